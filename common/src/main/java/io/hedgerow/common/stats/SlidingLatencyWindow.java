@@ -1,0 +1,111 @@
+package io.hedgerow.common.stats;
+
+import io.hedgerow.common.time.Ticker;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Latency observations of the last {@code buckets * bucketNanos}, kept as a ring of HdrHistogram
+ * interval histograms. Policies (hedge delay, cutoffs) read percentiles of recent latency from it.
+ *
+ * <p><b>Assumptions and guarantees.</b> {@link #record} may be called from any number of threads
+ * and is wait-free except for the one caller per bucket that rotates the ring. Readers see every
+ * value recorded in completed buckets plus those of the current bucket at the time of the read's
+ * rotation; a value recorded concurrently with a read may show in the next read instead. Time
+ * comes only from the injected {@link Ticker}, so tests drive the window exactly.
+ */
+public final class SlidingLatencyWindow {
+    private static final long LOWEST_NANOS = TimeUnit.MICROSECONDS.toNanos(1);
+    private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    private final Ticker ticker;
+    private final long bucketNanos;
+    private final Recorder recorder = new Recorder(LOWEST_NANOS, HIGHEST_NANOS, 2);
+    private final Histogram[] ring;
+    private final Histogram merged = new Histogram(LOWEST_NANOS, HIGHEST_NANOS, 2);
+    private Histogram spare;
+    private long currentBucketStartNanos;
+    private int currentIndex;
+    private volatile long nextRotationNanos;
+
+    public SlidingLatencyWindow(Ticker ticker, long bucketNanos, int buckets) {
+        if (bucketNanos <= 0) {
+            throw new IllegalArgumentException("bucketNanos: " + bucketNanos + " (expected: > 0)");
+        }
+        if (buckets < 1) {
+            throw new IllegalArgumentException("buckets: " + buckets + " (expected: >= 1)");
+        }
+        this.ticker = ticker;
+        this.bucketNanos = bucketNanos;
+        this.ring = new Histogram[buckets];
+        for (int i = 0; i < buckets; i++) {
+            ring[i] = new Histogram(LOWEST_NANOS, HIGHEST_NANOS, 2);
+        }
+        this.currentBucketStartNanos = ticker.nanoTime();
+        this.nextRotationNanos = currentBucketStartNanos + bucketNanos;
+    }
+
+    /** A window of ten one-second buckets. */
+    public static SlidingLatencyWindow tenSeconds(Ticker ticker) {
+        return new SlidingLatencyWindow(ticker, TimeUnit.SECONDS.toNanos(1), 10);
+    }
+
+    /** Records one latency; values outside [1 us, 60 s] are clamped into it. */
+    public void record(long latencyNanos) {
+        recorder.recordValue(Math.max(LOWEST_NANOS, Math.min(HIGHEST_NANOS, latencyNanos)));
+        if (ticker.nanoTime() >= nextRotationNanos) {
+            synchronized (this) {
+                rotateIfDue();
+            }
+        }
+    }
+
+    /** The value at {@code percentile} (0..100) of the window, in nanoseconds; 0 when empty. */
+    public synchronized long percentileNanos(double percentile) {
+        rotateIfDue();
+        refreshMerged();
+        return merged.getValueAtPercentile(percentile);
+    }
+
+    /** Number of observations in the window. */
+    public synchronized long count() {
+        rotateIfDue();
+        refreshMerged();
+        return merged.getTotalCount();
+    }
+
+    /** A copy of the whole window, for reports. */
+    public synchronized Histogram snapshot() {
+        rotateIfDue();
+        refreshMerged();
+        return merged.copy();
+    }
+
+    private void refreshMerged() {
+        // Include what the current bucket has collected so far.
+        spare = recorder.getIntervalHistogram(spare);
+        ring[currentIndex].add(spare);
+        merged.reset();
+        for (Histogram bucket : ring) {
+            merged.add(bucket);
+        }
+    }
+
+    private void rotateIfDue() {
+        long now = ticker.nanoTime();
+        if (now < currentBucketStartNanos + bucketNanos) {
+            return;
+        }
+        spare = recorder.getIntervalHistogram(spare);
+        ring[currentIndex].add(spare);
+        long elapsedBuckets = (now - currentBucketStartNanos) / bucketNanos;
+        int toClear = (int) Math.min(elapsedBuckets, ring.length);
+        for (int i = 1; i <= toClear; i++) {
+            ring[(currentIndex + i) % ring.length].reset();
+        }
+        currentIndex = (int) ((currentIndex + elapsedBuckets) % ring.length);
+        currentBucketStartNanos += elapsedBuckets * bucketNanos;
+        nextRotationNanos = currentBucketStartNanos + bucketNanos;
+    }
+}

@@ -1,0 +1,74 @@
+package io.hedgerow.leaf.index;
+
+import java.util.Map;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.IndexOptions;
+
+/**
+ * Turns one source document (an id and string fields) into a Lucene document as its
+ * {@link IndexConfig} says. Text fields index offsets in their postings so the leaf's highlighter
+ * finds snippets without re-analyzing the stored text.
+ */
+public final class DocumentMapper {
+    private static final FieldType TEXT_STORED = textType(true);
+    private static final FieldType TEXT_NOT_STORED = textType(false);
+
+    private final IndexConfig config;
+
+    public DocumentMapper(IndexConfig config) {
+        this.config = config;
+    }
+
+    private static FieldType textType(boolean stored) {
+        FieldType type = new FieldType();
+        type.setTokenized(true);
+        type.setStored(stored);
+        type.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
+        type.freeze();
+        return type;
+    }
+
+    /**
+     * The Lucene document for {@code id} and {@code fields}.
+     *
+     * @throws IllegalArgumentException naming the field when the config rejects it
+     */
+    public Document toDocument(String id, Map<String, String> fields) {
+        if (id == null || id.isEmpty()) {
+            throw new IllegalArgumentException("id: missing or empty (expected: a non-empty string)");
+        }
+        Document doc = new Document();
+        doc.add(new StringField(IndexConfig.ID_FIELD, id, Field.Store.YES));
+        for (Map.Entry<String, String> field : fields.entrySet()) {
+            String name = field.getKey();
+            if (IndexConfig.ID_FIELD.equals(name)) {
+                continue;
+            }
+            FieldSpec spec = config.specOf(name);
+            if (spec == null) {
+                if (config.unknownFields() == IndexConfig.UnknownFields.REJECT) {
+                    throw new IllegalArgumentException("field '" + name + "' is not in the index config (unknown_fields: reject)");
+                }
+                continue;
+            }
+            String value = field.getValue();
+            switch (spec.type()) {
+                case TEXT -> doc.add(new Field(name, value, spec.stored() ? TEXT_STORED : TEXT_NOT_STORED));
+                case KEYWORD -> doc.add(new StringField(name, value, spec.stored() ? Field.Store.YES : Field.Store.NO));
+            }
+        }
+        return doc;
+    }
+
+    /** Whether hits should carry {@code field}'s stored value. */
+    public boolean isReturned(String field) {
+        if (IndexConfig.ID_FIELD.equals(field)) {
+            return false; // carried as the hit's id, not as a field
+        }
+        FieldSpec spec = config.specOf(field);
+        return spec != null && spec.returned();
+    }
+}

@@ -1,0 +1,122 @@
+package io.hedgerow.leaf.index;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Which fields of a document are searchable, stored and returned, and how text is analyzed. Read
+ * once from a small JSON file (see docs/indexing.md); every setting has a default, so an empty
+ * object is a valid config. The same config is used to index and to parse queries at the leaf.
+ *
+ * @param analyzer       name of the analyzer, see {@link Analyzers}
+ * @param fields         fields with explicit settings, in declaration order
+ * @param unknownFields  what happens to a field the config does not name: {@code text} (indexed as
+ *                       searchable, stored, returned text), {@code ignore}, or {@code reject} (the
+ *                       document is a bad input line)
+ * @param defaultFields  fields a query term without {@code field:} searches; empty means every
+ *                       text field
+ * @param snippetField   the field highlighted into each hit's snippet; none when absent
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record IndexConfig(
+        @JsonProperty("analyzer") String analyzer,
+        @JsonProperty("fields") Map<String, FieldSpec> fields,
+        @JsonProperty("unknown_fields") UnknownFields unknownFields,
+        @JsonProperty("default_fields") List<String> defaultFields,
+        @JsonProperty("snippet_field") String snippetField) {
+
+    /** Name of the field that holds each document's id; it is always stored and returned. */
+    public static final String ID_FIELD = "id";
+
+    public enum UnknownFields {
+        @JsonProperty("text") TEXT,
+        @JsonProperty("ignore") IGNORE,
+        @JsonProperty("reject") REJECT
+    }
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    public IndexConfig {
+        analyzer = Objects.requireNonNullElse(analyzer, "standard");
+        Analyzers.requireKnown(analyzer);
+        fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+        if (fields.containsKey(ID_FIELD)) {
+            throw new IllegalArgumentException("fields: must not configure '" + ID_FIELD + "' (it is always a stored keyword)");
+        }
+        unknownFields = Objects.requireNonNullElse(unknownFields, UnknownFields.TEXT);
+        defaultFields = defaultFields == null ? List.of() : List.copyOf(defaultFields);
+        for (String field : defaultFields) {
+            FieldSpec spec = fields.get(field);
+            if (spec == null && unknownFields != UnknownFields.TEXT) {
+                throw new IllegalArgumentException("default_fields: '" + field + "' is not a configured field");
+            }
+        }
+        if (snippetField != null) {
+            FieldSpec spec = fields.get(snippetField);
+            if (spec != null && (!spec.stored() || spec.type() != FieldSpec.Type.TEXT)) {
+                throw new IllegalArgumentException("snippet_field: '" + snippetField + "' must be a stored text field");
+            }
+        }
+    }
+
+    /** Defaults: standard analyzer, every field stored and searchable text, snippets of {@code body}. */
+    public static IndexConfig defaults() {
+        return new IndexConfig(null, null, null, null, "body");
+    }
+
+    /** The config for the bundled Europarl corpus: title, date and body, snippets of the body. */
+    public static IndexConfig europarl() {
+        Map<String, FieldSpec> fields = new LinkedHashMap<>();
+        fields.put("title", FieldSpec.text(true, true));
+        fields.put("date", FieldSpec.keyword(true));
+        fields.put("body", FieldSpec.text(true, false));
+        return new IndexConfig("standard", fields, UnknownFields.REJECT, List.of("title", "body"), "body");
+    }
+
+    /** Reads a config file, naming the file and the problem when it is not valid. */
+    public static IndexConfig read(Path file) throws IOException {
+        try {
+            return JSON.readValue(file.toFile(), IndexConfig.class);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IOException("invalid index config " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The settings of {@code field}, or null when documents may not have it. */
+    public FieldSpec specOf(String field) {
+        FieldSpec spec = fields.get(field);
+        if (spec != null || ID_FIELD.equals(field)) {
+            return spec;
+        }
+        return unknownFields == UnknownFields.TEXT ? FieldSpec.text(true, true) : null;
+    }
+
+    /** The query's default fields, given every field name the index has seen. */
+    public List<String> queryFields(List<String> fieldsSeen) {
+        if (!defaultFields.isEmpty()) {
+            return defaultFields;
+        }
+        List<String> textFields = new ArrayList<>();
+        for (String field : fieldsSeen) {
+            FieldSpec spec = specOf(field);
+            if (spec != null && spec.type() == FieldSpec.Type.TEXT) {
+                textFields.add(field);
+            }
+        }
+        return textFields;
+    }
+}

@@ -1,0 +1,50 @@
+package io.hedgerow.leaf.index;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/**
+ * What an index directory holds, written as {@code index.json} next to its partition folders once
+ * indexing has succeeded (its presence marks the index complete).
+ *
+ * @param format             version of this layout
+ * @param name               index name; the root names it when assigning partitions
+ * @param partitions         number of micro-partitions
+ * @param config             the config documents were indexed with; leaves parse queries with it
+ * @param fieldsSeen         every field name found in the documents, in first-seen order
+ * @param docCount           documents indexed
+ * @param partitionDocCounts documents per partition, by partition number
+ * @param createdAt          ISO-8601 instant the index was finished
+ */
+public record IndexManifest(
+        @JsonProperty("format") int format,
+        @JsonProperty("name") String name,
+        @JsonProperty("partitions") int partitions,
+        @JsonProperty("config") IndexConfig config,
+        @JsonProperty("fields_seen") List<String> fieldsSeen,
+        @JsonProperty("doc_count") long docCount,
+        @JsonProperty("partition_doc_counts") List<Long> partitionDocCounts,
+        @JsonProperty("created_at") String createdAt) {
+
+    public static final int FORMAT = 1;
+
+    public IndexManifest {
+        if (format != FORMAT) {
+            throw new IllegalArgumentException("format: " + format + " (expected: " + FORMAT + "; rebuild the index)");
+        }
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions: " + partitions + " (expected: >= 1)");
+        }
+        fieldsSeen = List.copyOf(fieldsSeen);
+        partitionDocCounts = List.copyOf(partitionDocCounts);
+        if (partitionDocCounts.size() != partitions) {
+            throw new IllegalArgumentException("partition_doc_counts: " + partitionDocCounts.size()
+                    + " entries (expected: " + partitions + ")");
+        }
+    }
+
+    /** The fields a query term without {@code field:} searches. */
+    public List<String> queryFields() {
+        return config.queryFields(fieldsSeen);
+    }
+}
