@@ -1,0 +1,47 @@
+package io.hedgerow.leaf.search;
+
+import io.hedgerow.leaf.index.DocumentMapper;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexManifest;
+import io.hedgerow.leaf.index.PartitionStore;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import io.hedgerow.leaf.index.Analyzers;
+
+/**
+ * What every partition of one index shares at search time: the manifest, the analyzer and query
+ * parsing it implies, which fields hits return and which field gives snippets. Immutable.
+ */
+public record IndexContext(
+        PartitionStore store,
+        IndexManifest manifest,
+        Analyzer analyzer,
+        QueryParsing parsing,
+        Set<String> returnedFields,
+        String snippetField) {
+
+    public IndexContext {
+        returnedFields = Set.copyOf(returnedFields);
+    }
+
+    public static IndexContext of(PartitionStore store, IndexManifest manifest) {
+        IndexConfig config = manifest.config();
+        Analyzer analyzer = Analyzers.forConfig(config);
+        DocumentMapper mapper = new DocumentMapper(config);
+        Set<String> returned = new LinkedHashSet<>();
+        for (String field : manifest.fieldsSeen()) {
+            if (mapper.isReturned(field)) {
+                returned.add(field);
+            }
+        }
+        String snippetField = config.snippetField() != null && manifest.fieldsSeen().contains(config.snippetField())
+                ? config.snippetField() : null;
+        return new IndexContext(store, manifest, analyzer, new QueryParsing(analyzer, manifest.queryFields()),
+                returned, snippetField);
+    }
+
+    public String indexName() {
+        return manifest.name();
+    }
+}

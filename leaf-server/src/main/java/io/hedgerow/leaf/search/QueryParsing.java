@@ -1,0 +1,49 @@
+package io.hedgerow.leaf.search;
+
+import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.queryparser.classic.MultiFieldQueryParser;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+
+/**
+ * Parses Lucene classic query syntax with the analyzer the index was built with, over the index's
+ * default query fields. Thread-safe: Lucene's parsers are not, so each call makes its own (cheap).
+ */
+public final class QueryParsing {
+    private final Analyzer analyzer;
+    private final String[] defaultFields;
+
+    public QueryParsing(Analyzer analyzer, List<String> defaultFields) {
+        if (defaultFields.isEmpty()) {
+            throw new IllegalArgumentException("defaultFields: empty (expected: at least one field to search)");
+        }
+        this.analyzer = analyzer;
+        this.defaultFields = defaultFields.toArray(String[]::new);
+    }
+
+    public Query parse(String queryText) throws BadQueryException {
+        if (queryText == null || queryText.isBlank()) {
+            throw new BadQueryException("empty query", null);
+        }
+        QueryParser parser = defaultFields.length == 1
+                ? new QueryParser(defaultFields[0], analyzer)
+                : new MultiFieldQueryParser(defaultFields, analyzer);
+        parser.setDefaultOperator(QueryParser.Operator.OR);
+        try {
+            return parser.parse(queryText);
+        } catch (ParseException e) {
+            throw new BadQueryException(firstLine(e.getMessage()), e);
+        } catch (IndexSearcher.TooManyClauses e) {
+            throw new BadQueryException("too many clauses (the limit is "
+                    + IndexSearcher.getMaxClauseCount() + ")", e);
+        }
+    }
+
+    private static String firstLine(String message) {
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

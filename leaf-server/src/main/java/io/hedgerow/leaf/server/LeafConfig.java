@@ -1,0 +1,69 @@
+package io.hedgerow.leaf.server;
+
+import io.hedgerow.common.wire.WireCodec;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Settings of one leaf server.
+ *
+ * @param indexDir         the index directory (with {@code index.json}) whose partitions it may serve
+ * @param host             address to bind
+ * @param port             TCP port; 0 picks a free one
+ * @param workers          search threads
+ * @param queueCapacity    sub-requests that may wait for a worker before the leaf answers busy
+ * @param ioThreads        Netty event loops
+ * @param maxFrameBytes    largest frame accepted from a root
+ */
+public record LeafConfig(
+        Path indexDir,
+        String host,
+        int port,
+        int workers,
+        int queueCapacity,
+        int ioThreads,
+        int maxFrameBytes) {
+
+    public LeafConfig {
+        Objects.requireNonNull(indexDir, "indexDir");
+        Objects.requireNonNull(host, "host");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
+        }
+        if (workers < 1) {
+            throw new IllegalArgumentException("workers: " + workers + " (expected: >= 1)");
+        }
+        if (queueCapacity < 1) {
+            throw new IllegalArgumentException("queueCapacity: " + queueCapacity + " (expected: >= 1)");
+        }
+        if (ioThreads < 1) {
+            throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
+        }
+    }
+
+    /** Loopback, a free port, a worker per core, a queue of 1,000, one event loop. */
+    public static LeafConfig defaults(Path indexDir) {
+        return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(), 1000, 1,
+                WireCodec.DEFAULT_MAX_FRAME_BYTES);
+    }
+
+    public LeafConfig withPort(int newPort) {
+        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes);
+    }
+
+    public LeafConfig withHost(String newHost) {
+        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes);
+    }
+
+    public LeafConfig withWorkers(int newWorkers) {
+        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes);
+    }
+
+    public LeafConfig withQueueCapacity(int newCapacity) {
+        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes);
+    }
+
+    public LeafConfig withMaxFrameBytes(int newMax) {
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax);
+    }
+}

@@ -1,0 +1,96 @@
+package io.hedgerow.leaf.server;
+
+import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.Status;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import java.util.concurrent.Executor;
+
+/**
+ * Serves one connection from a root: searches go to the shared scheduler, cancels to the
+ * in-flight registry, assignments to the admin thread. Nothing here blocks the event loop.
+ * A malformed or oversized frame closes this connection only.
+ */
+final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
+    private static final System.Logger LOG = System.getLogger(LeafConnectionHandler.class.getName());
+
+    private final LeafContext leaf;
+    private final Executor admin;
+    private OutboundBatcher replies;
+    private boolean wroteInThisRead;
+
+    LeafConnectionHandler(LeafContext leaf, Executor admin) {
+        this.leaf = leaf;
+        this.admin = admin;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        replies = new OutboundBatcher(ctx.channel());
+        super.channelActive(ctx);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+        switch (frame.getBodyCase()) {
+            case SEARCH -> search(ctx, frame.getSearch());
+            case CANCEL -> {
+                SearchTask task = leaf.inflight().get(frame.getCancel().getRequestId());
+                if (task != null) {
+                    task.cancel();
+                }
+            }
+            case ASSIGN -> admin.execute(() -> {
+                AssignAck ack = leaf.partitions().assign(frame.getAssign());
+                replies.send(Frame.newBuilder().setAssignAck(ack).build());
+            });
+            default -> {
+                LOG.log(System.Logger.Level.WARNING, "closing {0}: unexpected {1} frame",
+                        ctx.channel().remoteAddress(), frame.getBodyCase());
+                ctx.close();
+            }
+        }
+    }
+
+    private void search(ChannelHandlerContext ctx, SearchRequest request) {
+        SearchTask task = new SearchTask(request, replies, leaf, leaf.ticker().nanoTime());
+        leaf.inflight().put(request.getRequestId(), task);
+        if (!leaf.scheduler().trySubmit(task)) {
+            leaf.inflight().remove(request.getRequestId(), task);
+            Frame busy = Frame.newBuilder()
+                    .setResult(SearchTask.response(request, Status.BUSY, "leaf queue is full"))
+                    .build();
+            ctx.write(busy, ctx.voidPromise());
+            wroteInThisRead = true;
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (wroteInThisRead) {
+            wroteInThisRead = false;
+            ctx.flush();
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        // Nobody is left to read the answers of this connection's queued work.
+        leaf.inflight().values().forEach(task -> {
+            if (task.replyTo() == replies) {
+                task.cancel();
+            }
+        });
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.log(System.Logger.Level.WARNING, "closing connection from {0}: {1}",
+                ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

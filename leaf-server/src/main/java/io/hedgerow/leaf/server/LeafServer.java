@@ -1,0 +1,113 @@
+package io.hedgerow.leaf.server;
+
+import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.WireCodec;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.search.IndexContext;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A leaf: a Netty TCP server speaking the protobuf protocol, serving the partitions a root assigns
+ * to it from one index directory. It opens nothing until a root says which partitions to serve.
+ */
+public final class LeafServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(LeafServer.class.getName());
+
+    private final LeafConfig config;
+    private final OpenPartitions partitions;
+    private final SearchScheduler scheduler;
+    private final ExecutorService admin;
+    private final EventLoopGroup group;
+    private final Channel serverChannel;
+
+    private LeafServer(LeafConfig config, OpenPartitions partitions, SearchScheduler scheduler,
+            ExecutorService admin, EventLoopGroup group, Channel serverChannel) {
+        this.config = config;
+        this.partitions = partitions;
+        this.scheduler = scheduler;
+        this.admin = admin;
+        this.group = group;
+        this.serverChannel = serverChannel;
+    }
+
+    /**
+     * Reads the index manifest and binds the port.
+     *
+     * @throws IOException when the index is missing or unreadable, or the port cannot be bound
+     */
+    public static LeafServer start(LeafConfig config) throws IOException {
+        PartitionStore store = new PartitionStore(config.indexDir());
+        IndexContext index = IndexContext.of(store, store.readManifest());
+        OpenPartitions partitions = new OpenPartitions(index);
+        SearchScheduler scheduler = new SearchScheduler(config.workers(), config.queueCapacity());
+        ExecutorService admin = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "leaf-admin");
+            thread.setDaemon(true);
+            return thread;
+        });
+        LeafContext leaf = new LeafContext(partitions, scheduler, new ConcurrentHashMap<>(), Ticker.system());
+        Transport transport = Transport.best();
+        EventLoopGroup group = transport.newGroup(config.ioThreads(), "leaf-io");
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(group)
+                    .channel(transport.serverChannelClass())
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            WireCodec.install(ch.pipeline(), config.maxFrameBytes());
+                            ch.pipeline().addLast("leaf", new LeafConnectionHandler(leaf, admin));
+                        }
+                    })
+                    .bind(config.host(), config.port())
+                    .syncUninterruptibly()
+                    .channel();
+            LeafServer server = new LeafServer(config, partitions, scheduler, admin, group, channel);
+            LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers)",
+                    index.indexName(), config.host(), String.valueOf(server.port()), transport.name(),
+                    config.workers());
+            return server;
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            scheduler.close();
+            admin.shutdownNow();
+            throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The bound port. */
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    public String address() {
+        return config.host() + ":" + port();
+    }
+
+    /** Partitions open right now. */
+    public Set<Integer> openPartitions() {
+        return partitions.openPartitions();
+    }
+
+    @Override
+    public void close() {
+        serverChannel.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        scheduler.close();
+        admin.shutdownNow();
+        partitions.close();
+    }
+}

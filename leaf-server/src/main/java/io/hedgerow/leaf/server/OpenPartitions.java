@@ -1,0 +1,98 @@
+package io.hedgerow.leaf.server;
+
+import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.PartitionInfo;
+import io.hedgerow.leaf.search.IndexContext;
+import io.hedgerow.leaf.search.PartitionSearcher;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The partitions this leaf currently serves. The root says which ones (an
+ * {@link AssignPartitions} is the complete set); this opens what is new and closes what is gone.
+ *
+ * <p><b>Assumptions and guarantees.</b> {@link #get} is lock-free and may run concurrently with
+ * {@link #assign}; a searcher returned by {@code get} may be closing, which its
+ * {@link PartitionSearcher#tryAcquire()} reports. Assignments are serialized.
+ */
+final class OpenPartitions implements Closeable {
+    private static final System.Logger LOG = System.getLogger(OpenPartitions.class.getName());
+
+    private final IndexContext index;
+    private final Map<Integer, PartitionSearcher> open = new ConcurrentHashMap<>();
+
+    OpenPartitions(IndexContext index) {
+        this.index = index;
+    }
+
+    PartitionSearcher get(int partition) {
+        return open.get(partition);
+    }
+
+    Set<Integer> openPartitions() {
+        return new TreeSet<>(open.keySet());
+    }
+
+    synchronized AssignAck assign(AssignPartitions assignment) {
+        AssignAck.Builder ack = AssignAck.newBuilder().setRequestId(assignment.getRequestId());
+        if (!index.indexName().equals(assignment.getIndexName())) {
+            return ack.setError("this leaf serves index '" + index.indexName() + "', not '"
+                    + assignment.getIndexName() + "'").build();
+        }
+        Set<Integer> wanted = new HashSet<>(assignment.getPartitionsList());
+        for (Integer partition : new ArrayList<>(open.keySet())) {
+            if (!wanted.contains(partition)) {
+                closeQuietly(open.remove(partition));
+            }
+        }
+        List<String> errors = new ArrayList<>();
+        int partitions = index.manifest().partitions();
+        for (int partition : new TreeSet<>(wanted)) {
+            if (partition < 0 || partition >= partitions) {
+                errors.add("partition " + partition + " (expected: 0.." + (partitions - 1) + ")");
+                continue;
+            }
+            PartitionSearcher searcher = open.get(partition);
+            if (searcher == null) {
+                try {
+                    searcher = PartitionSearcher.open(index, partition);
+                    open.put(partition, searcher);
+                } catch (IOException | RuntimeException e) {
+                    errors.add("partition " + partition + ": " + e.getMessage());
+                    continue;
+                }
+            }
+            ack.addPartitions(PartitionInfo.newBuilder().setPartition(partition).setDocCount(searcher.docCount()));
+        }
+        if (!errors.isEmpty()) {
+            ack.setError("could not open " + String.join("; ", errors));
+        }
+        LOG.log(System.Logger.Level.INFO, "serving partitions {0} of index {1}", openPartitions(), index.indexName());
+        return ack.build();
+    }
+
+    @Override
+    public synchronized void close() {
+        open.values().forEach(OpenPartitions::closeQuietly);
+        open.clear();
+    }
+
+    private static void closeQuietly(PartitionSearcher searcher) {
+        if (searcher == null) {
+            return;
+        }
+        try {
+            searcher.close();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing partition " + searcher.partition(), e);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.hedgerow.root;
+
+import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.fanout.DispatchPolicy;
+import io.hedgerow.root.fanout.FanOut;
+import io.hedgerow.root.http.HttpApiServer;
+import io.hedgerow.root.metrics.RootMetrics;
+import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A root: connections to the leaves, the fan-out engine, and (optionally) the HTTP API, all on
+ * one group of event loops. Closing it stops everything it started.
+ */
+public final class RootServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(RootServer.class.getName());
+
+    private final EventLoopGroup group;
+    private final FanOut fanOut;
+    private final RootMetrics metrics;
+    private final HttpApiServer http;
+
+    private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http) {
+        this.group = group;
+        this.fanOut = fanOut;
+        this.metrics = metrics;
+        this.http = http;
+    }
+
+    /**
+     * Starts a root and waits up to {@code readyTimeout} for every leaf to accept its partitions.
+     * It serves even when some leaves are not up yet (their partitions fail over to replicas, and
+     * connections keep retrying in the background).
+     *
+     * @param httpHost where the HTTP API listens; null for no HTTP API (embedded use)
+     * @param httpPort the HTTP port; 0 picks a free one
+     */
+    public static RootServer start(ClusterConfig config, String httpHost, int httpPort, Duration readyTimeout)
+            throws IOException, InterruptedException {
+        Transport transport = Transport.best();
+        EventLoopGroup group = transport.newGroup(config.ioThreads(), "root-io");
+        try {
+            ClusterState cluster = new ClusterState(config, FanOut.connectionsPerLeaf(group), Ticker.system());
+            RootMetrics metrics = new RootMetrics(cluster);
+            FanOut fanOut = new FanOut(cluster, group, transport, DispatchPolicy.leastOutstanding(), metrics,
+                    Ticker.system());
+            fanOut.connect();
+            if (!fanOut.awaitReady(readyTimeout)) {
+                LOG.log(System.Logger.Level.WARNING, "not every leaf is ready after {0} ms; serving anyway",
+                        readyTimeout.toMillis());
+            }
+            HttpApiServer http = httpHost == null ? null
+                    : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics);
+            return new RootServer(group, fanOut, metrics, http);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    /** Searches from Java, without HTTP. */
+    public HedgerowClient client() {
+        return fanOut;
+    }
+
+    public ClusterState cluster() {
+        return fanOut.cluster();
+    }
+
+    public RootMetrics metrics() {
+        return metrics;
+    }
+
+    /** The HTTP API's port. */
+    public int httpPort() {
+        if (http == null) {
+            throw new IllegalStateException("this root was started without an HTTP API");
+        }
+        return http.port();
+    }
+
+    @Override
+    public void close() {
+        if (http != null) {
+            http.close();
+        }
+        fanOut.close();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,33 @@
+package io.hedgerow.root.api;
+
+/**
+ * Why one partition is missing from a result (or needed a retry).
+ *
+ * @param partition the partition
+ * @param kind      what went wrong
+ * @param leaf      the leaf that failed, or null when no leaf could be asked
+ * @param detail    a human-readable explanation
+ */
+public record PartitionError(int partition, Kind kind, String leaf, String detail) {
+
+    public enum Kind {
+        /** No replica was up, or every replica tried failed to connect. */
+        UNAVAILABLE("unavailable"),
+        /** Every replica tried answered that its queue was full. */
+        BUSY("busy"),
+        /** The query's deadline passed before an answer came. */
+        TIMED_OUT("timed_out"),
+        /** The leaf failed while searching. */
+        FAILED("failed");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+}

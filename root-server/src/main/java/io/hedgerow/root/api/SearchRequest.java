@@ -1,0 +1,115 @@
+package io.hedgerow.root.api;
+
+import java.util.Objects;
+
+/**
+ * One query as a client asks it. Immutable; build with {@link #builder(String)} or {@link #of}.
+ *
+ * @param query              Lucene classic query syntax
+ * @param k                  number of hits wanted, 1..{@value #MAX_K}
+ * @param timeoutMillis      time the root waits for partitions before answering with what it
+ *                           has; 0 means the cluster's default
+ * @param snippets           whether hits carry a highlighted snippet
+ * @param storedFields       whether hits carry their stored fields
+ * @param totalHitsThreshold hits are counted exactly up to this many per partition; beyond it
+ *                           the total is a lower bound. Higher is exact but slower.
+ */
+public record SearchRequest(
+        String query,
+        int k,
+        long timeoutMillis,
+        boolean snippets,
+        boolean storedFields,
+        int totalHitsThreshold) {
+
+    public static final int MAX_K = 1000;
+    public static final int DEFAULT_K = 10;
+    public static final int DEFAULT_TOTAL_HITS_THRESHOLD = 1000;
+    public static final int MAX_QUERY_CHARS = 8192;
+
+    public SearchRequest {
+        Objects.requireNonNull(query, "query");
+        if (query.isBlank()) {
+            throw new IllegalArgumentException("query: empty (expected: a query in Lucene syntax, e.g. \"european parliament\")");
+        }
+        if (query.length() > MAX_QUERY_CHARS) {
+            throw new IllegalArgumentException("query: " + query.length() + " characters (expected: <= " + MAX_QUERY_CHARS + ")");
+        }
+        if (k < 1 || k > MAX_K) {
+            throw new IllegalArgumentException("k: " + k + " (expected: 1.." + MAX_K + ")");
+        }
+        if (timeoutMillis < 0) {
+            throw new IllegalArgumentException("timeout_ms: " + timeoutMillis + " (expected: >= 1, or 0 for the default)");
+        }
+        if (totalHitsThreshold < 1) {
+            throw new IllegalArgumentException("total_hits_threshold: " + totalHitsThreshold + " (expected: >= 1)");
+        }
+    }
+
+    /** The query with every other setting at its default. */
+    public static SearchRequest of(String query) {
+        return builder(query).build();
+    }
+
+    public static SearchRequest of(String query, int k) {
+        return builder(query).k(k).build();
+    }
+
+    public static Builder builder(String query) {
+        return new Builder(query);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(query).k(k).timeoutMillis(timeoutMillis).snippets(snippets)
+                .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold);
+    }
+
+    /** Builder for {@link SearchRequest}; every setting has a default. */
+    public static final class Builder {
+        private final String query;
+        private int k = DEFAULT_K;
+        private long timeoutMillis;
+        private boolean snippets = true;
+        private boolean storedFields = true;
+        private int totalHitsThreshold = DEFAULT_TOTAL_HITS_THRESHOLD;
+
+        private Builder(String query) {
+            this.query = query;
+        }
+
+        public Builder k(int k) {
+            this.k = k;
+            return this;
+        }
+
+        public Builder timeoutMillis(long timeoutMillis) {
+            this.timeoutMillis = timeoutMillis;
+            return this;
+        }
+
+        public Builder snippets(boolean snippets) {
+            this.snippets = snippets;
+            return this;
+        }
+
+        public Builder storedFields(boolean storedFields) {
+            this.storedFields = storedFields;
+            return this;
+        }
+
+        public Builder totalHitsThreshold(int totalHitsThreshold) {
+            this.totalHitsThreshold = totalHitsThreshold;
+            return this;
+        }
+
+        /** Counts every hit exactly. */
+        public Builder exactTotalHits() {
+            return totalHitsThreshold(Integer.MAX_VALUE);
+        }
+
+        /** @throws IllegalArgumentException naming the first invalid setting */
+        public SearchRequest build() {
+            return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.hedgerow.root.cluster;
+
+import io.hedgerow.common.wire.WireCodec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Settings of a root server.
+ *
+ * @param indexName      the index the leaves serve
+ * @param leaves         leaf addresses, {@code host:port}; the position is the leaf's number
+ * @param partitions     micro-partitions of the index
+ * @param replicas       copies of each partition, on distinct leaves
+ * @param defaultTimeout how long a query waits for partitions when it names no timeout
+ * @param maxTimeout     the longest timeout a query may ask for
+ * @param ioThreads      Netty event loops shared by the HTTP server and leaf connections
+ * @param maxFrameBytes  largest frame accepted from a leaf
+ */
+public record ClusterConfig(
+        String indexName,
+        List<String> leaves,
+        int partitions,
+        int replicas,
+        Duration defaultTimeout,
+        Duration maxTimeout,
+        int ioThreads,
+        int maxFrameBytes) {
+
+    public ClusterConfig {
+        Objects.requireNonNull(indexName, "indexName");
+        leaves = List.copyOf(leaves);
+        for (String leaf : leaves) {
+            LeafAddress.parse(leaf);
+        }
+        if (leaves.isEmpty()) {
+            throw new IllegalArgumentException("leaves: none (expected: at least one host:port)");
+        }
+        if (leaves.stream().distinct().count() != leaves.size()) {
+            throw new IllegalArgumentException("leaves: " + leaves + " (expected: no address twice)");
+        }
+        PartitionAssignment.spread(partitions, leaves.size(), replicas); // validates the counts
+        if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
+            throw new IllegalArgumentException("defaultTimeout: " + defaultTimeout + " (expected: > 0)");
+        }
+        if (maxTimeout.compareTo(defaultTimeout) < 0) {
+            throw new IllegalArgumentException("maxTimeout: " + maxTimeout + " (expected: >= defaultTimeout " + defaultTimeout + ")");
+        }
+        if (ioThreads < 1) {
+            throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
+        }
+    }
+
+    /** Defaults: 1 s default timeout, 60 s maximum, an event loop per core. */
+    public static ClusterConfig of(String indexName, List<String> leaves, int partitions, int replicas) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
+                Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES);
+    }
+
+    public ClusterConfig withDefaultTimeout(Duration timeout) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
+                ioThreads, maxFrameBytes);
+    }
+
+    public ClusterConfig withIoThreads(int threads) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes);
+    }
+
+    public PartitionAssignment assignment() {
+        return PartitionAssignment.spread(partitions, leaves.size(), replicas);
+    }
+}

@@ -1,0 +1,97 @@
+package io.hedgerow.root.cluster;
+
+import io.hedgerow.common.time.Ticker;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.IntStream;
+
+/**
+ * The root's shared view of its cluster: the assignment, each leaf's status, and each partition's
+ * document count as the leaves reported it (used for coverage as a fraction of documents).
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe; written by event loops as connections come
+ * and go, read by queries and by the HTTP {@code /cluster} endpoint.
+ */
+public final class ClusterState {
+    private final ClusterConfig config;
+    private final PartitionAssignment assignment;
+    private final List<LeafStatus> leaves;
+    private final AtomicLongArray partitionDocs;
+
+    public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker) {
+        this.config = config;
+        this.assignment = config.assignment();
+        this.leaves = IntStream.range(0, config.leaves().size())
+                .mapToObj(i -> new LeafStatus(i, LeafAddress.parse(config.leaves().get(i)), connectionsPerLeaf, ticker))
+                .toList();
+        this.partitionDocs = new AtomicLongArray(config.partitions());
+        for (int p = 0; p < config.partitions(); p++) {
+            partitionDocs.set(p, -1);
+        }
+    }
+
+    public ClusterConfig config() {
+        return config;
+    }
+
+    public PartitionAssignment assignment() {
+        return assignment;
+    }
+
+    public List<LeafStatus> leaves() {
+        return leaves;
+    }
+
+    public LeafStatus leaf(int index) {
+        return leaves.get(index);
+    }
+
+    public void partitionDocCount(int partition, long docs) {
+        partitionDocs.set(partition, docs);
+    }
+
+    /** Documents in {@code partition}, or -1 while no leaf holding it has reported. */
+    public long partitionDocCount(int partition) {
+        return partitionDocs.get(partition);
+    }
+
+    /** Documents in the partitions reported so far. */
+    public long knownDocs() {
+        long total = 0;
+        for (int p = 0; p < partitionDocs.length(); p++) {
+            total += Math.max(0, partitionDocs.get(p));
+        }
+        return total;
+    }
+
+    /**
+     * The fraction of the index's documents in the given partitions. Falls back to the fraction
+     * of partitions while document counts are unknown.
+     */
+    public double docsFraction(boolean[] answered) {
+        long all = 0;
+        long covered = 0;
+        int answeredCount = 0;
+        for (int p = 0; p < answered.length; p++) {
+            long docs = partitionDocs.get(p);
+            if (docs < 0) {
+                all = -1;
+            } else if (all >= 0) {
+                all += docs;
+            }
+            if (answered[p]) {
+                answeredCount++;
+                covered += Math.max(0, docs);
+            }
+        }
+        if (all <= 0) {
+            return answered.length == 0 ? 0 : (double) answeredCount / answered.length;
+        }
+        return (double) covered / all;
+    }
+
+    /** True when every connection to every leaf is ready. */
+    public boolean allLeavesUp() {
+        return leaves.stream().allMatch(leaf -> leaf.state() == LeafStatus.State.UP);
+    }
+}

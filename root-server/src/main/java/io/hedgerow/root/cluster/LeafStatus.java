@@ -1,0 +1,91 @@
+package io.hedgerow.root.cluster;
+
+import io.hedgerow.common.stats.SlidingLatencyWindow;
+import io.hedgerow.common.time.Ticker;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What the root knows of one leaf, shared by all event loops: how many of its connections are
+ * ready, the last problem seen, and its recent sub-request latency.
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe. Counters and the latency window are updated
+ * by event loops without locks; readers see a recent, not an atomic, picture.
+ */
+public final class LeafStatus {
+    public enum State { UP, DEGRADED, DOWN }
+
+    private final int index;
+    private final LeafAddress address;
+    private final int connections;
+    private final AtomicInteger readyConnections = new AtomicInteger();
+    private final SlidingLatencyWindow latency;
+    private final LongAdder subRequests = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private volatile String lastError;
+
+    LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
+        this.index = index;
+        this.address = address;
+        this.connections = connections;
+        this.latency = SlidingLatencyWindow.tenSeconds(ticker);
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public LeafAddress address() {
+        return address;
+    }
+
+    public State state() {
+        int ready = readyConnections.get();
+        return ready == 0 ? State.DOWN : ready == connections ? State.UP : State.DEGRADED;
+    }
+
+    public int readyConnections() {
+        return readyConnections.get();
+    }
+
+    public String lastError() {
+        return lastError;
+    }
+
+    /** Sub-request round trips of the last ten seconds. */
+    public SlidingLatencyWindow latency() {
+        return latency;
+    }
+
+    public long subRequests() {
+        return subRequests.sum();
+    }
+
+    public long failures() {
+        return failures.sum();
+    }
+
+    public void connectionReady() {
+        readyConnections.incrementAndGet();
+    }
+
+    public void connectionLost(String reason) {
+        readyConnections.decrementAndGet();
+        lastError = reason;
+    }
+
+    public void connectFailed(String reason) {
+        lastError = reason;
+    }
+
+    public void answered(long roundTripNanos) {
+        subRequests.increment();
+        latency.record(roundTripNanos);
+    }
+
+    public void failed(String reason) {
+        subRequests.increment();
+        failures.increment();
+        lastError = reason;
+    }
+}

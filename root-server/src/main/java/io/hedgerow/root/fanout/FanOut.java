@@ -1,0 +1,161 @@
+package io.hedgerow.root.fanout;
+
+import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.policy.Backoff;
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.api.SearchException;
+import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.metrics.RootMetrics;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The root's search engine: connections from every event loop to every leaf, and a
+ * {@link Gatherer} per query on the loop it arrived on. This is the {@link HedgerowClient} that
+ * the HTTP API and embedding applications call.
+ *
+ * <p><b>Assumptions and guarantees.</b> {@link #search} may be called from any thread. A call
+ * from one of the group's event loops (the HTTP server's) runs there without a hand-off; other
+ * callers are spread over the loops.
+ */
+public final class FanOut implements HedgerowClient, AutoCloseable {
+    private static final Backoff RECONNECT = Backoff.exponential(Duration.ofMillis(50), Duration.ofSeconds(2));
+
+    private final FanOutContext context;
+    private final LoopConnections[] loops;
+    private final EventLoopGroup group;
+    private final long defaultTimeoutNanos;
+    private final long maxTimeoutNanos;
+    private volatile boolean closed;
+
+    public FanOut(ClusterState cluster, EventLoopGroup group, Transport transport, DispatchPolicy policy,
+            RootMetrics metrics, Ticker ticker) {
+        this.context = new FanOutContext(cluster, policy, metrics, ticker);
+        this.group = group;
+        this.defaultTimeoutNanos = cluster.config().defaultTimeout().toNanos();
+        this.maxTimeoutNanos = cluster.config().maxTimeout().toNanos();
+        int salt = ThreadLocalRandom.current().nextInt(256);
+        List<LoopConnections> perLoop = new ArrayList<>();
+        int leaves = cluster.leaves().size();
+        for (EventExecutor executor : group) {
+            EventLoop loop = (EventLoop) executor;
+            LeafConnection[] byLeaf = new LeafConnection[leaves];
+            for (int leaf = 0; leaf < leaves; leaf++) {
+                byLeaf[leaf] = new LeafConnection(leaf, cluster, loop, transport.channelClass(),
+                        assignmentFrame(cluster, leaf), RECONNECT);
+            }
+            perLoop.add(new LoopConnections(loop, byLeaf, salt, perLoop.size()));
+        }
+        this.loops = perLoop.toArray(LoopConnections[]::new);
+    }
+
+    /** Number of connections each leaf gets: one per event loop. */
+    public static int connectionsPerLeaf(EventLoopGroup group) {
+        int count = 0;
+        for (EventExecutor ignored : group) {
+            count++;
+        }
+        return count;
+    }
+
+    private static Frame assignmentFrame(ClusterState cluster, int leaf) {
+        int[] partitions = cluster.assignment().partitionsOf(leaf);
+        return Frame.newBuilder().setAssign(AssignPartitions.newBuilder()
+                        .setRequestId(0)
+                        .setIndexName(cluster.config().indexName())
+                        .addAllPartitions(Arrays.stream(partitions).boxed().toList()))
+                .build();
+    }
+
+    /** Opens every connection; they become ready as leaves acknowledge their assignments. */
+    public void connect() {
+        for (LoopConnections loop : loops) {
+            loop.loop().execute(() -> {
+                for (LeafConnection connection : loop.all()) {
+                    connection.connect();
+                }
+            });
+        }
+    }
+
+    /**
+     * Waits until every leaf's connections are ready, or the timeout passes.
+     *
+     * @return true when the whole cluster is ready
+     */
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!context.cluster().allLeavesUp()) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
+    public ClusterState cluster() {
+        return context.cluster();
+    }
+
+    @Override
+    public CompletableFuture<SearchResult> search(SearchRequest request) {
+        CompletableFuture<SearchResult> promise = new CompletableFuture<>();
+        if (closed) {
+            promise.completeExceptionally(new SearchException(SearchException.Kind.SHUTTING_DOWN, "the root is shutting down"));
+            return promise;
+        }
+        long startNanos = context.ticker().nanoTime();
+        LoopConnections loop = currentLoop();
+        if (loop != null) {
+            start(loop, request, startNanos, promise);
+        } else {
+            LoopConnections chosen = loops[ThreadLocalRandom.current().nextInt(loops.length)];
+            chosen.loop().execute(() -> start(chosen, request, startNanos, promise));
+        }
+        return promise;
+    }
+
+    private void start(LoopConnections loop, SearchRequest request, long startNanos,
+            CompletableFuture<SearchResult> promise) {
+        long timeoutNanos = request.timeoutMillis() == 0 ? defaultTimeoutNanos
+                : Math.min(maxTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(request.timeoutMillis()));
+        new Gatherer(context, loop, request, startNanos, timeoutNanos, promise).start();
+    }
+
+    private LoopConnections currentLoop() {
+        for (LoopConnections loop : loops) {
+            if (loop.loop().inEventLoop()) {
+                return loop;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        for (LoopConnections loop : loops) {
+            if (!loop.loop().isShuttingDown()) {
+                loop.loop().execute(() -> {
+                    for (LeafConnection connection : loop.all()) {
+                        connection.close();
+                    }
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package io.hedgerow.root.fanout;
+
+import io.hedgerow.common.policy.Backoff;
+import io.hedgerow.common.wire.WireCodec;
+import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.Cancel;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.PartitionInfo;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.cluster.LeafStatus;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.collection.LongObjectHashMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One event loop's connection to one leaf. Every query handled on that loop sends its
+ * sub-requests for this leaf here, so fan-out, answers and merging all stay on one thread: no
+ * locks, no hand-offs. Writes are flushed once per event-loop task, however many queries wrote.
+ *
+ * <p>On connect it sends the leaf its partition assignment and becomes ready when the leaf
+ * acknowledges. When the connection drops, every sub-request waiting on it fails at once (so it
+ * can be retried elsewhere) and it reconnects with exponential backoff and jitter.
+ *
+ * <p><b>Assumptions and guarantees.</b> Confined to its event loop: every method must be called
+ * on {@link #loop()}.
+ */
+final class LeafConnection {
+    private static final System.Logger LOG = System.getLogger(LeafConnection.class.getName());
+
+    private final int leaf;
+    private final LeafStatus status;
+    private final ClusterState cluster;
+    private final EventLoop loop;
+    private final Bootstrap bootstrap;
+    private final Frame assignment;
+    private final Backoff backoff;
+    private final LongObjectHashMap<ShardCall> pending = new LongObjectHashMap<>();
+    private final Runnable flush = this::flush;
+    private Channel channel;
+    private boolean ready;
+    private boolean flushScheduled;
+    private int failedAttempts;
+    private boolean closed;
+
+    LeafConnection(int leaf, ClusterState cluster, EventLoop loop, Class<? extends Channel> channelClass,
+            Frame assignment, Backoff backoff) {
+        this.leaf = leaf;
+        this.status = cluster.leaf(leaf);
+        this.cluster = cluster;
+        this.loop = loop;
+        this.assignment = assignment;
+        this.backoff = backoff;
+        int maxFrameBytes = cluster.config().maxFrameBytes();
+        this.bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(channelClass)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2000)
+                .handler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        WireCodec.install(ch.pipeline(), maxFrameBytes);
+                        ch.pipeline().addLast("answers", new AnswerHandler());
+                    }
+                });
+    }
+
+    int leaf() {
+        return leaf;
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    LeafStatus status() {
+        return status;
+    }
+
+    boolean isReady() {
+        return ready;
+    }
+
+    int outstanding() {
+        return pending.size();
+    }
+
+    void connect() {
+        if (closed) {
+            return;
+        }
+        LeafAddress address = status.address();
+        ChannelFuture connecting = bootstrap.connect(address.host(), address.port());
+        connecting.addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                failedAttempts++;
+                status.connectFailed("cannot connect to " + address + ": " + f.cause().getMessage());
+                scheduleReconnect();
+                return;
+            }
+            channel = f.channel();
+            if (closed) {
+                channel.close();
+                return;
+            }
+            channel.writeAndFlush(assignment, channel.voidPromise());
+        });
+    }
+
+    /** Sends a sub-request; its answer or failure reaches {@code call}. Requires {@link #isReady()}. */
+    void send(ShardCall call, SearchRequest request) {
+        pending.put(call.requestId(), call);
+        channel.write(Frame.newBuilder().setSearch(request).build(), channel.voidPromise());
+        scheduleFlush();
+    }
+
+    /** Stops waiting for {@code call} and tells the leaf to drop it. */
+    void cancel(ShardCall call) {
+        if (pending.remove(call.requestId()) != null && ready) {
+            channel.write(Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(call.requestId())).build(),
+                    channel.voidPromise());
+            scheduleFlush();
+        }
+    }
+
+    private void scheduleFlush() {
+        if (!flushScheduled) {
+            flushScheduled = true;
+            loop.execute(flush);
+        }
+    }
+
+    private void flush() {
+        flushScheduled = false;
+        if (channel != null) {
+            channel.flush();
+        }
+    }
+
+    private void onAnswer(SearchResponse response) {
+        ShardCall call = pending.remove(response.getRequestId());
+        if (call != null) {
+            call.answered(response);
+        }
+    }
+
+    private void onAssigned(AssignAck ack) {
+        for (PartitionInfo info : ack.getPartitionsList()) {
+            cluster.partitionDocCount(info.getPartition(), info.getDocCount());
+        }
+        if (!ack.getError().isEmpty()) {
+            LOG.log(System.Logger.Level.WARNING, "leaf {0}: {1}", status.address(), ack.getError());
+            status.connectFailed(ack.getError());
+        }
+        if (!ready) {
+            ready = true;
+            failedAttempts = 0;
+            status.connectionReady();
+        }
+    }
+
+    private void onClosed(Channel closedChannel, String reason) {
+        if (closedChannel != channel) {
+            return;
+        }
+        channel = null;
+        if (ready) {
+            ready = false;
+            status.connectionLost(reason);
+            LOG.log(System.Logger.Level.WARNING, "lost leaf {0}: {1}", status.address(), reason);
+        }
+        if (!pending.isEmpty()) {
+            List<ShardCall> lost = new ArrayList<>(pending.values());
+            pending.clear();
+            for (ShardCall call : lost) {
+                call.connectionLost(reason);
+            }
+        }
+        failedAttempts++;
+        scheduleReconnect();
+    }
+
+    private void scheduleReconnect() {
+        if (closed) {
+            return;
+        }
+        long delayNanos = backoff.delayNanos(Math.max(0, failedAttempts - 1), ThreadLocalRandom.current().nextDouble());
+        loop.schedule(this::connect, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void close() {
+        closed = true;
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    private final class AnswerHandler extends SimpleChannelInboundHandler<Frame> {
+        private String closeReason = "connection closed by leaf";
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+            switch (frame.getBodyCase()) {
+                case RESULT -> onAnswer(frame.getResult());
+                case ASSIGN_ACK -> onAssigned(frame.getAssignAck());
+                default -> {
+                    closeReason = "unexpected " + frame.getBodyCase() + " frame from leaf";
+                    ctx.close();
+                }
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            onClosed(ctx.channel(), closeReason);
+            super.channelInactive(ctx);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            closeReason = "connection error: " + cause.getMessage();
+            ctx.close();
+        }
+    }
+}

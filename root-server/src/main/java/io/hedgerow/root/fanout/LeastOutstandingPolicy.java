@@ -1,0 +1,37 @@
+package io.hedgerow.root.fanout;
+
+/**
+ * The foundation's policy: send each sub-request to the ready replica with the fewest answers
+ * outstanding from this event loop, the preferred replica on ties; never send backups; wait for
+ * every partition (or the deadline).
+ */
+enum LeastOutstandingPolicy implements DispatchPolicy {
+    INSTANCE;
+
+    @Override
+    public int chooseReplica(int partition, int[] replicas, ReplicaView view, long excludedLeaves) {
+        int best = -1;
+        int bestOutstanding = Integer.MAX_VALUE;
+        for (int leaf : replicas) {
+            if ((excludedLeaves & (1L << leaf)) != 0 || !view.isReady(leaf)) {
+                continue;
+            }
+            int outstanding = view.outstanding(leaf);
+            if (outstanding < bestOutstanding) {
+                best = leaf;
+                bestOutstanding = outstanding;
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public long backupDelayNanos(int partition) {
+        return -1;
+    }
+
+    @Override
+    public boolean stopWaiting(int answered, int total, double docsFraction, long elapsedNanos) {
+        return false;
+    }
+}

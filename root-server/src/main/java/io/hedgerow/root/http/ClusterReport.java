@@ -1,0 +1,81 @@
+package io.hedgerow.root.http;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.LeafStatus;
+import java.io.IOException;
+
+/** The bodies of {@code GET /cluster} and {@code GET /health}. */
+final class ClusterReport {
+    private ClusterReport() {
+    }
+
+    static void writeCluster(JsonGenerator json, ClusterState cluster) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("index", cluster.config().indexName());
+        json.writeNumberField("partitions", cluster.config().partitions());
+        json.writeNumberField("replicas", cluster.config().replicas());
+        json.writeNumberField("docs", cluster.knownDocs());
+        json.writeArrayFieldStart("leaves");
+        for (LeafStatus leaf : cluster.leaves()) {
+            json.writeStartObject();
+            json.writeNumberField("leaf", leaf.index());
+            json.writeStringField("address", leaf.address().toString());
+            json.writeStringField("state", leaf.state().name().toLowerCase());
+            json.writeNumberField("ready_connections", leaf.readyConnections());
+            json.writeArrayFieldStart("partitions");
+            for (int partition : cluster.assignment().partitionsOf(leaf.index())) {
+                json.writeNumber(partition);
+            }
+            json.writeEndArray();
+            json.writeNumberField("sub_requests", leaf.subRequests());
+            json.writeNumberField("failures", leaf.failures());
+            json.writeObjectFieldStart("latency_ms_last_10s");
+            json.writeNumberField("count", leaf.latency().count());
+            json.writeNumberField("p50", millis(leaf.latency().percentileNanos(50)));
+            json.writeNumberField("p99", millis(leaf.latency().percentileNanos(99)));
+            json.writeEndObject();
+            if (leaf.lastError() != null) {
+                json.writeStringField("last_error", leaf.lastError());
+            }
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("partition_replicas");
+        for (int p = 0; p < cluster.config().partitions(); p++) {
+            json.writeStartObject();
+            json.writeNumberField("partition", p);
+            json.writeNumberField("docs", cluster.partitionDocCount(p));
+            json.writeArrayFieldStart("leaves");
+            for (int leaf : cluster.assignment().replicasOf(p)) {
+                json.writeNumber(leaf);
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+    }
+
+    /** "ok" when every leaf is up, "degraded" when some are, "down" when none. */
+    static String health(ClusterState cluster) {
+        long up = upLeaves(cluster);
+        return up == cluster.leaves().size() ? "ok" : up == 0 ? "down" : "degraded";
+    }
+
+    static long upLeaves(ClusterState cluster) {
+        return cluster.leaves().stream().filter(leaf -> leaf.state() != LeafStatus.State.DOWN).count();
+    }
+
+    static void writeHealth(JsonGenerator json, ClusterState cluster) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("status", health(cluster));
+        json.writeNumberField("leaves_up", upLeaves(cluster));
+        json.writeNumberField("leaves", cluster.leaves().size());
+        json.writeEndObject();
+    }
+
+    private static double millis(long nanos) {
+        return Math.round(nanos / 1000.0) / 1000.0;
+    }
+}

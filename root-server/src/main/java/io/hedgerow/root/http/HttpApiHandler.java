@@ -1,0 +1,192 @@
+package io.hedgerow.root.http;
+
+import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.api.SearchException;
+import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.metrics.RootMetrics.RequestError;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Routes the HTTP API: {@code /search} (GET and POST), {@code /health}, {@code /cluster},
+ * {@code /metrics}. Every error is a JSON body {@code {"error", "detail"}} with a 4xx or 5xx
+ * status; nothing a client sends can make the handler throw. Searches complete asynchronously,
+ * usually on this same event loop.
+ */
+@ChannelHandler.Sharable
+final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final System.Logger LOG = System.getLogger(HttpApiHandler.class.getName());
+    private static final String JSON_TYPE = "application/json; charset=utf-8";
+    private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final HedgerowClient client;
+    private final ClusterState cluster;
+    private final RootMetrics metrics;
+    private final SearchRequestParser parser;
+
+    HttpApiHandler(HedgerowClient client, ClusterState cluster, RootMetrics metrics) {
+        this.client = client;
+        this.cluster = cluster;
+        this.metrics = metrics;
+        this.parser = new SearchRequestParser(cluster.config().maxTimeout().toMillis());
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (request.decoderResult().isFailure()) {
+            sendError(ctx, false, new ApiException(HttpResponseStatus.BAD_REQUEST, "bad_request",
+                    "malformed HTTP request: " + request.decoderResult().cause().getMessage()));
+            return;
+        }
+        QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        try {
+            switch (uri.path()) {
+                case "/search" -> search(ctx, request, uri, keepAlive);
+                case "/health" -> {
+                    requireGet(request, "GET");
+                    HttpResponseStatus status = ClusterReport.upLeaves(cluster) == 0
+                            ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.OK;
+                    send(ctx, keepAlive, status, JSON_TYPE,
+                            JsonResponses.write(ctx.alloc(), json -> ClusterReport.writeHealth(json, cluster)));
+                }
+                case "/cluster" -> {
+                    requireGet(request, "GET");
+                    send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE,
+                            JsonResponses.write(ctx.alloc(), json -> ClusterReport.writeCluster(json, cluster)));
+                }
+                case "/metrics" -> {
+                    requireGet(request, "GET");
+                    send(ctx, keepAlive, HttpResponseStatus.OK, PROMETHEUS_TYPE,
+                            ByteBufUtil.writeUtf8(ctx.alloc(), metrics.scrape()));
+                }
+                default -> throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found",
+                        "no such path: " + uri.path() + " (expected: /search, /health, /cluster or /metrics)");
+            }
+        } catch (ApiException e) {
+            metrics.requestRejected(e.status() == HttpResponseStatus.NOT_FOUND ? RequestError.NOT_FOUND : RequestError.BAD_REQUEST);
+            sendError(ctx, keepAlive, e);
+        }
+    }
+
+    private void search(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, boolean keepAlive)
+            throws ApiException {
+        SearchRequest search;
+        if (request.method() == HttpMethod.GET) {
+            search = parser.fromParameters(uri.parameters());
+        } else if (request.method() == HttpMethod.POST) {
+            String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+            if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
+                throw new ApiException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
+                        "content type " + contentType + " (expected: application/json)");
+            }
+            if (!uri.parameters().isEmpty()) {
+                throw ApiException.badRequest("POST /search takes its settings in the JSON body, not in the URL");
+            }
+            search = parser.fromJson(request.content());
+        } else {
+            throw methodNotAllowed(request, "GET, POST");
+        }
+        client.search(search).whenComplete((result, failure) -> {
+            if (failure == null) {
+                sendResult(ctx, keepAlive, result);
+            } else {
+                sendError(ctx, keepAlive, toApiException(failure));
+            }
+        });
+    }
+
+    private static ApiException toApiException(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof SearchException e) {
+            return switch (e.kind()) {
+                case BAD_QUERY -> new ApiException(HttpResponseStatus.BAD_REQUEST, "bad_query", e.getMessage());
+                case TIMED_OUT -> new ApiException(HttpResponseStatus.GATEWAY_TIMEOUT, "timed_out", e.getMessage());
+                case UNAVAILABLE, SHUTTING_DOWN ->
+                        new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable", e.getMessage());
+            };
+        }
+        LOG.log(System.Logger.Level.ERROR, "search failed unexpectedly", cause);
+        return new ApiException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal", String.valueOf(cause));
+    }
+
+    private static void requireGet(FullHttpRequest request, String allowed) throws ApiException {
+        if (request.method() != HttpMethod.GET) {
+            throw methodNotAllowed(request, allowed);
+        }
+    }
+
+    private static ApiException methodNotAllowed(FullHttpRequest request, String allowed) {
+        return new ApiException(HttpResponseStatus.METHOD_NOT_ALLOWED, "method_not_allowed",
+                request.method() + " " + new QueryStringDecoder(request.uri()).path() + " (allowed: " + allowed + ")");
+    }
+
+    private void sendResult(ChannelHandlerContext ctx, boolean keepAlive, SearchResult result) {
+        ByteBuf body;
+        try {
+            body = JsonResponses.searchResult(ctx.alloc(), result);
+        } catch (RuntimeException e) {
+            sendError(ctx, keepAlive, toApiException(e));
+            return;
+        }
+        send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, body);
+    }
+
+    private static void sendError(ChannelHandlerContext ctx, boolean keepAlive, ApiException error) {
+        FullHttpResponse response = response(error.status(), JSON_TYPE,
+                JsonResponses.error(ctx.alloc(), error.code(), error.detail()));
+        if (error.status() == HttpResponseStatus.METHOD_NOT_ALLOWED) {
+            String detail = error.detail();
+            response.headers().set(HttpHeaderNames.ALLOW, detail.substring(detail.indexOf("(allowed: ") + 10, detail.length() - 1));
+        }
+        write(ctx, keepAlive, response);
+    }
+
+    private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type,
+            ByteBuf body) {
+        write(ctx, keepAlive, response(status, type, body));
+    }
+
+    private static FullHttpResponse response(HttpResponseStatus status, String type, ByteBuf body) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, type)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+        return response;
+    }
+
+    private static void write(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response) {
+        if (keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(response, ctx.voidPromise());
+        } else {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "closing HTTP connection " + ctx.channel().remoteAddress() + ": " + cause);
+        ctx.close();
+    }
+
+}

@@ -1,0 +1,105 @@
+package io.hedgerow.root.http;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.hedgerow.root.api.Hit;
+import io.hedgerow.root.api.PartitionError;
+import io.hedgerow.root.api.SearchResult;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+/**
+ * Writes response bodies straight into pooled buffers with Jackson's streaming generator: no
+ * intermediate tree or string.
+ */
+final class JsonResponses {
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    private JsonResponses() {
+    }
+
+    /** Something that writes one JSON value. */
+    @FunctionalInterface
+    interface Body {
+        void write(JsonGenerator json) throws IOException;
+    }
+
+    static ByteBuf write(ByteBufAllocator allocator, Body body) {
+        ByteBuf buffer = allocator.buffer(512);
+        try (JsonGenerator json = JSON.createGenerator((java.io.OutputStream) new ByteBufOutputStream(buffer), JsonEncoding.UTF8)) {
+            body.write(json);
+        } catch (IOException e) {
+            buffer.release();
+            throw new UncheckedIOException(e);
+        }
+        return buffer;
+    }
+
+    static ByteBuf error(ByteBufAllocator allocator, String code, String detail) {
+        return write(allocator, json -> {
+            json.writeStartObject();
+            json.writeStringField("error", code);
+            json.writeStringField("detail", detail);
+            json.writeEndObject();
+        });
+    }
+
+    static ByteBuf searchResult(ByteBufAllocator allocator, SearchResult result) {
+        return write(allocator, json -> writeSearchResult(json, result));
+    }
+
+    static void writeSearchResult(JsonGenerator json, SearchResult result) throws IOException {
+        json.writeStartObject();
+        json.writeFieldName("took_ms");
+        json.writeNumber(Math.round(result.tookNanos() / 1000.0) / 1000.0);
+        json.writeObjectFieldStart("total_hits");
+        json.writeNumberField("value", result.totalHits().value());
+        json.writeStringField("relation", result.totalHits().relation().label());
+        json.writeEndObject();
+        json.writeBooleanField("tainted", result.tainted());
+        json.writeObjectFieldStart("coverage");
+        json.writeNumberField("partitions_total", result.coverage().partitionsTotal());
+        json.writeNumberField("partitions_answered", result.coverage().partitionsAnswered());
+        json.writeNumberField("docs_fraction", Math.round(result.coverage().docsFraction() * 1e6) / 1e6);
+        json.writeEndObject();
+        json.writeArrayFieldStart("hits");
+        for (Hit hit : result.hits()) {
+            json.writeStartObject();
+            json.writeStringField("id", hit.id());
+            json.writeNumberField("score", hit.score());
+            json.writeNumberField("partition", hit.partition());
+            if (!hit.fields().isEmpty()) {
+                json.writeObjectFieldStart("fields");
+                for (Map.Entry<String, String> field : hit.fields().entrySet()) {
+                    json.writeStringField(field.getKey(), field.getValue());
+                }
+                json.writeEndObject();
+            }
+            if (hit.snippet() != null) {
+                json.writeStringField("snippet", hit.snippet());
+            }
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        if (!result.errors().isEmpty()) {
+            json.writeArrayFieldStart("errors");
+            for (PartitionError error : result.errors()) {
+                json.writeStartObject();
+                json.writeNumberField("partition", error.partition());
+                json.writeStringField("kind", error.kind().label());
+                if (error.leaf() != null) {
+                    json.writeStringField("leaf", error.leaf());
+                }
+                json.writeStringField("detail", error.detail());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+        }
+        json.writeEndObject();
+    }
+}

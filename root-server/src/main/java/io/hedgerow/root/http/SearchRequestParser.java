@@ -1,0 +1,190 @@
+package io.hedgerow.root.http;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.hedgerow.root.api.SearchRequest;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns {@code GET /search?q=...} parameters or a {@code POST /search} JSON body into a
+ * {@link SearchRequest}, or an {@link ApiException} that says exactly which field is wrong and
+ * what was expected. Strict on purpose: an unknown or mistyped field is an error, not ignored.
+ */
+final class SearchRequestParser {
+    static final List<String> FIELDS =
+            List.of("query", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold");
+    private static final Set<String> PARAMETERS =
+            Set.of("q", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold");
+
+    private static final ObjectReader BODY_READER = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .build()
+            .readerFor(Body.class);
+
+    private final long maxTimeoutMillis;
+
+    SearchRequestParser(long maxTimeoutMillis) {
+        this.maxTimeoutMillis = maxTimeoutMillis;
+    }
+
+    /** The JSON body of {@code POST /search}; absent fields take their defaults. */
+    record Body(
+            @JsonProperty("query") String query,
+            @JsonProperty("k") Integer k,
+            @JsonProperty("timeout_ms") Long timeoutMs,
+            @JsonProperty("snippets") Boolean snippets,
+            @JsonProperty("stored_fields") Boolean storedFields,
+            @JsonProperty("total_hits_threshold") Integer totalHitsThreshold) {
+    }
+
+    SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
+        for (Map.Entry<String, List<String>> parameter : parameters.entrySet()) {
+            if (!PARAMETERS.contains(parameter.getKey())) {
+                throw ApiException.badRequest("unknown parameter '" + parameter.getKey()
+                        + "' (expected: q, k, timeout_ms, snippets, stored_fields, total_hits_threshold)");
+            }
+            if (parameter.getValue().size() > 1) {
+                throw ApiException.badRequest("parameter '" + parameter.getKey() + "' given "
+                        + parameter.getValue().size() + " times (expected: once)");
+            }
+        }
+        String query = single(parameters, "q");
+        if (query == null) {
+            throw ApiException.badRequest("missing parameter 'q' (expected: /search?q=your+query)");
+        }
+        return build(new Body(query,
+                intParameter(parameters, "k"),
+                longParameter(parameters, "timeout_ms"),
+                booleanParameter(parameters, "snippets"),
+                booleanParameter(parameters, "stored_fields"),
+                intParameter(parameters, "total_hits_threshold")));
+    }
+
+    SearchRequest fromJson(ByteBuf content) throws ApiException {
+        if (!content.isReadable()) {
+            throw ApiException.badRequest("empty body (expected: a JSON object such as {\"query\": \"parliament\"})");
+        }
+        Body body;
+        try {
+            body = BODY_READER.readValue((java.io.InputStream) new ByteBufInputStream(content.duplicate()));
+        } catch (UnrecognizedPropertyException e) {
+            throw ApiException.badRequest("unknown field '" + e.getPropertyName() + "' (expected one of: "
+                    + String.join(", ", FIELDS) + ")");
+        } catch (JsonParseException e) {
+            throw ApiException.badRequest("malformed JSON: " + e.getOriginalMessage()
+                    + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+        } catch (MismatchedInputException e) {
+            throw ApiException.badRequest(describeMismatch(e));
+        } catch (JacksonException e) {
+            throw ApiException.badRequest("malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw ApiException.badRequest("unreadable body: " + e.getMessage());
+        }
+        if (body == null) {
+            throw ApiException.badRequest("body is null (expected: a JSON object)");
+        }
+        if (body.query() == null) {
+            throw ApiException.badRequest("missing field 'query' (expected: a string in Lucene query syntax)");
+        }
+        return build(body);
+    }
+
+    private SearchRequest build(Body body) throws ApiException {
+        if (body.timeoutMs() != null && (body.timeoutMs() < 1 || body.timeoutMs() > maxTimeoutMillis)) {
+            throw ApiException.badRequest("timeout_ms: " + body.timeoutMs() + " (expected: 1.." + maxTimeoutMillis + ")");
+        }
+        SearchRequest.Builder builder = SearchRequest.builder(body.query());
+        if (body.k() != null) {
+            builder.k(body.k());
+        }
+        if (body.timeoutMs() != null) {
+            builder.timeoutMillis(body.timeoutMs());
+        }
+        if (body.snippets() != null) {
+            builder.snippets(body.snippets());
+        }
+        if (body.storedFields() != null) {
+            builder.storedFields(body.storedFields());
+        }
+        if (body.totalHitsThreshold() != null) {
+            builder.totalHitsThreshold(body.totalHitsThreshold());
+        }
+        try {
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    private static String describeMismatch(MismatchedInputException e) {
+        String field = e.getPath().isEmpty() ? null : e.getPath().get(e.getPath().size() - 1).getFieldName();
+        if (field == null) {
+            return "body must be a JSON object (expected: {\"query\": \"...\"})";
+        }
+        return "field '" + field + "' must be " + expectedType(field);
+    }
+
+    private static String expectedType(String field) {
+        return switch (field) {
+            case "query" -> "a string";
+            case "k", "timeout_ms", "total_hits_threshold" -> "an integer";
+            case "snippets", "stored_fields" -> "true or false";
+            default -> "of another type";
+        };
+    }
+
+    private static String single(Map<String, List<String>> parameters, String name) {
+        List<String> values = parameters.get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    private static Integer intParameter(Map<String, List<String>> parameters, String name) throws ApiException {
+        Long value = longParameter(parameters, name);
+        if (value == null) {
+            return null;
+        }
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw ApiException.badRequest("parameter '" + name + "': " + value + " is out of range");
+        }
+        return value.intValue();
+    }
+
+    private static Long longParameter(Map<String, List<String>> parameters, String name) throws ApiException {
+        String value = single(parameters, name);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: an integer)");
+        }
+    }
+
+    private static Boolean booleanParameter(Map<String, List<String>> parameters, String name) throws ApiException {
+        String value = single(parameters, name);
+        if (value == null) {
+            return null;
+        }
+        return switch (value) {
+            case "true", "1" -> Boolean.TRUE;
+            case "false", "0" -> Boolean.FALSE;
+            default -> throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: true or false)");
+        };
+    }
+}

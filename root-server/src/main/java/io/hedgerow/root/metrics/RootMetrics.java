@@ -1,0 +1,129 @@
+package io.hedgerow.root.metrics;
+
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.LeafStatus;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The root's Micrometer meters, exposed in Prometheus text format on {@code /metrics}. Meters are
+ * created once here so the request path only records (no registry lookups per request).
+ */
+public final class RootMetrics {
+
+    /** Why a whole request failed, as counted in {@code hedgerow_request_errors_total}. */
+    public enum RequestError { BAD_REQUEST, BAD_QUERY, UNAVAILABLE, TIMED_OUT, NOT_FOUND, INTERNAL }
+
+    /** Why one sub-request failed, as counted in {@code hedgerow_subrequest_errors_total}. */
+    public enum SubRequestError { BUSY, CONNECTION, TIMED_OUT, FAILED, NOT_ASSIGNED, EXPIRED, NO_REPLICA }
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Timer searchLatency;
+    private final List<Timer> leafLatency;
+    private final Map<RequestError, Counter> requestErrors = new EnumMap<>(RequestError.class);
+    private final Map<SubRequestError, Counter> subRequestErrors = new EnumMap<>(SubRequestError.class);
+    private final Counter partialResults;
+    private final Counter retries;
+    private final AtomicInteger inflight = new AtomicInteger();
+
+    public RootMetrics(ClusterState cluster) {
+        searchLatency = Timer.builder("hedgerow.search.latency")
+                .description("Time from receiving a search to its result being ready")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1).dividedBy(10))
+                .maximumExpectedValue(Duration.ofSeconds(60))
+                .register(registry);
+        leafLatency = cluster.leaves().stream()
+                .map(leaf -> Timer.builder("hedgerow.subrequest.latency")
+                        .description("Round trip of sub-requests to one leaf, as the root sees it")
+                        .tag("leaf", leaf.address().toString())
+                        .publishPercentileHistogram()
+                        .minimumExpectedValue(Duration.ofMillis(1).dividedBy(10))
+                        .maximumExpectedValue(Duration.ofSeconds(60))
+                        .register(registry))
+                .toList();
+        for (RequestError kind : RequestError.values()) {
+            requestErrors.put(kind, Counter.builder("hedgerow.request.errors")
+                    .description("Requests that failed as a whole, by kind")
+                    .tag("kind", kind.name().toLowerCase())
+                    .register(registry));
+        }
+        for (SubRequestError kind : SubRequestError.values()) {
+            subRequestErrors.put(kind, Counter.builder("hedgerow.subrequest.errors")
+                    .description("Sub-requests that got no usable answer, by kind")
+                    .tag("kind", kind.name().toLowerCase())
+                    .register(registry));
+        }
+        partialResults = Counter.builder("hedgerow.search.tainted")
+                .description("Results returned with less than full coverage")
+                .register(registry);
+        retries = Counter.builder("hedgerow.subrequest.retries")
+                .description("Sub-requests sent again to another replica after a failure")
+                .register(registry);
+        Gauge.builder("hedgerow.search.inflight", inflight, AtomicInteger::get)
+                .description("Searches being served right now")
+                .register(registry);
+        for (LeafStatus leaf : cluster.leaves()) {
+            Gauge.builder("hedgerow.leaf.up", leaf, l -> l.state() == LeafStatus.State.DOWN ? 0 : 1)
+                    .description("1 when the root has a ready connection to the leaf")
+                    .tag("leaf", leaf.address().toString())
+                    .register(registry);
+        }
+    }
+
+    public void searchStarted() {
+        inflight.incrementAndGet();
+    }
+
+    public void searchFinished(long latencyNanos, boolean tainted) {
+        inflight.decrementAndGet();
+        searchLatency.record(latencyNanos, TimeUnit.NANOSECONDS);
+        if (tainted) {
+            partialResults.increment();
+        }
+    }
+
+    public void searchFailed(RequestError kind) {
+        inflight.decrementAndGet();
+        requestErrors.get(kind).increment();
+    }
+
+    /** A request refused before it became a search (bad parameters, unknown path...). */
+    public void requestRejected(RequestError kind) {
+        requestErrors.get(kind).increment();
+    }
+
+    public void subRequestAnswered(int leaf, long roundTripNanos) {
+        leafLatency.get(leaf).record(roundTripNanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void subRequestFailed(SubRequestError kind) {
+        subRequestErrors.get(kind).increment();
+    }
+
+    public void retried() {
+        retries.increment();
+    }
+
+    public int inflight() {
+        return inflight.get();
+    }
+
+    /** Everything, in Prometheus text exposition format. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+}
