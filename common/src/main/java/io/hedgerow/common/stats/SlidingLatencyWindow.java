@@ -53,12 +53,13 @@ public final class SlidingLatencyWindow {
 
     /** Records one latency; values outside [1 us, 60 s] are clamped into it. */
     public void record(long latencyNanos) {
-        recorder.recordValue(Math.max(LOWEST_NANOS, Math.min(HIGHEST_NANOS, latencyNanos)));
-        if (ticker.nanoTime() >= nextRotationNanos) {
+        // Rotate first, so a value recorded after a quiet spell lands in the current bucket.
+        if (ticker.nanoTime() - nextRotationNanos >= 0) {
             synchronized (this) {
                 rotateIfDue();
             }
         }
+        recorder.recordValue(Math.max(LOWEST_NANOS, Math.min(HIGHEST_NANOS, latencyNanos)));
     }
 
     /** The value at {@code percentile} (0..100) of the window, in nanoseconds; 0 when empty. */
@@ -94,7 +95,7 @@ public final class SlidingLatencyWindow {
 
     private void rotateIfDue() {
         long now = ticker.nanoTime();
-        if (now < currentBucketStartNanos + bucketNanos) {
+        if (now - (currentBucketStartNanos + bucketNanos) < 0) {
             return;
         }
         spare = recorder.getIntervalHistogram(spare);

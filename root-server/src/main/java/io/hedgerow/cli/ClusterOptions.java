@@ -1,0 +1,69 @@
+package io.hedgerow.cli;
+
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexManifest;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.root.local.JavaLauncher;
+import io.hedgerow.root.local.LocalCluster;
+import io.hedgerow.root.local.RunDirectory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** The options {@code local} and {@code demo} share: the shape of the cluster and where data lives. */
+final class ClusterOptions {
+    @Option(names = "--leaves", defaultValue = "4", description = "Leaf processes (default: ${DEFAULT-VALUE}).")
+    int leaves;
+
+    @Option(names = "--partitions", defaultValue = "16",
+            description = "Micro-partitions of the Europarl index, when it is built (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--replicas", defaultValue = "2",
+            description = "Copies of each partition, on distinct leaves (default: ${DEFAULT-VALUE}).")
+    int replicas;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address every server binds (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8080", description = "The root's HTTP port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--index", paramLabel = "DIR",
+            description = "Serve this index instead of Europarl (a directory made by 'hedgerow index').")
+    Path indexDir;
+
+    @Option(names = "--data", paramLabel = "DIR", defaultValue = "${env:HEDGEROW_DATA:-data}",
+            description = "Data folder: the Europarl index is built and cached here (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--run-dir", paramLabel = "DIR",
+            description = "Where pid files and leaf logs go (default: <data>/run).")
+    Path runDir;
+
+    RunDirectory runDirectory() {
+        return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
+    }
+
+    /** The index to serve: --index if given, else Europarl, built first if missing. */
+    Path resolveIndex(PrintStream out) throws IOException {
+        if (indexDir != null) {
+            IndexManifest manifest = new PartitionStore(indexDir).readManifest();
+            out.printf("Index %s: %,d documents in %d partitions (%s)%n", manifest.name(), manifest.docCount(),
+                    manifest.partitions(), indexDir);
+            return indexDir;
+        }
+        PartitionStore store = IndexBuilder.ensureEuroparl(dataDir, partitions, out);
+        IndexManifest manifest = store.readManifest();
+        out.printf("Index europarl: %,d documents in %d partitions (%s)%n", manifest.docCount(), manifest.partitions(),
+                store.dir());
+        return store.dir();
+    }
+
+    LocalCluster.Options toOptions(Path index) {
+        return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
+                JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60));
+    }
+}

@@ -1,0 +1,30 @@
+package io.hedgerow.cli;
+
+import io.hedgerow.leaf.server.LeafCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code hedgerow} command line: every subcommand the launcher script runs in a JVM. */
+@Command(name = "hedgerow", mixinStandardHelpOptions = true, version = "hedgerow 0.1.0",
+        description = "Scatter-gather search that stays fast in the tail.",
+        subcommands = {DemoCommand.class, LocalCommand.class, RootCommand.class, LeafCommand.class,
+                CommandLine.HelpCommand.class})
+public final class HedgerowCli implements Runnable {
+
+    public static void main(String[] args) {
+        // One line per log record; set before anything touches java.util.logging.
+        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
+        int exitCode = newCommandLine().execute(args);
+        System.exit(exitCode);
+    }
+
+    /** The command line with every subcommand, as tests can also run it. */
+    public static CommandLine newCommandLine() {
+        return new CommandLine(new HedgerowCli());
+    }
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+}

@@ -1,0 +1,213 @@
+package io.hedgerow.root.embedded;
+
+import io.hedgerow.leaf.index.DocumentSource;
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexManifest;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.JsonlSource;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.leaf.server.LeafConfig;
+import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.root.RootServer;
+import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.cluster.ClusterConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A whole Hedgerow cluster inside this JVM: an index (built from documents, a JSON-lines file or
+ * the bundled Europarl corpus, or one that already exists), N leaf servers and a root, talking over
+ * real loopback sockets. For applications that embed Hedgerow as their search backend, and for
+ * tests. Closing it stops every server.
+ *
+ * <pre>{@code
+ * try (EmbeddedCluster cluster = EmbeddedCluster.builder(Path.of("data"))
+ *         .europarl()
+ *         .leaves(4).partitions(16).replicas(2)
+ *         .start()) {
+ *     SearchResult result = cluster.client().search("european parliament");
+ * }
+ * }</pre>
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+    private final PartitionStore store;
+    private final IndexManifest manifest;
+    private final List<LeafServer> leaves;
+    private final RootServer root;
+
+    private EmbeddedCluster(PartitionStore store, IndexManifest manifest, List<LeafServer> leaves, RootServer root) {
+        this.store = store;
+        this.manifest = manifest;
+        this.leaves = leaves;
+        this.root = root;
+    }
+
+    /** A cluster whose index lives under {@code dataDir}. */
+    public static Builder builder(Path dataDir) {
+        return new Builder(dataDir);
+    }
+
+    /** Searches the cluster; thread-safe. */
+    public HedgerowClient client() {
+        return root.client();
+    }
+
+    public RootServer root() {
+        return root;
+    }
+
+    /** The HTTP API's port; the builder must have asked for one with {@link Builder#http(int)}. */
+    public int httpPort() {
+        return root.httpPort();
+    }
+
+    public PartitionStore index() {
+        return store;
+    }
+
+    public IndexManifest manifest() {
+        return manifest;
+    }
+
+    /** The leaf servers, in leaf order; stop one with {@link LeafServer#close()} to test failover. */
+    public List<LeafServer> leaves() {
+        return leaves;
+    }
+
+    @Override
+    public void close() {
+        root.close();
+        leaves.forEach(LeafServer::close);
+    }
+
+    /** Settings of an embedded cluster; every one has a default but the index. */
+    public static final class Builder {
+        private final Path dataDir;
+        private IndexSource source;
+        private int leaves = 3;
+        private int partitions = IndexOptions.DEFAULT_PARTITIONS;
+        private int replicas = 2;
+        private int httpPort = -1;
+        private Duration defaultTimeout = Duration.ofSeconds(5);
+        private PrintStream progress;
+
+        private Builder(Path dataDir) {
+            this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+        }
+
+        /** Serve the bundled Europarl corpus, indexed into {@code <dataDir>/europarl} unless already there. */
+        public Builder europarl() {
+            source = (dir, partitions, out) -> IndexBuilder.ensureEuroparl(dir, partitions, out);
+            return this;
+        }
+
+        /** Serve these documents, indexed afresh into {@code <dataDir>/<name>}. */
+        public Builder documents(String name, IndexConfig config, List<SourceDocument> documents) {
+            List<SourceDocument> copy = List.copyOf(documents);
+            source = (dir, partitions, out) -> build(dir.resolve(name), name, config, partitions, out,
+                    DocumentSource.of(name, copy));
+            return this;
+        }
+
+        /** Serve a JSON-lines file (one object with an "id" and string fields per line), indexed afresh. */
+        public Builder jsonl(String name, IndexConfig config, Path file) {
+            source = (dir, partitions, out) -> {
+                try (DocumentSource lines = JsonlSource.open(file, config)) {
+                    return build(dir.resolve(name), name, config, partitions, out, lines);
+                }
+            };
+            return this;
+        }
+
+        /** Serve an index that already exists (a directory holding {@code index.json}). */
+        public Builder existingIndex(Path indexDir) {
+            source = (dir, partitions, out) -> new PartitionStore(indexDir);
+            return this;
+        }
+
+        public Builder leaves(int leaves) {
+            this.leaves = leaves;
+            return this;
+        }
+
+        /** Partitions when the index is built here (default 16); an existing index keeps its own. */
+        public Builder partitions(int partitions) {
+            this.partitions = partitions;
+            return this;
+        }
+
+        public Builder replicas(int replicas) {
+            this.replicas = replicas;
+            return this;
+        }
+
+        /** Also serve the HTTP API on loopback at {@code port} (0 for a free port). */
+        public Builder http(int port) {
+            this.httpPort = port;
+            return this;
+        }
+
+        /** How long a query waits for partitions when it names no timeout (default 5 s). */
+        public Builder defaultTimeout(Duration timeout) {
+            this.defaultTimeout = timeout;
+            return this;
+        }
+
+        /** Where to report indexing progress; silent by default. */
+        public Builder progress(PrintStream out) {
+            this.progress = out;
+            return this;
+        }
+
+        /**
+         * Builds or opens the index, starts the leaves and the root, and waits until the root
+         * reaches every leaf.
+         */
+        public EmbeddedCluster start() throws IOException, InterruptedException {
+            if (source == null) {
+                throw new IllegalStateException("no index: call europarl(), documents(), jsonl() or existingIndex()");
+            }
+            PrintStream out = progress != null ? progress : new PrintStream(PrintStream.nullOutputStream());
+            PartitionStore store = source.open(dataDir, partitions, out);
+            IndexManifest manifest = store.readManifest();
+            List<LeafServer> started = new ArrayList<>();
+            try {
+                for (int i = 0; i < leaves; i++) {
+                    started.add(LeafServer.start(LeafConfig.defaults(store.dir())));
+                }
+                ClusterConfig config = ClusterConfig.of(manifest.name(),
+                        started.stream().map(LeafServer::address).toList(), manifest.partitions(), replicas)
+                        .withDefaultTimeout(defaultTimeout);
+                RootServer root = RootServer.start(config, httpPort >= 0 ? "127.0.0.1" : null, Math.max(0, httpPort),
+                        Duration.ofSeconds(30));
+                return new EmbeddedCluster(store, manifest, List.copyOf(started), root);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                started.forEach(LeafServer::close);
+                throw e;
+            }
+        }
+
+        private static PartitionStore build(Path dir, String name, IndexConfig config, int partitions, PrintStream out,
+                DocumentSource documents) throws IOException {
+            PartitionStore store = new PartitionStore(dir);
+            IndexBuilder builder = new IndexBuilder(IndexOptions.defaults().withPartitions(partitions),
+                    IndexProgress.lines(out::println));
+            out.println(builder.build(store, name, config, documents).render());
+            return store;
+        }
+    }
+
+    /** Where the index comes from. */
+    @FunctionalInterface
+    private interface IndexSource {
+        PartitionStore open(Path dataDir, int partitions, PrintStream progress) throws IOException;
+    }
+}

@@ -1,0 +1,237 @@
+package io.hedgerow.root.local;
+
+import io.hedgerow.leaf.index.IndexManifest;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.root.RootServer;
+import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.cluster.ClusterConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * A whole cluster on this machine: each leaf its own JVM process (so a fault can pause or kill
+ * one), the root in this process. Pid files go to a {@link RunDirectory}; closing stops every
+ * process it started, and leaves also exit by themselves if this process dies.
+ */
+public final class LocalCluster implements AutoCloseable {
+    /**
+     * @param indexDir     the index to serve
+     * @param leaves       leaf processes
+     * @param replicas     copies of each partition
+     * @param host         address every server binds
+     * @param httpPort     the root's HTTP port (0: a free one)
+     * @param runDirectory where pid files, port files and leaf logs go
+     * @param launcher     how to start a leaf JVM
+     * @param startTimeout how long to wait for each leaf to listen and for the root to reach them
+     */
+    public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
+            RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout) {
+        public Options {
+            Objects.requireNonNull(indexDir, "indexDir");
+            Objects.requireNonNull(runDirectory, "runDirectory");
+            Objects.requireNonNull(launcher, "launcher");
+            if (leaves < 1) {
+                throw new IllegalArgumentException("leaves: " + leaves + " (expected: >= 1)");
+            }
+        }
+    }
+
+    private final Options options;
+    private final IndexManifest manifest;
+    private final List<LeafProcess> leaves;
+    private final RootServer root;
+
+    private LocalCluster(Options options, IndexManifest manifest, List<LeafProcess> leaves, RootServer root) {
+        this.options = options;
+        this.manifest = manifest;
+        this.leaves = leaves;
+        this.root = root;
+    }
+
+    /** One leaf JVM and the port it listens on. */
+    private record LeafProcess(int index, Process process, int port) {
+    }
+
+    /**
+     * Starts the leaves, waits for each to listen, then starts the root and waits for it to
+     * reach every leaf.
+     *
+     * @param progress where to report each step
+     * @throws BindException when the HTTP port is taken
+     * @throws IOException   when a leaf fails to start (with the tail of its log)
+     */
+    public static LocalCluster start(Options options, PrintStream progress) throws IOException, InterruptedException {
+        IndexManifest manifest = new PartitionStore(options.indexDir()).readManifest();
+        RunDirectory run = options.runDirectory();
+        List<ProcessHandle> running = run.liveProcesses();
+        if (!running.isEmpty()) {
+            throw new IOException("a local cluster is already running from " + run.dir() + " (pids "
+                    + running.stream().map(p -> Long.toString(p.pid())).collect(Collectors.joining(", "))
+                    + "); stop it with: ./hedgerow local stop");
+        }
+        requirePortFree(options.host(), options.httpPort());
+        run.deletePidFiles();
+        Files.createDirectories(run.dir());
+
+        List<Process> started = new ArrayList<>();
+        List<LeafProcess> leaves = new ArrayList<>();
+        try {
+            for (int i = 0; i < options.leaves(); i++) {
+                started.add(spawnLeaf(options, i, 0));
+            }
+            for (int i = 0; i < options.leaves(); i++) {
+                int port = awaitPort(options, i, started.get(i));
+                leaves.add(new LeafProcess(i, started.get(i), port));
+                progress.printf("  leaf %d: pid %d, %s:%d%n", i, started.get(i).pid(), options.host(), port);
+            }
+            run.writePid("root", ProcessHandle.current().pid());
+            ClusterConfig config = ClusterConfig.of(manifest.name(),
+                    leaves.stream().map(l -> options.host() + ":" + l.port()).toList(),
+                    manifest.partitions(), options.replicas());
+            RootServer root = RootServer.start(config, options.host(), options.httpPort(), options.startTimeout());
+            progress.printf("  root: pid %d, http://%s:%d/ (%d partitions x %d replicas over %d leaves)%n",
+                    ProcessHandle.current().pid(), options.host(), root.httpPort(), manifest.partitions(),
+                    options.replicas(), options.leaves());
+            return new LocalCluster(options, manifest, leaves, root);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            started.forEach(LocalCluster::stopProcess);
+            run.deletePidFiles();
+            throw e;
+        }
+    }
+
+    private static void requirePortFree(String host, int port) throws BindException {
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new InetSocketAddress(host, port));
+        } catch (IOException e) {
+            throw new BindException("port " + port + " on " + host + " is already in use (choose another with --port)");
+        }
+    }
+
+    private static Process spawnLeaf(Options options, int leaf, int port) throws IOException {
+        RunDirectory run = options.runDirectory();
+        String name = "leaf-" + leaf;
+        Files.deleteIfExists(run.portFile(name));
+        List<String> command = options.launcher().command(List.of("leaf",
+                "--index", options.indexDir().toString(),
+                "--host", options.host(),
+                "--port", Integer.toString(port),
+                "--port-file", run.portFile(name).toString(),
+                "--exit-with-parent"));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(run.logFile(name).toFile()))
+                .start();
+        run.writePid(name, process.pid());
+        return process;
+    }
+
+    private static int awaitPort(Options options, int leaf, Process process) throws IOException, InterruptedException {
+        RunDirectory run = options.runDirectory();
+        Path portFile = run.portFile("leaf-" + leaf);
+        long deadline = System.nanoTime() + options.startTimeout().toNanos();
+        while (!Files.exists(portFile)) {
+            if (!process.isAlive()) {
+                throw new IOException("leaf " + leaf + " exited with status " + process.exitValue()
+                        + " while starting; its log " + run.logFile("leaf-" + leaf) + " ends with:\n" + tail(run.logFile("leaf-" + leaf)));
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IOException("leaf " + leaf + " did not start listening within "
+                        + options.startTimeout().toSeconds() + " s; see " + run.logFile("leaf-" + leaf));
+            }
+            Thread.sleep(20);
+        }
+        return Integer.parseInt(Files.readString(portFile).trim());
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    public HedgerowClient client() {
+        return root.client();
+    }
+
+    public RootServer root() {
+        return root;
+    }
+
+    public int httpPort() {
+        return root.httpPort();
+    }
+
+    public IndexManifest manifest() {
+        return manifest;
+    }
+
+    public int leafCount() {
+        return leaves.size();
+    }
+
+    /** The leaf's process, e.g. to pause it with SIGSTOP in a fault scenario. */
+    public ProcessHandle leafProcess(int leaf) {
+        return leaves.get(leaf).process().toHandle();
+    }
+
+    /** Kills a leaf abruptly (SIGKILL), as a crash would, and waits until it is gone. */
+    public void killLeaf(int leaf) throws InterruptedException {
+        Process process = leaves.get(leaf).process();
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    /** Starts a killed leaf again on its old port; the root reconnects to it by itself. */
+    public synchronized void restartLeaf(int leaf) throws IOException, InterruptedException {
+        LeafProcess old = leaves.get(leaf);
+        if (old.process().isAlive()) {
+            throw new IllegalStateException("leaf " + leaf + " is still running (pid " + old.process().pid() + ")");
+        }
+        Process process = spawnLeaf(options, leaf, old.port());
+        awaitPort(options, leaf, process);
+        leaves.set(leaf, new LeafProcess(leaf, process, old.port()));
+    }
+
+    @Override
+    public void close() {
+        root.close();
+        leaves.forEach(leaf -> stopProcess(leaf.process()));
+        try {
+            options.runDirectory().deletePidFiles();
+        } catch (IOException e) {
+            System.getLogger(LocalCluster.class.getName())
+                    .log(System.Logger.Level.WARNING, "could not delete pid files in " + options.runDirectory().dir(), e);
+        }
+    }
+
+    private static void stopProcess(Process process) {
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.hedgerow.root.local;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The folder where a local cluster keeps its pid files ({@code root.pid}, {@code leaf-0.pid}...),
+ * port files and leaf logs, so that {@code hedgerow local stop} can find and stop a cluster
+ * started from another terminal.
+ */
+public record RunDirectory(Path dir) {
+
+    public Path pidFile(String process) {
+        return dir.resolve(process + ".pid");
+    }
+
+    public Path portFile(String process) {
+        return dir.resolve(process + ".port");
+    }
+
+    public Path logFile(String process) {
+        return dir.resolve(process + ".log");
+    }
+
+    public void writePid(String process, long pid) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(pidFile(process), Long.toString(pid) + "\n");
+    }
+
+    /** Processes named by pid files here that are still alive. */
+    public List<ProcessHandle> liveProcesses() throws IOException {
+        List<ProcessHandle> live = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return live;
+        }
+        try (DirectoryStream<Path> pidFiles = Files.newDirectoryStream(dir, "*.pid")) {
+            for (Path file : pidFiles) {
+                readPid(file).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive).ifPresent(live::add);
+            }
+        }
+        return live;
+    }
+
+    /**
+     * Stops every live process named here (SIGTERM, then SIGKILL after {@code graceMillis}) and
+     * deletes the pid files.
+     *
+     * @return how many processes were running
+     */
+    public int stopAll(long graceMillis) throws IOException {
+        List<ProcessHandle> live = liveProcesses();
+        // Leaves first, so the root does not log every leaf's departure as a failure.
+        live.sort((a, b) -> Boolean.compare(isRoot(a), isRoot(b)));
+        for (ProcessHandle process : live) {
+            process.destroy();
+        }
+        for (ProcessHandle process : live) {
+            try {
+                process.onExit().get(graceMillis, TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                process.destroyForcibly();
+            }
+        }
+        deletePidFiles();
+        return live.size();
+    }
+
+    public void deletePidFiles() throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.{pid,port}")) {
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    private boolean isRoot(ProcessHandle process) {
+        return readPid(pidFile("root")).map(pid -> pid == process.pid()).orElse(false);
+    }
+
+    private static Optional<Long> readPid(Path file) {
+        try {
+            return Optional.of(Long.parseLong(Files.readString(file).trim()));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.hedgerow.root.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hedgerow.root.api.SearchRequest;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class SearchRequestParserTest {
+    private final SearchRequestParser parser = new SearchRequestParser(60_000);
+
+    private SearchRequest get(String uri) throws ApiException {
+        return parser.fromParameters(new QueryStringDecoder(uri).parameters());
+    }
+
+    private SearchRequest post(String json) throws ApiException {
+        return parser.fromJson(Unpooled.copiedBuffer(json, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void readsEveryParameterOfAGet() throws ApiException {
+        SearchRequest request = get("/search?q=european+parliament&k=5&timeout_ms=250&snippets=false&stored_fields=0&total_hits_threshold=50");
+        assertThat(request).isEqualTo(new SearchRequest("european parliament", 5, 250, false, false, 50));
+    }
+
+    @Test
+    void fillsDefaultsForAbsentSettings() throws ApiException {
+        assertThat(post("{\"query\": \"x\"}")).isEqualTo(SearchRequest.of("x"));
+        assertThat(get("/search?q=x")).isEqualTo(SearchRequest.of("x"));
+    }
+
+    @Test
+    void readsAJsonBody() throws ApiException {
+        assertThat(post("{\"query\": \"\\\"human rights\\\"\", \"k\": 3, \"timeout_ms\": 100, \"snippets\": false}"))
+                .isEqualTo(new SearchRequest("\"human rights\"", 3, 100, false, true, 1000));
+    }
+
+    @Test
+    void refusesBadParametersNamingThem() {
+        assertThatThrownBy(() -> get("/search?k=3")).hasMessageContaining("missing parameter 'q'");
+        assertThatThrownBy(() -> get("/search?q=x&k=abc")).hasMessageContaining("parameter 'k': 'abc' (expected: an integer)");
+        assertThatThrownBy(() -> get("/search?q=x&k=0")).hasMessageContaining("k: 0 (expected: 1..1000)");
+        assertThatThrownBy(() -> get("/search?q=x&k=1001")).hasMessageContaining("k: 1001 (expected: 1..1000)");
+        assertThatThrownBy(() -> get("/search?q=x&kk=1")).hasMessageContaining("unknown parameter 'kk'");
+        assertThatThrownBy(() -> get("/search?q=x&q=y")).hasMessageContaining("parameter 'q' given 2 times");
+        assertThatThrownBy(() -> get("/search?q=x&snippets=maybe")).hasMessageContaining("expected: true or false");
+        assertThatThrownBy(() -> get("/search?q=x&timeout_ms=0")).hasMessageContaining("timeout_ms: 0 (expected: 1..60000)");
+        assertThatThrownBy(() -> get("/search?q=+++")).hasMessageContaining("query: empty");
+    }
+
+    @Test
+    void refusesBadJsonNamingTheFieldAndTheExpectedType() {
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"size\": 3}"))
+                .hasMessageContaining("unknown field 'size'").hasMessageContaining("query, k, timeout_ms");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"k\": \"3\"}")).hasMessageContaining("field 'k' must be an integer");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"k\": 2.5}")).hasMessageContaining("field 'k' must be an integer");
+        assertThatThrownBy(() -> post("{\"query\": 42}")).hasMessageContaining("field 'query' must be a string");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"snippets\": \"yes\"}")).hasMessageContaining("field 'snippets' must be true or false");
+        assertThatThrownBy(() -> post("{\"query\": \"x\"")).hasMessageContaining("malformed JSON");
+        assertThatThrownBy(() -> post("[1, 2]")).hasMessageContaining("body must be a JSON object");
+        assertThatThrownBy(() -> post("{\"k\": 3}")).hasMessageContaining("missing field 'query'");
+        assertThatThrownBy(() -> post("")).hasMessageContaining("empty body");
+        assertThatThrownBy(() -> post("{\"query\": \"\"}")).hasMessageContaining("query: empty");
+        assertThatThrownBy(() -> post("{\"query\": \"x\"} {}")).hasMessageContaining("malformed JSON");
+    }
+}
