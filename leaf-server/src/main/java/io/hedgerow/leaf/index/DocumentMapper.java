@@ -6,6 +6,8 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.util.UnicodeUtil;
 
 /**
  * Turns one source document (an id and string fields) into a Lucene document as its
@@ -34,12 +36,14 @@ public final class DocumentMapper {
     /**
      * The Lucene document for {@code id} and {@code fields}.
      *
-     * @throws IllegalArgumentException naming the field when the config rejects it
+     * @throws IllegalArgumentException naming the field when the config rejects it, or when the id
+     *                                  or a keyword is too long to be one Lucene term
      */
     public Document toDocument(String id, Map<String, String> fields) {
         if (id == null || id.isEmpty()) {
             throw new IllegalArgumentException("id: missing or empty (expected: a non-empty string)");
         }
+        requireOneTerm("id", id);
         Document doc = new Document();
         doc.add(new StringField(IndexConfig.ID_FIELD, id, Field.Store.YES));
         for (Map.Entry<String, String> field : fields.entrySet()) {
@@ -57,10 +61,28 @@ public final class DocumentMapper {
             String value = field.getValue();
             switch (spec.type()) {
                 case TEXT -> doc.add(new Field(name, value, spec.stored() ? TEXT_STORED : TEXT_NOT_STORED));
-                case KEYWORD -> doc.add(new StringField(name, value, spec.stored() ? Field.Store.YES : Field.Store.NO));
+                case KEYWORD -> {
+                    requireOneTerm("field '" + name + "'", value);
+                    doc.add(new StringField(name, value, spec.stored() ? Field.Store.YES : Field.Store.NO));
+                }
             }
         }
         return doc;
+    }
+
+    /**
+     * Checks up front what Lucene would otherwise reject deep inside the writer (an "immense term"),
+     * where the document's line number is no longer known.
+     */
+    private static void requireOneTerm(String what, String value) {
+        if ((long) value.length() * 3 <= IndexWriter.MAX_TERM_LENGTH) {
+            return; // no string this short can exceed the limit in UTF-8
+        }
+        int bytes = UnicodeUtil.calcUTF16toUTF8Length(value, 0, value.length());
+        if (bytes > IndexWriter.MAX_TERM_LENGTH) {
+            throw new IllegalArgumentException(what + " is " + bytes + " bytes long in UTF-8 (expected: at most "
+                    + IndexWriter.MAX_TERM_LENGTH + ", since it is indexed as one term)");
+        }
     }
 
     /** Whether hits should carry {@code field}'s stored value. */

@@ -2,16 +2,25 @@ package io.hedgerow.leaf.index;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -54,6 +63,12 @@ public record IndexConfig(
         analyzer = Objects.requireNonNullElse(analyzer, "standard");
         Analyzers.requireKnown(analyzer);
         fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+        fields.forEach((name, spec) -> {
+            if (spec == null) {
+                throw new IllegalArgumentException("fields: '" + name + "' has no settings (expected: an object such as"
+                        + " {\"type\": \"text\"}, or {} for the defaults)");
+            }
+        });
         if (fields.containsKey(ID_FIELD)) {
             throw new IllegalArgumentException("fields: must not configure '" + ID_FIELD + "' (it is always a stored keyword)");
         }
@@ -87,13 +102,64 @@ public record IndexConfig(
         return new IndexConfig("standard", fields, UnknownFields.REJECT, List.of("title", "body"), "body");
     }
 
-    /** Reads a config file, naming the file and the problem when it is not valid. */
+    /**
+     * Reads a config file.
+     *
+     * @throws IOException whose one-line message names the file, the problem and where in the file
+     *                     it is, when the file cannot be read or is not a valid config
+     */
     public static IndexConfig read(Path file) throws IOException {
-        try {
-            return JSON.readValue(file.toFile(), IndexConfig.class);
+        try (InputStream in = Files.newInputStream(file)) {
+            return JSON.readValue(in, IndexConfig.class);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(file.toString(), null, "no such index config file");
+        } catch (JacksonException e) {
+            throw new IOException("invalid index config " + file + at(e.getLocation()) + ": " + problem(e), e);
         } catch (IOException | IllegalArgumentException e) {
             throw new IOException("invalid index config " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    private static String at(JsonLocation location) {
+        return location == null || location.getLineNr() < 1
+                ? "" : " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
+    }
+
+    /** Jackson's message, which spans lines and names Java classes, said in the config's terms. */
+    private static String problem(JacksonException e) {
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            List<String> known = unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList();
+            return "unknown key '" + path(unknown) + "' (expected one of " + known + ")";
+        }
+        if (e instanceof ValueInstantiationException invalid && invalid.getCause() instanceof IllegalArgumentException cause) {
+            String where = path(invalid);
+            return where.isEmpty() ? cause.getMessage() : where + ": " + cause.getMessage();
+        }
+        if (e instanceof InvalidFormatException format && format.getTargetType() != null && format.getTargetType().isEnum()) {
+            List<String> names = new ArrayList<>();
+            for (Object constant : format.getTargetType().getEnumConstants()) {
+                names.add(constant.toString().toLowerCase(Locale.ROOT));
+            }
+            return path(format) + ": '" + format.getValue() + "' (expected one of " + names + ")";
+        }
+        String message = e.getOriginalMessage();
+        int newline = message.indexOf('\n');
+        message = newline < 0 ? message : message.substring(0, newline);
+        String where = e instanceof JsonMappingException mapping ? path(mapping) : "";
+        return where.isEmpty() ? message : where + ": " + message;
+    }
+
+    /** Where in the config a mapping problem is, e.g. {@code fields.title.stored}. */
+    private static String path(JsonMappingException e) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                path.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return path.toString();
     }
 
     /** The settings of {@code field}, or null when documents may not have it. */

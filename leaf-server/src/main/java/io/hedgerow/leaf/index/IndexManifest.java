@@ -11,7 +11,8 @@ import java.util.List;
  * @param name               index name; the root names it when assigning partitions
  * @param partitions         number of micro-partitions
  * @param config             the config documents were indexed with; leaves parse queries with it
- * @param fieldsSeen         every field name found in the documents, in first-seen order
+ * @param fieldsSeen         every field the index holds besides the id, in first-seen order
+ *                           (fields the config ignores are left out)
  * @param docCount           documents indexed
  * @param partitionDocCounts documents per partition, by partition number
  * @param createdAt          ISO-8601 instant the index was finished

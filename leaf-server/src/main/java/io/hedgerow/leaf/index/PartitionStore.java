@@ -10,6 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The on-disk layout of one index: {@code <dir>/index.json} and one Lucene index directory per
@@ -17,6 +22,8 @@ import java.nio.file.StandardCopyOption;
  */
 public record PartitionStore(Path dir) {
     public static final String MANIFEST_FILE = "index.json";
+
+    private static final Pattern PARTITION_DIR = Pattern.compile("partition-\\d{4}");
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -63,6 +70,41 @@ public record PartitionStore(Path dir) {
             Files.move(tmp, manifestFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(tmp, manifestFile(), StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /**
+     * Deletes the index in this directory, if there is one, and leaves the directory empty: first
+     * {@code index.json}, so that a deletion cut short leaves an incomplete index rather than one
+     * that looks complete, then every partition directory. Deletes nothing and throws when the
+     * directory holds anything that is not part of an index, so that a mistyped path cannot cost
+     * anyone their files.
+     */
+    public void delete() throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        List<Path> partitions = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(dir)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                String name = entry.getFileName().toString();
+                if (PARTITION_DIR.matcher(name).matches()) {
+                    partitions.add(entry);
+                } else if (!name.equals(MANIFEST_FILE) && !name.equals(MANIFEST_FILE + ".tmp")) {
+                    throw new IOException("refusing to delete " + dir + ": it holds " + name
+                            + ", which is not part of an index (expected only " + MANIFEST_FILE
+                            + " and partition-NNNN directories)");
+                }
+            }
+        }
+        Files.deleteIfExists(manifestFile());
+        Files.deleteIfExists(dir.resolve(MANIFEST_FILE + ".tmp"));
+        for (Path partition : partitions) {
+            try (Stream<Path> files = Files.walk(partition)) {
+                for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                    Files.delete(file);
+                }
+            }
         }
     }
 }

@@ -9,9 +9,12 @@ import org.apache.lucene.util.StringHelper;
  * bytes, seed 0), so the same id lands in the same partition on every run and every machine.
  */
 public record Partitioner(int partitions) {
+    /** The most partitions an index may have; {@link PartitionStore} numbers them with four digits. */
+    public static final int MAX_PARTITIONS = 10_000;
+
     public Partitioner {
-        if (partitions < 1 || partitions > 10_000) {
-            throw new IllegalArgumentException("partitions: " + partitions + " (expected: 1..10000)");
+        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+            throw new IllegalArgumentException("partitions: " + partitions + " (expected: 1.." + MAX_PARTITIONS + ")");
         }
     }
 

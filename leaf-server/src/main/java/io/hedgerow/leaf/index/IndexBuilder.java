@@ -1,0 +1,227 @@
+package io.hedgerow.leaf.index;
+
+import io.hedgerow.common.time.Ticker;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+
+/**
+ * Builds an index into a {@link PartitionStore}: every document goes to the partition its id
+ * hashes to ({@link Partitioner}), into that partition's Lucene index, replacing any earlier
+ * document with the same id, so ids stay unique and indexing is an upsert.
+ *
+ * <p>A build always starts from nothing: it deletes whatever index the store holds, complete or
+ * not (deciding whether a complete one should be kept is the caller's business, see
+ * {@link #ensureEuroparl}). It writes {@code index.json} last, after every partition is committed,
+ * so an interrupted build is never mistaken for a finished one, and the next build simply starts
+ * over. A build that fails deletes what it wrote.
+ *
+ * <p>Which partition holds a document, and (with force-merge) each partition's segment, depend only
+ * on the input; the number of threads changes only the speed. One builder may run several builds,
+ * one after the other; two builds into the same directory at once are not supported.
+ */
+public final class IndexBuilder {
+    private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+
+    private final IndexOptions options;
+    private final IndexProgress progress;
+    private final Ticker ticker;
+    private final Clock clock;
+
+    /** A builder on the real clocks. */
+    public IndexBuilder(IndexOptions options, IndexProgress progress) {
+        this(options, progress, Ticker.system(), Clock.systemUTC());
+    }
+
+    /**
+     * @param ticker measures the build and paces progress reports
+     * @param clock  stamps the manifest's {@code created_at}
+     */
+    public IndexBuilder(IndexOptions options, IndexProgress progress, Ticker ticker, Clock clock) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.progress = Objects.requireNonNull(progress, "progress");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Builds index {@code name} in {@code store} from every entry of {@code source}, replacing
+     * whatever index the store held. Does not close {@code source}.
+     *
+     * @throws BadInputException at the first bad line when the policy is {@link BadLinePolicy#FAIL}
+     * @throws IOException       when the input cannot be read or the index cannot be written, or the
+     *                           store's directory holds files that are not part of an index
+     */
+    public IndexSummary build(PartitionStore store, String name, IndexConfig config, DocumentSource source)
+            throws IOException {
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("name: '" + name + "' (expected: 1 to 100 letters, digits, '.', '_' or '-',"
+                    + " starting with a letter or digit)");
+        }
+        long startNanos = ticker.nanoTime();
+        store.delete();
+        Files.createDirectories(store.dir());
+        Reading reading = new Reading(source.name(), config);
+        List<Long> partitionDocCounts;
+        try (Analyzer analyzer = Analyzers.forConfig(config);
+             PartitionWriters writers = PartitionWriters.open(
+                     store, options.partitions(), analyzer, options.threads(), options.ramBufferMb())) {
+            reading.readAll(source, writers, startNanos);
+            partitionDocCounts = writers.commit(options.forceMerge());
+        } catch (Throwable t) {
+            try {
+                store.delete();
+            } catch (IOException | RuntimeException suppressed) {
+                t.addSuppressed(suppressed);
+            }
+            throw t;
+        }
+        long docs = partitionDocCounts.stream().mapToLong(Long::longValue).sum();
+        store.writeManifest(new IndexManifest(IndexManifest.FORMAT, name, options.partitions(), config,
+                List.copyOf(reading.fieldsSeen), docs, partitionDocCounts,
+                Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString()));
+        return new IndexSummary(name, store.dir(), docs, reading.docsRead, options.partitions(), bytesUnder(store.dir()),
+                ticker.nanoTime() - startNanos, reading.badLines, reading.firstBadLines);
+    }
+
+    /** Builds from documents made in code; see {@link #build(PartitionStore, String, IndexConfig, DocumentSource)}. */
+    public IndexSummary build(PartitionStore store, String name, IndexConfig config, Iterable<SourceDocument> documents)
+            throws IOException {
+        return build(store, name, config, DocumentSource.of(name, documents));
+    }
+
+    /** The state of reading one source: what was seen, and what was bad. */
+    private final class Reading {
+        final String sourceName;
+        final IndexConfig config;
+        final DocumentMapper mapper;
+        final Partitioner partitioner = new Partitioner(options.partitions());
+        final Set<String> fieldsSeen = new LinkedHashSet<>();
+        final List<BadLine> firstBadLines = new ArrayList<>();
+        long badLines;
+        long docsRead;
+
+        Reading(String sourceName, IndexConfig config) {
+            this.sourceName = sourceName;
+            this.config = config;
+            this.mapper = new DocumentMapper(config);
+        }
+
+        void readAll(DocumentSource source, PartitionWriters writers, long startNanos) throws IOException {
+            long nextReportNanos = startNanos + REPORT_INTERVAL_NANOS;
+            for (SourceEntry entry = source.next(); entry != null; entry = source.next()) {
+                switch (entry) {
+                    case BadLine bad -> onBadLine(bad);
+                    case SourceDocument doc -> add(doc, writers);
+                }
+                long now = ticker.nanoTime();
+                if (now - nextReportNanos >= 0) {
+                    progress.indexed(docsRead, now - startNanos);
+                    nextReportNanos = now + REPORT_INTERVAL_NANOS;
+                }
+            }
+        }
+
+        private void add(SourceDocument source, PartitionWriters writers) throws IOException {
+            Document doc;
+            try {
+                doc = mapper.toDocument(source.id(), source.fields());
+            } catch (IllegalArgumentException e) {
+                onBadLine(new BadLine(source.lineNumber(), e.getMessage()));
+                return;
+            }
+            long chars = source.id().length();
+            for (var field : source.fields().entrySet()) {
+                if (config.specOf(field.getKey()) != null) {
+                    fieldsSeen.add(field.getKey());
+                }
+                chars += field.getValue().length();
+            }
+            writers.add(partitioner.partitionOf(source.id()), source.id(), doc, chars);
+            docsRead++;
+        }
+
+        private void onBadLine(BadLine bad) throws BadInputException {
+            if (options.badLines() == BadLinePolicy.FAIL) {
+                throw new BadInputException(sourceName, bad);
+            }
+            badLines++;
+            if (firstBadLines.size() < IndexSummary.BAD_LINES_KEPT) {
+                firstBadLines.add(bad);
+            }
+        }
+    }
+
+    private static long bytesUnder(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            long bytes = 0;
+            for (Path file : (Iterable<Path>) files::iterator) {
+                if (Files.isRegularFile(file)) {
+                    bytes += Files.size(file);
+                }
+            }
+            return bytes;
+        }
+    }
+
+    /**
+     * The Europarl index in {@code <dataDir>/europarl}, built first when there is none, when the
+     * last build did not finish, or when the one there was built differently (another partition
+     * count or config); otherwise the index there is reused as it is, so the corpus is indexed once
+     * per machine. Reports what it does, and the build's progress, to {@code progress}.
+     */
+    public static PartitionStore ensureEuroparl(Path dataDir, int partitions, PrintStream progress) throws IOException {
+        PartitionStore store = new PartitionStore(dataDir.resolve(EuroparlSource.NAME));
+        String reason = rebuildReason(store, partitions);
+        if (reason == null) {
+            progress.println("using the europarl index in " + store.dir());
+            return store;
+        }
+        progress.println("indexing europarl into " + store.dir() + " (" + reason + ")");
+        IndexBuilder builder = new IndexBuilder(IndexOptions.defaults().withPartitions(partitions),
+                IndexProgress.lines(progress::println));
+        try (DocumentSource source = EuroparlSource.open()) {
+            progress.println(builder.build(store, EuroparlSource.NAME, IndexConfig.europarl(), source).render());
+        }
+        return store;
+    }
+
+    /** Why the Europarl index in {@code store} must be (re)built, or null when it can be used. */
+    static String rebuildReason(PartitionStore store, int partitions) {
+        if (!store.isComplete()) {
+            return Files.isDirectory(store.dir()) ? "the last build did not finish" : "there is none yet";
+        }
+        IndexManifest manifest;
+        try {
+            manifest = store.readManifest();
+        } catch (IOException e) {
+            return "its " + PartitionStore.MANIFEST_FILE + " is unreadable";
+        }
+        if (manifest.partitions() != partitions) {
+            return "it has " + manifest.partitions() + " partitions, not " + partitions;
+        }
+        if (!IndexConfig.europarl().equals(manifest.config())) {
+            return "it was built with another config";
+        }
+        if (manifest.docCount() != EuroparlSource.DOC_COUNT) {
+            return String.format(Locale.ROOT, "it has %,d docs, not %,d", manifest.docCount(), EuroparlSource.DOC_COUNT);
+        }
+        return null;
+    }
+}

