@@ -1,5 +1,6 @@
 package io.hedgerow.cli;
 
+import io.hedgerow.leaf.index.IndexCommand;
 import io.hedgerow.leaf.server.LeafCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -7,7 +8,7 @@ import picocli.CommandLine.Command;
 /** The {@code hedgerow} command line: every subcommand the launcher script runs in a JVM. */
 @Command(name = "hedgerow", mixinStandardHelpOptions = true, version = "hedgerow 0.1.0",
         description = "Scatter-gather search that stays fast in the tail.",
-        subcommands = {DemoCommand.class, LocalCommand.class, RootCommand.class, LeafCommand.class,
+        subcommands = {DemoCommand.class, IndexCommand.class, LocalCommand.class, RootCommand.class, LeafCommand.class,
                 CommandLine.HelpCommand.class})
 public final class HedgerowCli implements Runnable {
 

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import io.hedgerow.root.api.SearchRequest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -28,15 +31,24 @@ final class SearchRequestParser {
     private static final Set<String> PARAMETERS =
             Set.of("q", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold");
 
-    private static final ObjectReader BODY_READER = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .build()
-            .readerFor(Body.class);
+    private static final ObjectReader BODY_READER = strictMapper().readerFor(Body.class);
 
     private final long maxTimeoutMillis;
+
+    /** A mapper that takes no liberties: no unknown fields, no "3" for 3, no 3 for "3". */
+    private static JsonMapper strictMapper() {
+        JsonMapper mapper = JsonMapper.builder()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .build();
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        return mapper;
+    }
 
     SearchRequestParser(long maxTimeoutMillis) {
         this.maxTimeoutMillis = maxTimeoutMillis;
@@ -134,6 +146,9 @@ final class SearchRequestParser {
     private static String describeMismatch(MismatchedInputException e) {
         String field = e.getPath().isEmpty() ? null : e.getPath().get(e.getPath().size() - 1).getFieldName();
         if (field == null) {
+            if (e.getOriginalMessage().startsWith("Trailing token")) {
+                return "malformed JSON: more content after the JSON object (expected: exactly one object)";
+            }
             return "body must be a JSON object (expected: {\"query\": \"...\"})";
         }
         return "field '" + field + "' must be " + expectedType(field);
