@@ -36,6 +36,8 @@ final class DemoCommand implements Callable<Integer> {
             "title:budget",
             "klimawandel OR climate");
 
+    private static final int WARM_UP_QUERIES = 500;
+
     @Spec
     private CommandSpec spec;
 
@@ -65,8 +67,12 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("Try:  curl '%s/search?q=european+parliament&k=3'%n", base);
         out.printf("      curl -XPOST %s/search -H 'content-type: application/json' -d '{\"query\": \"\\\"human rights\\\"\", \"k\": 3}'%n", base);
         out.printf("Also: %s/health  %s/cluster  %s/metrics%n%n", base, base, base);
-        out.println("Sample queries through the HTTP API (top 3 hits each):");
         try {
+            // Fresh JVMs interpret and compile for a while; latencies mean more once that is over.
+            out.print("Warming up the JVMs with " + WARM_UP_QUERIES + " queries... ");
+            long warmUpNanos = warmUp(base);
+            out.printf("done in %.1f s%n%n", warmUpNanos / 1e9);
+            out.println("Sample queries through the HTTP API (top 3 hits each):");
             runSamples(out, base);
         } catch (IOException e) {
             spec.commandLine().getErr().println("error: sample query failed: " + e.getMessage());
@@ -80,6 +86,22 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("%nServing until Ctrl-C.%n");
         stopped.await();
         return 0;
+    }
+
+    private static long warmUp(String base) throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            for (int i = 0; i < WARM_UP_QUERIES; i++) {
+                String query = SAMPLE_QUERIES.get(i % SAMPLE_QUERIES.size());
+                URI uri = URI.create(base + "/search?k=3&q=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
+                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(uri).GET().build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() != 200) {
+                    throw new IOException(query + ": HTTP " + response.statusCode());
+                }
+            }
+        }
+        return System.nanoTime() - start;
     }
 
     private static void runSamples(PrintStream out, String base) throws IOException, InterruptedException {

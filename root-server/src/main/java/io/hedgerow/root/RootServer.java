@@ -85,8 +85,12 @@ public final class RootServer implements AutoCloseable {
         return http.port();
     }
 
+    /** Stops the HTTP API, closes leaf connections and stops the event loops. Idempotent. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (group.isShuttingDown()) {
+            return;
+        }
         if (http != null) {
             http.close();
         }

@@ -145,16 +145,17 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         return null;
     }
 
+    /** Closes every leaf connection and waits until they are closed. Idempotent. */
     @Override
     public void close() {
         closed = true;
         for (LoopConnections loop : loops) {
             if (!loop.loop().isShuttingDown()) {
-                loop.loop().execute(() -> {
+                loop.loop().submit(() -> {
                     for (LeafConnection connection : loop.all()) {
                         connection.close();
                     }
-                });
+                }).syncUninterruptibly();
             }
         }
     }

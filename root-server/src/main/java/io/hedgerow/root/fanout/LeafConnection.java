@@ -180,7 +180,9 @@ final class LeafConnection {
         if (ready) {
             ready = false;
             status.connectionLost(reason);
-            LOG.log(System.Logger.Level.WARNING, "lost leaf {0}: {1}", status.address(), reason);
+            if (!closed) {
+                LOG.log(System.Logger.Level.WARNING, "lost leaf {0}: {1}", status.address(), reason);
+            }
         }
         if (!pending.isEmpty()) {
             List<ShardCall> lost = new ArrayList<>(pending.values());

@@ -51,6 +51,7 @@ public final class LocalCluster implements AutoCloseable {
     private final IndexManifest manifest;
     private final List<LeafProcess> leaves;
     private final RootServer root;
+    private boolean closed;
 
     private LocalCluster(Options options, IndexManifest manifest, List<LeafProcess> leaves, RootServer root) {
         this.options = options;
@@ -211,8 +212,13 @@ public final class LocalCluster implements AutoCloseable {
         leaves.set(leaf, new LeafProcess(leaf, process, old.port()));
     }
 
+    /** Stops the root, then every leaf process. Idempotent. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         root.close();
         leaves.forEach(leaf -> stopProcess(leaf.process()));
         try {
