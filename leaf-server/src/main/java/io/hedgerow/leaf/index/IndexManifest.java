@@ -27,7 +27,8 @@ public record IndexManifest(
         @JsonProperty("partition_doc_counts") List<Long> partitionDocCounts,
         @JsonProperty("created_at") String createdAt) {
 
-    public static final int FORMAT = 1;
+    /** 2: ids are also doc values. */
+    public static final int FORMAT = 2;
 
     public IndexManifest {
         if (format != FORMAT) {

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.search;
 
+import io.hedgerow.common.wire.proto.FetchedDoc;
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -9,14 +10,18 @@ import io.hedgerow.leaf.index.IndexConfig;
 import java.io.Closeable;
 import java.io.IOException;
 import java.text.BreakIterator;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DocumentStoredFieldVisitor;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -29,8 +34,9 @@ import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 import org.apache.lucene.store.MMapDirectory;
 
 /**
- * Searches one micro-partition: top k by score (ties by doc id), total hits up to a threshold,
- * stored fields and a highlighted snippet per hit.
+ * Searches one micro-partition in two phases: the query phase finds the top k by score (ties by
+ * doc id) and counts hits up to a threshold; the fetch phase loads stored fields and highlights a
+ * snippet for the few hits that made the merged top k.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; any number of workers may search at once.
  * {@link #close()} may race with searches: a search first {@link #tryAcquire() acquires} the
@@ -45,7 +51,6 @@ public final class PartitionSearcher implements Closeable {
     private final DirectoryReader reader;
     private final IndexSearcher sharedSearcher;
     private final UnifiedHighlighter highlighter;
-    private final Set<String> fieldsToLoad;
 
     private PartitionSearcher(int partition, IndexContext context, DirectoryReader reader) {
         this.partition = partition;
@@ -58,9 +63,6 @@ public final class PartitionSearcher implements Closeable {
                                 BreakIterator.getSentenceInstance(Locale.ROOT), SNIPPET_LENGTH_GOAL, 0.5f))
                         .withFormatter(new DefaultPassageFormatter("<b>", "</b>", " … ", false))
                         .build();
-        Set<String> load = new HashSet<>(context.returnedFields());
-        load.add(IndexConfig.ID_FIELD);
-        this.fieldsToLoad = Set.copyOf(load);
     }
 
     /** Opens the partition's Lucene index read-only, memory-mapped. */
@@ -100,7 +102,9 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
-     * Runs a parsed query. The caller holds an {@link #tryAcquire() acquired} reader.
+     * The query phase: runs a parsed query for the top k by score (ties by doc id) and the total
+     * hit count, with each hit's id read from doc values. The caller holds an
+     * {@link #tryAcquire() acquired} reader.
      *
      * @param timeout polled while scoring; when it says to exit, the answer is what was found so
      *                far and is marked {@code cut_short}. Null means run to the end.
@@ -115,7 +119,7 @@ public final class PartitionSearcher implements Closeable {
         int threshold = request.getTotalHitsThreshold() > 0 ? request.getTotalHitsThreshold() : 1000;
         TopDocs top = searcher.search(query,
                 new TopScoreDocCollectorManager(Math.max(1, request.getK()), null, threshold));
-
+        String[] ids = ids(top.scoreDocs);
         SearchResponse.Builder response = SearchResponse.newBuilder()
                 .setRequestId(request.getRequestId())
                 .setPartition(partition)
@@ -123,31 +127,75 @@ public final class PartitionSearcher implements Closeable {
                 .setTotalHits(top.totalHits.value())
                 .setTotalHitsExact(top.totalHits.relation() == TotalHits.Relation.EQUAL_TO)
                 .setCutShort(timeout != null && searcher.timedOut());
-        String[] snippets = request.getSnippets() && highlighter != null && top.scoreDocs.length > 0
-                ? highlighter.highlight(context.snippetField(), query, top, 1)
-                : null;
-        var storedFields = sharedSearcher.storedFields();
         for (int i = 0; i < top.scoreDocs.length; i++) {
-            ScoreDoc scoreDoc = top.scoreDocs[i];
-            DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(
-                    request.getStoredFields() ? fieldsToLoad : Set.of(IndexConfig.ID_FIELD));
-            storedFields.document(scoreDoc.doc, visitor);
-            Document doc = visitor.getDocument();
-            Hit.Builder hit = Hit.newBuilder()
-                    .setId(doc.get(IndexConfig.ID_FIELD))
-                    .setScore(scoreDoc.score)
-                    .setDoc(scoreDoc.doc);
-            for (IndexableField field : doc.getFields()) {
-                if (!IndexConfig.ID_FIELD.equals(field.name()) && field.stringValue() != null) {
-                    hit.addFields(StoredField.newBuilder().setName(field.name()).setValue(field.stringValue()));
-                }
-            }
-            if (snippets != null && snippets[i] != null) {
-                hit.setSnippet(snippets[i]);
-            }
-            response.addHits(hit);
+            response.addHits(Hit.newBuilder().setId(ids[i]).setScore(top.scoreDocs[i].score).setDoc(top.scoreDocs[i].doc));
         }
         return response;
+    }
+
+    /** Ids of the given hits, from the id field's doc values, visiting segments in doc order. */
+    private String[] ids(ScoreDoc[] hits) throws IOException {
+        String[] ids = new String[hits.length];
+        Integer[] byDoc = new Integer[hits.length];
+        for (int i = 0; i < hits.length; i++) {
+            byDoc[i] = i;
+        }
+        Arrays.sort(byDoc, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc));
+        List<LeafReaderContext> leaves = reader.leaves();
+        LeafReaderContext leaf = null;
+        BinaryDocValues values = null;
+        for (int i : byDoc) {
+            int doc = hits[i].doc;
+            if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
+                leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+                values = DocValues.getBinary(leaf.reader(), IndexConfig.ID_FIELD);
+            }
+            if (!values.advanceExact(doc - leaf.docBase)) {
+                throw new IOException("document " + doc + " of partition " + partition + " has no id doc value (rebuild the index)");
+            }
+            ids[i] = values.binaryValue().utf8ToString();
+        }
+        return ids;
+    }
+
+    /**
+     * The fetch phase: returned stored fields and a highlighted snippet of each given document.
+     * The caller holds an {@link #tryAcquire() acquired} reader.
+     *
+     * @param docs document ids within this partition, as the query phase returned them
+     * @throws IllegalArgumentException naming a doc id that is not in this partition
+     */
+    public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields)
+            throws IOException {
+        for (int doc : docs) {
+            if (doc < 0 || doc >= reader.maxDoc()) {
+                throw new IllegalArgumentException("doc: " + doc + " (expected: 0.." + (reader.maxDoc() - 1)
+                        + " in partition " + partition + ")");
+            }
+        }
+        String[] snippetTexts = snippets && highlighter != null
+                ? highlighter.highlightFields(new String[] {context.snippetField()}, query, docs, new int[] {1})
+                        .get(context.snippetField())
+                : null;
+        var stored = sharedSearcher.storedFields();
+        List<FetchedDoc.Builder> fetched = new ArrayList<>(docs.length);
+        for (int i = 0; i < docs.length; i++) {
+            FetchedDoc.Builder doc = FetchedDoc.newBuilder().setPartition(partition).setDoc(docs[i]);
+            if (storedFields && !context.returnedFields().isEmpty()) {
+                DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(context.returnedFields());
+                stored.document(docs[i], visitor);
+                for (IndexableField field : visitor.getDocument().getFields()) {
+                    if (field.stringValue() != null) {
+                        doc.addFields(StoredField.newBuilder().setName(field.name()).setValue(field.stringValue()));
+                    }
+                }
+            }
+            if (snippetTexts != null && snippetTexts[i] != null) {
+                doc.setSnippet(snippetTexts[i]);
+            }
+            fetched.add(doc);
+        }
+        return fetched;
     }
 
     @Override

@@ -2,14 +2,12 @@ package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.Frame;
-import io.hedgerow.common.wire.proto.SearchRequest;
-import io.hedgerow.common.wire.proto.Status;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.util.concurrent.Executor;
 
 /**
- * Serves one connection from a root: searches go to the shared scheduler, cancels to the
+ * Serves one connection from a root: searches and fetches go to the shared scheduler, cancels to the
  * in-flight registry, assignments to the admin thread. Nothing here blocks the event loop.
  * A malformed or oversized frame closes this connection only.
  */
@@ -35,9 +33,10 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
         switch (frame.getBodyCase()) {
-            case SEARCH -> search(ctx, frame.getSearch());
+            case SEARCH -> submit(ctx, new SearchTask(frame.getSearch(), replies, leaf, leaf.ticker().nanoTime()));
+            case FETCH -> submit(ctx, new FetchTask(frame.getFetch(), replies, leaf, leaf.ticker().nanoTime()));
             case CANCEL -> {
-                SearchTask task = leaf.inflight().get(frame.getCancel().getRequestId());
+                LeafTask task = leaf.inflight().get(frame.getCancel().getRequestId());
                 if (task != null) {
                     task.cancel();
                 }
@@ -54,15 +53,11 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         }
     }
 
-    private void search(ChannelHandlerContext ctx, SearchRequest request) {
-        SearchTask task = new SearchTask(request, replies, leaf, leaf.ticker().nanoTime());
-        leaf.inflight().put(request.getRequestId(), task);
+    private void submit(ChannelHandlerContext ctx, LeafTask task) {
+        leaf.inflight().put(task.requestId(), task);
         if (!leaf.scheduler().trySubmit(task)) {
-            leaf.inflight().remove(request.getRequestId(), task);
-            Frame busy = Frame.newBuilder()
-                    .setResult(SearchTask.response(request, Status.BUSY, "leaf queue is full"))
-                    .build();
-            ctx.write(busy, ctx.voidPromise());
+            leaf.inflight().remove(task.requestId(), task);
+            ctx.write(task.busy(), ctx.voidPromise());
             wroteInThisRead = true;
         }
     }

@@ -12,6 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 record LeafContext(
         OpenPartitions partitions,
         SearchScheduler scheduler,
-        ConcurrentHashMap<Long, SearchTask> inflight,
+        ConcurrentHashMap<Long, LeafTask> inflight,
         Ticker ticker) {
 }

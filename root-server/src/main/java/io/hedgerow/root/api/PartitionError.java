@@ -1,7 +1,7 @@
 package io.hedgerow.root.api;
 
 /**
- * Why one partition is missing from a result (or needed a retry).
+ * Why one partition is missing from a result, or why its hits lack their details.
  *
  * @param partition the partition
  * @param kind      what went wrong
@@ -18,7 +18,12 @@ public record PartitionError(int partition, Kind kind, String leaf, String detai
         /** The query's deadline passed before an answer came. */
         TIMED_OUT("timed_out"),
         /** The leaf failed while searching. */
-        FAILED("failed");
+        FAILED("failed"),
+        /**
+         * The partition answered, but the stored fields and snippets of its hits could not be
+         * fetched in time; those hits come with id and score only. Does not reduce coverage.
+         */
+        FETCH_FAILED("fetch_failed");
 
         private final String label;
 

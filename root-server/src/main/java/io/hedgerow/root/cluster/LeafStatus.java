@@ -20,6 +20,7 @@ public final class LeafStatus {
     private final int connections;
     private final AtomicInteger readyConnections = new AtomicInteger();
     private final SlidingLatencyWindow latency;
+    private final SlidingLatencyWindow leafTime;
     private final LongAdder subRequests = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private volatile String lastError;
@@ -29,6 +30,7 @@ public final class LeafStatus {
         this.address = address;
         this.connections = connections;
         this.latency = SlidingLatencyWindow.tenSeconds(ticker);
+        this.leafTime = SlidingLatencyWindow.tenSeconds(ticker);
     }
 
     public int index() {
@@ -57,6 +59,14 @@ public final class LeafStatus {
         return latency;
     }
 
+    /**
+     * Time the leaf itself reports spending on sub-requests of the last ten seconds (queue wait
+     * plus service); the rest of the round trip is network and scheduling.
+     */
+    public SlidingLatencyWindow leafTime() {
+        return leafTime;
+    }
+
     public long subRequests() {
         return subRequests.sum();
     }
@@ -78,9 +88,10 @@ public final class LeafStatus {
         lastError = reason;
     }
 
-    public void answered(long roundTripNanos) {
+    public void answered(long roundTripNanos, long leafNanos) {
         subRequests.increment();
         latency.record(roundTripNanos);
+        leafTime.record(leafNanos);
     }
 
     public void failed(String reason) {

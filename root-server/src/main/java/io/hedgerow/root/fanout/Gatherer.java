@@ -1,28 +1,46 @@
 package io.hedgerow.root.fanout;
 
+import io.hedgerow.common.wire.proto.FetchItem;
+import io.hedgerow.common.wire.proto.FetchRequest;
+import io.hedgerow.common.wire.proto.FetchResponse;
+import io.hedgerow.common.wire.proto.FetchedDoc;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.common.wire.proto.StoredField;
 import io.hedgerow.root.api.Coverage;
+import io.hedgerow.root.api.Hit;
 import io.hedgerow.root.api.PartitionError;
 import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.TotalHits;
-import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.fanout.HitMerger.MergedHit;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Scatter-gather of one query: sends one sub-request per partition to a replica the policy
- * chooses, retries a failed one once on another replica, stops at the deadline (or when the policy
- * says), cancels whatever is still out, and merges the answers.
+ * Scatter-gather of one query, in two phases.
+ *
+ * <p><b>Query phase:</b> one sub-request per partition to a replica the policy chooses; a failed
+ * one is retried once on another replica; it ends when every partition answered or failed, when
+ * the policy says to stop waiting, or at the deadline. Whatever is still out is cancelled, and the
+ * answers are merged into the top k.
+ *
+ * <p><b>Fetch phase</b> (when the request wants stored fields or snippets): one fetch per leaf for
+ * the merged hits it holds, preferring the leaf that answered their partition. A failed fetch is
+ * retried once on other replicas; hits whose fetch still fails, or has not answered by the
+ * deadline, come back with id and score only, noted in the errors.
  *
  * <p>A partition that no replica could answer is not an error of the query: the result comes back
  * with the partitions that did answer, tainted, with coverage and a reason per missing partition.
@@ -32,8 +50,10 @@ import java.util.concurrent.TimeUnit;
  * {@link LoopConnections}); its promise is completed exactly once, on that loop.
  */
 final class Gatherer implements Runnable {
-    /** Sends per partition: the first, and one retry on another replica. */
+    /** Sends per partition, and per fetched hit: the first, and one retry on another replica. */
     private static final int MAX_SENDS = 2;
+
+    private enum Phase { QUERY, FETCH, DONE }
 
     private final FanOutContext context;
     private final LoopConnections connections;
@@ -42,10 +62,14 @@ final class Gatherer implements Runnable {
     private final long startNanos;
     private final long deadlineNanos;
     private final CompletableFuture<SearchResult> promise;
+    private Phase phase = Phase.QUERY;
+    private ScheduledFuture<?> deadlineTimer;
 
+    // Query phase, by partition.
     private final int partitions;
     private final SearchResponse[] answers;
     private final boolean[] answered;
+    private final int[] answeredBy;
     private final long[] triedLeaves;
     private final byte[] outstanding;
     private final byte[] sends;
@@ -53,8 +77,15 @@ final class Gatherer implements Runnable {
     private final List<ShardCall> calls;
     private int answeredCount;
     private int failedCount;
-    private ScheduledFuture<?> deadlineTimer;
-    private boolean finished;
+
+    // Fetch phase, by position in the merged hits.
+    private List<MergedHit> merged;
+    private FetchedDoc[] details;
+    private long[] fetchTriedLeaves;
+    private byte[] fetchSends;
+    private String[] fetchFailures;
+    private List<FetchCall> fetches;
+    private int fetchesOutstanding;
 
     Gatherer(FanOutContext context, LoopConnections connections, SearchRequest request, long startNanos,
             long timeoutNanos, CompletableFuture<SearchResult> promise) {
@@ -67,6 +98,7 @@ final class Gatherer implements Runnable {
         this.partitions = context.cluster().assignment().partitions();
         this.answers = new SearchResponse[partitions];
         this.answered = new boolean[partitions];
+        this.answeredBy = new int[partitions];
         this.triedLeaves = new long[partitions];
         this.outstanding = new byte[partitions];
         this.sends = new byte[partitions];
@@ -77,29 +109,32 @@ final class Gatherer implements Runnable {
                 .setK(request.k())
                 .setPriority(Priority.INTERACTIVE)
                 .setTotalHitsThreshold(request.totalHitsThreshold())
-                .setSnippets(request.snippets())
-                .setStoredFields(request.storedFields())
                 .build();
     }
 
     void start() {
         context.metrics().searchStarted();
-        for (int p = 0; p < partitions && !finished; p++) {
+        for (int p = 0; p < partitions && phase == Phase.QUERY; p++) {
             send(p);
         }
-        if (!finished) {
+        if (phase != Phase.DONE) {
             deadlineTimer = connections.loop().schedule(this, deadlineNanos - context.ticker().nanoTime(),
                     TimeUnit.NANOSECONDS);
         }
     }
 
-    /** The deadline passed. */
+    /** The deadline passed: answer with what has come. */
     @Override
     public void run() {
-        if (!finished) {
-            finish();
+        switch (phase) {
+            case QUERY -> endQueryPhase();
+            case FETCH -> complete();
+            case DONE -> {
+            }
         }
     }
+
+    // ---------------------------------------------------------------- query phase
 
     private void send(int partition) {
         int leaf = context.policy().chooseReplica(partition, context.cluster().assignment().replicasOf(partition),
@@ -110,13 +145,13 @@ final class Gatherer implements Runnable {
                         "no replica of partition " + partition + " is reachable");
                 context.metrics().subRequestFailed(SubRequestError.NO_REPLICA);
             }
-            partitionFailed(partition);
+            partitionFailed();
             return;
         }
         long now = context.ticker().nanoTime();
         long budgetNanos = deadlineNanos - now;
         if (budgetNanos <= 0) {
-            return; // the deadline task finishes the query
+            return; // the deadline task ends the phase
         }
         LeafConnection connection = connections.leaf(leaf);
         ShardCall call = new ShardCall(this, partition, connection, connections.nextRequestId(), now);
@@ -133,28 +168,27 @@ final class Gatherer implements Runnable {
 
     void onAnswer(ShardCall call, SearchResponse response) {
         call.markDone();
-        if (finished) {
+        if (phase != Phase.QUERY) {
             return;
         }
         int partition = call.partition();
         outstanding[partition]--;
-        long roundTripNanos = context.ticker().nanoTime() - call.sentNanos();
         String leaf = call.connection().status().address().toString();
         switch (response.getStatus()) {
             case OK -> {
-                call.connection().status().answered(roundTripNanos);
+                long roundTripNanos = context.ticker().nanoTime() - call.sentNanos();
+                call.connection().status().answered(roundTripNanos, response.getQueueNanos() + response.getServiceNanos());
                 context.metrics().subRequestAnswered(call.leaf(), roundTripNanos);
                 if (!answered[partition]) {
                     answered[partition] = true;
                     answers[partition] = response;
+                    answeredBy[partition] = call.leaf();
                     answeredCount++;
-                    cancelOthers(partition);
+                    cancelOtherCopies(partition);
                 }
-                if (answeredCount + failedCount == partitions) {
-                    finish();
-                } else if (context.policy().stopWaiting(answeredCount, partitions,
-                        context.cluster().docsFraction(answered), context.ticker().nanoTime() - startNanos)) {
-                    finish();
+                if (answeredCount + failedCount == partitions || context.policy().stopWaiting(answeredCount,
+                        partitions, context.cluster().docsFraction(answered), context.ticker().nanoTime() - startNanos)) {
+                    endQueryPhase();
                 }
             }
             case BAD_QUERY -> {
@@ -174,7 +208,7 @@ final class Gatherer implements Runnable {
 
     void onConnectionLost(ShardCall call, String reason) {
         call.markDone();
-        if (finished) {
+        if (phase != Phase.QUERY) {
             return;
         }
         outstanding[call.partition()]--;
@@ -194,18 +228,18 @@ final class Gatherer implements Runnable {
             context.metrics().retried();
             send(partition);
         } else {
-            partitionFailed(partition);
+            partitionFailed();
         }
     }
 
-    private void partitionFailed(int partition) {
+    private void partitionFailed() {
         failedCount++;
         if (answeredCount + failedCount == partitions) {
-            finish();
+            endQueryPhase();
         }
     }
 
-    private void cancelOthers(int partition) {
+    private void cancelOtherCopies(int partition) {
         if (outstanding[partition] == 0) {
             return;
         }
@@ -218,17 +252,149 @@ final class Gatherer implements Runnable {
         }
     }
 
-    private void finish() {
-        stop();
-        long tookNanos = context.ticker().nanoTime() - startNanos;
+    private void endQueryPhase() {
+        cancelAll(calls);
         if (answeredCount == 0) {
             boolean timedOut = failedCount < partitions;
             context.metrics().searchFailed(timedOut ? RequestError.TIMED_OUT : RequestError.UNAVAILABLE);
-            promise.completeExceptionally(new SearchException(
-                    timedOut ? SearchException.Kind.TIMED_OUT : SearchException.Kind.UNAVAILABLE, describeMissing()));
+            fail(new SearchException(timedOut ? SearchException.Kind.TIMED_OUT : SearchException.Kind.UNAVAILABLE,
+                    describeMissing()));
             return;
         }
-        List<PartitionError> errors = List.of();
+        merged = HitMerger.merge(answers, request.k());
+        if (merged.isEmpty() || !(request.snippets() || request.storedFields())) {
+            complete();
+            return;
+        }
+        phase = Phase.FETCH;
+        details = new FetchedDoc[merged.size()];
+        fetchTriedLeaves = new long[merged.size()];
+        fetchSends = new byte[merged.size()];
+        fetchFailures = new String[merged.size()];
+        fetches = new ArrayList<>(4);
+        int[] all = new int[merged.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+        }
+        sendFetches(all);
+        if (fetchesOutstanding == 0) {
+            complete();
+        }
+    }
+
+    // ---------------------------------------------------------------- fetch phase
+
+    /** Fetches the given merged hits, grouped into one request per leaf. */
+    private void sendFetches(int[] hits) {
+        Map<Integer, List<Integer>> byLeaf = new LinkedHashMap<>();
+        for (int hit : hits) {
+            int partition = merged.get(hit).partition();
+            int leaf = fetchLeaf(hit, partition);
+            if (leaf < 0) {
+                if (fetchFailures[hit] == null) {
+                    fetchFailures[hit] = "no replica of partition " + partition + " is reachable";
+                }
+                continue;
+            }
+            byLeaf.computeIfAbsent(leaf, l -> new ArrayList<>()).add(hit);
+        }
+        long now = context.ticker().nanoTime();
+        long budgetNanos = deadlineNanos - now;
+        if (budgetNanos <= 0) {
+            return;
+        }
+        for (Map.Entry<Integer, List<Integer>> group : byLeaf.entrySet()) {
+            int leaf = group.getKey();
+            int[] positions = group.getValue().stream().mapToInt(Integer::intValue).toArray();
+            FetchRequest.Builder fetch = FetchRequest.newBuilder()
+                    .setQuery(request.query())
+                    .setBudgetNanos(budgetNanos)
+                    .setPriority(Priority.INTERACTIVE)
+                    .setSnippets(request.snippets())
+                    .setStoredFields(request.storedFields());
+            for (int position : positions) {
+                MergedHit hit = merged.get(position);
+                fetch.addItems(FetchItem.newBuilder().setPartition(hit.partition()).setDoc(hit.hit().getDoc()));
+                fetchTriedLeaves[position] |= 1L << leaf;
+                fetchSends[position]++;
+            }
+            LeafConnection connection = connections.leaf(leaf);
+            FetchCall call = new FetchCall(this, connection, connections.nextRequestId(), positions);
+            fetches.add(call);
+            fetchesOutstanding++;
+            connection.send(call, fetch.setRequestId(call.requestId()).build());
+        }
+    }
+
+    /** The leaf to fetch a hit from: the one that answered its partition if still ready, else a replica. */
+    private int fetchLeaf(int hit, int partition) {
+        int preferred = answeredBy[partition];
+        if ((fetchTriedLeaves[hit] & (1L << preferred)) == 0 && connections.isReady(preferred)) {
+            return preferred;
+        }
+        return context.policy().chooseReplica(partition, context.cluster().assignment().replicasOf(partition),
+                connections, fetchTriedLeaves[hit]);
+    }
+
+    void onFetched(FetchCall call, FetchResponse response) {
+        call.markDone();
+        if (phase != Phase.FETCH) {
+            return;
+        }
+        fetchesOutstanding--;
+        if (response.getStatus() == Status.OK && response.getDocsCount() == call.hits().length) {
+            for (int i = 0; i < call.hits().length; i++) {
+                details[call.hits()[i]] = response.getDocs(i);
+            }
+        } else {
+            context.metrics().subRequestFailed(response.getStatus() == Status.BUSY ? SubRequestError.BUSY : SubRequestError.FAILED);
+            retryFetch(call, call.connection().status().address() + ": " + response.getStatus().name().toLowerCase()
+                    + (response.getError().isEmpty() ? "" : " (" + response.getError() + ")"));
+        }
+        if (fetchesOutstanding == 0) {
+            complete();
+        }
+    }
+
+    void onFetchLost(FetchCall call, String reason) {
+        call.markDone();
+        if (phase != Phase.FETCH) {
+            return;
+        }
+        fetchesOutstanding--;
+        context.metrics().subRequestFailed(SubRequestError.CONNECTION);
+        retryFetch(call, call.connection().status().address() + ": " + reason);
+        if (fetchesOutstanding == 0) {
+            complete();
+        }
+    }
+
+    private void retryFetch(FetchCall call, String reason) {
+        List<Integer> again = new ArrayList<>();
+        for (int hit : call.hits()) {
+            fetchFailures[hit] = reason;
+            if (fetchSends[hit] < MAX_SENDS) {
+                again.add(hit);
+            }
+        }
+        if (!again.isEmpty()) {
+            context.metrics().retried();
+            sendFetches(again.stream().mapToInt(Integer::intValue).toArray());
+        }
+    }
+
+    // ---------------------------------------------------------------- the end
+
+    private void complete() {
+        phase = Phase.DONE;
+        if (deadlineTimer != null) {
+            deadlineTimer.cancel(false);
+        }
+        if (fetches != null) {
+            cancelAll(fetches);
+        }
+        long tookNanos = context.ticker().nanoTime() - startNanos;
+        List<PartitionError> errors = new ArrayList<>(0);
         long totalHits = 0;
         boolean exact = answeredCount == partitions;
         for (int p = 0; p < partitions; p++) {
@@ -236,33 +402,52 @@ final class Gatherer implements Runnable {
                 totalHits += answers[p].getTotalHits();
                 exact &= answers[p].getTotalHitsExact();
             } else {
-                if (errors.isEmpty()) {
-                    errors = new ArrayList<>();
-                }
                 errors.add(missingReason(p));
             }
         }
+        List<Hit> hits = new ArrayList<>(merged.size());
+        for (int i = 0; i < merged.size(); i++) {
+            MergedHit hit = merged.get(i);
+            FetchedDoc doc = details == null ? null : details[i];
+            if (details != null && doc == null) {
+                String reason = fetchFailures[i] != null ? fetchFailures[i]
+                        : "no answer within " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos - startNanos) + " ms";
+                errors.add(new PartitionError(hit.partition(), PartitionError.Kind.FETCH_FAILED, null,
+                        "details of hit " + hit.hit().getId() + ": " + reason));
+            }
+            hits.add(new Hit(hit.hit().getId(), hit.hit().getScore(), hit.partition(), fields(doc),
+                    doc == null || doc.getSnippet().isEmpty() ? null : doc.getSnippet()));
+        }
         Coverage coverage = new Coverage(partitions, answeredCount, context.cluster().docsFraction(answered));
-        SearchResult result = new SearchResult(
-                HitMerger.merge(answers, request.k()),
+        SearchResult result = new SearchResult(hits,
                 new TotalHits(totalHits, exact ? TotalHits.Relation.EQUAL_TO : TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO),
                 tookNanos, coverage, errors);
         context.metrics().searchFinished(tookNanos, result.tainted());
         promise.complete(result);
     }
 
-    private void fail(SearchException exception) {
-        stop();
-        promise.completeExceptionally(exception);
+    private static Map<String, String> fields(FetchedDoc doc) {
+        if (doc == null || doc.getFieldsCount() == 0) {
+            return Map.of();
+        }
+        Map<String, String> ordered = new LinkedHashMap<>();
+        for (StoredField field : doc.getFieldsList()) {
+            ordered.putIfAbsent(field.getName(), field.getValue());
+        }
+        return Collections.unmodifiableMap(ordered);
     }
 
-    /** Ends the gather: no more timers, and every sub-request still out is cancelled. */
-    private void stop() {
-        finished = true;
+    private void fail(SearchException exception) {
+        phase = Phase.DONE;
         if (deadlineTimer != null) {
             deadlineTimer.cancel(false);
         }
-        for (ShardCall call : calls) {
+        cancelAll(calls);
+        promise.completeExceptionally(exception);
+    }
+
+    private static void cancelAll(List<? extends LeafCall> outstandingCalls) {
+        for (LeafCall call : outstandingCalls) {
             if (!call.isDone()) {
                 call.markDone();
                 call.connection().cancel(call);

@@ -2,12 +2,8 @@ package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchResponse;
-import io.hedgerow.common.wire.proto.StoredField;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Merges per-partition top hits into the global top k: by score descending, ties by partition
@@ -22,7 +18,7 @@ public final class HitMerger {
      * @param byPartition answers indexed by partition; null entries are partitions without one
      * @param k           hits wanted
      */
-    public static List<io.hedgerow.root.api.Hit> merge(SearchResponse[] byPartition, int k) {
+    public static List<MergedHit> merge(SearchResponse[] byPartition, int k) {
         int[] heap = new int[byPartition.length];
         int[] cursor = new int[byPartition.length];
         int size = 0;
@@ -34,10 +30,10 @@ public final class HitMerger {
         for (int i = size / 2 - 1; i >= 0; i--) {
             siftDown(heap, size, i, byPartition, cursor);
         }
-        List<io.hedgerow.root.api.Hit> merged = new ArrayList<>(Math.min(k, 64));
+        List<MergedHit> merged = new ArrayList<>(Math.min(k, 64));
         while (size > 0 && merged.size() < k) {
             int p = heap[0];
-            merged.add(toApi(byPartition[p].getHits(cursor[p]), p));
+            merged.add(new MergedHit(p, byPartition[p].getHits(cursor[p])));
             cursor[p]++;
             if (cursor[p] == byPartition[p].getHitsCount()) {
                 heap[0] = heap[--size];
@@ -79,18 +75,7 @@ public final class HitMerger {
         }
     }
 
-    private static io.hedgerow.root.api.Hit toApi(Hit hit, int partition) {
-        Map<String, String> fields;
-        if (hit.getFieldsCount() == 0) {
-            fields = Map.of();
-        } else {
-            Map<String, String> ordered = new LinkedHashMap<>();
-            for (StoredField field : hit.getFieldsList()) {
-                ordered.putIfAbsent(field.getName(), field.getValue());
-            }
-            fields = Collections.unmodifiableMap(ordered);
-        }
-        return new io.hedgerow.root.api.Hit(hit.getId(), hit.getScore(), partition, fields,
-                hit.getSnippet().isEmpty() ? null : hit.getSnippet());
+    /** One hit of the merged top k and the partition it came from. */
+    public record MergedHit(int partition, Hit hit) {
     }
 }

@@ -4,6 +4,8 @@ import io.hedgerow.common.policy.Backoff;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.Cancel;
+import io.hedgerow.common.wire.proto.FetchRequest;
+import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.common.wire.proto.SearchRequest;
@@ -47,7 +49,7 @@ final class LeafConnection {
     private final Bootstrap bootstrap;
     private final Frame assignment;
     private final Backoff backoff;
-    private final LongObjectHashMap<ShardCall> pending = new LongObjectHashMap<>();
+    private final LongObjectHashMap<LeafCall> pending = new LongObjectHashMap<>();
     private final Runnable flush = this::flush;
     private Channel channel;
     private boolean ready;
@@ -120,15 +122,24 @@ final class LeafConnection {
         });
     }
 
-    /** Sends a sub-request; its answer or failure reaches {@code call}. Requires {@link #isReady()}. */
+    /** Sends a query-phase sub-request; its answer or failure reaches {@code call}. Requires {@link #isReady()}. */
     void send(ShardCall call, SearchRequest request) {
+        send(call, Frame.newBuilder().setSearch(request).build());
+    }
+
+    /** Sends a fetch; its answer or failure reaches {@code call}. Requires {@link #isReady()}. */
+    void send(FetchCall call, FetchRequest request) {
+        send(call, Frame.newBuilder().setFetch(request).build());
+    }
+
+    private void send(LeafCall call, Frame frame) {
         pending.put(call.requestId(), call);
-        channel.write(Frame.newBuilder().setSearch(request).build(), channel.voidPromise());
+        channel.write(frame, channel.voidPromise());
         scheduleFlush();
     }
 
     /** Stops waiting for {@code call} and tells the leaf to drop it. */
-    void cancel(ShardCall call) {
+    void cancel(LeafCall call) {
         if (pending.remove(call.requestId()) != null && ready) {
             channel.write(Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(call.requestId())).build(),
                     channel.voidPromise());
@@ -151,8 +162,13 @@ final class LeafConnection {
     }
 
     private void onAnswer(SearchResponse response) {
-        ShardCall call = pending.remove(response.getRequestId());
-        if (call != null) {
+        if (pending.remove(response.getRequestId()) instanceof ShardCall call) {
+            call.answered(response);
+        }
+    }
+
+    private void onFetched(FetchResponse response) {
+        if (pending.remove(response.getRequestId()) instanceof FetchCall call) {
             call.answered(response);
         }
     }
@@ -185,9 +201,9 @@ final class LeafConnection {
             }
         }
         if (!pending.isEmpty()) {
-            List<ShardCall> lost = new ArrayList<>(pending.values());
+            List<LeafCall> lost = new ArrayList<>(pending.values());
             pending.clear();
-            for (ShardCall call : lost) {
+            for (LeafCall call : lost) {
                 call.connectionLost(reason);
             }
         }
@@ -217,6 +233,7 @@ final class LeafConnection {
         protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
             switch (frame.getBodyCase()) {
                 case RESULT -> onAnswer(frame.getResult());
+                case FETCH_RESULT -> onFetched(frame.getFetchResult());
                 case ASSIGN_ACK -> onAssigned(frame.getAssignAck());
                 default -> {
                     closeReason = "unexpected " + frame.getBodyCase() + " frame from leaf";

@@ -3,10 +3,10 @@ package io.hedgerow.root.fanout;
 import io.hedgerow.common.wire.proto.SearchResponse;
 
 /**
- * One sub-request in flight: a partition of one query, sent to one leaf. A partition may have
- * several over a query's life (a retry after a failure, a backup).
+ * The query phase of one partition of one query, sent to one leaf. A partition may have several
+ * over a query's life (a retry after a failure, a backup).
  */
-final class ShardCall {
+final class ShardCall implements LeafCall {
     private final Gatherer gatherer;
     private final int partition;
     private final LeafConnection connection;
@@ -26,7 +26,8 @@ final class ShardCall {
         return partition;
     }
 
-    LeafConnection connection() {
+    @Override
+    public LeafConnection connection() {
         return connection;
     }
 
@@ -34,7 +35,8 @@ final class ShardCall {
         return connection.leaf();
     }
 
-    long requestId() {
+    @Override
+    public long requestId() {
         return requestId;
     }
 
@@ -42,12 +44,13 @@ final class ShardCall {
         return sentNanos;
     }
 
-    /** True once answered, failed or cancelled. */
-    boolean isDone() {
+    @Override
+    public boolean isDone() {
         return done;
     }
 
-    void markDone() {
+    @Override
+    public void markDone() {
         done = true;
     }
 
@@ -55,7 +58,8 @@ final class ShardCall {
         gatherer.onAnswer(this, response);
     }
 
-    void connectionLost(String reason) {
+    @Override
+    public void connectionLost(String reason) {
         gatherer.onConnectionLost(this, reason);
     }
 }

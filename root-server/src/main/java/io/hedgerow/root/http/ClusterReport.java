@@ -34,6 +34,8 @@ final class ClusterReport {
             json.writeNumberField("count", leaf.latency().count());
             json.writeNumberField("p50", millis(leaf.latency().percentileNanos(50)));
             json.writeNumberField("p99", millis(leaf.latency().percentileNanos(99)));
+            json.writeNumberField("leaf_p50", millis(leaf.leafTime().percentileNanos(50)));
+            json.writeNumberField("leaf_p99", millis(leaf.leafTime().percentileNanos(99)));
             json.writeEndObject();
             if (leaf.lastError() != null) {
                 json.writeStringField("last_error", leaf.lastError());

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchResponse;
-import io.hedgerow.common.wire.proto.StoredField;
+import io.hedgerow.root.fanout.HitMerger.MergedHit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -30,9 +30,9 @@ class HitMergerTest {
                 null,
                 partition(4.0f, 3)
         };
-        List<io.hedgerow.root.api.Hit> merged = HitMerger.merge(answers, 3);
-        assertThat(merged).extracting(io.hedgerow.root.api.Hit::id).containsExactly("d3", "d1", "d7");
-        assertThat(merged).extracting(io.hedgerow.root.api.Hit::partition).containsExactly(3, 0, 1);
+        List<MergedHit> merged = HitMerger.merge(answers, 3);
+        assertThat(merged).extracting(m -> m.hit().getId()).containsExactly("d3", "d1", "d7");
+        assertThat(merged).extracting(MergedHit::partition).containsExactly(3, 0, 1);
     }
 
     @Test
@@ -42,8 +42,8 @@ class HitMergerTest {
                 partition(1.0f, 2),
                 partition(2.0f, 1, 1.0f, 0)
         };
-        List<io.hedgerow.root.api.Hit> merged = HitMerger.merge(answers, 10);
-        assertThat(merged).extracting(h -> h.partition() + ":" + h.id())
+        List<MergedHit> merged = HitMerger.merge(answers, 10);
+        assertThat(merged).extracting(h -> h.partition() + ":" + h.hit().getId())
                 .containsExactly("2:d1", "0:d5", "0:d8", "1:d2", "2:d0");
     }
 
@@ -51,17 +51,6 @@ class HitMergerTest {
     void returnsFewerThanKWhenThereAreFewerHits() {
         assertThat(HitMerger.merge(new SearchResponse[] {partition(1.0f, 1), null}, 10)).hasSize(1);
         assertThat(HitMerger.merge(new SearchResponse[] {null, null}, 10)).isEmpty();
-    }
-
-    @Test
-    void keepsStoredFieldsInOrderAndSnippets() {
-        SearchResponse answer = SearchResponse.newBuilder().addHits(Hit.newBuilder().setId("x").setScore(1f)
-                .addFields(StoredField.newBuilder().setName("title").setValue("T"))
-                .addFields(StoredField.newBuilder().setName("date").setValue("2004"))
-                .setSnippet("a <b>b</b>")).build();
-        io.hedgerow.root.api.Hit hit = HitMerger.merge(new SearchResponse[] {answer}, 1).get(0);
-        assertThat(hit.fields()).containsExactly(java.util.Map.entry("title", "T"), java.util.Map.entry("date", "2004"));
-        assertThat(hit.snippet()).isEqualTo("a <b>b</b>");
     }
 
     @Test
@@ -92,7 +81,7 @@ class HitMergerTest {
             all.sort(Comparator.<long[]>comparingLong(h -> -h[0]).thenComparingLong(h -> h[1]).thenComparingLong(h -> h[2]));
             int k = 1 + random.nextInt(15);
             List<String> expected = all.stream().limit(k).map(h -> h[1] + ":" + h[2]).toList();
-            assertThat(HitMerger.merge(answers, k)).extracting(io.hedgerow.root.api.Hit::id)
+            assertThat(HitMerger.merge(answers, k)).extracting(m -> m.hit().getId())
                     .as("seed %d round %d", seed, round)
                     .containsExactlyElementsOf(expected);
         }

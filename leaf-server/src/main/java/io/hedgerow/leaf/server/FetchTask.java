@@ -1,0 +1,90 @@
+package io.hedgerow.leaf.server;
+
+import io.hedgerow.common.wire.proto.FetchRequest;
+import io.hedgerow.common.wire.proto.FetchResponse;
+import io.hedgerow.common.wire.proto.FetchedDoc;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.leaf.search.BadQueryException;
+import io.hedgerow.leaf.search.PartitionSearcher;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.search.Query;
+
+/**
+ * The fetch phase: stored fields and snippets of the hits that made the merged top k, which may
+ * span several of this leaf's partitions. All or nothing: if one partition is not open here, the
+ * root fetches from another replica.
+ */
+final class FetchTask extends LeafTask {
+    private final FetchRequest request;
+
+    FetchTask(FetchRequest request, OutboundBatcher replyTo, LeafContext leaf, long receivedNanos) {
+        super(request.getRequestId(), request.getBudgetNanos(), replyTo, leaf, receivedNanos);
+        this.request = request;
+    }
+
+    @Override
+    Frame execute(long startNanos, long queueNanos) {
+        FetchResponse.Builder response = fetch(startNanos);
+        response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos);
+        return Frame.newBuilder().setFetchResult(response).build();
+    }
+
+    private FetchResponse.Builder fetch(long startNanos) {
+        if (expiredAt(startNanos)) {
+            return failure(Status.EXPIRED, "deadline passed while queued");
+        }
+        // Items grouped by partition, remembering each one's position in the request.
+        Map<Integer, List<Integer>> positionsByPartition = new LinkedHashMap<>();
+        for (int i = 0; i < request.getItemsCount(); i++) {
+            positionsByPartition.computeIfAbsent(request.getItems(i).getPartition(), p -> new ArrayList<>()).add(i);
+        }
+        FetchedDoc[] fetched = new FetchedDoc[request.getItemsCount()];
+        Query query = null;
+        for (Map.Entry<Integer, List<Integer>> group : positionsByPartition.entrySet()) {
+            PartitionSearcher partition = leaf.partitions().get(group.getKey());
+            if (partition == null || !partition.tryAcquire()) {
+                return failure(Status.NOT_ASSIGNED, "partition " + group.getKey() + " is not open on this leaf");
+            }
+            try {
+                if (query == null) {
+                    query = partition.context().parsing().parse(request.getQuery());
+                }
+                List<Integer> positions = group.getValue();
+                int[] docs = positions.stream().mapToInt(i -> request.getItems(i).getDoc()).toArray();
+                List<FetchedDoc.Builder> docsFetched = partition.fetch(query, docs, request.getSnippets(),
+                        request.getStoredFields());
+                for (int j = 0; j < positions.size(); j++) {
+                    fetched[positions.get(j)] = docsFetched.get(j).build();
+                }
+            } catch (BadQueryException e) {
+                return failure(Status.BAD_QUERY, e.getMessage());
+            } catch (IOException | RuntimeException e) {
+                return failure(Status.ERROR, e.toString());
+            } finally {
+                Partitions.release(partition);
+            }
+            if (shouldExit()) {
+                return failure(Status.CANCELLED, "cancelled or past its deadline");
+            }
+        }
+        FetchResponse.Builder response = FetchResponse.newBuilder().setRequestId(request.getRequestId()).setStatus(Status.OK);
+        for (FetchedDoc doc : fetched) {
+            response.addDocs(doc);
+        }
+        return response;
+    }
+
+    @Override
+    Frame busy() {
+        return Frame.newBuilder().setFetchResult(failure(Status.BUSY, "leaf queue is full")).build();
+    }
+
+    private FetchResponse.Builder failure(Status status, String detail) {
+        return FetchResponse.newBuilder().setRequestId(request.getRequestId()).setStatus(status).setError(detail);
+    }
+}
