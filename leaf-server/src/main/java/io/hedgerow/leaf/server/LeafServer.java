@@ -10,6 +10,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Set;
@@ -17,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A leaf: a Netty TCP server speaking the protobuf protocol, serving the partitions a root assigns
@@ -31,15 +34,18 @@ public final class LeafServer implements AutoCloseable {
     private final ExecutorService admin;
     private final EventLoopGroup group;
     private final Channel serverChannel;
+    private final ChannelGroup connections;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private LeafServer(LeafConfig config, OpenPartitions partitions, SearchScheduler scheduler,
-            ExecutorService admin, EventLoopGroup group, Channel serverChannel) {
+            ExecutorService admin, EventLoopGroup group, Channel serverChannel, ChannelGroup connections) {
         this.config = config;
         this.partitions = partitions;
         this.scheduler = scheduler;
         this.admin = admin;
         this.group = group;
         this.serverChannel = serverChannel;
+        this.connections = connections;
     }
 
     /**
@@ -60,6 +66,7 @@ public final class LeafServer implements AutoCloseable {
         LeafContext leaf = new LeafContext(partitions, scheduler, new ConcurrentHashMap<>(), Ticker.system());
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "leaf-io");
+        ChannelGroup connections = new DefaultChannelGroup(group.next());
         try {
             Channel channel = new ServerBootstrap()
                     .group(group)
@@ -68,6 +75,7 @@ public final class LeafServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            connections.add(ch);
                             WireCodec.install(ch.pipeline(), config.maxFrameBytes());
                             ch.pipeline().addLast("leaf", new LeafConnectionHandler(leaf, admin));
                         }
@@ -75,7 +83,7 @@ public final class LeafServer implements AutoCloseable {
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
-            LeafServer server = new LeafServer(config, partitions, scheduler, admin, group, channel);
+            LeafServer server = new LeafServer(config, partitions, scheduler, admin, group, channel, connections);
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers)",
                     index.indexName(), config.host(), String.valueOf(server.port()), transport.name(),
                     config.workers());
@@ -102,9 +110,14 @@ public final class LeafServer implements AutoCloseable {
         return partitions.openPartitions();
     }
 
+    /** Stops listening, closes every connection (roots see it at once), stops the workers. Idempotent. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         serverChannel.close().syncUninterruptibly();
+        connections.close().syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         scheduler.close();
         admin.shutdownNow();

@@ -33,7 +33,7 @@ public record RunDirectory(Path dir) {
         Files.writeString(pidFile(process), Long.toString(pid) + "\n");
     }
 
-    /** Processes named by pid files here that are still alive. */
+    /** Processes named by pid files here that are still alive, other than this one. */
     public List<ProcessHandle> liveProcesses() throws IOException {
         List<ProcessHandle> live = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
@@ -41,7 +41,11 @@ public record RunDirectory(Path dir) {
         }
         try (DirectoryStream<Path> pidFiles = Files.newDirectoryStream(dir, "*.pid")) {
             for (Path file : pidFiles) {
-                readPid(file).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive).ifPresent(live::add);
+                readPid(file)
+                        .filter(pid -> pid != ProcessHandle.current().pid())
+                        .flatMap(ProcessHandle::of)
+                        .filter(ProcessHandle::isAlive)
+                        .ifPresent(live::add);
             }
         }
         return live;

@@ -1,0 +1,125 @@
+package io.hedgerow.root.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.root.TestData;
+import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.cluster.LeafStatus;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.BindException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hedgerow local}: leaves as real child JVMs, killed and restarted, and nothing left behind. */
+class LocalClusterTest {
+    private static PartitionStore index;
+
+    @BeforeAll
+    static void buildIndex(@TempDir Path data) throws Exception {
+        index = new PartitionStore(data.resolve("local"));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(6), IndexProgress.none())
+                .build(index, "local", IndexConfig.defaults(), TestData.documents(11, 500));
+    }
+
+    private static LocalCluster.Options options(Path runDir, int httpPort) {
+        return new LocalCluster.Options(index.dir(), 3, 2, "127.0.0.1", httpPort, new RunDirectory(runDir),
+                new JavaLauncher(ProcessHandle.current().info().command().orElse("java"),
+                        System.getProperty("java.class.path"), "256m"),
+                Duration.ofSeconds(60));
+    }
+
+    @Test
+    void servesFromReplicasWhenALeafProcessIsKilledAndTakesItBackWhenItRestarts(@TempDir Path runDir) throws Exception {
+        List<ProcessHandle> leaves = new ArrayList<>();
+        try (LocalCluster cluster = LocalCluster.start(options(runDir, 0), quiet())) {
+            for (int i = 0; i < 3; i++) {
+                leaves.add(cluster.leafProcess(i));
+                assertThat(Files.readString(runDir.resolve("leaf-" + i + ".pid")).trim())
+                        .isEqualTo(Long.toString(cluster.leafProcess(i).pid()));
+            }
+            SearchResult before = search(cluster);
+            assertThat(before.tainted()).isFalse();
+            assertThat(before.hits()).isNotEmpty();
+
+            cluster.killLeaf(1);
+            assertThat(leaves.get(1).isAlive()).isFalse();
+
+            SearchResult during = search(cluster);
+            assertThat(during.tainted()).isFalse();
+            assertThat(during.hits()).isEqualTo(before.hits());
+            HttpResponse<String> http = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + cluster.httpPort() + "/search?q=alpha")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(http.statusCode()).isEqualTo(200);
+            assertThat(http.body()).contains("\"tainted\":false");
+
+            cluster.restartLeaf(1);
+            LeafStatus restarted = cluster.root().cluster().leaf(1);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (restarted.state() != LeafStatus.State.UP && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(restarted.state()).as("the root reconnected to the restarted leaf").isEqualTo(LeafStatus.State.UP);
+            assertThat(search(cluster).hits()).isEqualTo(before.hits());
+            leaves.set(1, cluster.leafProcess(1));
+        }
+        for (ProcessHandle leaf : leaves) {
+            assertThat(leaf.isAlive()).as("leaf %d after close", leaf.pid()).isFalse();
+        }
+        assertThat(new RunDirectory(runDir).liveProcesses()).isEmpty();
+        try (var pidFiles = Files.list(runDir)) {
+            assertThat(pidFiles.filter(f -> f.toString().endsWith(".pid"))).isEmpty();
+        }
+    }
+
+    @Test
+    void stopFromElsewhereStopsEveryLeafProcess(@TempDir Path runDir) throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(options(runDir, 0), quiet())) {
+            List<ProcessHandle> leaves = List.of(cluster.leafProcess(0), cluster.leafProcess(1), cluster.leafProcess(2));
+
+            int stopped = new RunDirectory(runDir).stopAll(10_000);
+
+            assertThat(stopped).as("the leaves; never the process asking").isEqualTo(3);
+            assertThat(leaves).noneMatch(ProcessHandle::isAlive);
+            assertThat(ProcessHandle.current().isAlive()).isTrue();
+        }
+    }
+
+    @Test
+    void refusesATakenHttpPortBeforeStartingAnyLeaf(@TempDir Path runDir) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            assertThatThrownBy(() -> LocalCluster.start(options(runDir, taken.getLocalPort()), quiet()))
+                    .isInstanceOf(BindException.class)
+                    .hasMessageContaining("port " + taken.getLocalPort())
+                    .hasMessageContaining("already in use (choose another with --port)");
+        }
+        assertThat(new RunDirectory(runDir).liveProcesses()).isEmpty();
+    }
+
+    private static SearchResult search(LocalCluster cluster) {
+        return cluster.client().search(SearchRequest.builder("alpha bravo").k(20).exactTotalHits().build()).join();
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream());
+    }
+}
