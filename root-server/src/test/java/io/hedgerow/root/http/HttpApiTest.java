@@ -238,7 +238,9 @@ class HttpApiTest {
 
     @Test
     void refusesMalformedJsonSayingWhere() throws Exception {
-        assertError(postJson("/search", "{\"query\": \"meadow\""), 400, "bad_request", "malformed JSON");
+        HttpResponse<String> unclosed = postJson("/search", "{\"query\": \"meadow\"");
+        assertError(unclosed, 400, "bad_request", "malformed JSON", "expected close marker for Object", "line 1, column 19");
+        assertThat(JSON.readTree(unclosed.body()).get("detail").asText()).doesNotContain("Source:", "StreamReadFeature");
         assertStillServes();
         assertError(postJson("/search", "{\"query\": \"meadow\"} {}"), 400, "bad_request", "malformed JSON");
         assertStillServes();
