@@ -465,6 +465,19 @@ class HttpApiTest {
     }
 
     @Test
+    void answersAnHttp2UpgradeOfferInHttp11() throws Exception {
+        // Java's HttpClient offers "Upgrade: h2c" on plain http:// by default.
+        try (HttpClient defaults = HttpClient.newHttpClient()) {
+            HttpResponse<String> response = defaults.send(request("/search?q=meadow&k=2").GET().build(),
+                    BodyHandlers.ofString(UTF_8));
+
+            assertJson(response, 200);
+            assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+            assertThat(JSON.readTree(response.body()).get("hits")).hasSize(2);
+        }
+    }
+
+    @Test
     void keepsOneConnectionAliveAcrossRequestsAndRefusals() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", cluster.httpPort())) {
             socket.setSoTimeout((int) REQUEST_TIMEOUT.toMillis());
