@@ -294,6 +294,19 @@ class HttpApiTest {
             out.flush();
             assertThat(RawResponse.read(in).status()).isEqualTo(413);
 
+            // A chunked body has no announced size: it goes over the limit part way through.
+            out.write("POST /search HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    .getBytes(UTF_8));
+            String chunk = " ".repeat(16 * 1024);
+            for (int i = 0; i < 6; i++) {
+                out.write((Integer.toHexString(chunk.length()) + "\r\n" + chunk + "\r\n").getBytes(UTF_8));
+            }
+            out.write("0\r\n\r\n".getBytes(UTF_8));
+            out.flush();
+            RawResponse chunked = RawResponse.read(in);
+            assertThat(chunked.status()).isEqualTo(413);
+            assertThat(JSON.readTree(chunked.body()).get("error").asText()).isEqualTo("payload_too_large");
+
             out.write("GET /search?q=meadow&k=1 HTTP/1.1\r\nHost: test\r\n\r\n".getBytes(UTF_8));
             out.flush();
             RawResponse next = RawResponse.read(in);
