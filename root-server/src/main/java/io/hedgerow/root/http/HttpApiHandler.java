@@ -23,6 +23,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpContentException;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -53,8 +54,16 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         if (request.decoderResult().isFailure()) {
-            sendError(ctx, false, new ApiException(HttpResponseStatus.BAD_REQUEST, "bad_request",
-                    "malformed HTTP request: " + request.decoderResult().cause().getMessage()));
+            metrics.requestRejected(RequestError.BAD_REQUEST);
+            Throwable cause = request.decoderResult().cause();
+            if (cause instanceof TooLongHttpContentException) {
+                // The aggregator skipped the body, so the connection can go on.
+                sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                        "payload_too_large", cause.getMessage()));
+            } else {
+                sendError(ctx, false, new ApiException(HttpResponseStatus.BAD_REQUEST, "bad_request",
+                        "malformed HTTP request: " + cause.getMessage()));
+            }
             return;
         }
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());

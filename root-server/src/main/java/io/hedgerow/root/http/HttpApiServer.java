@@ -5,21 +5,26 @@ import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpExpectationFailedEvent;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.TooLongHttpContentException;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -58,6 +63,7 @@ public final class HttpApiServer implements AutoCloseable {
                             ch.pipeline()
                                     .addLast("http", new HttpServerCodec())
                                     .addLast("aggregator", new JsonErrorAggregator())
+                                    .addLast("inOrder", new InOrderResponses())
                                     .addLast("api", api);
                         }
                     })
@@ -88,23 +94,43 @@ public final class HttpApiServer implements AutoCloseable {
         serverChannel.close().syncUninterruptibly();
     }
 
-    /** Refuses bodies over {@link #MAX_BODY_BYTES} with a JSON 413, then closes the connection. */
+    /**
+     * Refuses bodies over {@link #MAX_BODY_BYTES}: hands the API the request with no body and a
+     * {@link TooLongHttpContentException} as its decoder result, so the API answers it with a JSON
+     * 413, in turn with the other requests of the connection, and counts it.
+     *
+     * <p>The connection stays open when the client asked for keep-alive: the aggregator skips the
+     * rest of the refused body and reads the next request. (Closing at once resets a connection the
+     * client is still writing the body to, and the client sees a broken pipe instead of the 413.)
+     * A client that sent {@code Expect: 100-continue} gets the 413 instead of a 100 and sends no
+     * body.
+     */
     private static final class JsonErrorAggregator extends HttpObjectAggregator {
         JsonErrorAggregator() {
             super(MAX_BODY_BYTES);
         }
 
         @Override
+        protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+            if (HttpUtil.is100ContinueExpected(start) && HttpUtil.getContentLength(start, -1L) > maxContentLength) {
+                return null; // no interim response: handleOversizedMessage answers with the 413
+            }
+            return super.newContinueResponse(start, maxContentLength, pipeline);
+        }
+
+        @Override
         protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                    JsonResponses.error(ctx.alloc(), "payload_too_large",
-                            "request body is larger than " + MAX_BODY_BYTES + " bytes"));
-            response.headers()
-                    .set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8")
-                    .setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes())
-                    .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            if (HttpUtil.is100ContinueExpected(oversized)) {
+                // Tells the HTTP decoder that no body follows, as Netty's own 413 does.
+                ctx.pipeline().fireUserEventTriggered(HttpExpectationFailedEvent.INSTANCE);
+            }
+            HttpRequest request = (HttpRequest) oversized;
+            HttpHeaders headers = request.headers().copy().remove(HttpHeaderNames.EXPECT);
+            FullHttpRequest refused = new DefaultFullHttpRequest(request.protocolVersion(), request.method(),
+                    request.uri(), Unpooled.EMPTY_BUFFER, headers, EmptyHttpHeaders.INSTANCE);
+            refused.setDecoderResult(DecoderResult.failure(new TooLongHttpContentException(
+                    "request body is larger than " + MAX_BODY_BYTES + " bytes")));
+            ctx.fireChannelRead(refused);
         }
     }
 }

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Turns {@code GET /search?q=...} parameters or a {@code POST /search} JSON body into a
@@ -30,6 +31,8 @@ final class SearchRequestParser {
             List.of("query", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold");
     private static final Set<String> PARAMETERS =
             Set.of("q", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold");
+
+    private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
     private static final ObjectReader BODY_READER = strictMapper().readerFor(Body.class);
 
@@ -98,12 +101,12 @@ final class SearchRequestParser {
             throw ApiException.badRequest("unknown field '" + e.getPropertyName() + "' (expected one of: "
                     + String.join(", ", FIELDS) + ")");
         } catch (JsonParseException e) {
-            throw ApiException.badRequest("malformed JSON: " + e.getOriginalMessage()
+            throw ApiException.badRequest("malformed JSON: " + withoutSourceLocation(e.getOriginalMessage())
                     + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
         } catch (MismatchedInputException e) {
             throw ApiException.badRequest(describeMismatch(e));
         } catch (JacksonException e) {
-            throw ApiException.badRequest("malformed JSON: " + e.getOriginalMessage());
+            throw ApiException.badRequest("malformed JSON: " + withoutSourceLocation(e.getOriginalMessage()));
         } catch (IOException e) {
             throw ApiException.badRequest("unreadable body: " + e.getMessage());
         }
@@ -141,6 +144,14 @@ final class SearchRequestParser {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
+    }
+
+    /**
+     * Jackson's message without its {@code (start marker at [Source: REDACTED (...); line: 1,
+     * column: 1])}, which speaks of Jackson's settings rather than the client's body.
+     */
+    private static String withoutSourceLocation(String message) {
+        return SOURCE_LOCATION.matcher(message).replaceAll("");
     }
 
     private static String describeMismatch(MismatchedInputException e) {

@@ -1,0 +1,451 @@
+package io.hedgerow.leaf.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.FetchItem;
+import io.hedgerow.common.wire.proto.FetchRequest;
+import io.hedgerow.common.wire.proto.FetchResponse;
+import io.hedgerow.common.wire.proto.FetchedDoc;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.Hit;
+import io.hedgerow.common.wire.proto.PartitionInfo;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.common.wire.proto.StoredField;
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.index.SourceDocument;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.MMapDirectory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The leaf's wire protocol, spoken by hand: a real {@link LeafServer} over a small index, and plain
+ * sockets writing length-prefixed {@link Frame}s, so nothing of the root is involved.
+ */
+class LeafProtocolTest {
+    private static final long SEED = 0x1EAF5L;
+    private static final String INDEX = "protocol";
+    private static final int DOCS = 240;
+    private static final int PARTITIONS = 4;
+    private static final String[] WORDS = {
+        "meadow", "hawthorn", "blackbird", "brook", "hazel", "bramble", "oak", "thrush", "willow", "badger",
+        "nettle", "sparrow", "ditch", "elder", "wren", "hedge", "field", "gate", "stile", "lane"};
+    /** Only a leaf that never answers reaches it. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    static Path indexParent;
+
+    private static PartitionStore store;
+    private static Map<String, SourceDocument> documents;
+
+    private LeafServer leaf;
+    private final List<Socket> sockets = new ArrayList<>();
+    private long nextRequestId = 100;
+
+    @BeforeAll
+    static void buildIndex() throws IOException {
+        System.out.println("LeafProtocolTest documents from seed " + SEED);
+        Random random = new Random(SEED);
+        List<SourceDocument> docs = new ArrayList<>();
+        for (int i = 0; i < DOCS; i++) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("title", words(random, 3));
+            fields.put("body", words(random, 5 + random.nextInt(10)) + ". " + words(random, 5 + random.nextInt(10)) + ".");
+            docs.add(new SourceDocument("doc-" + i, fields, i + 1));
+        }
+        documents = docs.stream().collect(Collectors.toMap(SourceDocument::id, doc -> doc));
+        store = new PartitionStore(indexParent.resolve(INDEX));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(PARTITIONS), IndexProgress.none())
+                .build(store, INDEX, IndexConfig.defaults(), docs);
+    }
+
+    @BeforeEach
+    void startLeaf() throws IOException {
+        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(2));
+    }
+
+    @AfterEach
+    void stopLeaf() throws IOException {
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        leaf.close();
+    }
+
+    // ------------------------------------------------------------------ assignment
+
+    @Test
+    void acknowledgesAnAssignmentWithEachPartitionsDocCount() throws IOException {
+        Peer root = connect();
+        root.send(assign(42, INDEX, 0, 1, 2, 3));
+
+        AssignAck ack = root.receive().getAssignAck();
+        assertThat(ack.getRequestId()).isEqualTo(42);
+        assertThat(ack.getError()).isEmpty();
+        assertThat(ack.getPartitionsList()).extracting(PartitionInfo::getPartition).containsExactly(0, 1, 2, 3);
+        assertThat(ack.getPartitionsList()).extracting(PartitionInfo::getDocCount)
+                .containsExactlyElementsOf(store.readManifest().partitionDocCounts());
+        assertThat(ack.getPartitionsList().stream().mapToLong(PartitionInfo::getDocCount).sum()).isEqualTo(DOCS);
+        assertThat(leaf.openPartitions()).containsExactly(0, 1, 2, 3);
+    }
+
+    @Test
+    void refusesAnAssignmentOfAnotherIndexNamingBoth() throws IOException {
+        Peer root = connect();
+        root.send(assign(7, "elsewhere", 0, 1));
+
+        AssignAck ack = root.receive().getAssignAck();
+        assertThat(ack.getRequestId()).isEqualTo(7);
+        assertThat(ack.getError()).contains("'" + INDEX + "'", "'elsewhere'");
+        assertThat(ack.getPartitionsList()).isEmpty();
+        assertThat(leaf.openPartitions()).isEmpty();
+    }
+
+    @Test
+    void servesTheValidPartitionsOfAnAssignmentAndNamesTheOthers() throws IOException {
+        Peer root = connect();
+        root.send(assign(8, INDEX, 1, PARTITIONS + 3));
+
+        AssignAck ack = root.receive().getAssignAck();
+        assertThat(ack.getPartitionsList()).extracting(PartitionInfo::getPartition).containsExactly(1);
+        assertThat(ack.getError()).contains("partition " + (PARTITIONS + 3), "expected: 0.." + (PARTITIONS - 1));
+        assertThat(leaf.openPartitions()).containsExactly(1);
+    }
+
+    @Test
+    void closesPartitionsALaterAssignmentLeavesOut() throws IOException {
+        Peer root = connect();
+        assignAll(root);
+        root.send(assign(9, INDEX, 2));
+
+        assertThat(root.receive().getAssignAck().getPartitionsList()).extracting(PartitionInfo::getPartition).containsExactly(2);
+        assertThat(leaf.openPartitions()).containsExactly(2);
+        assertThat(search(root, request(0, "body:meadow", 5)).getStatus()).isEqualTo(Status.NOT_ASSIGNED);
+        assertThat(search(root, request(2, "body:meadow", 5)).getStatus()).isEqualTo(Status.OK);
+    }
+
+    // ------------------------------------------------------------------ search and fetch
+
+    @Test
+    void searchesOnePartitionInScoreOrderCountingEveryHit() throws IOException {
+        Peer root = connect();
+        assignAll(root);
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            SearchRequest request = request(partition, "body:meadow", 5);
+            SearchResponse response = search(root, request);
+
+            assertThat(response.getStatus()).isEqualTo(Status.OK);
+            assertThat(response.getRequestId()).isEqualTo(request.getRequestId());
+            assertThat(response.getPartition()).isEqualTo(partition);
+            assertThat(response.getCutShort()).isFalse();
+            try (Directory dir = new MMapDirectory(store.partitionDir(partition));
+                 DirectoryReader reader = DirectoryReader.open(dir)) {
+                IndexSearcher searcher = new IndexSearcher(reader);
+                TermQuery query = new TermQuery(new Term("body", "meadow"));
+                assertThat(response.getTotalHits()).as("partition %d", partition).isEqualTo(searcher.count(query)).isPositive();
+                assertThat(response.getTotalHitsExact()).isTrue();
+
+                TopDocs expected = searcher.search(query, 5);
+                List<String> expectedIds = new ArrayList<>();
+                for (ScoreDoc hit : expected.scoreDocs) {
+                    expectedIds.add(searcher.storedFields().document(hit.doc).get("id"));
+                }
+                assertThat(response.getHitsList()).extracting(Hit::getId).containsExactlyElementsOf(expectedIds);
+                assertThat(response.getHitsList()).extracting(Hit::getDoc)
+                        .containsExactly(Arrays.stream(expected.scoreDocs).map(hit -> hit.doc).toArray(Integer[]::new));
+                assertThat(response.getHitsList()).extracting(Hit::getScore)
+                        .containsExactly(Arrays.stream(expected.scoreDocs).map(hit -> hit.score).toArray(Float[]::new))
+                        .isSortedAccordingTo((a, b) -> Float.compare(b, a));
+            }
+        }
+    }
+
+    @Test
+    void fetchesStoredFieldsAndSnippetsInRequestOrder() throws IOException {
+        Peer root = connect();
+        assignAll(root);
+        List<Hit> fromZero = search(root, request(0, "body:meadow", 3)).getHitsList();
+        List<Hit> fromThree = search(root, request(3, "body:meadow", 3)).getHitsList();
+        assertThat(fromZero).hasSize(3);
+        assertThat(fromThree).hasSize(3);
+        // Interleaved partitions, and within a partition not in doc order.
+        List<Object[]> wanted = List.of(
+                new Object[] {3, fromThree.get(2)}, new Object[] {0, fromZero.get(1)}, new Object[] {3, fromThree.get(0)},
+                new Object[] {0, fromZero.get(2)}, new Object[] {0, fromZero.get(0)}, new Object[] {3, fromThree.get(1)});
+        FetchRequest.Builder fetch = FetchRequest.newBuilder()
+                .setRequestId(nextRequestId++).setQuery("body:meadow").setSnippets(true).setStoredFields(true);
+        for (Object[] item : wanted) {
+            fetch.addItems(FetchItem.newBuilder().setPartition((Integer) item[0]).setDoc(((Hit) item[1]).getDoc()));
+        }
+
+        root.send(Frame.newBuilder().setFetch(fetch).build());
+        FetchResponse response = root.receive().getFetchResult();
+
+        assertThat(response.getStatus()).as(response.getError()).isEqualTo(Status.OK);
+        assertThat(response.getRequestId()).isEqualTo(fetch.getRequestId());
+        assertThat(response.getDocsList()).hasSize(wanted.size());
+        for (int i = 0; i < wanted.size(); i++) {
+            FetchedDoc doc = response.getDocs(i);
+            Hit hit = (Hit) wanted.get(i)[1];
+            assertThat(doc.getPartition()).isEqualTo(wanted.get(i)[0]);
+            assertThat(doc.getDoc()).isEqualTo(hit.getDoc());
+            Map<String, String> fields = doc.getFieldsList().stream()
+                    .collect(Collectors.toMap(StoredField::getName, StoredField::getValue));
+            SourceDocument source = documents.get(hit.getId());
+            assertThat(fields).containsOnlyKeys("title", "body")
+                    .containsEntry("title", source.fields().get("title"))
+                    .containsEntry("body", source.fields().get("body"));
+            assertThat(doc.getSnippet()).contains("<b>meadow</b>");
+        }
+    }
+
+    @Test
+    void fetchesNoSnippetsOrFieldsWhenNotAsked() throws IOException {
+        Peer root = connect();
+        assignAll(root);
+        Hit hit = search(root, request(1, "body:meadow", 1)).getHits(0);
+
+        root.send(Frame.newBuilder().setFetch(FetchRequest.newBuilder().setRequestId(nextRequestId++)
+                .setQuery("body:meadow").addItems(FetchItem.newBuilder().setPartition(1).setDoc(hit.getDoc()))).build());
+        FetchResponse response = root.receive().getFetchResult();
+
+        assertThat(response.getStatus()).isEqualTo(Status.OK);
+        assertThat(response.getDocs(0).getFieldsList()).isEmpty();
+        assertThat(response.getDocs(0).getSnippet()).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ refusals
+
+    @Test
+    void answersNotAssignedForAPartitionItDoesNotServe() throws IOException {
+        Peer root = connect();
+        assertThat(search(root, request(1, "body:meadow", 5)).getStatus()).as("before any assignment").isEqualTo(Status.NOT_ASSIGNED);
+
+        root.send(assign(1, INDEX, 0, 1));
+        assertThat(root.receive().getAssignAck().getError()).isEmpty();
+        SearchResponse response = search(root, request(3, "body:meadow", 5));
+
+        assertThat(response.getStatus()).isEqualTo(Status.NOT_ASSIGNED);
+        assertThat(response.getPartition()).isEqualTo(3);
+        assertThat(response.getError()).contains("partition 3");
+        assertThat(response.getHitsList()).isEmpty();
+
+        FetchResponse fetch = fetch(root, FetchRequest.newBuilder().setQuery("body:meadow")
+                .addItems(FetchItem.newBuilder().setPartition(0).setDoc(0))
+                .addItems(FetchItem.newBuilder().setPartition(3).setDoc(0)));
+        assertThat(fetch.getStatus()).isEqualTo(Status.NOT_ASSIGNED);
+        assertThat(fetch.getError()).contains("partition 3");
+    }
+
+    @Test
+    void answersBadQueryWithTheParsersMessage() throws IOException {
+        Peer root = connect();
+        assignAll(root);
+
+        SearchResponse response = search(root, request(0, "title:(foo", 5));
+
+        assertThat(response.getStatus()).isEqualTo(Status.BAD_QUERY);
+        assertThat(response.getError()).contains("Cannot parse", "title:(foo").doesNotContain("\n");
+        assertThat(search(root, request(0, "body:meadow", 5)).getStatus()).isEqualTo(Status.OK);
+    }
+
+    @Test
+    void answersExpiredWhenTheBudgetIsGoneBeforeAWorkerTakesIt() throws IOException {
+        Peer root = connect();
+        assignAll(root);
+
+        // One nanosecond: gone by the time a worker takes the task from the queue.
+        SearchResponse search = search(root, request(0, "body:meadow", 5).toBuilder().setBudgetNanos(1).build());
+        FetchResponse fetch = fetch(root, FetchRequest.newBuilder().setQuery("body:meadow").setBudgetNanos(1)
+                .setStoredFields(true).addItems(FetchItem.newBuilder().setPartition(0).setDoc(0)));
+
+        assertThat(search.getStatus()).isEqualTo(Status.EXPIRED);
+        assertThat(search.getHitsList()).isEmpty();
+        assertThat(fetch.getStatus()).isEqualTo(Status.EXPIRED);
+        assertThat(fetch.getDocsList()).isEmpty();
+        // A budget of zero means no deadline.
+        assertThat(search(root, request(0, "body:meadow", 5).toBuilder().setBudgetNanos(0).build()).getStatus())
+                .isEqualTo(Status.OK);
+    }
+
+    // ------------------------------------------------------------------ broken peers
+
+    @Test
+    void closesOnlyTheConnectionThatSentGarbage() throws IOException {
+        Peer good = connect();
+        Peer bad = connect();
+        assignAll(good);
+        assertThat(search(good, request(0, "body:meadow", 3)).getStatus()).isEqualTo(Status.OK);
+
+        byte[] garbage = new byte[16];
+        Arrays.fill(garbage, (byte) 0xFF); // an endless varint: no protobuf parser accepts it
+        bad.out.writeInt(garbage.length);
+        bad.out.write(garbage);
+        bad.out.flush();
+
+        assertThat(bad.readUntilClosed()).isEqualTo(-1);
+        assertThat(search(good, request(1, "body:meadow", 3)).getStatus()).isEqualTo(Status.OK);
+        assertThat(search(connect(), request(2, "body:meadow", 3)).getStatus()).as("a new connection").isEqualTo(Status.OK);
+    }
+
+    @Test
+    void closesOnlyTheConnectionThatSentAFrameOnlyALeafSends() throws IOException {
+        Peer good = connect();
+        Peer confused = connect();
+        assignAll(good);
+
+        confused.send(Frame.newBuilder().setResult(SearchResponse.newBuilder().setRequestId(1)).build());
+
+        assertThat(confused.readUntilClosed()).isEqualTo(-1);
+        assertThat(search(good, request(1, "body:meadow", 3)).getStatus()).isEqualTo(Status.OK);
+    }
+
+    @Test
+    void closesOnlyTheConnectionWhoseFrameIsOverTheLimit() throws IOException {
+        leaf.close();
+        int maxFrameBytes = 1024;
+        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withMaxFrameBytes(maxFrameBytes));
+        Peer good = connect();
+        Peer greedy = connect();
+        assignAll(good);
+
+        // A frame that fills the limit, its 4-byte length prefix included, is served.
+        SearchRequest atLimit = padded(request(0, "body:meadow", 3), maxFrameBytes - 4);
+        assertThat(frame(atLimit).getSerializedSize()).isEqualTo(maxFrameBytes - 4);
+        assertThat(search(good, atLimit).getStatus()).isEqualTo(Status.OK);
+
+        // One byte more is refused from its length prefix alone, before any of it is sent.
+        greedy.out.writeInt(maxFrameBytes + 1);
+        greedy.out.flush();
+
+        assertThat(greedy.readUntilClosed()).isEqualTo(-1);
+        assertThat(search(good, request(1, "body:meadow", 3)).getStatus()).isEqualTo(Status.OK);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** One end of a connection to the leaf, speaking 4-byte big-endian length, then a Frame. */
+    private record Peer(DataInputStream in, DataOutputStream out) {
+        void send(Frame frame) throws IOException {
+            byte[] bytes = frame.toByteArray();
+            out.writeInt(bytes.length);
+            out.write(bytes);
+            out.flush();
+        }
+
+        Frame receive() throws IOException {
+            byte[] bytes = new byte[in.readInt()];
+            in.readFully(bytes);
+            return Frame.parseFrom(bytes);
+        }
+
+        /** Reads until the leaf closes the connection; -1 then, or the first byte it sent instead. */
+        int readUntilClosed() throws IOException {
+            return in.read();
+        }
+    }
+
+    private Peer connect() throws IOException {
+        Socket socket = new Socket("127.0.0.1", leaf.port());
+        sockets.add(socket);
+        socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
+        socket.setTcpNoDelay(true);
+        return new Peer(new DataInputStream(socket.getInputStream()), new DataOutputStream(socket.getOutputStream()));
+    }
+
+    private static Frame assign(long requestId, String index, int... partitions) {
+        return Frame.newBuilder().setAssign(AssignPartitions.newBuilder()
+                .setRequestId(requestId)
+                .setIndexName(index)
+                .addAllPartitions(IntStream.of(partitions).boxed().toList())).build();
+    }
+
+    private void assignAll(Peer root) throws IOException {
+        root.send(assign(nextRequestId++, INDEX, IntStream.range(0, PARTITIONS).toArray()));
+        AssignAck ack = root.receive().getAssignAck();
+        assertThat(ack.getError()).isEmpty();
+        assertThat(ack.getPartitionsCount()).isEqualTo(PARTITIONS);
+    }
+
+    private SearchRequest request(int partition, String query, int k) {
+        return SearchRequest.newBuilder()
+                .setRequestId(nextRequestId++)
+                .setPartition(partition)
+                .setQuery(query)
+                .setK(k)
+                .setTotalHitsThreshold(Integer.MAX_VALUE)
+                .build();
+    }
+
+    private static Frame frame(SearchRequest request) {
+        return Frame.newBuilder().setSearch(request).build();
+    }
+
+    private static SearchResponse search(Peer root, SearchRequest request) throws IOException {
+        root.send(frame(request));
+        Frame answer = root.receive();
+        assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.RESULT);
+        assertThat(answer.getResult().getRequestId()).isEqualTo(request.getRequestId());
+        return answer.getResult();
+    }
+
+    private FetchResponse fetch(Peer root, FetchRequest.Builder request) throws IOException {
+        request.setRequestId(nextRequestId++);
+        root.send(Frame.newBuilder().setFetch(request).build());
+        Frame answer = root.receive();
+        assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.FETCH_RESULT);
+        assertThat(answer.getFetchResult().getRequestId()).isEqualTo(request.getRequestId());
+        return answer.getFetchResult();
+    }
+
+    /** The request with its query padded by spaces (which the parser skips) to a frame of exactly {@code frameBytes}. */
+    private static SearchRequest padded(SearchRequest request, int frameBytes) {
+        for (int padding = frameBytes; padding >= 0; padding--) {
+            SearchRequest candidate = request.toBuilder().setQuery(request.getQuery() + " ".repeat(padding)).build();
+            if (frame(candidate).getSerializedSize() == frameBytes) {
+                return candidate;
+            }
+        }
+        throw new AssertionError("no padding gives a frame of " + frameBytes + " bytes");
+    }
+
+    private static String words(Random random, int count) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            text.append(i == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
+        }
+        return text.toString();
+    }
+}

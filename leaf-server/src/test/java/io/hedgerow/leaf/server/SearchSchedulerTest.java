@@ -1,0 +1,141 @@
+package io.hedgerow.leaf.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The leaf's shared FIFO: bounded, refusing at once when full, running tasks in submission order.
+ * A task blocked on a latch holds the only worker, so the queue's state is known exactly.
+ */
+class SearchSchedulerTest {
+    /** Only a worker that never runs a task reaches it. */
+    private static final long AWAIT_SECONDS = 30;
+
+    private final CountDownLatch blockerStarted = new CountDownLatch(1);
+    private final CountDownLatch releaseBlocker = new CountDownLatch(1);
+    private final List<String> ran = new CopyOnWriteArrayList<>();
+    private SearchScheduler scheduler;
+
+    @AfterEach
+    void close() {
+        releaseBlocker.countDown();
+        if (scheduler != null) {
+            scheduler.close();
+        }
+    }
+
+    @Test
+    void acceptsUpToItsCapacityBehindABusyWorkerAndRefusesTheNext() throws InterruptedException {
+        scheduler = new SearchScheduler(1, 2);
+        occupyTheWorker();
+
+        assertThat(scheduler.trySubmit(record("first", null))).isTrue();
+        assertThat(scheduler.trySubmit(record("second", null))).isTrue();
+        assertThat(scheduler.queued()).isEqualTo(2);
+        assertThat(scheduler.trySubmit(record("third", null))).as("a full queue").isFalse();
+        assertThat(scheduler.queued()).isEqualTo(2);
+        assertThat(ran).containsExactly("blocker");
+    }
+
+    @Test
+    void runsQueuedTasksInSubmissionOrderOnceTheWorkerIsFree() throws InterruptedException {
+        scheduler = new SearchScheduler(1, 2);
+        occupyTheWorker();
+        CountDownLatch bothRan = new CountDownLatch(2);
+        assertThat(scheduler.trySubmit(record("first", bothRan))).isTrue();
+        assertThat(scheduler.trySubmit(record("second", bothRan))).isTrue();
+        assertThat(scheduler.trySubmit(record("refused", bothRan))).isFalse();
+
+        releaseBlocker.countDown();
+
+        await(bothRan);
+        assertThat(ran).containsExactly("blocker", "first", "second");
+        assertThat(scheduler.queued()).isZero();
+    }
+
+    @Test
+    void acceptsAgainOnceTheQueueHasDrained() throws InterruptedException {
+        scheduler = new SearchScheduler(1, 2);
+        occupyTheWorker();
+        CountDownLatch drained = new CountDownLatch(2);
+        scheduler.trySubmit(record("first", drained));
+        scheduler.trySubmit(record("second", drained));
+        assertThat(scheduler.trySubmit(record("refused", null))).isFalse();
+        releaseBlocker.countDown();
+        await(drained);
+
+        CountDownLatch later = new CountDownLatch(1);
+        assertThat(scheduler.trySubmit(record("later", later))).isTrue();
+
+        await(later);
+        assertThat(ran).containsExactly("blocker", "first", "second", "later");
+    }
+
+    @Test
+    void keepsItsWorkerWhenATaskThrows() throws InterruptedException {
+        scheduler = new SearchScheduler(1, 2);
+        CountDownLatch after = new CountDownLatch(1);
+
+        assertThat(scheduler.trySubmit(() -> {
+            ran.add("thrower");
+            throw new IllegalStateException("a bug in a task (this exception is expected by the test)");
+        })).isTrue();
+        assertThat(scheduler.trySubmit(record("after", after))).isTrue();
+
+        await(after);
+        assertThat(ran).containsExactly("thrower", "after");
+    }
+
+    @Test
+    void refusesEverythingOnceClosed() throws InterruptedException {
+        scheduler = new SearchScheduler(1, 2);
+        occupyTheWorker();
+
+        scheduler.close();
+
+        assertThat(scheduler.trySubmit(record("late", null))).isFalse();
+        assertThat(scheduler.queued()).isZero();
+    }
+
+    @Test
+    void refusesNonsensicalSizesNamingThem() {
+        assertThatThrownBy(() -> new SearchScheduler(0, 2)).hasMessage("workers: 0 (expected: >= 1)");
+        assertThatThrownBy(() -> new SearchScheduler(1, 0)).hasMessage("queueCapacity: 0 (expected: >= 1)");
+    }
+
+    /** Submits a task that holds the only worker until {@link #releaseBlocker} opens. */
+    private void occupyTheWorker() throws InterruptedException {
+        assertThat(scheduler.trySubmit(() -> {
+            ran.add("blocker");
+            blockerStarted.countDown();
+            try {
+                releaseBlocker.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        })).isTrue();
+        // Once it runs, the worker has taken it off the queue: the queue is empty and the worker busy.
+        await(blockerStarted);
+        assertThat(scheduler.queued()).isZero();
+    }
+
+    private Runnable record(String name, CountDownLatch done) {
+        return () -> {
+            ran.add(name);
+            if (done != null) {
+                done.countDown();
+            }
+        };
+    }
+
+    private static void await(CountDownLatch latch) throws InterruptedException {
+        assertThat(latch.await(AWAIT_SECONDS, TimeUnit.SECONDS)).as("waited %d s", AWAIT_SECONDS).isTrue();
+    }
+}
