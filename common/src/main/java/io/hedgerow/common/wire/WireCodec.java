@@ -24,7 +24,8 @@ public final class WireCodec {
         if (maxFrameBytes < 64) {
             throw new IllegalArgumentException("maxFrameBytes: " + maxFrameBytes + " (expected: >= 64)");
         }
-        pipeline.addLast("frameDecoder", new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
+        // Netty counts the 4-byte length prefix in its limit; ours is the frame itself.
+        pipeline.addLast("frameDecoder", new LengthFieldBasedFrameDecoder(maxFrameBytes + 4, 0, 4, 0, 4));
         pipeline.addLast("protobufDecoder", new ProtobufDecoder(Frame.getDefaultInstance()));
         pipeline.addLast("framePrepender", new LengthFieldPrepender(4));
         pipeline.addLast("protobufEncoder", new ProtobufEncoder());

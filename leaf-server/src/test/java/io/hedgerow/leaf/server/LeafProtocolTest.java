@@ -341,9 +341,9 @@ class LeafProtocolTest {
         Peer greedy = connect();
         assignAll(good);
 
-        // A frame that fills the limit, its 4-byte length prefix included, is served.
-        SearchRequest atLimit = padded(request(0, "body:meadow", 3), maxFrameBytes - 4);
-        assertThat(frame(atLimit).getSerializedSize()).isEqualTo(maxFrameBytes - 4);
+        // A frame of exactly the limit (not counting its 4-byte length prefix) is served.
+        SearchRequest atLimit = padded(request(0, "body:meadow", 3), maxFrameBytes);
+        assertThat(frame(atLimit).getSerializedSize()).isEqualTo(maxFrameBytes);
         assertThat(search(good, atLimit).getStatus()).isEqualTo(Status.OK);
 
         // One byte more is refused from its length prefix alone, before any of it is sent.
