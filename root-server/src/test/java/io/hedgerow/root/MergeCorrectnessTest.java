@@ -135,14 +135,23 @@ class MergeCorrectnessTest {
      */
     private static List<String> queries(Random random, int count) throws IOException {
         List<String> terms = new ArrayList<>();
+        List<String> commonTerms = new ArrayList<>();
         TermsEnum termsEnum = MultiTerms.getTerms(allPartitions.getIndexReader(), "body").iterator();
         BytesRef term;
         while ((term = termsEnum.next()) != null) {
             String text = term.utf8ToString();
-            if (text.chars().allMatch(Character::isLetter) && random.nextInt(50) == 0) {
+            if (!text.chars().allMatch(Character::isLetter)) {
+                continue;
+            }
+            if (random.nextInt(50) == 0) {
                 terms.add(text);
             }
+            // Common enough that an AND of two of them still matches documents.
+            if (termsEnum.docFreq() > 1000) {
+                commonTerms.add(text);
+            }
         }
+        assertThat(commonTerms).as("terms in over 1,000 documents").hasSizeGreaterThan(20);
         List<String> titleTerms = new ArrayList<>();
         TermsEnum titles = MultiTerms.getTerms(allPartitions.getIndexReader(), "title").iterator();
         while ((term = titles.next()) != null) {
@@ -159,22 +168,13 @@ class MergeCorrectnessTest {
             switch (queries.size() % 5) {
                 case 0 -> queries.add(a);
                 case 1 -> queries.add(a + " " + b);
-                case 2 -> queries.add("+" + common(random, terms) + " +" + common(random, terms));
+                case 2 -> queries.add("+" + commonTerms.get(random.nextInt(commonTerms.size()))
+                        + " +" + commonTerms.get(random.nextInt(commonTerms.size())));
                 case 3 -> queries.add(phrase(random));
                 default -> queries.add("title:" + titleTerms.get(random.nextInt(titleTerms.size())) + " " + a);
             }
         }
         return queries;
-    }
-
-    /** A term that matches many documents, so ANDs of two of them still match some. */
-    private static String common(Random random, List<String> terms) throws IOException {
-        while (true) {
-            String candidate = terms.get(random.nextInt(terms.size()));
-            if (allPartitions.count(new org.apache.lucene.search.TermQuery(new Term("body", candidate))) > 1000) {
-                return candidate;
-            }
-        }
     }
 
     /** Two or three consecutive tokens of a random document's body, quoted. */

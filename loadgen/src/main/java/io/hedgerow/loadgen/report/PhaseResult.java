@@ -1,0 +1,62 @@
+package io.hedgerow.loadgen.report;
+
+import java.util.Objects;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one phase of a load run measured.
+ *
+ * @param name                 phase name, e.g. "steady" or "rate-2000"
+ * @param mode                 how requests were started: "open/constant", "open/poisson" or "closed"
+ * @param targetRate           requests per second asked for (open loop); for closed loop, 0
+ * @param durationNanos        how long the phase ran
+ * @param count                requests that completed (answered, with any status)
+ * @param errors               completed requests that failed: non-200 status or a transport error
+ * @param dropped              requests never sent because the in-flight cap was reached; they are
+ *                             not in {@code latency}, and a report must show them
+ * @param tainted              answered 200 with {@code "tainted": true}
+ * @param latency              latency in microseconds of every completed request, counted from its
+ *                             intended start time in open loop (corrected for coordinated omission)
+ * @param extraLeafRequestsPct leaf sub-requests beyond one per partition per query (retries,
+ *                             backups), in percent, read from the root's metrics; null if unknown
+ */
+public record PhaseResult(
+        String name,
+        String mode,
+        double targetRate,
+        long durationNanos,
+        long count,
+        long errors,
+        long dropped,
+        long tainted,
+        Histogram latency,
+        Double extraLeafRequestsPct) {
+
+    public PhaseResult {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(latency, "latency");
+    }
+
+    /** Completed requests per second. */
+    public double achievedRate() {
+        return durationNanos == 0 ? 0 : count * 1e9 / durationNanos;
+    }
+
+    public double errorRate() {
+        return count == 0 ? 0 : (double) errors / count;
+    }
+
+    public double taintedPct() {
+        return count == 0 ? 0 : 100.0 * tainted / count;
+    }
+
+    /** Latency at a percentile (0..100), in milliseconds. */
+    public double percentileMillis(double percentile) {
+        return latency.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    public double maxMillis() {
+        return latency.getMaxValue() / 1000.0;
+    }
+}
