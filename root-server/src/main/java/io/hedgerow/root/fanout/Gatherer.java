@@ -18,6 +18,7 @@ import io.hedgerow.root.api.TotalHits;
 import io.hedgerow.root.fanout.HitMerger.MergedHit;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
+import io.hedgerow.root.metrics.RootMetrics.SubRequestKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -155,6 +156,7 @@ final class Gatherer implements Runnable {
         }
         LeafConnection connection = connections.leaf(leaf);
         ShardCall call = new ShardCall(this, partition, connection, connections.nextRequestId(), now);
+        context.metrics().subRequestSent(sends[partition] == 0 ? SubRequestKind.PRIMARY : SubRequestKind.RETRY);
         triedLeaves[partition] |= 1L << leaf;
         outstanding[partition]++;
         sends[partition]++;
@@ -225,7 +227,6 @@ final class Gatherer implements Runnable {
             return; // another copy is still out, or already answered
         }
         if (sends[partition] < MAX_SENDS && error.kind() != PartitionError.Kind.TIMED_OUT) {
-            context.metrics().retried();
             send(partition);
         } else {
             partitionFailed();
@@ -322,6 +323,7 @@ final class Gatherer implements Runnable {
             FetchCall call = new FetchCall(this, connection, connections.nextRequestId(), positions);
             fetches.add(call);
             fetchesOutstanding++;
+            context.metrics().subRequestSent(SubRequestKind.FETCH);
             connection.send(call, fetch.setRequestId(call.requestId()).build());
         }
     }
@@ -378,7 +380,6 @@ final class Gatherer implements Runnable {
             }
         }
         if (!again.isEmpty()) {
-            context.metrics().retried();
             sendFetches(again.stream().mapToInt(Integer::intValue).toArray());
         }
     }

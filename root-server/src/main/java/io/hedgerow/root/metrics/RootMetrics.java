@@ -23,6 +23,12 @@ public final class RootMetrics {
     /** Why a whole request failed, as counted in {@code hedgerow_request_errors_total}. */
     public enum RequestError { BAD_REQUEST, BAD_QUERY, UNAVAILABLE, TIMED_OUT, NOT_FOUND, INTERNAL }
 
+    /**
+     * Why a sub-request was sent, as counted in {@code hedgerow_subrequests_total}: the first for a
+     * partition, a retry after a failure, a backup (hedge) while the first is still out, or a fetch.
+     */
+    public enum SubRequestKind { PRIMARY, RETRY, BACKUP, FETCH }
+
     /** Why one sub-request failed, as counted in {@code hedgerow_subrequest_errors_total}. */
     public enum SubRequestError { BUSY, CONNECTION, TIMED_OUT, FAILED, NOT_ASSIGNED, EXPIRED, NO_REPLICA }
 
@@ -31,8 +37,8 @@ public final class RootMetrics {
     private final List<Timer> leafLatency;
     private final Map<RequestError, Counter> requestErrors = new EnumMap<>(RequestError.class);
     private final Map<SubRequestError, Counter> subRequestErrors = new EnumMap<>(SubRequestError.class);
+    private final Map<SubRequestKind, Counter> subRequestsSent = new EnumMap<>(SubRequestKind.class);
     private final Counter partialResults;
-    private final Counter retries;
     private final AtomicInteger inflight = new AtomicInteger();
 
     public RootMetrics(ClusterState cluster) {
@@ -63,11 +69,14 @@ public final class RootMetrics {
                     .tag("kind", kind.name().toLowerCase())
                     .register(registry));
         }
+        for (SubRequestKind kind : SubRequestKind.values()) {
+            subRequestsSent.put(kind, Counter.builder("hedgerow.subrequests")
+                    .description("Sub-requests sent to leaves, by why they were sent")
+                    .tag("kind", kind.name().toLowerCase())
+                    .register(registry));
+        }
         partialResults = Counter.builder("hedgerow.search.tainted")
                 .description("Results returned with less than full coverage")
-                .register(registry);
-        retries = Counter.builder("hedgerow.subrequest.retries")
-                .description("Sub-requests sent again to another replica after a failure")
                 .register(registry);
         Gauge.builder("hedgerow.search.inflight", inflight, AtomicInteger::get)
                 .description("Searches being served right now")
@@ -106,12 +115,12 @@ public final class RootMetrics {
         leafLatency.get(leaf).record(roundTripNanos, TimeUnit.NANOSECONDS);
     }
 
-    public void subRequestFailed(SubRequestError kind) {
-        subRequestErrors.get(kind).increment();
+    public void subRequestSent(SubRequestKind kind) {
+        subRequestsSent.get(kind).increment();
     }
 
-    public void retried() {
-        retries.increment();
+    public void subRequestFailed(SubRequestError kind) {
+        subRequestErrors.get(kind).increment();
     }
 
     public int inflight() {

@@ -1,0 +1,204 @@
+package io.hedgerow.loadgen.run;
+
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.loadgen.http.HttpLoadClient;
+import io.hedgerow.loadgen.http.ResponseListener;
+import io.hedgerow.loadgen.report.PhaseResult;
+import io.hedgerow.loadgen.schedule.ArrivalSchedule;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs phases of load through one {@link HttpLoadClient}: open loop on a schedule (latency from
+ * each request's intended start), or closed loop with a fixed number of requests in flight
+ * (latency from the actual send, labelled as such), with a progress line every second.
+ */
+public final class PhaseRunner {
+    private final HttpLoadClient client;
+    private final Ticker ticker;
+    private final PrintStream progress;
+    private final Duration drainTimeout;
+
+    /**
+     * @param drainTimeout how long to wait for answers after the last request of a phase started;
+     *                     requests still out then fail, with the latency they had reached
+     */
+    public PhaseRunner(HttpLoadClient client, Ticker ticker, PrintStream progress, Duration drainTimeout) {
+        this.client = client;
+        this.ticker = ticker;
+        this.progress = progress;
+        this.drainTimeout = drainTimeout;
+    }
+
+    /** Runs one phase and returns what it measured. */
+    public PhaseResult run(PhaseSpec spec, RequestSource requests, long seed) throws InterruptedException {
+        PhaseRecorder recorder = new PhaseRecorder(ticker);
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        long durationNanos = spec.duration().toNanos();
+        long startNanos = ticker.nanoTime();
+        if (spec.closedLoop()) {
+            client.loop().execute(() -> new ClosedLoop(recorder, requests, startNanos + durationNanos, spec.concurrency(),
+                    started).start());
+        } else {
+            ArrivalSchedule schedule = spec.arrival().equals("poisson")
+                    ? ArrivalSchedule.poisson(spec.rate(), seed) : ArrivalSchedule.constant(spec.rate());
+            client.loop().execute(() -> new OpenLoop(recorder, requests, schedule, startNanos,
+                    startNanos + durationNanos, started).tick());
+        }
+        awaitWithProgress(spec, recorder, started, startNanos);
+        drain(recorder);
+        long elapsed = ticker.nanoTime() - startNanos;
+        recorder.interval();
+        Histogram latency = recorder.total().copy();
+        if (!recorder.errorReasons().isEmpty()) {
+            progress.println("  errors by reason: " + recorder.errorReasons());
+        }
+        return new PhaseResult(spec.name(), spec.mode(), spec.closedLoop() ? 0 : spec.rate(), Math.min(elapsed, durationNanos),
+                recorder.completed(), recorder.errors(), recorder.droppedCount(), recorder.tainted(), latency, null);
+    }
+
+    private void awaitWithProgress(PhaseSpec spec, PhaseRecorder recorder, CompletableFuture<Void> done, long startNanos)
+            throws InterruptedException {
+        long lastCompleted = 0;
+        long lastNanos = startNanos;
+        while (true) {
+            try {
+                done.get(1, TimeUnit.SECONDS);
+                return;
+            } catch (TimeoutException e) {
+                long now = ticker.nanoTime();
+                Histogram interval = recorder.interval();
+                long completed = recorder.completed();
+                double rate = (completed - lastCompleted) * 1e9 / (now - lastNanos);
+                lastCompleted = completed;
+                lastNanos = now;
+                progress.printf(Locale.ROOT, "  [%s %4ds] %7.0f req/s  p50 %8.2f ms  p99 %8.2f ms  errors %d  dropped %d%n",
+                        spec.name(), Math.round((now - startNanos) / 1e9), rate,
+                        interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
+                        recorder.errors(), recorder.droppedCount());
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("load loop failed", e.getCause());
+            }
+        }
+    }
+
+    /** Waits for answers still out; fails whatever has not come within the drain timeout. */
+    private void drain(PhaseRecorder recorder) throws InterruptedException {
+        long deadline = ticker.nanoTime() + drainTimeout.toNanos();
+        while (inFlight() > 0 && ticker.nanoTime() - deadline < 0) {
+            Thread.sleep(5);
+        }
+        if (inFlight() > 0) {
+            client.loop().submit(() -> client.closeAll("no answer within the drain timeout of "
+                    + drainTimeout.toMillis() + " ms")).syncUninterruptibly();
+        }
+    }
+
+    private int inFlight() {
+        return client.loop().submit(client::inFlight).syncUninterruptibly().getNow();
+    }
+
+    /** Starts requests on the schedule, on the client's loop, until the end time. */
+    private final class OpenLoop {
+        private final PhaseRecorder recorder;
+        private final RequestSource requests;
+        private final ArrivalSchedule schedule;
+        private final long endNanos;
+        private final CompletableFuture<Void> done;
+        private long nextIntendedNanos;
+
+        OpenLoop(PhaseRecorder recorder, RequestSource requests, ArrivalSchedule schedule, long startNanos,
+                long endNanos, CompletableFuture<Void> done) {
+            this.recorder = recorder;
+            this.requests = requests;
+            this.schedule = schedule;
+            this.endNanos = endNanos;
+            this.done = done;
+            this.nextIntendedNanos = startNanos;
+        }
+
+        void tick() {
+            try {
+                long now = ticker.nanoTime();
+                // Late ticks send every request that is due: their latency counts from when they
+                // should have started, so the generator's own hiccups are not hidden either.
+                while (nextIntendedNanos - now <= 0 && nextIntendedNanos - endNanos < 0) {
+                    if (!client.send(requests.next(), nextIntendedNanos, recorder)) {
+                        recorder.dropped();
+                    }
+                    nextIntendedNanos += schedule.nextGapNanos();
+                }
+                if (nextIntendedNanos - endNanos < 0) {
+                    client.loop().schedule(this::tick, nextIntendedNanos - now, TimeUnit.NANOSECONDS);
+                } else {
+                    done.complete(null);
+                }
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        }
+    }
+
+    /** Keeps {@code concurrency} requests in flight until the end time. */
+    private final class ClosedLoop implements ResponseListener {
+        private final PhaseRecorder recorder;
+        private final RequestSource requests;
+        private final long endNanos;
+        private final int concurrency;
+        private final CompletableFuture<Void> done;
+        private int active;
+
+        ClosedLoop(PhaseRecorder recorder, RequestSource requests, long endNanos, int concurrency,
+                CompletableFuture<Void> done) {
+            this.recorder = recorder;
+            this.requests = requests;
+            this.endNanos = endNanos;
+            this.concurrency = concurrency;
+            this.done = done;
+        }
+
+        void start() {
+            for (int i = 0; i < concurrency; i++) {
+                sendNext();
+            }
+        }
+
+        private void sendNext() {
+            long now = ticker.nanoTime();
+            if (now - endNanos >= 0) {
+                if (active == 0) {
+                    done.complete(null);
+                }
+                return;
+            }
+            if (client.send(requests.next(), now, this)) {
+                active++;
+            } else {
+                recorder.dropped();
+                done.completeExceptionally(new IllegalStateException(
+                        "closed loop needs " + concurrency + " connections; raise --connections"));
+            }
+        }
+
+        @Override
+        public void completed(long sentNanos, int status, boolean tainted) {
+            active--;
+            recorder.completed(sentNanos, status, tainted);
+            sendNext();
+        }
+
+        @Override
+        public void failed(long sentNanos, String reason) {
+            active--;
+            recorder.failed(sentNanos, reason);
+            sendNext();
+        }
+    }
+
+}

@@ -1,0 +1,80 @@
+package io.hedgerow.loadgen.scenario;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Settings sent with every search of a phase, as URL parameters of {@code GET /search}. Options the
+ * root does not know yet are refused by it with a 400, which the run reports as errors.
+ *
+ * @param k            hits per query
+ * @param timeoutMs    the query's deadline
+ * @param snippets     ask for snippets
+ * @param storedFields ask for stored fields
+ * @param hedge        hedging mode: off, hedged or tied
+ * @param minCoverage  good-enough coverage (0..1)
+ * @param priority     service class: interactive or batch
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RequestOptions(
+        @JsonProperty("k") Integer k,
+        @JsonProperty("timeout_ms") Long timeoutMs,
+        @JsonProperty("snippets") Boolean snippets,
+        @JsonProperty("stored_fields") Boolean storedFields,
+        @JsonProperty("hedge") String hedge,
+        @JsonProperty("min_coverage") Double minCoverage,
+        @JsonProperty("priority") String priority) {
+
+    public static final RequestOptions NONE = new RequestOptions(null, null, null, null, null, null, null);
+
+    public RequestOptions {
+        if (k != null && (k < 1 || k > 1000)) {
+            throw new IllegalArgumentException("k: " + k + " (expected: 1..1000)");
+        }
+        if (timeoutMs != null && timeoutMs < 1) {
+            throw new IllegalArgumentException("timeout_ms: " + timeoutMs + " (expected: >= 1)");
+        }
+        if (minCoverage != null && !(minCoverage >= 0 && minCoverage <= 1)) {
+            throw new IllegalArgumentException("min_coverage: " + minCoverage + " (expected: 0..1)");
+        }
+    }
+
+    /** These options, with {@code overrides}' set values taking precedence. */
+    public RequestOptions with(RequestOptions overrides) {
+        if (overrides == null) {
+            return this;
+        }
+        return new RequestOptions(
+                overrides.k != null ? overrides.k : k,
+                overrides.timeoutMs != null ? overrides.timeoutMs : timeoutMs,
+                overrides.snippets != null ? overrides.snippets : snippets,
+                overrides.storedFields != null ? overrides.storedFields : storedFields,
+                overrides.hedge != null ? overrides.hedge : hedge,
+                overrides.minCoverage != null ? overrides.minCoverage : minCoverage,
+                overrides.priority != null ? overrides.priority : priority);
+    }
+
+    /** The URL parameters, starting with {@code &}, to append after {@code q=...}. */
+    public String toQueryString() {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("k", k);
+        parameters.put("timeout_ms", timeoutMs);
+        parameters.put("snippets", snippets);
+        parameters.put("stored_fields", storedFields);
+        parameters.put("hedge", hedge);
+        parameters.put("min_coverage", minCoverage);
+        parameters.put("priority", priority);
+        StringBuilder query = new StringBuilder();
+        parameters.forEach((name, value) -> {
+            if (value != null) {
+                query.append('&').append(name).append('=')
+                        .append(URLEncoder.encode(String.valueOf(value), StandardCharsets.UTF_8));
+            }
+        });
+        return query.toString();
+    }
+}
