@@ -8,6 +8,7 @@ import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fanout.DispatchPolicy;
 import io.hedgerow.root.fanout.FanOut;
 import io.hedgerow.root.http.HttpApiServer;
+import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
@@ -43,6 +44,15 @@ public final class RootServer implements AutoCloseable {
      */
     public static RootServer start(ClusterConfig config, String httpHost, int httpPort, Duration readyTimeout)
             throws IOException, InterruptedException {
+        return start(config, httpHost, httpPort, readyTimeout, null);
+    }
+
+    /**
+     * Like {@link #start(ClusterConfig, String, int, Duration)}, with leaf operations for
+     * {@code /admin} (only a root that started its leaves, as a local cluster does, has them).
+     */
+    public static RootServer start(ClusterConfig config, String httpHost, int httpPort, Duration readyTimeout,
+            LeafAdmin admin) throws IOException, InterruptedException {
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "root-io");
         try {
@@ -56,7 +66,7 @@ public final class RootServer implements AutoCloseable {
                         readyTimeout.toMillis());
             }
             HttpApiServer http = httpHost == null ? null
-                    : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics);
+                    : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin);
             return new RootServer(group, fanOut, metrics, http);
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);

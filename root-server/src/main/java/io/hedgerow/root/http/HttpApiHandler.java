@@ -36,17 +36,21 @@ import java.util.concurrent.CompletionException;
 final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final System.Logger LOG = System.getLogger(HttpApiHandler.class.getName());
     private static final String JSON_TYPE = "application/json; charset=utf-8";
+    private static final String ADMIN_LEAVES = "/admin/leaves/";
     private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final HedgerowClient client;
     private final ClusterState cluster;
     private final RootMetrics metrics;
     private final SearchRequestParser parser;
+    private final LeafAdmin admin;
 
-    HttpApiHandler(HedgerowClient client, ClusterState cluster, RootMetrics metrics) {
+    /** @param admin leaf operations of a local cluster, or null: then {@code /admin} does not exist */
+    HttpApiHandler(HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin) {
         this.client = client;
         this.cluster = cluster;
         this.metrics = metrics;
+        this.admin = admin;
         this.parser = new SearchRequestParser(cluster.config().maxTimeout().toMillis());
     }
 
@@ -87,8 +91,14 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     send(ctx, keepAlive, HttpResponseStatus.OK, PROMETHEUS_TYPE,
                             ByteBufUtil.writeUtf8(ctx.alloc(), metrics.scrape()));
                 }
-                default -> throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found",
-                        "no such path: " + uri.path() + " (expected: /search, /health, /cluster or /metrics)");
+                default -> {
+                    if (admin != null && uri.path().startsWith(ADMIN_LEAVES)) {
+                        restartLeaf(ctx, request, uri.path(), keepAlive);
+                    } else {
+                        throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found",
+                                "no such path: " + uri.path() + " (expected: /search, /health, /cluster or /metrics)");
+                    }
+                }
             }
         } catch (ApiException e) {
             metrics.requestRejected(e.status() == HttpResponseStatus.NOT_FOUND ? RequestError.NOT_FOUND : RequestError.BAD_REQUEST);
@@ -119,6 +129,44 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 sendResult(ctx, keepAlive, result);
             } else {
                 sendError(ctx, keepAlive, toApiException(failure));
+            }
+        });
+    }
+
+    /** {@code POST /admin/leaves/{n}/restart}: only on local clusters. */
+    private void restartLeaf(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive)
+            throws ApiException {
+        String rest = path.substring(ADMIN_LEAVES.length());
+        int slash = rest.indexOf('/');
+        if (slash < 0 || !rest.substring(slash).equals("/restart")) {
+            throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found",
+                    "no such path: " + path + " (expected: /admin/leaves/{n}/restart)");
+        }
+        if (request.method() != HttpMethod.POST) {
+            throw methodNotAllowed(request, "POST");
+        }
+        int leaf;
+        try {
+            leaf = Integer.parseInt(rest.substring(0, slash));
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("leaf: '" + rest.substring(0, slash) + "' (expected: a leaf number)");
+        }
+        admin.restartLeaf(leaf).whenComplete((done, failure) -> {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            if (cause == null) {
+                send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
+                    json.writeStartObject();
+                    json.writeNumberField("leaf", leaf);
+                    json.writeStringField("result", done);
+                    json.writeEndObject();
+                }));
+            } else if (cause instanceof IllegalStateException) {
+                sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.CONFLICT, "conflict", cause.getMessage()));
+            } else if (cause instanceof IllegalArgumentException) {
+                sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", cause.getMessage()));
+            } else {
+                sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal",
+                        "restarting leaf " + leaf + ": " + cause));
             }
         });
     }

@@ -49,8 +49,8 @@ public final class HttpApiServer implements AutoCloseable {
      * @throws BindException with the port and a hint when it is taken
      */
     public static HttpApiServer start(EventLoopGroup group, Transport transport, String host, int port,
-            HedgerowClient client, ClusterState cluster, RootMetrics metrics) throws IOException {
-        HttpApiHandler api = new HttpApiHandler(client, cluster, metrics);
+            HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin) throws IOException {
+        HttpApiHandler api = new HttpApiHandler(client, cluster, metrics, admin);
         try {
             Channel channel = new ServerBootstrap()
                     .group(group)

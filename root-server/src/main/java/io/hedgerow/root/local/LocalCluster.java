@@ -16,7 +16,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -46,6 +48,13 @@ public final class LocalCluster implements AutoCloseable {
             }
         }
     }
+
+    /** Runs admin restarts, which wait for a JVM to start, off the event loops. */
+    private static final java.util.concurrent.Executor ADMIN = runnable -> {
+        Thread thread = new Thread(runnable, "local-admin");
+        thread.setDaemon(true);
+        thread.start();
+    };
 
     private final Options options;
     private final IndexManifest manifest;
@@ -100,11 +109,15 @@ public final class LocalCluster implements AutoCloseable {
             ClusterConfig config = ClusterConfig.of(manifest.name(),
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(),
                     manifest.partitions(), options.replicas());
-            RootServer root = RootServer.start(config, options.host(), options.httpPort(), options.startTimeout());
+            AtomicReference<LocalCluster> self = new AtomicReference<>();
+            RootServer root = RootServer.start(config, options.host(), options.httpPort(), options.startTimeout(),
+                    leaf -> CompletableFuture.supplyAsync(() -> self.get().restartFromAdmin(leaf), ADMIN));
             progress.printf("  root: pid %d, http://%s:%d/ (%d partitions x %d replicas over %d leaves)%n",
                     ProcessHandle.current().pid(), options.host(), root.httpPort(), manifest.partitions(),
                     options.replicas(), options.leaves());
-            return new LocalCluster(options, manifest, leaves, root);
+            LocalCluster cluster = new LocalCluster(options, manifest, leaves, root);
+            self.set(cluster);
+            return cluster;
         } catch (IOException | InterruptedException | RuntimeException e) {
             started.forEach(LocalCluster::stopProcess);
             run.deletePidFiles();
@@ -213,6 +226,21 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /** Stops the root, then every leaf process. Idempotent. */
+    private String restartFromAdmin(int leaf) {
+        if (leaf < 0 || leaf >= leaves.size()) {
+            throw new IllegalArgumentException("leaf " + leaf + " (expected: 0.." + (leaves.size() - 1) + ")");
+        }
+        try {
+            restartLeaf(leaf);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while restarting leaf " + leaf, e);
+        }
+        return "leaf " + leaf + " restarted as pid " + leaves.get(leaf).process().pid();
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {

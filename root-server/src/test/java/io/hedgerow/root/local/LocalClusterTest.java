@@ -72,7 +72,16 @@ class LocalClusterTest {
             assertThat(http.statusCode()).isEqualTo(200);
             assertThat(http.body()).contains("\"tainted\":false");
 
-            cluster.restartLeaf(1);
+            HttpResponse<String> restart = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + cluster.httpPort() + "/admin/leaves/1/restart"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(restart.statusCode()).as(restart.body()).isEqualTo(200);
+            assertThat(restart.body()).contains("leaf 1 restarted as pid " + cluster.leafProcess(1).pid());
+            HttpResponse<String> again = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + cluster.httpPort() + "/admin/leaves/1/restart"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(again.statusCode()).as("restarting a running leaf").isEqualTo(409);
+            assertThat(again.body()).contains("\"error\":\"conflict\"").contains("still running");
             LeafStatus restarted = cluster.root().cluster().leaf(1);
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (restarted.state() != LeafStatus.State.UP && System.nanoTime() < deadline) {
