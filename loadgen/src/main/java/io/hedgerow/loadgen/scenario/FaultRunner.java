@@ -1,0 +1,178 @@
+package io.hedgerow.loadgen.scenario;
+
+import io.hedgerow.root.local.RunDirectory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Applies a phase's faults to the leaves of a cluster started by {@code ./hedgerow local}, found
+ * through its pid files: pauses (SIGSTOP, then SIGCONT) and kills (SIGKILL, then a restart through
+ * the root's {@code /admin} endpoint). Every fault is undone when the phase ends, when
+ * {@link #close()} runs, or when the JVM exits (the caller registers {@link #close()} as a shutdown
+ * hook): no leaf is left frozen or dead.
+ *
+ * <p><b>Assumptions and guarantees.</b> Fault actions run on one scheduler thread;
+ * {@link #endPhase()} and {@link #close()} may be called from any thread.
+ */
+public final class FaultRunner implements AutoCloseable {
+    private final RunDirectory run;
+    private final URI root;
+    private final PrintStream log;
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "faults");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final List<ScheduledFuture<?>> scheduled = new ArrayList<>();
+    private final Set<Long> paused = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> killed = ConcurrentHashMap.newKeySet();
+
+    public FaultRunner(RunDirectory run, URI root, PrintStream log) {
+        this.run = run;
+        this.root = root;
+        this.log = log;
+    }
+
+    /** Checks that every leaf a fault names has a live process, before any load starts. */
+    public void requireLeaves(List<Fault> faults) throws IOException {
+        for (Fault fault : faults) {
+            pidOf(fault.leaf());
+        }
+    }
+
+    /** Schedules {@code faults} from now until {@code phase} has passed. */
+    public synchronized void startPhase(List<Fault> faults, Duration phase) {
+        for (Fault fault : faults) {
+            switch (fault) {
+                case Fault.Pause pause -> {
+                    long periodMillis = pause.period().toMillis();
+                    long pauseMillis = pause.pauseDuration().toMillis();
+                    scheduled.add(scheduler.scheduleAtFixedRate(() -> pauseOnce(pause.leaf(), pauseMillis),
+                            pause.startOffset().toMillis(), periodMillis, TimeUnit.MILLISECONDS));
+                }
+                case Fault.Kill kill -> {
+                    scheduled.add(scheduler.schedule(() -> kill(kill.leaf()), kill.killAt().toMillis(), TimeUnit.MILLISECONDS));
+                    Duration restartAt = kill.restartAtOrNull();
+                    if (restartAt != null && restartAt.compareTo(phase) < 0) {
+                        scheduled.add(scheduler.schedule(() -> restart(kill.leaf()), restartAt.toMillis(), TimeUnit.MILLISECONDS));
+                    }
+                }
+            }
+        }
+    }
+
+    private void pauseOnce(int leaf, long pauseMillis) {
+        try {
+            long pid = pidOf(leaf);
+            signal("STOP", pid);
+            paused.add(pid);
+            log.printf("  fault: leaf %d paused for %d ms (pid %d)%n", leaf, pauseMillis, pid);
+            scheduler.schedule(() -> resume(pid), pauseMillis, TimeUnit.MILLISECONDS);
+        } catch (IOException e) {
+            log.println("  fault: cannot pause leaf " + leaf + ": " + e.getMessage());
+        }
+    }
+
+    private void resume(long pid) {
+        if (paused.remove(pid)) {
+            try {
+                signal("CONT", pid);
+            } catch (IOException e) {
+                log.println("  fault: cannot resume pid " + pid + ": " + e.getMessage());
+            }
+        }
+    }
+
+    private void kill(int leaf) {
+        try {
+            long pid = pidOf(leaf);
+            signal("KILL", pid);
+            killed.add(leaf);
+            log.printf("  fault: leaf %d killed (pid %d)%n", leaf, pid);
+        } catch (IOException e) {
+            log.println("  fault: cannot kill leaf " + leaf + ": " + e.getMessage());
+        }
+    }
+
+    private void restart(int leaf) {
+        if (!killed.remove(leaf)) {
+            return;
+        }
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(root.resolve("/admin/leaves/" + leaf + "/restart"))
+                    .timeout(Duration.ofSeconds(90)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            log.printf("  fault: leaf %d restart: HTTP %d %s%n", leaf, response.statusCode(), response.body());
+        } catch (IOException e) {
+            log.println("  fault: cannot restart leaf " + leaf + " through " + root + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops scheduling faults and undoes the ones in effect: resumes paused leaves, restarts killed ones. */
+    public synchronized void endPhase() {
+        scheduled.forEach(future -> future.cancel(false));
+        scheduled.clear();
+        // Run the undo on the fault thread, after any action already running, so none slips past it.
+        try {
+            scheduler.submit(() -> {
+                new ArrayList<>(paused).forEach(this::resume);
+                new ArrayList<>(killed).forEach(this::restart);
+            }).get(120, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // Last resort from this thread: never leave a leaf frozen.
+            new ArrayList<>(paused).forEach(this::resume);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!scheduler.isShutdown()) {
+            endPhase();
+            scheduler.shutdownNow();
+        }
+    }
+
+    private long pidOf(int leaf) throws IOException {
+        try {
+            long pid = Long.parseLong(Files.readString(run.pidFile("leaf-" + leaf)).trim());
+            if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                return pid;
+            }
+            throw new IOException("leaf " + leaf + " (pid " + pid + ") is not running");
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IOException("no pid file for leaf " + leaf + " in " + run.dir()
+                    + "; faults need a cluster started by ./hedgerow local");
+        } catch (NumberFormatException e) {
+            throw new IOException("unreadable pid file " + run.pidFile("leaf-" + leaf));
+        }
+    }
+
+    private static void signal(String signal, long pid) throws IOException {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+            if (kill.waitFor() != 0) {
+                throw new IOException("kill -" + signal + " " + pid + " failed: " + new String(kill.getInputStream().readAllBytes()).trim());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while signalling " + pid, e);
+        }
+    }
+}
