@@ -1,5 +1,7 @@
 package io.hedgerow.leaf.search;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.queryparser.classic.MultiFieldQueryParser;
@@ -10,11 +12,19 @@ import org.apache.lucene.search.Query;
 
 /**
  * Parses Lucene classic query syntax with the analyzer the index was built with, over the index's
- * default query fields. Thread-safe: Lucene's parsers are not, so each call makes its own (cheap).
+ * default query fields. A leaf receives the same query once for each of its partitions, so parsed
+ * queries (immutable in Lucene, safe to share) are kept in a small cache.
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe: Lucene's parsers are not, so each parse
+ * makes its own; the cache is Caffeine's, bounded to {@value #CACHED_QUERIES} entries. Queries that
+ * fail to parse are not cached.
  */
 public final class QueryParsing {
+    static final int CACHED_QUERIES = 10_000;
+
     private final Analyzer analyzer;
     private final String[] defaultFields;
+    private final Cache<String, Query> parsed = Caffeine.newBuilder().maximumSize(CACHED_QUERIES).build();
 
     public QueryParsing(Analyzer analyzer, List<String> defaultFields) {
         if (defaultFields.isEmpty()) {
@@ -25,7 +35,19 @@ public final class QueryParsing {
     }
 
     public Query parse(String queryText) throws BadQueryException {
-        if (queryText == null || queryText.isBlank()) {
+        if (queryText == null) {
+            throw new BadQueryException("empty query", null);
+        }
+        Query query = parsed.getIfPresent(queryText);
+        if (query == null) {
+            query = parseUncached(queryText);
+            parsed.put(queryText, query);
+        }
+        return query;
+    }
+
+    private Query parseUncached(String queryText) throws BadQueryException {
+        if (queryText.isBlank()) {
             throw new BadQueryException("empty query", null);
         }
         QueryParser parser = defaultFields.length == 1
