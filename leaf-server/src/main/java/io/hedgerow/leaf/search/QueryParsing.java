@@ -9,10 +9,12 @@ import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.util.automaton.TooComplexToDeterminizeException;
 
 /**
  * Parses Lucene classic query syntax with the analyzer the index was built with, over the index's
- * default query fields. A leaf receives the same query once for each of its partitions, so parsed
+ * default query fields, and refuses queries that would explode ({@link QueryCostGuard}). A leaf
+ * receives the same query once for each of its partitions, so parsed
  * queries (immutable in Lucene, safe to share) are kept in a small cache.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: Lucene's parsers are not, so each parse
@@ -55,12 +57,16 @@ public final class QueryParsing {
                 : new MultiFieldQueryParser(defaultFields, analyzer);
         parser.setDefaultOperator(QueryParser.Operator.OR);
         try {
-            return parser.parse(queryText);
+            Query query = parser.parse(queryText);
+            QueryCostGuard.check(query);
+            return query;
         } catch (ParseException e) {
             throw new BadQueryException(firstLine(e.getMessage()), e);
         } catch (IndexSearcher.TooManyClauses e) {
             throw new BadQueryException("too many clauses (the limit is "
                     + IndexSearcher.getMaxClauseCount() + ")", e);
+        } catch (TooComplexToDeterminizeException e) {
+            throw new BadQueryException("pattern too complex: " + firstLine(e.getMessage()), e);
         }
     }
 
