@@ -69,7 +69,7 @@ public final class FaultInjector {
 
     /** How long to hold the sub-request a worker just took: 0 for not at all. */
     public long nextDelayNanos() {
-        Active now = current(ticker.nanoTime());
+        Active now = inEffect();
         if (now == null || now.coin().nextDouble() >= now.delay().probability()) {
             return 0;
         }
@@ -79,7 +79,7 @@ public final class FaultInjector {
 
     /** The delay in effect, if any and not expired. */
     public Optional<InjectedDelay> current() {
-        return Optional.ofNullable(current(ticker.nanoTime())).map(Active::delay);
+        return Optional.ofNullable(inEffect()).map(Active::delay);
     }
 
     /** Sub-requests delayed so far, over every injection. */
@@ -87,9 +87,10 @@ public final class FaultInjector {
         return delaysInjected.sum();
     }
 
-    private Active current(long nowNanos) {
+    /** The injection in effect; the clock is read only when there is one. */
+    private Active inEffect() {
         Active now = active.get();
-        if (now != null && nowNanos - now.untilNanos() >= 0) {
+        if (now != null && ticker.nanoTime() - now.untilNanos() >= 0) {
             // Lapsed: drop it, unless a new injection already replaced it.
             active.compareAndSet(now, null);
             return null;
