@@ -43,6 +43,11 @@ final class ClusterOptions {
             description = "Where pid files and leaf logs go (default: <data>/run).")
     Path runDir;
 
+    @Option(names = "--fault-injection",
+            description = "Start the leaves with fault injection enabled, so POST /admin/leaves/{n}/delay can slow them "
+                    + "down (for tests and demos; off by default).")
+    boolean faultInjection;
+
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
     }
@@ -64,6 +69,6 @@ final class ClusterOptions {
 
     LocalCluster.Options toOptions(Path index) {
         return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
-                JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60));
+                JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection);
     }
 }

@@ -55,7 +55,8 @@ final class DemoCommand implements Callable<Integer> {
         LocalCluster local;
         try {
             Path index = cluster.resolveIndex(out);
-            out.println("Starting " + cluster.leaves + " leaf processes and the root...");
+            out.println("Starting " + cluster.leaves + " leaf processes and the root"
+                    + (cluster.faultInjection ? " (leaves with fault injection enabled)" : "") + "...");
             local = LocalCluster.start(cluster.toOptions(index), out);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());

@@ -30,7 +30,8 @@ final class LocalCommand implements Callable<Integer> {
         PrintStream out = new PrintStream(System.out, true);
         try {
             Path index = cluster.resolveIndex(out);
-            out.println("Starting " + cluster.leaves + " leaf processes and the root...");
+            out.println("Starting " + cluster.leaves + " leaf processes and the root"
+                    + (cluster.faultInjection ? " (leaves with fault injection enabled)" : "") + "...");
             LocalCluster local = LocalCluster.start(cluster.toOptions(index), out);
             CountDownLatch stopped = Shutdown.closeOnExit(local);
             out.printf("Serving on http://%s:%d/  (pid files in %s; Ctrl-C or './hedgerow local stop' to stop)%n",

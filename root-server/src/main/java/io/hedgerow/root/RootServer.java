@@ -3,6 +3,7 @@ package io.hedgerow.root;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.api.LeafFaults;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fanout.DispatchPolicy;
@@ -49,7 +50,9 @@ public final class RootServer implements AutoCloseable {
 
     /**
      * Like {@link #start(ClusterConfig, String, int, Duration)}, with leaf operations for
-     * {@code /admin} (only a root that started its leaves, as a local cluster does, has them).
+     * {@code /admin} (only a root that started its leaves, as a local cluster does, has them): with
+     * {@code admin} non-null the HTTP API also offers {@code /admin/leaves/{n}/restart} and
+     * {@code /admin/leaves/{n}/delay}.
      */
     public static RootServer start(ClusterConfig config, String httpHost, int httpPort, Duration readyTimeout,
             LeafAdmin admin) throws IOException, InterruptedException {
@@ -66,7 +69,8 @@ public final class RootServer implements AutoCloseable {
                         readyTimeout.toMillis());
             }
             HttpApiServer http = httpHost == null ? null
-                    : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin);
+                    : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin,
+                            fanOut.leafFaults());
             return new RootServer(group, fanOut, metrics, http);
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -77,6 +81,11 @@ public final class RootServer implements AutoCloseable {
     /** Searches from Java, without HTTP. */
     public HedgerowClient client() {
         return fanOut;
+    }
+
+    /** Fault injection in the leaves; they obey only when started with fault injection enabled. */
+    public LeafFaults leafFaults() {
+        return fanOut.leafFaults();
     }
 
     public ClusterState cluster() {

@@ -1,6 +1,7 @@
 package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.wire.WireCodec;
+import io.hedgerow.leaf.fault.InjectedDelay;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -14,6 +15,9 @@ import java.util.Objects;
  * @param queueCapacity    sub-requests that may wait for a worker before the leaf answers busy
  * @param ioThreads        Netty event loops
  * @param maxFrameBytes    largest frame accepted from a root
+ * @param faultInjection   whether the leaf obeys requests to inject faults (off unless asked for: fault
+ *                         injection exists for tests and demos)
+ * @param initialDelay     a delay injected from the start, or null; only with {@code faultInjection}
  */
 public record LeafConfig(
         Path indexDir,
@@ -22,7 +26,9 @@ public record LeafConfig(
         int workers,
         int queueCapacity,
         int ioThreads,
-        int maxFrameBytes) {
+        int maxFrameBytes,
+        boolean faultInjection,
+        InjectedDelay initialDelay) {
 
     public LeafConfig {
         Objects.requireNonNull(indexDir, "indexDir");
@@ -39,31 +45,45 @@ public record LeafConfig(
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
         }
+        if (initialDelay != null && !faultInjection) {
+            throw new IllegalArgumentException("initialDelay: " + initialDelay.describe()
+                    + " (expected: none unless fault injection is enabled)");
+        }
     }
 
-    /** Loopback, a free port, a worker per core, a queue of 1,000, one event loop. */
+    /** Loopback, a free port, a worker per core, a queue of 1,000, one event loop, no fault injection. */
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(), 1000, 1,
-                WireCodec.DEFAULT_MAX_FRAME_BYTES);
+                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null);
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes);
+        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes);
+        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes);
+        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay);
     }
 
     public LeafConfig withQueueCapacity(int newCapacity) {
-        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes);
+        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay);
+    }
+
+    /** Obey (or refuse) requests to inject faults; off by default. */
+    public LeafConfig withFaultInjection(boolean enabled) {
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay);
+    }
+
+    /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
+    public LeafConfig withInitialDelay(InjectedDelay delay) {
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, delay);
     }
 }

@@ -8,7 +8,8 @@ import java.util.concurrent.Executor;
 
 /**
  * Serves one connection from a root: searches and fetches go to the shared scheduler, cancels to the
- * in-flight registry, assignments to the admin thread. Nothing here blocks the event loop.
+ * in-flight registry, assignments to the admin thread, fault injections to {@link FaultControl}
+ * (answered at once). Nothing here blocks the event loop.
  * A malformed or oversized frame closes this connection only.
  */
 final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
@@ -40,6 +41,10 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                 if (task != null) {
                     task.cancel();
                 }
+            }
+            case INJECT -> {
+                ctx.write(Frame.newBuilder().setInjectAck(leaf.faults().apply(frame.getInject())).build(), ctx.voidPromise());
+                wroteInThisRead = true;
             }
             case ASSIGN -> admin.execute(() -> {
                 AssignAck ack = leaf.partitions().assign(frame.getAssign());

@@ -8,10 +8,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * @param inflight tasks queued or running, by request id, so a CANCEL can find them. Request ids
  *                 are unique per leaf because the root makes them unique per root process.
+ * @param faults   injected delays (none unless the leaf was started with fault injection)
  */
 record LeafContext(
         OpenPartitions partitions,
         SearchScheduler scheduler,
         ConcurrentHashMap<Long, LeafTask> inflight,
-        Ticker ticker) {
+        Ticker ticker,
+        FaultControl faults) {
 }

@@ -3,6 +3,8 @@ package io.hedgerow.leaf.server;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.WireCodec;
+import io.hedgerow.leaf.fault.FaultInjector;
+import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
 import io.netty.bootstrap.ServerBootstrap;
@@ -14,10 +16,12 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -31,17 +35,19 @@ public final class LeafServer implements AutoCloseable {
     private final LeafConfig config;
     private final OpenPartitions partitions;
     private final SearchScheduler scheduler;
+    private final FaultControl faults;
     private final ExecutorService admin;
     private final EventLoopGroup group;
     private final Channel serverChannel;
     private final ChannelGroup connections;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LeafServer(LeafConfig config, OpenPartitions partitions, SearchScheduler scheduler,
+    private LeafServer(LeafConfig config, OpenPartitions partitions, SearchScheduler scheduler, FaultControl faults,
             ExecutorService admin, EventLoopGroup group, Channel serverChannel, ChannelGroup connections) {
         this.config = config;
         this.partitions = partitions;
         this.scheduler = scheduler;
+        this.faults = faults;
         this.admin = admin;
         this.group = group;
         this.serverChannel = serverChannel;
@@ -63,7 +69,12 @@ public final class LeafServer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        LeafContext leaf = new LeafContext(partitions, scheduler, new ConcurrentHashMap<>(), Ticker.system());
+        FaultControl faults = new FaultControl(config.faultInjection(),
+                new FaultInjector(Ticker.system(), () -> ThreadLocalRandom.current().nextLong()));
+        if (config.initialDelay() != null) {
+            faults.inject(config.initialDelay());
+        }
+        LeafContext leaf = new LeafContext(partitions, scheduler, new ConcurrentHashMap<>(), Ticker.system(), faults);
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "leaf-io");
         ChannelGroup connections = new DefaultChannelGroup(group.next());
@@ -83,10 +94,10 @@ public final class LeafServer implements AutoCloseable {
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
-            LeafServer server = new LeafServer(config, partitions, scheduler, admin, group, channel, connections);
-            LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers)",
+            LeafServer server = new LeafServer(config, partitions, scheduler, faults, admin, group, channel, connections);
+            LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5})",
                     index.indexName(), config.host(), String.valueOf(server.port()), transport.name(),
-                    config.workers());
+                    config.workers(), config.faultInjection() ? ", fault injection enabled" : "");
             return server;
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -108,6 +119,16 @@ public final class LeafServer implements AutoCloseable {
     /** Partitions open right now. */
     public Set<Integer> openPartitions() {
         return partitions.openPartitions();
+    }
+
+    /** The injected delay in effect, if any (only with fault injection; it lapses by itself). */
+    public Optional<InjectedDelay> injectedDelay() {
+        return faults.injector().current();
+    }
+
+    /** Sub-requests an injected delay has held so far. */
+    public long delaysInjected() {
+        return faults.injector().delaysInjected();
     }
 
     /** Stops listening, closes every connection (roots see it at once), stops the workers. Idempotent. */

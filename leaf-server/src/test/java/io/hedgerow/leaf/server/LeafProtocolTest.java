@@ -3,6 +3,7 @@ package io.hedgerow.leaf.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.Cancel;
 import io.hedgerow.common.wire.proto.AssignPartitions;
 import io.hedgerow.common.wire.proto.FetchItem;
 import io.hedgerow.common.wire.proto.FetchRequest;
@@ -10,11 +11,14 @@ import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.FetchedDoc;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.Hit;
+import io.hedgerow.common.wire.proto.InjectFault;
+import io.hedgerow.common.wire.proto.InjectFaultAck;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.StoredField;
+import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexOptions;
@@ -300,6 +304,135 @@ class LeafProtocolTest {
                 .isEqualTo(Status.OK);
     }
 
+    // ------------------------------------------------------------------ fault injection
+
+    @Test
+    void refusesFaultInjectionUnlessStartedWithIt() throws IOException {
+        Peer root = connect();
+        assignAll(root);
+
+        InjectFaultAck ack = inject(root, Duration.ofMillis(300), 1.0, Duration.ofSeconds(60));
+
+        assertThat(ack.getError()).isEqualTo("fault injection is disabled on this leaf; start it with --fault-injection");
+        assertThat(inject(root, Duration.ZERO, 0, Duration.ZERO).getError()).as("a clear too").contains("disabled");
+        assertThat(search(root, request(0, "body:meadow", 5)).getStatus()).isEqualTo(Status.OK);
+        assertThat(leaf.injectedDelay()).isEmpty();
+        assertThat(leaf.delaysInjected()).isZero();
+    }
+
+    @Test
+    void holdsEverySearchAndFetchForTheInjectedDelay() throws IOException {
+        restartLeaf(LeafConfig.defaults(store.dir()).withWorkers(2).withFaultInjection(true));
+        Peer root = connect();
+        assignAll(root);
+        Hit hit = search(root, request(0, "body:meadow", 1)).getHits(0);
+
+        InjectFaultAck ack = inject(root, Duration.ofMillis(300), 1.0, Duration.ofSeconds(60));
+        assertThat(ack.getError()).isEmpty();
+        assertThat(ack.getSeed()).as("chosen by the leaf").isNotZero();
+        assertThat(leaf.injectedDelay()).hasValueSatisfying(delay -> assertThat(delay.seed()).isEqualTo(ack.getSeed()));
+
+        long sent = System.nanoTime();
+        SearchResponse delayed = search(root, request(0, "body:meadow", 5));
+        long searchNanos = System.nanoTime() - sent;
+        // Lower bounds only: a loaded machine may add to a delay, never take from it.
+        assertThat(delayed.getStatus()).isEqualTo(Status.OK);
+        assertThat(delayed.getCutShort()).isFalse();
+        assertThat(delayed.getHitsList()).isNotEmpty();
+        assertThat(searchNanos).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
+        assertThat(delayed.getServiceNanos()).as("the delay is service time").isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
+
+        FetchResponse fetch = fetch(root, FetchRequest.newBuilder().setQuery("body:meadow").setStoredFields(true)
+                .addItems(FetchItem.newBuilder().setPartition(0).setDoc(hit.getDoc())));
+        assertThat(fetch.getStatus()).isEqualTo(Status.OK);
+        assertThat(fetch.getServiceNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
+        assertThat(leaf.delaysInjected()).isEqualTo(2);
+
+        assertThat(inject(root, Duration.ZERO, 0, Duration.ZERO).getError()).isEmpty();
+        assertThat(leaf.injectedDelay()).isEmpty();
+        assertThat(search(root, request(1, "body:meadow", 5)).getStatus()).isEqualTo(Status.OK);
+        assertThat(leaf.delaysInjected()).as("nothing held after the clear").isEqualTo(2);
+    }
+
+    @Test
+    void aCancelCutsADelayedRequestShortAndFreesTheWorker() throws IOException {
+        restartLeaf(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
+        Peer root = connect();
+        assignAll(root);
+        assertThat(inject(root, Duration.ofSeconds(30), 1.0, Duration.ofSeconds(60)).getError()).isEmpty();
+
+        SearchRequest held = request(0, "body:meadow", 5);
+        root.send(frame(held));
+        awaitDelaysInjected(1); // the only worker is now held
+        root.send(Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(held.getRequestId())).build());
+
+        SearchResponse cut = root.receive().getResult();
+        assertThat(cut.getRequestId()).isEqualTo(held.getRequestId());
+        assertThat(cut.getCutShort()).isTrue();
+        assertThat(cut.getServiceNanos()).as("well before the 30 s delay").isLessThan(Duration.ofSeconds(20).toNanos());
+
+        assertThat(inject(root, Duration.ZERO, 0, Duration.ZERO).getError()).isEmpty();
+        SearchResponse next = search(root, request(1, "body:meadow", 5));
+        assertThat(next.getStatus()).isEqualTo(Status.OK);
+        assertThat(next.getCutShort()).isFalse();
+    }
+
+    @Test
+    void theDeadlineCutsADelayedRequestShort() throws IOException {
+        restartLeaf(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
+        Peer root = connect();
+        assignAll(root);
+        assertThat(inject(root, Duration.ofSeconds(30), 1.0, Duration.ofSeconds(60)).getError()).isEmpty();
+
+        long sent = System.nanoTime();
+        SearchResponse cut = search(root, request(0, "body:meadow", 5).toBuilder()
+                .setBudgetNanos(Duration.ofMillis(300).toNanos()).build());
+        long tookNanos = System.nanoTime() - sent;
+
+        assertThat(cut.getCutShort()).isTrue();
+        assertThat(tookNanos).isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos()).isLessThan(Duration.ofSeconds(20).toNanos());
+    }
+
+    @Test
+    void anInjectedDelayLapsesByItselfAfterItsDuration() throws IOException {
+        restartLeaf(LeafConfig.defaults(store.dir()).withWorkers(2).withFaultInjection(true));
+        Peer root = connect();
+        assignAll(root);
+
+        assertThat(inject(root, Duration.ofSeconds(30), 1.0, Duration.ofMillis(200)).getError()).isEmpty();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (leaf.injectedDelay().isPresent()) {
+            assertThat(System.nanoTime() - deadline).as("still delaying 20 s after a 200 ms injection").isNegative();
+            Thread.onSpinWait();
+        }
+
+        assertThat(search(root, request(0, "body:meadow", 5)).getStatus()).isEqualTo(Status.OK);
+        assertThat(leaf.delaysInjected()).isZero();
+    }
+
+    @Test
+    void refusesAnOutOfRangeInjectionNamingTheValue() throws IOException {
+        restartLeaf(LeafConfig.defaults(store.dir()).withFaultInjection(true));
+        Peer root = connect();
+
+        InjectFaultAck ack = inject(root, Duration.ofMillis(5), 2.0, Duration.ofSeconds(1));
+
+        assertThat(ack.getError()).isEqualTo("probability: 2.0 (expected: 0..1)");
+        assertThat(leaf.injectedDelay()).isEmpty();
+    }
+
+    @Test
+    void startsWithTheDelayItsConfigurationNames() throws IOException {
+        InjectedDelay initial = new InjectedDelay(Duration.ofMillis(50).toNanos(), 0.05, Duration.ofMinutes(5).toNanos(), 11);
+        restartLeaf(LeafConfig.defaults(store.dir()).withFaultInjection(true).withInitialDelay(initial));
+
+        assertThat(leaf.injectedDelay()).contains(initial);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(
+                () -> LeafConfig.defaults(store.dir()).withInitialDelay(initial)))
+                .hasMessageContaining("initialDelay: 50ms with probability 0.05 for 5m (seed 11)")
+                .hasMessageContaining("expected: none unless fault injection is enabled");
+    }
+
     // ------------------------------------------------------------------ broken peers
 
     @Test
@@ -355,6 +488,30 @@ class LeafProtocolTest {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    private void restartLeaf(LeafConfig config) throws IOException {
+        leaf.close();
+        leaf = LeafServer.start(config);
+    }
+
+    private InjectFaultAck inject(Peer root, Duration delay, double probability, Duration duration) throws IOException {
+        long requestId = nextRequestId++;
+        root.send(Frame.newBuilder().setInject(InjectFault.newBuilder().setRequestId(requestId)
+                .setDelayNanos(delay.toNanos()).setProbability(probability).setDurationNanos(duration.toNanos())).build());
+        Frame answer = root.receive();
+        assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.INJECT_ACK);
+        assertThat(answer.getInjectAck().getRequestId()).isEqualTo(requestId);
+        return answer.getInjectAck();
+    }
+
+    /** Waits until workers have taken {@code count} delays, i.e. are held by them. */
+    private void awaitDelaysInjected(long count) {
+        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+        while (leaf.delaysInjected() < count) {
+            assertThat(System.nanoTime() - deadline).as("waiting for %d injected delays", count).isNegative();
+            Thread.onSpinWait();
+        }
+    }
 
     /** One end of a connection to the leaf, speaking 4-byte big-endian length, then a Frame. */
     private record Peer(DataInputStream in, DataOutputStream out) {

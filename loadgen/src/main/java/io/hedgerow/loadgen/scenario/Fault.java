@@ -3,6 +3,8 @@ package io.hedgerow.loadgen.scenario;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.hedgerow.common.time.Durations;
+import io.hedgerow.leaf.fault.InjectedDelay;
 import java.time.Duration;
 
 /**
@@ -12,8 +14,9 @@ import java.time.Duration;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = Fault.Pause.class, name = "pause"),
-        @JsonSubTypes.Type(value = Fault.Kill.class, name = "kill")})
-public sealed interface Fault permits Fault.Pause, Fault.Kill {
+        @JsonSubTypes.Type(value = Fault.Kill.class, name = "kill"),
+        @JsonSubTypes.Type(value = Fault.Delay.class, name = "delay")})
+public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Delay {
 
     /** The leaf's number, as in {@code data/run/leaf-N.pid}. */
     int leaf();
@@ -75,6 +78,58 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill {
         /** When to restart, or null to restart when the phase ends. */
         public Duration restartAtOrNull() {
             return restartAt == null ? null : Durations.parse(restartAt);
+        }
+    }
+
+    /**
+     * Slows the leaf down from inside (the leaf's fault injection): each of its sub-requests is held
+     * on its worker for {@code delay} with {@code probability}, as a slow disk or a GC pause would,
+     * from {@code start} after the phase begins (default at once) until {@code end} (default: when
+     * the phase ends). Needs a cluster started with {@code ./hedgerow local --fault-injection}.
+     * The leaf drops the delay by itself when it is due to end, so even a generator that dies
+     * leaves no slow leaf behind.
+     *
+     * @param seed seed of the leaf's coin flips, for a repeatable run; absent: the leaf chooses (and
+     *             the run log shows it)
+     */
+    record Delay(
+            @JsonProperty(value = "leaf", required = true) int leaf,
+            @JsonProperty(value = "delay", required = true) String delay,
+            @JsonProperty(value = "probability", required = true) double probability,
+            @JsonProperty("start") String start,
+            @JsonProperty("end") String end,
+            @JsonProperty("seed") Long seed) implements Fault {
+        public Delay {
+            requireLeaf(leaf);
+            Duration held = Durations.parse(delay);
+            if (held.isZero() || held.compareTo(InjectedDelay.MAX_DELAY) > 0) {
+                throw new IllegalArgumentException("delay: " + delay + " (expected: > 0 and at most "
+                        + Durations.format(InjectedDelay.MAX_DELAY) + ")");
+            }
+            if (!(probability >= 0 && probability <= 1)) {
+                throw new IllegalArgumentException("probability: " + probability + " (expected: 0..1)");
+            }
+            Duration from = start == null ? Duration.ZERO : Durations.parse(start);
+            if (end != null && Durations.parse(end).compareTo(from) <= 0) {
+                throw new IllegalArgumentException("end: " + end + " (expected: after start: " + (start == null ? "0s" : start) + ")");
+            }
+        }
+
+        public Duration delayDuration() {
+            return Durations.parse(delay);
+        }
+
+        public Duration startOffset() {
+            return start == null ? Duration.ZERO : Durations.parse(start);
+        }
+
+        /** When the delay ends, bounded by the phase's end. */
+        public Duration endOffset(Duration phase) {
+            return end == null ? phase : min(Durations.parse(end), phase);
+        }
+
+        private static Duration min(Duration a, Duration b) {
+            return a.compareTo(b) <= 0 ? a : b;
         }
     }
 

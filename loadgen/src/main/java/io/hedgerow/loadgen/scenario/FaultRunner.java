@@ -1,5 +1,6 @@
 package io.hedgerow.loadgen.scenario;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.root.local.RunDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,14 +22,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * Applies a phase's faults to the leaves of a cluster started by {@code ./hedgerow local}, found
  * through its pid files: pauses (SIGSTOP, then SIGCONT) and kills (SIGKILL, then a restart through
- * the root's {@code /admin} endpoint). Every fault is undone when the phase ends, when
- * {@link #close()} runs, or when the JVM exits (the caller registers {@link #close()} as a shutdown
- * hook): no leaf is left frozen or dead.
+ * the root's {@code /admin} endpoint), and injected delays (through the root's
+ * {@code /admin/leaves/{n}/delay}, which the leaf applies itself). Every fault is undone when the
+ * phase ends, when {@link #close()} runs, or when the JVM exits (the caller registers
+ * {@link #close()} as a shutdown hook): no leaf is left frozen, dead or slow. An injected delay is
+ * also bounded at the leaf, which drops it by itself when the phase is due to end, so a generator
+ * that dies without running its hooks leaves no slow leaf behind either.
  *
  * <p><b>Assumptions and guarantees.</b> Fault actions run on one scheduler thread;
  * {@link #endPhase()} and {@link #close()} may be called from any thread.
  */
 public final class FaultRunner implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final RunDirectory run;
     private final URI root;
     private final PrintStream log;
@@ -41,6 +47,7 @@ public final class FaultRunner implements AutoCloseable {
     private final List<ScheduledFuture<?>> scheduled = new ArrayList<>();
     private final Set<Long> paused = ConcurrentHashMap.newKeySet();
     private final Set<Integer> killed = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> delayed = ConcurrentHashMap.newKeySet();
 
     public FaultRunner(RunDirectory run, URI root, PrintStream log) {
         this.run = run;
@@ -48,10 +55,24 @@ public final class FaultRunner implements AutoCloseable {
         this.log = log;
     }
 
-    /** Checks that every leaf a fault names has a live process, before any load starts. */
+    /**
+     * Checks, before any load starts, that every leaf a pause or kill names has a live process, and
+     * that every leaf a delay names accepts injected delays (by clearing its delay, which changes
+     * nothing).
+     */
     public void requireLeaves(List<Fault> faults) throws IOException {
         for (Fault fault : faults) {
-            pidOf(fault.leaf());
+            if (fault instanceof Fault.Delay) {
+                HttpResponse<String> response = delayRequest(fault.leaf(), HttpRequest.newBuilder().DELETE());
+                if (response.statusCode() != 200) {
+                    // Unless the leaf number is wrong, the cure is the same: a cluster whose leaves obey.
+                    throw new IOException("leaf " + fault.leaf() + " cannot be delayed: " + detail(response)
+                            + (response.body().contains("expected: 0..") ? ""
+                                    : " (delay faults need a cluster started with ./hedgerow local --fault-injection)"));
+                }
+            } else {
+                pidOf(fault.leaf());
+            }
         }
     }
 
@@ -70,6 +91,14 @@ public final class FaultRunner implements AutoCloseable {
                     Duration restartAt = kill.restartAtOrNull();
                     if (restartAt != null && restartAt.compareTo(phase) < 0) {
                         scheduled.add(scheduler.schedule(() -> restart(kill.leaf()), restartAt.toMillis(), TimeUnit.MILLISECONDS));
+                    }
+                }
+                case Fault.Delay delay -> {
+                    Duration from = delay.startOffset();
+                    Duration to = delay.endOffset(phase);
+                    scheduled.add(scheduler.schedule(() -> injectDelay(delay, to.minus(from)), from.toMillis(), TimeUnit.MILLISECONDS));
+                    if (to.compareTo(phase) < 0) {
+                        scheduled.add(scheduler.schedule(() -> clearDelay(delay.leaf()), to.toMillis(), TimeUnit.MILLISECONDS));
                     }
                 }
             }
@@ -125,7 +154,63 @@ public final class FaultRunner implements AutoCloseable {
         }
     }
 
-    /** Stops scheduling faults and undoes the ones in effect: resumes paused leaves, restarts killed ones. */
+    /** Asks the leaf to delay its sub-requests for {@code lasting}, after which it drops the delay by itself. */
+    private void injectDelay(Fault.Delay delay, Duration lasting) {
+        // Marked first: if the answer is lost, the undo still clears it.
+        delayed.add(delay.leaf());
+        String body = "{\"delay_ms\": " + delay.delayDuration().toNanos() / 1e6
+                + ", \"probability\": " + delay.probability()
+                + ", \"duration_ms\": " + Math.max(1, lasting.toMillis())
+                + (delay.seed() == null ? "" : ", \"seed\": " + delay.seed()) + "}";
+        try {
+            HttpResponse<String> response = delayRequest(delay.leaf(), HttpRequest.newBuilder()
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+            log.printf("  fault: leaf %d delay: %s%n", delay.leaf(),
+                    response.statusCode() == 200 ? field(response, "result") : "HTTP " + response.statusCode() + " " + detail(response));
+        } catch (IOException e) {
+            log.println("  fault: cannot delay leaf " + delay.leaf() + " through " + root + ": " + e.getMessage());
+        }
+    }
+
+    private void clearDelay(int leaf) {
+        if (!delayed.remove(leaf)) {
+            return;
+        }
+        try {
+            HttpResponse<String> response = delayRequest(leaf, HttpRequest.newBuilder().DELETE());
+            log.printf("  fault: leaf %d delay: %s%n", leaf,
+                    response.statusCode() == 200 ? "cleared" : "HTTP " + response.statusCode() + " " + detail(response));
+        } catch (IOException e) {
+            log.println("  fault: cannot clear the delay of leaf " + leaf + " through " + root + ": " + e.getMessage()
+                    + " (the leaf drops it by itself when the phase is due to end)");
+        }
+    }
+
+    private HttpResponse<String> delayRequest(int leaf, HttpRequest.Builder request) throws IOException {
+        try {
+            return http.send(request.uri(root.resolve("/admin/leaves/" + leaf + "/delay")).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** The {@code detail} of an error body, or the body itself. */
+    private static String detail(HttpResponse<String> response) {
+        String detail = field(response, "detail");
+        return detail.isEmpty() ? response.body() : detail;
+    }
+
+    private static String field(HttpResponse<String> response, String name) {
+        try {
+            return JSON.readTree(response.body()).path(name).asText();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** Stops scheduling faults and undoes the ones in effect: resumes paused leaves, restarts killed ones, clears delays. */
     public synchronized void endPhase() {
         scheduled.forEach(future -> future.cancel(false));
         scheduled.clear();
@@ -133,11 +218,13 @@ public final class FaultRunner implements AutoCloseable {
         try {
             scheduler.submit(() -> {
                 new ArrayList<>(paused).forEach(this::resume);
+                new ArrayList<>(delayed).forEach(this::clearDelay);
                 new ArrayList<>(killed).forEach(this::restart);
             }).get(120, TimeUnit.SECONDS);
         } catch (Exception e) {
-            // Last resort from this thread: never leave a leaf frozen.
+            // Last resort from this thread: never leave a leaf frozen or slow.
             new ArrayList<>(paused).forEach(this::resume);
+            new ArrayList<>(delayed).forEach(this::clearDelay);
         }
     }
 

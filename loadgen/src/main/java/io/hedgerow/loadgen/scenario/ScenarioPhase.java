@@ -1,7 +1,10 @@
 package io.hedgerow.loadgen.scenario;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.hedgerow.common.time.Durations;
+import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.loadgen.run.PhaseSpec;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,7 +35,26 @@ public record ScenarioPhase(
     public ScenarioPhase {
         Objects.requireNonNull(name, "name");
         faults = faults == null ? List.of() : List.copyOf(faults);
-        toSpec(name, duration, rate, arrival, concurrency, record); // validates
+        PhaseSpec spec = toSpec(name, duration, rate, arrival, concurrency, record); // validates
+        for (int i = 0; i < faults.size(); i++) {
+            if (faults.get(i) instanceof Fault.Delay delay) {
+                requireWithin(delay, i, spec.duration());
+            }
+        }
+    }
+
+    /** A delay must start within the phase, and a leaf keeps an injected delay for at most an hour. */
+    private static void requireWithin(Fault.Delay delay, int index, Duration phase) {
+        if (delay.startOffset().compareTo(phase) >= 0) {
+            throw new IllegalArgumentException("faults[" + index + "].start: " + delay.start()
+                    + " (expected: before the phase ends at " + Durations.format(phase) + ")");
+        }
+        Duration window = delay.endOffset(phase).minus(delay.startOffset());
+        if (window.compareTo(InjectedDelay.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("faults[" + index + "]: a delay of " + Durations.format(window)
+                    + " (expected: at most " + Durations.format(InjectedDelay.MAX_DURATION)
+                    + ", the longest a leaf keeps one; split the phase)");
+        }
     }
 
     public PhaseSpec toSpec() {

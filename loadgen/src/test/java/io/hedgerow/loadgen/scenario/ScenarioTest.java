@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,13 +87,78 @@ class ScenarioTest {
         assertThatThrownBy(() -> Scenario.read(write("""
                 {"name": "x", "phases": [{"name": "a", "duration": "5s", "rate": 2,
                   "faults": [{"type": "melt", "leaf": 0}]}]}
-                """))).hasMessageContaining("line 2").hasMessageContaining("unknown fault type (expected: pause or kill)");
+                """))).hasMessageContaining("line 2").hasMessageContaining("unknown fault type (expected: pause, kill or delay)");
         assertThatThrownBy(() -> Scenario.read(write("""
                 {"name": "x", "phases": [{"name": "a", "rate": 2}]}
                 """))).hasMessageContaining("phases[0]").hasMessageContaining("missing required field 'duration'");
         assertThatThrownBy(() -> Scenario.read(write("""
                 {"name": "x", "phases": [{"name": "a", "duration": "5s", "rate": 2, "request": {"k": 0}}]}
                 """))).hasMessageContaining("phases[0].request").hasMessageContaining("k: 0 (expected: 1..1000)");
+    }
+
+    @Test
+    void readsADelayFaultWithItsWindowBoundedByThePhase() throws IOException {
+        Scenario scenario = Scenario.read(write("""
+                {"name": "slow", "phases": [{"name": "delayed", "duration": "30s", "rate": 300, "faults": [
+                  {"type": "delay", "leaf": 1, "delay": "50ms", "probability": 0.05},
+                  {"type": "delay", "leaf": 2, "delay": "1.5s", "probability": 1, "start": "5s", "end": "40s", "seed": 9}]}]}
+                """));
+        List<Fault> faults = scenario.phases().get(0).faults();
+        assertThat(faults).containsExactly(new Fault.Delay(1, "50ms", 0.05, null, null, null),
+                new Fault.Delay(2, "1.5s", 1.0, "5s", "40s", 9L));
+        Fault.Delay first = (Fault.Delay) faults.get(0);
+        Fault.Delay second = (Fault.Delay) faults.get(1);
+        Duration phase = Duration.ofSeconds(30);
+        assertThat(first.delayDuration()).isEqualTo(Duration.ofMillis(50));
+        assertThat(first.startOffset()).isZero();
+        assertThat(first.endOffset(phase)).isEqualTo(phase);
+        assertThat(second.delayDuration()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(second.startOffset()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(second.endOffset(phase)).as("never past the phase").isEqualTo(phase);
+    }
+
+    @Test
+    void refusesBadDelayFaultsNamingTheField() throws IOException {
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith("{\"type\": \"delay\", \"leaf\": 0, \"delay\": \"50ms\"}"))))
+                .hasMessageContaining("phases[0].faults[0]").hasMessageContaining("missing required field 'probability'");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"delay\", \"leaf\": 0, \"delay\": \"50ms\", \"probability\": 1.5}"))))
+                .hasMessageContaining("phases[0].faults[0]").hasMessageContaining("probability: 1.5 (expected: 0..1)");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"delay\", \"leaf\": 0, \"delay\": \"2m\", \"probability\": 1}"))))
+                .hasMessageContaining("delay: 2m (expected: > 0 and at most 1m)");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"delay\", \"leaf\": 0, \"delay\": \"0ms\", \"probability\": 1}"))))
+                .hasMessageContaining("delay: 0ms (expected: > 0");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"delay\", \"leaf\": -1, \"delay\": \"5ms\", \"probability\": 1}"))))
+                .hasMessageContaining("leaf: -1 (expected: >= 0)");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"delay\", \"leaf\": 0, \"delay\": \"5ms\", \"probability\": 1, \"start\": \"9s\", \"end\": \"3s\"}"))))
+                .hasMessageContaining("end: 3s (expected: after start: 9s)");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"delay\", \"leaf\": 0, \"delay\": \"5ms\", \"probability\": 1, \"start\": \"30s\"}"))))
+                .hasMessageContaining("phases[0]").hasMessageContaining("faults[0].start: 30s (expected: before the phase ends at 30s)");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"delay\", \"leaf\": 0, \"delay\": \"5ms\", \"probability\": 1, \"every\": \"1s\"}"))))
+                .hasMessageContaining("unknown field 'every'").hasMessageContaining("probability");
+        assertThatThrownBy(() -> Scenario.read(write("""
+                {"name": "x", "phases": [{"name": "long", "duration": "2h", "rate": 2,
+                  "faults": [{"type": "delay", "leaf": 0, "delay": "5ms", "probability": 1}]}]}
+                """))).hasMessageContaining("faults[0]: a delay of 2h (expected: at most 1h");
+    }
+
+    @Test
+    void readsTheLeafDelayExampleScenario() throws IOException {
+        Path example = Path.of("..", "docs", "scenarios", "leaf-delay.json");
+        Scenario scenario = Scenario.read(example);
+        assertThat(scenario.phases()).extracting(ScenarioPhase::name).containsExactly("warmup", "delayed", "recovered");
+        assertThat(scenario.phases().get(1).faults()).singleElement().isInstanceOf(Fault.Delay.class);
+    }
+
+    private static String phaseWith(String fault) {
+        return "{\"name\": \"x\", \"phases\": [{\"name\": \"a\", \"duration\": \"30s\", \"rate\": 2,\n"
+                + "  \"faults\": [" + fault + "]}]}";
     }
 
     @Test

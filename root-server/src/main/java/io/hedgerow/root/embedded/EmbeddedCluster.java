@@ -14,6 +14,7 @@ import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.http.LeafAdmin;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A whole Hedgerow cluster inside this JVM: an index (built from documents, a JSON-lines file or
@@ -98,6 +100,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private int httpPort = -1;
         private Duration defaultTimeout = Duration.ofSeconds(5);
         private PrintStream progress;
+        private boolean faultInjection;
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -161,6 +164,16 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Start the leaves with fault injection enabled (off by default), for tests and demos: then
+         * {@link RootServer#leafFaults()} can slow a leaf down, and the HTTP API, when asked for,
+         * offers {@code /admin/leaves/{n}/delay}. Without it the HTTP API has no {@code /admin}.
+         */
+        public Builder faultInjection(boolean enabled) {
+            this.faultInjection = enabled;
+            return this;
+        }
+
         /** Where to report indexing progress; silent by default. */
         public Builder progress(PrintStream out) {
             this.progress = out;
@@ -181,13 +194,16 @@ public final class EmbeddedCluster implements AutoCloseable {
             List<LeafServer> started = new ArrayList<>();
             try {
                 for (int i = 0; i < leaves; i++) {
-                    started.add(LeafServer.start(LeafConfig.defaults(store.dir())));
+                    started.add(LeafServer.start(LeafConfig.defaults(store.dir()).withFaultInjection(faultInjection)));
                 }
                 ClusterConfig config = ClusterConfig.of(manifest.name(),
                         started.stream().map(LeafServer::address).toList(), manifest.partitions(), replicas)
                         .withDefaultTimeout(defaultTimeout);
+                // Its leaves share this JVM, so there is no process to restart; delays are all /admin offers.
+                LeafAdmin admin = !faultInjection ? null : leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException(
+                        "restarting a leaf needs a local cluster ('hedgerow local'); an embedded cluster's leaves run in its JVM"));
                 RootServer root = RootServer.start(config, httpPort >= 0 ? "127.0.0.1" : null, Math.max(0, httpPort),
-                        Duration.ofSeconds(30));
+                        Duration.ofSeconds(30), admin);
                 return new EmbeddedCluster(store, manifest, List.copyOf(started), root);
             } catch (IOException | InterruptedException | RuntimeException e) {
                 started.forEach(LeafServer::close);

@@ -6,6 +6,7 @@ import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.AssignPartitions;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.api.LeafFaults;
 import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
@@ -36,6 +37,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
 
     private final FanOutContext context;
     private final LoopConnections[] loops;
+    private final LeafFaults leafFaults;
     private final EventLoopGroup group;
     private final long defaultTimeoutNanos;
     private final long maxTimeoutNanos;
@@ -60,6 +62,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             perLoop.add(new LoopConnections(loop, byLeaf, salt, perLoop.size()));
         }
         this.loops = perLoop.toArray(LoopConnections[]::new);
+        this.leafFaults = new LeafFaultSender(loops);
     }
 
     /** Number of connections each leaf gets: one per event loop. */
@@ -109,6 +112,11 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
 
     public ClusterState cluster() {
         return context.cluster();
+    }
+
+    /** Fault injection in the leaves, over these connections (leaves obey only with fault injection enabled). */
+    public LeafFaults leafFaults() {
+        return leafFaults;
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.hedgerow.root.fanout;
 
 /** A request sent to a leaf and waiting for its answer on a {@link LeafConnection}. */
-sealed interface LeafCall permits ShardCall, FetchCall {
+sealed interface LeafCall permits ShardCall, FetchCall, FaultCall {
     long requestId();
 
     LeafConnection connection();

@@ -7,6 +7,8 @@ import io.hedgerow.common.wire.proto.Cancel;
 import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.InjectFault;
+import io.hedgerow.common.wire.proto.InjectFaultAck;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -132,6 +134,11 @@ final class LeafConnection {
         send(call, Frame.newBuilder().setFetch(request).build());
     }
 
+    /** Sends a fault injection; its ack or failure reaches {@code call}. Requires {@link #isReady()}. */
+    void send(FaultCall call, InjectFault injection) {
+        send(call, Frame.newBuilder().setInject(injection).build());
+    }
+
     private void send(LeafCall call, Frame frame) {
         pending.put(call.requestId(), call);
         channel.write(frame, channel.voidPromise());
@@ -145,6 +152,11 @@ final class LeafConnection {
                     channel.voidPromise());
             scheduleFlush();
         }
+    }
+
+    /** Stops waiting for {@code call} without telling the leaf (there is nothing to cancel there). */
+    void forget(LeafCall call) {
+        pending.remove(call.requestId());
     }
 
     private void scheduleFlush() {
@@ -170,6 +182,12 @@ final class LeafConnection {
     private void onFetched(FetchResponse response) {
         if (pending.remove(response.getRequestId()) instanceof FetchCall call) {
             call.answered(response);
+        }
+    }
+
+    private void onInjectAck(InjectFaultAck ack) {
+        if (pending.remove(ack.getRequestId()) instanceof FaultCall call) {
+            call.answered(ack);
         }
     }
 
@@ -235,6 +253,7 @@ final class LeafConnection {
                 case RESULT -> onAnswer(frame.getResult());
                 case FETCH_RESULT -> onFetched(frame.getFetchResult());
                 case ASSIGN_ACK -> onAssigned(frame.getAssignAck());
+                case INJECT_ACK -> onInjectAck(frame.getInjectAck());
                 default -> {
                     closeReason = "unexpected " + frame.getBodyCase() + " frame from leaf";
                     ctx.close();

@@ -1,6 +1,7 @@
 package io.hedgerow.root.http;
 
 import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.api.LeafFaults;
 import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
@@ -28,7 +29,7 @@ import java.util.concurrent.CompletionException;
 
 /**
  * Routes the HTTP API: {@code /search} (GET and POST), {@code /health}, {@code /cluster},
- * {@code /metrics}. Every error is a JSON body {@code {"error", "detail"}} with a 4xx or 5xx
+ * {@code /metrics}, and {@code /admin} on roots that manage their leaves ({@link AdminRoutes}). Every error is a JSON body {@code {"error", "detail"}} with a 4xx or 5xx
  * status; nothing a client sends can make the handler throw. Searches complete asynchronously,
  * usually on this same event loop.
  */
@@ -36,21 +37,24 @@ import java.util.concurrent.CompletionException;
 final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final System.Logger LOG = System.getLogger(HttpApiHandler.class.getName());
     private static final String JSON_TYPE = "application/json; charset=utf-8";
-    private static final String ADMIN_LEAVES = "/admin/leaves/";
     private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final HedgerowClient client;
     private final ClusterState cluster;
     private final RootMetrics metrics;
     private final SearchRequestParser parser;
-    private final LeafAdmin admin;
+    private final AdminRoutes admin;
 
-    /** @param admin leaf operations of a local cluster, or null: then {@code /admin} does not exist */
-    HttpApiHandler(HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin) {
+    /**
+     * @param admin  leaf process operations of a root that manages its leaves, or null: then
+     *               {@code /admin} does not exist
+     * @param faults fault injection in the leaves, offered under {@code /admin} when it exists
+     */
+    HttpApiHandler(HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults) {
         this.client = client;
         this.cluster = cluster;
         this.metrics = metrics;
-        this.admin = admin;
+        this.admin = admin == null ? null : new AdminRoutes(admin, faults);
         this.parser = new SearchRequestParser(cluster.config().maxTimeout().toMillis());
     }
 
@@ -92,8 +96,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                             ByteBufUtil.writeUtf8(ctx.alloc(), metrics.scrape()));
                 }
                 default -> {
-                    if (admin != null && uri.path().startsWith(ADMIN_LEAVES)) {
-                        restartLeaf(ctx, request, uri.path(), keepAlive);
+                    if (admin != null && uri.path().startsWith(AdminRoutes.PREFIX)) {
+                        admin.handle(ctx, request, uri.path(), keepAlive);
                     } else {
                         throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found",
                                 "no such path: " + uri.path() + " (expected: /search, /health, /cluster or /metrics)");
@@ -133,44 +137,6 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         });
     }
 
-    /** {@code POST /admin/leaves/{n}/restart}: only on local clusters. */
-    private void restartLeaf(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive)
-            throws ApiException {
-        String rest = path.substring(ADMIN_LEAVES.length());
-        int slash = rest.indexOf('/');
-        if (slash < 0 || !rest.substring(slash).equals("/restart")) {
-            throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found",
-                    "no such path: " + path + " (expected: /admin/leaves/{n}/restart)");
-        }
-        if (request.method() != HttpMethod.POST) {
-            throw methodNotAllowed(request, "POST");
-        }
-        int leaf;
-        try {
-            leaf = Integer.parseInt(rest.substring(0, slash));
-        } catch (NumberFormatException e) {
-            throw ApiException.badRequest("leaf: '" + rest.substring(0, slash) + "' (expected: a leaf number)");
-        }
-        admin.restartLeaf(leaf).whenComplete((done, failure) -> {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            if (cause == null) {
-                send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
-                    json.writeStartObject();
-                    json.writeNumberField("leaf", leaf);
-                    json.writeStringField("result", done);
-                    json.writeEndObject();
-                }));
-            } else if (cause instanceof IllegalStateException) {
-                sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.CONFLICT, "conflict", cause.getMessage()));
-            } else if (cause instanceof IllegalArgumentException) {
-                sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", cause.getMessage()));
-            } else {
-                sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal",
-                        "restarting leaf " + leaf + ": " + cause));
-            }
-        });
-    }
-
     private static ApiException toApiException(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof SearchException e) {
@@ -191,7 +157,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
     }
 
-    private static ApiException methodNotAllowed(FullHttpRequest request, String allowed) {
+    static ApiException methodNotAllowed(FullHttpRequest request, String allowed) {
         return new ApiException(HttpResponseStatus.METHOD_NOT_ALLOWED, "method_not_allowed",
                 request.method() + " " + new QueryStringDecoder(request.uri()).path() + " (allowed: " + allowed + ")");
     }
@@ -207,7 +173,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, body);
     }
 
-    private static void sendError(ChannelHandlerContext ctx, boolean keepAlive, ApiException error) {
+    static void sendError(ChannelHandlerContext ctx, boolean keepAlive, ApiException error) {
         FullHttpResponse response = response(error.status(), JSON_TYPE,
                 JsonResponses.error(ctx.alloc(), error.code(), error.detail()));
         if (error.status() == HttpResponseStatus.METHOD_NOT_ALLOWED) {
@@ -217,7 +183,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         write(ctx, keepAlive, response);
     }
 
-    private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type,
+    static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type,
             ByteBuf body) {
         write(ctx, keepAlive, response(status, type, body));
     }

@@ -2,6 +2,7 @@ package io.hedgerow.root.http;
 
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.api.LeafFaults;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.netty.bootstrap.ServerBootstrap;
@@ -49,8 +50,9 @@ public final class HttpApiServer implements AutoCloseable {
      * @throws BindException with the port and a hint when it is taken
      */
     public static HttpApiServer start(EventLoopGroup group, Transport transport, String host, int port,
-            HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin) throws IOException {
-        HttpApiHandler api = new HttpApiHandler(client, cluster, metrics, admin);
+            HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults)
+            throws IOException {
+        HttpApiHandler api = new HttpApiHandler(client, cluster, metrics, admin, faults);
         try {
             Channel channel = new ServerBootstrap()
                     .group(group)

@@ -4,8 +4,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Operations on leaf processes that only a root which started them can do (a local cluster).
- * Exposed as {@code POST /admin/leaves/{n}/restart}, on loopback, so fault scenarios can bring
- * back a leaf they killed.
+ * Exposed as {@code POST /admin/leaves/{n}/restart}, so fault scenarios can bring back a leaf they
+ * killed. A root given one also offers {@code /admin/leaves/{n}/delay}; a root given none has no
+ * {@code /admin} at all.
  */
 @FunctionalInterface
 public interface LeafAdmin {
@@ -14,8 +15,8 @@ public interface LeafAdmin {
      * Starts leaf {@code leaf} again if its process is gone.
      *
      * @return completes with a description of what was done, or exceptionally with an
-     *         {@link IllegalStateException} (the leaf is running) or {@link IllegalArgumentException}
-     *         (no such leaf)
+     *         {@link IllegalStateException} (the leaf is running), {@link IllegalArgumentException}
+     *         (no such leaf) or {@link UnsupportedOperationException} (this root cannot restart leaves)
      */
     CompletableFuture<String> restartLeaf(int leaf);
 }

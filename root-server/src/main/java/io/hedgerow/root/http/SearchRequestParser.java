@@ -39,7 +39,7 @@ final class SearchRequestParser {
     private final long maxTimeoutMillis;
 
     /** A mapper that takes no liberties: no unknown fields, no "3" for 3, no 3 for "3". */
-    private static JsonMapper strictMapper() {
+    static JsonMapper strictMapper() {
         JsonMapper mapper = JsonMapper.builder()
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -150,7 +150,7 @@ final class SearchRequestParser {
      * Jackson's message without its {@code (start marker at [Source: REDACTED (...); line: 1,
      * column: 1])}, which speaks of Jackson's settings rather than the client's body.
      */
-    private static String withoutSourceLocation(String message) {
+    static String withoutSourceLocation(String message) {
         return SOURCE_LOCATION.matcher(message).replaceAll("");
     }
 

@@ -36,9 +36,11 @@ public final class LocalCluster implements AutoCloseable {
      * @param runDirectory where pid files, port files and leaf logs go
      * @param launcher     how to start a leaf JVM
      * @param startTimeout how long to wait for each leaf to listen and for the root to reach them
+     * @param faultInjection start the leaves with {@code --fault-injection}, so that
+     *                     {@code /admin/leaves/{n}/delay} works (without it the leaves refuse)
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
-            RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout) {
+            RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection) {
         public Options {
             Objects.requireNonNull(indexDir, "indexDir");
             Objects.requireNonNull(runDirectory, "runDirectory");
@@ -46,6 +48,16 @@ public final class LocalCluster implements AutoCloseable {
             if (leaves < 1) {
                 throw new IllegalArgumentException("leaves: " + leaves + " (expected: >= 1)");
             }
+        }
+
+        /** Without fault injection. */
+        public Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
+                RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout) {
+            this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, false);
+        }
+
+        public Options withFaultInjection(boolean enabled) {
+            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled);
         }
     }
 
@@ -141,12 +153,16 @@ public final class LocalCluster implements AutoCloseable {
         RunDirectory run = options.runDirectory();
         String name = "leaf-" + leaf;
         Files.deleteIfExists(run.portFile(name));
-        List<String> command = options.launcher().command(List.of("leaf",
+        List<String> arguments = new ArrayList<>(List.of("leaf",
                 "--index", options.indexDir().toString(),
                 "--host", options.host(),
                 "--port", Integer.toString(port),
                 "--port-file", run.portFile(name).toString(),
                 "--exit-with-parent"));
+        if (options.faultInjection()) {
+            arguments.add("--fault-injection");
+        }
+        List<String> command = options.launcher().command(arguments);
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(run.logFile(name).toFile()))

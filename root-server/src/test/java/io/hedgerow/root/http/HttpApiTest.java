@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.root.api.LeafFaultException;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -330,6 +332,22 @@ class HttpApiTest {
         assertStillServes();
         assertError(get("/"), 404, "not_found", "no such path: /");
         assertStillServes();
+    }
+
+    @Test
+    void hasNoAdminSurfaceAndItsLeavesRefuseFaultsWithoutFaultInjection() throws Exception {
+        HttpResponse<String> delay = postJson("/admin/leaves/0/delay", "{\"delay_ms\": 50}");
+        assertError(delay, 404, "not_found", "no such path: /admin/leaves/0/delay");
+
+        Throwable refused = cluster.root().leafFaults()
+                .injectDelay(0, InjectedDelay.of(Duration.ofMillis(50), 1.0, Duration.ofSeconds(10)))
+                .handle((applied, failure) -> failure).join();
+        assertThat(refused).isInstanceOfSatisfying(LeafFaultException.class, e -> {
+            assertThat(e.kind()).isEqualTo(LeafFaultException.Kind.REFUSED);
+            assertThat(e.getMessage()).startsWith("leaf 0 (127.0.0.1:")
+                    .endsWith("refused: fault injection is disabled on this leaf; start it with --fault-injection");
+        });
+        assertThat(cluster.leaves().get(0).injectedDelay()).isEmpty();
     }
 
     @Test

@@ -67,10 +67,23 @@ class LocalClusterTest {
             assertThat(during.tainted()).isFalse();
             assertThat(during.hits()).isEqualTo(before.hits());
             HttpResponse<String> http = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + cluster.httpPort() + "/search?q=alpha")).build(),
+                    URI.create("http://127.0.0.1:" + cluster.httpPort() + "/search?q=alpha&timeout_ms=30000")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(http.statusCode()).isEqualTo(200);
             assertThat(http.body()).contains("\"tainted\":false");
+
+            LeafStatus killed = cluster.root().cluster().leaf(1);
+            long lostBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (killed.state() != LeafStatus.State.DOWN && System.nanoTime() < lostBy) {
+                Thread.onSpinWait();
+            }
+            HttpResponse<String> delayDead = postDelay(cluster, 1);
+            assertThat(delayDead.statusCode()).as(delayDead.body()).isEqualTo(503);
+            assertThat(delayDead.body()).contains("\"error\":\"unavailable\"", "leaf 1 (127.0.0.1:", "is not connected");
+            HttpResponse<String> refused = postDelay(cluster, 0);
+            assertThat(refused.statusCode()).as("a leaf started without --fault-injection").isEqualTo(409);
+            assertThat(refused.body()).contains("\"error\":\"conflict\"",
+                    "refused: fault injection is disabled on this leaf; start it with --fault-injection");
 
             HttpResponse<String> restart = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + cluster.httpPort() + "/admin/leaves/1/restart"))
@@ -101,9 +114,12 @@ class LocalClusterTest {
     }
 
     @Test
-    void stopFromElsewhereStopsEveryLeafProcess(@TempDir Path runDir) throws Exception {
-        try (LocalCluster cluster = LocalCluster.start(options(runDir, 0), quiet())) {
+    void stopFromElsewhereStopsEveryLeafProcessOfAClusterWithFaultInjection(@TempDir Path runDir) throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(options(runDir, 0).withFaultInjection(true), quiet())) {
             List<ProcessHandle> leaves = List.of(cluster.leafProcess(0), cluster.leafProcess(1), cluster.leafProcess(2));
+            HttpResponse<String> delayed = postDelay(cluster, 2);
+            assertThat(delayed.statusCode()).as(delayed.body()).isEqualTo(200);
+            assertThat(delayed.body()).contains("\"result\":\"delaying sub-requests by 1ms with probability 0.01 for 5s");
 
             int stopped = new RunDirectory(runDir).stopAll(10_000);
 
@@ -125,7 +141,18 @@ class LocalClusterTest {
     }
 
     private static SearchResult search(LocalCluster cluster) {
-        return cluster.client().search(SearchRequest.builder("alpha bravo").k(20).exactTotalHits().build()).join();
+        // A generous timeout: a cold leaf JVM on a loaded machine can miss the default 1 s, and this
+        // test is about failover, not speed.
+        return cluster.client().search(SearchRequest.builder("alpha bravo").k(20).exactTotalHits()
+                .timeoutMillis(30_000).build()).join();
+    }
+
+    private static HttpResponse<String> postDelay(LocalCluster cluster, int leaf) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + cluster.httpPort() + "/admin/leaves/" + leaf + "/delay"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"delay_ms\": 1, \"probability\": 0.01, \"duration_ms\": 5000}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static PrintStream quiet() {

@@ -1,0 +1,71 @@
+package io.hedgerow.root.fanout;
+
+import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.root.api.LeafFaultException;
+import io.hedgerow.root.api.LeafFaults;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Sends fault injections to leaves over the root's own connections, and completes with their
+ * acknowledgements. A caller on one of the root's event loops (the HTTP API) uses that loop's
+ * connection, so nothing is handed between threads; any other caller goes through the first loop.
+ * The injection is per leaf, not per connection, so any one connection will do.
+ *
+ * <p><b>Assumptions and guarantees.</b> {@link #injectDelay} may be called from any thread and
+ * never blocks; the promise completes on an event loop, within {@link #ACK_TIMEOUT} at the latest.
+ */
+final class LeafFaultSender implements LeafFaults {
+    static final Duration ACK_TIMEOUT = Duration.ofSeconds(5);
+
+    private final LoopConnections[] loops;
+
+    LeafFaultSender(LoopConnections[] loops) {
+        this.loops = loops;
+    }
+
+    @Override
+    public CompletableFuture<InjectedDelay> injectDelay(int leaf, InjectedDelay delay) {
+        CompletableFuture<InjectedDelay> promise = new CompletableFuture<>();
+        int leaves = loops[0].all().length;
+        if (leaf < 0 || leaf >= leaves) {
+            promise.completeExceptionally(new LeafFaultException(LeafFaultException.Kind.NO_SUCH_LEAF,
+                    "leaf " + leaf + " (expected: 0.." + (leaves - 1) + ")"));
+            return promise;
+        }
+        LoopConnections loop = currentLoop();
+        if (loop != null) {
+            send(loop, leaf, delay, promise);
+            return promise;
+        }
+        try {
+            loops[0].loop().execute(() -> send(loops[0], leaf, delay, promise));
+        } catch (RejectedExecutionException e) {
+            promise.completeExceptionally(new LeafFaultException(LeafFaultException.Kind.UNAVAILABLE,
+                    "the root is shutting down"));
+        }
+        return promise;
+    }
+
+    private static void send(LoopConnections loop, int leaf, InjectedDelay delay, CompletableFuture<InjectedDelay> promise) {
+        LeafConnection connection = loop.leaf(leaf);
+        if (!connection.isReady()) {
+            String lastError = connection.status().lastError();
+            promise.completeExceptionally(new LeafFaultException(LeafFaultException.Kind.UNAVAILABLE,
+                    "leaf " + leaf + " (" + connection.status().address() + ") is not connected"
+                            + (lastError == null ? "" : ": " + lastError)));
+            return;
+        }
+        new FaultCall(connection, loop.nextRequestId(), delay, promise).start(ACK_TIMEOUT.toNanos());
+    }
+
+    private LoopConnections currentLoop() {
+        for (LoopConnections loop : loops) {
+            if (loop.loop().inEventLoop()) {
+                return loop;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,143 @@
+package io.hedgerow.root.http;
+
+import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.root.api.LeafFaultException;
+import io.hedgerow.root.api.LeafFaults;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.concurrent.CompletionException;
+
+/**
+ * {@code /admin/leaves/{n}/restart} and {@code /admin/leaves/{n}/delay}: operations on the leaves
+ * for fault scenarios, tests and demos. Only roots that manage their leaves have them (a local
+ * cluster, or an embedded cluster with fault injection), so a production root has no admin
+ * surface at all. Every answer is JSON; every refusal is {@code {"error", "detail"}}.
+ *
+ * <p><b>Assumptions and guarantees.</b> Runs on the HTTP connection's event loop and never blocks
+ * it: restarts run on the {@link LeafAdmin}'s own thread, and injections wait for the leaf's ack
+ * asynchronously.
+ */
+final class AdminRoutes {
+    static final String PREFIX = "/admin/leaves/";
+    private static final String JSON_TYPE = "application/json; charset=utf-8";
+
+    private final LeafAdmin processes;
+    private final LeafFaults faults;
+
+    AdminRoutes(LeafAdmin processes, LeafFaults faults) {
+        this.processes = processes;
+        this.faults = faults;
+    }
+
+    void handle(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive) throws ApiException {
+        String rest = path.substring(PREFIX.length());
+        int slash = rest.indexOf('/');
+        String action = slash < 0 ? "" : rest.substring(slash + 1);
+        switch (action) {
+            case "restart" -> {
+                requireMethod(request, "POST", HttpMethod.POST);
+                restart(ctx, leafNumber(rest.substring(0, slash)), keepAlive);
+            }
+            case "delay" -> {
+                requireMethod(request, "POST, DELETE", HttpMethod.POST, HttpMethod.DELETE);
+                int leaf = leafNumber(rest.substring(0, slash));
+                InjectedDelay delay = InjectedDelay.NONE;
+                if (request.method() == HttpMethod.POST) {
+                    requireJson(request);
+                    delay = DelayRequestParser.parse(request.content());
+                }
+                injectDelay(ctx, leaf, delay, keepAlive);
+            }
+            default -> throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", "no such path: " + path
+                    + " (expected: /admin/leaves/{n}/restart or /admin/leaves/{n}/delay)");
+        }
+    }
+
+    private void restart(ChannelHandlerContext ctx, int leaf, boolean keepAlive) {
+        processes.restartLeaf(leaf).whenComplete((done, failure) -> {
+            Throwable cause = unwrap(failure);
+            if (cause == null) {
+                HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
+                    json.writeStartObject();
+                    json.writeNumberField("leaf", leaf);
+                    json.writeStringField("result", done);
+                    json.writeEndObject();
+                }));
+            } else if (cause instanceof IllegalStateException) {
+                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.CONFLICT, "conflict", cause.getMessage()));
+            } else if (cause instanceof IllegalArgumentException) {
+                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", cause.getMessage()));
+            } else if (cause instanceof UnsupportedOperationException) {
+                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.NOT_IMPLEMENTED,
+                        "not_implemented", cause.getMessage()));
+            } else {
+                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal",
+                        "restarting leaf " + leaf + ": " + cause));
+            }
+        });
+    }
+
+    private void injectDelay(ChannelHandlerContext ctx, int leaf, InjectedDelay delay, boolean keepAlive) {
+        faults.injectDelay(leaf, delay).whenComplete((applied, failure) -> {
+            Throwable cause = unwrap(failure);
+            if (cause == null) {
+                HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
+                    json.writeStartObject();
+                    json.writeNumberField("leaf", leaf);
+                    if (applied.clears()) {
+                        json.writeStringField("result", "cleared");
+                    } else {
+                        json.writeStringField("result", "delaying sub-requests by " + applied.describe());
+                        json.writeNumberField("delay_ms", applied.delayNanos() / 1e6);
+                        json.writeNumberField("probability", applied.probability());
+                        json.writeNumberField("duration_ms", applied.durationNanos() / 1_000_000);
+                        json.writeNumberField("seed", applied.seed());
+                    }
+                    json.writeEndObject();
+                }));
+            } else if (cause instanceof LeafFaultException e) {
+                HttpApiHandler.sendError(ctx, keepAlive, switch (e.kind()) {
+                    case NO_SUCH_LEAF -> new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", e.getMessage());
+                    case REFUSED -> new ApiException(HttpResponseStatus.CONFLICT, "conflict", e.getMessage());
+                    case UNAVAILABLE -> new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable", e.getMessage());
+                    case TIMED_OUT -> new ApiException(HttpResponseStatus.GATEWAY_TIMEOUT, "timed_out", e.getMessage());
+                });
+            } else {
+                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal",
+                        "injecting a delay into leaf " + leaf + ": " + cause));
+            }
+        });
+    }
+
+    private static int leafNumber(String text) throws ApiException {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("leaf: '" + text + "' (expected: a leaf number)");
+        }
+    }
+
+    private static void requireMethod(FullHttpRequest request, String allowed, HttpMethod... methods) throws ApiException {
+        for (HttpMethod method : methods) {
+            if (request.method() == method) {
+                return;
+            }
+        }
+        throw HttpApiHandler.methodNotAllowed(request, allowed);
+    }
+
+    private static void requireJson(FullHttpRequest request) throws ApiException {
+        String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
+            throw new ApiException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
+                    "content type " + contentType + " (expected: application/json)");
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+}
