@@ -1,0 +1,103 @@
+package io.hedgerow.loadgen;
+
+import io.hedgerow.leaf.index.EuroparlSource;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.loadgen.queries.GeneratedQueries;
+import io.hedgerow.loadgen.queries.QueryMix;
+import io.hedgerow.loadgen.queries.QuerySampler;
+import io.hedgerow.loadgen.queries.QuerySet;
+import io.hedgerow.loadgen.queries.QuerySetFile;
+import io.hedgerow.loadgen.queries.QuerySetGenerator;
+import io.hedgerow.loadgen.run.RequestSource;
+import io.hedgerow.loadgen.scenario.RequestOptions;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The queries a load run sends: a query set file, and request sources that draw from it by a mix.
+ * Without a file, the Europarl index's set for the run's seed, {@code <data>/queries/europarl-<seed>.tsv},
+ * generated from {@code <data>/europarl} the first time it is needed and reused after.
+ */
+public final class Workload {
+    private final Path file;
+    private final QuerySet set;
+
+    Workload(Path file, QuerySet set) {
+        this.file = file;
+        this.set = set;
+    }
+
+    /**
+     * Loads the query set in {@code queries}, or when that is null the default set for
+     * {@code seed}, generating it (and saying so on {@code out}) when it does not exist yet.
+     *
+     * @throws IOException with a one-line message: the file is missing or bad, or there is no index
+     *                     to generate the default set from
+     */
+    public static Workload load(Path queries, Path data, long seed, PrintStream out) throws IOException {
+        if (queries != null) {
+            return new Workload(queries, QuerySetFile.read(queries));
+        }
+        Path file = defaultFile(data, seed);
+        if (Files.isRegularFile(file)) {
+            return new Workload(file, QuerySetFile.read(file));
+        }
+        PartitionStore store = new PartitionStore(data.resolve(EuroparlSource.NAME));
+        if (!store.isComplete()) {
+            throw new NoSuchFileException(store.dir().toString(), null, "no Europarl index to generate the query set"
+                    + " from; run ./hedgerow index first (or give a query file)");
+        }
+        out.printf("Generating query set from %s (seed %d)... ", data.resolve(EuroparlSource.NAME), seed);
+        out.flush();
+        GeneratedQueries generated = QuerySetGenerator.generate(store, seed, QuerySetGenerator.DEFAULT_PER_CATEGORY);
+        QuerySetFile.write(generated.set(), file);
+        out.printf("wrote %d queries in %d categories to %s%n", generated.set().size(),
+                generated.set().categories().size(), file);
+        return new Workload(file, generated.set());
+    }
+
+    /** Where the default query set for {@code seed} lives. */
+    public static Path defaultFile(Path data, long seed) {
+        return data.resolve("queries").resolve(EuroparlSource.NAME + "-" + seed + ".tsv");
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public QuerySet querySet() {
+        return set;
+    }
+
+    /**
+     * A source of {@code GET /search} paths drawn from the set by {@code mix} (null: the default
+     * mix, restricted to the set's categories) with {@code options} appended. Every path is built
+     * here, once; {@code next()} only picks one.
+     *
+     * <p>The source is not thread-safe: it is meant for the one event loop that sends a phase.
+     *
+     * @throws IllegalArgumentException when the mix does not parse or names a category the set lacks
+     */
+    public RequestSource requests(String mix, RequestOptions options, long seed) {
+        QueryMix weights = mix == null ? QueryMix.defaultFor(set) : QueryMix.parse(mix);
+        QuerySampler sampler = QuerySampler.of(set, weights, seed);
+        String parameters = options == null ? "" : options.toQueryString();
+        List<String> queries = sampler.queries();
+        String[] paths = new String[queries.size()];
+        for (int i = 0; i < paths.length; i++) {
+            paths[i] = "/search?q=" + URLEncoder.encode(queries.get(i), StandardCharsets.UTF_8) + parameters;
+        }
+        return () -> paths[sampler.next()];
+    }
+
+    /** {@code FILE (N queries: high_term 200, ...)}. */
+    public String describe() {
+        return file + " (" + set.size() + " queries: " + set.countsText() + ")";
+    }
+}

@@ -1,0 +1,128 @@
+package io.hedgerow.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hedgerow.loadgen.queries.QueryCategory;
+import io.hedgerow.loadgen.queries.QuerySetFile;
+import io.hedgerow.loadgen.queries.SampleIndex;
+import io.hedgerow.loadgen.queries.TestQuerySets;
+import io.hedgerow.loadgen.run.RequestSource;
+import io.hedgerow.loadgen.scenario.RequestOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkloadTest {
+    @TempDir
+    Path data;
+
+    private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
+
+    @Test
+    void generatesTheDefaultSetFromTheIndexOnFirstUseThenReusesIt() throws IOException {
+        SampleIndex.copyTo(data.resolve("europarl"));
+
+        Workload first = Workload.load(null, data, 7, out);
+
+        Path file = data.resolve("queries/europarl-7.tsv");
+        assertThat(first.file()).isEqualTo(file);
+        assertThat(output.toString(StandardCharsets.UTF_8)).isEqualTo("Generating query set from "
+                + data.resolve("europarl") + " (seed 7)... wrote " + first.querySet().size() + " queries in 10 categories to "
+                + file + System.lineSeparator());
+        assertThat(first.querySet().categoryNames()).containsExactlyElementsOf(QueryCategory.labels());
+        assertThat(first.describe()).startsWith(file + " (" + first.querySet().size() + " queries: high_term ");
+
+        output.reset();
+        byte[] bytes = Files.readAllBytes(file);
+        Workload second = Workload.load(null, data, 7, out);
+        assertThat(output.size()).as("nothing generated the second time").isZero();
+        assertThat(second.querySet()).isEqualTo(first.querySet());
+        assertThat(Files.readAllBytes(file)).isEqualTo(bytes);
+    }
+
+    @Test
+    void saysToBuildTheIndexWhenThereIsNone() {
+        assertThatThrownBy(() -> Workload.load(null, data, 42, out))
+                .isInstanceOf(NoSuchFileException.class)
+                .hasMessageContaining(data.resolve("europarl").toString())
+                .hasMessageContaining("run ./hedgerow index first");
+    }
+
+    @Test
+    void loadsAGivenFileAndDrawsPathsByTheMix() throws IOException {
+        Path file = Files.writeString(data.resolve("mine.tsv"), """
+                # hand-written
+                high_term\tque
+                phrase\t"human rights"
+                prefix\teuro*
+                and_high_med\t+den +forslaget
+                """);
+        Workload workload = Workload.load(file, data, 1, out);
+        assertThat(workload.describe())
+                .isEqualTo(file + " (4 queries: high_term 1, phrase 1, prefix 1, and_high_med 1)");
+
+        RequestSource source = workload.requests("phrase=1,and_high_med=1",
+                new RequestOptions(10, 500L, null, null, null, null, null), 3);
+        Set<String> paths = new HashSet<>();
+        for (int i = 0; i < 1000; i++) {
+            paths.add(source.next());
+        }
+        assertThat(paths).containsExactlyInAnyOrder(
+                "/search?q=%22human+rights%22&k=10&timeout_ms=500",
+                "/search?q=%2Bden+%2Bforslaget&k=10&timeout_ms=500");
+        String query = "/search?q=%2Bden+%2Bforslaget".substring("/search?q=".length());
+        assertThat(URLDecoder.decode(query, StandardCharsets.UTF_8)).isEqualTo("+den +forslaget");
+    }
+
+    @Test
+    void withoutAMixSendsTheDefaultMixOfTheCategoriesTheSetHas() throws IOException {
+        Path file = Files.writeString(data.resolve("mine.tsv"), "high_term\tque\nmine\tsomething\n");
+        RequestSource source = Workload.load(file, data, 1, out).requests(null, RequestOptions.NONE, 5);
+
+        for (int i = 0; i < 200; i++) {
+            assertThat(source.next()).isEqualTo("/search?q=que");
+        }
+    }
+
+    @Test
+    void refusesAMixNamingACategoryTheSetLacks() throws IOException {
+        Path file = Files.writeString(data.resolve("mine.tsv"), "high_term\tque\nphrase\t\"a b\"\n");
+        Workload workload = Workload.load(file, data, 1, out);
+
+        assertThatThrownBy(() -> workload.requests("large_or=2", RequestOptions.NONE, 1))
+                .hasMessage("mix: unknown category 'large_or' (this query set has: high_term, phrase)");
+    }
+
+    @Test
+    void nextBuildsNoStrings() throws IOException {
+        Path file = data.resolve("set.tsv");
+        QuerySetFile.write(TestQuerySets.withCategories("high_term", "phrase", "prefix"), file);
+        RequestSource source = Workload.load(file, data, 1, out)
+                .requests("high_term=5,phrase=1,prefix=1", RequestOptions.NONE, 9);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long length = 0;
+        for (int i = 0; i < 100_000; i++) {
+            length += source.next().length();
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 100_000; i++) {
+            length += source.next().length();
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertThat(length).isPositive();
+        assertThat(allocated).as("bytes allocated by 100,000 requests").isLessThan(10_000);
+    }
+}
