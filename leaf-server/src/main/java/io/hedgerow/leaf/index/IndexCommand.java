@@ -42,8 +42,8 @@ public final class IndexCommand implements Callable<Integer> {
     private String corpus;
 
     @Option(names = "--scale", paramLabel = "N",
-            description = "Make the corpus N times bigger (1.." + ScaledEuroparlSource.MAX_SCALE + "): copy 1 is the"
-                    + " corpus itself, each further copy recombines its sentences into new documents with new ids."
+            description = "Make the corpus N times bigger, 1.." + ScaledEuroparlSource.MAX_SCALE + ": the corpus itself,"
+                    + " then N-1 copies of it whose documents recombine its sentences (new ids, 17598 on)."
                     + " Not with --input. Default: 1.")
     private Integer scale;
 
@@ -53,7 +53,8 @@ public final class IndexCommand implements Callable<Integer> {
     private Path configFile;
 
     @Option(names = "--name", paramLabel = "NAME",
-            description = "Index name. Default: the corpus name, or the input file name without its extension.")
+            description = "Index name. Default: the corpus name (europarl-xN with --scale N), or the input file name"
+                    + " without its extension.")
     private String name;
 
     @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + IndexOptions.DEFAULT_PARTITIONS,
@@ -105,6 +106,12 @@ public final class IndexCommand implements Callable<Integer> {
                 out.println(line);
                 out.flush();
             }));
+            if (copies > 1) {
+                // Loading and splitting the corpus takes a few seconds before the first progress line.
+                out.printf(Locale.ROOT, "loading %s and splitting its sentences, to make it %,d times bigger%n",
+                        chosenCorpus.corpusName(), copies);
+                out.flush();
+            }
             try (DocumentSource source = chosenCorpus != null ? chosenCorpus.open(copies) : JsonlSource.open(input, config)) {
                 out.println(builder.build(store, indexName, config, source).render());
             }

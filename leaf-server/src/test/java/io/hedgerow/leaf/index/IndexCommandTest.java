@@ -144,7 +144,8 @@ class IndexCommandTest {
         assertThat(manifest.docCount()).isEqualTo(35_194);
         assertThat(manifest.scale()).isEqualTo(2);
         assertThat(manifest.config()).isEqualTo(IndexConfig.europarl());
-        assertThat(out.toString()).contains("indexed 35,194 docs into 4 partitions in ")
+        assertThat(out.toString()).startsWith("loading europarl and splitting its sentences, to make it 2 times bigger")
+                .contains("indexed 35,194 docs into 4 partitions in ")
                 .contains("index 'europarl-x2' in " + store.dir() + ", ");
         assertThat(tmp.resolve("europarl")).doesNotExist();
 
