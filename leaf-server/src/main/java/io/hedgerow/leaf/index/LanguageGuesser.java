@@ -113,6 +113,12 @@ final class LanguageGuesser {
                     scores[l] += logProbability[row + l];
                 }
             }
+            for (int l = 0; l < languages; l++) {
+                if (totals[l] == 0) {
+                    // Nothing was learnt about it: its flat model must not win over the real ones.
+                    scores[l] = Double.NEGATIVE_INFINITY;
+                }
+            }
             labels[t] = argMax(scores);
         }
         return labels;
