@@ -13,8 +13,8 @@ public enum Corpus {
         }
 
         @Override
-        public DocumentSource open() throws IOException {
-            return EuroparlSource.open();
+        public DocumentSource open(int scale) throws IOException {
+            return scale == 1 ? EuroparlSource.open() : ScaledEuroparlSource.open(scale);
         }
     };
 
@@ -33,7 +33,23 @@ public enum Corpus {
     public abstract IndexConfig config();
 
     /** Opens the corpus for reading; the caller closes it. */
-    public abstract DocumentSource open() throws IOException;
+    public DocumentSource open() throws IOException {
+        return open(1);
+    }
+
+    /**
+     * Opens the corpus made {@code scale} times bigger by recombining its sentences (1: the corpus
+     * itself); the caller closes it.
+     *
+     * @throws IllegalArgumentException unless {@code 1 <= scale <= }{@link ScaledEuroparlSource#MAX_SCALE}
+     */
+    public abstract DocumentSource open(int scale) throws IOException;
+
+    /** The default index name at {@code scale}: {@code europarl}, or {@code europarl-x60} at scale 60. */
+    public String indexName(int scale) {
+        ScaledEuroparlSource.checkScale(scale);
+        return scale == 1 ? corpusName : corpusName + "-x" + scale;
+    }
 
     /** Every corpus name, for help and error messages. */
     public static List<String> names() {

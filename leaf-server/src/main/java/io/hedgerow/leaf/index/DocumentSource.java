@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * Documents to index, read one at a time so that an input of any size streams through in constant
@@ -20,6 +21,22 @@ public interface DocumentSource extends Closeable {
      * read (and reading cannot go on).
      */
     SourceEntry next() throws IOException;
+
+    /**
+     * How many entries the source will yield, when it knows before reading them (a bundled or
+     * generated corpus); empty for a file. Progress reports use it to say how far a build has got.
+     */
+    default OptionalLong expectedDocs() {
+        return OptionalLong.empty();
+    }
+
+    /**
+     * How many times over the source repeats its corpus by recombining it
+     * ({@link ScaledEuroparlSource}); 1 for every other source. The index manifest records it.
+     */
+    default int scale() {
+        return 1;
+    }
 
     /** A source over documents made in code, e.g. by an embedding application or a test. */
     static DocumentSource of(String name, Iterable<SourceDocument> documents) {

@@ -8,6 +8,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -81,6 +82,11 @@ public final class EuroparlSource implements DocumentSource {
         fields.put("date", columns[1]);
         fields.put("body", columns[2]);
         return new SourceDocument(Long.toString(lineNumber), fields, lineNumber);
+    }
+
+    @Override
+    public OptionalLong expectedDocs() {
+        return OptionalLong.of(DOC_COUNT);
     }
 
     @Override

@@ -34,9 +34,15 @@ import org.apache.lucene.document.Document;
  * <p>Which partition holds a document, and (with force-merge) each partition's segment, depend only
  * on the input; the number of threads changes only the speed. One builder may run several builds,
  * one after the other; two builds into the same directory at once are not supported.
+ *
+ * <p>Progress is reported every second for the first ten seconds, then every tenth of the time
+ * elapsed so far, at most every {@value #MAX_REPORT_INTERVAL_SECONDS} s: a million-document build
+ * prints a few dozen lines, not hundreds. A build that reported progress also says when it has
+ * read everything and starts the final merge and commit, which take a while on a big index.
  */
 public final class IndexBuilder {
-    private static final long REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MIN_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MAX_REPORT_INTERVAL_SECONDS = 30;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
     private final IndexOptions options;
@@ -83,6 +89,10 @@ public final class IndexBuilder {
              PartitionWriters writers = PartitionWriters.open(
                      store, options.partitions(), analyzer, options.threads(), options.ramBufferMb())) {
             reading.readAll(source, writers, startNanos);
+            if (reading.reported) {
+                progress.committing(reading.docsRead, options.partitions(), options.forceMerge(),
+                        ticker.nanoTime() - startNanos);
+            }
             partitionDocCounts = writers.commit(options.forceMerge());
         } catch (Throwable t) {
             try {
@@ -94,7 +104,7 @@ public final class IndexBuilder {
         }
         long docs = partitionDocCounts.stream().mapToLong(Long::longValue).sum();
         store.writeManifest(new IndexManifest(IndexManifest.FORMAT, name, options.partitions(), config,
-                List.copyOf(reading.fieldsSeen), docs, partitionDocCounts,
+                List.copyOf(reading.fieldsSeen), source.scale(), docs, partitionDocCounts,
                 Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString()));
         return new IndexSummary(name, store.dir(), docs, reading.docsRead, options.partitions(), bytesUnder(store.dir()),
                 ticker.nanoTime() - startNanos, reading.badLines, reading.firstBadLines);
@@ -116,6 +126,7 @@ public final class IndexBuilder {
         final List<BadLine> firstBadLines = new ArrayList<>();
         long badLines;
         long docsRead;
+        boolean reported;
 
         Reading(String sourceName, IndexConfig config) {
             this.sourceName = sourceName;
@@ -124,7 +135,8 @@ public final class IndexBuilder {
         }
 
         void readAll(DocumentSource source, PartitionWriters writers, long startNanos) throws IOException {
-            long nextReportNanos = startNanos + REPORT_INTERVAL_NANOS;
+            long expectedDocs = source.expectedDocs().orElse(-1);
+            long nextReportNanos = startNanos + MIN_REPORT_INTERVAL_NANOS;
             for (SourceEntry entry = source.next(); entry != null; entry = source.next()) {
                 switch (entry) {
                     case BadLine bad -> onBadLine(bad);
@@ -132,8 +144,9 @@ public final class IndexBuilder {
                 }
                 long now = ticker.nanoTime();
                 if (now - nextReportNanos >= 0) {
-                    progress.indexed(docsRead, now - startNanos);
-                    nextReportNanos = now + REPORT_INTERVAL_NANOS;
+                    progress.indexed(docsRead, expectedDocs, now - startNanos);
+                    reported = true;
+                    nextReportNanos = now + reportIntervalNanos(now - startNanos);
                 }
             }
         }
@@ -166,6 +179,11 @@ public final class IndexBuilder {
                 firstBadLines.add(bad);
             }
         }
+    }
+
+    /** A tenth of the time so far, between one second and {@value #MAX_REPORT_INTERVAL_SECONDS}. */
+    static long reportIntervalNanos(long elapsedNanos) {
+        return Math.clamp(elapsedNanos / 10, MIN_REPORT_INTERVAL_NANOS, TimeUnit.SECONDS.toNanos(MAX_REPORT_INTERVAL_SECONDS));
     }
 
     private static long bytesUnder(Path dir) throws IOException {

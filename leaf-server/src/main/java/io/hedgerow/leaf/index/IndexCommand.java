@@ -41,13 +41,20 @@ public final class IndexCommand implements Callable<Integer> {
                     + " Default: europarl.")
     private String corpus;
 
+    @Option(names = "--scale", paramLabel = "N",
+            description = "Make the corpus N times bigger, 1.." + ScaledEuroparlSource.MAX_SCALE + ": the corpus itself,"
+                    + " then N-1 copies of it whose documents recombine its sentences (new ids, 17598 on)."
+                    + " Not with --input. Default: 1.")
+    private Integer scale;
+
     @Option(names = "--config", paramLabel = "FILE",
             description = "Index config JSON file. Default: every field is searchable stored text for --input;"
                     + " the corpus's own config for --corpus.")
     private Path configFile;
 
     @Option(names = "--name", paramLabel = "NAME",
-            description = "Index name. Default: the corpus name, or the input file name without its extension.")
+            description = "Index name. Default: the corpus name (europarl-xN with --scale N), or the input file name"
+                    + " without its extension.")
     private String name;
 
     @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + IndexOptions.DEFAULT_PARTITIONS,
@@ -79,12 +86,13 @@ public final class IndexCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Corpus chosenCorpus = validateOptions();
+        int copies = scale != null ? scale : 1;
         String indexName = name != null ? name
-                : chosenCorpus != null ? chosenCorpus.corpusName() : withoutExtension(input.getFileName().toString());
+                : chosenCorpus != null ? chosenCorpus.indexName(copies) : withoutExtension(input.getFileName().toString());
         PartitionStore store = new PartitionStore(outDir != null ? outDir : dataDir.resolve(indexName));
         try {
             if (store.isComplete() && !force) {
-                out.println(describeExisting(store));
+                out.println(describeExisting(store, copies));
                 out.flush();
                 return 0;
             }
@@ -98,7 +106,13 @@ public final class IndexCommand implements Callable<Integer> {
                 out.println(line);
                 out.flush();
             }));
-            try (DocumentSource source = chosenCorpus != null ? chosenCorpus.open() : JsonlSource.open(input, config)) {
+            if (copies > 1) {
+                // Loading and splitting the corpus takes a few seconds before the first progress line.
+                out.printf(Locale.ROOT, "loading %s and splitting its sentences, to make it %,d times bigger%n",
+                        chosenCorpus.corpusName(), copies);
+                out.flush();
+            }
+            try (DocumentSource source = chosenCorpus != null ? chosenCorpus.open(copies) : JsonlSource.open(input, config)) {
                 out.println(builder.build(store, indexName, config, source).render());
             }
             out.flush();
@@ -121,6 +135,14 @@ public final class IndexCommand implements Callable<Integer> {
         if (input != null && corpus != null) {
             throw new ParameterException(spec.commandLine(), "--input and --corpus: give one or the other, not both");
         }
+        if (scale != null && (scale < 1 || scale > ScaledEuroparlSource.MAX_SCALE)) {
+            throw new ParameterException(spec.commandLine(),
+                    "--scale: " + scale + " (expected: 1.." + ScaledEuroparlSource.MAX_SCALE + ")");
+        }
+        if (input != null && scale != null) {
+            throw new ParameterException(spec.commandLine(),
+                    "--scale works only on a bundled corpus (--corpus), not on --input");
+        }
         if (input != null) {
             return null;
         }
@@ -131,12 +153,15 @@ public final class IndexCommand implements Callable<Integer> {
         }
     }
 
-    private String describeExisting(PartitionStore store) throws IOException {
+    private String describeExisting(PartitionStore store, int copies) throws IOException {
         IndexManifest manifest = store.readManifest();
         String text = String.format(Locale.ROOT, "index '%s' in %s is already complete: %,d docs in %,d partitions, built %s",
                 manifest.name(), store.dir(), manifest.docCount(), manifest.partitions(), manifest.createdAt());
         if (manifest.partitions() != partitions) {
             text += String.format(Locale.ROOT, " (not the %,d partitions asked for)", partitions);
+        }
+        if (manifest.scale() != copies) {
+            text += String.format(Locale.ROOT, " (at scale %,d, not the %,d asked for)", manifest.scale(), copies);
         }
         return text + "; use --force to rebuild it";
     }

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.index;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
@@ -13,6 +14,9 @@ import java.util.List;
  * @param config             the config documents were indexed with; leaves parse queries with it
  * @param fieldsSeen         every field the index holds besides the id, in first-seen order
  *                           (fields the config ignores are left out)
+ * @param scale              how many times over the corpus was recombined into the index
+ *                           ({@code --scale}); 1 for a plain corpus or an input file, and for
+ *                           manifests written before the key existed
  * @param docCount           documents indexed
  * @param partitionDocCounts documents per partition, by partition number
  * @param createdAt          ISO-8601 instant the index was finished
@@ -23,6 +27,7 @@ public record IndexManifest(
         @JsonProperty("partitions") int partitions,
         @JsonProperty("config") IndexConfig config,
         @JsonProperty("fields_seen") List<String> fieldsSeen,
+        @JsonProperty("scale") int scale,
         @JsonProperty("doc_count") long docCount,
         @JsonProperty("partition_doc_counts") List<Long> partitionDocCounts,
         @JsonProperty("created_at") String createdAt) {
@@ -37,12 +42,37 @@ public record IndexManifest(
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions: " + partitions + " (expected: >= 1)");
         }
+        if (scale < 1) {
+            throw new IllegalArgumentException("scale: " + scale + " (expected: >= 1)");
+        }
         fieldsSeen = List.copyOf(fieldsSeen);
         partitionDocCounts = List.copyOf(partitionDocCounts);
         if (partitionDocCounts.size() != partitions) {
             throw new IllegalArgumentException("partition_doc_counts: " + partitionDocCounts.size()
                     + " entries (expected: " + partitions + ")");
         }
+    }
+
+    /** A manifest of an index that is not a scaled corpus (scale 1). */
+    public IndexManifest(int format, String name, int partitions, IndexConfig config, List<String> fieldsSeen,
+            long docCount, List<Long> partitionDocCounts, String createdAt) {
+        this(format, name, partitions, config, fieldsSeen, 1, docCount, partitionDocCounts, createdAt);
+    }
+
+    /** Reads {@code index.json}; one without {@code scale} was written before scaling existed, at scale 1. */
+    @JsonCreator
+    static IndexManifest fromJson(
+            @JsonProperty("format") int format,
+            @JsonProperty("name") String name,
+            @JsonProperty("partitions") int partitions,
+            @JsonProperty("config") IndexConfig config,
+            @JsonProperty("fields_seen") List<String> fieldsSeen,
+            @JsonProperty("scale") Integer scale,
+            @JsonProperty("doc_count") long docCount,
+            @JsonProperty("partition_doc_counts") List<Long> partitionDocCounts,
+            @JsonProperty("created_at") String createdAt) {
+        return new IndexManifest(format, name, partitions, config, fieldsSeen, scale == null ? 1 : scale, docCount,
+                partitionDocCounts, createdAt);
     }
 
     /** The fields a query term without {@code field:} searches. */

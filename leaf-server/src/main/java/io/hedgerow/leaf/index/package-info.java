@@ -4,7 +4,8 @@
  * <h2>Pipeline</h2>
  *
  * A {@link io.hedgerow.leaf.index.DocumentSource} ({@link io.hedgerow.leaf.index.JsonlSource},
- * {@link io.hedgerow.leaf.index.EuroparlSource}, or documents made in code) yields each input line
+ * {@link io.hedgerow.leaf.index.EuroparlSource}, {@link io.hedgerow.leaf.index.ScaledEuroparlSource}
+ * for scale runs, or documents made in code) yields each input line
  * as a {@link io.hedgerow.leaf.index.SourceEntry}: a {@link io.hedgerow.leaf.index.SourceDocument}
  * or a {@link io.hedgerow.leaf.index.BadLine}. Bad lines are data, not exceptions, so the policy
  * ({@link io.hedgerow.leaf.index.BadLinePolicy}) lives in one place, the

@@ -218,24 +218,76 @@ class IndexBuilderTest {
     }
 
     @Test
-    void reportsProgressOnceASecondOfTickerTime() throws IOException {
+    void reportsProgressOnceASecondOfTickerTimeThenSaysItIsCommitting() throws IOException {
         AtomicLong nowNanos = new AtomicLong();
         Ticker tenMillisPerReading = () -> nowNanos.addAndGet(10_000_000);
         List<String> reports = new ArrayList<>();
-        IndexBuilder builder = new IndexBuilder(IndexOptions.defaults().withPartitions(2),
-                (docs, elapsedNanos) -> reports.add(docs + "@" + elapsedNanos / 1_000_000 + "ms"),
+        IndexProgress recorder = new IndexProgress() {
+            @Override
+            public void indexed(long docs, long expectedDocs, long elapsedNanos) {
+                reports.add(docs + "/" + expectedDocs + "@" + elapsedNanos / 1_000_000 + "ms");
+            }
+
+            @Override
+            public void committing(long docs, int partitions, boolean merging, long elapsedNanos) {
+                reports.add("committing " + docs + " into " + partitions + (merging ? " merged" : "") + "@"
+                        + elapsedNanos / 1_000_000 + "ms");
+            }
+        };
+        IndexBuilder builder = new IndexBuilder(IndexOptions.defaults().withPartitions(2), recorder,
                 tenMillisPerReading, Clock.systemUTC());
 
         builder.build(store("paced"), "paced", CONFIG, docs(1_000));
 
         // The start reads the ticker once, then every document once: 100 documents take a second.
-        assertThat(reports).containsExactly("100@1000ms", "200@2000ms", "300@3000ms", "400@4000ms", "500@5000ms",
-                "600@6000ms", "700@7000ms", "800@8000ms", "900@9000ms", "1000@10000ms");
+        // Documents made in code do not say how many there are: -1.
+        assertThat(reports).containsExactly("100/-1@1000ms", "200/-1@2000ms", "300/-1@3000ms", "400/-1@4000ms",
+                "500/-1@5000ms", "600/-1@6000ms", "700/-1@7000ms", "800/-1@8000ms", "900/-1@9000ms",
+                "1000/-1@10000ms", "committing 1000 into 2 merged@10010ms");
+    }
+
+    @Test
+    void aQuickBuildDoesNotSayItIsCommitting() throws IOException {
+        List<String> reports = new ArrayList<>();
+        IndexBuilder builder = new IndexBuilder(IndexOptions.defaults().withPartitions(2), IndexProgress.lines(reports::add),
+                () -> 0L, Clock.systemUTC());
+
+        builder.build(store("quick"), "quick", CONFIG, docs(10));
+
+        assertThat(reports).isEmpty();
+    }
+
+    @Test
+    void reportsLessOftenAsABuildGoesOn() {
+        assertThat(IndexBuilder.reportIntervalNanos(0)).isEqualTo(1_000_000_000L);
+        assertThat(IndexBuilder.reportIntervalNanos(10_000_000_000L)).isEqualTo(1_000_000_000L);
+        assertThat(IndexBuilder.reportIntervalNanos(60_000_000_000L)).isEqualTo(6_000_000_000L);
+        assertThat(IndexBuilder.reportIntervalNanos(3_600_000_000_000L)).isEqualTo(30_000_000_000L);
     }
 
     @Test
     void formatsProgressLinesWithThousandsSeparators() {
         assertThat(IndexProgress.line(8_000, 1_951_219_512L)).isEqualTo("indexed 8,000 docs (4,100 docs/s)");
+        assertThat(IndexProgress.line(8_000, -1, 1_951_219_512L)).isEqualTo("indexed 8,000 docs (4,100 docs/s)");
+    }
+
+    @Test
+    void progressLinesOfASourceOfKnownSizeSayTheShareDoneAndTheTimeToGo() {
+        assertThat(IndexProgress.line(412_345, 1_055_820, 117_000_000_000L))
+                .isEqualTo("indexed 412,345 of 1,055,820 docs (39%, 3,524 docs/s, 3 min 3 s to go)");
+        assertThat(IndexProgress.line(0, 17_597, 0)).isEqualTo("indexed 0 of 17,597 docs (0%, 0 docs/s)");
+        assertThat(IndexProgress.line(17_597, 17_597, 5_000_000_000L))
+                .isEqualTo("indexed 17,597 of 17,597 docs (100%, 3,519 docs/s, 0 s to go)");
+    }
+
+    @Test
+    void formatsDurationsAsPreciselyAsAPersonNeeds() {
+        assertThat(IndexProgress.duration(41_600_000_000L)).isEqualTo("42 s");
+        assertThat(IndexProgress.duration(182_000_000_000L)).isEqualTo("3 min 2 s");
+        assertThat(IndexProgress.duration(3_900_000_000_000L)).isEqualTo("1 h 5 min");
+        assertThat(IndexProgress.committingLine(1_055_820, 16, true, 301_000_000_000L)).isEqualTo(
+                "read 1,055,820 docs in 5 min 1 s; now merging each of the 16 partitions into one segment and committing them");
+        assertThat(IndexProgress.committingLine(3, 2, false, 1_000_000_000L)).isEqualTo("read 3 docs in 1 s; now committing the 2 partitions");
     }
 
     @Test

@@ -133,6 +133,46 @@ class IndexCommandTest {
     }
 
     @Test
+    void scaleTwoBuildsTwiceEuroparlUnderItsOwnName() throws IOException {
+        int exit = run("--scale", "2", "--partitions", "4", "--no-merge", "--data", tmp.toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(err.toString()).isEmpty();
+        PartitionStore store = new PartitionStore(tmp.resolve("europarl-x2"));
+        IndexManifest manifest = store.readManifest();
+        assertThat(manifest.name()).isEqualTo("europarl-x2");
+        assertThat(manifest.docCount()).isEqualTo(35_194);
+        assertThat(manifest.scale()).isEqualTo(2);
+        assertThat(manifest.config()).isEqualTo(IndexConfig.europarl());
+        assertThat(out.toString()).startsWith("loading europarl and splitting its sentences, to make it 2 times bigger")
+                .contains("indexed 35,194 docs into 4 partitions in ")
+                .contains("index 'europarl-x2' in " + store.dir() + ", ");
+        assertThat(tmp.resolve("europarl")).doesNotExist();
+
+        out.getBuffer().setLength(0);
+        assertThat(run("--scale", "2", "--partitions", "4", "--data", tmp.toString())).isZero();
+        assertThat(out.toString()).contains("index 'europarl-x2' in " + store.dir() + " is already complete: 35,194 docs in 4 partitions");
+
+        out.getBuffer().setLength(0);
+        assertThat(run("--scale", "3", "--partitions", "4", "--out", store.dir().toString())).isZero();
+        assertThat(out.toString()).contains("is already complete").contains("(at scale 2, not the 3 asked for)");
+    }
+
+    @Test
+    void scaleWithInputIsAUsageError() {
+        assertThat(run("--input", "x.jsonl", "--scale", "2", "--data", tmp.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--scale works only on a bundled corpus (--corpus), not on --input");
+        assertThat(tmp).isEmptyDirectory();
+    }
+
+    @Test
+    void scaleOutOfRangeIsAUsageError() {
+        assertThat(run("--scale", "0", "--data", tmp.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--scale: 0 (expected: 1..10000)");
+        assertThat(tmp).isEmptyDirectory();
+    }
+
+    @Test
     void missingInputFailsWithOneLine() {
         Path missing = tmp.resolve("missing.jsonl");
 
