@@ -1,0 +1,76 @@
+package io.hedgerow.loadgen;
+
+import io.hedgerow.common.net.Transport;
+import io.hedgerow.loadgen.http.SelfTestResponder;
+import io.hedgerow.loadgen.report.PhaseResult;
+import io.hedgerow.loadgen.report.ReportWriter;
+import io.hedgerow.loadgen.report.ResultTable;
+import io.hedgerow.loadgen.report.RunResult;
+import io.hedgerow.loadgen.run.LoadRun;
+import io.hedgerow.loadgen.run.PhaseSpec;
+import io.hedgerow.loadgen.scenario.Durations;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code loadgen selftest}: loads a trivial in-process responder, so the latency measured is the
+ * generator's own (plus loopback), and says whether it stays out of the way.
+ */
+@Command(name = "selftest", mixinStandardHelpOptions = true,
+        description = {"Measure the load generator's own overhead against a trivial in-process HTTP responder.",
+                "Passes when the generator's p99.9 stays under 1 ms at the given rate."})
+final class SelfTestCommand implements Callable<Integer> {
+    private static final double TARGET_P999_MILLIS = 1.0;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--rate", defaultValue = "5000", description = "Requests per second (default: ${DEFAULT-VALUE}).")
+    private double rate;
+
+    @Option(names = "--duration", defaultValue = "20s", description = "Measured time (default: ${DEFAULT-VALUE}).")
+    private String duration;
+
+    @Option(names = "--warmup", defaultValue = "5s", description = "Unmeasured warm-up before it (default: ${DEFAULT-VALUE}).")
+    private String warmup;
+
+    @Option(names = "--results", defaultValue = "results", paramLabel = "DIR",
+            description = "Where the results folder goes (default: ${DEFAULT-VALUE}).")
+    private Path results;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = new PrintStream(System.out, true);
+        try (SelfTestResponder responder = new SelfTestResponder(Transport.best())) {
+            URI target = URI.create("http://127.0.0.1:" + responder.port());
+            out.printf(Locale.ROOT, "Self-test: open loop (poisson) at %.0f req/s against a trivial responder on %s%n", rate, target);
+            PhaseResult result;
+            try (LoadRun run = new LoadRun(target, 1000, out)) {
+                run.run(new PhaseSpec("warmup", Durations.parse(warmup), rate, "poisson", 0, false), () -> "/", 1);
+                result = run.run(new PhaseSpec("selftest", Durations.parse(duration), rate, "poisson", 0, true), () -> "/", 2);
+            }
+            RunResult runResult = new RunResult("selftest", Instant.now(), target.toString(),
+                    Map.of("rate", String.valueOf(rate), "duration", duration), List.of(result));
+            Path folder = ReportWriter.write(runResult, results);
+            out.println();
+            out.print(ResultTable.render(List.of(result)));
+            double p999 = result.percentileMillis(99.9);
+            boolean pass = p999 < TARGET_P999_MILLIS && result.errors() == 0 && result.dropped() == 0;
+            out.printf(Locale.ROOT, "%nGenerator overhead at %.0f req/s: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms: %s (target: p99.9 < %.0f ms)%n",
+                    rate, result.percentileMillis(50), result.percentileMillis(99), p999, result.maxMillis(),
+                    pass ? "PASS" : "FAIL", TARGET_P999_MILLIS);
+            out.println("Results: " + folder);
+            return pass ? 0 : 1;
+        }
+    }
+}
