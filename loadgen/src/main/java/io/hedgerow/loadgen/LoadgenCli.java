@@ -161,8 +161,7 @@ public final class LoadgenCli implements Callable<Integer> {
                 return runScenario(out);
             }
             Workload workload = Workload.load(queries, data, seed, out);
-            RequestOptions options = new RequestOptions(k, timeoutMs, snippets, storedFields, null, null, null);
-            RequestSource requests = workload.requests(mix, options, seed);
+            RequestSource requests = workload.requests(mix, requestOptions(), seed);
             return findCapacity ? findCapacity(out, requests, workload) : steady(out, requests, workload);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -171,8 +170,13 @@ public final class LoadgenCli implements Callable<Integer> {
     }
 
     private int steady(PrintStream out, RequestSource requests, Workload workload) throws Exception {
-        Map<String, String> settings = settings(workload);
+        Map<String, String> settings = settings(workload, target, seed);
+        settings.put("load", closedLoop != null ? "closed loop, " + closedLoop + " in flight"
+                : "open loop (" + arrival + ") at " + rate + " req/s");
+        settings.put("duration", duration);
+        settings.put("warmup", warmup);
         List<PhaseResult> phases = new ArrayList<>();
+        Instant startedAt = Instant.now();
         try (LoadRun run = new LoadRun(target, connections, out)) {
             PhaseSpec main = closedLoop != null
                     ? new PhaseSpec("closed-" + closedLoop, Durations.parse(duration), 0, "closed", closedLoop, true)
@@ -183,14 +187,17 @@ public final class LoadgenCli implements Callable<Integer> {
             warmUp(run, main, requests);
             phases.add(run.run(main, requests, seed + 1));
         }
-        return report(out, label != null ? label : "run", settings, phases);
+        return report(out, label != null ? label : "run", startedAt, target, settings, phases);
     }
 
     private int findCapacity(PrintStream out, RequestSource requests, Workload workload) throws Exception {
         CapacitySearch search = new CapacitySearch(startRate, 1.5, maxP99Millis, maxErrorRate, 3, maxRate);
-        Map<String, String> settings = settings(workload);
+        Map<String, String> settings = settings(workload, target, seed);
+        settings.put("load", "capacity search, open loop (" + arrival + "), steps of " + step + " from " + startRate
+                + " req/s up to " + maxRate);
         settings.put("limits", "p99 <= " + maxP99Millis + " ms, error rate <= " + maxErrorRate + ", nothing dropped");
         List<PhaseResult> steps = new ArrayList<>();
+        Instant startedAt = Instant.now();
         out.printf(Locale.ROOT, "Finding the capacity of %s: steps of %s from %.0f req/s; limits p99 <= %.1f ms, errors <= %.1f%%%n",
                 target, step, startRate, maxP99Millis, maxErrorRate * 100);
         try (LoadRun run = new LoadRun(target, connections, out)) {
@@ -207,7 +214,7 @@ public final class LoadgenCli implements Callable<Integer> {
             }
         }
         settings.put("sustainable_rate", String.valueOf(Math.round(search.sustainableRate())));
-        int code = report(out, label != null ? label : "capacity", settings, steps);
+        int code = report(out, label != null ? label : "capacity", startedAt, target, settings, steps);
         out.printf(Locale.ROOT, "%nHighest sustainable rate: %.0f req/s (p99 <= %.1f ms, errors <= %.1f%%, nothing dropped)%n",
                 search.sustainableRate(), maxP99Millis, maxErrorRate * 100);
         return code;
@@ -219,9 +226,10 @@ public final class LoadgenCli implements Callable<Integer> {
                 ? URI.create(file.target()) : target;
         long scenarioSeed = file.seed() != null ? file.seed() : seed;
         Workload workload = Workload.load(file.queries() != null ? Path.of(file.queries()) : queries, data, scenarioSeed, out);
-        Map<String, String> settings = settings(workload);
+        Map<String, String> settings = settings(workload, root, scenarioSeed);
         settings.put("scenario", scenario.toString());
         List<PhaseResult> phases = new ArrayList<>();
+        Instant startedAt = Instant.now();
         RunDirectory run = new RunDirectory(runDir != null ? runDir : data.resolve("run"));
         try (FaultRunner faults = new FaultRunner(run, root, out);
                 LoadRun load = new LoadRun(root, file.connections() != null ? file.connections() : connections, out)) {
@@ -253,7 +261,11 @@ public final class LoadgenCli implements Callable<Integer> {
             }
             Runtime.getRuntime().removeShutdownHook(undo);
         }
-        return report(out, label != null ? label : file.name(), settings, phases);
+        return report(out, label != null ? label : file.name(), startedAt, root, settings, phases);
+    }
+
+    private RequestOptions requestOptions() {
+        return new RequestOptions(k, timeoutMs, snippets, storedFields, null, null, null);
     }
 
     private void warmUp(LoadRun run, PhaseSpec main, RequestSource requests) throws InterruptedException {
@@ -268,25 +280,29 @@ public final class LoadgenCli implements Callable<Integer> {
         return Durations.parse(warmup).isZero() ? "" : " after a " + warmup + " warm-up";
     }
 
-    private Map<String, String> settings(Workload workload) {
+    private Map<String, String> settings(Workload workload, URI loaded, long runSeed) {
         Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("target", target.toString());
+        settings.put("target", loaded.toString());
         settings.put("queries", workload.describe());
         settings.put("mix", mix != null ? mix : "default");
-        settings.put("seed", String.valueOf(seed));
+        settings.put("seed", String.valueOf(runSeed));
         settings.put("connections", String.valueOf(connections));
+        String request = requestOptions().toQueryString();
+        if (!request.isEmpty()) {
+            settings.put("request", request.substring(1));
+        }
         settings.put("machine", Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name")
                 + " " + System.getProperty("os.arch") + ", Java " + Runtime.version());
         return settings;
     }
 
-    private int report(PrintStream out, String runLabel, Map<String, String> settings, List<PhaseResult> phases)
-            throws IOException {
-        RunResult run = new RunResult(runLabel, Instant.now(), target.toString(), settings, phases);
-        Path folder = ReportWriter.write(run, results);
+    private int report(PrintStream out, String runLabel, Instant startedAt, URI loaded, Map<String, String> settings,
+            List<PhaseResult> phases) throws IOException {
+        RunResult run = new RunResult(runLabel, startedAt, loaded.toString(), settings, phases);
         out.println();
         out.print(ResultTable.render(phases));
-        out.println("Results: " + folder + " (report.txt, summary.json, *.hgrm, latency.png)");
+        Path folder = ReportWriter.write(run, results);
+        out.println("Results: " + folder + " (report.txt, summary.json, latency.png, <phase>.hgrm and .hlog)");
         return 0;
     }
 }

@@ -9,10 +9,13 @@ import io.hedgerow.loadgen.report.RunResult;
 import io.hedgerow.loadgen.run.LoadRun;
 import io.hedgerow.loadgen.run.PhaseSpec;
 import io.hedgerow.loadgen.scenario.Durations;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,7 +44,7 @@ final class SelfTestCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "20s", description = "Measured time (default: ${DEFAULT-VALUE}).")
     private String duration;
 
-    @Option(names = "--warmup", defaultValue = "5s", description = "Unmeasured warm-up before it (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "5s", description = "Unmeasured warm-up before it, 0s for none (default: ${DEFAULT-VALUE}).")
     private String warmup;
 
     @Option(names = "--results", defaultValue = "results", paramLabel = "DIR",
@@ -51,17 +54,35 @@ final class SelfTestCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = new PrintStream(System.out, true);
+        try {
+            return selfTest(out);
+        } catch (IOException | IllegalArgumentException e) {
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int selfTest(PrintStream out) throws IOException, InterruptedException {
+        Duration warmupDuration = Durations.parse(warmup);
+        PhaseSpec measured = new PhaseSpec("selftest", Durations.parse(duration), rate, "poisson", 0, true);
         try (SelfTestResponder responder = new SelfTestResponder(Transport.best())) {
             URI target = URI.create("http://127.0.0.1:" + responder.port());
             out.printf(Locale.ROOT, "Self-test: open loop (poisson) at %.0f req/s against a trivial responder on %s%n", rate, target);
+            Instant startedAt = Instant.now();
             PhaseResult result;
             try (LoadRun run = new LoadRun(target, 1000, out)) {
-                run.run(new PhaseSpec("warmup", Durations.parse(warmup), rate, "poisson", 0, false), () -> "/", 1);
-                result = run.run(new PhaseSpec("selftest", Durations.parse(duration), rate, "poisson", 0, true), () -> "/", 2);
+                if (!warmupDuration.isZero()) {
+                    run.run(new PhaseSpec("warmup", warmupDuration, rate, "poisson", 0, false), () -> "/", 1);
+                }
+                result = run.run(measured, () -> "/", 2);
             }
-            RunResult runResult = new RunResult("selftest", Instant.now(), target.toString(),
-                    Map.of("rate", String.valueOf(rate), "duration", duration), List.of(result));
-            Path folder = ReportWriter.write(runResult, results);
+            Map<String, String> settings = new LinkedHashMap<>();
+            settings.put("load", "open loop (poisson) at " + rate + " req/s");
+            settings.put("duration", duration);
+            settings.put("warmup", warmup);
+            settings.put("connections", "1000");
+            settings.put("machine", Runtime.getRuntime().availableProcessors() + " cores, Java " + Runtime.version());
+            RunResult runResult = new RunResult("selftest", startedAt, target.toString(), settings, List.of(result));
             out.println();
             out.print(ResultTable.render(List.of(result)));
             double p999 = result.percentileMillis(99.9);
@@ -69,7 +90,7 @@ final class SelfTestCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "%nGenerator overhead at %.0f req/s: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms: %s (target: p99.9 < %.0f ms)%n",
                     rate, result.percentileMillis(50), result.percentileMillis(99), p999, result.maxMillis(),
                     pass ? "PASS" : "FAIL", TARGET_P999_MILLIS);
-            out.println("Results: " + folder);
+            out.println("Results: " + ReportWriter.write(runResult, results));
             return pass ? 0 : 1;
         }
     }

@@ -36,8 +36,7 @@ public final class LoadRun implements AutoCloseable {
         Map<String, Double> before = scraper.subRequestsSent();
         PhaseResult result = runner.run(spec, requests, seed);
         Double extra = RootMetricsScraper.extraPercent(before, scraper.subRequestsSent());
-        return new PhaseResult(result.name(), result.mode(), result.targetRate(), result.durationNanos(), result.count(),
-                result.errors(), result.dropped(), result.tainted(), result.latency(), extra);
+        return result.withExtraLeafRequestsPct(extra);
     }
 
     @Override
