@@ -172,7 +172,7 @@ public final class LoadgenCli implements Callable<Integer> {
     private int steady(PrintStream out, RequestSource requests, Workload workload) throws Exception {
         Map<String, String> settings = settings(workload, target, seed);
         settings.put("load", closedLoop != null ? "closed loop, " + closedLoop + " in flight"
-                : "open loop (" + arrival + ") at " + rate + " req/s");
+                : String.format(Locale.ROOT, "open loop (%s) at %.0f req/s", arrival, rate));
         settings.put("duration", duration);
         settings.put("warmup", warmup);
         List<PhaseResult> phases = new ArrayList<>();
@@ -193,8 +193,8 @@ public final class LoadgenCli implements Callable<Integer> {
     private int findCapacity(PrintStream out, RequestSource requests, Workload workload) throws Exception {
         CapacitySearch search = new CapacitySearch(startRate, 1.5, maxP99Millis, maxErrorRate, 3, maxRate);
         Map<String, String> settings = settings(workload, target, seed);
-        settings.put("load", "capacity search, open loop (" + arrival + "), steps of " + step + " from " + startRate
-                + " req/s up to " + maxRate);
+        settings.put("load", String.format(Locale.ROOT, "capacity search, open loop (%s), steps of %s from %.0f req/s"
+                + " up to %.0f", arrival, step, startRate, maxRate));
         settings.put("limits", "p99 <= " + maxP99Millis + " ms, error rate <= " + maxErrorRate + ", nothing dropped");
         List<PhaseResult> steps = new ArrayList<>();
         Instant startedAt = Instant.now();

@@ -77,7 +77,7 @@ final class SelfTestCommand implements Callable<Integer> {
                 result = run.run(measured, () -> "/", 2);
             }
             Map<String, String> settings = new LinkedHashMap<>();
-            settings.put("load", "open loop (poisson) at " + rate + " req/s");
+            settings.put("load", String.format(Locale.ROOT, "open loop (poisson) at %.0f req/s", rate));
             settings.put("duration", duration);
             settings.put("warmup", warmup);
             settings.put("connections", "1000");

@@ -59,7 +59,7 @@ public final class ReportWriter {
         }
         RunSummary summary = new RunSummary(RunSummary.FORMAT, run.label(), run.startedAt().toString(), run.target(),
                 run.settings(), phases);
-        JSON.writeValue(folder.resolve(SUMMARY).toFile(), summary);
+        Files.writeString(folder.resolve(SUMMARY), JSON.writeValueAsString(summary) + "\n");
         Files.writeString(folder.resolve(REPORT), report(run));
         try {
             LatencyChart.write("Latency by percentile: " + run.label(), curves(run), folder.resolve(CHART));

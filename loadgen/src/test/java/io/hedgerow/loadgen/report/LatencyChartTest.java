@@ -1,6 +1,7 @@
 package io.hedgerow.loadgen.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -74,6 +75,16 @@ class LatencyChartTest {
                 .isFalse();
         assertThat(LatencyChart.chart("t", List.of(new LatencyChart.Curve("a", TestPhases.knownLatency())))
                 .getStyler().isYAxisLogarithmic()).as("1.5 s max over a 2 ms median").isTrue();
+    }
+
+    @Test
+    void boundsALogLatencyAxisByOneTwoFiveValues() {
+        assertThat(LatencyChart.roundedDown(0.04)).isEqualTo(0.02, within(1e-12));
+        assertThat(LatencyChart.roundedDown(7.5)).isEqualTo(5, within(1e-12));
+        assertThat(LatencyChart.roundedDown(100)).isEqualTo(100, within(1e-9));
+        assertThat(LatencyChart.roundedUp(150.8)).isEqualTo(200, within(1e-9));
+        assertThat(LatencyChart.roundedUp(1500)).isEqualTo(2000, within(1e-9));
+        assertThat(LatencyChart.roundedUp(6)).isEqualTo(10, within(1e-9));
     }
 
     @Test
