@@ -65,13 +65,15 @@ public final class LatencyChart {
     }
 
     static XYChart chart(String title, List<Curve> curves) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+        boolean empty = curves.stream().allMatch(curve -> curve.latencyMicros().getTotalCount() == 0);
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(empty ? title + " (no request completed)" : title)
                 .xAxisTitle("Percentile (each step right is one more nine)").yAxisTitle("Latency (ms)")
                 .theme(Styler.ChartTheme.XChart).build();
         List<double[][]> series = new ArrayList<>();
         double maxX = 1000;
         double minY = Double.MAX_VALUE;
-        double maxY = 0;
+        double maxY = empty ? 1 : 0;
         double minMedian = Double.MAX_VALUE;
         for (Curve curve : curves) {
             double[][] points = points(curve.latencyMicros());
