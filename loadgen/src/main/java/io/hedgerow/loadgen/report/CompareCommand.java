@@ -26,11 +26,13 @@ import picocli.CommandLine.Spec;
                 "Writes <results>/<time>-<label>/compare.txt and compare.png and prints the folder.",
                 "",
                 "Example:",
-                "  ./hedgerow loadgen compare results/20260101-120000-baseline results/20260101-121500-hedged",
+                "  ./hedgerow loadgen compare results/*-baseline results/*-hedged",
                 ""})
 public final class CompareCommand implements Callable<Integer> {
     static final String TABLE = "compare.txt";
     static final String CHART = "compare.png";
+    /** Longer lists of run names would not fit the chart's title. */
+    private static final int MAX_TITLE = 90;
 
     @Spec
     private CommandSpec spec;
@@ -71,7 +73,9 @@ public final class CompareCommand implements Callable<Integer> {
             out.flush();
             Path folder = ResultsFolder.create(results, Instant.now(), ZoneId.systemDefault(), label);
             Files.writeString(folder.resolve(TABLE), describe(labels, loaded) + "\n" + table);
-            LatencyChart.write("Latency by percentile: " + String.join(" vs ", labels), curves, folder.resolve(CHART));
+            String names = String.join(" vs ", labels);
+            LatencyChart.write("Latency by percentile: " + (names.length() <= MAX_TITLE ? names : labels.size() + " runs"),
+                    curves, folder.resolve(CHART));
             out.println("Comparison: " + folder + " (" + TABLE + ", " + CHART + ")");
             return 0;
         } catch (IOException e) {
@@ -98,11 +102,8 @@ public final class CompareCommand implements Callable<Integer> {
         for (int i = 0; i < runs.size(); i++) {
             RunResult run = runs.get(i);
             text.append("  ").append(labels.get(i)).append(": started ").append(run.startedAt()).append(", target ")
-                    .append(run.target());
-            if (!run.settings().isEmpty()) {
-                text.append(", ").append(run.settings());
-            }
-            text.append('\n');
+                    .append(run.target()).append('\n');
+            run.settings().forEach((key, value) -> text.append("    ").append(key).append(": ").append(value).append('\n'));
         }
         return text.toString();
     }

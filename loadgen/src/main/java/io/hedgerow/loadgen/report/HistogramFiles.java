@@ -40,7 +40,7 @@ final class HistogramFiles {
             throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         HistogramLogWriter writer = new HistogramLogWriter(bytes);
-        writer.outputComment(comment);
+        writer.outputComment(comment.replaceAll("\\R", " ")); // one line: a line break would end the comment
         writer.outputLogFormatVersion();
         writer.outputStartTime(startEpochMillis);
         writer.outputLegend();

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Set;
 
 /** Names and creates the folders and files that results go in. */
@@ -49,7 +50,7 @@ final class ResultsFolder {
         String next(String phaseName) {
             String base = fileName(phaseName);
             String name = base;
-            for (int n = 2; !used.add(name.toLowerCase(java.util.Locale.ROOT)); n++) {
+            for (int n = 2; !used.add(name.toLowerCase(Locale.ROOT)); n++) {
                 name = base + "-" + n;
             }
             return name;
