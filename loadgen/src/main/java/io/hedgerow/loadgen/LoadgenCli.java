@@ -17,6 +17,8 @@ import io.hedgerow.loadgen.scenario.ScenarioPhase;
 import io.hedgerow.root.local.RunDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -26,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -292,8 +295,14 @@ public final class LoadgenCli implements Callable<Integer> {
             settings.put("request", request.substring(1));
         }
         settings.put("machine", Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name")
-                + " " + System.getProperty("os.arch") + ", Java " + Runtime.version());
+                + " " + System.getProperty("os.arch") + ", Java " + Runtime.version() + ", " + collectors());
         return settings;
+    }
+
+    /** The JVM's garbage collectors, for the record: their pauses land in the generator's own latency. */
+    static String collectors() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName)
+                .collect(Collectors.joining(", ", "GC: ", ""));
     }
 
     private int report(PrintStream out, String runLabel, Instant startedAt, URI loaded, Map<String, String> settings,

@@ -44,7 +44,9 @@ final class SelfTestCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "20s", description = "Measured time (default: ${DEFAULT-VALUE}).")
     private String duration;
 
-    @Option(names = "--warmup", defaultValue = "5s", description = "Unmeasured warm-up before it, 0s for none (default: ${DEFAULT-VALUE}).")
+    /** Long enough for the JIT to settle and for the collector's first cycles, which come in the first seconds. */
+    @Option(names = "--warmup", defaultValue = "10s",
+            description = "Unmeasured warm-up before it, 0s for none (default: ${DEFAULT-VALUE}).")
     private String warmup;
 
     @Option(names = "--results", defaultValue = "results", paramLabel = "DIR",
@@ -81,7 +83,8 @@ final class SelfTestCommand implements Callable<Integer> {
             settings.put("duration", duration);
             settings.put("warmup", warmup);
             settings.put("connections", "1000");
-            settings.put("machine", Runtime.getRuntime().availableProcessors() + " cores, Java " + Runtime.version());
+            settings.put("machine", Runtime.getRuntime().availableProcessors() + " cores, Java " + Runtime.version()
+                    + ", " + LoadgenCli.collectors());
             RunResult runResult = new RunResult("selftest", startedAt, target.toString(), settings, List.of(result));
             out.println();
             out.print(ResultTable.render(List.of(result)));
