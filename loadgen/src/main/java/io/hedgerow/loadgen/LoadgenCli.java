@@ -15,6 +15,7 @@ import io.hedgerow.loadgen.scenario.RequestOptions;
 import io.hedgerow.loadgen.scenario.Scenario;
 import io.hedgerow.loadgen.scenario.ScenarioPhase;
 import io.hedgerow.root.local.RunDirectory;
+import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
@@ -153,6 +154,11 @@ public final class LoadgenCli implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            // Netty's default leak detection takes a stack trace for one buffer in 128, a hundred a second
+            // here: cost in the generator's own latency. The tests run with it on.
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         System.exit(new CommandLine(new LoadgenCli()).execute(args));
     }
 
@@ -275,7 +281,7 @@ public final class LoadgenCli implements Callable<Integer> {
         if (Durations.parse(warmup).isZero()) {
             return;
         }
-        run.run(new PhaseSpec("warmup", Durations.parse(warmup), main.closedLoop() ? 1 : main.rate(), main.arrival(),
+        run.warmUp(new PhaseSpec("warmup", Durations.parse(warmup), main.closedLoop() ? 1 : main.rate(), main.arrival(),
                 main.concurrency(), false), requests, seed);
     }
 
