@@ -53,15 +53,15 @@ public final class LoadRun implements AutoCloseable {
     public void warmUp(PhaseSpec warmup, RequestSource requests, long seed) throws InterruptedException {
         Duration first = warmup.duration().minus(SETTLE);
         if (first.compareTo(SETTLE) >= 0) {
-            runner.run(withDuration(warmup, first), requests, seed);
-            runner.run(withDuration(warmup, SETTLE), requests, seed + 1);
+            runner.run(part(warmup, warmup.name(), first), requests, seed);
+            runner.run(part(warmup, warmup.name() + "-end", SETTLE), requests, seed + 1);
         } else {
             runner.run(warmup, requests, seed);
         }
     }
 
-    private static PhaseSpec withDuration(PhaseSpec spec, Duration duration) {
-        return new PhaseSpec(spec.name(), duration, spec.rate(), spec.arrival(), spec.concurrency(), false);
+    private static PhaseSpec part(PhaseSpec spec, String name, Duration duration) {
+        return new PhaseSpec(name, duration, spec.rate(), spec.arrival(), spec.concurrency(), false);
     }
 
     /** Runs a phase; its extra leaf requests come from the root's counters before and after. */
