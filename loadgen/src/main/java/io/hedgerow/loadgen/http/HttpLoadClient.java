@@ -13,11 +13,14 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpUtil;
@@ -47,6 +50,11 @@ public final class HttpLoadClient {
     private final String host;
     private final int port;
     private final String hostHeader;
+    /**
+     * The same headers on every request, shared rather than built per request: the encoder only
+     * reads them, and fewer allocations mean fewer GC pauses in the generator's own latency.
+     */
+    private final HttpHeaders requestHeaders;
     private final int maxConnections;
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
     private final java.util.Set<Connection> all = new java.util.HashSet<>();
@@ -61,6 +69,10 @@ public final class HttpLoadClient {
         this.host = target.getHost();
         this.port = target.getPort() > 0 ? target.getPort() : 80;
         this.hostHeader = host + ":" + port;
+        this.requestHeaders = new DefaultHttpHeaders()
+                .set(HttpHeaderNames.HOST, hostHeader)
+                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
+                .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON);
         this.maxConnections = maxConnections;
         this.bootstrap = new Bootstrap()
                 .group(loop)
@@ -126,10 +138,7 @@ public final class HttpLoadClient {
             this.intendedNanos = intended;
             this.listener = responseListener;
             FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, pathAndQuery,
-                    Unpooled.EMPTY_BUFFER);
-            request.headers().set(HttpHeaderNames.HOST, hostHeader)
-                    .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
-                    .set(HttpHeaderNames.ACCEPT, HttpHeaderValues.APPLICATION_JSON);
+                    Unpooled.EMPTY_BUFFER, requestHeaders, EmptyHttpHeaders.INSTANCE);
             if (channel != null) {
                 channel.writeAndFlush(request, channel.voidPromise());
                 return;

@@ -12,13 +12,18 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
+import io.netty.util.AsciiString;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +36,10 @@ import java.util.concurrent.TimeUnit;
 public final class SelfTestResponder implements AutoCloseable {
     private static final ByteBuf BODY = Unpooled.unreleasableBuffer(Unpooled.copiedBuffer(
             "{\"took_ms\":0.0,\"tainted\":false,\"hits\":[]}", StandardCharsets.US_ASCII));
+    /** Shared by every response (the encoder only reads them), so the responder barely allocates. */
+    private static final HttpHeaders HEADERS = new ReadOnlyHttpHeaders(true,
+            HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON,
+            HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(BODY.readableBytes())));
 
     private final EventLoopGroup group;
     private final Channel channel;
@@ -78,9 +87,7 @@ public final class SelfTestResponder implements AutoCloseable {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                    BODY.duplicate());
-            response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
-                    .setInt(HttpHeaderNames.CONTENT_LENGTH, BODY.readableBytes());
+                    BODY.duplicate(), HEADERS, EmptyHttpHeaders.INSTANCE);
             long stallLeft = stallUntilNanos - System.nanoTime();
             if (stallLeft > 0) {
                 ctx.executor().schedule(() -> ctx.writeAndFlush(response), stallLeft, TimeUnit.NANOSECONDS);

@@ -1,6 +1,9 @@
 package io.hedgerow.loadgen.report;
 
+import java.util.Map;
 import java.util.Objects;
+import java.util.Collections;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -19,6 +22,8 @@ import org.HdrHistogram.Histogram;
  *                             intended start time in open loop (corrected for coordinated omission)
  * @param extraLeafRequestsPct leaf sub-requests beyond one per partition per query (retries,
  *                             backups), in percent, read from the root's metrics; null if unknown
+ * @param errorReasons         why requests failed ("HTTP 503", "connection closed by the server"),
+ *                             with counts; the counts add up to {@code errors}
  */
 public record PhaseResult(
         String name,
@@ -30,12 +35,26 @@ public record PhaseResult(
         long dropped,
         long tainted,
         Histogram latency,
-        Double extraLeafRequestsPct) {
+        Double extraLeafRequestsPct,
+        Map<String, Long> errorReasons) {
 
     public PhaseResult {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(latency, "latency");
+        errorReasons = errorReasons == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(errorReasons));
+    }
+
+    /** A phase whose error reasons are not known. */
+    public PhaseResult(String name, String mode, double targetRate, long durationNanos, long count, long errors, long dropped,
+            long tainted, Histogram latency, Double extraLeafRequestsPct) {
+        this(name, mode, targetRate, durationNanos, count, errors, dropped, tainted, latency, extraLeafRequestsPct, Map.of());
+    }
+
+    /** The same phase with its extra leaf requests known. */
+    public PhaseResult withExtraLeafRequestsPct(Double pct) {
+        return new PhaseResult(name, mode, targetRate, durationNanos, count, errors, dropped, tainted, latency, pct,
+                errorReasons);
     }
 
     /** Completed requests per second. */

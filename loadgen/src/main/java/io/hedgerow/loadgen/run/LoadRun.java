@@ -18,26 +18,61 @@ import java.util.concurrent.TimeUnit;
 public final class LoadRun implements AutoCloseable {
     private final EventLoopGroup group;
     private final PhaseRunner runner;
+    /** The last part of a warm-up, run as a phase of its own (see {@link #warmUp}). */
+    static final Duration SETTLE = Duration.ofSeconds(2);
+
     private final RootMetricsScraper scraper;
 
     /**
      * @param connections the in-flight cap: requests beyond it are dropped and counted
      */
     public LoadRun(URI target, int connections, PrintStream progress) {
+        this(target, connections, progress, true);
+    }
+
+    /**
+     * @param connections     the in-flight cap: requests beyond it are dropped and counted
+     * @param readRootMetrics false for a target that is not a Hedgerow root (the self-test's
+     *                        responder): its extra leaf requests are then unknown
+     */
+    public LoadRun(URI target, int connections, PrintStream progress, boolean readRootMetrics) {
         Transport transport = Transport.best();
         this.group = transport.newGroup(1, "loadgen");
         HttpLoadClient client = new HttpLoadClient(target, group.next(), transport, connections);
         this.runner = new PhaseRunner(client, Ticker.system(), progress, Duration.ofSeconds(10));
-        this.scraper = new RootMetricsScraper(target);
+        this.scraper = readRootMetrics ? new RootMetricsScraper(target) : null;
+    }
+
+    /**
+     * Runs an unmeasured warm-up phase in two parts, the last {@link #SETTLE} of it a phase of its
+     * own. The end of the first phase the generator ever runs takes branches its compiled code has
+     * never taken, so the JIT drops that code and compiles it again; on two cores the compiler
+     * then takes the CPU from the event loops for milliseconds. The second part takes that hit, so
+     * the measured phase after it does not.
+     */
+    public void warmUp(PhaseSpec warmup, RequestSource requests, long seed) throws InterruptedException {
+        Duration first = warmup.duration().minus(SETTLE);
+        if (first.compareTo(SETTLE) >= 0) {
+            runner.run(part(warmup, warmup.name(), first), requests, seed);
+            runner.run(part(warmup, warmup.name() + "-end", SETTLE), requests, seed + 1);
+        } else {
+            runner.run(warmup, requests, seed);
+        }
+    }
+
+    private static PhaseSpec part(PhaseSpec spec, String name, Duration duration) {
+        return new PhaseSpec(name, duration, spec.rate(), spec.arrival(), spec.concurrency(), false);
     }
 
     /** Runs a phase; its extra leaf requests come from the root's counters before and after. */
     public PhaseResult run(PhaseSpec spec, RequestSource requests, long seed) throws InterruptedException {
+        if (scraper == null) {
+            return runner.run(spec, requests, seed);
+        }
         Map<String, Double> before = scraper.subRequestsSent();
         PhaseResult result = runner.run(spec, requests, seed);
         Double extra = RootMetricsScraper.extraPercent(before, scraper.subRequestsSent());
-        return new PhaseResult(result.name(), result.mode(), result.targetRate(), result.durationNanos(), result.count(),
-                result.errors(), result.dropped(), result.tainted(), result.latency(), extra);
+        return result.withExtraLeafRequestsPct(extra);
     }
 
     @Override

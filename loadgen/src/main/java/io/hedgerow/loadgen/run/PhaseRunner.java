@@ -17,7 +17,8 @@ import org.HdrHistogram.Histogram;
 /**
  * Runs phases of load through one {@link HttpLoadClient}: open loop on a schedule (latency from
  * each request's intended start), or closed loop with a fixed number of requests in flight
- * (latency from the actual send, labelled as such), with a progress line every second.
+ * (latency from the actual send, labelled as such), with a progress line every second: elapsed
+ * time, then the rate, p50 and p99 of the last second, then requests in flight, errors and drops.
  */
 public final class PhaseRunner {
     private final HttpLoadClient client;
@@ -60,7 +61,8 @@ public final class PhaseRunner {
             progress.println("  errors by reason: " + recorder.errorReasons());
         }
         return new PhaseResult(spec.name(), spec.mode(), spec.closedLoop() ? 0 : spec.rate(), Math.min(elapsed, durationNanos),
-                recorder.completed(), recorder.errors(), recorder.droppedCount(), recorder.tainted(), latency, null);
+                recorder.completed(), recorder.errors(), recorder.droppedCount(), recorder.tainted(), latency, null,
+                recorder.errorReasons());
     }
 
     private void awaitWithProgress(PhaseSpec spec, PhaseRecorder recorder, CompletableFuture<Void> done, long startNanos)
@@ -78,10 +80,13 @@ public final class PhaseRunner {
                 double rate = (completed - lastCompleted) * 1e9 / (now - lastNanos);
                 lastCompleted = completed;
                 lastNanos = now;
-                progress.printf(Locale.ROOT, "  [%s %4ds] %7.0f req/s  p50 %8.2f ms  p99 %8.2f ms  errors %d  dropped %d%n",
-                        spec.name(), Math.round((now - startNanos) / 1e9), rate,
-                        interval.getValueAtPercentile(50) / 1000.0, interval.getValueAtPercentile(99) / 1000.0,
-                        recorder.errors(), recorder.droppedCount());
+                // A second in which nothing completed is a stall: say so rather than print a latency of 0.
+                String latency = interval.getTotalCount() == 0 ? String.format(Locale.ROOT, "%-30s", "nothing completed")
+                        : String.format(Locale.ROOT, "p50 %8.2f ms  p99 %8.2f ms", interval.getValueAtPercentile(50) / 1000.0,
+                                interval.getValueAtPercentile(99) / 1000.0);
+                progress.printf(Locale.ROOT, "  [%s %4ds] %7.0f req/s  %s  in flight %d  errors %d  dropped %d%n",
+                        spec.name(), Math.round((now - startNanos) / 1e9), rate, latency, inFlight(), recorder.errors(),
+                        recorder.droppedCount());
             } catch (ExecutionException e) {
                 throw new IllegalStateException("load loop failed", e.getCause());
             }

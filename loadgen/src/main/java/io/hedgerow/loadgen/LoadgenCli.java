@@ -1,0 +1,323 @@
+package io.hedgerow.loadgen;
+
+import io.hedgerow.common.time.Durations;
+import io.hedgerow.loadgen.report.CompareCommand;
+import io.hedgerow.loadgen.report.PhaseResult;
+import io.hedgerow.loadgen.report.ReportWriter;
+import io.hedgerow.loadgen.report.ResultTable;
+import io.hedgerow.loadgen.report.RunResult;
+import io.hedgerow.loadgen.run.CapacitySearch;
+import io.hedgerow.loadgen.run.LoadRun;
+import io.hedgerow.loadgen.run.PhaseSpec;
+import io.hedgerow.loadgen.run.RequestSource;
+import io.hedgerow.loadgen.scenario.FaultRunner;
+import io.hedgerow.loadgen.scenario.RequestOptions;
+import io.hedgerow.loadgen.scenario.Scenario;
+import io.hedgerow.loadgen.scenario.ScenarioPhase;
+import io.hedgerow.root.local.RunDirectory;
+import io.netty.util.ResourceLeakDetector;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hedgerow loadgen}: loads a Hedgerow root over HTTP and reports its latency honestly
+ * (open loop, corrected for coordinated omission), in one of three ways: a steady run at a rate, a
+ * search for the highest sustainable rate, or a scenario file of phases with faults.
+ */
+@Command(name = "loadgen", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Load a Hedgerow cluster over HTTP and measure its latency honestly.",
+                "Open loop by default: requests start on a schedule whether or not earlier ones finished, and latency",
+                "counts from each request's intended start, so stalls are not hidden (coordinated omission).",
+                "Writes a results folder: a table per phase, .hgrm percentile files, summary.json and a latency chart.",
+                "",
+                "Examples:",
+                "  ./hedgerow loadgen --rate 1000 --duration 30s",
+                "  ./hedgerow loadgen --find-capacity --max-p99-ms 20",
+                "  ./hedgerow loadgen --scenario docs/scenarios/leaf-pause.json",
+                "  ./hedgerow loadgen selftest",
+                "  ./hedgerow loadgen compare results/A results/B",
+                ""},
+        subcommands = {SelfTestCommand.class, QueriesCommand.class, CompareCommand.class})
+public final class LoadgenCli implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--target", defaultValue = "http://127.0.0.1:8080",
+            description = "Root server URL (default: ${DEFAULT-VALUE}).")
+    private URI target;
+
+    @Option(names = "--rate", defaultValue = "200", description = "Requests per second, open loop (default: ${DEFAULT-VALUE}).")
+    private double rate;
+
+    @Option(names = "--duration", defaultValue = "30s", description = "Measured time, e.g. 30s, 2m (default: ${DEFAULT-VALUE}).")
+    private String duration;
+
+    @Option(names = "--warmup", defaultValue = "10s",
+            description = "Unmeasured warm-up at the same rate first, 0s for none (default: ${DEFAULT-VALUE}).")
+    private String warmup;
+
+    @Option(names = "--arrival", defaultValue = "poisson",
+            description = "Open-loop arrivals: poisson (bursty, like real users) or constant (default: ${DEFAULT-VALUE}).")
+    private String arrival;
+
+    @Option(names = "--closed-loop", paramLabel = "N",
+            description = "Closed loop instead: keep N requests in flight, each sent when one finishes. Latency then counts from"
+                    + " the actual send and HIDES server stalls; use it for throughput, not for tails.")
+    private Integer closedLoop;
+
+    @Option(names = "--connections", defaultValue = "2000",
+            description = "In-flight cap (connections). Requests beyond it are dropped and reported, never queued"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private int connections;
+
+    @Option(names = "--queries", paramLabel = "FILE",
+            description = "Query set (category<TAB>query lines). Default: generated from the Europarl index on first use,"
+                    + " <data>/queries/europarl-<seed>.tsv.")
+    private Path queries;
+
+    @Option(names = "--mix", paramLabel = "SPEC",
+            description = "Query mix as category=weight,..., e.g. high_term=30,phrase=10,large_or=2 (default: the query set's"
+                    + " default mix, mostly cheap queries with a few expensive ones).")
+    private String mix;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed for arrivals and query choice (default: ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--k", description = "Hits per query (default: the server's, 10).")
+    private Integer k;
+
+    @Option(names = "--timeout-ms", description = "Query deadline (default: the server's).")
+    private Long timeoutMs;
+
+    @Option(names = "--snippets", negatable = true, description = "Ask for snippets (default: the server's, yes).")
+    private Boolean snippets;
+
+    @Option(names = "--stored-fields", negatable = true, description = "Ask for stored fields (default: the server's, yes).")
+    private Boolean storedFields;
+
+    @Option(names = "--find-capacity",
+            description = "Step the rate up (x1.5 per step, then bisect) until p99 or the error rate breaks a limit, and report"
+                    + " the highest sustainable rate.")
+    private boolean findCapacity;
+
+    @Option(names = "--max-p99-ms", defaultValue = "20", description = "Capacity limit on p99 latency (default: ${DEFAULT-VALUE}).")
+    private double maxP99Millis;
+
+    @Option(names = "--max-error-rate", defaultValue = "0.01",
+            description = "Capacity limit on the error rate, 0..1 (default: ${DEFAULT-VALUE}).")
+    private double maxErrorRate;
+
+    @Option(names = "--start-rate", defaultValue = "200", description = "First capacity step (default: ${DEFAULT-VALUE}).")
+    private double startRate;
+
+    @Option(names = "--max-rate", defaultValue = "50000", description = "Highest capacity step (default: ${DEFAULT-VALUE}).")
+    private double maxRate;
+
+    @Option(names = "--step", defaultValue = "10s", description = "Length of each capacity step (default: ${DEFAULT-VALUE}).")
+    private String step;
+
+    @Option(names = "--scenario", paramLabel = "FILE",
+            description = "Run the phases of a scenario file (JSON; see docs/loadgen.md), with their faults.")
+    private Path scenario;
+
+    @Option(names = "--run-dir", paramLabel = "DIR",
+            description = "Pid files of the local cluster, for faults (default: <data>/run).")
+    private Path runDir;
+
+    @Option(names = "--data", defaultValue = "${env:HEDGEROW_DATA:-data}", paramLabel = "DIR",
+            description = "Data folder (default: ${DEFAULT-VALUE}).")
+    private Path data;
+
+    @Option(names = "--results", defaultValue = "results", paramLabel = "DIR",
+            description = "Where results folders go (default: ${DEFAULT-VALUE}).")
+    private Path results;
+
+    @Option(names = "--label", description = "Name of this run in reports (default: the scenario's name, or 'run').")
+    private String label;
+
+    public static void main(String[] args) {
+        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            // Netty's default leak detection takes a stack trace for one buffer in 128, a hundred a second
+            // here: cost in the generator's own latency. The tests run with it on.
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
+        System.exit(new CommandLine(new LoadgenCli()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = new PrintStream(System.out, true);
+        try {
+            if (scenario != null) {
+                return runScenario(out);
+            }
+            Workload workload = Workload.load(queries, data, seed, out);
+            RequestSource requests = workload.requests(mix, requestOptions(), seed);
+            return findCapacity ? findCapacity(out, requests, workload) : steady(out, requests, workload);
+        } catch (IOException | IllegalArgumentException e) {
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int steady(PrintStream out, RequestSource requests, Workload workload) throws Exception {
+        Map<String, String> settings = settings(workload, target, seed);
+        settings.put("load", closedLoop != null ? "closed loop, " + closedLoop + " in flight"
+                : String.format(Locale.ROOT, "open loop (%s) at %.0f req/s", arrival, rate));
+        settings.put("duration", duration);
+        settings.put("warmup", warmup);
+        List<PhaseResult> phases = new ArrayList<>();
+        Instant startedAt = Instant.now();
+        try (LoadRun run = new LoadRun(target, connections, out)) {
+            PhaseSpec main = closedLoop != null
+                    ? new PhaseSpec("closed-" + closedLoop, Durations.parse(duration), 0, "closed", closedLoop, true)
+                    : new PhaseSpec("rate-" + Math.round(rate), Durations.parse(duration), rate, arrival, 0, true);
+            out.printf(Locale.ROOT, "Loading %s: %s for %s%s%n", target,
+                    main.closedLoop() ? "closed loop, " + closedLoop + " in flight" : "open loop (" + arrival + ") at "
+                            + Math.round(rate) + " req/s", duration, warmupLabel());
+            warmUp(run, main, requests);
+            phases.add(run.run(main, requests, seed + 1));
+        }
+        return report(out, label != null ? label : "run", startedAt, target, settings, phases);
+    }
+
+    private int findCapacity(PrintStream out, RequestSource requests, Workload workload) throws Exception {
+        CapacitySearch search = new CapacitySearch(startRate, 1.5, maxP99Millis, maxErrorRate, 3, maxRate);
+        Map<String, String> settings = settings(workload, target, seed);
+        settings.put("load", String.format(Locale.ROOT, "capacity search, open loop (%s), steps of %s from %.0f req/s"
+                + " up to %.0f", arrival, step, startRate, maxRate));
+        settings.put("limits", "p99 <= " + maxP99Millis + " ms, error rate <= " + maxErrorRate + ", nothing dropped");
+        List<PhaseResult> steps = new ArrayList<>();
+        Instant startedAt = Instant.now();
+        out.printf(Locale.ROOT, "Finding the capacity of %s: steps of %s from %.0f req/s; limits p99 <= %.1f ms, errors <= %.1f%%%n",
+                target, step, startRate, maxP99Millis, maxErrorRate * 100);
+        try (LoadRun run = new LoadRun(target, connections, out)) {
+            warmUp(run, new PhaseSpec("warmup", Durations.parse(step), startRate, arrival, 0, false), requests);
+            while (search.nextRate().isPresent()) {
+                double stepRate = Math.round(search.nextRate().getAsDouble());
+                PhaseResult result = run.run(new PhaseSpec("rate-" + Math.round(stepRate), Durations.parse(step), stepRate,
+                        arrival, 0, true), requests, seed + steps.size() + 1);
+                boolean passed = search.observe(result);
+                steps.add(result);
+                out.printf(Locale.ROOT, "  step %.0f req/s: achieved %.0f, p99 %.2f ms, errors %.2f%%, dropped %d -> %s%n",
+                        stepRate, result.achievedRate(), result.percentileMillis(99), result.errorRate() * 100,
+                        result.dropped(), passed ? "within limits" : "BREAKS a limit");
+            }
+        }
+        settings.put("sustainable_rate", String.valueOf(Math.round(search.sustainableRate())));
+        int code = report(out, label != null ? label : "capacity", startedAt, target, settings, steps);
+        out.printf(Locale.ROOT, "%nHighest sustainable rate: %.0f req/s (p99 <= %.1f ms, errors <= %.1f%%, nothing dropped)%n",
+                search.sustainableRate(), maxP99Millis, maxErrorRate * 100);
+        return code;
+    }
+
+    private int runScenario(PrintStream out) throws Exception {
+        Scenario file = Scenario.read(scenario);
+        URI root = file.target() != null && !spec.commandLine().getParseResult().hasMatchedOption("--target")
+                ? URI.create(file.target()) : target;
+        long scenarioSeed = file.seed() != null ? file.seed() : seed;
+        Workload workload = Workload.load(file.queries() != null ? Path.of(file.queries()) : queries, data, scenarioSeed, out);
+        Map<String, String> settings = settings(workload, root, scenarioSeed);
+        settings.put("scenario", scenario.toString());
+        List<PhaseResult> phases = new ArrayList<>();
+        Instant startedAt = Instant.now();
+        RunDirectory run = new RunDirectory(runDir != null ? runDir : data.resolve("run"));
+        try (FaultRunner faults = new FaultRunner(run, root, out);
+                LoadRun load = new LoadRun(root, file.connections() != null ? file.connections() : connections, out)) {
+            Thread undo = new Thread(faults::close, "undo-faults");
+            Runtime.getRuntime().addShutdownHook(undo);
+            for (ScenarioPhase phase : file.phases()) {
+                faults.requireLeaves(phase.faults());
+            }
+            out.printf("Scenario %s: %d phases against %s%n", file.name(), file.phases().size(), root);
+            for (int i = 0; i < file.phases().size(); i++) {
+                ScenarioPhase phase = file.phases().get(i);
+                PhaseSpec phaseSpec = phase.toSpec();
+                RequestOptions options = file.request().with(phase.request());
+                RequestSource requests = workload.requests(phase.mix() != null ? phase.mix() : file.mix(), options,
+                        scenarioSeed + i);
+                out.printf(Locale.ROOT, "Phase %s: %s%s for %s%s%n", phase.name(), phaseSpec.mode(),
+                        phaseSpec.closedLoop() ? " x" + phaseSpec.concurrency() : " at " + Math.round(phaseSpec.rate()) + " req/s",
+                        phase.duration(), phase.faults().isEmpty() ? "" : ", faults: " + phase.faults());
+                faults.startPhase(phase.faults(), phaseSpec.duration());
+                PhaseResult result;
+                try {
+                    result = load.run(phaseSpec, requests, scenarioSeed + 100 + i);
+                } finally {
+                    faults.endPhase();
+                }
+                if (phaseSpec.record()) {
+                    phases.add(result);
+                }
+            }
+            Runtime.getRuntime().removeShutdownHook(undo);
+        }
+        return report(out, label != null ? label : file.name(), startedAt, root, settings, phases);
+    }
+
+    private RequestOptions requestOptions() {
+        return new RequestOptions(k, timeoutMs, snippets, storedFields, null, null, null);
+    }
+
+    private void warmUp(LoadRun run, PhaseSpec main, RequestSource requests) throws InterruptedException {
+        if (Durations.parse(warmup).isZero()) {
+            return;
+        }
+        run.warmUp(new PhaseSpec("warmup", Durations.parse(warmup), main.closedLoop() ? 1 : main.rate(), main.arrival(),
+                main.concurrency(), false), requests, seed);
+    }
+
+    private String warmupLabel() {
+        return Durations.parse(warmup).isZero() ? "" : " after a " + warmup + " warm-up";
+    }
+
+    private Map<String, String> settings(Workload workload, URI loaded, long runSeed) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("target", loaded.toString());
+        settings.put("queries", workload.describe());
+        settings.put("mix", mix != null ? mix : "default");
+        settings.put("seed", String.valueOf(runSeed));
+        settings.put("connections", String.valueOf(connections));
+        String request = requestOptions().toQueryString();
+        if (!request.isEmpty()) {
+            settings.put("request", request.substring(1));
+        }
+        settings.put("machine", Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name")
+                + " " + System.getProperty("os.arch") + ", Java " + Runtime.version() + ", " + collectors());
+        return settings;
+    }
+
+    /** The JVM's garbage collectors, for the record: their pauses land in the generator's own latency. */
+    static String collectors() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName)
+                .collect(Collectors.joining(", ", "GC: ", ""));
+    }
+
+    private int report(PrintStream out, String runLabel, Instant startedAt, URI loaded, Map<String, String> settings,
+            List<PhaseResult> phases) throws IOException {
+        RunResult run = new RunResult(runLabel, startedAt, loaded.toString(), settings, phases);
+        out.println();
+        out.print(ResultTable.render(phases));
+        Path folder = ReportWriter.write(run, results);
+        out.println("Results: " + folder + " (report.txt, summary.json, latency.png, <phase>.hgrm and .hlog)");
+        return 0;
+    }
+}

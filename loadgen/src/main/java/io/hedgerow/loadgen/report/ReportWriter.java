@@ -1,0 +1,101 @@
+package io.hedgerow.loadgen.report;
+
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a run's results folder, {@code <results>/<yyyyMMdd-HHmmss>-<label>/}:
+ * <ul>
+ *   <li>{@code report.txt}: the settings and the table of phases, as printed;
+ *   <li>{@code summary.json}: every number of the table, more percentiles, error reasons
+ *       ({@link RunSummary});
+ *   <li>{@code <phase>.hgrm}: each phase's percentile distribution in ms (HdrHistogram's text format);
+ *   <li>{@code <phase>.hlog}: each phase's whole histogram (HdrHistogram log), which
+ *       {@link RunReader} loads back for {@code loadgen compare};
+ *   <li>{@code latency.png}: latency by percentile, one curve per phase ({@link LatencyChart}).
+ * </ul>
+ * The chart is drawn last, so a failure to draw it leaves every number on disk.
+ */
+public final class ReportWriter {
+    static final String SUMMARY = "summary.json";
+    static final String REPORT = "report.txt";
+    static final String CHART = "latency.png";
+    static final ObjectWriter JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
+            .writerFor(RunSummary.class);
+
+    private ReportWriter() {
+    }
+
+    /**
+     * Writes the run into a new folder under {@code resultsRoot} (created if needed), named after its
+     * start time in the system's time zone.
+     *
+     * @return the folder
+     */
+    public static Path write(RunResult run, Path resultsRoot) throws IOException {
+        return write(run, resultsRoot, ZoneId.systemDefault());
+    }
+
+    /** As {@link #write(RunResult, Path)}, naming the folder by the start time in {@code zone}. */
+    public static Path write(RunResult run, Path resultsRoot, ZoneId zone) throws IOException {
+        Path folder = ResultsFolder.create(resultsRoot, run.startedAt(), zone, run.label());
+        ResultsFolder.Names names = new ResultsFolder.Names();
+        List<RunSummary.Phase> phases = new ArrayList<>();
+        for (PhaseResult phase : run.phases()) {
+            String stem = names.next(phase.name());
+            HistogramFiles.writePercentiles(phase.latency(), folder.resolve(stem + ".hgrm"));
+            HistogramFiles.writeLog(phase.latency(), run.startedAt().toEpochMilli(), phase.durationNanos() / 1e9,
+                    "Hedgerow loadgen run '" + run.label() + "', phase '" + phase.name() + "': latency in microseconds",
+                    folder.resolve(stem + ".hlog"));
+            phases.add(RunSummary.Phase.of(phase, stem + ".hlog", stem + ".hgrm"));
+        }
+        RunSummary summary = new RunSummary(RunSummary.FORMAT, run.label(), run.startedAt().toString(), run.target(),
+                run.settings(), phases);
+        Files.writeString(folder.resolve(SUMMARY), JSON.writeValueAsString(summary) + "\n");
+        Files.writeString(folder.resolve(REPORT), report(run));
+        try {
+            LatencyChart.write("Latency by percentile: " + run.label(), curves(run), folder.resolve(CHART));
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "; the other results are in " + folder, e);
+        }
+        return folder;
+    }
+
+    /** The text of {@code report.txt}. */
+    static String report(RunResult run) {
+        StringBuilder text = new StringBuilder();
+        text.append("Load run:  ").append(run.label()).append('\n');
+        text.append("Started:   ").append(run.startedAt()).append('\n');
+        text.append("Target:    ").append(run.target()).append('\n');
+        if (!run.settings().isEmpty()) {
+            text.append("Settings:\n");
+            run.settings().forEach((key, value) -> text.append("  ").append(key).append(": ").append(value).append('\n'));
+        }
+        text.append('\n').append(ResultTable.render(run.phases()));
+        boolean anyErrors = run.phases().stream().anyMatch(phase -> !phase.errorReasons().isEmpty());
+        if (anyErrors) {
+            text.append("\nErrors by reason:\n");
+            for (PhaseResult phase : run.phases()) {
+                for (Map.Entry<String, Long> reason : phase.errorReasons().entrySet()) {
+                    text.append("  ").append(phase.name()).append(": ").append(reason.getValue()).append(" x ")
+                            .append(reason.getKey()).append('\n');
+                }
+            }
+        }
+        text.append("\nFiles: summary.json (all numbers), latency.png (latency by percentile), <phase>.hgrm (percentiles, ms),")
+                .append(" <phase>.hlog (whole histogram, microseconds, HdrHistogram log).\n");
+        return text.toString();
+    }
+
+    private static List<LatencyChart.Curve> curves(RunResult run) {
+        return run.phases().stream().map(phase -> new LatencyChart.Curve(phase.name(), phase.latency())).toList();
+    }
+}

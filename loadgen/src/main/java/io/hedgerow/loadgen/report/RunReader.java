@@ -1,0 +1,73 @@
+package io.hedgerow.loadgen.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Loads a results folder that {@link ReportWriter} wrote back into a {@link RunResult}: counts and
+ * settings from {@code summary.json}, each phase's whole histogram from its {@code .hlog}. What
+ * comes back equals what was written.
+ */
+public final class RunReader {
+    private static final ObjectReader JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES) // later versions may add fields
+            .build()
+            .readerFor(RunSummary.class);
+
+    private RunReader() {
+    }
+
+    /**
+     * @throws IOException with a one-line message naming the folder when it is not a run's results
+     *                     folder, or a file in it is missing or unreadable
+     */
+    public static RunResult read(Path folder) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            throw new IOException(folder + ": no such folder (expected a results folder of ./hedgerow loadgen)");
+        }
+        Path summaryFile = folder.resolve(ReportWriter.SUMMARY);
+        if (!Files.isRegularFile(summaryFile)) {
+            throw new IOException(folder + " is not a load run: it has no " + ReportWriter.SUMMARY
+                    + " (expected a results folder of ./hedgerow loadgen, e.g. results/20260101-120000-run)");
+        }
+        RunSummary summary;
+        try {
+            summary = JSON.readValue(summaryFile.toFile());
+        } catch (JsonProcessingException e) {
+            throw new IOException(summaryFile + ": not a load run summary (" + e.getOriginalMessage() + ")", e);
+        }
+        if (!RunSummary.FORMAT.equals(summary.format())) {
+            throw new IOException(summaryFile + ": format '" + summary.format() + "' (expected: " + RunSummary.FORMAT + ")");
+        }
+        List<PhaseResult> phases = new ArrayList<>();
+        for (RunSummary.Phase phase : summary.phases()) {
+            Path histogramFile = folder.resolve(phase.histogramFile()).normalize();
+            if (!histogramFile.startsWith(folder.normalize())) {
+                throw new IOException(summaryFile + ": histogram_file '" + phase.histogramFile() + "' (expected: a file in the folder)");
+            }
+            phases.add(new PhaseResult(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(), phase.count(),
+                    phase.errors(), phase.dropped(), phase.tainted(), HistogramFiles.readLog(histogramFile),
+                    phase.extraLeafRequestsPct(), phase.errorReasons()));
+        }
+        return new RunResult(summary.label(), startedAt(summaryFile, summary.startedAt()), summary.target(),
+                summary.settings() == null ? Map.of() : summary.settings(), phases);
+    }
+
+    private static Instant startedAt(Path summaryFile, String text) throws IOException {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IOException(summaryFile + ": started_at '" + text + "' (expected: an ISO-8601 instant)", e);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.hedgerow.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.net.Transport;
+import io.hedgerow.loadgen.http.SelfTestResponder;
+import io.hedgerow.loadgen.report.PhaseResult;
+import io.hedgerow.loadgen.report.RunReader;
+import io.hedgerow.loadgen.report.RunResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The whole command, end to end, against the trivial responder (no latency is asserted). */
+class LoadgenCliTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+
+    private int loadgen(String... args) {
+        CommandLine cli = new CommandLine(new LoadgenCli());
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private Path onlyFolder(Path results) throws IOException {
+        try (Stream<Path> folders = Files.list(results)) {
+            List<Path> all = folders.toList();
+            assertThat(all).hasSize(1);
+            return all.getFirst();
+        }
+    }
+
+    @Test
+    void runsAtARateAndWritesAResultsFolderThatLoadsBack() throws IOException {
+        Path queries = Files.writeString(dir.resolve("queries.tsv"),
+                "# category<TAB>query\nhigh_term\teuropean\nphrase\t\"human rights\"\nlarge_or\ta OR b OR c\n");
+        Path results = dir.resolve("results");
+        try (SelfTestResponder responder = new SelfTestResponder(Transport.best())) {
+            int code = loadgen("--target", "http://127.0.0.1:" + responder.port(), "--queries", queries.toString(),
+                    "--rate", "200", "--duration", "2s", "--warmup", "0s", "--results", results.toString(),
+                    "--label", "e2e");
+            assertThat(code).as("stderr: %s", err).isZero();
+        }
+
+        Path folder = onlyFolder(results);
+        assertThat(folder.getFileName().toString()).endsWith("-e2e");
+        for (String file : List.of("report.txt", "summary.json", "latency.png", "rate-200.hgrm", "rate-200.hlog")) {
+            assertThat(folder.resolve(file)).isNotEmptyFile();
+        }
+        RunResult run = RunReader.read(folder);
+        assertThat(run.label()).isEqualTo("e2e");
+        assertThat(run.settings()).containsEntry("duration", "2s").containsKey("queries");
+        PhaseResult phase = run.phases().getFirst();
+        assertThat(phase.name()).isEqualTo("rate-200");
+        assertThat(phase.mode()).isEqualTo("open/poisson");
+        assertThat(phase.count()).isPositive().isEqualTo(phase.latency().getTotalCount());
+        assertThat(phase.errors()).isZero();
+        assertThat(phase.extraLeafRequestsPct()).as("not a Hedgerow root: no sub-request counters").isNull();
+        assertThat(Files.readString(folder.resolve("report.txt"))).contains("rate-200", "open/poisson");
+    }
+
+    @Test
+    void selfTestWarmsUpThenWritesItsResultsWhateverItsVerdict() throws IOException {
+        Path results = dir.resolve("results");
+
+        // A warm-up of 4 s runs in two parts (see LoadRun.warmUp); neither is in the results.
+        int code = loadgen("selftest", "--rate", "500", "--duration", "1s", "--warmup", "4s", "--results",
+                results.toString());
+
+        assertThat(code).as("PASS or FAIL, never an error; stderr: %s", err).isIn(0, 1);
+        assertThat(err.toString()).isEmpty();
+        RunResult run = RunReader.read(onlyFolder(results));
+        assertThat(run.phases()).extracting(PhaseResult::name).containsExactly("selftest");
+        assertThat(run.phases().getFirst().count()).isPositive();
+    }
+
+    @Test
+    void saysWhatIsWrongWithAMissingQueryFile() {
+        int code = loadgen("--queries", dir.resolve("nope.tsv").toString(), "--results", dir.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).startsWith("error: ").contains("nope.tsv");
+    }
+}

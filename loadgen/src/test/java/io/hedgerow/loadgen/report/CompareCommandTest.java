@@ -1,0 +1,95 @@
+package io.hedgerow.loadgen.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.loadgen.LoadgenCli;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class CompareCommandTest {
+    @TempDir
+    Path results;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int compare(String... args) {
+        CommandLine cli = new CommandLine(new LoadgenCli());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        String[] all = new String[args.length + 1];
+        all[0] = "compare";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return cli.execute(all);
+    }
+
+    @Test
+    void drawsEveryPhaseOfEverySavedRunOnOneTableAndChart() throws IOException {
+        Path baseline = ReportWriter.write(TestPhases.run("baseline", List.of(TestPhases.knownPhase("steady"),
+                TestPhases.randomPhase("pause", 3000, 5000, 1))), results);
+        Path hedged = ReportWriter.write(TestPhases.run("hedged", List.of(TestPhases.randomPhase("steady", 3000, 1500, 2))),
+                results);
+        Path comparisons = results.resolve("comparisons");
+
+        int code = compare(baseline.toString(), hedged.toString(), "--results", comparisons.toString());
+
+        assertThat(code).as("stderr: %s", err).isZero();
+        assertThat(out.toString().lines().map(line -> line.split("\\s+")[0]))
+                .contains("baseline/steady", "baseline/pause", "hedged/steady");
+        assertThat(out.toString().lines().filter(line -> line.startsWith("baseline/steady ")).findFirst().orElseThrow()
+                .split("\\s+")).containsExactly("baseline/steady", "open/poisson", "1000", "1000.0", "1000", "3", "2",
+                "2.000", "8.003", "40.03", "120.1", "1500", "5.00", "1.50");
+        Path folder;
+        try (Stream<Path> folders = Files.list(comparisons)) {
+            folder = folders.findFirst().orElseThrow();
+        }
+        assertThat(folder.getFileName().toString()).endsWith("-compare");
+        assertThat(out.toString()).contains("Comparison: " + folder);
+        assertThat(Files.readString(folder.resolve("compare.txt"))).contains("baseline/pause", "hedged/steady",
+                "Runs compared:");
+        assertThat(ImageIO.read(folder.resolve("compare.png").toFile()).getWidth()).isEqualTo(LatencyChart.WIDTH);
+    }
+
+    @Test
+    void namesRunsThatShareALabelByTheirFolders() throws IOException {
+        Path first = ReportWriter.write(TestPhases.run("run", List.of(TestPhases.knownPhase("steady"))), results);
+        Path second = ReportWriter.write(TestPhases.run("run", List.of(TestPhases.knownPhase("steady"))), results);
+
+        int code = compare(first.toString(), second.toString(), "--results", results.toString());
+
+        assertThat(code).as("stderr: %s", err).isZero();
+        assertThat(out.toString()).contains(first.getFileName() + "/steady", second.getFileName() + "/steady");
+    }
+
+    @Test
+    void saysClearlyWhenAFolderIsNotARun() throws IOException {
+        Path run = ReportWriter.write(TestPhases.run("run", List.of(TestPhases.knownPhase("steady"))), results);
+        Path notARun = Files.createDirectory(results.resolve("notes"));
+
+        int code = compare(run.toString(), notARun.toString(), "--results", results.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString().strip()).isEqualTo("error: " + notARun + " is not a load run: it has no summary.json"
+                + " (expected a results folder of ./hedgerow loadgen, e.g. results/20260101-120000-run)");
+        try (Stream<Path> folders = Files.list(results)) {
+            assertThat(folders).as("no comparison folder for a failed comparison").hasSize(2);
+        }
+    }
+
+    @Test
+    void needsAtLeastTwoRuns() {
+        int code = compare(results.toString());
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("RUN");
+    }
+}

@@ -1,0 +1,128 @@
+package io.hedgerow.loadgen.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportWriterTest {
+    @TempDir
+    Path results;
+
+    private final RunResult run = TestPhases.run("leaf pause", List.of(
+            TestPhases.knownPhase("steady"),
+            TestPhases.randomPhase("closed-8", 5000, 800, 7),
+            TestPhases.randomPhase("dead", 0, 800, 8)));
+
+    @Test
+    void writesEveryFileIntoAFolderNamedAfterTheStartAndLabel() throws IOException {
+        Path folder = ReportWriter.write(run, results, ZoneOffset.UTC);
+
+        assertThat(folder).isEqualTo(results.resolve("20261122-143005-leaf_pause"));
+        try (Stream<Path> files = Files.list(folder)) {
+            assertThat(files.map(file -> file.getFileName().toString())).containsExactlyInAnyOrder(
+                    "report.txt", "summary.json", "latency.png",
+                    "steady.hgrm", "steady.hlog", "closed-8.hgrm", "closed-8.hlog", "dead.hgrm", "dead.hlog");
+        }
+        String report = Files.readString(folder.resolve("report.txt"));
+        assertThat(report).contains("Load run:  leaf pause", "seed: 42", ResultTable.render(run.phases()),
+                "steady: 2 x HTTP 503", "steady: 1 x connection closed by the server");
+    }
+
+    @Test
+    void summaryHasTheNumbersOfTheTableAndMorePercentiles() throws IOException {
+        Path folder = ReportWriter.write(run, results, ZoneOffset.UTC);
+        JsonNode summary = new ObjectMapper().readTree(folder.resolve("summary.json").toFile());
+
+        assertThat(summary.path("label").asText()).isEqualTo("leaf pause");
+        assertThat(summary.path("started_at").asText()).isEqualTo("2026-11-22T14:30:05.123Z");
+        assertThat(summary.path("settings").path("seed").asText()).isEqualTo("42");
+        JsonNode steady = summary.path("phases").path(0);
+        assertThat(steady.path("name").asText()).isEqualTo("steady");
+        assertThat(steady.path("count").asLong()).isEqualTo(1000);
+        assertThat(steady.path("errors").asLong()).isEqualTo(3);
+        assertThat(steady.path("dropped").asLong()).isEqualTo(2);
+        assertThat(steady.path("tainted_pct").asDouble()).isEqualTo(5.0);
+        assertThat(steady.path("extra_leaf_requests_pct").asDouble()).isEqualTo(1.5);
+        assertThat(steady.path("error_reasons").path("HTTP 503").asLong()).isEqualTo(2);
+        JsonNode latency = steady.path("latency_ms");
+        assertThat(latency.path("p50").asDouble()).isEqualTo(2.0);
+        assertThat(latency.path("p90").asDouble()).isEqualTo(8.003);
+        assertThat(latency.path("p99").asDouble()).isEqualTo(40.031);
+        assertThat(latency.path("p99_9").asDouble()).isEqualTo(120.063);
+        assertThat(latency.path("p99_99").asDouble()).isEqualTo(1500.159);
+        assertThat(latency.path("max").asDouble()).isEqualTo(1500.159);
+        JsonNode closed = summary.path("phases").path(1);
+        assertThat(closed.path("extra_leaf_requests_pct").isNull()).isTrue();
+        assertThat(summary.path("phases").path(2).path("latency_ms").path("p50").isNull()).isTrue();
+    }
+
+    @Test
+    void percentileFilesAreInMilliseconds() throws IOException {
+        Path folder = ReportWriter.write(run, results, ZoneOffset.UTC);
+        String hgrm = Files.readString(folder.resolve("steady.hgrm"));
+
+        assertThat(hgrm).contains("Value     Percentile TotalCount 1/(1-Percentile)");
+        assertThat(hgrm).containsPattern("\\n\\s+2\\.000 0\\.\\d+\\s+\\d+");
+        assertThat(hgrm).contains("#[Max     =     1500.159, Total count    =         1000]");
+    }
+
+    @Test
+    void readsBackWhatItWrote() throws IOException {
+        Path folder = ReportWriter.write(run, results, ZoneOffset.UTC);
+
+        RunResult read = RunReader.read(folder);
+
+        assertThat(read).isEqualTo(run);
+        PhaseResult steady = read.phases().getFirst();
+        assertThat(steady.latency().getTotalCount()).isEqualTo(1000);
+        assertThat(steady.percentileMillis(99.9)).isEqualTo(120.063);
+        assertThat(steady.errorReasons()).containsEntry("HTTP 503", 2L);
+        assertThat(read.phases().get(1).percentileMillis(99)).isEqualTo(run.phases().get(1).percentileMillis(99));
+        assertThat(read.phases().get(2).latency().getTotalCount()).isZero();
+    }
+
+    @Test
+    void neverReusesAFolderAndKeepsPhaseFilesApart() throws IOException {
+        RunResult twins = TestPhases.run("run", List.of(TestPhases.knownPhase("warm up/1"), TestPhases.knownPhase("warm up/1")));
+
+        Path first = ReportWriter.write(twins, results, ZoneOffset.UTC);
+        Path second = ReportWriter.write(twins, results, ZoneOffset.UTC);
+
+        assertThat(second).isNotEqualTo(first).hasFileName(first.getFileName() + "-2");
+        assertThat(second.resolve("warm_up_1.hlog")).isRegularFile();
+        assertThat(second.resolve("warm_up_1-2.hlog")).isRegularFile();
+        assertThat(RunReader.read(second)).isEqualTo(twins);
+    }
+
+    @Test
+    void refusesAFolderThatIsNotARun() throws IOException {
+        Path notARun = Files.createDirectory(results.resolve("photos"));
+
+        assertThatThrownBy(() -> RunReader.read(notARun)).isInstanceOf(IOException.class)
+                .hasMessage(notARun + " is not a load run: it has no summary.json"
+                        + " (expected a results folder of ./hedgerow loadgen, e.g. results/20260101-120000-run)");
+        assertThatThrownBy(() -> RunReader.read(results.resolve("missing"))).hasMessageContaining("no such folder");
+        Files.writeString(notARun.resolve("summary.json"), "{\"format\": \"something-else\", \"label\": \"x\","
+                + " \"started_at\": \"2026-01-01T00:00:00Z\", \"phases\": []}");
+        assertThatThrownBy(() -> RunReader.read(notARun)).hasMessageContaining("format 'something-else'");
+    }
+
+    @Test
+    void saysWhichHistogramIsMissing() throws IOException {
+        Path folder = ReportWriter.write(run, results, ZoneOffset.UTC);
+        Files.delete(folder.resolve("closed-8.hlog"));
+
+        assertThatThrownBy(() -> RunReader.read(folder)).isInstanceOf(IOException.class)
+                .hasMessageContaining("closed-8.hlog: missing");
+    }
+}
