@@ -1,7 +1,7 @@
 package io.hedgerow.loadgen;
 
-import io.hedgerow.common.time.Durations;
 import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.Durations;
 import io.hedgerow.loadgen.http.SelfTestResponder;
 import io.hedgerow.loadgen.report.PhaseResult;
 import io.hedgerow.loadgen.report.ReportWriter;
