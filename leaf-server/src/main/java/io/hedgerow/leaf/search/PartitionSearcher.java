@@ -56,7 +56,7 @@ public final class PartitionSearcher implements Closeable {
         this.partition = partition;
         this.context = context;
         this.reader = reader;
-        this.sharedSearcher = new IndexSearcher(reader);
+        this.sharedSearcher = newSearcher(reader);
         this.highlighter = context.snippetField() == null ? null
                 : UnifiedHighlighter.builder(sharedSearcher, context.analyzer())
                         .withBreakIterator(() -> LengthGoalBreakIterator.createClosestToLength(
@@ -113,7 +113,7 @@ public final class PartitionSearcher implements Closeable {
         IndexSearcher searcher = sharedSearcher;
         if (timeout != null) {
             // The timeout is per searcher, and searchers are cheap views of the shared reader.
-            searcher = new IndexSearcher(reader);
+            searcher = newSearcher(reader);
             searcher.setTimeout(timeout);
         }
         int threshold = request.getTotalHitsThreshold() > 0 ? request.getTotalHitsThreshold() : 1000;
@@ -133,19 +133,31 @@ public final class PartitionSearcher implements Closeable {
         return response;
     }
 
+    /**
+     * A searcher without Lucene's query cache: it only caches non-scoring clauses that recur, and
+     * searches here are scored queries, so it would only add bookkeeping to every search.
+     */
+    private static IndexSearcher newSearcher(DirectoryReader reader) {
+        IndexSearcher searcher = new IndexSearcher(reader);
+        searcher.setQueryCache(null);
+        return searcher;
+    }
+
     /** Ids of the given hits, from the id field's doc values, visiting segments in doc order. */
     private String[] ids(ScoreDoc[] hits) throws IOException {
         String[] ids = new String[hits.length];
-        Integer[] byDoc = new Integer[hits.length];
+        // Doc in the high half, position in the low half: sorting orders by doc without boxing.
+        long[] byDoc = new long[hits.length];
         for (int i = 0; i < hits.length; i++) {
-            byDoc[i] = i;
+            byDoc[i] = ((long) hits[i].doc << 32) | i;
         }
-        Arrays.sort(byDoc, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc));
+        Arrays.sort(byDoc);
         List<LeafReaderContext> leaves = reader.leaves();
         LeafReaderContext leaf = null;
         BinaryDocValues values = null;
-        for (int i : byDoc) {
-            int doc = hits[i].doc;
+        for (long entry : byDoc) {
+            int i = (int) entry;
+            int doc = (int) (entry >>> 32);
             if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
                 leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
                 values = DocValues.getBinary(leaf.reader(), IndexConfig.ID_FIELD);

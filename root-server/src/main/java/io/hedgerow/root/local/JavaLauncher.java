@@ -28,10 +28,14 @@ public record JavaLauncher(String javaCommand, String classPath, String heap) {
         return new JavaLauncher(java, classPath, "1g");
     }
 
-    /** JVM flags for Hedgerow on the running JDK. */
+    /**
+     * JVM flags for Hedgerow servers on the running JDK. The parallel collector because a leaf's or
+     * root's live data is small and steady: its young pauses measured about 3 ms where G1's took 4 ms
+     * (leaf) and 12 ms (root) on 2 cores, and every leaf's pause lands in some queries' tail.
+     */
     public static List<String> jvmFlags() {
         List<String> flags = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector",
-                "--enable-native-access=ALL-UNNAMED"));
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC"));
         if (Runtime.version().feature() >= 23) {
             flags.add("--sun-misc-unsafe-memory-access=allow");
         }
