@@ -82,6 +82,7 @@ final class PartitionWriters implements Closeable {
                 writers.directories[p] = FSDirectory.open(Files.createDirectories(store.partitionDir(p)));
                 IndexWriterConfig config = new IndexWriterConfig(analyzer)
                         .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
+                        .setCodec(new HedgerowCodec())
                         .setRAMBufferSizeMB(perWriterMb)
                         .setMergeScheduler(new SerialMergeScheduler())
                         .setCommitOnClose(false);

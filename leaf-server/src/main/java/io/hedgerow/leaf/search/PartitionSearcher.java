@@ -9,11 +9,11 @@ import io.hedgerow.common.wire.proto.StoredField;
 import io.hedgerow.leaf.index.IndexConfig;
 import java.io.Closeable;
 import java.io.IOException;
-import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
+import java.util.Set;
 import org.apache.lucene.document.DocumentStoredFieldVisitor;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
@@ -22,6 +22,7 @@ import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -50,19 +51,19 @@ public final class PartitionSearcher implements Closeable {
     private final IndexContext context;
     private final DirectoryReader reader;
     private final IndexSearcher sharedSearcher;
-    private final UnifiedHighlighter highlighter;
+    /** How snippets are made; each fetch builds its own highlighter from it. Null: no snippet field. */
+    private final UnifiedHighlighter.Builder highlighterSettings;
 
     private PartitionSearcher(int partition, IndexContext context, DirectoryReader reader) {
         this.partition = partition;
         this.context = context;
         this.reader = reader;
         this.sharedSearcher = newSearcher(reader);
-        this.highlighter = context.snippetField() == null ? null
+        this.highlighterSettings = context.snippetField() == null ? null
                 : UnifiedHighlighter.builder(sharedSearcher, context.analyzer())
                         .withBreakIterator(() -> LengthGoalBreakIterator.createClosestToLength(
-                                BreakIterator.getSentenceInstance(Locale.ROOT), SNIPPET_LENGTH_GOAL, 0.5f))
-                        .withFormatter(new DefaultPassageFormatter("<b>", "</b>", " … ", false))
-                        .build();
+                                new SentenceEndBreakIterator(), SNIPPET_LENGTH_GOAL, 0.5f))
+                        .withFormatter(new DefaultPassageFormatter("<b>", "</b>", " … ", false));
     }
 
     /** Opens the partition's Lucene index read-only, memory-mapped. */
@@ -185,27 +186,51 @@ public final class PartitionSearcher implements Closeable {
                         + " in partition " + partition + ")");
             }
         }
-        String[] snippetTexts = snippets && highlighter != null
-                ? highlighter.highlightFields(new String[] {context.snippetField()}, query, docs, new int[] {1})
-                        .get(context.snippetField())
-                : null;
-        var stored = sharedSearcher.storedFields();
+        boolean withSnippets = snippets && highlighterSettings != null;
+        boolean withFields = storedFields && !context.returnedFields().isEmpty();
+        Set<String> toLoad = new HashSet<>();
+        if (withFields) {
+            toLoad.addAll(context.returnedFields());
+        }
+        if (withSnippets) {
+            toLoad.add(context.snippetField());
+        }
+        // One stored-fields read per document, for the fields it returns and its snippet's text.
+        StoredFields stored = reader.storedFields();
+        String[] snippetSources = withSnippets ? new String[docs.length] : null;
         List<FetchedDoc.Builder> fetched = new ArrayList<>(docs.length);
         for (int i = 0; i < docs.length; i++) {
             FetchedDoc.Builder doc = FetchedDoc.newBuilder().setPartition(partition).setDoc(docs[i]);
-            if (storedFields && !context.returnedFields().isEmpty()) {
-                DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(context.returnedFields());
+            if (!toLoad.isEmpty()) {
+                DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(toLoad);
                 stored.document(docs[i], visitor);
                 for (IndexableField field : visitor.getDocument().getFields()) {
-                    if (field.stringValue() != null) {
-                        doc.addFields(StoredField.newBuilder().setName(field.name()).setValue(field.stringValue()));
+                    String value = field.stringValue();
+                    if (value == null) {
+                        continue;
+                    }
+                    if (withSnippets && field.name().equals(context.snippetField())) {
+                        // The highlighter joins the values of a multi-valued field the same way.
+                        snippetSources[i] = snippetSources[i] == null ? value
+                                : snippetSources[i] + SnippetHighlighter.VALUE_SEPARATOR + value;
+                    }
+                    if (withFields && context.returnedFields().contains(field.name())) {
+                        doc.addFields(StoredField.newBuilder().setName(field.name()).setValue(value));
                     }
                 }
             }
-            if (snippetTexts != null && snippetTexts[i] != null) {
-                doc.setSnippet(snippetTexts[i]);
-            }
             fetched.add(doc);
+        }
+        if (withSnippets) {
+            String[] snippetTexts = new SnippetHighlighter(highlighterSettings, docs, snippetSources)
+                    .highlightFields(new String[] {context.snippetField()}, query, docs, new int[] {1})
+                    .get(context.snippetField());
+            for (int i = 0; i < docs.length; i++) {
+                if (snippetTexts[i] != null) {
+                    // Passages run from one sentence's start to the next's, so edges can be blank.
+                    fetched.get(i).setSnippet(snippetTexts[i].strip());
+                }
+            }
         }
         return fetched;
     }
