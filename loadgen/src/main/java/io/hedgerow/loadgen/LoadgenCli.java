@@ -93,8 +93,9 @@ public final class LoadgenCli implements Callable<Integer> {
     private Path queries;
 
     @Option(names = "--mix", paramLabel = "SPEC",
-            description = "Query mix as category=weight,..., e.g. high_term=30,phrase=10,large_or=2 (default: the query set's"
-                    + " default mix, mostly cheap queries with a few expensive ones).")
+            description = "Query mix: a preset (default: mostly cheap queries with 2% each of large ORs and prefixes;"
+                    + " cheap: the same without those two; terms: single terms only) or category=weight,..., e.g."
+                    + " high_term=30,phrase=10,large_or=2 (default: default).")
     private String mix;
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed for arrivals and query choice (default: ${DEFAULT-VALUE}).")

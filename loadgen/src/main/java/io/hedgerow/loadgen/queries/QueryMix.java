@@ -3,6 +3,7 @@ package io.hedgerow.loadgen.queries;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -76,15 +77,53 @@ public record QueryMix(Map<String, Double> weights) {
         return new QueryMix(weights);
     }
 
+    /** Names of the preset mixes {@link #parse} accepts in place of weights. */
+    public static final List<String> PRESETS = List.of("default", "cheap", "terms");
+
     /**
-     * Parses {@code category=weight} pairs separated by commas, e.g. {@code high_term=30,phrase=10}.
+     * The default mix without its two expensive categories (large ORs and prefixes): the queries a
+     * serving layer's throughput is usually quoted for.
+     */
+    public static QueryMix cheap() {
+        Map<String, Double> weights = new LinkedHashMap<>(defaults().weights());
+        weights.remove(QueryCategory.LARGE_OR.label());
+        weights.remove(QueryCategory.PREFIX.label());
+        return new QueryMix(weights);
+    }
+
+    /** Single terms only, high, medium and low frequency in the default mix's proportions. */
+    public static QueryMix terms() {
+        Map<String, Double> weights = new LinkedHashMap<>();
+        weights.put(QueryCategory.HIGH_TERM.label(), 20.0);
+        weights.put(QueryCategory.MEDIUM_TERM.label(), 20.0);
+        weights.put(QueryCategory.LOW_TERM.label(), 10.0);
+        return new QueryMix(weights);
+    }
+
+    /**
+     * Parses a preset name ({@code default}, {@code cheap}, {@code terms}) or {@code category=weight}
+     * pairs separated by commas, e.g. {@code high_term=30,phrase=10}.
      *
      * @throws IllegalArgumentException naming the bad pair and what was expected
      */
     public static QueryMix parse(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("mix: empty (expected: category=weight pairs separated by commas,"
-                    + " e.g. high_term=30,phrase=10,large_or=2)");
+            throw new IllegalArgumentException("mix: empty (expected: " + String.join(", ", PRESETS)
+                    + ", or category=weight pairs separated by commas, e.g. high_term=30,phrase=10,large_or=2)");
+        }
+        switch (text.strip()) {
+            case "default" -> {
+                return defaults();
+            }
+            case "cheap" -> {
+                return cheap();
+            }
+            case "terms" -> {
+                return terms();
+            }
+            default -> {
+                // category=weight pairs, below
+            }
         }
         Map<String, Double> weights = new LinkedHashMap<>();
         for (String pair : text.split(",", -1)) {
@@ -92,7 +131,7 @@ public record QueryMix(Map<String, Double> weights) {
             int equals = trimmed.indexOf('=');
             if (equals < 0) {
                 throw new IllegalArgumentException("mix: '" + trimmed + "' has no weight (expected: category=weight,"
-                        + " e.g. high_term=30)");
+                        + " e.g. high_term=30, or a preset: " + String.join(", ", PRESETS) + ")");
             }
             String category = trimmed.substring(0, equals).strip();
             String weightText = trimmed.substring(equals + 1).strip();

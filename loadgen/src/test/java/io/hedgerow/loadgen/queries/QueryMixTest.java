@@ -22,9 +22,11 @@ class QueryMixTest {
 
     @Test
     void saysWhatIsWrongWithABadMix() {
-        assertThatThrownBy(() -> QueryMix.parse("")).hasMessageStartingWith("mix: empty (expected: category=weight pairs");
+        assertThatThrownBy(() -> QueryMix.parse("")).hasMessageStartingWith("mix: empty (expected: default, cheap, terms,"
+                + " or category=weight pairs");
         assertThatThrownBy(() -> QueryMix.parse("high_term"))
-                .hasMessage("mix: 'high_term' has no weight (expected: category=weight, e.g. high_term=30)");
+                .hasMessage("mix: 'high_term' has no weight (expected: category=weight, e.g. high_term=30, or a preset:"
+                        + " default, cheap, terms)");
         assertThatThrownBy(() -> QueryMix.parse("high_term=30,phrase=lots"))
                 .hasMessage("mix: weight of 'phrase' is 'lots' (expected: a number >= 0)");
         assertThatThrownBy(() -> QueryMix.parse("phrase=-1"))
@@ -41,6 +43,14 @@ class QueryMixTest {
                 .hasMessage("mix: 'phrase' is given twice (expected: each category once)");
         assertThatThrownBy(() -> QueryMix.parse("phrase=0,prefix=0"))
                 .hasMessageStartingWith("mix: no weight above 0 in 'phrase=0,prefix=0'");
+    }
+
+    @Test
+    void presetsNameTheDefaultMixWithoutExpensiveQueriesAndTermsOnly() {
+        assertThat(QueryMix.parse("default")).isEqualTo(QueryMix.defaults());
+        assertThat(QueryMix.parse(" cheap ").weights()).doesNotContainKeys("large_or", "prefix")
+                .containsEntry("phrase", 10.0).hasSize(QueryMix.defaults().weights().size() - 2);
+        assertThat(QueryMix.parse("terms").weights()).containsOnlyKeys("high_term", "medium_term", "low_term");
     }
 
     @Test
