@@ -3,6 +3,7 @@ package io.hedgerow.cli;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.server.LeafCommand;
 import io.hedgerow.root.local.JavaLauncher;
 import io.hedgerow.root.local.LocalCluster;
 import io.hedgerow.root.local.RunDirectory;
@@ -48,6 +49,12 @@ final class ClusterOptions {
                     + "down (for tests and demos; off by default).")
     boolean faultInjection;
 
+    @Option(names = "--leaf-warmup", paramLabel = "DURATION", defaultValue = "3s",
+            converter = LeafCommand.DurationConverter.class,
+            description = "How long each leaf runs warm-up searches before it serves, so the first queries do not wait"
+                    + " for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
+    Duration leafWarmup;
+
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
     }
@@ -69,6 +76,7 @@ final class ClusterOptions {
 
     LocalCluster.Options toOptions(Path index) {
         return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
-                JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection);
+                JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
+                leafWarmup);
     }
 }

@@ -20,9 +20,11 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Terms;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -91,6 +93,11 @@ public final class PartitionSearcher implements Closeable {
 
     public IndexContext context() {
         return context;
+    }
+
+    /** The terms of a field across the partition's segments, or null if no document has it. */
+    Terms terms(String field) throws IOException {
+        return MultiTerms.getTerms(reader, field);
     }
 
     /** Pins the reader for one search; false when the partition is closing. */

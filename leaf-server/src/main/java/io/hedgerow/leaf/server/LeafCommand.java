@@ -62,6 +62,11 @@ public final class LeafCommand implements Callable<Integer> {
             description = "With --inject-delay: how long the delay lasts before it clears by itself (default and maximum: 1h).")
     private Duration injectDelayFor;
 
+    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "3s",
+            description = "Run warm-up searches on newly assigned partitions for this long before serving them, so"
+                    + " the first real queries do not wait for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
+    private Duration warmup;
+
     @Option(names = "--exit-with-parent", hidden = true,
             description = "Exit when the parent process exits, so a killed 'local' cluster leaves nothing behind.")
     private boolean exitWithParent;
@@ -72,7 +77,7 @@ public final class LeafCommand implements Callable<Integer> {
         try {
             LeafConfig config = LeafConfig.defaults(indexDir)
                     .withHost(host).withPort(port).withWorkers(workers).withQueueCapacity(queueCapacity)
-                    .withFaultInjection(faultInjection).withInitialDelay(initialDelay());
+                    .withFaultInjection(faultInjection).withInitialDelay(initialDelay()).withWarmup(warmup);
             server = LeafServer.start(config);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -125,8 +130,8 @@ public final class LeafCommand implements Callable<Integer> {
         return InjectedDelay.of(injectDelay, probability, lasting);
     }
 
-    /** Reads {@code 50ms}, {@code 2s}, {@code 1m}, {@code 1h}. */
-    static final class DurationConverter implements ITypeConverter<Duration> {
+    /** Reads {@code 50ms}, {@code 2s}, {@code 1m}, {@code 1h}; also for the other commands' duration flags. */
+    public static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
             return Durations.parse(value);

@@ -3,6 +3,7 @@ package io.hedgerow.leaf.server;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -18,6 +19,8 @@ import java.util.Objects;
  * @param faultInjection   whether the leaf obeys requests to inject faults (off unless asked for: fault
  *                         injection exists for tests and demos)
  * @param initialDelay     a delay injected from the start, or null; only with {@code faultInjection}
+ * @param warmup           how long newly opened partitions run warm-up queries before the leaf
+ *                         acknowledges them (zero: none)
  */
 public record LeafConfig(
         Path indexDir,
@@ -28,7 +31,8 @@ public record LeafConfig(
         int ioThreads,
         int maxFrameBytes,
         boolean faultInjection,
-        InjectedDelay initialDelay) {
+        InjectedDelay initialDelay,
+        Duration warmup) {
 
     public LeafConfig {
         Objects.requireNonNull(indexDir, "indexDir");
@@ -45,45 +49,58 @@ public record LeafConfig(
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
         }
+        Objects.requireNonNull(warmup, "warmup");
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("warmup: " + warmup + " (expected: >= 0)");
+        }
         if (initialDelay != null && !faultInjection) {
             throw new IllegalArgumentException("initialDelay: " + initialDelay.describe()
                     + " (expected: none unless fault injection is enabled)");
         }
     }
 
-    /** Loopback, a free port, a worker per core, a queue of 1,000, one event loop, no fault injection. */
+    /**
+     * Loopback, a free port, a worker per core, a queue of 1,000, one event loop, no fault
+     * injection, no warm-up (the command line warms by default; tests and embedded clusters do not).
+     */
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(), 1000, 1,
-                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null);
+                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, Duration.ZERO);
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay);
+        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, warmup);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay);
+        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, warmup);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay);
+        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, warmup);
     }
 
     public LeafConfig withQueueCapacity(int newCapacity) {
-        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay);
+        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, warmup);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay, warmup);
     }
 
     /** Obey (or refuse) requests to inject faults; off by default. */
     public LeafConfig withFaultInjection(boolean enabled) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay, warmup);
+    }
+
+    /** How long to run newly opened partitions' code before they serve (zero: not at all). */
+    public LeafConfig withWarmup(Duration newWarmup) {
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
+                initialDelay, newWarmup);
     }
 
     /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialDelay(InjectedDelay delay) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, delay);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, delay, warmup);
     }
 }

@@ -7,6 +7,7 @@ import io.hedgerow.leaf.fault.FaultInjector;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
+import io.hedgerow.leaf.search.PartitionWarmer;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -62,7 +63,7 @@ public final class LeafServer implements AutoCloseable {
     public static LeafServer start(LeafConfig config) throws IOException {
         PartitionStore store = new PartitionStore(config.indexDir());
         IndexContext index = IndexContext.of(store, store.readManifest());
-        OpenPartitions partitions = new OpenPartitions(index);
+        OpenPartitions partitions = new OpenPartitions(index, new PartitionWarmer(Ticker.system(), config.warmup()));
         SearchScheduler scheduler = new SearchScheduler(config.workers(), config.queueCapacity());
         ExecutorService admin = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "leaf-admin");

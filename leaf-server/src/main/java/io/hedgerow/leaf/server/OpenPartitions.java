@@ -5,6 +5,7 @@ import io.hedgerow.common.wire.proto.AssignPartitions;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
+import io.hedgerow.leaf.search.PartitionWarmer;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,10 +28,12 @@ final class OpenPartitions implements Closeable {
     private static final System.Logger LOG = System.getLogger(OpenPartitions.class.getName());
 
     private final IndexContext index;
+    private final PartitionWarmer warmer;
     private final Map<Integer, PartitionSearcher> open = new ConcurrentHashMap<>();
 
-    OpenPartitions(IndexContext index) {
+    OpenPartitions(IndexContext index, PartitionWarmer warmer) {
         this.index = index;
+        this.warmer = warmer;
     }
 
     PartitionSearcher get(int partition) {
@@ -54,6 +57,7 @@ final class OpenPartitions implements Closeable {
             }
         }
         List<String> errors = new ArrayList<>();
+        List<PartitionSearcher> opened = new ArrayList<>();
         int partitions = index.manifest().partitions();
         for (int partition : new TreeSet<>(wanted)) {
             if (partition < 0 || partition >= partitions) {
@@ -64,7 +68,7 @@ final class OpenPartitions implements Closeable {
             if (searcher == null) {
                 try {
                     searcher = PartitionSearcher.open(index, partition);
-                    open.put(partition, searcher);
+                    opened.add(searcher);
                 } catch (IOException | RuntimeException e) {
                     errors.add("partition " + partition + ": " + e.getMessage());
                     continue;
@@ -72,11 +76,27 @@ final class OpenPartitions implements Closeable {
             }
             ack.addPartitions(PartitionInfo.newBuilder().setPartition(partition).setDocCount(searcher.docCount()));
         }
+        warm(opened);
+        opened.forEach(searcher -> open.put(searcher.partition(), searcher));
         if (!errors.isEmpty()) {
             ack.setError("could not open " + String.join("; ", errors));
         }
         LOG.log(System.Logger.Level.INFO, "serving partitions {0} of index {1}", openPartitions(), index.indexName());
         return ack.build();
+    }
+
+    /** Warms new partitions before they serve; a failed warm-up is logged, not fatal. */
+    private void warm(List<PartitionSearcher> opened) {
+        long startNanos = System.nanoTime();
+        try {
+            int searches = warmer.warm(opened);
+            if (searches > 0) {
+                LOG.log(System.Logger.Level.INFO, "warmed {0} partitions with {1} searches in {2} ms", opened.size(),
+                        searches, (System.nanoTime() - startNanos) / 1_000_000);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "warming partitions failed; serving them cold", e);
+        }
     }
 
     @Override

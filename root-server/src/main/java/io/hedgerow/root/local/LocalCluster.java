@@ -38,26 +38,24 @@ public final class LocalCluster implements AutoCloseable {
      * @param startTimeout how long to wait for each leaf to listen and for the root to reach them
      * @param faultInjection start the leaves with {@code --fault-injection}, so that
      *                     {@code /admin/leaves/{n}/delay} works (without it the leaves refuse)
+     * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
-            RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection) {
+            RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
+            Duration leafWarmup) {
         public Options {
             Objects.requireNonNull(indexDir, "indexDir");
             Objects.requireNonNull(runDirectory, "runDirectory");
             Objects.requireNonNull(launcher, "launcher");
+            Objects.requireNonNull(leafWarmup, "leafWarmup");
             if (leaves < 1) {
                 throw new IllegalArgumentException("leaves: " + leaves + " (expected: >= 1)");
             }
         }
 
-        /** Without fault injection. */
-        public Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
-                RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout) {
-            this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, false);
-        }
-
         public Options withFaultInjection(boolean enabled) {
-            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled);
+            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
+                    leafWarmup);
         }
     }
 
@@ -158,7 +156,8 @@ public final class LocalCluster implements AutoCloseable {
                 "--host", options.host(),
                 "--port", Integer.toString(port),
                 "--port-file", run.portFile(name).toString(),
-                "--exit-with-parent"));
+                "--exit-with-parent",
+                "--warmup", options.leafWarmup().toMillis() + "ms"));
         if (options.faultInjection()) {
             arguments.add("--fault-injection");
         }
