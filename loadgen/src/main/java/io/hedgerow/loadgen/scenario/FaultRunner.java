@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -48,6 +49,8 @@ public final class FaultRunner implements AutoCloseable {
     private final Set<Long> paused = ConcurrentHashMap.newKeySet();
     private final Set<Integer> killed = ConcurrentHashMap.newKeySet();
     private final Set<Integer> delayed = ConcurrentHashMap.newKeySet();
+    /** Pauses per leaf in this phase: the first is logged, the rest counted, so logs stay readable. */
+    private final Map<Integer, Integer> pauses = new ConcurrentHashMap<>();
 
     public FaultRunner(RunDirectory run, URI root, PrintStream log) {
         this.run = run;
@@ -110,7 +113,10 @@ public final class FaultRunner implements AutoCloseable {
             long pid = pidOf(leaf);
             signal("STOP", pid);
             paused.add(pid);
-            log.printf("  fault: leaf %d paused for %d ms (pid %d)%n", leaf, pauseMillis, pid);
+            if (pauses.merge(leaf, 1, Integer::sum) == 1) {
+                log.printf("  fault: leaf %d paused for %d ms (pid %d), again every period until the phase ends%n",
+                        leaf, pauseMillis, pid);
+            }
             scheduler.schedule(() -> resume(pid), pauseMillis, TimeUnit.MILLISECONDS);
         } catch (IOException e) {
             log.println("  fault: cannot pause leaf " + leaf + ": " + e.getMessage());
@@ -220,6 +226,8 @@ public final class FaultRunner implements AutoCloseable {
                 new ArrayList<>(paused).forEach(this::resume);
                 new ArrayList<>(delayed).forEach(this::clearDelay);
                 new ArrayList<>(killed).forEach(this::restart);
+                pauses.forEach((leaf, count) -> log.printf("  fault: leaf %d was paused %d times%n", leaf, count));
+                pauses.clear();
             }).get(120, TimeUnit.SECONDS);
         } catch (Exception e) {
             // Last resort from this thread: never leave a leaf frozen or slow.
