@@ -41,10 +41,10 @@ import picocli.CommandLine.Spec;
  * (open loop, corrected for coordinated omission), in one of three ways: a steady run at a rate, a
  * search for the highest sustainable rate, or a scenario file of phases with faults.
  */
-@Command(name = "loadgen", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "hedgerow loadgen", mixinStandardHelpOptions = true, sortOptions = false, version = "hedgerow loadgen 0.1.0",
         description = {"Load a Hedgerow cluster over HTTP and measure its latency honestly.",
-                "Open loop by default: requests start on a schedule whether or not earlier ones finished, and latency",
-                "counts from each request's intended start, so stalls are not hidden (coordinated omission).",
+                "Open loop by default: requests start on a schedule whether or not earlier ones finished, and latency"
+                        + " counts from each request's intended start, so stalls are not hidden (coordinated omission).",
                 "Writes a results folder: a table per phase, .hgrm percentile files, summary.json and a latency chart.",
                 "",
                 "Examples:",
@@ -93,7 +93,7 @@ public final class LoadgenCli implements Callable<Integer> {
     private Path queries;
 
     @Option(names = "--mix", paramLabel = "SPEC",
-            description = "Query mix: a preset (default: mostly cheap queries with 2% each of large ORs and prefixes;"
+            description = "Query mix: a preset (default: mostly cheap queries with 2%% each of large ORs and prefixes;"
                     + " cheap: the same without those two; terms: single terms only) or category=weight,..., e.g."
                     + " high_term=30,phrase=10,large_or=2 (default: default).")
     private String mix;
