@@ -53,12 +53,6 @@ public record IndexManifest(
         }
     }
 
-    /** A manifest of an index that is not a scaled corpus (scale 1). */
-    public IndexManifest(int format, String name, int partitions, IndexConfig config, List<String> fieldsSeen,
-            long docCount, List<Long> partitionDocCounts, String createdAt) {
-        this(format, name, partitions, config, fieldsSeen, 1, docCount, partitionDocCounts, createdAt);
-    }
-
     /** Reads {@code index.json}; one without {@code scale} was written before scaling existed, at scale 1. */
     @JsonCreator
     static IndexManifest fromJson(

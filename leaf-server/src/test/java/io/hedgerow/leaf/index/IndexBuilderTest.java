@@ -361,7 +361,7 @@ class IndexBuilderTest {
             counts.add(p == 0 ? docs : 0L);
         }
         return new IndexManifest(IndexManifest.FORMAT, "europarl", partitions, config, List.of("title", "date", "body"),
-                docs, counts, "2026-01-01T00:00:00Z");
+                1, docs, counts, "2026-01-01T00:00:00Z");
     }
 
     private PartitionStore store(String name) {

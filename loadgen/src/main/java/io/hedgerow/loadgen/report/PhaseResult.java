@@ -45,12 +45,6 @@ public record PhaseResult(
         errorReasons = errorReasons == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(errorReasons));
     }
 
-    /** A phase whose error reasons are not known. */
-    public PhaseResult(String name, String mode, double targetRate, long durationNanos, long count, long errors, long dropped,
-            long tainted, Histogram latency, Double extraLeafRequestsPct) {
-        this(name, mode, targetRate, durationNanos, count, errors, dropped, tainted, latency, extraLeafRequestsPct, Map.of());
-    }
-
     /** The same phase with its extra leaf requests known. */
     public PhaseResult withExtraLeafRequestsPct(Double pct) {
         return new PhaseResult(name, mode, targetRate, durationNanos, count, errors, dropped, tainted, latency, pct,

@@ -16,11 +16,12 @@ import java.util.concurrent.TimeUnit;
  * runner, and a reader of the root's metrics so each phase reports its extra leaf requests.
  */
 public final class LoadRun implements AutoCloseable {
-    private final EventLoopGroup group;
-    private final PhaseRunner runner;
     /** The last part of a warm-up, run as a phase of its own (see {@link #warmUp}). */
     static final Duration SETTLE = Duration.ofSeconds(2);
 
+    private final EventLoopGroup group;
+    private final PhaseRunner runner;
+    /** Null for a target that is not a Hedgerow root. */
     private final RootMetricsScraper scraper;
 
     /**

@@ -127,7 +127,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             return promise;
         }
         long startNanos = context.ticker().nanoTime();
-        LoopConnections loop = currentLoop();
+        LoopConnections loop = LoopConnections.current(loops);
         if (loop != null) {
             start(loop, request, startNanos, promise);
         } else {
@@ -142,15 +142,6 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         long timeoutNanos = request.timeoutMillis() == 0 ? defaultTimeoutNanos
                 : Math.min(maxTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(request.timeoutMillis()));
         new Gatherer(context, loop, request, startNanos, timeoutNanos, promise).start();
-    }
-
-    private LoopConnections currentLoop() {
-        for (LoopConnections loop : loops) {
-            if (loop.loop().inEventLoop()) {
-                return loop;
-            }
-        }
-        return null;
     }
 
     /** Closes every leaf connection and waits until they are closed. Idempotent. */

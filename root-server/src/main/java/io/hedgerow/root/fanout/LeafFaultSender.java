@@ -34,7 +34,7 @@ final class LeafFaultSender implements LeafFaults {
                     "leaf " + leaf + " (expected: 0.." + (leaves - 1) + ")"));
             return promise;
         }
-        LoopConnections loop = currentLoop();
+        LoopConnections loop = LoopConnections.current(loops);
         if (loop != null) {
             send(loop, leaf, delay, promise);
             return promise;
@@ -58,14 +58,5 @@ final class LeafFaultSender implements LeafFaults {
             return;
         }
         new FaultCall(connection, loop.nextRequestId(), delay, promise).start(ACK_TIMEOUT.toNanos());
-    }
-
-    private LoopConnections currentLoop() {
-        for (LoopConnections loop : loops) {
-            if (loop.loop().inEventLoop()) {
-                return loop;
-            }
-        }
-        return null;
     }
 }

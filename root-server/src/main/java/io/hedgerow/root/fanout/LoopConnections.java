@@ -20,6 +20,16 @@ final class LoopConnections implements DispatchPolicy.ReplicaView {
         this.idPrefix = ((long) (processSalt & 0xFF) << 56) | ((long) (loopIndex & 0xFF) << 48);
     }
 
+    /** The one of {@code loops} whose event loop is the calling thread, or null when none is. */
+    static LoopConnections current(LoopConnections[] loops) {
+        for (LoopConnections loop : loops) {
+            if (loop.loop.inEventLoop()) {
+                return loop;
+            }
+        }
+        return null;
+    }
+
     EventLoop loop() {
         return loop;
     }

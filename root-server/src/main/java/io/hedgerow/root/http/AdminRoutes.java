@@ -5,10 +5,8 @@ import io.hedgerow.root.api.LeafFaultException;
 import io.hedgerow.root.api.LeafFaults;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import java.util.concurrent.CompletionException;
 
 /**
  * {@code /admin/leaves/{n}/restart} and {@code /admin/leaves/{n}/delay}: operations on the leaves
@@ -22,7 +20,6 @@ import java.util.concurrent.CompletionException;
  */
 final class AdminRoutes {
     static final String PREFIX = "/admin/leaves/";
-    private static final String JSON_TYPE = "application/json; charset=utf-8";
 
     private final LeafAdmin processes;
     private final LeafFaults faults;
@@ -46,7 +43,7 @@ final class AdminRoutes {
                 int leaf = leafNumber(rest.substring(0, slash));
                 InjectedDelay delay = InjectedDelay.NONE;
                 if (request.method() == HttpMethod.POST) {
-                    requireJson(request);
+                    HttpApiHandler.requireJson(request);
                     delay = DelayRequestParser.parse(request.content());
                 }
                 injectDelay(ctx, leaf, delay, keepAlive);
@@ -58,9 +55,9 @@ final class AdminRoutes {
 
     private void restart(ChannelHandlerContext ctx, int leaf, boolean keepAlive) {
         processes.restartLeaf(leaf).whenComplete((done, failure) -> {
-            Throwable cause = unwrap(failure);
+            Throwable cause = HttpApiHandler.unwrap(failure);
             if (cause == null) {
-                HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
+                HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
                     json.writeStartObject();
                     json.writeNumberField("leaf", leaf);
                     json.writeStringField("result", done);
@@ -82,9 +79,9 @@ final class AdminRoutes {
 
     private void injectDelay(ChannelHandlerContext ctx, int leaf, InjectedDelay delay, boolean keepAlive) {
         faults.injectDelay(leaf, delay).whenComplete((applied, failure) -> {
-            Throwable cause = unwrap(failure);
+            Throwable cause = HttpApiHandler.unwrap(failure);
             if (cause == null) {
-                HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
+                HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
                     json.writeStartObject();
                     json.writeNumberField("leaf", leaf);
                     if (applied.clears()) {
@@ -127,17 +124,5 @@ final class AdminRoutes {
             }
         }
         throw HttpApiHandler.methodNotAllowed(request, allowed);
-    }
-
-    private static void requireJson(FullHttpRequest request) throws ApiException {
-        String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
-        if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
-            throw new ApiException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
-                    "content type " + contentType + " (expected: application/json)");
-        }
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }

@@ -29,14 +29,15 @@ import java.util.concurrent.CompletionException;
 
 /**
  * Routes the HTTP API: {@code /search} (GET and POST), {@code /health}, {@code /cluster},
- * {@code /metrics}, and {@code /admin} on roots that manage their leaves ({@link AdminRoutes}). Every error is a JSON body {@code {"error", "detail"}} with a 4xx or 5xx
- * status; nothing a client sends can make the handler throw. Searches complete asynchronously,
- * usually on this same event loop.
+ * {@code /metrics}, and {@code /admin} on roots that manage their leaves ({@link AdminRoutes}).
+ * Every error is a JSON body {@code {"error", "detail"}} with a 4xx or 5xx status; nothing a
+ * client sends can make the handler throw. Searches complete asynchronously, usually on this same
+ * event loop.
  */
 @ChannelHandler.Sharable
 final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final System.Logger LOG = System.getLogger(HttpApiHandler.class.getName());
-    private static final String JSON_TYPE = "application/json; charset=utf-8";
+    static final String JSON_TYPE = "application/json; charset=utf-8";
     private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final HedgerowClient client;
@@ -116,11 +117,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (request.method() == HttpMethod.GET) {
             search = parser.fromParameters(uri.parameters());
         } else if (request.method() == HttpMethod.POST) {
-            String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
-            if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
-                throw new ApiException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
-                        "content type " + contentType + " (expected: application/json)");
-            }
+            requireJson(request);
             if (!uri.parameters().isEmpty()) {
                 throw ApiException.badRequest("POST /search takes its settings in the JSON body, not in the URL");
             }
@@ -138,7 +135,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private static ApiException toApiException(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause = unwrap(failure);
         if (cause instanceof SearchException e) {
             return switch (e.kind()) {
                 case BAD_QUERY -> new ApiException(HttpResponseStatus.BAD_REQUEST, "bad_query", e.getMessage());
@@ -155,6 +152,20 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (request.method() != HttpMethod.GET) {
             throw methodNotAllowed(request, allowed);
         }
+    }
+
+    /** A body with a content type other than JSON is refused; no content type is taken as JSON. */
+    static void requireJson(FullHttpRequest request) throws ApiException {
+        String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        if (contentType != null && !contentType.toLowerCase().startsWith("application/json")) {
+            throw new ApiException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
+                    "content type " + contentType + " (expected: application/json)");
+        }
+    }
+
+    /** The failure of an asynchronous step, without {@link CompletionException}'s wrapper. */
+    static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
     static ApiException methodNotAllowed(FullHttpRequest request, String allowed) {
