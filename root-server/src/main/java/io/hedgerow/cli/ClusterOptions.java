@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options {@code local} and {@code demo} share: the shape of the cluster and where data lives. */
@@ -55,6 +56,9 @@ final class ClusterOptions {
                     + " for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
     Duration leafWarmup;
 
+    @Mixin
+    HedgeOptions hedge;
+
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
     }
@@ -77,6 +81,6 @@ final class ClusterOptions {
     LocalCluster.Options toOptions(Path index) {
         return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
-                leafWarmup);
+                leafWarmup, hedge.toSettings());
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -54,6 +55,9 @@ final class RootCommand implements Callable<Integer> {
             description = "Default query timeout in milliseconds (default: ${DEFAULT-VALUE}).")
     private long timeoutMillis;
 
+    @Mixin
+    private HedgeOptions hedge;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -65,7 +69,8 @@ final class RootCommand implements Callable<Integer> {
                 partitionCount = manifest.partitions();
             }
             ClusterConfig config = ClusterConfig.of(name, leaves, partitionCount, replicas)
-                    .withDefaultTimeout(Duration.ofMillis(timeoutMillis));
+                    .withDefaultTimeout(Duration.ofMillis(timeoutMillis))
+                    .withHedge(hedge.toSettings());
             RootServer root = RootServer.start(config, host, port, Duration.ofSeconds(10));
             CountDownLatch stopped = Shutdown.closeOnExit(root);
             spec.commandLine().getOut().printf("root serving http://%s:%d/ over %d leaves%n", host, root.httpPort(), leaves.size());

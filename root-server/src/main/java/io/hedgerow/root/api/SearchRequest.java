@@ -1,5 +1,6 @@
 package io.hedgerow.root.api;
 
+import io.hedgerow.root.hedge.HedgeMode;
 import java.util.Objects;
 
 /**
@@ -13,6 +14,11 @@ import java.util.Objects;
  * @param storedFields       whether hits carry their stored fields
  * @param totalHitsThreshold hits are counted exactly up to this many per partition; beyond it
  *                           the total is a lower bound. Higher is exact but slower.
+ * @param hedge              how a slow partition is made up for: no backup, a backup after the
+ *                           hedge delay, or tied copies; null means the cluster's default
+ * @param hedgeAfterMillis   a fixed hedge delay for this query (implies {@link HedgeMode#HEDGED}
+ *                           when {@code hedge} is null); 0 means the cluster's adaptive delay
+ * @param explain            whether the result lists every sub-request sent for it
  */
 public record SearchRequest(
         String query,
@@ -20,12 +26,16 @@ public record SearchRequest(
         long timeoutMillis,
         boolean snippets,
         boolean storedFields,
-        int totalHitsThreshold) {
+        int totalHitsThreshold,
+        HedgeMode hedge,
+        long hedgeAfterMillis,
+        boolean explain) {
 
     public static final int MAX_K = 1000;
     public static final int DEFAULT_K = 10;
     public static final int DEFAULT_TOTAL_HITS_THRESHOLD = 1000;
     public static final int MAX_QUERY_CHARS = 8192;
+    public static final long MAX_HEDGE_AFTER_MILLIS = 60_000;
 
     public SearchRequest {
         Objects.requireNonNull(query, "query");
@@ -44,6 +54,22 @@ public record SearchRequest(
         if (totalHitsThreshold < 1) {
             throw new IllegalArgumentException("total_hits_threshold: " + totalHitsThreshold + " (expected: >= 1)");
         }
+        if (hedgeAfterMillis < 0 || hedgeAfterMillis > MAX_HEDGE_AFTER_MILLIS) {
+            throw new IllegalArgumentException("hedge_after_ms: " + hedgeAfterMillis + " (expected: 1.."
+                    + MAX_HEDGE_AFTER_MILLIS + ", or 0 for the cluster's adaptive delay)");
+        }
+        if (hedgeAfterMillis > 0 && hedge != null && hedge != HedgeMode.HEDGED) {
+            throw new IllegalArgumentException("hedge_after_ms: " + hedgeAfterMillis + " with hedge "
+                    + hedge.name().toLowerCase() + " (expected: hedge hedged, or no hedge_after_ms)");
+        }
+    }
+
+    /** The hedging mode this query asks for, or {@code clusterDefault} when it names none. */
+    public HedgeMode hedgeMode(HedgeMode clusterDefault) {
+        if (hedge != null) {
+            return hedge;
+        }
+        return hedgeAfterMillis > 0 ? HedgeMode.HEDGED : clusterDefault;
     }
 
     /** The query with every other setting at its default. */
@@ -61,7 +87,8 @@ public record SearchRequest(
 
     public Builder toBuilder() {
         return new Builder(query).k(k).timeoutMillis(timeoutMillis).snippets(snippets)
-                .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold);
+                .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold).hedge(hedge)
+                .hedgeAfterMillis(hedgeAfterMillis).explain(explain);
     }
 
     /** Builder for {@link SearchRequest}; every setting has a default. */
@@ -72,6 +99,9 @@ public record SearchRequest(
         private boolean snippets = true;
         private boolean storedFields = true;
         private int totalHitsThreshold = DEFAULT_TOTAL_HITS_THRESHOLD;
+        private HedgeMode hedge;
+        private long hedgeAfterMillis;
+        private boolean explain;
 
         private Builder(String query) {
             this.query = query;
@@ -102,6 +132,22 @@ public record SearchRequest(
             return this;
         }
 
+        /** Null for the cluster's default. */
+        public Builder hedge(HedgeMode hedge) {
+            this.hedge = hedge;
+            return this;
+        }
+
+        public Builder hedgeAfterMillis(long hedgeAfterMillis) {
+            this.hedgeAfterMillis = hedgeAfterMillis;
+            return this;
+        }
+
+        public Builder explain(boolean explain) {
+            this.explain = explain;
+            return this;
+        }
+
         /** Counts every hit exactly. */
         public Builder exactTotalHits() {
             return totalHitsThreshold(Integer.MAX_VALUE);
@@ -109,7 +155,8 @@ public record SearchRequest(
 
         /** @throws IllegalArgumentException naming the first invalid setting */
         public SearchRequest build() {
-            return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold);
+            return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge,
+                    hedgeAfterMillis, explain);
         }
     }
 }

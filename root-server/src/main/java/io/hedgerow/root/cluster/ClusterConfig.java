@@ -1,6 +1,7 @@
 package io.hedgerow.root.cluster;
 
 import io.hedgerow.common.wire.WireCodec;
+import io.hedgerow.root.hedge.HedgeSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +17,7 @@ import java.util.Objects;
  * @param maxTimeout     the longest timeout a query may ask for
  * @param ioThreads      Netty event loops shared by the HTTP server and leaf connections
  * @param maxFrameBytes  largest frame accepted from a leaf
+ * @param hedge          hedged and tied requests: the default mode, delays and budget
  */
 public record ClusterConfig(
         String indexName,
@@ -25,7 +27,8 @@ public record ClusterConfig(
         Duration defaultTimeout,
         Duration maxTimeout,
         int ioThreads,
-        int maxFrameBytes) {
+        int maxFrameBytes,
+        HedgeSettings hedge) {
 
     public ClusterConfig {
         Objects.requireNonNull(indexName, "indexName");
@@ -46,24 +49,31 @@ public record ClusterConfig(
         if (maxTimeout.compareTo(defaultTimeout) < 0) {
             throw new IllegalArgumentException("maxTimeout: " + maxTimeout + " (expected: >= defaultTimeout " + defaultTimeout + ")");
         }
+        Objects.requireNonNull(hedge, "hedge");
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
         }
     }
 
-    /** Defaults: 1 s default timeout, 60 s maximum, an event loop per core. */
+    /** Defaults: 1 s default timeout, 60 s maximum, an event loop per core, {@link HedgeSettings#defaults()}. */
     public static ClusterConfig of(String indexName, List<String> leaves, int partitions, int replicas) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
-                Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES);
+                Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults());
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes);
+                ioThreads, maxFrameBytes, hedge);
     }
 
     public ClusterConfig withIoThreads(int threads) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes);
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
+                hedge);
+    }
+
+    public ClusterConfig withHedge(HedgeSettings settings) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, settings);
     }
 
     public PartitionAssignment assignment() {

@@ -14,6 +14,7 @@ import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.http.LeafAdmin;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -101,6 +102,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private Duration defaultTimeout = Duration.ofSeconds(5);
         private PrintStream progress;
         private boolean faultInjection;
+        private HedgeSettings hedge = HedgeSettings.defaults();
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -174,6 +176,12 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /** The root's hedged and tied requests: default mode, delays, budget (default: off). */
+        public Builder hedge(HedgeSettings settings) {
+            this.hedge = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
         /** Where to report indexing progress; silent by default. */
         public Builder progress(PrintStream out) {
             this.progress = out;
@@ -198,7 +206,8 @@ public final class EmbeddedCluster implements AutoCloseable {
                 }
                 ClusterConfig config = ClusterConfig.of(manifest.name(),
                         started.stream().map(LeafServer::address).toList(), manifest.partitions(), replicas)
-                        .withDefaultTimeout(defaultTimeout);
+                        .withDefaultTimeout(defaultTimeout)
+                        .withHedge(hedge);
                 // Its leaves share this JVM, so there is no process to restart; delays are all /admin offers.
                 LeafAdmin admin = !faultInjection ? null : leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException(
                         "restarting a leaf needs a local cluster ('hedgerow local'); an embedded cluster's leaves run in its JVM"));

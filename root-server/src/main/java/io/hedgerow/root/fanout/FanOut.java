@@ -11,6 +11,10 @@ import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.hedge.HedgeBudget;
+import io.hedgerow.root.hedge.HedgeDelay;
+import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -45,7 +49,9 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
 
     public FanOut(ClusterState cluster, EventLoopGroup group, Transport transport, DispatchPolicy policy,
             RootMetrics metrics, Ticker ticker) {
-        this.context = new FanOutContext(cluster, policy, metrics, ticker);
+        HedgeSettings hedge = cluster.config().hedge();
+        this.context = new FanOutContext(cluster, policy, metrics, ticker, new HedgeDelay(hedge, ticker),
+                new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()));
         this.group = group;
         this.defaultTimeoutNanos = cluster.config().defaultTimeout().toNanos();
         this.maxTimeoutNanos = cluster.config().maxTimeout().toNanos();

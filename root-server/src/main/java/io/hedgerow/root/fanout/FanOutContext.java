@@ -2,8 +2,24 @@ package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.hedge.HedgeBudget;
+import io.hedgerow.root.hedge.HedgeDelay;
+import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics;
 
-/** What every gather of one root shares. */
-record FanOutContext(ClusterState cluster, DispatchPolicy policy, RootMetrics metrics, Ticker ticker) {
+/**
+ * What every gather of one root shares.
+ *
+ * @param hedgeDelay when to send a backup, from recent sub-request latency per request class
+ * @param budget     how many backups the cluster can afford
+ * @param roundTrip  network round trips to each leaf, for the tied-request delay
+ */
+record FanOutContext(
+        ClusterState cluster,
+        DispatchPolicy policy,
+        RootMetrics metrics,
+        Ticker ticker,
+        HedgeDelay hedgeDelay,
+        HedgeBudget budget,
+        RoundTrip roundTrip) {
 }

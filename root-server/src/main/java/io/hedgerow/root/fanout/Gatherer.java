@@ -8,14 +8,19 @@ import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.StoredField;
+import io.hedgerow.common.wire.proto.Twin;
 import io.hedgerow.root.api.Coverage;
 import io.hedgerow.root.api.Hit;
 import io.hedgerow.root.api.PartitionError;
 import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.api.TotalHits;
 import io.hedgerow.root.fanout.HitMerger.MergedHit;
+import io.hedgerow.root.hedge.HedgeMode;
+import io.hedgerow.root.hedge.RequestClass;
+import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestKind;
@@ -36,7 +41,14 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Query phase:</b> one sub-request per partition to a replica the policy chooses; a failed
  * one is retried once on another replica; it ends when every partition answered or failed, when
  * the policy says to stop waiting, or at the deadline. Whatever is still out is cancelled, and the
- * answers are merged into the top k.
+ * answers are merged into the top k. The first answer for a partition wins, and every other copy
+ * of it is cancelled at once. Against slow replicas ("The Tail at Scale"):
+ * <ul>
+ *   <li><b>hedged:</b> a partition still unanswered after the hedge delay gets a backup on another
+ *       ready replica, at the leaves' lower BACKUP priority, if the hedge budget allows;
+ *   <li><b>tied:</b> each partition goes to two replicas, the second a moment later, each tagged
+ *       with its twin; the leaf that starts work first cancels the other copy itself.
+ * </ul>
  *
  * <p><b>Fetch phase</b> (when the request wants stored fields or snippets): one fetch per leaf for
  * the merged hits it holds, preferring the leaf that answered their partition. A failed fetch is
@@ -51,10 +63,16 @@ import java.util.concurrent.TimeUnit;
  * {@link LoopConnections}); its promise is completed exactly once, on that loop.
  */
 final class Gatherer implements Runnable {
-    /** Sends per partition, and per fetched hit: the first, and one retry on another replica. */
-    private static final int MAX_SENDS = 2;
+    /** Sends per fetched hit: the first, and one retry on another replica. */
+    private static final int MAX_FETCH_SENDS = 2;
+    /** Retries per partition after a failure (backups and twins are not retries). */
+    private static final int MAX_RETRIES = 1;
 
     private enum Phase { QUERY, FETCH, DONE }
+
+    /** The metrics kind of each trace kind, by ordinal. */
+    private static final SubRequestKind[] SENT_AS = {
+            SubRequestKind.PRIMARY, SubRequestKind.RETRY, SubRequestKind.BACKUP, SubRequestKind.TWIN, SubRequestKind.FETCH};
 
     private final FanOutContext context;
     private final LoopConnections connections;
@@ -63,8 +81,11 @@ final class Gatherer implements Runnable {
     private final long startNanos;
     private final long deadlineNanos;
     private final CompletableFuture<SearchResult> promise;
+    private final HedgeMode hedgeMode;
+    private final RequestClass requestClass;
     private Phase phase = Phase.QUERY;
     private ScheduledFuture<?> deadlineTimer;
+    private ScheduledFuture<?> hedgeTimer;
 
     // Query phase, by partition.
     private final int partitions;
@@ -73,7 +94,14 @@ final class Gatherer implements Runnable {
     private final int[] answeredBy;
     private final long[] triedLeaves;
     private final byte[] outstanding;
-    private final byte[] sends;
+    private final byte[] retries;
+    /** A backup or a twin went out (or was refused by the budget): one per partition. */
+    private final boolean[] hedged;
+    /** Tied mode: the first copy's leaf and request id, and the twin's, by partition; -1: no twin. */
+    private int[] firstLeaf;
+    private long[] firstRequestId;
+    private int[] twinLeaf;
+    private long[] twinRequestId;
     private final PartitionError[] failures;
     private final List<ShardCall> calls;
     private int answeredCount;
@@ -102,9 +130,12 @@ final class Gatherer implements Runnable {
         this.answeredBy = new int[partitions];
         this.triedLeaves = new long[partitions];
         this.outstanding = new byte[partitions];
-        this.sends = new byte[partitions];
+        this.retries = new byte[partitions];
+        this.hedged = new boolean[partitions];
         this.failures = new PartitionError[partitions];
         this.calls = new ArrayList<>(partitions + 4);
+        this.hedgeMode = request.hedgeMode(context.cluster().config().hedge().defaultMode());
+        this.requestClass = RequestClass.of(request.query());
         this.wirePrototype = io.hedgerow.common.wire.proto.SearchRequest.newBuilder()
                 .setQuery(request.query())
                 .setK(request.k())
@@ -115,12 +146,38 @@ final class Gatherer implements Runnable {
 
     void start() {
         context.metrics().searchStarted();
-        for (int p = 0; p < partitions && phase == Phase.QUERY; p++) {
-            send(p);
+        if (hedgeMode == HedgeMode.TIED) {
+            firstLeaf = new int[partitions];
+            firstRequestId = new long[partitions];
+            twinLeaf = new int[partitions];
+            twinRequestId = new long[partitions];
         }
-        if (phase != Phase.DONE) {
-            deadlineTimer = connections.loop().schedule(this, deadlineNanos - context.ticker().nanoTime(),
-                    TimeUnit.NANOSECONDS);
+        for (int p = 0; p < partitions && phase == Phase.QUERY; p++) {
+            sendFirst(p);
+        }
+        if (phase != Phase.QUERY) {
+            return;
+        }
+        deadlineTimer = connections.loop().schedule(this, deadlineNanos - context.ticker().nanoTime(),
+                TimeUnit.NANOSECONDS);
+        switch (hedgeMode) {
+            case HEDGED -> {
+                long delayNanos = request.hedgeAfterMillis() > 0
+                        ? TimeUnit.MILLISECONDS.toNanos(request.hedgeAfterMillis())
+                        : context.hedgeDelay().delayNanos(requestClass);
+                context.metrics().hedgeDelayUsed(delayNanos);
+                hedgeTimer = connections.loop().schedule(this::sendBackups, delayNanos, TimeUnit.NANOSECONDS);
+            }
+            case TIED -> {
+                long delayNanos = tiedDelayNanos();
+                if (delayNanos <= 0) {
+                    sendTwins();
+                } else {
+                    hedgeTimer = connections.loop().schedule(this::sendTwins, delayNanos, TimeUnit.NANOSECONDS);
+                }
+            }
+            case OFF -> {
+            }
         }
     }
 
@@ -137,39 +194,139 @@ final class Gatherer implements Runnable {
 
     // ---------------------------------------------------------------- query phase
 
-    private void send(int partition) {
-        int leaf = context.policy().chooseReplica(partition, context.cluster().assignment().replicasOf(partition),
-                connections, triedLeaves[partition]);
+    /** The partition's first sub-request, and in tied mode the choice of its twin. */
+    private void sendFirst(int partition) {
+        int leaf = chooseReplica(partition, 0);
         if (leaf < 0) {
-            if (failures[partition] == null) {
-                failures[partition] = new PartitionError(partition, PartitionError.Kind.UNAVAILABLE, null,
-                        "no replica of partition " + partition + " is reachable");
-                context.metrics().subRequestFailed(SubRequestError.NO_REPLICA);
-            }
-            partitionFailed();
+            noReplica(partition);
             return;
         }
+        long requestId = connections.nextRequestId();
+        Twin twin = null;
+        if (hedgeMode == HedgeMode.TIED) {
+            firstLeaf[partition] = leaf;
+            firstRequestId[partition] = requestId;
+            int other = chooseReplica(partition, 1L << leaf);
+            twinLeaf[partition] = other;
+            if (other >= 0) {
+                twinRequestId[partition] = connections.nextRequestId();
+                twin = twinOf(other, twinRequestId[partition]);
+            }
+        }
+        context.budget().primarySent();
+        sendCopy(partition, leaf, requestId, SubRequestTrace.Kind.PRIMARY, Priority.INTERACTIVE, twin);
+    }
+
+    /** After a failure with no other copy out: one more try on a replica not tried yet. */
+    private void sendRetry(int partition) {
+        int leaf = chooseReplica(partition, triedLeaves[partition]);
+        if (leaf < 0) {
+            noReplica(partition);
+            return;
+        }
+        retries[partition]++;
+        sendCopy(partition, leaf, connections.nextRequestId(), SubRequestTrace.Kind.RETRY, Priority.INTERACTIVE, null);
+    }
+
+    /** The hedge delay passed: a backup for each partition still waiting on its only copy. */
+    private void sendBackups() {
+        hedgeTimer = null;
+        for (int p = 0; p < partitions && phase == Phase.QUERY; p++) {
+            if (answered[p] || hedged[p] || outstanding[p] == 0) {
+                continue;
+            }
+            int leaf = chooseReplica(p, triedLeaves[p]);
+            if (leaf < 0) {
+                continue; // no other replica is ready: nothing to hedge with
+            }
+            hedged[p] = true;
+            if (!context.budget().tryBackup()) {
+                context.metrics().budgetRefused();
+                continue;
+            }
+            sendCopy(p, leaf, connections.nextRequestId(), SubRequestTrace.Kind.BACKUP, Priority.BACKUP, null);
+        }
+    }
+
+    /** The tied delay passed: the second copy of each partition not answered yet, tagged with its twin. */
+    private void sendTwins() {
+        hedgeTimer = null;
+        for (int p = 0; p < partitions && phase == Phase.QUERY; p++) {
+            int leaf = twinLeaf[p];
+            if (answered[p] || hedged[p] || leaf < 0 || (triedLeaves[p] & (1L << leaf)) != 0
+                    || !connections.isReady(leaf) || outstanding[p] == 0) {
+                continue;
+            }
+            hedged[p] = true;
+            context.metrics().tiedPairSent();
+            sendCopy(p, leaf, twinRequestId[p], SubRequestTrace.Kind.TWIN, Priority.INTERACTIVE,
+                    twinOf(firstLeaf[p], firstRequestId[p]));
+        }
+    }
+
+    /**
+     * The tied delay: about two network round trips to the slowest leaf, so a first copy that starts
+     * at once can cancel its twin before the twin is even sent.
+     */
+    private long tiedDelayNanos() {
+        long network = 0;
+        for (int leaf = 0; leaf < context.cluster().leaves().size(); leaf++) {
+            network = Math.max(network, context.roundTrip().networkNanos(leaf));
+        }
+        return RoundTrip.tiedDelayNanos(context.cluster().config().hedge(), network, network);
+    }
+
+    private Twin twinOf(int leaf, long requestId) {
+        return Twin.newBuilder()
+                .setLeafAddress(context.cluster().leaf(leaf).address().toString())
+                .setRequestId(requestId)
+                .build();
+    }
+
+    private int chooseReplica(int partition, long excludedLeaves) {
+        return context.policy().chooseReplica(partition, context.cluster().assignment().replicasOf(partition),
+                connections, excludedLeaves);
+    }
+
+    private void noReplica(int partition) {
+        if (failures[partition] == null) {
+            failures[partition] = new PartitionError(partition, PartitionError.Kind.UNAVAILABLE, null,
+                    "no replica of partition " + partition + " is reachable");
+            context.metrics().subRequestFailed(SubRequestError.NO_REPLICA);
+        }
+        partitionFailed();
+    }
+
+    private void sendCopy(int partition, int leaf, long requestId, SubRequestTrace.Kind kind, Priority priority,
+            Twin twin) {
         long now = context.ticker().nanoTime();
         long budgetNanos = deadlineNanos - now;
         if (budgetNanos <= 0) {
             return; // the deadline task ends the phase
         }
         LeafConnection connection = connections.leaf(leaf);
-        ShardCall call = new ShardCall(this, partition, connection, connections.nextRequestId(), now);
-        context.metrics().subRequestSent(sends[partition] == 0 ? SubRequestKind.PRIMARY : SubRequestKind.RETRY);
+        ShardCall call = new ShardCall(this, partition, connection, requestId, kind, now);
+        context.metrics().subRequestSent(SENT_AS[kind.ordinal()]);
         triedLeaves[partition] |= 1L << leaf;
         outstanding[partition]++;
-        sends[partition]++;
         calls.add(call);
-        connection.send(call, wirePrototype.toBuilder()
-                .setRequestId(call.requestId())
+        io.hedgerow.common.wire.proto.SearchRequest.Builder wire = wirePrototype.toBuilder()
+                .setRequestId(requestId)
                 .setPartition(partition)
-                .setBudgetNanos(budgetNanos)
-                .build());
+                .setBudgetNanos(budgetNanos);
+        if (priority != Priority.INTERACTIVE) {
+            wire.setPriority(priority);
+        }
+        if (twin != null) {
+            wire.setTwin(twin);
+        }
+        connection.send(call, wire.build());
     }
 
     void onAnswer(ShardCall call, SearchResponse response) {
         call.markDone();
+        long now = context.ticker().nanoTime();
+        call.noteAnswer(now, response.getStatus());
         if (phase != Phase.QUERY) {
             return;
         }
@@ -178,15 +335,22 @@ final class Gatherer implements Runnable {
         String leaf = call.connection().status().address().toString();
         switch (response.getStatus()) {
             case OK -> {
-                long roundTripNanos = context.ticker().nanoTime() - call.sentNanos();
-                call.connection().status().answered(roundTripNanos, response.getQueueNanos() + response.getServiceNanos());
+                long roundTripNanos = now - call.sentNanos();
+                long leafNanos = response.getQueueNanos() + response.getServiceNanos();
+                call.connection().status().answered(roundTripNanos, leafNanos);
                 context.metrics().subRequestAnswered(call.leaf(), roundTripNanos);
+                context.hedgeDelay().record(requestClass, roundTripNanos);
+                context.roundTrip().record(call.leaf(), roundTripNanos, leafNanos);
                 if (!answered[partition]) {
                     answered[partition] = true;
                     answers[partition] = response;
                     answeredBy[partition] = call.leaf();
                     answeredCount++;
-                    cancelOtherCopies(partition);
+                    call.markUsed();
+                    if (call.kind() == SubRequestTrace.Kind.BACKUP) {
+                        context.metrics().backupWon();
+                    }
+                    cancelOtherCopies(call, now);
                 }
                 if (answeredCount + failedCount == partitions || context.policy().stopWaiting(answeredCount,
                         partitions, context.cluster().docsFraction(answered), context.ticker().nanoTime() - startNanos)) {
@@ -201,8 +365,15 @@ final class Gatherer implements Runnable {
                     new PartitionError(partition, PartitionError.Kind.BUSY, leaf, response.getError()));
             case NOT_ASSIGNED -> retryOrGiveUp(call, SubRequestError.NOT_ASSIGNED,
                     new PartitionError(partition, PartitionError.Kind.UNAVAILABLE, leaf, response.getError()));
-            case EXPIRED, CANCELLED -> retryOrGiveUp(call, SubRequestError.EXPIRED,
+            case EXPIRED -> retryOrGiveUp(call, SubRequestError.EXPIRED,
                     new PartitionError(partition, PartitionError.Kind.TIMED_OUT, leaf, response.getError()));
+            case CANCELLED -> {
+                // Dropped by its leaf because its tied twin started: the twin answers, unless it failed too.
+                if (!answered[partition] && outstanding[partition] == 0) {
+                    retryOrGiveUp(call, SubRequestError.FAILED, new PartitionError(partition,
+                            PartitionError.Kind.FAILED, leaf, "dropped for a tied copy that did not answer"));
+                }
+            }
             default -> retryOrGiveUp(call, SubRequestError.FAILED,
                     new PartitionError(partition, PartitionError.Kind.FAILED, leaf, response.getError()));
         }
@@ -210,6 +381,7 @@ final class Gatherer implements Runnable {
 
     void onConnectionLost(ShardCall call, String reason) {
         call.markDone();
+        call.noteLost(context.ticker().nanoTime());
         if (phase != Phase.QUERY) {
             return;
         }
@@ -226,8 +398,8 @@ final class Gatherer implements Runnable {
         if (answered[partition] || outstanding[partition] > 0) {
             return; // another copy is still out, or already answered
         }
-        if (sends[partition] < MAX_SENDS && error.kind() != PartitionError.Kind.TIMED_OUT) {
-            send(partition);
+        if (retries[partition] < MAX_RETRIES && error.kind() != PartitionError.Kind.TIMED_OUT) {
+            sendRetry(partition);
         } else {
             partitionFailed();
         }
@@ -240,20 +412,59 @@ final class Gatherer implements Runnable {
         }
     }
 
-    private void cancelOtherCopies(int partition) {
+    /**
+     * The winner answered: cancels the partition's other copies. A backup that won hides how slow
+     * the copy it beat was, so that copy's time so far goes into the hedge delay's window as a
+     * lower bound of its latency; otherwise the window would forget exactly the slow answers that
+     * hedging exists for, and the delay would drift down.
+     */
+    private void cancelOtherCopies(ShardCall winner, long now) {
+        int partition = winner.partition();
         if (outstanding[partition] == 0) {
             return;
         }
         for (ShardCall call : calls) {
             if (call.partition() == partition && !call.isDone()) {
-                call.markDone();
                 outstanding[partition]--;
-                call.connection().cancel(call);
+                if (winner.kind() == SubRequestTrace.Kind.BACKUP) {
+                    context.hedgeDelay().record(requestClass, now - call.sentNanos());
+                }
+                if (hedgeMode == HedgeMode.TIED) {
+                    call.markTiedLoser();
+                }
+                cancel(call);
             }
         }
     }
 
+    private void cancel(QueryCall call) {
+        call.markCancelled();
+        if (call.connection().cancel(call)) {
+            context.metrics().cancelSent();
+        }
+    }
+
+    /**
+     * The leaf's answer to a cancelled sub-request, after the query may be done: says whether the
+     * cancel came in time, and for a tied pair whether both copies ran.
+     */
+    void onAnswerAfterCancel(QueryCall call, Status status, boolean cutShort) {
+        CancelOutcome outcome = switch (status) {
+            case CANCELLED, BUSY, EXPIRED -> CancelOutcome.DROPPED_QUEUED;
+            case OK -> cutShort ? CancelOutcome.STOPPED_RUNNING : CancelOutcome.TOO_LATE;
+            default -> null;
+        };
+        if (outcome == null) {
+            return;
+        }
+        context.metrics().cancelled(outcome);
+        if (status == Status.OK && call instanceof ShardCall shard && shard.tiedLoser()) {
+            context.metrics().tiedBothRan();
+        }
+    }
+
     private void endQueryPhase() {
+        cancelTimer(hedgeTimer);
         cancelAll(calls);
         if (answeredCount == 0) {
             boolean timedOut = failedCount < partitions;
@@ -320,7 +531,7 @@ final class Gatherer implements Runnable {
                 fetchSends[position]++;
             }
             LeafConnection connection = connections.leaf(leaf);
-            FetchCall call = new FetchCall(this, connection, connections.nextRequestId(), positions);
+            FetchCall call = new FetchCall(this, connection, connections.nextRequestId(), positions, now);
             fetches.add(call);
             fetchesOutstanding++;
             context.metrics().subRequestSent(SubRequestKind.FETCH);
@@ -340,11 +551,13 @@ final class Gatherer implements Runnable {
 
     void onFetched(FetchCall call, FetchResponse response) {
         call.markDone();
+        call.noteAnswer(context.ticker().nanoTime(), response.getStatus());
         if (phase != Phase.FETCH) {
             return;
         }
         fetchesOutstanding--;
         if (response.getStatus() == Status.OK && response.getDocsCount() == call.hits().length) {
+            call.markUsed();
             for (int i = 0; i < call.hits().length; i++) {
                 details[call.hits()[i]] = response.getDocs(i);
             }
@@ -360,6 +573,7 @@ final class Gatherer implements Runnable {
 
     void onFetchLost(FetchCall call, String reason) {
         call.markDone();
+        call.noteLost(context.ticker().nanoTime());
         if (phase != Phase.FETCH) {
             return;
         }
@@ -375,7 +589,7 @@ final class Gatherer implements Runnable {
         List<Integer> again = new ArrayList<>();
         for (int hit : call.hits()) {
             fetchFailures[hit] = reason;
-            if (fetchSends[hit] < MAX_SENDS) {
+            if (fetchSends[hit] < MAX_FETCH_SENDS) {
                 again.add(hit);
             }
         }
@@ -388,9 +602,8 @@ final class Gatherer implements Runnable {
 
     private void complete() {
         phase = Phase.DONE;
-        if (deadlineTimer != null) {
-            deadlineTimer.cancel(false);
-        }
+        cancelTimer(deadlineTimer);
+        cancelTimer(hedgeTimer);
         if (fetches != null) {
             cancelAll(fetches);
         }
@@ -422,7 +635,7 @@ final class Gatherer implements Runnable {
         Coverage coverage = new Coverage(partitions, answeredCount, context.cluster().docsFraction(answered));
         SearchResult result = new SearchResult(hits,
                 new TotalHits(totalHits, exact ? TotalHits.Relation.EQUAL_TO : TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO),
-                tookNanos, coverage, errors);
+                tookNanos, coverage, errors, request.explain() ? trace() : List.of());
         context.metrics().searchFinished(tookNanos, result.tainted());
         promise.complete(result);
     }
@@ -438,20 +651,37 @@ final class Gatherer implements Runnable {
         return Collections.unmodifiableMap(ordered);
     }
 
+    private List<SubRequestTrace> trace() {
+        List<SubRequestTrace> trace = new ArrayList<>(calls.size() + (fetches == null ? 0 : fetches.size()));
+        for (ShardCall call : calls) {
+            trace.add(call.trace(startNanos));
+        }
+        if (fetches != null) {
+            for (FetchCall call : fetches) {
+                trace.add(call.trace(-1, startNanos));
+            }
+        }
+        return trace;
+    }
+
     private void fail(SearchException exception) {
         phase = Phase.DONE;
-        if (deadlineTimer != null) {
-            deadlineTimer.cancel(false);
-        }
+        cancelTimer(deadlineTimer);
+        cancelTimer(hedgeTimer);
         cancelAll(calls);
         promise.completeExceptionally(exception);
     }
 
-    private static void cancelAll(List<? extends LeafCall> outstandingCalls) {
-        for (LeafCall call : outstandingCalls) {
+    private static void cancelTimer(ScheduledFuture<?> timer) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+    }
+
+    private void cancelAll(List<? extends QueryCall> outstandingCalls) {
+        for (QueryCall call : outstandingCalls) {
             if (!call.isDone()) {
-                call.markDone();
-                call.connection().cancel(call);
+                cancel(call);
             }
         }
     }

@@ -12,6 +12,7 @@ import io.hedgerow.common.wire.proto.InjectFaultAck;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.LeafStatus;
@@ -43,6 +44,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class LeafConnection {
     private static final System.Logger LOG = System.getLogger(LeafConnection.class.getName());
+    private static final int MAX_CANCELLED = 1 << 16;
 
     private final int leaf;
     private final LeafStatus status;
@@ -52,6 +54,11 @@ final class LeafConnection {
     private final Frame assignment;
     private final Backoff backoff;
     private final LongObjectHashMap<LeafCall> pending = new LongObjectHashMap<>();
+    /**
+     * Calls cancelled while the leaf may still hold them, until the leaf's one answer to each says
+     * what the cancel did. Bounded: a leaf that never answers cannot grow it for ever.
+     */
+    private final LongObjectHashMap<LeafCall> cancelled = new LongObjectHashMap<>();
     private final Runnable flush = this::flush;
     private Channel channel;
     private boolean ready;
@@ -145,13 +152,24 @@ final class LeafConnection {
         scheduleFlush();
     }
 
-    /** Stops waiting for {@code call} and tells the leaf to drop it. */
-    void cancel(LeafCall call) {
-        if (pending.remove(call.requestId()) != null && ready) {
-            channel.write(Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(call.requestId())).build(),
-                    channel.voidPromise());
-            scheduleFlush();
+    /**
+     * Stops waiting for {@code call} and tells the leaf to drop it; the leaf's answer to it, when it
+     * comes, goes to {@link LeafCall#answeredAfterCancel}.
+     *
+     * @return true when a cancel was sent
+     */
+    boolean cancel(LeafCall call) {
+        if (pending.remove(call.requestId()) == null || !ready) {
+            return false;
         }
+        if (cancelled.size() >= MAX_CANCELLED) {
+            cancelled.clear();
+        }
+        cancelled.put(call.requestId(), call);
+        channel.write(Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(call.requestId())).build(),
+                channel.voidPromise());
+        scheduleFlush();
+        return true;
     }
 
     /** Stops waiting for {@code call} without telling the leaf (there is nothing to cancel there). */
@@ -176,12 +194,23 @@ final class LeafConnection {
     private void onAnswer(SearchResponse response) {
         if (pending.remove(response.getRequestId()) instanceof ShardCall call) {
             call.answered(response);
+        } else {
+            answeredAfterCancel(response.getRequestId(), response.getStatus(), response.getCutShort());
         }
     }
 
     private void onFetched(FetchResponse response) {
         if (pending.remove(response.getRequestId()) instanceof FetchCall call) {
             call.answered(response);
+        } else {
+            answeredAfterCancel(response.getRequestId(), response.getStatus(), false);
+        }
+    }
+
+    private void answeredAfterCancel(long requestId, Status status, boolean cutShort) {
+        LeafCall call = cancelled.remove(requestId);
+        if (call != null) {
+            call.answeredAfterCancel(status, cutShort);
         }
     }
 
@@ -218,6 +247,7 @@ final class LeafConnection {
                 LOG.log(System.Logger.Level.WARNING, "lost leaf {0}: {1}", status.address(), reason);
             }
         }
+        cancelled.clear();
         if (!pending.isEmpty()) {
             List<LeafCall> lost = new ArrayList<>(pending.values());
             pending.clear();

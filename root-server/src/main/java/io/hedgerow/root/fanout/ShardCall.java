@@ -1,57 +1,34 @@
 package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.root.api.SubRequestTrace;
 
 /**
  * The query phase of one partition of one query, sent to one leaf. A partition may have several
- * over a query's life (a retry after a failure, a backup).
+ * over a query's life (a retry after a failure, a backup, a tied twin).
  */
-final class ShardCall implements LeafCall {
-    private final Gatherer gatherer;
+final class ShardCall extends QueryCall {
     private final int partition;
-    private final LeafConnection connection;
-    private final long requestId;
-    private final long sentNanos;
-    private boolean done;
+    /** Cancelled because a tied twin answered first: its late answer tells whether both ran. */
+    private boolean tiedLoser;
 
-    ShardCall(Gatherer gatherer, int partition, LeafConnection connection, long requestId, long sentNanos) {
-        this.gatherer = gatherer;
+    ShardCall(Gatherer gatherer, int partition, LeafConnection connection, long requestId, SubRequestTrace.Kind kind,
+            long sentNanos) {
+        super(gatherer, connection, requestId, kind, sentNanos);
         this.partition = partition;
-        this.connection = connection;
-        this.requestId = requestId;
-        this.sentNanos = sentNanos;
     }
 
     int partition() {
         return partition;
     }
 
-    @Override
-    public LeafConnection connection() {
-        return connection;
+    void markTiedLoser() {
+        tiedLoser = true;
     }
 
-    int leaf() {
-        return connection.leaf();
-    }
-
-    @Override
-    public long requestId() {
-        return requestId;
-    }
-
-    long sentNanos() {
-        return sentNanos;
-    }
-
-    @Override
-    public boolean isDone() {
-        return done;
-    }
-
-    @Override
-    public void markDone() {
-        done = true;
+    boolean tiedLoser() {
+        return tiedLoser;
     }
 
     void answered(SearchResponse response) {
@@ -59,7 +36,16 @@ final class ShardCall implements LeafCall {
     }
 
     @Override
+    public void answeredAfterCancel(Status status, boolean cutShort) {
+        gatherer.onAnswerAfterCancel(this, status, cutShort);
+    }
+
+    @Override
     public void connectionLost(String reason) {
         gatherer.onConnectionLost(this, reason);
+    }
+
+    SubRequestTrace trace(long queryStartNanos) {
+        return trace(partition, queryStartNanos);
     }
 }

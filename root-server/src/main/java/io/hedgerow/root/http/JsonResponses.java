@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.hedgerow.root.api.Hit;
 import io.hedgerow.root.api.PartitionError;
 import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.api.SubRequestTrace;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
@@ -100,6 +101,33 @@ final class JsonResponses {
             }
             json.writeEndArray();
         }
+        if (!result.trace().isEmpty()) {
+            json.writeArrayFieldStart("trace");
+            for (SubRequestTrace sub : result.trace()) {
+                json.writeStartObject();
+                if (sub.partition() >= 0) {
+                    json.writeNumberField("partition", sub.partition());
+                }
+                json.writeStringField("leaf", sub.leaf());
+                json.writeStringField("kind", sub.kind().label());
+                json.writeNumberField("sent_ms", millis(sub.sentMillis()));
+                if (sub.answeredMillis() != null) {
+                    json.writeNumberField("answered_ms", millis(sub.answeredMillis()));
+                }
+                if (sub.status() != null) {
+                    json.writeStringField("status", sub.status());
+                }
+                json.writeBooleanField("used", sub.used());
+                json.writeBooleanField("cancelled", sub.cancelled());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+        }
         json.writeEndObject();
+    }
+
+    /** Milliseconds to the microsecond, enough to read a trace by. */
+    private static double millis(double value) {
+        return Math.round(value * 1000.0) / 1000.0;
     }
 }

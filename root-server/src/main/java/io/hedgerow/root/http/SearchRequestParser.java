@@ -13,12 +13,12 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.hedge.HedgeMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -28,9 +28,11 @@ import java.util.regex.Pattern;
  */
 final class SearchRequestParser {
     static final List<String> FIELDS =
-            List.of("query", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold");
-    private static final Set<String> PARAMETERS =
-            Set.of("q", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold");
+            List.of("query", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold", "hedge",
+                    "hedge_after_ms", "explain");
+    private static final List<String> PARAMETERS =
+            List.of("q", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold", "hedge",
+                    "hedge_after_ms", "explain");
 
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
@@ -64,14 +66,17 @@ final class SearchRequestParser {
             @JsonProperty("timeout_ms") Long timeoutMs,
             @JsonProperty("snippets") Boolean snippets,
             @JsonProperty("stored_fields") Boolean storedFields,
-            @JsonProperty("total_hits_threshold") Integer totalHitsThreshold) {
+            @JsonProperty("total_hits_threshold") Integer totalHitsThreshold,
+            @JsonProperty("hedge") String hedge,
+            @JsonProperty("hedge_after_ms") Long hedgeAfterMs,
+            @JsonProperty("explain") Boolean explain) {
     }
 
     SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
         for (Map.Entry<String, List<String>> parameter : parameters.entrySet()) {
             if (!PARAMETERS.contains(parameter.getKey())) {
                 throw ApiException.badRequest("unknown parameter '" + parameter.getKey()
-                        + "' (expected: q, k, timeout_ms, snippets, stored_fields, total_hits_threshold)");
+                        + "' (expected one of: " + String.join(", ", PARAMETERS) + ")");
             }
             if (parameter.getValue().size() > 1) {
                 throw ApiException.badRequest("parameter '" + parameter.getKey() + "' given "
@@ -87,7 +92,10 @@ final class SearchRequestParser {
                 longParameter(parameters, "timeout_ms"),
                 booleanParameter(parameters, "snippets"),
                 booleanParameter(parameters, "stored_fields"),
-                intParameter(parameters, "total_hits_threshold")));
+                intParameter(parameters, "total_hits_threshold"),
+                single(parameters, "hedge"),
+                longParameter(parameters, "hedge_after_ms"),
+                booleanParameter(parameters, "explain")));
     }
 
     SearchRequest fromJson(ByteBuf content) throws ApiException {
@@ -139,6 +147,23 @@ final class SearchRequestParser {
         if (body.totalHitsThreshold() != null) {
             builder.totalHitsThreshold(body.totalHitsThreshold());
         }
+        if (body.hedge() != null) {
+            try {
+                builder.hedge(HedgeMode.parse(body.hedge()));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest(e.getMessage());
+            }
+        }
+        if (body.hedgeAfterMs() != null) {
+            if (body.hedgeAfterMs() < 1) {
+                throw ApiException.badRequest("hedge_after_ms: " + body.hedgeAfterMs() + " (expected: 1.."
+                        + SearchRequest.MAX_HEDGE_AFTER_MILLIS + ")");
+            }
+            builder.hedgeAfterMillis(body.hedgeAfterMs());
+        }
+        if (body.explain() != null) {
+            builder.explain(body.explain());
+        }
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {
@@ -167,9 +192,9 @@ final class SearchRequestParser {
 
     private static String expectedType(String field) {
         return switch (field) {
-            case "query" -> "a string";
-            case "k", "timeout_ms", "total_hits_threshold" -> "an integer";
-            case "snippets", "stored_fields" -> "true or false";
+            case "query", "hedge" -> "a string";
+            case "k", "timeout_ms", "total_hits_threshold", "hedge_after_ms" -> "an integer";
+            case "snippets", "stored_fields", "explain" -> "true or false";
             default -> "of another type";
         };
     }

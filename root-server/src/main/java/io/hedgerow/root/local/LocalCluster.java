@@ -5,6 +5,7 @@ import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.hedge.HedgeSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.BindException;
@@ -39,11 +40,13 @@ public final class LocalCluster implements AutoCloseable {
      * @param faultInjection start the leaves with {@code --fault-injection}, so that
      *                     {@code /admin/leaves/{n}/delay} works (without it the leaves refuse)
      * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
+     * @param hedge        the root's hedging settings
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
             RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
-            Duration leafWarmup) {
+            Duration leafWarmup, HedgeSettings hedge) {
         public Options {
+            Objects.requireNonNull(hedge, "hedge");
             Objects.requireNonNull(indexDir, "indexDir");
             Objects.requireNonNull(runDirectory, "runDirectory");
             Objects.requireNonNull(launcher, "launcher");
@@ -55,7 +58,7 @@ public final class LocalCluster implements AutoCloseable {
 
         public Options withFaultInjection(boolean enabled) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                    leafWarmup);
+                    leafWarmup, hedge);
         }
     }
 
@@ -118,7 +121,7 @@ public final class LocalCluster implements AutoCloseable {
             run.writePid("root", ProcessHandle.current().pid());
             ClusterConfig config = ClusterConfig.of(manifest.name(),
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(),
-                    manifest.partitions(), options.replicas());
+                    manifest.partitions(), options.replicas()).withHedge(options.hedge());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             RootServer root = RootServer.start(config, options.host(), options.httpPort(), options.startTimeout(),
                     leaf -> CompletableFuture.supplyAsync(() -> self.get().restartFromAdmin(leaf), ADMIN));

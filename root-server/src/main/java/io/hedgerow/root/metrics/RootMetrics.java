@@ -25,9 +25,17 @@ public final class RootMetrics {
 
     /**
      * Why a sub-request was sent, as counted in {@code hedgerow_subrequests_total}: the first for a
-     * partition, a retry after a failure, a backup (hedge) while the first is still out, or a fetch.
+     * partition, a retry after a failure, a backup (hedge) while the first is still out, the second
+     * copy of a tied request, or a fetch.
      */
-    public enum SubRequestKind { PRIMARY, RETRY, BACKUP, FETCH }
+    public enum SubRequestKind { PRIMARY, RETRY, BACKUP, TWIN, FETCH }
+
+    /**
+     * What became of a cancelled sub-request, as its leaf's answer tells, counted in
+     * {@code hedgerow_cancels_total}: dropped while queued (or never queued), stopped while running
+     * (answered cut short), or too late (it had finished).
+     */
+    public enum CancelOutcome { DROPPED_QUEUED, STOPPED_RUNNING, TOO_LATE }
 
     /** Why one sub-request failed, as counted in {@code hedgerow_subrequest_errors_total}. */
     public enum SubRequestError { BUSY, CONNECTION, TIMED_OUT, FAILED, NOT_ASSIGNED, EXPIRED, NO_REPLICA }
@@ -39,6 +47,13 @@ public final class RootMetrics {
     private final Map<SubRequestError, Counter> subRequestErrors = new EnumMap<>(SubRequestError.class);
     private final Map<SubRequestKind, Counter> subRequestsSent = new EnumMap<>(SubRequestKind.class);
     private final Counter partialResults;
+    private final Map<CancelOutcome, Counter> cancels = new EnumMap<>(CancelOutcome.class);
+    private final Counter cancelsSent;
+    private final Counter backupsWon;
+    private final Counter budgetRefusals;
+    private final Counter tiedPairs;
+    private final Counter tiedBothRan;
+    private final Timer hedgeDelay;
     private final AtomicInteger inflight = new AtomicInteger();
 
     public RootMetrics(ClusterState cluster) {
@@ -77,6 +92,33 @@ public final class RootMetrics {
         }
         partialResults = Counter.builder("hedgerow.search.tainted")
                 .description("Results returned with less than full coverage")
+                .register(registry);
+        for (CancelOutcome outcome : CancelOutcome.values()) {
+            cancels.put(outcome, Counter.builder("hedgerow.cancels")
+                    .description("Cancelled sub-requests, by what the leaf's answer says became of them")
+                    .tag("outcome", outcome.name().toLowerCase())
+                    .register(registry));
+        }
+        cancelsSent = Counter.builder("hedgerow.cancels.sent")
+                .description("Cancels the root sent to leaves")
+                .register(registry);
+        backupsWon = Counter.builder("hedgerow.hedge.backups.won")
+                .description("Backup sub-requests whose answer came first and was used")
+                .register(registry);
+        budgetRefusals = Counter.builder("hedgerow.hedge.budget.refusals")
+                .description("Backups not sent because the hedge budget was spent")
+                .register(registry);
+        tiedPairs = Counter.builder("hedgerow.tied.pairs")
+                .description("Partitions of tied requests whose second copy was sent")
+                .register(registry);
+        tiedBothRan = Counter.builder("hedgerow.tied.both.ran")
+                .description("Tied pairs where both copies started executing (wasted work)")
+                .register(registry);
+        hedgeDelay = Timer.builder("hedgerow.hedge.delay")
+                .description("The hedge delay in use, per hedged query")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1).dividedBy(10))
+                .maximumExpectedValue(Duration.ofSeconds(60))
                 .register(registry);
         Gauge.builder("hedgerow.search.inflight", inflight, AtomicInteger::get)
                 .description("Searches being served right now")
@@ -121,6 +163,34 @@ public final class RootMetrics {
 
     public void subRequestFailed(SubRequestError kind) {
         subRequestErrors.get(kind).increment();
+    }
+
+    public void cancelSent() {
+        cancelsSent.increment();
+    }
+
+    public void cancelled(CancelOutcome outcome) {
+        cancels.get(outcome).increment();
+    }
+
+    public void backupWon() {
+        backupsWon.increment();
+    }
+
+    public void budgetRefused() {
+        budgetRefusals.increment();
+    }
+
+    public void tiedPairSent() {
+        tiedPairs.increment();
+    }
+
+    public void tiedBothRan() {
+        tiedBothRan.increment();
+    }
+
+    public void hedgeDelayUsed(long delayNanos) {
+        hedgeDelay.record(delayNanos, TimeUnit.NANOSECONDS);
     }
 
     public int inflight() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.hedge.HedgeMode;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,29 @@ class SearchRequestParserTest {
     @Test
     void readsEveryParameterOfAGet() throws ApiException {
         SearchRequest request = get("/search?q=european+parliament&k=5&timeout_ms=250&snippets=false&stored_fields=0&total_hits_threshold=50");
-        assertThat(request).isEqualTo(new SearchRequest("european parliament", 5, 250, false, false, 50));
+        assertThat(request).isEqualTo(new SearchRequest("european parliament", 5, 250, false, false, 50, null, 0, false));
+    }
+
+    @Test
+    void readsHedgingAndExplain() throws ApiException {
+        assertThat(get("/search?q=x&hedge=tied&explain=true"))
+                .isEqualTo(SearchRequest.builder("x").hedge(HedgeMode.TIED).explain(true).build());
+        SearchRequest fixed = post("{\"query\": \"x\", \"hedge_after_ms\": 10}");
+        assertThat(fixed.hedgeAfterMillis()).isEqualTo(10);
+        assertThat(fixed.hedgeMode(HedgeMode.OFF)).isEqualTo(HedgeMode.HEDGED);
+        assertThat(get("/search?q=x").hedgeMode(HedgeMode.TIED)).isEqualTo(HedgeMode.TIED);
+        assertThat(get("/search?q=x&hedge=off").hedgeMode(HedgeMode.TIED)).isEqualTo(HedgeMode.OFF);
+    }
+
+    @Test
+    void refusesBadHedging() {
+        assertThatThrownBy(() -> get("/search?q=x&hedge=sometimes"))
+                .hasMessageContaining("sometimes").hasMessageContaining("hedged");
+        assertThatThrownBy(() -> get("/search?q=x&hedge_after_ms=0")).hasMessageContaining("hedge_after_ms: 0");
+        assertThatThrownBy(() -> get("/search?q=x&hedge=tied&hedge_after_ms=5"))
+                .hasMessageContaining("hedge_after_ms: 5 with hedge tied");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"explain\": \"yes\"}"))
+                .hasMessageContaining("field 'explain' must be true or false");
     }
 
     @Test
@@ -35,7 +58,7 @@ class SearchRequestParserTest {
     @Test
     void readsAJsonBody() throws ApiException {
         assertThat(post("{\"query\": \"\\\"human rights\\\"\", \"k\": 3, \"timeout_ms\": 100, \"snippets\": false}"))
-                .isEqualTo(new SearchRequest("\"human rights\"", 3, 100, false, true, 1000));
+                .isEqualTo(new SearchRequest("\"human rights\"", 3, 100, false, true, 1000, null, 0, false));
     }
 
     @Test

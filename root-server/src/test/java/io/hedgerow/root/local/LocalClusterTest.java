@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.TestData;
@@ -44,7 +45,7 @@ class LocalClusterTest {
         return new LocalCluster.Options(index.dir(), 3, 2, "127.0.0.1", httpPort, new RunDirectory(runDir),
                 new JavaLauncher(ProcessHandle.current().info().command().orElse("java"),
                         System.getProperty("java.class.path"), "256m"),
-                Duration.ofSeconds(60), false, Duration.ZERO);
+                Duration.ofSeconds(60), false, Duration.ZERO, HedgeSettings.defaults());
     }
 
     @Test
