@@ -1,0 +1,143 @@
+package io.hedgerow.root.hedge;
+
+import io.hedgerow.common.time.Ticker;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Caps the extra load hedging adds: a backup may be sent only while the backups sent in the last
+ * {@code budgetWindow} stay within {@code budgetRatio} of the primary sub-requests sent in it, plus
+ * a reserve of {@code budgetMinPerSecond} per second of the window. This is Finagle's {@code
+ * RetryBudget} (deposits that expire after a ttl, withdrawals against them, a minimum reserve)
+ * kept as counts in a sliding window: when a leaf slows down, the backups it provokes are bounded
+ * by the primaries that funded them, so hedging never turns an overload into a larger one. A
+ * refused backup is counted ({@link #refusals()}), and the caller simply keeps waiting for the
+ * primary.
+ *
+ * <p>The window is a ring of ten buckets, each a tenth of {@code budgetWindow}, rotated as the
+ * ticker passes their ends; it holds the current, partly filled bucket and the nine before it, so a
+ * primary funds backups for between 0.9 and 1.0 times the window, and a backup counts against the
+ * budget for as long.
+ *
+ * <p><b>Assumptions and guarantees.</b> All methods may be called from any number of threads.
+ * {@link #primarySent()} is a ticker read, a volatile read and a {@link LongAdder} increment,
+ * except for the one caller per bucket that rotates the ring under a lock. {@link #tryBackup()}
+ * sums the ring's counters and then counts its backup; the check and the count are not one atomic
+ * step, so callers racing for the last backup allowed may overshoot the limit by at most one
+ * backup per concurrent caller (fewer than the number of event loops). A count made concurrently
+ * with a rotation lands in the bucket just before the new one, which is still in the window. Time
+ * comes only from the injected {@link Ticker}.
+ */
+public final class HedgeBudget {
+    /** Buckets in the sliding window. */
+    public static final int BUCKETS = 10;
+
+    private final Ticker ticker;
+    private final double ratio;
+    private final double reserve;
+    private final long bucketNanos;
+    private final LongAdder[] primaries = new LongAdder[BUCKETS];
+    private final LongAdder[] backups = new LongAdder[BUCKETS];
+    private final LongAdder refusals = new LongAdder();
+    private volatile int current;
+    private volatile long nextRotationNanos;
+    private long currentBucketStartNanos; // guarded by this
+
+    public HedgeBudget(HedgeSettings settings, Ticker ticker) {
+        Objects.requireNonNull(settings, "settings");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.ratio = settings.budgetRatio();
+        long windowNanos = settings.budgetWindow().toNanos();
+        this.reserve = settings.budgetMinPerSecond() * windowNanos / 1e9;
+        this.bucketNanos = windowNanos / BUCKETS;
+        for (int i = 0; i < BUCKETS; i++) {
+            primaries[i] = new LongAdder();
+            backups[i] = new LongAdder();
+        }
+        this.currentBucketStartNanos = ticker.nanoTime();
+        this.nextRotationNanos = currentBucketStartNanos + bucketNanos;
+    }
+
+    /** Counts one primary sub-request sent: it funds {@code budgetRatio} of a backup for the window. */
+    public void primarySent() {
+        rotateIfDue();
+        primaries[current].increment();
+    }
+
+    /**
+     * Takes one backup from the budget if the window allows it.
+     *
+     * @return true if the backup may be sent (and is counted); false if the budget is spent (the
+     *         refusal is counted)
+     */
+    public boolean tryBackup() {
+        rotateIfDue();
+        if (sum(backups) + 1 <= limit()) {
+            backups[current].increment();
+            return true;
+        }
+        refusals.increment();
+        return false;
+    }
+
+    /** Backups refused since this budget was made. */
+    public long refusals() {
+        return refusals.sum();
+    }
+
+    /** Primary sub-requests counted in the window. */
+    public long primariesInWindow() {
+        rotateIfDue();
+        return sum(primaries);
+    }
+
+    /** Backups taken in the window. */
+    public long backupsInWindow() {
+        rotateIfDue();
+        return sum(backups);
+    }
+
+    /** How many more backups the window allows now (>= 0). */
+    public long available() {
+        rotateIfDue();
+        return Math.max(0, (long) Math.floor(limit()) - sum(backups));
+    }
+
+    private double limit() {
+        return ratio * sum(primaries) + reserve;
+    }
+
+    private static long sum(LongAdder[] counters) {
+        long total = 0;
+        for (LongAdder counter : counters) {
+            total += counter.sum();
+        }
+        return total;
+    }
+
+    private void rotateIfDue() {
+        if (ticker.nanoTime() - nextRotationNanos >= 0) {
+            rotate();
+        }
+    }
+
+    private synchronized void rotate() {
+        long now = ticker.nanoTime();
+        long elapsedBuckets = (now - currentBucketStartNanos) / bucketNanos;
+        if (elapsedBuckets <= 0) {
+            return; // another caller rotated first
+        }
+        // Clear the buckets the ring moves onto before publishing the new index, so no count made
+        // after the switch is lost to a reset; after a long quiet spell every bucket is cleared.
+        int toClear = (int) Math.min(elapsedBuckets, BUCKETS);
+        int index = current;
+        for (int i = 1; i <= toClear; i++) {
+            int cleared = (index + i) % BUCKETS;
+            primaries[cleared].reset();
+            backups[cleared].reset();
+        }
+        currentBucketStartNanos += elapsedBuckets * bucketNanos;
+        current = (int) ((index + elapsedBuckets) % BUCKETS);
+        nextRotationNanos = currentBucketStartNanos + bucketNanos;
+    }
+}
