@@ -20,6 +20,7 @@ import io.hedgerow.root.api.TotalHits;
 import io.hedgerow.root.fanout.HitMerger.MergedHit;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.RequestClass;
+import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
@@ -270,8 +271,13 @@ final class Gatherer implements Runnable {
      */
     private long tiedDelayNanos() {
         long network = 0;
-        for (int leaf = 0; leaf < context.cluster().leaves().size(); leaf++) {
-            network = Math.max(network, context.roundTrip().networkNanos(leaf));
+        for (int leaf = 0; leaf < context.roundTrip().leaves(); leaf++) {
+            long leafNetwork = context.roundTrip().networkNanos(leaf);
+            if (leafNetwork == RoundTrip.UNKNOWN) {
+                network = RoundTrip.UNKNOWN; // not measured yet: the longest tied delay
+                break;
+            }
+            network = Math.max(network, leafNetwork);
         }
         return RoundTrip.tiedDelayNanos(context.cluster().config().hedge(), network, network);
     }
