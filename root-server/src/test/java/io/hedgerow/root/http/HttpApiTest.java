@@ -143,6 +143,36 @@ class HttpApiTest {
     }
 
     @Test
+    void explainsEverySubRequestOfATiedQuery() throws Exception {
+        HttpResponse<String> response = get("/search?q=meadow&k=3&hedge=tied&explain=true");
+
+        assertJson(response, 200);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.get("tainted").asBoolean()).isFalse();
+        JsonNode trace = body.get("trace");
+        assertThat(trace).isNotNull();
+        Set<Integer> answered = new HashSet<>();
+        int fetches = 0;
+        for (JsonNode sub : trace) {
+            assertThat(sub.get("leaf").asText()).matches("127\\.0\\.0\\.1:\\d+");
+            assertThat(sub.get("kind").asText()).isIn("primary", "twin", "retry", "fetch");
+            assertThat(sub.get("sent_ms").asDouble()).isNotNegative();
+            assertThat(sub.get("cancelled").isBoolean()).isTrue();
+            if (sub.get("kind").asText().equals("fetch")) {
+                fetches++;
+                assertThat(sub.has("partition")).isFalse();
+            } else if (sub.get("used").asBoolean()) {
+                assertThat(sub.get("status").asText()).isEqualTo("ok");
+                assertThat(sub.get("answered_ms").asDouble()).isGreaterThanOrEqualTo(sub.get("sent_ms").asDouble());
+                assertThat(answered.add(sub.get("partition").asInt())).as("one used answer per partition").isTrue();
+            }
+        }
+        assertThat(answered).hasSize(PARTITIONS);
+        assertThat(fetches).isPositive();
+        assertThat(JSON.readTree(get("/search?q=meadow&k=3").body()).has("trace")).as("trace only when asked").isFalse();
+    }
+
+    @Test
     void givesTheSameHitsForTheSameQueryByGetAndByPost() throws Exception {
         HttpResponse<String> byGet = get("/search?q=" + encode("willow OR \"oak brook\"") + "&k=20");
         HttpResponse<String> byPost = postJson("/search", "{\"query\": \"willow OR \\\"oak brook\\\"\", \"k\": 20}");

@@ -1,0 +1,148 @@
+package io.hedgerow.root.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.root.TestData;
+import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.api.SubRequestTrace;
+import io.hedgerow.root.hedge.HedgeMode;
+import io.hedgerow.root.hedge.HedgeSettings;
+import io.micrometer.core.instrument.Counter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hedged requests over real sockets: one replica is made slow with fault injection, and the
+ * explained result shows which copy answered. Checks are on traces and counters, never on how
+ * fast anything ran: a stuck replica is stuck for longer than any test waits.
+ */
+class HedgingTest {
+    /** Longer than every query's timeout here: a query that completes did not wait for it. */
+    private static final Duration STUCK = Duration.ofSeconds(60);
+    private static final int PARTITIONS = 8;
+
+    @Test
+    void backupsAnswerForAStuckReplicaAndItsLeafHonoursTheCancels(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = start(data, HedgeSettings.defaults())) {
+            SearchResult baseline = search(cluster, query().hedge(HedgeMode.OFF));
+            slowDown(cluster, 0, STUCK);
+
+            SearchResult hedged = search(cluster, query().hedgeAfterMillis(5));
+
+            assertThat(hedged.tainted()).isFalse();
+            assertThat(hedged.hits()).isEqualTo(baseline.hits());
+            assertThat(hedged.totalHits()).isEqualTo(baseline.totalHits());
+            String slowLeaf = cluster.leaves().get(0).address();
+            List<SubRequestTrace> stuck = searches(hedged).stream().filter(t -> t.leaf().equals(slowLeaf)).toList();
+            List<SubRequestTrace> used = searches(hedged).stream().filter(SubRequestTrace::used).toList();
+            assertThat(stuck).as("copies on the stuck leaf").isNotEmpty().allSatisfy(t -> {
+                assertThat(t.used()).isFalse();
+                assertThat(t.cancelled()).isTrue();
+            });
+            assertThat(used).as("one answer per partition, all from the healthy leaf").hasSize(PARTITIONS)
+                    .allSatisfy(t -> assertThat(t.leaf()).isNotEqualTo(slowLeaf));
+            List<Integer> stuckPrimaries = stuck.stream().filter(t -> t.kind() == SubRequestTrace.Kind.PRIMARY)
+                    .map(SubRequestTrace::partition).toList();
+            List<SubRequestTrace> usedBackups = used.stream().filter(t -> t.kind() == SubRequestTrace.Kind.BACKUP).toList();
+            assertThat(stuckPrimaries).as("partitions whose primary went to the stuck leaf").isNotEmpty();
+            assertThat(usedBackups).extracting(SubRequestTrace::partition).containsAll(stuckPrimaries);
+            assertThat(counter(cluster, "hedgerow.hedge.backups.won").count()).isEqualTo(usedBackups.size());
+            // The stuck leaf answers each cancel: stopped while held, or dropped while still queued.
+            awaitTrue(() -> cancelsHonoured(cluster) >= stuck.size());
+            assertThat(cancelsHonoured(cluster)).isEqualTo(stuck.size());
+            assertThat(counter(cluster, "hedgerow.cancels", "outcome", "too_late").count()).isZero();
+        }
+    }
+
+    @Test
+    void hedgingOffSendsNoBackupAndWaitsForTheSlowReplica(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = start(data, HedgeSettings.defaults().withFixedDelay(Duration.ofMillis(1)))) {
+            SearchResult baseline = search(cluster, query());
+            slowDown(cluster, 0, Duration.ofMillis(200));
+
+            SearchResult slow = search(cluster, query().hedge(HedgeMode.OFF));
+
+            assertThat(slow.tainted()).isFalse();
+            assertThat(slow.hits()).isEqualTo(baseline.hits());
+            assertThat(slow.tookNanos()).as("waited for the delayed replica").isGreaterThanOrEqualTo(200_000_000L);
+            assertThat(searches(slow)).isNotEmpty().allSatisfy(t -> {
+                assertThat(t.kind()).isEqualTo(SubRequestTrace.Kind.PRIMARY);
+                assertThat(t.used()).isTrue();
+                assertThat(t.cancelled()).isFalse();
+            });
+            assertThat(counter(cluster, "hedgerow.subrequests", "kind", "backup").count()).isZero();
+        }
+    }
+
+    @Test
+    void aSpentBudgetSendsNoBackupAndCountsTheRefusals(@TempDir Path data) throws Exception {
+        HedgeSettings noBudget = HedgeSettings.defaults().withBudgetRatio(0).withBudgetMinPerSecond(0);
+        try (EmbeddedCluster cluster = start(data, noBudget)) {
+            slowDown(cluster, 0, Duration.ofMillis(200));
+
+            SearchResult result = search(cluster, query().hedgeAfterMillis(1));
+
+            assertThat(result.tainted()).isFalse();
+            String slowLeaf = cluster.leaves().get(0).address();
+            long onSlowLeaf = searches(result).stream().filter(t -> t.leaf().equals(slowLeaf)).count();
+            assertThat(onSlowLeaf).isPositive();
+            assertThat(searches(result)).noneMatch(t -> t.kind() == SubRequestTrace.Kind.BACKUP);
+            // Every partition still waiting after 1 ms asked for a backup; at least the slow ones did.
+            assertThat(counter(cluster, "hedgerow.hedge.budget.refusals").count()).isGreaterThanOrEqualTo(onSlowLeaf);
+            assertThat(counter(cluster, "hedgerow.subrequests", "kind", "backup").count()).isZero();
+        }
+    }
+
+    static EmbeddedCluster start(Path data, HedgeSettings hedge) throws Exception {
+        return EmbeddedCluster.builder(data)
+                .documents("hedging", IndexConfig.defaults(), TestData.documents(11, 800))
+                .leaves(2).partitions(PARTITIONS).replicas(2)
+                .defaultTimeout(Duration.ofSeconds(30))
+                .faultInjection(true)
+                .hedge(hedge)
+                .start();
+    }
+
+    static SearchRequest.Builder query() {
+        return SearchRequest.builder("alpha OR bravo").k(20).exactTotalHits().explain(true);
+    }
+
+    static SearchResult search(EmbeddedCluster cluster, SearchRequest.Builder request) {
+        return cluster.client().search(request.build()).join();
+    }
+
+    /** Delays every sub-request of one leaf, for a minute at most. */
+    static void slowDown(EmbeddedCluster cluster, int leaf, Duration delay) {
+        cluster.root().leafFaults().injectDelay(leaf, InjectedDelay.of(delay, 1.0, Duration.ofMinutes(1))).join();
+    }
+
+    /** The query-phase part of a trace. */
+    static List<SubRequestTrace> searches(SearchResult result) {
+        return result.trace().stream().filter(t -> t.kind() != SubRequestTrace.Kind.FETCH).toList();
+    }
+
+    static Counter counter(EmbeddedCluster cluster, String name, String... tags) {
+        return cluster.root().metrics().registry().get(name).tags(tags).counter();
+    }
+
+    private static double cancelsHonoured(EmbeddedCluster cluster) {
+        return counter(cluster, "hedgerow.cancels", "outcome", "stopped_running").count()
+                + counter(cluster, "hedgerow.cancels", "outcome", "dropped_queued").count();
+    }
+
+    /** Waits for something that happens asynchronously (answers to cancels); fails after 20 s. */
+    static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("condition still false after 20 s").isNegative();
+            Thread.sleep(10);
+        }
+    }
+}
