@@ -40,8 +40,9 @@ public final class CompareCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(arity = "2..*", paramLabel = "RUN",
-            description = "Results folders of runs (written by ./hedgerow loadgen), two or more.")
+    @Parameters(arity = "1..*", paramLabel = "RUN",
+            description = "Results folders of runs (written by ./hedgerow loadgen); usually two or more, one for its"
+                    + " Markdown table alone.")
     private List<Path> runs;
 
     @Option(names = "--results", defaultValue = "results", paramLabel = "DIR",

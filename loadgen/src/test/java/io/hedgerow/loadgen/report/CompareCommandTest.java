@@ -114,8 +114,8 @@ class CompareCommandTest {
     }
 
     @Test
-    void needsAtLeastTwoRuns() {
-        int code = compare(results.toString());
+    void needsAtLeastOneRun() {
+        int code = compare("--markdown");
 
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("RUN");
