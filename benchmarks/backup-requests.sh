@@ -172,7 +172,7 @@ warm() { # step rate seconds
     --label "warmup-$1" --results "$OUT/warmup" >"$OUT/warmup-$1.log" 2>&1 \
     || { tail -n 20 "$OUT/warmup-$1.log" >&2; die "the warm-up failed (see $OUT/warmup-$1.log)"; }
   # The table row: achieved/s is field 4, errors 6, p99 13.
-  say "  $(awk '/^rate-/ { printf "achieved %s req/s, p99 %s ms, %s errors", $4, $13, $6 }' "$OUT/warmup-$1.log")"
+  say "  warm-up $1/2: $(awk '/^rate-/ { printf "achieved %s req/s, p99 %s ms, %s errors", $4, $13, $6 }' "$OUT/warmup-$1.log")"
 }
 say "Warming the cluster: $((WARMUP_SECONDS / 2))s at $GENTLE_RATE req/s, then $((WARMUP_SECONDS - WARMUP_SECONDS / 2))s at $WARM_RATE req/s..."
 warm 1 "$GENTLE_RATE" $((WARMUP_SECONDS / 2))
@@ -196,7 +196,8 @@ for name in "${SCENARIOS[@]}"; do
   [[ -z "$PHASE_DURATION" ]] || args+=(--phase-duration "$PHASE_DURATION")
   [[ -z "$SCENARIO_WARMUP" ]] || args+=(--warmup "$SCENARIO_WARMUP")
   say "Scenario $index/${#SCENARIOS[@]}: $name at $RATE req/s (log: $OUT/$name.log)"
-  if "$HEDGEROW" loadgen "${args[@]}" 2>&1 | tee "$OUT/$name.log"; then
+  # tee ignores Ctrl-C, so what the generator prints while it undoes its faults still reaches the log.
+  if "$HEDGEROW" loadgen "${args[@]}" 2>&1 | (trap '' INT TERM; exec tee "$OUT/$name.log"); then
     folder="$(sed -n 's/^Results: \(.*\) (report\.txt.*/\1/p' "$OUT/$name.log" | tail -n 1)"
     [[ -n "$folder" ]] && FOLDERS+=("$folder")
   else

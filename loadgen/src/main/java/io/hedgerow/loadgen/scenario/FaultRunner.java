@@ -89,14 +89,20 @@ public final class FaultRunner implements AutoCloseable {
                         if (response.statusCode() != 200) {
                             // Unless the leaf number is wrong, the cure is the same: a cluster whose leaves obey.
                             throw new IOException("leaf " + leaf + " cannot be " + participle(injection) + ": "
-                                    + detail(response) + (response.body().contains("expected: 0..") ? ""
-                                            : " (" + injection.kind() + " faults need a cluster started with"
-                                                    + " ./hedgerow local --fault-injection)"));
+                                    + detail(response) + (response.body().contains("expected: 0..") ? "" : hint(injection)));
                         }
                     }
                 }
             }
         }
+    }
+
+    /** What a refusal most likely means; stalls came later than delays, so a root may lack them. */
+    private static String hint(Fault.Injected injection) {
+        return injection instanceof Fault.Stall
+                ? " (stall faults need a cluster started with ./hedgerow local --fault-injection, by a Hedgerow whose root"
+                        + " offers /admin/leaves/{n}/stall)"
+                : " (delay faults need a cluster started with ./hedgerow local --fault-injection)";
     }
 
     private static String participle(Fault.Injected injection) {

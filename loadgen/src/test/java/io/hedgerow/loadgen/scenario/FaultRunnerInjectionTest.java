@@ -129,7 +129,8 @@ class FaultRunnerInjectionTest {
             assertThatThrownBy(() -> runner.requireLeaves(List.of(new Fault.Stall(Leaves.one(1), "150ms", "1s", null, null))))
                     .hasMessage("leaf 1 cannot be stalled: no such path: /admin/leaves/1/stall (expected:"
                             + " /admin/leaves/{n}/restart or /admin/leaves/{n}/delay) (stall faults need a cluster started"
-                            + " with ./hedgerow local --fault-injection)");
+                            + " with ./hedgerow local --fault-injection, by a Hedgerow whose root offers"
+                            + " /admin/leaves/{n}/stall)");
         }
     }
 
