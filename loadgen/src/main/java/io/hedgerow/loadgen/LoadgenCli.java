@@ -11,8 +11,10 @@ import io.hedgerow.loadgen.run.LoadRun;
 import io.hedgerow.loadgen.run.PhaseSpec;
 import io.hedgerow.loadgen.run.RequestSource;
 import io.hedgerow.loadgen.scenario.FaultRunner;
+import io.hedgerow.loadgen.scenario.OptionsCheck;
 import io.hedgerow.loadgen.scenario.RequestOptions;
 import io.hedgerow.loadgen.scenario.Scenario;
+import io.hedgerow.loadgen.scenario.ScenarioOverrides;
 import io.hedgerow.loadgen.scenario.ScenarioPhase;
 import io.hedgerow.root.local.RunDirectory;
 import io.netty.util.ResourceLeakDetector;
@@ -113,6 +115,14 @@ public final class LoadgenCli implements Callable<Integer> {
     @Option(names = "--stored-fields", negatable = true, description = "Ask for stored fields (default: the server's, yes).")
     private Boolean storedFields;
 
+    @Option(names = "--hedge", paramLabel = "MODE",
+            description = "Hedging mode of every request: off, hedged or tied (default: the cluster's).")
+    private String hedge;
+
+    @Option(names = "--hedge-after-ms", paramLabel = "MS",
+            description = "Send a partition's backup after this fixed delay instead of the adaptive one (implies hedged).")
+    private Long hedgeAfterMs;
+
     @Option(names = "--find-capacity",
             description = "Step the rate up (x1.5 per step, then bisect) until p99 or the error rate breaks a limit, and report"
                     + " the highest sustainable rate.")
@@ -135,8 +145,15 @@ public final class LoadgenCli implements Callable<Integer> {
     private String step;
 
     @Option(names = "--scenario", paramLabel = "FILE",
-            description = "Run the phases of a scenario file (JSON; see docs/loadgen.md), with their faults.")
+            description = {"Run the phases of a scenario file (JSON; see docs/loadgen.md), with their faults.",
+                    "Given with it, --rate sets every open-loop phase's rate, --warmup the length of its unrecorded"
+                            + " (warm-up) phases, --mix and the request options apply to every phase."})
     private Path scenario;
+
+    @Option(names = "--phase-duration", paramLabel = "DURATION",
+            description = "With --scenario: run every recorded phase for this long instead of its own duration"
+                    + " (e.g. 5s for a smoke run of a long scenario).")
+    private String phaseDuration;
 
     @Option(names = "--run-dir", paramLabel = "DIR",
             description = "Pid files of the local cluster, for faults (default: <data>/run).")
@@ -167,11 +184,12 @@ public final class LoadgenCli implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = new PrintStream(System.out, true);
         try {
+            RequestOptions options = requestOptions(); // checks them before anything slow
             if (scenario != null) {
                 return runScenario(out);
             }
             Workload workload = Workload.load(queries, data, seed, out);
-            RequestSource requests = workload.requests(mix, requestOptions(), seed);
+            RequestSource requests = workload.requests(mix, options, seed);
             return findCapacity ? findCapacity(out, requests, workload) : steady(out, requests, workload);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -232,15 +250,26 @@ public final class LoadgenCli implements Callable<Integer> {
 
     private int runScenario(PrintStream out) throws Exception {
         Scenario file = Scenario.read(scenario);
-        URI root = file.target() != null && !spec.commandLine().getParseResult().hasMatchedOption("--target")
-                ? URI.create(file.target()) : target;
+        URI root = file.target() != null && !given("--target") ? URI.create(file.target()) : target;
+        ScenarioOverrides overrides = scenarioOverrides();
         long scenarioSeed = file.seed() != null ? file.seed() : seed;
         Workload workload = Workload.load(file.queries() != null ? Path.of(file.queries()) : queries, data, scenarioSeed, out);
         Map<String, String> settings = settings(workload, root, scenarioSeed);
         settings.put("scenario", scenario.toString());
+        settings.put("mix", overrides.mix() != null ? overrides.mix() : file.mix() != null ? file.mix() : "default");
+        if (!overrides.describe().isEmpty()) {
+            settings.put("overrides", overrides.describe());
+        }
+        List<PhaseSpec> specs = file.phases().stream().map(overrides::apply).toList();
+        List<RequestSource> sources = new ArrayList<>();
+        for (int i = 0; i < file.phases().size(); i++) {
+            ScenarioPhase phase = file.phases().get(i);
+            sources.add(workload.requests(overrides.mixOf(file, phase), overrides.requestOf(file, phase), scenarioSeed + i));
+        }
         List<PhaseResult> phases = new ArrayList<>();
         Instant startedAt = Instant.now();
         RunDirectory run = new RunDirectory(runDir != null ? runDir : data.resolve("run"));
+        int failedFaults;
         try (FaultRunner faults = new FaultRunner(run, root, out);
                 LoadRun load = new LoadRun(root, file.connections() != null ? file.connections() : connections, out)) {
             Thread undo = new Thread(faults::close, "undo-faults");
@@ -248,34 +277,71 @@ public final class LoadgenCli implements Callable<Integer> {
             for (ScenarioPhase phase : file.phases()) {
                 faults.requireLeaves(phase.faults());
             }
-            out.printf("Scenario %s: %d phases against %s%n", file.name(), file.phases().size(), root);
+            checkRequestOptions(out, root, file, overrides);
+            out.printf("Scenario %s: %d phases against %s%s%n", file.name(), file.phases().size(), root,
+                    overrides.describe().isEmpty() ? "" : " (" + overrides.describe() + ")");
             for (int i = 0; i < file.phases().size(); i++) {
                 ScenarioPhase phase = file.phases().get(i);
-                PhaseSpec phaseSpec = phase.toSpec();
-                RequestOptions options = file.request().with(phase.request());
-                RequestSource requests = workload.requests(phase.mix() != null ? phase.mix() : file.mix(), options,
-                        scenarioSeed + i);
-                out.printf(Locale.ROOT, "Phase %s: %s%s for %s%s%n", phase.name(), phaseSpec.mode(),
+                PhaseSpec phaseSpec = specs.get(i);
+                out.printf(Locale.ROOT, "Phase %s: %s%s for %s%s%s%n", phase.name(), phaseSpec.mode(),
                         phaseSpec.closedLoop() ? " x" + phaseSpec.concurrency() : " at " + Math.round(phaseSpec.rate()) + " req/s",
-                        phase.duration(), phase.faults().isEmpty() ? "" : ", faults: " + phase.faults());
+                        Durations.format(phaseSpec.duration()), phaseSpec.record() ? "" : " (warm-up, not recorded)",
+                        phase.faults().isEmpty() ? "" : ", faults: " + phase.faults());
                 faults.startPhase(phase.faults(), phaseSpec.duration());
-                PhaseResult result;
                 try {
-                    result = load.run(phaseSpec, requests, scenarioSeed + 100 + i);
+                    if (phaseSpec.record()) {
+                        phases.add(load.run(phaseSpec, sources.get(i), scenarioSeed + 100 + i));
+                    } else {
+                        // In two parts, like every warm-up: the phase after it starts past the JIT's recompile.
+                        load.warmUp(phaseSpec, sources.get(i), scenarioSeed + 100 + i);
+                    }
                 } finally {
                     faults.endPhase();
                 }
-                if (phaseSpec.record()) {
-                    phases.add(result);
-                }
             }
             Runtime.getRuntime().removeShutdownHook(undo);
+            failedFaults = faults.failedActions();
         }
-        return report(out, label != null ? label : file.name(), startedAt, root, settings, phases);
+        int code = report(out, label != null ? label : file.name(), startedAt, root, settings, phases);
+        if (failedFaults > 0) {
+            out.printf("warning: %d fault action%s failed (the 'fault:' lines above say why); the phases ran without them%n",
+                    failedFaults, failedFaults == 1 ? "" : "s");
+        }
+        return code;
+    }
+
+    private boolean given(String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
+    /** The command line's changes to a scenario: only options given explicitly count. */
+    private ScenarioOverrides scenarioOverrides() {
+        return new ScenarioOverrides(given("--rate") ? rate : null,
+                phaseDuration != null ? Durations.parse(phaseDuration) : null,
+                given("--warmup") ? Durations.parse(warmup) : null,
+                given("--mix") ? mix : null,
+                requestOptions());
+    }
+
+    /**
+     * Asks the root once with each distinct set of request options of the scenario's phases, and
+     * warns about any it refuses: their phases would otherwise show only as errors at the end.
+     */
+    private static void checkRequestOptions(PrintStream out, URI root, Scenario file, ScenarioOverrides overrides) {
+        OptionsCheck check = new OptionsCheck(root);
+        Map<String, List<String>> phasesByOptions = new LinkedHashMap<>();
+        for (ScenarioPhase phase : file.phases()) {
+            phasesByOptions.computeIfAbsent(overrides.requestOf(file, phase).toQueryString(), o -> new ArrayList<>())
+                    .add(phase.name());
+        }
+        phasesByOptions.forEach((options, names) -> check.refusal("/search?q=hedgerow" + options).ifPresent(refusal ->
+                out.printf("warning: the root refuses the request options of phase%s %s (%s): %s; their requests will"
+                                + " count as errors%n", names.size() == 1 ? "" : "s", String.join(", ", names),
+                        options.isEmpty() ? "none" : options.substring(1), refusal)));
     }
 
     private RequestOptions requestOptions() {
-        return new RequestOptions(k, timeoutMs, snippets, storedFields, null, null, null);
+        return new RequestOptions(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, null, null);
     }
 
     private void warmUp(LoadRun run, PhaseSpec main, RequestSource requests) throws InterruptedException {

@@ -69,6 +69,43 @@ class LoadgenCliTest {
     }
 
     @Test
+    void runsAScenarioAtTheRateAndLengthsGivenOnTheCommandLine() throws IOException {
+        Path queries = Files.writeString(dir.resolve("queries.tsv"), "high_term\teuropean\nphrase\t\"human rights\"\n");
+        Path scenario = Files.writeString(dir.resolve("scenario.json"), """
+                {"name": "policies", "request": {"timeout_ms": 2000},
+                 "phases": [
+                   {"name": "warmup", "duration": "1h", "rate": 5000, "record": false},
+                   {"name": "off", "duration": "1h", "rate": 5000, "request": {"hedge": "off"}},
+                   {"name": "backup-10ms", "duration": "1h", "rate": 5000, "request": {"hedge": "hedged", "hedge_after_ms": 10}}]}
+                """);
+        Path results = dir.resolve("results");
+        try (SelfTestResponder responder = new SelfTestResponder(Transport.best())) {
+            int code = loadgen("--target", "http://127.0.0.1:" + responder.port(), "--queries", queries.toString(),
+                    "--scenario", scenario.toString(), "--rate", "100", "--phase-duration", "1s", "--warmup", "1s",
+                    "--results", results.toString());
+            assertThat(code).as("stderr: %s", err).isZero();
+        }
+
+        RunResult run = RunReader.read(onlyFolder(results));
+        assertThat(run.label()).isEqualTo("policies");
+        assertThat(run.phases()).extracting(PhaseResult::name).as("the warm-up is not recorded").containsExactly("off", "backup-10ms");
+        assertThat(run.phases()).extracting(PhaseResult::targetRate).containsOnly(100.0);
+        assertThat(run.phases()).allSatisfy(phase -> {
+            assertThat(phase.durationNanos()).isLessThanOrEqualTo(1_000_000_000L);
+            assertThat(phase.count()).isPositive();
+        });
+        assertThat(run.settings()).containsEntry("overrides", "rate 100 req/s, recorded phases 1s, warm-up phases 1s");
+    }
+
+    @Test
+    void refusesAnUnknownHedgingMode() {
+        int code = loadgen("--hedge", "sometimes", "--results", dir.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString().strip()).isEqualTo("error: hedge: 'sometimes' (expected: off, hedged or tied)");
+    }
+
+    @Test
     void selfTestWarmsUpThenWritesItsResultsWhateverItsVerdict() throws IOException {
         Path results = dir.resolve("results");
 

@@ -23,22 +23,26 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare saved runs: one table and one latency-by-percentile chart of every phase of each.",
-                "Writes <results>/<time>-<label>/compare.txt and compare.png and prints the folder.",
+                "Writes <results>/<time>-<label>/compare.txt, compare.md (a Markdown table: avg, stddev, percentiles,"
+                        + " extra leaf requests, tied pairs where both ran) and compare.png, and prints the folder.",
                 "",
-                "Example:",
+                "Examples:",
                 "  ./hedgerow loadgen compare results/*-baseline results/*-hedged",
+                "  ./hedgerow loadgen compare --markdown results/*-no-fault results/*-stall",
                 ""})
 public final class CompareCommand implements Callable<Integer> {
     static final String TABLE = "compare.txt";
     static final String CHART = "compare.png";
+    static final String MARKDOWN = "compare.md";
     /** Longer lists of run names would not fit the chart's title. */
     private static final int MAX_TITLE = 90;
 
     @Spec
     private CommandSpec spec;
 
-    @Parameters(arity = "2..*", paramLabel = "RUN",
-            description = "Results folders of runs (written by ./hedgerow loadgen), two or more.")
+    @Parameters(arity = "1..*", paramLabel = "RUN",
+            description = "Results folders of runs (written by ./hedgerow loadgen); usually two or more, one for its"
+                    + " Markdown table alone.")
     private List<Path> runs;
 
     @Option(names = "--results", defaultValue = "results", paramLabel = "DIR",
@@ -48,6 +52,11 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--label", defaultValue = "compare",
             description = "Name of the comparison's folder and chart (default: ${DEFAULT-VALUE}).")
     private String label;
+
+    @Option(names = "--markdown",
+            description = "Print the Markdown table (run x phase: avg, stddev, p50 to p99.9, max, extra leaf %, both ran %)"
+                    + " instead of the text table.")
+    private boolean markdown;
 
     @Override
     public Integer call() {
@@ -60,23 +69,27 @@ public final class CompareCommand implements Callable<Integer> {
             }
             List<String> labels = labels(runs, loaded);
             List<ResultTable.Row> rows = new ArrayList<>();
+            List<MarkdownTable.Row> markdownRows = new ArrayList<>();
             List<LatencyChart.Curve> curves = new ArrayList<>();
             for (int i = 0; i < loaded.size(); i++) {
                 for (PhaseResult phase : loaded.get(i).phases()) {
                     String rowLabel = labels.get(i) + "/" + phase.name();
                     rows.add(new ResultTable.Row(rowLabel, phase));
+                    markdownRows.add(new MarkdownTable.Row(labels.get(i), phase.name(), phase));
                     curves.add(new LatencyChart.Curve(rowLabel, phase.latency()));
                 }
             }
             String table = ResultTable.renderRows(rows);
-            out.print(table);
+            String markdownTable = MarkdownTable.render(markdownRows);
+            out.print(markdown ? markdownTable : table);
             out.flush();
             Path folder = ResultsFolder.create(results, Instant.now(), ZoneId.systemDefault(), label);
             Files.writeString(folder.resolve(TABLE), describe(labels, loaded) + "\n" + table);
+            Files.writeString(folder.resolve(MARKDOWN), markdownTable);
             String names = String.join(" vs ", labels);
             LatencyChart.write("Latency by percentile: " + (names.length() <= MAX_TITLE ? names : labels.size() + " runs"),
                     curves, folder.resolve(CHART));
-            out.println("Comparison: " + folder + " (" + TABLE + ", " + CHART + ")");
+            out.println("Comparison: " + folder + " (" + TABLE + ", " + MARKDOWN + ", " + CHART + ")");
             return 0;
         } catch (IOException e) {
             err.println("error: " + e.getMessage());

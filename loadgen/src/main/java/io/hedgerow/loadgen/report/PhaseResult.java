@@ -21,7 +21,10 @@ import org.HdrHistogram.Histogram;
  * @param latency              latency in microseconds of every completed request, counted from its
  *                             intended start time in open loop (corrected for coordinated omission)
  * @param extraLeafRequestsPct leaf sub-requests beyond one per partition per query (retries,
- *                             backups), in percent, read from the root's metrics; null if unknown
+ *                             backups, tied twins) as a percentage of primary sub-requests, read
+ *                             from the root's metrics; null if unknown
+ * @param tiedBothRanPct       of the tied pairs the root sent, the percentage where both copies ran
+ *                             (wasted work), read from the root's metrics; null if no tied pairs
  * @param errorReasons         why requests failed ("HTTP 503", "connection closed by the server"),
  *                             with counts; the counts add up to {@code errors}
  */
@@ -36,6 +39,7 @@ public record PhaseResult(
         long tainted,
         Histogram latency,
         Double extraLeafRequestsPct,
+        Double tiedBothRanPct,
         Map<String, Long> errorReasons) {
 
     public PhaseResult {
@@ -45,10 +49,10 @@ public record PhaseResult(
         errorReasons = errorReasons == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(errorReasons));
     }
 
-    /** The same phase with its extra leaf requests known. */
-    public PhaseResult withExtraLeafRequestsPct(Double pct) {
-        return new PhaseResult(name, mode, targetRate, durationNanos, count, errors, dropped, tainted, latency, pct,
-                errorReasons);
+    /** The same phase with what the root's counters said about it. */
+    public PhaseResult withRootCounters(Double extraLeafPct, Double bothRanPct) {
+        return new PhaseResult(name, mode, targetRate, durationNanos, count, errors, dropped, tainted, latency, extraLeafPct,
+                bothRanPct, errorReasons);
     }
 
     /** Completed requests per second. */
@@ -67,6 +71,16 @@ public record PhaseResult(
     /** Latency at a percentile (0..100), in milliseconds. */
     public double percentileMillis(double percentile) {
         return latency.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** Mean latency in milliseconds, over the same (coordinated-omission corrected) samples as the percentiles. */
+    public double meanMillis() {
+        return latency.getMean() / 1000.0;
+    }
+
+    /** Standard deviation of the latency in milliseconds. */
+    public double stdDevMillis() {
+        return latency.getStdDeviation() / 1000.0;
     }
 
     public double maxMillis() {

@@ -6,11 +6,12 @@ import java.util.Locale;
 
 /**
  * The results of phases as an aligned text table, one row per phase, for the terminal and
- * {@code report.txt}. Latencies are in milliseconds; a value that is not known shows as "n/a".
+ * {@code report.txt}. Latencies are in milliseconds, the average and standard deviation from the
+ * same samples as the percentiles; a value that is not known shows as "n/a".
  */
 public final class ResultTable {
     private static final String[] HEADER = {"phase", "mode", "target/s", "achieved/s", "count", "errors", "dropped",
-            "p50", "p90", "p99", "p99.9", "max", "tainted%", "extra leaf%"};
+            "avg", "stddev", "p50", "p90", "p95", "p99", "p99.9", "max", "tainted%", "extra leaf%", "both ran%"};
     /** Columns of text, aligned left; the rest are numbers, aligned right. */
     private static final int TEXT_COLUMNS = 2;
 
@@ -67,18 +68,27 @@ public final class ResultTable {
             Long.toString(phase.count()),
             Long.toString(phase.errors()),
             Long.toString(phase.dropped()),
+            phase.count() == 0 ? "n/a" : formatMillis(phase.meanMillis()),
+            phase.count() == 0 ? "n/a" : formatMillis(phase.stdDevMillis()),
             millis(phase, 50),
             millis(phase, 90),
+            millis(phase, 95),
             millis(phase, 99),
             millis(phase, 99.9),
             phase.count() == 0 ? "n/a" : formatMillis(phase.maxMillis()),
             String.format(Locale.ROOT, "%.2f", phase.taintedPct()),
-            phase.extraLeafRequestsPct() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", phase.extraLeafRequestsPct()),
+            percent(phase.extraLeafRequestsPct()),
+            percent(phase.tiedBothRanPct()),
         };
     }
 
-    private static String millis(PhaseResult phase, double percentile) {
+    static String millis(PhaseResult phase, double percentile) {
         return phase.count() == 0 ? "n/a" : formatMillis(phase.percentileMillis(percentile));
+    }
+
+    /** Two decimals, or "n/a" when not known. */
+    static String percent(Double pct) {
+        return pct == null ? "n/a" : String.format(Locale.ROOT, "%.2f", pct);
     }
 
     /**

@@ -57,7 +57,7 @@ public final class RunReader {
             }
             phases.add(new PhaseResult(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(), phase.count(),
                     phase.errors(), phase.dropped(), phase.tainted(), HistogramFiles.readLog(histogramFile),
-                    phase.extraLeafRequestsPct(), phase.errorReasons()));
+                    phase.extraLeafRequestsPct(), phase.tiedBothRanPct(), phase.errorReasons()));
         }
         return new RunResult(summary.label(), startedAt(summaryFile, summary.startedAt()), summary.target(),
                 summary.settings() == null ? Map.of() : summary.settings(), phases);

@@ -49,6 +49,7 @@ record RunSummary(
             @JsonProperty("tainted") long tainted,
             @JsonProperty("tainted_pct") double taintedPct,
             @JsonProperty("extra_leaf_requests_pct") Double extraLeafRequestsPct,
+            @JsonProperty("tied_both_ran_pct") Double tiedBothRanPct,
             @JsonProperty("latency_ms") Latency latencyMillis,
             @JsonProperty("error_reasons") Map<String, Long> errorReasons,
             @JsonProperty(value = "histogram_file", required = true) String histogramFile,
@@ -58,27 +59,32 @@ record RunSummary(
             return new Phase(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(),
                     phase.durationNanos() / 1e9, phase.count(), phase.achievedRate(), phase.errors(), phase.errorRate(),
                     phase.dropped(), phase.tainted(), phase.taintedPct(), phase.extraLeafRequestsPct(),
-                    Latency.of(phase), phase.errorReasons(), histogramFile, percentilesFile);
+                    phase.tiedBothRanPct(), Latency.of(phase), phase.errorReasons(), histogramFile, percentilesFile);
         }
     }
 
-    /** Latency percentiles in milliseconds; all null when nothing completed. */
+    /**
+     * Latency in milliseconds, all from the same samples (counted from each request's intended
+     * start in open loop); all null when nothing completed. {@code mean} is the table's "avg".
+     */
     record Latency(
             @JsonProperty("p50") Double p50,
             @JsonProperty("p90") Double p90,
+            @JsonProperty("p95") Double p95,
             @JsonProperty("p99") Double p99,
             @JsonProperty("p99_9") Double p999,
             @JsonProperty("p99_99") Double p9999,
             @JsonProperty("max") Double max,
-            @JsonProperty("mean") Double mean) {
+            @JsonProperty("mean") Double mean,
+            @JsonProperty("stddev") Double stddev) {
 
         static Latency of(PhaseResult phase) {
             if (phase.latency().getTotalCount() == 0) {
-                return new Latency(null, null, null, null, null, null, null);
+                return new Latency(null, null, null, null, null, null, null, null, null);
             }
-            return new Latency(phase.percentileMillis(50), phase.percentileMillis(90), phase.percentileMillis(99),
-                    phase.percentileMillis(99.9), phase.percentileMillis(99.99), phase.maxMillis(),
-                    phase.latency().getMean() / 1000.0);
+            return new Latency(phase.percentileMillis(50), phase.percentileMillis(90), phase.percentileMillis(95),
+                    phase.percentileMillis(99), phase.percentileMillis(99.9), phase.percentileMillis(99.99),
+                    phase.maxMillis(), phase.meanMillis(), phase.stdDevMillis());
         }
     }
 }

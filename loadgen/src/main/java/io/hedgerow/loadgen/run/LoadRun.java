@@ -8,12 +8,12 @@ import io.netty.channel.EventLoopGroup;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The load generator's machinery for one target: one event loop, one keep-alive client, a phase
- * runner, and a reader of the root's metrics so each phase reports its extra leaf requests.
+ * runner, and a reader of the root's metrics so each phase reports its extra leaf requests and
+ * tied pairs where both copies ran.
  */
 public final class LoadRun implements AutoCloseable {
     /** The last part of a warm-up, run as a phase of its own (see {@link #warmUp}). */
@@ -65,15 +65,19 @@ public final class LoadRun implements AutoCloseable {
         return new PhaseSpec(name, duration, spec.rate(), spec.arrival(), spec.concurrency(), false);
     }
 
-    /** Runs a phase; its extra leaf requests come from the root's counters before and after. */
+    /**
+     * Runs a phase; its extra leaf requests and tied pairs where both ran come from the root's
+     * counters before and after.
+     */
     public PhaseResult run(PhaseSpec spec, RequestSource requests, long seed) throws InterruptedException {
         if (scraper == null) {
             return runner.run(spec, requests, seed);
         }
-        Map<String, Double> before = scraper.subRequestsSent();
+        RootCounters before = scraper.scrape();
         PhaseResult result = runner.run(spec, requests, seed);
-        Double extra = RootMetricsScraper.extraPercent(before, scraper.subRequestsSent());
-        return result.withExtraLeafRequestsPct(extra);
+        RootCounters after = scraper.scrape();
+        return result.withRootCounters(RootCounters.extraLeafPercent(before, after),
+                RootCounters.tiedBothRanPercent(before, after));
     }
 
     @Override

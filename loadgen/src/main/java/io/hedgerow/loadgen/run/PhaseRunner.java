@@ -58,11 +58,11 @@ public final class PhaseRunner {
         recorder.interval();
         Histogram latency = recorder.total().copy();
         if (!recorder.errorReasons().isEmpty()) {
-            progress.println("  errors by reason: " + recorder.errorReasons());
+            progress.println("  " + spec.name() + ": errors by reason: " + recorder.errorReasons());
         }
         return new PhaseResult(spec.name(), spec.mode(), spec.closedLoop() ? 0 : spec.rate(), Math.min(elapsed, durationNanos),
                 recorder.completed(), recorder.errors(), recorder.droppedCount(), recorder.tainted(), latency, null,
-                recorder.errorReasons());
+                null, recorder.errorReasons());
     }
 
     private void awaitWithProgress(PhaseSpec spec, PhaseRecorder recorder, CompletableFuture<Void> done, long startNanos)

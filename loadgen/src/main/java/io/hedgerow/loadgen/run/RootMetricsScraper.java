@@ -12,12 +12,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the root's sub-request counters from its Prometheus {@code /metrics}, so a report can say
- * how many extra leaf requests (retries, backups) a phase cost.
+ * Reads the root's counters from its Prometheus {@code /metrics}, so a report can say how many
+ * extra leaf requests (retries, backups, tied twins) a phase cost, and how often both copies of a
+ * tied request ran.
  */
 public final class RootMetricsScraper {
     private static final Pattern SENT = Pattern.compile(
             "^hedgerow_subrequests_total\\{kind=\"([a-z_]+)\"[^}]*}\\s+([0-9.eE+]+)$", Pattern.MULTILINE);
+    private static final Pattern TIED_PAIRS = counter("hedgerow_tied_pairs_total");
+    private static final Pattern TIED_BOTH_RAN = counter("hedgerow_tied_both_ran_total");
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI metrics;
@@ -26,40 +29,40 @@ public final class RootMetricsScraper {
         this.metrics = target.resolve("/metrics");
     }
 
-    /** Sub-requests sent so far by kind (primary, retry, backup, fetch); empty if unreachable. */
-    public Map<String, Double> subRequestsSent() {
+    /** A counter's samples, with or without labels. */
+    private static Pattern counter(String name) {
+        return Pattern.compile("^" + name + "(?:\\{[^}]*})?\\s+([0-9.eE+]+)$", Pattern.MULTILINE);
+    }
+
+    /** The counters now; {@link RootCounters#NONE} if unreachable. */
+    public RootCounters scrape() {
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? parse(response.body()) : Map.of();
+            return response.statusCode() == 200 ? parse(response.body()) : RootCounters.NONE;
         } catch (IOException e) {
-            return Map.of();
+            return RootCounters.NONE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Map.of();
+            return RootCounters.NONE;
         }
     }
 
-    static Map<String, Double> parse(String prometheusText) {
+    static RootCounters parse(String prometheusText) {
         Map<String, Double> sent = new HashMap<>();
         Matcher matcher = SENT.matcher(prometheusText);
         while (matcher.find()) {
             sent.merge(matcher.group(1), Double.parseDouble(matcher.group(2)), Double::sum);
         }
-        return sent;
+        return new RootCounters(sent, sum(TIED_PAIRS, prometheusText), sum(TIED_BOTH_RAN, prometheusText));
     }
 
-    /**
-     * Extra leaf requests between two scrapes, as a percentage of primary sub-requests; null when
-     * the counters are not available (not a Hedgerow root, or no traffic).
-     */
-    public static Double extraPercent(Map<String, Double> before, Map<String, Double> after) {
-        double primary = after.getOrDefault("primary", 0.0) - before.getOrDefault("primary", 0.0);
-        if (!(primary > 0)) {
-            return null;
+    private static double sum(Pattern counter, String prometheusText) {
+        double total = 0;
+        Matcher matcher = counter.matcher(prometheusText);
+        while (matcher.find()) {
+            total += Double.parseDouble(matcher.group(1));
         }
-        double extra = after.getOrDefault("retry", 0.0) - before.getOrDefault("retry", 0.0)
-                + after.getOrDefault("backup", 0.0) - before.getOrDefault("backup", 0.0);
-        return 100.0 * extra / primary;
+        return total;
     }
 }

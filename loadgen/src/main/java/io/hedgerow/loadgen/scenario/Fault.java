@@ -6,20 +6,22 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.hedgerow.common.time.Durations;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * A fault applied to a leaf of the cluster that {@code ./hedgerow local} started, during one phase.
- * Every fault is bounded in time and undone when the phase ends or the run is interrupted.
+ * Every fault is bounded in time and undone when the phase ends or the run is interrupted. A pause
+ * or kill names a leaf by its number, as in {@code data/run/leaf-N.pid}; an injected delay or
+ * stall may also name every leaf ({@code "all"}).
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = Fault.Pause.class, name = "pause"),
         @JsonSubTypes.Type(value = Fault.Kill.class, name = "kill"),
-        @JsonSubTypes.Type(value = Fault.Delay.class, name = "delay")})
-public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Delay {
-
-    /** The leaf's number, as in {@code data/run/leaf-N.pid}. */
-    int leaf();
+        @JsonSubTypes.Type(value = Fault.Delay.class, name = "delay"),
+        @JsonSubTypes.Type(value = Fault.Stall.class, name = "stall")})
+public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Injected {
 
     /**
      * Freezes the leaf's process (SIGSTOP) for {@code pause} every {@code every}, like a long GC
@@ -82,25 +84,62 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Delay {
     }
 
     /**
-     * Slows the leaf down from inside (the leaf's fault injection): each of its sub-requests is held
-     * on its worker for {@code delay} with {@code probability}, as a slow disk or a GC pause would,
-     * from {@code start} after the phase begins (default at once) until {@code end} (default: when
-     * the phase ends). Needs a cluster started with {@code ./hedgerow local --fault-injection}.
-     * The leaf drops the delay by itself when it is due to end, so even a generator that dies
-     * leaves no slow leaf behind.
+     * A fault the leaf applies to itself (fault injection), through the root's
+     * {@code /admin/leaves/{n}/<kind>}: from {@code start} after the phase begins (default at once)
+     * until {@code end} (default: when the phase ends). Needs a cluster started with
+     * {@code ./hedgerow local --fault-injection}. The leaf drops the fault by itself when it is due
+     * to end, so even a generator that dies leaves no slow leaf behind.
+     */
+    sealed interface Injected extends Fault permits Delay, Stall {
+        /** One leaf, or every leaf of the cluster. */
+        Leaves leaf();
+
+        String start();
+
+        String end();
+
+        /** {@code delay} or {@code stall}: the last part of the admin path, and the word in messages. */
+        String kind();
+
+        default Duration startOffset() {
+            return start() == null ? Duration.ZERO : Durations.parse(start());
+        }
+
+        /** When the fault ends, bounded by the phase's end. */
+        default Duration endOffset(Duration phase) {
+            if (end() == null) {
+                return phase;
+            }
+            Duration end = Durations.parse(end());
+            return end.compareTo(phase) <= 0 ? end : phase;
+        }
+    }
+
+    /**
+     * Slows the leaf down from inside: each of its sub-requests is held on its worker for
+     * {@code delay} with {@code probability}, as a slow disk or a GC pause would. With
+     * {@code "leaf": "all"} every leaf flips its own coins, so "1% of all sub-requests, independently"
+     * is one fault.
      *
-     * @param seed seed of the leaf's coin flips, for a repeatable run; absent: the leaf chooses (and
-     *             the run log shows it)
+     * @param seed         seed of the leaf's coin flips, for a repeatable run; absent: the leaf chooses (and
+     *                     the run log shows it). With "all", each leaf gets its own seed derived from this one
+     *                     ({@link #seedFor}), or the leaves' coin flips would fall in step
+     * @param distribution {@code fixed} (every delayed sub-request is held for {@code delay}) or
+     *                     {@code exponential} (held for a random time with mean {@code delay}); absent: the
+     *                     leaf's default, fixed
      */
     record Delay(
-            @JsonProperty(value = "leaf", required = true) int leaf,
+            @JsonProperty(value = "leaf", required = true) Leaves leaf,
             @JsonProperty(value = "delay", required = true) String delay,
             @JsonProperty(value = "probability", required = true) double probability,
             @JsonProperty("start") String start,
             @JsonProperty("end") String end,
-            @JsonProperty("seed") Long seed) implements Fault {
+            @JsonProperty("seed") Long seed,
+            @JsonProperty("distribution") String distribution) implements Injected {
+        public static final List<String> DISTRIBUTIONS = List.of("fixed", "exponential");
+
         public Delay {
-            requireLeaf(leaf);
+            Objects.requireNonNull(leaf, "leaf");
             Duration held = Durations.parse(delay);
             if (held.isZero() || held.compareTo(InjectedDelay.MAX_DELAY) > 0) {
                 throw new IllegalArgumentException("delay: " + delay + " (expected: > 0 and at most "
@@ -109,27 +148,88 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Delay {
             if (!(probability >= 0 && probability <= 1)) {
                 throw new IllegalArgumentException("probability: " + probability + " (expected: 0..1)");
             }
-            Duration from = start == null ? Duration.ZERO : Durations.parse(start);
-            if (end != null && Durations.parse(end).compareTo(from) <= 0) {
-                throw new IllegalArgumentException("end: " + end + " (expected: after start: " + (start == null ? "0s" : start) + ")");
+            requireWindow(start, end);
+            if (distribution != null && !DISTRIBUTIONS.contains(distribution)) {
+                throw new IllegalArgumentException("distribution: '" + distribution + "' (expected: fixed or exponential)");
             }
+        }
+
+        /** A fixed delay of one leaf, as scenario files before distributions and "all" wrote them. */
+        public Delay(int leaf, String delay, double probability, String start, String end, Long seed) {
+            this(Leaves.one(leaf), delay, probability, start, end, seed, null);
+        }
+
+        @Override
+        public String kind() {
+            return "delay";
         }
 
         public Duration delayDuration() {
             return Durations.parse(delay);
         }
 
-        public Duration startOffset() {
-            return start == null ? Duration.ZERO : Durations.parse(start);
+        /**
+         * The seed for {@code leafNumber}: the seed itself for one leaf (and for leaf 0 of "all"),
+         * else mixed with the leaf's number (never 0, which would let the leaf choose); null when
+         * the leaf chooses.
+         */
+        public Long seedFor(int leafNumber) {
+            if (seed == null || !leaf.all()) {
+                return seed;
+            }
+            long mixed = seed ^ (leafNumber * 0x9E3779B97F4A7C15L);
+            return mixed == 0 ? 1 : mixed;
+        }
+    }
+
+    /**
+     * Stalls the whole leaf, like a stop-the-world GC pause seen from inside: for {@code stall}
+     * every {@code every} its workers take no sub-request and the ones running wait. Unlike
+     * {@link Pause} (SIGSTOP from outside) the leaf's network stays up, so what stalls is the work,
+     * and a cancel for a stalled sub-request still arrives.
+     */
+    record Stall(
+            @JsonProperty(value = "leaf", required = true) Leaves leaf,
+            @JsonProperty(value = "stall", required = true) String stall,
+            @JsonProperty(value = "every", required = true) String every,
+            @JsonProperty("start") String start,
+            @JsonProperty("end") String end) implements Injected {
+        public Stall {
+            Objects.requireNonNull(leaf, "leaf");
+            Duration stalled = Durations.parse(stall);
+            Duration period = Durations.parse(every);
+            // Whole milliseconds: the admin endpoint takes stall_ms and every_ms as integers.
+            if (stalled.toMillis() < 1 || stalled.toNanos() % 1_000_000 != 0) {
+                throw new IllegalArgumentException("stall: " + stall + " (expected: whole milliseconds, at least 1ms)");
+            }
+            if (period.toNanos() % 1_000_000 != 0) {
+                throw new IllegalArgumentException("every: " + every + " (expected: whole milliseconds)");
+            }
+            if (stalled.compareTo(period) >= 0) {
+                throw new IllegalArgumentException("stall: " + stall + " (expected: shorter than every: " + every + ")");
+            }
+            requireWindow(start, end);
         }
 
-        /** When the delay ends, bounded by the phase's end. */
-        public Duration endOffset(Duration phase) {
-            return end == null ? phase : min(Durations.parse(end), phase);
+        @Override
+        public String kind() {
+            return "stall";
         }
 
-        private static Duration min(Duration a, Duration b) {
-            return a.compareTo(b) <= 0 ? a : b;
+        public Duration stallDuration() {
+            return Durations.parse(stall);
+        }
+
+        public Duration period() {
+            return Durations.parse(every);
+        }
+    }
+
+    /** Start and end parse, and the end comes after the start. */
+    private static void requireWindow(String start, String end) {
+        Duration from = start == null ? Duration.ZERO : Durations.parse(start);
+        if (end != null && Durations.parse(end).compareTo(from) <= 0) {
+            throw new IllegalArgumentException("end: " + end + " (expected: after start: " + (start == null ? "0s" : start) + ")");
         }
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,6 +17,8 @@ import java.util.Map;
  * @param snippets     ask for snippets
  * @param storedFields ask for stored fields
  * @param hedge        hedging mode: off, hedged or tied
+ * @param hedgeAfterMs a fixed hedge delay: send a partition's backup after this many milliseconds
+ *                     (implies hedged unless {@code hedge} says otherwise)
  * @param minCoverage  good-enough coverage (0..1)
  * @param priority     service class: interactive or batch
  */
@@ -26,10 +29,13 @@ public record RequestOptions(
         @JsonProperty("snippets") Boolean snippets,
         @JsonProperty("stored_fields") Boolean storedFields,
         @JsonProperty("hedge") String hedge,
+        @JsonProperty("hedge_after_ms") Long hedgeAfterMs,
         @JsonProperty("min_coverage") Double minCoverage,
         @JsonProperty("priority") String priority) {
 
-    public static final RequestOptions NONE = new RequestOptions(null, null, null, null, null, null, null);
+    /** The hedging modes a root understands. */
+    public static final List<String> HEDGE_MODES = List.of("off", "hedged", "tied");
+    public static final RequestOptions NONE = new RequestOptions(null, null, null, null, null, null, null, null);
 
     public RequestOptions {
         if (k != null && (k < 1 || k > 1000)) {
@@ -37,6 +43,12 @@ public record RequestOptions(
         }
         if (timeoutMs != null && timeoutMs < 1) {
             throw new IllegalArgumentException("timeout_ms: " + timeoutMs + " (expected: >= 1)");
+        }
+        if (hedge != null && !HEDGE_MODES.contains(hedge)) {
+            throw new IllegalArgumentException("hedge: '" + hedge + "' (expected: off, hedged or tied)");
+        }
+        if (hedgeAfterMs != null && hedgeAfterMs < 0) {
+            throw new IllegalArgumentException("hedge_after_ms: " + hedgeAfterMs + " (expected: >= 0)");
         }
         if (minCoverage != null && !(minCoverage >= 0 && minCoverage <= 1)) {
             throw new IllegalArgumentException("min_coverage: " + minCoverage + " (expected: 0..1)");
@@ -54,6 +66,7 @@ public record RequestOptions(
                 overrides.snippets != null ? overrides.snippets : snippets,
                 overrides.storedFields != null ? overrides.storedFields : storedFields,
                 overrides.hedge != null ? overrides.hedge : hedge,
+                overrides.hedgeAfterMs != null ? overrides.hedgeAfterMs : hedgeAfterMs,
                 overrides.minCoverage != null ? overrides.minCoverage : minCoverage,
                 overrides.priority != null ? overrides.priority : priority);
     }
@@ -66,6 +79,7 @@ public record RequestOptions(
         parameters.put("snippets", snippets);
         parameters.put("stored_fields", storedFields);
         parameters.put("hedge", hedge);
+        parameters.put("hedge_after_ms", hedgeAfterMs);
         parameters.put("min_coverage", minCoverage);
         parameters.put("priority", priority);
         StringBuilder query = new StringBuilder();

@@ -89,9 +89,9 @@ public record Scenario(
         } else if (problem != null && problem.startsWith("Missing required creator property")) {
             problem = "missing required field " + problem.substring(problem.indexOf('\''), problem.indexOf('\'', problem.indexOf('\'') + 1) + 1);
         } else if (problem != null && problem.contains("known type ids")) {
-            problem = "unknown fault type (expected: pause, kill or delay)";
+            problem = "unknown fault type (expected: pause, kill, delay or stall)";
         } else if (problem != null && problem.contains("missing type id")) {
-            problem = "a fault needs a \"type\" (pause, kill or delay)";
+            problem = "a fault needs a \"type\" (pause, kill, delay or stall)";
         }
         return ":" + where + ": " + (path.isEmpty() ? "" : path + ": ") + firstLine(problem);
     }

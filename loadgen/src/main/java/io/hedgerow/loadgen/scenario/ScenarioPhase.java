@@ -37,21 +37,24 @@ public record ScenarioPhase(
         faults = faults == null ? List.of() : List.copyOf(faults);
         PhaseSpec spec = toSpec(name, duration, rate, arrival, concurrency, record); // validates
         for (int i = 0; i < faults.size(); i++) {
-            if (faults.get(i) instanceof Fault.Delay delay) {
-                requireWithin(delay, i, spec.duration());
+            if (faults.get(i) instanceof Fault.Injected injected) {
+                requireWithin(injected, i, spec.duration());
             }
         }
     }
 
-    /** A delay must start within the phase, and a leaf keeps an injected delay for at most an hour. */
-    private static void requireWithin(Fault.Delay delay, int index, Duration phase) {
-        if (delay.startOffset().compareTo(phase) >= 0) {
-            throw new IllegalArgumentException("faults[" + index + "].start: " + delay.start()
+    /**
+     * An injected fault must start within the phase, and a leaf keeps one for at most an hour (the
+     * bound of injected delays, which stalls share).
+     */
+    private static void requireWithin(Fault.Injected fault, int index, Duration phase) {
+        if (fault.startOffset().compareTo(phase) >= 0) {
+            throw new IllegalArgumentException("faults[" + index + "].start: " + fault.start()
                     + " (expected: before the phase ends at " + Durations.format(phase) + ")");
         }
-        Duration window = delay.endOffset(phase).minus(delay.startOffset());
+        Duration window = fault.endOffset(phase).minus(fault.startOffset());
         if (window.compareTo(InjectedDelay.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("faults[" + index + "]: a delay of " + Durations.format(window)
+            throw new IllegalArgumentException("faults[" + index + "]: a " + fault.kind() + " of " + Durations.format(window)
                     + " (expected: at most " + Durations.format(InjectedDelay.MAX_DURATION)
                     + ", the longest a leaf keeps one; split the phase)");
         }

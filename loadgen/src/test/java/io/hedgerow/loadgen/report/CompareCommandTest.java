@@ -47,7 +47,7 @@ class CompareCommandTest {
                 .contains("baseline/steady", "baseline/pause", "hedged/steady");
         assertThat(out.toString().lines().filter(line -> line.startsWith("baseline/steady ")).findFirst().orElseThrow()
                 .split("\\s+")).containsExactly("baseline/steady", "open/poisson", "1000", "1000.0", "1000", "3", "2",
-                "2.000", "8.003", "40.03", "120.1", "1500", "5.00", "1.50");
+                "5.620", "48.10", "2.000", "8.003", "8.003", "40.03", "120.1", "1500", "5.00", "1.50", "0.25");
         Path folder;
         try (Stream<Path> folders = Files.list(comparisons)) {
             folder = folders.findFirst().orElseThrow();
@@ -57,6 +57,34 @@ class CompareCommandTest {
         assertThat(Files.readString(folder.resolve("compare.txt"))).contains("baseline/pause", "hedged/steady",
                 "Runs compared:");
         assertThat(ImageIO.read(folder.resolve("compare.png").toFile()).getWidth()).isEqualTo(LatencyChart.WIDTH);
+    }
+
+    @Test
+    void printsAMarkdownTableOfScenariosAndPoliciesAndKeepsIt() throws IOException {
+        Path noFault = ReportWriter.write(TestPhases.run("no-fault", List.of(TestPhases.knownPhase("off"),
+                TestPhases.randomPhase("tied", 0, 800, 3))), results);
+        Path stall = ReportWriter.write(TestPhases.run("stall|150ms", List.of(TestPhases.knownPhase("hedged-p95"))), results);
+        Path comparisons = results.resolve("comparisons");
+
+        int code = compare("--markdown", noFault.toString(), stall.toString(), "--results", comparisons.toString(),
+                "--label", "backup-requests");
+
+        assertThat(code).as("stderr: %s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("| Scenario | Policy | Avg | StdDev | p50 | p95 | p99 | p99.9 | max | extra leaf % "
+                + "| both ran % | errors % | tainted % |");
+        assertThat(lines.get(1)).startsWith("| --- | --- | ---: |");
+        assertThat(lines.get(2)).isEqualTo(
+                "| no-fault | off | 5.620 | 48.10 | 2.000 | 8.003 | 40.03 | 120.1 | 1500 | 1.50 | 0.25 | 0.30 | 5.00 |");
+        assertThat(lines.get(3)).as("nothing answered, nothing measured")
+                .isEqualTo("| no-fault | tied | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | 0.00 | 0.00 |");
+        assertThat(lines.get(4)).as("a pipe in a label does not split the cell").startsWith("| stall\\|150ms | hedged-p95 | 5.620 |");
+        Path folder;
+        try (Stream<Path> folders = Files.list(comparisons)) {
+            folder = folders.findFirst().orElseThrow();
+        }
+        assertThat(Files.readString(folder.resolve("compare.md"))).startsWith(String.join("\n", lines.subList(0, 5)));
+        assertThat(Files.readString(folder.resolve("compare.txt"))).contains("no-fault/off", "both ran%");
     }
 
     @Test
@@ -86,8 +114,8 @@ class CompareCommandTest {
     }
 
     @Test
-    void needsAtLeastTwoRuns() {
-        int code = compare(results.toString());
+    void needsAtLeastOneRun() {
+        int code = compare("--markdown");
 
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("RUN");

@@ -2,6 +2,7 @@ package io.hedgerow.loadgen.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -53,16 +54,21 @@ class ReportWriterTest {
         assertThat(steady.path("dropped").asLong()).isEqualTo(2);
         assertThat(steady.path("tainted_pct").asDouble()).isEqualTo(5.0);
         assertThat(steady.path("extra_leaf_requests_pct").asDouble()).isEqualTo(1.5);
+        assertThat(steady.path("tied_both_ran_pct").asDouble()).isEqualTo(0.25);
         assertThat(steady.path("error_reasons").path("HTTP 503").asLong()).isEqualTo(2);
         JsonNode latency = steady.path("latency_ms");
         assertThat(latency.path("p50").asDouble()).isEqualTo(2.0);
         assertThat(latency.path("p90").asDouble()).isEqualTo(8.003);
+        assertThat(latency.path("p95").asDouble()).isEqualTo(8.003);
         assertThat(latency.path("p99").asDouble()).isEqualTo(40.031);
         assertThat(latency.path("p99_9").asDouble()).isEqualTo(120.063);
         assertThat(latency.path("p99_99").asDouble()).isEqualTo(1500.159);
         assertThat(latency.path("max").asDouble()).isEqualTo(1500.159);
+        assertThat(latency.path("mean").asDouble()).isEqualTo(5.620376);
+        assertThat(latency.path("stddev").asDouble()).isCloseTo(48.1012597, within(1e-6));
         JsonNode closed = summary.path("phases").path(1);
         assertThat(closed.path("extra_leaf_requests_pct").isNull()).isTrue();
+        assertThat(closed.path("tied_both_ran_pct").isNull()).as("written as null: no tied pairs").isTrue();
         assertThat(summary.path("phases").path(2).path("latency_ms").path("p50").isNull()).isTrue();
     }
 

@@ -87,7 +87,7 @@ class ScenarioTest {
         assertThatThrownBy(() -> Scenario.read(write("""
                 {"name": "x", "phases": [{"name": "a", "duration": "5s", "rate": 2,
                   "faults": [{"type": "melt", "leaf": 0}]}]}
-                """))).hasMessageContaining("line 2").hasMessageContaining("unknown fault type (expected: pause, kill or delay)");
+                """))).hasMessageContaining("line 2").hasMessageContaining("unknown fault type (expected: pause, kill, delay or stall)");
         assertThatThrownBy(() -> Scenario.read(write("""
                 {"name": "x", "phases": [{"name": "a", "rate": 2}]}
                 """))).hasMessageContaining("phases[0]").hasMessageContaining("missing required field 'duration'");
@@ -132,7 +132,7 @@ class ScenarioTest {
                 .hasMessageContaining("delay: 0ms (expected: > 0");
         assertThatThrownBy(() -> Scenario.read(write(phaseWith(
                 "{\"type\": \"delay\", \"leaf\": -1, \"delay\": \"5ms\", \"probability\": 1}"))))
-                .hasMessageContaining("leaf: -1 (expected: >= 0)");
+                .hasMessageContaining("phases[0].faults[0].leaf: leaf: -1 (expected: >= 0, or \"all\")");
         assertThatThrownBy(() -> Scenario.read(write(phaseWith(
                 "{\"type\": \"delay\", \"leaf\": 0, \"delay\": \"5ms\", \"probability\": 1, \"start\": \"9s\", \"end\": \"3s\"}"))))
                 .hasMessageContaining("end: 3s (expected: after start: 9s)");
@@ -146,6 +146,92 @@ class ScenarioTest {
                 {"name": "x", "phases": [{"name": "long", "duration": "2h", "rate": 2,
                   "faults": [{"type": "delay", "leaf": 0, "delay": "5ms", "probability": 1}]}]}
                 """))).hasMessageContaining("faults[0]: a delay of 2h (expected: at most 1h");
+    }
+
+    @Test
+    void readsStallsDistributionsAndFaultsOnAllLeaves() throws IOException {
+        Scenario scenario = Scenario.read(write("""
+                {"name": "tail", "phases": [{"name": "faulty", "duration": "60s", "rate": 1000,
+                  "request": {"hedge": "hedged", "hedge_after_ms": 10},
+                  "faults": [
+                    {"type": "stall", "leaf": 1, "stall": "150ms", "every": "1s"},
+                    {"type": "stall", "leaf": "all", "stall": "5ms", "every": "2s", "start": "10s", "end": "20s"},
+                    {"type": "delay", "leaf": "all", "delay": "1s", "probability": 0.01, "distribution": "exponential"}]}]}
+                """));
+        ScenarioPhase phase = scenario.phases().getFirst();
+        assertThat(phase.faults()).containsExactly(
+                new Fault.Stall(Leaves.one(1), "150ms", "1s", null, null),
+                new Fault.Stall(Leaves.ALL, "5ms", "2s", "10s", "20s"),
+                new Fault.Delay(Leaves.ALL, "1s", 0.01, null, null, null, "exponential"));
+        Fault.Stall stall = (Fault.Stall) phase.faults().getFirst();
+        assertThat(stall.stallDuration()).isEqualTo(Duration.ofMillis(150));
+        assertThat(stall.period()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(stall.endOffset(Duration.ofSeconds(60))).isEqualTo(Duration.ofSeconds(60));
+        assertThat(((Fault.Stall) phase.faults().get(1)).endOffset(Duration.ofSeconds(60))).isEqualTo(Duration.ofSeconds(20));
+        assertThat(phase.faults().get(2).toString()).contains("leaf=all");
+        assertThat(phase.request().toQueryString()).isEqualTo("&hedge=hedged&hedge_after_ms=10");
+    }
+
+    @Test
+    void givesEachLeafOfAllItsOwnSeedButKeepsTheSeedOfOneLeaf() {
+        assertThat(new Fault.Delay(Leaves.one(3), "1s", 0.01, null, null, 42L, null).seedFor(3)).isEqualTo(42L);
+        Fault.Delay all = new Fault.Delay(Leaves.ALL, "1s", 0.01, null, null, 42L, null);
+        assertThat(all.seedFor(0)).isEqualTo(42L);
+        assertThat(List.of(all.seedFor(0), all.seedFor(1), all.seedFor(2), all.seedFor(3))).doesNotHaveDuplicates();
+        assertThat(new Fault.Delay(Leaves.ALL, "1s", 0.01, null, null, null, null).seedFor(2)).as("the leaf chooses").isNull();
+    }
+
+    @Test
+    void refusesBadStallsLeavesAndDistributionsNamingTheField() throws IOException {
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"stall\", \"leaf\": 1, \"stall\": \"1s\", \"every\": \"1s\"}"))))
+                .hasMessageContaining("phases[0].faults[0]").hasMessageContaining("stall: 1s (expected: shorter than every: 1s)");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"stall\", \"leaf\": 1, \"stall\": \"1.5ms\", \"every\": \"1s\"}"))))
+                .hasMessageContaining("stall: 1.5ms (expected: whole milliseconds, at least 1ms)");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"stall\", \"leaf\": 1, \"stall\": \"10ms\"}"))))
+                .hasMessageContaining("missing required field 'every'");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"stall\", \"leaf\": \"some\", \"stall\": \"10ms\", \"every\": \"1s\"}"))))
+                .hasMessageContaining("phases[0].faults[0].leaf").hasMessageContaining("leaf: \"some\" (expected: a leaf number, or \"all\")");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"delay\", \"leaf\": -2, \"delay\": \"5ms\", \"probability\": 1}"))))
+                .hasMessageContaining("leaf: -2 (expected: >= 0, or \"all\")");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"delay\", \"leaf\": 0, \"delay\": \"5ms\", \"probability\": 1, \"distribution\": \"gamma\"}"))))
+                .hasMessageContaining("distribution: 'gamma' (expected: fixed or exponential)");
+        assertThatThrownBy(() -> Scenario.read(write(phaseWith(
+                "{\"type\": \"pause\", \"leaf\": \"all\", \"pause\": \"10ms\", \"every\": \"1s\"}"))))
+                .as("pauses and kills name one leaf").hasMessageContaining("phases[0].faults[0].leaf");
+        assertThatThrownBy(() -> Scenario.read(write("""
+                {"name": "x", "phases": [{"name": "long", "duration": "2h", "rate": 2,
+                  "faults": [{"type": "stall", "leaf": 0, "stall": "5ms", "every": "1s"}]}]}
+                """))).hasMessageContaining("faults[0]: a stall of 2h (expected: at most 1h");
+        assertThatThrownBy(() -> Scenario.read(write("""
+                {"name": "x", "phases": [{"name": "a", "duration": "5s", "rate": 2, "request": {"hedge": "maybe"}}]}
+                """))).hasMessageContaining("phases[0].request").hasMessageContaining("hedge: 'maybe' (expected: off, hedged or tied)");
+        assertThatThrownBy(() -> Scenario.read(write("""
+                {"name": "x", "phases": [{"name": "a", "duration": "5s", "rate": 2, "request": {"hedge_after_ms": -1}}]}
+                """))).hasMessageContaining("hedge_after_ms: -1 (expected: >= 0)");
+    }
+
+    @Test
+    void readsTheBackupRequestBenchmarkScenarios() throws IOException {
+        for (String name : List.of("no-fault", "delay-1pct-1s", "stall-150ms")) {
+            Scenario scenario = Scenario.read(Path.of("..", "docs", "benchmarks", "backup-requests", name + ".json"));
+            assertThat(scenario.name()).isEqualTo(name);
+            assertThat(scenario.phases()).extracting(ScenarioPhase::name)
+                    .containsExactly("warmup", "off", "backup-10ms", "hedged-p95", "tied");
+            assertThat(scenario.phases().stream().skip(1).map(phase -> scenario.request().with(phase.request()).toQueryString()))
+                    .containsExactly("&timeout_ms=2000&snippets=false&stored_fields=false&hedge=off",
+                            "&timeout_ms=2000&snippets=false&stored_fields=false&hedge=hedged&hedge_after_ms=10",
+                            "&timeout_ms=2000&snippets=false&stored_fields=false&hedge=hedged",
+                            "&timeout_ms=2000&snippets=false&stored_fields=false&hedge=tied");
+            assertThat(scenario.phases().getFirst().faults()).as("no fault while warming up").isEmpty();
+            assertThat(scenario.phases().stream().skip(1).map(ScenarioPhase::faults).distinct())
+                    .as("every policy meets the same faults").hasSize(1);
+        }
     }
 
     @Test

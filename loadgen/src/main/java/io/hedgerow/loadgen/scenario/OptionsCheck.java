@@ -1,0 +1,56 @@
+package io.hedgerow.loadgen.scenario;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Sends one search with a phase's request options before any load starts, so that options the
+ * root does not understand (a {@code hedge} parameter for a root without hedging, say) are said up
+ * front in one line, rather than found afterwards as a phase of errors.
+ */
+public final class OptionsCheck {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final URI root;
+
+    public OptionsCheck(URI root) {
+        this.root = root;
+    }
+
+    /**
+     * Why the root refuses {@code pathAndQuery} (a {@code /search?...} path), e.g.
+     * {@code HTTP 400: unknown parameter 'hedge' (...)}; empty when it answers anything but a 4xx
+     * (a root that is down or busy is the run's business, not the options').
+     */
+    public Optional<String> refusal(String pathAndQuery) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(root.resolve(pathAndQuery))
+                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() < 400 || response.statusCode() >= 500) {
+                return Optional.empty();
+            }
+            return Optional.of("HTTP " + response.statusCode() + ": " + detail(response.body()));
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    private static String detail(String body) {
+        try {
+            String detail = JSON.readTree(body).path("detail").asText();
+            return detail.isEmpty() ? body.strip() : detail;
+        } catch (IOException e) {
+            return body.strip();
+        }
+    }
+}
