@@ -56,6 +56,11 @@ final class ClusterOptions {
                     + " for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
     Duration leafWarmup;
 
+    @Option(names = "--leaf-workers", paramLabel = "N", defaultValue = "0",
+            description = "Search threads per leaf (default: one per core). More than cores helps only when requests"
+                    + " wait without using CPU, as injected delays do.")
+    int leafWorkers;
+
     @Mixin
     HedgeOptions hedge;
 
@@ -81,6 +86,6 @@ final class ClusterOptions {
     LocalCluster.Options toOptions(Path index) {
         return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
-                leafWarmup, hedge.toSettings());
+                leafWarmup, hedge.toSettings(), leafWorkers);
     }
 }

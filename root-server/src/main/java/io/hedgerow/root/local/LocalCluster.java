@@ -41,11 +41,15 @@ public final class LocalCluster implements AutoCloseable {
      *                     {@code /admin/leaves/{n}/delay} works (without it the leaves refuse)
      * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
      * @param hedge        the root's hedging settings
+     * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
             RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
-            Duration leafWarmup, HedgeSettings hedge) {
+            Duration leafWarmup, HedgeSettings hedge, int leafWorkers) {
         public Options {
+            if (leafWorkers < 0) {
+                throw new IllegalArgumentException("leafWorkers: " + leafWorkers + " (expected: >= 1, or 0 for the default)");
+            }
             Objects.requireNonNull(hedge, "hedge");
             Objects.requireNonNull(indexDir, "indexDir");
             Objects.requireNonNull(runDirectory, "runDirectory");
@@ -58,7 +62,7 @@ public final class LocalCluster implements AutoCloseable {
 
         public Options withFaultInjection(boolean enabled) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                    leafWarmup, hedge);
+                    leafWarmup, hedge, leafWorkers);
         }
     }
 
@@ -161,6 +165,10 @@ public final class LocalCluster implements AutoCloseable {
                 "--port-file", run.portFile(name).toString(),
                 "--exit-with-parent",
                 "--warmup", options.leafWarmup().toMillis() + "ms"));
+        if (options.leafWorkers() > 0) {
+            arguments.add("--workers");
+            arguments.add(Integer.toString(options.leafWorkers()));
+        }
         if (options.faultInjection()) {
             arguments.add("--fault-injection");
         }

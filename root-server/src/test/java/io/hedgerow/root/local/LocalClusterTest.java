@@ -45,7 +45,7 @@ class LocalClusterTest {
         return new LocalCluster.Options(index.dir(), 3, 2, "127.0.0.1", httpPort, new RunDirectory(runDir),
                 new JavaLauncher(ProcessHandle.current().info().command().orElse("java"),
                         System.getProperty("java.class.path"), "256m"),
-                Duration.ofSeconds(60), false, Duration.ZERO, HedgeSettings.defaults());
+                Duration.ofSeconds(60), false, Duration.ZERO, HedgeSettings.defaults(), 0);
     }
 
     @Test
