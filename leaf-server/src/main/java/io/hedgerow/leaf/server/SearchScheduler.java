@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The leaf's worker pool: one bounded FIFO queue shared by all workers, so a request waits for the
@@ -39,6 +40,14 @@ final class SearchScheduler implements AutoCloseable {
     /** Queues a task; false when the queue is full or the scheduler is closed. */
     boolean trySubmit(Runnable task) {
         return !closed && queue.offer(task);
+    }
+
+    /**
+     * Wakes every worker held by an injected fault, so it re-reads the fault (after a stall was
+     * changed or cleared). A worker waiting for the queue ignores the wake-up.
+     */
+    void wakeWorkers() {
+        workers.forEach(LockSupport::unpark);
     }
 
     int queued() {
