@@ -37,7 +37,8 @@ public final class LocalCluster implements AutoCloseable {
      * @param launcher     how to start a leaf JVM
      * @param startTimeout how long to wait for each leaf to listen and for the root to reach them
      * @param faultInjection start the leaves with {@code --fault-injection}, so that
-     *                     {@code /admin/leaves/{n}/delay} works (without it the leaves refuse)
+     *                     {@code /admin/leaves/{n}/delay} and {@code /stall} work (without it the
+     *                     leaves refuse)
      * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
