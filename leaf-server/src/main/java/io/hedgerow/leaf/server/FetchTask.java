@@ -28,6 +28,11 @@ final class FetchTask extends LeafTask {
     }
 
     @Override
+    int priority() {
+        return request.getPriorityValue();
+    }
+
+    @Override
     Frame execute(long startNanos, long queueNanos) {
         FetchResponse.Builder response = fetch();
         response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos);

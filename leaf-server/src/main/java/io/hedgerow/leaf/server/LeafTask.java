@@ -271,6 +271,9 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         }
     }
 
+    /** Its scheduling class, a {@link io.hedgerow.common.wire.proto.Priority} number (0 the highest). */
+    abstract int priority();
+
     /** Called once a worker has taken the task to run it, before any work (and any injected delay). */
     void started() {
     }

@@ -29,6 +29,11 @@ final class SearchTask extends LeafTask {
     }
 
     @Override
+    int priority() {
+        return request.getPriorityValue();
+    }
+
+    @Override
     Frame execute(long startNanos, long queueNanos) {
         SearchResponse.Builder response = search();
         response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos);

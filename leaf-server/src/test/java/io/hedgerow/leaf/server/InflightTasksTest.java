@@ -173,6 +173,11 @@ class InflightTasksTest {
         }
 
         @Override
+        int priority() {
+            return 0;
+        }
+
+        @Override
         Frame refusal(Status status, String detail) {
             return Frame.newBuilder().setResult(SearchResponse.newBuilder().setRequestId(requestId()).setStatus(status)
                     .setError(detail)).build();

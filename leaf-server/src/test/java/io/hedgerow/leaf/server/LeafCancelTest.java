@@ -13,6 +13,7 @@ import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
+import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
@@ -405,6 +406,28 @@ class LeafCancelTest {
         assertThat(org.assertj.core.api.Assertions.catchThrowable(
                 () -> LeafConfig.defaults(store.dir()).withInitialStall(stall)))
                 .hasMessage("initialStall: 150ms every 1s until the leaf exits (expected: none unless fault injection is enabled)");
+    }
+
+    // ------------------------------------------------------------------ scheduling classes
+
+    @Test
+    void servesItsOwnPrimariesBeforeBackupsThatCameFirst() throws IOException {
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+        assertThat(injectStall(root, HOLD, HOLD.plusSeconds(1)).getError()).isEmpty();
+        SearchRequest filler = request(0);
+        root.send(frame(filler));
+        awaitCounter(leaf, LeafCounters.Snapshot::stallHolds, 1);
+        SearchRequest backup = request(0).toBuilder().setPriority(Priority.BACKUP).build();
+        SearchRequest primary = request(1);
+        root.send(frame(backup));
+        root.send(frame(primary));
+
+        assertThat(injectStall(root, Duration.ZERO, Duration.ZERO).getError()).isEmpty();
+
+        assertThat(List.of(root.receive().getResult().getRequestId(), root.receive().getResult().getRequestId(),
+                root.receive().getResult().getRequestId()))
+                .containsExactly(filler.getRequestId(), primary.getRequestId(), backup.getRequestId());
     }
 
     // ------------------------------------------------------------------ helpers
