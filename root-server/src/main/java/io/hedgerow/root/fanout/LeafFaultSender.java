@@ -11,6 +11,7 @@ import io.hedgerow.root.api.LeafFaults;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 
 /**
  * Sends fault injections to leaves over the root's own connections, and completes with their
@@ -44,7 +45,7 @@ final class LeafFaultSender implements LeafFaults {
                     case EXPONENTIAL -> DelayDistribution.EXPONENTIAL;
                 })
                 .build();
-        return inject(leaf, injection).thenApply(ack -> delay.clears() ? InjectedDelay.NONE : delay.withSeed(ack.getSeed()));
+        return applied(inject(leaf, injection), ack -> delay.clears() ? InjectedDelay.NONE : delay.withSeed(ack.getSeed()));
     }
 
     @Override
@@ -55,7 +56,23 @@ final class LeafFaultSender implements LeafFaults {
                 .setPeriodNanos(stall.periodNanos())
                 .setDurationNanos(stall.durationNanos())
                 .build();
-        return inject(leaf, injection).thenApply(ack -> stall.clears() ? InjectedStall.NONE : stall);
+        return applied(inject(leaf, injection), ack -> stall.clears() ? InjectedStall.NONE : stall);
+    }
+
+    /**
+     * What the leaf applied, from its ack. Not {@code thenApply}: that would wrap a refusal in a
+     * {@code CompletionException}, and callers are promised the {@link LeafFaultException} itself.
+     */
+    private static <T> CompletableFuture<T> applied(CompletableFuture<InjectFaultAck> acked, Function<InjectFaultAck, T> what) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        acked.whenComplete((ack, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(what.apply(ack));
+            }
+        });
+        return result;
     }
 
     private CompletableFuture<InjectFaultAck> inject(int leaf, InjectFault injection) {

@@ -10,6 +10,7 @@ import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.RootServer;
+import io.hedgerow.root.api.LeafFaultException;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.embedded.EmbeddedCluster;
@@ -260,6 +261,10 @@ class AdminApiTest {
                     .POST(BodyPublishers.ofString("{\"stall_ms\": 150, \"every_ms\": 1000}")));
 
             assertError(refused, 409, "conflict", "refused: fault injection is disabled on this leaf; start it with --fault-injection");
+            Throwable fromJava = root.leafFaults().injectStall(0, InjectedStall.of(Duration.ofMillis(150), Duration.ofSeconds(1),
+                    Duration.ofSeconds(10))).handle((applied, failure) -> failure).join();
+            assertThat(fromJava).isInstanceOfSatisfying(LeafFaultException.class,
+                    e -> assertThat(e.kind()).isEqualTo(LeafFaultException.Kind.REFUSED));
             assertThat(plain.injectedStall()).isEmpty();
         }
     }
