@@ -52,7 +52,7 @@ public final class RootServer implements AutoCloseable {
      * Like {@link #start(ClusterConfig, String, int, Duration)}, with leaf operations for
      * {@code /admin} (only a root that started its leaves, as a local cluster does, has them): with
      * {@code admin} non-null the HTTP API also offers {@code /admin/leaves/{n}/restart} and
-     * {@code /admin/leaves/{n}/delay}.
+     * {@code /admin/leaves/{n}/delay} and {@code /admin/leaves/{n}/stall}.
      */
     public static RootServer start(ClusterConfig config, String httpHost, int httpPort, Duration readyTimeout,
             LeafAdmin admin) throws IOException, InterruptedException {

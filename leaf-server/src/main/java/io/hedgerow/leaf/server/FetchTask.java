@@ -28,16 +28,18 @@ final class FetchTask extends LeafTask {
     }
 
     @Override
+    int priority() {
+        return request.getPriorityValue();
+    }
+
+    @Override
     Frame execute(long startNanos, long queueNanos) {
-        FetchResponse.Builder response = fetch(startNanos);
+        FetchResponse.Builder response = fetch();
         response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos);
         return Frame.newBuilder().setFetchResult(response).build();
     }
 
-    private FetchResponse.Builder fetch(long startNanos) {
-        if (expiredAt(startNanos)) {
-            return failure(Status.EXPIRED, "deadline passed while queued");
-        }
+    private FetchResponse.Builder fetch() {
         // Items grouped by partition, remembering each one's position in the request.
         Map<Integer, List<Integer>> positionsByPartition = new LinkedHashMap<>();
         for (int i = 0; i < request.getItemsCount(); i++) {
@@ -69,7 +71,9 @@ final class FetchTask extends LeafTask {
                 Partitions.release(partition);
             }
             if (shouldExit()) {
-                return failure(Status.CANCELLED, "cancelled or past its deadline");
+                // A fetch has no partial answer: all its documents or nothing.
+                return stopRequested() ? failure(Status.CANCELLED, "cancelled while fetching")
+                        : failure(Status.EXPIRED, "deadline passed while fetching");
             }
         }
         FetchResponse.Builder response = FetchResponse.newBuilder().setRequestId(request.getRequestId()).setStatus(Status.OK);
@@ -80,8 +84,8 @@ final class FetchTask extends LeafTask {
     }
 
     @Override
-    Frame busy() {
-        return Frame.newBuilder().setFetchResult(failure(Status.BUSY, "leaf queue is full")).build();
+    Frame refusal(Status status, String detail) {
+        return Frame.newBuilder().setFetchResult(failure(status, detail)).build();
     }
 
     private FetchResponse.Builder failure(Status status, String detail) {

@@ -2,11 +2,13 @@ package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.time.Durations;
 import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.leaf.fault.InjectedStall;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -45,22 +47,42 @@ public final class LeafCommand implements Callable<Integer> {
     private Path portFile;
 
     @Option(names = "--fault-injection",
-            description = "Obey requests to inject faults (delays), as a root's /admin/leaves/{n}/delay endpoint "
-                    + "sends them. For tests and demos; off by default, and the leaf then refuses them.")
+            description = "Obey requests to inject faults (delays and stalls), as a root's /admin/leaves/{n}/delay and "
+                    + "/stall endpoints send them. For tests and demos; off by default, and the leaf then refuses them.")
     private boolean faultInjection;
 
     @Option(names = "--inject-delay", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "With --fault-injection: from the start, hold sub-requests for DURATION (e.g. 50ms) on "
-                    + "their worker, as a slow disk or a GC pause would.")
+                    + "their worker, as a slow disk would.")
     private Duration injectDelay;
 
     @Option(names = "--inject-delay-probability", paramLabel = "P",
             description = "With --inject-delay: the chance, 0..1, that one sub-request is delayed (default: 1).")
     private Double injectDelayProbability;
 
+    @Option(names = "--inject-delay-distribution", paramLabel = "KIND", converter = DistributionConverter.class,
+            description = "With --inject-delay: 'fixed' holds each delayed sub-request for exactly DURATION; "
+                    + "'exponential' for a random time with mean DURATION, at most 1m (default: fixed).")
+    private InjectedDelay.Distribution injectDelayDistribution;
+
     @Option(names = "--inject-delay-for", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "With --inject-delay: how long the delay lasts before it clears by itself (default and maximum: 1h).")
+            description = "With --inject-delay: how long the delay lasts before it clears by itself, at most 1h "
+                    + "(default: until the leaf exits).")
     private Duration injectDelayFor;
+
+    @Option(names = "--inject-stall", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "With --fault-injection and --inject-stall-every: from the start, stall every worker for "
+                    + "DURATION (e.g. 150ms) once per period, as a GC pause would; the first stall starts at once.")
+    private Duration injectStall;
+
+    @Option(names = "--inject-stall-every", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "With --inject-stall: the period from the start of one stall to the next (e.g. 1s).")
+    private Duration injectStallEvery;
+
+    @Option(names = "--inject-stall-for", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "With --inject-stall: how long the stalls go on before they clear by themselves, at most 1h "
+                    + "(default: until the leaf exits).")
+    private Duration injectStallFor;
 
     @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "3s",
             description = "Run warm-up searches on newly assigned partitions for this long before serving them, so"
@@ -77,7 +99,8 @@ public final class LeafCommand implements Callable<Integer> {
         try {
             LeafConfig config = LeafConfig.defaults(indexDir)
                     .withHost(host).withPort(port).withWorkers(workers).withQueueCapacity(queueCapacity)
-                    .withFaultInjection(faultInjection).withInitialDelay(initialDelay()).withWarmup(warmup);
+                    .withFaultInjection(faultInjection).withInitialDelay(initialDelay()).withInitialStall(initialStall())
+                    .withWarmup(warmup);
             server = LeafServer.start(config);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -86,6 +109,9 @@ public final class LeafCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
+            // Printed as well as logged: java.util.logging may have shut down before this hook runs.
+            spec.commandLine().getOut().println("leaf stopped; " + server.counters().snapshot().describe());
+            spec.commandLine().getOut().flush();
             stopped.countDown();
         }, "leaf-shutdown"));
         if (exitWithParent) {
@@ -101,33 +127,95 @@ public final class LeafCommand implements Callable<Integer> {
     }
 
     /** The delay the flags ask for from the start, or null. */
-    private InjectedDelay initialDelay() {
+    InjectedDelay initialDelay() {
         if (injectDelay == null) {
-            if (injectDelayProbability != null || injectDelayFor != null) {
-                throw new IllegalArgumentException("--inject-delay-probability and --inject-delay-for need --inject-delay");
-            }
+            requireAbsent("--inject-delay", "--inject-delay-probability", injectDelayProbability);
+            requireAbsent("--inject-delay", "--inject-delay-distribution", injectDelayDistribution);
+            requireAbsent("--inject-delay", "--inject-delay-for", injectDelayFor);
             return null;
         }
-        if (!faultInjection) {
-            throw new IllegalArgumentException("--inject-delay needs --fault-injection (fault injection is off unless enabled)");
-        }
+        requireFaultInjection("--inject-delay");
         if (injectDelay.isZero()) {
             throw new IllegalArgumentException("--inject-delay: " + Durations.format(injectDelay) + " (expected: > 0)");
         }
         double probability = injectDelayProbability == null ? 1.0 : injectDelayProbability;
-        Duration lasting = injectDelayFor == null ? InjectedDelay.MAX_DURATION : injectDelayFor;
         if (!(probability > 0 && probability <= 1)) {
             throw new IllegalArgumentException("--inject-delay-probability: " + probability + " (expected: > 0 and <= 1)");
         }
-        if (injectDelay.compareTo(InjectedDelay.MAX_DELAY) > 0) {
-            throw new IllegalArgumentException("--inject-delay: " + Durations.format(injectDelay)
-                    + " (expected: at most " + Durations.format(InjectedDelay.MAX_DELAY) + ")");
+        requireAtMost("--inject-delay", injectDelay, InjectedDelay.MAX_DELAY);
+        InjectedDelay.Distribution distribution = injectDelayDistribution == null
+                ? InjectedDelay.Distribution.FIXED : injectDelayDistribution;
+        return new InjectedDelay(injectDelay.toNanos(), probability, lasting("--inject-delay-for", injectDelayFor), 0,
+                distribution);
+    }
+
+    /** The stall the flags ask for from the start, or null. */
+    InjectedStall initialStall() {
+        if (injectStall == null) {
+            requireAbsent("--inject-stall", "--inject-stall-every", injectStallEvery);
+            requireAbsent("--inject-stall", "--inject-stall-for", injectStallFor);
+            return null;
         }
-        if (lasting.isZero() || lasting.compareTo(InjectedDelay.MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("--inject-delay-for: " + Durations.format(lasting)
-                    + " (expected: > 0 and at most " + Durations.format(InjectedDelay.MAX_DURATION) + ")");
+        requireFaultInjection("--inject-stall");
+        if (injectStallEvery == null) {
+            throw new IllegalArgumentException("--inject-stall needs --inject-stall-every (e.g. --inject-stall 150ms "
+                    + "--inject-stall-every 1s)");
         }
-        return InjectedDelay.of(injectDelay, probability, lasting);
+        if (injectStall.isZero()) {
+            throw new IllegalArgumentException("--inject-stall: " + Durations.format(injectStall) + " (expected: > 0)");
+        }
+        requireAtMost("--inject-stall", injectStall, InjectedStall.MAX_STALL);
+        requireAtMost("--inject-stall-every", injectStallEvery, InjectedStall.MAX_PERIOD);
+        if (injectStallEvery.compareTo(injectStall) <= 0) {
+            throw new IllegalArgumentException("--inject-stall-every: " + Durations.format(injectStallEvery)
+                    + " (expected: more than --inject-stall " + Durations.format(injectStall) + ")");
+        }
+        return new InjectedStall(injectStall.toNanos(), injectStallEvery.toNanos(), lasting("--inject-stall-for",
+                injectStallFor));
+    }
+
+    private void requireFaultInjection(String flag) {
+        if (!faultInjection) {
+            throw new IllegalArgumentException(flag + " needs --fault-injection (fault injection is off unless enabled)");
+        }
+    }
+
+    private static void requireAbsent(String needed, String flag, Object value) {
+        if (value != null) {
+            throw new IllegalArgumentException(flag + " needs " + needed);
+        }
+    }
+
+    private static void requireAtMost(String flag, Duration value, Duration max) {
+        if (value.compareTo(max) > 0) {
+            throw new IllegalArgumentException(flag + ": " + Durations.format(value) + " (expected: at most "
+                    + Durations.format(max) + ")");
+        }
+    }
+
+    /** The fault's duration in nanoseconds: the flag's, or until the leaf exits. */
+    private static long lasting(String flag, Duration value) {
+        if (value == null) {
+            return InjectedDelay.UNTIL_EXIT;
+        }
+        if (value.isZero() || value.compareTo(InjectedDelay.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException(flag + ": " + Durations.format(value) + " (expected: > 0 and at most "
+                    + Durations.format(InjectedDelay.MAX_DURATION) + "; leave it out for as long as the leaf runs)");
+        }
+        return value.toNanos();
+    }
+
+    /** Reads {@code fixed} or {@code exponential}, in any case. */
+    static final class DistributionConverter implements ITypeConverter<InjectedDelay.Distribution> {
+        @Override
+        public InjectedDelay.Distribution convert(String value) {
+            for (InjectedDelay.Distribution distribution : InjectedDelay.Distribution.values()) {
+                if (distribution.label().equals(value.toLowerCase(Locale.ROOT))) {
+                    return distribution;
+                }
+            }
+            throw new IllegalArgumentException("'" + value + "' is not a delay distribution (expected: fixed or exponential)");
+        }
     }
 
     /** Reads {@code 50ms}, {@code 2s}, {@code 1m}, {@code 1h}; also for the other commands' duration flags. */

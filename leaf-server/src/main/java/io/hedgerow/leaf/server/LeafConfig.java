@@ -2,6 +2,7 @@ package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.leaf.fault.InjectedStall;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param faultInjection   whether the leaf obeys requests to inject faults (off unless asked for: fault
  *                         injection exists for tests and demos)
  * @param initialDelay     a delay injected from the start, or null; only with {@code faultInjection}
+ * @param initialStall     a stall injected from the start, or null; only with {@code faultInjection}
  * @param warmup           how long newly opened partitions run warm-up queries before the leaf
  *                         acknowledges them (zero: none)
  */
@@ -32,6 +34,7 @@ public record LeafConfig(
         int maxFrameBytes,
         boolean faultInjection,
         InjectedDelay initialDelay,
+        InjectedStall initialStall,
         Duration warmup) {
 
     public LeafConfig {
@@ -57,6 +60,10 @@ public record LeafConfig(
             throw new IllegalArgumentException("initialDelay: " + initialDelay.describe()
                     + " (expected: none unless fault injection is enabled)");
         }
+        if (initialStall != null && !faultInjection) {
+            throw new IllegalArgumentException("initialStall: " + initialStall.describe()
+                    + " (expected: none unless fault injection is enabled)");
+        }
     }
 
     /**
@@ -65,42 +72,49 @@ public record LeafConfig(
      */
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(), 1000, 1,
-                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, Duration.ZERO);
+                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO);
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, warmup);
+        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, warmup);
+        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, warmup);
+        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup);
     }
 
     public LeafConfig withQueueCapacity(int newCapacity) {
-        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, warmup);
+        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay, warmup);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup);
     }
 
     /** Obey (or refuse) requests to inject faults; off by default. */
     public LeafConfig withFaultInjection(boolean enabled) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay, warmup);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup);
     }
 
     /** How long to run newly opened partitions' code before they serve (zero: not at all). */
     public LeafConfig withWarmup(Duration newWarmup) {
         return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, newWarmup);
+                initialDelay, initialStall, newWarmup);
     }
 
     /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialDelay(InjectedDelay delay) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, delay, warmup);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, delay, initialStall,
+                warmup);
+    }
+
+    /** A stall in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
+    public LeafConfig withInitialStall(InjectedStall stall) {
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
+                initialDelay, stall, warmup);
     }
 }

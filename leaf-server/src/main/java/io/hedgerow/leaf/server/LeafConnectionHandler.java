@@ -7,10 +7,10 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import java.util.concurrent.Executor;
 
 /**
- * Serves one connection from a root: searches and fetches go to the shared scheduler, cancels to the
- * in-flight registry, assignments to the admin thread, fault injections to {@link FaultControl}
- * (answered at once). Nothing here blocks the event loop.
- * A malformed or oversized frame closes this connection only.
+ * Serves one connection from a root, or from another leaf (which sends only twin cancels):
+ * searches and fetches go to the shared scheduler, cancels to the in-flight registry, assignments
+ * to the admin thread, fault injections to {@link FaultControl} (answered at once). Nothing here
+ * blocks the event loop. A malformed or oversized frame closes this connection only.
  */
 final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     private static final System.Logger LOG = System.getLogger(LeafConnectionHandler.class.getName());
@@ -34,14 +34,10 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
         switch (frame.getBodyCase()) {
-            case SEARCH -> submit(ctx, new SearchTask(frame.getSearch(), replies, leaf, leaf.ticker().nanoTime()));
-            case FETCH -> submit(ctx, new FetchTask(frame.getFetch(), replies, leaf, leaf.ticker().nanoTime()));
-            case CANCEL -> {
-                LeafTask task = leaf.inflight().get(frame.getCancel().getRequestId());
-                if (task != null) {
-                    task.cancel();
-                }
-            }
+            case SEARCH -> submit(ctx, new SearchTask(frame.getSearch(), replies, leaf, leaf.ticker().nanoTime()),
+                    frame.getSearch().hasTwin());
+            case FETCH -> submit(ctx, new FetchTask(frame.getFetch(), replies, leaf, leaf.ticker().nanoTime()), false);
+            case CANCEL -> leaf.inflight().cancel(frame.getCancel());
             case INJECT -> {
                 ctx.write(Frame.newBuilder().setInjectAck(leaf.faults().apply(frame.getInject())).build(), ctx.voidPromise());
                 wroteInThisRead = true;
@@ -58,10 +54,11 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         }
     }
 
-    private void submit(ChannelHandlerContext ctx, LeafTask task) {
-        leaf.inflight().put(task.requestId(), task);
-        if (!leaf.scheduler().trySubmit(task)) {
-            leaf.inflight().remove(task.requestId(), task);
+    private void submit(ChannelHandlerContext ctx, LeafTask task, boolean tied) {
+        if (!leaf.inflight().register(task, tied)) {
+            return; // its twin's cancel came first: answered CANCELLED
+        }
+        if (!leaf.scheduler().trySubmit(task, task.priority()) && task.refuse()) {
             ctx.write(task.busy(), ctx.voidPromise());
             wroteInThisRead = true;
         }
@@ -79,11 +76,7 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         // Nobody is left to read the answers of this connection's queued work.
-        leaf.inflight().values().forEach(task -> {
-            if (task.replyTo() == replies) {
-                task.cancel();
-            }
-        });
+        leaf.inflight().abandonAll(replies);
         super.channelInactive(ctx);
     }
 

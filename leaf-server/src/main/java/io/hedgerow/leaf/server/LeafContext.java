@@ -1,19 +1,21 @@
 package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.time.Ticker;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What every connection handler and task of one leaf shares.
  *
- * @param inflight tasks queued or running, by request id, so a CANCEL can find them. Request ids
- *                 are unique per leaf because the root makes them unique per root process.
- * @param faults   injected delays (none unless the leaf was started with fault injection)
+ * @param inflight tasks queued or running, so a cancel can find them, and early twin cancels
+ * @param faults   injected delays and stalls (none unless the leaf was started with fault injection)
+ * @param counters what the leaf did with cancels, deadlines and faults
+ * @param peers    connections to other leaves, for tied requests' cancels
  */
 record LeafContext(
         OpenPartitions partitions,
         SearchScheduler scheduler,
-        ConcurrentHashMap<Long, LeafTask> inflight,
+        InflightTasks inflight,
         Ticker ticker,
-        FaultControl faults) {
+        FaultControl faults,
+        LeafCounters counters,
+        PeerCancels peers) {
 }

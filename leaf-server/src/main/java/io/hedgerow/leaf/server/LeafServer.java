@@ -5,6 +5,7 @@ import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.fault.FaultInjector;
 import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionWarmer;
@@ -19,7 +20,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -37,18 +37,22 @@ public final class LeafServer implements AutoCloseable {
     private final OpenPartitions partitions;
     private final SearchScheduler scheduler;
     private final FaultControl faults;
+    private final LeafCounters counters;
+    private final PeerCancels peers;
     private final ExecutorService admin;
     private final EventLoopGroup group;
     private final Channel serverChannel;
     private final ChannelGroup connections;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LeafServer(LeafConfig config, OpenPartitions partitions, SearchScheduler scheduler, FaultControl faults,
-            ExecutorService admin, EventLoopGroup group, Channel serverChannel, ChannelGroup connections) {
+    private LeafServer(LeafConfig config, LeafContext leaf, ExecutorService admin, EventLoopGroup group,
+            Channel serverChannel, ChannelGroup connections) {
         this.config = config;
-        this.partitions = partitions;
-        this.scheduler = scheduler;
-        this.faults = faults;
+        this.partitions = leaf.partitions();
+        this.scheduler = leaf.scheduler();
+        this.faults = leaf.faults();
+        this.counters = leaf.counters();
+        this.peers = leaf.peers();
         this.admin = admin;
         this.group = group;
         this.serverChannel = serverChannel;
@@ -71,13 +75,21 @@ public final class LeafServer implements AutoCloseable {
             return thread;
         });
         FaultControl faults = new FaultControl(config.faultInjection(),
-                new FaultInjector(Ticker.system(), () -> ThreadLocalRandom.current().nextLong()));
+                new FaultInjector(Ticker.system(), () -> ThreadLocalRandom.current().nextLong()), scheduler::wakeWorkers);
         if (config.initialDelay() != null) {
             faults.inject(config.initialDelay());
         }
-        LeafContext leaf = new LeafContext(partitions, scheduler, new ConcurrentHashMap<>(), Ticker.system(), faults);
+        if (config.initialStall() != null) {
+            faults.inject(config.initialStall());
+        }
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "leaf-io");
+        LeafCounters counters = new LeafCounters();
+        // Twin cancels to other leaves go out on this leaf's own event loops: no threads of their own.
+        PeerCancels peers = new PeerCancels(group, transport.channelClass(), config.maxFrameBytes(), Ticker.system(),
+                counters);
+        LeafContext leaf = new LeafContext(partitions, scheduler, new InflightTasks(Ticker.system(), counters),
+                Ticker.system(), faults, counters, peers);
         ChannelGroup connections = new DefaultChannelGroup(group.next());
         try {
             Channel channel = new ServerBootstrap()
@@ -95,7 +107,7 @@ public final class LeafServer implements AutoCloseable {
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
-            LeafServer server = new LeafServer(config, partitions, scheduler, faults, admin, group, channel, connections);
+            LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections);
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5})",
                     index.indexName(), config.host(), String.valueOf(server.port()), transport.name(),
                     config.workers(), config.faultInjection() ? ", fault injection enabled" : "");
@@ -124,12 +136,27 @@ public final class LeafServer implements AutoCloseable {
 
     /** The injected delay in effect, if any (only with fault injection; it lapses by itself). */
     public Optional<InjectedDelay> injectedDelay() {
-        return faults.injector().current();
+        return faults.injector().currentDelay();
+    }
+
+    /** The injected stall in effect, if any (only with fault injection; it lapses by itself). */
+    public Optional<InjectedStall> injectedStall() {
+        return faults.injector().currentStall();
     }
 
     /** Sub-requests an injected delay has held so far. */
     public long delaysInjected() {
-        return faults.injector().delaysInjected();
+        return counters.delaysInjected.sum();
+    }
+
+    /** What this leaf did with cancels, tied requests, deadlines and injected faults since it started. */
+    public LeafCounters counters() {
+        return counters;
+    }
+
+    /** Other leaves this one has a connection to for tied requests' cancels, right now. */
+    public int twinPeersConnected() {
+        return peers.connectedPeers();
     }
 
     /** Stops listening, closes every connection (roots see it at once), stops the workers. Idempotent. */
@@ -138,11 +165,13 @@ public final class LeafServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        String address = address();
         serverChannel.close().syncUninterruptibly();
         connections.close().syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         scheduler.close();
         admin.shutdownNow();
         partitions.close();
+        LOG.log(System.Logger.Level.INFO, "leaf {0} stopped; {1}", address, counters.snapshot().describe());
     }
 }

@@ -1,6 +1,9 @@
 package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.Status;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.lucene.index.QueryTimeout;
 
@@ -9,23 +12,57 @@ import org.apache.lucene.index.QueryTimeout;
  * also the work's {@link QueryTimeout}, so a cancel or a passed deadline stops running work at
  * its next check.
  *
- * <p><b>Injected delays</b> (fault injection, for tests and demos) hold the task on its worker
- * before the work starts, parked, as a slow disk or a GC pause would hold a real search. That is
- * the point: an occupied worker takes nothing else from the shared queue, so requests behind it
- * wait and the queue backs up, which is what real interference does to a leaf. (Delaying only
- * the answer, with a timer, would leave the worker free and the queue empty: a slow network, not a
- * slow leaf.) The hold counts as service time, and ends early at the request's deadline or when a
- * cancel unparks the worker; the search that follows then stops at its first check and answers
- * {@code cut_short}, as a search stalled mid-way would. Nothing ever waits on an event loop.
+ * <p><b>Life and answers.</b> A task is QUEUED when it arrives. Exactly one side wins it: a worker
+ * that takes it to run it (QUEUED to RUNNING), or a cancel that drops it (QUEUED to DROPPED), or a
+ * full queue (QUEUED to DONE, answered BUSY). A cancel that wins answers CANCELLED at once, from the
+ * thread that handled the cancel, and the worker that reaches the task later skips it. A worker that
+ * wins answers EXPIRED when the deadline passed while the task waited (the work never starts), and
+ * otherwise its result. A root's cancel of a running task asks it to stop at its next check; it
+ * then answers what it found, {@code cut_short}. So every task answers exactly once, except that
+ * the tasks of a connection that closed answer nothing (nobody is left to read it).
  *
- * <p><b>Assumptions and guarantees.</b> {@link #run()} runs once, on a worker. {@link #cancel()}
- * may be called from any thread at any time; a task cancelled before it runs does no work and
- * sends nothing (whoever cancelled it stopped waiting). A cancel during an injected delay ends
- * the delay at once: the worker publishes itself in {@code stalledWorker} before it checks
- * {@code cancelled}, and a cancel sets {@code cancelled} before it reads {@code stalledWorker},
- * so one of the two always sees the other.
+ * <p><b>Injected faults</b> (for tests and demos) hold the task on its worker, parked, as a GC
+ * pause or a slow disk would hold a real search. That is the point: an occupied worker takes
+ * nothing else from the shared queue, so requests behind it wait and the queue backs up, which is
+ * what real interference does to a leaf. (Delaying only the answer, with a timer, would leave the
+ * worker free: a slow network, not a slow leaf.) A <em>stall</em> holds the worker before the task
+ * starts, so the task is still QUEUED and a cancel drops it (and wakes the worker); a stall also
+ * holds a running search at its next check. A <em>delay</em> holds a task that started, as service
+ * time; a cancel or the deadline ends it and the search that follows stops at its first check
+ * ({@code cut_short}). Every hold ends at the deadline, and when its fault is cleared. Nothing ever waits on an event loop.
+ *
+ * <p><b>Assumptions and guarantees.</b> {@link #run()} runs once, on a worker; the cancel methods
+ * may be called from any thread at any time, concurrently with each other and with {@code run}.
+ * The state moves by compare-and-set out of QUEUED, so exactly one side wins. A cancel during a hold
+ * ends the hold at once: the worker publishes itself in {@code heldWorker} before it checks the
+ * state or the stop flag, and a cancel sets them before it reads {@code heldWorker}, so one of the
+ * two always sees the other.
  */
 abstract class LeafTask implements Runnable, QueryTimeout {
+    private static final int QUEUED = 0;
+    private static final int RUNNING = 1;
+    private static final int DONE = 2;
+    private static final int DROPPED = 3;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(LeafTask.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** What a root's cancel did. */
+    enum CancelOutcome {
+        /** The task was queued: dropped and answered CANCELLED. */
+        DROPPED_QUEUED,
+        /** The task was running: it stops at its next check and answers cut short. */
+        STOPPED_RUNNING,
+        /** The task has answered already. */
+        TOO_LATE
+    }
+
     private final long requestId;
     private final OutboundBatcher replyTo;
     private final long receivedNanos;
@@ -33,9 +70,11 @@ abstract class LeafTask implements Runnable, QueryTimeout {
     private final long deadlineNanos;
     private final boolean hasDeadline;
     protected final LeafContext leaf;
-    private volatile boolean cancelled;
-    /** The worker while it is held by an injected delay, so a cancel can wake it. */
-    private volatile Thread stalledWorker;
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state = QUEUED;
+    private volatile boolean stopRequested;
+    /** The worker while it is held by an injected fault, so a cancel can wake it. */
+    private volatile Thread heldWorker;
 
     LeafTask(long requestId, long budgetNanos, OutboundBatcher replyTo, LeafContext leaf, long receivedNanos) {
         this.requestId = requestId;
@@ -54,9 +93,56 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         return replyTo;
     }
 
-    final void cancel() {
-        cancelled = true;
-        Thread worker = stalledWorker;
+    /** A root's cancel: drops the task if queued (answering CANCELLED), or stops it if running. */
+    final CancelOutcome cancel() {
+        if (dropIfQueued()) {
+            return CancelOutcome.DROPPED_QUEUED;
+        }
+        if (state == RUNNING) {
+            stopRequested = true;
+            wakeHeldWorker();
+            return CancelOutcome.STOPPED_RUNNING;
+        }
+        return CancelOutcome.TOO_LATE;
+    }
+
+    /** Drops the task if it is still queued, and answers CANCELLED; false (and nothing done) otherwise. */
+    final boolean dropIfQueued() {
+        if (!drop()) {
+            return false;
+        }
+        replyTo.send(refusal(Status.CANCELLED, "cancelled while queued"));
+        return true;
+    }
+
+    /** Its connection closed: drops it if queued or stops it if running, without an answer. */
+    final void abandon() {
+        if (!drop()) {
+            stopRequested = true;
+            wakeHeldWorker();
+        }
+    }
+
+    /** The queue had no room: true if the caller should answer {@link #busy()}, false if a cancel answered first. */
+    final boolean refuse() {
+        if (!STATE.compareAndSet(this, QUEUED, DONE)) {
+            return false;
+        }
+        leaf.inflight().remove(this);
+        return true;
+    }
+
+    private boolean drop() {
+        if (!STATE.compareAndSet(this, QUEUED, DROPPED)) {
+            return false;
+        }
+        leaf.inflight().remove(this);
+        wakeHeldWorker(); // a worker held by a stall before it could start the task
+        return true;
+    }
+
+    private void wakeHeldWorker() {
+        Thread worker = heldWorker;
         if (worker != null) {
             LockSupport.unpark(worker);
         }
@@ -64,7 +150,16 @@ abstract class LeafTask implements Runnable, QueryTimeout {
 
     @Override
     public final boolean shouldExit() {
-        return cancelled || expiredAt(leaf.ticker().nanoTime());
+        if (stopRequested || expiredAt(leaf.ticker().nanoTime())) {
+            return true;
+        }
+        long stallNanos = leaf.faults().stallRemainingNanos();
+        return stallNanos > 0 && holdRunningThroughStall(stallNanos);
+    }
+
+    /** Whether a cancel (or its connection closing) asked this running task to stop. */
+    final boolean stopRequested() {
+        return stopRequested;
     }
 
     final boolean expiredAt(long nowNanos) {
@@ -73,36 +168,114 @@ abstract class LeafTask implements Runnable, QueryTimeout {
 
     @Override
     public final void run() {
+        if (state != QUEUED) {
+            return; // dropped while queued; whoever dropped it has answered
+        }
         try {
-            if (cancelled) {
+            holdQueuedThroughStall();
+            if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
                 return;
             }
             long startNanos = leaf.ticker().nanoTime();
+            if (expiredAt(startNanos)) {
+                leaf.counters().expiredAtDequeue.increment();
+                state = DONE;
+                replyTo.send(refusal(Status.EXPIRED, "deadline passed while queued"));
+                return;
+            }
+            started();
             long delayNanos = leaf.faults().nextDelayNanos();
             if (delayNanos > 0) {
-                stall(startNanos + delayNanos);
+                leaf.counters().delaysInjected.increment();
+                holdRunning(startNanos + delayNanos);
             }
-            replyTo.send(execute(startNanos, startNanos - receivedNanos));
+            Frame answer = execute(startNanos, startNanos - receivedNanos);
+            // Before the send: a cancel that finds DONE is too late, one that finds RUNNING stopped it.
+            state = DONE;
+            replyTo.send(answer);
         } finally {
-            leaf.inflight().remove(requestId, this);
+            if (state == RUNNING) {
+                state = DONE; // only if execute threw: a bug, answered by nobody
+            }
+            leaf.inflight().remove(this);
         }
     }
 
-    /** Holds this worker until {@code untilNanos}, the deadline, a cancel or an interrupt, whichever is first. */
-    private void stall(long untilNanos) {
+    /** Holds the worker, the task still queued, while the leaf is in an injected stall. */
+    private void holdQueuedThroughStall() {
+        long stallNanos = leaf.faults().stallRemainingNanos();
+        if (stallNanos == 0) {
+            return;
+        }
+        leaf.counters().stallHolds.increment();
+        Thread worker = Thread.currentThread();
+        heldWorker = worker;
+        try {
+            while (stallNanos > 0 && state == QUEUED && !worker.isInterrupted()) {
+                long nowNanos = leaf.ticker().nanoTime();
+                if (expiredAt(nowNanos)) {
+                    return;
+                }
+                LockSupport.parkNanos(this, hasDeadline ? Math.min(stallNanos, deadlineNanos - nowNanos) : stallNanos);
+                // Woken early by a cancel, a new or cleared stall, or spuriously: the loop re-checks.
+                stallNanos = leaf.faults().stallRemainingNanos();
+            }
+        } finally {
+            heldWorker = null;
+        }
+    }
+
+    /** Holds a running task at a check while the leaf is in a stall; true if it should exit then. */
+    private boolean holdRunningThroughStall(long stallNanos) {
+        leaf.counters().stallHolds.increment();
+        Thread worker = Thread.currentThread();
+        heldWorker = worker;
+        try {
+            while (true) {
+                if (stopRequested || worker.isInterrupted()) {
+                    return true;
+                }
+                long nowNanos = leaf.ticker().nanoTime();
+                if (expiredAt(nowNanos)) {
+                    return true;
+                }
+                if (stallNanos == 0) {
+                    return false;
+                }
+                LockSupport.parkNanos(this, hasDeadline ? Math.min(stallNanos, deadlineNanos - nowNanos) : stallNanos);
+                stallNanos = leaf.faults().stallRemainingNanos();
+            }
+        } finally {
+            heldWorker = null;
+        }
+    }
+
+    /**
+     * Holds this running task until {@code untilNanos}, the deadline, a cancel, the delay's clearing
+     * or an interrupt, whichever is first.
+     */
+    private void holdRunning(long untilNanos) {
         long endNanos = hasDeadline && deadlineNanos - untilNanos < 0 ? deadlineNanos : untilNanos;
         Thread worker = Thread.currentThread();
-        stalledWorker = worker;
+        heldWorker = worker;
         try {
             long remainingNanos;
             // parkNanos may return early (a stale unpark, a spurious wake-up): the loop re-checks.
-            while (!cancelled && !worker.isInterrupted()
+            // A cleared delay releases what it holds, as a slow disk that recovered would.
+            while (!stopRequested && !worker.isInterrupted() && leaf.faults().delayInEffect()
                     && (remainingNanos = endNanos - leaf.ticker().nanoTime()) > 0) {
                 LockSupport.parkNanos(this, remainingNanos);
             }
         } finally {
-            stalledWorker = null;
+            heldWorker = null;
         }
+    }
+
+    /** Its scheduling class, a {@link io.hedgerow.common.wire.proto.Priority} number (0 the highest). */
+    abstract int priority();
+
+    /** Called once a worker has taken the task to run it, before any work (and any injected delay). */
+    void started() {
     }
 
     /**
@@ -113,6 +286,11 @@ abstract class LeafTask implements Runnable, QueryTimeout {
      */
     abstract Frame execute(long startNanos, long queueNanos);
 
+    /** An answer that says no work was done, and why. */
+    abstract Frame refusal(Status status, String detail);
+
     /** The answer to send at once when the queue is full. */
-    abstract Frame busy();
+    final Frame busy() {
+        return refusal(Status.BUSY, "leaf queue is full");
+    }
 }

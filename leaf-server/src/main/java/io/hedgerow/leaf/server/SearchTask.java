@@ -9,7 +9,10 @@ import io.hedgerow.leaf.search.PartitionSearcher;
 import java.io.IOException;
 import org.apache.lucene.search.Query;
 
-/** The query phase of one partition: top k ids and scores, and the total hit count. */
+/**
+ * The query phase of one partition: top k ids and scores, and the total hit count. A tied request
+ * (one with a twin on another leaf) tells the twin's leaf to drop the twin when it starts.
+ */
 final class SearchTask extends LeafTask {
     private final SearchRequest request;
 
@@ -19,16 +22,25 @@ final class SearchTask extends LeafTask {
     }
 
     @Override
+    void started() {
+        if (request.hasTwin()) {
+            leaf.peers().cancelTwin(request.getTwin().getLeafAddress(), request.getTwin().getRequestId());
+        }
+    }
+
+    @Override
+    int priority() {
+        return request.getPriorityValue();
+    }
+
+    @Override
     Frame execute(long startNanos, long queueNanos) {
-        SearchResponse.Builder response = search(startNanos);
+        SearchResponse.Builder response = search();
         response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos);
         return Frame.newBuilder().setResult(response).build();
     }
 
-    private SearchResponse.Builder search(long startNanos) {
-        if (expiredAt(startNanos)) {
-            return failure(Status.EXPIRED, "deadline passed while queued");
-        }
+    private SearchResponse.Builder search() {
         PartitionSearcher partition = leaf.partitions().get(request.getPartition());
         if (partition == null || !partition.tryAcquire()) {
             return failure(Status.NOT_ASSIGNED, "partition " + request.getPartition() + " is not open on this leaf");
@@ -46,8 +58,8 @@ final class SearchTask extends LeafTask {
     }
 
     @Override
-    Frame busy() {
-        return Frame.newBuilder().setResult(failure(Status.BUSY, "leaf queue is full")).build();
+    Frame refusal(Status status, String detail) {
+        return Frame.newBuilder().setResult(failure(status, detail)).build();
     }
 
     private SearchResponse.Builder failure(Status status, String detail) {

@@ -2,6 +2,8 @@ package io.hedgerow.leaf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.leaf.fault.InjectedStall;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
@@ -28,7 +30,45 @@ class LeafCommandTest {
     @Test
     void refusesDelaySettingsWithoutADelay() {
         assertThat(run("--index", "nowhere", "--fault-injection", "--inject-delay-probability", "0.05")).isEqualTo(1);
-        assertThat(err.toString()).contains("error: --inject-delay-probability and --inject-delay-for need --inject-delay");
+        assertThat(err.toString()).contains("error: --inject-delay-probability needs --inject-delay");
+        assertThat(run("--index", "nowhere", "--fault-injection", "--inject-delay-distribution", "exponential")).isEqualTo(1);
+        assertThat(err.toString()).contains("error: --inject-delay-distribution needs --inject-delay");
+        assertThat(run("--index", "nowhere", "--fault-injection", "--inject-stall-every", "1s")).isEqualTo(1);
+        assertThat(err.toString()).contains("error: --inject-stall-every needs --inject-stall");
+    }
+
+    @Test
+    void refusesAnInjectedStallWithoutFaultInjectionOrAPeriod() {
+        assertThat(run("--index", "nowhere", "--inject-stall", "150ms", "--inject-stall-every", "1s")).isEqualTo(1);
+        assertThat(err.toString()).contains("error: --inject-stall needs --fault-injection");
+        assertThat(run("--index", "nowhere", "--fault-injection", "--inject-stall", "150ms")).isEqualTo(1);
+        assertThat(err.toString()).contains("error: --inject-stall needs --inject-stall-every (e.g. --inject-stall 150ms "
+                + "--inject-stall-every 1s)");
+        assertThat(run("--index", "nowhere", "--fault-injection", "--inject-stall", "1s", "--inject-stall-every", "1s"))
+                .isEqualTo(1);
+        assertThat(err.toString()).contains("error: --inject-stall-every: 1s (expected: more than --inject-stall 1s)");
+        assertThat(run("--index", "nowhere", "--fault-injection", "--inject-stall", "150ms", "--inject-stall-every", "1s",
+                "--inject-stall-for", "2h")).isEqualTo(1);
+        assertThat(err.toString()).contains("error: --inject-stall-for: 2h (expected: > 0 and at most 1h; leave it out "
+                + "for as long as the leaf runs)");
+    }
+
+    @Test
+    void refusesAnUnknownDelayDistribution() {
+        assertThat(run("--index", "nowhere", "--fault-injection", "--inject-delay", "1s",
+                "--inject-delay-distribution", "gaussian")).isEqualTo(2);
+        assertThat(err.toString()).contains("'gaussian' is not a delay distribution (expected: fixed or exponential)");
+    }
+
+    @Test
+    void startsAFaultsFlagsNameAndTheyLastUntilTheLeafExits() throws Exception {
+        LeafCommand command = new LeafCommand();
+        new CommandLine(command).parseArgs("--index", "nowhere", "--fault-injection", "--inject-delay", "1s",
+                "--inject-delay-probability", "0.01", "--inject-delay-distribution", "Exponential",
+                "--inject-stall", "150ms", "--inject-stall-every", "1s");
+        assertThat(command.initialDelay()).isEqualTo(new InjectedDelay(1_000_000_000L, 0.01, InjectedDelay.UNTIL_EXIT, 0,
+                InjectedDelay.Distribution.EXPONENTIAL));
+        assertThat(command.initialStall()).isEqualTo(new InjectedStall(150_000_000L, 1_000_000_000L, InjectedDelay.UNTIL_EXIT));
     }
 
     @Test
@@ -46,6 +86,8 @@ class LeafCommandTest {
     void describesTheFaultInjectionFlagsInItsHelp() {
         assertThat(run("--help")).isZero();
         assertThat(out.toString()).contains("--fault-injection", "--inject-delay=DURATION",
-                "--inject-delay-probability=P", "--inject-delay-for=DURATION", "off by default");
+                "--inject-delay-probability=P", "--inject-delay-for=DURATION", "--inject-delay-distribution=KIND",
+                "--inject-stall=DURATION", "--inject-stall-every=DURATION", "--inject-stall-for=DURATION",
+                "For tests and demos");
     }
 }

@@ -3,6 +3,7 @@ package io.hedgerow.leaf.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.common.wire.proto.Priority;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -11,7 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The leaf's shared FIFO: bounded, refusing at once when full, running tasks in submission order.
+ * The leaf's shared queue: bounded, refusing at once when full, running the highest scheduling
+ * class first and each class in submission order.
  * A task blocked on a latch holds the only worker, so the queue's state is known exactly.
  */
 class SearchSchedulerTest {
@@ -76,6 +78,26 @@ class SearchSchedulerTest {
 
         await(later);
         assertThat(ran).containsExactly("blocker", "first", "second", "later");
+    }
+
+    @Test
+    void runsTheHighestClassFirstAndEachClassInOrder() throws InterruptedException {
+        scheduler = new SearchScheduler(1, 6);
+        occupyTheWorker();
+        CountDownLatch allRan = new CountDownLatch(6);
+        assertThat(scheduler.trySubmit(record("backup 1", allRan), Priority.BACKUP_VALUE)).isTrue();
+        assertThat(scheduler.trySubmit(record("shadow", allRan), Priority.SHADOW_VALUE)).isTrue();
+        assertThat(scheduler.trySubmit(record("primary 1", allRan), Priority.INTERACTIVE_VALUE)).isTrue();
+        assertThat(scheduler.trySubmit(record("backup 2", allRan), Priority.BACKUP_VALUE)).isTrue();
+        assertThat(scheduler.trySubmit(record("unknown class", allRan), 17)).isTrue();
+        assertThat(scheduler.trySubmit(record("primary 2", allRan))).isTrue();
+        assertThat(scheduler.trySubmit(record("refused", null), Priority.INTERACTIVE_VALUE)).as("the capacity is shared").isFalse();
+
+        releaseBlocker.countDown();
+
+        await(allRan);
+        assertThat(ran).containsExactly("blocker", "primary 1", "primary 2", "backup 1", "backup 2", "shadow",
+                "unknown class");
     }
 
     @Test

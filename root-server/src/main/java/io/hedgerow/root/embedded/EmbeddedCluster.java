@@ -169,7 +169,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         /**
          * Start the leaves with fault injection enabled (off by default), for tests and demos: then
          * {@link RootServer#leafFaults()} can slow a leaf down, and the HTTP API, when asked for,
-         * offers {@code /admin/leaves/{n}/delay}. Without it the HTTP API has no {@code /admin}.
+         * offers {@code /admin/leaves/{n}/delay} and {@code /stall}. Without it the HTTP API has no
+         * {@code /admin}.
          */
         public Builder faultInjection(boolean enabled) {
             this.faultInjection = enabled;

@@ -2,15 +2,16 @@ package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
-import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.root.api.LeafFaultException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fault injection sent to one leaf, waiting for its acknowledgement. It fails rather than waits
- * for ever: a paused leaf never answers, and the admin request that asked must get an answer.
+ * A fault injection (a delay or a stall) sent to one leaf, waiting for its acknowledgement. It fails
+ * rather than waits for ever: a paused leaf never answers, and the admin request that asked must
+ * get an answer. A refusal completes the promise with a {@link LeafFaultException}, so it holds
+ * only acknowledgements of injections the leaf applied.
  *
  * <p><b>Assumptions and guarantees.</b> Confined to its connection's event loop, like the
  * connection. The promise completes exactly once, on that loop.
@@ -18,29 +19,26 @@ import java.util.concurrent.TimeUnit;
 final class FaultCall implements LeafCall {
     private final LeafConnection connection;
     private final long requestId;
-    private final InjectedDelay delay;
-    private final CompletableFuture<InjectedDelay> promise;
+    private final InjectFault injection;
+    private final CompletableFuture<InjectFaultAck> promise;
     private ScheduledFuture<?> timeout;
     private long timeoutNanos;
     private boolean done;
 
-    FaultCall(LeafConnection connection, long requestId, InjectedDelay delay, CompletableFuture<InjectedDelay> promise) {
+    /**
+     * @param injection what to inject; its request id is set here
+     */
+    FaultCall(LeafConnection connection, long requestId, InjectFault injection, CompletableFuture<InjectFaultAck> promise) {
         this.connection = connection;
         this.requestId = requestId;
-        this.delay = delay;
+        this.injection = injection;
         this.promise = promise;
     }
 
     /** Sends the injection; fails with {@code TIMED_OUT} when no ack comes within {@code timeoutNanos}. */
     void start(long timeoutNanos) {
         this.timeoutNanos = timeoutNanos;
-        connection.send(this, InjectFault.newBuilder()
-                .setRequestId(requestId)
-                .setDelayNanos(delay.delayNanos())
-                .setProbability(delay.probability())
-                .setDurationNanos(delay.durationNanos())
-                .setSeed(delay.seed())
-                .build());
+        connection.send(this, injection.toBuilder().setRequestId(requestId).build());
         timeout = connection.loop().schedule(this::timedOut, timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -48,7 +46,7 @@ final class FaultCall implements LeafCall {
         if (!ack.getError().isEmpty()) {
             fail(LeafFaultException.Kind.REFUSED, leafName() + " refused: " + ack.getError());
         } else if (finish()) {
-            promise.complete(delay.clears() ? InjectedDelay.NONE : delay.withSeed(ack.getSeed()));
+            promise.complete(ack);
         }
     }
 

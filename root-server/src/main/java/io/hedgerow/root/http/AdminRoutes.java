@@ -1,16 +1,20 @@
 package io.hedgerow.root.http;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.root.api.LeafFaultException;
 import io.hedgerow.root.api.LeafFaults;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code /admin/leaves/{n}/restart} and {@code /admin/leaves/{n}/delay}: operations on the leaves
- * for fault scenarios, tests and demos. Only roots that manage their leaves have them (a local
+ * {@code /admin/leaves/{n}/restart}, {@code /admin/leaves/{n}/delay} and {@code /admin/leaves/{n}/stall}:
+ * operations on the leaves for fault scenarios, tests and demos. Only roots that manage their leaves have them (a local
  * cluster, or an embedded cluster with fault injection), so a production root has no admin
  * surface at all. Every answer is JSON; every refusal is {@code {"error", "detail"}}.
  *
@@ -46,10 +50,20 @@ final class AdminRoutes {
                     HttpApiHandler.requireJson(request);
                     delay = DelayRequestParser.parse(request.content());
                 }
-                injectDelay(ctx, leaf, delay, keepAlive);
+                inject(ctx, leaf, "a delay", faults.injectDelay(leaf, delay), keepAlive, AdminRoutes::writeDelay);
+            }
+            case "stall" -> {
+                requireMethod(request, "POST, DELETE", HttpMethod.POST, HttpMethod.DELETE);
+                int leaf = leafNumber(rest.substring(0, slash));
+                InjectedStall stall = InjectedStall.NONE;
+                if (request.method() == HttpMethod.POST) {
+                    HttpApiHandler.requireJson(request);
+                    stall = StallRequestParser.parse(request.content());
+                }
+                inject(ctx, leaf, "a stall", faults.injectStall(leaf, stall), keepAlive, AdminRoutes::writeStall);
             }
             default -> throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", "no such path: " + path
-                    + " (expected: /admin/leaves/{n}/restart or /admin/leaves/{n}/delay)");
+                    + " (expected: /admin/leaves/{n}/restart, /admin/leaves/{n}/delay or /admin/leaves/{n}/stall)");
         }
     }
 
@@ -77,22 +91,46 @@ final class AdminRoutes {
         });
     }
 
-    private void injectDelay(ChannelHandlerContext ctx, int leaf, InjectedDelay delay, boolean keepAlive) {
-        faults.injectDelay(leaf, delay).whenComplete((applied, failure) -> {
+    /** How an applied fault is written into the answer, after {@code "leaf"}. */
+    @FunctionalInterface
+    private interface FaultWriter<T> {
+        void write(JsonGenerator json, T applied) throws IOException;
+    }
+
+    private static void writeDelay(JsonGenerator json, InjectedDelay applied) throws IOException {
+        if (applied.clears()) {
+            json.writeStringField("result", "cleared");
+            return;
+        }
+        json.writeStringField("result", "delaying sub-requests by " + applied.describe());
+        json.writeNumberField("delay_ms", applied.delayNanos() / 1e6);
+        json.writeNumberField("probability", applied.probability());
+        json.writeNumberField("duration_ms", applied.durationNanos() / 1_000_000);
+        json.writeNumberField("seed", applied.seed());
+        json.writeStringField("distribution", applied.distribution().label());
+    }
+
+    private static void writeStall(JsonGenerator json, InjectedStall applied) throws IOException {
+        if (applied.clears()) {
+            json.writeStringField("result", "cleared");
+            return;
+        }
+        json.writeStringField("result", "stalling the leaf for " + applied.describe());
+        json.writeNumberField("stall_ms", applied.stallNanos() / 1e6);
+        json.writeNumberField("every_ms", applied.periodNanos() / 1e6);
+        json.writeNumberField("duration_ms", applied.durationNanos() / 1_000_000);
+    }
+
+    /** Answers with what the leaf applied, or the error that kept it from applying it. */
+    private static <T> void inject(ChannelHandlerContext ctx, int leaf, String what, CompletableFuture<T> injected,
+            boolean keepAlive, FaultWriter<T> writer) {
+        injected.whenComplete((applied, failure) -> {
             Throwable cause = HttpApiHandler.unwrap(failure);
             if (cause == null) {
                 HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
                     json.writeStartObject();
                     json.writeNumberField("leaf", leaf);
-                    if (applied.clears()) {
-                        json.writeStringField("result", "cleared");
-                    } else {
-                        json.writeStringField("result", "delaying sub-requests by " + applied.describe());
-                        json.writeNumberField("delay_ms", applied.delayNanos() / 1e6);
-                        json.writeNumberField("probability", applied.probability());
-                        json.writeNumberField("duration_ms", applied.durationNanos() / 1_000_000);
-                        json.writeNumberField("seed", applied.seed());
-                    }
+                    writer.write(json, applied);
                     json.writeEndObject();
                 }));
             } else if (cause instanceof LeafFaultException e) {
@@ -104,7 +142,7 @@ final class AdminRoutes {
                 });
             } else {
                 HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal",
-                        "injecting a delay into leaf " + leaf + ": " + cause));
+                        "injecting " + what + " into leaf " + leaf + ": " + cause));
             }
         });
     }

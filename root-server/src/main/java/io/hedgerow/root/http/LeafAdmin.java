@@ -5,8 +5,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Operations on leaf processes that only a root which started them can do (a local cluster).
  * Exposed as {@code POST /admin/leaves/{n}/restart}, so fault scenarios can bring back a leaf they
- * killed. A root given one also offers {@code /admin/leaves/{n}/delay}; a root given none has no
- * {@code /admin} at all.
+ * killed. A root given one also offers {@code /admin/leaves/{n}/delay} and {@code /stall}; a root
+ * given none has no {@code /admin} at all.
  */
 @FunctionalInterface
 public interface LeafAdmin {

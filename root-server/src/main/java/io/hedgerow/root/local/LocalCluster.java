@@ -38,7 +38,8 @@ public final class LocalCluster implements AutoCloseable {
      * @param launcher     how to start a leaf JVM
      * @param startTimeout how long to wait for each leaf to listen and for the root to reach them
      * @param faultInjection start the leaves with {@code --fault-injection}, so that
-     *                     {@code /admin/leaves/{n}/delay} works (without it the leaves refuse)
+     *                     {@code /admin/leaves/{n}/delay} and {@code /stall} work (without it the
+     *                     leaves refuse)
      * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
      * @param hedge        the root's hedging settings
      * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)

@@ -5,9 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.root.RootServer;
+import io.hedgerow.root.api.LeafFaultException;
 import io.hedgerow.root.TestData;
+import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code /admin/leaves/{n}/delay} over a real socket: an embedded cluster with fault injection,
+ * {@code /admin/leaves/{n}/delay} and {@code /stall} over a real socket: an embedded cluster with fault injection,
  * asked with {@link HttpClient}. The root forwards each injection to the leaf and answers with
  * what the leaf put in effect; every bad request is a JSON 4xx that changes nothing.
  */
@@ -64,9 +70,10 @@ class AdminApiTest {
     }
 
     @AfterEach
-    void clearEveryDelay() {
+    void clearEveryFault() {
         for (int leaf = 0; leaf < LEAVES; leaf++) {
             cluster.root().leafFaults().injectDelay(leaf, InjectedDelay.NONE).join();
+            cluster.root().leafFaults().injectStall(leaf, InjectedStall.NONE).join();
         }
     }
 
@@ -81,6 +88,7 @@ class AdminApiTest {
         assertThat(body.get("probability").asDouble()).isEqualTo(0.5);
         assertThat(body.get("duration_ms").asLong()).isEqualTo(30000);
         assertThat(body.get("seed").asLong()).isEqualTo(5);
+        assertThat(body.get("distribution").asText()).isEqualTo("fixed");
         assertThat(body.get("result").asText()).isEqualTo("delaying sub-requests by 250ms with probability 0.5 for 30s (seed 5)");
         assertThat(delayAt(1)).contains(new InjectedDelay(Duration.ofMillis(250).toNanos(), 0.5,
                 Duration.ofSeconds(30).toNanos(), 5));
@@ -122,7 +130,11 @@ class AdminApiTest {
     @Test
     void refusesBadRequestsNamingWhatWasWrongAndChangesNothing() throws Exception {
         assertError(post("/admin/leaves/1/delay", "{\"delay\": 50}"), 400, "bad_request",
-                "unknown field 'delay' (expected one of: delay_ms, probability, duration_ms, seed)");
+                "unknown field 'delay' (expected one of: delay_ms, probability, duration_ms, seed, distribution)");
+        assertError(post("/admin/leaves/1/delay", "{\"delay_ms\": 50, \"distribution\": \"gaussian\"}"), 400, "bad_request",
+                "distribution: 'gaussian' (expected: fixed or exponential)");
+        assertError(post("/admin/leaves/1/delay", "{\"delay_ms\": 50, \"distribution\": 1}"), 400, "bad_request",
+                "field 'distribution' must be a string");
         assertError(post("/admin/leaves/1/delay", "{\"delay_ms\": 70000}"), 400, "bad_request",
                 "delay_ms: 70000.0 (expected: 0..60000)");
         assertError(post("/admin/leaves/1/delay", "{\"delay_ms\": -1}"), 400, "bad_request", "delay_ms: -1.0 (expected: 0..60000)");
@@ -146,7 +158,8 @@ class AdminApiTest {
                 "leaf: 'one' (expected: a leaf number)");
         assertError(post("/admin/leaves/7/delay", "{\"delay_ms\": 50}"), 404, "not_found", "leaf 7 (expected: 0..2)");
         assertError(post("/admin/leaves/1/melt", "{}"), 404, "not_found",
-                "no such path: /admin/leaves/1/melt (expected: /admin/leaves/{n}/restart or /admin/leaves/{n}/delay)");
+                "no such path: /admin/leaves/1/melt (expected: /admin/leaves/{n}/restart, /admin/leaves/{n}/delay or "
+                        + "/admin/leaves/{n}/stall)");
         HttpResponse<String> get = send(HttpRequest.newBuilder(uri("/admin/leaves/1/delay")).GET());
         assertError(get, 405, "method_not_allowed", "GET /admin/leaves/1/delay (allowed: POST, DELETE)");
         assertThat(get.headers().firstValue("allow")).contains("POST, DELETE");
@@ -158,10 +171,112 @@ class AdminApiTest {
         assertThat(json(send(HttpRequest.newBuilder(uri("/search?q=alpha&k=1")).GET()), 200).get("hits")).hasSize(1);
     }
 
+    @Test
+    void injectsAnExponentialDelay() throws Exception {
+        JsonNode body = json(post("/admin/leaves/0/delay",
+                "{\"delay_ms\": 1000, \"probability\": 0.01, \"distribution\": \"exponential\", \"seed\": 3}"), 200);
+
+        assertThat(body.get("distribution").asText()).isEqualTo("exponential");
+        assertThat(body.get("result").asText()).isEqualTo(
+                "delaying sub-requests by an exponential draw (mean 1s, at most 1m) with probability 0.01 for 1m (seed 3)");
+        assertThat(delayAt(0)).contains(new InjectedDelay(Duration.ofSeconds(1).toNanos(), 0.01,
+                Duration.ofMillis(DelayRequestParser.DEFAULT_DURATION_MS).toNanos(), 3, InjectedDelay.Distribution.EXPONENTIAL));
+    }
+
+    // ------------------------------------------------------------------ stalls
+
+    @Test
+    void injectsAStallIntoOneLeafLeavingItsDelayAloneAndClearsItWithDelete() throws Exception {
+        json(post("/admin/leaves/1/delay", "{\"delay_ms\": 5, \"probability\": 0.5, \"seed\": 2}"), 200);
+
+        JsonNode body = json(post("/admin/leaves/1/stall", "{\"stall_ms\": 150, \"every_ms\": 1000, \"duration_ms\": 30000}"), 200);
+
+        assertThat(body.toString()).isEqualTo("{\"leaf\":1,\"result\":\"stalling the leaf for 150ms every 1s for 30s\","
+                + "\"stall_ms\":150.0,\"every_ms\":1000.0,\"duration_ms\":30000}");
+        assertThat(stallAt(1)).contains(InjectedStall.of(Duration.ofMillis(150), Duration.ofSeconds(1), Duration.ofSeconds(30)));
+        assertThat(stallAt(0)).isEmpty();
+        assertThat(delayAt(1)).as("a stall replaces only a stall").isPresent();
+
+        JsonNode cleared = json(send(HttpRequest.newBuilder(uri("/admin/leaves/1/stall")).DELETE()), 200);
+        assertThat(cleared.toString()).isEqualTo("{\"leaf\":1,\"result\":\"cleared\"}");
+        assertThat(stallAt(1)).isEmpty();
+        assertThat(delayAt(1)).as("a stall's clear leaves the delay").isPresent();
+    }
+
+    @Test
+    void clearsAStallWithAZeroStallAndFillsInTheDuration() throws Exception {
+        JsonNode body = json(post("/admin/leaves/2/stall", "{\"stall_ms\": 0.5, \"every_ms\": 2.5}"), 200);
+        assertThat(body.get("stall_ms").asDouble()).isEqualTo(0.5);
+        assertThat(body.get("duration_ms").asLong()).isEqualTo(StallRequestParser.DEFAULT_DURATION_MS);
+        assertThat(stallAt(2)).contains(new InjectedStall(500_000, 2_500_000,
+                Duration.ofMillis(StallRequestParser.DEFAULT_DURATION_MS).toNanos()));
+
+        assertThat(json(post("/admin/leaves/2/stall", "{\"stall_ms\": 0}"), 200).get("result").asText()).isEqualTo("cleared");
+        assertThat(stallAt(2)).isEmpty();
+    }
+
+    @Test
+    void refusesBadStallRequestsNamingTheFieldAndChangesNothing() throws Exception {
+        assertError(post("/admin/leaves/1/stall", "{\"stall\": 150}"), 400, "bad_request",
+                "unknown field 'stall' (expected one of: stall_ms, every_ms, duration_ms)");
+        assertError(post("/admin/leaves/1/stall", "{\"every_ms\": 1000}"), 400, "bad_request",
+                "missing field 'stall_ms' (expected: milliseconds, or 0 to clear)");
+        assertError(post("/admin/leaves/1/stall", "{\"stall_ms\": 150}"), 400, "bad_request",
+                "missing field 'every_ms' (expected: milliseconds from the start of one stall to the next, more than stall_ms)");
+        assertError(post("/admin/leaves/1/stall", "{\"stall_ms\": 150, \"every_ms\": 150}"), 400, "bad_request",
+                "every_ms: 150.0 (expected: more than stall_ms 150.0, at most 3600000)");
+        assertError(post("/admin/leaves/1/stall", "{\"stall_ms\": 150, \"every_ms\": 3600001}"), 400, "bad_request",
+                "every_ms: 3600001.0 (expected: more than stall_ms 150.0, at most 3600000)");
+        assertError(post("/admin/leaves/1/stall", "{\"stall_ms\": 60001, \"every_ms\": 120000}"), 400, "bad_request",
+                "stall_ms: 60001.0 (expected: 0..60000)");
+        assertError(post("/admin/leaves/1/stall", "{\"stall_ms\": -1, \"every_ms\": 1000}"), 400, "bad_request",
+                "stall_ms: -1.0 (expected: 0..60000)");
+        assertError(post("/admin/leaves/1/stall", "{\"stall_ms\": 150, \"every_ms\": 1000, \"duration_ms\": 0}"), 400,
+                "bad_request", "duration_ms: 0 (expected: 1..3600000)");
+        assertError(post("/admin/leaves/1/stall", "{\"stall_ms\": \"150ms\", \"every_ms\": 1000}"), 400, "bad_request",
+                "field 'stall_ms' must be a number");
+        assertError(post("/admin/leaves/1/stall", "{\"stall_ms\": 150, \"every_ms\": 1000, \"duration_ms\": 1.5}"), 400,
+                "bad_request", "field 'duration_ms' must be an integer");
+        assertError(post("/admin/leaves/1/stall", "[150]"), 400, "bad_request", "body must be a JSON object");
+        assertError(post("/admin/leaves/1/stall", ""), 400, "bad_request",
+                "empty body (expected: a JSON object such as {\"stall_ms\": 150, \"every_ms\": 1000, \"duration_ms\": 60000})");
+        assertError(post("/admin/leaves/9/stall", "{\"stall_ms\": 150, \"every_ms\": 1000}"), 404, "not_found",
+                "leaf 9 (expected: 0..2)");
+        HttpResponse<String> get = send(HttpRequest.newBuilder(uri("/admin/leaves/1/stall")).GET());
+        assertError(get, 405, "method_not_allowed", "GET /admin/leaves/1/stall (allowed: POST, DELETE)");
+
+        for (int leaf = 0; leaf < LEAVES; leaf++) {
+            assertThat(stallAt(leaf)).as("leaf %d", leaf).isEmpty();
+        }
+    }
+
+    @Test
+    void aLeafWithoutFaultInjectionRefusesAStall() throws Exception {
+        try (LeafServer plain = LeafServer.start(LeafConfig.defaults(cluster.index().dir()));
+             RootServer root = RootServer.start(ClusterConfig.of(cluster.manifest().name(), List.of(plain.address()),
+                     cluster.manifest().partitions(), 1), "127.0.0.1", 0, REQUEST_TIMEOUT,
+                     leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException("not here")))) {
+            HttpResponse<String> refused = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + root.httpPort()
+                    + "/admin/leaves/0/stall")).header("Content-Type", "application/json")
+                    .POST(BodyPublishers.ofString("{\"stall_ms\": 150, \"every_ms\": 1000}")));
+
+            assertError(refused, 409, "conflict", "refused: fault injection is disabled on this leaf; start it with --fault-injection");
+            Throwable fromJava = root.leafFaults().injectStall(0, InjectedStall.of(Duration.ofMillis(150), Duration.ofSeconds(1),
+                    Duration.ofSeconds(10))).handle((applied, failure) -> failure).join();
+            assertThat(fromJava).isInstanceOfSatisfying(LeafFaultException.class,
+                    e -> assertThat(e.kind()).isEqualTo(LeafFaultException.Kind.REFUSED));
+            assertThat(plain.injectedStall()).isEmpty();
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static Optional<InjectedDelay> delayAt(int leaf) {
         return cluster.leaves().get(leaf).injectedDelay();
+    }
+
+    private static Optional<InjectedStall> stallAt(int leaf) {
+        return cluster.leaves().get(leaf).injectedStall();
     }
 
     private static URI uri(String path) {

@@ -1,0 +1,82 @@
+package io.hedgerow.leaf.server;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What a leaf did with cancels, tied requests, deadlines and injected faults, counted since it
+ * started. Read by tests (through {@link LeafServer#counters()}) and logged in one line when the
+ * leaf shuts down; the root's own metrics count the same events from its side.
+ *
+ * <p><b>Assumptions and guarantees.</b> Every counter is a {@link LongAdder}: incremented from
+ * event loops and workers without contention, read with {@link #snapshot()}, whose fields are each
+ * exact but not taken at one instant.
+ */
+public final class LeafCounters {
+    final LongAdder rootCancelsReceived = new LongAdder();
+    final LongAdder rootCancelsDroppedQueued = new LongAdder();
+    final LongAdder rootCancelsStoppedRunning = new LongAdder();
+    final LongAdder rootCancelsTooLate = new LongAdder();
+    final LongAdder twinCancelsSent = new LongAdder();
+    final LongAdder twinCancelSendFailures = new LongAdder();
+    final LongAdder twinCancelsReceived = new LongAdder();
+    final LongAdder twinCancelsDroppedQueued = new LongAdder();
+    final LongAdder twinCancelsBothRan = new LongAdder();
+    final LongAdder twinCancelsRemembered = new LongAdder();
+    final LongAdder tombstonedDrops = new LongAdder();
+    final LongAdder expiredAtDequeue = new LongAdder();
+    final LongAdder delaysInjected = new LongAdder();
+    final LongAdder stallHolds = new LongAdder();
+
+    /**
+     * The counters at one reading.
+     *
+     * @param rootCancelsReceived       cancels from a root ({@code if_queued} false)
+     * @param rootCancelsDroppedQueued  ... that dropped a queued task (answered CANCELLED)
+     * @param rootCancelsStoppedRunning ... that stopped a running task (answered cut short)
+     * @param rootCancelsTooLate        ... that found the task answered already, or never seen
+     * @param twinCancelsSent           cancels written to a twin's leaf when a tied request started
+     * @param twinCancelSendFailures    cancels to a twin's leaf dropped: no connection to it, or too many waiting
+     * @param twinCancelsReceived       cancels from another leaf ({@code if_queued} true)
+     * @param twinCancelsDroppedQueued  ... that dropped the queued twin (answered CANCELLED to its root)
+     * @param twinCancelsBothRan        ... that found the twin running: both copies ran
+     * @param twinCancelsRemembered     ... for a request not here (yet, or any more), kept as a tombstone
+     * @param tombstonedDrops           requests answered CANCELLED on arrival because their twin's cancel came first
+     * @param expiredAtDequeue          requests whose deadline passed in the queue: answered EXPIRED, never executed
+     * @param delaysInjected            sub-requests held by an injected delay
+     * @param stallHolds                times a worker was held by an injected stall, before or during a sub-request
+     */
+    public record Snapshot(
+            long rootCancelsReceived,
+            long rootCancelsDroppedQueued,
+            long rootCancelsStoppedRunning,
+            long rootCancelsTooLate,
+            long twinCancelsSent,
+            long twinCancelSendFailures,
+            long twinCancelsReceived,
+            long twinCancelsDroppedQueued,
+            long twinCancelsBothRan,
+            long twinCancelsRemembered,
+            long tombstonedDrops,
+            long expiredAtDequeue,
+            long delaysInjected,
+            long stallHolds) {
+
+        /** One line for the log, e.g. at shutdown. */
+        public String describe() {
+            return "root cancels " + rootCancelsReceived + " (dropped queued " + rootCancelsDroppedQueued
+                    + ", stopped running " + rootCancelsStoppedRunning + ", too late " + rootCancelsTooLate
+                    + "); twin cancels sent " + twinCancelsSent + " (failed " + twinCancelSendFailures
+                    + "), received " + twinCancelsReceived + " (dropped queued " + twinCancelsDroppedQueued
+                    + ", both ran " + twinCancelsBothRan + ", remembered " + twinCancelsRemembered
+                    + "), dropped on arrival " + tombstonedDrops + "; expired in queue " + expiredAtDequeue
+                    + "; injected delays " + delaysInjected + ", stall holds " + stallHolds;
+        }
+    }
+
+    public Snapshot snapshot() {
+        return new Snapshot(rootCancelsReceived.sum(), rootCancelsDroppedQueued.sum(), rootCancelsStoppedRunning.sum(),
+                rootCancelsTooLate.sum(), twinCancelsSent.sum(), twinCancelSendFailures.sum(), twinCancelsReceived.sum(),
+                twinCancelsDroppedQueued.sum(), twinCancelsBothRan.sum(), twinCancelsRemembered.sum(),
+                tombstonedDrops.sum(), expiredAtDequeue.sum(), delaysInjected.sum(), stallHolds.sum());
+    }
+}

@@ -1,0 +1,67 @@
+package io.hedgerow.leaf.server;
+
+import io.hedgerow.common.policy.Backoff;
+import io.hedgerow.common.time.Ticker;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The leaf-to-leaf side of tied requests: when a worker starts a request that has a twin, this
+ * sends {@code Cancel{twin id, if_queued}} to the twin's leaf, which drops the twin if it is still
+ * queued. One connection per peer address ({@link PeerLink}), opened on first use on the leaf's own
+ * event loops and kept; the peer serves it with its ordinary connection handler.
+ *
+ * <p>A cancel to a twin is an optimisation, never a correctness matter (the root takes whichever
+ * copy answers first), so a cancel that cannot be delivered soon is dropped and counted rather than
+ * kept: the twin it would have stopped is done or expired by the time a slow connection comes up.
+ *
+ * <p><b>Assumptions and guarantees.</b> {@link #cancelTwin} may be called from any thread, never
+ * blocks and never throws; the connection work runs on an event loop. At most {@link #MAX_PEERS}
+ * peers are kept (an address beyond them is refused and counted), so a root naming ever new
+ * addresses cannot grow this without bound.
+ */
+final class PeerCancels {
+    static final int MAX_PEERS = 1024;
+    /** Cancels waiting for one peer's connection to come up; more are dropped. */
+    static final int MAX_PENDING_PER_PEER = 4096;
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
+    /** How long a peer that could not be reached is given up on before the next attempt. */
+    static final Backoff RECONNECT = Backoff.exponential(Duration.ofMillis(50), Duration.ofSeconds(2));
+
+    private final EventLoopGroup group;
+    private final Class<? extends Channel> channelClass;
+    private final int maxFrameBytes;
+    private final Ticker ticker;
+    private final LeafCounters counters;
+    private final ConcurrentHashMap<String, PeerLink> links = new ConcurrentHashMap<>();
+
+    PeerCancels(EventLoopGroup group, Class<? extends Channel> channelClass, int maxFrameBytes, Ticker ticker,
+            LeafCounters counters) {
+        this.group = group;
+        this.channelClass = channelClass;
+        this.maxFrameBytes = maxFrameBytes;
+        this.ticker = ticker;
+        this.counters = counters;
+    }
+
+    /** Tells the leaf at {@code address} ({@code host:port}) to drop request {@code requestId} if still queued. */
+    void cancelTwin(String address, long requestId) {
+        PeerLink link = links.get(address);
+        if (link == null) {
+            if (links.size() >= MAX_PEERS) {
+                counters.twinCancelSendFailures.increment();
+                return;
+            }
+            link = links.computeIfAbsent(address, a -> new PeerLink(a, group.next(), channelClass, maxFrameBytes,
+                    ticker, counters));
+        }
+        link.send(requestId);
+    }
+
+    /** Peers with a connection open right now (for tests). */
+    int connectedPeers() {
+        return (int) links.values().stream().filter(PeerLink::isConnected).count();
+    }
+}

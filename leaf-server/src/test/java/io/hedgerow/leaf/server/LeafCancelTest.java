@@ -1,0 +1,531 @@
+package io.hedgerow.leaf.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.Cancel;
+import io.hedgerow.common.wire.proto.DelayDistribution;
+import io.hedgerow.common.wire.proto.FaultKind;
+import io.hedgerow.common.wire.proto.FetchItem;
+import io.hedgerow.common.wire.proto.FetchRequest;
+import io.hedgerow.common.wire.proto.FetchResponse;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.InjectFault;
+import io.hedgerow.common.wire.proto.InjectFaultAck;
+import io.hedgerow.common.wire.proto.Priority;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.common.wire.proto.Twin;
+import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.leaf.fault.InjectedStall;
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.index.SourceDocument;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.ToLongFunction;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cancels, tied requests, deadlines and stalls at the leaf, over real sockets: real {@link LeafServer}s
+ * with one worker each, plain sockets playing the root. The only worker is held by an injected delay
+ * (a running task) or an injected stall (a task not yet started), so which tasks are queued and which
+ * run is known exactly; outcomes are checked by answers and counters, never by how long anything took.
+ */
+class LeafCancelTest {
+    private static final String INDEX = "cancels";
+    private static final int PARTITIONS = 2;
+    /** Only a leaf that never answers reaches it. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+    /** Long enough that nothing in a test outlasts it: holds end by a cancel, a clear or a deadline. */
+    private static final Duration HOLD = Duration.ofSeconds(50);
+
+    @TempDir
+    static Path indexParent;
+
+    private static PartitionStore store;
+
+    private final List<LeafServer> leaves = new ArrayList<>();
+    private final List<Socket> sockets = new ArrayList<>();
+    private long nextRequestId = 1_000;
+
+    @BeforeAll
+    static void buildIndex() throws IOException {
+        List<SourceDocument> docs = new ArrayList<>();
+        String[] words = {"meadow", "hawthorn", "blackbird", "brook", "hazel"};
+        for (int i = 0; i < 40; i++) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("title", words[i % words.length] + " " + words[(i / 5) % words.length]);
+            fields.put("body", "the " + words[i % words.length] + " by the " + words[(i + 2) % words.length] + ".");
+            docs.add(new SourceDocument("doc-" + i, fields, i + 1));
+        }
+        store = new PartitionStore(indexParent.resolve(INDEX));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(PARTITIONS), IndexProgress.none())
+                .build(store, INDEX, IndexConfig.defaults(), docs);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        leaves.forEach(LeafServer::close);
+    }
+
+    // ------------------------------------------------------------------ a root's cancel
+
+    @Test
+    void aRootCancelOfAQueuedTaskIsAnsweredCancelledAndTheTaskNeverRuns() throws IOException {
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+        assertThat(injectDelay(root, HOLD).getError()).isEmpty();
+        SearchRequest running = request(0);
+        root.send(frame(running));
+        awaitCounter(leaf, LeafCounters.Snapshot::delaysInjected, 1); // the only worker holds it
+        SearchRequest queued = request(1);
+        root.send(frame(queued));
+
+        root.send(cancel(queued.getRequestId(), false));
+        SearchResponse cancelled = root.receive().getResult();
+
+        assertThat(cancelled.getRequestId()).isEqualTo(queued.getRequestId());
+        assertThat(cancelled.getPartition()).isEqualTo(1);
+        assertThat(cancelled.getStatus()).isEqualTo(Status.CANCELLED);
+        assertThat(cancelled.getHitsList()).isEmpty();
+        assertThat(leaf.counters().snapshot().rootCancelsDroppedQueued()).isEqualTo(1);
+
+        // The running one stops at its next check and answers what it has, cut short.
+        root.send(cancel(running.getRequestId(), false));
+        SearchResponse cut = root.receive().getResult();
+        assertThat(cut.getRequestId()).isEqualTo(running.getRequestId());
+        assertThat(cut.getStatus()).isEqualTo(Status.OK);
+        assertThat(cut.getCutShort()).isTrue();
+
+        // The worker passes the dropped task by: the next answer is the next request's, not a second one for it.
+        assertThat(injectDelay(root, Duration.ZERO).getError()).isEmpty();
+        SearchRequest next = request(0);
+        root.send(frame(next));
+        SearchResponse answered = root.receive().getResult();
+        assertThat(answered.getRequestId()).isEqualTo(next.getRequestId());
+        assertThat(answered.getStatus()).isEqualTo(Status.OK);
+        assertThat(answered.getCutShort()).isFalse();
+
+        root.send(cancel(next.getRequestId(), false)); // answered already
+        root.send(cancel(987_654_321L, false)); // never seen
+        awaitCounter(leaf, LeafCounters.Snapshot::rootCancelsReceived, 4);
+        LeafCounters.Snapshot counters = leaf.counters().snapshot();
+        assertThat(counters.rootCancelsDroppedQueued()).isEqualTo(1);
+        assertThat(counters.rootCancelsStoppedRunning()).isEqualTo(1);
+        assertThat(counters.rootCancelsTooLate()).isEqualTo(2);
+        assertThat(counters.delaysInjected()).as("the dropped task was never taken to run").isEqualTo(1);
+    }
+
+    @Test
+    void aRootCancelOfAQueuedFetchIsAnsweredCancelled() throws IOException {
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+        assertThat(injectDelay(root, HOLD).getError()).isEmpty();
+        root.send(frame(request(0)));
+        awaitCounter(leaf, LeafCounters.Snapshot::delaysInjected, 1);
+        long fetchId = nextRequestId++;
+        root.send(Frame.newBuilder().setFetch(FetchRequest.newBuilder().setRequestId(fetchId).setQuery("body:meadow")
+                .setStoredFields(true).addItems(FetchItem.newBuilder().setPartition(0).setDoc(0))).build());
+
+        root.send(cancel(fetchId, false));
+        FetchResponse cancelled = root.receive().getFetchResult();
+
+        assertThat(cancelled.getRequestId()).isEqualTo(fetchId);
+        assertThat(cancelled.getStatus()).isEqualTo(Status.CANCELLED);
+        assertThat(cancelled.getDocsList()).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ tied requests
+
+    @Test
+    void aTwinThatStartsDropsItsQueuedTwinOnAnotherLeafWhichAnswersCancelledToItsRoot() throws IOException {
+        LeafServer first = start();
+        LeafServer second = start();
+        Root toFirst = connect(first);
+        Root toSecond = connect(second);
+        // The second leaf's only worker is stalled on a filler, so whatever comes next waits in its queue.
+        assertThat(injectStall(toSecond, HOLD, HOLD.plusSeconds(1)).getError()).isEmpty();
+        SearchRequest filler = request(0);
+        toSecond.send(frame(filler));
+        awaitCounter(second, LeafCounters.Snapshot::stallHolds, 1);
+
+        long firstId = nextRequestId++;
+        long secondId = nextRequestId++;
+        SearchRequest twinAtSecond = request(1).toBuilder().setRequestId(secondId)
+                .setTwin(Twin.newBuilder().setLeafAddress(first.address()).setRequestId(firstId)).build();
+        SearchRequest twinAtFirst = request(1).toBuilder().setRequestId(firstId)
+                .setTwin(Twin.newBuilder().setLeafAddress(second.address()).setRequestId(secondId)).build();
+        toSecond.send(frame(twinAtSecond));
+        // Frames of one connection are read in order: once this is acknowledged, the twin is queued.
+        assertThat(injectDelay(toSecond, Duration.ZERO).getError()).isEmpty();
+        toFirst.send(frame(twinAtFirst));
+
+        SearchResponse ran = toFirst.receive().getResult();
+        assertThat(ran.getRequestId()).isEqualTo(firstId);
+        assertThat(ran.getStatus()).isEqualTo(Status.OK);
+        assertThat(ran.getHitsList()).isNotEmpty();
+        SearchResponse dropped = toSecond.receive().getResult();
+        assertThat(dropped.getRequestId()).as("answered on the root's connection, not the peer's").isEqualTo(secondId);
+        assertThat(dropped.getStatus()).isEqualTo(Status.CANCELLED);
+        assertThat(dropped.getPartition()).isEqualTo(1);
+
+        assertThat(first.counters().snapshot().twinCancelsSent()).isEqualTo(1);
+        assertThat(first.twinPeersConnected()).isEqualTo(1);
+        LeafCounters.Snapshot atSecond = second.counters().snapshot();
+        assertThat(atSecond.twinCancelsReceived()).isEqualTo(1);
+        assertThat(atSecond.twinCancelsDroppedQueued()).isEqualTo(1);
+        assertThat(atSecond.twinCancelsBothRan()).isZero();
+
+        // Released, the second leaf runs the filler and then passes the dropped twin by.
+        assertThat(injectStall(toSecond, Duration.ZERO, Duration.ZERO).getError()).isEmpty();
+        assertThat(toSecond.receive().getResult().getRequestId()).isEqualTo(filler.getRequestId());
+        SearchRequest next = request(0);
+        toSecond.send(frame(next));
+        assertThat(toSecond.receive().getResult().getRequestId()).isEqualTo(next.getRequestId());
+        assertThat(second.counters().snapshot().twinCancelsSent()).as("the dropped twin never started").isZero();
+    }
+
+    @Test
+    void aTwinsCancelLeavesARunningSearchAlone() throws IOException {
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+        Root peer = connect(leaf);
+        assertThat(injectDelay(root, HOLD).getError()).isEmpty();
+        SearchRequest running = request(0);
+        root.send(frame(running));
+        awaitCounter(leaf, LeafCounters.Snapshot::delaysInjected, 1);
+
+        peer.send(cancel(running.getRequestId(), true));
+        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsReceived, 1);
+        assertThat(leaf.counters().snapshot().twinCancelsBothRan()).isEqualTo(1);
+
+        assertThat(injectDelay(root, Duration.ZERO).getError()).isEmpty(); // releases the hold
+        SearchResponse answer = root.receive().getResult();
+        assertThat(answer.getRequestId()).isEqualTo(running.getRequestId());
+        assertThat(answer.getStatus()).isEqualTo(Status.OK);
+        assertThat(answer.getCutShort()).as("not stopped by an if_queued cancel").isFalse();
+        assertThat(answer.getHitsList()).isNotEmpty();
+        assertThat(leaf.counters().snapshot().twinCancelsDroppedQueued()).isZero();
+    }
+
+    @Test
+    void aTwinsCancelThatComesBeforeItsRequestDropsTheRequestOnArrival() throws IOException {
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+        Root peer = connect(leaf);
+        long id = nextRequestId++;
+
+        peer.send(cancel(id, true));
+        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsRemembered, 1);
+        root.send(frame(request(0).toBuilder().setRequestId(id)
+                .setTwin(Twin.newBuilder().setLeafAddress("127.0.0.1:1").setRequestId(id + 1)).build()));
+
+        SearchResponse answer = root.receive().getResult();
+        assertThat(answer.getRequestId()).isEqualTo(id);
+        assertThat(answer.getStatus()).isEqualTo(Status.CANCELLED);
+        LeafCounters.Snapshot counters = leaf.counters().snapshot();
+        assertThat(counters.tombstonedDrops()).isEqualTo(1);
+        assertThat(counters.twinCancelsSent() + counters.twinCancelSendFailures()).as("it never started").isZero();
+
+        // The tombstone is used up; a request without a twin never looks for one.
+        SearchRequest untied = request(0);
+        peer.send(cancel(untied.getRequestId(), true));
+        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsRemembered, 2);
+        assertThat(search(root, untied).getStatus()).isEqualTo(Status.OK);
+    }
+
+    @Test
+    void countsACancelToATwinLeafThatCannotBeReachedAndStillAnswers() throws IOException {
+        int closedPort;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            closedPort = probe.getLocalPort();
+        }
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+
+        SearchResponse answer = search(root, request(0).toBuilder()
+                .setTwin(Twin.newBuilder().setLeafAddress("127.0.0.1:" + closedPort).setRequestId(5)).build());
+        assertThat(answer.getStatus()).isEqualTo(Status.OK);
+        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelSendFailures, 1);
+
+        SearchResponse badAddress = search(root, request(0).toBuilder()
+                .setTwin(Twin.newBuilder().setLeafAddress("no-port-here").setRequestId(6)).build());
+        assertThat(badAddress.getStatus()).isEqualTo(Status.OK);
+        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelSendFailures, 2);
+        assertThat(leaf.counters().snapshot().twinCancelsSent()).isZero();
+    }
+
+    @Test
+    void reconnectsToATwinLeafWhoseConnectionClosed() throws IOException {
+        LeafServer first = start();
+        LeafServer second = start();
+        int secondPort = second.port();
+        Root root = connect(first);
+        assertThat(search(root, tiedTo(second.address())).getStatus()).isEqualTo(Status.OK);
+        awaitCounter(second, LeafCounters.Snapshot::twinCancelsReceived, 1);
+
+        second.close();
+        leaves.remove(second);
+        awaitTrue(() -> first.twinPeersConnected() == 0, "the first leaf sees the connection close");
+        LeafServer again = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true).withPort(secondPort));
+
+        assertThat(search(root, tiedTo(again.address())).getStatus()).isEqualTo(Status.OK);
+        awaitCounter(again, LeafCounters.Snapshot::twinCancelsReceived, 1);
+        assertThat(first.counters().snapshot().twinCancelsSent()).isEqualTo(2);
+        assertThat(first.counters().snapshot().twinCancelSendFailures()).isZero();
+    }
+
+    // ------------------------------------------------------------------ deadlines
+
+    @Test
+    void aRequestWhoseDeadlinePassedInTheQueueIsAnsweredExpiredAndNeverExecuted() throws IOException {
+        LeafServer leaf = start();
+        LeafServer twinLeaf = start();
+        Root root = connect(leaf);
+        assertThat(injectDelay(root, HOLD).getError()).isEmpty();
+        root.send(frame(request(0)));
+        awaitCounter(leaf, LeafCounters.Snapshot::delaysInjected, 1);
+        // One nanosecond of budget: gone by the time the worker is free, however fast the machine.
+        SearchRequest expiring = tiedTo(twinLeaf.address()).toBuilder().setBudgetNanos(1).build();
+        root.send(frame(expiring));
+
+        assertThat(injectDelay(root, Duration.ZERO).getError()).isEmpty();
+        assertThat(root.receive().getResult().getStatus()).as("the held one").isEqualTo(Status.OK);
+        SearchResponse expired = root.receive().getResult();
+
+        assertThat(expired.getRequestId()).isEqualTo(expiring.getRequestId());
+        assertThat(expired.getStatus()).isEqualTo(Status.EXPIRED);
+        assertThat(expired.getHitsList()).isEmpty();
+        LeafCounters.Snapshot counters = leaf.counters().snapshot();
+        assertThat(counters.expiredAtDequeue()).isEqualTo(1);
+        assertThat(counters.twinCancelsSent() + counters.twinCancelSendFailures())
+                .as("an expired request does not start, so it does not cancel its twin").isZero();
+    }
+
+    // ------------------------------------------------------------------ stalls
+
+    @Test
+    void aStallHoldsTheWorkerBeforeItStartsAndACancelDropsTheHeldTask() throws IOException {
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+        InjectFaultAck ack = injectStall(root, HOLD, HOLD.plusSeconds(1));
+        assertThat(ack.getError()).isEmpty();
+        assertThat(leaf.injectedStall()).contains(InjectedStall.of(HOLD, HOLD.plusSeconds(1), Duration.ofMinutes(1)));
+        SearchRequest held = request(0);
+        root.send(frame(held));
+        awaitCounter(leaf, LeafCounters.Snapshot::stallHolds, 1);
+
+        root.send(cancel(held.getRequestId(), false));
+        SearchResponse answer = root.receive().getResult();
+
+        assertThat(answer.getRequestId()).isEqualTo(held.getRequestId());
+        assertThat(answer.getStatus()).as("it had not started").isEqualTo(Status.CANCELLED);
+        assertThat(leaf.counters().snapshot().rootCancelsDroppedQueued()).isEqualTo(1);
+
+        assertThat(injectStall(root, Duration.ZERO, Duration.ZERO).getError()).isEmpty();
+        assertThat(leaf.injectedStall()).isEmpty();
+        SearchResponse next = search(root, request(1));
+        assertThat(next.getStatus()).isEqualTo(Status.OK);
+        assertThat(next.getCutShort()).isFalse();
+    }
+
+    @Test
+    void aStallHeldTaskWhoseDeadlinePassesAnswersExpired() throws IOException {
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+        assertThat(injectStall(root, HOLD, HOLD.plusSeconds(1)).getError()).isEmpty();
+
+        SearchResponse answer = search(root, request(0).toBuilder().setBudgetNanos(Duration.ofMillis(200).toNanos()).build());
+
+        assertThat(answer.getStatus()).isEqualTo(Status.EXPIRED);
+        LeafCounters.Snapshot counters = leaf.counters().snapshot();
+        assertThat(counters.stallHolds()).isEqualTo(1);
+        assertThat(counters.expiredAtDequeue()).isEqualTo(1);
+    }
+
+    @Test
+    void aDelayAndAStallAreInjectedIndependentlyAndRefusedWithoutFaultInjection() throws IOException {
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+        InjectFaultAck delayed = root.inject(InjectFault.newBuilder().setKind(FaultKind.DELAY)
+                .setDelayNanos(Duration.ofMillis(20).toNanos()).setProbability(0.25).setSeed(7)
+                .setDistribution(DelayDistribution.EXPONENTIAL).setDurationNanos(Duration.ofMinutes(1).toNanos()));
+        assertThat(delayed.getError()).isEmpty();
+        assertThat(delayed.getSeed()).isEqualTo(7);
+        assertThat(injectStall(root, Duration.ofMillis(1), Duration.ofHours(1)).getError()).isEmpty();
+        assertThat(leaf.injectedDelay()).contains(new InjectedDelay(Duration.ofMillis(20).toNanos(), 0.25,
+                Duration.ofMinutes(1).toNanos(), 7, InjectedDelay.Distribution.EXPONENTIAL));
+        assertThat(leaf.injectedStall()).isPresent();
+
+        assertThat(injectStall(root, Duration.ofMillis(150), Duration.ofMillis(150)).getError())
+                .isEqualTo("periodNanos: 150000000 (expected: > stallNanos 150000000, or the leaf would never run)");
+        assertThat(root.inject(InjectFault.newBuilder().setKind(FaultKind.STALL).setDelayNanos(1).setPeriodNanos(2)
+                .setDurationNanos(InjectedDelay.UNTIL_EXIT)).getError()).as("only the command line lasts until exit")
+                .startsWith("durationNanos: 9223372036854775807 (expected: 0..3600000000000");
+        assertThat(injectDelay(root, Duration.ZERO).getError()).isEmpty();
+        assertThat(leaf.injectedDelay()).isEmpty();
+        assertThat(leaf.injectedStall()).as("a delay's clear leaves the stall").isPresent();
+
+        LeafServer refusing = start(LeafConfig.defaults(store.dir()).withWorkers(1));
+        Root toRefusing = connect(refusing);
+        assertThat(injectStall(toRefusing, Duration.ofMillis(150), Duration.ofSeconds(1)).getError())
+                .isEqualTo(FaultControl.DISABLED);
+        assertThat(refusing.injectedStall()).isEmpty();
+    }
+
+    @Test
+    void startsWithTheStallItsConfigurationNames() throws IOException {
+        InjectedStall stall = new InjectedStall(Duration.ofMillis(150).toNanos(), Duration.ofSeconds(1).toNanos(),
+                InjectedDelay.UNTIL_EXIT);
+        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true).withInitialStall(stall));
+
+        assertThat(leaf.injectedStall()).contains(stall);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(
+                () -> LeafConfig.defaults(store.dir()).withInitialStall(stall)))
+                .hasMessage("initialStall: 150ms every 1s until the leaf exits (expected: none unless fault injection is enabled)");
+    }
+
+    // ------------------------------------------------------------------ scheduling classes
+
+    @Test
+    void servesItsOwnPrimariesBeforeBackupsThatCameFirst() throws IOException {
+        LeafServer leaf = start();
+        Root root = connect(leaf);
+        assertThat(injectStall(root, HOLD, HOLD.plusSeconds(1)).getError()).isEmpty();
+        SearchRequest filler = request(0);
+        root.send(frame(filler));
+        awaitCounter(leaf, LeafCounters.Snapshot::stallHolds, 1);
+        SearchRequest backup = request(0).toBuilder().setPriority(Priority.BACKUP).build();
+        SearchRequest primary = request(1);
+        root.send(frame(backup));
+        root.send(frame(primary));
+
+        assertThat(injectStall(root, Duration.ZERO, Duration.ZERO).getError()).isEmpty();
+
+        assertThat(List.of(root.receive().getResult().getRequestId(), root.receive().getResult().getRequestId(),
+                root.receive().getResult().getRequestId()))
+                .containsExactly(filler.getRequestId(), primary.getRequestId(), backup.getRequestId());
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private LeafServer start() throws IOException {
+        return start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
+    }
+
+    private LeafServer start(LeafConfig config) throws IOException {
+        LeafServer leaf = LeafServer.start(config);
+        leaves.add(leaf);
+        return leaf;
+    }
+
+    /** A root's connection with every partition assigned. */
+    private Root connect(LeafServer leaf) throws IOException {
+        Socket socket = new Socket("127.0.0.1", leaf.port());
+        sockets.add(socket);
+        socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
+        socket.setTcpNoDelay(true);
+        Root root = new Root(new DataInputStream(socket.getInputStream()), new DataOutputStream(socket.getOutputStream()));
+        root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(nextRequestId++)
+                .setIndexName(INDEX).addAllPartitions(IntStream.range(0, PARTITIONS).boxed().toList())).build());
+        AssignAck ack = root.receive().getAssignAck();
+        assertThat(ack.getError()).isEmpty();
+        return root;
+    }
+
+    private SearchRequest request(int partition) {
+        return SearchRequest.newBuilder().setRequestId(nextRequestId++).setPartition(partition).setQuery("body:meadow")
+                .setK(3).build();
+    }
+
+    /** A request whose (made-up) twin is on the leaf at {@code address}. */
+    private SearchRequest tiedTo(String address) {
+        return request(0).toBuilder().setTwin(Twin.newBuilder().setLeafAddress(address).setRequestId(nextRequestId++)).build();
+    }
+
+    private static Frame frame(SearchRequest request) {
+        return Frame.newBuilder().setSearch(request).build();
+    }
+
+    private static Frame cancel(long requestId, boolean ifQueued) {
+        return Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(requestId).setIfQueued(ifQueued)).build();
+    }
+
+    private static SearchResponse search(Root root, SearchRequest request) throws IOException {
+        root.send(frame(request));
+        SearchResponse answer = root.receive().getResult();
+        assertThat(answer.getRequestId()).isEqualTo(request.getRequestId());
+        return answer;
+    }
+
+    /** A fixed delay on every sub-request for a minute; zero clears. */
+    private static InjectFaultAck injectDelay(Root root, Duration delay) throws IOException {
+        return root.inject(InjectFault.newBuilder().setKind(FaultKind.DELAY).setDelayNanos(delay.toNanos())
+                .setProbability(1.0).setDurationNanos(Duration.ofMinutes(1).toNanos()));
+    }
+
+    /** A stall of {@code stall} every {@code period} for a minute, starting now; zero clears. */
+    private static InjectFaultAck injectStall(Root root, Duration stall, Duration period) throws IOException {
+        return root.inject(InjectFault.newBuilder().setKind(FaultKind.STALL).setDelayNanos(stall.toNanos())
+                .setPeriodNanos(period.toNanos()).setDurationNanos(Duration.ofMinutes(1).toNanos()));
+    }
+
+    private static void awaitCounter(LeafServer leaf, ToLongFunction<LeafCounters.Snapshot> counter, long value) {
+        awaitTrue(() -> counter.applyAsLong(leaf.counters().snapshot()) >= value, "a counter to reach " + value);
+    }
+
+    /** Waits for something the leaf does on its own threads; the bound is only for a leaf that never does it. */
+    private static void awaitTrue(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waiting for %s", what).isNegative();
+            Thread.onSpinWait();
+        }
+    }
+
+    /** A root's end of a connection: 4-byte big-endian length, then a Frame. */
+    private record Root(DataInputStream in, DataOutputStream out) {
+        void send(Frame frame) throws IOException {
+            byte[] bytes = frame.toByteArray();
+            out.writeInt(bytes.length);
+            out.write(bytes);
+            out.flush();
+        }
+
+        Frame receive() throws IOException {
+            byte[] bytes = new byte[in.readInt()];
+            in.readFully(bytes);
+            return Frame.parseFrom(bytes);
+        }
+
+        InjectFaultAck inject(InjectFault.Builder injection) throws IOException {
+            send(Frame.newBuilder().setInject(injection.setRequestId(1)).build());
+            Frame answer = receive();
+            assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.INJECT_ACK);
+            return answer.getInjectAck();
+        }
+    }
+}
