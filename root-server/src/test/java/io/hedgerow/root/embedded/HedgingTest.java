@@ -3,7 +3,10 @@ package io.hedgerow.root.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.leaf.fault.InjectedDelay;
+import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.server.LeafCounters;
+import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
@@ -59,6 +62,41 @@ class HedgingTest {
             assertThat(cancelsHonoured(cluster)).isEqualTo(stuck.size());
             assertThat(counter(cluster, "hedgerow.cancels", "outcome", "too_late").count()).isZero();
         }
+    }
+
+    @Test
+    void tiedCopiesOnAStalledLeafAreCancelledByTheirTwinsLeaf(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = start(data, HedgeSettings.defaults())) {
+            SearchResult baseline = search(cluster, query());
+            cluster.root().leafFaults().injectStall(0,
+                    InjectedStall.of(Duration.ofSeconds(50), Duration.ofSeconds(60), Duration.ofMinutes(1))).join();
+
+            SearchResult tied = search(cluster, query().hedge(HedgeMode.TIED));
+
+            assertThat(tied.tainted()).isFalse();
+            assertThat(tied.hits()).isEqualTo(baseline.hits());
+            String stalledLeaf = cluster.leaves().get(0).address();
+            List<SubRequestTrace> stalled = searches(tied).stream().filter(t -> t.leaf().equals(stalledLeaf)).toList();
+            assertThat(stalled).as("copies on the stalled leaf").isNotEmpty().noneMatch(SubRequestTrace::used);
+            assertThat(searches(tied).stream().filter(SubRequestTrace::used))
+                    .hasSize(PARTITIONS).allSatisfy(t -> assertThat(t.leaf()).isNotEqualTo(stalledLeaf));
+            long stalledFirst = stalled.stream().filter(t -> t.kind() == SubRequestTrace.Kind.PRIMARY).count();
+            assertThat(counter(cluster, "hedgerow.tied.pairs").count()).isGreaterThanOrEqualTo(stalledFirst);
+            // Every copy the stalled leaf got is dropped there, by the twin's leaf, by a cancel that
+            // came before the copy itself, or by the root once the twin answered; none ran.
+            LeafServer leaf = cluster.leaves().get(0);
+            awaitTrue(() -> dropped(leaf.counters().snapshot()) >= stalled.size());
+            LeafCounters.Snapshot counters = leaf.counters().snapshot();
+            assertThat(dropped(counters)).isEqualTo(stalled.size());
+            assertThat(counters.twinCancelsReceived()).isPositive();
+            assertThat(counters.twinCancelsBothRan()).isZero();
+            assertThat(cluster.leaves().get(1).counters().snapshot().twinCancelsSent()).isPositive();
+            assertThat(counter(cluster, "hedgerow.tied.both.ran").count()).isZero();
+        }
+    }
+
+    private static long dropped(LeafCounters.Snapshot counters) {
+        return counters.twinCancelsDroppedQueued() + counters.tombstonedDrops() + counters.rootCancelsDroppedQueued();
     }
 
     @Test
