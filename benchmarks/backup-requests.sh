@@ -19,6 +19,9 @@ SCENARIO_WARMUP=""
 WARMUP=90s
 RESULTS="$HERE/results"
 PORT=8080
+# The delay scenario holds 1% of sub-requests for 1 s on their worker: ~40 at once per leaf at
+# 1,000 req/s. Leaves need more workers than that, or hedging off would measure an overload.
+LEAF_WORKERS=64
 ONLY=""
 
 usage() {
@@ -26,7 +29,7 @@ usage() {
 Usage: benchmarks/backup-requests.sh [options]
 
 Runs the backup-requests benchmark end to end: starts
-  ./hedgerow local --leaves 4 --replicas 2 --partitions 16 --fault-injection
+  ./hedgerow local --leaves 4 --replicas 2 --partitions 16 --leaf-workers 64 --fault-injection
 warms it, runs docs/benchmarks/backup-requests/{no-fault,delay-1pct-1s,stall-150ms}.json through
 ./hedgerow loadgen (each: a warm-up, then off, backup-10ms, hedged-p95 and tied), stops the cluster
 (also on Ctrl-C or failure), and writes <results>/<time>-backup-requests/backup-requests.md: one
@@ -38,10 +41,12 @@ Options:
                          of what the cheap mix with ids only sustains at p99 <= 20 ms on 2 cores).
                          auto: measure the capacity first (loadgen --find-capacity, ~2 min) and use half.
   --phase-duration D     Length of each measured phase (default: the files', 60s).
-  --scenario-warmup D    Length of each scenario's unmeasured warm-up (default: the files', 30s).
+  --scenario-warmup D    Length of each of a scenario's three unmeasured warm-ups, one per hedging
+                         mode so each mode's code is compiled before it is measured (default: 10s).
   --warmup D             Load on the fresh cluster before anything is measured (default: 90s).
   --only LIST            Run only these scenarios, comma-separated (default: all three).
   --port N               The root's HTTP port (default: 8080).
+  --leaf-workers N       Search threads per leaf (default: 64; the 1 s delays hold a worker each).
   --results DIR          Where the results folder goes (default: results/).
   --smoke                A quick end-to-end check, not a measurement: --phase-duration 3s
                          --scenario-warmup 2s --warmup 10s.
@@ -70,6 +75,7 @@ while [[ $# -gt 0 ]]; do
     --warmup) require_value "$1" "${2:-}"; WARMUP="$2"; shift 2 ;;
     --only) require_value "$1" "${2:-}"; ONLY="$2"; shift 2 ;;
     --port) require_value "$1" "${2:-}"; PORT="$2"; shift 2 ;;
+    --leaf-workers) require_value "$1" "${2:-}"; LEAF_WORKERS="$2"; shift 2 ;;
     --results) require_value "$1" "${2:-}"; RESULTS="$2"; shift 2 ;;
     --smoke) PHASE_DURATION=3s; SCENARIO_WARMUP=2s; WARMUP=10s; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -139,8 +145,8 @@ say "Backup-requests benchmark: results in $OUT"
 # Build once here, in the foreground, so the cluster does not build in the background.
 "$HEDGEROW" loadgen --version >/dev/null
 
-say "Starting ./hedgerow local --leaves 4 --replicas 2 --partitions 16 --fault-injection --port $PORT (log: $OUT/cluster.log)..."
-"$HEDGEROW" local --leaves 4 --replicas 2 --partitions 16 --fault-injection --port "$PORT" >"$OUT/cluster.log" 2>&1 &
+say "Starting ./hedgerow local --leaves 4 --replicas 2 --partitions 16 --leaf-workers $LEAF_WORKERS --fault-injection --port $PORT (log: $OUT/cluster.log)..."
+"$HEDGEROW" local --leaves 4 --replicas 2 --partitions 16 --leaf-workers "$LEAF_WORKERS" --fault-injection --port "$PORT" >"$OUT/cluster.log" 2>&1 &
 CLUSTER_PID=$!
 waited=0
 until grep -qs '^Serving on ' "$OUT/cluster.log"; do
@@ -235,11 +241,11 @@ fi
   java="$(grep -h '^  machine: ' "${FOLDERS[@]/%//report.txt}" 2>/dev/null | head -n 1 | sed 's/^  machine: //')"
   echo "- Machine: $(nproc) cores${cpu:+ ($cpu)}${memory:+, $memory}${os:+, $os}; the root, 4 leaf JVMs and the generator all on it."
   [[ -z "$java" ]] || echo "- Generator: $java"
-  echo "- Cluster: \`./hedgerow local --leaves 4 --replicas 2 --partitions 16 --fault-injection\` (Europarl)."
+  echo "- Cluster: \`./hedgerow local --leaves 4 --replicas 2 --partitions 16 --leaf-workers $LEAF_WORKERS --fault-injection\` (Europarl)."
   echo "- Load: open loop, Poisson arrivals at $RATE req/s, cheap mix, ids only (no stored fields or snippets),"
-  echo "  \`timeout_ms\` 2000; warmed with $WARMUP (half at $GENTLE_RATE, half at $WARM_RATE req/s), then per scenario a warm-up of"
-  echo "  ${SCENARIO_WARMUP:-30s} and four measured phases of ${PHASE_DURATION:-60s}."
-  echo "- Command: \`benchmarks/backup-requests.sh --rate $RATE${PHASE_DURATION:+ --phase-duration $PHASE_DURATION}${SCENARIO_WARMUP:+ --scenario-warmup $SCENARIO_WARMUP} --warmup $WARMUP${ONLY:+ --only $ONLY}\`"
+  echo "  \`timeout_ms\` 2000; warmed with $WARMUP (half at $GENTLE_RATE, half at $WARM_RATE req/s), then per scenario three warm-ups"
+  echo "  (hedging off, hedged, tied) of ${SCENARIO_WARMUP:-10s} each and four measured phases of ${PHASE_DURATION:-60s}."
+  echo "- Command: \`benchmarks/backup-requests.sh --rate $RATE${PHASE_DURATION:+ --phase-duration $PHASE_DURATION}${SCENARIO_WARMUP:+ --scenario-warmup $SCENARIO_WARMUP} --warmup $WARMUP --leaf-workers $LEAF_WORKERS${ONLY:+ --only $ONLY}\`"
   echo
   if [[ ${#FOLDERS[@]} -gt 0 ]]; then
     sed -n '/^|/,$p' "$OUT/compare.log" | sed '/^Comparison: /d'
