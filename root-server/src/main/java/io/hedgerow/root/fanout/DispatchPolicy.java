@@ -2,8 +2,8 @@ package io.hedgerow.root.fanout;
 
 /**
  * The decisions of per-partition dispatch, in one pluggable place: which replica gets a
- * sub-request, when an unanswered sub-request gets a backup, and when the root stops waiting for
- * the partitions still out. Implementations are pure: no Netty, no threads, no clock of their own
+ * sub-request, and when the root stops waiting for the partitions still out. (When a backup goes
+ * out is the hedging policy's: {@code io.hedgerow.root.hedge}.) Implementations are pure: no Netty, no threads, no clock of their own
  * (time comes in as arguments), so tests and simulations drive them exactly.
  */
 public interface DispatchPolicy {
@@ -17,12 +17,6 @@ public interface DispatchPolicy {
      * @return a leaf from {@code replicas}, or -1 when none may be used
      */
     int chooseReplica(int partition, int[] replicas, ReplicaView view, long excludedLeaves);
-
-    /**
-     * How long after sending a partition's first sub-request to send a backup to another replica
-     * if no answer came; negative for no backup.
-     */
-    long backupDelayNanos(int partition);
 
     /**
      * Asked after every answer while partitions are still out: true ends the wait now and returns
@@ -43,7 +37,7 @@ public interface DispatchPolicy {
         int outstanding(int leaf);
     }
 
-    /** Least outstanding replica (ties to the preferred one), no backups, wait for all. */
+    /** Least outstanding replica (ties to the preferred one), wait for all. */
     static DispatchPolicy leastOutstanding() {
         return LeastOutstandingPolicy.INSTANCE;
     }

@@ -2,7 +2,7 @@ package io.hedgerow.root.fanout;
 
 /**
  * The foundation's policy: send each sub-request to the ready replica with the fewest answers
- * outstanding from this event loop, the preferred replica on ties; never send backups; wait for
+ * outstanding from this event loop, the preferred replica on ties; wait for
  * every partition (or the deadline).
  */
 enum LeastOutstandingPolicy implements DispatchPolicy {
@@ -23,11 +23,6 @@ enum LeastOutstandingPolicy implements DispatchPolicy {
             }
         }
         return best;
-    }
-
-    @Override
-    public long backupDelayNanos(int partition) {
-        return -1;
     }
 
     @Override
