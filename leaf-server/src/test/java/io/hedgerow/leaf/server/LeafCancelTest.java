@@ -26,8 +26,6 @@ import io.hedgerow.leaf.index.IndexOptions;
 import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -96,7 +94,7 @@ class LeafCancelTest {
     @Test
     void aRootCancelOfAQueuedTaskIsAnsweredCancelledAndTheTaskNeverRuns() throws IOException {
         LeafServer leaf = start();
-        Root root = connect(leaf);
+        FrameSocket root = connect(leaf);
         assertThat(injectDelay(root, HOLD).getError()).isEmpty();
         SearchRequest running = request(0);
         root.send(frame(running));
@@ -142,7 +140,7 @@ class LeafCancelTest {
     @Test
     void aRootCancelOfAQueuedFetchIsAnsweredCancelled() throws IOException {
         LeafServer leaf = start();
-        Root root = connect(leaf);
+        FrameSocket root = connect(leaf);
         assertThat(injectDelay(root, HOLD).getError()).isEmpty();
         root.send(frame(request(0)));
         awaitCounter(leaf, LeafCounters.Snapshot::delaysInjected, 1);
@@ -164,8 +162,8 @@ class LeafCancelTest {
     void aTwinThatStartsDropsItsQueuedTwinOnAnotherLeafWhichAnswersCancelledToItsRoot() throws IOException {
         LeafServer first = start();
         LeafServer second = start();
-        Root toFirst = connect(first);
-        Root toSecond = connect(second);
+        FrameSocket toFirst = connect(first);
+        FrameSocket toSecond = connect(second);
         // The second leaf's only worker is stalled on a filler, so whatever comes next waits in its queue.
         assertThat(injectStall(toSecond, HOLD, HOLD.plusSeconds(1)).getError()).isEmpty();
         SearchRequest filler = request(0);
@@ -211,8 +209,8 @@ class LeafCancelTest {
     @Test
     void aTwinsCancelLeavesARunningSearchAlone() throws IOException {
         LeafServer leaf = start();
-        Root root = connect(leaf);
-        Root peer = connect(leaf);
+        FrameSocket root = connect(leaf);
+        FrameSocket peer = connect(leaf);
         assertThat(injectDelay(root, HOLD).getError()).isEmpty();
         SearchRequest running = request(0);
         root.send(frame(running));
@@ -234,8 +232,8 @@ class LeafCancelTest {
     @Test
     void aTwinsCancelThatComesBeforeItsRequestDropsTheRequestOnArrival() throws IOException {
         LeafServer leaf = start();
-        Root root = connect(leaf);
-        Root peer = connect(leaf);
+        FrameSocket root = connect(leaf);
+        FrameSocket peer = connect(leaf);
         long id = nextRequestId++;
 
         peer.send(cancel(id, true));
@@ -264,7 +262,7 @@ class LeafCancelTest {
             closedPort = probe.getLocalPort();
         }
         LeafServer leaf = start();
-        Root root = connect(leaf);
+        FrameSocket root = connect(leaf);
 
         SearchResponse answer = search(root, request(0).toBuilder()
                 .setTwin(Twin.newBuilder().setLeafAddress("127.0.0.1:" + closedPort).setRequestId(5)).build());
@@ -283,7 +281,7 @@ class LeafCancelTest {
         LeafServer first = start();
         LeafServer second = start();
         int secondPort = second.port();
-        Root root = connect(first);
+        FrameSocket root = connect(first);
         assertThat(search(root, tiedTo(second.address())).getStatus()).isEqualTo(Status.OK);
         awaitCounter(second, LeafCounters.Snapshot::twinCancelsReceived, 1);
 
@@ -304,7 +302,7 @@ class LeafCancelTest {
     void aRequestWhoseDeadlinePassedInTheQueueIsAnsweredExpiredAndNeverExecuted() throws IOException {
         LeafServer leaf = start();
         LeafServer twinLeaf = start();
-        Root root = connect(leaf);
+        FrameSocket root = connect(leaf);
         assertThat(injectDelay(root, HOLD).getError()).isEmpty();
         root.send(frame(request(0)));
         awaitCounter(leaf, LeafCounters.Snapshot::delaysInjected, 1);
@@ -330,7 +328,7 @@ class LeafCancelTest {
     @Test
     void aStallHoldsTheWorkerBeforeItStartsAndACancelDropsTheHeldTask() throws IOException {
         LeafServer leaf = start();
-        Root root = connect(leaf);
+        FrameSocket root = connect(leaf);
         InjectFaultAck ack = injectStall(root, HOLD, HOLD.plusSeconds(1));
         assertThat(ack.getError()).isEmpty();
         assertThat(leaf.injectedStall()).contains(InjectedStall.of(HOLD, HOLD.plusSeconds(1), Duration.ofMinutes(1)));
@@ -355,7 +353,7 @@ class LeafCancelTest {
     @Test
     void aStallHeldTaskWhoseDeadlinePassesAnswersExpired() throws IOException {
         LeafServer leaf = start();
-        Root root = connect(leaf);
+        FrameSocket root = connect(leaf);
         assertThat(injectStall(root, HOLD, HOLD.plusSeconds(1)).getError()).isEmpty();
 
         SearchResponse answer = search(root, request(0).toBuilder().setBudgetNanos(Duration.ofMillis(200).toNanos()).build());
@@ -369,8 +367,8 @@ class LeafCancelTest {
     @Test
     void aDelayAndAStallAreInjectedIndependentlyAndRefusedWithoutFaultInjection() throws IOException {
         LeafServer leaf = start();
-        Root root = connect(leaf);
-        InjectFaultAck delayed = root.inject(InjectFault.newBuilder().setKind(FaultKind.DELAY)
+        FrameSocket root = connect(leaf);
+        InjectFaultAck delayed = inject(root, InjectFault.newBuilder().setKind(FaultKind.DELAY)
                 .setDelayNanos(Duration.ofMillis(20).toNanos()).setProbability(0.25).setSeed(7)
                 .setDistribution(DelayDistribution.EXPONENTIAL).setDurationNanos(Duration.ofMinutes(1).toNanos()));
         assertThat(delayed.getError()).isEmpty();
@@ -382,7 +380,7 @@ class LeafCancelTest {
 
         assertThat(injectStall(root, Duration.ofMillis(150), Duration.ofMillis(150)).getError())
                 .isEqualTo("periodNanos: 150000000 (expected: > stallNanos 150000000, or the leaf would never run)");
-        assertThat(root.inject(InjectFault.newBuilder().setKind(FaultKind.STALL).setDelayNanos(1).setPeriodNanos(2)
+        assertThat(inject(root, InjectFault.newBuilder().setKind(FaultKind.STALL).setDelayNanos(1).setPeriodNanos(2)
                 .setDurationNanos(InjectedDelay.UNTIL_EXIT)).getError()).as("only the command line lasts until exit")
                 .startsWith("durationNanos: 9223372036854775807 (expected: 0..3600000000000");
         assertThat(injectDelay(root, Duration.ZERO).getError()).isEmpty();
@@ -390,7 +388,7 @@ class LeafCancelTest {
         assertThat(leaf.injectedStall()).as("a delay's clear leaves the stall").isPresent();
 
         LeafServer refusing = start(LeafConfig.defaults(store.dir()).withWorkers(1));
-        Root toRefusing = connect(refusing);
+        FrameSocket toRefusing = connect(refusing);
         assertThat(injectStall(toRefusing, Duration.ofMillis(150), Duration.ofSeconds(1)).getError())
                 .isEqualTo(FaultControl.DISABLED);
         assertThat(refusing.injectedStall()).isEmpty();
@@ -413,7 +411,7 @@ class LeafCancelTest {
     @Test
     void servesItsOwnPrimariesBeforeBackupsThatCameFirst() throws IOException {
         LeafServer leaf = start();
-        Root root = connect(leaf);
+        FrameSocket root = connect(leaf);
         assertThat(injectStall(root, HOLD, HOLD.plusSeconds(1)).getError()).isEmpty();
         SearchRequest filler = request(0);
         root.send(frame(filler));
@@ -443,12 +441,12 @@ class LeafCancelTest {
     }
 
     /** A root's connection with every partition assigned. */
-    private Root connect(LeafServer leaf) throws IOException {
+    private FrameSocket connect(LeafServer leaf) throws IOException {
         Socket socket = new Socket("127.0.0.1", leaf.port());
         sockets.add(socket);
         socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
         socket.setTcpNoDelay(true);
-        Root root = new Root(new DataInputStream(socket.getInputStream()), new DataOutputStream(socket.getOutputStream()));
+        FrameSocket root = FrameSocket.over(socket);
         root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(nextRequestId++)
                 .setIndexName(INDEX).addAllPartitions(IntStream.range(0, PARTITIONS).boxed().toList())).build());
         AssignAck ack = root.receive().getAssignAck();
@@ -474,7 +472,7 @@ class LeafCancelTest {
         return Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(requestId).setIfQueued(ifQueued)).build();
     }
 
-    private static SearchResponse search(Root root, SearchRequest request) throws IOException {
+    private static SearchResponse search(FrameSocket root, SearchRequest request) throws IOException {
         root.send(frame(request));
         SearchResponse answer = root.receive().getResult();
         assertThat(answer.getRequestId()).isEqualTo(request.getRequestId());
@@ -482,14 +480,14 @@ class LeafCancelTest {
     }
 
     /** A fixed delay on every sub-request for a minute; zero clears. */
-    private static InjectFaultAck injectDelay(Root root, Duration delay) throws IOException {
-        return root.inject(InjectFault.newBuilder().setKind(FaultKind.DELAY).setDelayNanos(delay.toNanos())
+    private static InjectFaultAck injectDelay(FrameSocket root, Duration delay) throws IOException {
+        return inject(root, InjectFault.newBuilder().setKind(FaultKind.DELAY).setDelayNanos(delay.toNanos())
                 .setProbability(1.0).setDurationNanos(Duration.ofMinutes(1).toNanos()));
     }
 
     /** A stall of {@code stall} every {@code period} for a minute, starting now; zero clears. */
-    private static InjectFaultAck injectStall(Root root, Duration stall, Duration period) throws IOException {
-        return root.inject(InjectFault.newBuilder().setKind(FaultKind.STALL).setDelayNanos(stall.toNanos())
+    private static InjectFaultAck injectStall(FrameSocket root, Duration stall, Duration period) throws IOException {
+        return inject(root, InjectFault.newBuilder().setKind(FaultKind.STALL).setDelayNanos(stall.toNanos())
                 .setPeriodNanos(period.toNanos()).setDurationNanos(Duration.ofMinutes(1).toNanos()));
     }
 
@@ -506,26 +504,10 @@ class LeafCancelTest {
         }
     }
 
-    /** A root's end of a connection: 4-byte big-endian length, then a Frame. */
-    private record Root(DataInputStream in, DataOutputStream out) {
-        void send(Frame frame) throws IOException {
-            byte[] bytes = frame.toByteArray();
-            out.writeInt(bytes.length);
-            out.write(bytes);
-            out.flush();
-        }
-
-        Frame receive() throws IOException {
-            byte[] bytes = new byte[in.readInt()];
-            in.readFully(bytes);
-            return Frame.parseFrom(bytes);
-        }
-
-        InjectFaultAck inject(InjectFault.Builder injection) throws IOException {
-            send(Frame.newBuilder().setInject(injection.setRequestId(1)).build());
-            Frame answer = receive();
-            assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.INJECT_ACK);
-            return answer.getInjectAck();
-        }
+    private static InjectFaultAck inject(FrameSocket root, InjectFault.Builder injection) throws IOException {
+        root.send(Frame.newBuilder().setInject(injection.setRequestId(1)).build());
+        Frame answer = root.receive();
+        assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.INJECT_ACK);
+        return answer.getInjectAck();
     }
 }

@@ -25,8 +25,6 @@ import io.hedgerow.leaf.index.IndexOptions;
 import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -112,7 +110,7 @@ class LeafProtocolTest {
 
     @Test
     void acknowledgesAnAssignmentWithEachPartitionsDocCount() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         root.send(assign(42, INDEX, 0, 1, 2, 3));
 
         AssignAck ack = root.receive().getAssignAck();
@@ -127,7 +125,7 @@ class LeafProtocolTest {
 
     @Test
     void refusesAnAssignmentOfAnotherIndexNamingBoth() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         root.send(assign(7, "elsewhere", 0, 1));
 
         AssignAck ack = root.receive().getAssignAck();
@@ -139,7 +137,7 @@ class LeafProtocolTest {
 
     @Test
     void servesTheValidPartitionsOfAnAssignmentAndNamesTheOthers() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         root.send(assign(8, INDEX, 1, PARTITIONS + 3));
 
         AssignAck ack = root.receive().getAssignAck();
@@ -150,7 +148,7 @@ class LeafProtocolTest {
 
     @Test
     void closesPartitionsALaterAssignmentLeavesOut() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
         root.send(assign(9, INDEX, 2));
 
@@ -164,7 +162,7 @@ class LeafProtocolTest {
 
     @Test
     void searchesOnePartitionInScoreOrderCountingEveryHit() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
         for (int partition = 0; partition < PARTITIONS; partition++) {
             SearchRequest request = request(partition, "body:meadow", 5);
@@ -198,7 +196,7 @@ class LeafProtocolTest {
 
     @Test
     void fetchesStoredFieldsAndSnippetsInRequestOrder() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
         List<Hit> fromZero = search(root, request(0, "body:meadow", 3)).getHitsList();
         List<Hit> fromThree = search(root, request(3, "body:meadow", 3)).getHitsList();
@@ -237,7 +235,7 @@ class LeafProtocolTest {
 
     @Test
     void fetchesNoSnippetsOrFieldsWhenNotAsked() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
         Hit hit = search(root, request(1, "body:meadow", 1)).getHits(0);
 
@@ -254,7 +252,7 @@ class LeafProtocolTest {
 
     @Test
     void answersNotAssignedForAPartitionItDoesNotServe() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         assertThat(search(root, request(1, "body:meadow", 5)).getStatus()).as("before any assignment").isEqualTo(Status.NOT_ASSIGNED);
 
         root.send(assign(1, INDEX, 0, 1));
@@ -275,7 +273,7 @@ class LeafProtocolTest {
 
     @Test
     void answersBadQueryWithTheParsersMessage() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
 
         SearchResponse response = search(root, request(0, "title:(foo", 5));
@@ -287,7 +285,7 @@ class LeafProtocolTest {
 
     @Test
     void answersExpiredWhenTheBudgetIsGoneBeforeAWorkerTakesIt() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
 
         // One nanosecond: gone by the time a worker takes the task from the queue.
@@ -308,7 +306,7 @@ class LeafProtocolTest {
 
     @Test
     void refusesFaultInjectionUnlessStartedWithIt() throws IOException {
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
 
         InjectFaultAck ack = inject(root, Duration.ofMillis(300), 1.0, Duration.ofSeconds(60));
@@ -323,7 +321,7 @@ class LeafProtocolTest {
     @Test
     void holdsEverySearchAndFetchForTheInjectedDelay() throws IOException {
         restartLeaf(LeafConfig.defaults(store.dir()).withWorkers(2).withFaultInjection(true));
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
         Hit hit = search(root, request(0, "body:meadow", 1)).getHits(0);
 
@@ -357,7 +355,7 @@ class LeafProtocolTest {
     @Test
     void aCancelCutsADelayedRequestShortAndFreesTheWorker() throws IOException {
         restartLeaf(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
         assertThat(inject(root, Duration.ofSeconds(30), 1.0, Duration.ofSeconds(60)).getError()).isEmpty();
 
@@ -380,7 +378,7 @@ class LeafProtocolTest {
     @Test
     void theDeadlineCutsADelayedRequestShort() throws IOException {
         restartLeaf(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
         assertThat(inject(root, Duration.ofSeconds(30), 1.0, Duration.ofSeconds(60)).getError()).isEmpty();
 
@@ -396,7 +394,7 @@ class LeafProtocolTest {
     @Test
     void anInjectedDelayLapsesByItselfAfterItsDuration() throws IOException {
         restartLeaf(LeafConfig.defaults(store.dir()).withWorkers(2).withFaultInjection(true));
-        Peer root = connect();
+        FrameSocket root = connect();
         assignAll(root);
 
         assertThat(inject(root, Duration.ofSeconds(30), 1.0, Duration.ofMillis(200)).getError()).isEmpty();
@@ -413,7 +411,7 @@ class LeafProtocolTest {
     @Test
     void refusesAnOutOfRangeInjectionNamingTheValue() throws IOException {
         restartLeaf(LeafConfig.defaults(store.dir()).withFaultInjection(true));
-        Peer root = connect();
+        FrameSocket root = connect();
 
         InjectFaultAck ack = inject(root, Duration.ofMillis(5), 2.0, Duration.ofSeconds(1));
 
@@ -437,31 +435,31 @@ class LeafProtocolTest {
 
     @Test
     void closesOnlyTheConnectionThatSentGarbage() throws IOException {
-        Peer good = connect();
-        Peer bad = connect();
+        FrameSocket good = connect();
+        FrameSocket bad = connect();
         assignAll(good);
         assertThat(search(good, request(0, "body:meadow", 3)).getStatus()).isEqualTo(Status.OK);
 
         byte[] garbage = new byte[16];
         Arrays.fill(garbage, (byte) 0xFF); // an endless varint: no protobuf parser accepts it
-        bad.out.writeInt(garbage.length);
-        bad.out.write(garbage);
-        bad.out.flush();
+        bad.out().writeInt(garbage.length);
+        bad.out().write(garbage);
+        bad.out().flush();
 
-        assertThat(bad.readUntilClosed()).isEqualTo(-1);
+        assertThat(bad.in().read()).as("the leaf closed the connection").isEqualTo(-1);
         assertThat(search(good, request(1, "body:meadow", 3)).getStatus()).isEqualTo(Status.OK);
         assertThat(search(connect(), request(2, "body:meadow", 3)).getStatus()).as("a new connection").isEqualTo(Status.OK);
     }
 
     @Test
     void closesOnlyTheConnectionThatSentAFrameOnlyALeafSends() throws IOException {
-        Peer good = connect();
-        Peer confused = connect();
+        FrameSocket good = connect();
+        FrameSocket confused = connect();
         assignAll(good);
 
         confused.send(Frame.newBuilder().setResult(SearchResponse.newBuilder().setRequestId(1)).build());
 
-        assertThat(confused.readUntilClosed()).isEqualTo(-1);
+        assertThat(confused.in().read()).as("the leaf closed the connection").isEqualTo(-1);
         assertThat(search(good, request(1, "body:meadow", 3)).getStatus()).isEqualTo(Status.OK);
     }
 
@@ -470,8 +468,8 @@ class LeafProtocolTest {
         leaf.close();
         int maxFrameBytes = 1024;
         leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withMaxFrameBytes(maxFrameBytes));
-        Peer good = connect();
-        Peer greedy = connect();
+        FrameSocket good = connect();
+        FrameSocket greedy = connect();
         assignAll(good);
 
         // A frame of exactly the limit (not counting its 4-byte length prefix) is served.
@@ -480,10 +478,10 @@ class LeafProtocolTest {
         assertThat(search(good, atLimit).getStatus()).isEqualTo(Status.OK);
 
         // One byte more is refused from its length prefix alone, before any of it is sent.
-        greedy.out.writeInt(maxFrameBytes + 1);
-        greedy.out.flush();
+        greedy.out().writeInt(maxFrameBytes + 1);
+        greedy.out().flush();
 
-        assertThat(greedy.readUntilClosed()).isEqualTo(-1);
+        assertThat(greedy.in().read()).as("the leaf closed the connection").isEqualTo(-1);
         assertThat(search(good, request(1, "body:meadow", 3)).getStatus()).isEqualTo(Status.OK);
     }
 
@@ -494,7 +492,7 @@ class LeafProtocolTest {
         leaf = LeafServer.start(config);
     }
 
-    private InjectFaultAck inject(Peer root, Duration delay, double probability, Duration duration) throws IOException {
+    private InjectFaultAck inject(FrameSocket root, Duration delay, double probability, Duration duration) throws IOException {
         long requestId = nextRequestId++;
         root.send(Frame.newBuilder().setInject(InjectFault.newBuilder().setRequestId(requestId)
                 .setDelayNanos(delay.toNanos()).setProbability(probability).setDurationNanos(duration.toNanos())).build());
@@ -513,33 +511,14 @@ class LeafProtocolTest {
         }
     }
 
-    /** One end of a connection to the leaf, speaking 4-byte big-endian length, then a Frame. */
-    private record Peer(DataInputStream in, DataOutputStream out) {
-        void send(Frame frame) throws IOException {
-            byte[] bytes = frame.toByteArray();
-            out.writeInt(bytes.length);
-            out.write(bytes);
-            out.flush();
-        }
 
-        Frame receive() throws IOException {
-            byte[] bytes = new byte[in.readInt()];
-            in.readFully(bytes);
-            return Frame.parseFrom(bytes);
-        }
 
-        /** Reads until the leaf closes the connection; -1 then, or the first byte it sent instead. */
-        int readUntilClosed() throws IOException {
-            return in.read();
-        }
-    }
-
-    private Peer connect() throws IOException {
+    private FrameSocket connect() throws IOException {
         Socket socket = new Socket("127.0.0.1", leaf.port());
         sockets.add(socket);
         socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
         socket.setTcpNoDelay(true);
-        return new Peer(new DataInputStream(socket.getInputStream()), new DataOutputStream(socket.getOutputStream()));
+        return FrameSocket.over(socket);
     }
 
     private static Frame assign(long requestId, String index, int... partitions) {
@@ -549,7 +528,7 @@ class LeafProtocolTest {
                 .addAllPartitions(IntStream.of(partitions).boxed().toList())).build();
     }
 
-    private void assignAll(Peer root) throws IOException {
+    private void assignAll(FrameSocket root) throws IOException {
         root.send(assign(nextRequestId++, INDEX, IntStream.range(0, PARTITIONS).toArray()));
         AssignAck ack = root.receive().getAssignAck();
         assertThat(ack.getError()).isEmpty();
@@ -570,7 +549,7 @@ class LeafProtocolTest {
         return Frame.newBuilder().setSearch(request).build();
     }
 
-    private static SearchResponse search(Peer root, SearchRequest request) throws IOException {
+    private static SearchResponse search(FrameSocket root, SearchRequest request) throws IOException {
         root.send(frame(request));
         Frame answer = root.receive();
         assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.RESULT);
@@ -578,7 +557,7 @@ class LeafProtocolTest {
         return answer.getResult();
     }
 
-    private FetchResponse fetch(Peer root, FetchRequest.Builder request) throws IOException {
+    private FetchResponse fetch(FrameSocket root, FetchRequest.Builder request) throws IOException {
         request.setRequestId(nextRequestId++);
         root.send(Frame.newBuilder().setFetch(request).build());
         Frame answer = root.receive();

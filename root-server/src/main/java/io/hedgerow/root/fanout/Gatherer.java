@@ -338,7 +338,6 @@ final class Gatherer implements Runnable {
         }
         int partition = call.partition();
         outstanding[partition]--;
-        String leaf = call.connection().status().address().toString();
         switch (response.getStatus()) {
             case OK -> {
                 long roundTripNanos = now - call.sentNanos();
@@ -368,20 +367,20 @@ final class Gatherer implements Runnable {
                 fail(new SearchException(SearchException.Kind.BAD_QUERY, response.getError()));
             }
             case BUSY -> retryOrGiveUp(call, SubRequestError.BUSY,
-                    new PartitionError(partition, PartitionError.Kind.BUSY, leaf, response.getError()));
+                    new PartitionError(partition, PartitionError.Kind.BUSY, leafName(call), response.getError()));
             case NOT_ASSIGNED -> retryOrGiveUp(call, SubRequestError.NOT_ASSIGNED,
-                    new PartitionError(partition, PartitionError.Kind.UNAVAILABLE, leaf, response.getError()));
+                    new PartitionError(partition, PartitionError.Kind.UNAVAILABLE, leafName(call), response.getError()));
             case EXPIRED -> retryOrGiveUp(call, SubRequestError.EXPIRED,
-                    new PartitionError(partition, PartitionError.Kind.TIMED_OUT, leaf, response.getError()));
+                    new PartitionError(partition, PartitionError.Kind.TIMED_OUT, leafName(call), response.getError()));
             case CANCELLED -> {
                 // Dropped by its leaf because its tied twin started: the twin answers, unless it failed too.
                 if (!answered[partition] && outstanding[partition] == 0) {
                     retryOrGiveUp(call, SubRequestError.FAILED, new PartitionError(partition,
-                            PartitionError.Kind.FAILED, leaf, "dropped for a tied copy that did not answer"));
+                            PartitionError.Kind.FAILED, leafName(call), "dropped for a tied copy that did not answer"));
                 }
             }
             default -> retryOrGiveUp(call, SubRequestError.FAILED,
-                    new PartitionError(partition, PartitionError.Kind.FAILED, leaf, response.getError()));
+                    new PartitionError(partition, PartitionError.Kind.FAILED, leafName(call), response.getError()));
         }
     }
 
@@ -393,7 +392,11 @@ final class Gatherer implements Runnable {
         }
         outstanding[call.partition()]--;
         retryOrGiveUp(call, SubRequestError.CONNECTION, new PartitionError(call.partition(),
-                PartitionError.Kind.UNAVAILABLE, call.connection().status().address().toString(), reason));
+                PartitionError.Kind.UNAVAILABLE, leafName(call), reason));
+    }
+
+    private static String leafName(QueryCall call) {
+        return call.connection().status().address().toString();
     }
 
     private void retryOrGiveUp(ShardCall call, SubRequestError kind, PartitionError error) {
