@@ -17,6 +17,8 @@ public final class LeafStatus {
 
     private final int index;
     private final LeafAddress address;
+    /** {@code host:port}, made once: twins and errors name the leaf on the request path. */
+    private final String name;
     private final int connections;
     private final AtomicInteger readyConnections = new AtomicInteger();
     private final SlidingLatencyWindow latency;
@@ -28,6 +30,7 @@ public final class LeafStatus {
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
         this.index = index;
         this.address = address;
+        this.name = address.toString();
         this.connections = connections;
         this.latency = SlidingLatencyWindow.tenSeconds(ticker);
         this.leafTime = SlidingLatencyWindow.tenSeconds(ticker);
@@ -39,6 +42,11 @@ public final class LeafStatus {
 
     public LeafAddress address() {
         return address;
+    }
+
+    /** The leaf's {@code host:port}. */
+    public String name() {
+        return name;
     }
 
     public State state() {

@@ -284,7 +284,7 @@ final class Gatherer implements Runnable {
 
     private Twin twinOf(int leaf, long requestId) {
         return Twin.newBuilder()
-                .setLeafAddress(context.cluster().leaf(leaf).address().toString())
+                .setLeafAddress(context.cluster().leaf(leaf).name())
                 .setRequestId(requestId)
                 .build();
     }
@@ -396,7 +396,7 @@ final class Gatherer implements Runnable {
     }
 
     private static String leafName(QueryCall call) {
-        return call.connection().status().address().toString();
+        return call.connection().status().name();
     }
 
     private void retryOrGiveUp(ShardCall call, SubRequestError kind, PartitionError error) {

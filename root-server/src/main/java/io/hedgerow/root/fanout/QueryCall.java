@@ -86,7 +86,7 @@ abstract sealed class QueryCall implements LeafCall permits ShardCall, FetchCall
     }
 
     final SubRequestTrace trace(int partition, long queryStartNanos) {
-        return new SubRequestTrace(partition, connection.status().address().toString(), kind,
+        return new SubRequestTrace(partition, connection.status().name(), kind,
                 (sentNanos - queryStartNanos) / 1e6,
                 status == null ? null : (answeredNanos - queryStartNanos) / 1e6,
                 status, used, cancelled);
