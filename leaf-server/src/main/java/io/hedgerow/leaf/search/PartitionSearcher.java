@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.search;
 
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.FetchedDoc;
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchRequest;
@@ -29,6 +30,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollector;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.uhighlight.DefaultPassageFormatter;
@@ -124,9 +126,33 @@ public final class PartitionSearcher implements Closeable {
             searcher = newSearcher(reader);
             searcher.setTimeout(timeout);
         }
+        TopDocs top = searcher.search(query, collectorManager(request));
+        return response(request, top, timeout != null && searcher.timedOut());
+    }
+
+    /**
+     * The query phase in slices: the same search as {@link #search}, prepared to run a budget at a
+     * time ({@link SlicedSearch#step}); its end gives the same answer through {@link #response}.
+     * The caller holds an {@link #tryAcquire() acquired} reader until the search is done.
+     *
+     * @param timeout polled before each window of doc ids; when it says to exit, the search ends
+     *                with what it found, {@link SlicedSearch#cutShort() cut short}. Null means run to the end.
+     * @param ticker  the clock that measures each slice's budget
+     */
+    public SlicedSearch<TopScoreDocCollector, TopDocs> startSliced(Query query, SearchRequest request,
+            QueryTimeout timeout, Ticker ticker) throws IOException {
+        return SlicedSearch.start(sharedSearcher, query, collectorManager(request), timeout, ticker,
+                SlicedSearch.DEFAULT_WINDOW_DOCS);
+    }
+
+    /** Top k by score (ties by doc id), counting hits exactly up to the request's threshold (default 1,000). */
+    private static TopScoreDocCollectorManager collectorManager(SearchRequest request) {
         int threshold = request.getTotalHitsThreshold() > 0 ? request.getTotalHitsThreshold() : 1000;
-        TopDocs top = searcher.search(query,
-                new TopScoreDocCollectorManager(Math.max(1, request.getK()), null, threshold));
+        return new TopScoreDocCollectorManager(Math.max(1, request.getK()), null, threshold);
+    }
+
+    /** The answer to a query phase that found {@code top}, with each hit's id. */
+    public SearchResponse.Builder response(SearchRequest request, TopDocs top, boolean cutShort) throws IOException {
         String[] ids = ids(top.scoreDocs);
         SearchResponse.Builder response = SearchResponse.newBuilder()
                 .setRequestId(request.getRequestId())
@@ -134,7 +160,7 @@ public final class PartitionSearcher implements Closeable {
                 .setStatus(Status.OK)
                 .setTotalHits(top.totalHits.value())
                 .setTotalHitsExact(top.totalHits.relation() == TotalHits.Relation.EQUAL_TO)
-                .setCutShort(timeout != null && searcher.timedOut());
+                .setCutShort(cutShort);
         for (int i = 0; i < top.scoreDocs.length; i++) {
             response.addHits(Hit.newBuilder().setId(ids[i]).setScore(top.scoreDocs[i].score).setDoc(top.scoreDocs[i].doc));
         }

@@ -89,6 +89,12 @@ public final class LeafCommand implements Callable<Integer> {
                     + " the first real queries do not wait for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
+    @Option(names = "--slice", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "0s",
+            description = "Run searches in slices of this much work (e.g. 1ms): a search that used its slice while"
+                    + " other work waits goes back in the queue behind it, so expensive queries do not hold up"
+                    + " cheap ones; 0s runs every search to its end (default: ${DEFAULT-VALUE}).")
+    private Duration slice;
+
     @Option(names = "--exit-with-parent", hidden = true,
             description = "Exit when the parent process exits, so a killed 'local' cluster leaves nothing behind.")
     private boolean exitWithParent;
@@ -100,7 +106,7 @@ public final class LeafCommand implements Callable<Integer> {
             LeafConfig config = LeafConfig.defaults(indexDir)
                     .withHost(host).withPort(port).withWorkers(workers).withQueueCapacity(queueCapacity)
                     .withFaultInjection(faultInjection).withInitialDelay(initialDelay()).withInitialStall(initialStall())
-                    .withWarmup(warmup);
+                    .withWarmup(warmup).withSlice(slice);
             server = LeafServer.start(config);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());

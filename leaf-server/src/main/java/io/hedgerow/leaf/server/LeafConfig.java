@@ -23,6 +23,9 @@ import java.util.Objects;
  * @param initialStall     a stall injected from the start, or null; only with {@code faultInjection}
  * @param warmup           how long newly opened partitions run warm-up queries before the leaf
  *                         acknowledges them (zero: none)
+ * @param slice            the budget of one slice of a search: a search that has used it while other
+ *                         work of its class or a higher one waits yields its worker and queues the rest
+ *                         behind that work (zero: searches run to the end, unsliced)
  */
 public record LeafConfig(
         Path indexDir,
@@ -35,7 +38,8 @@ public record LeafConfig(
         boolean faultInjection,
         InjectedDelay initialDelay,
         InjectedStall initialStall,
-        Duration warmup) {
+        Duration warmup,
+        Duration slice) {
 
     public LeafConfig {
         Objects.requireNonNull(indexDir, "indexDir");
@@ -56,6 +60,10 @@ public record LeafConfig(
         if (warmup.isNegative()) {
             throw new IllegalArgumentException("warmup: " + warmup + " (expected: >= 0)");
         }
+        Objects.requireNonNull(slice, "slice");
+        if (slice.isNegative()) {
+            throw new IllegalArgumentException("slice: " + slice + " (expected: >= 0)");
+        }
         if (initialDelay != null && !faultInjection) {
             throw new IllegalArgumentException("initialDelay: " + initialDelay.describe()
                     + " (expected: none unless fault injection is enabled)");
@@ -68,53 +76,60 @@ public record LeafConfig(
 
     /**
      * Loopback, a free port, a worker per core, a queue of 1,000, one event loop, no fault
-     * injection, no warm-up (the command line warms by default; tests and embedded clusters do not).
+     * injection, no warm-up (the command line warms by default; tests and embedded clusters do not),
+     * no time-slicing.
      */
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(), 1000, 1,
-                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO);
+                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO, Duration.ZERO);
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup);
+        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup);
+        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup);
+        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice);
     }
 
     public LeafConfig withQueueCapacity(int newCapacity) {
-        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup);
+        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice);
     }
 
     /** Obey (or refuse) requests to inject faults; off by default. */
     public LeafConfig withFaultInjection(boolean enabled) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice);
     }
 
     /** How long to run newly opened partitions' code before they serve (zero: not at all). */
     public LeafConfig withWarmup(Duration newWarmup) {
         return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, initialStall, newWarmup);
+                initialDelay, initialStall, newWarmup, slice);
     }
 
     /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialDelay(InjectedDelay delay) {
         return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, delay, initialStall,
-                warmup);
+                warmup, slice);
     }
 
     /** A stall in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialStall(InjectedStall stall) {
         return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, stall, warmup);
+                initialDelay, stall, warmup, slice);
+    }
+
+    /** Slice searches with this budget each (zero: run each search to its end). */
+    public LeafConfig withSlice(Duration newSlice) {
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
+                initialDelay, initialStall, warmup, newSlice);
     }
 }

@@ -9,6 +9,7 @@ import io.hedgerow.common.time.Ticker;
  * @param faults   injected delays and stalls (none unless the leaf was started with fault injection)
  * @param counters what the leaf did with cancels, deadlines and faults
  * @param peers    connections to other leaves, for tied requests' cancels
+ * @param sliceNanos budget of one slice of a search; 0: searches are not sliced
  */
 record LeafContext(
         OpenPartitions partitions,
@@ -17,5 +18,6 @@ record LeafContext(
         Ticker ticker,
         FaultControl faults,
         LeafCounters counters,
-        PeerCancels peers) {
+        PeerCancels peers,
+        long sliceNanos) {
 }

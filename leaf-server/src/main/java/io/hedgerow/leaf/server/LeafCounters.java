@@ -26,6 +26,7 @@ public final class LeafCounters {
     final LongAdder expiredAtDequeue = new LongAdder();
     final LongAdder delaysInjected = new LongAdder();
     final LongAdder stallHolds = new LongAdder();
+    final LongAdder slicesYielded = new LongAdder();
 
     /**
      * The counters at one reading.
@@ -44,6 +45,7 @@ public final class LeafCounters {
      * @param expiredAtDequeue          requests whose deadline passed in the queue: answered EXPIRED, never executed
      * @param delaysInjected            sub-requests held by an injected delay
      * @param stallHolds                times a worker was held by an injected stall, before or during a sub-request
+     * @param slicesYielded             times a sliced search yielded its worker to waiting work and queued the rest
      */
     public record Snapshot(
             long rootCancelsReceived,
@@ -59,7 +61,8 @@ public final class LeafCounters {
             long tombstonedDrops,
             long expiredAtDequeue,
             long delaysInjected,
-            long stallHolds) {
+            long stallHolds,
+            long slicesYielded) {
 
         /** One line for the log, e.g. at shutdown. */
         public String describe() {
@@ -69,7 +72,8 @@ public final class LeafCounters {
                     + "), received " + twinCancelsReceived + " (dropped queued " + twinCancelsDroppedQueued
                     + ", both ran " + twinCancelsBothRan + ", remembered " + twinCancelsRemembered
                     + "), dropped on arrival " + tombstonedDrops + "; expired in queue " + expiredAtDequeue
-                    + "; injected delays " + delaysInjected + ", stall holds " + stallHolds;
+                    + "; injected delays " + delaysInjected + ", stall holds " + stallHolds
+                    + "; slices yielded " + slicesYielded;
         }
     }
 
@@ -77,6 +81,7 @@ public final class LeafCounters {
         return new Snapshot(rootCancelsReceived.sum(), rootCancelsDroppedQueued.sum(), rootCancelsStoppedRunning.sum(),
                 rootCancelsTooLate.sum(), twinCancelsSent.sum(), twinCancelSendFailures.sum(), twinCancelsReceived.sum(),
                 twinCancelsDroppedQueued.sum(), twinCancelsBothRan.sum(), twinCancelsRemembered.sum(),
-                tombstonedDrops.sum(), expiredAtDequeue.sum(), delaysInjected.sum(), stallHolds.sum());
+                tombstonedDrops.sum(), expiredAtDequeue.sum(), delaysInjected.sum(), stallHolds.sum(),
+                slicesYielded.sum());
     }
 }

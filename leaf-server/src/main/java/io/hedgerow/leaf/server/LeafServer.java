@@ -89,7 +89,7 @@ public final class LeafServer implements AutoCloseable {
         PeerCancels peers = new PeerCancels(group, transport.channelClass(), config.maxFrameBytes(), Ticker.system(),
                 counters);
         LeafContext leaf = new LeafContext(partitions, scheduler, new InflightTasks(Ticker.system(), counters),
-                Ticker.system(), faults, counters, peers);
+                Ticker.system(), faults, counters, peers, config.slice().toNanos());
         ChannelGroup connections = new DefaultChannelGroup(group.next());
         try {
             Channel channel = new ServerBootstrap()
@@ -147,6 +147,11 @@ public final class LeafServer implements AutoCloseable {
     /** Sub-requests an injected delay has held so far. */
     public long delaysInjected() {
         return counters.delaysInjected.sum();
+    }
+
+    /** Tasks and continuations waiting for a worker (for tests). */
+    int queued() {
+        return scheduler.queued();
     }
 
     /** What this leaf did with cancels, tied requests, deadlines and injected faults since it started. */

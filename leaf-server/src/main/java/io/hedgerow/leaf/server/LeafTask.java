@@ -21,6 +21,11 @@ import org.apache.lucene.index.QueryTimeout;
  * then answers what it found, {@code cut_short}. So every task answers exactly once, except that
  * the tasks of a connection that closed answer nothing (nobody is left to read it).
  *
+ * <p><b>Slices.</b> A long search may yield its worker between slices: it queues its continuation
+ * ({@link #resume()}) behind the work waiting, and stays RUNNING, in flight, until the slice that
+ * ends it answers. A cancel while the continuation waits is a cancel of a running task: the next
+ * slice stops at its first check and answers cut short, as does a deadline that passed meanwhile.
+ *
  * <p><b>Injected faults</b> (for tests and demos) hold the task on its worker, parked, as a GC
  * pause or a slow disk would hold a real search. That is the point: an occupied worker takes
  * nothing else from the shared queue, so requests behind it wait and the queue backs up, which is
@@ -31,7 +36,8 @@ import org.apache.lucene.index.QueryTimeout;
  * time; a cancel or the deadline ends it and the search that follows stops at its first check
  * ({@code cut_short}). Every hold ends at the deadline, and when its fault is cleared. Nothing ever waits on an event loop.
  *
- * <p><b>Assumptions and guarantees.</b> {@link #run()} runs once, on a worker; the cancel methods
+ * <p><b>Assumptions and guarantees.</b> {@link #run()} runs once, on a worker, and then each queued
+ * {@link #resume()} once, in turn (the scheduler's lock orders each hand-over); the cancel methods
  * may be called from any thread at any time, concurrently with each other and with {@code run}.
  * The state moves by compare-and-set out of QUEUED, so exactly one side wins. A cancel during a hold
  * ends the hold at once: the worker publishes itself in {@code heldWorker} before it checks the
@@ -171,6 +177,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         if (state != QUEUED) {
             return; // dropped while queued; whoever dropped it has answered
         }
+        boolean yielded = false;
         try {
             holdQueuedThroughStall();
             if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
@@ -190,15 +197,50 @@ abstract class LeafTask implements Runnable, QueryTimeout {
                 holdRunning(startNanos + delayNanos);
             }
             Frame answer = execute(startNanos, startNanos - receivedNanos);
-            // Before the send: a cancel that finds DONE is too late, one that finds RUNNING stopped it.
-            state = DONE;
-            replyTo.send(answer);
-        } finally {
-            if (state == RUNNING) {
-                state = DONE; // only if execute threw: a bug, answered by nobody
+            if (answer == null) {
+                yielded = true; // its continuation is queued, and may be running already: hands off
+                return;
             }
-            leaf.inflight().remove(this);
+            answer(answer);
+        } finally {
+            if (!yielded) {
+                settle();
+            }
         }
+    }
+
+    /**
+     * Runs the continuation of a task that yielded its worker after a slice ({@link #execute} or
+     * this returned null), on whichever worker took it from the queue. The task stayed RUNNING
+     * while queued, so a cancel or a deadline that came meanwhile is seen at the work's first check.
+     */
+    final void resume() {
+        boolean yielded = false;
+        try {
+            Frame answer = proceed();
+            if (answer == null) {
+                yielded = true;
+                return;
+            }
+            answer(answer);
+        } finally {
+            if (!yielded) {
+                settle();
+            }
+        }
+    }
+
+    private void answer(Frame answer) {
+        // Before the send: a cancel that finds DONE is too late, one that finds RUNNING stopped it.
+        state = DONE;
+        replyTo.send(answer);
+    }
+
+    private void settle() {
+        if (state == RUNNING) {
+            state = DONE; // only if the work threw: a bug, answered by nobody
+        }
+        leaf.inflight().remove(this);
     }
 
     /** Holds the worker, the task still queued, while the leaf is in an injected stall. */
@@ -279,12 +321,20 @@ abstract class LeafTask implements Runnable, QueryTimeout {
     }
 
     /**
-     * Does the work and builds the answer.
+     * Does the work and builds the answer, or does a slice of it and yields.
      *
      * @param startNanos when a worker took the task
      * @param queueNanos how long it waited for a worker
+     * @return the answer; or null when the task put its continuation in the scheduler's queue (a
+     *         {@link #resume()} of this task), which will answer. After queueing it the task
+     *         must touch nothing: another worker may be running the continuation already.
      */
     abstract Frame execute(long startNanos, long queueNanos);
+
+    /** The work after a yield: as {@link #execute}, null when it yielded again. */
+    Frame proceed() {
+        throw new IllegalStateException("proceed: task " + requestId + " never yields (expected: a task that does)");
+    }
 
     /** An answer that says no work was done, and why. */
     abstract Frame refusal(Status status, String detail);

@@ -18,6 +18,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * worker takes the oldest request of the highest class waiting, so a leaf serves its own primaries
  * before other leaves' backups: a backup sent to hedge a slow replica must not slow down the
  * primaries of the leaf it lands on. Within a class the queue is FIFO. The capacity is shared.
+ * A sliced search that yields ({@code --slice}) {@link #requeue requeues} its continuation at the
+ * back of its class, behind the work that was waiting.
  *
  * <p><b>Assumptions and guarantees.</b> {@link #trySubmit} is non-blocking (it takes a lock held
  * only for a few field updates, as {@code ArrayBlockingQueue} does) and may be called from event
@@ -69,7 +71,7 @@ final class SearchScheduler implements AutoCloseable {
         if (closed) {
             return false;
         }
-        ArrayDeque<Runnable> queue = queues.get(priority >= 0 && priority < CLASSES ? priority : CLASSES - 1);
+        ArrayDeque<Runnable> queue = queues.get(classOf(priority));
         lock.lock();
         try {
             if (queued >= capacity) {
@@ -82,6 +84,57 @@ final class SearchScheduler implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Puts the continuation of a task that already ran a slice at the back of its class's queue,
+     * so the work waiting ahead of it runs first. It was admitted when it arrived, so it is not
+     * refused for a full queue (the queue may then hold one more task per worker than its
+     * capacity): refusing it would leave a request that started without an answer.
+     *
+     * @return false only when the scheduler is closed
+     */
+    boolean requeue(Runnable continuation, int priority) {
+        if (closed) {
+            return false;
+        }
+        ArrayDeque<Runnable> queue = queues.get(classOf(priority));
+        lock.lock();
+        try {
+            queue.addLast(continuation);
+            queued++;
+            notEmpty.signal();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether a task of class {@code priority} or a higher one is waiting: what a slice of a
+     * running search should yield to. (Lower classes would not run first anyway: a worker takes
+     * the highest class waiting.)
+     */
+    boolean hasWaitingAtOrAbove(int priority) {
+        int lowest = classOf(priority);
+        lock.lock();
+        try {
+            if (queued == 0) {
+                return false;
+            }
+            for (int i = 0; i <= lowest; i++) {
+                if (!queues.get(i).isEmpty()) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static int classOf(int priority) {
+        return priority >= 0 && priority < CLASSES ? priority : CLASSES - 1;
     }
 
     /**

@@ -31,7 +31,7 @@ class InflightTasksTest {
     private final LeafCounters counters = new LeafCounters();
     private final InflightTasks inflight = new InflightTasks(ticker, counters);
     private final LeafContext context = new LeafContext(null, null, inflight, ticker,
-            new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null);
+            new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null, 0);
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final OutboundBatcher replies = new OutboundBatcher(channel);
 

@@ -1,0 +1,243 @@
+package io.hedgerow.leaf.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.FaultKind;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.InjectFault;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.index.SourceDocument;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Time-slicing at a real leaf with one worker, over real sockets: a long search submitted first
+ * yields to a cheap one submitted after it. Which answers first is the check, never how long
+ * anything took. An injected delay holds the long search on the only worker until the cheap one
+ * is queued behind it, so the order of arrivals is known exactly.
+ */
+class LeafSlicingTest {
+    private static final String INDEX = "slicing";
+    /** Several windows of {@code SlicedSearch.DEFAULT_WINDOW_DOCS}, so the long search has slices to yield between. */
+    private static final int DOCS = 7000;
+    private static final String[] WORDS = {"meadow", "hawthorn", "blackbird", "brook", "hazel", "bramble", "oak",
+        "thrush", "willow", "badger"};
+    /** Every document has one of these: the long query matches all of them. */
+    private static final String LONG_QUERY = "body:(" + String.join(" ", WORDS) + ")";
+    /** In one document. */
+    private static final String CHEAP_QUERY = "body:kingfisher";
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+    /** Longer than any test: the hold ends when the test clears the delay. */
+    private static final Duration HOLD = Duration.ofSeconds(50);
+
+    @TempDir
+    static Path indexParent;
+
+    private static PartitionStore store;
+
+    private final List<LeafServer> leaves = new ArrayList<>();
+    private final List<Socket> sockets = new ArrayList<>();
+    private long nextRequestId = 1;
+
+    @BeforeAll
+    static void buildIndex() throws IOException {
+        List<SourceDocument> docs = new ArrayList<>();
+        for (int i = 0; i < DOCS; i++) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("title", "note " + i);
+            String body = "the " + WORDS[i % WORDS.length] + " by the " + WORDS[(i / 7) % WORDS.length];
+            fields.put("body", i == DOCS / 2 ? body + " and a kingfisher." : body + ".");
+            docs.add(new SourceDocument("doc-" + i, fields, i + 1));
+        }
+        store = new PartitionStore(indexParent.resolve(INDEX));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(1), IndexProgress.none())
+                .build(store, INDEX, IndexConfig.defaults(), docs);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        leaves.forEach(LeafServer::close);
+    }
+
+    @Test
+    void aLongSearchYieldsToACheapOneSubmittedAfterIt() throws IOException {
+        // The smallest budget: a slice is one window, so the long search yields after its first.
+        LeafServer leaf = start(Duration.ofNanos(1));
+
+        List<SearchResponse> answers = longThenCheap(leaf);
+
+        assertThat(answers).extracting(SearchResponse::getRequestId).as("cheap first").containsExactly(2L, 1L);
+        SearchResponse cheap = answers.get(0);
+        SearchResponse slow = answers.get(1);
+        assertThat(cheap.getStatus()).isEqualTo(Status.OK);
+        assertThat(cheap.getTotalHits()).isEqualTo(1);
+        assertThat(slow.getStatus()).isEqualTo(Status.OK);
+        assertThat(slow.getCutShort()).isFalse();
+        assertThat(slow.getTotalHits()).as("every hit counted").isEqualTo(DOCS);
+        assertThat(slow.getTotalHitsExact()).isTrue();
+        assertThat(slow.getHitsCount()).isEqualTo(10);
+        assertThat(leaf.counters().snapshot().slicesYielded()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void withoutSlicingTheLongSearchHoldsTheWorkerUntilItEnds() throws IOException {
+        LeafServer leaf = start(Duration.ZERO);
+
+        List<SearchResponse> answers = longThenCheap(leaf);
+
+        assertThat(answers).extracting(SearchResponse::getRequestId).as("long first").containsExactly(1L, 2L);
+        assertThat(leaf.counters().snapshot().slicesYielded()).isZero();
+    }
+
+    @Test
+    void aSlicedSearchAnswersWhatTheUnslicedOneDoes() throws IOException {
+        LeafServer unsliced = start(Duration.ZERO);
+        LeafServer sliced = start(Duration.ofNanos(1));
+        Root plain = connect(unsliced);
+        Root slicing = connect(sliced);
+        for (String query : List.of(LONG_QUERY, CHEAP_QUERY, "body:meadow", "body:(oak AND thrush)",
+                "body:\"the hazel\"", "body:haz*", "title:note")) {
+            // Counting every hit: the whole answer is the same.
+            SearchRequest counted = request(query).toBuilder().setK(25).setTotalHitsThreshold(Integer.MAX_VALUE).build();
+            assertThat(search(slicing, counted)).as(query).isEqualTo(search(plain, counted));
+
+            // Counting up to the default 1,000: past it the count is a lower bound, which may depend on
+            // where windows of doc ids start and end; the hits do not.
+            SearchRequest request = request(query).toBuilder().setK(25).build();
+            SearchResponse expected = search(plain, request);
+            SearchResponse actual = search(slicing, request);
+            assertThat(actual.getHitsList()).as(query).isEqualTo(expected.getHitsList());
+            assertThat(actual.getTotalHitsExact()).as(query).isEqualTo(expected.getTotalHitsExact());
+            if (expected.getTotalHitsExact()) {
+                assertThat(actual.getTotalHits()).as(query).isEqualTo(expected.getTotalHits());
+            }
+            assertThat(actual.getStatus()).as(query).isEqualTo(Status.OK);
+            assertThat(actual.getCutShort()).as(query).isFalse();
+        }
+    }
+
+    /** The answer without its timings, which differ from run to run. */
+    private static SearchResponse search(Root root, SearchRequest request) throws IOException {
+        root.send(frame(request));
+        SearchResponse answer = root.receive().getResult();
+        assertThat(answer.getRequestId()).isEqualTo(request.getRequestId());
+        return answer.toBuilder().clearQueueNanos().clearServiceNanos().build();
+    }
+
+    /**
+     * Holds the only worker with the long search, queues the cheap one behind it, then lets the
+     * worker go; the two answers in the order they came.
+     */
+    private List<SearchResponse> longThenCheap(LeafServer leaf) throws IOException {
+        Root root = connect(leaf);
+        Frame held = root.inject(delay(HOLD));
+        assertThat(held.getInjectAck().getError()).isEmpty();
+        root.send(frame(request(LONG_QUERY).toBuilder().setTotalHitsThreshold(Integer.MAX_VALUE).build()));
+        awaitTrue(() -> leaf.counters().snapshot().delaysInjected() >= 1, "the worker to hold the long search");
+        root.send(frame(request(CHEAP_QUERY)));
+        awaitTrue(() -> leaf.queued() == 1, "the cheap search to queue behind it");
+
+        root.send(Frame.newBuilder().setInject(delay(Duration.ZERO).setRequestId(nextRequestId++)).build());
+        List<SearchResponse> answers = new ArrayList<>();
+        while (answers.size() < 2) {
+            Frame frame = root.receive();
+            if (frame.getBodyCase() == Frame.BodyCase.RESULT) {
+                answers.add(frame.getResult());
+            } else {
+                assertThat(frame.getBodyCase()).isEqualTo(Frame.BodyCase.INJECT_ACK); // the clear's, in any order
+            }
+        }
+        return answers;
+    }
+
+    private LeafServer start(Duration slice) throws IOException {
+        LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true)
+                .withSlice(slice));
+        leaves.add(leaf);
+        return leaf;
+    }
+
+    private Root connect(LeafServer leaf) throws IOException {
+        Socket socket = new Socket("127.0.0.1", leaf.port());
+        sockets.add(socket);
+        socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
+        socket.setTcpNoDelay(true);
+        Root root = new Root(new DataInputStream(socket.getInputStream()), new DataOutputStream(socket.getOutputStream()));
+        root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(1_000_000)
+                .setIndexName(INDEX).addPartitions(0)).build());
+        AssignAck ack = root.receive().getAssignAck();
+        assertThat(ack.getError()).isEmpty();
+        return root;
+    }
+
+    /** Request ids 1, 2, 3... in the order the test makes them. */
+    private SearchRequest request(String query) {
+        return SearchRequest.newBuilder().setRequestId(nextRequestId++).setPartition(0).setQuery(query).setK(10).build();
+    }
+
+    private static Frame frame(SearchRequest request) {
+        return Frame.newBuilder().setSearch(request).build();
+    }
+
+    /** A fixed delay of every sub-request for a minute; zero clears. */
+    private static InjectFault.Builder delay(Duration delay) {
+        return InjectFault.newBuilder().setKind(FaultKind.DELAY).setDelayNanos(delay.toNanos()).setProbability(1.0)
+                .setDurationNanos(Duration.ofMinutes(1).toNanos());
+    }
+
+    /** Waits for something the leaf does on its own threads; the bound is only for a leaf that never does it. */
+    private static void awaitTrue(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waiting for %s", what).isNegative();
+            Thread.onSpinWait();
+        }
+    }
+
+    /** A root's end of a connection: 4-byte big-endian length, then a Frame. */
+    private record Root(DataInputStream in, DataOutputStream out) {
+        void send(Frame frame) throws IOException {
+            byte[] bytes = frame.toByteArray();
+            out.writeInt(bytes.length);
+            out.write(bytes);
+            out.flush();
+        }
+
+        Frame receive() throws IOException {
+            byte[] bytes = new byte[in.readInt()];
+            in.readFully(bytes);
+            return Frame.parseFrom(bytes);
+        }
+
+        /** Injects a fault while nothing else is in flight on this connection: its answer is the ack. */
+        Frame inject(InjectFault.Builder injection) throws IOException {
+            send(Frame.newBuilder().setInject(injection.setRequestId(999_999)).build());
+            return receive();
+        }
+    }
+}
