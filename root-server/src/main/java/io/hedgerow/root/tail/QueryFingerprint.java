@@ -26,8 +26,13 @@ import java.util.Objects;
  *     words {@code and}, {@code or} and {@code not} are left alone: to the classic parser they are
  *     terms, not operators, so upper-casing them would change the query.</li>
  * <li><b>Clause order of a plain list</b>: when the whole query is two or more simple clauses
- *     joined all by whitespace, or all by {@code AND}, or all by {@code OR}, the clauses are sorted
- *     (by {@link String#compareTo}; duplicates kept, as they weigh twice). A simple clause is a term
+ *     joined all by {@code AND}, or all by {@code OR}, or all by whitespace with at most one of
+ *     them bare (without a field and without {@code +} or {@code -}), the clauses are sorted (by
+ *     {@link String#compareTo}; duplicates kept, as they weigh twice). The limit on bare clauses is
+ *     there because the classic parser (which no longer splits on whitespace) hands each run of
+ *     adjacent bare terms to the analyzer as one text: a keyword field would see {@code "b a"} as
+ *     one token, and a term the analyzer splits ({@code e-mail}) nests differently, so
+ *     {@code european parliament} is not reordered while {@code european AND parliament} is. A simple clause is a term
  *     of letters, digits, {@code _} and {@code .} (and, after its first character, {@code -} and
  *     {@code @}), optionally after a field name of the same characters and a colon, and, in a
  *     whitespace list only, optionally after one {@code +} or {@code -}. Such a list parses to one
@@ -190,15 +195,28 @@ public record QueryFingerprint(String text) {
         }
         boolean whitespaceList = clauses == size;
         String[] list = new String[clauses];
+        int bare = 0;
         for (int c = 0; c < clauses; c++) {
             String clause = tokens.get(whitespaceList ? c : 2 * c);
             if (!isSimpleClause(clause, whitespaceList)) {
                 return null;
             }
+            if (isBare(clause)) {
+                bare++;
+            }
             list[c] = clause;
+        }
+        if (whitespaceList && bare > 1) {
+            return null; // adjacent bare terms are analyzed together: their grouping would change
         }
         Arrays.sort(list);
         return String.join(separator, list);
+    }
+
+    /** No field and no {@code +} or {@code -}: the parser may analyze it together with its bare neighbours. */
+    private static boolean isBare(String clause) {
+        char first = clause.charAt(0);
+        return first != '+' && first != '-' && clause.indexOf(':') < 0;
     }
 
     private static boolean isSimpleClause(String clause, boolean allowPrefix) {

@@ -51,7 +51,7 @@ class ResultCacheTest {
         Resolution resolution = cache.complete(key, ResultCache.MISS, complete());
         assertThat(resolution).isEqualTo(new Resolution(complete(), Status.MISS, false));
 
-        Lookup again = cache.lookup(CacheKey.of(SearchRequest.of("parliament   european")));
+        Lookup again = cache.lookup(CacheKey.of(SearchRequest.of("european \t parliament ")));
         assertThat(again).isEqualTo(new ResultCache.Hit(complete()));
         Stats stats = cache.stats();
         assertThat(stats.hits()).isEqualTo(1);
