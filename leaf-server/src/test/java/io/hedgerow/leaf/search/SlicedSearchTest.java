@@ -177,7 +177,7 @@ class SlicedSearchTest {
     @Test
     void endsCutShortWithWhatItFoundWhenTheTimeoutSaysSo() throws IOException {
         AtomicLong checks = new AtomicLong();
-        SlicedSearch<TopScoreDocCollector, TopDocs> search = SlicedSearch.start(searcher, new MatchAllDocsQuery(),
+        SlicedSearch<TopScoreDocCollector, TopDocs> search = SlicedSearch.start(searcher, MatchAllDocsQuery.INSTANCE,
                 new TopScoreDocCollectorManager(10, null, Integer.MAX_VALUE), () -> checks.incrementAndGet() > 3,
                 countingTicker(), 100);
 
@@ -192,14 +192,14 @@ class SlicedSearchTest {
 
     @Test
     void refusesAResultBeforeTheEndAndANegativeBudget() throws IOException {
-        SlicedSearch<TopScoreDocCollector, TopDocs> search = SlicedSearch.start(searcher, new MatchAllDocsQuery(),
+        SlicedSearch<TopScoreDocCollector, TopDocs> search = SlicedSearch.start(searcher, MatchAllDocsQuery.INSTANCE,
                 new TopScoreDocCollectorManager(10, null, 1000), null, countingTicker(), 100);
         assertThat(search.step(1)).isTrue();
 
         assertThatThrownBy(search::result).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("search not done after 1 windows");
         assertThatThrownBy(() -> search.step(-1)).hasMessage("budgetNanos: -1 (expected: >= 0)");
-        assertThatThrownBy(() -> SlicedSearch.start(searcher, new MatchAllDocsQuery(),
+        assertThatThrownBy(() -> SlicedSearch.start(searcher, MatchAllDocsQuery.INSTANCE,
                 new TopScoreDocCollectorManager(10, null, 1000), null, countingTicker(), 0))
                 .hasMessage("windowDocs: 0 (expected: >= 1)");
     }
