@@ -35,7 +35,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.ToLongFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -287,7 +286,7 @@ class LeafCancelTest {
 
         second.close();
         leaves.remove(second);
-        awaitTrue(() -> first.twinPeersConnected() == 0, "the first leaf sees the connection close");
+        Eventually.await(() -> first.twinPeersConnected() == 0, "the first leaf sees the connection close");
         LeafServer again = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true).withPort(secondPort));
 
         assertThat(search(root, tiedTo(again.address())).getStatus()).isEqualTo(Status.OK);
@@ -492,17 +491,9 @@ class LeafCancelTest {
     }
 
     private static void awaitCounter(LeafServer leaf, ToLongFunction<LeafCounters.Snapshot> counter, long value) {
-        awaitTrue(() -> counter.applyAsLong(leaf.counters().snapshot()) >= value, "a counter to reach " + value);
+        Eventually.await(() -> counter.applyAsLong(leaf.counters().snapshot()) >= value, "a counter to reach " + value);
     }
 
-    /** Waits for something the leaf does on its own threads; the bound is only for a leaf that never does it. */
-    private static void awaitTrue(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for %s", what).isNegative();
-            Thread.onSpinWait();
-        }
-    }
 
     private static InjectFaultAck inject(FrameSocket root, InjectFault.Builder injection) throws IOException {
         root.send(Frame.newBuilder().setInject(injection.setRequestId(1)).build());

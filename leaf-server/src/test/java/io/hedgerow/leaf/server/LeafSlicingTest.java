@@ -16,8 +16,6 @@ import io.hedgerow.leaf.index.IndexOptions;
 import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -26,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -118,8 +115,8 @@ class LeafSlicingTest {
     void aSlicedSearchAnswersWhatTheUnslicedOneDoes() throws IOException {
         LeafServer unsliced = start(Duration.ZERO);
         LeafServer sliced = start(Duration.ofNanos(1));
-        Root plain = connect(unsliced);
-        Root slicing = connect(sliced);
+        FrameSocket plain = connect(unsliced);
+        FrameSocket slicing = connect(sliced);
         for (String query : List.of(LONG_QUERY, CHEAP_QUERY, "body:meadow", "body:(oak AND thrush)",
                 "body:\"the hazel\"", "body:haz*", "title:note")) {
             // Counting every hit: the whole answer is the same.
@@ -142,7 +139,7 @@ class LeafSlicingTest {
     }
 
     /** The answer without its timings, which differ from run to run. */
-    private static SearchResponse search(Root root, SearchRequest request) throws IOException {
+    private static SearchResponse search(FrameSocket root, SearchRequest request) throws IOException {
         root.send(frame(request));
         SearchResponse answer = root.receive().getResult();
         assertThat(answer.getRequestId()).isEqualTo(request.getRequestId());
@@ -154,13 +151,13 @@ class LeafSlicingTest {
      * worker go; the two answers in the order they came.
      */
     private List<SearchResponse> longThenCheap(LeafServer leaf) throws IOException {
-        Root root = connect(leaf);
-        Frame held = root.inject(delay(HOLD));
+        FrameSocket root = connect(leaf);
+        Frame held = inject(root, delay(HOLD));
         assertThat(held.getInjectAck().getError()).isEmpty();
         root.send(frame(request(LONG_QUERY).toBuilder().setTotalHitsThreshold(Integer.MAX_VALUE).build()));
-        awaitTrue(() -> leaf.counters().snapshot().delaysInjected() >= 1, "the worker to hold the long search");
+        Eventually.await(() -> leaf.counters().snapshot().delaysInjected() >= 1, "the worker to hold the long search");
         root.send(frame(request(CHEAP_QUERY)));
-        awaitTrue(() -> leaf.queued() == 1, "the cheap search to queue behind it");
+        Eventually.await(() -> leaf.queued() == 1, "the cheap search to queue behind it");
 
         root.send(Frame.newBuilder().setInject(delay(Duration.ZERO).setRequestId(nextRequestId++)).build());
         List<SearchResponse> answers = new ArrayList<>();
@@ -182,12 +179,12 @@ class LeafSlicingTest {
         return leaf;
     }
 
-    private Root connect(LeafServer leaf) throws IOException {
+    private FrameSocket connect(LeafServer leaf) throws IOException {
         Socket socket = new Socket("127.0.0.1", leaf.port());
         sockets.add(socket);
         socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
         socket.setTcpNoDelay(true);
-        Root root = new Root(new DataInputStream(socket.getInputStream()), new DataOutputStream(socket.getOutputStream()));
+        FrameSocket root = FrameSocket.over(socket);
         root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(1_000_000)
                 .setIndexName(INDEX).addPartitions(0)).build());
         AssignAck ack = root.receive().getAssignAck();
@@ -210,34 +207,9 @@ class LeafSlicingTest {
                 .setDurationNanos(Duration.ofMinutes(1).toNanos());
     }
 
-    /** Waits for something the leaf does on its own threads; the bound is only for a leaf that never does it. */
-    private static void awaitTrue(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for %s", what).isNegative();
-            Thread.onSpinWait();
-        }
-    }
-
-    /** A root's end of a connection: 4-byte big-endian length, then a Frame. */
-    private record Root(DataInputStream in, DataOutputStream out) {
-        void send(Frame frame) throws IOException {
-            byte[] bytes = frame.toByteArray();
-            out.writeInt(bytes.length);
-            out.write(bytes);
-            out.flush();
-        }
-
-        Frame receive() throws IOException {
-            byte[] bytes = new byte[in.readInt()];
-            in.readFully(bytes);
-            return Frame.parseFrom(bytes);
-        }
-
-        /** Injects a fault while nothing else is in flight on this connection: its answer is the ack. */
-        Frame inject(InjectFault.Builder injection) throws IOException {
-            send(Frame.newBuilder().setInject(injection.setRequestId(999_999)).build());
-            return receive();
-        }
+    /** Injects a fault while nothing else is in flight on this connection: its answer is the ack. */
+    private static Frame inject(FrameSocket root, InjectFault.Builder injection) throws IOException {
+        root.send(Frame.newBuilder().setInject(injection.setRequestId(999_999)).build());
+        return root.receive();
     }
 }

@@ -25,7 +25,7 @@ final class FetchCall extends QueryCall {
     }
 
     @Override
-    public void answeredAfterCancel(Status status, boolean cutShort) {
+    void answeredAfterCancel(Status status, boolean cutShort) {
         gatherer.onAnswerAfterCancel(this, status, cutShort);
     }
 

@@ -24,7 +24,6 @@ import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
-import io.hedgerow.root.metrics.RootMetrics.SubRequestKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -70,10 +69,6 @@ final class Gatherer implements Runnable {
     private static final int MAX_RETRIES = 1;
 
     private enum Phase { QUERY, FETCH, DONE }
-
-    /** The metrics kind of each trace kind, by ordinal. */
-    private static final SubRequestKind[] SENT_AS = {
-            SubRequestKind.PRIMARY, SubRequestKind.RETRY, SubRequestKind.BACKUP, SubRequestKind.TWIN, SubRequestKind.FETCH};
 
     private final FanOutContext context;
     private final LoopConnections connections;
@@ -312,7 +307,7 @@ final class Gatherer implements Runnable {
         }
         LeafConnection connection = connections.leaf(leaf);
         ShardCall call = new ShardCall(this, partition, connection, requestId, kind, now);
-        context.metrics().subRequestSent(SENT_AS[kind.ordinal()]);
+        context.metrics().subRequestSent(kind);
         triedLeaves[partition] |= 1L << leaf;
         outstanding[partition]++;
         calls.add(call);
@@ -358,7 +353,7 @@ final class Gatherer implements Runnable {
                     cancelOtherCopies(call, now);
                 }
                 if (answeredCount + failedCount == partitions || context.policy().stopWaiting(answeredCount,
-                        partitions, context.cluster().docsFraction(answered), context.ticker().nanoTime() - startNanos)) {
+                        partitions, context.cluster().docsFraction(answered), now - startNanos)) {
                     endQueryPhase();
                 }
             }
@@ -543,7 +538,7 @@ final class Gatherer implements Runnable {
             FetchCall call = new FetchCall(this, connection, connections.nextRequestId(), positions, now);
             fetches.add(call);
             fetchesOutstanding++;
-            context.metrics().subRequestSent(SubRequestKind.FETCH);
+            context.metrics().subRequestSent(SubRequestTrace.Kind.FETCH);
             connection.send(call, fetch.setRequestId(call.requestId()).build());
         }
     }

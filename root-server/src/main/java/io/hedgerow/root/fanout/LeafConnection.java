@@ -58,7 +58,7 @@ final class LeafConnection {
      * Calls cancelled while the leaf may still hold them, until the leaf's one answer to each says
      * what the cancel did. Bounded: a leaf that never answers cannot grow it for ever.
      */
-    private final LongObjectHashMap<LeafCall> cancelled = new LongObjectHashMap<>();
+    private final LongObjectHashMap<QueryCall> cancelled = new LongObjectHashMap<>();
     private final Runnable flush = this::flush;
     private Channel channel;
     private boolean ready;
@@ -154,11 +154,11 @@ final class LeafConnection {
 
     /**
      * Stops waiting for {@code call} and tells the leaf to drop it; the leaf's answer to it, when it
-     * comes, goes to {@link LeafCall#answeredAfterCancel}.
+     * comes, goes to {@link QueryCall#answeredAfterCancel}.
      *
      * @return true when a cancel was sent
      */
-    boolean cancel(LeafCall call) {
+    boolean cancel(QueryCall call) {
         if (pending.remove(call.requestId()) == null || !ready) {
             return false;
         }
@@ -208,7 +208,7 @@ final class LeafConnection {
     }
 
     private void answeredAfterCancel(long requestId, Status status, boolean cutShort) {
-        LeafCall call = cancelled.remove(requestId);
+        QueryCall call = cancelled.remove(requestId);
         if (call != null) {
             call.answeredAfterCancel(status, cutShort);
         }

@@ -16,7 +16,9 @@ abstract sealed class QueryCall implements LeafCall permits ShardCall, FetchCall
     private final SubRequestTrace.Kind kind;
     private final long sentNanos;
     private long answeredNanos;
-    private String status;
+    /** The leaf's answer; null while none came (or the connection was lost). */
+    private Status answer;
+    private boolean lost;
     private boolean used;
     private boolean cancelled;
     private boolean done;
@@ -62,14 +64,14 @@ abstract sealed class QueryCall implements LeafCall permits ShardCall, FetchCall
     }
 
     /** Notes the leaf's answer (or the loss of the connection) for the trace. */
-    final void noteAnswer(long nowNanos, Status answer) {
+    final void noteAnswer(long nowNanos, Status status) {
         answeredNanos = nowNanos;
-        status = answer.name().toLowerCase();
+        answer = status;
     }
 
     final void noteLost(long nowNanos) {
         answeredNanos = nowNanos;
-        status = "connection_lost";
+        lost = true;
     }
 
     final void markUsed() {
@@ -81,11 +83,19 @@ abstract sealed class QueryCall implements LeafCall permits ShardCall, FetchCall
         done = true;
     }
 
+    /**
+     * The leaf's answer to a sub-request the root had cancelled: it tells whether the cancel came in
+     * time ({@link Status#CANCELLED}), stopped the work ({@code cutShort}), or was too late.
+     */
+    abstract void answeredAfterCancel(Status status, boolean cutShort);
+
     final boolean cancelled() {
         return cancelled;
     }
 
+    /** Only for explained queries: names are made here, not on every answer. */
     final SubRequestTrace trace(int partition, long queryStartNanos) {
+        String status = lost ? "connection_lost" : answer == null ? null : answer.name().toLowerCase();
         return new SubRequestTrace(partition, connection.status().name(), kind,
                 (sentNanos - queryStartNanos) / 1e6,
                 status == null ? null : (answeredNanos - queryStartNanos) / 1e6,

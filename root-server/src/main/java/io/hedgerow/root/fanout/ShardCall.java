@@ -36,7 +36,7 @@ final class ShardCall extends QueryCall {
     }
 
     @Override
-    public void answeredAfterCancel(Status status, boolean cutShort) {
+    void answeredAfterCancel(Status status, boolean cutShort) {
         gatherer.onAnswerAfterCancel(this, status, cutShort);
     }
 

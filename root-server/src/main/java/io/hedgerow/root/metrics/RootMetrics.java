@@ -1,5 +1,6 @@
 package io.hedgerow.root.metrics;
 
+import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.micrometer.core.instrument.Counter;
@@ -24,13 +25,6 @@ public final class RootMetrics {
     public enum RequestError { BAD_REQUEST, BAD_QUERY, UNAVAILABLE, TIMED_OUT, NOT_FOUND, INTERNAL }
 
     /**
-     * Why a sub-request was sent, as counted in {@code hedgerow_subrequests_total}: the first for a
-     * partition, a retry after a failure, a backup (hedge) while the first is still out, the second
-     * copy of a tied request, or a fetch.
-     */
-    public enum SubRequestKind { PRIMARY, RETRY, BACKUP, TWIN, FETCH }
-
-    /**
      * What became of a cancelled sub-request, as its leaf's answer tells, counted in
      * {@code hedgerow_cancels_total}: dropped while queued (or never queued), stopped while running
      * (answered cut short), or too late (it had finished).
@@ -51,7 +45,7 @@ public final class RootMetrics {
     private final List<Timer> leafLatency;
     private final Map<RequestError, Counter> requestErrors = new EnumMap<>(RequestError.class);
     private final Map<SubRequestError, Counter> subRequestErrors = new EnumMap<>(SubRequestError.class);
-    private final Map<SubRequestKind, Counter> subRequestsSent = new EnumMap<>(SubRequestKind.class);
+    private final Map<SubRequestTrace.Kind, Counter> subRequestsSent = new EnumMap<>(SubRequestTrace.Kind.class);
     private final Counter partialResults;
     private final Map<CancelOutcome, Counter> cancels = new EnumMap<>(CancelOutcome.class);
     private final Counter cancelsSent;
@@ -91,7 +85,7 @@ public final class RootMetrics {
                     .tag("kind", kind.name().toLowerCase())
                     .register(registry));
         }
-        for (SubRequestKind kind : SubRequestKind.values()) {
+        for (SubRequestTrace.Kind kind : SubRequestTrace.Kind.values()) {
             subRequestsSent.put(kind, Counter.builder("hedgerow.subrequests")
                     .description("Sub-requests sent to leaves, by why they were sent")
                     .tag("kind", kind.name().toLowerCase())
@@ -106,21 +100,11 @@ public final class RootMetrics {
                     .tag("outcome", outcome.name().toLowerCase())
                     .register(registry));
         }
-        cancelsSent = Counter.builder("hedgerow.cancels.sent")
-                .description("Cancels the root sent to leaves")
-                .register(registry);
-        backupsWon = Counter.builder("hedgerow.hedge.backups.won")
-                .description("Backup sub-requests whose answer came first and was used")
-                .register(registry);
-        budgetRefusals = Counter.builder("hedgerow.hedge.budget.refusals")
-                .description("Backups not sent because the hedge budget was spent")
-                .register(registry);
-        tiedPairs = Counter.builder("hedgerow.tied.pairs")
-                .description("Partitions of tied requests whose second copy was sent")
-                .register(registry);
-        tiedBothRan = Counter.builder("hedgerow.tied.both.ran")
-                .description("Tied pairs where both copies started executing (wasted work)")
-                .register(registry);
+        cancelsSent = counter("hedgerow.cancels.sent", "Cancels the root sent to leaves");
+        backupsWon = counter("hedgerow.hedge.backups.won", "Backup sub-requests whose answer came first and was used");
+        budgetRefusals = counter("hedgerow.hedge.budget.refusals", "Backups not sent because the hedge budget was spent");
+        tiedPairs = counter("hedgerow.tied.pairs", "Partitions of tied requests whose second copy was sent");
+        tiedBothRan = counter("hedgerow.tied.both.ran", "Tied pairs where both copies started executing (wasted work)");
         hedgeDelay = Timer.builder("hedgerow.hedge.delay")
                 .description("The hedge delay in use, per hedged query")
                 .publishPercentileHistogram()
@@ -136,6 +120,10 @@ public final class RootMetrics {
                     .tag("leaf", leaf.address().toString())
                     .register(registry);
         }
+    }
+
+    private Counter counter(String name, String description) {
+        return Counter.builder(name).description(description).register(registry);
     }
 
     public void searchStarted() {
@@ -164,7 +152,8 @@ public final class RootMetrics {
         leafLatency.get(leaf).record(roundTripNanos, TimeUnit.NANOSECONDS);
     }
 
-    public void subRequestSent(SubRequestKind kind) {
+    /** Counted in {@code hedgerow_subrequests_total} by why it was sent ({@link SubRequestTrace.Kind}). */
+    public void subRequestSent(SubRequestTrace.Kind kind) {
         subRequestsSent.get(kind).increment();
     }
 
