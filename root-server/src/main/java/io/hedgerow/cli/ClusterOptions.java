@@ -64,6 +64,9 @@ final class ClusterOptions {
     @Mixin
     HedgeOptions hedge;
 
+    @Mixin
+    TailOptions tail;
+
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
     }
@@ -86,6 +89,6 @@ final class ClusterOptions {
     LocalCluster.Options toOptions(Path index) {
         return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
-                leafWarmup, hedge.toSettings(), leafWorkers);
+                leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers);
     }
 }

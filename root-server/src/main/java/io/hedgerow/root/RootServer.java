@@ -70,7 +70,7 @@ public final class RootServer implements AutoCloseable {
             }
             HttpApiServer http = httpHost == null ? null
                     : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin,
-                            fanOut.leafFaults());
+                            fanOut.leafFaults(), fanOut.tail());
             return new RootServer(group, fanOut, metrics, http);
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);

@@ -6,6 +6,7 @@ import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.tail.TailSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.BindException;
@@ -46,12 +47,13 @@ public final class LocalCluster implements AutoCloseable {
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
             RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
-            Duration leafWarmup, HedgeSettings hedge, int leafWorkers) {
+            Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers) {
         public Options {
             if (leafWorkers < 0) {
                 throw new IllegalArgumentException("leafWorkers: " + leafWorkers + " (expected: >= 1, or 0 for the default)");
             }
             Objects.requireNonNull(hedge, "hedge");
+            Objects.requireNonNull(tail, "tail");
             Objects.requireNonNull(indexDir, "indexDir");
             Objects.requireNonNull(runDirectory, "runDirectory");
             Objects.requireNonNull(launcher, "launcher");
@@ -63,7 +65,7 @@ public final class LocalCluster implements AutoCloseable {
 
         public Options withFaultInjection(boolean enabled) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                    leafWarmup, hedge, leafWorkers);
+                    leafWarmup, hedge, tail, leafWorkers);
         }
     }
 
@@ -126,7 +128,7 @@ public final class LocalCluster implements AutoCloseable {
             run.writePid("root", ProcessHandle.current().pid());
             ClusterConfig config = ClusterConfig.of(manifest.name(),
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(),
-                    manifest.partitions(), options.replicas()).withHedge(options.hedge());
+                    manifest.partitions(), options.replicas()).withHedge(options.hedge()).withTail(options.tail());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             RootServer root = RootServer.start(config, options.host(), options.httpPort(), options.startTimeout(),
                     leaf -> CompletableFuture.supplyAsync(() -> self.get().restartFromAdmin(leaf), ADMIN));

@@ -155,7 +155,7 @@ class HttpApiTest {
         int fetches = 0;
         for (JsonNode sub : trace) {
             assertThat(sub.get("leaf").asText()).matches("127\\.0\\.0\\.1:\\d+");
-            assertThat(sub.get("kind").asText()).isIn("primary", "twin", "retry", "fetch");
+            assertThat(sub.get("kind").asText()).isIn("canary", "primary", "twin", "retry", "fetch");
             assertThat(sub.get("sent_ms").asDouble()).isNotNegative();
             assertThat(sub.get("cancelled").isBoolean()).isTrue();
             if (sub.get("kind").asText().equals("fetch")) {

@@ -7,6 +7,7 @@ import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexOptions;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.tail.TailSettings;
 import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.TestData;
@@ -45,7 +46,8 @@ class LocalClusterTest {
         return new LocalCluster.Options(index.dir(), 3, 2, "127.0.0.1", httpPort, new RunDirectory(runDir),
                 new JavaLauncher(ProcessHandle.current().info().command().orElse("java"),
                         System.getProperty("java.class.path"), "256m"),
-                Duration.ofSeconds(60), false, Duration.ZERO, HedgeSettings.defaults(), 0);
+                Duration.ofSeconds(60), false, Duration.ZERO, HedgeSettings.defaults(),
+                TailSettings.defaults(), 0);
     }
 
     @Test
