@@ -131,6 +131,40 @@ class LocalClusterTest {
     }
 
     @Test
+    void startsLeavesThatHaltOnTheQueryOfDeath(@TempDir Path runDir) throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(options(runDir, 0).withFaultInjection(true)
+                .withQueryOfDeath("KILLME"), quiet())) {
+            assertThat(search(cluster).hits()).as("ordinary queries are answered").isNotEmpty();
+
+            // No canary here: the query goes to every partition and kills every leaf it reaches.
+            cluster.client().search(SearchRequest.builder("alpha KILLME").timeoutMillis(30_000).build())
+                    .handle((result, failure) -> null).join();
+
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (cluster.leafProcess(0).isAlive() && cluster.leafProcess(1).isAlive() && cluster.leafProcess(2).isAlive()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            int halted = 0;
+            for (int i = 0; i < 3; i++) {
+                if (!cluster.leafProcess(i).isAlive()) {
+                    halted++;
+                    assertThat(Files.readString(new RunDirectory(runDir).logFile("leaf-" + i)))
+                            .contains("query of death: search request", "contains the token 'KILLME'");
+                }
+            }
+            assertThat(halted).as("leaves halted by the token").isPositive();
+        }
+    }
+
+    @Test
+    void refusesAQueryOfDeathWithoutFaultInjection(@TempDir Path runDir) {
+        assertThatThrownBy(() -> options(runDir, 0).withQueryOfDeath("KILLME"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("queryOfDeath: 'KILLME' (expected: a non-empty token, and only with fault injection)");
+    }
+
+    @Test
     void refusesATakenHttpPortBeforeStartingAnyLeaf(@TempDir Path runDir) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
             assertThatThrownBy(() -> LocalCluster.start(options(runDir, taken.getLocalPort()), quiet()))
