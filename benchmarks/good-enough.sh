@@ -252,12 +252,12 @@ if wants stall-300ms || wants canaries; then
     run_scenario stall-300ms stall-300ms
     stop_sampler
   fi
-  wants canaries && run_scenario canaries-off no-fault
+  wants canaries && run_scenario canaries-off no-fault-canaries-0
   stop_cluster
 fi
 if wants canaries; then
   start_cluster canaries-1 1
-  run_scenario canaries-on no-fault
+  run_scenario canaries-on no-fault-canaries-1
   stop_cluster
 fi
 
