@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param slice            the budget of one slice of a search: a search that has used it while other
  *                         work of its class or a higher one waits yields its worker and queues the rest
  *                         behind that work (zero: searches run to the end, unsliced)
+ * @param queryOfDeath     a token that makes the leaf halt when a query contains it (see
+ *                         {@link io.hedgerow.leaf.fault.QueryOfDeath}), or null; only with {@code faultInjection}
  */
 public record LeafConfig(
         Path indexDir,
@@ -39,7 +41,8 @@ public record LeafConfig(
         InjectedDelay initialDelay,
         InjectedStall initialStall,
         Duration warmup,
-        Duration slice) {
+        Duration slice,
+        String queryOfDeath) {
 
     public LeafConfig {
         Objects.requireNonNull(indexDir, "indexDir");
@@ -72,6 +75,13 @@ public record LeafConfig(
             throw new IllegalArgumentException("initialStall: " + initialStall.describe()
                     + " (expected: none unless fault injection is enabled)");
         }
+        if (queryOfDeath != null && !faultInjection) {
+            throw new IllegalArgumentException("queryOfDeath: '" + queryOfDeath
+                    + "' (expected: none unless fault injection is enabled)");
+        }
+        if (queryOfDeath != null && queryOfDeath.isEmpty()) {
+            throw new IllegalArgumentException("queryOfDeath: '' (expected: a non-empty token, or null for none)");
+        }
     }
 
     /**
@@ -81,55 +91,61 @@ public record LeafConfig(
      */
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(), 1000, 1,
-                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO, Duration.ZERO);
+                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO, Duration.ZERO, null);
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice);
+        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice);
+        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice);
+        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
     }
 
     public LeafConfig withQueueCapacity(int newCapacity) {
-        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice);
+        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
     }
 
     /** Obey (or refuse) requests to inject faults; off by default. */
     public LeafConfig withFaultInjection(boolean enabled) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice);
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, queryOfDeath);
     }
 
     /** How long to run newly opened partitions' code before they serve (zero: not at all). */
     public LeafConfig withWarmup(Duration newWarmup) {
         return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, initialStall, newWarmup, slice);
+                initialDelay, initialStall, newWarmup, slice, queryOfDeath);
     }
 
     /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialDelay(InjectedDelay delay) {
         return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, delay, initialStall,
-                warmup, slice);
+                warmup, slice, queryOfDeath);
     }
 
     /** A stall in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialStall(InjectedStall stall) {
         return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, stall, warmup, slice);
+                initialDelay, stall, warmup, slice, queryOfDeath);
+    }
+
+    /** Halt when a query contains this token (null: never); needs {@link #withFaultInjection fault injection}. */
+    public LeafConfig withQueryOfDeath(String token) {
+        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
+                initialDelay, initialStall, warmup, slice, token);
     }
 
     /** Slice searches with this budget each (zero: run each search to its end). */
     public LeafConfig withSlice(Duration newSlice) {
         return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, initialStall, warmup, newSlice);
+                initialDelay, initialStall, warmup, newSlice, queryOfDeath);
     }
 }

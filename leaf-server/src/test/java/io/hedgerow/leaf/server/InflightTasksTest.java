@@ -8,6 +8,7 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.leaf.fault.FaultInjector;
+import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ class InflightTasksTest {
     private final LeafCounters counters = new LeafCounters();
     private final InflightTasks inflight = new InflightTasks(ticker, counters);
     private final LeafContext context = new LeafContext(null, null, inflight, ticker,
-            new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null, 0);
+            new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null, 0,
+            QueryOfDeath.NONE);
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final OutboundBatcher replies = new OutboundBatcher(channel);
 

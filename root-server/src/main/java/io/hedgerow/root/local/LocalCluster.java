@@ -44,11 +44,17 @@ public final class LocalCluster implements AutoCloseable {
      * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
      * @param hedge        the root's hedging settings
      * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)
+     * @param queryOfDeath each leaf's {@code --query-of-death}: a leaf halts when a query holding this
+     *                     token reaches it; null for none; only with {@code faultInjection}
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
             RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
-            Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers) {
+            Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath) {
         public Options {
+            if (queryOfDeath != null && (queryOfDeath.isEmpty() || !faultInjection)) {
+                throw new IllegalArgumentException("queryOfDeath: '" + queryOfDeath
+                        + "' (expected: a non-empty token, and only with fault injection)");
+            }
             if (leafWorkers < 0) {
                 throw new IllegalArgumentException("leafWorkers: " + leafWorkers + " (expected: >= 1, or 0 for the default)");
             }
@@ -63,9 +69,23 @@ public final class LocalCluster implements AutoCloseable {
             }
         }
 
+        /** Without a query of death. */
+        public Options(Path indexDir, int leaves, int replicas, String host, int httpPort, RunDirectory runDirectory,
+                JavaLauncher launcher, Duration startTimeout, boolean faultInjection, Duration leafWarmup,
+                HedgeSettings hedge, TailSettings tail, int leafWorkers) {
+            this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
+                    leafWarmup, hedge, tail, leafWorkers, null);
+        }
+
         public Options withFaultInjection(boolean enabled) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                    leafWarmup, hedge, tail, leafWorkers);
+                    leafWarmup, hedge, tail, leafWorkers, queryOfDeath);
+        }
+
+        /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
+        public Options withQueryOfDeath(String token) {
+            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                    faultInjection, leafWarmup, hedge, tail, leafWorkers, token);
         }
     }
 
@@ -174,6 +194,10 @@ public final class LocalCluster implements AutoCloseable {
         }
         if (options.faultInjection()) {
             arguments.add("--fault-injection");
+        }
+        if (options.queryOfDeath() != null) {
+            arguments.add("--query-of-death");
+            arguments.add(options.queryOfDeath());
         }
         List<String> command = options.launcher().command(arguments);
         Process process = new ProcessBuilder(command)
