@@ -107,6 +107,7 @@ final class Gatherer implements Runnable {
     private boolean canaryPassed;
     /** A canary stuck on a silent leaf went once more to another replica. */
     private boolean canaryResent;
+    private long canaryDeadlineNanos;
     /** The query phase ended at the good-enough cutoff. */
     private boolean cutOff;
 
@@ -216,25 +217,35 @@ final class Gatherer implements Runnable {
         fanOut();
     }
 
+    /**
+     * Arms the canary timeout, checked early at the hedge delay when the query is hedged: a leaf
+     * that has answered nothing since the canary went out by then is stalled, and waiting out the
+     * whole canary timeout on it would cost every query that drew it as its canary.
+     */
     private void scheduleCanaryTimer() {
+        long now = context.ticker().nanoTime();
         long timeoutNanos = context.tail().canaryTimeout().timeoutNanos(requestClass);
-        canaryTimer = connections.loop().schedule(this::canaryTimedOut,
-                Math.min(timeoutNanos, deadlineNanos - context.ticker().nanoTime()), TimeUnit.NANOSECONDS);
+        canaryDeadlineNanos = now + Math.min(timeoutNanos, deadlineNanos - now);
+        long checkNanos = hedgeMode == HedgeMode.HEDGED && !canaryResent ? Math.min(hedgeDelayNanos(), timeoutNanos) : timeoutNanos;
+        canaryTimer = connections.loop().schedule(this::checkCanaries, Math.min(checkNanos, deadlineNanos - now),
+                TimeUnit.NANOSECONDS);
     }
 
     /**
-     * The canary timeout passed with a canary still out. If its leaf answered other sub-requests
-     * meanwhile, the leaf works and this query does not: it is dangerous. If the leaf has gone
-     * silent altogether (a stall, a GC pause, a dead machine), the query is not to blame yet: the
-     * canary goes once more to another replica, and only a second timeout makes it dangerous
-     * (a query that wedges every leaf it touches then costs two leaves, not all of them). With no
-     * other replica ready, the query waits for its deadline and times out, unblocked.
+     * A canary is still out at its check. If its leaf has answered nothing since the canary went
+     * out, the leaf has gone silent altogether (a stall, a GC pause, a dead machine) and the query
+     * is not to blame yet: the canary goes once more to another replica. If the leaf answered other
+     * sub-requests meanwhile, the leaf works and this query may not: once the canary timeout has
+     * passed, it is dangerous. A second timeout after a re-send is dangerous whatever the leaves
+     * did (a query that wedges every leaf it touches then costs two leaves, not all of them). With
+     * no other replica ready, the query waits for its deadline and times out, unblocked.
      */
-    private void canaryTimedOut() {
+    private void checkCanaries() {
         canaryTimer = null;
         if (phase != Phase.QUERY || !canaryPhase) {
             return;
         }
+        long now = context.ticker().nanoTime();
         List<ShardCall> stuck = new ArrayList<>(2);
         for (ShardCall call : calls) {
             if (!call.isDone()) {
@@ -257,8 +268,13 @@ final class Gatherer implements Runnable {
                 }
             }
             if (resent) {
+                context.metrics().canaryResent();
                 scheduleCanaryTimer();
             }
+            return;
+        }
+        if (now - canaryDeadlineNanos < 0) {
+            canaryTimer = connections.loop().schedule(this::checkCanaries, canaryDeadlineNanos - now, TimeUnit.NANOSECONDS);
             return;
         }
         long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(context.ticker().nanoTime() - startNanos);
@@ -297,9 +313,7 @@ final class Gatherer implements Runnable {
         }
         switch (hedgeMode) {
             case HEDGED -> {
-                long delayNanos = request.hedgeAfterMillis() > 0
-                        ? TimeUnit.MILLISECONDS.toNanos(request.hedgeAfterMillis())
-                        : context.hedgeDelay().delayNanos(requestClass);
+                long delayNanos = hedgeDelayNanos();
                 context.metrics().hedgeDelayUsed(delayNanos);
                 hedgeTimer = connections.loop().schedule(this::sendBackups, delayNanos, TimeUnit.NANOSECONDS);
             }
@@ -314,6 +328,11 @@ final class Gatherer implements Runnable {
             case OFF -> {
             }
         }
+    }
+
+    private long hedgeDelayNanos() {
+        return request.hedgeAfterMillis() > 0 ? TimeUnit.MILLISECONDS.toNanos(request.hedgeAfterMillis())
+                : context.hedgeDelay().delayNanos(requestClass);
     }
 
     /** The cutoff passed: end now if what has answered is good enough, else at the next answer that makes it so. */

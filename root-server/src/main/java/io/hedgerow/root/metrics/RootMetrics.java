@@ -60,6 +60,7 @@ public final class RootMetrics {
     private final Counter tiedBothRan;
     private final Timer hedgeDelay;
     private final Counter cutOff;
+    private final Counter canariesResent;
     private final Map<Blocklist.Reason, Counter> dangerous = new EnumMap<>(Blocklist.Reason.class);
     private final AtomicInteger inflight = new AtomicInteger();
 
@@ -114,6 +115,8 @@ public final class RootMetrics {
         tiedBothRan = counter("hedgerow.tied.both.ran", "Tied pairs where both copies started executing (wasted work)");
         cutOff = counter("hedgerow.goodenough.cutoffs",
                 "Results returned at the good-enough cutoff, without the partitions still searching");
+        canariesResent = counter("hedgerow.canary.resent",
+                "Canaries sent once more to another replica because their leaf had gone silent");
         for (Blocklist.Reason reason : Blocklist.Reason.values()) {
             dangerous.put(reason, Counter.builder("hedgerow.canary.dangerous")
                     .description("Queries whose canary crashed its leaf or timed out, blocklisted")
@@ -201,6 +204,11 @@ public final class RootMetrics {
     /** A canary crashed or timed out: its query failed as dangerous (counted there) and was blocklisted. */
     public void dangerous(Blocklist.Reason reason) {
         dangerous.get(reason).increment();
+    }
+
+    /** A canary stuck on a silent leaf was sent to another replica. */
+    public void canaryResent() {
+        canariesResent.increment();
     }
 
     /** A result returned at the good-enough cutoff. */

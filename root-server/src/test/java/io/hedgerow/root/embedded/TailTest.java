@@ -203,6 +203,7 @@ class TailTest {
             assertThat(canaries.get(1).used()).isTrue();
             assertThat(canaries.get(1).partition()).isEqualTo(canaries.get(0).partition());
             assertThat(cluster.root().tail().blocklist().size()).isZero();
+            assertThat(counter(cluster, "hedgerow.canary.resent").count()).isPositive();
         }
     }
 }
