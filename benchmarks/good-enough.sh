@@ -3,7 +3,7 @@
 # cluster with fault injection and the result cache off, warms it, runs the scenarios of
 # docs/benchmarks/good-enough/ and writes one Markdown table:
 #   stall-300ms: leaf 1 stalled 300 ms every 2 s; wait-for-all (min_coverage 1.0) vs good-enough
-#                (min_coverage 0.9), hedging off then on; on a cluster with --canaries 0;
+#                (min_coverage 0.9), hedging off then on; on a cluster with canaries (the default);
 #   canaries:    no fault, canaries on (--canaries 1) vs off (--canaries 0); canaries are a root
 #                setting, so this runs the same load on two clusters, restarting in between.
 # Stops the cluster on exit (also on Ctrl-C or failure).
@@ -39,11 +39,11 @@ docs/benchmarks/good-enough.md. Two scenarios (docs/benchmarks/good-enough/):
   stall-300ms  leaf 1 stalled 300 ms every 2 s; four phases: wait-for-all (min_coverage 1.0) and
                good-enough (min_coverage 0.9), hedging off, then hedged. On
                  ./hedgerow local --leaves 4 --replicas 2 --partitions 16 --fault-injection
-                   --cache-entries 0 --canaries 0
-               (a canary sent to the stalled leaf would time out and blocklist a healthy query).
+                   --cache-entries 0 --canaries 1
+               (canaries on, as by default: a canary on the stalled leaf is re-sent, never blocklisted).
                The root's good-enough cutoff is sampled from /metrics during the run and reported.
-  canaries     no fault; canaries-off.json on that same cluster, then, after a restart with
-               --canaries 1 and its own warm-up, canaries-on.json: the canaries' cost in median and p99.
+  canaries     no fault; canaries-on.json on that same cluster, then, after a restart with
+               --canaries 0 and its own warm-up, canaries-off.json: the canaries' cost in median and p99.
 
 Each cluster is warmed first, and stopped on exit (also on Ctrl-C or failure). Pid files and leaf
 logs go to the results folder (--run-dir), so no other local cluster is touched. About 15 minutes
@@ -244,20 +244,21 @@ WARM_RATE=$(((RATE + 1) / 2))
 GENTLE_RATE=$((WARM_RATE < 150 ? WARM_RATE : 150))
 
 CUTOFFS="$OUT/cutoff-samples.txt"
-# One cluster without canaries serves the stall scenario and the canaries-off half.
+# One cluster with canaries (the default) serves the stall scenario and the canaries-on half.
 if wants stall-300ms || wants canaries; then
-  start_cluster canaries-0 0
+  start_cluster canaries-1 1
   if wants stall-300ms; then
     start_sampler "$CUTOFFS"
     run_scenario stall-300ms stall-300ms
     stop_sampler
+    curl -s "$URL/admin/blocklist" >"$OUT/blocklist-after-stall.json" || true
   fi
-  wants canaries && run_scenario canaries-off no-fault-canaries-0
+  wants canaries && run_scenario canaries-on no-fault-canaries-1
   stop_cluster
 fi
 if wants canaries; then
-  start_cluster canaries-1 1
-  run_scenario canaries-on no-fault-canaries-1
+  start_cluster canaries-0 0
+  run_scenario canaries-off no-fault-canaries-0
   stop_cluster
 fi
 
@@ -294,7 +295,7 @@ cutoff_summary() {
   echo "- Machine: $(nproc) cores${cpu:+ ($cpu)}${memory:+, $memory}${os:+, $os}; the root, 4 leaf JVMs and the generator all on it."
   [[ -z "$java" ]] || echo "- Generator: $java"
   echo "- Cluster: \`./hedgerow local ${CLUSTER_SHAPE[*]}${LEAF_WORKERS:+ --leaf-workers $LEAF_WORKERS} --canaries N\` (Europarl),"
-  echo "  \`--canaries 0\` for stall-300ms and the canaries-off row, \`--canaries 1\` (restarted, warmed again) for canaries-on."
+  echo "  \`--canaries 1\` for stall-300ms and the canaries-on row, \`--canaries 0\` (restarted, warmed again) for canaries-off."
   echo "- Load: open loop, Poisson arrivals at $RATE req/s, cheap mix, ids only (no stored fields or snippets),"
   echo "  \`timeout_ms\` 2000; each cluster warmed with $WARMUP (half at $GENTLE_RATE, half at $WARM_RATE req/s), then per"
   echo "  scenario unmeasured warm-ups of ${SCENARIO_WARMUP:-10s} and measured phases of ${PHASE_DURATION:-60s}."
@@ -302,6 +303,7 @@ cutoff_summary() {
   echo "  good-enough \`min_coverage=0.9\`; \`-off\` is \`hedge=off\`, \`-hedged\` is \`hedge=hedged\` (adaptive p95 delay)."
   if wants stall-300ms; then
     echo "  The root's good-enough cutoff during it: $(cutoff_summary)."
+    if [[ -s "$OUT/blocklist-after-stall.json" ]]; then echo "  The root's blocklist after it: \`$(cat "$OUT/blocklist-after-stall.json")\`."; fi
   fi
   echo "- no-fault: \`hedge=off\`, \`min_coverage=1.0\`; the rows differ only in the root's \`--canaries\`."
   echo "- Command: \`benchmarks/good-enough.sh --rate $RATE${PHASE_DURATION:+ --phase-duration $PHASE_DURATION}${SCENARIO_WARMUP:+ --scenario-warmup $SCENARIO_WARMUP} --warmup $WARMUP${LEAF_WORKERS:+ --leaf-workers $LEAF_WORKERS}${ONLY:+ --only $ONLY}\`"
