@@ -26,6 +26,7 @@ import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
 import io.hedgerow.root.tail.Blocklist;
+import io.hedgerow.root.tail.CanaryCheck;
 import io.hedgerow.root.tail.GoodEnoughCutoff;
 import io.hedgerow.root.tail.TailGuard;
 import java.util.ArrayList;
@@ -231,15 +232,7 @@ final class Gatherer implements Runnable {
                 TimeUnit.NANOSECONDS);
     }
 
-    /**
-     * A canary is still out at its check. If its leaf has answered nothing since the canary went
-     * out, the leaf has gone silent altogether (a stall, a GC pause, a dead machine) and the query
-     * is not to blame yet: the canary goes once more to another replica. If the leaf answered other
-     * sub-requests meanwhile, the leaf works and this query may not: once the canary timeout has
-     * passed, it is dangerous. A second timeout after a re-send is dangerous whatever the leaves
-     * did (a query that wedges every leaf it touches then costs two leaves, not all of them). With
-     * no other replica ready, the query waits for its deadline and times out, unblocked.
-     */
+    /** A canary is still out at its check: {@link CanaryCheck} decides from what its leaves did since. */
     private void checkCanaries() {
         canaryTimer = null;
         if (phase != Phase.QUERY || !canaryPhase) {
@@ -247,44 +240,49 @@ final class Gatherer implements Runnable {
         }
         long now = context.ticker().nanoTime();
         List<ShardCall> stuck = new ArrayList<>(2);
+        boolean overtaken = false;
+        boolean silent = true;
         for (ShardCall call : calls) {
             if (!call.isDone()) {
                 stuck.add(call);
+                overtaken |= call.connection().status().answeredSentAfter(call.sentNanos());
+                silent &= !call.connection().status().heardSince(call.sentNanos());
             }
         }
-        boolean leafAlive = false;
+        boolean timedOut = now - canaryDeadlineNanos >= 0;
+        switch (CanaryCheck.decide(overtaken, silent, canaryResent, timedOut)) {
+            case DANGEROUS -> dangerous(Blocklist.Reason.CANARY_TIMED_OUT, "did not answer within the canary timeout ("
+                    + TimeUnit.NANOSECONDS.toMillis(now - startNanos) + " ms, on leaf " + leafNames(stuck)
+                    + (overtaken ? ", which meanwhile answered queries sent after it)" : ", which has answered nothing since)"));
+            case RESEND -> resendCanaries(stuck);
+            case WAIT -> {
+                long nextNanos = timedOut ? context.tail().canaryTimeout().timeoutNanos(requestClass) : canaryDeadlineNanos - now;
+                canaryTimer = connections.loop().schedule(this::checkCanaries, nextNanos, TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+
+    /** The canaries stuck on silent leaves, once more on other replicas, with a fresh timeout. */
+    private void resendCanaries(List<ShardCall> stuck) {
         for (ShardCall call : stuck) {
-            long heard = call.connection().status().lastHeardNanos();
-            leafAlive |= heard != Long.MIN_VALUE && heard - call.sentNanos() > 0;
-        }
-        if (!leafAlive && !canaryResent) {
-            canaryResent = true;
-            boolean resent = false;
-            for (ShardCall call : stuck) {
-                int leaf = chooseReplica(call.partition(), triedLeaves[call.partition()]);
-                if (leaf >= 0) {
-                    sendCopy(call.partition(), leaf, connections.nextRequestId(), SubRequestTrace.Kind.CANARY, priority, null);
-                    resent = true;
-                }
+            int leaf = chooseReplica(call.partition(), triedLeaves[call.partition()]);
+            if (leaf >= 0) {
+                sendCopy(call.partition(), leaf, connections.nextRequestId(), SubRequestTrace.Kind.CANARY, priority, null);
+                canaryResent = true; // with no other replica ready, the canaries wait (and are checked again)
             }
-            if (resent) {
-                context.metrics().canaryResent();
-                scheduleCanaryTimer();
-            }
-            return;
         }
-        if (now - canaryDeadlineNanos < 0) {
-            canaryTimer = connections.loop().schedule(this::checkCanaries, canaryDeadlineNanos - now, TimeUnit.NANOSECONDS);
-            return;
+        if (canaryResent) {
+            context.metrics().canaryResent();
         }
-        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(context.ticker().nanoTime() - startNanos);
-        List<String> leaves = new ArrayList<>(2);
-        for (ShardCall call : stuck) {
-            leaves.add(leafName(call));
+        scheduleCanaryTimer();
+    }
+
+    private static String leafNames(List<ShardCall> calls) {
+        List<String> names = new ArrayList<>(calls.size());
+        for (ShardCall call : calls) {
+            names.add(leafName(call));
         }
-        dangerous(Blocklist.Reason.CANARY_TIMED_OUT, "did not answer within the canary timeout (" + elapsedMillis
-                + " ms, on leaf " + String.join(", ", leaves) + (leafAlive ? ", which answered other queries meanwhile)"
-                : ", which answered nothing)"));
+        return String.join(", ", names);
     }
 
     private void dangerous(Blocklist.Reason reason, String detail) {
@@ -509,7 +507,7 @@ final class Gatherer implements Runnable {
         call.markDone();
         long now = context.ticker().nanoTime();
         call.noteAnswer(now, response.getStatus());
-        call.connection().status().heardFrom(now);
+        call.connection().status().heardFrom(now, call.sentNanos());
         if (phase != Phase.QUERY) {
             return;
         }

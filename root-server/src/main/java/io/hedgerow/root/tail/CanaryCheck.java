@@ -1,0 +1,53 @@
+package io.hedgerow.root.tail;
+
+/**
+ * What to do about canaries still out at a check, from what their leaves did since the canaries
+ * went out. Pure: the Gatherer gathers the facts, this decides.
+ *
+ * <ul>
+ *   <li>A leaf answered sub-requests sent <em>after</em> the canary ({@code overtaken}): later work
+ *       overtook it, so the leaf works and this query does not. Once the canary timeout has passed,
+ *       the query is {@link Verdict#DANGEROUS}; before, {@link Verdict#WAIT}.</li>
+ *   <li>Every leaf holding a canary answered nothing at all ({@code silent}): the leaf has gone
+ *       silent (a stall, a GC pause, a dead machine), which is not the query's fault yet:
+ *       {@link Verdict#RESEND} to another replica. Silent again after that, past the timeout: the
+ *       query wedged two leaves and would wedge every leaf it reached, {@link Verdict#DANGEROUS}.</li>
+ *   <li>Otherwise the leaves answered only older sub-requests: the canary is queued behind them, as
+ *       in an overload, which is nobody's fault: {@link Verdict#WAIT}, up to the query's deadline.</li>
+ * </ul>
+ * Telling overtaken from queued is what keeps an overloaded cluster from blocklisting healthy
+ * queries: under overload every leaf answers, but only what was sent before.
+ */
+public final class CanaryCheck {
+    private CanaryCheck() {
+    }
+
+    /** The decision. */
+    public enum Verdict {
+        /** Fail the query and blocklist it. */
+        DANGEROUS,
+        /** Send the stuck canaries once more, to other replicas. */
+        RESEND,
+        /** Check again later. */
+        WAIT
+    }
+
+    /**
+     * @param overtaken some canary's leaf answered a sub-request sent after the canary
+     * @param silent    every canary's leaf answered nothing since the canary went out
+     * @param resent    the canaries were already sent once more
+     * @param timedOut  the canary timeout has passed
+     */
+    public static Verdict decide(boolean overtaken, boolean silent, boolean resent, boolean timedOut) {
+        if (overtaken) {
+            return timedOut ? Verdict.DANGEROUS : Verdict.WAIT;
+        }
+        if (silent) {
+            if (!resent) {
+                return Verdict.RESEND;
+            }
+            return timedOut ? Verdict.DANGEROUS : Verdict.WAIT;
+        }
+        return Verdict.WAIT;
+    }
+}

@@ -1,0 +1,33 @@
+package io.hedgerow.root.tail;
+
+import static io.hedgerow.root.tail.CanaryCheck.Verdict.DANGEROUS;
+import static io.hedgerow.root.tail.CanaryCheck.Verdict.RESEND;
+import static io.hedgerow.root.tail.CanaryCheck.Verdict.WAIT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class CanaryCheckTest {
+
+    @Test
+    void aCanaryOvertakenByLaterWorkIsDangerousOnceItsTimeoutHasPassed() {
+        assertThat(CanaryCheck.decide(true, false, false, false)).isEqualTo(WAIT);
+        assertThat(CanaryCheck.decide(true, false, false, true)).isEqualTo(DANGEROUS);
+        assertThat(CanaryCheck.decide(true, false, true, true)).isEqualTo(DANGEROUS);
+    }
+
+    @Test
+    void aCanaryOnASilentLeafIsResentOnceThenDangerousIfSilentAgain() {
+        assertThat(CanaryCheck.decide(false, true, false, false)).as("early check, hedged query").isEqualTo(RESEND);
+        assertThat(CanaryCheck.decide(false, true, false, true)).isEqualTo(RESEND);
+        assertThat(CanaryCheck.decide(false, true, true, false)).isEqualTo(WAIT);
+        assertThat(CanaryCheck.decide(false, true, true, true)).isEqualTo(DANGEROUS);
+    }
+
+    @Test
+    void aCanaryQueuedBehindOlderWorkWaitsForever() {
+        // An overloaded leaf answers what was sent before the canary: never the query's fault.
+        assertThat(CanaryCheck.decide(false, false, false, true)).isEqualTo(WAIT);
+        assertThat(CanaryCheck.decide(false, false, true, true)).isEqualTo(WAIT);
+    }
+}
