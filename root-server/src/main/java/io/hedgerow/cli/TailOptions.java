@@ -41,7 +41,7 @@ final class TailOptions {
     Duration cutoff;
 
     @Option(names = "--cutoff-factor", paramLabel = "F", defaultValue = "1.5",
-            description = "The adaptive cutoff is this factor times the p99 of recent complete-query latency: higher"
+            description = "The adaptive cutoff is this factor times the p99 of recent query latency: higher"
                     + " taints fewer results and waits longer for stragglers (default: ${DEFAULT-VALUE}).")
     double cutoffFactor;
 

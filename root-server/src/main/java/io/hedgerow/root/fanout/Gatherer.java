@@ -507,7 +507,6 @@ final class Gatherer implements Runnable {
         call.markDone();
         long now = context.ticker().nanoTime();
         call.noteAnswer(now, response.getStatus());
-        call.connection().status().heardFrom(now, call.sentNanos());
         if (phase != Phase.QUERY) {
             return;
         }
@@ -518,6 +517,9 @@ final class Gatherer implements Runnable {
                 long roundTripNanos = now - call.sentNanos();
                 long leafNanos = response.getQueueNanos() + response.getServiceNanos();
                 call.connection().status().answered(roundTripNanos, leafNanos);
+                // Only work done says the leaf is alive and how far it got: a busy or expired answer
+                // comes from a leaf that may be stalled, and jumps its queue.
+                call.connection().status().heardFrom(now, call.sentNanos());
                 context.metrics().subRequestAnswered(call.leaf(), roundTripNanos);
                 context.hedgeDelay().record(requestClass, roundTripNanos);
                 context.tail().canaryTimeout().record(requestClass, roundTripNanos);
@@ -667,9 +669,8 @@ final class Gatherer implements Runnable {
                     timedOut ? SearchException.Kind.TIMED_OUT : SearchException.Kind.UNAVAILABLE, describeMissing()));
             return;
         }
-        if (answeredCount == partitions) {
-            context.tail().cutoff().recordComplete(context.ticker().nanoTime() - startNanos);
-        } else if (cutOff) {
+        context.tail().cutoff().record(context.ticker().nanoTime() - startNanos);
+        if (cutOff) {
             context.metrics().cutOff();
         }
         merged = HitMerger.merge(answers, request.k());

@@ -6,15 +6,20 @@ import java.util.Objects;
 /**
  * When the root may stop waiting for the last partitions and return a good-enough, tainted result:
  * once the cutoff has passed and the answered partitions hold at least the minimum coverage of the
- * documents. The cutoff is by default 1.5 times the p99 of the last 10 s of complete-query latency,
- * clamped to [10 ms, 1 s], and the maximum while there are too few samples; or fixed ({@link
- * TailSettings#cutoff}).
+ * documents. The cutoff is by default 1.5 times the p99 of the last 10 s of query latency (the
+ * query phase, from receipt until the root stopped waiting), clamped to [10 ms, 1 s], and the
+ * maximum while there are too few samples; or fixed ({@link TailSettings#cutoff}).
  *
- * <p>Learning the cutoff from complete queries, and not from all queries, keeps it from feeding on
- * itself: tainted results end at the cutoff, so counting them would pull the percentile towards the
- * cutoff and the cutoff down with it. The trade-off knob is the percentile times the factor: a
- * higher cutoff taints fewer results and waits longer for a straggler; a lower one answers sooner
- * and taints more. {@code minCoverage} bounds how much a result may miss.
+ * <p>Every query that produced a result is recorded, those cut off at the cutoff included, and that
+ * is what keeps tainted results rare. A query cut off is recorded at the cutoff it was cut at; if
+ * more than 1% of queries are cut off (or run past the cutoff waiting for coverage), the p99 is the
+ * cutoff itself, and the next cutoff is 1.5 times that: the cutoff rises until fewer than about 1%
+ * of queries reach it, and falls back when the stragglers go. Recording only complete queries would
+ * do the opposite: the stragglers cut off would leave the window, the p99 would fall to that of the
+ * unaffected queries, and the cutoff with it, tainting ever more (a benchmark with a stalled leaf
+ * showed exactly that: a 12 ms cutoff and 15% tainted). The trade-off knob is the percentile times
+ * the factor: a higher cutoff taints fewer results and waits longer for a straggler; a lower one
+ * answers sooner and taints more. {@code minCoverage} bounds how much a result may miss.
  *
  * <p>The caller takes the cutoff once when a query starts ({@link #cutoffNanos}), schedules a check
  * at that time (an answer may not come to trigger one), and decides with {@link #stopWaiting(double,
@@ -40,8 +45,11 @@ public final class GoodEnoughCutoff {
         this.limit = new ScaledPercentile(settings.cutoff(), settings.window(), settings.minSamples(), ticker);
     }
 
-    /** Records the latency of one query that every partition answered, from receipt to result. */
-    public void recordComplete(long latencyNanos) {
+    /**
+     * Records how long one query's query phase took, from receipt until the root stopped waiting:
+     * every partition answered, or the cutoff or the deadline ended it with what had answered.
+     */
+    public void record(long latencyNanos) {
         limit.record(latencyNanos);
     }
 

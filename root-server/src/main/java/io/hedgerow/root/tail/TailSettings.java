@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param canaryTimeout       how long the canary may take before the query is deemed dangerous;
  *                            learnt from recent leaf (sub-request) latency
  * @param cutoff              how long the root waits for all partitions before a good-enough result
- *                            may be returned; learnt from recent complete-query latency
+ *                            may be returned; learnt from recent query latency
  * @param minCoverage         the fraction of documents answered partitions must hold for a result to
  *                            be returned at the cutoff, when a request names none: (0, 1]; 1 waits for
  *                            every partition (up to the deadline)
@@ -80,7 +80,7 @@ public record TailSettings(
 
     /**
      * One canary partition, always (no known-safe skip); canary timeout 3 x the p99 of leaf latency
-     * in [20 ms, 1 s]; good-enough cutoff 1.5 x the p99 of complete-query latency in [10 ms, 1 s],
+     * in [20 ms, 1 s]; good-enough cutoff 1.5 x the p99 of query latency in [10 ms, 1 s],
      * at 95% of the documents; windows of 10 s trusted from 100 samples; blocklist 10 minutes and
      * 10,000 fingerprints; known safe 5 minutes and 10,000 fingerprints; cache 30 s, 10,000 results
      * and 64 MiB.
@@ -88,9 +88,10 @@ public record TailSettings(
      * <p>Why these numbers. <b>Canary 3 x p99, at least 20 ms</b>: a false alarm refuses a good
      * query for ten minutes, so the canary must be given far more than a normal sub-request (0.5 to 3
      * ms here) and more than a GC pause or a 1 s stall hedging would otherwise cover; 1 s still ends
-     * the wait for a leaf that hangs. <b>Cutoff 1.5 x p99</b>: the cutoff is passed by about 1% of
-     * queries only while the slowest partitions still run, so tainted results stay rare (well under
-     * 1% without faults); at least 10 ms so that ordinary jitter of a fast cluster never taints.
+     * the wait for a leaf that hangs. <b>Cutoff 1.5 x p99</b> of query latency, cut-off queries
+     * included: the cutoff rises until only about 1% of queries reach it, so tainted results stay
+     * rare ({@link GoodEnoughCutoff}); at least 10 ms so that ordinary jitter of a fast cluster never
+     * taints.
      * <b>95%</b>: the issue's default; one partition of 16 missing is 6%, so by default a result may
      * miss no partition unless partitions are smaller than a twentieth of the index. <b>100
      * samples</b>: a p99 resting on at least one observation above it. <b>Known-safe off</b>: the

@@ -27,7 +27,7 @@
  * <li>{@link io.hedgerow.root.tail.KnownSafe}: fingerprints that succeeded recently, which may skip
  *     the canary.</li>
  * <li>{@link io.hedgerow.root.tail.GoodEnoughCutoff}: the cutoff, 1.5 x the p99 of recent
- *     complete-query latency in [10 ms, 1 s] by default, and the decision to stop waiting once it
+ *     query latency in [10 ms, 1 s] by default, and the decision to stop waiting once it
  *     has passed and coverage reaches {@code min_coverage}.</li>
  * <li>{@link io.hedgerow.root.tail.ResultCache}: results by key; complete ones served, tainted ones
  *     kept but never served as complete, and refreshed by the next request.</li>

@@ -15,12 +15,42 @@ class GoodEnoughCutoffTest {
     private final ManualTicker ticker = new ManualTicker();
 
     @Test
-    void cutoffFollowsTheWindowOfCompleteQueries() {
+    void queriesCutOffAtTheCutoffRaiseItUntilFewerThanOnePercentAreCut() {
+        GoodEnoughCutoff cutoff = new GoodEnoughCutoff(TailSettings.defaults(), ticker);
+        for (int i = 0; i < 1_000; i++) {
+            cutoff.record(2 * MS);
+        }
+        ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
+        long cut = cutoff.cutoffNanos();
+        assertThat(cut).isEqualTo(10 * MS); // 1.5 x 2 ms, under the floor
+        // A straggler appears: 5% of queries would take 300 ms. Each round, they are cut off at the
+        // cutoff in force and recorded there, which raises the p99 to it, and the cutoff by half.
+        for (int round = 0; round < 10; round++) {
+            ticker.advance(Duration.ofSeconds(11)); // a fresh window
+            for (int i = 0; i < 950; i++) {
+                cutoff.record(2 * MS);
+            }
+            for (int i = 0; i < 50; i++) {
+                cutoff.record(Math.min(300 * MS, cut));
+            }
+            ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
+            long next = cutoff.cutoffNanos();
+            if (cut < 300 * MS) {
+                assertThat(next).as("round %d", round).isGreaterThan(cut);
+            }
+            cut = next;
+        }
+        // Once it is past the stragglers, they are no longer cut: the cutoff sits at 1.5 x their 300 ms.
+        assertThat(cut / (double) MS).isCloseTo(450, within(5.0));
+    }
+
+    @Test
+    void cutoffFollowsTheWindowOfQueryLatency() {
         GoodEnoughCutoff cutoff = new GoodEnoughCutoff(TailSettings.defaults(), ticker);
         assertThat(cutoff.cutoffNanos()).isEqualTo(1_000 * MS); // cold: the maximum
 
         for (int ms = 1; ms <= 100; ms++) {
-            cutoff.recordComplete(ms * MS); // p99 = 99 ms
+            cutoff.record(ms * MS); // p99 = 99 ms
         }
         ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
         assertThat(cutoff.estimate().basis()).isEqualTo(Basis.WINDOW);
@@ -29,7 +59,7 @@ class GoodEnoughCutoffTest {
         // Ten seconds of faster queries later, the cutoff has come down with them: 1.5 x 8 ms.
         ticker.advance(Duration.ofSeconds(10));
         for (int i = 0; i < 1_000; i++) {
-            cutoff.recordComplete(8 * MS);
+            cutoff.record(8 * MS);
         }
         ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
         assertThat(cutoff.cutoffNanos() / (double) MS).isCloseTo(12, within(0.12));
@@ -37,7 +67,7 @@ class GoodEnoughCutoffTest {
         // Still faster: the floor, 10 ms.
         ticker.advance(Duration.ofSeconds(11));
         for (int i = 0; i < 1_000; i++) {
-            cutoff.recordComplete(2 * MS);
+            cutoff.record(2 * MS);
         }
         ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
         assertThat(cutoff.cutoffNanos()).isEqualTo(10 * MS);
