@@ -3,7 +3,6 @@ package io.hedgerow.root.cluster;
 import io.hedgerow.common.stats.SlidingLatencyWindow;
 import io.hedgerow.common.time.Ticker;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -27,10 +26,6 @@ public final class LeafStatus {
     private final LongAdder subRequests = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private volatile String lastError;
-    /** When the root last had any answer from the leaf, on the root's ticker; written lazily. */
-    private final AtomicLong lastHeardNanos = new AtomicLong(Long.MIN_VALUE);
-    /** When the newest sub-request the leaf has answered was sent; written lazily, roughly monotonic. */
-    private final AtomicLong newestAnsweredSentNanos = new AtomicLong(Long.MIN_VALUE);
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
         this.index = index;
@@ -99,34 +94,6 @@ public final class LeafStatus {
 
     public void connectFailed(String reason) {
         lastError = reason;
-    }
-
-    /**
-     * The leaf answered, at {@code nowNanos}, a sub-request sent at {@code sentNanos}: it is alive,
-     * and has got at least that far through what it was sent. Racing event loops may each keep a
-     * slightly older value; the canary check that reads these only needs "since".
-     */
-    public void heardFrom(long nowNanos, long sentNanos) {
-        lastHeardNanos.lazySet(nowNanos);
-        long newest = newestAnsweredSentNanos.get();
-        if (newest == Long.MIN_VALUE || sentNanos - newest > 0) {
-            newestAnsweredSentNanos.lazySet(sentNanos);
-        }
-    }
-
-    /** True when the leaf has answered anything since {@code nanos}. */
-    public boolean heardSince(long nanos) {
-        long heard = lastHeardNanos.get();
-        return heard != Long.MIN_VALUE && heard - nanos > 0;
-    }
-
-    /**
-     * True when the leaf has answered a sub-request sent after {@code nanos}: work that came later
-     * overtook whatever was sent at {@code nanos}.
-     */
-    public boolean answeredSentAfter(long nanos) {
-        long newest = newestAnsweredSentNanos.get();
-        return newest != Long.MIN_VALUE && newest - nanos > 0;
     }
 
     public void answered(long roundTripNanos, long leafNanos) {

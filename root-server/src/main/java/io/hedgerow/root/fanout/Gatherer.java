@@ -245,8 +245,8 @@ final class Gatherer implements Runnable {
         for (ShardCall call : calls) {
             if (!call.isDone()) {
                 stuck.add(call);
-                overtaken |= call.connection().status().answeredSentAfter(call.sentNanos());
-                silent &= !call.connection().status().heardSince(call.sentNanos());
+                overtaken |= call.connection().progress().overtaken(call.sentNanos(), call.priority());
+                silent &= !call.connection().progress().doneSince(call.sentNanos());
             }
         }
         boolean timedOut = now - canaryDeadlineNanos >= 0;
@@ -485,7 +485,7 @@ final class Gatherer implements Runnable {
             return; // the deadline task ends the phase
         }
         LeafConnection connection = connections.leaf(leaf);
-        ShardCall call = new ShardCall(this, partition, connection, requestId, kind, now);
+        ShardCall call = new ShardCall(this, partition, connection, requestId, kind, priority, now);
         context.metrics().subRequestSent(kind);
         triedLeaves[partition] |= 1L << leaf;
         outstanding[partition]++;
@@ -519,7 +519,7 @@ final class Gatherer implements Runnable {
                 call.connection().status().answered(roundTripNanos, leafNanos);
                 // Only work done says the leaf is alive and how far it got: a busy or expired answer
                 // comes from a leaf that may be stalled, and jumps its queue.
-                call.connection().status().heardFrom(now, call.sentNanos());
+                call.connection().progress().done(now, call.sentNanos(), call.priority());
                 context.metrics().subRequestAnswered(call.leaf(), roundTripNanos);
                 context.hedgeDelay().record(requestClass, roundTripNanos);
                 context.tail().canaryTimeout().record(requestClass, roundTripNanos);

@@ -60,6 +60,7 @@ final class LeafConnection {
      */
     private final LongObjectHashMap<QueryCall> cancelled = new LongObjectHashMap<>();
     private final Runnable flush = this::flush;
+    private final LeafProgress progress = new LeafProgress();
     private Channel channel;
     private boolean ready;
     private boolean flushScheduled;
@@ -103,6 +104,11 @@ final class LeafConnection {
 
     boolean isReady() {
         return ready;
+    }
+
+    /** How far the leaf has got through what this connection sent it. */
+    LeafProgress progress() {
+        return progress;
     }
 
     int outstanding() {

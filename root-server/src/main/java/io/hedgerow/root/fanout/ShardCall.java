@@ -1,5 +1,6 @@
 package io.hedgerow.root.fanout;
 
+import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.api.SubRequestTrace;
@@ -10,13 +11,20 @@ import io.hedgerow.root.api.SubRequestTrace;
  */
 final class ShardCall extends QueryCall {
     private final int partition;
+    private final Priority priority;
     /** Cancelled because a tied twin answered first: its late answer tells whether both ran. */
     private boolean tiedLoser;
 
     ShardCall(Gatherer gatherer, int partition, LeafConnection connection, long requestId, SubRequestTrace.Kind kind,
-            long sentNanos) {
+            Priority priority, long sentNanos) {
         super(gatherer, connection, requestId, kind, sentNanos);
         this.partition = partition;
+        this.priority = priority;
+    }
+
+    /** The leaves' class it was sent at. */
+    Priority priority() {
+        return priority;
     }
 
     int partition() {
