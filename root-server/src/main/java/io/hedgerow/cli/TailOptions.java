@@ -22,7 +22,7 @@ final class TailOptions {
 
     @Option(names = "--canary-timeout", paramLabel = "DURATION", converter = LeafCommand.DurationConverter.class,
             description = "A fixed canary timeout instead of the adaptive one (3 x the p99 of recent sub-request"
-                    + " latency, in [20ms, 1s]).")
+                    + " latency, in [100ms, 1s]).")
     Duration canaryTimeout;
 
     @Option(names = "--blocklist-ttl", paramLabel = "DURATION", defaultValue = "10m",

@@ -9,9 +9,11 @@ package io.hedgerow.root.tail;
  *       overtook it, so the leaf works and this query does not. Once the canary timeout has passed,
  *       the query is {@link Verdict#DANGEROUS}; before, {@link Verdict#WAIT}.</li>
  *   <li>Every leaf holding a canary answered nothing at all ({@code silent}): the leaf has gone
- *       silent (a stall, a GC pause, a dead machine), which is not the query's fault yet:
- *       {@link Verdict#RESEND} to another replica. Silent again after that, past the timeout: the
- *       query wedged two leaves and would wedge every leaf it reached, {@link Verdict#DANGEROUS}.</li>
+ *       silent (a stall, a GC pause, a dead machine), which is not the query's fault:
+ *       {@link Verdict#RESEND} to another replica, once. Silent again after that: {@link
+ *       Verdict#WAIT}. Two silent leaves might mean a query that wedges every leaf it reaches, but
+ *       an overloaded root, which reads answers late, looks the same; a benchmark saw such an
+ *       overload blocklist dozens of healthy queries, so silence alone never blocklists.</li>
  *   <li>Otherwise the leaves answered only older sub-requests: the canary is queued behind them, as
  *       in an overload, which is nobody's fault: {@link Verdict#WAIT}, up to the query's deadline.</li>
  * </ul>
@@ -42,12 +44,6 @@ public final class CanaryCheck {
         if (overtaken) {
             return timedOut ? Verdict.DANGEROUS : Verdict.WAIT;
         }
-        if (silent) {
-            if (!resent) {
-                return Verdict.RESEND;
-            }
-            return timedOut ? Verdict.DANGEROUS : Verdict.WAIT;
-        }
-        return Verdict.WAIT;
+        return silent && !resent ? Verdict.RESEND : Verdict.WAIT;
     }
 }

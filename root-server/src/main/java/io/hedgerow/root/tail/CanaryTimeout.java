@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * How long a canary sub-request may stay unanswered before its query is deemed dangerous: by
  * default 3 times the p99 of the last 10 s of leaf (sub-request) latency of the query's {@link
- * RequestClass}, clamped to [20 ms, 1 s], and the maximum while the class has too few samples; or
+ * RequestClass}, clamped to [100 ms, 1 s], and the maximum while the class has too few samples; or
  * a fixed timeout ({@link TailSettings#canaryTimeout}).
  *
  * <p>Per class because an expensive query shape (a long disjunction, a broad prefix) legitimately

@@ -80,12 +80,12 @@ public record TailSettings(
 
     /**
      * One canary partition, always (no known-safe skip); canary timeout 3 x the p99 of leaf latency
-     * in [20 ms, 1 s]; good-enough cutoff 1.5 x the p99 of query latency in [10 ms, 1 s],
+     * in [100 ms, 1 s]; good-enough cutoff 1.5 x the p99 of query latency in [10 ms, 1 s],
      * at 95% of the documents; windows of 10 s trusted from 100 samples; blocklist 10 minutes and
      * 10,000 fingerprints; known safe 5 minutes and 10,000 fingerprints; cache 30 s, 10,000 results
      * and 64 MiB.
      *
-     * <p>Why these numbers. <b>Canary 3 x p99, at least 20 ms</b>: a false alarm refuses a good
+     * <p>Why these numbers. <b>Canary 3 x p99, at least 100 ms</b>: a false alarm refuses a good
      * query for ten minutes, so the canary must be given far more than a normal sub-request (0.5 to 3
      * ms here) and more than a GC pause or a 1 s stall hedging would otherwise cover; 1 s still ends
      * the wait for a leaf that hangs. <b>Cutoff 1.5 x p99</b> of query latency, cut-off queries
@@ -99,7 +99,7 @@ public record TailSettings(
      */
     public static TailSettings defaults() {
         return new TailSettings(1, false,
-                AdaptiveLimit.adaptive(99.0, 3.0, Duration.ofMillis(20), Duration.ofSeconds(1)),
+                AdaptiveLimit.adaptive(99.0, 3.0, Duration.ofMillis(100), Duration.ofSeconds(1)),
                 AdaptiveLimit.adaptive(99.0, 1.5, Duration.ofMillis(10), Duration.ofSeconds(1)),
                 0.95, Duration.ofSeconds(10), 100,
                 Duration.ofMinutes(10), 10_000,

@@ -21,7 +21,7 @@
  *     spelling, clause order of a plain list), so one query of death is one blocklist entry however
  *     it is spelt; {@link io.hedgerow.root.tail.CacheKey} adds the settings that shape a result.</li>
  * <li>{@link io.hedgerow.root.tail.CanaryTimeout}: how long a canary may take, 3 x the p99 of
- *     recent leaf latency in [20 ms, 1 s] by default.</li>
+ *     recent leaf latency in [100 ms, 1 s] by default.</li>
  * <li>{@link io.hedgerow.root.tail.Blocklist}: refused fingerprints, with reason and time, bounded
  *     and expiring; listed and cleared on the admin endpoint.</li>
  * <li>{@link io.hedgerow.root.tail.KnownSafe}: fingerprints that succeeded recently, which may skip

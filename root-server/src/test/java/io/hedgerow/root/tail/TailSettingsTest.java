@@ -14,7 +14,7 @@ class TailSettingsTest {
         assertThat(defaults.canaries()).isEqualTo(1);
         assertThat(defaults.canaryEnabled()).isTrue();
         assertThat(defaults.skipKnownSafe()).isFalse();
-        assertThat(defaults.canaryTimeout().describe()).isEqualTo("3 x p99 in [20ms, 1s]");
+        assertThat(defaults.canaryTimeout().describe()).isEqualTo("3 x p99 in [100ms, 1s]");
         assertThat(defaults.cutoff().describe()).isEqualTo("1.5 x p99 in [10ms, 1s]");
         assertThat(defaults.minCoverage()).isEqualTo(0.95);
         assertThat(defaults.window()).isEqualTo(Duration.ofSeconds(10));
