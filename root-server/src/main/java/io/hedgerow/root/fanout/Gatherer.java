@@ -28,6 +28,7 @@ import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
 import io.hedgerow.root.tail.Blocklist;
 import io.hedgerow.root.tail.CanaryCheck;
 import io.hedgerow.root.tail.GoodEnoughCutoff;
+import io.hedgerow.root.tail.ScaledPercentile;
 import io.hedgerow.root.tail.TailGuard;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -109,6 +110,8 @@ final class Gatherer implements Runnable {
     /** A canary stuck on a silent leaf went once more to another replica. */
     private boolean canaryResent;
     private long canaryDeadlineNanos;
+    /** The canary timeout rests on enough samples to call a slow canary dangerous. */
+    private boolean canaryTimeoutLearnt;
     /** The query phase ended at the good-enough cutoff. */
     private boolean cutOff;
 
@@ -225,7 +228,9 @@ final class Gatherer implements Runnable {
      */
     private void scheduleCanaryTimer() {
         long now = context.ticker().nanoTime();
-        long timeoutNanos = context.tail().canaryTimeout().timeoutNanos(requestClass);
+        ScaledPercentile.Estimate timeout = context.tail().canaryTimeout().estimate(requestClass);
+        long timeoutNanos = timeout.nanos();
+        canaryTimeoutLearnt = timeout.basis() != ScaledPercentile.Basis.TOO_FEW_SAMPLES;
         canaryDeadlineNanos = now + Math.min(timeoutNanos, deadlineNanos - now);
         long checkNanos = hedgeMode == HedgeMode.HEDGED && !canaryResent ? Math.min(hedgeDelayNanos(), timeoutNanos) : timeoutNanos;
         canaryTimer = connections.loop().schedule(this::checkCanaries, Math.min(checkNanos, deadlineNanos - now),
@@ -249,14 +254,16 @@ final class Gatherer implements Runnable {
                 silent &= !call.connection().progress().doneSince(call.sentNanos());
             }
         }
-        boolean timedOut = now - canaryDeadlineNanos >= 0;
-        switch (CanaryCheck.decide(overtaken, silent, canaryResent, timedOut)) {
+        // Before the timeout has been learnt (a cold root, a rare query shape) nothing says what is
+        // slow for this class: a slow canary then waits, and only a crash blocklists.
+        boolean pastTimeout = now - canaryDeadlineNanos >= 0;
+        switch (CanaryCheck.decide(overtaken, silent, canaryResent, canaryTimeoutLearnt && pastTimeout)) {
             case DANGEROUS -> dangerous(Blocklist.Reason.CANARY_TIMED_OUT, "did not answer within the canary timeout ("
                     + TimeUnit.NANOSECONDS.toMillis(now - startNanos) + " ms, on leaf " + leafNames(stuck)
-                    + (overtaken ? ", which meanwhile answered queries sent after it)" : ", which has answered nothing since)"));
+                    + ", which meanwhile answered queries sent after it)");
             case RESEND -> resendCanaries(stuck);
             case WAIT -> {
-                long nextNanos = timedOut ? context.tail().canaryTimeout().timeoutNanos(requestClass) : canaryDeadlineNanos - now;
+                long nextNanos = pastTimeout ? context.tail().canaryTimeout().timeoutNanos(requestClass) : canaryDeadlineNanos - now;
                 canaryTimer = connections.loop().schedule(this::checkCanaries, nextNanos, TimeUnit.NANOSECONDS);
             }
         }
