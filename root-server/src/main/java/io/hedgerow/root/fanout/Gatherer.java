@@ -259,9 +259,15 @@ final class Gatherer implements Runnable {
         boolean pastTimeout = now - canaryDeadlineNanos >= 0;
         switch (CanaryCheck.decide(overtaken, silent, canaryResent, canaryTimeoutLearnt && pastTimeout)) {
             case DANGEROUS -> dangerous(Blocklist.Reason.CANARY_TIMED_OUT, "did not answer within the canary timeout ("
-                    + TimeUnit.NANOSECONDS.toMillis(now - startNanos) + " ms, on leaf " + leafNames(stuck)
+                    + TimeUnit.NANOSECONDS.toMillis(now - startNanos) + " ms, sent twice, last on leaf " + leafNames(stuck)
                     + ", which meanwhile answered queries sent after it)");
-            case RESEND -> resendCanaries(stuck);
+            case RESEND -> {
+                if (!resendCanaries(stuck) && overtaken && canaryTimeoutLearnt && pastTimeout) {
+                    dangerous(Blocklist.Reason.CANARY_TIMED_OUT, "did not answer within the canary timeout ("
+                            + TimeUnit.NANOSECONDS.toMillis(now - startNanos) + " ms, on leaf " + leafNames(stuck)
+                            + ", which meanwhile answered queries sent after it; no other replica to ask)");
+                }
+            }
             case WAIT -> {
                 long nextNanos = pastTimeout ? context.tail().canaryTimeout().timeoutNanos(requestClass) : canaryDeadlineNanos - now;
                 canaryTimer = connections.loop().schedule(this::checkCanaries, nextNanos, TimeUnit.NANOSECONDS);
@@ -269,19 +275,27 @@ final class Gatherer implements Runnable {
         }
     }
 
-    /** The canaries stuck on silent leaves, once more on other replicas, with a fresh timeout. */
-    private void resendCanaries(List<ShardCall> stuck) {
+    /**
+     * The stuck canaries, once more on other replicas, in place of the stuck copies (cancelled),
+     * with a fresh timeout; false when no other replica was ready for any of them.
+     */
+    private boolean resendCanaries(List<ShardCall> stuck) {
+        boolean resent = false;
         for (ShardCall call : stuck) {
             int leaf = chooseReplica(call.partition(), triedLeaves[call.partition()]);
             if (leaf >= 0) {
+                outstanding[call.partition()]--;
+                cancel(call);
                 sendCopy(call.partition(), leaf, connections.nextRequestId(), SubRequestTrace.Kind.CANARY, priority, null);
-                canaryResent = true; // with no other replica ready, the canaries wait (and are checked again)
+                resent = true;
             }
         }
-        if (canaryResent) {
+        if (resent) {
+            canaryResent = true;
             context.metrics().canaryResent();
         }
-        scheduleCanaryTimer();
+        scheduleCanaryTimer(); // with no other replica ready, the canaries wait and are checked again
+        return resent;
     }
 
     private static String leafNames(List<ShardCall> calls) {

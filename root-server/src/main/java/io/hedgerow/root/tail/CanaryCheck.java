@@ -5,20 +5,25 @@ package io.hedgerow.root.tail;
  * went out. Pure: the Gatherer gathers the facts, this decides.
  *
  * <ul>
- *   <li>A leaf answered sub-requests sent <em>after</em> the canary ({@code overtaken}): later work
- *       overtook it, so the leaf works and this query does not. Once the canary timeout has passed,
- *       the query is {@link Verdict#DANGEROUS}; before, {@link Verdict#WAIT}.</li>
+ *   <li>A leaf finished sub-requests sent <em>after</em> the canary ({@code overtaken}): later work
+ *       overtook it, so the leaf works and this canary does not. Once the canary timeout has
+ *       passed, a second opinion: {@link Verdict#RESEND} it to another replica, in place of the
+ *       slow copy. If it is overtaken there too, the query is {@link Verdict#DANGEROUS}: it hangs
+ *       on two leaves. One leaf alone could be in distress (a stall that holds running searches, a
+ *       GC storm), which a benchmark saw blocklist a healthy query.</li>
  *   <li>Every leaf holding a canary answered nothing at all ({@code silent}): the leaf has gone
  *       silent (a stall, a GC pause, a dead machine), which is not the query's fault:
- *       {@link Verdict#RESEND} to another replica, once. Silent again after that: {@link
- *       Verdict#WAIT}. Two silent leaves might mean a query that wedges every leaf it reaches, but
- *       an overloaded root, which reads answers late, looks the same; a benchmark saw such an
- *       overload blocklist dozens of healthy queries, so silence alone never blocklists.</li>
+ *       {@link Verdict#RESEND}, once. Silent again after that: {@link Verdict#WAIT}. Two silent
+ *       leaves might mean a query that wedges every leaf it reaches, but an overloaded root, which
+ *       reads answers late, looks the same; a benchmark saw such an overload blocklist dozens of
+ *       healthy queries, so silence alone never blocklists.</li>
  *   <li>Otherwise the leaves answered only older sub-requests: the canary is queued behind them, as
  *       in an overload, which is nobody's fault: {@link Verdict#WAIT}, up to the query's deadline.</li>
  * </ul>
  * Telling overtaken from queued is what keeps an overloaded cluster from blocklisting healthy
- * queries: under overload every leaf answers, but only what was sent before.
+ * queries: under overload every leaf answers, but only what was sent before. A canary that cannot
+ * be re-sent (no other replica is ready) after it was overtaken is dangerous at once: there is no
+ * second opinion to be had.
  */
 public final class CanaryCheck {
     private CanaryCheck() {
@@ -41,8 +46,8 @@ public final class CanaryCheck {
      * @param timedOut  the canary timeout has passed
      */
     public static Verdict decide(boolean overtaken, boolean silent, boolean resent, boolean timedOut) {
-        if (overtaken) {
-            return timedOut ? Verdict.DANGEROUS : Verdict.WAIT;
+        if (overtaken && timedOut) {
+            return resent ? Verdict.DANGEROUS : Verdict.RESEND;
         }
         return silent && !resent ? Verdict.RESEND : Verdict.WAIT;
     }

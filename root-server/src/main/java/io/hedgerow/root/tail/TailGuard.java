@@ -140,7 +140,7 @@ public final class TailGuard {
         knownSafe.forget(run.fingerprint());
         Blocklist.Entry entry = blocklist.block(run.fingerprint(), reason, detail);
         return new SearchException(SearchException.Kind.DANGEROUS, "query refused as dangerous: its canary "
-                + detail + ", so it was sent to no other leaf; blocklisted for "
+                + detail + ", so it went no further; blocklisted for "
                 + Durations.format(settings.blocklistTtl()) + " as " + entry.fingerprint().id()
                 + " (DELETE /admin/blocklist/" + entry.fingerprint().id() + " clears it)");
     }
@@ -152,8 +152,9 @@ public final class TailGuard {
                 + "; DELETE /admin/blocklist/" + entry.fingerprint().id() + " clears it");
     }
 
+    /** Milliseconds under a second, whole seconds above: {@code 17ms}, {@code 599s}, {@code 10m}. */
     private static String toMillis(long nanos) {
-        return Durations.format(Duration.ofMillis(nanos / 1_000_000));
+        return Durations.format(nanos < 1_000_000_000L ? Duration.ofMillis(nanos / 1_000_000) : Duration.ofSeconds(nanos / 1_000_000_000L));
     }
 
     public TailSettings settings() {

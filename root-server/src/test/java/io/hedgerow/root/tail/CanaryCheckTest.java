@@ -10,10 +10,11 @@ import org.junit.jupiter.api.Test;
 class CanaryCheckTest {
 
     @Test
-    void aCanaryOvertakenByLaterWorkIsDangerousOnceItsTimeoutHasPassed() {
+    void aCanaryOvertakenPastItsTimeoutGetsASecondOpinionThenIsDangerous() {
         assertThat(CanaryCheck.decide(true, false, false, false)).isEqualTo(WAIT);
-        assertThat(CanaryCheck.decide(true, false, false, true)).isEqualTo(DANGEROUS);
-        assertThat(CanaryCheck.decide(true, false, true, true)).isEqualTo(DANGEROUS);
+        assertThat(CanaryCheck.decide(true, false, false, true)).as("one leaf may be in distress").isEqualTo(RESEND);
+        assertThat(CanaryCheck.decide(true, false, true, false)).isEqualTo(WAIT);
+        assertThat(CanaryCheck.decide(true, false, true, true)).as("overtaken on a second leaf").isEqualTo(DANGEROUS);
     }
 
     @Test
