@@ -245,11 +245,19 @@ class ScenarioTest {
         Scenario stall = Scenario.read(dir.resolve("stall-300ms.json"));
         assertThat(stall.name()).isEqualTo("stall-300ms");
         assertThat(stall.phases()).extracting(ScenarioPhase::name).containsExactly("warmup-off", "warmup-hedged",
-                "wait-for-all-off", "good-enough-off", "wait-for-all-hedged", "good-enough-hedged");
+                "settle-wait-for-all-off", "wait-for-all-off", "settle-good-enough-off", "good-enough-off",
+                "settle-wait-for-all-hedged", "wait-for-all-hedged", "settle-good-enough-hedged", "good-enough-hedged");
         String base = "&timeout_ms=2000&snippets=false&stored_fields=false";
-        assertThat(stall.phases().stream().skip(2).map(phase -> stall.request().with(phase.request()).toQueryString()))
+        List<ScenarioPhase> measured = stall.phases().stream().filter(phase -> phase.record() == null || phase.record()).toList();
+        assertThat(measured.stream().map(phase -> stall.request().with(phase.request()).toQueryString()))
                 .containsExactly(base + "&hedge=off&min_coverage=1.0", base + "&hedge=off&min_coverage=0.9",
                         base + "&hedge=hedged&min_coverage=1.0", base + "&hedge=hedged&min_coverage=0.9");
+        // Each measured phase follows an unmeasured one with the same options, so the root's windows learn its policy.
+        for (int i = 3; i < stall.phases().size(); i += 2) {
+            assertThat(stall.phases().get(i - 1).record()).isFalse();
+            assertThat(stall.phases().get(i).record()).isNull();
+            assertThat(stall.phases().get(i - 1).request()).isEqualTo(stall.phases().get(i).request());
+        }
         assertThat(stall.phases().stream().limit(2).flatMap(phase -> phase.faults().stream()))
                 .as("no fault while warming up").isEmpty();
         assertThat(stall.phases().stream().skip(2).map(ScenarioPhase::faults).distinct())

@@ -261,13 +261,7 @@ final class Gatherer implements Runnable {
             case DANGEROUS -> dangerous(Blocklist.Reason.CANARY_TIMED_OUT, "did not answer within the canary timeout ("
                     + TimeUnit.NANOSECONDS.toMillis(now - startNanos) + " ms, sent twice, last on leaf " + leafNames(stuck)
                     + ", which meanwhile answered queries sent after it)");
-            case RESEND -> {
-                if (!resendCanaries(stuck) && overtaken && canaryTimeoutLearnt && pastTimeout) {
-                    dangerous(Blocklist.Reason.CANARY_TIMED_OUT, "did not answer within the canary timeout ("
-                            + TimeUnit.NANOSECONDS.toMillis(now - startNanos) + " ms, on leaf " + leafNames(stuck)
-                            + ", which meanwhile answered queries sent after it; no other replica to ask)");
-                }
-            }
+            case RESEND -> resendCanaries(stuck);
             case WAIT -> {
                 long nextNanos = pastTimeout ? context.tail().canaryTimeout().timeoutNanos(requestClass) : canaryDeadlineNanos - now;
                 canaryTimer = connections.loop().schedule(this::checkCanaries, nextNanos, TimeUnit.NANOSECONDS);
@@ -277,9 +271,10 @@ final class Gatherer implements Runnable {
 
     /**
      * The stuck canaries, once more on other replicas, in place of the stuck copies (cancelled),
-     * with a fresh timeout; false when no other replica was ready for any of them.
+     * with a fresh timeout. With no other replica ready (or all tried, a busy one retried), the
+     * canaries wait and are checked again: without a second opinion nothing is blocklisted.
      */
-    private boolean resendCanaries(List<ShardCall> stuck) {
+    private void resendCanaries(List<ShardCall> stuck) {
         boolean resent = false;
         for (ShardCall call : stuck) {
             int leaf = chooseReplica(call.partition(), triedLeaves[call.partition()]);
@@ -294,8 +289,7 @@ final class Gatherer implements Runnable {
             canaryResent = true;
             context.metrics().canaryResent();
         }
-        scheduleCanaryTimer(); // with no other replica ready, the canaries wait and are checked again
-        return resent;
+        scheduleCanaryTimer();
     }
 
     private static String leafNames(List<ShardCall> calls) {

@@ -22,8 +22,9 @@ package io.hedgerow.root.tail;
  * </ul>
  * Telling overtaken from queued is what keeps an overloaded cluster from blocklisting healthy
  * queries: under overload every leaf answers, but only what was sent before. A canary that cannot
- * be re-sent (no other replica is ready) after it was overtaken is dangerous at once: there is no
- * second opinion to be had.
+ * be re-sent (no other replica is ready, or all were tried) just waits: without a second opinion
+ * nothing is blocklisted, as a benchmark's overload showed an expensive phrase query overtaken by
+ * cheap ones on both replicas of its partition in turn (a busy answer had used the second).
  */
 public final class CanaryCheck {
     private CanaryCheck() {
