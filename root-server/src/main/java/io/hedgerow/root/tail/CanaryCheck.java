@@ -22,9 +22,10 @@ package io.hedgerow.root.tail;
  * </ul>
  * Telling overtaken from queued is what keeps an overloaded cluster from blocklisting healthy
  * queries: under overload every leaf answers, but only what was sent before. A canary that cannot
- * be re-sent (no other replica is ready, or all were tried) just waits: without a second opinion
- * nothing is blocklisted, as a benchmark's overload showed an expensive phrase query overtaken by
- * cheap ones on both replicas of its partition in turn (a busy answer had used the second).
+ * be re-sent (no other replica is ready, or all were tried, say after a busy answer) just waits:
+ * without a second opinion nothing is blocklisted; under a benchmark's overload that shortcut had
+ * blocklisted an expensive phrase query. (After a re-send for silence, the first leaf gave no
+ * opinion, and one overtaking on the second leaf is enough: the re-send happens once.)
  */
 public final class CanaryCheck {
     private CanaryCheck() {

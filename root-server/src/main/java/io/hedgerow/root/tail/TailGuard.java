@@ -104,7 +104,7 @@ public final class TailGuard {
      * @param canaryPassed true when the run sent canaries and one of them answered
      */
     public SearchResult served(Run run, SearchResult fresh, boolean canaryPassed) {
-        if (canaryPassed) {
+        if (canaryPassed && settings.skipKnownSafe()) {
             knownSafe.markSafe(run.fingerprint());
         }
         if (run.lookup() == null) {

@@ -1,0 +1,88 @@
+package io.hedgerow.root.tail;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.time.ManualTicker;
+import io.hedgerow.root.api.CacheStatus;
+import io.hedgerow.root.api.Coverage;
+import io.hedgerow.root.api.Hit;
+import io.hedgerow.root.api.PartitionError;
+import io.hedgerow.root.api.SearchException;
+import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.api.TotalHits;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TailGuardTest {
+    private final ManualTicker ticker = new ManualTicker();
+
+    private static SearchResult result(int answered) {
+        List<PartitionError> missing = answered == 4 ? List.of()
+                : List.of(new PartitionError(3, PartitionError.Kind.CANCELLED, null, "cut off"));
+        return new SearchResult(List.of(new Hit("d1", 1f, 0, Map.of(), null)), new TotalHits(1, TotalHits.Relation.EQUAL_TO),
+                1_000_000, new Coverage(4, answered, answered / 4.0), missing, List.of(), CacheStatus.OFF);
+    }
+
+    @Test
+    void aDangerousQueryIsRefusedUntilItsEntryExpires() {
+        TailGuard guard = new TailGuard(TailSettings.defaults().withBlocklist(Duration.ofMinutes(1), 10), ticker);
+        TailGuard.Run run = (TailGuard.Run) guard.admit(SearchRequest.of("a AND b"), ticker.nanoTime());
+        assertThat(run.canaries()).isEqualTo(1);
+
+        SearchException failure = guard.dangerous(run, Blocklist.Reason.CANARY_CONNECTION_LOST, "was out on leaf x");
+        assertThat(failure.kind()).isEqualTo(SearchException.Kind.DANGEROUS);
+        assertThat(failure.getMessage()).contains("was out on leaf x", "blocklisted for 1m", run.fingerprint().id());
+
+        ticker.advance(Duration.ofSeconds(59));
+        assertThat(guard.admit(SearchRequest.of("b && a"), ticker.nanoTime())).isInstanceOfSatisfying(TailGuard.Refused.class,
+                refused -> assertThat(refused.reason().getMessage()).contains("expires in 1s"));
+        ticker.advance(Duration.ofSeconds(1));
+        assertThat(guard.admit(SearchRequest.of("b && a"), ticker.nanoTime())).isInstanceOf(TailGuard.Run.class);
+        assertThat(guard.failed(run, failure, 1)).as("a dangerous query is never served from the cache").isNull();
+    }
+
+    @Test
+    void servesCompleteResultsFromTheCacheAndRunsAfterATaintedOne() {
+        TailGuard guard = new TailGuard(TailSettings.defaults(), ticker);
+        SearchRequest request = SearchRequest.of("a OR b");
+        TailGuard.Run first = (TailGuard.Run) guard.admit(request, ticker.nanoTime());
+        assertThat(guard.served(first, result(3), true).cache()).isEqualTo(CacheStatus.MISS);
+
+        TailGuard.Run second = (TailGuard.Run) guard.admit(request, ticker.nanoTime());
+        assertThat(second.lookup()).isInstanceOf(ResultCache.TaintedEntry.class);
+        SearchResult refreshed = guard.served(second, result(4), true);
+        assertThat(refreshed.cache()).isEqualTo(CacheStatus.REFRESHED);
+        assertThat(refreshed.tainted()).isFalse();
+
+        long start = ticker.nanoTime();
+        ticker.advance(Duration.ofNanos(2_000));
+        assertThat(guard.admit(request, start)).isInstanceOfSatisfying(TailGuard.Served.class, served -> {
+            assertThat(served.result().cache()).isEqualTo(CacheStatus.HIT);
+            assertThat(served.result().tookNanos()).isEqualTo(2_000);
+        });
+        assertThat(guard.admit(SearchRequest.builder("a OR b").cache(false).build(), start))
+                .isInstanceOfSatisfying(TailGuard.Run.class, run -> assertThat(run.lookup()).isNull());
+        assertThat(guard.admit(SearchRequest.builder("a OR b").explain(true).build(), start))
+                .as("an explained query runs").isInstanceOf(TailGuard.Run.class);
+    }
+
+    @Test
+    void aKnownSafeQuerySkipsItsCanaryOnlyWhenAsked() {
+        TailGuard always = new TailGuard(TailSettings.defaults(), ticker);
+        TailGuard.Run run = (TailGuard.Run) always.admit(SearchRequest.of("x"), ticker.nanoTime());
+        always.served(run, result(4), true);
+        assertThat(((TailGuard.Run) always.admit(SearchRequest.of("x"), ticker.nanoTime())).canaries()).isEqualTo(1);
+
+        TailGuard skipping = new TailGuard(TailSettings.defaults().withSkipKnownSafe(true).withCache(Duration.ofSeconds(1), 0, 1),
+                ticker);
+        TailGuard.Run canaried = (TailGuard.Run) skipping.admit(SearchRequest.of("x"), ticker.nanoTime());
+        assertThat(canaried.canaries()).isEqualTo(1);
+        skipping.served(canaried, result(4), true);
+        assertThat(((TailGuard.Run) skipping.admit(SearchRequest.of("x"), ticker.nanoTime())).canaries()).isZero();
+        assertThat(((TailGuard.Run) skipping.admit(SearchRequest.builder("x").minCoverage(0.5).build(), ticker.nanoTime()))
+                .minCoverage()).isEqualTo(0.5);
+    }
+}
