@@ -143,6 +143,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             return false;
         }
         leaf.inflight().remove(this);
+        leaf.scheduler().remove(this, priority()); // its slot is free for the next request at once
         wakeHeldWorker(); // a worker held by a stall before it could start the task
         return true;
     }
@@ -152,6 +153,24 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         if (worker != null) {
             LockSupport.unpark(worker);
         }
+    }
+
+    /**
+     * Answers EXPIRED if the task is still queued: the scheduler found its deadline passed when a
+     * worker reached it, and runs this instead of the task.
+     */
+    final void expireQueued() {
+        if (!STATE.compareAndSet(this, QUEUED, DONE)) {
+            return; // a cancel answered it first
+        }
+        leaf.counters().expiredAtDequeue.increment();
+        leaf.inflight().remove(this);
+        replyTo.send(refusal(Status.EXPIRED, "deadline passed while queued"));
+    }
+
+    /** The absolute deadline on the leaf's ticker, or {@link ClassQueues#NO_DEADLINE}. */
+    final long deadlineNanos() {
+        return hasDeadline ? deadlineNanos : ClassQueues.NO_DEADLINE;
     }
 
     @Override
@@ -341,6 +360,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
 
     /** The answer to send at once when the queue is full. */
     final Frame busy() {
-        return refusal(Status.BUSY, "leaf queue is full");
+        return refusal(Status.BUSY, "the leaf's " + SchedulingConfig.className(SchedulingConfig.classOf(priority()))
+                + " queue is full");
     }
 }
