@@ -109,7 +109,9 @@ final class SearchScheduler implements AutoCloseable {
         }
         lock.lock();
         try {
-            queues.requeue(new Queued(continuation, NOTHING), priority);
+            Queued queued = new Queued(continuation, NOTHING);
+            queues.requeue(queued, priority);
+            entries.put(continuation, queued);
             notEmpty.signal();
             return true;
         } finally {
@@ -117,7 +119,7 @@ final class SearchScheduler implements AutoCloseable {
         }
     }
 
-    /** Takes a queued task out of its queue (it was cancelled); false if no worker would have met it. */
+    /** Takes a queued task or continuation out of its queue (it was cancelled); false if it was not queued. */
     boolean remove(Runnable task, int priority) {
         lock.lock();
         try {
