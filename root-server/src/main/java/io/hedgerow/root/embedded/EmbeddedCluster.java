@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 
 /**
  * A whole Hedgerow cluster inside this JVM: an index (built from documents, a JSON-lines file or
@@ -103,6 +104,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private PrintStream progress;
         private boolean faultInjection;
         private HedgeSettings hedge = HedgeSettings.defaults();
+        private UnaryOperator<LeafConfig> leafSettings = UnaryOperator.identity();
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -183,6 +185,15 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Adjusts every leaf's settings (scheduling, time-slicing, cost guards) from
+         * {@link LeafConfig#defaults} with fault injection as {@link #faultInjection} says.
+         */
+        public Builder leafSettings(UnaryOperator<LeafConfig> settings) {
+            this.leafSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
         /** Where to report indexing progress; silent by default. */
         public Builder progress(PrintStream out) {
             this.progress = out;
@@ -203,7 +214,8 @@ public final class EmbeddedCluster implements AutoCloseable {
             List<LeafServer> started = new ArrayList<>();
             try {
                 for (int i = 0; i < leaves; i++) {
-                    started.add(LeafServer.start(LeafConfig.defaults(store.dir()).withFaultInjection(faultInjection)));
+                    started.add(LeafServer.start(
+                            leafSettings.apply(LeafConfig.defaults(store.dir()).withFaultInjection(faultInjection))));
                 }
                 ClusterConfig config = ClusterConfig.of(manifest.name(),
                         started.stream().map(LeafServer::address).toList(), manifest.partitions(), replicas)
