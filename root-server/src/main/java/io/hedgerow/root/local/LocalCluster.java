@@ -43,11 +43,21 @@ public final class LocalCluster implements AutoCloseable {
      * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
      * @param hedge        the root's hedging settings
      * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)
+     * @param leafArguments more arguments for every leaf's command line (e.g. {@code --slice=0s}), after the others
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
             RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
-            Duration leafWarmup, HedgeSettings hedge, int leafWorkers) {
+            Duration leafWarmup, HedgeSettings hedge, int leafWorkers, List<String> leafArguments) {
+        /** Without extra leaf arguments. */
+        public Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
+                RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
+                Duration leafWarmup, HedgeSettings hedge, int leafWorkers) {
+            this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
+                    leafWarmup, hedge, leafWorkers, List.of());
+        }
+
         public Options {
+            leafArguments = List.copyOf(leafArguments);
             if (leafWorkers < 0) {
                 throw new IllegalArgumentException("leafWorkers: " + leafWorkers + " (expected: >= 1, or 0 for the default)");
             }
@@ -63,7 +73,7 @@ public final class LocalCluster implements AutoCloseable {
 
         public Options withFaultInjection(boolean enabled) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                    leafWarmup, hedge, leafWorkers);
+                    leafWarmup, hedge, leafWorkers, leafArguments);
         }
     }
 
@@ -173,6 +183,7 @@ public final class LocalCluster implements AutoCloseable {
         if (options.faultInjection()) {
             arguments.add("--fault-injection");
         }
+        arguments.addAll(options.leafArguments());
         List<String> command = options.launcher().command(arguments);
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
