@@ -52,6 +52,11 @@ final class ClusterOptions {
                     + "down (for tests and demos; off by default).")
     boolean faultInjection;
 
+    @Option(names = "--query-of-death", paramLabel = "TOKEN",
+            description = "With --fault-injection: every leaf halts at once (exit status 70) when a query containing TOKEN"
+                    + " (case-sensitive) reaches it, as a crash bug would (for tests and demos of canary requests).")
+    String queryOfDeath;
+
     @Option(names = "--leaf-warmup", paramLabel = "DURATION", defaultValue = "3s",
             converter = LeafCommand.DurationConverter.class,
             description = "How long each leaf runs warm-up searches before it serves, so the first queries do not wait"
@@ -71,12 +76,20 @@ final class ClusterOptions {
     @Mixin
     HedgeOptions hedge;
 
+    @Mixin
+    TailOptions tail;
+
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
     }
 
     /** The index to serve: --index if given, else Europarl, built first if missing. */
     Path resolveIndex(PrintStream out) throws IOException {
+        // Checked before the index, whose first build takes minutes.
+        if (queryOfDeath != null && !faultInjection) {
+            throw new IllegalArgumentException("--query-of-death needs --fault-injection (fault injection is off unless "
+                    + "enabled)");
+        }
         if (indexDir != null) {
             IndexManifest manifest = new PartitionStore(indexDir).readManifest();
             out.printf("Index %s: %,d documents in %d partitions (%s)%n", manifest.name(), manifest.docCount(),
@@ -93,6 +106,7 @@ final class ClusterOptions {
     LocalCluster.Options toOptions(Path index) {
         return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
-                leafWarmup, hedge.toSettings(), leafWorkers, leafArguments);
+                leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath)
+                .withLeafArguments(leafArguments);
     }
 }

@@ -58,6 +58,9 @@ final class RootCommand implements Callable<Integer> {
     @Mixin
     private HedgeOptions hedge;
 
+    @Mixin
+    private TailOptions tail;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -70,7 +73,8 @@ final class RootCommand implements Callable<Integer> {
             }
             ClusterConfig config = ClusterConfig.of(name, leaves, partitionCount, replicas)
                     .withDefaultTimeout(Duration.ofMillis(timeoutMillis))
-                    .withHedge(hedge.toSettings());
+                    .withHedge(hedge.toSettings())
+                    .withTail(tail.toSettings());
             RootServer root = RootServer.start(config, host, port, Duration.ofSeconds(10));
             CountDownLatch stopped = Shutdown.closeOnExit(root);
             spec.commandLine().getOut().printf("root serving http://%s:%d/ over %d leaves%n", host, root.httpPort(), leaves.size());

@@ -9,6 +9,7 @@ import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fanout.DispatchPolicy;
 import io.hedgerow.root.fanout.FanOut;
 import io.hedgerow.root.http.HttpApiServer;
+import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.netty.channel.EventLoopGroup;
@@ -70,7 +71,7 @@ public final class RootServer implements AutoCloseable {
             }
             HttpApiServer http = httpHost == null ? null
                     : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin,
-                            fanOut.leafFaults());
+                            fanOut.leafFaults(), fanOut.tail());
             return new RootServer(group, fanOut, metrics, http);
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -90,6 +91,11 @@ public final class RootServer implements AutoCloseable {
 
     public ClusterState cluster() {
         return fanOut.cluster();
+    }
+
+    /** The canary timeout, blocklist, good-enough cutoff and result cache. */
+    public TailGuard tail() {
+        return fanOut.tail();
     }
 
     public RootMetrics metrics() {

@@ -4,6 +4,7 @@ import io.hedgerow.common.time.Durations;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
+import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.search.QueryLimits;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -114,6 +115,12 @@ public final class LeafCommand implements Callable<Integer> {
                     + "(default: until the leaf exits).")
     private Duration injectStallFor;
 
+    @Option(names = "--query-of-death", paramLabel = "TOKEN",
+            description = "With --fault-injection: halt the leaf at once (exit status " + QueryOfDeath.EXIT_CODE
+                    + ", no graceful close) when a search or fetch whose query contains TOKEN (case-sensitive) arrives,"
+                    + " as a crash bug in the query parser would.")
+    private String queryOfDeath;
+
     @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "3s",
             description = "Run warm-up searches on newly assigned partitions for this long before serving them, so"
                     + " the first real queries do not wait for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
@@ -137,6 +144,7 @@ public final class LeafCommand implements Callable<Integer> {
                     .withHost(host).withPort(port).withWorkers(workers).withScheduling(scheduling())
                     .withLimits(new QueryLimits(maxQueryChars, maxClauses, maxExpansions, allowLeadingWildcard))
                     .withFaultInjection(faultInjection).withInitialDelay(initialDelay()).withInitialStall(initialStall())
+                    .withQueryOfDeath(queryOfDeath())
                     .withWarmup(warmup).withSlice(slice);
             server = LeafServer.start(config);
         } catch (IOException | IllegalArgumentException e) {
@@ -228,6 +236,19 @@ public final class LeafCommand implements Callable<Integer> {
         }
         return new InjectedStall(injectStall.toNanos(), injectStallEvery.toNanos(), lasting("--inject-stall-for",
                 injectStallFor));
+    }
+
+    /** The query-of-death token the flags ask for, or null. */
+    String queryOfDeath() {
+        if (queryOfDeath == null) {
+            return null;
+        }
+        requireFaultInjection("--query-of-death");
+        if (queryOfDeath.isEmpty()) {
+            throw new IllegalArgumentException("--query-of-death: '' (expected: a non-empty token; an empty one would be "
+                    + "in every query)");
+        }
+        return queryOfDeath;
     }
 
     private void requireFaultInjection(String flag) {

@@ -9,7 +9,8 @@ import java.util.concurrent.Executor;
 /**
  * Serves one connection from a root, or from another leaf (which sends only twin cancels):
  * searches and fetches go to the shared scheduler, cancels to the in-flight registry, assignments
- * to the admin thread, fault injections to {@link FaultControl} (answered at once). Nothing here
+ * to the admin thread, fault injections to {@link FaultControl} (answered at once). A query of death
+ * halts the process here, before its task exists. Nothing here
  * blocks the event loop. A malformed or oversized frame closes this connection only.
  */
 final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
@@ -34,9 +35,18 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
         switch (frame.getBodyCase()) {
-            case SEARCH -> submit(ctx, new SearchTask(frame.getSearch(), replies, leaf, leaf.ticker().nanoTime()),
-                    frame.getSearch().hasTwin());
-            case FETCH -> submit(ctx, new FetchTask(frame.getFetch(), replies, leaf, leaf.ticker().nanoTime()), false);
+            case SEARCH -> {
+                // Checked before any work, as a crash bug in the query parser would strike.
+                if (!leaf.queryOfDeath().check(frame.getSearch().getQuery(), "search", frame.getSearch().getRequestId())) {
+                    submit(ctx, new SearchTask(frame.getSearch(), replies, leaf, leaf.ticker().nanoTime()),
+                            frame.getSearch().hasTwin());
+                }
+            }
+            case FETCH -> {
+                if (!leaf.queryOfDeath().check(frame.getFetch().getQuery(), "fetch", frame.getFetch().getRequestId())) {
+                    submit(ctx, new FetchTask(frame.getFetch(), replies, leaf, leaf.ticker().nanoTime()), false);
+                }
+            }
             case CANCEL -> leaf.inflight().cancel(frame.getCancel());
             case INJECT -> {
                 ctx.write(Frame.newBuilder().setInjectAck(leaf.faults().apply(frame.getInject())).build(), ctx.voidPromise());

@@ -1,6 +1,7 @@
 package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.leaf.fault.QueryOfDeath;
 
 /**
  * What every connection handler and task of one leaf shares.
@@ -10,6 +11,8 @@ import io.hedgerow.common.time.Ticker;
  * @param counters what the leaf did with cancels, deadlines and faults
  * @param peers    connections to other leaves, for tied requests' cancels
  * @param sliceNanos budget of one slice of a search; 0: searches are not sliced
+ * @param queryOfDeath halts the leaf when a query holds its token ({@link QueryOfDeath#NONE} unless the
+ *                 leaf was started with fault injection and a token)
  */
 record LeafContext(
         OpenPartitions partitions,
@@ -19,5 +22,6 @@ record LeafContext(
         FaultControl faults,
         LeafCounters counters,
         PeerCancels peers,
-        long sliceNanos) {
+        long sliceNanos,
+        QueryOfDeath queryOfDeath) {
 }

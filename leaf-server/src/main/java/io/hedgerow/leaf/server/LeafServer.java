@@ -6,6 +6,7 @@ import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.fault.FaultInjector;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
+import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionWarmer;
@@ -89,7 +90,8 @@ public final class LeafServer implements AutoCloseable {
         PeerCancels peers = new PeerCancels(group, transport.channelClass(), config.maxFrameBytes(), Ticker.system(),
                 counters);
         LeafContext leaf = new LeafContext(partitions, scheduler, new InflightTasks(Ticker.system(), counters),
-                Ticker.system(), faults, counters, peers, config.slice().toNanos());
+                Ticker.system(), faults, counters, peers, config.slice().toNanos(),
+                QueryOfDeath.halting(config.queryOfDeath()));
         ChannelGroup connections = new DefaultChannelGroup(group.next());
         try {
             Channel channel = new ServerBootstrap()
@@ -111,6 +113,10 @@ public final class LeafServer implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5})",
                     index.indexName(), config.host(), String.valueOf(server.port()), transport.name(),
                     config.workers(), config.faultInjection() ? ", fault injection enabled" : "");
+            if (config.queryOfDeath() != null) {
+                LOG.log(System.Logger.Level.WARNING, "query of death armed: a search or fetch whose query contains "
+                        + "''{0}'' halts this leaf", config.queryOfDeath());
+            }
             return server;
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);

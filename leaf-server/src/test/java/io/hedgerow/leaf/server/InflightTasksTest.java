@@ -8,6 +8,7 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.leaf.fault.FaultInjector;
+import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +34,8 @@ class InflightTasksTest {
     /** Its worker never gets a task here (tasks run on the test's threads): it only takes cancelled ones out. */
     private final SearchScheduler scheduler = new SearchScheduler(1, SchedulingConfig.defaults(), ticker);
     private final LeafContext context = new LeafContext(null, scheduler, inflight, ticker,
-            new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null, 0);
+            new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null, 0,
+            QueryOfDeath.NONE);
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final OutboundBatcher replies = new OutboundBatcher(channel);
 

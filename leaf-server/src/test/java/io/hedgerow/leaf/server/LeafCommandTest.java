@@ -83,11 +83,31 @@ class LeafCommandTest {
     }
 
     @Test
+    void refusesAQueryOfDeathWithoutFaultInjectionOrWithAnEmptyToken() {
+        assertThat(run("--index", "nowhere", "--query-of-death", "KILLME")).isEqualTo(1);
+        assertThat(err.toString()).contains("error: --query-of-death needs --fault-injection (fault injection is off "
+                + "unless enabled)");
+        assertThat(run("--index", "nowhere", "--fault-injection", "--query-of-death", "")).isEqualTo(1);
+        assertThat(err.toString()).contains("error: --query-of-death: '' (expected: a non-empty token");
+    }
+
+    @Test
+    void takesAQueryOfDeathWithFaultInjection() {
+        LeafCommand command = new LeafCommand();
+        new CommandLine(command).parseArgs("--index", "nowhere", "--fault-injection", "--query-of-death", "KILLME");
+        assertThat(command.queryOfDeath()).isEqualTo("KILLME");
+        LeafCommand none = new LeafCommand();
+        new CommandLine(none).parseArgs("--index", "nowhere", "--fault-injection");
+        assertThat(none.queryOfDeath()).isNull();
+    }
+
+    @Test
     void describesTheFaultInjectionFlagsInItsHelp() {
         assertThat(run("--help")).isZero();
         assertThat(out.toString()).contains("--fault-injection", "--inject-delay=DURATION",
                 "--inject-delay-probability=P", "--inject-delay-for=DURATION", "--inject-delay-distribution=KIND",
                 "--inject-stall=DURATION", "--inject-stall-every=DURATION", "--inject-stall-for=DURATION",
+                "--query-of-death=TOKEN",
                 "For tests and demos");
     }
 }

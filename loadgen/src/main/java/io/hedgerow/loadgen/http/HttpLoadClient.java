@@ -32,7 +32,7 @@ import java.util.ArrayDeque;
 /**
  * An HTTP/1.1 keep-alive client built to load a server without being the bottleneck: one event
  * loop, a pool of connections each carrying one request at a time, no per-request threads, no
- * body parsing beyond a byte search for {@code "tainted":true}.
+ * body parsing beyond a byte search for {@code "tainted":true} (and, in a tainted answer, its coverage).
  *
  * <p>A request goes out on an idle connection, or on a new one while fewer than
  * {@code maxConnections} exist; beyond that it is dropped (the caller counts it), because an
@@ -171,6 +171,7 @@ public final class HttpLoadClient {
             listener = null;
             inFlight--;
             boolean tainted = ByteBufUtil.indexOf(TAINTED, response.content()) >= 0;
+            double docsFraction = tainted ? CoverageField.docsFraction(response.content()) : Double.NaN;
             boolean keepAlive = HttpUtil.isKeepAlive(response);
             if (keepAlive) {
                 idle.addFirst(this); // most recently used first: fewer connections stay warm
@@ -180,7 +181,7 @@ public final class HttpLoadClient {
                 all.remove(this);
                 ctx.close();
             }
-            done.completed(intendedNanos, response.status().code(), tainted);
+            done.completed(intendedNanos, response.status().code(), tainted, docsFraction);
         }
 
         @Override

@@ -8,12 +8,12 @@ import java.util.Locale;
  * one row per run (scenario) and phase (policy), with the average, standard deviation and
  * percentiles of latency, and what the tail cost: extra leaf requests and tied pairs where both
  * copies ran. Errors and tainted results close each row, since a fast answer that failed or came
- * back incomplete is no win. Ready to paste into the docs.
+ * back incomplete is no win, with how complete the tainted ones were. Ready to paste into the docs.
  */
 public final class MarkdownTable {
     private static final String HEADER = "| Scenario | Policy | Avg | StdDev | p50 | p95 | p99 | p99.9 | max | extra leaf % "
-            + "| both ran % | errors % | tainted % |\n"
-            + "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+            + "| both ran % | errors % | tainted % | tainted coverage |\n"
+            + "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
 
     private MarkdownTable() {
     }
@@ -40,11 +40,13 @@ public final class MarkdownTable {
                     .append(" | ").append(ResultTable.percent(phase.tiedBothRanPct()))
                     .append(" | ").append(String.format(Locale.ROOT, "%.2f", phase.errorRate() * 100))
                     .append(" | ").append(String.format(Locale.ROOT, "%.2f", phase.taintedPct()))
+                    .append(" | ").append(ResultTable.coverage(phase.taintedCoverage()))
                     .append(" |\n");
         }
         table.append("\nLatency in ms, counted from each request's intended start (open loop) or its send (closed loop);"
                 + " extra leaf % is retries, backups and tied twins over primary sub-requests; both ran % is the share of"
-                + " tied pairs where both copies executed; n/a: not measured or not applicable.\n");
+                + " tied pairs where both copies executed; tainted coverage is the mean fraction of documents the tainted"
+                + " answers covered; n/a: not measured or not applicable.\n");
         return table.toString();
     }
 

@@ -18,6 +18,8 @@ import org.HdrHistogram.Histogram;
  * @param dropped              requests never sent because the in-flight cap was reached; they are
  *                             not in {@code latency}, and a report must show them
  * @param tainted              answered 200 with {@code "tainted": true}
+ * @param taintedCoverage      mean {@code coverage.docs_fraction} (0..1) of the tainted answers; null
+ *                             when there were none (or they did not say)
  * @param latency              latency in microseconds of every completed request, counted from its
  *                             intended start time in open loop (corrected for coordinated omission)
  * @param extraLeafRequestsPct leaf sub-requests beyond one per partition per query (retries,
@@ -37,6 +39,7 @@ public record PhaseResult(
         long errors,
         long dropped,
         long tainted,
+        Double taintedCoverage,
         Histogram latency,
         Double extraLeafRequestsPct,
         Double tiedBothRanPct,
@@ -46,13 +49,16 @@ public record PhaseResult(
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(latency, "latency");
+        if (taintedCoverage != null && !(taintedCoverage >= 0 && taintedCoverage <= 1)) {
+            throw new IllegalArgumentException("taintedCoverage: " + taintedCoverage + " (expected: 0..1, or null)");
+        }
         errorReasons = errorReasons == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(errorReasons));
     }
 
     /** The same phase with what the root's counters said about it. */
     public PhaseResult withRootCounters(Double extraLeafPct, Double bothRanPct) {
-        return new PhaseResult(name, mode, targetRate, durationNanos, count, errors, dropped, tainted, latency, extraLeafPct,
-                bothRanPct, errorReasons);
+        return new PhaseResult(name, mode, targetRate, durationNanos, count, errors, dropped, tainted, taintedCoverage,
+                latency, extraLeafPct, bothRanPct, errorReasons);
     }
 
     /** Completed requests per second. */

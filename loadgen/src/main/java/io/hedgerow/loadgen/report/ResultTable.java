@@ -7,11 +7,13 @@ import java.util.Locale;
 /**
  * The results of phases as an aligned text table, one row per phase, for the terminal and
  * {@code report.txt}. Latencies are in milliseconds, the average and standard deviation from the
- * same samples as the percentiles; a value that is not known shows as "n/a".
+ * same samples as the percentiles; a value that is not known shows as "n/a". The last column is
+ * the mean document coverage of the tainted answers (0..1).
  */
 public final class ResultTable {
     private static final String[] HEADER = {"phase", "mode", "target/s", "achieved/s", "count", "errors", "dropped",
-            "avg", "stddev", "p50", "p90", "p95", "p99", "p99.9", "max", "tainted%", "extra leaf%", "both ran%"};
+            "avg", "stddev", "p50", "p90", "p95", "p99", "p99.9", "max", "tainted%", "extra leaf%", "both ran%",
+            "tainted cov"};
     /** Columns of text, aligned left; the rest are numbers, aligned right. */
     private static final int TEXT_COLUMNS = 2;
 
@@ -79,11 +81,17 @@ public final class ResultTable {
             String.format(Locale.ROOT, "%.2f", phase.taintedPct()),
             percent(phase.extraLeafRequestsPct()),
             percent(phase.tiedBothRanPct()),
+            coverage(phase.taintedCoverage()),
         };
     }
 
     static String millis(PhaseResult phase, double percentile) {
         return phase.count() == 0 ? "n/a" : formatMillis(phase.percentileMillis(percentile));
+    }
+
+    /** A fraction 0..1 to three decimals, or "n/a" when not known (e.g. nothing was tainted). */
+    static String coverage(Double fraction) {
+        return fraction == null ? "n/a" : String.format(Locale.ROOT, "%.3f", fraction);
     }
 
     /** Two decimals, or "n/a" when not known. */

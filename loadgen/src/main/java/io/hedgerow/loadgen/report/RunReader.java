@@ -56,7 +56,8 @@ public final class RunReader {
                 throw new IOException(summaryFile + ": histogram_file '" + phase.histogramFile() + "' (expected: a file in the folder)");
             }
             phases.add(new PhaseResult(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(), phase.count(),
-                    phase.errors(), phase.dropped(), phase.tainted(), HistogramFiles.readLog(histogramFile),
+                    phase.errors(), phase.dropped(), phase.tainted(), phase.taintedCoverage(),
+                    HistogramFiles.readLog(histogramFile),
                     phase.extraLeafRequestsPct(), phase.tiedBothRanPct(), phase.errorReasons()));
         }
         return new RunResult(summary.label(), startedAt(summaryFile, summary.startedAt()), summary.target(),

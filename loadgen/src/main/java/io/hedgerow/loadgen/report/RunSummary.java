@@ -31,6 +31,8 @@ record RunSummary(
     /**
      * One phase.
      *
+     * @param taintedCoverage mean document coverage of the tainted answers; null when none (or a run
+     *                        written before the generator read it)
      * @param histogramFile   the phase's full latency histogram (microseconds), an HdrHistogram log
      * @param percentilesFile the phase's percentile distribution in milliseconds (.hgrm)
      */
@@ -48,6 +50,7 @@ record RunSummary(
             @JsonProperty("dropped") long dropped,
             @JsonProperty("tainted") long tainted,
             @JsonProperty("tainted_pct") double taintedPct,
+            @JsonProperty("tainted_coverage") Double taintedCoverage,
             @JsonProperty("extra_leaf_requests_pct") Double extraLeafRequestsPct,
             @JsonProperty("tied_both_ran_pct") Double tiedBothRanPct,
             @JsonProperty("latency_ms") Latency latencyMillis,
@@ -58,7 +61,7 @@ record RunSummary(
         static Phase of(PhaseResult phase, String histogramFile, String percentilesFile) {
             return new Phase(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(),
                     phase.durationNanos() / 1e9, phase.count(), phase.achievedRate(), phase.errors(), phase.errorRate(),
-                    phase.dropped(), phase.tainted(), phase.taintedPct(), phase.extraLeafRequestsPct(),
+                    phase.dropped(), phase.tainted(), phase.taintedPct(), phase.taintedCoverage(), phase.extraLeafRequestsPct(),
                     phase.tiedBothRanPct(), Latency.of(phase), phase.errorReasons(), histogramFile, percentilesFile);
         }
     }

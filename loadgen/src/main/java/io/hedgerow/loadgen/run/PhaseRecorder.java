@@ -4,13 +4,15 @@ import io.hedgerow.common.time.Ticker;
 import io.hedgerow.loadgen.http.ResponseListener;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * Records every request of a phase: latency from the request's intended start (so a stall of the
- * server shows as the latency of everything that should have started during it), status, taint.
+ * server shows as the latency of everything that should have started during it), status, taint
+ * and the coverage of tainted answers.
  *
  * <p><b>Assumptions and guarantees.</b> One writer: the client's event loop calls the listener
  * methods and {@link #dropped()}. Any one other thread may call {@link #interval()} and the
@@ -27,6 +29,8 @@ public final class PhaseRecorder implements ResponseListener {
     private final LongAdder completed = new LongAdder();
     private final LongAdder errors = new LongAdder();
     private final LongAdder tainted = new LongAdder();
+    private final DoubleAdder taintedDocsFraction = new DoubleAdder();
+    private final LongAdder taintedWithCoverage = new LongAdder();
     private final LongAdder dropped = new LongAdder();
     private final Map<String, LongAdder> errorReasons = new ConcurrentHashMap<>();
     private Histogram interval;
@@ -36,12 +40,16 @@ public final class PhaseRecorder implements ResponseListener {
     }
 
     @Override
-    public void completed(long intendedNanos, int status, boolean taintedResult) {
+    public void completed(long intendedNanos, int status, boolean taintedResult, double docsFraction) {
         record(intendedNanos);
         if (status != 200) {
             error("HTTP " + status);
         } else if (taintedResult) {
             tainted.increment();
+            if (!Double.isNaN(docsFraction)) {
+                taintedDocsFraction.add(docsFraction);
+                taintedWithCoverage.increment();
+            }
         }
     }
 
@@ -92,6 +100,15 @@ public final class PhaseRecorder implements ResponseListener {
 
     public long tainted() {
         return tainted.sum();
+    }
+
+    /**
+     * The mean document coverage (0..1) of the tainted answers that said theirs, or null when none
+     * did: how much of the corpus a good-enough result still covered.
+     */
+    public Double taintedCoverage() {
+        long count = taintedWithCoverage.sum();
+        return count == 0 ? null : taintedDocsFraction.sum() / count;
     }
 
     public long droppedCount() {

@@ -61,8 +61,8 @@ public final class PhaseRunner {
             progress.println("  " + spec.name() + ": errors by reason: " + recorder.errorReasons());
         }
         return new PhaseResult(spec.name(), spec.mode(), spec.closedLoop() ? 0 : spec.rate(), Math.min(elapsed, durationNanos),
-                recorder.completed(), recorder.errors(), recorder.droppedCount(), recorder.tainted(), latency, null,
-                null, recorder.errorReasons());
+                recorder.completed(), recorder.errors(), recorder.droppedCount(), recorder.tainted(),
+                recorder.taintedCoverage(), latency, null, null, recorder.errorReasons());
     }
 
     private void awaitWithProgress(PhaseSpec spec, PhaseRecorder recorder, CompletableFuture<Void> done, long startNanos)
@@ -192,9 +192,9 @@ public final class PhaseRunner {
         }
 
         @Override
-        public void completed(long sentNanos, int status, boolean tainted) {
+        public void completed(long sentNanos, int status, boolean tainted, double docsFraction) {
             active--;
-            recorder.completed(sentNanos, status, tainted);
+            recorder.completed(sentNanos, status, tainted, docsFraction);
             sendNext();
         }
 

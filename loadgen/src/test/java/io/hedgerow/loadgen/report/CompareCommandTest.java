@@ -47,7 +47,7 @@ class CompareCommandTest {
                 .contains("baseline/steady", "baseline/pause", "hedged/steady");
         assertThat(out.toString().lines().filter(line -> line.startsWith("baseline/steady ")).findFirst().orElseThrow()
                 .split("\\s+")).containsExactly("baseline/steady", "open/poisson", "1000", "1000.0", "1000", "3", "2",
-                "5.620", "48.10", "2.000", "8.003", "8.003", "40.03", "120.1", "1500", "5.00", "1.50", "0.25");
+                "5.620", "48.10", "2.000", "8.003", "8.003", "40.03", "120.1", "1500", "5.00", "1.50", "0.25", "0.920");
         Path folder;
         try (Stream<Path> folders = Files.list(comparisons)) {
             folder = folders.findFirst().orElseThrow();
@@ -72,12 +72,12 @@ class CompareCommandTest {
         assertThat(code).as("stderr: %s", err).isZero();
         List<String> lines = out.toString().lines().toList();
         assertThat(lines.get(0)).isEqualTo("| Scenario | Policy | Avg | StdDev | p50 | p95 | p99 | p99.9 | max | extra leaf % "
-                + "| both ran % | errors % | tainted % |");
+                + "| both ran % | errors % | tainted % | tainted coverage |");
         assertThat(lines.get(1)).startsWith("| --- | --- | ---: |");
         assertThat(lines.get(2)).isEqualTo(
-                "| no-fault | off | 5.620 | 48.10 | 2.000 | 8.003 | 40.03 | 120.1 | 1500 | 1.50 | 0.25 | 0.30 | 5.00 |");
+                "| no-fault | off | 5.620 | 48.10 | 2.000 | 8.003 | 40.03 | 120.1 | 1500 | 1.50 | 0.25 | 0.30 | 5.00 | 0.920 |");
         assertThat(lines.get(3)).as("nothing answered, nothing measured")
-                .isEqualTo("| no-fault | tied | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | 0.00 | 0.00 |");
+                .isEqualTo("| no-fault | tied | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | 0.00 | 0.00 | n/a |");
         assertThat(lines.get(4)).as("a pipe in a label does not split the cell").startsWith("| stall\\|150ms | hedged-p95 | 5.620 |");
         Path folder;
         try (Stream<Path> folders = Files.list(comparisons)) {

@@ -53,6 +53,7 @@ class ReportWriterTest {
         assertThat(steady.path("errors").asLong()).isEqualTo(3);
         assertThat(steady.path("dropped").asLong()).isEqualTo(2);
         assertThat(steady.path("tainted_pct").asDouble()).isEqualTo(5.0);
+        assertThat(steady.path("tainted_coverage").asDouble()).isEqualTo(0.92);
         assertThat(steady.path("extra_leaf_requests_pct").asDouble()).isEqualTo(1.5);
         assertThat(steady.path("tied_both_ran_pct").asDouble()).isEqualTo(0.25);
         assertThat(steady.path("error_reasons").path("HTTP 503").asLong()).isEqualTo(2);
@@ -69,6 +70,7 @@ class ReportWriterTest {
         JsonNode closed = summary.path("phases").path(1);
         assertThat(closed.path("extra_leaf_requests_pct").isNull()).isTrue();
         assertThat(closed.path("tied_both_ran_pct").isNull()).as("written as null: no tied pairs").isTrue();
+        assertThat(closed.path("tainted_coverage").isNull()).as("written as null: nothing tainted").isTrue();
         assertThat(summary.path("phases").path(2).path("latency_ms").path("p50").isNull()).isTrue();
     }
 

@@ -14,9 +14,9 @@ class ResultTableTest {
 
         assertThat(lines.get(0).split("\\s+")).containsExactly("phase", "mode", "target/s", "achieved/s", "count", "errors",
                 "dropped", "avg", "stddev", "p50", "p90", "p95", "p99", "p99.9", "max", "tainted%", "extra", "leaf%", "both",
-                "ran%");
+                "ran%", "tainted", "cov");
         assertThat(lines.get(1).split("\\s+")).containsExactly("steady", "open/poisson", "1000", "1000.0", "1000", "3", "2",
-                "5.620", "48.10", "2.000", "8.003", "8.003", "40.03", "120.1", "1500", "5.00", "1.50", "0.25");
+                "5.620", "48.10", "2.000", "8.003", "8.003", "40.03", "120.1", "1500", "5.00", "1.50", "0.25", "0.920");
         assertThat(lines.get(2)).startsWith("Latency in ms");
     }
 
@@ -41,8 +41,9 @@ class ResultTableTest {
 
         String[] cells = row.split("\\s+");
         assertThat(cells[2]).as("no target rate in closed loop").isEqualTo("-");
-        assertThat(cells[cells.length - 2]).as("extra leaf requests unknown").isEqualTo("n/a");
-        assertThat(cells[cells.length - 1]).as("no tied pairs").isEqualTo("n/a");
+        assertThat(cells[cells.length - 3]).as("extra leaf requests unknown").isEqualTo("n/a");
+        assertThat(cells[cells.length - 2]).as("no tied pairs").isEqualTo("n/a");
+        assertThat(cells[cells.length - 1]).as("nothing tainted").isEqualTo("n/a");
     }
 
     @Test

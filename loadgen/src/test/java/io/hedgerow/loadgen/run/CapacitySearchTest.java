@@ -15,7 +15,7 @@ class CapacitySearchTest {
     private static PhaseResult step(double rate, double capacity) {
         Histogram latency = new Histogram(1, PhaseRecorder.HIGHEST_MICROS, 3);
         latency.recordValueWithCount(rate <= capacity ? 2_000 : 100_000, 1000);
-        return new PhaseResult("rate-" + rate, "open/poisson", rate, 10_000_000_000L, 1000, 0, 0, 0, latency, null, null, Map.of());
+        return new PhaseResult("rate-" + rate, "open/poisson", rate, 10_000_000_000L, 1000, 0, 0, 0, null, latency, null, null, Map.of());
     }
 
     @Test
@@ -36,9 +36,9 @@ class CapacitySearchTest {
         CapacitySearch search = new CapacitySearch(100, 2, 20, 0.01, 0, 100_000);
         Histogram fast = new Histogram(1, PhaseRecorder.HIGHEST_MICROS, 3);
         fast.recordValueWithCount(1000, 1000);
-        assertThat(search.passes(new PhaseResult("a", "open/poisson", 100, 1, 1000, 0, 1, 0, fast, null, null, Map.of()))).isFalse();
-        assertThat(search.passes(new PhaseResult("b", "open/poisson", 100, 1, 1000, 20, 0, 0, fast, null, null, Map.of()))).isFalse();
-        assertThat(search.passes(new PhaseResult("c", "open/poisson", 100, 1, 1000, 10, 0, 0, fast, null, null, Map.of()))).isTrue();
+        assertThat(search.passes(new PhaseResult("a", "open/poisson", 100, 1, 1000, 0, 1, 0, null, fast, null, null, Map.of()))).isFalse();
+        assertThat(search.passes(new PhaseResult("b", "open/poisson", 100, 1, 1000, 20, 0, 0, null, fast, null, null, Map.of()))).isFalse();
+        assertThat(search.passes(new PhaseResult("c", "open/poisson", 100, 1, 1000, 10, 0, 0, null, fast, null, null, Map.of()))).isTrue();
     }
 
     @Test

@@ -240,6 +240,31 @@ class ScenarioTest {
     }
 
     @Test
+    void readsTheGoodEnoughBenchmarkScenarios() throws IOException {
+        Path dir = Path.of("..", "docs", "benchmarks", "good-enough");
+        Scenario stall = Scenario.read(dir.resolve("stall-300ms.json"));
+        assertThat(stall.name()).isEqualTo("stall-300ms");
+        assertThat(stall.phases()).extracting(ScenarioPhase::name).containsExactly("warmup-off", "warmup-hedged",
+                "wait-for-all-off", "good-enough-off", "wait-for-all-hedged", "good-enough-hedged");
+        String base = "&timeout_ms=2000&snippets=false&stored_fields=false";
+        assertThat(stall.phases().stream().skip(2).map(phase -> stall.request().with(phase.request()).toQueryString()))
+                .containsExactly(base + "&hedge=off&min_coverage=1.0", base + "&hedge=off&min_coverage=0.9",
+                        base + "&hedge=hedged&min_coverage=1.0", base + "&hedge=hedged&min_coverage=0.9");
+        assertThat(stall.phases().stream().limit(2).flatMap(phase -> phase.faults().stream()))
+                .as("no fault while warming up").isEmpty();
+        assertThat(stall.phases().stream().skip(2).map(ScenarioPhase::faults).distinct())
+                .as("every policy meets the same stall").singleElement()
+                .satisfies(faults -> assertThat(faults).singleElement().isInstanceOf(Fault.Stall.class));
+        for (String mode : List.of("on", "off")) {
+            Scenario canaries = Scenario.read(dir.resolve("canaries-" + mode + ".json"));
+            assertThat(canaries.phases()).extracting(ScenarioPhase::name).containsExactly("warmup", "canaries-" + mode);
+            assertThat(canaries.request().with(canaries.phases().get(1).request()).toQueryString())
+                    .isEqualTo(base + "&hedge=off&min_coverage=1.0");
+            assertThat(canaries.phases()).allMatch(phase -> phase.faults().isEmpty());
+        }
+    }
+
+    @Test
     void readsTheLeafDelayExampleScenario() throws IOException {
         Path example = Path.of("..", "docs", "scenarios", "leaf-delay.json");
         Scenario scenario = Scenario.read(example);

@@ -20,6 +20,11 @@ public record PartitionError(int partition, Kind kind, String leaf, String detai
         /** The leaf failed while searching. */
         FAILED("failed"),
         /**
+         * Still searching at the good-enough cutoff, when the partitions that had answered covered
+         * enough of the index: the root cancelled it and answered without it.
+         */
+        CANCELLED("cancelled"),
+        /**
          * The partition answered, but the stored fields and snippets of its hits could not be
          * fetched in time; those hits come with id and score only. Does not reduce coverage.
          */

@@ -11,7 +11,14 @@ public final class SearchException extends RuntimeException {
         /** The deadline passed before any partition answered. HTTP 504. */
         TIMED_OUT,
         /** The cluster is shutting down or not started. HTTP 503. */
-        SHUTTING_DOWN
+        SHUTTING_DOWN,
+        /**
+         * The query's canary crashed its leaf, lost its connection or timed out: the query was sent
+         * nowhere else and is now blocklisted. HTTP 503.
+         */
+        DANGEROUS,
+        /** The query is on the blocklist of queries of death; refused without touching a leaf. HTTP 503. */
+        BLOCKLISTED
     }
 
     private final Kind kind;

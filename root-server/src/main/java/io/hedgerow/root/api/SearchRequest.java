@@ -19,6 +19,11 @@ import java.util.Objects;
  * @param hedgeAfterMillis   a fixed hedge delay for this query (implies {@link HedgeMode#HEDGED}
  *                           when {@code hedge} is null); 0 means the cluster's adaptive delay
  * @param explain            whether the result lists every sub-request sent for it
+ * @param priority           the leaves' service class for this query
+ * @param minCoverage        the fraction of documents the answered partitions must hold for a
+ *                           result to be returned at the good-enough cutoff, (0, 1]; 1 waits for
+ *                           every partition (up to the timeout); 0 means the cluster's default
+ * @param cache              whether the result may come from, and go to, the root's result cache
  */
 public record SearchRequest(
         String query,
@@ -29,7 +34,10 @@ public record SearchRequest(
         int totalHitsThreshold,
         HedgeMode hedge,
         long hedgeAfterMillis,
-        boolean explain) {
+        boolean explain,
+        QueryPriority priority,
+        double minCoverage,
+        boolean cache) {
 
     public static final int MAX_K = 1000;
     public static final int DEFAULT_K = 10;
@@ -62,6 +70,11 @@ public record SearchRequest(
             throw new IllegalArgumentException("hedge_after_ms: " + hedgeAfterMillis + " with hedge "
                     + hedge.name().toLowerCase() + " (expected: hedge hedged, or no hedge_after_ms)");
         }
+        Objects.requireNonNull(priority, "priority");
+        if (minCoverage != 0 && !(minCoverage > 0 && minCoverage <= 1)) {
+            throw new IllegalArgumentException("min_coverage: " + minCoverage
+                    + " (expected: > 0.0 and <= 1.0, or 0 for the cluster's default)");
+        }
     }
 
     /** The hedging mode this query asks for, or {@code clusterDefault} when it names none. */
@@ -70,6 +83,11 @@ public record SearchRequest(
             return hedge;
         }
         return hedgeAfterMillis > 0 ? HedgeMode.HEDGED : clusterDefault;
+    }
+
+    /** The minimum coverage this query asks for, or {@code clusterDefault} when it names none. */
+    public double minCoverage(double clusterDefault) {
+        return minCoverage > 0 ? minCoverage : clusterDefault;
     }
 
     /** The query with every other setting at its default. */
@@ -88,7 +106,8 @@ public record SearchRequest(
     public Builder toBuilder() {
         return new Builder(query).k(k).timeoutMillis(timeoutMillis).snippets(snippets)
                 .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold).hedge(hedge)
-                .hedgeAfterMillis(hedgeAfterMillis).explain(explain);
+                .hedgeAfterMillis(hedgeAfterMillis).explain(explain).priority(priority).minCoverage(minCoverage)
+                .cache(cache);
     }
 
     /** Builder for {@link SearchRequest}; every setting has a default. */
@@ -102,6 +121,9 @@ public record SearchRequest(
         private HedgeMode hedge;
         private long hedgeAfterMillis;
         private boolean explain;
+        private QueryPriority priority = QueryPriority.INTERACTIVE;
+        private double minCoverage;
+        private boolean cache = true;
 
         private Builder(String query) {
             this.query = query;
@@ -148,6 +170,23 @@ public record SearchRequest(
             return this;
         }
 
+        public Builder priority(QueryPriority priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        /** 0 for the cluster's default. */
+        public Builder minCoverage(double minCoverage) {
+            this.minCoverage = minCoverage;
+            return this;
+        }
+
+        /** False: neither served from nor stored in the result cache. */
+        public Builder cache(boolean cache) {
+            this.cache = cache;
+            return this;
+        }
+
         /** Counts every hit exactly. */
         public Builder exactTotalHits() {
             return totalHitsThreshold(Integer.MAX_VALUE);
@@ -156,7 +195,7 @@ public record SearchRequest(
         /** @throws IllegalArgumentException naming the first invalid setting */
         public SearchRequest build() {
             return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge,
-                    hedgeAfterMillis, explain);
+                    hedgeAfterMillis, explain, priority, minCoverage, cache);
         }
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
  * @param errors    why partitions are missing, one entry per missing partition
  * @param trace     every sub-request sent, in the order sent, when the request asked to explain;
  *                  empty otherwise
+ * @param cache     whether the result came from the root's result cache
  */
 public record SearchResult(
         List<Hit> hits,
@@ -19,12 +20,24 @@ public record SearchResult(
         long tookNanos,
         Coverage coverage,
         List<PartitionError> errors,
-        List<SubRequestTrace> trace) {
+        List<SubRequestTrace> trace,
+        CacheStatus cache) {
 
     public SearchResult {
         hits = List.copyOf(hits);
         errors = List.copyOf(errors);
         trace = List.copyOf(trace);
+        java.util.Objects.requireNonNull(cache, "cache");
+    }
+
+    /** This result as the cache served it. */
+    public SearchResult withCache(CacheStatus status) {
+        return status == cache ? this : new SearchResult(hits, totalHits, tookNanos, coverage, errors, trace, status);
+    }
+
+    /** This result, stored in or served from the cache at {@code took}: without a trace. */
+    public SearchResult asCached(long took, CacheStatus status) {
+        return new SearchResult(hits, totalHits, took, coverage, errors, List.of(), status);
     }
 
     /** True when some partition did not answer: the hits are good, but maybe not the best. */

@@ -33,6 +33,8 @@ public record SubRequestTrace(
 
     /** Why a sub-request was sent. */
     public enum Kind {
+        /** The first copy for its partition, sent alone before the others as the query's canary. */
+        CANARY,
         /** The first copy for its partition. */
         PRIMARY,
         /** Another replica, after the first failed. */

@@ -2,6 +2,7 @@ package io.hedgerow.root.cluster;
 
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.tail.TailSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param ioThreads      Netty event loops shared by the HTTP server and leaf connections
  * @param maxFrameBytes  largest frame accepted from a leaf
  * @param hedge          hedged and tied requests: the default mode, delays and budget
+ * @param tail           canaries, the blocklist, the good-enough cutoff and the result cache
  */
 public record ClusterConfig(
         String indexName,
@@ -28,7 +30,8 @@ public record ClusterConfig(
         Duration maxTimeout,
         int ioThreads,
         int maxFrameBytes,
-        HedgeSettings hedge) {
+        HedgeSettings hedge,
+        TailSettings tail) {
 
     public ClusterConfig {
         Objects.requireNonNull(indexName, "indexName");
@@ -50,30 +53,40 @@ public record ClusterConfig(
             throw new IllegalArgumentException("maxTimeout: " + maxTimeout + " (expected: >= defaultTimeout " + defaultTimeout + ")");
         }
         Objects.requireNonNull(hedge, "hedge");
+        Objects.requireNonNull(tail, "tail");
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
         }
     }
 
-    /** Defaults: 1 s default timeout, 60 s maximum, an event loop per core, {@link HedgeSettings#defaults()}. */
+    /**
+     * Defaults: 1 s default timeout, 60 s maximum, an event loop per core, {@link
+     * HedgeSettings#defaults()}, {@link TailSettings#defaults()}.
+     */
     public static ClusterConfig of(String indexName, List<String> leaves, int partitions, int replicas) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
-                Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults());
+                Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults(),
+                TailSettings.defaults());
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge);
+                ioThreads, maxFrameBytes, hedge, tail);
     }
 
     public ClusterConfig withIoThreads(int threads) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge);
+                hedge, tail);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings);
+                maxFrameBytes, settings, tail);
+    }
+
+    public ClusterConfig withTail(TailSettings settings) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, hedge, settings);
     }
 
     public PartitionAssignment assignment() {

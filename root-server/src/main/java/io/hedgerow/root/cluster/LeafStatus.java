@@ -26,6 +26,8 @@ public final class LeafStatus {
     private final LongAdder subRequests = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private volatile String lastError;
+    /** When the root last had any answer from the leaf, on the root's ticker; written lazily. */
+    private final java.util.concurrent.atomic.AtomicLong lastHeardNanos = new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
         this.index = index;
@@ -94,6 +96,16 @@ public final class LeafStatus {
 
     public void connectFailed(String reason) {
         lastError = reason;
+    }
+
+    /** Any answer came from the leaf at {@code nanos}: it is alive and working. */
+    public void heardFrom(long nanos) {
+        lastHeardNanos.lazySet(nanos);
+    }
+
+    /** When the root last had an answer from the leaf; {@link Long#MIN_VALUE} before the first. */
+    public long lastHeardNanos() {
+        return lastHeardNanos.get();
     }
 
     public void answered(long roundTripNanos, long leafNanos) {

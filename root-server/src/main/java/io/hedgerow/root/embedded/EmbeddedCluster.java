@@ -15,6 +15,7 @@ import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.tail.TailSettings;
 import io.hedgerow.root.http.LeafAdmin;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -105,6 +106,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private boolean faultInjection;
         private HedgeSettings hedge = HedgeSettings.defaults();
         private UnaryOperator<LeafConfig> leafSettings = UnaryOperator.identity();
+        private TailSettings tail = TailSettings.defaults();
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -194,6 +196,15 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The root's canaries, good-enough cutoff and result cache (default: {@link
+         * TailSettings#defaults()}: one canary, cutoff at 95% coverage, cache on).
+         */
+        public Builder tail(TailSettings settings) {
+            this.tail = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
         /** Where to report indexing progress; silent by default. */
         public Builder progress(PrintStream out) {
             this.progress = out;
@@ -220,7 +231,8 @@ public final class EmbeddedCluster implements AutoCloseable {
                 ClusterConfig config = ClusterConfig.of(manifest.name(),
                         started.stream().map(LeafServer::address).toList(), manifest.partitions(), replicas)
                         .withDefaultTimeout(defaultTimeout)
-                        .withHedge(hedge);
+                        .withHedge(hedge)
+                        .withTail(tail);
                 // Its leaves share this JVM, so there is no process to restart; delays are all /admin offers.
                 LeafAdmin admin = !faultInjection ? null : leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException(
                         "restarting a leaf needs a local cluster ('hedgerow local'); an embedded cluster's leaves run in its JVM"));

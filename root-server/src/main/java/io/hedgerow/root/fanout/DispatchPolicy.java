@@ -1,10 +1,10 @@
 package io.hedgerow.root.fanout;
 
 /**
- * The decisions of per-partition dispatch, in one pluggable place: which replica gets a
- * sub-request, and when the root stops waiting for the partitions still out. (When a backup goes
- * out is the hedging policy's: {@code io.hedgerow.root.hedge}.) Implementations are pure: no Netty, no threads, no clock of their own
- * (time comes in as arguments), so tests and simulations drive them exactly.
+ * Which replica gets a sub-request, in one pluggable place. (When a backup goes out is the hedging
+ * policy's, {@code io.hedgerow.root.hedge}; when the root stops waiting is the good-enough
+ * cutoff's, {@code io.hedgerow.root.tail}.) Implementations are pure: no Netty, no threads, no
+ * clock of their own, so tests and simulations drive them exactly.
  */
 public interface DispatchPolicy {
 
@@ -18,17 +18,6 @@ public interface DispatchPolicy {
      */
     int chooseReplica(int partition, int[] replicas, ReplicaView view, long excludedLeaves);
 
-    /**
-     * Asked after every answer while partitions are still out: true ends the wait now and returns
-     * what has answered, marked tainted.
-     *
-     * @param answered      partitions answered so far
-     * @param total         partitions asked
-     * @param docsFraction  fraction of documents the answered partitions hold
-     * @param elapsedNanos  time since the query started
-     */
-    boolean stopWaiting(int answered, int total, double docsFraction, long elapsedNanos);
-
     /** What a policy may know of the leaves when choosing a replica. */
     interface ReplicaView {
         boolean isReady(int leaf);
@@ -37,7 +26,7 @@ public interface DispatchPolicy {
         int outstanding(int leaf);
     }
 
-    /** Least outstanding replica (ties to the preferred one), wait for all. */
+    /** Least outstanding replica, ties to the preferred one. */
     static DispatchPolicy leastOutstanding() {
         return LeastOutstandingPolicy.INSTANCE;
     }

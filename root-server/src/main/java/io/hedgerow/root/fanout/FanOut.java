@@ -16,6 +16,7 @@ import io.hedgerow.root.hedge.HedgeDelay;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.tail.TailGuard;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
@@ -51,7 +52,9 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             RootMetrics metrics, Ticker ticker) {
         HedgeSettings hedge = cluster.config().hedge();
         this.context = new FanOutContext(cluster, policy, metrics, ticker, new HedgeDelay(hedge, ticker),
-                new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()));
+                new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()),
+                new TailGuard(cluster.config().tail(), ticker));
+        metrics.watch(context.tail());
         this.group = group;
         this.defaultTimeoutNanos = cluster.config().defaultTimeout().toNanos();
         this.maxTimeoutNanos = cluster.config().maxTimeout().toNanos();
@@ -143,11 +146,29 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         return promise;
     }
 
+    /** Refused if blocklisted, served if cached, otherwise gathered. */
     private void start(LoopConnections loop, SearchRequest request, long startNanos,
             CompletableFuture<SearchResult> promise) {
-        long timeoutNanos = request.timeoutMillis() == 0 ? defaultTimeoutNanos
-                : Math.min(maxTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(request.timeoutMillis()));
-        new Gatherer(context, loop, request, startNanos, timeoutNanos, promise).start();
+        switch (context.tail().admit(request, startNanos)) {
+            case TailGuard.Refused refused -> {
+                context.metrics().blocklistRefused();
+                promise.completeExceptionally(refused.reason());
+            }
+            case TailGuard.Served served -> {
+                context.metrics().servedFromCache(served.result().tookNanos());
+                promise.complete(served.result());
+            }
+            case TailGuard.Run run -> {
+                long timeoutNanos = request.timeoutMillis() == 0 ? defaultTimeoutNanos
+                        : Math.min(maxTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(request.timeoutMillis()));
+                new Gatherer(context, loop, request, run, startNanos, timeoutNanos, promise).start();
+            }
+        }
+    }
+
+    /** The root's canary timeout, blocklist, cutoff and result cache, for the admin API. */
+    public TailGuard tail() {
+        return context.tail();
     }
 
     /** Closes every leaf connection and waits until they are closed. Idempotent. */

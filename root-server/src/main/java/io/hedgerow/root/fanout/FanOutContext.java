@@ -6,6 +6,7 @@ import io.hedgerow.root.hedge.HedgeBudget;
 import io.hedgerow.root.hedge.HedgeDelay;
 import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.tail.TailGuard;
 
 /**
  * What every gather of one root shares.
@@ -13,6 +14,7 @@ import io.hedgerow.root.metrics.RootMetrics;
  * @param hedgeDelay when to send a backup, from recent sub-request latency per request class
  * @param budget     how many backups the cluster can afford
  * @param roundTrip  network round trips to each leaf, for the tied-request delay
+ * @param tail       canaries and the blocklist, the good-enough cutoff, the result cache
  */
 record FanOutContext(
         ClusterState cluster,
@@ -21,5 +23,6 @@ record FanOutContext(
         Ticker ticker,
         HedgeDelay hedgeDelay,
         HedgeBudget budget,
-        RoundTrip roundTrip) {
+        RoundTrip roundTrip,
+        TailGuard tail) {
 }

@@ -9,6 +9,7 @@ import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.StoredField;
 import io.hedgerow.common.wire.proto.Twin;
+import io.hedgerow.root.api.CacheStatus;
 import io.hedgerow.root.api.Coverage;
 import io.hedgerow.root.api.Hit;
 import io.hedgerow.root.api.PartitionError;
@@ -24,6 +25,9 @@ import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
+import io.hedgerow.root.tail.Blocklist;
+import io.hedgerow.root.tail.GoodEnoughCutoff;
+import io.hedgerow.root.tail.TailGuard;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -38,11 +42,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * Scatter-gather of one query, in two phases.
  *
- * <p><b>Query phase:</b> one sub-request per partition to a replica the policy chooses; a failed
- * one is retried once on another replica; it ends when every partition answered or failed, when
- * the policy says to stop waiting, or at the deadline. Whatever is still out is cancelled, and the
- * answers are merged into the top k. The first answer for a partition wins, and every other copy
- * of it is cancelled at once. Against slow replicas ("The Tail at Scale"):
+ * <p><b>Query phase:</b> first, unless the query is known safe, the query goes to one or two
+ * canary partitions alone; only when they have answered (or failed with an ordinary error) does it
+ * go to the rest. A canary whose leaf drops the connection, or that does not answer within the
+ * canary timeout, marks the query dangerous: it is sent nowhere else, fails, and is blocklisted
+ * ({@link TailGuard#dangerous}). Then one sub-request per partition to a replica the policy
+ * chooses; a failed one is retried once on another replica. The phase ends when every partition
+ * answered or failed; or, once the good-enough cutoff has passed, as soon as the answered
+ * partitions hold {@code min_coverage} of the documents; or at the deadline. Whatever is still out
+ * is cancelled, and the answers are merged into the top k. The first answer for a partition wins,
+ * and every other copy of it is cancelled at once. Against slow replicas ("The Tail at Scale"):
  * <ul>
  *   <li><b>hedged:</b> a partition still unanswered after the hedge delay gets a backup on another
  *       ready replica, at the leaves' lower BACKUP priority, if the hedge budget allows;
@@ -70,6 +79,9 @@ final class Gatherer implements Runnable {
 
     private enum Phase { QUERY, FETCH, DONE }
 
+    private static final Priority[] WIRE_PRIORITY = {Priority.INTERACTIVE, Priority.BATCH};
+    private static final Priority[] BACKUP_PRIORITY = {Priority.BACKUP, Priority.BATCH};
+
     private final FanOutContext context;
     private final LoopConnections connections;
     private final SearchRequest request;
@@ -79,9 +91,24 @@ final class Gatherer implements Runnable {
     private final CompletableFuture<SearchResult> promise;
     private final HedgeMode hedgeMode;
     private final RequestClass requestClass;
+    private final TailGuard.Run run;
+    /** Since the start; ends the wait once the answered partitions cover {@code run.minCoverage()}. */
+    private final long cutoffNanos;
+    private final Priority priority;
+    private final Priority backupPriority;
     private Phase phase = Phase.QUERY;
     private ScheduledFuture<?> deadlineTimer;
     private ScheduledFuture<?> hedgeTimer;
+    private ScheduledFuture<?> canaryTimer;
+    private ScheduledFuture<?> cutoffTimer;
+    /** Only canaries are out: the wide fan-out waits for them. */
+    private boolean canaryPhase;
+    private int canariesPending;
+    private boolean canaryPassed;
+    /** A canary stuck on a silent leaf went once more to another replica. */
+    private boolean canaryResent;
+    /** The query phase ended at the good-enough cutoff. */
+    private boolean cutOff;
 
     // Query phase, by partition.
     private final int partitions;
@@ -112,8 +139,8 @@ final class Gatherer implements Runnable {
     private List<FetchCall> fetches;
     private int fetchesOutstanding;
 
-    Gatherer(FanOutContext context, LoopConnections connections, SearchRequest request, long startNanos,
-            long timeoutNanos, CompletableFuture<SearchResult> promise) {
+    Gatherer(FanOutContext context, LoopConnections connections, SearchRequest request, TailGuard.Run run,
+            long startNanos, long timeoutNanos, CompletableFuture<SearchResult> promise) {
         this.context = context;
         this.connections = connections;
         this.request = request;
@@ -132,10 +159,14 @@ final class Gatherer implements Runnable {
         this.calls = new ArrayList<>(partitions + 4);
         this.hedgeMode = request.hedgeMode(context.cluster().config().hedge().defaultMode());
         this.requestClass = RequestClass.of(request.query());
+        this.run = run;
+        this.cutoffNanos = run.minCoverage() < 1 ? context.tail().cutoff().cutoffNanos() : Long.MAX_VALUE;
+        this.priority = WIRE_PRIORITY[request.priority().ordinal()];
+        this.backupPriority = BACKUP_PRIORITY[request.priority().ordinal()];
         this.wirePrototype = io.hedgerow.common.wire.proto.SearchRequest.newBuilder()
                 .setQuery(request.query())
                 .setK(request.k())
-                .setPriority(Priority.INTERACTIVE)
+                .setPriority(priority)
                 .setTotalHitsThreshold(request.totalHitsThreshold())
                 .build();
     }
@@ -148,14 +179,122 @@ final class Gatherer implements Runnable {
             twinLeaf = new int[partitions];
             twinRequestId = new long[partitions];
         }
+        deadlineTimer = connections.loop().schedule(this, deadlineNanos - context.ticker().nanoTime(),
+                TimeUnit.NANOSECONDS);
+        if (run.canaries() > 0 && partitions > 1) {
+            sendCanaries();
+        } else {
+            fanOut();
+        }
+    }
+
+    /**
+     * The canaries: the query to one partition, or two on far-apart partitions (and so, with the
+     * usual spread, on different leaves), chosen at random so no leaf takes every first hit.
+     */
+    private void sendCanaries() {
+        int first = java.util.concurrent.ThreadLocalRandom.current().nextInt(partitions);
+        int[] canaries = run.canaries() == 1 ? new int[] {first} : new int[] {first, (first + partitions / 2) % partitions};
+        canaryPhase = true;
+        canariesPending = canaries.length;
+        scheduleCanaryTimer();
+        for (int p : canaries) {
+            if (phase == Phase.QUERY && canaryPhase) {
+                sendFirst(p);
+            }
+        }
+    }
+
+    /** A canary partition answered or failed (with an ordinary error): the rest go once all have. */
+    private void canaryDone() {
+        if (--canariesPending > 0) {
+            return;
+        }
+        canaryPhase = false;
+        cancelTimer(canaryTimer);
+        canaryPassed = answeredCount > 0;
+        fanOut();
+    }
+
+    private void scheduleCanaryTimer() {
+        long timeoutNanos = context.tail().canaryTimeout().timeoutNanos(requestClass);
+        canaryTimer = connections.loop().schedule(this::canaryTimedOut,
+                Math.min(timeoutNanos, deadlineNanos - context.ticker().nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The canary timeout passed with a canary still out. If its leaf answered other sub-requests
+     * meanwhile, the leaf works and this query does not: it is dangerous. If the leaf has gone
+     * silent altogether (a stall, a GC pause, a dead machine), the query is not to blame yet: the
+     * canary goes once more to another replica, and only a second timeout makes it dangerous
+     * (a query that wedges every leaf it touches then costs two leaves, not all of them). With no
+     * other replica ready, the query waits for its deadline and times out, unblocked.
+     */
+    private void canaryTimedOut() {
+        canaryTimer = null;
+        if (phase != Phase.QUERY || !canaryPhase) {
+            return;
+        }
+        List<ShardCall> stuck = new ArrayList<>(2);
+        for (ShardCall call : calls) {
+            if (!call.isDone()) {
+                stuck.add(call);
+            }
+        }
+        boolean leafAlive = false;
+        for (ShardCall call : stuck) {
+            long heard = call.connection().status().lastHeardNanos();
+            leafAlive |= heard != Long.MIN_VALUE && heard - call.sentNanos() > 0;
+        }
+        if (!leafAlive && !canaryResent) {
+            canaryResent = true;
+            boolean resent = false;
+            for (ShardCall call : stuck) {
+                int leaf = chooseReplica(call.partition(), triedLeaves[call.partition()]);
+                if (leaf >= 0) {
+                    sendCopy(call.partition(), leaf, connections.nextRequestId(), SubRequestTrace.Kind.CANARY, priority, null);
+                    resent = true;
+                }
+            }
+            if (resent) {
+                scheduleCanaryTimer();
+            }
+            return;
+        }
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(context.ticker().nanoTime() - startNanos);
+        List<String> leaves = new ArrayList<>(2);
+        for (ShardCall call : stuck) {
+            leaves.add(leafName(call));
+        }
+        dangerous(Blocklist.Reason.CANARY_TIMED_OUT, "did not answer within the canary timeout (" + elapsedMillis
+                + " ms, on leaf " + String.join(", ", leaves) + (leafAlive ? ", which answered other queries meanwhile)"
+                : ", which answered nothing)"));
+    }
+
+    private void dangerous(Blocklist.Reason reason, String detail) {
+        cancelTimer(canaryTimer);
+        context.metrics().dangerous(reason);
+        fail(RequestError.DANGEROUS, context.tail().dangerous(run, reason, detail));
+    }
+
+    /** One sub-request for every partition not asked yet, then the timers of hedging and the cutoff. */
+    private void fanOut() {
         for (int p = 0; p < partitions && phase == Phase.QUERY; p++) {
-            sendFirst(p);
+            if (triedLeaves[p] == 0 && failures[p] == null) {
+                sendFirst(p);
+            }
         }
         if (phase != Phase.QUERY) {
             return;
         }
-        deadlineTimer = connections.loop().schedule(this, deadlineNanos - context.ticker().nanoTime(),
-                TimeUnit.NANOSECONDS);
+        if (answeredCount + failedCount == partitions) {
+            endQueryPhase(); // the canaries were all there was
+            return;
+        }
+        if (cutoffNanos < deadlineNanos - startNanos) {
+            cutoffTimer = connections.loop().schedule(this::cutoffPassed,
+                    startNanos + cutoffNanos - context.ticker().nanoTime(), TimeUnit.NANOSECONDS);
+        }
         switch (hedgeMode) {
             case HEDGED -> {
                 long delayNanos = request.hedgeAfterMillis() > 0
@@ -175,6 +314,24 @@ final class Gatherer implements Runnable {
             case OFF -> {
             }
         }
+    }
+
+    /** The cutoff passed: end now if what has answered is good enough, else at the next answer that makes it so. */
+    private void cutoffPassed() {
+        cutoffTimer = null;
+        if (phase == Phase.QUERY && !canaryPhase && goodEnough(context.ticker().nanoTime())) {
+            endQueryPhase();
+        }
+    }
+
+    /** Past the cutoff with enough of the documents answered; notes that the query was cut off if so. */
+    private boolean goodEnough(long now) {
+        if (now - startNanos < cutoffNanos
+                || !GoodEnoughCutoff.covers(context.cluster().docsFraction(answered), run.minCoverage())) {
+            return false;
+        }
+        cutOff = true;
+        return true;
     }
 
     /** The deadline passed: answer with what has come. */
@@ -199,6 +356,11 @@ final class Gatherer implements Runnable {
         }
         long requestId = connections.nextRequestId();
         Twin twin = null;
+        if (canaryPhase) {
+            hedged[partition] = true; // a query that may be deadly gets no second copy
+            sendCopy(partition, leaf, requestId, SubRequestTrace.Kind.CANARY, priority, null);
+            return;
+        }
         if (hedgeMode == HedgeMode.TIED) {
             firstLeaf[partition] = leaf;
             firstRequestId[partition] = requestId;
@@ -210,7 +372,7 @@ final class Gatherer implements Runnable {
             }
         }
         context.budget().primarySent();
-        sendCopy(partition, leaf, requestId, SubRequestTrace.Kind.PRIMARY, Priority.INTERACTIVE, twin);
+        sendCopy(partition, leaf, requestId, SubRequestTrace.Kind.PRIMARY, priority, twin);
     }
 
     /** After a failure with no other copy out: one more try on a replica not tried yet. */
@@ -221,7 +383,7 @@ final class Gatherer implements Runnable {
             return;
         }
         retries[partition]++;
-        sendCopy(partition, leaf, connections.nextRequestId(), SubRequestTrace.Kind.RETRY, Priority.INTERACTIVE, null);
+        sendCopy(partition, leaf, connections.nextRequestId(), SubRequestTrace.Kind.RETRY, priority, null);
     }
 
     /** The hedge delay passed: a backup for each partition still waiting on its only copy. */
@@ -240,7 +402,7 @@ final class Gatherer implements Runnable {
                 context.metrics().budgetRefused();
                 continue;
             }
-            sendCopy(p, leaf, connections.nextRequestId(), SubRequestTrace.Kind.BACKUP, Priority.BACKUP, null);
+            sendCopy(p, leaf, connections.nextRequestId(), SubRequestTrace.Kind.BACKUP, backupPriority, null);
         }
     }
 
@@ -255,7 +417,7 @@ final class Gatherer implements Runnable {
             }
             hedged[p] = true;
             context.metrics().tiedPairSent();
-            sendCopy(p, leaf, twinRequestId[p], SubRequestTrace.Kind.TWIN, Priority.INTERACTIVE,
+            sendCopy(p, leaf, twinRequestId[p], SubRequestTrace.Kind.TWIN, priority,
                     twinOf(firstLeaf[p], firstRequestId[p]));
         }
     }
@@ -315,7 +477,7 @@ final class Gatherer implements Runnable {
                 .setRequestId(requestId)
                 .setPartition(partition)
                 .setBudgetNanos(budgetNanos);
-        if (priority != Priority.INTERACTIVE) {
+        if (priority != this.priority) {
             wire.setPriority(priority);
         }
         if (twin != null) {
@@ -328,6 +490,7 @@ final class Gatherer implements Runnable {
         call.markDone();
         long now = context.ticker().nanoTime();
         call.noteAnswer(now, response.getStatus());
+        call.connection().status().heardFrom(now);
         if (phase != Phase.QUERY) {
             return;
         }
@@ -340,6 +503,7 @@ final class Gatherer implements Runnable {
                 call.connection().status().answered(roundTripNanos, leafNanos);
                 context.metrics().subRequestAnswered(call.leaf(), roundTripNanos);
                 context.hedgeDelay().record(requestClass, roundTripNanos);
+                context.tail().canaryTimeout().record(requestClass, roundTripNanos);
                 context.roundTrip().record(call.leaf(), roundTripNanos, leafNanos);
                 if (!answered[partition]) {
                     answered[partition] = true;
@@ -351,16 +515,16 @@ final class Gatherer implements Runnable {
                         context.metrics().backupWon();
                     }
                     cancelOtherCopies(call, now);
+                    if (canaryPhase) {
+                        canaryDone();
+                    }
                 }
-                if (answeredCount + failedCount == partitions || context.policy().stopWaiting(answeredCount,
-                        partitions, context.cluster().docsFraction(answered), now - startNanos)) {
+                if (phase == Phase.QUERY && !canaryPhase
+                        && (answeredCount + failedCount == partitions || goodEnough(now))) {
                     endQueryPhase();
                 }
             }
-            case BAD_QUERY -> {
-                context.metrics().searchFailed(RequestError.BAD_QUERY);
-                fail(new SearchException(SearchException.Kind.BAD_QUERY, response.getError()));
-            }
+            case BAD_QUERY -> fail(RequestError.BAD_QUERY, new SearchException(SearchException.Kind.BAD_QUERY, response.getError()));
             case BUSY -> retryOrGiveUp(call, SubRequestError.BUSY,
                     new PartitionError(partition, PartitionError.Kind.BUSY, leafName(call), response.getError()));
             case NOT_ASSIGNED -> retryOrGiveUp(call, SubRequestError.NOT_ASSIGNED,
@@ -386,6 +550,12 @@ final class Gatherer implements Runnable {
             return;
         }
         outstanding[call.partition()]--;
+        if (canaryPhase) {
+            long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(context.ticker().nanoTime() - call.sentNanos());
+            dangerous(Blocklist.Reason.CANARY_CONNECTION_LOST, "was out on leaf " + leafName(call)
+                    + " when the connection dropped (" + reason + ") after " + elapsedMillis + " ms");
+            return;
+        }
         retryOrGiveUp(call, SubRequestError.CONNECTION, new PartitionError(call.partition(),
                 PartitionError.Kind.UNAVAILABLE, leafName(call), reason));
     }
@@ -411,7 +581,9 @@ final class Gatherer implements Runnable {
 
     private void partitionFailed() {
         failedCount++;
-        if (answeredCount + failedCount == partitions) {
+        if (canaryPhase) {
+            canaryDone(); // an ordinary failure, not a crash: the query goes on
+        } else if (answeredCount + failedCount == partitions) {
             endQueryPhase();
         }
     }
@@ -469,13 +641,19 @@ final class Gatherer implements Runnable {
 
     private void endQueryPhase() {
         cancelTimer(hedgeTimer);
+        cancelTimer(canaryTimer);
+        cancelTimer(cutoffTimer);
         cancelAll(calls);
         if (answeredCount == 0) {
             boolean timedOut = failedCount < partitions;
-            context.metrics().searchFailed(timedOut ? RequestError.TIMED_OUT : RequestError.UNAVAILABLE);
-            fail(new SearchException(timedOut ? SearchException.Kind.TIMED_OUT : SearchException.Kind.UNAVAILABLE,
-                    describeMissing()));
+            fail(timedOut ? RequestError.TIMED_OUT : RequestError.UNAVAILABLE, new SearchException(
+                    timedOut ? SearchException.Kind.TIMED_OUT : SearchException.Kind.UNAVAILABLE, describeMissing()));
             return;
+        }
+        if (answeredCount == partitions) {
+            context.tail().cutoff().recordComplete(context.ticker().nanoTime() - startNanos);
+        } else if (cutOff) {
+            context.metrics().cutOff();
         }
         merged = HitMerger.merge(answers, request.k());
         if (merged.isEmpty() || !(request.snippets() || request.storedFields())) {
@@ -525,7 +703,7 @@ final class Gatherer implements Runnable {
             FetchRequest.Builder fetch = FetchRequest.newBuilder()
                     .setQuery(request.query())
                     .setBudgetNanos(budgetNanos)
-                    .setPriority(Priority.INTERACTIVE)
+                    .setPriority(priority)
                     .setSnippets(request.snippets())
                     .setStoredFields(request.storedFields());
             for (int position : positions) {
@@ -607,7 +785,6 @@ final class Gatherer implements Runnable {
     private void complete() {
         phase = Phase.DONE;
         cancelTimer(deadlineTimer);
-        cancelTimer(hedgeTimer);
         if (fetches != null) {
             cancelAll(fetches);
         }
@@ -639,9 +816,10 @@ final class Gatherer implements Runnable {
         Coverage coverage = new Coverage(partitions, answeredCount, context.cluster().docsFraction(answered));
         SearchResult result = new SearchResult(hits,
                 new TotalHits(totalHits, exact ? TotalHits.Relation.EQUAL_TO : TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO),
-                tookNanos, coverage, errors, request.explain() ? trace() : List.of());
-        context.metrics().searchFinished(tookNanos, result.tainted());
-        promise.complete(result);
+                tookNanos, coverage, errors, request.explain() ? trace() : List.of(), CacheStatus.OFF);
+        SearchResult served = context.tail().served(run, result, canaryPassed);
+        context.metrics().searchFinished(tookNanos, served.tainted());
+        promise.complete(served);
     }
 
     private static Map<String, String> fields(FetchedDoc doc) {
@@ -668,12 +846,23 @@ final class Gatherer implements Runnable {
         return trace;
     }
 
-    private void fail(SearchException exception) {
+    /** The query failed as a whole; the cache may still have a tainted result that covers more than nothing. */
+    private void fail(RequestError kind, SearchException exception) {
         phase = Phase.DONE;
         cancelTimer(deadlineTimer);
         cancelTimer(hedgeTimer);
+        cancelTimer(canaryTimer);
+        cancelTimer(cutoffTimer);
         cancelAll(calls);
-        promise.completeExceptionally(exception);
+        long tookNanos = context.ticker().nanoTime() - startNanos;
+        SearchResult cached = context.tail().failed(run, exception, tookNanos);
+        if (cached != null) {
+            context.metrics().searchFinished(tookNanos, cached.tainted());
+            promise.complete(cached);
+        } else {
+            context.metrics().searchFailed(kind);
+            promise.completeExceptionally(exception);
+        }
     }
 
     private static void cancelTimer(ScheduledFuture<?> timer) {
@@ -695,8 +884,18 @@ final class Gatherer implements Runnable {
         if (outstanding[partition] == 0 && failures[partition] != null) {
             return failures[partition];
         }
+        if (cutOff) {
+            return new PartitionError(partition, PartitionError.Kind.CANCELLED, null, "still searching at the "
+                    + "good-enough cutoff of " + TimeUnit.NANOSECONDS.toMillis(cutoffNanos) + " ms, when the answered "
+                    + "partitions held " + percent(context.cluster().docsFraction(answered)) + " of the documents (min_coverage "
+                    + percent(run.minCoverage()) + ")");
+        }
         return new PartitionError(partition, PartitionError.Kind.TIMED_OUT, null,
                 "no answer within " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos - startNanos) + " ms");
+    }
+
+    private static String percent(double fraction) {
+        return String.format(java.util.Locale.ROOT, "%.1f%%", fraction * 100);
     }
 
     private String describeMissing() {

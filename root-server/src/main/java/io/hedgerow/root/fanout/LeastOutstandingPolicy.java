@@ -2,8 +2,7 @@ package io.hedgerow.root.fanout;
 
 /**
  * The foundation's policy: send each sub-request to the ready replica with the fewest answers
- * outstanding from this event loop, the preferred replica on ties; wait for
- * every partition (or the deadline).
+ * outstanding from this event loop, the preferred replica on ties.
  */
 enum LeastOutstandingPolicy implements DispatchPolicy {
     INSTANCE;
@@ -23,10 +22,5 @@ enum LeastOutstandingPolicy implements DispatchPolicy {
             }
         }
         return best;
-    }
-
-    @Override
-    public boolean stopWaiting(int answered, int total, double docsFraction, long elapsedNanos) {
-        return false;
     }
 }

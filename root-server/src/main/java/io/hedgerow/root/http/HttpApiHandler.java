@@ -8,6 +8,7 @@ import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
+import io.hedgerow.root.tail.TailGuard;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;
@@ -45,17 +46,21 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private final RootMetrics metrics;
     private final SearchRequestParser parser;
     private final AdminRoutes admin;
+    private final TailRoutes tailRoutes;
 
     /**
      * @param admin  leaf process operations of a root that manages its leaves, or null: then
      *               {@code /admin} does not exist
      * @param faults fault injection in the leaves, offered under {@code /admin} when it exists
+     * @param tail   the blocklist and result cache, listed and cleared under {@code /admin}
      */
-    HttpApiHandler(HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults) {
+    HttpApiHandler(HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults,
+            TailGuard tail) {
         this.client = client;
         this.cluster = cluster;
         this.metrics = metrics;
         this.admin = admin == null ? null : new AdminRoutes(admin, faults);
+        this.tailRoutes = new TailRoutes(tail);
         this.parser = new SearchRequestParser(cluster.config().maxTimeout().toMillis());
     }
 
@@ -97,11 +102,14 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                             ByteBufUtil.writeUtf8(ctx.alloc(), metrics.scrape()));
                 }
                 default -> {
-                    if (admin != null && uri.path().startsWith(AdminRoutes.PREFIX)) {
+                    if (TailRoutes.handles(uri.path())) {
+                        tailRoutes.handle(ctx, request, uri.path(), keepAlive);
+                    } else if (admin != null && uri.path().startsWith(AdminRoutes.PREFIX)) {
                         admin.handle(ctx, request, uri.path(), keepAlive);
                     } else {
                         throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found",
-                                "no such path: " + uri.path() + " (expected: /search, /health, /cluster or /metrics)");
+                                "no such path: " + uri.path() + " (expected: /search, /health, /cluster, /metrics, "
+                                        + "/admin/blocklist or /admin/cache)");
                     }
                 }
             }
@@ -142,6 +150,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 case TIMED_OUT -> new ApiException(HttpResponseStatus.GATEWAY_TIMEOUT, "timed_out", e.getMessage());
                 case UNAVAILABLE, SHUTTING_DOWN ->
                         new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable", e.getMessage());
+                case DANGEROUS -> new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "dangerous_query", e.getMessage());
+                case BLOCKLISTED -> new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "blocklisted", e.getMessage());
             };
         }
         LOG.log(System.Logger.Level.ERROR, "search failed unexpectedly", cause);

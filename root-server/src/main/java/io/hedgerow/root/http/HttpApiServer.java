@@ -5,6 +5,7 @@ import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.api.LeafFaults;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.tail.TailGuard;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -50,9 +51,9 @@ public final class HttpApiServer implements AutoCloseable {
      * @throws BindException with the port and a hint when it is taken
      */
     public static HttpApiServer start(EventLoopGroup group, Transport transport, String host, int port,
-            HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults)
-            throws IOException {
-        HttpApiHandler api = new HttpApiHandler(client, cluster, metrics, admin, faults);
+            HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults,
+            TailGuard tail) throws IOException {
+        HttpApiHandler api = new HttpApiHandler(client, cluster, metrics, admin, faults, tail);
         try {
             Channel channel = new ServerBootstrap()
                     .group(group)

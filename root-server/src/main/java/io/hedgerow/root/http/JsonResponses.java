@@ -63,6 +63,7 @@ final class JsonResponses {
         json.writeStringField("relation", result.totalHits().relation().label());
         json.writeEndObject();
         json.writeBooleanField("tainted", result.tainted());
+        json.writeStringField("cache", result.cache().label());
         json.writeObjectFieldStart("coverage");
         json.writeNumberField("partitions_total", result.coverage().partitionsTotal());
         json.writeNumberField("partitions_answered", result.coverage().partitionsAnswered());

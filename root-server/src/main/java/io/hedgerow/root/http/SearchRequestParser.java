@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.hedgerow.root.api.QueryPriority;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.netty.buffer.ByteBuf;
@@ -29,10 +30,10 @@ import java.util.regex.Pattern;
 final class SearchRequestParser {
     static final List<String> FIELDS =
             List.of("query", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold", "hedge",
-                    "hedge_after_ms", "explain");
+                    "hedge_after_ms", "explain", "priority", "min_coverage", "cache");
     private static final List<String> PARAMETERS =
             List.of("q", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold", "hedge",
-                    "hedge_after_ms", "explain");
+                    "hedge_after_ms", "explain", "priority", "min_coverage", "cache");
 
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
@@ -69,7 +70,10 @@ final class SearchRequestParser {
             @JsonProperty("total_hits_threshold") Integer totalHitsThreshold,
             @JsonProperty("hedge") String hedge,
             @JsonProperty("hedge_after_ms") Long hedgeAfterMs,
-            @JsonProperty("explain") Boolean explain) {
+            @JsonProperty("explain") Boolean explain,
+            @JsonProperty("priority") String priority,
+            @JsonProperty("min_coverage") Double minCoverage,
+            @JsonProperty("cache") Boolean cache) {
     }
 
     SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
@@ -95,7 +99,10 @@ final class SearchRequestParser {
                 intParameter(parameters, "total_hits_threshold"),
                 single(parameters, "hedge"),
                 longParameter(parameters, "hedge_after_ms"),
-                booleanParameter(parameters, "explain")));
+                booleanParameter(parameters, "explain"),
+                single(parameters, "priority"),
+                doubleParameter(parameters, "min_coverage"),
+                booleanParameter(parameters, "cache")));
     }
 
     SearchRequest fromJson(ByteBuf content) throws ApiException {
@@ -164,6 +171,22 @@ final class SearchRequestParser {
         if (body.explain() != null) {
             builder.explain(body.explain());
         }
+        if (body.priority() != null) {
+            try {
+                builder.priority(QueryPriority.parse(body.priority()));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest(e.getMessage());
+            }
+        }
+        if (body.minCoverage() != null) {
+            if (!(body.minCoverage() > 0 && body.minCoverage() <= 1)) {
+                throw ApiException.badRequest("min_coverage: " + body.minCoverage() + " (expected: > 0.0 and <= 1.0)");
+            }
+            builder.minCoverage(body.minCoverage());
+        }
+        if (body.cache() != null) {
+            builder.cache(body.cache());
+        }
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {
@@ -192,9 +215,10 @@ final class SearchRequestParser {
 
     private static String expectedType(String field) {
         return switch (field) {
-            case "query", "hedge" -> "a string";
+            case "query", "hedge", "priority" -> "a string";
+            case "min_coverage" -> "a number";
             case "k", "timeout_ms", "total_hits_threshold", "hedge_after_ms" -> "an integer";
-            case "snippets", "stored_fields", "explain" -> "true or false";
+            case "snippets", "stored_fields", "explain", "cache" -> "true or false";
             default -> "of another type";
         };
     }
@@ -224,6 +248,18 @@ final class SearchRequestParser {
             return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
             throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: an integer)");
+        }
+    }
+
+    private static Double doubleParameter(Map<String, List<String>> parameters, String name) throws ApiException {
+        String value = single(parameters, name);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: a number)");
         }
     }
 

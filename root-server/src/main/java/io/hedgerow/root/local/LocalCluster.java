@@ -6,6 +6,7 @@ import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.tail.TailSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.BindException;
@@ -43,25 +44,25 @@ public final class LocalCluster implements AutoCloseable {
      * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
      * @param hedge        the root's hedging settings
      * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)
+     * @param queryOfDeath each leaf's {@code --query-of-death}: a leaf halts when a query holding this
+     *                     token reaches it; null for none; only with {@code faultInjection}
      * @param leafArguments more arguments for every leaf's command line (e.g. {@code --slice=0s}), after the others
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
             RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
-            Duration leafWarmup, HedgeSettings hedge, int leafWorkers, List<String> leafArguments) {
-        /** Without extra leaf arguments. */
-        public Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
-                RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
-                Duration leafWarmup, HedgeSettings hedge, int leafWorkers) {
-            this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
-                    leafWarmup, hedge, leafWorkers, List.of());
-        }
-
+            Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
+            List<String> leafArguments) {
         public Options {
             leafArguments = List.copyOf(leafArguments);
+            if (queryOfDeath != null && (queryOfDeath.isEmpty() || !faultInjection)) {
+                throw new IllegalArgumentException("queryOfDeath: '" + queryOfDeath
+                        + "' (expected: a non-empty token, and only with fault injection)");
+            }
             if (leafWorkers < 0) {
                 throw new IllegalArgumentException("leafWorkers: " + leafWorkers + " (expected: >= 1, or 0 for the default)");
             }
             Objects.requireNonNull(hedge, "hedge");
+            Objects.requireNonNull(tail, "tail");
             Objects.requireNonNull(indexDir, "indexDir");
             Objects.requireNonNull(runDirectory, "runDirectory");
             Objects.requireNonNull(launcher, "launcher");
@@ -71,9 +72,29 @@ public final class LocalCluster implements AutoCloseable {
             }
         }
 
+        /** Without a query of death. */
+        public Options(Path indexDir, int leaves, int replicas, String host, int httpPort, RunDirectory runDirectory,
+                JavaLauncher launcher, Duration startTimeout, boolean faultInjection, Duration leafWarmup,
+                HedgeSettings hedge, TailSettings tail, int leafWorkers) {
+            this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
+                    leafWarmup, hedge, tail, leafWorkers, null, List.of());
+        }
+
         public Options withFaultInjection(boolean enabled) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                    leafWarmup, hedge, leafWorkers, leafArguments);
+                    leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments);
+        }
+
+        /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
+        public Options withQueryOfDeath(String token) {
+            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                    faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments);
+        }
+
+        /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
+        public Options withLeafArguments(List<String> arguments) {
+            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                    faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments);
         }
     }
 
@@ -136,7 +157,7 @@ public final class LocalCluster implements AutoCloseable {
             run.writePid("root", ProcessHandle.current().pid());
             ClusterConfig config = ClusterConfig.of(manifest.name(),
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(),
-                    manifest.partitions(), options.replicas()).withHedge(options.hedge());
+                    manifest.partitions(), options.replicas()).withHedge(options.hedge()).withTail(options.tail());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             RootServer root = RootServer.start(config, options.host(), options.httpPort(), options.startTimeout(),
                     leaf -> CompletableFuture.supplyAsync(() -> self.get().restartFromAdmin(leaf), ADMIN));
@@ -182,6 +203,10 @@ public final class LocalCluster implements AutoCloseable {
         }
         if (options.faultInjection()) {
             arguments.add("--fault-injection");
+        }
+        if (options.queryOfDeath() != null) {
+            arguments.add("--query-of-death");
+            arguments.add(options.queryOfDeath());
         }
         arguments.addAll(options.leafArguments());
         List<String> command = options.launcher().command(arguments);

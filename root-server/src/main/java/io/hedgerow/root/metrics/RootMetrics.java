@@ -3,7 +3,12 @@ package io.hedgerow.root.metrics;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.hedge.RequestClass;
+import io.hedgerow.root.tail.Blocklist;
+import io.hedgerow.root.tail.ResultCache;
+import io.hedgerow.root.tail.TailGuard;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -22,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RootMetrics {
 
     /** Why a whole request failed, as counted in {@code hedgerow_request_errors_total}. */
-    public enum RequestError { BAD_REQUEST, BAD_QUERY, UNAVAILABLE, TIMED_OUT, NOT_FOUND, INTERNAL }
+    public enum RequestError { BAD_REQUEST, BAD_QUERY, UNAVAILABLE, TIMED_OUT, NOT_FOUND, INTERNAL, DANGEROUS, BLOCKLISTED }
 
     /**
      * What became of a cancelled sub-request, as its leaf's answer tells, counted in
@@ -54,6 +59,8 @@ public final class RootMetrics {
     private final Counter tiedPairs;
     private final Counter tiedBothRan;
     private final Timer hedgeDelay;
+    private final Counter cutOff;
+    private final Map<Blocklist.Reason, Counter> dangerous = new EnumMap<>(Blocklist.Reason.class);
     private final AtomicInteger inflight = new AtomicInteger();
 
     public RootMetrics(ClusterState cluster) {
@@ -105,6 +112,14 @@ public final class RootMetrics {
         budgetRefusals = counter("hedgerow.hedge.budget.refusals", "Backups not sent because the hedge budget was spent");
         tiedPairs = counter("hedgerow.tied.pairs", "Partitions of tied requests whose second copy was sent");
         tiedBothRan = counter("hedgerow.tied.both.ran", "Tied pairs where both copies started executing (wasted work)");
+        cutOff = counter("hedgerow.goodenough.cutoffs",
+                "Results returned at the good-enough cutoff, without the partitions still searching");
+        for (Blocklist.Reason reason : Blocklist.Reason.values()) {
+            dangerous.put(reason, Counter.builder("hedgerow.canary.dangerous")
+                    .description("Queries whose canary crashed its leaf or timed out, blocklisted")
+                    .tag("reason", reason.label())
+                    .register(registry));
+        }
         hedgeDelay = Timer.builder("hedgerow.hedge.delay")
                 .description("The hedge delay in use, per hedged query")
                 .publishPercentileHistogram()
@@ -122,6 +137,41 @@ public final class RootMetrics {
         }
     }
 
+    /**
+     * Meters of the root's tail policies, read from them at each scrape: the result cache's
+     * counters and sizes, the blocklist's size, the canary timeout and the cutoff in use.
+     */
+    public void watch(TailGuard tail) {
+        ResultCache cache = tail.cache();
+        cacheCounter("hedgerow.cache.hits", "Requests served a complete result from the cache", cache, ResultCache.Stats::hits);
+        cacheCounter("hedgerow.cache.misses", "Requests that found nothing in the cache", cache, ResultCache.Stats::misses);
+        cacheCounter("hedgerow.cache.refreshed", "Requests that found a tainted entry and ran afresh", cache,
+                ResultCache.Stats::taintedLookups);
+        cacheCounter("hedgerow.cache.served.tainted", "Refreshed requests served the cached tainted result, the fresh one "
+                + "covering less", cache, ResultCache.Stats::servedTainted);
+        cacheCounter("hedgerow.cache.evictions", "Cache entries evicted for size", cache, ResultCache.Stats::evictions);
+        Gauge.builder("hedgerow.cache.entries", cache, c -> c.stats().entries())
+                .description("Results in the cache").register(registry);
+        Gauge.builder("hedgerow.cache.tainted.entries", cache, c -> c.stats().taintedEntries())
+                .description("Tainted results in the cache (never served as complete)").register(registry);
+        Gauge.builder("hedgerow.cache.bytes", cache, c -> c.stats().bytes())
+                .description("Estimated size of the cached results").baseUnit("bytes").register(registry);
+        Gauge.builder("hedgerow.blocklist.entries", tail.blocklist(), Blocklist::size)
+                .description("Queries of death on the blocklist").register(registry);
+        for (RequestClass requestClass : RequestClass.values()) {
+            Gauge.builder("hedgerow.canary.timeout", tail.canaryTimeout(), t -> t.timeoutNanos(requestClass) / 1e9)
+                    .description("The canary timeout in use, by request class").tag("class", requestClass.name().toLowerCase(java.util.Locale.ROOT))
+                    .baseUnit("seconds").register(registry);
+        }
+        Gauge.builder("hedgerow.goodenough.cutoff", tail.cutoff(), c -> c.cutoffNanos() / 1e9)
+                .description("The good-enough cutoff in use").baseUnit("seconds").register(registry);
+    }
+
+    private void cacheCounter(String name, String description, ResultCache cache,
+            java.util.function.ToLongFunction<ResultCache.Stats> stat) {
+        FunctionCounter.builder(name, cache, c -> stat.applyAsLong(c.stats())).description(description).register(registry);
+    }
+
     private Counter counter(String name, String description) {
         return Counter.builder(name).description(description).register(registry);
     }
@@ -136,6 +186,26 @@ public final class RootMetrics {
         if (tainted) {
             partialResults.increment();
         }
+    }
+
+    /** A complete result served from the cache, nothing run. */
+    public void servedFromCache(long latencyNanos) {
+        searchLatency.record(latencyNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** A blocklisted query refused. */
+    public void blocklistRefused() {
+        requestErrors.get(RequestError.BLOCKLISTED).increment();
+    }
+
+    /** A canary crashed or timed out: its query failed as dangerous (counted there) and was blocklisted. */
+    public void dangerous(Blocklist.Reason reason) {
+        dangerous.get(reason).increment();
+    }
+
+    /** A result returned at the good-enough cutoff. */
+    public void cutOff() {
+        cutOff.increment();
     }
 
     public void searchFailed(RequestError kind) {

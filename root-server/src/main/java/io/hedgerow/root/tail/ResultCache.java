@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.root.api.CacheStatus;
 import io.hedgerow.root.api.PartitionError;
 import io.hedgerow.root.api.SearchResult;
 import java.util.List;
@@ -73,27 +74,6 @@ public final class ResultCache {
     /** The one {@link Miss}. */
     public static final Miss MISS = new Miss();
 
-    /** What a response says about the cache. */
-    public enum Status {
-        /** Served from the cache, nothing ran. */
-        HIT("hit"),
-        /** Nothing cached: the query ran. */
-        MISS("miss"),
-        /** A tainted entry was found and the query ran afresh; the served result says whether it is tainted. */
-        REFRESHED("refreshed");
-
-        private final String label;
-
-        Status(String label) {
-            this.label = label;
-        }
-
-        /** The name used in responses: {@code hit}, {@code miss}, {@code refreshed}. */
-        public String label() {
-            return label;
-        }
-    }
-
     /**
      * What to serve after a run.
      *
@@ -102,7 +82,7 @@ public final class ResultCache {
      * @param fromCache  true when {@code result} is the cached tainted one, because the fresh run
      *                   covered less
      */
-    public record Resolution(SearchResult result, Status status, boolean fromCache) {
+    public record Resolution(SearchResult result, CacheStatus status, boolean fromCache) {
         public Resolution {
             Objects.requireNonNull(result, "result");
             Objects.requireNonNull(status, "status");
@@ -199,17 +179,17 @@ public final class ResultCache {
             case Hit hit -> throw new IllegalArgumentException("lookup: hit (expected: miss or tainted entry; serve a hit as is)");
             case Miss miss -> {
                 store(key, fresh);
-                yield new Resolution(fresh, Status.MISS, false);
+                yield new Resolution(fresh, CacheStatus.MISS, false);
             }
             case TaintedEntry tainted -> {
                 refreshed.increment();
                 SearchResult chosen = choose(tainted.cached(), fresh);
                 if (chosen == fresh) {
                     store(key, fresh);
-                    yield new Resolution(fresh, Status.REFRESHED, false);
+                    yield new Resolution(fresh, CacheStatus.REFRESHED, false);
                 }
                 servedTainted.increment();
-                yield new Resolution(chosen, Status.REFRESHED, true);
+                yield new Resolution(chosen, CacheStatus.REFRESHED, true);
             }
         };
     }
@@ -223,7 +203,7 @@ public final class ResultCache {
         if (lookup instanceof TaintedEntry tainted) {
             refreshed.increment();
             servedTainted.increment();
-            return new Resolution(tainted.cached(), Status.REFRESHED, true);
+            return new Resolution(tainted.cached(), CacheStatus.REFRESHED, true);
         }
         return null;
     }
@@ -257,9 +237,7 @@ public final class ResultCache {
         if (!enabled) {
             return;
         }
-        SearchResult stored = result.trace().isEmpty() ? result
-                : new SearchResult(result.hits(), result.totalHits(), result.tookNanos(), result.coverage(),
-                        result.errors(), List.of());
+        SearchResult stored = result.trace().isEmpty() ? result : result.asCached(result.tookNanos(), result.cache());
         boolean tainted = !isComplete(stored);
         int weight = (int) Math.min(Integer.MAX_VALUE, Math.max(minWeight, key.estimatedBytes() + estimatedBytes(stored)));
         if (tainted) {

@@ -13,6 +13,7 @@ import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.tail.TailSettings;
 import io.micrometer.core.instrument.Counter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -145,6 +146,7 @@ class HedgingTest {
                 .defaultTimeout(Duration.ofSeconds(30))
                 .faultInjection(true)
                 .hedge(hedge)
+                .tail(TailSettings.defaults().withCanaries(0)) // canaries have their own tests (TailTest)
                 .start();
     }
 

@@ -11,6 +11,8 @@ import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.api.LeafFaultException;
 import io.hedgerow.root.embedded.EmbeddedCluster;
+import io.hedgerow.root.tail.Blocklist;
+import io.hedgerow.root.tail.QueryFingerprint;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -143,6 +145,53 @@ class HttpApiTest {
     }
 
     @Test
+    void aBlocklistedQueryIsRefusedUntilAnOperatorClearsIt() throws Exception {
+        QueryFingerprint deadly = QueryFingerprint.of("meadow AND thrush");
+        cluster.root().tail().blocklist().block(deadly, Blocklist.Reason.CANARY_CONNECTION_LOST,
+                "was out on leaf 127.0.0.1:1 when the connection dropped (reset) after 2 ms");
+        try {
+            // Spelt differently, but the same query: refused, with the reason and how to clear it.
+            assertError(get("/search?q=thrush+%26%26++meadow"), 503, "blocklisted", "blocklisted as a query of death",
+                    "canary_connection_lost", "DELETE /admin/blocklist/" + deadly.id());
+            assertJson(get("/search?q=meadow+OR+thrush"), 200);
+
+            HttpResponse<String> listed = get("/admin/blocklist");
+            assertJson(listed, 200);
+            JsonNode entry = JSON.readTree(listed.body()).get("entries").get(0);
+            assertThat(entry.get("id").asText()).isEqualTo(deadly.id());
+            assertThat(entry.get("query").asText()).isEqualTo("meadow AND thrush");
+            assertThat(entry.get("reason").asText()).isEqualTo("canary_connection_lost");
+            assertThat(entry.get("expires_in_ms").asLong()).isPositive();
+
+            assertError(send(request("/admin/blocklist/0123456789abcdef").DELETE().build()), 404, "not_found",
+                    "no blocklisted query has the id '0123456789abcdef'");
+            HttpResponse<String> removed = send(request("/admin/blocklist/" + deadly.id()).DELETE().build());
+            assertJson(removed, 200);
+            assertThat(JSON.readTree(removed.body()).get("result").asText()).isEqualTo("removed");
+            assertJson(get("/search?q=meadow+AND+thrush"), 200);
+            assertThat(JSON.readTree(get("/admin/blocklist").body()).get("entries")).isEmpty();
+            assertError(postJson("/admin/blocklist", "{}"), 405, "method_not_allowed", "GET, DELETE");
+        } finally {
+            cluster.root().tail().blocklist().clear();
+        }
+    }
+
+    @Test
+    void saysWhetherAResultCameFromTheCache() throws Exception {
+        String query = "/search?q=sparrow+OR+linnet&k=7&snippets=false";
+        assertThat(JSON.readTree(get(query).body()).get("cache").asText()).isEqualTo("miss");
+        assertThat(JSON.readTree(get(query).body()).get("cache").asText()).isEqualTo("hit");
+        assertThat(JSON.readTree(get(query + "&cache=false").body()).get("cache").asText()).isEqualTo("off");
+
+        HttpResponse<String> stats = get("/admin/cache");
+        assertJson(stats, 200);
+        assertThat(JSON.readTree(stats.body()).get("hits").asLong()).isPositive();
+        HttpResponse<String> cleared = send(request("/admin/cache").DELETE().build());
+        assertThat(JSON.readTree(cleared.body()).get("result").asText()).isEqualTo("cleared");
+        assertThat(JSON.readTree(get(query).body()).get("cache").asText()).isEqualTo("miss");
+    }
+
+    @Test
     void explainsEverySubRequestOfATiedQuery() throws Exception {
         HttpResponse<String> response = get("/search?q=meadow&k=3&hedge=tied&explain=true");
 
@@ -155,7 +204,7 @@ class HttpApiTest {
         int fetches = 0;
         for (JsonNode sub : trace) {
             assertThat(sub.get("leaf").asText()).matches("127\\.0\\.0\\.1:\\d+");
-            assertThat(sub.get("kind").asText()).isIn("primary", "twin", "retry", "fetch");
+            assertThat(sub.get("kind").asText()).isIn("canary", "primary", "twin", "retry", "fetch");
             assertThat(sub.get("sent_ms").asDouble()).isNotNegative();
             assertThat(sub.get("cancelled").isBoolean()).isTrue();
             if (sub.get("kind").asText().equals("fetch")) {

@@ -3,6 +3,7 @@ package io.hedgerow.root.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.root.api.QueryPriority;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.netty.buffer.Unpooled;
@@ -24,7 +25,8 @@ class SearchRequestParserTest {
     @Test
     void readsEveryParameterOfAGet() throws ApiException {
         SearchRequest request = get("/search?q=european+parliament&k=5&timeout_ms=250&snippets=false&stored_fields=0&total_hits_threshold=50");
-        assertThat(request).isEqualTo(new SearchRequest("european parliament", 5, 250, false, false, 50, null, 0, false));
+        assertThat(request).isEqualTo(new SearchRequest("european parliament", 5, 250, false, false, 50, null, 0, false,
+                QueryPriority.INTERACTIVE, 0, true));
     }
 
     @Test
@@ -36,6 +38,28 @@ class SearchRequestParserTest {
         assertThat(fixed.hedgeMode(HedgeMode.OFF)).isEqualTo(HedgeMode.HEDGED);
         assertThat(get("/search?q=x").hedgeMode(HedgeMode.TIED)).isEqualTo(HedgeMode.TIED);
         assertThat(get("/search?q=x&hedge=off").hedgeMode(HedgeMode.TIED)).isEqualTo(HedgeMode.OFF);
+    }
+
+    @Test
+    void readsPriorityCoverageAndCache() throws ApiException {
+        assertThat(get("/search?q=x&priority=batch&min_coverage=0.9&cache=false"))
+                .isEqualTo(SearchRequest.builder("x").priority(QueryPriority.BATCH).minCoverage(0.9).cache(false).build());
+        SearchRequest posted = post("{\"query\": \"x\", \"priority\": \"interactive\", \"min_coverage\": 1, \"cache\": true}");
+        assertThat(posted.minCoverage(0.95)).isEqualTo(1.0);
+        assertThat(get("/search?q=x").minCoverage(0.95)).isEqualTo(0.95);
+    }
+
+    @Test
+    void refusesBadPriorityCoverageAndCache() {
+        assertThatThrownBy(() -> get("/search?q=x&priority=urgent"))
+                .hasMessageContaining("priority: 'urgent' (expected: interactive or batch)");
+        assertThatThrownBy(() -> get("/search?q=x&min_coverage=0")).hasMessageContaining("min_coverage: 0.0 (expected: > 0.0 and <= 1.0)");
+        assertThatThrownBy(() -> get("/search?q=x&min_coverage=1.5")).hasMessageContaining("min_coverage: 1.5");
+        assertThatThrownBy(() -> get("/search?q=x&min_coverage=NaN")).hasMessageContaining("min_coverage: NaN");
+        assertThatThrownBy(() -> get("/search?q=x&min_coverage=most")).hasMessageContaining("parameter 'min_coverage': 'most' (expected: a number)");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"min_coverage\": \"0.9\"}"))
+                .hasMessageContaining("field 'min_coverage' must be a number");
+        assertThatThrownBy(() -> get("/search?q=x&cache=maybe")).hasMessageContaining("parameter 'cache': 'maybe'");
     }
 
     @Test
@@ -58,7 +82,8 @@ class SearchRequestParserTest {
     @Test
     void readsAJsonBody() throws ApiException {
         assertThat(post("{\"query\": \"\\\"human rights\\\"\", \"k\": 3, \"timeout_ms\": 100, \"snippets\": false}"))
-                .isEqualTo(new SearchRequest("\"human rights\"", 3, 100, false, true, 1000, null, 0, false));
+                .isEqualTo(new SearchRequest("\"human rights\"", 3, 100, false, true, 1000, null, 0, false,
+                QueryPriority.INTERACTIVE, 0, true));
     }
 
     @Test

@@ -7,9 +7,11 @@ import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexOptions;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.tail.TailSettings;
 import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.TestData;
+import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.LeafStatus;
@@ -45,7 +47,8 @@ class LocalClusterTest {
         return new LocalCluster.Options(index.dir(), 3, 2, "127.0.0.1", httpPort, new RunDirectory(runDir),
                 new JavaLauncher(ProcessHandle.current().info().command().orElse("java"),
                         System.getProperty("java.class.path"), "256m"),
-                Duration.ofSeconds(60), false, Duration.ZERO, HedgeSettings.defaults(), 0);
+                Duration.ofSeconds(60), false, Duration.ZERO, HedgeSettings.defaults(),
+                TailSettings.defaults(), 0);
     }
 
     @Test
@@ -128,6 +131,75 @@ class LocalClusterTest {
             assertThat(leaves).noneMatch(ProcessHandle::isAlive);
             assertThat(ProcessHandle.current().isAlive()).isTrue();
         }
+    }
+
+    @Test
+    void aQueryOfDeathKillsOnlyItsCanarysLeafAndIsThenRefusedWithoutTouchingOne(@TempDir Path runDir) throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(options(runDir, 0).withFaultInjection(true)
+                .withQueryOfDeath("KILLME"), quiet())) {
+            assertThat(search(cluster).hits()).as("ordinary queries are answered").isNotEmpty();
+
+            Throwable deadly = cluster.client().search(SearchRequest.builder("alpha KILLME").timeoutMillis(30_000).build())
+                    .handle((result, failure) -> failure).join();
+
+            assertThat(deadly).as("the query of death fails").isNotNull();
+            assertThat(deadly.getCause() != null ? deadly.getCause() : deadly).isInstanceOfSatisfying(SearchException.class,
+                    e -> {
+                        assertThat(e.kind()).isEqualTo(SearchException.Kind.DANGEROUS);
+                        assertThat(e.getMessage()).contains("when the connection dropped", "blocklisted");
+                    });
+            // The canary's leaf halted (its connection dropping is what failed the query); no other did:
+            // the query was sent nowhere else.
+            List<Integer> halted = new ArrayList<>();
+            awaitHalted(cluster, halted);
+            for (int i : halted) {
+                assertThat(Files.readString(new RunDirectory(runDir).logFile("leaf-" + i)))
+                        .contains("query of death: search request", "contains the token 'KILLME'");
+            }
+            assertThat(halted).as("leaves halted by the query of death").hasSize(1);
+            assertThat(cluster.root().tail().blocklist().list()).singleElement()
+                    .satisfies(entry -> assertThat(entry.fingerprint().text()).isEqualTo("alpha KILLME"));
+
+            // The same query again, spelt with other whitespace: refused at the root.
+            double sentBefore = subRequestsSent(cluster);
+            Throwable refused = cluster.client().search(SearchRequest.of("  alpha   KILLME ")).handle((r, f) -> f).join();
+            assertThat(refused.getCause() != null ? refused.getCause() : refused).isInstanceOfSatisfying(SearchException.class,
+                    e -> assertThat(e.kind()).isEqualTo(SearchException.Kind.BLOCKLISTED));
+            assertThat(subRequestsSent(cluster)).as("sub-requests sent for the refused query").isEqualTo(sentBefore);
+
+            // Everything else is answered in full from the remaining replicas.
+            SearchResult after = search(cluster);
+            assertThat(after.tainted()).isFalse();
+            assertThat(after.hits()).isNotEmpty();
+            for (int i = 0; i < 3; i++) {
+                assertThat(cluster.leafProcess(i).isAlive()).as("leaf %d alive", i).isEqualTo(!halted.contains(i));
+            }
+        }
+    }
+
+    /** The leaf whose connection dropped may take a moment to be reaped: waits for the first exit. */
+    private static void awaitHalted(LocalCluster cluster, List<Integer> halted) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (halted.isEmpty() && System.nanoTime() < deadline) {
+            for (int i = 0; i < 3; i++) {
+                if (!cluster.leafProcess(i).isAlive()) {
+                    halted.add(i);
+                }
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static double subRequestsSent(LocalCluster cluster) {
+        return cluster.root().metrics().registry().get("hedgerow.subrequests").counters().stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+    }
+
+    @Test
+    void refusesAQueryOfDeathWithoutFaultInjection(@TempDir Path runDir) {
+        assertThatThrownBy(() -> options(runDir, 0).withQueryOfDeath("KILLME"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("queryOfDeath: 'KILLME' (expected: a non-empty token, and only with fault injection)");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.hedgerow.root.tail;
 
+import static io.hedgerow.root.hedge.RequestClass.CHEAP;
+import static io.hedgerow.root.hedge.RequestClass.EXPENSIVE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -17,20 +19,32 @@ class CanaryTimeoutTest {
     @Test
     void defaultsToThreeTimesTheP99OfLeafLatencyWithinTwentyMillisAndOneSecond() {
         CanaryTimeout timeout = new CanaryTimeout(TailSettings.defaults(), ticker);
-        assertThat(timeout.timeoutNanos()).isEqualTo(1_000 * MS); // cold: the maximum
-        assertThat(timeout.estimate().basis()).isEqualTo(Basis.TOO_FEW_SAMPLES);
+        assertThat(timeout.timeoutNanos(CHEAP)).isEqualTo(1_000 * MS); // cold: the maximum
+        assertThat(timeout.estimate(CHEAP).basis()).isEqualTo(Basis.TOO_FEW_SAMPLES);
 
         for (int ms = 1; ms <= 100; ms++) {
-            timeout.record(ms * MS); // p99 = 99 ms
+            timeout.record(CHEAP, ms * MS); // p99 = 99 ms
         }
         ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
-        assertThat(timeout.timeoutNanos() / (double) MS).isCloseTo(297, within(3.0));
+        assertThat(timeout.timeoutNanos(CHEAP) / (double) MS).isCloseTo(297, within(3.0));
 
         CanaryTimeout fast = new CanaryTimeout(TailSettings.defaults(), ticker);
         for (int i = 0; i < 1_000; i++) {
-            fast.record(500 * US); // 3 x 0.5 ms: under the 20 ms floor
+            fast.record(CHEAP, 500 * US); // 3 x 0.5 ms: under the 20 ms floor
         }
-        assertThat(fast.timeoutNanos()).isEqualTo(20 * MS);
+        assertThat(fast.timeoutNanos(CHEAP)).isEqualTo(20 * MS);
+    }
+
+    @Test
+    void eachRequestClassLearnsItsOwnTimeout() {
+        CanaryTimeout timeout = new CanaryTimeout(TailSettings.defaults(), ticker);
+        for (int i = 0; i < 1_000; i++) {
+            timeout.record(CHEAP, 2 * MS);
+            timeout.record(EXPENSIVE, 40 * MS);
+        }
+        ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
+        assertThat(timeout.timeoutNanos(CHEAP)).isEqualTo(20 * MS); // 3 x 2 ms, under the floor
+        assertThat(timeout.timeoutNanos(EXPENSIVE) / (double) MS).isCloseTo(120, within(1.0));
     }
 
     @Test
@@ -38,7 +52,7 @@ class CanaryTimeoutTest {
         TailSettings settings = TailSettings.defaults()
                 .withCanaryTimeout(TailSettings.defaults().canaryTimeout().withFixed(Duration.ofMillis(75)));
         CanaryTimeout timeout = new CanaryTimeout(settings, ticker);
-        assertThat(timeout.timeoutNanos()).isEqualTo(75 * MS);
-        assertThat(timeout.estimate().basis()).isEqualTo(Basis.FIXED);
+        assertThat(timeout.timeoutNanos(CHEAP)).isEqualTo(75 * MS);
+        assertThat(timeout.estimate(CHEAP).basis()).isEqualTo(Basis.FIXED);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hedgerow.common.time.ManualTicker;
+import io.hedgerow.root.api.CacheStatus;
 import io.hedgerow.root.api.Coverage;
 import io.hedgerow.root.api.Hit;
 import io.hedgerow.root.api.PartitionError;
@@ -14,7 +15,6 @@ import io.hedgerow.root.api.TotalHits;
 import io.hedgerow.root.tail.ResultCache.Lookup;
 import io.hedgerow.root.tail.ResultCache.Resolution;
 import io.hedgerow.root.tail.ResultCache.Stats;
-import io.hedgerow.root.tail.ResultCache.Status;
 import io.hedgerow.root.tail.ResultCache.TaintedEntry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ class ResultCacheTest {
         List<Hit> hits = List.of(new Hit(firstId, 2.5f, 0, Map.of("title", "European Parliament"), "<b>European</b>"),
                 new Hit("doc-2", 1.5f, 1, Map.of(), null));
         return new SearchResult(hits, new TotalHits(120, TotalHits.Relation.EQUAL_TO), 5_000_000L,
-                new Coverage(PARTITIONS, answered, answered / (double) PARTITIONS), errors, List.of());
+                new Coverage(PARTITIONS, answered, answered / (double) PARTITIONS), errors, List.of(), CacheStatus.OFF);
     }
 
     private static SearchResult complete() {
@@ -49,7 +49,7 @@ class ResultCacheTest {
     void servesACompleteResultFromTheCache() {
         assertThat(cache.lookup(key)).isEqualTo(ResultCache.MISS);
         Resolution resolution = cache.complete(key, ResultCache.MISS, complete());
-        assertThat(resolution).isEqualTo(new Resolution(complete(), Status.MISS, false));
+        assertThat(resolution).isEqualTo(new Resolution(complete(), CacheStatus.MISS, false));
 
         Lookup again = cache.lookup(CacheKey.of(SearchRequest.of("european \t parliament ")));
         assertThat(again).isEqualTo(new ResultCache.Hit(complete()));
@@ -79,7 +79,7 @@ class ResultCacheTest {
         cache.store(key, result(15, "doc-1"));
         Lookup lookup = cache.lookup(key);
         Resolution resolution = cache.complete(key, lookup, complete());
-        assertThat(resolution).isEqualTo(new Resolution(complete(), Status.REFRESHED, false));
+        assertThat(resolution).isEqualTo(new Resolution(complete(), CacheStatus.REFRESHED, false));
         assertThat(cache.lookup(key)).isEqualTo(new ResultCache.Hit(complete()));
         Stats stats = cache.stats();
         assertThat(stats.refreshed()).isEqualTo(1);
@@ -93,7 +93,7 @@ class ResultCacheTest {
         cache.store(key, cached);
         SearchResult worse = result(14, "fresh");
         Resolution resolution = cache.complete(key, cache.lookup(key), worse);
-        assertThat(resolution).isEqualTo(new Resolution(cached, Status.REFRESHED, true));
+        assertThat(resolution).isEqualTo(new Resolution(cached, CacheStatus.REFRESHED, true));
         assertThat(resolution.result().tainted()).isTrue();
         assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(cached));
         assertThat(cache.stats().servedTainted()).isEqualTo(1);
@@ -103,7 +103,7 @@ class ResultCacheTest {
     void aFreshTaintedRunWithAsMuchCoverageOrMoreReplacesTheEntry() {
         cache.store(key, result(14, "cached"));
         SearchResult same = result(14, "fresh");
-        assertThat(cache.complete(key, cache.lookup(key), same)).isEqualTo(new Resolution(same, Status.REFRESHED, false));
+        assertThat(cache.complete(key, cache.lookup(key), same)).isEqualTo(new Resolution(same, CacheStatus.REFRESHED, false));
         assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(same));
 
         SearchResult better = result(15, "better");
@@ -123,7 +123,7 @@ class ResultCacheTest {
         assertThat(ResultCache.choose(cached, tie)).isSameAs(tie);
         // same documents, fewer partitions (an empty partition answered in the cached run)
         SearchResult fewerPartitions = new SearchResult(tie.hits(), tie.totalHits(), 1, new Coverage(16, 11, 0.75),
-                tie.errors().subList(0, 4), List.of());
+                tie.errors().subList(0, 4), List.of(), CacheStatus.OFF);
         assertThat(ResultCache.choose(cached, fewerPartitions)).isSameAs(cached);
     }
 
@@ -131,7 +131,7 @@ class ResultCacheTest {
     void aResultWithFetchFailuresIsNotComplete() {
         SearchResult fetchFailed = new SearchResult(complete().hits(), complete().totalHits(), 1,
                 new Coverage(PARTITIONS, PARTITIONS, 1.0),
-                List.of(new PartitionError(3, PartitionError.Kind.FETCH_FAILED, "leaf-2", "fetch timed out")), List.of());
+                List.of(new PartitionError(3, PartitionError.Kind.FETCH_FAILED, "leaf-2", "fetch timed out")), List.of(), CacheStatus.OFF);
         assertThat(ResultCache.isComplete(fetchFailed)).isFalse();
         cache.store(key, fetchFailed);
         assertThat(cache.lookup(key)).isInstanceOf(TaintedEntry.class);
@@ -144,7 +144,7 @@ class ResultCacheTest {
         assertThat(cache.failed(ResultCache.MISS)).isNull();
         SearchResult cached = result(10, "cached");
         cache.store(key, cached);
-        assertThat(cache.failed(cache.lookup(key))).isEqualTo(new Resolution(cached, Status.REFRESHED, true));
+        assertThat(cache.failed(cache.lookup(key))).isEqualTo(new Resolution(cached, CacheStatus.REFRESHED, true));
     }
 
     @Test
@@ -160,7 +160,7 @@ class ResultCacheTest {
         SearchResult full = complete();
         SearchResult explained = new SearchResult(full.hits(), full.totalHits(), full.tookNanos(), full.coverage(),
                 full.errors(), List.of(new SubRequestTrace(0, "leaf-0", SubRequestTrace.Kind.PRIMARY, 0.1, 1.2,
-                        "ok", true, false)));
+                        "ok", true, false)), CacheStatus.OFF);
         cache.store(key, explained);
         assertThat(cache.lookup(key)).isEqualTo(new ResultCache.Hit(full));
     }
@@ -209,10 +209,10 @@ class ResultCacheTest {
     @Test
     void estimatesSizeFromHitsFieldsSnippetsAndErrors() {
         SearchResult bare = new SearchResult(List.of(), new TotalHits(0, TotalHits.Relation.EQUAL_TO), 1,
-                new Coverage(1, 1, 1.0), List.of(), List.of());
+                new Coverage(1, 1, 1.0), List.of(), List.of(), CacheStatus.OFF);
         long base = ResultCache.estimatedBytes(bare);
         SearchResult oneHit = new SearchResult(List.of(new Hit("abcd", 1f, 0, Map.of("t", "xy"), "snip")),
-                bare.totalHits(), 1, bare.coverage(), List.of(), List.of());
+                bare.totalHits(), 1, bare.coverage(), List.of(), List.of(), CacheStatus.OFF);
         // hit 48 + id (40 + 8) + snippet (40 + 8) + map 48 + field 40 + key (40 + 2) + value (40 + 4)
         assertThat(ResultCache.estimatedBytes(oneHit) - base).isEqualTo(48 + 48 + 48 + 48 + 40 + 42 + 44);
     }
@@ -222,14 +222,15 @@ class ResultCacheTest {
         ResultCache off = new ResultCache(TailSettings.defaults().withCache(Duration.ofSeconds(30), 0, 1), ticker);
         off.store(key, complete());
         assertThat(off.lookup(key)).isEqualTo(ResultCache.MISS);
-        assertThat(off.complete(key, ResultCache.MISS, complete())).isEqualTo(new Resolution(complete(), Status.MISS, false));
+        assertThat(off.complete(key, ResultCache.MISS, complete())).isEqualTo(new Resolution(complete(), CacheStatus.MISS, false));
         assertThat(off.stats()).isEqualTo(new Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     }
 
     @Test
     void statusesHaveTheirApiLabels() {
-        assertThat(Status.HIT.label()).isEqualTo("hit");
-        assertThat(Status.MISS.label()).isEqualTo("miss");
-        assertThat(Status.REFRESHED.label()).isEqualTo("refreshed");
+        assertThat(CacheStatus.HIT.label()).isEqualTo("hit");
+        assertThat(CacheStatus.MISS.label()).isEqualTo("miss");
+        assertThat(CacheStatus.REFRESHED.label()).isEqualTo("refreshed");
+        assertThat(CacheStatus.OFF.label()).isEqualTo("off");
     }
 }

@@ -1,0 +1,208 @@
+package io.hedgerow.root.embedded;
+
+import static io.hedgerow.root.embedded.HedgingTest.awaitTrue;
+import static io.hedgerow.root.embedded.HedgingTest.counter;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.hedgerow.leaf.fault.InjectedStall;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.root.TestData;
+import io.hedgerow.root.api.CacheStatus;
+import io.hedgerow.root.api.PartitionError;
+import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.api.SubRequestTrace;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.hedge.HedgeMode;
+import io.hedgerow.root.tail.TailSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Good-enough results, the taint-aware cache and canaries over real sockets and real indexes.
+ * Slow leaves are stalled for longer than any test waits, so every check is on what came back
+ * (coverage, missing partitions, traces, cache status), never on how fast it came.
+ */
+class TailTest {
+    private static final int PARTITIONS = 6;
+    /** Stalls outlast every test: a query that answers did not wait for the stalled leaf. */
+    private static final InjectedStall STALLED = InjectedStall.of(Duration.ofSeconds(59), Duration.ofSeconds(60),
+            Duration.ofMinutes(1));
+
+    /** Three leaves, one copy of each partition, so a stalled leaf's partitions have no other replica. */
+    private static EmbeddedCluster unreplicated(Path data, TailSettings tail) throws Exception {
+        return EmbeddedCluster.builder(data)
+                .documents("tail", IndexConfig.defaults(), TestData.documents(7, 600))
+                .leaves(3).partitions(PARTITIONS).replicas(1)
+                .defaultTimeout(Duration.ofSeconds(30))
+                .faultInjection(true)
+                .tail(tail)
+                .start();
+    }
+
+    private static SearchRequest.Builder query() {
+        return SearchRequest.builder("alpha OR bravo").k(20).exactTotalHits().hedge(HedgeMode.OFF);
+    }
+
+    private static SearchResult search(EmbeddedCluster cluster, SearchRequest.Builder request) {
+        return cluster.client().search(request.build()).join();
+    }
+
+    /** A fixed cutoff keeps the test exact; the adaptive one is unit-tested on a manual clock. */
+    private static TailSettings fixedCutoff() {
+        return TailSettings.defaults().withCanaries(0)
+                .withCutoff(TailSettings.defaults().cutoff().withFixed(Duration.ofMillis(50)));
+    }
+
+    @Test
+    void aStalledLeafYieldsATaintedResultNamingItsPartitionsAsCancelled(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = unreplicated(data, fixedCutoff())) {
+            SearchResult complete = search(cluster, query().cache(false));
+            cluster.root().leafFaults().injectStall(0, STALLED).join();
+
+            SearchResult tainted = search(cluster, query().minCoverage(0.5).cache(false));
+
+            ClusterState state = cluster.root().cluster();
+            int[] stalledPartitions = state.assignment().partitionsOf(0);
+            boolean[] others = new boolean[PARTITIONS];
+            Arrays.fill(others, true);
+            for (int p : stalledPartitions) {
+                others[p] = false;
+            }
+            assertThat(complete.tainted()).isFalse();
+            assertThat(tainted.tainted()).isTrue();
+            assertThat(tainted.coverage().partitionsAnswered()).isEqualTo(PARTITIONS - stalledPartitions.length);
+            assertThat(tainted.coverage().docsFraction()).isCloseTo(state.docsFraction(others), within(1e-9))
+                    .isLessThan(1.0).isGreaterThanOrEqualTo(0.5);
+            assertThat(tainted.errors()).extracting(PartitionError::partition)
+                    .containsExactlyInAnyOrder(Arrays.stream(stalledPartitions).boxed().toArray(Integer[]::new));
+            assertThat(tainted.errors()).allSatisfy(error -> {
+                assertThat(error.kind()).isEqualTo(PartitionError.Kind.CANCELLED);
+                assertThat(error.detail()).contains("good-enough cutoff of 50 ms").contains("min_coverage 50.0%");
+            });
+            // Only hits of the partitions that answered, and every one of them that the full result ranks.
+            Set<Integer> missing = Arrays.stream(stalledPartitions).boxed().collect(Collectors.toSet());
+            assertThat(tainted.hits()).noneMatch(hit -> missing.contains(hit.partition()));
+            assertThat(tainted.hits()).containsAll(complete.hits().stream()
+                    .filter(hit -> !missing.contains(hit.partition())).limit(5).toList());
+            assertThat(counter(cluster, "hedgerow.goodenough.cutoffs").count()).isEqualTo(1);
+            assertThat(counter(cluster, "hedgerow.search.tainted").count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aStalledLeafIsWaitedForWhenCoverageWouldFallShort(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = unreplicated(data, fixedCutoff())) {
+            cluster.root().leafFaults().injectStall(0, STALLED).join();
+
+            // 0.95 of the documents cannot be had without the stalled leaf: wait, up to the timeout.
+            SearchResult result = search(cluster, query().minCoverage(0.95).timeoutMillis(400).cache(false)
+                    .snippets(false).storedFields(false));
+
+            assertThat(result.tainted()).isTrue();
+            assertThat(result.errors()).extracting(PartitionError::partition).containsExactlyInAnyOrder(
+                    Arrays.stream(cluster.root().cluster().assignment().partitionsOf(0)).boxed().toArray(Integer[]::new));
+            assertThat(result.errors()).allSatisfy(error -> assertThat(error.kind()).isEqualTo(PartitionError.Kind.TIMED_OUT));
+            assertThat(counter(cluster, "hedgerow.goodenough.cutoffs").count()).isZero();
+        }
+    }
+
+    @Test
+    void healthyLeavesGiveCompleteResultsUnderTheDefaults(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = unreplicated(data, TailSettings.defaults())) {
+            for (String text : List.of("alpha", "bravo OR charlie", "alpha AND delta", "echo*", "\"alpha bravo\"")) {
+                SearchResult result = search(cluster, SearchRequest.builder(text).explain(true));
+                assertThat(result.tainted()).as(text).isFalse();
+                assertThat(result.errors()).as(text).isEmpty();
+                assertThat(result.trace().stream().filter(t -> t.kind() == SubRequestTrace.Kind.CANARY))
+                        .as("one canary, answered and used").singleElement()
+                        .satisfies(canary -> assertThat(canary.used()).isTrue());
+            }
+            assertThat(counter(cluster, "hedgerow.search.tainted").count()).isZero();
+        }
+    }
+
+    @Test
+    void theCacheNeverServesATaintedEntryAsComplete(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = unreplicated(data, fixedCutoff())) {
+            SearchRequest.Builder request = query().minCoverage(0.5);
+            cluster.root().leafFaults().injectStall(0, STALLED).join();
+
+            SearchResult first = search(cluster, request);
+            assertThat(first.tainted()).isTrue();
+            assertThat(first.cache()).isEqualTo(CacheStatus.MISS);
+
+            // The tainted entry is not served: the query runs again, and is as tainted as before.
+            SearchResult again = search(cluster, request);
+            assertThat(again.cache()).isEqualTo(CacheStatus.REFRESHED);
+            assertThat(again.tainted()).isTrue();
+            assertThat(again.coverage()).isEqualTo(first.coverage());
+
+            cluster.root().leafFaults().injectStall(0, InjectedStall.NONE).join();
+            awaitTrue(() -> search(cluster, query().cache(false)).coverage().complete());
+
+            // Refreshed with a complete result, which is then served from the cache. (The minimum
+            // coverage is not part of the cache key: this waits for every partition, and shares the entry.)
+            SearchResult refreshed = search(cluster, query().minCoverage(1.0));
+            assertThat(refreshed.cache()).isEqualTo(CacheStatus.REFRESHED);
+            assertThat(refreshed.tainted()).isFalse();
+            SearchResult hit = search(cluster, request);
+            assertThat(hit.cache()).isEqualTo(CacheStatus.HIT);
+            assertThat(hit.tainted()).isFalse();
+            assertThat(hit.hits()).isEqualTo(refreshed.hits());
+            assertThat(hit.totalHits()).isEqualTo(refreshed.totalHits());
+            // A differently spelt but equal query shares the entry; another k does not.
+            assertThat(search(cluster, SearchRequest.builder("bravo  OR   alpha").k(20).exactTotalHits()).cache())
+                    .isEqualTo(CacheStatus.HIT);
+            assertThat(search(cluster, query().k(19)).cache()).isEqualTo(CacheStatus.MISS);
+
+            assertThat(cluster.root().metrics().registry().get("hedgerow.cache.hits").functionCounter().count()).isEqualTo(2);
+            assertThat(cluster.root().metrics().registry().get("hedgerow.cache.refreshed").functionCounter().count())
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aCanaryOnASilentLeafIsSentAgainElsewhereAndNothingIsBlocklisted(@TempDir Path data) throws Exception {
+        TailSettings tail = fixedCutoff().withCanaries(1)
+                .withCanaryTimeout(TailSettings.defaults().canaryTimeout().withFixed(Duration.ofMillis(30)));
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder(data)
+                .documents("tail", IndexConfig.defaults(), TestData.documents(7, 600))
+                .leaves(2).partitions(PARTITIONS).replicas(2)
+                .defaultTimeout(Duration.ofSeconds(30))
+                .faultInjection(true)
+                .tail(tail)
+                .start()) {
+            cluster.root().leafFaults().injectStall(0, STALLED).join();
+            String stalled = cluster.leaves().get(0).address();
+
+            // The canary's partition is random; in a few queries some canary lands on the stalled leaf.
+            // Without hedging, the wide fan-out's copies on that leaf stay stuck too: a low minimum
+            // coverage ends each query at the cutoff.
+            SearchResult resent = null;
+            for (int i = 0; i < 40 && resent == null; i++) {
+                SearchResult result = search(cluster, SearchRequest.builder("alpha OR q" + i).minCoverage(0.01).explain(true));
+                if (result.trace().stream().anyMatch(t -> t.kind() == SubRequestTrace.Kind.CANARY && t.leaf().equals(stalled))) {
+                    resent = result;
+                }
+            }
+            assertThat(resent).as("a canary on the stalled leaf in 40 queries").isNotNull();
+            List<SubRequestTrace> canaries = resent.trace().stream()
+                    .filter(t -> t.kind() == SubRequestTrace.Kind.CANARY).toList();
+            assertThat(canaries).hasSize(2);
+            assertThat(canaries.get(0).leaf()).isEqualTo(stalled);
+            assertThat(canaries.get(0).cancelled()).isTrue();
+            assertThat(canaries.get(1).leaf()).isNotEqualTo(stalled);
+            assertThat(canaries.get(1).used()).isTrue();
+            assertThat(canaries.get(1).partition()).isEqualTo(canaries.get(0).partition());
+            assertThat(cluster.root().tail().blocklist().size()).isZero();
+        }
+    }
+}
