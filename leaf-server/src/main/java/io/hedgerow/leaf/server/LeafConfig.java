@@ -48,9 +48,6 @@ public record LeafConfig(
         QueryLimits limits,
         String queryOfDeath) {
 
-    /** The default slice budget: a cheap query ends within it, an expensive one yields every millisecond. */
-    public static final Duration DEFAULT_SLICE = Duration.ofMillis(1);
-
     public LeafConfig {
         Objects.requireNonNull(indexDir, "indexDir");
         Objects.requireNonNull(host, "host");

@@ -14,10 +14,10 @@ import org.apache.lucene.index.QueryTimeout;
  *
  * <p><b>Life and answers.</b> A task is QUEUED when it arrives. Exactly one side wins it: a worker
  * that takes it to run it (QUEUED to RUNNING), or a cancel that drops it (QUEUED to DROPPED), or a
- * full queue (QUEUED to DONE, answered BUSY). A cancel that wins answers CANCELLED at once, from the
- * thread that handled the cancel, and the worker that reaches the task later skips it. A worker that
- * wins answers EXPIRED when the deadline passed while the task waited (the work never starts), and
- * otherwise its result. A root's cancel of a running task asks it to stop at its next check; it
+ * full queue (QUEUED to DONE, answered BUSY), or its deadline passing while it waits (QUEUED to DONE:
+ * the scheduler finds it expired at dequeue and runs {@link #expireQueued()} instead, answering
+ * EXPIRED; the work never starts). A cancel that wins answers CANCELLED at once, from the thread that
+ * handled the cancel, and takes the task out of its queue. A worker that wins answers its result. A root's cancel of a running task asks it to stop at its next check; it
  * then answers what it found, {@code cut_short}. So every task answers exactly once, except that
  * the tasks of a connection that closed answer nothing (nobody is left to read it).
  *
