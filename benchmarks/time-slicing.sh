@@ -27,6 +27,9 @@ CHEAP_MIX="high_term=20,medium_term=20,low_term=10,and_high_high=9,and_high_med=
 EXPENSIVE_MIX="heavy_or=1"
 EXPENSIVE_TERMS=32
 WORKLOAD=(--no-snippets --no-stored-fields --timeout-ms 5000)
+# Only the leaves' scheduling is measured: no result cache (the query set repeats queries), no
+# canary round before the fan-out, no good-enough cutoff (every query waits for every partition).
+ROOT_FLAGS=(--canaries 0 --cache-entries 0 --min-coverage 1)
 
 usage() {
   cat <<'USAGE'
@@ -35,7 +38,7 @@ Usage: benchmarks/time-slicing.sh [options]
 Runs the time-slicing benchmark end to end on Europarl scaled up (./hedgerow index --scale N, built
 once into data/europarl-xN if missing):
   1. for slicing off and on, a cluster of ./hedgerow local --leaves 4 --replicas 2 --partitions 16
-     --leaf-arg=--slice=0s|1ms; a warm-up; saturation throughput (closed loop, 16 in flight) of the
+     --canaries 0 --cache-entries 0 --min-coverage 1 --leaf-arg=--slice=0s|1ms; a warm-up; saturation throughput (closed loop, 16 in flight) of the
      cheap mix and of the 98/2 mix; then 98% cheap + 2% expensive queries open loop at --load-share
      percent of the slicing-off 98/2 throughput, each class from its own load generator so each gets
      its own p50/p99/p99.9;
@@ -204,7 +207,7 @@ QUERIES="$OUT/queries.tsv"
 start_cluster() { # label slice
   local log="$OUT/cluster-$1.log"
   say "Starting ./hedgerow local --index $INDEX --port $PORT --leaf-arg=--slice=$2 (log: $log)..."
-  "$HEDGEROW" local --index "$INDEX" --leaves 4 --replicas 2 --partitions 16 --port "$PORT" \
+  "$HEDGEROW" local --index "$INDEX" --leaves 4 --replicas 2 --partitions 16 --port "$PORT" "${ROOT_FLAGS[@]}" \
     --leaf-arg="--slice=$2" >"$log" 2>&1 &
   CLUSTER_PID=$!
   local waited=0
@@ -262,9 +265,9 @@ if $RUN_SLICING; then
     warm "slicing-$mode"
     say "  saturation throughput (closed loop, 16 in flight, $THROUGHPUT_DURATION each): cheap mix, 98/2 mix"
     f="$(loadgen "throughput-cheap-$mode" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$CHEAP_MIX")"
-    THROUGHPUT_CHEAP[$mode]="$(metric "$f" .achieved_rate)"
+    THROUGHPUT_CHEAP[$mode]="$(metric "$f" '.achieved_rate | floor')"
     f="$(loadgen "throughput-mixed-$mode" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$MIXED_MIX")"
-    THROUGHPUT_MIXED[$mode]="$(metric "$f" .achieved_rate)"
+    THROUGHPUT_MIXED[$mode]="$(metric "$f" '.achieved_rate | floor')"
     say "    cheap ${THROUGHPUT_CHEAP[$mode]} req/s, 98/2 ${THROUGHPUT_MIXED[$mode]} req/s"
     if [[ -z "$RATE" ]]; then
       [[ "${THROUGHPUT_MIXED[$mode]}" != n/a ]] || die "no throughput measured (see $OUT/throughput-mixed-$mode.log)"
@@ -292,7 +295,7 @@ if $RUN_PRIORITY; then
   warm "priority"
   if [[ -z "${THROUGHPUT_CHEAP[on]:-}" ]]; then
     f="$(loadgen "throughput-cheap-priority" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$CHEAP_MIX")"
-    THROUGHPUT_CHEAP[on]="$(metric "$f" .achieved_rate)"
+    THROUGHPUT_CHEAP[on]="$(metric "$f" '.achieved_rate | floor')"
   fi
   INTERACTIVE_RATE="$(awk -v t="${THROUGHPUT_CHEAP[on]}" -v s="$INTERACTIVE_SHARE" 'BEGIN { printf "%d", t * s / 100 }')"
   say "  interactive cheap queries at $INTERACTIVE_RATE req/s alone for $DURATION"
@@ -315,7 +318,8 @@ TABLE="$OUT/time-slicing.md"
   memory="$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)"
   echo "- Machine: $(nproc) cores${cpu:+ ($cpu)}${memory:+, $memory}; the root, 4 leaf JVMs and the generators all on it."
   echo "- Index: $INDEX_NAME ($(jq -r .doc_count "$INDEX/index.json") docs, 16 partitions); cluster"
-  echo "  \`./hedgerow local --leaves 4 --replicas 2 --partitions 16 --leaf-arg=--slice=0s|$SLICE\`."
+  echo "  \`./hedgerow local --leaves 4 --replicas 2 --partitions 16 ${ROOT_FLAGS[*]} --leaf-arg=--slice=0s|$SLICE\`"
+  echo "  (no result cache, no canaries, no good-enough cutoff: only the leaves' scheduling differs)."
   echo "- Cheap: $CHEAP_MIX. Expensive: heavy_or, an OR of $EXPENSIVE_TERMS frequent terms. Ids only, timeout_ms 5000."
   echo "- Command: \`benchmarks/time-slicing.sh --scale $SCALE --duration $DURATION --warmup $WARMUP --load-share $LOAD_SHARE --interactive-share $INTERACTIVE_SHARE --slice $SLICE --only $ONLY\`"
   echo
