@@ -123,6 +123,11 @@ public final class LoadgenCli implements Callable<Integer> {
             description = "Send a partition's backup after this fixed delay instead of the adaptive one (implies hedged).")
     private Long hedgeAfterMs;
 
+    @Option(names = "--priority", paramLabel = "CLASS",
+            description = "Service class of every request: interactive or batch (default: the root's, interactive). Run a"
+                    + " batch load next to an interactive one with a second loadgen process.")
+    private String priority;
+
     @Option(names = "--find-capacity",
             description = "Step the rate up (x1.5 per step, then bisect) until p99 or the error rate breaks a limit, and report"
                     + " the highest sustainable rate.")
@@ -341,7 +346,7 @@ public final class LoadgenCli implements Callable<Integer> {
     }
 
     private RequestOptions requestOptions() {
-        return new RequestOptions(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, null, null);
+        return new RequestOptions(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, null, priority);
     }
 
     private void warmUp(LoadRun run, PhaseSpec main, RequestSource requests) throws InterruptedException {

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -66,6 +68,11 @@ final class ClusterOptions {
                     + " wait without using CPU, as injected delays do.")
     int leafWorkers;
 
+    @Option(names = "--leaf-arg", paramLabel = "ARG",
+            description = "Pass ARG on to every leaf's command line, e.g. --leaf-arg=--slice=0s or"
+                    + " --leaf-arg=--queue-depth=batch=16 (see 'hedgerow leaf --help'); repeatable.")
+    List<String> leafArguments = new ArrayList<>();
+
     @Mixin
     HedgeOptions hedge;
 
@@ -99,6 +106,7 @@ final class ClusterOptions {
     LocalCluster.Options toOptions(Path index) {
         return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
-                leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath);
+                leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath)
+                .withLeafArguments(leafArguments);
     }
 }

@@ -25,7 +25,12 @@ public record IndexContext(
         returnedFields = Set.copyOf(returnedFields);
     }
 
+    /** With the {@linkplain QueryLimits#defaults() default} cost guards. */
     public static IndexContext of(PartitionStore store, IndexManifest manifest) {
+        return of(store, manifest, QueryLimits.defaults());
+    }
+
+    public static IndexContext of(PartitionStore store, IndexManifest manifest, QueryLimits limits) {
         IndexConfig config = manifest.config();
         Analyzer analyzer = Analyzers.forConfig(config);
         DocumentMapper mapper = new DocumentMapper(config);
@@ -37,7 +42,7 @@ public record IndexContext(
         }
         String snippetField = config.snippetField() != null && manifest.fieldsSeen().contains(config.snippetField())
                 ? config.snippetField() : null;
-        return new IndexContext(store, manifest, analyzer, new QueryParsing(analyzer, manifest.queryFields()),
+        return new IndexContext(store, manifest, analyzer, new QueryParsing(analyzer, manifest.queryFields(), limits),
                 returned, snippetField);
     }
 

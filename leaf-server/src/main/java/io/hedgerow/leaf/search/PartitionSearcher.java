@@ -116,10 +116,14 @@ public final class PartitionSearcher implements Closeable {
      * hit count, with each hit's id read from doc values. The caller holds an
      * {@link #tryAcquire() acquired} reader.
      *
+     * @throws BadQueryException when a wildcard or the like matches more terms here than the limit
+     *
      * @param timeout polled while scoring; when it says to exit, the answer is what was found so
      *                far and is marked {@code cut_short}. Null means run to the end.
      */
-    public SearchResponse.Builder search(Query query, SearchRequest request, QueryTimeout timeout) throws IOException {
+    public SearchResponse.Builder search(Query query, SearchRequest request, QueryTimeout timeout)
+            throws IOException, BadQueryException {
+        checkExpansions(query);
         IndexSearcher searcher = sharedSearcher;
         if (timeout != null) {
             // The timeout is per searcher, and searchers are cheap views of the shared reader.
@@ -140,9 +144,15 @@ public final class PartitionSearcher implements Closeable {
      * @param ticker  the clock that measures each slice's budget
      */
     public SlicedSearch<TopScoreDocCollector, TopDocs> startSliced(Query query, SearchRequest request,
-            QueryTimeout timeout, Ticker ticker) throws IOException {
+            QueryTimeout timeout, Ticker ticker) throws IOException, BadQueryException {
+        checkExpansions(query);
         return SlicedSearch.start(sharedSearcher, query, collectorManager(request), timeout, ticker,
                 SlicedSearch.DEFAULT_WINDOW_DOCS);
+    }
+
+    /** The cost guard that needs the index: how many terms each wildcard and the like matches here. */
+    private void checkExpansions(Query query) throws IOException, BadQueryException {
+        QueryCostGuard.checkExpansions(query, reader, context.parsing().limits(), partition);
     }
 
     /** Top k by score (ties by doc id), counting hits exactly up to the request's threshold (default 1,000). */

@@ -66,8 +66,13 @@ public final class PartitionWarmer {
                     if (ticker.nanoTime() - endNanos >= 0) {
                         return searches;
                     }
-                    SearchResponse.Builder answer = partition.search(query, request, NEVER);
+                    SearchResponse.Builder answer;
                     searches++;
+                    try {
+                        answer = partition.search(query, request, NEVER);
+                    } catch (BadQueryException e) {
+                        continue; // not with plain terms and phrases; the time budget still ends the loop
+                    }
                     int[] docs = answer.getHitsList().stream().mapToInt(hit -> hit.getDoc()).toArray();
                     partition.fetch(query, docs, true, true);
                 }

@@ -13,7 +13,8 @@ import org.apache.lucene.util.automaton.TooComplexToDeterminizeException;
 
 /**
  * Parses Lucene classic query syntax with the analyzer the index was built with, over the index's
- * default query fields, and refuses queries that would explode ({@link QueryCostGuard}). A leaf
+ * default query fields, and refuses queries that would explode ({@link QueryCostGuard}, with the
+ * leaf's {@link QueryLimits}; the limits that need the index are checked per partition). A leaf
  * receives the same query once for each of its partitions, so parsed
  * queries (immutable in Lucene, safe to share) are kept in a small cache.
  *
@@ -26,19 +27,35 @@ public final class QueryParsing {
 
     private final Analyzer analyzer;
     private final String[] defaultFields;
+    private final QueryLimits limits;
     private final Cache<String, Query> parsed = Caffeine.newBuilder().maximumSize(CACHED_QUERIES).build();
 
+    /** With the {@linkplain QueryLimits#defaults() default} cost guards. */
     public QueryParsing(Analyzer analyzer, List<String> defaultFields) {
+        this(analyzer, defaultFields, QueryLimits.defaults());
+    }
+
+    public QueryParsing(Analyzer analyzer, List<String> defaultFields, QueryLimits limits) {
         if (defaultFields.isEmpty()) {
             throw new IllegalArgumentException("defaultFields: empty (expected: at least one field to search)");
         }
         this.analyzer = analyzer;
         this.defaultFields = defaultFields.toArray(String[]::new);
+        this.limits = limits;
+    }
+
+    /** The cost guards queries are checked against. */
+    public QueryLimits limits() {
+        return limits;
     }
 
     public Query parse(String queryText) throws BadQueryException {
         if (queryText == null) {
             throw new BadQueryException("empty query", null);
+        }
+        if (queryText.length() > limits.maxQueryChars()) {
+            throw new BadQueryException("query: " + queryText.length() + " characters (expected: <= "
+                    + limits.maxQueryChars() + ", the leaf's --max-query-chars)", null);
         }
         Query query = parsed.getIfPresent(queryText);
         if (query == null) {
@@ -56,15 +73,17 @@ public final class QueryParsing {
                 ? new QueryParser(defaultFields[0], analyzer)
                 : new MultiFieldQueryParser(defaultFields, analyzer);
         parser.setDefaultOperator(QueryParser.Operator.OR);
+        // The cost guard refuses leading wildcards itself, naming the flag that allows them.
+        parser.setAllowLeadingWildcard(true);
         try {
             Query query = parser.parse(queryText);
-            QueryCostGuard.check(query);
+            QueryCostGuard.check(query, limits);
             return query;
         } catch (ParseException e) {
             throw new BadQueryException(firstLine(e.getMessage()), e);
         } catch (IndexSearcher.TooManyClauses e) {
-            throw new BadQueryException("too many clauses (the limit is "
-                    + IndexSearcher.getMaxClauseCount() + ")", e);
+            throw new BadQueryException("too many clauses (expected: <= " + limits.maxClauses()
+                    + ", the leaf's --max-clauses)", e);
         } catch (TooComplexToDeterminizeException e) {
             throw new BadQueryException("pattern too complex: " + firstLine(e.getMessage()), e);
         }

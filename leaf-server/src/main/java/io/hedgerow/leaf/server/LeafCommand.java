@@ -1,15 +1,19 @@
 package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.time.Durations;
+import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
+import io.hedgerow.leaf.search.QueryLimits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -39,9 +43,35 @@ public final class LeafCommand implements Callable<Integer> {
     @Option(names = "--workers", description = "Search threads (default: one per core, here ${DEFAULT-VALUE}).")
     private int workers = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = "--queue", defaultValue = "1000",
-            description = "Sub-requests that may wait for a worker before the leaf answers busy (default: ${DEFAULT-VALUE}).")
-    private int queueCapacity;
+    @Option(names = "--queue-depth", paramLabel = "CLASS=N[,CLASS=N...]", split = ",",
+            description = "How many sub-requests of a scheduling class (interactive, backup, batch, shadow) may wait"
+                    + " for a worker; one more is answered busy at once, so the root tries another replica"
+                    + " (default: interactive=256,backup=64,batch=64,shadow=16).")
+    private Map<String, Integer> queueDepths = new LinkedHashMap<>();
+
+    @Option(names = "--lower-class-every", paramLabel = "N", defaultValue = "10",
+            description = "Starvation guard: while lower-class work (e.g. batch) waits behind higher-class work, one"
+                    + " turn in N goes to the oldest lower-class task; 0 for strict priority (default: ${DEFAULT-VALUE}).")
+    private int lowerClassEvery;
+
+    @Option(names = "--max-query-chars", paramLabel = "N", defaultValue = "8192",
+            description = "Refuse longer query strings (default: ${DEFAULT-VALUE}).")
+    private int maxQueryChars;
+
+    @Option(names = "--max-clauses", paramLabel = "N", defaultValue = "1024",
+            description = "Refuse queries with more clauses, each term counting once per default field (default and"
+                    + " most: ${DEFAULT-VALUE}).")
+    private int maxClauses;
+
+    @Option(names = "--max-expansions", paramLabel = "N", defaultValue = "1024",
+            description = "Refuse a wildcard, prefix, fuzzy, regexp or range query that matches more terms than this in"
+                    + " a partition (default: ${DEFAULT-VALUE}).")
+    private int maxExpansions;
+
+    @Option(names = "--allow-leading-wildcard",
+            description = "Accept wildcards, prefixes and regexps that start with a pattern (e.g. *ment), which read"
+                    + " every partition's whole term dictionary; refused by default.")
+    private boolean allowLeadingWildcard;
 
     @Option(names = "--port-file", paramLabel = "FILE",
             description = "Write the bound port to this file once listening (used by 'hedgerow local').")
@@ -96,7 +126,9 @@ public final class LeafCommand implements Callable<Integer> {
                     + " the first real queries do not wait for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
-    @Option(names = "--slice", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "0s",
+    // On by default: measured, it cut the cheap queries' tail without costing throughput
+    // (docs/benchmarks/time-slicing.md).
+    @Option(names = "--slice", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1ms",
             description = "Run searches in slices of this much work (e.g. 1ms): a search that used its slice while"
                     + " other work waits goes back in the queue behind it, so expensive queries do not hold up"
                     + " cheap ones; 0s runs every search to its end (default: ${DEFAULT-VALUE}).")
@@ -111,7 +143,8 @@ public final class LeafCommand implements Callable<Integer> {
         LeafServer server;
         try {
             LeafConfig config = LeafConfig.defaults(indexDir)
-                    .withHost(host).withPort(port).withWorkers(workers).withQueueCapacity(queueCapacity)
+                    .withHost(host).withPort(port).withWorkers(workers).withScheduling(scheduling())
+                    .withLimits(new QueryLimits(maxQueryChars, maxClauses, maxExpansions, allowLeadingWildcard))
                     .withFaultInjection(faultInjection).withInitialDelay(initialDelay()).withInitialStall(initialStall())
                     .withQueryOfDeath(queryOfDeath())
                     .withWarmup(warmup).withSlice(slice);
@@ -138,6 +171,25 @@ public final class LeafCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;
+    }
+
+    /** The queue depths and starvation guard the flags ask for. */
+    SchedulingConfig scheduling() {
+        SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery);
+        for (var depth : queueDepths.entrySet()) {
+            scheduling = scheduling.withDepth(priorityNamed(depth.getKey()), depth.getValue());
+        }
+        return scheduling;
+    }
+
+    private static Priority priorityNamed(String name) {
+        for (int i = 0; i < SchedulingConfig.CLASSES; i++) {
+            if (SchedulingConfig.className(i).equals(name.toLowerCase(Locale.ROOT))) {
+                return Priority.forNumber(i);
+            }
+        }
+        throw new IllegalArgumentException("--queue-depth: '" + name
+                + "' is not a scheduling class (expected: interactive, backup, batch or shadow)");
     }
 
     /** The delay the flags ask for from the start, or null. */

@@ -3,6 +3,7 @@ package io.hedgerow.leaf.server;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
+import io.hedgerow.leaf.search.QueryLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -14,7 +15,8 @@ import java.util.Objects;
  * @param host             address to bind
  * @param port             TCP port; 0 picks a free one
  * @param workers          search threads
- * @param queueCapacity    sub-requests that may wait for a worker before the leaf answers busy
+ * @param scheduling       how deep each scheduling class's queue is (a full one answers busy at once)
+ *                         and the starvation guard that lets lower classes progress
  * @param ioThreads        Netty event loops
  * @param maxFrameBytes    largest frame accepted from a root
  * @param faultInjection   whether the leaf obeys requests to inject faults (off unless asked for: fault
@@ -26,6 +28,7 @@ import java.util.Objects;
  * @param slice            the budget of one slice of a search: a search that has used it while other
  *                         work of its class or a higher one waits yields its worker and queues the rest
  *                         behind that work (zero: searches run to the end, unsliced)
+ * @param limits           the cost guards that refuse queries that would explode, before they run
  * @param queryOfDeath     a token that makes the leaf halt when a query contains it (see
  *                         {@link io.hedgerow.leaf.fault.QueryOfDeath}), or null; only with {@code faultInjection}
  */
@@ -34,7 +37,7 @@ public record LeafConfig(
         String host,
         int port,
         int workers,
-        int queueCapacity,
+        SchedulingConfig scheduling,
         int ioThreads,
         int maxFrameBytes,
         boolean faultInjection,
@@ -42,6 +45,7 @@ public record LeafConfig(
         InjectedStall initialStall,
         Duration warmup,
         Duration slice,
+        QueryLimits limits,
         String queryOfDeath) {
 
     public LeafConfig {
@@ -53,9 +57,7 @@ public record LeafConfig(
         if (workers < 1) {
             throw new IllegalArgumentException("workers: " + workers + " (expected: >= 1)");
         }
-        if (queueCapacity < 1) {
-            throw new IllegalArgumentException("queueCapacity: " + queueCapacity + " (expected: >= 1)");
-        }
+        Objects.requireNonNull(scheduling, "scheduling");
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
         }
@@ -67,6 +69,7 @@ public record LeafConfig(
         if (slice.isNegative()) {
             throw new IllegalArgumentException("slice: " + slice + " (expected: >= 0)");
         }
+        Objects.requireNonNull(limits, "limits");
         if (initialDelay != null && !faultInjection) {
             throw new IllegalArgumentException("initialDelay: " + initialDelay.describe()
                     + " (expected: none unless fault injection is enabled)");
@@ -85,67 +88,70 @@ public record LeafConfig(
     }
 
     /**
-     * Loopback, a free port, a worker per core, a queue of 1,000, one event loop, no fault
-     * injection, no warm-up (the command line warms by default; tests and embedded clusters do not),
-     * no time-slicing.
+     * Loopback, a free port, a worker per core, the default queue depths and starvation guard, one
+     * event loop, no fault injection, no warm-up (the command line warms by default; tests and
+     * embedded clusters do not), no time-slicing (the command line slices by default), the
+     * default cost guards.
      */
     public static LeafConfig defaults(Path indexDir) {
-        return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(), 1000, 1,
-                WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO, Duration.ZERO, null);
+        return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(),
+                SchedulingConfig.defaults(), 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO,
+                Duration.ZERO, QueryLimits.defaults(), null);
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
+        return new LeafConfig(indexDir, host, newPort, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
+        return new LeafConfig(indexDir, newHost, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, newWorkers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
     }
 
-    public LeafConfig withQueueCapacity(int newCapacity) {
-        return new LeafConfig(indexDir, host, port, workers, newCapacity, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
+    /** Queue depths per class and the starvation guard. */
+    public LeafConfig withScheduling(SchedulingConfig newScheduling) {
+        return new LeafConfig(indexDir, host, port, workers, newScheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
     }
 
     /** Obey (or refuse) requests to inject faults; off by default. */
     public LeafConfig withFaultInjection(boolean enabled) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
     }
 
     /** How long to run newly opened partitions' code before they serve (zero: not at all). */
     public LeafConfig withWarmup(Duration newWarmup) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, initialStall, newWarmup, slice, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, newWarmup, slice, limits, queryOfDeath);
     }
 
     /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialDelay(InjectedDelay delay) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection, delay, initialStall,
-                warmup, slice, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, delay, initialStall, warmup, slice, limits, queryOfDeath);
     }
 
     /** A stall in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialStall(InjectedStall stall) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, stall, warmup, slice, queryOfDeath);
-    }
-
-    /** Halt when a query contains this token (null: never); needs {@link #withFaultInjection fault injection}. */
-    public LeafConfig withQueryOfDeath(String token) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, initialStall, warmup, slice, token);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, stall, warmup, slice, limits, queryOfDeath);
     }
 
     /** Slice searches with this budget each (zero: run each search to its end). */
     public LeafConfig withSlice(Duration newSlice) {
-        return new LeafConfig(indexDir, host, port, workers, queueCapacity, ioThreads, maxFrameBytes, faultInjection,
-                initialDelay, initialStall, warmup, newSlice, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, newSlice, limits, queryOfDeath);
+    }
+
+    /** Halt when a query contains this token (null: never); needs {@link #withFaultInjection fault injection}. */
+    public LeafConfig withQueryOfDeath(String token) {
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, token);
+    }
+
+    /** The cost guards queries are checked against. */
+    public LeafConfig withLimits(QueryLimits newLimits) {
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, newLimits, queryOfDeath);
     }
 }

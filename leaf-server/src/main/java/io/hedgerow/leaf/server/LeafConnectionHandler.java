@@ -68,7 +68,7 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         if (!leaf.inflight().register(task, tied)) {
             return; // its twin's cancel came first: answered CANCELLED
         }
-        if (!leaf.scheduler().trySubmit(task, task.priority()) && task.refuse()) {
+        if (!leaf.scheduler().trySubmit(task, task.priority(), task.deadlineNanos(), task::expireQueued) && task.refuse()) {
             ctx.write(task.busy(), ctx.voidPromise());
             wroteInThisRead = true;
         }

@@ -67,9 +67,9 @@ public final class LeafServer implements AutoCloseable {
      */
     public static LeafServer start(LeafConfig config) throws IOException {
         PartitionStore store = new PartitionStore(config.indexDir());
-        IndexContext index = IndexContext.of(store, store.readManifest());
+        IndexContext index = IndexContext.of(store, store.readManifest(), config.limits());
         OpenPartitions partitions = new OpenPartitions(index, new PartitionWarmer(Ticker.system(), config.warmup()));
-        SearchScheduler scheduler = new SearchScheduler(config.workers(), config.queueCapacity());
+        SearchScheduler scheduler = new SearchScheduler(config.workers(), config.scheduling(), Ticker.system());
         ExecutorService admin = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "leaf-admin");
             thread.setDaemon(true);

@@ -14,17 +14,19 @@ import org.apache.lucene.index.QueryTimeout;
  *
  * <p><b>Life and answers.</b> A task is QUEUED when it arrives. Exactly one side wins it: a worker
  * that takes it to run it (QUEUED to RUNNING), or a cancel that drops it (QUEUED to DROPPED), or a
- * full queue (QUEUED to DONE, answered BUSY). A cancel that wins answers CANCELLED at once, from the
- * thread that handled the cancel, and the worker that reaches the task later skips it. A worker that
- * wins answers EXPIRED when the deadline passed while the task waited (the work never starts), and
- * otherwise its result. A root's cancel of a running task asks it to stop at its next check; it
+ * full queue (QUEUED to DONE, answered BUSY), or its deadline passing while it waits (QUEUED to DONE:
+ * the scheduler finds it expired at dequeue and runs {@link #expireQueued()} instead, answering
+ * EXPIRED; the work never starts). A cancel that wins answers CANCELLED at once, from the thread that
+ * handled the cancel, and takes the task out of its queue. A worker that wins answers its result. A root's cancel of a running task asks it to stop at its next check; it
  * then answers what it found, {@code cut_short}. So every task answers exactly once, except that
  * the tasks of a connection that closed answer nothing (nobody is left to read it).
  *
- * <p><b>Slices.</b> A long search may yield its worker between slices: it queues its continuation
- * ({@link #resume()}) behind the work waiting, and stays RUNNING, in flight, until the slice that
- * ends it answers. A cancel while the continuation waits is a cancel of a running task: the next
- * slice stops at its first check and answers cut short, as does a deadline that passed meanwhile.
+ * <p><b>Slices.</b> A long search may yield its worker between slices ({@link #yieldWorker()}): it
+ * queues its continuation ({@link #resume()}) behind the work waiting and is PARKED, in flight,
+ * until a worker takes the continuation (PARKED to RUNNING) or a root's cancel drops it (PARKED to
+ * DONE: the continuation leaves the queue and the task answers CANCELLED at once, from the
+ * cancelling thread). A deadline that passes while it waits is seen by the next slice's first
+ * check, which answers what was found, cut short.
  *
  * <p><b>Injected faults</b> (for tests and demos) hold the task on its worker, parked, as a GC
  * pause or a slow disk would hold a real search. That is the point: an occupied worker takes
@@ -49,6 +51,8 @@ abstract class LeafTask implements Runnable, QueryTimeout {
     private static final int RUNNING = 1;
     private static final int DONE = 2;
     private static final int DROPPED = 3;
+    /** Between slices: its continuation waits in the queue, and a cancel may still take it. */
+    private static final int PARKED = 4;
     private static final VarHandle STATE;
 
     static {
@@ -61,7 +65,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
 
     /** What a root's cancel did. */
     enum CancelOutcome {
-        /** The task was queued: dropped and answered CANCELLED. */
+        /** The task (or the continuation of a sliced search) was queued: dropped and answered CANCELLED. */
         DROPPED_QUEUED,
         /** The task was running: it stops at its next check and answers cut short. */
         STOPPED_RUNNING,
@@ -78,6 +82,8 @@ abstract class LeafTask implements Runnable, QueryTimeout {
     protected final LeafContext leaf;
     @SuppressWarnings("unused") // through STATE
     private volatile int state = QUEUED;
+    /** The continuation a sliced search queues when it yields; one object, so a cancel can take it out. */
+    private final Runnable continuation = this::resume;
     private volatile boolean stopRequested;
     /** The worker while it is held by an injected fault, so a cancel can wake it. */
     private volatile Thread heldWorker;
@@ -104,6 +110,11 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         if (dropIfQueued()) {
             return CancelOutcome.DROPPED_QUEUED;
         }
+        if (STATE.compareAndSet(this, PARKED, DONE)) {
+            dropParked();
+            replyTo.send(refusal(Status.CANCELLED, "cancelled between slices"));
+            return CancelOutcome.DROPPED_QUEUED;
+        }
         if (state == RUNNING) {
             stopRequested = true;
             wakeHeldWorker();
@@ -123,6 +134,10 @@ abstract class LeafTask implements Runnable, QueryTimeout {
 
     /** Its connection closed: drops it if queued or stops it if running, without an answer. */
     final void abandon() {
+        if (STATE.compareAndSet(this, PARKED, DONE)) {
+            dropParked();
+            return;
+        }
         if (!drop()) {
             stopRequested = true;
             wakeHeldWorker();
@@ -143,8 +158,40 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             return false;
         }
         leaf.inflight().remove(this);
+        leaf.scheduler().remove(this, priority()); // its slot is free for the next request at once
         wakeHeldWorker(); // a worker held by a stall before it could start the task
         return true;
+    }
+
+    /** Takes the parked continuation of a task that this thread won out of the queue, and lets go of its work. */
+    private void dropParked() {
+        leaf.scheduler().remove(continuation, priority());
+        leaf.inflight().remove(this);
+        parkedDropped();
+    }
+
+    /**
+     * Yields the worker between slices: queues the continuation behind the waiting work. From then
+     * on a cancel may drop the task (answering CANCELLED at once) until a worker takes the
+     * continuation.
+     *
+     * @return true when the caller must touch nothing of the task any more and answer nothing (its
+     *         continuation is queued, or a cancel took it); false when the scheduler closed and the
+     *         caller carries on here
+     */
+    final boolean yieldWorker() {
+        state = PARKED; // before the hand-over: the worker that resumes and any cancel see it
+        if (leaf.scheduler().requeue(continuation, priority())) {
+            return true;
+        }
+        return !STATE.compareAndSet(this, PARKED, RUNNING);
+    }
+
+    /**
+     * A cancel (or its connection closing) dropped the task while its continuation waited: let go
+     * of what the work holds. Runs on the cancelling thread, which owns the task then.
+     */
+    void parkedDropped() {
     }
 
     private void wakeHeldWorker() {
@@ -152,6 +199,24 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         if (worker != null) {
             LockSupport.unpark(worker);
         }
+    }
+
+    /**
+     * Answers EXPIRED if the task is still queued: the scheduler found its deadline passed when a
+     * worker reached it, and runs this instead of the task.
+     */
+    final void expireQueued() {
+        if (!STATE.compareAndSet(this, QUEUED, DONE)) {
+            return; // a cancel answered it first
+        }
+        leaf.counters().expiredAtDequeue.increment();
+        leaf.inflight().remove(this);
+        replyTo.send(refusal(Status.EXPIRED, "deadline passed while queued"));
+    }
+
+    /** The absolute deadline on the leaf's ticker, or {@link ClassQueues#NO_DEADLINE}. */
+    final long deadlineNanos() {
+        return hasDeadline ? deadlineNanos : ClassQueues.NO_DEADLINE;
     }
 
     @Override
@@ -215,6 +280,9 @@ abstract class LeafTask implements Runnable, QueryTimeout {
      * while queued, so a cancel or a deadline that came meanwhile is seen at the work's first check.
      */
     final void resume() {
+        if (!STATE.compareAndSet(this, PARKED, RUNNING)) {
+            return; // a cancel dropped it while it waited, and answered
+        }
         boolean yielded = false;
         try {
             Frame answer = proceed();
@@ -341,6 +409,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
 
     /** The answer to send at once when the queue is full. */
     final Frame busy() {
-        return refusal(Status.BUSY, "leaf queue is full");
+        return refusal(Status.BUSY, "the leaf's " + SchedulingConfig.className(SchedulingConfig.classOf(priority()))
+                + " queue is full");
     }
 }

@@ -111,7 +111,7 @@ final class SearchTask extends LeafTask {
                 if (leaf.scheduler().hasWaitingAtOrAbove(priority())) {
                     leaf.counters().slicesYielded.increment();
                     // Counted before the hand-over: after it, this thread must touch nothing of the task.
-                    yielded = leaf.scheduler().requeue(this::resume, priority());
+                    yielded = yieldWorker();
                     if (yielded) {
                         return null;
                     }
@@ -126,6 +126,11 @@ final class SearchTask extends LeafTask {
                 Partitions.release(partition);
             }
         }
+    }
+
+    @Override
+    void parkedDropped() {
+        Partitions.release(partition);
     }
 
     private SearchResponse.Builder notAssigned() {

@@ -58,7 +58,7 @@ class PartitionWarmerTest {
     }
 
     @Test
-    void makesQueriesOfEveryShapeFromThePartitionsFrequentTermsAndTheyMatch() throws IOException {
+    void makesQueriesOfEveryShapeFromThePartitionsFrequentTermsAndTheyMatch() throws IOException, BadQueryException {
         List<Query> queries = PartitionWarmer.queriesFrom(partitions.get(0));
 
         List<String> shapes = queries.stream().map(Query::toString).toList();

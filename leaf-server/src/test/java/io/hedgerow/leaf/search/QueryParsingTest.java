@@ -23,18 +23,45 @@ class QueryParsingTest {
     }
 
     @Test
-    void refusesPatternsThatWouldExpandToMostOfTheTermDictionary() {
-        for (String runaway : List.of("e*", "title:e*", "e?ro", "/.*/", "/[a-z]+ment/", "human AND r*")) {
-            assertThatThrownBy(() -> oneField.parse(runaway), runaway)
+    void leavesBroadPrefixesToThePerPartitionExpansionLimit() throws BadQueryException {
+        assertThat(oneField.parse("e*").toString()).isEqualTo("body:e*");
+        assertThat(oneField.parse("e?ro").toString()).isEqualTo("body:e?ro");
+    }
+
+    @Test
+    void refusesLeadingWildcardsNamingTheFlagThatAllowsThem() {
+        for (String leading : List.of("*ment", "?uro", "/.*/", "/[a-z]+ment/", "human AND *ity", "title:*")) {
+            assertThatThrownBy(() -> oneField.parse(leading), leading)
                     .isInstanceOf(BadQueryException.class)
-                    .hasMessageContaining("would expand to too many terms");
+                    .hasMessageContaining("starts with a wildcard or pattern")
+                    .hasMessageContaining("--allow-leading-wildcard");
         }
     }
 
     @Test
-    void refusesLeadingWildcards() {
-        assertThatThrownBy(() -> oneField.parse("*ment")).isInstanceOf(BadQueryException.class)
-                .hasMessageContaining("not allowed as first character");
+    void acceptsLeadingWildcardsWhenAllowed() throws BadQueryException {
+        QueryParsing allowing = new QueryParsing(new StandardAnalyzer(), List.of("body"),
+                QueryLimits.defaults().withLeadingWildcard(true));
+        assertThat(allowing.parse("*ment").toString()).isEqualTo("body:*ment");
+        assertThat(allowing.parse("/[a-z]+ment/").toString()).isEqualTo("body:/[a-z]+ment/");
+    }
+
+    @Test
+    void refusesQueriesLongerThanTheLimitNamingIt() throws BadQueryException {
+        QueryParsing short16 = new QueryParsing(new StandardAnalyzer(), List.of("body"),
+                QueryLimits.defaults().withMaxQueryChars(16));
+        assertThat(short16.parse("sixteen chars ok")).isNotNull();
+        assertThatThrownBy(() -> short16.parse("seventeen chars!!")).isInstanceOf(BadQueryException.class)
+                .hasMessage("query: 17 characters (expected: <= 16, the leaf's --max-query-chars)");
+    }
+
+    @Test
+    void refusesMoreClausesThanAConfiguredLimit() throws BadQueryException {
+        QueryParsing three = new QueryParsing(new StandardAnalyzer(), List.of("body"),
+                QueryLimits.defaults().withMaxClauses(3));
+        assertThat(three.parse("a1 b2 c3")).isNotNull();
+        assertThatThrownBy(() -> three.parse("a1 b2 c3 d4")).isInstanceOf(BadQueryException.class)
+                .hasMessageStartingWith("too many clauses: 4 (expected: <= 3, the leaf's --max-clauses");
     }
 
     @Test
@@ -47,7 +74,7 @@ class QueryParsingTest {
         String over = terms(limit / 2 + 1);
         assertThat(oneField.parse(over)).isNotNull();
         assertThatThrownBy(() -> twoFields.parse(over)).isInstanceOf(BadQueryException.class)
-                .hasMessageContaining("too many clauses: " + (limit + 2));
+                .hasMessageContaining("too many clauses: " + (limit + 2) + " (expected: <= " + limit);
     }
 
     @Test

@@ -31,7 +31,9 @@ class InflightTasksTest {
     private final ManualTicker ticker = new ManualTicker();
     private final LeafCounters counters = new LeafCounters();
     private final InflightTasks inflight = new InflightTasks(ticker, counters);
-    private final LeafContext context = new LeafContext(null, null, inflight, ticker,
+    /** Its worker never gets a task here (tasks run on the test's threads): it only takes cancelled ones out. */
+    private final SearchScheduler scheduler = new SearchScheduler(1, SchedulingConfig.defaults(), ticker);
+    private final LeafContext context = new LeafContext(null, scheduler, inflight, ticker,
             new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null, 0,
             QueryOfDeath.NONE);
     private final EmbeddedChannel channel = new EmbeddedChannel();
@@ -40,6 +42,7 @@ class InflightTasksTest {
     @AfterEach
     void close() {
         channel.finishAndReleaseAll();
+        scheduler.close();
     }
 
     // ------------------------------------------------------------------ tombstones

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.Cancel;
 import io.hedgerow.common.wire.proto.FaultKind;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.InjectFault;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -136,6 +138,67 @@ class LeafSlicingTest {
             assertThat(actual.getStatus()).as(query).isEqualTo(Status.OK);
             assertThat(actual.getCutShort()).as(query).isFalse();
         }
+    }
+
+    @Test
+    void aCancelWhileTheContinuationWaitsDropsItAndAnswersCancelledAtOnce() throws IOException {
+        LeafServer leaf = start(Duration.ofNanos(1));
+        FrameSocket root = connect(leaf);
+        // Half the sub-requests are held; this seed's coins hold the first and the third to start.
+        Frame held = inject(root, delay(HOLD).setProbability(0.5).setSeed(seedWithCoins(true, false, true)));
+        assertThat(held.getInjectAck().getError()).isEmpty();
+        SearchRequest first = request(CHEAP_QUERY);
+        SearchRequest slow = request(LONG_QUERY).toBuilder().setTotalHitsThreshold(Integer.MAX_VALUE).build();
+        SearchRequest third = request(CHEAP_QUERY);
+        root.send(frame(first));
+        Eventually.await(() -> leaf.counters().snapshot().delaysInjected() == 1, "the first search to hold the worker");
+        root.send(frame(slow));
+        root.send(frame(third));
+        Eventually.await(() -> leaf.queued() == 2, "the long and the third search to queue");
+
+        // The first search lets the worker go; the long one runs a slice, yields to the third, which is held.
+        root.send(cancel(first.getRequestId()));
+        assertThat(root.receive().getResult().getRequestId()).isEqualTo(first.getRequestId());
+        Eventually.await(() -> leaf.counters().snapshot().delaysInjected() == 2 && leaf.queued() == 1,
+                "the third search to hold the worker, the long one's continuation waiting");
+        assertThat(leaf.counters().snapshot().slicesYielded()).isEqualTo(1);
+
+        root.send(cancel(slow.getRequestId()));
+        SearchResponse cancelled = root.receive().getResult();
+
+        assertThat(cancelled.getRequestId()).as("answered while the only worker is still held").isEqualTo(slow.getRequestId());
+        assertThat(cancelled.getStatus()).isEqualTo(Status.CANCELLED);
+        assertThat(cancelled.getError()).isEqualTo("cancelled between slices");
+        assertThat(leaf.queued()).as("the continuation left the queue").isZero();
+        assertThat(leaf.counters().snapshot().rootCancelsDroppedQueued()).isEqualTo(1);
+
+        // Once the worker is free, the long search answers nothing more: the next answers are the others'.
+        root.send(cancel(third.getRequestId()));
+        assertThat(root.receive().getResult().getRequestId()).isEqualTo(third.getRequestId());
+        assertThat(inject(root, delay(Duration.ZERO)).getInjectAck().getError()).isEmpty();
+        SearchRequest after = request(CHEAP_QUERY);
+        root.send(frame(after));
+        SearchResponse next = root.receive().getResult();
+        assertThat(next.getRequestId()).isEqualTo(after.getRequestId());
+        assertThat(next.getTotalHits()).isEqualTo(1);
+    }
+
+    /** The first seed whose delay coins ({@code java.util.Random}, as the leaf flips them at p = 0.5) come up so. */
+    private static long seedWithCoins(boolean... delayed) {
+        for (long seed = 1; ; seed++) {
+            Random coins = new Random(seed);
+            boolean matches = true;
+            for (boolean expected : delayed) {
+                matches &= (coins.nextDouble() < 0.5) == expected;
+            }
+            if (matches) {
+                return seed;
+            }
+        }
+    }
+
+    private static Frame cancel(long requestId) {
+        return Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(requestId)).build();
     }
 
     /** The answer without its timings, which differ from run to run. */

@@ -3,7 +3,11 @@ package io.hedgerow.leaf.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.common.time.ManualTicker;
+import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.wire.proto.Priority;
+import java.util.Collections;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -12,8 +16,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The leaf's shared queue: bounded, refusing at once when full, running the highest scheduling
- * class first and each class in submission order.
+ * The leaf's shared queues: one per class, each bounded and refusing at once when full, running the
+ * highest scheduling class first and each class in submission order; cancelled tasks leave at once,
+ * expired ones are answered without running. (The exact policy, starvation guard included, is
+ * ClassQueuesTest's.)
  * A task blocked on a latch holds the only worker, so the queue's state is known exactly.
  */
 class SearchSchedulerTest {
@@ -35,7 +41,7 @@ class SearchSchedulerTest {
 
     @Test
     void acceptsUpToItsCapacityBehindABusyWorkerAndRefusesTheNext() throws InterruptedException {
-        scheduler = new SearchScheduler(1, 2);
+        scheduler = withDepth(2);
         occupyTheWorker();
 
         assertThat(scheduler.trySubmit(record("first", null))).isTrue();
@@ -48,7 +54,7 @@ class SearchSchedulerTest {
 
     @Test
     void runsQueuedTasksInSubmissionOrderOnceTheWorkerIsFree() throws InterruptedException {
-        scheduler = new SearchScheduler(1, 2);
+        scheduler = withDepth(2);
         occupyTheWorker();
         CountDownLatch bothRan = new CountDownLatch(2);
         assertThat(scheduler.trySubmit(record("first", bothRan))).isTrue();
@@ -64,7 +70,7 @@ class SearchSchedulerTest {
 
     @Test
     void acceptsAgainOnceTheQueueHasDrained() throws InterruptedException {
-        scheduler = new SearchScheduler(1, 2);
+        scheduler = withDepth(2);
         occupyTheWorker();
         CountDownLatch drained = new CountDownLatch(2);
         scheduler.trySubmit(record("first", drained));
@@ -82,7 +88,7 @@ class SearchSchedulerTest {
 
     @Test
     void runsTheHighestClassFirstAndEachClassInOrder() throws InterruptedException {
-        scheduler = new SearchScheduler(1, 6);
+        scheduler = withDepth(6);
         occupyTheWorker();
         CountDownLatch allRan = new CountDownLatch(6);
         assertThat(scheduler.trySubmit(record("backup 1", allRan), Priority.BACKUP_VALUE)).isTrue();
@@ -91,7 +97,6 @@ class SearchSchedulerTest {
         assertThat(scheduler.trySubmit(record("backup 2", allRan), Priority.BACKUP_VALUE)).isTrue();
         assertThat(scheduler.trySubmit(record("unknown class", allRan), 17)).isTrue();
         assertThat(scheduler.trySubmit(record("primary 2", allRan))).isTrue();
-        assertThat(scheduler.trySubmit(record("refused", null), Priority.INTERACTIVE_VALUE)).as("the capacity is shared").isFalse();
 
         releaseBlocker.countDown();
 
@@ -102,7 +107,7 @@ class SearchSchedulerTest {
 
     @Test
     void keepsItsWorkerWhenATaskThrows() throws InterruptedException {
-        scheduler = new SearchScheduler(1, 2);
+        scheduler = withDepth(2);
         CountDownLatch after = new CountDownLatch(1);
 
         assertThat(scheduler.trySubmit(() -> {
@@ -117,7 +122,7 @@ class SearchSchedulerTest {
 
     @Test
     void refusesEverythingOnceClosed() throws InterruptedException {
-        scheduler = new SearchScheduler(1, 2);
+        scheduler = withDepth(2);
         occupyTheWorker();
 
         scheduler.close();
@@ -127,9 +132,69 @@ class SearchSchedulerTest {
     }
 
     @Test
+    void boundsEachClassByItsOwnDepth() throws InterruptedException {
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withDepth(Priority.INTERACTIVE, 1)
+                .withDepth(Priority.BATCH, 2), new ManualTicker());
+        occupyTheWorker();
+
+        assertThat(scheduler.trySubmit(record("primary", null))).isTrue();
+        assertThat(scheduler.trySubmit(record("primary refused", null))).as("interactive is full").isFalse();
+        assertThat(scheduler.trySubmit(record("batch 1", null), Priority.BATCH_VALUE)).isTrue();
+        assertThat(scheduler.trySubmit(record("batch 2", null), Priority.BATCH_VALUE)).isTrue();
+        assertThat(scheduler.trySubmit(record("batch refused", null), Priority.BATCH_VALUE)).isFalse();
+        assertThat(scheduler.queued()).isEqualTo(3);
+    }
+
+    @Test
+    void aRemovedTaskFreesItsPlaceAtOnceAndNeverRuns() throws InterruptedException {
+        scheduler = withDepth(1);
+        occupyTheWorker();
+        Runnable cancelled = record("cancelled", null);
+        assertThat(scheduler.trySubmit(cancelled)).isTrue();
+
+        assertThat(scheduler.remove(cancelled, Priority.INTERACTIVE_VALUE)).isTrue();
+        assertThat(scheduler.remove(cancelled, Priority.INTERACTIVE_VALUE)).as("only once").isFalse();
+        CountDownLatch next = new CountDownLatch(1);
+        assertThat(scheduler.trySubmit(record("next", next))).as("its place is free").isTrue();
+        releaseBlocker.countDown();
+
+        await(next);
+        assertThat(ran).containsExactly("blocker", "next");
+    }
+
+    @Test
+    void answersATaskWhoseDeadlinePassedWhileQueuedWithoutRunningIt() throws InterruptedException {
+        ManualTicker ticker = new ManualTicker();
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults(), ticker);
+        occupyTheWorker();
+        CountDownLatch done = new CountDownLatch(2);
+        long deadline = ticker.nanoTime() + 5_000_000;
+        assertThat(scheduler.trySubmit(record("late", done), Priority.INTERACTIVE_VALUE, deadline,
+                record("late expired", done))).isTrue();
+        assertThat(scheduler.trySubmit(record("in time", done), Priority.INTERACTIVE_VALUE, deadline + 10_000_000,
+                record("in time expired", done))).isTrue();
+
+        ticker.advanceMillis(5);
+        releaseBlocker.countDown();
+
+        await(done);
+        assertThat(ran).containsExactly("blocker", "late expired", "in time");
+    }
+
+    @Test
     void refusesNonsensicalSizesNamingThem() {
-        assertThatThrownBy(() -> new SearchScheduler(0, 2)).hasMessage("workers: 0 (expected: >= 1)");
-        assertThatThrownBy(() -> new SearchScheduler(1, 0)).hasMessage("queueCapacity: 0 (expected: >= 1)");
+        assertThatThrownBy(() -> new SearchScheduler(0, SchedulingConfig.defaults(), new ManualTicker()))
+                .hasMessage("workers: 0 (expected: >= 1)");
+        assertThatThrownBy(() -> SchedulingConfig.defaults().withDepth(Priority.BATCH, 0))
+                .hasMessage("queue depth of batch: 0 (expected: >= 1)");
+        assertThatThrownBy(() -> SchedulingConfig.defaults().withLowerClassEvery(1))
+                .hasMessage("lowerClassEvery: 1 (expected: 0 for off, or >= 2)");
+    }
+
+    /** One worker; every class's queue {@code depth} deep; no starvation guard, so the order is strict. */
+    private static SearchScheduler withDepth(int depth) {
+        return new SearchScheduler(1, new SchedulingConfig(Collections.nCopies(SchedulingConfig.CLASSES, depth), 0),
+                new ManualTicker());
     }
 
     /** Submits a task that holds the only worker until {@link #releaseBlocker} opens. */

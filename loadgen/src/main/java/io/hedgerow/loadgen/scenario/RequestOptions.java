@@ -35,6 +35,8 @@ public record RequestOptions(
 
     /** The hedging modes a root understands. */
     public static final List<String> HEDGE_MODES = List.of("off", "hedged", "tied");
+    /** The service classes a root understands. */
+    public static final List<String> PRIORITIES = List.of("interactive", "batch");
     public static final RequestOptions NONE = new RequestOptions(null, null, null, null, null, null, null, null);
 
     public RequestOptions {
@@ -49,6 +51,9 @@ public record RequestOptions(
         }
         if (hedgeAfterMs != null && hedgeAfterMs < 0) {
             throw new IllegalArgumentException("hedge_after_ms: " + hedgeAfterMs + " (expected: >= 0)");
+        }
+        if (priority != null && !PRIORITIES.contains(priority)) {
+            throw new IllegalArgumentException("priority: '" + priority + "' (expected: interactive or batch)");
         }
         if (minCoverage != null && !(minCoverage >= 0 && minCoverage <= 1)) {
             throw new IllegalArgumentException("min_coverage: " + minCoverage + " (expected: 0..1)");

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 
 /**
  * A whole Hedgerow cluster inside this JVM: an index (built from documents, a JSON-lines file or
@@ -104,6 +105,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private PrintStream progress;
         private boolean faultInjection;
         private HedgeSettings hedge = HedgeSettings.defaults();
+        private UnaryOperator<LeafConfig> leafSettings = UnaryOperator.identity();
         private TailSettings tail = TailSettings.defaults();
 
         private Builder(Path dataDir) {
@@ -186,6 +188,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
 
         /**
+         * Adjusts every leaf's settings (scheduling, time-slicing, cost guards) from
+         * {@link LeafConfig#defaults} with fault injection as {@link #faultInjection} says.
+         */
+        public Builder leafSettings(UnaryOperator<LeafConfig> settings) {
+            this.leafSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /**
          * The root's canaries, good-enough cutoff and result cache (default: {@link
          * TailSettings#defaults()}: one canary, cutoff at 95% coverage, cache on).
          */
@@ -214,7 +225,8 @@ public final class EmbeddedCluster implements AutoCloseable {
             List<LeafServer> started = new ArrayList<>();
             try {
                 for (int i = 0; i < leaves; i++) {
-                    started.add(LeafServer.start(LeafConfig.defaults(store.dir()).withFaultInjection(faultInjection)));
+                    started.add(LeafServer.start(
+                            leafSettings.apply(LeafConfig.defaults(store.dir()).withFaultInjection(faultInjection))));
                 }
                 ClusterConfig config = ClusterConfig.of(manifest.name(),
                         started.stream().map(LeafServer::address).toList(), manifest.partitions(), replicas)

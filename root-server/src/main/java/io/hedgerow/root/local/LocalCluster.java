@@ -46,11 +46,14 @@ public final class LocalCluster implements AutoCloseable {
      * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)
      * @param queryOfDeath each leaf's {@code --query-of-death}: a leaf halts when a query holding this
      *                     token reaches it; null for none; only with {@code faultInjection}
+     * @param leafArguments more arguments for every leaf's command line (e.g. {@code --slice=0s}), after the others
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
             RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
-            Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath) {
+            Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
+            List<String> leafArguments) {
         public Options {
+            leafArguments = List.copyOf(leafArguments);
             if (queryOfDeath != null && (queryOfDeath.isEmpty() || !faultInjection)) {
                 throw new IllegalArgumentException("queryOfDeath: '" + queryOfDeath
                         + "' (expected: a non-empty token, and only with fault injection)");
@@ -74,18 +77,24 @@ public final class LocalCluster implements AutoCloseable {
                 JavaLauncher launcher, Duration startTimeout, boolean faultInjection, Duration leafWarmup,
                 HedgeSettings hedge, TailSettings tail, int leafWorkers) {
             this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
-                    leafWarmup, hedge, tail, leafWorkers, null);
+                    leafWarmup, hedge, tail, leafWorkers, null, List.of());
         }
 
         public Options withFaultInjection(boolean enabled) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                    leafWarmup, hedge, tail, leafWorkers, queryOfDeath);
+                    leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments);
         }
 
         /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
         public Options withQueryOfDeath(String token) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                    faultInjection, leafWarmup, hedge, tail, leafWorkers, token);
+                    faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments);
+        }
+
+        /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
+        public Options withLeafArguments(List<String> arguments) {
+            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                    faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments);
         }
     }
 
@@ -199,6 +208,7 @@ public final class LocalCluster implements AutoCloseable {
             arguments.add("--query-of-death");
             arguments.add(options.queryOfDeath());
         }
+        arguments.addAll(options.leafArguments());
         List<String> command = options.launcher().command(arguments);
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)

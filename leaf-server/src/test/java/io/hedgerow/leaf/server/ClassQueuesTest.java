@@ -1,0 +1,173 @@
+package io.hedgerow.leaf.server;
+
+import static io.hedgerow.leaf.server.ClassQueues.NO_DEADLINE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.time.ManualTicker;
+import io.hedgerow.common.wire.proto.Priority;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The leaf's scheduling policy, scripted on a manual clock: each test queues tasks at known times
+ * and asserts exactly which task each free worker takes.
+ */
+class ClassQueuesTest {
+    private static final int INTERACTIVE = Priority.INTERACTIVE_VALUE;
+    private static final int BACKUP = Priority.BACKUP_VALUE;
+    private static final int BATCH = Priority.BATCH_VALUE;
+    private static final int SHADOW = Priority.SHADOW_VALUE;
+
+    private final ManualTicker ticker = new ManualTicker();
+    private final List<String> expired = new ArrayList<>();
+
+    @Test
+    void takesTheHighestClassFirstAndEachClassInArrivalOrder() {
+        ClassQueues<String> queues = strict();
+        queues.offer("shadow", SHADOW, NO_DEADLINE);
+        queues.offer("batch 1", BATCH, NO_DEADLINE);
+        queues.offer("interactive 1", INTERACTIVE, NO_DEADLINE);
+        queues.offer("backup", BACKUP, NO_DEADLINE);
+        queues.offer("batch 2", BATCH, NO_DEADLINE);
+        queues.offer("interactive 2", INTERACTIVE, NO_DEADLINE);
+        queues.offer("unknown class", 42, NO_DEADLINE);
+
+        assertThat(drain(queues)).containsExactly("interactive 1", "interactive 2", "backup", "batch 1", "batch 2",
+                "shadow", "unknown class");
+    }
+
+    @Test
+    void refusesATaskWhenItsClassIsFullButNotWhenAnotherClassIs() {
+        ClassQueues<String> queues = new ClassQueues<>(
+                SchedulingConfig.defaults().withDepth(Priority.INTERACTIVE, 2).withDepth(Priority.BATCH, 1), ticker);
+
+        assertThat(queues.offer("i1", INTERACTIVE, NO_DEADLINE)).isTrue();
+        assertThat(queues.offer("i2", INTERACTIVE, NO_DEADLINE)).isTrue();
+        assertThat(queues.offer("i3", INTERACTIVE, NO_DEADLINE)).isFalse();
+        assertThat(queues.offer("b1", BATCH, NO_DEADLINE)).isTrue();
+        assertThat(queues.offer("b2", BATCH, NO_DEADLINE)).isFalse();
+        assertThat(queues.size()).isEqualTo(3);
+        assertThat(queues.size(INTERACTIVE)).isEqualTo(2);
+
+        assertThat(queues.poll(expired)).isEqualTo("i1");
+        assertThat(queues.offer("i3", INTERACTIVE, NO_DEADLINE)).as("room again").isTrue();
+    }
+
+    @Test
+    void requeuesAContinuationBehindTheWorkWaitingInItsClassEvenWhenFull() {
+        ClassQueues<String> queues = new ClassQueues<>(
+                SchedulingConfig.defaults().withDepth(Priority.INTERACTIVE, 2).withLowerClassEvery(0), ticker);
+        queues.offer("cheap 1", INTERACTIVE, NO_DEADLINE);
+        queues.offer("cheap 2", INTERACTIVE, NO_DEADLINE);
+        queues.offer("batch", BATCH, NO_DEADLINE);
+
+        assertThat(queues.hasWaitingAtOrAbove(INTERACTIVE)).as("a long search of its class should yield").isTrue();
+        queues.requeue("long, slice 2", INTERACTIVE);
+
+        assertThat(queues.size(INTERACTIVE)).isEqualTo(3);
+        assertThat(drain(queues)).containsExactly("cheap 1", "cheap 2", "long, slice 2", "batch");
+    }
+
+    @Test
+    void aSliceYieldsOnlyToItsOwnClassOrAHigherOne() {
+        ClassQueues<String> queues = strict();
+        assertThat(queues.hasWaitingAtOrAbove(INTERACTIVE)).isFalse();
+        queues.offer("batch", BATCH, NO_DEADLINE);
+
+        assertThat(queues.hasWaitingAtOrAbove(INTERACTIVE)).as("batch does not preempt interactive").isFalse();
+        assertThat(queues.hasWaitingAtOrAbove(BACKUP)).isFalse();
+        assertThat(queues.hasWaitingAtOrAbove(BATCH)).isTrue();
+        assertThat(queues.hasWaitingAtOrAbove(SHADOW)).isTrue();
+    }
+
+    @Test
+    void givesTheOldestLowerClassTaskOneTurnInNWhileHigherWorkWaits() {
+        ClassQueues<String> queues = new ClassQueues<>(SchedulingConfig.defaults().withLowerClassEvery(3), ticker);
+        queues.offer("batch 1", BATCH, NO_DEADLINE); // t=0
+        ticker.advanceMillis(1);
+        queues.offer("backup 1", BACKUP, NO_DEADLINE); // t=1
+        queues.offer("batch 2", BATCH, NO_DEADLINE);
+        for (int i = 1; i <= 6; i++) {
+            ticker.advanceMillis(1);
+            queues.offer("interactive " + i, INTERACTIVE, NO_DEADLINE);
+        }
+
+        // Two interactive turns, then the oldest lower-class task (batch 1, older than backup 1), and so on.
+        assertThat(drain(queues)).containsExactly("interactive 1", "interactive 2", "batch 1", "interactive 3",
+                "interactive 4", "backup 1", "interactive 5", "interactive 6", "batch 2");
+    }
+
+    @Test
+    void countsTurnsOnlyWhileLowerWorkWaits() {
+        ClassQueues<String> queues = new ClassQueues<>(SchedulingConfig.defaults().withLowerClassEvery(2), ticker);
+        queues.offer("interactive 1", INTERACTIVE, NO_DEADLINE);
+        assertThat(queues.poll(expired)).isEqualTo("interactive 1"); // nothing lower waited: not a turn passed over
+
+        queues.offer("interactive 2", INTERACTIVE, NO_DEADLINE);
+        queues.offer("interactive 3", INTERACTIVE, NO_DEADLINE);
+        queues.offer("batch", BATCH, NO_DEADLINE);
+
+        assertThat(drain(queues)).containsExactly("interactive 2", "batch", "interactive 3");
+    }
+
+    @Test
+    void strictPriorityWhenTheGuardIsOff() {
+        ClassQueues<String> queues = strict();
+        queues.offer("batch", BATCH, NO_DEADLINE);
+        for (int i = 1; i <= 20; i++) {
+            queues.offer("interactive " + i, INTERACTIVE, NO_DEADLINE);
+        }
+
+        List<String> order = drain(queues);
+        assertThat(order).hasSize(21).last().isEqualTo("batch");
+    }
+
+    @Test
+    void dropsExpiredWorkAtDequeueWithoutCountingItAsATurn() {
+        ClassQueues<String> queues = new ClassQueues<>(SchedulingConfig.defaults().withLowerClassEvery(2), ticker);
+        long now = ticker.nanoTime();
+        queues.offer("expires at 5 ms", INTERACTIVE, now + 5_000_000);
+        queues.offer("expires at 20 ms", INTERACTIVE, now + 20_000_000);
+        queues.offer("no deadline", INTERACTIVE, NO_DEADLINE);
+        queues.offer("batch, expires at 5 ms", BATCH, now + 5_000_000);
+        queues.requeue("continuation", BATCH);
+
+        ticker.advanceMillis(5);
+
+        assertThat(queues.poll(expired)).isEqualTo("expires at 20 ms");
+        assertThat(expired).containsExactly("expires at 5 ms");
+        // Second turn with lower work waiting: the guard's. Its oldest task expired; the continuation never does.
+        assertThat(queues.poll(expired)).isEqualTo("continuation");
+        assertThat(expired).containsExactly("expires at 5 ms", "batch, expires at 5 ms");
+        assertThat(queues.poll(expired)).isEqualTo("no deadline");
+        assertThat(queues.poll(expired)).isNull();
+        assertThat(queues.size()).isZero();
+    }
+
+    @Test
+    void removesACancelledTaskSoItNeitherRunsNorHoldsAPlace() {
+        ClassQueues<String> queues = new ClassQueues<>(SchedulingConfig.defaults().withDepth(Priority.BATCH, 1), ticker);
+        String cancelled = new String("cancelled");
+        queues.offer(cancelled, BATCH, NO_DEADLINE);
+
+        assertThat(queues.remove(cancelled, BATCH)).isTrue();
+        assertThat(queues.remove(cancelled, BATCH)).isFalse();
+        assertThat(queues.offer("next", BATCH, NO_DEADLINE)).isTrue();
+        assertThat(drain(queues)).containsExactly("next");
+    }
+
+    private ClassQueues<String> strict() {
+        return new ClassQueues<>(SchedulingConfig.defaults().withLowerClassEvery(0), ticker);
+    }
+
+    private List<String> drain(ClassQueues<String> queues) {
+        List<String> order = new ArrayList<>();
+        String next;
+        while ((next = queues.poll(expired)) != null) {
+            order.add(next);
+        }
+        assertThat(expired).as("nothing expired").isEmpty();
+        return order;
+    }
+}
