@@ -128,6 +128,11 @@ public final class LoadgenCli implements Callable<Integer> {
                     + " batch load next to an interactive one with a second loadgen process.")
     private String priority;
 
+    @Option(names = "--use-cache",
+            description = "Let the root's result cache answer repeated queries. Off by default: every request says"
+                    + " cache=false, so the run measures the cluster, not the cache.")
+    private boolean useCache;
+
     @Option(names = "--find-capacity",
             description = "Step the rate up (x1.5 per step, then bisect) until p99 or the error rate breaks a limit, and report"
                     + " the highest sustainable rate.")
@@ -346,7 +351,8 @@ public final class LoadgenCli implements Callable<Integer> {
     }
 
     private RequestOptions requestOptions() {
-        return new RequestOptions(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, null, priority);
+        return new RequestOptions(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, null, priority,
+                useCache ? null : Boolean.FALSE);
     }
 
     private void warmUp(LoadRun run, PhaseSpec main, RequestSource requests) throws InterruptedException {

@@ -74,7 +74,7 @@ class WorkloadTest {
                 .isEqualTo(file + " (4 queries: high_term 1, phrase 1, prefix 1, and_high_med 1)");
 
         RequestSource source = workload.requests("phrase=1,and_high_med=1",
-                new RequestOptions(10, 500L, null, null, null, null, null, null), 3);
+                new RequestOptions(10, 500L, null, null, null, null, null, null, null), 3);
         Set<String> paths = new HashSet<>();
         for (int i = 0; i < 1000; i++) {
             paths.add(source.next());

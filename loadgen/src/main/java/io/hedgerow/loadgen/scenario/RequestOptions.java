@@ -21,6 +21,7 @@ import java.util.Map;
  *                     (implies hedged unless {@code hedge} says otherwise)
  * @param minCoverage  good-enough coverage (0..1)
  * @param priority     service class: interactive or batch
+ * @param cache        whether the root's result cache may answer (false measures the cluster)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RequestOptions(
@@ -31,13 +32,14 @@ public record RequestOptions(
         @JsonProperty("hedge") String hedge,
         @JsonProperty("hedge_after_ms") Long hedgeAfterMs,
         @JsonProperty("min_coverage") Double minCoverage,
-        @JsonProperty("priority") String priority) {
+        @JsonProperty("priority") String priority,
+        @JsonProperty("cache") Boolean cache) {
 
     /** The hedging modes a root understands. */
     public static final List<String> HEDGE_MODES = List.of("off", "hedged", "tied");
     /** The service classes a root understands. */
     public static final List<String> PRIORITIES = List.of("interactive", "batch");
-    public static final RequestOptions NONE = new RequestOptions(null, null, null, null, null, null, null, null);
+    public static final RequestOptions NONE = new RequestOptions(null, null, null, null, null, null, null, null, null);
 
     public RequestOptions {
         if (k != null && (k < 1 || k > 1000)) {
@@ -73,7 +75,8 @@ public record RequestOptions(
                 overrides.hedge != null ? overrides.hedge : hedge,
                 overrides.hedgeAfterMs != null ? overrides.hedgeAfterMs : hedgeAfterMs,
                 overrides.minCoverage != null ? overrides.minCoverage : minCoverage,
-                overrides.priority != null ? overrides.priority : priority);
+                overrides.priority != null ? overrides.priority : priority,
+                overrides.cache != null ? overrides.cache : cache);
     }
 
     /** The URL parameters, starting with {@code &}, to append after {@code q=...}. */
@@ -87,6 +90,7 @@ public record RequestOptions(
         parameters.put("hedge_after_ms", hedgeAfterMs);
         parameters.put("min_coverage", minCoverage);
         parameters.put("priority", priority);
+        parameters.put("cache", cache);
         StringBuilder query = new StringBuilder();
         parameters.forEach((name, value) -> {
             if (value != null) {

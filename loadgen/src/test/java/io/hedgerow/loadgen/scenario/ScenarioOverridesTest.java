@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 class ScenarioOverridesTest {
     private static final ScenarioPhase WARMUP = new ScenarioPhase("warmup", "30s", 300.0, null, null, null, null, null, false);
     private static final ScenarioPhase OPEN = new ScenarioPhase("off", "60s", 300.0, "constant", null, "terms",
-            new RequestOptions(null, null, null, null, "off", null, null, null), null, null);
+            new RequestOptions(null, null, null, null, "off", null, null, null, null), null, null);
     private static final ScenarioPhase CLOSED = new ScenarioPhase("closed", "10s", null, "closed", 4, null, null, null, null);
     private static final Scenario SCENARIO = new Scenario("s", null, null, null, "cheap", null, null,
-            new RequestOptions(null, 2000L, false, null, null, null, null, null), List.of(WARMUP, OPEN, CLOSED));
+            new RequestOptions(null, 2000L, false, null, null, null, null, null, null), List.of(WARMUP, OPEN, CLOSED));
 
     @Test
     void changesNothingWhenNothingIsGiven() {
@@ -39,11 +39,20 @@ class ScenarioOverridesTest {
     @Test
     void theCommandLinesMixAndRequestOptionsWin() {
         ScenarioOverrides overrides = new ScenarioOverrides(null, null, null, "high_term=1",
-                new RequestOptions(null, null, true, null, "tied", null, null, null));
+                new RequestOptions(null, null, true, null, "tied", null, null, null, null));
 
         assertThat(overrides.mixOf(SCENARIO, OPEN)).isEqualTo("high_term=1");
         assertThat(overrides.requestOf(SCENARIO, OPEN).toQueryString()).isEqualTo("&timeout_ms=2000&snippets=true&hedge=tied");
         assertThat(overrides.describe()).isEqualTo("mix high_term=1, request snippets=true&hedge=tied");
+    }
+
+    @Test
+    void theCommandLineKeepsTheRootsCacheOutUnlessAsked() {
+        // What LoadgenCli sends without --use-cache: every request says cache=false.
+        ScenarioOverrides overrides = new ScenarioOverrides(null, null, null, null,
+                new RequestOptions(null, null, null, null, null, null, null, null, false));
+        assertThat(overrides.requestOf(SCENARIO, OPEN).toQueryString())
+                .isEqualTo("&timeout_ms=2000&snippets=false&hedge=off&cache=false");
     }
 
     @Test

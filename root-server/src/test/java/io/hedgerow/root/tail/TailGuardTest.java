@@ -71,7 +71,7 @@ class TailGuardTest {
 
     @Test
     void aKnownSafeQuerySkipsItsCanaryOnlyWhenAsked() {
-        TailGuard always = new TailGuard(TailSettings.defaults(), ticker);
+        TailGuard always = new TailGuard(TailSettings.defaults().withCache(Duration.ofSeconds(1), 0, 1), ticker);
         TailGuard.Run run = (TailGuard.Run) always.admit(SearchRequest.of("x"), ticker.nanoTime());
         always.served(run, result(4), true);
         assertThat(((TailGuard.Run) always.admit(SearchRequest.of("x"), ticker.nanoTime())).canaries()).isEqualTo(1);
