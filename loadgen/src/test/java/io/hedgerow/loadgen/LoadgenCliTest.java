@@ -94,7 +94,7 @@ class LoadgenCliTest {
             assertThat(phase.durationNanos()).isLessThanOrEqualTo(1_000_000_000L);
             assertThat(phase.count()).isPositive();
         });
-        assertThat(run.settings()).containsEntry("overrides", "rate 100 req/s, recorded phases 1s, warm-up phases 1s");
+        assertThat(run.settings()).containsEntry("overrides", "rate 100 req/s, recorded phases 1s, warm-up phases 1s, request cache=false");
     }
 
     @Test
