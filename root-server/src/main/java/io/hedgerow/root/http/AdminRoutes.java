@@ -155,7 +155,8 @@ final class AdminRoutes {
         }
     }
 
-    private static void requireMethod(FullHttpRequest request, String allowed, HttpMethod... methods) throws ApiException {
+    /** Refuses with a 405 naming {@code allowed} unless the request's method is one of {@code methods}. */
+    static void requireMethod(FullHttpRequest request, String allowed, HttpMethod... methods) throws ApiException {
         for (HttpMethod method : methods) {
             if (request.method() == method) {
                 return;

@@ -42,7 +42,7 @@ final class TailRoutes {
         } else if (path.equals(BLOCKLIST)) {
             blocklist(ctx, request, keepAlive);
         } else {
-            requireMethod(request, "DELETE", HttpMethod.DELETE);
+            AdminRoutes.requireMethod(request, "DELETE", HttpMethod.DELETE);
             String id = path.substring(BLOCKLIST.length() + 1);
             if (!tail.blocklist().removeById(id)) {
                 throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", "no blocklisted query has the id '"
@@ -56,7 +56,7 @@ final class TailRoutes {
     }
 
     private void blocklist(ChannelHandlerContext ctx, FullHttpRequest request, boolean keepAlive) throws ApiException {
-        requireMethod(request, "GET, DELETE", HttpMethod.GET, HttpMethod.DELETE);
+        AdminRoutes.requireMethod(request, "GET, DELETE", HttpMethod.GET, HttpMethod.DELETE);
         Blocklist blocklist = tail.blocklist();
         if (request.method() == HttpMethod.DELETE) {
             int removed = blocklist.clear();
@@ -84,7 +84,7 @@ final class TailRoutes {
     }
 
     private void cache(ChannelHandlerContext ctx, FullHttpRequest request, boolean keepAlive) throws ApiException {
-        requireMethod(request, "GET, DELETE", HttpMethod.GET, HttpMethod.DELETE);
+        AdminRoutes.requireMethod(request, "GET, DELETE", HttpMethod.GET, HttpMethod.DELETE);
         if (request.method() == HttpMethod.DELETE) {
             long entries = tail.cache().stats().entries();
             tail.cache().invalidateAll();
@@ -124,12 +124,4 @@ final class TailRoutes {
                 }));
     }
 
-    private static void requireMethod(FullHttpRequest request, String allowed, HttpMethod... methods) throws ApiException {
-        for (HttpMethod method : methods) {
-            if (request.method() == method) {
-                return;
-            }
-        }
-        throw HttpApiHandler.methodNotAllowed(request, allowed);
-    }
 }
