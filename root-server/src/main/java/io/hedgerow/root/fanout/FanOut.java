@@ -51,9 +51,10 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
     public FanOut(ClusterState cluster, EventLoopGroup group, Transport transport, DispatchPolicy policy,
             RootMetrics metrics, Ticker ticker) {
         HedgeSettings hedge = cluster.config().hedge();
-        this.context = new FanOutContext(cluster, policy, metrics, ticker, new HedgeDelay(hedge, ticker),
+        HedgeDelay hedgeDelay = new HedgeDelay(hedge, ticker);
+        this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay,
                 new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()),
-                new TailGuard(cluster.config().tail(), ticker));
+                new TailGuard(cluster.config().tail(), hedgeDelay, ticker));
         metrics.watch(context.tail());
         this.group = group;
         this.defaultTimeoutNanos = cluster.config().defaultTimeout().toNanos();

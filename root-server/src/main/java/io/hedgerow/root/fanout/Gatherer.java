@@ -537,7 +537,6 @@ final class Gatherer implements Runnable {
                 call.connection().progress().done(now, call.sentNanos(), call.priority());
                 context.metrics().subRequestAnswered(call.leaf(), roundTripNanos);
                 context.hedgeDelay().record(requestClass, roundTripNanos);
-                context.tail().canaryTimeout().record(requestClass, roundTripNanos);
                 context.roundTrip().record(call.leaf(), roundTripNanos, leafNanos);
                 if (!answered[partition]) {
                     answered[partition] = true;

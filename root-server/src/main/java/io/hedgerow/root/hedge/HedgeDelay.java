@@ -102,6 +102,14 @@ public final class HedgeDelay {
         global.record(latencyNanos);
     }
 
+    /**
+     * The window of recent sub-request latency of one class, for other limits learnt from the same
+     * observations (the canary timeout), so that each answer is recorded once.
+     */
+    public SlidingLatencyWindow window(RequestClass requestClass) {
+        return byClass[requestClass.ordinal()];
+    }
+
     /** The hedge delay for a sub-request of {@code requestClass}, in nanoseconds (>= 0). */
     public long delayNanos(RequestClass requestClass) {
         return estimate(requestClass).delayNanos();

@@ -1,6 +1,7 @@
 package io.hedgerow.root.tail;
 
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.root.hedge.HedgeDelay;
 import io.hedgerow.root.hedge.RequestClass;
 import java.util.Objects;
 
@@ -14,10 +15,12 @@ import java.util.Objects;
  * takes many times what a two-term query takes; one window for both would either time out good
  * expensive queries and blocklist them, or wait far too long on a cheap query that hangs.
  *
- * <p>Callers record the latency of every answered sub-request, canary or not, from send to answer:
- * the canary is an ordinary sub-request sent alone, so ordinary sub-requests say what it should
- * take. A canary that times out is not recorded (it has no latency), which keeps one bad query from
- * stretching the timeout for the next.
+ * <p>It reads the per-class windows of the {@link HedgeDelay}, which every answered sub-request
+ * (canary or not) is recorded into once: the canary is an ordinary sub-request sent alone, so
+ * ordinary sub-requests say what it should take. A canary that times out is not recorded (it has no
+ * latency), which keeps one bad query from stretching the timeout for the next. The window is
+ * therefore the hedge window (10 s by default), and it also holds the lower bounds the hedge delay
+ * records for copies a backup beat, which only makes the timeout more patient.
  *
  * <p><b>Assumptions and guarantees.</b> As for {@link ScaledPercentile}: any number of threads;
  * recording is wait-free but for bucket rotation; the timeout is cached and recomputed at most every
@@ -26,19 +29,15 @@ import java.util.Objects;
 public final class CanaryTimeout {
     private final ScaledPercentile[] byClass;
 
-    public CanaryTimeout(TailSettings settings, Ticker ticker) {
+    /** @param latency where sub-request latency is recorded, per class */
+    public CanaryTimeout(TailSettings settings, HedgeDelay latency, Ticker ticker) {
         Objects.requireNonNull(settings, "settings");
         RequestClass[] classes = RequestClass.values();
         this.byClass = new ScaledPercentile[classes.length];
         for (RequestClass requestClass : classes) {
-            byClass[requestClass.ordinal()] = new ScaledPercentile(settings.canaryTimeout(), settings.window(),
-                    settings.minSamples(), ticker);
+            byClass[requestClass.ordinal()] = new ScaledPercentile(settings.canaryTimeout(),
+                    latency.window(requestClass), settings.minSamples(), ticker);
         }
-    }
-
-    /** Records one answered sub-request's latency, from send to answer. */
-    public void record(RequestClass requestClass, long latencyNanos) {
-        byClass[requestClass.ordinal()].record(latencyNanos);
     }
 
     /** The canary timeout now for queries of this class, in nanoseconds (> 0). */

@@ -69,23 +69,35 @@ public final class ScaledPercentile {
      * @param minSamples the fewest observations the window needs before its percentile is used
      */
     public ScaledPercentile(AdaptiveLimit limit, Duration window, int minSamples, Ticker ticker) {
+        this(limit, ownWindow(window, ticker), minSamples, ticker);
+    }
+
+    /**
+     * A limit over a window that something else records into (its owner); {@link #record} then
+     * records there too.
+     */
+    public ScaledPercentile(AdaptiveLimit limit, SlidingLatencyWindow window, int minSamples, Ticker ticker) {
         this.limit = Objects.requireNonNull(limit, "limit");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
-        Objects.requireNonNull(window, "window");
+        this.window = Objects.requireNonNull(window, "window");
         if (minSamples < 1) {
             throw new IllegalArgumentException("minSamples: " + minSamples + " (expected: >= 1)");
-        }
-        long bucketNanos = window.toNanos() / WINDOW_BUCKETS;
-        if (bucketNanos < 1) {
-            throw new IllegalArgumentException("window: " + window + " (expected: >= 10ns)");
         }
         this.minSamples = minSamples;
         this.minNanos = limit.min().toNanos();
         this.maxNanos = limit.max().toNanos();
         this.fixed = limit.isAdaptive() ? null : new Estimate(limit.fixed().toNanos(), Basis.FIXED);
-        this.window = new SlidingLatencyWindow(ticker, bucketNanos, WINDOW_BUCKETS);
         this.nextRefreshNanos = new AtomicLong(ticker.nanoTime()); // due at once
         this.cached = new Estimate(maxNanos, Basis.TOO_FEW_SAMPLES);
+    }
+
+    private static SlidingLatencyWindow ownWindow(Duration window, Ticker ticker) {
+        Objects.requireNonNull(window, "window");
+        long bucketNanos = window.toNanos() / WINDOW_BUCKETS;
+        if (bucketNanos < 1) {
+            throw new IllegalArgumentException("window: " + window + " (expected: >= 10ns)");
+        }
+        return new SlidingLatencyWindow(Objects.requireNonNull(ticker, "ticker"), bucketNanos, WINDOW_BUCKETS);
     }
 
     /** How the limit is derived. */

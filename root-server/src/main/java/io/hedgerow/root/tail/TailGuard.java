@@ -6,6 +6,7 @@ import io.hedgerow.root.api.CacheStatus;
 import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.hedge.HedgeDelay;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -54,13 +55,14 @@ public final class TailGuard {
     private final CanaryTimeout canaryTimeout;
     private final GoodEnoughCutoff cutoff;
 
-    public TailGuard(TailSettings settings, Ticker ticker) {
+    /** @param latency the sub-request latency windows the canary timeout reads */
+    public TailGuard(TailSettings settings, HedgeDelay latency, Ticker ticker) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.blocklist = new Blocklist(settings, ticker);
         this.knownSafe = new KnownSafe(settings, ticker);
         this.cache = new ResultCache(settings, ticker);
-        this.canaryTimeout = new CanaryTimeout(settings, ticker);
+        this.canaryTimeout = new CanaryTimeout(settings, latency, ticker);
         this.cutoff = new GoodEnoughCutoff(settings, ticker);
     }
 

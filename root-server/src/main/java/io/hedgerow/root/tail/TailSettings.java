@@ -19,8 +19,8 @@ import java.util.Objects;
  * @param minCoverage         the fraction of documents answered partitions must hold for a result to
  *                            be returned at the cutoff, when a request names none: (0, 1]; 1 waits for
  *                            every partition (up to the deadline)
- * @param window              how far back the latency windows of the canary timeout and the cutoff
- *                            look (at least 10 ms; kept as ten buckets)
+ * @param window              how far back the cutoff's latency window looks (at least 10 ms; kept as
+ *                            ten buckets); the canary timeout reads the hedge delay's windows
  * @param minSamples          the fewest samples a window needs before its percentile is used; until
  *                            then each limit is its maximum
  * @param blocklistTtl        how long a dangerous query stays refused

@@ -11,6 +11,8 @@ import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.TotalHits;
+import io.hedgerow.root.hedge.HedgeDelay;
+import io.hedgerow.root.hedge.HedgeSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,10 @@ import org.junit.jupiter.api.Test;
 
 class TailGuardTest {
     private final ManualTicker ticker = new ManualTicker();
+
+    private TailGuard guard(TailSettings settings) {
+        return new TailGuard(settings, new HedgeDelay(HedgeSettings.defaults(), ticker), ticker);
+    }
 
     private static SearchResult result(int answered) {
         List<PartitionError> missing = answered == 4 ? List.of()
@@ -28,7 +34,7 @@ class TailGuardTest {
 
     @Test
     void aDangerousQueryIsRefusedUntilItsEntryExpires() {
-        TailGuard guard = new TailGuard(TailSettings.defaults().withBlocklist(Duration.ofMinutes(1), 10), ticker);
+        TailGuard guard = guard(TailSettings.defaults().withBlocklist(Duration.ofMinutes(1), 10));
         TailGuard.Run run = (TailGuard.Run) guard.admit(SearchRequest.of("a AND b"), ticker.nanoTime());
         assertThat(run.canaries()).isEqualTo(1);
 
@@ -46,7 +52,7 @@ class TailGuardTest {
 
     @Test
     void servesCompleteResultsFromTheCacheAndRunsAfterATaintedOne() {
-        TailGuard guard = new TailGuard(TailSettings.defaults(), ticker);
+        TailGuard guard = guard(TailSettings.defaults());
         SearchRequest request = SearchRequest.of("a OR b");
         TailGuard.Run first = (TailGuard.Run) guard.admit(request, ticker.nanoTime());
         assertThat(guard.served(first, result(3), true).cache()).isEqualTo(CacheStatus.MISS);
@@ -71,13 +77,12 @@ class TailGuardTest {
 
     @Test
     void aKnownSafeQuerySkipsItsCanaryOnlyWhenAsked() {
-        TailGuard always = new TailGuard(TailSettings.defaults().withCache(Duration.ofSeconds(1), 0, 1), ticker);
+        TailGuard always = guard(TailSettings.defaults().withCache(Duration.ofSeconds(1), 0, 1));
         TailGuard.Run run = (TailGuard.Run) always.admit(SearchRequest.of("x"), ticker.nanoTime());
         always.served(run, result(4), true);
         assertThat(((TailGuard.Run) always.admit(SearchRequest.of("x"), ticker.nanoTime())).canaries()).isEqualTo(1);
 
-        TailGuard skipping = new TailGuard(TailSettings.defaults().withSkipKnownSafe(true).withCache(Duration.ofSeconds(1), 0, 1),
-                ticker);
+        TailGuard skipping = guard(TailSettings.defaults().withSkipKnownSafe(true).withCache(Duration.ofSeconds(1), 0, 1));
         TailGuard.Run canaried = (TailGuard.Run) skipping.admit(SearchRequest.of("x"), ticker.nanoTime());
         assertThat(canaried.canaries()).isEqualTo(1);
         skipping.served(canaried, result(4), true);
