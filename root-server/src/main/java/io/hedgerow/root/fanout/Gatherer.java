@@ -22,6 +22,7 @@ import io.hedgerow.root.fanout.HitMerger.MergedHit;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.RequestClass;
 import io.hedgerow.root.hedge.RoundTrip;
+import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
@@ -178,6 +179,7 @@ final class Gatherer implements Runnable {
 
     void start() {
         context.metrics().searchStarted();
+        context.metrics().subRequestsNeeded(RootMetrics.Phase.QUERY, partitions);
         if (hedgeMode == HedgeMode.TIED) {
             firstLeaf = new int[partitions];
             firstRequestId = new long[partitions];
@@ -702,7 +704,7 @@ final class Gatherer implements Runnable {
         for (int i = 0; i < all.length; i++) {
             all[i] = i;
         }
-        sendFetches(all);
+        context.metrics().subRequestsNeeded(RootMetrics.Phase.FETCH, sendFetches(all));
         if (fetchesOutstanding == 0) {
             complete();
         }
@@ -710,8 +712,8 @@ final class Gatherer implements Runnable {
 
     // ---------------------------------------------------------------- fetch phase
 
-    /** Fetches the given merged hits, grouped into one request per leaf. */
-    private void sendFetches(int[] hits) {
+    /** Fetches the given merged hits, grouped into one request per leaf; returns the number of leaves. */
+    private int sendFetches(int[] hits) {
         Map<Integer, List<Integer>> byLeaf = new LinkedHashMap<>();
         for (int hit : hits) {
             int partition = merged.get(hit).partition();
@@ -727,7 +729,7 @@ final class Gatherer implements Runnable {
         long now = context.ticker().nanoTime();
         long budgetNanos = deadlineNanos - now;
         if (budgetNanos <= 0) {
-            return;
+            return byLeaf.size();
         }
         for (Map.Entry<Integer, List<Integer>> group : byLeaf.entrySet()) {
             int leaf = group.getKey();
@@ -751,6 +753,7 @@ final class Gatherer implements Runnable {
             context.metrics().subRequestSent(SubRequestTrace.Kind.FETCH);
             connection.send(call, fetch.setRequestId(call.requestId()).build());
         }
+        return byLeaf.size();
     }
 
     /** The leaf to fetch a hit from: the one that answered its partition if still ready, else a replica. */

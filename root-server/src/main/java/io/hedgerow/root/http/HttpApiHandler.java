@@ -6,14 +6,18 @@ import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.metrics.RequestLatency;
+import io.hedgerow.root.metrics.RequestLatency.Outcome;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.tail.TailGuard;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -66,6 +70,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        RequestTimer timer = RequestTimer.of(ctx.channel());
+        long receivedNanos = timer == null ? System.nanoTime() : timer.next();
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         if (request.decoderResult().isFailure()) {
             metrics.requestRejected(RequestError.BAD_REQUEST);
@@ -83,7 +89,10 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         try {
             switch (uri.path()) {
-                case "/search" -> search(ctx, request, uri, keepAlive);
+                case "/search" -> {
+                    metrics.searchRequested();
+                    search(ctx, request, uri, keepAlive, new SearchTiming(timer, receivedNanos));
+                }
                 case "/health" -> {
                     requireGet(request, "GET");
                     HttpResponseStatus status = ClusterReport.upLeaves(cluster) == 0
@@ -101,6 +110,11 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     send(ctx, keepAlive, HttpResponseStatus.OK, PROMETHEUS_TYPE,
                             ByteBufUtil.writeUtf8(ctx.alloc(), metrics.scrape()));
                 }
+                case "/metrics/latency" -> {
+                    requireGet(request, "GET");
+                    send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, JsonResponses.write(ctx.alloc(),
+                            json -> JsonResponses.writeRequestLatency(json, metrics.requestLatency().snapshot())));
+                }
                 default -> {
                     if (TailRoutes.handles(uri.path())) {
                         tailRoutes.handle(ctx, request, uri.path(), keepAlive);
@@ -115,12 +129,16 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             }
         } catch (ApiException e) {
             metrics.requestRejected(e.status() == HttpResponseStatus.NOT_FOUND ? RequestError.NOT_FOUND : RequestError.BAD_REQUEST);
-            sendError(ctx, keepAlive, e);
+            if (uri.path().equals("/search")) {
+                sendSearchError(ctx, keepAlive, e, new SearchTiming(timer, receivedNanos));
+            } else {
+                sendError(ctx, keepAlive, e);
+            }
         }
     }
 
-    private void search(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, boolean keepAlive)
-            throws ApiException {
+    private void search(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, boolean keepAlive,
+            SearchTiming timing) throws ApiException {
         SearchRequest search;
         if (request.method() == HttpMethod.GET) {
             search = parser.fromParameters(uri.parameters());
@@ -135,9 +153,9 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         client.search(search).whenComplete((result, failure) -> {
             if (failure == null) {
-                sendResult(ctx, keepAlive, result);
+                sendResult(ctx, keepAlive, result, timing);
             } else {
-                sendError(ctx, keepAlive, toApiException(failure));
+                sendSearchError(ctx, keepAlive, toApiException(failure), timing);
             }
         });
     }
@@ -183,25 +201,56 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 request.method() + " " + new QueryStringDecoder(request.uri()).path() + " (allowed: " + allowed + ")");
     }
 
-    private void sendResult(ChannelHandlerContext ctx, boolean keepAlive, SearchResult result) {
+    private void sendResult(ChannelHandlerContext ctx, boolean keepAlive, SearchResult result, SearchTiming timing) {
         ByteBuf body;
         try {
             body = JsonResponses.searchResult(ctx.alloc(), result);
         } catch (RuntimeException e) {
-            sendError(ctx, keepAlive, toApiException(e));
+            sendSearchError(ctx, keepAlive, toApiException(e), timing);
             return;
         }
-        send(ctx, keepAlive, HttpResponseStatus.OK, JSON_TYPE, body);
+        timing.write(ctx, keepAlive, response(HttpResponseStatus.OK, JSON_TYPE, body),
+                result.tainted() ? Outcome.TAINTED : Outcome.COMPLETE);
+    }
+
+    private void sendSearchError(ChannelHandlerContext ctx, boolean keepAlive, ApiException error, SearchTiming timing) {
+        timing.write(ctx, keepAlive, errorResponse(ctx, error), Outcome.ERROR);
     }
 
     static void sendError(ChannelHandlerContext ctx, boolean keepAlive, ApiException error) {
+        write(ctx, keepAlive, errorResponse(ctx, error));
+    }
+
+    private static FullHttpResponse errorResponse(ChannelHandlerContext ctx, ApiException error) {
         FullHttpResponse response = response(error.status(), JSON_TYPE,
                 JsonResponses.error(ctx.alloc(), error.code(), error.detail()));
         if (error.status() == HttpResponseStatus.METHOD_NOT_ALLOWED) {
             String detail = error.detail();
             response.headers().set(HttpHeaderNames.ALLOW, detail.substring(detail.indexOf("(allowed: ") + 10, detail.length() - 1));
         }
-        write(ctx, keepAlive, response);
+        return response;
+    }
+
+    /**
+     * A search's answer is timed from its request's first byte in to the last byte of the answer
+     * written to the socket, and recorded by outcome ({@link RequestLatency}).
+     */
+    private final class SearchTiming {
+        private final RequestTimer timer;
+        private final long receivedNanos;
+
+        SearchTiming(RequestTimer timer, long receivedNanos) {
+            this.timer = timer;
+            this.receivedNanos = receivedNanos;
+        }
+
+        void write(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response, Outcome outcome) {
+            ChannelFuture written = HttpApiHandler.write(ctx, keepAlive, response, ctx.newPromise());
+            written.addListener(future -> {
+                long now = timer == null ? System.nanoTime() : timer.nanoTime();
+                metrics.requestLatency().record(outcome, now - receivedNanos);
+            });
+        }
     }
 
     static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type,
@@ -218,13 +267,17 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private static void write(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response) {
+        write(ctx, keepAlive, response, keepAlive ? ctx.voidPromise() : ctx.newPromise());
+    }
+
+    private static ChannelFuture write(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response,
+            ChannelPromise promise) {
         if (keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            ctx.writeAndFlush(response, ctx.voidPromise());
-        } else {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            return ctx.writeAndFlush(response, promise);
         }
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        return ctx.writeAndFlush(response, promise).addListener(ChannelFutureListener.CLOSE);
     }
 
     @Override

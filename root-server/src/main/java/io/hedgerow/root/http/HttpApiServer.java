@@ -1,6 +1,7 @@
 package io.hedgerow.root.http;
 
 import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.api.LeafFaults;
 import io.hedgerow.root.cluster.ClusterState;
@@ -63,8 +64,11 @@ public final class HttpApiServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            var timer = RequestTimer.install(ch, Ticker.system());
                             ch.pipeline()
+                                    .addLast("reads", timer[0])
                                     .addLast("http", new HttpServerCodec())
+                                    .addLast("requests", timer[1])
                                     .addLast("aggregator", new JsonErrorAggregator())
                                     .addLast("inOrder", new InOrderResponses())
                                     .addLast("api", api);

@@ -7,12 +7,14 @@ import io.hedgerow.root.api.Hit;
 import io.hedgerow.root.api.PartitionError;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
+import io.hedgerow.root.metrics.RequestLatency;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * Writes response bodies straight into pooled buffers with Jackson's streaming generator: no
@@ -48,6 +50,35 @@ final class JsonResponses {
             json.writeStringField("detail", detail);
             json.writeEndObject();
         });
+    }
+
+    /**
+     * The root's search latency since it started, by outcome: for each, the count, a few
+     * percentiles in ms for people, and the whole histogram (microseconds, HdrHistogram's compressed
+     * encoding in base64) for a load generator to subtract two readings.
+     */
+    static void writeRequestLatency(JsonGenerator json, Map<RequestLatency.Outcome, Histogram> latency) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("measures", "each search from the first byte of its request in to the last byte of its"
+                + " answer written, since the root started");
+        json.writeStringField("unit", "microseconds");
+        json.writeNumberField("highest_trackable", RequestLatency.HIGHEST_MICROS);
+        json.writeNumberField("significant_digits", RequestLatency.SIGNIFICANT_DIGITS);
+        for (Map.Entry<RequestLatency.Outcome, Histogram> entry : latency.entrySet()) {
+            Histogram histogram = entry.getValue();
+            json.writeObjectFieldStart(entry.getKey().name().toLowerCase(java.util.Locale.ROOT));
+            json.writeNumberField("count", histogram.getTotalCount());
+            if (histogram.getTotalCount() > 0) {
+                for (double percentile : new double[] {50, 99, 99.9}) {
+                    json.writeNumberField("p" + (percentile == 99.9 ? "99_9" : String.valueOf((int) percentile)) + "_ms",
+                            histogram.getValueAtPercentile(percentile) / 1000.0);
+                }
+                json.writeNumberField("max_ms", histogram.getMaxValue() / 1000.0);
+            }
+            json.writeStringField("histogram", RequestLatency.encode(histogram));
+            json.writeEndObject();
+        }
+        json.writeEndObject();
     }
 
     static ByteBuf searchResult(ByteBufAllocator allocator, SearchResult result) {

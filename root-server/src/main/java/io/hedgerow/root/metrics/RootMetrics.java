@@ -63,6 +63,12 @@ public final class RootMetrics {
     private final Counter canariesResent;
     private final Map<Blocklist.Reason, Counter> dangerous = new EnumMap<>(Blocklist.Reason.class);
     private final AtomicInteger inflight = new AtomicInteger();
+    private final Counter searchRequests;
+    private final Map<Phase, Counter> subRequestsNeeded = new EnumMap<>(Phase.class);
+    private final RequestLatency requestLatency = new RequestLatency();
+
+    /** A phase of a search, for the sub-requests it needs at the least. */
+    public enum Phase { QUERY, FETCH }
 
     public RootMetrics(ClusterState cluster) {
         searchLatency = Timer.builder("hedgerow.search.latency")
@@ -97,6 +103,15 @@ public final class RootMetrics {
             subRequestsSent.put(kind, Counter.builder("hedgerow.subrequests")
                     .description("Sub-requests sent to leaves, by why they were sent")
                     .tag("kind", kind.name().toLowerCase())
+                    .register(registry));
+        }
+        searchRequests = counter("hedgerow.search.requests",
+                "Search requests received over HTTP, whatever became of them (a load generator compares it with what it sent)");
+        for (Phase phase : Phase.values()) {
+            subRequestsNeeded.put(phase, Counter.builder("hedgerow.subrequests.needed")
+                    .description("Sub-requests a search needed at the least: one per partition in the query phase, one per"
+                            + " leaf holding hits in the fetch phase; what was sent beyond them is extra")
+                    .tag("phase", phase.name().toLowerCase())
                     .register(registry));
         }
         partialResults = Counter.builder("hedgerow.search.tainted")
@@ -177,6 +192,21 @@ public final class RootMetrics {
 
     private Counter counter(String name, String description) {
         return Counter.builder(name).description(description).register(registry);
+    }
+
+    /** A search request arrived over HTTP. */
+    public void searchRequested() {
+        searchRequests.increment();
+    }
+
+    /** A phase of a search needs at least {@code count} sub-requests (see {@code hedgerow_subrequests_needed_total}). */
+    public void subRequestsNeeded(Phase phase, int count) {
+        subRequestsNeeded.get(phase).increment(count);
+    }
+
+    /** Each search's time from its first byte in to its last byte out, by outcome. */
+    public RequestLatency requestLatency() {
+        return requestLatency;
     }
 
     public void searchStarted() {

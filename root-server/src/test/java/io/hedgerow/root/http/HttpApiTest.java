@@ -13,7 +13,6 @@ import io.hedgerow.root.api.LeafFaultException;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import io.hedgerow.root.tail.Blocklist;
 import io.hedgerow.root.tail.QueryFingerprint;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -759,33 +758,5 @@ class HttpApiTest {
             text.append(i == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
         }
         return text.toString();
-    }
-
-    /** One HTTP/1.1 response read off a raw socket: status line, headers, a Content-Length body. */
-    private record RawResponse(int status, Map<String, String> headers, String body) {
-        static RawResponse read(InputStream in) throws IOException {
-            String statusLine = line(in);
-            int status = Integer.parseInt(statusLine.split(" ")[1]);
-            Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-            for (String header = line(in); !header.isEmpty(); header = line(in)) {
-                int colon = header.indexOf(':');
-                headers.put(header.substring(0, colon).trim(), header.substring(colon + 1).trim());
-            }
-            byte[] body = in.readNBytes(Integer.parseInt(headers.get("content-length")));
-            return new RawResponse(status, headers, new String(body, UTF_8));
-        }
-
-        private static String line(InputStream in) throws IOException {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            for (int b = in.read(); b != '\n'; b = in.read()) {
-                if (b < 0) {
-                    throw new IOException("connection closed after " + line.toString(UTF_8));
-                }
-                if (b != '\r') {
-                    line.write(b);
-                }
-            }
-            return line.toString(UTF_8);
-        }
     }
 }

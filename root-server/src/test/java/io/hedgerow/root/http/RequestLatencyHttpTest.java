@@ -1,0 +1,156 @@
+package io.hedgerow.root.http;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.root.embedded.EmbeddedCluster;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the root says about its own searches, for a load generator to set next to what it measured:
+ * {@code /metrics/latency} (each search's time from its first byte in to its last byte out, by
+ * outcome), {@code hedgerow_search_requests_total} and {@code hedgerow_subrequests_needed_total}.
+ */
+class RequestLatencyHttpTest {
+    private static final int PARTITIONS = 4;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dataDir;
+
+    private static EmbeddedCluster cluster;
+    private static HttpClient http;
+
+    @BeforeAll
+    static void startCluster() throws IOException, InterruptedException {
+        List<SourceDocument> documents = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            documents.add(new SourceDocument("doc-" + i, Map.of("title", "hedge " + i, "body",
+                    (i % 2 == 0 ? "meadow" : "bramble") + " and hawthorn number " + i), i + 1));
+        }
+        cluster = EmbeddedCluster.builder(dataDir)
+                .documents("latency", IndexConfig.defaults(), documents)
+                .leaves(2).partitions(PARTITIONS).replicas(2)
+                .http(0)
+                .start();
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (http != null) {
+            http.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void countsEverySearchByOutcomeWithItsWholeHistogram() throws Exception {
+        JsonNode before = latency();
+        String metricsBefore = get("/metrics").body();
+
+        assertThat(get("/search?q=meadow&cache=false").statusCode()).isEqualTo(200);
+        assertThat(get("/search?q=hawthorn&k=3&cache=false").statusCode()).isEqualTo(200);
+        assertThat(get("/search?q=title:(foo&cache=false").statusCode()).isEqualTo(400);
+        assertThat(get("/search?k=0").statusCode()).as("refused before it is a search").isEqualTo(400);
+        assertThat(get("/health").statusCode()).as("not a search").isEqualTo(200);
+
+        JsonNode after = latency();
+        assertThat(after.get("unit").asText()).isEqualTo("microseconds");
+        assertThat(count(after, "complete") - count(before, "complete")).isEqualTo(2);
+        assertThat(count(after, "tainted") - count(before, "tainted")).isZero();
+        assertThat(count(after, "error") - count(before, "error")).isEqualTo(2);
+        for (String outcome : List.of("complete", "tainted", "error")) {
+            Histogram histogram = decode(after.get(outcome).get("histogram").asText());
+            assertThat(histogram.getTotalCount()).as(outcome).isEqualTo(count(after, outcome));
+        }
+        String metricsAfter = get("/metrics").body();
+        assertThat(counter(metricsAfter, "hedgerow_search_requests_total", "")
+                - counter(metricsBefore, "hedgerow_search_requests_total", "")).isEqualTo(4);
+        // Three searches reached the leaves (the bad query is refused by them), one sub-request per
+        // partition each; the two good ones fetched from at least one leaf each, at most two.
+        assertThat(counter(metricsAfter, "hedgerow_subrequests_needed_total", "phase=\"query\"")
+                - counter(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"query\"")).isEqualTo(3 * PARTITIONS);
+        assertThat(counter(metricsAfter, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")
+                - counter(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")).isBetween(2.0, 4.0);
+    }
+
+    @Test
+    void timesASearchFromTheFirstByteOfItsRequest() throws Exception {
+        Histogram before = decode(latency().get("complete").get("histogram").asText());
+        try (Socket socket = new Socket("127.0.0.1", cluster.httpPort())) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            // The request line first, the rest 300 ms later: the root's time must include the wait.
+            out.write("GET /search?q=meadow&cache=false HTTP/1.1\r\n".getBytes(UTF_8));
+            out.flush();
+            Thread.sleep(300);
+            out.write("Host: test\r\n\r\n".getBytes(UTF_8));
+            out.flush();
+            assertThat(RawResponse.read(in).status()).isEqualTo(200);
+        }
+        Histogram after = decode(latency().get("complete").get("histogram").asText());
+        after.subtract(before);
+        assertThat(after.getTotalCount()).isEqualTo(1);
+        assertThat(after.getMaxValue()).as("microseconds from the first byte").isGreaterThanOrEqualTo(300_000);
+    }
+
+    private static JsonNode latency() throws IOException, InterruptedException {
+        var response = get("/metrics/latency");
+        assertThat(response.statusCode()).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+
+    private static long count(JsonNode latency, String outcome) {
+        return latency.get(outcome).get("count").asLong();
+    }
+
+    private static Histogram decode(String base64) throws Exception {
+        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+    }
+
+    private static double counter(String metrics, String name, String labels) {
+        Matcher matcher = Pattern.compile("^" + Pattern.quote(name) + "(?:\\{([^}]*)})?\\s+(\\S+)$", Pattern.MULTILINE)
+                .matcher(metrics);
+        double total = 0;
+        while (matcher.find()) {
+            if (labels.isEmpty() || (matcher.group(1) != null && matcher.group(1).contains(labels))) {
+                total += Double.parseDouble(matcher.group(2));
+            }
+        }
+        return total;
+    }
+
+    private static java.net.http.HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.httpPort() + path))
+                .timeout(Duration.ofSeconds(30)).GET().build(), BodyHandlers.ofString(UTF_8));
+    }
+}
