@@ -64,7 +64,10 @@ class LoadgenCliTest {
         assertThat(phase.mode()).isEqualTo("open/poisson");
         assertThat(phase.count()).isPositive().isEqualTo(phase.latency().getTotalCount());
         assertThat(phase.errors()).isZero();
-        assertThat(phase.extraLeafRequestsPct()).as("not a Hedgerow root: no sub-request counters").isNull();
+        assertThat(phase.sent()).isEqualTo(phase.count());
+        assertThat(phase.root().extraLeafRequestsPct()).as("not a Hedgerow root: no sub-request counters").isNull();
+        assertThat(phase.notes()).as("a target whose counters cannot be read says so").anyMatch(
+                note -> note.startsWith("root counters not read"));
         assertThat(Files.readString(folder.resolve("report.txt"))).contains("rate-200", "open/poisson");
     }
 
