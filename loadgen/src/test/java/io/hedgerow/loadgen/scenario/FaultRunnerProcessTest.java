@@ -3,6 +3,7 @@ package io.hedgerow.loadgen.scenario;
 import static io.hedgerow.loadgen.scenario.SleepingLeaves.await;
 import static io.hedgerow.loadgen.scenario.SleepingLeaves.state;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.hedgerow.loadgen.scenario.FakeRoot.Received;
 import io.hedgerow.loadgen.scenario.FaultEvent.Outcome;
@@ -270,9 +271,5 @@ class FaultRunnerProcessTest {
             assertThat(faults.clean()).as("a restart failed").isFalse();
             assertThat(faults.summary()).isEqualTo("FAILED: restart leaf 0 (HTTP 503: busy); restart leaf 0: 1 applied");
         }
-    }
-
-    private static org.assertj.core.groups.Tuple tuple(Object... values) {
-        return org.assertj.core.groups.Tuple.tuple(values);
     }
 }
