@@ -15,6 +15,7 @@ import io.hedgerow.loadgen.run.PhaseSpec;
 import io.hedgerow.loadgen.run.RequestSource;
 import io.hedgerow.loadgen.scenario.FaultRunner;
 import io.hedgerow.loadgen.scenario.OptionsCheck;
+import io.hedgerow.loadgen.scenario.PhaseFaults;
 import io.hedgerow.loadgen.scenario.RequestOptions;
 import io.hedgerow.loadgen.scenario.Scenario;
 import io.hedgerow.loadgen.scenario.ScenarioOverrides;
@@ -309,6 +310,7 @@ public final class LoadgenCli implements Callable<Integer> {
             sources.add(workload.requests(overrides.mixOf(file, phase), overrides.requestOf(file, phase), scenarioSeed + i));
         }
         List<PhaseResult> phases = new ArrayList<>();
+        List<PhaseFaults> phaseFaults = new ArrayList<>(); // what each recorded phase's faults did, parallel to phases
         Instant startedAt = Instant.now();
         RunDirectory run = new RunDirectory(runDir != null ? runDir : data.resolve("run"));
         int failedFaults;
@@ -330,6 +332,7 @@ public final class LoadgenCli implements Callable<Integer> {
                         Durations.format(phaseSpec.duration()), phaseSpec.record() ? "" : " (warm-up, not recorded)",
                         phase.faults().isEmpty() ? "" : ", faults: " + phase.faults());
                 faults.startPhase(phase.faults(), phaseSpec.duration());
+                PhaseFaults applied;
                 try {
                     if (phaseSpec.record()) {
                         phases.add(load.run(phaseSpec, sources.get(i), scenarioSeed + 100 + i));
@@ -338,18 +341,23 @@ public final class LoadgenCli implements Callable<Integer> {
                         load.warmUp(phaseSpec, sources.get(i), scenarioSeed + 100 + i);
                     }
                 } finally {
-                    faults.endPhase();
+                    applied = faults.endPhase();
+                }
+                if (!applied.clean()) {
+                    out.printf("warning: faults of phase %s: %s%n", phase.name(), applied.summary());
+                }
+                if (phaseSpec.record()) {
+                    phaseFaults.add(applied);
                 }
             }
             Runtime.getRuntime().removeShutdownHook(undo);
             failedFaults = faults.failedActions();
         }
-        int code = report(out, label != null ? label : file.name(), startedAt, root, settings, phases);
         if (failedFaults > 0) {
             out.printf("warning: %d fault action%s failed (the 'fault:' lines above say why); the phases ran without them%n",
                     failedFaults, failedFaults == 1 ? "" : "s");
         }
-        return code;
+        return report(out, label != null ? label : file.name(), startedAt, root, settings, phases);
     }
 
     private boolean given(String option) {
