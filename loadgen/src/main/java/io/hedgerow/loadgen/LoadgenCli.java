@@ -171,7 +171,7 @@ public final class LoadgenCli implements Callable<Integer> {
     private String confirmDuration;
 
     @Option(names = "--scenario", paramLabel = "FILE",
-            description = {"Run the phases of a scenario file (JSON; see docs/loadgen.md), with their faults.",
+            description = {"Run the phases of a scenario file (JSON, or YAML for .yaml/.yml; see docs/loadgen.md), with their faults.",
                     "Given with it, --rate sets every open-loop phase's rate, --warmup the length of its unrecorded"
                             + " (warm-up) phases, --mix and the request options apply to every phase."})
     private Path scenario;
@@ -310,7 +310,6 @@ public final class LoadgenCli implements Callable<Integer> {
             sources.add(workload.requests(overrides.mixOf(file, phase), overrides.requestOf(file, phase), scenarioSeed + i));
         }
         List<PhaseResult> phases = new ArrayList<>();
-        List<PhaseFaults> phaseFaults = new ArrayList<>(); // what each recorded phase's faults did, parallel to phases
         Instant startedAt = Instant.now();
         RunDirectory run = new RunDirectory(runDir != null ? runDir : data.resolve("run"));
         int failedFaults;
@@ -332,10 +331,11 @@ public final class LoadgenCli implements Callable<Integer> {
                         Durations.format(phaseSpec.duration()), phaseSpec.record() ? "" : " (warm-up, not recorded)",
                         phase.faults().isEmpty() ? "" : ", faults: " + phase.faults());
                 faults.startPhase(phase.faults(), phaseSpec.duration());
+                PhaseResult result = null;
                 PhaseFaults applied;
                 try {
                     if (phaseSpec.record()) {
-                        phases.add(load.run(phaseSpec, sources.get(i), scenarioSeed + 100 + i));
+                        result = load.run(phaseSpec, sources.get(i), scenarioSeed + 100 + i);
                     } else {
                         // In two parts, like every warm-up: the phase after it starts past the JIT's recompile.
                         load.warmUp(phaseSpec, sources.get(i), scenarioSeed + 100 + i);
@@ -346,8 +346,8 @@ public final class LoadgenCli implements Callable<Integer> {
                 if (!applied.clean()) {
                     out.printf("warning: faults of phase %s: %s%n", phase.name(), applied.summary());
                 }
-                if (phaseSpec.record()) {
-                    phaseFaults.add(applied);
+                if (result != null) {
+                    phases.add(result.withFaults(applied));
                 }
             }
             Runtime.getRuntime().removeShutdownHook(undo);

@@ -1,5 +1,6 @@
 package io.hedgerow.loadgen.report;
 
+import io.hedgerow.loadgen.scenario.PhaseFaults;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -35,7 +36,10 @@ import org.HdrHistogram.Histogram;
  *                        counts; the counts add up to {@link #errors()}
  * @param root            what the root's counters said about the phase
  * @param notes           what went wrong with the measurement itself (a root that could not be read,
- *                        other clients' traffic, a fault that did not apply); empty when nothing did
+ *                        other clients' traffic); empty when nothing did
+ * @param faults          what the phase's faults did, every action with its time; {@link PhaseFaults#NONE}
+ *                        for a phase without faults. A phase whose faults did not all apply did not
+ *                        measure what its name says, and is not {@link #valid()}
  */
 public record PhaseResult(
         String name,
@@ -48,7 +52,8 @@ public record PhaseResult(
         Double taintedCoverage,
         Map<String, Long> errorReasons,
         RootView root,
-        List<String> notes) {
+        List<String> notes,
+        PhaseFaults faults) {
 
     /** A phase with a higher error rate is flagged. */
     public static final double ERROR_RATE_LIMIT = 0.01;
@@ -67,18 +72,32 @@ public record PhaseResult(
         errorReasons = errorReasons == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(errorReasons));
         root = root == null ? RootView.UNKNOWN : root;
         notes = notes == null ? List.of() : List.copyOf(notes);
+        faults = faults == null ? PhaseFaults.NONE : faults;
+    }
+
+    /** A phase without faults. */
+    public PhaseResult(String name, String mode, double targetRate, long durationNanos, long sent, long dropped,
+            Latencies latencies, Double taintedCoverage, Map<String, Long> errorReasons, RootView root, List<String> notes) {
+        this(name, mode, targetRate, durationNanos, sent, dropped, latencies, taintedCoverage, errorReasons, root, notes,
+                PhaseFaults.NONE);
     }
 
     /** The same phase with what the root's counters said about it, and notes on reading them. */
     public PhaseResult withRoot(RootView view, List<String> moreNotes) {
         return new PhaseResult(name, mode, targetRate, durationNanos, sent, dropped, latencies, taintedCoverage,
-                errorReasons, view, concat(notes, moreNotes));
+                errorReasons, view, concat(notes, moreNotes), faults);
+    }
+
+    /** The same phase with what its faults did. */
+    public PhaseResult withFaults(PhaseFaults applied) {
+        return new PhaseResult(name, mode, targetRate, durationNanos, sent, dropped, latencies, taintedCoverage,
+                errorReasons, root, notes, applied);
     }
 
     /** The same phase with more notes. */
     public PhaseResult withNotes(List<String> moreNotes) {
         return new PhaseResult(name, mode, targetRate, durationNanos, sent, dropped, latencies, taintedCoverage,
-                errorReasons, root, concat(notes, moreNotes));
+                errorReasons, root, concat(notes, moreNotes), faults);
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
@@ -170,14 +189,17 @@ public record PhaseResult(
         return lagMillis(99) <= LAG_LIMIT_MILLIS;
     }
 
-    /** A measurement of the server: the generator kept its schedule and nothing went wrong in measuring. */
+    /**
+     * A measurement of the server as its name says: the generator kept its schedule, its faults all
+     * applied, and nothing went wrong in measuring.
+     */
     public boolean valid() {
-        return lagValid() && notes.isEmpty();
+        return lagValid() && faults.clean() && notes.isEmpty();
     }
 
     /**
-     * Everything a reader must know before trusting the phase's numbers, one line each: the notes,
-     * an invalid lag, an error rate over the limit.
+     * Everything a reader must know before trusting the phase's numbers, one line each: an invalid
+     * lag, an error rate over the limit, faults that did not apply, the notes.
      */
     public List<String> problems() {
         List<String> problems = new ArrayList<>();
@@ -188,6 +210,9 @@ public record PhaseResult(
         if (errorFlagged()) {
             problems.add(String.format(Locale.ROOT, "errors: %.2f%% of requests failed (over %.0f%%)", errorRate() * 100,
                     ERROR_RATE_LIMIT * 100));
+        }
+        if (!faults.clean()) {
+            problems.add("faults did not all apply: " + faults.summary());
         }
         problems.addAll(notes);
         return problems;

@@ -108,6 +108,16 @@ public final class ReportWriter {
             text.append("Capacity:  ").append(CapacityText.describe(run.capacity())).append('\n');
         }
         text.append('\n').append(ResultTable.render(run.phases()));
+        boolean anyFaults = run.phases().stream().anyMatch(phase -> !phase.faults().events().isEmpty()
+                || !phase.faults().neverApplied().isEmpty());
+        if (anyFaults) {
+            text.append("\nFaults (every action with its time is in summary.json):\n");
+            for (PhaseResult phase : run.phases()) {
+                if (!phase.faults().summary().isEmpty()) {
+                    text.append("  ").append(phase.name()).append(": ").append(phase.faults().summary()).append('\n');
+                }
+            }
+        }
         boolean anyErrors = run.phases().stream().anyMatch(phase -> !phase.errorReasons().isEmpty());
         if (anyErrors) {
             text.append("\nErrors by reason:\n");

@@ -122,6 +122,9 @@ public final class ResultTable {
         if (phase.errorFlagged()) {
             flags.add("ERRORS");
         }
+        if (!phase.faults().clean()) {
+            flags.add("FAULT-FAILED");
+        }
         if (!phase.notes().isEmpty()) {
             flags.add("NOTES");
         }

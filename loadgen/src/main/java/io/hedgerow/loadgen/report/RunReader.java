@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.hedgerow.loadgen.scenario.PhaseFaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +73,8 @@ public final class RunReader {
             RootView view = root == null ? new RootView(null, null, null, rootLatency)
                     : new RootView(root.extraLeafRequestsPct(), root.tiedBothRanPct(), root.searches(), rootLatency);
             phases.add(new PhaseResult(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(), phase.sent(),
-                    phase.dropped(), latencies, phase.taintedCoverage(), phase.errorReasons(), view, phase.notes()));
+                    phase.dropped(), latencies, phase.taintedCoverage(), phase.errorReasons(), view, phase.notes(),
+                    new PhaseFaults(phase.faults(), phase.faultsNeverApplied())));
         }
         return new RunResult(summary.label(), startedAt(summaryFile, summary.startedAt()), summary.target(),
                 summary.settings() == null ? Map.of() : summary.settings(), phases, summary.capacity());

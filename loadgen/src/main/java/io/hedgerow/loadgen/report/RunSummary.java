@@ -2,6 +2,7 @@ package io.hedgerow.loadgen.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.hedgerow.loadgen.scenario.FaultEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,8 @@ record RunSummary(
      * the table's latency), {@code ok} (complete), {@code tainted}, {@code error}.
      *
      * @param notes         what went wrong in measuring (loaded back)
+     * @param faults        every fault action of the phase, applied, failed or undone, with its time (loaded back)
+     * @param faultsNeverApplied faults that never took effect, with why (loaded back)
      * @param problems      the notes and the flags (lag, errors): everything to know before trusting the numbers
      * @param histogramFile the phase's histograms (microseconds), one tagged interval each, an HdrHistogram log
      * @param percentilesFile the answers' percentile distribution in milliseconds (.hgrm)
@@ -68,6 +71,10 @@ record RunSummary(
             @JsonProperty("generator_lag") Latency generatorLag,
             @JsonProperty("root") Root root,
             @JsonProperty("error_reasons") Map<String, Long> errorReasons,
+            @JsonProperty("faults") List<FaultEvent> faults,
+            @JsonProperty("faults_never_applied") List<String> faultsNeverApplied,
+            @JsonProperty("faults_clean") boolean faultsClean,
+            @JsonProperty("faults_summary") String faultsSummary,
             @JsonProperty(value = "histogram_file", required = true) String histogramFile,
             @JsonProperty("percentiles_file") String percentilesFile) {
 
@@ -79,7 +86,9 @@ record RunSummary(
                     phase.taintedPct(), phase.taintedCoverage(), phase.valid(), phase.problems(), phase.notes(),
                     new Blocks(Latency.of(latencies.answered()), Latency.of(latencies.complete()),
                             Latency.of(latencies.tainted()), Latency.of(latencies.errors())),
-                    Latency.of(latencies.lag()), Root.of(phase.root()), phase.errorReasons(), histogramFile, percentilesFile);
+                    Latency.of(latencies.lag()), Root.of(phase.root()), phase.errorReasons(), phase.faults().events(),
+                    phase.faults().neverApplied(), phase.faults().clean(), phase.faults().summary(), histogramFile,
+                    percentilesFile);
         }
     }
 

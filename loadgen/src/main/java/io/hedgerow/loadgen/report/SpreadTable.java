@@ -60,9 +60,9 @@ public final class SpreadTable {
             for (Column column : COLUMNS) {
                 table.append(' ').append(spread(phases.stream().map(column.value()).toList())).append(" |");
             }
-            List<String> checks = phases.stream().map(ResultTable::check).filter(check -> !check.equals("ok")).distinct()
-                    .toList();
-            table.append(' ').append(checks.isEmpty() ? "ok" : String.join(", ", checks)).append(" |\n");
+            List<String> flags = phases.stream().flatMap(phase -> java.util.Arrays.stream(ResultTable.check(phase).split(",")))
+                    .filter(flag -> !flag.equals("ok")).distinct().toList();
+            table.append(' ').append(flags.isEmpty() ? "ok" : String.join(",", flags)).append(" |\n");
         }
         table.append("\nEach figure: the median of the runs [lowest-highest]; latency in ms of the answers (complete and"
                 + " tainted) from each request's intended start; answers: all runs together. check: ok when every run"

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.loadgen.scenario.FaultEvent;
+import io.hedgerow.loadgen.scenario.FaultEvent.Outcome;
+import io.hedgerow.loadgen.scenario.Leaves;
+import io.hedgerow.loadgen.scenario.PhaseFaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,6 +91,40 @@ class ReportWriterTest {
         assertThat(closed.path("root").path("latency_ms").isNull()).as("written as null: root not read").isTrue();
         assertThat(closed.path("tainted_coverage").isNull()).as("written as null: nothing tainted").isTrue();
         assertThat(summary.path("phases").path(2).path("latency_ms").path("answered").path("p50").isNull()).isTrue();
+    }
+
+    @Test
+    void recordsWhatEachFaultDidAndMarksAPhaseWhoseFaultDidNotApply() throws IOException {
+        PhaseFaults paused = new PhaseFaults(List.of(
+                new FaultEvent("2026-11-22T14:30:06Z", 0, "pause", Leaves.one(1), "pause", Outcome.APPLIED, "pid 4242"),
+                new FaultEvent("2026-11-22T14:30:06.150Z", 150, "pause", Leaves.one(1), "resume", Outcome.UNDONE, "pid 4242")),
+                List.of());
+        PhaseFaults failed = new PhaseFaults(List.of(new FaultEvent("2026-11-22T14:30:16Z", 10_000, "kill", Leaves.one(2),
+                "kill", Outcome.FAILED, "no pid file data/run/leaf-2.pid")), List.of("kill leaf 2 (every attempt failed)"));
+        RunResult faulty = TestPhases.run("faults", List.of(TestPhases.knownPhase("paused").withFaults(paused),
+                TestPhases.knownPhase("killed").withFaults(failed)));
+
+        Path folder = ReportWriter.write(faulty, results, ZoneOffset.UTC);
+
+        JsonNode phases = new ObjectMapper().readTree(folder.resolve("summary.json").toFile()).path("phases");
+        assertThat(phases.path(0).path("faults").size()).isEqualTo(2);
+        assertThat(phases.path(0).path("faults").path(0).path("action").asText()).isEqualTo("pause");
+        assertThat(phases.path(0).path("faults").path(0).path("at").asText()).isEqualTo("2026-11-22T14:30:06Z");
+        assertThat(phases.path(0).path("faults_clean").asBoolean()).isTrue();
+        assertThat(phases.path(0).path("valid").asBoolean()).isTrue();
+        assertThat(phases.path(1).path("faults_clean").asBoolean()).isFalse();
+        assertThat(phases.path(1).path("valid").asBoolean()).isFalse();
+        assertThat(phases.path(1).path("faults_summary").asText()).startsWith("FAILED: kill leaf 2");
+        assertThat(phases.path(1).path("problems").toString()).contains("faults did not all apply");
+        String table = ResultTable.render(faulty.phases());
+        assertThat(table.lines().toList().get(1)).endsWith("ok");
+        assertThat(table.lines().toList().get(2)).endsWith("FAULT-FAILED");
+        assertThat(Files.readString(folder.resolve("report.txt"))).contains("Faults (", "paused: pause leaf 1: 1 applied",
+                "killed: FAILED: kill leaf 2");
+        RunResult read = RunReader.read(folder);
+        assertThat(read).isEqualTo(faulty);
+        assertThat(MarkdownTable.render(List.of(new MarkdownTable.Row("faults", "killed", read.phases().get(1)))))
+                .contains("| FAULT-FAILED |", "faults did not all apply");
     }
 
     @Test
