@@ -148,6 +148,12 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Restart, Fa
 
         String end();
 
+        /**
+         * The JSON body that injects this fault into {@code leafNumber} for {@code durationMillis},
+         * after which the leaf drops it by itself.
+         */
+        String adminBody(int leafNumber, long durationMillis);
+
         /** {@code delay} or {@code stall}: the last part of the admin path, and the word in messages. */
         String kind();
 
@@ -214,6 +220,16 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Restart, Fa
             return "delay";
         }
 
+        @Override
+        public String adminBody(int leafNumber, long durationMillis) {
+            return "{\"delay_ms\": " + delayDuration().toNanos() / 1e6
+                    + ", \"probability\": " + probability
+                    + ", \"duration_ms\": " + durationMillis
+                    + (seedFor(leafNumber) == null ? "" : ", \"seed\": " + seedFor(leafNumber))
+                    // Only when asked for: a root without distributions still takes a plain delay.
+                    + (distribution == null ? "" : ", \"distribution\": \"" + distribution + "\"") + "}";
+        }
+
         public Duration delayDuration() {
             return Durations.parse(delay);
         }
@@ -264,6 +280,12 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Restart, Fa
         @Override
         public String kind() {
             return "stall";
+        }
+
+        @Override
+        public String adminBody(int leafNumber, long durationMillis) {
+            return "{\"stall_ms\": " + stallDuration().toMillis() + ", \"every_ms\": " + period().toMillis()
+                    + ", \"duration_ms\": " + durationMillis + "}";
         }
 
         public Duration stallDuration() {

@@ -1,15 +1,11 @@
 package io.hedgerow.loadgen.scenario;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.loadgen.scenario.FaultEvent.Outcome;
 import io.hedgerow.loadgen.scenario.FaultLog.Target;
 import io.hedgerow.root.local.RunDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,12 +43,11 @@ import java.util.function.Consumer;
  * scheduler thread after the action in progress.
  */
 public final class FaultRunner implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** Longest an undo may take: a rolling restart in progress (grace, then a JVM start), then the undo itself. */
     private static final Duration UNDO_PATIENCE = Duration.ofMinutes(4);
 
     private final LeafProcesses processes;
-    private final URI root;
+    private final RootAdmin admin;
     private final PrintStream log;
     private final Consumer<FaultEvent> listener;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -60,7 +55,6 @@ public final class FaultRunner implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
-    private final HttpClient http = HttpClient.newHttpClient();
     private final List<ScheduledFuture<?>> scheduled = new ArrayList<>();
     /** Paused pids, with the pause fault that paused them. */
     private final Map<Long, Target> paused = new ConcurrentHashMap<>();
@@ -69,8 +63,6 @@ public final class FaultRunner implements AutoCloseable {
     /** Injected faults in effect, to clear when the phase ends. */
     private final Map<Injection, Target> injected = new ConcurrentHashMap<>();
     private final AtomicInteger failedActions = new AtomicInteger();
-    /** The numbers of the cluster's leaves, read once from the root when a fault names "all". */
-    private List<Integer> clusterLeaves;
     /** Pauses per leaf in this phase: the first is logged, the rest counted, so logs stay readable. */
     private final Map<Integer, Integer> pauses = new ConcurrentHashMap<>();
     /** The current phase's record; replaced by {@link #startPhase} and {@link #endPhase}. */
@@ -84,7 +76,7 @@ public final class FaultRunner implements AutoCloseable {
     /** @param listener told of every event as it is recorded, on the thread that recorded it (tests wait on it) */
     FaultRunner(RunDirectory run, URI root, PrintStream log, Consumer<FaultEvent> listener) {
         this.processes = new LeafProcesses(run);
-        this.root = root;
+        this.admin = new RootAdmin(root);
         this.log = log;
         this.listener = listener;
     }
@@ -110,11 +102,11 @@ public final class FaultRunner implements AutoCloseable {
                 }
                 case Fault.Injected injection -> {
                     for (int leaf : leavesOf(injection.leaf())) {
-                        HttpResponse<String> response = adminRequest(leaf, injection.kind(), HttpRequest.newBuilder().DELETE());
+                        HttpResponse<String> response = admin.clear(leaf, injection.kind());
                         if (response.statusCode() != 200) {
                             // Unless the leaf number is wrong, the cure is the same: a cluster whose leaves obey.
                             throw new IOException("leaf " + leaf + " cannot be " + participle(injection) + ": "
-                                    + detail(response) + (response.body().contains("expected: 0..") ? "" : hint(injection)));
+                                    + RootAdmin.detail(response) + (response.body().contains("expected: 0..") ? "" : hint(injection)));
                         }
                     }
                 }
@@ -224,28 +216,7 @@ public final class FaultRunner implements AutoCloseable {
 
     /** The leaf numbers a fault acts on: its own, or every leaf of the cluster. */
     private List<Integer> leavesOf(Leaves leaves) throws IOException {
-        return leaves.all() ? clusterLeaves() : List.of(leaves.number());
-    }
-
-    private synchronized List<Integer> clusterLeaves() throws IOException {
-        if (clusterLeaves == null) {
-            URI cluster = root.resolve("/cluster");
-            HttpResponse<String> response = send(HttpRequest.newBuilder(cluster).GET());
-            if (response.statusCode() != 200) {
-                throw new IOException("cannot list the leaves of the cluster: GET " + cluster + ": HTTP "
-                        + response.statusCode() + " " + detail(response));
-            }
-            JsonNode leaves = JSON.readTree(response.body()).path("leaves");
-            List<Integer> numbers = new ArrayList<>();
-            for (int i = 0; i < leaves.size(); i++) {
-                numbers.add(leaves.get(i).path("leaf").asInt(i));
-            }
-            if (numbers.isEmpty()) {
-                throw new IOException("cannot list the leaves of the cluster: GET " + cluster + " names none");
-            }
-            clusterLeaves = List.copyOf(numbers);
-        }
-        return clusterLeaves;
+        return leaves.all() ? admin.leaves() : List.of(leaves.number());
     }
 
     private void pauseOnce(Target target, long pauseMillis) {
@@ -325,26 +296,21 @@ public final class FaultRunner implements AutoCloseable {
             return;
         }
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(root.resolve("/admin/leaves/" + leaf + "/restart"))
-                    .timeout(Duration.ofSeconds(90)).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = admin.restart(leaf);
             if (response.statusCode() == 200 || response.statusCode() == 409) {
                 down.remove(leaf);
             }
             if (response.statusCode() == 200) {
-                String result = field(response, "result");
+                String result = RootAdmin.field(response, "result");
                 undone(target, "restart", "HTTP 200: " + (result.isEmpty() ? response.body() : result));
                 log.printf("  fault: leaf %d restart: HTTP %d %s%n", leaf, response.statusCode(), response.body());
             } else {
-                String detail = "HTTP " + response.statusCode() + ": " + detail(response);
+                String detail = "HTTP " + response.statusCode() + ": " + RootAdmin.detail(response);
                 failed(target, "restart", detail, "  fault: leaf " + leaf + " restart: " + detail);
             }
         } catch (IOException e) {
-            failed(target, "restart", e.getMessage(), "  fault: cannot restart leaf " + leaf + " through " + root + ": "
-                    + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failed(target, "restart", "interrupted", "  fault: interrupted while restarting leaf " + leaf);
+            failed(target, "restart", e.getMessage(), "  fault: cannot restart leaf " + leaf + " through " + admin.root()
+                    + ": " + e.getMessage());
         }
     }
 
@@ -354,34 +320,22 @@ public final class FaultRunner implements AutoCloseable {
         Injection undo = new Injection(injection.kind(), leaf);
         // Marked first: if the answer is lost, the undo still clears it.
         injected.put(undo, target);
-        long durationMillis = Math.max(1, lasting.toMillis());
-        String body = switch (injection) {
-            case Fault.Delay delay -> "{\"delay_ms\": " + delay.delayDuration().toNanos() / 1e6
-                    + ", \"probability\": " + delay.probability()
-                    + ", \"duration_ms\": " + durationMillis
-                    + (delay.seedFor(leaf) == null ? "" : ", \"seed\": " + delay.seedFor(leaf))
-                    // Only when asked for: a root without distributions still takes a plain delay.
-                    + (delay.distribution() == null ? "" : ", \"distribution\": \"" + delay.distribution() + "\"") + "}";
-            case Fault.Stall stall -> "{\"stall_ms\": " + stall.stallDuration().toMillis()
-                    + ", \"every_ms\": " + stall.period().toMillis()
-                    + ", \"duration_ms\": " + durationMillis + "}";
-        };
+        String body = injection.adminBody(leaf, Math.max(1, lasting.toMillis()));
         try {
-            HttpResponse<String> response = adminRequest(leaf, injection.kind(), HttpRequest.newBuilder()
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+            HttpResponse<String> response = admin.inject(leaf, injection.kind(), body);
             if (response.statusCode() == 200) {
-                String result = field(response, "result");
+                String result = RootAdmin.field(response, "result");
                 // The leaf's answer names the seed it uses, so the event lets a run be repeated.
                 applied(target, "inject", result.isEmpty() ? response.body() : result);
                 log.printf("  fault: leaf %d %s: %s%n", leaf, injection.kind(), result.isEmpty() ? response.body() : result);
             } else {
-                String detail = "HTTP " + response.statusCode() + ": " + detail(response);
+                String detail = "HTTP " + response.statusCode() + ": " + RootAdmin.detail(response);
                 failed(target, "inject", detail + " (asked for " + body + ")", "  fault: leaf " + leaf + " " + injection.kind()
-                        + ": HTTP " + response.statusCode() + " " + detail(response) + " (asked for " + body + ")");
+                        + ": HTTP " + response.statusCode() + " " + RootAdmin.detail(response) + " (asked for " + body + ")");
             }
         } catch (IOException e) {
             failed(target, "inject", e.getMessage(), "  fault: cannot " + injection.kind() + " leaf " + leaf + " through "
-                    + root + ": " + e.getMessage());
+                    + admin.root() + ": " + e.getMessage());
         }
     }
 
@@ -392,46 +346,18 @@ public final class FaultRunner implements AutoCloseable {
         }
         String fallback = " (the leaf drops it by itself when the phase is due to end)";
         try {
-            HttpResponse<String> response = adminRequest(injection.leaf(), injection.kind(), HttpRequest.newBuilder().DELETE());
+            HttpResponse<String> response = admin.clear(injection.leaf(), injection.kind());
             if (response.statusCode() == 200) {
                 undone(target, "clear", "HTTP 200");
                 log.printf("  fault: leaf %d %s: cleared%n", injection.leaf(), injection.kind());
             } else {
-                String detail = "HTTP " + response.statusCode() + ": " + detail(response);
+                String detail = "HTTP " + response.statusCode() + ": " + RootAdmin.detail(response);
                 failed(target, "clear", detail + fallback, "  fault: leaf " + injection.leaf() + " " + injection.kind()
-                        + ": HTTP " + response.statusCode() + " " + detail(response) + fallback);
+                        + ": HTTP " + response.statusCode() + " " + RootAdmin.detail(response) + fallback);
             }
         } catch (IOException e) {
             failed(target, "clear", e.getMessage() + fallback, "  fault: cannot clear the " + injection.kind() + " of leaf "
-                    + injection.leaf() + " through " + root + ": " + e.getMessage() + fallback);
-        }
-    }
-
-    /** {@code /admin/leaves/{leaf}/{kind}} of the root. */
-    private HttpResponse<String> adminRequest(int leaf, String kind, HttpRequest.Builder request) throws IOException {
-        return send(request.uri(root.resolve("/admin/leaves/" + leaf + "/" + kind)));
-    }
-
-    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
-        try {
-            return http.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-    }
-
-    /** The {@code detail} of an error body, or the body itself. */
-    private static String detail(HttpResponse<String> response) {
-        String detail = field(response, "detail");
-        return detail.isEmpty() ? response.body() : detail;
-    }
-
-    private static String field(HttpResponse<String> response, String name) {
-        try {
-            return JSON.readTree(response.body()).path(name).asText();
-        } catch (IOException e) {
-            return "";
+                    + injection.leaf() + " through " + admin.root() + ": " + e.getMessage() + fallback);
         }
     }
 
