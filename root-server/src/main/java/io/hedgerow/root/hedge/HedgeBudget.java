@@ -79,7 +79,7 @@ public final class HedgeBudget {
      *         refusal is counted)
      */
     public boolean tryBackup() {
-        return tryTake(limit());
+        return tryTake(0);
     }
 
     /**
@@ -89,7 +89,7 @@ public final class HedgeBudget {
      * @return true if the retry may be sent (and is counted); false if even the floor is spent
      */
     public boolean tryRetry() {
-        return tryTake(limit() + retryFloor);
+        return tryTake(retryFloor);
     }
 
     /**
@@ -101,9 +101,10 @@ public final class HedgeBudget {
         backups[current].decrement();
     }
 
-    private boolean tryTake(double allowed) {
+    /** Takes one if the extras stay within the limit plus {@code beyondLimit}; rotates first, so the limit is current. */
+    private boolean tryTake(double beyondLimit) {
         rotateIfDue();
-        if (sum(backups) + 1 <= allowed) {
+        if (sum(backups) + 1 <= limit() + beyondLimit) {
             backups[current].increment();
             return true;
         }
