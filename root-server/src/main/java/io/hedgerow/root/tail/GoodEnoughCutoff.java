@@ -38,7 +38,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p><b>Assumptions and guarantees.</b> As for {@link ScaledPercentile}: any number of threads;
  * recording is wait-free but for bucket rotation; the cutoff is cached and recomputed at most every
- * {@value ScaledPercentile#REFRESH_MILLIS} ms. The decision methods are pure. Time comes only from
+ * {@value ScaledPercentile#REFRESH_MILLIS} ms. A window is made the first time its class and
+ * minimum coverage are seen (a {@link ConcurrentHashMap#computeIfAbsent}; later lookups are one
+ * map read). The decision methods are pure. Time comes only from
  * the injected {@link Ticker}.
  */
 public final class GoodEnoughCutoff {
