@@ -156,6 +156,23 @@ class SearchRunQueryPhaseTest {
     }
 
     @Test
+    void aLeafCrashRetriesEverythingItHeldEvenWhenHedgingSpentTheBudget() {
+        RunScript script = new RunScript(4, 8, 2, RunScript.hedge().withBudgetRatio(0).withBudgetMinPerSecond(0),
+                RunScript.tail().withCanaries(0));
+        List<SearchCopy> primaries = searches(script.start(query()));
+        answerAllBut(script.at(1), primaries, 0, 4); // leaf 0 holds partitions 0 and 4
+        assertThat(searches(script.at(3).fire())).as("no budget for backups").isEmpty();
+
+        // Leaf 0 crashes: both partitions it held are retried at once, on the retry floor.
+        SearchCopy retry0 = sent(script.at(4).lost(primaries.get(0)), 0, 1, Kind.RETRY, INTERACTIVE);
+        SearchCopy retry4 = sent(script.lost(primaries.get(4)), 4, 2, Kind.RETRY, INTERACTIVE);
+
+        script.at(5).ok(retry0);
+        assertThat(result(script.ok(retry4)).tainted()).isFalse();
+        assertThat(script.counter("hedgerow.hedge.budget.refusals")).as("the two backups, not the retries").isEqualTo(2);
+    }
+
+    @Test
     void aConnectionLostMidPhaseRetriesItsPartitionAtOnceOnAnotherReplica() {
         RunScript script = RunScript.standard();
         List<SearchCopy> primaries = searches(script.start(query()));
