@@ -10,7 +10,6 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-HEDGEROW="$HERE/hedgerow"
 SCENARIO_DIR="$HERE/docs/benchmarks/good-enough"
 ALL_SCENARIOS=(stall-300ms canaries)
 # The workload of the scenario files, for the warm-up (see stall-300ms.json).
@@ -33,8 +32,8 @@ Usage: benchmarks/good-enough.sh [options]
 
 Runs the good-enough benchmark end to end (issue 5), writing
 <results>/<time>-good-enough/good-enough.md: one table of scenario x policy (Avg, StdDev, p50, p95,
-p99, p99.9, max, extra leaf %, both ran %, errors %, tainted %, tainted coverage), ready for
-docs/benchmarks/good-enough.md. Two scenarios (docs/benchmarks/good-enough/):
+p99, p99.9, max, goodput, errors %, tainted %, tainted coverage, extra leaf %, both ran %, root p99,
+generator lag p99, check), ready for docs/benchmarks/good-enough.md. Two scenarios (docs/benchmarks/good-enough/):
 
   stall-300ms  leaf 1 stalled 300 ms every 2 s; four phases: wait-for-all (min_coverage 1.0) and
                good-enough (min_coverage 0.9), hedging off, then hedged. On
@@ -64,19 +63,14 @@ Options:
   -h, --help             This help.
 
 Exit status: 0 when every scenario ran cleanly; 1 when anything went wrong (a scenario that could not
-run, a root that refused a phase's options, failed fault actions, errors in a phase): the table is
-still written, with the problems listed under it.
+run, a root that refused a phase's options, failed fault actions, errors in a phase, a phase the load
+generator marks as not a clean measurement): the table is still written, with the problems listed
+under it.
 USAGE
 }
 
-die() {
-  echo "error: $*" >&2
-  exit 1
-}
-
-require_value() { # option value
-  [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || die "$1 needs a value (see --help)"
-}
+# shellcheck source=lib.sh
+source "$HERE/benchmarks/lib.sh"
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -95,11 +89,9 @@ while [[ $# -gt 0 ]]; do
 done
 
 [[ "$RATE" =~ ^[1-9][0-9]*$ ]] || die "--rate: '$RATE' (expected: a whole number of requests/s)"
-[[ "$PORT" =~ ^[0-9]+$ && "$PORT" -ge 1 && "$PORT" -le 65535 ]] || die "--port: '$PORT' (expected: 1..65535)"
 [[ -z "$LEAF_WORKERS" || "$LEAF_WORKERS" =~ ^[1-9][0-9]*$ ]] || die "--leaf-workers: '$LEAF_WORKERS' (expected: >= 1)"
-for duration in ${PHASE_DURATION:+"$PHASE_DURATION"} ${SCENARIO_WARMUP:+"$SCENARIO_WARMUP"}; do
-  [[ "$duration" =~ ^[0-9]+(\.[0-9]+)?(ms|s|m|h)$ ]] || die "duration '$duration' (expected e.g. 150ms, 10s, 2m)"
-done
+[[ -z "$PHASE_DURATION" ]] || require_duration --phase-duration "$PHASE_DURATION"
+[[ -z "$SCENARIO_WARMUP" ]] || require_duration --scenario-warmup "$SCENARIO_WARMUP"
 [[ "$WARMUP" =~ ^([1-9][0-9]*)(s|m)$ ]] || die "--warmup: '$WARMUP' (expected whole seconds or minutes, e.g. 90s, 2m)"
 WARMUP_SECONDS=${BASH_REMATCH[1]}
 [[ "${BASH_REMATCH[2]}" == s ]] || WARMUP_SECONDS=$((WARMUP_SECONDS * 60))
@@ -114,29 +106,12 @@ wants() { [[ " ${SCENARIOS[*]} " == *" $1 "* ]]; }
 for file in stall-300ms canaries-on canaries-off; do
   [[ -f "$SCENARIO_DIR/$file.json" ]] || die "missing scenario file $SCENARIO_DIR/$file.json"
 done
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  die "port $PORT is in use: is a cluster running already? Stop it or pick --port"
-fi
+require_port_free "$PORT"
 
 URL="http://127.0.0.1:$PORT"
 OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-good-enough"
-mkdir -p "$OUT"
-OUT="$(cd "$OUT" && pwd)"
-RUN_DIR="$OUT/run"
-PROBLEMS="$OUT/problems.txt"
-: >"$PROBLEMS"
-STARTED=$SECONDS
+bench_init
 
-say() { # progress line with the elapsed time
-  printf '[%3d:%02d] %s\n' $(((SECONDS - STARTED) / 60)) $(((SECONDS - STARTED) % 60)) "$*"
-}
-
-problem() {
-  echo "$*" >>"$PROBLEMS"
-  echo "PROBLEM: $*" >&2
-}
-
-CLUSTER_PID=""
 SAMPLER_PID=""
 stop_sampler() {
   [[ -n "$SAMPLER_PID" ]] || return 0
@@ -144,66 +119,7 @@ stop_sampler() {
   wait "$SAMPLER_PID" 2>/dev/null || true
   SAMPLER_PID=""
 }
-stop_cluster() {
-  stop_sampler
-  [[ -n "$CLUSTER_PID" ]] || return 0
-  if kill -0 "$CLUSTER_PID" 2>/dev/null; then
-    say "Stopping the cluster (pid $CLUSTER_PID)..."
-    kill -TERM "$CLUSTER_PID" 2>/dev/null || true
-    local waited=0
-    while kill -0 "$CLUSTER_PID" 2>/dev/null && [[ $waited -lt 30 ]]; do
-      sleep 1
-      waited=$((waited + 1))
-    done
-    if kill -0 "$CLUSTER_PID" 2>/dev/null; then
-      kill -KILL "$CLUSTER_PID" 2>/dev/null || true
-      # The root could not stop its leaves: stop them by their pid files (ours only: --run-dir).
-      "$HEDGEROW" local stop --run-dir "$RUN_DIR" || true
-    fi
-  fi
-  CLUSTER_PID=""
-}
-trap stop_cluster EXIT
-trap 'echo "Interrupted." >&2; exit 130' INT TERM
-
-# start_cluster NAME CANARIES: starts the cluster, waits until it serves, warms it.
-start_cluster() {
-  local name="$1" canaries="$2"
-  local args=("${CLUSTER_SHAPE[@]}" --canaries "$canaries" --port "$PORT" --run-dir "$RUN_DIR")
-  [[ -z "$LEAF_WORKERS" ]] || args+=(--leaf-workers "$LEAF_WORKERS")
-  local log="$OUT/cluster-$name.log"
-  say "Starting ./hedgerow local ${args[*]} (log: $log)..."
-  "$HEDGEROW" local "${args[@]}" >"$log" 2>&1 &
-  CLUSTER_PID=$!
-  local waited=0
-  until grep -qs '^Serving on ' "$log"; do
-    if ! kill -0 "$CLUSTER_PID" 2>/dev/null; then
-      tail -n 20 "$log" >&2
-      CLUSTER_PID=""
-      die "the cluster did not start (its log above, all of it in $log)"
-    fi
-    [[ $waited -lt 900 ]] || die "the cluster was not serving after 15 minutes (see $log)"
-    if [[ $waited -gt 0 && $((waited % 30)) -eq 0 ]]; then
-      say "  still starting: $(tail -n 1 "$log")"
-    fi
-    sleep 1
-    waited=$((waited + 1))
-  done
-  say "Cluster serving on $URL (pid $CLUSTER_PID, canaries $canaries)"
-  # A cold cluster loaded at once falls behind while six JVMs compile on two cores
-  # (docs/loadgen.md, "Cold clusters"): half the warm-up gently, half at half the benchmark's rate.
-  say "Warming the cluster: $((WARMUP_SECONDS / 2))s at $GENTLE_RATE req/s, then $((WARMUP_SECONDS - WARMUP_SECONDS / 2))s at $WARM_RATE req/s..."
-  warm "$name-1" "$GENTLE_RATE" $((WARMUP_SECONDS / 2))
-  warm "$name-2" "$WARM_RATE" $((WARMUP_SECONDS - WARMUP_SECONDS / 2))
-}
-
-warm() { # step rate seconds
-  "$HEDGEROW" loadgen --target "$URL" --rate "$2" --duration "$3s" --warmup 0s "${WORKLOAD[@]}" \
-    --label "warmup-$1" --results "$OUT/warmup" >"$OUT/warmup-$1.log" 2>&1 \
-    || { tail -n 20 "$OUT/warmup-$1.log" >&2; die "the warm-up failed (see $OUT/warmup-$1.log)"; }
-  # The table row: achieved/s is field 4, errors 6, p99 13.
-  say "  warm-up $1: $(awk '/^rate-/ { printf "achieved %s req/s, p99 %s ms, %s errors", $4, $13, $6 }' "$OUT/warmup-$1.log")"
-}
+trap 'stop_sampler; cluster_stop' EXIT
 
 # Samples the root's good-enough cutoff (seconds) every 2 s into FILE, in the background.
 start_sampler() { # file
@@ -217,29 +133,31 @@ start_sampler() { # file
   SAMPLER_PID=$!
 }
 
+# start_cluster NAME CANARIES: starts the cluster, waits until it serves, warms it.
+start_cluster() {
+  local name="$1" canaries="$2"
+  cluster_start "$name" "$PORT" "${CLUSTER_SHAPE[@]}" --canaries "$canaries" ${LEAF_WORKERS:+--leaf-workers "$LEAF_WORKERS"}
+  # A cold cluster loaded at once falls behind while six JVMs compile on two cores
+  # (docs/loadgen.md, "Cold clusters"): half the warm-up gently, half at half the benchmark's rate.
+  say "Warming the cluster: $((WARMUP_SECONDS / 2))s at $GENTLE_RATE req/s, then $((WARMUP_SECONDS - WARMUP_SECONDS / 2))s at $WARM_RATE req/s..."
+  warm_up "$name-1" "$GENTLE_RATE" "$((WARMUP_SECONDS / 2))s" "${WORKLOAD[@]}"
+  warm_up "$name-2" "$WARM_RATE" "$((WARMUP_SECONDS - WARMUP_SECONDS / 2))s" "${WORKLOAD[@]}"
+}
+
 FOLDERS=()
 run_scenario() { # file label
-  local file="$1" label="$2"
-  local args=(--target "$URL" --scenario "$SCENARIO_DIR/$file.json" --rate "$RATE" --results "$OUT/runs" --label "$label")
+  local file="$1" label="$2" folder
+  local args=(--target "$URL" --scenario "$SCENARIO_DIR/$file.json" --rate "$RATE" --run-dir "$RUN_DIR"
+    --results "$OUT/runs" --label "$label")
   [[ -z "$PHASE_DURATION" ]] || args+=(--phase-duration "$PHASE_DURATION")
   [[ -z "$SCENARIO_WARMUP" ]] || args+=(--warmup "$SCENARIO_WARMUP")
   say "Scenario $label ($file.json) at $RATE req/s (log: $OUT/$label.log)"
-  # tee ignores Ctrl-C, so what the generator prints while it undoes its faults still reaches the log.
-  if "$HEDGEROW" loadgen "${args[@]}" 2>&1 | (trap '' INT TERM; exec tee "$OUT/$label.log"); then
-    local folder
-    folder="$(sed -n 's/^Results: \(.*\) (report\.txt.*/\1/p' "$OUT/$label.log" | tail -n 1)"
-    [[ -n "$folder" ]] && FOLDERS+=("$folder")
-  else
-    problem "$label did not run: $(grep -E '^error:' "$OUT/$label.log" | tail -n 1 || echo "the load generator failed, see $OUT/$label.log")"
+  if folder="$(loadgen_run "$OUT/$label.log" "${args[@]}")" && [[ -n "$folder" ]]; then
+    FOLDERS+=("$folder")
   fi
-  while IFS= read -r warning; do
-    problem "$label: ${warning#warning: }"
-  done < <(grep -E '^warning:' "$OUT/$label.log" || true)
 }
 
 say "Good-enough benchmark: results in $OUT"
-# Build once here, in the foreground, so the cluster does not build in the background.
-"$HEDGEROW" loadgen --version >/dev/null
 WARM_RATE=$(((RATE + 1) / 2))
 GENTLE_RATE=$((WARM_RATE < 150 ? WARM_RATE : 150))
 
@@ -253,29 +171,25 @@ if wants stall-300ms || wants canaries; then
     stop_sampler
     curl -s "$URL/admin/blocklist" >"$OUT/blocklist-after-stall.json" || true
   fi
-  wants canaries && run_scenario canaries-on no-fault-canaries-1
-  stop_cluster
+  if wants canaries; then run_scenario canaries-on no-fault-canaries-1; fi
+  cluster_stop
 fi
 if wants canaries; then
   start_cluster canaries-0 0
   run_scenario canaries-off no-fault-canaries-0
-  stop_cluster
+  cluster_stop
 fi
 
 TABLE="$OUT/good-enough.md"
+COMPARE=""
 if [[ ${#FOLDERS[@]} -gt 0 ]]; then
   say "Tabulating ${#FOLDERS[@]} run(s)..."
-  "$HEDGEROW" loadgen compare --markdown --label good-enough --results "$OUT" "${FOLDERS[@]}" >"$OUT/compare.log" 2>&1 \
-    || { cat "$OUT/compare.log" >&2; die "loadgen compare failed"; }
-  # Rows with errors (the errors % column, the 13th field when split on '|'), one line per scenario.
-  while IFS= read -r line; do
-    problem "$line"
-  done < <(awk -F'|' '/^\| [^-]/ && $2 !~ /Scenario/ {
-      gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $13)
-      if ($13 + 0 > 0) { failed[$2] = failed[$2] (failed[$2] == "" ? "" : ", ") $3 " " $13 "%"; if (!($2 in seen)) { seen[$2]; order[++n] = $2 } }
-    }
-    END { for (i = 1; i <= n; i++) printf "%s: requests failed in %s (errors by reason in its log)\n", order[i], failed[order[i]] }' \
-      "$OUT/compare.log")
+  COMPARE="$(loadgen_compare "$OUT/compare.log" --markdown --label good-enough --results "$OUT" "${FOLDERS[@]}")" \
+    && [[ -n "$COMPARE" ]] || die "loadgen compare failed (see $OUT/compare.log)"
+  # Errors in a phase, and every phase that is not a clean measurement, are problems of the benchmark.
+  for folder in "${FOLDERS[@]}"; do
+    phase_problems "$folder"
+  done
 fi
 
 # The cutoff during the stall scenario, in ms: min, median, max of the samples.
@@ -288,12 +202,8 @@ cutoff_summary() {
 {
   echo "# Good-enough results and canaries: measured $(date -u +%Y-%m-%d)"
   echo
-  cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
-  memory="$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)"
-  os="$(sed -n 's/^PRETTY_NAME="\(.*\)"/\1/p' /etc/os-release 2>/dev/null)"
-  java="$(grep -h '^  machine: ' "${FOLDERS[@]/%//report.txt}" 2>/dev/null | head -n 1 | sed 's/^  machine: //')"
-  echo "- Machine: $(nproc) cores${cpu:+ ($cpu)}${memory:+, $memory}${os:+, $os}; the root, 4 leaf JVMs and the generator all on it."
-  [[ -z "$java" ]] || echo "- Generator: $java"
+  echo "- Machine: $(machine_line); the root, 4 leaf JVMs and the generator all on it."
+  [[ ${#FOLDERS[@]} -eq 0 ]] || echo "- Generator: $(lg_read "${FOLDERS[0]}" settings.machine)"
   echo "- Cluster: \`./hedgerow local ${CLUSTER_SHAPE[*]}${LEAF_WORKERS:+ --leaf-workers $LEAF_WORKERS} --canaries N\` (Europarl),"
   echo "  \`--canaries 1\` for stall-300ms and the canaries-on row, \`--canaries 0\` (restarted, warmed again) for canaries-off."
   echo "- Load: open loop, Poisson arrivals at $RATE req/s, cheap mix, ids only (no stored fields or snippets),"
@@ -308,8 +218,8 @@ cutoff_summary() {
   echo "- no-fault: \`hedge=off\`, \`min_coverage=1.0\`; the rows differ only in the root's \`--canaries\`."
   echo "- Command: \`benchmarks/good-enough.sh --rate $RATE${PHASE_DURATION:+ --phase-duration $PHASE_DURATION}${SCENARIO_WARMUP:+ --scenario-warmup $SCENARIO_WARMUP} --warmup $WARMUP${LEAF_WORKERS:+ --leaf-workers $LEAF_WORKERS}${ONLY:+ --only $ONLY}\`"
   echo
-  if [[ ${#FOLDERS[@]} -gt 0 ]]; then
-    sed -n '/^|/,$p' "$OUT/compare.log" | sed '/^Comparison: /d'
+  if [[ -n "$COMPARE" ]]; then
+    markdown_table "$COMPARE"
   else
     echo "No scenario ran."
   fi

@@ -13,6 +13,14 @@
 #   cluster_stop                  stops it (also on exit)
 #   loadgen_run LOG ARGS...       runs ./hedgerow loadgen ARGS, tee'd to LOG; prints its results folder
 #   lg_read FOLDER PATH...        values of FOLDER/summary.json (see ./hedgerow loadgen read --help)
+#   phase_line FOLDER PHASE       "achieved R req/s, p99 P ms, N errors" of one phase (name or index)
+#   phase_problems FOLDER         records a problem for each phase of FOLDER that had errors or is not a
+#                                 clean measurement (its error_rate, its problems: lag, faults, notes)
+#   warm_up LABEL RATE DURATION ARGS...  unmeasured open-loop load on $URL with ARGS, quietly (log:
+#                                 $OUT/warmup-LABEL.log); says what it achieved; dies when it fails
+#   loadgen_compare LOG ARGS...   runs ./hedgerow loadgen compare ARGS, its output in LOG; prints its folder
+#   markdown_table FOLDER         the Markdown table of a compare folder (compare.md) without its list of
+#                                 problems (phase_problems puts those in the script's own list)
 #   machine_line                  one line describing the machine, for the docs
 
 HEDGEROW="$HERE/hedgerow"
@@ -124,9 +132,70 @@ loadgen_run() {
   sed -n 's/^Results: \(.*\) (report\.txt.*/\1/p' "$log" | tail -n 1
 }
 
-# lg_read FOLDER PATH...: one line per path from FOLDER/summary.json.
+# lg_read FOLDER PATH...: one line per path from FOLDER/summary.json. Exit 2 when a path names nothing.
 lg_read() {
-  "$HEDGEROW" loadgen read "$@"
+  # Every JVM of the launcher warns that it uses the vector incubator module: noise, once per value read.
+  "$HEDGEROW" loadgen read "$@" 2> >(grep -v '^WARNING: Using incubator modules' >&2)
+}
+
+# phase_line FOLDER PHASE: a phase's throughput, p99 and errors in one line, for progress lines.
+phase_line() {
+  local values achieved p99 errors
+  values="$(lg_read "$1" "phases.$2.achieved_rate" "phases.$2.latency_ms.answered.p99" "phases.$2.errors" | paste -sd' ')" \
+    || { echo "no summary in $1"; return 0; }
+  read -r achieved p99 errors <<<"$values"
+  printf 'achieved %.0f req/s, p99 %s ms, %s errors\n' "$achieved" "$p99" "$errors"
+}
+
+# phase_problems FOLDER: a problem "LABEL / PHASE: ..." for each of the run's phases that has errors (any:
+# the load generator flags only more than 1%) and for each item of a phase's problems.
+phase_problems() {
+  local folder="$1" label values name rate flagged reasons problems text i=0 j status
+  label="$(lg_read "$folder" label)" || { problem "$folder: no summary.json to check"; return 0; }
+  while true; do
+    status=0
+    values="$(lg_read "$folder" "phases.$i.name" "phases.$i.error_rate" "phases.$i.error_flagged" \
+      "phases.$i.error_reasons" "phases.$i.problems" 2>/dev/null)" || status=$?
+    [[ $status -eq 0 ]] || break
+    { read -r name; read -r rate; read -r flagged; read -r reasons; read -r problems; } <<<"$values"
+    if [[ "$flagged" != true ]] && awk -v r="$rate" 'BEGIN { exit !(r > 0) }'; then
+      problem "$label / $name: $(awk -v r="$rate" 'BEGIN { printf "%.2f", r * 100 }')% of requests failed (\`$reasons\`)"
+    fi
+    if [[ "$problems" != "[]" ]]; then
+      j=0
+      while text="$(lg_read "$folder" "phases.$i.problems.$j" 2>/dev/null)"; do
+        problem "$label / $name: $text"
+        j=$((j + 1))
+      done
+    fi
+    i=$((i + 1))
+  done
+  [[ $status -eq 2 ]] || problem "$folder: its summary.json could not be read (loadgen read exit $status)"
+  [[ $i -gt 0 ]] || problem "$label: no phase in $folder/summary.json"
+}
+
+# warm_up LABEL RATE DURATION ARGS...: a fresh cluster's JIT needs load before anything is measured.
+# Needs URL. Its output goes to $OUT/warmup-LABEL.log only (its results under $OUT/warmup).
+warm_up() {
+  local label="$1" rate="$2" duration="$3" log="$OUT/warmup-$1.log" folder=""
+  shift 3
+  folder="$(loadgen_run "$log" --target "$URL" --rate "$rate" --duration "$duration" --warmup 0s \
+    --label "warmup-$label" --results "$OUT/warmup" "$@" 2>/dev/null)" || true
+  [[ -n "$folder" ]] || { tail -n 20 "$log" >&2; die "the warm-up failed (see $log)"; }
+  say "  warm-up $label: $(phase_line "$folder" 0)"
+}
+
+# loadgen_compare LOG ARGS...: ./hedgerow loadgen compare ARGS, output in LOG; prints the comparison's folder.
+loadgen_compare() {
+  local log="$1"
+  shift
+  "$HEDGEROW" loadgen compare "$@" >"$log" 2>&1 || { cat "$log" >&2; return 1; }
+  sed -n 's/^Comparison: \(.*\) (compare\.txt.*/\1/p' "$log" | tail -n 1
+}
+
+# markdown_table FOLDER: FOLDER/compare.md up to its "Problems:" list, without the blank lines before it.
+markdown_table() {
+  awk '/^Problems:$/ { exit } /^$/ { blank++; next } { for (; blank > 0; blank--) print ""; print }' "$1/compare.md"
 }
 
 machine_line() {

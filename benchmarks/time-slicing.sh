@@ -9,8 +9,6 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-HEDGEROW="$HERE/hedgerow"
-export HEDGEROW_DATA="${HEDGEROW_DATA:-$HERE/data}"
 
 SCALE=20
 DURATION=60s
@@ -66,14 +64,8 @@ Options:
 USAGE
 }
 
-die() {
-  echo "error: $*" >&2
-  exit 1
-}
-
-require_value() { # option value
-  [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || die "$1 needs a value (see --help)"
-}
+# shellcheck source=lib.sh
+source "$HERE/benchmarks/lib.sh"
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -93,15 +85,14 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-command -v jq >/dev/null || die "jq is needed to read the load generator's summary.json (e.g. 'apt install jq')"
 [[ "$SCALE" =~ ^[1-9][0-9]*$ ]] || die "--scale: '$SCALE' (expected: a whole number >= 1)"
 for share in "$LOAD_SHARE" "$INTERACTIVE_SHARE"; do
   [[ "$share" =~ ^[1-9][0-9]?$ ]] || die "share '$share' (expected: a percentage, 1..99)"
 done
-for duration in "$DURATION" "$THROUGHPUT_DURATION" "$WARMUP" "$SLICE"; do
-  [[ "$duration" =~ ^[0-9]+(ms|s|m)$ ]] || die "duration '$duration' (expected e.g. 1ms, 10s, 2m)"
-done
-[[ "$PORT" =~ ^[0-9]+$ && "$PORT" -ge 1 && "$PORT" -le 65535 ]] || die "--port: '$PORT' (expected: 1..65535)"
+require_duration --duration "$DURATION"
+require_duration --throughput-duration "$THROUGHPUT_DURATION"
+require_duration --warmup "$WARMUP"
+require_duration --slice "$SLICE"
 RUN_SLICING=false
 RUN_PRIORITY=false
 IFS=',' read -r -a parts <<<"$ONLY"
@@ -112,57 +103,20 @@ for part in "${parts[@]}"; do
     *) die "--only: '$part' (expected: slicing, priority or both, comma-separated)" ;;
   esac
 done
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-  die "port $PORT is in use: is a cluster running already? Stop it ('./hedgerow local stop') or pick --port"
-fi
+require_port_free "$PORT"
 
 URL="http://127.0.0.1:$PORT"
 OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-time-slicing"
-mkdir -p "$OUT"
-OUT="$(cd "$OUT" && pwd)"
-PROBLEMS="$OUT/problems.txt"
-: >"$PROBLEMS"
-STARTED=$SECONDS
-
-say() { # progress line with the elapsed time
-  printf '[%3d:%02d] %s\n' $(((SECONDS - STARTED) / 60)) $(((SECONDS - STARTED) % 60)) "$*"
-}
-
-problem() {
-  echo "$*" >>"$PROBLEMS"
-  echo "PROBLEM: $*" >&2
-}
-
-CLUSTER_PID=""
-stop_cluster() {
-  [[ -n "$CLUSTER_PID" ]] || return 0
-  if kill -0 "$CLUSTER_PID" 2>/dev/null; then
-    say "Stopping the cluster (pid $CLUSTER_PID)..."
-    kill -TERM "$CLUSTER_PID" 2>/dev/null || true
-    local waited=0
-    while kill -0 "$CLUSTER_PID" 2>/dev/null && [[ $waited -lt 30 ]]; do
-      sleep 1
-      waited=$((waited + 1))
-    done
-    if kill -0 "$CLUSTER_PID" 2>/dev/null; then
-      kill -KILL "$CLUSTER_PID" 2>/dev/null || true
-      "$HEDGEROW" local stop || true
-    fi
-  fi
-  CLUSTER_PID=""
-}
+bench_init
 LOADGEN_PIDS=()
-stop_all() {
+stop_loadgens() { # the background generators of the two-class runs
+  local pid
   for pid in "${LOADGEN_PIDS[@]}"; do
     kill -TERM "$pid" 2>/dev/null || true
   done
-  stop_cluster
 }
-trap stop_all EXIT
-trap 'echo "Interrupted." >&2; exit 130' INT TERM
-
+trap 'stop_loadgens; cluster_stop' EXIT
 say "Time-slicing benchmark: results in $OUT"
-"$HEDGEROW" loadgen --version >/dev/null # build once, in the foreground
 
 if [[ "$SCALE" == 1 ]]; then
   INDEX_NAME=europarl
@@ -205,53 +159,47 @@ QUERIES="$OUT/queries.tsv"
 } >"$QUERIES"
 
 start_cluster() { # label slice
-  local log="$OUT/cluster-$1.log"
-  say "Starting ./hedgerow local --index $INDEX --port $PORT --leaf-arg=--slice=$2 (log: $log)..."
-  "$HEDGEROW" local --index "$INDEX" --leaves 4 --replicas 2 --partitions 16 --port "$PORT" "${ROOT_FLAGS[@]}" \
-    --leaf-arg="--slice=$2" >"$log" 2>&1 &
-  CLUSTER_PID=$!
-  local waited=0
-  until grep -qs '^Serving on ' "$log"; do
-    if ! kill -0 "$CLUSTER_PID" 2>/dev/null; then
-      tail -n 20 "$log" >&2
-      CLUSTER_PID=""
-      die "the cluster did not start (its log above)"
-    fi
-    [[ $waited -lt 900 ]] || die "the cluster was not serving after 15 minutes (see $log)"
-    sleep 1
-    waited=$((waited + 1))
-  done
+  cluster_start "$1" "$PORT" --index "$INDEX" --leaves 4 --replicas 2 --partitions 16 "${ROOT_FLAGS[@]}" \
+    --leaf-arg="--slice=$2"
 }
 
-# loadgen label args...: runs one load generator into $OUT/runs, its log in $OUT/<label>.log; prints its results folder.
-loadgen() {
+# run_loadgen LABEL ARGS...: one load generator on the query set, quietly (its output in $OUT/LABEL.log,
+# only its problems on the terminal: two run at once); prints its results folder, nothing when it failed.
+run_loadgen() {
   local label="$1"
   shift
-  if ! "$HEDGEROW" loadgen --target "$URL" --queries "$QUERIES" "${WORKLOAD[@]}" --label "$label" \
-      --results "$OUT/runs" "$@" >"$OUT/$label.log" 2>&1; then
-    problem "$label failed: $(grep -E '^error:' "$OUT/$label.log" | tail -n 1 || echo "see $OUT/$label.log")"
+  loadgen_run "$OUT/$label.log" --target "$URL" --queries "$QUERIES" "${WORKLOAD[@]}" --label "$label" \
+    --results "$OUT/runs" "$@" 2> >(grep --line-buffered '^PROBLEM: ' >&2) || true
+}
+
+# figure FOLDER PATH: one figure of a run's phase (a steady run has one) from its summary.json, or n/a.
+figure() {
+  local value
+  [[ -n "$1" ]] && value="$(lg_read "$1" "phases.0.$2" 2>/dev/null)" && [[ "$value" != null ]] || value=n/a
+  echo "$value"
+}
+
+# whole NUMBER: rounded down to a whole number (n/a stays n/a).
+whole() {
+  [[ "$1" == n/a ]] && echo n/a || awk -v v="$1" 'BEGIN { printf "%d", v }'
+}
+
+row() { # label folder: a table row of one run's phase
+  local achieved="n/a" p50="n/a" p99="n/a" p999="n/a" max="n/a" errors="n/a" tainted="n/a" values
+  if [[ -n "$2" ]] && values="$(lg_read "$2" phases.0.achieved_rate phases.0.latency_ms.answered.p50 \
+      phases.0.latency_ms.answered.p99 phases.0.latency_ms.answered.p99_9 phases.0.latency_ms.answered.max \
+      phases.0.errors phases.0.tainted_pct | paste -sd' ')"; then
+    read -r achieved p50 p99 p999 max errors tainted <<<"${values//null/n/a}"
+    achieved="$(printf '%.0f' "$achieved")"
+    tainted="$(printf '%.2f' "$tainted")"
   fi
-  sed -n 's/^Results: \(.*\) (report\.txt.*/\1/p' "$OUT/$label.log" | tail -n 1
-}
-
-# metric folder jq-path: one number of the last phase of a run, e.g. metric DIR .achieved_rate
-metric() {
-  [[ -n "$1" && -f "$1/summary.json" ]] || { echo "n/a"; return; }
-  jq -r "[.phases[]] | last | $2 // \"n/a\"" "$1/summary.json"
-}
-
-row() { # label folder: a table row of one run's last phase
-  local f="$2"
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" \
-    "$(printf '%.0f' "$(metric "$f" .achieved_rate)" 2>/dev/null || echo n/a)" \
-    "$(metric "$f" .latency_ms.p50)" "$(metric "$f" .latency_ms.p99)" "$(metric "$f" .latency_ms.p99_9)" \
-    "$(metric "$f" .latency_ms.max)" "$(metric "$f" .errors)" "$(metric "$f" .tainted_pct)"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$achieved" "$p50" "$p99" "$p999" "$max" "$errors" "$tainted"
 }
 
 warm() { # label
-  local rate=$(( SCALE > 5 ? 100 : 300 ))
-  say "  warm-up: $WARMUP at $rate req/s, 98/2 mix"
-  loadgen "warmup-$1" --rate "$rate" --duration "$WARMUP" --warmup 0s --mix "$CHEAP_MIX,$EXPENSIVE_MIX" >/dev/null
+  local rate=$((SCALE > 5 ? 100 : 300))
+  say "  warming the cluster: $WARMUP at $rate req/s, 98/2 mix"
+  warm_up "$1" "$rate" "$WARMUP" --queries "$QUERIES" "${WORKLOAD[@]}" --mix "$CHEAP_MIX,$EXPENSIVE_MIX"
 }
 
 MIXED_MIX="high_term=1960,medium_term=1960,low_term=980,and_high_high=882,and_high_med=882,or_high_high=882,or_high_med=882,heavy_or=172"
@@ -264,10 +212,10 @@ if $RUN_SLICING; then
     start_cluster "slicing-$mode" "$slice"
     warm "slicing-$mode"
     say "  saturation throughput (closed loop, 16 in flight, $THROUGHPUT_DURATION each): cheap mix, 98/2 mix"
-    f="$(loadgen "throughput-cheap-$mode" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$CHEAP_MIX")"
-    THROUGHPUT_CHEAP[$mode]="$(metric "$f" '.achieved_rate | floor')"
-    f="$(loadgen "throughput-mixed-$mode" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$MIXED_MIX")"
-    THROUGHPUT_MIXED[$mode]="$(metric "$f" '.achieved_rate | floor')"
+    f="$(run_loadgen "throughput-cheap-$mode" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$CHEAP_MIX")"
+    THROUGHPUT_CHEAP[$mode]="$(whole "$(figure "$f" achieved_rate)")"
+    f="$(run_loadgen "throughput-mixed-$mode" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$MIXED_MIX")"
+    THROUGHPUT_MIXED[$mode]="$(whole "$(figure "$f" achieved_rate)")"
     say "    cheap ${THROUGHPUT_CHEAP[$mode]} req/s, 98/2 ${THROUGHPUT_MIXED[$mode]} req/s"
     if [[ -z "$RATE" ]]; then
       [[ "${THROUGHPUT_MIXED[$mode]}" != n/a ]] || die "no throughput measured (see $OUT/throughput-mixed-$mode.log)"
@@ -276,14 +224,14 @@ if $RUN_SLICING; then
     cheap_rate="$(awk -v r="$RATE" 'BEGIN { printf "%.1f", r * 0.98 }')"
     expensive_rate="$(awk -v r="$RATE" 'BEGIN { printf "%.1f", r * 0.02 }')"
     say "  98/2 open loop at $RATE req/s for $DURATION: cheap $cheap_rate req/s and expensive $expensive_rate req/s, two generators"
-    loadgen "mixed-expensive-$mode" --rate "$expensive_rate" --duration "$DURATION" --warmup 3s --mix "$EXPENSIVE_MIX" \
+    run_loadgen "mixed-expensive-$mode" --rate "$expensive_rate" --duration "$DURATION" --warmup 3s --mix "$EXPENSIVE_MIX" \
       --seed 7 >"$OUT/mixed-expensive-$mode.folder" &
     LOADGEN_PIDS+=($!)
-    CHEAP_RUN[$mode]="$(loadgen "mixed-cheap-$mode" --rate "$cheap_rate" --duration "$DURATION" --warmup 3s --mix "$CHEAP_MIX")"
+    CHEAP_RUN[$mode]="$(run_loadgen "mixed-cheap-$mode" --rate "$cheap_rate" --duration "$DURATION" --warmup 3s --mix "$CHEAP_MIX")"
     wait "${LOADGEN_PIDS[-1]}" || true
     EXPENSIVE_RUN[$mode]="$(cat "$OUT/mixed-expensive-$mode.folder")"
-    say "    cheap p99 $(metric "${CHEAP_RUN[$mode]}" .latency_ms.p99) ms, expensive p99 $(metric "${EXPENSIVE_RUN[$mode]}" .latency_ms.p99) ms"
-    stop_cluster
+    say "    cheap p99 $(figure "${CHEAP_RUN[$mode]}" latency_ms.answered.p99) ms, expensive p99 $(figure "${EXPENSIVE_RUN[$mode]}" latency_ms.answered.p99) ms"
+    cluster_stop
   done
 fi
 
@@ -294,30 +242,31 @@ if $RUN_PRIORITY; then
   start_cluster "priority" "$SLICE"
   warm "priority"
   if [[ -z "${THROUGHPUT_CHEAP[on]:-}" ]]; then
-    f="$(loadgen "throughput-cheap-priority" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$CHEAP_MIX")"
-    THROUGHPUT_CHEAP[on]="$(metric "$f" '.achieved_rate | floor')"
+    f="$(run_loadgen "throughput-cheap-priority" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$CHEAP_MIX")"
+    THROUGHPUT_CHEAP[on]="$(whole "$(figure "$f" achieved_rate)")"
   fi
+  [[ "${THROUGHPUT_CHEAP[on]}" != n/a ]] || die "no throughput measured (see $OUT/throughput-cheap-*.log)"
   INTERACTIVE_RATE="$(awk -v t="${THROUGHPUT_CHEAP[on]}" -v s="$INTERACTIVE_SHARE" 'BEGIN { printf "%d", t * s / 100 }')"
   say "  interactive cheap queries at $INTERACTIVE_RATE req/s alone for $DURATION"
-  ALONE_RUN="$(loadgen "interactive-alone" --rate "$INTERACTIVE_RATE" --duration "$DURATION" --warmup 3s --mix "$CHEAP_MIX")"
+  ALONE_RUN="$(run_loadgen "interactive-alone" --rate "$INTERACTIVE_RATE" --duration "$DURATION" --warmup 3s --mix "$CHEAP_MIX")"
   say "  the same next to a batch load (priority=batch, 98/2 mix, closed loop, 16 in flight)"
-  loadgen "batch" --closed-loop 16 --priority batch --duration "$DURATION" --warmup 3s --mix "$MIXED_MIX" --seed 7 \
+  run_loadgen "batch" --closed-loop 16 --priority batch --duration "$DURATION" --warmup 3s --mix "$MIXED_MIX" --seed 7 \
     >"$OUT/batch.folder" &
   LOADGEN_PIDS+=($!)
-  WITH_BATCH_RUN="$(loadgen "interactive-with-batch" --rate "$INTERACTIVE_RATE" --duration "$DURATION" --warmup 3s --mix "$CHEAP_MIX")"
+  WITH_BATCH_RUN="$(run_loadgen "interactive-with-batch" --rate "$INTERACTIVE_RATE" --duration "$DURATION" --warmup 3s --mix "$CHEAP_MIX")"
   wait "${LOADGEN_PIDS[-1]}" || true
   BATCH_RUN="$(cat "$OUT/batch.folder")"
-  stop_cluster
+  cluster_stop
 fi
 
 TABLE="$OUT/time-slicing.md"
 {
   echo "# Time-slicing: measured $(date -u +%Y-%m-%d)"
   echo
-  cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
-  memory="$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)"
-  echo "- Machine: $(nproc) cores${cpu:+ ($cpu)}${memory:+, $memory}; the root, 4 leaf JVMs and the generators all on it."
-  echo "- Index: $INDEX_NAME ($(jq -r .doc_count "$INDEX/index.json") docs, 16 partitions); cluster"
+  echo "- Machine: $(machine_line); the root, 4 leaf JVMs and the generators all on it."
+  # The index's own manifest (not a load run's figure); jq is optional.
+  docs="$(jq -r .doc_count "$INDEX/index.json" 2>/dev/null || echo "?")"
+  echo "- Index: $INDEX_NAME ($docs docs, 16 partitions); cluster"
   echo "  \`./hedgerow local --leaves 4 --replicas 2 --partitions 16 ${ROOT_FLAGS[*]} --leaf-arg=--slice=0s|$SLICE\`"
   echo "  (no result cache, no canaries, no good-enough cutoff: only the leaves' scheduling differs)."
   echo "- Cheap: $CHEAP_MIX. Expensive: heavy_or, an OR of $EXPENSIVE_TERMS frequent terms. Ids only, timeout_ms 5000."
