@@ -217,7 +217,8 @@ class LeafCancelTest {
 
         peer.send(cancel(running.getRequestId(), true));
         awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsReceived, 1);
-        assertThat(leaf.counters().snapshot().twinCancelsBothRan()).isEqualTo(1);
+        // Counted after the one above, on the event loop: wait for it too rather than read it at once.
+        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsBothRan, 1);
 
         assertThat(injectDelay(root, Duration.ZERO).getError()).isEmpty(); // releases the hold
         SearchResponse answer = root.receive().getResult();

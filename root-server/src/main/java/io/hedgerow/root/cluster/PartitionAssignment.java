@@ -11,6 +11,13 @@ import java.util.List;
  * <p>Replica r of partition p lives on leaf {@code (p + r * stride) mod leaves}, where the stride
  * spreads replicas so that when one leaf is lost its partitions' other copies are shared by
  * several leaves rather than piling onto its neighbour.
+ *
+ * <p>With two replicas on an even number of leaves (four or more), leaves go in partner pairs,
+ * 0-1, 2-3 and so on, that share no partition: a partition's second copy goes to a leaf other
+ * than its first copy's partner, turn by turn. Then there is always a pair of leaves whose loss
+ * costs no partition both replicas, and that is where a query's second canary goes (a real query
+ * of death crashes the leaves its canaries reach). The price: a lost leaf's partitions fall to the
+ * leaves other than its partner, half of them each on four leaves, not a third each on three.
  */
 public final class PartitionAssignment {
     private final int partitions;
@@ -52,6 +59,9 @@ public final class PartitionAssignment {
             throw new IllegalArgumentException("replicas: " + replicas + " (expected: 1.." + leaves
                     + ", at most one copy per leaf)");
         }
+        if (replicas == 2 && leaves >= 4 && leaves % 2 == 0) {
+            return partnered(partitions, leaves);
+        }
         int[][] replicasOf = new int[partitions][replicas];
         for (int p = 0; p < partitions; p++) {
             int primary = p % leaves;
@@ -62,6 +72,64 @@ public final class PartitionAssignment {
             }
         }
         return new PartitionAssignment(partitions, leaves, replicasOf);
+    }
+
+    /**
+     * Two copies; leaf 2k and leaf 2k+1 are partners that share no partition. The second copy goes
+     * to a leaf other than the first and its partner: the least loaded, then the one sharing fewest
+     * partitions with the first so far (so a lost leaf's partitions fall evenly on the others), then
+     * the next round the leaves from a point that moves each round.
+     */
+    private static PartitionAssignment partnered(int partitions, int leaves) {
+        int[][] replicasOf = new int[partitions][2];
+        int[] load = new int[leaves];
+        int[][] shared = new int[leaves][leaves];
+        for (int p = 0; p < partitions; p++) {
+            load[p % leaves]++;
+        }
+        for (int p = 0; p < partitions; p++) {
+            int first = p % leaves;
+            int partner = first ^ 1;
+            int start = 1 + (p / leaves) % (leaves - 1);
+            int second = -1;
+            for (int i = 0; i < leaves - 1; i++) {
+                int candidate = (first + start + i) % leaves;
+                if (candidate == first || candidate == partner) {
+                    continue;
+                }
+                if (second < 0 || load[candidate] < load[second]
+                        || (load[candidate] == load[second] && shared[first][candidate] < shared[first][second])) {
+                    second = candidate;
+                }
+            }
+            load[second]++;
+            shared[first][second]++;
+            shared[second][first]++;
+            replicasOf[p][0] = first;
+            replicasOf[p][1] = second;
+        }
+        return new PartitionAssignment(partitions, leaves, replicasOf);
+    }
+
+    /** The leaf that shares no partition with {@code leaf}, or -1 when the placement has none. */
+    public int partnerOf(int leaf) {
+        for (int other = 0; other < leaves; other++) {
+            if (other != leaf && disjoint(partitionsOfLeaf[leaf], partitionsOfLeaf[other])) {
+                return other;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean disjoint(int[] a, int[] b) {
+        for (int x : a) {
+            for (int y : b) {
+                if (x == y) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static int nextFree(int[] chosen, int count, int candidate, int leaves) {

@@ -33,7 +33,7 @@ class PartitionAssignmentTest {
     }
 
     @Test
-    void spreadsALostLeafsPartitionsOverSeveralSurvivors() {
+    void spreadsALostLeafsPartitionsOverTheLeavesOtherThanItsPartner() {
         PartitionAssignment assignment = PartitionAssignment.spread(16, 4, 2);
         Map<Integer, Integer> takeOver = new HashMap<>();
         for (int p : assignment.partitionsOf(0)) {
@@ -43,8 +43,41 @@ class PartitionAssignmentTest {
                 }
             }
         }
-        assertThat(takeOver).containsOnlyKeys(1, 2, 3);
-        assertThat(takeOver.values()).allSatisfy(count -> assertThat(count).isBetween(2, 3));
+        assertThat(takeOver).containsOnly(Map.entry(2, 4), Map.entry(3, 4));
+    }
+
+    @Test
+    void spreadsALostLeafsPartitionsOverSeveralSurvivorsWithAnOddNumberOfLeaves() {
+        PartitionAssignment assignment = PartitionAssignment.spread(15, 5, 2);
+        Map<Integer, Integer> takeOver = new HashMap<>();
+        for (int p : assignment.partitionsOf(0)) {
+            for (int leaf : assignment.replicasOf(p)) {
+                if (leaf != 0) {
+                    takeOver.merge(leaf, 1, Integer::sum);
+                }
+            }
+        }
+        assertThat(takeOver.keySet()).hasSizeGreaterThanOrEqualTo(3);
+    }
+
+    /** Two leaves a query of death could crash (its canary's and its second opinion's) leave every partition a replica. */
+    @Test
+    void givesEveryLeafAPartnerSharingNoPartitionWithTwoReplicasOnAnEvenNumberOfLeaves() {
+        for (int leaves = 4; leaves <= 12; leaves += 2) {
+            for (int partitions : new int[] {16, 17, 64}) {
+                PartitionAssignment assignment = PartitionAssignment.spread(partitions, leaves, 2);
+                for (int leaf = 0; leaf < leaves; leaf++) {
+                    assertThat(assignment.partitionsOf(leaf)).as("%d partitions, %d leaves, leaf %d and its partner",
+                            partitions, leaves, leaf).doesNotContain(assignment.partitionsOf(leaf ^ 1));
+                    assertThat(assignment.partnerOf(leaf)).isNotEqualTo(-1);
+                }
+                int[] sizes = java.util.stream.IntStream.range(0, leaves).map(l -> assignment.partitionsOf(l).length).toArray();
+                assertThat(Arrays.stream(sizes).max().getAsInt() - Arrays.stream(sizes).min().getAsInt())
+                        .as("balance of %d partitions over %d leaves: %s", partitions, leaves, Arrays.toString(sizes))
+                        .isLessThanOrEqualTo(2);
+            }
+        }
+        assertThat(PartitionAssignment.spread(16, 3, 2).partnerOf(0)).as("three leaves: every pair shares").isEqualTo(-1);
     }
 
     @Test

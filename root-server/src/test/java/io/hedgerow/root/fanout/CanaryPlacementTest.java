@@ -21,24 +21,27 @@ class CanaryPlacementTest {
 
     @Test
     void prefersALeafSharingNoPartitionWithTheCanarysLeaves() {
-        // 6 leaves, 6 partitions, partition p on leaves p and p+1: leaf 0 holds 0 and 5.
-        PartitionAssignment assignment = PartitionAssignment.spread(6, 6, 2);
+        // 4 leaves, 8 partitions, 2 replicas: leaf 0's partner, leaf 1, shares no partition with it.
+        PartitionAssignment assignment = PartitionAssignment.spread(8, 4, 2);
 
         CanaryPlacement.Choice choice = CanaryPlacement.choose(assignment, ALL_READY, 1L, p -> p != 0);
 
-        assertThat(choice).as("leaf 2 holds partitions 1 and 2, neither on leaf 0")
-                .isEqualTo(new CanaryPlacement.Choice(1, 2));
+        assertThat(choice).as("leaf 1 holds partitions 1, 2, 5, 6 and 7, none on leaf 0")
+                .isEqualTo(new CanaryPlacement.Choice(1, 1));
+        assertThat(assignment.partnerOf(0)).isEqualTo(1);
     }
 
     @Test
     void otherwiseAPartitionWhoseOtherReplicaIsNotOnTheCanarysLeaf() {
-        // 4 leaves, 8 partitions: every pair of leaves shares a partition.
-        PartitionAssignment assignment = PartitionAssignment.spread(8, 4, 2);
+        // 5 leaves, 10 partitions: every pair of leaves shares a partition.
+        PartitionAssignment assignment = PartitionAssignment.spread(10, 5, 2);
+        assertThat(assignment.partnerOf(2)).isEqualTo(-1);
 
         CanaryPlacement.Choice choice = CanaryPlacement.choose(assignment, ALL_READY, 1L << 2, p -> p != 2);
 
-        assertThat(choice).isEqualTo(new CanaryPlacement.Choice(0, 1));
-        assertThat(assignment.replicasOf(0)).containsExactly(0, 1);
+        assertThat(choice.leaf()).isNotEqualTo(2);
+        assertThat(assignment.replicasOf(choice.partition())).as("partition %d keeps a replica off leaf 2", choice.partition())
+                .doesNotContain(2);
     }
 
     @Test
@@ -56,8 +59,9 @@ class CanaryPlacementTest {
             }
         };
 
-        assertThat(CanaryPlacement.choose(assignment, onlyLeaf3, 1L << 2, p -> p != 2))
-                .isEqualTo(new CanaryPlacement.Choice(3, 3));
+        CanaryPlacement.Choice onLeaf3 = CanaryPlacement.choose(assignment, onlyLeaf3, 1L << 2, p -> p != 2);
+        assertThat(onLeaf3.leaf()).isEqualTo(3);
+        assertThat(assignment.partitionsOf(3)).contains(onLeaf3.partition());
         assertThat(CanaryPlacement.choose(assignment, onlyLeaf3, 1L << 3, p -> true)).isNull();
         // Two leaves holding every partition: the second opinion still goes, on any partition.
         PartitionAssignment two = PartitionAssignment.spread(4, 2, 2);

@@ -39,10 +39,11 @@ import java.util.stream.IntStream;
  * budget and delay, the tail guard, the metrics) on the script's {@link ManualTicker}; the leaves
  * are {@link FakeLeaves}, all ready and idle unless the test says otherwise, so the dispatch policy
  * picks each partition's first replica. With the default shape (4 leaves, 8 partitions, 2 replicas)
- * partition p lives on leaves:
+ * partition p lives on leaves (leaves 0 and 1 are partners sharing no partition, so are 2 and 3):
  * <pre>
- *   p0: 0,1   p1: 1,2   p2: 2,3   p3: 3,0   p4: 0,2   p5: 1,3   p6: 2,0   p7: 3,1
+ *   p0: 0,2   p1: 1,3   p2: 2,1   p3: 3,0   p4: 0,2   p5: 1,3   p6: 2,1   p7: 3,1
  * </pre>
+ * With 3 replicas: p0: 0,1,2  p1: 1,2,3  p2: 2,3,0  p3: 3,0,1  p4: 0,2,3  p5: 1,3,0  p6: 2,0,1  p7: 3,1,2.
  */
 final class RunScript {
     static final long MS = 1_000_000L;

@@ -64,15 +64,16 @@ class SearchRunCanaryTest {
         RunScript script = script();
         SearchCopy canary = searches(script.start(query())).getFirst();
 
-        // At t=3 ms the canary's hedge timer fires: a second canary, partition 0 to leaf 1.
+        // At t=3 ms the canary's hedge timer fires: a second canary, partition 1 to leaf 3, the
+        // partner of leaf 2 (they share no partition, so both crashing would cost no partition).
         List<Action> hedge = script.at(3).fire();
-        SearchCopy backup = sent(hedge, 0, 1, Kind.CANARY, INTERACTIVE);
+        SearchCopy backup = sent(hedge, 1, 3, Kind.CANARY, INTERACTIVE);
         assertThat(cancels(hedge)).as("the first copy is kept").isEmpty();
         assertThat(script.timerAtMillis()).as("the canary timeout of the first copy").isEqualTo(50.0);
 
         // The backup answers first: the query goes on; partition 2 keeps its canary copy as its first.
         List<Action> fanOut = script.at(4).ok(backup);
-        assertThat(searches(fanOut)).hasSize(6).noneMatch(c -> c.partition() == 2 || c.partition() == 0);
+        assertThat(searches(fanOut)).hasSize(6).noneMatch(c -> c.partition() == 2 || c.partition() == 1);
         assertThat(cancels(fanOut)).isEmpty();
         script.at(5).ok(canary);
         List<Action> end = List.of();
@@ -90,14 +91,14 @@ class SearchRunCanaryTest {
         RunScript script = script();
         SearchCopy canary = searches(script.start(query())).getFirst();
 
-        SearchCopy retry = sent(script.at(1).answer(canary, Status.ERROR), 2, 3, Kind.RETRY, INTERACTIVE);
+        SearchCopy retry = sent(script.at(1).answer(canary, Status.ERROR), 2, 1, Kind.RETRY, INTERACTIVE);
         List<Action> end = script.at(2).answer(retry, Status.BUSY);
 
         assertThat(searches(end)).as("the query goes no further").isEmpty();
         SearchException failure = failure(end);
         assertThat(failure.kind()).isEqualTo(SearchException.Kind.UNAVAILABLE);
         assertThat(failure.getMessage()).contains("the canary failed on every replica", "not blocklisted",
-                "127.0.0.1:9002: error at the leaf", "127.0.0.1:9003: busy at the leaf");
+                "127.0.0.1:9002: error at the leaf", "127.0.0.1:9001: busy at the leaf");
         assertThat(blocklist(script).size()).isZero();
     }
 
@@ -106,7 +107,7 @@ class SearchRunCanaryTest {
         RunScript script = script();
         SearchCopy canary = searches(script.start(query())).getFirst();
 
-        SearchCopy retry = sent(script.at(1).answer(canary, Status.BUSY), 2, 3, Kind.RETRY, INTERACTIVE);
+        SearchCopy retry = sent(script.at(1).answer(canary, Status.BUSY), 2, 1, Kind.RETRY, INTERACTIVE);
         List<Action> fanOut = script.at(2).ok(retry);
 
         assertThat(searches(fanOut)).hasSize(7).noneMatch(c -> c.partition() == 2);
@@ -117,19 +118,20 @@ class SearchRunCanaryTest {
         RunScript script = script();
         SearchCopy canary = searches(script.start(query())).getFirst();
 
-        // At t=1 ms leaf 2 drops the connection: not evidence yet; a second canary to leaf 1.
+        // At t=1 ms leaf 2 drops the connection: not evidence yet; a second canary to leaf 3, its partner.
         List<Action> crash = script.at(1).lost(canary);
-        SearchCopy second = sent(crash, 0, 1, Kind.CANARY, INTERACTIVE);
+        SearchCopy second = sent(crash, 1, 3, Kind.CANARY, INTERACTIVE);
         assertThat(blocklist(script).size()).isZero();
 
-        // At t=2 ms leaf 1 drops it too: two leaves, the query is dangerous, sent nowhere else.
+        // At t=2 ms leaf 3 drops it too: two leaves, the query is dangerous, sent nowhere else (and
+        // with leaves 2 and 3 gone, every partition still has its replica on leaf 0 or 1).
         List<Action> again = script.at(2).lost(second);
 
         assertThat(searches(again)).isEmpty();
         SearchException failure = failure(again);
         assertThat(failure.kind()).isEqualTo(SearchException.Kind.DANGEROUS);
         assertThat(failure.getMessage()).contains("127.0.0.1:9002 when the connection dropped",
-                "127.0.0.1:9001 when the connection dropped", "blocklisted");
+                "127.0.0.1:9003 when the connection dropped", "blocklisted");
         assertThat(blocklist(script).list()).singleElement()
                 .satisfies(entry -> assertThat(entry.reason()).isEqualTo(Blocklist.Reason.CANARY_CONNECTION_LOST));
         assertThat(script.counter("hedgerow.canary.dangerous", "reason", "canary_connection_lost")).isEqualTo(1);
@@ -140,13 +142,13 @@ class SearchRunCanaryTest {
         RunScript script = script();
         SearchCopy canary = searches(script.start(query())).getFirst();
 
-        SearchCopy second = sent(script.at(1).lost(canary), 0, 1, Kind.CANARY, INTERACTIVE);
+        SearchCopy second = sent(script.at(1).lost(canary), 1, 3, Kind.CANARY, INTERACTIVE);
         script.leaves.down(2); // restarting
         List<Action> fanOut = script.at(2).ok(second);
 
         // The lost canary's partition goes to its other replica, the others to a ready one.
         assertThat(searches(fanOut)).hasSize(7);
-        sent(fanOut, 2, 3, Kind.RETRY, INTERACTIVE);
+        sent(fanOut, 2, 1, Kind.RETRY, INTERACTIVE);
         assertThat(searches(fanOut)).noneMatch(c -> c.leaf() == 2);
         List<Action> end = List.of();
         for (SearchCopy copy : searches(fanOut)) {
@@ -161,9 +163,9 @@ class SearchRunCanaryTest {
         RunScript script = script();
         SearchCopy canary = searches(script.start(query())).getFirst();
 
-        SearchCopy second = sent(script.at(1).lost(canary), 0, 1, Kind.CANARY, INTERACTIVE);
+        SearchCopy second = sent(script.at(1).lost(canary), 1, 3, Kind.CANARY, INTERACTIVE);
         script.leaves.down(2);
-        script.leaves.down(3); // both replicas of partition 2 are away
+        script.leaves.down(1); // both replicas of partitions 2 and 6 are away
         List<Action> fanOut = script.at(2).ok(second);
         List<Action> end = List.of();
         for (SearchCopy copy : searches(fanOut)) {
@@ -172,11 +174,9 @@ class SearchRunCanaryTest {
 
         SearchResult result = result(end);
         assertThat(result.tainted()).isTrue();
-        assertThat(result.coverage().partitionsAnswered()).as("every partition with a replica up").isEqualTo(7);
-        assertThat(result.errors()).singleElement().satisfies(error -> {
-            assertThat(error.partition()).isEqualTo(2);
-            assertThat(error.kind()).isEqualTo(PartitionError.Kind.UNAVAILABLE);
-        });
+        assertThat(result.coverage().partitionsAnswered()).as("every partition with a replica up").isEqualTo(6);
+        assertThat(result.errors()).extracting(PartitionError::partition).containsExactlyInAnyOrder(2, 6);
+        assertThat(result.errors()).allSatisfy(error -> assertThat(error.kind()).isEqualTo(PartitionError.Kind.UNAVAILABLE));
     }
 
     @Test
@@ -185,13 +185,13 @@ class SearchRunCanaryTest {
         SearchCopy canary = searches(script.start(query().hedge(HedgeMode.OFF))).getFirst();
         assertThat(script.timerAtMillis()).as("no hedging: the canary timeout").isEqualTo(50.0);
 
-        // At t=50 ms leaf 2 has answered nothing at all: a second canary on leaf 1, the first kept.
+        // At t=50 ms leaf 2 has answered nothing at all: a second canary on leaf 3, the first kept.
         List<Action> check = script.at(50).fire();
-        SearchCopy second = sent(check, 0, 1, Kind.CANARY, INTERACTIVE);
+        SearchCopy second = sent(check, 1, 3, Kind.CANARY, INTERACTIVE);
         assertThat(cancels(check)).isEmpty();
         assertThat(script.timerAtMillis()).as("the second canary's timeout").isEqualTo(100.0);
 
-        // Leaf 1 is silent too: wait, never blocklist.
+        // Leaf 3 is silent too: wait, never blocklist.
         List<Action> again = script.at(100).fire();
         assertThat(searches(again)).isEmpty();
         assertThat(blocklist(script).size()).isZero();
@@ -207,9 +207,9 @@ class SearchRunCanaryTest {
         searches(script.start(query().hedge(HedgeMode.OFF)));
         script.leaves.overtakes(2);
 
-        // At t=50 ms leaf 2 has finished work sent after the canary: a second opinion, on leaf 1.
-        SearchCopy second = sent(script.at(50).fire(), 0, 1, Kind.CANARY, INTERACTIVE);
-        script.leaves.overtakes(1);
+        // At t=50 ms leaf 2 has finished work sent after the canary: a second opinion, on leaf 3.
+        SearchCopy second = sent(script.at(50).fire(), 1, 3, Kind.CANARY, INTERACTIVE);
+        script.leaves.overtakes(3);
 
         // At t=100 ms the second canary is past its timeout and overtaken too.
         List<Action> verdict = script.at(100).fire();
@@ -217,7 +217,7 @@ class SearchRunCanaryTest {
         SearchException failure = failure(verdict);
         assertThat(failure.kind()).isEqualTo(SearchException.Kind.DANGEROUS);
         assertThat(failure.getMessage()).contains("did not answer within the canary timeout",
-                "127.0.0.1:9002 and 127.0.0.1:9001");
+                "127.0.0.1:9002 and 127.0.0.1:9003");
         assertThat(cancels(verdict)).hasSize(2).contains(second);
         assertThat(blocklist(script).list()).singleElement()
                 .satisfies(entry -> assertThat(entry.reason()).isEqualTo(Blocklist.Reason.CANARY_TIMED_OUT));

@@ -142,11 +142,11 @@ class SearchRunFetchTest {
         RunScript script = RunScript.standard();
         Map<Integer, FetchCopy> fetches = queryPhase(script, withFields().hedge(HedgeMode.OFF));
 
-        List<Action> lost = script.at(2).lost(fetches.get(2)); // partition 6: leaves 2 and 0
+        List<Action> lost = script.at(2).lost(fetches.get(2)); // partition 6: leaves 2 and 1
 
         FetchCopy retry = fetches(lost).getFirst();
         assertThat(retry.kind()).isEqualTo(Kind.FETCH_RETRY);
-        assertThat(retry.leaf()).isEqualTo(0);
+        assertThat(retry.leaf()).isEqualTo(1);
         for (int leaf : List.of(0, 1, 3)) {
             script.at(3).fetched(fetches.get(leaf));
         }

@@ -75,9 +75,9 @@ class SearchRunQueryPhaseTest {
         List<SearchCopy> primaries = searches(script.start(query()));
         answerAllBut(script.at(1), primaries, 2);
 
-        // At t=3 ms the hedge timer fires: a backup of partition 2 to leaf 3, at BACKUP.
+        // At t=3 ms the hedge timer fires: a backup of partition 2 to leaf 1, at BACKUP.
         List<Action> hedge = script.at(3).fire();
-        SearchCopy backup = sent(hedge, 2, 3, Kind.BACKUP, BACKUP);
+        SearchCopy backup = sent(hedge, 2, 1, Kind.BACKUP, BACKUP);
         assertThat(searches(hedge)).hasSize(1);
         assertThat(script.timerAtMillis()).as("next: the cutoff").isEqualTo(20.0);
 
@@ -100,7 +100,7 @@ class SearchRunQueryPhaseTest {
         RunScript script = RunScript.standard();
         List<SearchCopy> primaries = searches(script.start(query()));
         answerAllBut(script.at(1), primaries, 2);
-        SearchCopy backup = sent(script.at(3).fire(), 2, 3, Kind.BACKUP, BACKUP);
+        SearchCopy backup = sent(script.at(3).fire(), 2, 1, Kind.BACKUP, BACKUP);
 
         List<Action> end = script.at(3.5).ok(primaries.get(2));
 
@@ -148,7 +148,7 @@ class SearchRunQueryPhaseTest {
         // The retry floor: a leaf that fails what it held is retried whatever hedging spent.
         List<Action> busy = script.at(1).answer(primaries.get(2), Status.BUSY);
 
-        SearchCopy retry = sent(busy, 2, 3, Kind.RETRY, INTERACTIVE);
+        SearchCopy retry = sent(busy, 2, 1, Kind.RETRY, INTERACTIVE);
         answerAllBut(script.at(2), primaries, 2);
         SearchResult result = result(script.at(3).ok(retry));
         assertThat(result.tainted()).isFalse();
@@ -164,7 +164,7 @@ class SearchRunQueryPhaseTest {
         assertThat(searches(script.at(3).fire())).as("no budget for backups").isEmpty();
 
         // Leaf 0 crashes: both partitions it held are retried at once, on the retry floor.
-        SearchCopy retry0 = sent(script.at(4).lost(primaries.get(0)), 0, 1, Kind.RETRY, INTERACTIVE);
+        SearchCopy retry0 = sent(script.at(4).lost(primaries.get(0)), 0, 2, Kind.RETRY, INTERACTIVE);
         SearchCopy retry4 = sent(script.lost(primaries.get(4)), 4, 2, Kind.RETRY, INTERACTIVE);
 
         script.at(5).ok(retry0);
@@ -181,7 +181,7 @@ class SearchRunQueryPhaseTest {
         // Leaf 1 drops its connection: both of its partitions go to their other replicas now.
         List<Action> first = script.at(1.5).lost(primaries.get(1));
         List<Action> second = script.lost(primaries.get(5));
-        SearchCopy retry1 = sent(first, 1, 2, Kind.RETRY, INTERACTIVE);
+        SearchCopy retry1 = sent(first, 1, 3, Kind.RETRY, INTERACTIVE);
         SearchCopy retry5 = sent(second, 5, 3, Kind.RETRY, INTERACTIVE);
 
         script.at(2).ok(retry1);
@@ -195,7 +195,7 @@ class SearchRunQueryPhaseTest {
         RunScript script = RunScript.standard();
         List<SearchCopy> primaries = searches(script.start(query()));
         answerAllBut(script.at(1), primaries, 2);
-        SearchCopy retry = sent(script.at(1.5).answer(primaries.get(2), Status.ERROR), 2, 3, Kind.RETRY, INTERACTIVE);
+        SearchCopy retry = sent(script.at(1.5).answer(primaries.get(2), Status.ERROR), 2, 1, Kind.RETRY, INTERACTIVE);
 
         List<Action> end = script.at(2).answer(retry, Status.BUSY);
 
@@ -205,7 +205,7 @@ class SearchRunQueryPhaseTest {
         assertThat(result.errors()).singleElement().satisfies(error -> {
             assertThat(error.partition()).isEqualTo(2);
             assertThat(error.kind()).isEqualTo(PartitionError.Kind.BUSY);
-            assertThat(error.leaf()).isEqualTo("127.0.0.1:9003");
+            assertThat(error.leaf()).isEqualTo("127.0.0.1:9001");
         });
         assertThat(result.totalHits().exact()).isFalse();
     }
@@ -215,7 +215,7 @@ class SearchRunQueryPhaseTest {
         RunScript script = RunScript.standard();
         List<SearchCopy> primaries = searches(script.start(query().minCoverage(0.85)));
         answerAllBut(script.at(1), primaries, 2);
-        SearchCopy backup = sent(script.at(3).fire(), 2, 3, Kind.BACKUP, BACKUP);
+        SearchCopy backup = sent(script.at(3).fire(), 2, 1, Kind.BACKUP, BACKUP);
 
         // At t=20 ms the cutoff fires: 7 of 8 equal partitions hold 87.5% >= 85%.
         List<Action> cut = script.at(20).fire();

@@ -25,7 +25,7 @@ class SearchRunTiedTest {
         List<Action> start = script.start(query().hedge(HedgeMode.TIED));
 
         assertThat(wires(start)).hasSize(8).allSatisfy(wire -> assertThat(wire.hasTwin()).isTrue());
-        assertThat(wires(start).get(2).getTwin().getLeafAddress()).isEqualTo("127.0.0.1:9003");
+        assertThat(wires(start).get(2).getTwin().getLeafAddress()).isEqualTo("127.0.0.1:9001");
         assertThat(script.context.budget().backupsInWindow()).as("eight twins charged").isEqualTo(8);
         assertThat(script.timerAtMillis()).isEqualTo(1.0);
         List<SearchCopy> firsts = searches(start);
@@ -35,9 +35,9 @@ class SearchRunTiedTest {
             }
         }
 
-        // At t=1 ms the tied timer fires: only partition 2 is still waiting; its twin goes to leaf 3.
+        // At t=1 ms the tied timer fires: only partition 2 is still waiting; its twin goes to leaf 1.
         List<Action> twins = script.at(1).fire();
-        SearchCopy twin = sent(twins, 2, 3, Kind.TWIN, INTERACTIVE);
+        SearchCopy twin = sent(twins, 2, 1, Kind.TWIN, INTERACTIVE);
         assertThat(searches(twins)).hasSize(1);
         assertThat(wires(twins).getFirst().getTwin().getRequestId()).isEqualTo(firsts.get(2).requestId());
         assertThat(wires(start).get(2).getTwin().getRequestId()).isEqualTo(twin.requestId());
@@ -59,15 +59,15 @@ class SearchRunTiedTest {
                 script.at(0.5).ok(first);
             }
         }
-        SearchCopy twin = sent(script.at(1).fire(), 2, 3, Kind.TWIN, INTERACTIVE);
+        SearchCopy twin = sent(script.at(1).fire(), 2, 1, Kind.TWIN, INTERACTIVE);
 
-        // Leaf 2 started the first copy and dropped the twin on leaf 3; then the first copy fails.
+        // Leaf 2 started the first copy and dropped the twin on leaf 1; then the first copy fails.
         List<Action> dropped = script.at(1.2).answer(twin, Status.CANCELLED);
         assertThat(searches(dropped)).as("the first copy is still out").isEmpty();
         List<Action> failed = script.at(2).answer(firsts.get(2), Status.ERROR);
 
-        // Leaf 3 never ran the twin: it is asked again rather than the partition reported unreachable.
-        SearchCopy retry = sent(failed, 2, 3, Kind.RETRY, INTERACTIVE);
+        // Leaf 1 never ran the twin: it is asked again rather than the partition reported unreachable.
+        SearchCopy retry = sent(failed, 2, 1, Kind.RETRY, INTERACTIVE);
         SearchResult result = result(script.at(3).ok(retry));
         assertThat(result.tainted()).isFalse();
         assertThat(result.errors()).isEmpty();

@@ -44,7 +44,11 @@ class LocalClusterTest {
     }
 
     private static LocalCluster.Options options(Path runDir, int httpPort) {
-        return new LocalCluster.Options(index.dir(), 3, 2, "127.0.0.1", httpPort, new RunDirectory(runDir),
+        return options(runDir, httpPort, 3);
+    }
+
+    private static LocalCluster.Options options(Path runDir, int httpPort, int leaves) {
+        return new LocalCluster.Options(index.dir(), leaves, 2, "127.0.0.1", httpPort, new RunDirectory(runDir),
                 new JavaLauncher(ProcessHandle.current().info().command().orElse("java"),
                         System.getProperty("java.class.path"), "256m"),
                 Duration.ofSeconds(60), false, Duration.ZERO, HedgeSettings.defaults(),
@@ -134,8 +138,10 @@ class LocalClusterTest {
     }
 
     @Test
-    void aQueryOfDeathCostsTwoLeavesAtMostAndIsThenRefusedWithoutTouchingOne(@TempDir Path runDir) throws Exception {
-        try (LocalCluster cluster = LocalCluster.start(options(runDir, 0).withFaultInjection(true)
+    void aQueryOfDeathCostsTwoPartnerLeavesAtMostAndNoPartitionAndIsThenRefusedWithoutTouchingOne(@TempDir Path runDir)
+            throws Exception {
+        // Four leaves, two replicas: leaves 0-1 and 2-3 are partners that share no partition.
+        try (LocalCluster cluster = LocalCluster.start(options(runDir, 0, 4).withFaultInjection(true)
                 .withQueryOfDeath("KILLME"), quiet())) {
             assertThat(search(cluster).hits()).as("ordinary queries are answered").isNotEmpty();
 
@@ -149,7 +155,8 @@ class LocalClusterTest {
                         assertThat(e.getMessage()).contains("when the connection dropped", "blocklisted");
                     });
             // One lost connection is not evidence (a leaf may crash or restart on its own): the canary
-            // went to a second leaf as a second opinion, which halted too. No third leaf got it.
+            // went to a second leaf as a second opinion, the first's partner, which halted too. No
+            // third leaf got it.
             List<Integer> halted = new ArrayList<>();
             awaitHalted(cluster, halted, 2);
             for (int i : halted) {
@@ -157,6 +164,7 @@ class LocalClusterTest {
                         .contains("query of death: search request", "contains the token 'KILLME'");
             }
             assertThat(halted).as("leaves halted by the query of death").hasSize(2);
+            assertThat(halted.get(0) ^ 1).as("the second is the first's partner").isEqualTo(halted.get(1));
             assertThat(cluster.root().tail().blocklist().list()).singleElement()
                     .satisfies(entry -> assertThat(entry.fingerprint().text()).isEqualTo("alpha KILLME"));
 
@@ -167,13 +175,14 @@ class LocalClusterTest {
                     e -> assertThat(e.kind()).isEqualTo(SearchException.Kind.BLOCKLISTED));
             assertThat(subRequestsSent(cluster)).as("sub-requests sent for the refused query").isEqualTo(sentBefore);
 
-            // Everything else is answered from the leaf that is left: tainted, with its coverage, not an error.
+            // No partition lost both replicas: everything else is answered in full by the two leaves left.
             SearchResult after = cluster.client().search(SearchRequest.builder("alpha bravo").k(20).cache(false)
                     .timeoutMillis(30_000).build()).join();
             assertThat(after.hits()).isNotEmpty();
-            assertThat(after.tainted()).isTrue();
-            assertThat(after.coverage().partitionsAnswered()).as("the partitions of the leaf left").isEqualTo(4);
-            for (int i = 0; i < 3; i++) {
+            assertThat(after.tainted()).as("halted %s, %s, placement:%n%s", halted, after.errors(),
+                    cluster.root().cluster().assignment()).isFalse();
+            assertThat(after.coverage().partitionsAnswered()).isEqualTo(6);
+            for (int i = 0; i < 4; i++) {
                 assertThat(cluster.leafProcess(i).isAlive()).as("leaf %d alive", i).isEqualTo(!halted.contains(i));
             }
         }
@@ -184,7 +193,7 @@ class LocalClusterTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (halted.size() < count && System.nanoTime() < deadline) {
             halted.clear();
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < cluster.leafCount(); i++) {
                 if (!cluster.leafProcess(i).isAlive()) {
                     halted.add(i);
                 }
