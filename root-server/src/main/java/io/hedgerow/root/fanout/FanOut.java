@@ -54,12 +54,11 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         HedgeDelay hedgeDelay = new HedgeDelay(hedge, ticker);
         this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay,
                 new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()),
-                new TailGuard(cluster.config().tail(), hedgeDelay, ticker));
+                new TailGuard(cluster.config().tail(), hedgeDelay, ticker, cluster.index()::parse));
         metrics.watch(context.tail());
         this.group = group;
         this.defaultTimeoutNanos = cluster.config().defaultTimeout().toNanos();
         this.maxTimeoutNanos = cluster.config().maxTimeout().toNanos();
-        int salt = ThreadLocalRandom.current().nextInt(256);
         List<LoopConnections> perLoop = new ArrayList<>();
         int leaves = cluster.leaves().size();
         for (EventExecutor executor : group) {
@@ -69,7 +68,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
                 byLeaf[leaf] = new LeafConnection(leaf, cluster, loop, transport.channelClass(),
                         assignmentFrame(cluster, leaf), RECONNECT);
             }
-            perLoop.add(new LoopConnections(loop, byLeaf, salt, perLoop.size()));
+            perLoop.add(new LoopConnections(loop, byLeaf, perLoop.size()));
         }
         this.loops = perLoop.toArray(LoopConnections[]::new);
         this.leafFaults = new LeafFaultSender(loops);
@@ -152,7 +151,11 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             CompletableFuture<SearchResult> promise) {
         switch (context.tail().admit(request, startNanos)) {
             case TailGuard.Refused refused -> {
-                context.metrics().blocklistRefused();
+                switch (refused.reason().kind()) {
+                    case BLOCKLISTED -> context.metrics().blocklistRefused();
+                    case BAD_QUERY -> context.metrics().requestRejected(RootMetrics.RequestError.BAD_QUERY);
+                    default -> context.metrics().requestRejected(RootMetrics.RequestError.UNAVAILABLE);
+                }
                 promise.completeExceptionally(refused.reason());
             }
             case TailGuard.Served served -> {
