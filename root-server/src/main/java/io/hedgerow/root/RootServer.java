@@ -75,8 +75,7 @@ public final class RootServer implements AutoCloseable {
                     Ticker.system());
             fanOut.connect();
             if (!fanOut.awaitReady(readyTimeout)) {
-                LOG.log(System.Logger.Level.WARNING, "not every leaf is ready after {0} ms; serving anyway{1}",
-                        readyTimeout.toMillis(), refusals(cluster));
+                LOG.log(System.Logger.Level.WARNING, "not every leaf is ready; serving anyway{0}", refusals(cluster));
             }
             HttpApiServer http = httpHost == null ? null
                     : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin,

@@ -81,8 +81,8 @@ class RootCommandTest {
         String other = leaf(otherBuild).address();
         Run run = run("root", "--leaves", one + "," + other, "--port", "0");
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).contains("the leaves serve different indexes: " + one + " serve '" + INDEX + "'",
-                other + " serve '" + INDEX + "'", "give the root --index DIR");
+        assertThat(run.err()).contains("the leaves serve different indexes: " + one + " serves '" + INDEX + "'",
+                other + " serves '" + INDEX + "'", "give the root --index DIR");
     }
 
     @Test

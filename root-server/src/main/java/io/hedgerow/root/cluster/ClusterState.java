@@ -126,6 +126,14 @@ public final class ClusterState {
         return (double) covered / all;
     }
 
+    /**
+     * True when every leaf is either up or refused ({@link LeafStatus#refusal()}): waiting longer
+     * for a refused leaf would not make it ready.
+     */
+    public boolean allLeavesSettled() {
+        return leaves.stream().allMatch(leaf -> leaf.state() == LeafStatus.State.UP || leaf.refusal() != null);
+    }
+
     /** True when every connection to every leaf is ready. */
     public boolean allLeavesUp() {
         return leaves.stream().allMatch(leaf -> leaf.state() == LeafStatus.State.UP);

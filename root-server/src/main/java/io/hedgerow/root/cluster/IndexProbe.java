@@ -84,7 +84,8 @@ public final class IndexProbe {
                 .add(leaf));
         if (byIndex.size() > 1) {
             String sides = byIndex.values().stream()
-                    .map(group -> String.join(", ", group) + " serve " + IndexIdentities.describe(identities.get(group.get(0))))
+                    .map(group -> String.join(", ", group) + (group.size() == 1 ? " serves " : " serve ")
+                            + IndexIdentities.describe(identities.get(group.get(0))))
                     .collect(Collectors.joining("; "));
             throw new IOException("the leaves serve different indexes: " + sides
                     + " (expected: one; give the root --index DIR to name the one to serve)");

@@ -77,8 +77,9 @@ public final class ServedIndex {
         }
         if (identity.getPartitions() != partitions) {
             return "leaf " + leaf + " serves index '" + name + "' with " + identity.getPartitions()
-                    + " partitions, this root is configured for " + partitions + " (expected: equal; a root with"
-                    + " fewer would serve part of the index as if it were all of it)";
+                    + " partitions, this root is configured for " + partitions + " (expected: equal; with fewer the"
+                    + " root would serve part of the index as if it were all of it, with more it would ask for"
+                    + " partitions the leaf does not have)";
         }
         Known current = known.get();
         if (current == null) {

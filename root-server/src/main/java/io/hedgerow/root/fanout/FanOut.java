@@ -104,19 +104,20 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
     }
 
     /**
-     * Waits until every leaf's connections are ready, or the timeout passes.
+     * Waits until every leaf's connections are ready, or the timeout passes, or every leaf not
+     * ready is refused (another protocol version or index: it will not become ready).
      *
      * @return true when the whole cluster is ready
      */
     public boolean awaitReady(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!context.cluster().allLeavesUp()) {
+        while (!context.cluster().allLeavesSettled()) {
             if (System.nanoTime() - deadline >= 0) {
                 return false;
             }
             Thread.sleep(10);
         }
-        return true;
+        return context.cluster().allLeavesUp();
     }
 
     public ClusterState cluster() {
