@@ -34,21 +34,20 @@ import org.apache.lucene.search.Query;
  * so equal queries render alike however their clauses were ordered. Two unequal queries may still
  * render alike (a term holding a space prints like two terms), which is why the text is not the key.
  *
- * <p>Immutable and thread-safe, as Lucene queries are.
+ * <p>Thread-safe, as Lucene queries are; its text is rendered once it is first asked for.
  */
 public final class QueryFingerprint {
     private final Query query;
-    private final String text;
+    /** Rendered on first use: most fingerprints are only looked up, never shown. Racy but idempotent. */
+    private String text;
 
-    private QueryFingerprint(Query query, String text) {
+    private QueryFingerprint(Query query) {
         this.query = query;
-        this.text = text;
     }
 
     /** The fingerprint of a parsed query. */
     public static QueryFingerprint of(Query parsed) {
-        Objects.requireNonNull(parsed, "parsed");
-        return new QueryFingerprint(parsed, render(parsed));
+        return new QueryFingerprint(Objects.requireNonNull(parsed, "parsed"));
     }
 
     /** The parsed query: the key. */
@@ -58,7 +57,12 @@ public final class QueryFingerprint {
 
     /** The query rendered canonically, for listings and messages. */
     public String text() {
-        return text;
+        String rendered = text;
+        if (rendered == null) {
+            rendered = render(query);
+            text = rendered; // a String is immutable and safely published: a race renders twice, alike
+        }
+        return rendered;
     }
 
     /**
@@ -66,6 +70,7 @@ public final class QueryFingerprint {
      * Equal fingerprints have equal ids; two unequal ones could share one (see the class comment).
      */
     public String id() {
+        String text = text();
         long hash = 0xcbf29ce484222325L;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -77,7 +82,7 @@ public final class QueryFingerprint {
 
     /** A rough size of this fingerprint on the heap, for the cache's weigher: the query's objects and the text. */
     long estimatedBytes() {
-        return 96 + 6L * text.length();
+        return 96 + 6L * text().length();
     }
 
     @Override
@@ -92,7 +97,7 @@ public final class QueryFingerprint {
 
     @Override
     public String toString() {
-        return text;
+        return text();
     }
 
     /** {@code toString()}, with the clauses of boolean and disjunction-max queries in sorted order. */
