@@ -1,8 +1,11 @@
 package io.hedgerow.loadgen;
 
 import io.hedgerow.common.time.Durations;
+import io.hedgerow.loadgen.report.Capacity;
+import io.hedgerow.loadgen.report.CapacityText;
 import io.hedgerow.loadgen.report.CompareCommand;
 import io.hedgerow.loadgen.report.PhaseResult;
+import io.hedgerow.loadgen.report.ReadCommand;
 import io.hedgerow.loadgen.report.ReportWriter;
 import io.hedgerow.loadgen.report.ResultTable;
 import io.hedgerow.loadgen.report.RunResult;
@@ -12,6 +15,7 @@ import io.hedgerow.loadgen.run.PhaseSpec;
 import io.hedgerow.loadgen.run.RequestSource;
 import io.hedgerow.loadgen.scenario.FaultRunner;
 import io.hedgerow.loadgen.scenario.OptionsCheck;
+import io.hedgerow.loadgen.scenario.PhaseFaults;
 import io.hedgerow.loadgen.scenario.RequestOptions;
 import io.hedgerow.loadgen.scenario.Scenario;
 import io.hedgerow.loadgen.scenario.ScenarioOverrides;
@@ -24,6 +28,7 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,8 +60,9 @@ import picocli.CommandLine.Spec;
                 "  ./hedgerow loadgen --scenario docs/scenarios/leaf-pause.json",
                 "  ./hedgerow loadgen selftest",
                 "  ./hedgerow loadgen compare results/A results/B",
+                "  ./hedgerow loadgen read results/A capacity.rate_per_s",
                 ""},
-        subcommands = {SelfTestCommand.class, QueriesCommand.class, CompareCommand.class})
+        subcommands = {SelfTestCommand.class, QueriesCommand.class, CompareCommand.class, ReadCommand.class})
 public final class LoadgenCli implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -134,8 +140,9 @@ public final class LoadgenCli implements Callable<Integer> {
     private boolean useCache;
 
     @Option(names = "--find-capacity",
-            description = "Step the rate up (x1.5 per step, then bisect) until p99 or the error rate breaks a limit, and report"
-                    + " the highest sustainable rate.")
+            description = "Step the rate up (x1.5 per step, then bisect) until a step breaks a limit (p99, error rate, a drop,"
+                    + " the generator's own lag), rerun the best rate to confirm it, and report it as the capacity (or"
+                    + " 'not reached' when every step up to --max-rate passed).")
     private boolean findCapacity;
 
     @Option(names = "--max-p99-ms", defaultValue = "20", description = "Capacity limit on p99 latency (default: ${DEFAULT-VALUE}).")
@@ -151,11 +158,20 @@ public final class LoadgenCli implements Callable<Integer> {
     @Option(names = "--max-rate", defaultValue = "50000", description = "Highest capacity step (default: ${DEFAULT-VALUE}).")
     private double maxRate;
 
-    @Option(names = "--step", defaultValue = "10s", description = "Length of each capacity step (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--step", defaultValue = "15s", description = "Length of each capacity step (default: ${DEFAULT-VALUE}).")
     private String step;
 
+    @Option(names = "--cool-down", defaultValue = "5s", paramLabel = "DURATION",
+            description = "Idle time before each capacity step, so a step does not inherit the last one's backlog"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private String coolDown;
+
+    @Option(names = "--confirm-duration", defaultValue = "30s", paramLabel = "DURATION",
+            description = "Length of the rerun that confirms the rate a capacity search settles on (default: ${DEFAULT-VALUE}).")
+    private String confirmDuration;
+
     @Option(names = "--scenario", paramLabel = "FILE",
-            description = {"Run the phases of a scenario file (JSON; see docs/loadgen.md), with their faults.",
+            description = {"Run the phases of a scenario file (JSON, or YAML for .yaml/.yml; see docs/loadgen.md), with their faults.",
                     "Given with it, --rate sets every open-loop phase's rate, --warmup the length of its unrecorded"
                             + " (warm-up) phases, --mix and the request options apply to every phase."})
     private Path scenario;
@@ -229,33 +245,50 @@ public final class LoadgenCli implements Callable<Integer> {
     }
 
     private int findCapacity(PrintStream out, RequestSource requests, Workload workload) throws Exception {
-        CapacitySearch search = new CapacitySearch(startRate, 1.5, maxP99Millis, maxErrorRate, 3, maxRate);
+        CapacitySearch search = new CapacitySearch(startRate, 1.5, maxP99Millis, maxErrorRate, 4, maxRate, 3);
+        Duration stepLength = Durations.parse(step);
+        Duration confirmLength = Durations.parse(confirmDuration);
+        Duration coolDownLength = Durations.parse(coolDown);
         Map<String, String> settings = settings(workload, target, seed);
         settings.put("load", String.format(Locale.ROOT, "capacity search, open loop (%s), steps of %s from %.0f req/s"
-                + " up to %.0f", arrival, step, startRate, maxRate));
-        settings.put("limits", "p99 <= " + maxP99Millis + " ms, error rate <= " + maxErrorRate + ", nothing dropped");
+                + " up to %.0f, %s cool-down between steps, confirmed by a %s rerun", arrival, step, startRate, maxRate,
+                coolDown, confirmDuration));
+        settings.put("limits", search.limits());
         List<PhaseResult> steps = new ArrayList<>();
         Instant startedAt = Instant.now();
-        out.printf(Locale.ROOT, "Finding the capacity of %s: steps of %s from %.0f req/s; limits p99 <= %.1f ms, errors <= %.1f%%%n",
-                target, step, startRate, maxP99Millis, maxErrorRate * 100);
+        out.printf(Locale.ROOT, "Finding the capacity of %s: steps of %s from %.0f req/s with %s cool-downs; limits %s%n",
+                target, step, startRate, coolDown, search.limits());
         try (LoadRun run = new LoadRun(target, connections, out)) {
-            warmUp(run, new PhaseSpec("warmup", Durations.parse(step), startRate, arrival, 0, false), requests);
+            warmUp(run, new PhaseSpec("warmup", stepLength, startRate, arrival, 0, false), requests);
             while (search.nextRate().isPresent()) {
                 double stepRate = Math.round(search.nextRate().getAsDouble());
-                PhaseResult result = run.run(new PhaseSpec("rate-" + Math.round(stepRate), Durations.parse(step), stepRate,
+                boolean confirming = search.confirming();
+                coolDown(out, coolDownLength);
+                String name = (confirming ? "confirm-" : "rate-") + Math.round(stepRate);
+                PhaseResult result = run.run(new PhaseSpec(name, confirming ? confirmLength : stepLength, stepRate,
                         arrival, 0, true), requests, seed + steps.size() + 1);
-                boolean passed = search.observe(result);
+                String failure = search.failure(result);
+                search.observe(result);
                 steps.add(result);
-                out.printf(Locale.ROOT, "  step %.0f req/s: achieved %.0f, p99 %.2f ms, errors %.2f%%, dropped %d -> %s%n",
-                        stepRate, result.achievedRate(), result.percentileMillis(99), result.errorRate() * 100,
-                        result.dropped(), passed ? "within limits" : "BREAKS a limit");
+                out.printf(Locale.ROOT, "  %s %.0f req/s: achieved %.0f, p99 %.2f ms, errors %.2f%%, dropped %d, lag p99 %.2f ms"
+                        + " -> %s%n", confirming ? "confirm" : "step", stepRate, result.achievedRate(),
+                        result.percentileMillis(99), result.errorRate() * 100, result.dropped(), result.lagMillis(99),
+                        failure == null ? "within limits" : "BREAKS a limit (" + failure + ")");
             }
         }
-        settings.put("sustainable_rate", String.valueOf(Math.round(search.sustainableRate())));
-        int code = report(out, label != null ? label : "capacity", startedAt, target, settings, steps);
-        out.printf(Locale.ROOT, "%nHighest sustainable rate: %.0f req/s (p99 <= %.1f ms, errors <= %.1f%%, nothing dropped)%n",
-                search.sustainableRate(), maxP99Millis, maxErrorRate * 100);
+        Capacity capacity = search.result();
+        settings.put("capacity", CapacityText.describe(capacity));
+        int code = report(out, label != null ? label : "capacity", startedAt, target, settings, steps, capacity);
+        out.printf(Locale.ROOT, "%nCapacity: %s%n", CapacityText.describe(capacity));
         return code;
+    }
+
+    /** An idle pause before a capacity step, so it does not start with the last one's backlog and garbage. */
+    private static void coolDown(PrintStream out, Duration length) throws InterruptedException {
+        if (!length.isZero()) {
+            out.printf("  (cooling down %s)%n", Durations.format(length));
+            Thread.sleep(length.toMillis());
+        }
     }
 
     private int runScenario(PrintStream out) throws Exception {
@@ -298,26 +331,33 @@ public final class LoadgenCli implements Callable<Integer> {
                         Durations.format(phaseSpec.duration()), phaseSpec.record() ? "" : " (warm-up, not recorded)",
                         phase.faults().isEmpty() ? "" : ", faults: " + phase.faults());
                 faults.startPhase(phase.faults(), phaseSpec.duration());
+                PhaseResult result = null;
+                PhaseFaults applied;
                 try {
                     if (phaseSpec.record()) {
-                        phases.add(load.run(phaseSpec, sources.get(i), scenarioSeed + 100 + i));
+                        result = load.run(phaseSpec, sources.get(i), scenarioSeed + 100 + i);
                     } else {
                         // In two parts, like every warm-up: the phase after it starts past the JIT's recompile.
                         load.warmUp(phaseSpec, sources.get(i), scenarioSeed + 100 + i);
                     }
                 } finally {
-                    faults.endPhase();
+                    applied = faults.endPhase();
+                }
+                if (!applied.clean()) {
+                    out.printf("warning: faults of phase %s: %s%n", phase.name(), applied.summary());
+                }
+                if (result != null) {
+                    phases.add(result.withFaults(applied));
                 }
             }
             Runtime.getRuntime().removeShutdownHook(undo);
             failedFaults = faults.failedActions();
         }
-        int code = report(out, label != null ? label : file.name(), startedAt, root, settings, phases);
         if (failedFaults > 0) {
             out.printf("warning: %d fault action%s failed (the 'fault:' lines above say why); the phases ran without them%n",
                     failedFaults, failedFaults == 1 ? "" : "s");
         }
-        return code;
+        return report(out, label != null ? label : file.name(), startedAt, root, settings, phases);
     }
 
     private boolean given(String option) {
@@ -391,7 +431,12 @@ public final class LoadgenCli implements Callable<Integer> {
 
     private int report(PrintStream out, String runLabel, Instant startedAt, URI loaded, Map<String, String> settings,
             List<PhaseResult> phases) throws IOException {
-        RunResult run = new RunResult(runLabel, startedAt, loaded.toString(), settings, phases);
+        return report(out, runLabel, startedAt, loaded, settings, phases, null);
+    }
+
+    private int report(PrintStream out, String runLabel, Instant startedAt, URI loaded, Map<String, String> settings,
+            List<PhaseResult> phases, Capacity capacity) throws IOException {
+        RunResult run = new RunResult(runLabel, startedAt, loaded.toString(), settings, phases, capacity);
         out.println();
         out.print(ResultTable.render(phases));
         Path folder = ReportWriter.write(run, results);

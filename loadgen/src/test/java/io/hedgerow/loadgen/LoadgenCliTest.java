@@ -64,7 +64,10 @@ class LoadgenCliTest {
         assertThat(phase.mode()).isEqualTo("open/poisson");
         assertThat(phase.count()).isPositive().isEqualTo(phase.latency().getTotalCount());
         assertThat(phase.errors()).isZero();
-        assertThat(phase.extraLeafRequestsPct()).as("not a Hedgerow root: no sub-request counters").isNull();
+        assertThat(phase.sent()).isEqualTo(phase.count());
+        assertThat(phase.root().extraLeafRequestsPct()).as("not a Hedgerow root: no sub-request counters").isNull();
+        assertThat(phase.notes()).as("a target whose counters cannot be read says so").anyMatch(
+                note -> note.startsWith("root counters not read"));
         assertThat(Files.readString(folder.resolve("report.txt"))).contains("rate-200", "open/poisson");
     }
 
@@ -106,18 +109,39 @@ class LoadgenCliTest {
     }
 
     @Test
-    void selfTestWarmsUpThenWritesItsResultsWhateverItsVerdict() throws IOException {
+    void selfTestWarmsUpThenPassesUnderAGenerousTarget() throws IOException {
         Path results = dir.resolve("results");
 
-        // A warm-up of 4 s runs in two parts (see LoadRun.warmUp); neither is in the results.
-        int code = loadgen("selftest", "--rate", "500", "--duration", "1s", "--warmup", "4s", "--results",
-                results.toString());
+        // A warm-up of 2 s runs in two parts (see LoadRun.warmUp); neither is in the results.
+        int code = loadgen("selftest", "--rate", "500", "--duration", "1s", "--warmup", "2s", "--max-p999-ms", "1000",
+                "--results", results.toString());
 
-        assertThat(code).as("PASS or FAIL, never an error; stderr: %s", err).isIn(0, 1);
+        assertThat(code).as("PASS: a p99.9 under 1 s; stderr: %s", err).isZero();
         assertThat(err.toString()).isEmpty();
         RunResult run = RunReader.read(onlyFolder(results));
         assertThat(run.phases()).extracting(PhaseResult::name).containsExactly("selftest");
         assertThat(run.phases().getFirst().count()).isPositive();
+    }
+
+    @Test
+    void selfTestFailsUnderAnImpossibleTargetAndStillWritesItsResults() throws IOException {
+        Path results = dir.resolve("results");
+
+        // No request takes less than a nanosecond: the histogram's lowest value alone is 1 µs.
+        int code = loadgen("selftest", "--rate", "500", "--duration", "1s", "--warmup", "0s", "--max-p999-ms", "0.000001",
+                "--results", results.toString());
+
+        assertThat(code).as("FAIL, not an error; stderr: %s", err).isEqualTo(1);
+        assertThat(err.toString()).isEmpty();
+        assertThat(RunReader.read(onlyFolder(results)).phases()).extracting(PhaseResult::name).containsExactly("selftest");
+    }
+
+    @Test
+    void selfTestRefusesATargetThatIsNotPositive() {
+        int code = loadgen("selftest", "--max-p999-ms", "0", "--results", dir.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString().strip()).isEqualTo("error: --max-p999-ms: 0.0 (expected: > 0)");
     }
 
     @Test

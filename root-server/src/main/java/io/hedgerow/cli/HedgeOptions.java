@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 /** The root's hedging options, shared by {@code root}, {@code local} and {@code demo}. */
 final class HedgeOptions {
-    @Option(names = "--hedge", paramLabel = "MODE", defaultValue = "off", converter = ModeConverter.class,
+    @Option(names = "--hedge", paramLabel = "MODE", defaultValue = "hedged", converter = ModeConverter.class,
             description = "Default for queries that name none: off, hedged (a backup to another replica after the"
                     + " hedge delay) or tied (two copies that cancel each other) (default: ${DEFAULT-VALUE}).")
     HedgeMode mode;

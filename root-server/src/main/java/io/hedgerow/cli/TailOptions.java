@@ -30,10 +30,10 @@ final class TailOptions {
             description = "How long a query of death stays refused (default: ${DEFAULT-VALUE}).")
     Duration blocklistTtl;
 
-    @Option(names = "--min-coverage", paramLabel = "FRACTION", defaultValue = "0.95",
+    @Option(names = "--min-coverage", paramLabel = "FRACTION", defaultValue = "0.9",
             description = "Past the good-enough cutoff, answer once the answered partitions hold this fraction of the"
-                    + " documents, without the stragglers (marked tainted); 1 waits for every partition. Queries may"
-                    + " name their own min_coverage (default: ${DEFAULT-VALUE}).")
+                    + " documents, without the stragglers (marked tainted); 1 waits for every partition; 0.9 lets one of 16"
+                    + " partitions go. Queries may name their own min_coverage (default: ${DEFAULT-VALUE}).")
     double minCoverage;
 
     @Option(names = "--cutoff", paramLabel = "DURATION", converter = LeafCommand.DurationConverter.class,

@@ -22,10 +22,13 @@ import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiTerms;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -37,6 +40,8 @@ import org.apache.lucene.search.uhighlight.DefaultPassageFormatter;
 import org.apache.lucene.search.uhighlight.LengthGoalBreakIterator;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 import org.apache.lucene.store.MMapDirectory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Searches one micro-partition in two phases: the query phase finds the top k by score (ties by
@@ -211,12 +216,25 @@ public final class PartitionSearcher implements Closeable {
 
     /** Ids of the given hits, from the id field's doc values, visiting segments in doc order. */
     private String[] ids(ScoreDoc[] hits) throws IOException {
-        String[] ids = new String[hits.length];
-        // Doc in the high half, position in the low half: sorting orders by doc without boxing.
-        long[] byDoc = new long[hits.length];
+        int[] docs = new int[hits.length];
         for (int i = 0; i < hits.length; i++) {
-            byDoc[i] = ((long) hits[i].doc << 32) | i;
+            docs[i] = hits[i].doc;
         }
+        return ids(docs);
+    }
+
+    /** Ids of the given documents (-1: none, null id), from the id field's doc values, visiting segments in doc order. */
+    private String[] ids(int[] docs) throws IOException {
+        String[] ids = new String[docs.length];
+        // Doc in the high half, position in the low half: sorting orders by doc without boxing.
+        long[] byDoc = new long[docs.length];
+        int count = 0;
+        for (int i = 0; i < docs.length; i++) {
+            if (docs[i] >= 0) {
+                byDoc[count++] = ((long) docs[i] << 32) | i;
+            }
+        }
+        byDoc = Arrays.copyOf(byDoc, count);
         Arrays.sort(byDoc);
         List<LeafReaderContext> leaves = reader.leaves();
         LeafReaderContext leaf = null;
@@ -237,20 +255,63 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
-     * The fetch phase: returned stored fields and a highlighted snippet of each given document.
-     * The caller holds an {@link #tryAcquire() acquired} reader.
+     * The doc ids of documents named by their id, -1 for an id this partition does not hold (or holds
+     * only deleted): a term lookup on the id field, which is indexed as one term, in each segment's
+     * terms dictionary until found. Cheap: one seek per id and segment, on the memory-mapped files
+     * the query phase already touched, so a fetch costs about what it did by doc id, and a replica
+     * whose files differ (another merge, live writes) still finds the right document. The caller
+     * holds an {@link #tryAcquire() acquired} reader.
+     */
+    public int[] docsOf(String[] ids) throws IOException {
+        int[] docs = new int[ids.length];
+        Arrays.fill(docs, -1);
+        int found = 0;
+        PostingsEnum postings = null;
+        for (LeafReaderContext leaf : reader.leaves()) {
+            Terms terms = leaf.reader().terms(IndexConfig.ID_FIELD);
+            if (terms == null) {
+                continue;
+            }
+            TermsEnum termsEnum = terms.iterator();
+            Bits live = leaf.reader().getLiveDocs();
+            for (int i = 0; i < ids.length; i++) {
+                if (docs[i] >= 0 || ids[i] == null || !termsEnum.seekExact(new BytesRef(ids[i]))) {
+                    continue;
+                }
+                postings = termsEnum.postings(postings, PostingsEnum.NONE);
+                for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+                    if (live == null || live.get(doc)) {
+                        docs[i] = leaf.docBase + doc;
+                        found++;
+                        break;
+                    }
+                }
+            }
+            if (found == ids.length) {
+                break;
+            }
+        }
+        return docs;
+    }
+
+    /**
+     * The fetch phase: returned stored fields and a highlighted snippet of each given document, and
+     * its id read back from the document (so the root can check it got the document it asked for).
+     * A doc of -1 (an id {@link #docsOf} did not find) comes back with doc -1, an empty id and
+     * nothing else. The caller holds an {@link #tryAcquire() acquired} reader.
      *
-     * @param docs document ids within this partition, as the query phase returned them
+     * @param docs document ids within this partition, or -1
      * @throws IllegalArgumentException naming a doc id that is not in this partition
      */
     public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields)
             throws IOException {
         for (int doc : docs) {
-            if (doc < 0 || doc >= reader.maxDoc()) {
+            if (doc < -1 || doc >= reader.maxDoc()) {
                 throw new IllegalArgumentException("doc: " + doc + " (expected: 0.." + (reader.maxDoc() - 1)
-                        + " in partition " + partition + ")");
+                        + " in partition " + partition + ", or -1)");
             }
         }
+        String[] ids = ids(docs);
         boolean withSnippets = snippets && highlighterSettings != null;
         boolean withFields = storedFields && !context.returnedFields().isEmpty();
         Set<String> toLoad = new HashSet<>();
@@ -266,6 +327,11 @@ public final class PartitionSearcher implements Closeable {
         List<FetchedDoc.Builder> fetched = new ArrayList<>(docs.length);
         for (int i = 0; i < docs.length; i++) {
             FetchedDoc.Builder doc = FetchedDoc.newBuilder().setPartition(partition).setDoc(docs[i]);
+            if (docs[i] < 0) {
+                fetched.add(doc);
+                continue;
+            }
+            doc.setId(ids[i]);
             if (!toLoad.isEmpty()) {
                 DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(toLoad);
                 stored.document(docs[i], visitor);
@@ -287,13 +353,22 @@ public final class PartitionSearcher implements Closeable {
             fetched.add(doc);
         }
         if (withSnippets) {
-            String[] snippetTexts = new SnippetHighlighter(highlighterSettings, docs, snippetSources)
-                    .highlightFields(new String[] {context.snippetField()}, query, docs, new int[] {1})
-                    .get(context.snippetField());
-            for (int i = 0; i < docs.length; i++) {
-                if (snippetTexts[i] != null) {
+            // Only the documents found: the highlighter wants real doc ids.
+            int[] positions = java.util.stream.IntStream.range(0, docs.length).filter(i -> docs[i] >= 0).toArray();
+            int[] found = new int[positions.length];
+            String[] sources = new String[positions.length];
+            for (int j = 0; j < positions.length; j++) {
+                found[j] = docs[positions[j]];
+                sources[j] = snippetSources[positions[j]];
+            }
+            String[] snippetTexts = found.length == 0 ? new String[0]
+                    : new SnippetHighlighter(highlighterSettings, found, sources)
+                            .highlightFields(new String[] {context.snippetField()}, query, found, new int[] {1})
+                            .get(context.snippetField());
+            for (int j = 0; j < positions.length; j++) {
+                if (snippetTexts[j] != null) {
                     // Passages run from one sentence's start to the next's, so edges can be blank.
-                    fetched.get(i).setSnippet(snippetTexts[i].strip());
+                    fetched.get(positions[j]).setSnippet(snippetTexts[j].strip());
                 }
             }
         }

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.server;
 
+import io.hedgerow.common.wire.proto.FetchItem;
 import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.FetchedDoc;
@@ -16,8 +17,10 @@ import org.apache.lucene.search.Query;
 
 /**
  * The fetch phase: stored fields and snippets of the hits that made the merged top k, which may
- * span several of this leaf's partitions. All or nothing: if one partition is not open here, the
- * root fetches from another replica.
+ * span several of this leaf's partitions. Each hit is named by its document id and found here by
+ * it; a document this replica does not hold comes back with an empty id (the root then asks another
+ * replica). All or nothing otherwise: if one partition is not open here, the root fetches from
+ * another replica.
  */
 final class FetchTask extends LeafTask {
     private final FetchRequest request;
@@ -57,7 +60,7 @@ final class FetchTask extends LeafTask {
                     query = partition.context().parsing().parse(request.getQuery());
                 }
                 List<Integer> positions = group.getValue();
-                int[] docs = positions.stream().mapToInt(i -> request.getItems(i).getDoc()).toArray();
+                int[] docs = docsOf(partition, positions);
                 List<FetchedDoc.Builder> docsFetched = partition.fetch(query, docs, request.getSnippets(),
                         request.getStoredFields());
                 for (int j = 0; j < positions.size(); j++) {
@@ -81,6 +84,35 @@ final class FetchTask extends LeafTask {
             response.addDocs(doc);
         }
         return response;
+    }
+
+    /**
+     * The documents of the items at {@code positions}: found by their id (a term lookup on the id
+     * field, so any replica finds the right document whatever its Lucene doc numbers); an item
+     * without an id (an older root) names its doc number. -1 for an id the partition does not hold.
+     */
+    private int[] docsOf(PartitionSearcher partition, List<Integer> positions) throws IOException {
+        String[] ids = new String[positions.size()];
+        int[] docs = new int[positions.size()];
+        boolean byId = false;
+        for (int j = 0; j < ids.length; j++) {
+            FetchItem item = request.getItems(positions.get(j));
+            docs[j] = item.getDoc();
+            if (!item.getId().isEmpty()) {
+                ids[j] = item.getId();
+                byId = true;
+            }
+        }
+        if (!byId) {
+            return docs;
+        }
+        int[] found = partition.docsOf(ids);
+        for (int j = 0; j < ids.length; j++) {
+            if (ids[j] != null) {
+                docs[j] = found[j];
+            }
+        }
+        return docs;
     }
 
     @Override

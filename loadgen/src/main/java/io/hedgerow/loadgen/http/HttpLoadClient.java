@@ -1,6 +1,7 @@
 package io.hedgerow.loadgen.http;
 
 import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.Ticker;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -46,6 +47,7 @@ public final class HttpLoadClient {
             Unpooled.copiedBuffer("\"tainted\":true", StandardCharsets.US_ASCII));
 
     private final EventLoop loop;
+    private final Ticker ticker;
     private final Bootstrap bootstrap;
     private final String host;
     private final int port;
@@ -61,11 +63,16 @@ public final class HttpLoadClient {
     private int connections;
     private int inFlight;
 
-    public HttpLoadClient(URI target, EventLoop loop, Transport transport, int maxConnections) {
+    /**
+     * @param ticker the clock of the schedule: a request's send is stamped with it, so its
+     *               listener learns how late the send was ({@link ResponseListener#sent})
+     */
+    public HttpLoadClient(URI target, EventLoop loop, Transport transport, int maxConnections, Ticker ticker) {
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 1)");
         }
         this.loop = loop;
+        this.ticker = ticker;
         this.host = target.getHost();
         this.port = target.getPort() > 0 ? target.getPort() : 80;
         this.hostHeader = host + ":" + port;
@@ -140,7 +147,7 @@ public final class HttpLoadClient {
             FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, pathAndQuery,
                     Unpooled.EMPTY_BUFFER, requestHeaders, EmptyHttpHeaders.INSTANCE);
             if (channel != null) {
-                channel.writeAndFlush(request, channel.voidPromise());
+                write(request);
                 return;
             }
             waiting = request;
@@ -161,8 +168,15 @@ public final class HttpLoadClient {
             }
             channel = future.channel();
             channel.pipeline().addLast(this);
-            channel.writeAndFlush(waiting, channel.voidPromise());
+            FullHttpRequest request = waiting;
             waiting = null;
+            write(request);
+        }
+
+        /** Writes the request, stamped: a new connection's connect time is the generator's lateness too. */
+        private void write(FullHttpRequest request) {
+            listener.sent(intendedNanos, ticker.nanoTime());
+            channel.writeAndFlush(request, channel.voidPromise());
         }
 
         @Override

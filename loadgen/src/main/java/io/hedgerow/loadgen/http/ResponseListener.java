@@ -1,7 +1,17 @@
 package io.hedgerow.loadgen.http;
 
-/** Hears how each request of the load ended. Called on the client's event loop. */
+/** Hears how each request of the load went. Called on the client's event loop. */
 public interface ResponseListener {
+
+    /**
+     * The request was written to its connection (after connecting, for a new one): how late the
+     * generator was against its schedule is {@code sentNanos - intendedNanos}.
+     *
+     * @param intendedNanos when the request was meant to start (open loop) or was handed over (closed loop)
+     * @param sentNanos     when it was written
+     */
+    default void sent(long intendedNanos, long sentNanos) {
+    }
 
     /**
      * An HTTP response arrived.

@@ -24,16 +24,19 @@ import picocli.CommandLine.Spec;
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare saved runs: one table and one latency-by-percentile chart of every phase of each.",
                 "Writes <results>/<time>-<label>/compare.txt, compare.md (a Markdown table: avg, stddev, percentiles,"
-                        + " extra leaf requests, tied pairs where both ran) and compare.png, and prints the folder.",
+                        + " goodput, errors, tainted, extra leaf requests, root p99, generator lag), spread.md (repeated runs:"
+                        + " median [min-max] per configuration) and compare.png, and prints the folder.",
                 "",
                 "Examples:",
                 "  ./hedgerow loadgen compare results/*-baseline results/*-hedged",
                 "  ./hedgerow loadgen compare --markdown results/*-no-fault results/*-stall",
+                "  ./hedgerow loadgen compare --spread results/*-pause results/*-no-fault   (three runs of each)",
                 ""})
 public final class CompareCommand implements Callable<Integer> {
     static final String TABLE = "compare.txt";
     static final String CHART = "compare.png";
     static final String MARKDOWN = "compare.md";
+    static final String SPREAD = "spread.md";
     /** Longer lists of run names would not fit the chart's title. */
     private static final int MAX_TITLE = 90;
 
@@ -54,9 +57,14 @@ public final class CompareCommand implements Callable<Integer> {
     private String label;
 
     @Option(names = "--markdown",
-            description = "Print the Markdown table (run x phase: avg, stddev, p50 to p99.9, max, extra leaf %, both ran %)"
-                    + " instead of the text table.")
+            description = "Print the Markdown table (run x phase: avg, stddev, p50 to p99.9, max, goodput, errors, tainted,"
+                    + " extra leaf %, both ran %, root p99, lag p99) instead of the text table.")
     private boolean markdown;
+
+    @Option(names = "--spread",
+            description = "Print the table of repeated runs instead: phases with the same run label and phase name are one"
+                    + " configuration, each figure the median of its runs with their range.")
+    private boolean spread;
 
     @Override
     public Integer call() {
@@ -81,15 +89,17 @@ public final class CompareCommand implements Callable<Integer> {
             }
             String table = ResultTable.renderRows(rows);
             String markdownTable = MarkdownTable.render(markdownRows);
-            out.print(markdown ? markdownTable : table);
+            String spreadTable = SpreadTable.render(loaded);
+            out.print(spread ? spreadTable : markdown ? markdownTable : table);
             out.flush();
             Path folder = ResultsFolder.create(results, Instant.now(), ZoneId.systemDefault(), label);
             Files.writeString(folder.resolve(TABLE), describe(labels, loaded) + "\n" + table);
             Files.writeString(folder.resolve(MARKDOWN), markdownTable);
+            Files.writeString(folder.resolve(SPREAD), spreadTable);
             String names = String.join(" vs ", labels);
             LatencyChart.write("Latency by percentile: " + (names.length() <= MAX_TITLE ? names : labels.size() + " runs"),
                     curves, folder.resolve(CHART));
-            out.println("Comparison: " + folder + " (" + TABLE + ", " + MARKDOWN + ", " + CHART + ")");
+            out.println("Comparison: " + folder + " (" + TABLE + ", " + MARKDOWN + ", " + SPREAD + ", " + CHART + ")");
             return 0;
         } catch (IOException e) {
             err.println("error: " + e.getMessage());

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -35,33 +37,47 @@ final class HistogramFiles {
         Files.write(file, bytes.toByteArray()); // buffered first: a PrintStream would swallow a write error
     }
 
-    /** Writes the histogram as a one-interval HdrHistogram log; {@code comment} says what it is. */
-    static void writeLog(Histogram latencyMicros, long startEpochMillis, double durationSeconds, String comment, Path file)
-            throws IOException {
+    /**
+     * Writes histograms as one HdrHistogram log, one interval each, tagged with its name (e.g.
+     * {@code complete}, {@code lag}); {@code comment} says what they are.
+     */
+    static void writeLog(Map<String, Histogram> tagged, long startEpochMillis, double durationSeconds, String comment,
+            Path file) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         HistogramLogWriter writer = new HistogramLogWriter(bytes);
         writer.outputComment(comment.replaceAll("\\R", " ")); // one line: a line break would end the comment
         writer.outputLogFormatVersion();
         writer.outputStartTime(startEpochMillis);
         writer.outputLegend();
-        writer.outputIntervalHistogram(0, durationSeconds, latencyMicros, MICROS_PER_MILLI);
+        for (Map.Entry<String, Histogram> entry : tagged.entrySet()) {
+            Histogram histogram = entry.getValue().copy();
+            histogram.setTag(entry.getKey());
+            writer.outputIntervalHistogram(0, durationSeconds, histogram, MICROS_PER_MILLI);
+        }
         writer.close();
         Files.write(file, bytes.toByteArray());
     }
 
-    /** Reads the histogram a {@link #writeLog} wrote. */
-    static Histogram readLog(Path file) throws IOException {
+    /** Reads the histograms a {@link #writeLog} wrote, by tag. */
+    static Map<String, Histogram> readLog(Path file) throws IOException {
+        Map<String, Histogram> tagged = new LinkedHashMap<>();
         try (InputStream in = Files.newInputStream(file)) {
             HistogramLogReader reader = new HistogramLogReader(in);
-            EncodableHistogram histogram = reader.nextIntervalHistogram();
-            if (histogram instanceof Histogram latency) {
-                return latency;
+            for (EncodableHistogram histogram = reader.nextIntervalHistogram(); histogram != null;
+                    histogram = reader.nextIntervalHistogram()) {
+                if (!(histogram instanceof Histogram latency) || latency.getTag() == null) {
+                    throw new IOException(file + ": an interval without a tag (expected: tagged latency histograms)");
+                }
+                tagged.put(latency.getTag(), latency);
             }
-            throw new IOException(file + ": no latency histogram in it (expected an HdrHistogram log with one interval)");
         } catch (NoSuchFileException e) {
             throw new IOException(file + ": missing (the run's summary.json names it)", e);
         } catch (RuntimeException e) {
             throw new IOException(file + ": not a readable HdrHistogram log (" + e.getMessage() + ")", e);
         }
+        if (tagged.isEmpty()) {
+            throw new IOException(file + ": no latency histogram in it (expected an HdrHistogram log)");
+        }
+        return tagged;
     }
 }

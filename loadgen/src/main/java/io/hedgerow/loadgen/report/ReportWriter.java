@@ -8,8 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * Writes a run's results folder, {@code <results>/<yyyyMMdd-HHmmss>-<label>/}:
@@ -28,6 +30,11 @@ public final class ReportWriter {
     static final String SUMMARY = "summary.json";
     static final String REPORT = "report.txt";
     static final String CHART = "latency.png";
+    static final String COMPLETE = "complete";
+    static final String TAINTED = "tainted";
+    static final String ERRORS = "errors";
+    static final String LAG = "lag";
+    static final String ROOT = "root-";
     static final ObjectWriter JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
             .writerFor(RunSummary.class);
 
@@ -52,13 +59,15 @@ public final class ReportWriter {
         for (PhaseResult phase : run.phases()) {
             String stem = names.next(phase.name());
             HistogramFiles.writePercentiles(phase.latency(), folder.resolve(stem + ".hgrm"));
-            HistogramFiles.writeLog(phase.latency(), run.startedAt().toEpochMilli(), phase.durationNanos() / 1e9,
-                    "Hedgerow loadgen run '" + run.label() + "', phase '" + phase.name() + "': latency in microseconds",
+            HistogramFiles.writeLog(tagged(phase), run.startedAt().toEpochMilli(), phase.durationNanos() / 1e9,
+                    "Hedgerow loadgen run '" + run.label() + "', phase '" + phase.name() + "': microseconds; tags: complete,"
+                            + " tainted, errors (from the intended start), lag (intended start to send), root-* (the root's"
+                            + " own time, first byte in to last byte out)",
                     folder.resolve(stem + ".hlog"));
             phases.add(RunSummary.Phase.of(phase, stem + ".hlog", stem + ".hgrm"));
         }
         RunSummary summary = new RunSummary(RunSummary.FORMAT, run.label(), run.startedAt().toString(), run.target(),
-                run.settings(), phases);
+                run.settings(), run.capacity(), phases);
         Files.writeString(folder.resolve(SUMMARY), JSON.writeValueAsString(summary) + "\n");
         Files.writeString(folder.resolve(REPORT), report(run));
         try {
@@ -67,6 +76,22 @@ public final class ReportWriter {
             throw new IOException(e.getMessage() + "; the other results are in " + folder, e);
         }
         return folder;
+    }
+
+    /** The histograms of a phase by tag, as its {@code .hlog} holds them ({@link RunReader} reads them back). */
+    static Map<String, Histogram> tagged(PhaseResult phase) {
+        Map<String, Histogram> tagged = new LinkedHashMap<>();
+        tagged.put(COMPLETE, phase.latencies().complete());
+        tagged.put(TAINTED, phase.latencies().tainted());
+        tagged.put(ERRORS, phase.latencies().errors());
+        tagged.put(LAG, phase.latencies().lag());
+        RootView.Latency root = phase.root().latency();
+        if (root != null) {
+            tagged.put(ROOT + COMPLETE, root.complete());
+            tagged.put(ROOT + TAINTED, root.tainted());
+            tagged.put(ROOT + ERRORS, root.errors());
+        }
+        return tagged;
     }
 
     /** The text of {@code report.txt}. */
@@ -79,7 +104,20 @@ public final class ReportWriter {
             text.append("Settings:\n");
             run.settings().forEach((key, value) -> text.append("  ").append(key).append(": ").append(value).append('\n'));
         }
+        if (run.capacity() != null) {
+            text.append("Capacity:  ").append(CapacityText.describe(run.capacity())).append('\n');
+        }
         text.append('\n').append(ResultTable.render(run.phases()));
+        boolean anyFaults = run.phases().stream().anyMatch(phase -> !phase.faults().events().isEmpty()
+                || !phase.faults().neverApplied().isEmpty());
+        if (anyFaults) {
+            text.append("\nFaults (every action with its time is in summary.json):\n");
+            for (PhaseResult phase : run.phases()) {
+                if (!phase.faults().summary().isEmpty()) {
+                    text.append("  ").append(phase.name()).append(": ").append(phase.faults().summary()).append('\n');
+                }
+            }
+        }
         boolean anyErrors = run.phases().stream().anyMatch(phase -> !phase.errorReasons().isEmpty());
         if (anyErrors) {
             text.append("\nErrors by reason:\n");
@@ -90,8 +128,8 @@ public final class ReportWriter {
                 }
             }
         }
-        text.append("\nFiles: summary.json (all numbers), latency.png (latency by percentile), <phase>.hgrm (percentiles, ms),")
-                .append(" <phase>.hlog (whole histogram, microseconds, HdrHistogram log).\n");
+        text.append("\nFiles: summary.json (all numbers), latency.png (latency by percentile), <phase>.hgrm (the answers'")
+                .append(" percentiles, ms), <phase>.hlog (every histogram of the phase, tagged, microseconds, HdrHistogram log).\n");
         return text.toString();
     }
 

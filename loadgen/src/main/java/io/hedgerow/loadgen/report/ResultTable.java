@@ -6,15 +6,17 @@ import java.util.Locale;
 
 /**
  * The results of phases as an aligned text table, one row per phase, for the terminal and
- * {@code report.txt}. Latencies are in milliseconds, the average and standard deviation from the
- * same samples as the percentiles; a value that is not known shows as "n/a". The last column is
- * the mean document coverage of the tainted answers (0..1).
+ * {@code report.txt}. Latencies are of the answers (complete and tainted), in milliseconds; errors
+ * are counted apart. A percentile with fewer than {@link PhaseResult#SAMPLES_BEYOND} answers
+ * beyond it is shown with a {@code ~}; a value that is not known shows as "n/a". The last column
+ * says whether the phase measured the server ({@code ok}) or why not; the problems are listed
+ * under the table.
  */
 public final class ResultTable {
-    private static final String[] HEADER = {"phase", "mode", "target/s", "achieved/s", "count", "errors", "dropped",
-            "avg", "stddev", "p50", "p90", "p95", "p99", "p99.9", "max", "tainted%", "extra leaf%", "both ran%",
-            "tainted cov"};
-    /** Columns of text, aligned left; the rest are numbers, aligned right. */
+    private static final String[] HEADER = {"phase", "mode", "target/s", "achieved/s", "goodput/s", "errors", "err%",
+            "dropped", "p50", "p90", "p99", "p99.9", "max", "tainted%", "tainted cov", "extra leaf%", "root p99",
+            "lag p99", "check"};
+    /** Columns of text, aligned left; the rest are numbers, aligned right, but the last. */
     private static final int TEXT_COLUMNS = 2;
 
     private ResultTable() {
@@ -32,7 +34,7 @@ public final class ResultTable {
     public record Row(String label, PhaseResult phase) {
     }
 
-    /** Renders rows under the header, then a line that says what the latencies are. */
+    /** Renders rows under the header, then what the numbers are, then each phase's problems. */
     public static String renderRows(List<Row> rows) {
         List<String[]> cells = new ArrayList<>();
         cells.add(HEADER);
@@ -53,11 +55,20 @@ public final class ResultTable {
                     text.append("  ");
                 }
                 String padding = " ".repeat(widths[i] - line[i].length());
-                text.append(i < TEXT_COLUMNS ? line[i] + padding : padding + line[i]);
+                boolean left = i < TEXT_COLUMNS || i == line.length - 1;
+                text.append(left ? line[i] + padding : padding + line[i]);
             }
             table.append(text.toString().stripTrailing()).append('\n');
         }
-        table.append("Latency in ms, counted from each request's intended start (open loop) or its send (closed loop).\n");
+        table.append("Latency in ms of the answers (complete and tainted), counted from each request's intended start (open"
+                + " loop) or its send (closed loop); errors apart. ~: fewer than " + PhaseResult.SAMPLES_BEYOND
+                + " answers beyond that percentile. root p99: the root's own time, first byte in to last byte out."
+                + " lag: the generator's lateness.\n");
+        for (Row row : rows) {
+            for (String problem : row.phase().problems()) {
+                table.append("  ").append(row.label()).append(": ").append(problem).append('\n');
+            }
+        }
         return table.toString();
     }
 
@@ -67,26 +78,57 @@ public final class ResultTable {
             phase.mode(),
             phase.targetRate() > 0 ? String.format(Locale.ROOT, "%.0f", phase.targetRate()) : "-",
             String.format(Locale.ROOT, "%.1f", phase.achievedRate()),
-            Long.toString(phase.count()),
+            String.format(Locale.ROOT, "%.1f", phase.goodputPerSecond()),
             Long.toString(phase.errors()),
+            String.format(Locale.ROOT, "%.2f", phase.errorRate() * 100),
             Long.toString(phase.dropped()),
-            phase.count() == 0 ? "n/a" : formatMillis(phase.meanMillis()),
-            phase.count() == 0 ? "n/a" : formatMillis(phase.stdDevMillis()),
             millis(phase, 50),
             millis(phase, 90),
-            millis(phase, 95),
             millis(phase, 99),
             millis(phase, 99.9),
-            phase.count() == 0 ? "n/a" : formatMillis(phase.maxMillis()),
+            phase.latency().getTotalCount() == 0 ? "n/a" : formatMillis(phase.maxMillis()),
             String.format(Locale.ROOT, "%.2f", phase.taintedPct()),
-            percent(phase.extraLeafRequestsPct()),
-            percent(phase.tiedBothRanPct()),
             coverage(phase.taintedCoverage()),
+            percent(phase.root().extraLeafRequestsPct()),
+            rootP99(phase),
+            phase.sent() == 0 ? "n/a" : formatMillis(phase.lagMillis(99)),
+            check(phase),
         };
     }
 
+    /** The answers' latency at a percentile, {@code ~}-marked when the sample cannot support it. */
     static String millis(PhaseResult phase, double percentile) {
-        return phase.count() == 0 ? "n/a" : formatMillis(phase.percentileMillis(percentile));
+        if (phase.latency().getTotalCount() == 0) {
+            return "n/a";
+        }
+        String value = formatMillis(phase.percentileMillis(percentile));
+        return phase.supports(percentile) ? value : "~" + value;
+    }
+
+    static String rootP99(PhaseResult phase) {
+        RootView.Latency root = phase.root().latency();
+        if (root == null || root.answered().getTotalCount() == 0) {
+            return "n/a";
+        }
+        return formatMillis(root.answered().getValueAtPercentile(99) / 1000.0);
+    }
+
+    /** "ok", or the flags that say why the phase is not a clean measurement. */
+    static String check(PhaseResult phase) {
+        List<String> flags = new ArrayList<>();
+        if (!phase.lagValid()) {
+            flags.add("INVALID(lag)");
+        }
+        if (phase.errorFlagged()) {
+            flags.add("ERRORS");
+        }
+        if (!phase.faults().clean()) {
+            flags.add("FAULT-FAILED");
+        }
+        if (!phase.notes().isEmpty()) {
+            flags.add("NOTES");
+        }
+        return flags.isEmpty() ? "ok" : String.join(",", flags);
     }
 
     /** A fraction 0..1 to three decimals, or "n/a" when not known (e.g. nothing was tainted). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.hedgerow.loadgen.scenario.PhaseFaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * Loads a results folder that {@link ReportWriter} wrote back into a {@link RunResult}: counts and
@@ -47,7 +49,10 @@ public final class RunReader {
             throw new IOException(summaryFile + ": not a load run summary (" + e.getOriginalMessage() + ")", e);
         }
         if (!RunSummary.FORMAT.equals(summary.format())) {
-            throw new IOException(summaryFile + ": format '" + summary.format() + "' (expected: " + RunSummary.FORMAT + ")");
+            throw new IOException(summaryFile + ": format '" + summary.format() + "' (expected: " + RunSummary.FORMAT
+                    + (summary.format() != null && summary.format().endsWith("/1")
+                            ? "; written by an older load generator, whose latency mixed errors with answers: rerun it)"
+                            : ")"));
         }
         List<PhaseResult> phases = new ArrayList<>();
         for (RunSummary.Phase phase : summary.phases()) {
@@ -55,13 +60,32 @@ public final class RunReader {
             if (!histogramFile.startsWith(folder.normalize())) {
                 throw new IOException(summaryFile + ": histogram_file '" + phase.histogramFile() + "' (expected: a file in the folder)");
             }
-            phases.add(new PhaseResult(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(), phase.count(),
-                    phase.errors(), phase.dropped(), phase.tainted(), phase.taintedCoverage(),
-                    HistogramFiles.readLog(histogramFile),
-                    phase.extraLeafRequestsPct(), phase.tiedBothRanPct(), phase.errorReasons()));
+            Map<String, Histogram> tagged = HistogramFiles.readLog(histogramFile);
+            Latencies latencies = Latencies.of(tag(tagged, ReportWriter.COMPLETE, histogramFile),
+                    tag(tagged, ReportWriter.TAINTED, histogramFile), tag(tagged, ReportWriter.ERRORS, histogramFile),
+                    tag(tagged, ReportWriter.LAG, histogramFile));
+            RootView.Latency rootLatency = tagged.containsKey(ReportWriter.ROOT + ReportWriter.COMPLETE)
+                    ? new RootView.Latency(tag(tagged, ReportWriter.ROOT + ReportWriter.COMPLETE, histogramFile),
+                            tag(tagged, ReportWriter.ROOT + ReportWriter.TAINTED, histogramFile),
+                            tag(tagged, ReportWriter.ROOT + ReportWriter.ERRORS, histogramFile))
+                    : null;
+            RunSummary.Root root = phase.root();
+            RootView view = root == null ? new RootView(null, null, null, rootLatency)
+                    : new RootView(root.extraLeafRequestsPct(), root.tiedBothRanPct(), root.searches(), rootLatency);
+            phases.add(new PhaseResult(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(), phase.sent(),
+                    phase.dropped(), latencies, phase.taintedCoverage(), phase.errorReasons(), view, phase.notes(),
+                    new PhaseFaults(phase.faults(), phase.faultsNeverApplied())));
         }
         return new RunResult(summary.label(), startedAt(summaryFile, summary.startedAt()), summary.target(),
-                summary.settings() == null ? Map.of() : summary.settings(), phases);
+                summary.settings() == null ? Map.of() : summary.settings(), phases, summary.capacity());
+    }
+
+    private static Histogram tag(Map<String, Histogram> tagged, String tag, Path file) throws IOException {
+        Histogram histogram = tagged.get(tag);
+        if (histogram == null) {
+            throw new IOException(file + ": no histogram tagged '" + tag + "' (it has " + tagged.keySet() + ")");
+        }
+        return histogram;
     }
 
     private static Instant startedAt(Path summaryFile, String text) throws IOException {

@@ -13,12 +13,19 @@ import java.util.Map;
  * @param target    the URL it loaded
  * @param settings  every setting that shaped the run, for the record (rate, mix, seed, ...)
  * @param phases    results in run order
+ * @param capacity  what a capacity search found; null for other runs
  */
 public record RunResult(String label, Instant startedAt, String target, Map<String, String> settings,
-        List<PhaseResult> phases) {
+        List<PhaseResult> phases, Capacity capacity) {
 
     public RunResult {
         settings = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(settings));
         phases = List.copyOf(phases);
+    }
+
+    /** A run that was not a capacity search. */
+    public RunResult(String label, Instant startedAt, String target, Map<String, String> settings,
+            List<PhaseResult> phases) {
+        this(label, startedAt, target, settings, phases, null);
     }
 }

@@ -2,20 +2,24 @@ package io.hedgerow.loadgen.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.hedgerow.loadgen.scenario.FaultEvent;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * The {@code summary.json} of a results folder: what a run measured, for people and scripts, and
- * with the histogram files beside it, everything needed to load the run back for a comparison.
- * Derived numbers (rates, percentages, percentiles) are written for readers; loading uses the
- * counts and the histograms.
+ * with the histogram log beside it, everything needed to load the run back for a comparison.
+ * Derived numbers (rates, percentages, percentiles, flags) are written for readers; loading uses
+ * the counts, the notes and the histograms.
  *
- * @param format    {@value #FORMAT}, so a reader knows the folder is a load run
+ * @param format    {@value #FORMAT}, so a reader knows the folder is a load run of this shape
  * @param label     the run's label
  * @param startedAt ISO-8601 instant
  * @param target    the URL loaded
  * @param settings  the settings of the run
+ * @param capacity  what a capacity search found; null for other runs
  * @param phases    in run order
  */
 record RunSummary(
@@ -24,17 +28,22 @@ record RunSummary(
         @JsonProperty(value = "started_at", required = true) String startedAt,
         @JsonProperty("target") String target,
         @JsonProperty("settings") Map<String, String> settings,
+        @JsonProperty("capacity") Capacity capacity,
         @JsonProperty(value = "phases", required = true) List<Phase> phases) {
 
-    static final String FORMAT = "hedgerow-loadgen-run/1";
+    /** Version 2 keeps answers, tainted answers and errors apart; version 1 had one latency for all. */
+    static final String FORMAT = "hedgerow-loadgen-run/2";
 
     /**
-     * One phase.
+     * One phase. {@code latency_ms} has a block per outcome: {@code answered} (complete and tainted:
+     * the table's latency), {@code ok} (complete), {@code tainted}, {@code error}.
      *
-     * @param taintedCoverage mean document coverage of the tainted answers; null when none (or a run
-     *                        written before the generator read it)
-     * @param histogramFile   the phase's full latency histogram (microseconds), an HdrHistogram log
-     * @param percentilesFile the phase's percentile distribution in milliseconds (.hgrm)
+     * @param notes         what went wrong in measuring (loaded back)
+     * @param faults        every fault action of the phase, applied, failed or undone, with its time (loaded back)
+     * @param faultsNeverApplied faults that never took effect, with why (loaded back)
+     * @param problems      the notes and the flags (lag, errors): everything to know before trusting the numbers
+     * @param histogramFile the phase's histograms (microseconds), one tagged interval each, an HdrHistogram log
+     * @param percentilesFile the answers' percentile distribution in milliseconds (.hgrm)
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     record Phase(
@@ -43,34 +52,80 @@ record RunSummary(
             @JsonProperty("target_rate") double targetRate,
             @JsonProperty("duration_nanos") long durationNanos,
             @JsonProperty("duration_s") double durationSeconds,
+            @JsonProperty("sent") long sent,
             @JsonProperty("count") long count,
-            @JsonProperty("achieved_rate") double achievedRate,
-            @JsonProperty("errors") long errors,
-            @JsonProperty("error_rate") double errorRate,
-            @JsonProperty("dropped") long dropped,
+            @JsonProperty("complete") long complete,
             @JsonProperty("tainted") long tainted,
+            @JsonProperty("errors") long errors,
+            @JsonProperty("dropped") long dropped,
+            @JsonProperty("achieved_rate") double achievedRate,
+            @JsonProperty("goodput_per_s") double goodputPerSecond,
+            @JsonProperty("error_rate") double errorRate,
+            @JsonProperty("error_flagged") boolean errorFlagged,
             @JsonProperty("tainted_pct") double taintedPct,
             @JsonProperty("tainted_coverage") Double taintedCoverage,
-            @JsonProperty("extra_leaf_requests_pct") Double extraLeafRequestsPct,
-            @JsonProperty("tied_both_ran_pct") Double tiedBothRanPct,
-            @JsonProperty("latency_ms") Latency latencyMillis,
+            @JsonProperty("valid") boolean valid,
+            @JsonProperty("problems") List<String> problems,
+            @JsonProperty("notes") List<String> notes,
+            @JsonProperty("latency_ms") Blocks latencyMillis,
+            @JsonProperty("generator_lag") Latency generatorLag,
+            @JsonProperty("root") Root root,
             @JsonProperty("error_reasons") Map<String, Long> errorReasons,
+            @JsonProperty("faults") List<FaultEvent> faults,
+            @JsonProperty("faults_never_applied") List<String> faultsNeverApplied,
+            @JsonProperty("faults_clean") boolean faultsClean,
+            @JsonProperty("faults_summary") String faultsSummary,
             @JsonProperty(value = "histogram_file", required = true) String histogramFile,
             @JsonProperty("percentiles_file") String percentilesFile) {
 
         static Phase of(PhaseResult phase, String histogramFile, String percentilesFile) {
+            Latencies latencies = phase.latencies();
             return new Phase(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(),
-                    phase.durationNanos() / 1e9, phase.count(), phase.achievedRate(), phase.errors(), phase.errorRate(),
-                    phase.dropped(), phase.tainted(), phase.taintedPct(), phase.taintedCoverage(), phase.extraLeafRequestsPct(),
-                    phase.tiedBothRanPct(), Latency.of(phase), phase.errorReasons(), histogramFile, percentilesFile);
+                    phase.durationNanos() / 1e9, phase.sent(), phase.count(), phase.complete(), phase.tainted(), phase.errors(),
+                    phase.dropped(), phase.achievedRate(), phase.goodputPerSecond(), phase.errorRate(), phase.errorFlagged(),
+                    phase.taintedPct(), phase.taintedCoverage(), phase.valid(), phase.problems(), phase.notes(),
+                    new Blocks(Latency.of(latencies.answered()), Latency.of(latencies.complete()),
+                            Latency.of(latencies.tainted()), Latency.of(latencies.errors())),
+                    Latency.of(latencies.lag()), Root.of(phase.root()), phase.errorReasons(), phase.faults().events(),
+                    phase.faults().neverApplied(), phase.faults().clean(), phase.faults().summary(), histogramFile,
+                    percentilesFile);
+        }
+    }
+
+    /** Latency blocks by outcome. */
+    record Blocks(
+            @JsonProperty("answered") Latency answered,
+            @JsonProperty("ok") Latency ok,
+            @JsonProperty("tainted") Latency tainted,
+            @JsonProperty("error") Latency error) {
+    }
+
+    /**
+     * What the root said about the phase; its latency blocks are null when the root does not
+     * serve them.
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Root(
+            @JsonProperty("extra_leaf_requests_pct") Double extraLeafRequestsPct,
+            @JsonProperty("tied_both_ran_pct") Double tiedBothRanPct,
+            @JsonProperty("searches") Long searches,
+            @JsonProperty("latency_ms") Blocks latencyMillis) {
+
+        static Root of(RootView view) {
+            RootView.Latency latency = view.latency();
+            Blocks blocks = latency == null ? null : new Blocks(Latency.of(latency.answered()), Latency.of(latency.complete()),
+                    Latency.of(latency.tainted()), Latency.of(latency.errors()));
+            return new Root(view.extraLeafRequestsPct(), view.tiedBothRanPct(), view.searches(), blocks);
         }
     }
 
     /**
-     * Latency in milliseconds, all from the same samples (counted from each request's intended
-     * start in open loop); all null when nothing completed. {@code mean} is the table's "avg".
+     * Latency in milliseconds, all from the same samples; the percentiles are null when there were
+     * none. {@code supports} lists the percentiles with at least {@value PhaseResult#SAMPLES_BEYOND}
+     * samples beyond them; the others are indicative only.
      */
     record Latency(
+            @JsonProperty("count") long count,
             @JsonProperty("p50") Double p50,
             @JsonProperty("p90") Double p90,
             @JsonProperty("p95") Double p95,
@@ -79,15 +134,30 @@ record RunSummary(
             @JsonProperty("p99_99") Double p9999,
             @JsonProperty("max") Double max,
             @JsonProperty("mean") Double mean,
-            @JsonProperty("stddev") Double stddev) {
+            @JsonProperty("stddev") Double stddev,
+            @JsonProperty("supports") List<String> supports) {
 
-        static Latency of(PhaseResult phase) {
-            if (phase.latency().getTotalCount() == 0) {
-                return new Latency(null, null, null, null, null, null, null, null, null);
+        private static final double[] PERCENTILES = {50, 90, 95, 99, 99.9, 99.99};
+        private static final String[] NAMES = {"p50", "p90", "p95", "p99", "p99_9", "p99_99"};
+
+        static Latency of(Histogram micros) {
+            long count = micros.getTotalCount();
+            if (count == 0) {
+                return new Latency(0, null, null, null, null, null, null, null, null, null, List.of());
             }
-            return new Latency(phase.percentileMillis(50), phase.percentileMillis(90), phase.percentileMillis(95),
-                    phase.percentileMillis(99), phase.percentileMillis(99.9), phase.percentileMillis(99.99),
-                    phase.maxMillis(), phase.meanMillis(), phase.stdDevMillis());
+            List<String> supported = new ArrayList<>();
+            for (int i = 0; i < PERCENTILES.length; i++) {
+                if (count * (1 - PERCENTILES[i] / 100) >= PhaseResult.SAMPLES_BEYOND - 1e-9) {
+                    supported.add(NAMES[i]);
+                }
+            }
+            return new Latency(count, ms(micros, 50), ms(micros, 90), ms(micros, 95), ms(micros, 99), ms(micros, 99.9),
+                    ms(micros, 99.99), micros.getMaxValue() / 1000.0, micros.getMean() / 1000.0,
+                    micros.getStdDeviation() / 1000.0, supported);
+        }
+
+        private static double ms(Histogram micros, double percentile) {
+            return micros.getValueAtPercentile(percentile) / 1000.0;
         }
     }
 }

@@ -4,6 +4,7 @@ import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.loadgen.http.HttpLoadClient;
 import io.hedgerow.loadgen.report.PhaseResult;
+import io.hedgerow.loadgen.report.RootView;
 import io.netty.channel.EventLoopGroup;
 import java.io.PrintStream;
 import java.net.URI;
@@ -12,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The load generator's machinery for one target: one event loop, one keep-alive client, a phase
- * runner, and a reader of the root's metrics so each phase reports its extra leaf requests and
- * tied pairs where both copies ran.
+ * runner, and a reader of the root's metrics so each phase reports what the root says of it: extra
+ * leaf requests, tied pairs where both copies ran, its own latency and its search count.
  */
 public final class LoadRun implements AutoCloseable {
     /** The last part of a warm-up, run as a phase of its own (see {@link #warmUp}). */
@@ -39,7 +40,7 @@ public final class LoadRun implements AutoCloseable {
     public LoadRun(URI target, int connections, PrintStream progress, boolean readRootMetrics) {
         Transport transport = Transport.best();
         this.group = transport.newGroup(1, "loadgen");
-        HttpLoadClient client = new HttpLoadClient(target, group.next(), transport, connections);
+        HttpLoadClient client = new HttpLoadClient(target, group.next(), transport, connections, Ticker.system());
         this.runner = new PhaseRunner(client, Ticker.system(), progress, Duration.ofSeconds(10));
         this.scraper = readRootMetrics ? new RootMetricsScraper(target) : null;
     }
@@ -66,18 +67,18 @@ public final class LoadRun implements AutoCloseable {
     }
 
     /**
-     * Runs a phase; its extra leaf requests and tied pairs where both ran come from the root's
-     * counters before and after.
+     * Runs a phase; what the root says about it (extra leaf requests, tied pairs where both ran,
+     * its own latency, its search count) comes from readings of the root before and after.
      */
     public PhaseResult run(PhaseSpec spec, RequestSource requests, long seed) throws InterruptedException {
         if (scraper == null) {
             return runner.run(spec, requests, seed);
         }
-        RootCounters before = scraper.scrape();
+        RootReadings readings = new RootReadings(scraper);
+        readings.before();
         PhaseResult result = runner.run(spec, requests, seed);
-        RootCounters after = scraper.scrape();
-        return result.withRootCounters(RootCounters.extraLeafPercent(before, after),
-                RootCounters.tiedBothRanPercent(before, after));
+        RootView view = readings.after(result.sent());
+        return result.withRoot(view, readings.notes());
     }
 
     @Override

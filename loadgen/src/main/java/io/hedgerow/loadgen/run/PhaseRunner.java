@@ -3,10 +3,13 @@ package io.hedgerow.loadgen.run;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.loadgen.http.HttpLoadClient;
 import io.hedgerow.loadgen.http.ResponseListener;
+import io.hedgerow.loadgen.report.Latencies;
 import io.hedgerow.loadgen.report.PhaseResult;
+import io.hedgerow.loadgen.report.RootView;
 import io.hedgerow.loadgen.schedule.ArrivalSchedule;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -55,14 +58,13 @@ public final class PhaseRunner {
         awaitWithProgress(spec, recorder, started, startNanos);
         drain(recorder);
         long elapsed = ticker.nanoTime() - startNanos;
-        recorder.interval();
-        Histogram latency = recorder.total().copy();
+        Latencies latencies = recorder.finish();
         if (!recorder.errorReasons().isEmpty()) {
             progress.println("  " + spec.name() + ": errors by reason: " + recorder.errorReasons());
         }
         return new PhaseResult(spec.name(), spec.mode(), spec.closedLoop() ? 0 : spec.rate(), Math.min(elapsed, durationNanos),
-                recorder.completed(), recorder.errors(), recorder.droppedCount(), recorder.tainted(),
-                recorder.taintedCoverage(), latency, null, null, recorder.errorReasons());
+                recorder.sentCount(), recorder.droppedCount(), latencies, recorder.taintedCoverage(),
+                recorder.errorReasons(), RootView.UNKNOWN, List.of());
     }
 
     private void awaitWithProgress(PhaseSpec spec, PhaseRecorder recorder, CompletableFuture<Void> done, long startNanos)
@@ -81,7 +83,7 @@ public final class PhaseRunner {
                 lastCompleted = completed;
                 lastNanos = now;
                 // A second in which nothing completed is a stall: say so rather than print a latency of 0.
-                String latency = interval.getTotalCount() == 0 ? String.format(Locale.ROOT, "%-30s", "nothing completed")
+                String latency = interval.getTotalCount() == 0 ? String.format(Locale.ROOT, "%-30s", "nothing answered")
                         : String.format(Locale.ROOT, "p50 %8.2f ms  p99 %8.2f ms", interval.getValueAtPercentile(50) / 1000.0,
                                 interval.getValueAtPercentile(99) / 1000.0);
                 progress.printf(Locale.ROOT, "  [%s %4ds] %7.0f req/s  %s  in flight %d  errors %d  dropped %d%n",
@@ -189,6 +191,11 @@ public final class PhaseRunner {
                 done.completeExceptionally(new IllegalStateException(
                         "closed loop needs " + concurrency + " connections; raise --connections"));
             }
+        }
+
+        @Override
+        public void sent(long intendedNanos, long sentNanos) {
+            recorder.sent(intendedNanos, sentNanos);
         }
 
         @Override

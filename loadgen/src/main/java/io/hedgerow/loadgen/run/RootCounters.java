@@ -1,41 +1,48 @@
 package io.hedgerow.loadgen.run;
 
-import java.util.List;
 import java.util.Map;
 
 /**
  * The root's counters that say what a phase cost beyond its answers, read from {@code /metrics}
- * before and after the phase: sub-requests sent by kind, tied pairs, and tied pairs where both
- * copies ran. A counter the root does not have reads as 0.
+ * before and after the phase. A counter the root does not have is absent from its map, or null.
  *
- * @param subRequests {@code hedgerow_subrequests_total} by {@code kind} (primary, retry, backup, twin, fetch)
- * @param tiedPairs   {@code hedgerow_tied_pairs_total}
- * @param tiedBothRan {@code hedgerow_tied_both_ran_total}
+ * @param subRequests    {@code hedgerow_subrequests_total} by {@code kind} (primary, canary, retry,
+ *                       backup, twin, fetch...)
+ * @param needed         {@code hedgerow_subrequests_needed_total} by {@code phase} (query, fetch): the
+ *                       least the searches needed; empty for a root that does not count it
+ * @param tiedPairs      {@code hedgerow_tied_pairs_total}
+ * @param tiedBothRan    {@code hedgerow_tied_both_ran_total}
+ * @param searchRequests {@code hedgerow_search_requests_total}; null for a root that does not count it
  */
-public record RootCounters(Map<String, Double> subRequests, double tiedPairs, double tiedBothRan) {
-    /** Counters of a root that could not be read. */
-    public static final RootCounters NONE = new RootCounters(Map.of(), 0, 0);
-    /** Sub-requests beyond the primary one per partition: a retry after a failure, a backup (hedge), a tied twin. */
-    public static final List<String> EXTRA_KINDS = List.of("retry", "backup", "twin");
+public record RootCounters(Map<String, Double> subRequests, Map<String, Double> needed, double tiedPairs,
+        double tiedBothRan, Double searchRequests) {
 
     public RootCounters {
         subRequests = Map.copyOf(subRequests);
+        needed = Map.copyOf(needed);
+    }
+
+    /** Every sub-request sent, of any kind. */
+    double sent() {
+        return subRequests.values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    double neededTotal() {
+        return needed.values().stream().mapToDouble(Double::doubleValue).sum();
     }
 
     /**
-     * Extra leaf requests between two scrapes, as a percentage of primary sub-requests; null when
-     * the counters are not available (not a Hedgerow root, or no traffic).
+     * Sub-requests of every kind sent between two scrapes beyond the least the searches needed
+     * (one per partition in the query phase, one per leaf holding hits in the fetch phase: a
+     * canary, a retry, a backup, a tied twin, a re-sent fetch are all extra), as a percentage of
+     * that least; null when no search reached the leaves.
      */
     public static Double extraLeafPercent(RootCounters before, RootCounters after) {
-        double primary = after.sent("primary") - before.sent("primary");
-        if (!(primary > 0)) {
+        double needed = after.neededTotal() - before.neededTotal();
+        if (!(needed > 0)) {
             return null;
         }
-        double extra = 0;
-        for (String kind : EXTRA_KINDS) {
-            extra += after.sent(kind) - before.sent(kind);
-        }
-        return 100.0 * extra / primary;
+        return 100.0 * ((after.sent() - before.sent()) - needed) / needed;
     }
 
     /**
@@ -48,9 +55,5 @@ public record RootCounters(Map<String, Double> subRequests, double tiedPairs, do
             return null;
         }
         return 100.0 * (after.tiedBothRan - before.tiedBothRan) / pairs;
-    }
-
-    private double sent(String kind) {
-        return subRequests.getOrDefault(kind, 0.0);
     }
 }

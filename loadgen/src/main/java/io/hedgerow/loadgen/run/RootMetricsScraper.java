@@ -1,32 +1,51 @@
 package io.hedgerow.loadgen.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.loadgen.report.RootView;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
 
 /**
- * Reads the root's counters from its Prometheus {@code /metrics}, so a report can say how many
- * extra leaf requests (retries, backups, tied twins) a phase cost, and how often both copies of a
- * tied request ran.
+ * Reads what the root says about itself: its counters from the Prometheus {@code /metrics}
+ * (sub-requests by kind and the least its searches needed, tied pairs, search requests), and its
+ * own time per search from {@code /metrics/latency}.
  */
 public final class RootMetricsScraper {
-    private static final Pattern SENT = Pattern.compile(
-            "^hedgerow_subrequests_total\\{kind=\"([a-z_]+)\"[^}]*}\\s+([0-9.eE+]+)$", Pattern.MULTILINE);
+    private static final Pattern SENT = labelled("hedgerow_subrequests_total", "kind");
+    private static final Pattern NEEDED = labelled("hedgerow_subrequests_needed_total", "phase");
     private static final Pattern TIED_PAIRS = counter("hedgerow_tied_pairs_total");
     private static final Pattern TIED_BOTH_RAN = counter("hedgerow_tied_both_ran_total");
+    private static final Pattern SEARCH_REQUESTS = counter("hedgerow_search_requests_total");
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI metrics;
+    private final URI latency;
+
+    /** What one reading of the root found. */
+    public record Reading(RootCounters counters, RootView.Latency latency) {
+    }
 
     public RootMetricsScraper(URI target) {
         this.metrics = target.resolve("/metrics");
+        this.latency = target.resolve("/metrics/latency");
+    }
+
+    private static Pattern labelled(String name, String label) {
+        return Pattern.compile("^" + name + "\\{(?:[^}]*,)?" + label + "=\"([a-z_]+)\"[^}]*}\\s+([0-9.eE+]+)$", Pattern.MULTILINE);
     }
 
     /** A counter's samples, with or without labels. */
@@ -34,27 +53,53 @@ public final class RootMetricsScraper {
         return Pattern.compile("^" + name + "(?:\\{[^}]*})?\\s+([0-9.eE+]+)$", Pattern.MULTILINE);
     }
 
-    /** The counters now; {@link RootCounters#NONE} if unreachable. */
-    public RootCounters scrape() {
+    /**
+     * The root now. Its latency is null when the root does not serve {@code /metrics/latency} (an
+     * older root).
+     *
+     * @throws IOException naming the URL and what went wrong, when the root cannot be read
+     */
+    public Reading read() throws IOException {
+        HttpResponse<String> response = get(metrics);
+        if (response.statusCode() != 200) {
+            throw new IOException("GET " + metrics + ": HTTP " + response.statusCode());
+        }
+        RootCounters counters = parse(response.body());
+        HttpResponse<String> latencyResponse = get(latency);
+        if (latencyResponse.statusCode() == 404) {
+            return new Reading(counters, null);
+        }
+        if (latencyResponse.statusCode() != 200) {
+            throw new IOException("GET " + latency + ": HTTP " + latencyResponse.statusCode());
+        }
+        return new Reading(counters, parseLatency(latencyResponse.body()));
+    }
+
+    private HttpResponse<String> get(URI uri) throws IOException {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5)).build(),
+            return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? parse(response.body()) : RootCounters.NONE;
         } catch (IOException e) {
-            return RootCounters.NONE;
+            throw new IOException("GET " + uri + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return RootCounters.NONE;
+            throw new IOException("GET " + uri + ": interrupted", e);
         }
     }
 
     static RootCounters parse(String prometheusText) {
-        Map<String, Double> sent = new HashMap<>();
-        Matcher matcher = SENT.matcher(prometheusText);
+        Double searches = SEARCH_REQUESTS.matcher(prometheusText).find() ? sum(SEARCH_REQUESTS, prometheusText) : null;
+        return new RootCounters(byLabel(SENT, prometheusText), byLabel(NEEDED, prometheusText),
+                sum(TIED_PAIRS, prometheusText), sum(TIED_BOTH_RAN, prometheusText), searches);
+    }
+
+    private static Map<String, Double> byLabel(Pattern pattern, String prometheusText) {
+        Map<String, Double> values = new HashMap<>();
+        Matcher matcher = pattern.matcher(prometheusText);
         while (matcher.find()) {
-            sent.merge(matcher.group(1), Double.parseDouble(matcher.group(2)), Double::sum);
+            values.merge(matcher.group(1), Double.parseDouble(matcher.group(2)), Double::sum);
         }
-        return new RootCounters(sent, sum(TIED_PAIRS, prometheusText), sum(TIED_BOTH_RAN, prometheusText));
+        return values;
     }
 
     private static double sum(Pattern counter, String prometheusText) {
@@ -64,5 +109,25 @@ public final class RootMetricsScraper {
             total += Double.parseDouble(matcher.group(1));
         }
         return total;
+    }
+
+    static RootView.Latency parseLatency(String json) throws IOException {
+        JsonNode body = JSON.readTree(json);
+        if (!"microseconds".equals(body.path("unit").asText())) {
+            throw new IOException("/metrics/latency: unit '" + body.path("unit").asText() + "' (expected: microseconds)");
+        }
+        return new RootView.Latency(histogram(body, "complete"), histogram(body, "tainted"), histogram(body, "error"));
+    }
+
+    private static Histogram histogram(JsonNode body, String outcome) throws IOException {
+        String encoded = body.path(outcome).path("histogram").asText("");
+        if (encoded.isEmpty()) {
+            throw new IOException("/metrics/latency: no histogram for '" + outcome + "'");
+        }
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
+        } catch (DataFormatException | IllegalArgumentException e) {
+            throw new IOException("/metrics/latency: the '" + outcome + "' histogram does not decode: " + e.getMessage(), e);
+        }
     }
 }

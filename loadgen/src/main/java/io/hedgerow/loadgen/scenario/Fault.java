@@ -13,15 +13,16 @@ import java.util.Objects;
  * A fault applied to a leaf of the cluster that {@code ./hedgerow local} started, during one phase.
  * Every fault is bounded in time and undone when the phase ends or the run is interrupted. A pause
  * or kill names a leaf by its number, as in {@code data/run/leaf-N.pid}; an injected delay or
- * stall may also name every leaf ({@code "all"}).
+ * stall and a rolling restart may also name every leaf ({@code "all"}).
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = Fault.Pause.class, name = "pause"),
         @JsonSubTypes.Type(value = Fault.Kill.class, name = "kill"),
         @JsonSubTypes.Type(value = Fault.Delay.class, name = "delay"),
-        @JsonSubTypes.Type(value = Fault.Stall.class, name = "stall")})
-public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Injected {
+        @JsonSubTypes.Type(value = Fault.Stall.class, name = "stall"),
+        @JsonSubTypes.Type(value = Fault.Restart.class, name = "restart")})
+public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Restart, Fault.Injected {
 
     /**
      * Freezes the leaf's process (SIGSTOP) for {@code pause} every {@code every}, like a long GC
@@ -84,6 +85,55 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Injected {
     }
 
     /**
+     * A rolling restart, as a deploy does it: one leaf after another in leaf order, the first at
+     * {@code start} into the phase (default at once) and each next one {@code every} later, is
+     * stopped gracefully (SIGTERM, then SIGKILL if it is still running after {@code grace}, default
+     * 30 s) and started again through the root's {@code POST /admin/leaves/{n}/restart}, which
+     * answers once the new process listens. A restart that takes longer than {@code every} delays
+     * the next one: never two leaves down at once.
+     *
+     * @param every the time between two leaves' restarts; required with {@code "leaf": "all"}
+     */
+    record Restart(
+            @JsonProperty(value = "leaf", required = true) Leaves leaf,
+            @JsonProperty("every") String every,
+            @JsonProperty("start") String start,
+            @JsonProperty("grace") String grace) implements Fault {
+        public static final Duration DEFAULT_GRACE = Duration.ofSeconds(30);
+
+        public Restart {
+            Objects.requireNonNull(leaf, "leaf");
+            if (every == null && leaf.all()) {
+                throw new IllegalArgumentException("every: missing (expected: the time between two leaves' restarts,"
+                        + " e.g. 20s, when leaf is \"all\")");
+            }
+            if (every != null && Durations.parse(every).isZero()) {
+                throw new IllegalArgumentException("every: " + every + " (expected: > 0)");
+            }
+            if (start != null) {
+                Durations.parse(start);
+            }
+            if (grace != null) {
+                Durations.parse(grace);
+            }
+        }
+
+        public Duration startOffset() {
+            return start == null ? Duration.ZERO : Durations.parse(start);
+        }
+
+        /** When the {@code n}-th leaf restarted (from 0) is due, since the phase started. */
+        public Duration offsetOf(int n) {
+            return n == 0 ? startOffset() : startOffset().plus(Durations.parse(every).multipliedBy(n));
+        }
+
+        /** How long a leaf may take to exit after SIGTERM before it gets SIGKILL. */
+        public Duration graceDuration() {
+            return grace == null ? DEFAULT_GRACE : Durations.parse(grace);
+        }
+    }
+
+    /**
      * A fault the leaf applies to itself (fault injection), through the root's
      * {@code /admin/leaves/{n}/<kind>}: from {@code start} after the phase begins (default at once)
      * until {@code end} (default: when the phase ends). Needs a cluster started with
@@ -97,6 +147,12 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Injected {
         String start();
 
         String end();
+
+        /**
+         * The JSON body that injects this fault into {@code leafNumber} for {@code durationMillis},
+         * after which the leaf drops it by itself.
+         */
+        String adminBody(int leafNumber, long durationMillis);
 
         /** {@code delay} or {@code stall}: the last part of the admin path, and the word in messages. */
         String kind();
@@ -164,6 +220,16 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Injected {
             return "delay";
         }
 
+        @Override
+        public String adminBody(int leafNumber, long durationMillis) {
+            return "{\"delay_ms\": " + delayDuration().toNanos() / 1e6
+                    + ", \"probability\": " + probability
+                    + ", \"duration_ms\": " + durationMillis
+                    + (seedFor(leafNumber) == null ? "" : ", \"seed\": " + seedFor(leafNumber))
+                    // Only when asked for: a root without distributions still takes a plain delay.
+                    + (distribution == null ? "" : ", \"distribution\": \"" + distribution + "\"") + "}";
+        }
+
         public Duration delayDuration() {
             return Durations.parse(delay);
         }
@@ -214,6 +280,12 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Injected {
         @Override
         public String kind() {
             return "stall";
+        }
+
+        @Override
+        public String adminBody(int leafNumber, long durationMillis) {
+            return "{\"stall_ms\": " + stallDuration().toMillis() + ", \"every_ms\": " + period().toMillis()
+                    + ", \"duration_ms\": " + durationMillis + "}";
         }
 
         public Duration stallDuration() {

@@ -1,72 +1,84 @@
 package io.hedgerow.loadgen.scenario;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.loadgen.scenario.FaultEvent.Outcome;
+import io.hedgerow.loadgen.scenario.FaultLog.Target;
 import io.hedgerow.root.local.RunDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Applies a phase's faults to the leaves of a cluster started by {@code ./hedgerow local}, found
- * through its pid files: pauses (SIGSTOP, then SIGCONT) and kills (SIGKILL, then a restart through
- * the root's {@code /admin} endpoint), and injected delays and stalls (through the root's
+ * through its pid files: pauses (SIGSTOP, then SIGCONT), kills (SIGKILL, then a restart through
+ * the root's {@code /admin} endpoint), rolling restarts (SIGTERM, SIGKILL after a grace period, then
+ * the same restart), and injected delays and stalls (through the root's
  * {@code /admin/leaves/{n}/delay} and {@code /admin/leaves/{n}/stall}, which the leaf applies
- * itself). An injected fault for {@code "all"} leaves goes to every leaf the root's
- * {@code GET /cluster} lists. Every fault is undone when the phase ends, when {@link #close()}
- * runs, or when the JVM exits (the caller registers {@link #close()} as a shutdown hook): no leaf
- * is left frozen, dead, slow or stalling. An injected fault is also bounded at the leaf, which
- * drops it by itself when the phase is due to end, so a generator that dies without running its
- * hooks leaves no slow leaf behind either.
+ * itself). A fault for {@code "all"} leaves goes to every leaf the root's {@code GET /cluster}
+ * lists. Every fault is undone when the phase ends, when {@link #close()} runs, or when the JVM
+ * exits (the caller registers {@link #close()} as a shutdown hook): no leaf is left frozen, dead,
+ * slow or stalling. An injected fault is also bounded at the leaf, which drops it by itself when
+ * the phase is due to end, so a generator that dies without running its hooks leaves no slow leaf
+ * behind either.
  *
- * <p>A fault action that fails (a leaf that cannot be paused, an injection the root refuses) is
- * logged and counted ({@link #failedActions()}), and the run goes on without it.
+ * <p>Every action, applied, failed or undone, is recorded as a {@link FaultEvent}; {@link #endPhase()}
+ * returns the phase's record, which also names the faults that never took effect (scheduled past
+ * the phase's end, or every attempt failed), so a report never shows a "paused" phase that was not
+ * paused. A failed action is also logged on a {@code fault:} line and the run goes on without it.
  *
- * <p><b>Assumptions and guarantees.</b> Fault actions run on one scheduler thread;
- * {@link #endPhase()} and {@link #close()} may be called from any thread.
+ * <p><b>Assumptions and guarantees.</b> Fault actions run on one scheduler thread, one at a time: a
+ * restart, which waits for a leaf to stop and a new JVM to listen, delays the faults due meanwhile.
+ * {@link #endPhase()} and {@link #close()} may be called from any thread; the undo runs on the
+ * scheduler thread after the action in progress.
  */
 public final class FaultRunner implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Longest an undo may take: a rolling restart in progress (grace, then a JVM start), then the undo itself. */
+    private static final Duration UNDO_PATIENCE = Duration.ofMinutes(4);
 
-    private final RunDirectory run;
-    private final URI root;
+    private final LeafProcesses processes;
+    private final RootAdmin admin;
     private final PrintStream log;
+    private final Consumer<FaultEvent> listener;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "faults");
         thread.setDaemon(true);
         return thread;
     });
-    private final HttpClient http = HttpClient.newHttpClient();
     private final List<ScheduledFuture<?>> scheduled = new ArrayList<>();
-    private final Set<Long> paused = ConcurrentHashMap.newKeySet();
-    private final Set<Integer> killed = ConcurrentHashMap.newKeySet();
+    /** Paused pids, with the pause fault that paused them. */
+    private final Map<Long, Target> paused = new ConcurrentHashMap<>();
+    /** Leaves down (killed, or stopped by a restart) until restarted, with the fault that took them down. */
+    private final Map<Integer, Target> down = new ConcurrentHashMap<>();
     /** Injected faults in effect, to clear when the phase ends. */
-    private final Set<Injection> injected = ConcurrentHashMap.newKeySet();
+    private final Map<Injection, Target> injected = new ConcurrentHashMap<>();
     private final AtomicInteger failedActions = new AtomicInteger();
-    /** The numbers of the cluster's leaves, read once from the root when a fault names "all". */
-    private List<Integer> clusterLeaves;
     /** Pauses per leaf in this phase: the first is logged, the rest counted, so logs stay readable. */
     private final Map<Integer, Integer> pauses = new ConcurrentHashMap<>();
+    /** The current phase's record; replaced by {@link #startPhase} and {@link #endPhase}. */
+    private volatile FaultLog phaseLog = new FaultLog();
 
     public FaultRunner(RunDirectory run, URI root, PrintStream log) {
-        this.run = run;
-        this.root = root;
+        this(run, root, log, event -> {
+        });
+    }
+
+    /** @param listener told of every event as it is recorded, on the thread that recorded it (tests wait on it) */
+    FaultRunner(RunDirectory run, URI root, PrintStream log, Consumer<FaultEvent> listener) {
+        this.processes = new LeafProcesses(run);
+        this.admin = new RootAdmin(root);
         this.log = log;
+        this.listener = listener;
     }
 
     /** A delay or stall injected into one leaf. */
@@ -74,26 +86,40 @@ public final class FaultRunner implements AutoCloseable {
     }
 
     /**
-     * Checks, before any load starts, that every leaf a pause or kill names has a live process, and
-     * that every leaf a delay or stall names accepts injected faults (by clearing its fault, which
-     * changes nothing).
+     * Checks, before any load starts, that every leaf a pause, kill or restart names has a live
+     * process, and that every leaf a delay or stall names accepts injected faults (by clearing its
+     * fault, which changes nothing).
      */
     public void requireLeaves(List<Fault> faults) throws IOException {
         for (Fault fault : faults) {
             switch (fault) {
-                case Fault.Pause pause -> pidOf(pause.leaf());
-                case Fault.Kill kill -> pidOf(kill.leaf());
+                case Fault.Pause pause -> requirePid(pause.leaf());
+                case Fault.Kill kill -> requirePid(kill.leaf());
+                case Fault.Restart restart -> {
+                    for (int leaf : leavesOf(restart.leaf())) {
+                        requirePid(leaf);
+                    }
+                }
                 case Fault.Injected injection -> {
-                    for (int leaf : leavesOf(injection)) {
-                        HttpResponse<String> response = adminRequest(leaf, injection.kind(), HttpRequest.newBuilder().DELETE());
+                    for (int leaf : leavesOf(injection.leaf())) {
+                        HttpResponse<String> response = admin.clear(leaf, injection.kind());
                         if (response.statusCode() != 200) {
                             // Unless the leaf number is wrong, the cure is the same: a cluster whose leaves obey.
                             throw new IOException("leaf " + leaf + " cannot be " + participle(injection) + ": "
-                                    + detail(response) + (response.body().contains("expected: 0..") ? "" : hint(injection)));
+                                    + RootAdmin.detail(response) + (response.body().contains("expected: 0..") ? "" : hint(injection)));
                         }
                     }
                 }
             }
+        }
+    }
+
+    private void requirePid(int leaf) throws IOException {
+        try {
+            processes.pidOf(leaf);
+        } catch (IOException e) {
+            throw new IOException(e.getMessage() + "; faults need a cluster started by ./hedgerow local (its pid files are"
+                    + " in " + processes.run().dir() + ", or give --run-dir)");
         }
     }
 
@@ -109,35 +135,44 @@ public final class FaultRunner implements AutoCloseable {
         return injection.kind().equals("delay") ? "delayed" : "stalled";
     }
 
-    /** Schedules {@code faults} from now until {@code phase} has passed. */
+    /**
+     * Starts a new phase's record and schedules {@code faults} from now until {@code phase} has
+     * passed; {@link #endPhase()} stops them and returns the record.
+     */
     public synchronized void startPhase(List<Fault> faults, Duration phase) {
-        for (Fault fault : faults) {
-            switch (fault) {
+        FaultLog record = new FaultLog();
+        phaseLog = record;
+        for (int i = 0; i < faults.size(); i++) {
+            switch (faults.get(i)) {
                 case Fault.Pause pause -> {
-                    long periodMillis = pause.period().toMillis();
+                    Target target = record.expect(i, "pause", Leaves.one(pause.leaf()), pause.startOffset());
                     long pauseMillis = pause.pauseDuration().toMillis();
-                    scheduled.add(scheduler.scheduleAtFixedRate(() -> pauseOnce(pause.leaf(), pauseMillis),
-                            pause.startOffset().toMillis(), periodMillis, TimeUnit.MILLISECONDS));
+                    scheduled.add(scheduler.scheduleAtFixedRate(() -> pauseOnce(target, pauseMillis),
+                            pause.startOffset().toMillis(), pause.period().toMillis(), TimeUnit.MILLISECONDS));
                 }
                 case Fault.Kill kill -> {
-                    scheduled.add(scheduler.schedule(() -> kill(kill.leaf()), kill.killAt().toMillis(), TimeUnit.MILLISECONDS));
+                    Target target = record.expect(i, "kill", Leaves.one(kill.leaf()), kill.killAt());
+                    scheduled.add(scheduler.schedule(() -> kill(target), kill.killAt().toMillis(), TimeUnit.MILLISECONDS));
                     Duration restartAt = kill.restartAtOrNull();
                     if (restartAt != null && restartAt.compareTo(phase) < 0) {
                         scheduled.add(scheduler.schedule(() -> restart(kill.leaf()), restartAt.toMillis(), TimeUnit.MILLISECONDS));
                     }
                 }
+                case Fault.Restart restart -> {
+                    List<Integer> leaves = leavesOrFailure(record, i, "restart", restart.leaf(), restart.startOffset());
+                    for (int n = 0; n < leaves.size(); n++) {
+                        Duration due = restart.offsetOf(n);
+                        Target target = record.expect(i, "restart", Leaves.one(leaves.get(n)), due);
+                        scheduled.add(scheduler.schedule(() -> stopAndRestart(target, restart.graceDuration()), due.toMillis(),
+                                TimeUnit.MILLISECONDS));
+                    }
+                }
                 case Fault.Injected injection -> {
                     Duration from = injection.startOffset();
                     Duration to = injection.endOffset(phase);
-                    List<Integer> leaves;
-                    try {
-                        leaves = leavesOf(injection);
-                    } catch (IOException e) {
-                        failed("  fault: cannot " + injection.kind() + " leaves " + injection.leaf() + ": " + e.getMessage());
-                        continue;
-                    }
-                    for (int leaf : leaves) {
-                        scheduled.add(scheduler.schedule(() -> inject(injection, leaf, to.minus(from)), from.toMillis(),
+                    for (int leaf : leavesOrFailure(record, i, injection.kind(), injection.leaf(), from)) {
+                        Target target = record.expect(i, injection.kind(), Leaves.one(leaf), from);
+                        scheduled.add(scheduler.schedule(() -> inject(target, injection, to.minus(from)), from.toMillis(),
                                 TimeUnit.MILLISECONDS));
                         if (to.compareTo(phase) < 0) {
                             Injection undo = new Injection(injection.kind(), leaf);
@@ -149,193 +184,209 @@ public final class FaultRunner implements AutoCloseable {
         }
     }
 
-    /** Fault actions that failed so far (each logged with its reason). */
+    /** The leaves a fault acts on, or none when the cluster's cannot be listed (recorded as a failure). */
+    private List<Integer> leavesOrFailure(FaultLog record, int index, String fault, Leaves leaves, Duration due) {
+        try {
+            return leavesOf(leaves);
+        } catch (IOException e) {
+            Target target = record.expect(index, fault, leaves, due);
+            failed(target, "list-leaves", e.getMessage(), "  fault: cannot " + fault + " leaves " + leaves + ": " + e.getMessage());
+            return List.of();
+        }
+    }
+
+    /** Fault actions that failed so far in the run (each logged with its reason, and recorded in its phase). */
     public int failedActions() {
         return failedActions.get();
     }
 
-    private void failed(String message) {
+    private void applied(Target target, String action, String detail) {
+        listener.accept(phaseLog.record(target, action, Outcome.APPLIED, detail));
+    }
+
+    private void undone(Target target, String action, String detail) {
+        listener.accept(phaseLog.record(target, action, Outcome.UNDONE, detail));
+    }
+
+    private void failed(Target target, String action, String detail, String message) {
         failedActions.incrementAndGet();
         log.println(message);
+        listener.accept(phaseLog.record(target, action, Outcome.FAILED, detail));
     }
 
-    /** The leaf numbers an injected fault acts on: its own, or every leaf of the cluster. */
-    private List<Integer> leavesOf(Fault.Injected injection) throws IOException {
-        return injection.leaf().all() ? clusterLeaves() : List.of(injection.leaf().number());
+    /** The leaf numbers a fault acts on: its own, or every leaf of the cluster. */
+    private List<Integer> leavesOf(Leaves leaves) throws IOException {
+        return leaves.all() ? admin.leaves() : List.of(leaves.number());
     }
 
-    private synchronized List<Integer> clusterLeaves() throws IOException {
-        if (clusterLeaves == null) {
-            URI cluster = root.resolve("/cluster");
-            HttpResponse<String> response = send(HttpRequest.newBuilder(cluster).GET());
-            if (response.statusCode() != 200) {
-                throw new IOException("cannot list the leaves of the cluster: GET " + cluster + ": HTTP "
-                        + response.statusCode() + " " + detail(response));
-            }
-            JsonNode leaves = JSON.readTree(response.body()).path("leaves");
-            List<Integer> numbers = new ArrayList<>();
-            for (int i = 0; i < leaves.size(); i++) {
-                numbers.add(leaves.get(i).path("leaf").asInt(i));
-            }
-            if (numbers.isEmpty()) {
-                throw new IOException("cannot list the leaves of the cluster: GET " + cluster + " names none");
-            }
-            clusterLeaves = List.copyOf(numbers);
-        }
-        return clusterLeaves;
-    }
-
-    private void pauseOnce(int leaf, long pauseMillis) {
+    private void pauseOnce(Target target, long pauseMillis) {
+        int leaf = target.leaf().number();
         try {
-            long pid = pidOf(leaf);
-            signal("STOP", pid);
-            paused.add(pid);
+            long pid = processes.pidOf(leaf);
+            LeafProcesses.signal("STOP", pid);
+            paused.put(pid, target);
+            applied(target, "pause", "SIGSTOP to pid " + pid + " for " + pauseMillis + " ms");
             if (pauses.merge(leaf, 1, Integer::sum) == 1) {
                 log.printf("  fault: leaf %d paused for %d ms (pid %d), again every period until the phase ends%n",
                         leaf, pauseMillis, pid);
             }
             scheduler.schedule(() -> resume(pid), pauseMillis, TimeUnit.MILLISECONDS);
         } catch (IOException e) {
-            failed("  fault: cannot pause leaf " + leaf + ": " + e.getMessage());
+            failed(target, "pause", e.getMessage(), "  fault: cannot pause leaf " + leaf + ": " + e.getMessage());
         }
     }
 
     private void resume(long pid) {
-        if (paused.remove(pid)) {
-            try {
-                signal("CONT", pid);
-            } catch (IOException e) {
-                log.println("  fault: cannot resume pid " + pid + ": " + e.getMessage());
-            }
-        }
-    }
-
-    private void kill(int leaf) {
-        try {
-            long pid = pidOf(leaf);
-            signal("KILL", pid);
-            killed.add(leaf);
-            log.printf("  fault: leaf %d killed (pid %d)%n", leaf, pid);
-        } catch (IOException e) {
-            failed("  fault: cannot kill leaf " + leaf + ": " + e.getMessage());
-        }
-    }
-
-    private void restart(int leaf) {
-        if (!killed.remove(leaf)) {
+        Target target = paused.remove(pid);
+        if (target == null) {
             return;
         }
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(root.resolve("/admin/leaves/" + leaf + "/restart"))
-                    .timeout(Duration.ofSeconds(90)).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            log.printf("  fault: leaf %d restart: HTTP %d %s%n", leaf, response.statusCode(), response.body());
+            LeafProcesses.signal("CONT", pid);
+            undone(target, "resume", "SIGCONT to pid " + pid);
         } catch (IOException e) {
-            failed("  fault: cannot restart leaf " + leaf + " through " + root + ": " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            failed(target, "resume", e.getMessage(), "  fault: cannot resume pid " + pid + ": " + e.getMessage());
+        }
+    }
+
+    private void kill(Target target) {
+        int leaf = target.leaf().number();
+        try {
+            long pid = processes.pidOf(leaf);
+            LeafProcesses.signal("KILL", pid);
+            down.put(leaf, target);
+            applied(target, "kill", "SIGKILL to pid " + pid);
+            log.printf("  fault: leaf %d killed (pid %d)%n", leaf, pid);
+        } catch (IOException e) {
+            failed(target, "kill", e.getMessage(), "  fault: cannot kill leaf " + leaf + ": " + e.getMessage());
+        }
+    }
+
+    /** One leaf's turn in a rolling restart: a graceful stop, then a restart at once. */
+    private void stopAndRestart(Target target, Duration grace) {
+        int leaf = target.leaf().number();
+        long pid;
+        try {
+            pid = processes.pidOf(leaf);
+        } catch (IOException e) {
+            failed(target, "stop", e.getMessage(), "  fault: cannot stop leaf " + leaf + ": " + e.getMessage());
+            return;
+        }
+        // Marked before the signal: from then on the leaf may be gone, and the undo must restart it.
+        down.put(leaf, target);
+        try {
+            String stopped = processes.stop(pid, grace);
+            applied(target, "stop", stopped);
+            log.printf("  fault: leaf %d stopped (%s)%n", leaf, stopped);
+        } catch (IOException e) {
+            // Restarted all the same: the root refuses (409) if the leaf is in fact still running.
+            failed(target, "stop", e.getMessage(), "  fault: cannot stop leaf " + leaf + ": " + e.getMessage());
+        }
+        restart(leaf);
+    }
+
+    /**
+     * Starts a leaf that a fault took down again, through the root; nothing when it is not down. A
+     * leaf whose restart fails stays down, and the undo at the phase's end tries again, unless the
+     * root says it runs (409).
+     */
+    private void restart(int leaf) {
+        Target target = down.get(leaf);
+        if (target == null) {
+            return;
+        }
+        try {
+            HttpResponse<String> response = admin.restart(leaf);
+            if (response.statusCode() == 200 || response.statusCode() == 409) {
+                down.remove(leaf);
+            }
+            if (response.statusCode() == 200) {
+                String result = RootAdmin.field(response, "result");
+                undone(target, "restart", "HTTP 200: " + (result.isEmpty() ? response.body() : result));
+                log.printf("  fault: leaf %d restart: HTTP %d %s%n", leaf, response.statusCode(), response.body());
+            } else {
+                String detail = "HTTP " + response.statusCode() + ": " + RootAdmin.detail(response);
+                failed(target, "restart", detail, "  fault: leaf " + leaf + " restart: " + detail);
+            }
+        } catch (IOException e) {
+            failed(target, "restart", e.getMessage(), "  fault: cannot restart leaf " + leaf + " through " + admin.root()
+                    + ": " + e.getMessage());
         }
     }
 
     /** Asks the leaf to delay or stall for {@code lasting}, after which it drops the fault by itself. */
-    private void inject(Fault.Injected injection, int leaf, Duration lasting) {
+    private void inject(Target target, Fault.Injected injection, Duration lasting) {
+        int leaf = target.leaf().number();
         Injection undo = new Injection(injection.kind(), leaf);
         // Marked first: if the answer is lost, the undo still clears it.
-        injected.add(undo);
-        long durationMillis = Math.max(1, lasting.toMillis());
-        String body = switch (injection) {
-            case Fault.Delay delay -> "{\"delay_ms\": " + delay.delayDuration().toNanos() / 1e6
-                    + ", \"probability\": " + delay.probability()
-                    + ", \"duration_ms\": " + durationMillis
-                    + (delay.seedFor(leaf) == null ? "" : ", \"seed\": " + delay.seedFor(leaf))
-                    // Only when asked for: a root without distributions still takes a plain delay.
-                    + (delay.distribution() == null ? "" : ", \"distribution\": \"" + delay.distribution() + "\"") + "}";
-            case Fault.Stall stall -> "{\"stall_ms\": " + stall.stallDuration().toMillis()
-                    + ", \"every_ms\": " + stall.period().toMillis()
-                    + ", \"duration_ms\": " + durationMillis + "}";
-        };
+        injected.put(undo, target);
+        String body = injection.adminBody(leaf, Math.max(1, lasting.toMillis()));
         try {
-            HttpResponse<String> response = adminRequest(leaf, injection.kind(), HttpRequest.newBuilder()
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+            HttpResponse<String> response = admin.inject(leaf, injection.kind(), body);
             if (response.statusCode() == 200) {
-                String result = field(response, "result");
+                String result = RootAdmin.field(response, "result");
+                // The leaf's answer names the seed it uses, so the event lets a run be repeated.
+                applied(target, "inject", result.isEmpty() ? response.body() : result);
                 log.printf("  fault: leaf %d %s: %s%n", leaf, injection.kind(), result.isEmpty() ? response.body() : result);
             } else {
-                failed("  fault: leaf " + leaf + " " + injection.kind() + ": HTTP " + response.statusCode() + " "
-                        + detail(response) + " (asked for " + body + ")");
+                String detail = "HTTP " + response.statusCode() + ": " + RootAdmin.detail(response);
+                failed(target, "inject", detail + " (asked for " + body + ")", "  fault: leaf " + leaf + " " + injection.kind()
+                        + ": HTTP " + response.statusCode() + " " + RootAdmin.detail(response) + " (asked for " + body + ")");
             }
         } catch (IOException e) {
-            failed("  fault: cannot " + injection.kind() + " leaf " + leaf + " through " + root + ": " + e.getMessage());
+            failed(target, "inject", e.getMessage(), "  fault: cannot " + injection.kind() + " leaf " + leaf + " through "
+                    + admin.root() + ": " + e.getMessage());
         }
     }
 
     private void clear(Injection injection) {
-        if (!injected.remove(injection)) {
+        Target target = injected.remove(injection);
+        if (target == null) {
             return;
         }
+        String fallback = " (the leaf drops it by itself when the phase is due to end)";
         try {
-            HttpResponse<String> response = adminRequest(injection.leaf(), injection.kind(), HttpRequest.newBuilder().DELETE());
+            HttpResponse<String> response = admin.clear(injection.leaf(), injection.kind());
             if (response.statusCode() == 200) {
+                undone(target, "clear", "HTTP 200");
                 log.printf("  fault: leaf %d %s: cleared%n", injection.leaf(), injection.kind());
             } else {
-                failed("  fault: leaf " + injection.leaf() + " " + injection.kind() + ": HTTP " + response.statusCode()
-                        + " " + detail(response) + " (the leaf drops it by itself when the phase is due to end)");
+                String detail = "HTTP " + response.statusCode() + ": " + RootAdmin.detail(response);
+                failed(target, "clear", detail + fallback, "  fault: leaf " + injection.leaf() + " " + injection.kind()
+                        + ": HTTP " + response.statusCode() + " " + RootAdmin.detail(response) + fallback);
             }
         } catch (IOException e) {
-            failed("  fault: cannot clear the " + injection.kind() + " of leaf " + injection.leaf() + " through " + root
-                    + ": " + e.getMessage() + " (the leaf drops it by itself when the phase is due to end)");
-        }
-    }
-
-    /** {@code /admin/leaves/{leaf}/{kind}} of the root. */
-    private HttpResponse<String> adminRequest(int leaf, String kind, HttpRequest.Builder request) throws IOException {
-        return send(request.uri(root.resolve("/admin/leaves/" + leaf + "/" + kind)));
-    }
-
-    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
-        try {
-            return http.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-    }
-
-    /** The {@code detail} of an error body, or the body itself. */
-    private static String detail(HttpResponse<String> response) {
-        String detail = field(response, "detail");
-        return detail.isEmpty() ? response.body() : detail;
-    }
-
-    private static String field(HttpResponse<String> response, String name) {
-        try {
-            return JSON.readTree(response.body()).path(name).asText();
-        } catch (IOException e) {
-            return "";
+            failed(target, "clear", e.getMessage() + fallback, "  fault: cannot clear the " + injection.kind() + " of leaf "
+                    + injection.leaf() + " through " + admin.root() + ": " + e.getMessage() + fallback);
         }
     }
 
     /**
-     * Stops scheduling faults and undoes the ones in effect: resumes paused leaves, restarts killed
-     * ones, clears delays and stalls.
+     * Stops scheduling faults and undoes the ones in effect: resumes paused leaves, clears delays
+     * and stalls, restarts leaves that a kill or a rolling restart took down.
+     *
+     * @return what the phase's faults did, the undo included
      */
-    public synchronized void endPhase() {
+    public synchronized PhaseFaults endPhase() {
         scheduled.forEach(future -> future.cancel(false));
         scheduled.clear();
         // Run the undo on the fault thread, after any action already running, so none slips past it.
         try {
             scheduler.submit(() -> {
-                new ArrayList<>(paused).forEach(this::resume);
-                new ArrayList<>(injected).forEach(this::clear);
-                new ArrayList<>(killed).forEach(this::restart);
+                new ArrayList<>(paused.keySet()).forEach(this::resume);
+                new ArrayList<>(injected.keySet()).forEach(this::clear);
+                new ArrayList<>(down.keySet()).forEach(this::restart);
                 pauses.forEach((leaf, count) -> log.printf("  fault: leaf %d was paused %d times%n", leaf, count));
                 pauses.clear();
-            }).get(120, TimeUnit.SECONDS);
+            }).get(UNDO_PATIENCE.toSeconds(), TimeUnit.SECONDS);
         } catch (Exception e) {
             // Last resort from this thread: never leave a leaf frozen or slow.
-            new ArrayList<>(paused).forEach(this::resume);
-            new ArrayList<>(injected).forEach(this::clear);
+            new ArrayList<>(paused.keySet()).forEach(this::resume);
+            new ArrayList<>(injected.keySet()).forEach(this::clear);
         }
+        PhaseFaults faults = phaseLog.finish();
+        phaseLog = new FaultLog();
+        return faults;
     }
 
     @Override
@@ -343,33 +394,6 @@ public final class FaultRunner implements AutoCloseable {
         if (!scheduler.isShutdown()) {
             endPhase();
             scheduler.shutdownNow();
-        }
-    }
-
-    private long pidOf(int leaf) throws IOException {
-        try {
-            long pid = Long.parseLong(Files.readString(run.pidFile("leaf-" + leaf)).trim());
-            if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                return pid;
-            }
-            throw new IOException("leaf " + leaf + " (pid " + pid + ") is not running");
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new IOException("no pid file for leaf " + leaf + " in " + run.dir()
-                    + "; faults need a cluster started by ./hedgerow local");
-        } catch (NumberFormatException e) {
-            throw new IOException("unreadable pid file " + run.pidFile("leaf-" + leaf));
-        }
-    }
-
-    private static void signal(String signal, long pid) throws IOException {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
-            if (kill.waitFor() != 0) {
-                throw new IOException("kill -" + signal + " " + pid + " failed: " + new String(kill.getInputStream().readAllBytes()).trim());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while signalling " + pid, e);
         }
     }
 }

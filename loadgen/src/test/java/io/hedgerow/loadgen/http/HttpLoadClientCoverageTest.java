@@ -54,7 +54,7 @@ class HttpLoadClientCoverageTest {
     @Test
     void passesTheDocsFractionOfTaintedAnswersOnly() throws Exception {
         HttpLoadClient client = new HttpLoadClient(URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
-                group.next(), transport, 4);
+                group.next(), transport, 4, io.hedgerow.common.time.Ticker.system());
 
         Heard tainted = send(client, "/search?q=partial");
         Heard complete = send(client, "/search?q=whole");

@@ -46,8 +46,8 @@ class CompareCommandTest {
         assertThat(out.toString().lines().map(line -> line.split("\\s+")[0]))
                 .contains("baseline/steady", "baseline/pause", "hedged/steady");
         assertThat(out.toString().lines().filter(line -> line.startsWith("baseline/steady ")).findFirst().orElseThrow()
-                .split("\\s+")).containsExactly("baseline/steady", "open/poisson", "1000", "1000.0", "1000", "3", "2",
-                "5.620", "48.10", "2.000", "8.003", "8.003", "40.03", "120.1", "1500", "5.00", "1.50", "0.25", "0.920");
+                .split("\\s+")).containsExactly("baseline/steady", "open/poisson", "1000", "1003.0", "950.0", "3", "0.30", "2",
+                "2.000", "8.003", "~40.03", "~120.1", "1500", "4.99", "0.920", "1.50", "1.000", "0.100", "ok");
         Path folder;
         try (Stream<Path> folders = Files.list(comparisons)) {
             folder = folders.findFirst().orElseThrow();
@@ -71,20 +71,49 @@ class CompareCommandTest {
 
         assertThat(code).as("stderr: %s", err).isZero();
         List<String> lines = out.toString().lines().toList();
-        assertThat(lines.get(0)).isEqualTo("| Scenario | Policy | Avg | StdDev | p50 | p95 | p99 | p99.9 | max | extra leaf % "
-                + "| both ran % | errors % | tainted % | tainted coverage |");
+        assertThat(lines.get(0)).isEqualTo("| Scenario | Policy | Avg | StdDev | p50 | p95 | p99 | p99.9 | max | goodput/s "
+                + "| errors % | tainted % | tainted coverage | extra leaf % | both ran % | root p99 | lag p99 | check |");
         assertThat(lines.get(1)).startsWith("| --- | --- | ---: |");
-        assertThat(lines.get(2)).isEqualTo(
-                "| no-fault | off | 5.620 | 48.10 | 2.000 | 8.003 | 40.03 | 120.1 | 1500 | 1.50 | 0.25 | 0.30 | 5.00 | 0.920 |");
-        assertThat(lines.get(3)).as("nothing answered, nothing measured")
-                .isEqualTo("| no-fault | tied | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | 0.00 | 0.00 | n/a |");
+        assertThat(lines.get(2)).isEqualTo("| no-fault | off | 5.620 | 48.10 | 2.000 | 8.003 | ~40.03 | ~120.1 | 1500 | 950.0"
+                + " | 0.30 | 4.99 | 0.920 | 1.50 | 0.25 | 1.000 | 0.100 | ok |");
+        assertThat(lines.get(3)).as("nothing answered, nothing measured").isEqualTo(
+                "| no-fault | tied | n/a | n/a | n/a | n/a | n/a | n/a | n/a | 0.0 | 0.00 | 0.00 | n/a | n/a | n/a | n/a | n/a | ok |");
         assertThat(lines.get(4)).as("a pipe in a label does not split the cell").startsWith("| stall\\|150ms | hedged-p95 | 5.620 |");
         Path folder;
         try (Stream<Path> folders = Files.list(comparisons)) {
             folder = folders.findFirst().orElseThrow();
         }
         assertThat(Files.readString(folder.resolve("compare.md"))).startsWith(String.join("\n", lines.subList(0, 5)));
-        assertThat(Files.readString(folder.resolve("compare.txt"))).contains("no-fault/off", "both ran%");
+        assertThat(Files.readString(folder.resolve("compare.txt"))).contains("no-fault/off", "extra leaf%");
+    }
+
+    @Test
+    void showsRepeatedRunsOfAConfigurationAsTheirMedianAndRange() throws IOException {
+        Path a = ReportWriter.write(TestPhases.run("pause", List.of(TestPhases.randomPhase("paused", 3000, 1000, 1))), results);
+        Path b = ReportWriter.write(TestPhases.run("pause", List.of(TestPhases.randomPhase("paused", 3000, 2000, 2))), results);
+        Path c = ReportWriter.write(TestPhases.run("pause", List.of(TestPhases.randomPhase("paused", 3000, 4000, 3))), results);
+        Path other = ReportWriter.write(TestPhases.run("no-fault", List.of(TestPhases.knownPhase("steady"))), results);
+
+        int code = compare("--spread", a.toString(), other.toString(), b.toString(), c.toString(), "--results",
+                results.resolve("comparisons").toString());
+
+        assertThat(code).as("stderr: %s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        assertThat(lines.get(0)).startsWith("| Configuration | runs | answers | p50 | p99 | p99.9 |");
+        String pause = lines.stream().filter(line -> line.startsWith("| pause / paused |")).findFirst().orElseThrow();
+        String[] cells = pause.split(" \\| ");
+        assertThat(cells[1]).isEqualTo("3");
+        assertThat(cells[2]).isEqualTo("9,000");
+        assertThat(cells[3]).as("p50: the median run's, then the range").matches("\\d+\\.\\d+ \\[\\d+\\.\\d+-\\d+\\.\\d+]");
+        assertThat(lines).anyMatch(line -> line.startsWith("| no-fault / steady | 1 | 1,000 | 2.000 |"));
+    }
+
+    @Test
+    void computesTheMedianAndRangeOfAnyNumberOfRuns() {
+        assertThat(SpreadTable.spreadOf(3, 1, 2)).isEqualTo("2.000 [1.000-3.000]");
+        assertThat(SpreadTable.spreadOf(4, 1, 2, 3)).isEqualTo("2.500 [1.000-4.000]");
+        assertThat(SpreadTable.spreadOf(12.5)).isEqualTo("12.50");
+        assertThat(SpreadTable.spread(java.util.Arrays.asList(null, null))).isEqualTo("n/a");
     }
 
     @Test

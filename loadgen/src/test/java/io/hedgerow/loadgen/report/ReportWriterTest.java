@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.loadgen.scenario.FaultEvent;
+import io.hedgerow.loadgen.scenario.FaultEvent.Outcome;
+import io.hedgerow.loadgen.scenario.Leaves;
+import io.hedgerow.loadgen.scenario.PhaseFaults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,29 +53,78 @@ class ReportWriterTest {
         assertThat(summary.path("settings").path("seed").asText()).isEqualTo("42");
         JsonNode steady = summary.path("phases").path(0);
         assertThat(steady.path("name").asText()).isEqualTo("steady");
-        assertThat(steady.path("count").asLong()).isEqualTo(1000);
+        assertThat(steady.path("sent").asLong()).isEqualTo(1003);
+        assertThat(steady.path("count").asLong()).isEqualTo(1003);
+        assertThat(steady.path("complete").asLong()).isEqualTo(950);
+        assertThat(steady.path("tainted").asLong()).isEqualTo(50);
         assertThat(steady.path("errors").asLong()).isEqualTo(3);
         assertThat(steady.path("dropped").asLong()).isEqualTo(2);
-        assertThat(steady.path("tainted_pct").asDouble()).isEqualTo(5.0);
+        assertThat(steady.path("goodput_per_s").asDouble()).isEqualTo(950.0);
+        assertThat(steady.path("error_rate").asDouble()).isCloseTo(3 / 1003.0, within(1e-12));
+        assertThat(steady.path("error_flagged").asBoolean()).isFalse();
+        assertThat(steady.path("valid").asBoolean()).isTrue();
         assertThat(steady.path("tainted_coverage").asDouble()).isEqualTo(0.92);
-        assertThat(steady.path("extra_leaf_requests_pct").asDouble()).isEqualTo(1.5);
-        assertThat(steady.path("tied_both_ran_pct").asDouble()).isEqualTo(0.25);
+        assertThat(steady.path("root").path("extra_leaf_requests_pct").asDouble()).isEqualTo(1.5);
+        assertThat(steady.path("root").path("tied_both_ran_pct").asDouble()).isEqualTo(0.25);
+        assertThat(steady.path("root").path("searches").asLong()).isEqualTo(1003);
+        assertThat(steady.path("root").path("latency_ms").path("ok").path("p99").asDouble()).isEqualTo(1.0);
         assertThat(steady.path("error_reasons").path("HTTP 503").asLong()).isEqualTo(2);
-        JsonNode latency = steady.path("latency_ms");
-        assertThat(latency.path("p50").asDouble()).isEqualTo(2.0);
-        assertThat(latency.path("p90").asDouble()).isEqualTo(8.003);
-        assertThat(latency.path("p95").asDouble()).isEqualTo(8.003);
-        assertThat(latency.path("p99").asDouble()).isEqualTo(40.031);
-        assertThat(latency.path("p99_9").asDouble()).isEqualTo(120.063);
-        assertThat(latency.path("p99_99").asDouble()).isEqualTo(1500.159);
-        assertThat(latency.path("max").asDouble()).isEqualTo(1500.159);
-        assertThat(latency.path("mean").asDouble()).isEqualTo(5.620376);
-        assertThat(latency.path("stddev").asDouble()).isCloseTo(48.1012597, within(1e-6));
+        JsonNode answered = steady.path("latency_ms").path("answered");
+        assertThat(answered.path("count").asLong()).isEqualTo(1000);
+        assertThat(answered.path("p50").asDouble()).isEqualTo(2.0);
+        assertThat(answered.path("p90").asDouble()).isEqualTo(8.003);
+        assertThat(answered.path("p95").asDouble()).isEqualTo(8.003);
+        assertThat(answered.path("p99").asDouble()).isEqualTo(40.031);
+        assertThat(answered.path("p99_9").asDouble()).isEqualTo(120.063);
+        assertThat(answered.path("p99_99").asDouble()).isEqualTo(1500.159);
+        assertThat(answered.path("max").asDouble()).isEqualTo(1500.159);
+        assertThat(answered.path("mean").asDouble()).isEqualTo(5.620376);
+        assertThat(answered.path("stddev").asDouble()).isCloseTo(48.1012597, within(1e-6));
+        assertThat(answered.path("supports").toString()).isEqualTo("[\"p50\",\"p90\",\"p95\"]");
+        assertThat(steady.path("latency_ms").path("ok").path("count").asLong()).isEqualTo(950);
+        assertThat(steady.path("latency_ms").path("tainted").path("p50").asDouble()).isEqualTo(2.0);
+        assertThat(steady.path("latency_ms").path("error").path("p50").asDouble()).isEqualTo(1.0);
+        assertThat(steady.path("generator_lag").path("p99").asDouble()).isEqualTo(0.1);
         JsonNode closed = summary.path("phases").path(1);
-        assertThat(closed.path("extra_leaf_requests_pct").isNull()).isTrue();
-        assertThat(closed.path("tied_both_ran_pct").isNull()).as("written as null: no tied pairs").isTrue();
+        assertThat(closed.path("root").path("extra_leaf_requests_pct").isNull()).isTrue();
+        assertThat(closed.path("root").path("tied_both_ran_pct").isNull()).as("written as null: no tied pairs").isTrue();
+        assertThat(closed.path("root").path("latency_ms").isNull()).as("written as null: root not read").isTrue();
         assertThat(closed.path("tainted_coverage").isNull()).as("written as null: nothing tainted").isTrue();
-        assertThat(summary.path("phases").path(2).path("latency_ms").path("p50").isNull()).isTrue();
+        assertThat(summary.path("phases").path(2).path("latency_ms").path("answered").path("p50").isNull()).isTrue();
+    }
+
+    @Test
+    void recordsWhatEachFaultDidAndMarksAPhaseWhoseFaultDidNotApply() throws IOException {
+        PhaseFaults paused = new PhaseFaults(List.of(
+                new FaultEvent("2026-11-22T14:30:06Z", 0, "pause", Leaves.one(1), "pause", Outcome.APPLIED, "pid 4242"),
+                new FaultEvent("2026-11-22T14:30:06.150Z", 150, "pause", Leaves.one(1), "resume", Outcome.UNDONE, "pid 4242")),
+                List.of());
+        PhaseFaults failed = new PhaseFaults(List.of(new FaultEvent("2026-11-22T14:30:16Z", 10_000, "kill", Leaves.one(2),
+                "kill", Outcome.FAILED, "no pid file data/run/leaf-2.pid")), List.of("kill leaf 2 (every attempt failed)"));
+        RunResult faulty = TestPhases.run("faults", List.of(TestPhases.knownPhase("paused").withFaults(paused),
+                TestPhases.knownPhase("killed").withFaults(failed)));
+
+        Path folder = ReportWriter.write(faulty, results, ZoneOffset.UTC);
+
+        JsonNode phases = new ObjectMapper().readTree(folder.resolve("summary.json").toFile()).path("phases");
+        assertThat(phases.path(0).path("faults").size()).isEqualTo(2);
+        assertThat(phases.path(0).path("faults").path(0).path("action").asText()).isEqualTo("pause");
+        assertThat(phases.path(0).path("faults").path(0).path("at").asText()).isEqualTo("2026-11-22T14:30:06Z");
+        assertThat(phases.path(0).path("faults_clean").asBoolean()).isTrue();
+        assertThat(phases.path(0).path("valid").asBoolean()).isTrue();
+        assertThat(phases.path(1).path("faults_clean").asBoolean()).isFalse();
+        assertThat(phases.path(1).path("valid").asBoolean()).isFalse();
+        assertThat(phases.path(1).path("faults_summary").asText()).startsWith("FAILED: kill leaf 2");
+        assertThat(phases.path(1).path("problems").toString()).contains("faults did not all apply");
+        String table = ResultTable.render(faulty.phases());
+        assertThat(table.lines().toList().get(1)).endsWith("ok");
+        assertThat(table.lines().toList().get(2)).endsWith("FAULT-FAILED");
+        assertThat(Files.readString(folder.resolve("report.txt"))).contains("Faults (", "paused: pause leaf 1: 1 applied",
+                "killed: FAILED: kill leaf 2");
+        RunResult read = RunReader.read(folder);
+        assertThat(read).isEqualTo(faulty);
+        assertThat(MarkdownTable.render(List.of(new MarkdownTable.Row("faults", "killed", read.phases().get(1)))))
+                .contains("| FAULT-FAILED |", "faults did not all apply");
     }
 
     @Test
@@ -123,6 +176,9 @@ class ReportWriterTest {
         Files.writeString(notARun.resolve("summary.json"), "{\"format\": \"something-else\", \"label\": \"x\","
                 + " \"started_at\": \"2026-01-01T00:00:00Z\", \"phases\": []}");
         assertThatThrownBy(() -> RunReader.read(notARun)).hasMessageContaining("format 'something-else'");
+        Files.writeString(notARun.resolve("summary.json"), "{\"format\": \"hedgerow-loadgen-run/1\", \"label\": \"x\","
+                + " \"started_at\": \"2026-01-01T00:00:00Z\", \"phases\": []}");
+        assertThatThrownBy(() -> RunReader.read(notARun)).hasMessageContaining("written by an older load generator");
     }
 
     @Test

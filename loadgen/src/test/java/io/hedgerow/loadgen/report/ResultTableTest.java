@@ -12,12 +12,13 @@ class ResultTableTest {
         String table = ResultTable.render(List.of(TestPhases.knownPhase("steady")));
         List<String> lines = table.lines().toList();
 
-        assertThat(lines.get(0).split("\\s+")).containsExactly("phase", "mode", "target/s", "achieved/s", "count", "errors",
-                "dropped", "avg", "stddev", "p50", "p90", "p95", "p99", "p99.9", "max", "tainted%", "extra", "leaf%", "both",
-                "ran%", "tainted", "cov");
-        assertThat(lines.get(1).split("\\s+")).containsExactly("steady", "open/poisson", "1000", "1000.0", "1000", "3", "2",
-                "5.620", "48.10", "2.000", "8.003", "8.003", "40.03", "120.1", "1500", "5.00", "1.50", "0.25", "0.920");
-        assertThat(lines.get(2)).startsWith("Latency in ms");
+        assertThat(lines.get(0).split("\\s+")).containsExactly("phase", "mode", "target/s", "achieved/s", "goodput/s",
+                "errors", "err%", "dropped", "p50", "p90", "p99", "p99.9", "max", "tainted%", "tainted", "cov", "extra",
+                "leaf%", "root", "p99", "lag", "p99", "check");
+        // 1000 answers support p90 (100 beyond it) but not p99 or p99.9 (10 and 1 beyond): those are marked.
+        assertThat(lines.get(1).split("\\s+")).containsExactly("steady", "open/poisson", "1000", "1003.0", "950.0", "3",
+                "0.30", "2", "2.000", "8.003", "~40.03", "~120.1", "1500", "4.99", "0.920", "1.50", "1.000", "0.100", "ok");
+        assertThat(lines.get(2)).startsWith("Latency in ms of the answers");
     }
 
     @Test
@@ -27,10 +28,10 @@ class ResultTableTest {
         List<String> lines = table.lines().toList();
 
         int p999End = lines.get(0).indexOf("p99.9") + "p99.9".length();
-        assertThat(lines.get(1).substring(0, p999End)).endsWith(" 120.1");
-        int countEnd = lines.get(0).indexOf("count") + "count".length();
-        assertThat(lines.get(1).substring(0, countEnd)).endsWith(" 1000");
-        assertThat(lines.get(2).substring(0, countEnd)).endsWith("   10");
+        assertThat(lines.get(1).substring(0, p999End)).endsWith(" ~120.1");
+        int errorsEnd = lines.get(0).indexOf("errors") + "errors".length();
+        assertThat(lines.get(1).substring(0, errorsEnd)).endsWith("      3");
+        assertThat(lines.get(2).substring(0, errorsEnd)).endsWith("      0");
         assertThat(lines.get(2)).as("text aligned left").startsWith("b" + " ".repeat(18) + "closed");
     }
 
@@ -41,9 +42,26 @@ class ResultTableTest {
 
         String[] cells = row.split("\\s+");
         assertThat(cells[2]).as("no target rate in closed loop").isEqualTo("-");
-        assertThat(cells[cells.length - 3]).as("extra leaf requests unknown").isEqualTo("n/a");
-        assertThat(cells[cells.length - 2]).as("no tied pairs").isEqualTo("n/a");
-        assertThat(cells[cells.length - 1]).as("nothing tainted").isEqualTo("n/a");
+        assertThat(cells[cells.length - 3]).as("root latency unknown").isEqualTo("n/a");
+        assertThat(cells[cells.length - 4]).as("extra leaf requests unknown").isEqualTo("n/a");
+        assertThat(cells[cells.length - 5]).as("nothing tainted").isEqualTo("n/a");
+    }
+
+    @Test
+    void flagsAPhaseWithTooManyErrorsOrALateGeneratorAndListsWhy() {
+        PhaseResult errors = TestPhases.phase("refused", 100, 0, Latencies.of(TestPhases.samples(2_000, 980),
+                Latencies.newHistogram(), TestPhases.samples(50, 20), TestPhases.samples(100, 1000)));
+        PhaseResult late = TestPhases.phase("late", 100, 0, Latencies.of(TestPhases.samples(2_000, 1000),
+                Latencies.newHistogram(), Latencies.newHistogram(), TestPhases.samples(5_000, 1000)));
+
+        String table = ResultTable.render(List.of(errors, late));
+
+        List<String> lines = table.lines().toList();
+        assertThat(lines.get(1)).endsWith("ERRORS");
+        assertThat(lines.get(2)).endsWith("INVALID(lag)");
+        assertThat(table).contains("refused: errors: 2.00% of requests failed (over 1%)",
+                "late: invalid: the generator sent late (lag p99 5.00 ms > 1 ms)");
+        assertThat(errors.percentileMillis(99)).as("fast refusals are not in the answers' latency").isEqualTo(2.0);
     }
 
     @Test
@@ -60,7 +78,7 @@ class ResultTableTest {
         PhaseResult empty = TestPhases.randomPhase("dead", 0, 1000, 3);
         String[] cells = ResultTable.render(List.of(empty)).lines().toList().get(1).split("\\s+");
 
-        assertThat(cells).containsSequence("0", "n/a", "n/a", "n/a", "n/a", "n/a");
+        assertThat(cells).containsSequence("0", "0.00", "0", "n/a", "n/a", "n/a", "n/a", "n/a");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.hedgerow.loadgen.report;
 
-import io.hedgerow.loadgen.run.PhaseRecorder;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,17 +8,17 @@ import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
 
 /** Phases and runs with known numbers, for the report tests. */
-final class TestPhases {
+public final class TestPhases {
     private TestPhases() {
     }
 
     /**
-     * 1000 requests: 800 at 2 ms, 180 at 8 ms, 15 at 40 ms, 4 at 120 ms, 1 at 1.5 s. At three
+     * 1000 answers: 800 at 2 ms, 180 at 8 ms, 15 at 40 ms, 4 at 120 ms, 1 at 1.5 s. At three
      * significant digits a percentile reads as the highest value of its bucket: p50 2.000 ms, p90
      * 8.003, p99 40.031, p99.9 120.063, max 1500.159.
      */
     static Histogram knownLatency() {
-        Histogram latency = new Histogram(1, PhaseRecorder.HIGHEST_MICROS, 3);
+        Histogram latency = Latencies.newHistogram();
         latency.recordValueWithCount(2_000, 800);
         latency.recordValueWithCount(8_000, 180);
         latency.recordValueWithCount(40_000, 15);
@@ -28,25 +27,53 @@ final class TestPhases {
         return latency;
     }
 
-    /**
-     * An open-loop phase of 1000 requests in 1 s with {@link #knownLatency()}, 3 errors, 2 dropped, 50 tainted (mean coverage 0.92),
-     * 1.5% extra leaf requests, 0.25% of tied pairs both ran. Its mean is 5.620 ms and its standard deviation
-     * 48.10 ms (from each bucket's middle value, as HdrHistogram computes them: 2000, 8002, 40016, 120032 and
-     * 1499648 us).
-     */
-    static PhaseResult knownPhase(String name) {
-        return new PhaseResult(name, "open/poisson", 1000, 1_000_000_000L, 1000, 3, 2, 50, 0.92, knownLatency(), 1.5, 0.25,
-                Map.of("HTTP 503", 2L, "connection closed by the server", 1L));
+    /** {@code count} samples of {@code micros}. */
+    public static Histogram samples(long micros, long count) {
+        Histogram histogram = Latencies.newHistogram();
+        if (count > 0) {
+            histogram.recordValueWithCount(micros, count);
+        }
+        return histogram;
     }
 
-    /** A closed-loop phase of {@code count} random latencies around {@code medianMicros}, extra leaf requests unknown. */
+    /**
+     * An open-loop phase of 1 s: the 1000 answers of {@link #knownLatency()} (950 complete, 50 of the
+     * 2 ms ones tainted, mean coverage 0.92), 3 errors at 1 ms, 2 dropped, 1003 sent each 0.1 ms late;
+     * the root saw 1003 searches, answered them in 1 ms, and counted 1.5% extra leaf requests and
+     * 0.25% of tied pairs where both ran. The answers' mean is 5.620 ms and their standard deviation
+     * 48.10 ms (from each bucket's middle value, as HdrHistogram computes them).
+     */
+    static PhaseResult knownPhase(String name) {
+        Histogram complete = knownLatency();
+        complete.reset();
+        complete.recordValueWithCount(2_000, 750);
+        complete.recordValueWithCount(8_000, 180);
+        complete.recordValueWithCount(40_000, 15);
+        complete.recordValueWithCount(120_000, 4);
+        complete.recordValue(1_500_000);
+        Latencies latencies = Latencies.of(complete, samples(2_000, 50), samples(1_000, 3), samples(100, 1003));
+        RootView root = new RootView(1.5, 0.25, 1003L,
+                new RootView.Latency(samples(1_000, 950), samples(1_000, 50), samples(500, 3)));
+        return new PhaseResult(name, "open/poisson", 1000, 1_000_000_000L, 1003, 2, latencies, 0.92,
+                Map.of("HTTP 503", 2L, "connection closed by the server", 1L), root, List.of());
+    }
+
+    /** A closed-loop phase of {@code count} random complete answers around {@code medianMicros}, the root unknown. */
     static PhaseResult randomPhase(String name, long count, long medianMicros, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
-        Histogram latency = new Histogram(1, PhaseRecorder.HIGHEST_MICROS, 3);
+        Histogram latency = Latencies.newHistogram();
         for (long i = 0; i < count; i++) {
             latency.recordValue(medianMicros / 2 + (long) (-Math.log(1 - random.nextDouble()) * medianMicros * 0.7));
         }
-        return new PhaseResult(name, "closed", 0, 2_500_000_000L, count, 0, 0, 0, null, latency, null, null, Map.of());
+        Latencies latencies = Latencies.of(latency, Latencies.newHistogram(), Latencies.newHistogram(), samples(20, count));
+        return new PhaseResult(name, "closed", 0, 2_500_000_000L, count, 0, latencies, null, Map.of(), RootView.UNKNOWN,
+                List.of());
+    }
+
+    /** A phase with only the given histograms, for judging (capacity steps, flags). */
+    public static PhaseResult phase(String name, double rate, long dropped, Latencies latencies) {
+        return new PhaseResult(name, "open/poisson", rate, 10_000_000_000L, latencies.lag().getTotalCount(), dropped,
+                latencies, null, Map.of(), RootView.UNKNOWN, List.of());
     }
 
     static RunResult run(String label, List<PhaseResult> phases) {

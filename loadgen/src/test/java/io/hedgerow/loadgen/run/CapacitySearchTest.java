@@ -2,62 +2,107 @@ package io.hedgerow.loadgen.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.loadgen.report.Capacity;
+import io.hedgerow.loadgen.report.Latencies;
 import io.hedgerow.loadgen.report.PhaseResult;
+import io.hedgerow.loadgen.report.TestPhases;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.HdrHistogram.Histogram;
+import java.util.function.DoublePredicate;
 import org.junit.jupiter.api.Test;
 
 class CapacitySearchTest {
 
-    /** A server whose p99 is 2 ms below {@code capacity} requests per second and 100 ms above. */
-    private static PhaseResult step(double rate, double capacity) {
-        Histogram latency = new Histogram(1, PhaseRecorder.HIGHEST_MICROS, 3);
-        latency.recordValueWithCount(rate <= capacity ? 2_000 : 100_000, 1000);
-        return new PhaseResult("rate-" + rate, "open/poisson", rate, 10_000_000_000L, 1000, 0, 0, 0, null, latency, null, null, Map.of());
+    /** A step at {@code rate}: p99 2 ms when it passes, 100 ms when it does not; the generator on time. */
+    private static PhaseResult step(double rate, boolean fast) {
+        return TestPhases.phase("rate-" + rate, rate, 0, Latencies.of(TestPhases.samples(fast ? 2_000 : 100_000, 1000),
+                Latencies.newHistogram(), Latencies.newHistogram(), TestPhases.samples(100, 1000)));
     }
 
-    @Test
-    void growsUntilALimitBreaksThenBisects() {
-        CapacitySearch search = new CapacitySearch(100, 2, 20, 0.01, 4, 100_000);
-        List<Double> tried = new ArrayList<>();
+    /** Runs the search against a server that passes exactly the rates {@code passes} accepts; returns the rates tried. */
+    private static List<String> search(CapacitySearch search, DoublePredicate passes) {
+        List<String> tried = new ArrayList<>();
         while (search.nextRate().isPresent()) {
             double rate = search.nextRate().getAsDouble();
-            tried.add(rate);
-            search.observe(step(rate, 1000));
+            tried.add((search.confirming() ? "confirm " : "") + Math.round(rate));
+            search.observe(step(rate, passes.test(rate)));
         }
-        assertThat(tried).containsExactly(100.0, 200.0, 400.0, 800.0, 1600.0, 1200.0, 1000.0, 1100.0, 1050.0);
-        assertThat(search.sustainableRate()).isEqualTo(1000.0);
+        return tried;
     }
 
     @Test
-    void failsAStepThatDroppedRequestsOrErredEvenWithLowLatency() {
-        CapacitySearch search = new CapacitySearch(100, 2, 20, 0.01, 0, 100_000);
-        Histogram fast = new Histogram(1, PhaseRecorder.HIGHEST_MICROS, 3);
-        fast.recordValueWithCount(1000, 1000);
-        assertThat(search.passes(new PhaseResult("a", "open/poisson", 100, 1, 1000, 0, 1, 0, null, fast, null, null, Map.of()))).isFalse();
-        assertThat(search.passes(new PhaseResult("b", "open/poisson", 100, 1, 1000, 20, 0, 0, null, fast, null, null, Map.of()))).isFalse();
-        assertThat(search.passes(new PhaseResult("c", "open/poisson", 100, 1, 1000, 10, 0, 0, null, fast, null, null, Map.of()))).isTrue();
+    void growsUntilALimitBreaksBisectsThenConfirmsTheBestRate() {
+        CapacitySearch search = new CapacitySearch(100, 2, 20, 0.01, 4, 100_000, 3);
+
+        List<String> tried = search(search, rate -> rate <= 1000);
+
+        assertThat(tried).containsExactly("100", "200", "400", "800", "1600", "1200", "1000", "1100", "1050", "confirm 1000");
+        assertThat(search.result().status()).isEqualTo(Capacity.Status.CONFIRMED);
+        assertThat(search.result().ratePerSecond()).isEqualTo(1000.0);
+        assertThat(search.result().detail()).isEqualTo("10 steps, lowest failing rate 1050 req/s");
     }
 
     @Test
-    void stopsAtTheMaximumRateWhenNothingBreaks() {
-        CapacitySearch search = new CapacitySearch(100, 10, 20, 0.01, 3, 5000);
-        List<Double> tried = new ArrayList<>();
-        while (search.nextRate().isPresent()) {
-            double rate = search.nextRate().getAsDouble();
-            tried.add(rate);
-            search.observe(step(rate, 1e9));
-        }
-        assertThat(tried).containsExactly(100.0, 1000.0, 5000.0);
-        assertThat(search.sustainableRate()).isEqualTo(5000.0);
+    void aFailedConfirmationCountsAsAFailureAndTheSearchGoesOnBelowIt() {
+        CapacitySearch search = new CapacitySearch(100, 2, 20, 0.01, 2, 100_000, 3);
+        int[] runsAt800 = {0};
+
+        // 800 passes once (a lucky sample), then fails when rerun; 600 and below always pass.
+        List<String> tried = search(search, rate -> rate < 700 || (rate == 800 && runsAt800[0]++ == 0));
+
+        assertThat(tried).containsExactly("100", "200", "400", "800", "1600", "1200", "1000", "confirm 800", "600",
+                "confirm 600");
+        assertThat(search.result().status()).isEqualTo(Capacity.Status.CONFIRMED);
+        assertThat(search.result().ratePerSecond()).isEqualTo(600.0);
+        assertThat(search.result().detail()).contains("1 confirmation failed");
     }
 
     @Test
-    void reportsZeroWhenEvenTheFirstRateFails() {
-        CapacitySearch search = new CapacitySearch(100, 2, 20, 0.01, 2, 10_000);
-        search.observe(step(100, 10));
-        assertThat(search.sustainableRate()).isZero();
+    void failsAStepThatDroppedRequestsErredOrSentLateEvenWithLowLatency() {
+        CapacitySearch search = new CapacitySearch(100, 2, 20, 0.01, 0, 100_000, 1);
+        Latencies fast = Latencies.of(TestPhases.samples(1_000, 1000), Latencies.newHistogram(), Latencies.newHistogram(),
+                TestPhases.samples(100, 1000));
+
+        assertThat(search.failure(TestPhases.phase("a", 100, 1, fast))).isEqualTo("1 dropped");
+        assertThat(search.failure(TestPhases.phase("b", 100, 0, Latencies.of(TestPhases.samples(1_000, 980),
+                Latencies.newHistogram(), TestPhases.samples(10, 20), TestPhases.samples(100, 1000)))))
+                .isEqualTo("errors 2.00%");
+        assertThat(search.failure(TestPhases.phase("c", 100, 0, Latencies.of(TestPhases.samples(1_000, 1000),
+                Latencies.newHistogram(), Latencies.newHistogram(), TestPhases.samples(3_000, 1000)))))
+                .isEqualTo("generator lag p99 3.00 ms");
+        assertThat(search.failure(TestPhases.phase("d", 100, 0, Latencies.of(TestPhases.samples(1_000, 995),
+                Latencies.newHistogram(), TestPhases.samples(10, 5), TestPhases.samples(100, 1000))))).isNull();
+    }
+
+    @Test
+    void saysNotReachedWhenEveryRateUpToTheCeilingPasses() {
+        CapacitySearch search = new CapacitySearch(100, 10, 20, 0.01, 3, 5000, 3);
+
+        List<String> tried = search(search, rate -> true);
+
+        assertThat(tried).containsExactly("100", "1000", "5000", "confirm 5000");
+        assertThat(search.result().status()).isEqualTo(Capacity.Status.NOT_REACHED);
+        assertThat(search.result().ratePerSecond()).isEqualTo(5000.0);
+    }
+
+    @Test
+    void shrinksFromTheStartRateWhenItFails() {
+        CapacitySearch search = new CapacitySearch(1000, 2, 20, 0.01, 2, 10_000, 3);
+
+        List<String> tried = search(search, rate -> rate <= 300);
+
+        assertThat(tried).containsExactly("1000", "500", "250", "375", "312", "confirm 250");
+        assertThat(search.result().ratePerSecond()).isEqualTo(250.0);
+    }
+
+    @Test
+    void findsNothingWhenNoRateAtAllPasses() {
+        CapacitySearch search = new CapacitySearch(4, 2, 20, 0.01, 2, 10_000, 3);
+
+        List<String> tried = search(search, rate -> false);
+
+        assertThat(tried).containsExactly("4", "2", "1");
+        assertThat(search.result().status()).isEqualTo(Capacity.Status.NOT_FOUND);
+        assertThat(search.result().ratePerSecond()).isZero();
     }
 }

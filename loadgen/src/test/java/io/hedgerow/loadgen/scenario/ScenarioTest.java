@@ -87,7 +87,7 @@ class ScenarioTest {
         assertThatThrownBy(() -> Scenario.read(write("""
                 {"name": "x", "phases": [{"name": "a", "duration": "5s", "rate": 2,
                   "faults": [{"type": "melt", "leaf": 0}]}]}
-                """))).hasMessageContaining("line 2").hasMessageContaining("unknown fault type (expected: pause, kill, delay or stall)");
+                """))).hasMessageContaining("line 2").hasMessageContaining("unknown fault type (expected: pause, kill, delay, stall or restart)");
         assertThatThrownBy(() -> Scenario.read(write("""
                 {"name": "x", "phases": [{"name": "a", "rate": 2}]}
                 """))).hasMessageContaining("phases[0]").hasMessageContaining("missing required field 'duration'");

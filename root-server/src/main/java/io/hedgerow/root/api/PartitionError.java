@@ -25,6 +25,12 @@ public record PartitionError(int partition, Kind kind, String leaf, String detai
          */
         CANCELLED("cancelled"),
         /**
+         * The partition answered only in part: its leaf stopped at its deadline (or a cancel) and
+         * returned the hits found so far, which are in the result; its total is a lower bound. It
+         * does not count as answered in the coverage, so the result is tainted.
+         */
+        CUT_SHORT("cut_short"),
+        /**
          * The partition answered, but the stored fields and snippets of its hits could not be
          * fetched in time; those hits come with id and score only. Does not reduce coverage.
          */

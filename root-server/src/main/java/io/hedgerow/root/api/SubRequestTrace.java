@@ -33,7 +33,10 @@ public record SubRequestTrace(
 
     /** Why a sub-request was sent. */
     public enum Kind {
-        /** The first copy for its partition, sent alone before the others as the query's canary. */
+        /**
+         * A canary: the first copy for its partition, sent before the wide fan-out to see whether
+         * the query is safe (the first, or a second opinion on another leaf).
+         */
         CANARY,
         /** The first copy for its partition. */
         PRIMARY,
@@ -44,7 +47,11 @@ public record SubRequestTrace(
         /** The second copy of a tied request. */
         TWIN,
         /** Stored fields and snippets of merged hits. */
-        FETCH;
+        FETCH,
+        /** A fetch on other replicas, after the fetch phase's hedge delay passed without an answer. */
+        FETCH_BACKUP,
+        /** A fetch on other replicas, after the first failed. */
+        FETCH_RETRY;
 
         public String label() {
             return name().toLowerCase();

@@ -181,7 +181,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
-        /** The root's hedged and tied requests: default mode, delays, budget (default: off). */
+        /** The root's hedged and tied requests: default mode, delays, budget (default: {@link HedgeSettings#defaults()}, hedged). */
         public Builder hedge(HedgeSettings settings) {
             this.hedge = Objects.requireNonNull(settings, "settings");
             return this;
@@ -198,7 +198,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
         /**
          * The root's canaries, good-enough cutoff and result cache (default: {@link
-         * TailSettings#defaults()}: one canary, cutoff at 95% coverage, cache on).
+         * TailSettings#defaults()}: one canary, cutoff at 90% coverage, cache on).
          */
         public Builder tail(TailSettings settings) {
             this.tail = Objects.requireNonNull(settings, "settings");

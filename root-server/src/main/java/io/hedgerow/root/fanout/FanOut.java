@@ -25,12 +25,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The root's search engine: connections from every event loop to every leaf, and a
- * {@link Gatherer} per query on the loop it arrived on. This is the {@link HedgerowClient} that
+ * {@link SearchRun} per query (executed by its {@link Gatherer}) on the loop it arrived on. This is the {@link HedgerowClient} that
  * the HTTP API and embedding applications call.
  *
  * <p><b>Assumptions and guarantees.</b> {@link #search} may be called from any thread. A call
@@ -42,6 +43,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
 
     private final FanOutContext context;
     private final LoopConnections[] loops;
+    private final SearchLoop[] searchLoops;
     private final LeafFaults leafFaults;
     private final EventLoopGroup group;
     private final long defaultTimeoutNanos;
@@ -52,7 +54,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             RootMetrics metrics, Ticker ticker) {
         HedgeSettings hedge = cluster.config().hedge();
         HedgeDelay hedgeDelay = new HedgeDelay(hedge, ticker);
-        this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay,
+        this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay, new HedgeDelay(hedge, ticker),
                 new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()),
                 new TailGuard(cluster.config().tail(), hedgeDelay, ticker, cluster.index()::parse));
         metrics.watch(context.tail());
@@ -71,6 +73,10 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             perLoop.add(new LoopConnections(loop, byLeaf, perLoop.size()));
         }
         this.loops = perLoop.toArray(LoopConnections[]::new);
+        this.searchLoops = new SearchLoop[loops.length];
+        for (int i = 0; i < loops.length; i++) {
+            searchLoops[i] = SearchLoop.of(loops[i]);
+        }
         this.leafFaults = new LeafFaultSender(loops);
     }
 
@@ -137,18 +143,27 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             return promise;
         }
         long startNanos = context.ticker().nanoTime();
-        LoopConnections loop = LoopConnections.current(loops);
-        if (loop != null) {
-            start(loop, request, startNanos, promise);
+        LoopConnections current = LoopConnections.current(loops);
+        if (current != null) {
+            start(searchLoop(current), request, startNanos, promise);
         } else {
-            LoopConnections chosen = loops[ThreadLocalRandom.current().nextInt(loops.length)];
-            chosen.loop().execute(() -> start(chosen, request, startNanos, promise));
+            SearchLoop chosen = searchLoops[ThreadLocalRandom.current().nextInt(searchLoops.length)];
+            chosen.connections().loop().execute(() -> start(chosen, request, startNanos, promise));
         }
         return promise;
     }
 
-    /** Refused if blocklisted, served if cached, otherwise gathered. */
-    private void start(LoopConnections loop, SearchRequest request, long startNanos,
+    private SearchLoop searchLoop(LoopConnections connections) {
+        for (SearchLoop loop : searchLoops) {
+            if (loop.connections() == connections) {
+                return loop;
+            }
+        }
+        throw new IllegalStateException("not one of this root's event loops");
+    }
+
+    /** Refused if blocklisted, served if cached, otherwise run. */
+    private void start(SearchLoop loop, SearchRequest request, long startNanos,
             CompletableFuture<SearchResult> promise) {
         switch (context.tail().admit(request, startNanos)) {
             case TailGuard.Refused refused -> {
@@ -166,8 +181,21 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             case TailGuard.Run run -> {
                 long timeoutNanos = request.timeoutMillis() == 0 ? defaultTimeoutNanos
                         : Math.min(maxTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(request.timeoutMillis()));
-                new Gatherer(context, loop, request, run, startNanos, timeoutNanos, promise).start();
+                RunContext runContext = new RunContext(context, loop.view(), loop.connections()::nextRequestId,
+                        ThreadLocalRandom.current(), request, run, startNanos, timeoutNanos);
+                new Gatherer(new SearchRun(runContext), loop.connections(), context, loop.scheduler(), promise).start();
             }
+        }
+    }
+
+    /** One event loop as its searches see it: its connections, the leaves through them, its timers. */
+    private record SearchLoop(LoopConnections connections, LeafView view, RunScheduler scheduler) {
+        static SearchLoop of(LoopConnections connections) {
+            EventLoop loop = connections.loop();
+            return new SearchLoop(connections, new LoopLeafView(connections), (task, delayNanos) -> {
+                ScheduledFuture<?> scheduled = loop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+                return () -> scheduled.cancel(false);
+            });
         }
     }
 

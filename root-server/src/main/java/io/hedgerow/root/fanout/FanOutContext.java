@@ -9,10 +9,13 @@ import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.TailGuard;
 
 /**
- * What every gather of one root shares.
+ * What every search of one root shares.
  *
- * @param hedgeDelay when to send a backup, from recent sub-request latency per request class
- * @param budget     how many backups the cluster can afford
+ * @param ticker     the clock: every search's times, deadlines and timers are on it
+ * @param hedgeDelay when a query-phase (or canary) sub-request gets a backup, from recent
+ *                   sub-request latency per request class
+ * @param fetchDelay when a fetch gets a backup, from recent fetch latency per request class
+ * @param budget     how many extra sub-requests (backups, twins, retries) the cluster can afford
  * @param roundTrip  network round trips to each leaf, for the tied-request delay
  * @param tail       canaries and the blocklist, the good-enough cutoff, the result cache
  */
@@ -22,6 +25,7 @@ record FanOutContext(
         RootMetrics metrics,
         Ticker ticker,
         HedgeDelay hedgeDelay,
+        HedgeDelay fetchDelay,
         HedgeBudget budget,
         RoundTrip roundTrip,
         TailGuard tail) {

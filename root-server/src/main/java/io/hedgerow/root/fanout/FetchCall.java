@@ -1,36 +1,22 @@
 package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.wire.proto.FetchResponse;
-import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.SubRequestTrace;
 
-/** The fetch phase for some of a query's merged hits, all held by one leaf. */
+/** One fetch of merged hits' details, waiting on its leaf's connection. */
 final class FetchCall extends QueryCall {
-    private final int[] hits;
+    private final FetchCopy copy;
 
-    /**
-     * @param hits positions in the merged hit list that this fetch fills, in request order
-     */
-    FetchCall(Gatherer gatherer, LeafConnection connection, long requestId, int[] hits, long sentNanos) {
-        super(gatherer, connection, requestId, SubRequestTrace.Kind.FETCH, sentNanos);
-        this.hits = hits;
+    FetchCall(Gatherer gatherer, FetchCopy copy, LeafConnection connection) {
+        super(gatherer, connection);
+        this.copy = copy;
     }
 
-    int[] hits() {
-        return hits;
+    @Override
+    FetchCopy copy() {
+        return copy;
     }
 
     void answered(FetchResponse response) {
-        gatherer.onFetched(this, response);
-    }
-
-    @Override
-    void answeredAfterCancel(Status status, boolean cutShort) {
-        gatherer.onAnswerAfterCancel(this, status, cutShort);
-    }
-
-    @Override
-    public void connectionLost(String reason) {
-        gatherer.onFetchLost(this, reason);
+        gatherer.fetched(this, response);
     }
 }

@@ -1,39 +1,31 @@
 package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.SubRequestTrace;
+import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
 
 /**
- * A sub-request of one query (a partition's search or a fetch), with what an explained query
- * shows of it: why it was sent, when, and what came of it.
+ * The Netty side of one sub-request of a search: what a {@link LeafConnection} waits on, and
+ * hands the answer (or the loss of the connection) to the search's {@link Gatherer}. The
+ * sub-request itself, and every decision about it, is the {@link SearchRun}'s {@link SubRequest}.
  *
- * <p><b>Assumptions and guarantees.</b> Confined to the query's event loop.
+ * <p><b>Assumptions and guarantees.</b> Confined to the search's event loop.
  */
 abstract sealed class QueryCall implements LeafCall permits ShardCall, FetchCall {
     final Gatherer gatherer;
     private final LeafConnection connection;
-    private final long requestId;
-    private final SubRequestTrace.Kind kind;
-    private final long sentNanos;
-    private long answeredNanos;
-    /** The leaf's answer; null while none came (or the connection was lost). */
-    private Status answer;
-    private boolean lost;
-    private boolean used;
-    private boolean cancelled;
-    private boolean done;
 
-    QueryCall(Gatherer gatherer, LeafConnection connection, long requestId, SubRequestTrace.Kind kind, long sentNanos) {
+    QueryCall(Gatherer gatherer, LeafConnection connection) {
         this.gatherer = gatherer;
         this.connection = connection;
-        this.requestId = requestId;
-        this.kind = kind;
-        this.sentNanos = sentNanos;
     }
+
+    /** The run's view of this sub-request. */
+    abstract SubRequest copy();
 
     @Override
     public final long requestId() {
-        return requestId;
+        return copy().requestId();
     }
 
     @Override
@@ -41,64 +33,39 @@ abstract sealed class QueryCall implements LeafCall permits ShardCall, FetchCall
         return connection;
     }
 
-    final int leaf() {
-        return connection.leaf();
-    }
-
-    final SubRequestTrace.Kind kind() {
-        return kind;
-    }
-
-    final long sentNanos() {
-        return sentNanos;
-    }
-
     @Override
     public final boolean isDone() {
-        return done;
+        return copy().done();
     }
 
     @Override
     public final void markDone() {
-        done = true;
+        // The run marks its sub-requests done (answered, lost or cancelled).
     }
 
-    /** Notes the leaf's answer (or the loss of the connection) for the trace. */
-    final void noteAnswer(long nowNanos, Status status) {
-        answeredNanos = nowNanos;
-        answer = status;
-    }
-
-    final void noteLost(long nowNanos) {
-        answeredNanos = nowNanos;
-        lost = true;
-    }
-
-    final void markUsed() {
-        used = true;
-    }
-
-    final void markCancelled() {
-        cancelled = true;
-        done = true;
+    @Override
+    public final void connectionLost(String reason) {
+        gatherer.lost(this, reason);
     }
 
     /**
-     * The leaf's answer to a sub-request the root had cancelled: it tells whether the cancel came in
-     * time ({@link Status#CANCELLED}), stopped the work ({@code cutShort}), or was too late.
+     * The leaf's answer to a sub-request the search had cancelled, maybe after the search ended:
+     * says whether the cancel came in time ({@link Status#CANCELLED}), stopped the work ({@code
+     * cutShort}), or was too late, and for a tied pair whether both copies ran.
      */
-    abstract void answeredAfterCancel(Status status, boolean cutShort);
-
-    final boolean cancelled() {
-        return cancelled;
-    }
-
-    /** Only for explained queries: names are made here, not on every answer. */
-    final SubRequestTrace trace(int partition, long queryStartNanos) {
-        String status = lost ? "connection_lost" : answer == null ? null : answer.name().toLowerCase();
-        return new SubRequestTrace(partition, connection.status().name(), kind,
-                (sentNanos - queryStartNanos) / 1e6,
-                status == null ? null : (answeredNanos - queryStartNanos) / 1e6,
-                status, used, cancelled);
+    final void answeredAfterCancel(Status status, boolean cutShort) {
+        CancelOutcome outcome = switch (status) {
+            case CANCELLED, BUSY, EXPIRED -> CancelOutcome.DROPPED_QUEUED;
+            case OK -> cutShort ? CancelOutcome.STOPPED_RUNNING : CancelOutcome.TOO_LATE;
+            default -> null;
+        };
+        if (outcome == null) {
+            return;
+        }
+        RootMetrics metrics = gatherer.metrics();
+        metrics.cancelled(outcome);
+        if (status == Status.OK && copy() instanceof SearchCopy search && search.tiedLoser()) {
+            metrics.tiedBothRan();
+        }
     }
 }

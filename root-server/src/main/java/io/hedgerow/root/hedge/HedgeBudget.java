@@ -5,14 +5,20 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Caps the extra load hedging adds: a backup may be sent only while the backups sent in the last
- * {@code budgetWindow} stay within {@code budgetRatio} of the primary sub-requests sent in it, plus
- * a reserve of {@code budgetMinPerSecond} per second of the window. This is Finagle's {@code
- * RetryBudget} (deposits that expire after a ttl, withdrawals against them, a minimum reserve)
- * kept as counts in a sliding window: when a leaf slows down, the backups it provokes are bounded
- * by the primaries that funded them, so hedging never turns an overload into a larger one. A
- * refused backup is counted ({@link #refusals()}), and the caller simply keeps waiting for the
- * primary.
+ * Caps the extra load a root adds beyond one sub-request per partition (and one fetch per leaf):
+ * every <em>extra</em> sub-request, a backup (of any phase, any round), a tied twin or a retry
+ * after a failure, is charged to one budget. A backup or a twin may be sent only while the extras
+ * sent in the last {@code budgetWindow} stay within {@code budgetRatio} of the primary sub-requests
+ * sent in it, plus a reserve of {@code budgetMinPerSecond} per second of the window ({@link
+ * #tryBackup()}). A retry may go further, by a floor of {@code retryFloorPerSecond} per second of
+ * the window ({@link #tryRetry()}): backups alone can never fill the budget up to where retries
+ * stop, so a leaf crash, which fails every sub-request it held at once, gets its retries even when
+ * hedging has spent its share. This is Finagle's {@code RetryBudget} (deposits that expire after a
+ * ttl, withdrawals against them, a minimum reserve) kept as counts in a sliding window: when a leaf
+ * slows down, the backups it provokes are bounded by the primaries that funded them, so hedging
+ * never turns an overload into a larger one, and a storm of failures is bounded too. A refusal is
+ * counted ({@link #refusals()}); the caller keeps waiting for the copy it has, or gives the
+ * partition up.
  *
  * <p>The window is a ring of ten buckets, each a tenth of {@code budgetWindow}, rotated as the
  * ticker passes their ends; it holds the current, partly filled bucket and the nine before it, so a
@@ -35,6 +41,7 @@ public final class HedgeBudget {
     private final Ticker ticker;
     private final double ratio;
     private final double reserve;
+    private final double retryFloor;
     private final long bucketNanos;
     private final LongAdder[] primaries = new LongAdder[BUCKETS];
     private final LongAdder[] backups = new LongAdder[BUCKETS];
@@ -49,6 +56,7 @@ public final class HedgeBudget {
         this.ratio = settings.budgetRatio();
         long windowNanos = settings.budgetWindow().toNanos();
         this.reserve = settings.budgetMinPerSecond() * windowNanos / 1e9;
+        this.retryFloor = settings.retryFloorPerSecond() * windowNanos / 1e9;
         this.bucketNanos = windowNanos / BUCKETS;
         for (int i = 0; i < BUCKETS; i++) {
             primaries[i] = new LongAdder();
@@ -65,14 +73,38 @@ public final class HedgeBudget {
     }
 
     /**
-     * Takes one backup from the budget if the window allows it.
+     * Takes one backup (or tied twin) from the budget if the window allows it.
      *
      * @return true if the backup may be sent (and is counted); false if the budget is spent (the
      *         refusal is counted)
      */
     public boolean tryBackup() {
+        return tryTake(0);
+    }
+
+    /**
+     * Takes one retry (a copy sent after another failed) from the budget: allowed up to the backups'
+     * limit plus the retry floor.
+     *
+     * @return true if the retry may be sent (and is counted); false if even the floor is spent
+     */
+    public boolean tryRetry() {
+        return tryTake(retryFloor);
+    }
+
+    /**
+     * Gives back one backup taken but never sent: a tied twin is charged when its first copy goes
+     * out (the first copy names it), and returned when the partition answered before the twin left.
+     */
+    public void giveBack() {
         rotateIfDue();
-        if (sum(backups) + 1 <= limit()) {
+        backups[current].decrement();
+    }
+
+    /** Takes one if the extras stay within the limit plus {@code beyondLimit}; rotates first, so the limit is current. */
+    private boolean tryTake(double beyondLimit) {
+        rotateIfDue();
+        if (sum(backups) + 1 <= limit() + beyondLimit) {
             backups[current].increment();
             return true;
         }
@@ -91,13 +123,13 @@ public final class HedgeBudget {
         return sum(primaries);
     }
 
-    /** Backups taken in the window. */
+    /** Extra sub-requests (backups, twins, retries) taken in the window. */
     public long backupsInWindow() {
         rotateIfDue();
         return sum(backups);
     }
 
-    /** How many more backups the window allows now (>= 0). */
+    /** How many more backups the window allows now (>= 0); retries have {@code retryFloor} more. */
     public long available() {
         rotateIfDue();
         return Math.max(0, (long) Math.floor(limit()) - sum(backups));

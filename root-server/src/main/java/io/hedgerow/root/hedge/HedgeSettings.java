@@ -21,6 +21,11 @@ import java.util.Objects;
  * @param budgetRatio        backups allowed per primary sub-request, over the budget window
  * @param budgetMinPerSecond backups allowed per second on top of the ratio, so a quiet root can still
  *                           hedge (Finagle's {@code minRetriesPerSec})
+ * @param retryFloorPerSecond retries after a failure allowed per second beyond what backups may use
+ *                           (Finagle's {@code minRetriesPerSec} as a floor): retries and backups are
+ *                           charged to one budget, but a retry may go past the backups' limit by this
+ *                           much, so a leaf crash, which retries every sub-request it held at once,
+ *                           is not refused because hedging spent the budget
  * @param budgetWindow       how long a primary funds backups: 1 s to 60 s, as Finagle bounds its
  *                           budget's ttl; shorter makes the budget jumpy, longer lets the primaries of
  *                           a calm minute fund a burst of backups in an overload
@@ -38,6 +43,7 @@ public record HedgeSettings(
         Duration fixedDelay,
         double budgetRatio,
         double budgetMinPerSecond,
+        double retryFloorPerSecond,
         Duration budgetWindow,
         Duration tiedDelay,
         Duration tiedMaxDelay) {
@@ -70,6 +76,9 @@ public record HedgeSettings(
         if (!(budgetMinPerSecond >= 0 && Double.isFinite(budgetMinPerSecond))) {
             throw new IllegalArgumentException("budgetMinPerSecond: " + budgetMinPerSecond + " (expected: >= 0.0, finite)");
         }
+        if (!(retryFloorPerSecond >= 0 && Double.isFinite(retryFloorPerSecond))) {
+            throw new IllegalArgumentException("retryFloorPerSecond: " + retryFloorPerSecond + " (expected: >= 0.0, finite)");
+        }
         Objects.requireNonNull(budgetWindow, "budgetWindow");
         if (budgetWindow.compareTo(MIN_BUDGET_WINDOW) < 0 || budgetWindow.compareTo(MAX_BUDGET_WINDOW) > 0) {
             throw new IllegalArgumentException("budgetWindow: " + Durations.format(budgetWindow)
@@ -82,12 +91,14 @@ public record HedgeSettings(
     }
 
     /**
-     * Hedging off by default; when a query asks for it: a backup after the p95 of the last 10 s of
-     * its class's sub-request latency, clamped to [1 ms, 100 ms], trusted from 200 samples; at most
-     * 5% extra sub-requests over 10 s plus 10 a second; tied copies 2x the round trip apart, at most
-     * 1 ms.
+     * Hedged by default (a query may say {@code off} or {@code tied}): a backup after the p95 of the
+     * last 10 s of its class's sub-request latency, clamped to [1 ms, 100 ms], trusted from 200
+     * samples; at most 5% extra sub-requests over 10 s plus 10 a second, and retries after failures
+     * another 100 a second beyond that; tied copies 2x the round trip apart, at most 1 ms.
      *
-     * <p>Why these numbers. <b>p95 with a 5% budget</b>: hedging at the p-th percentile sends a backup
+     * <p>Why these numbers. <b>Hedged</b>: a budgeted backup costs about 5% more leaf requests and is
+     * what keeps one paused or slow leaf from owning the tail; off by default, a new user measured
+     * p99.9 at the pause length. <b>p95 with a 5% budget</b>: hedging at the p-th percentile sends a backup
      * for about (100 - p)% of sub-requests, so the two agree and the budget binds only when latency
      * shifts faster than the window follows (Finagle's {@code BackupRequestFilter} derives its
      * percentile from its budget the same way). <b>Max 100 ms</b>: sub-requests here take a few
@@ -100,11 +111,14 @@ public record HedgeSettings(
      * a backup would chase answers still on the wire and hedging would degrade into sending
      * everything twice, which is what tied requests (with cancellation) are for. <b>200 samples</b>:
      * enough for the p95 to rest on ten observations above it. <b>10 a second</b>: a root serving a
-     * trickle still gets backups when one leaf stalls.
+     * trickle still gets backups when one leaf stalls. <b>Retry floor 100 a second</b>: a leaf crash
+     * fails every sub-request it held at once (a few dozen at a few thousand queries a second), and
+     * their retries must not be refused because hedging spent the budget; a thousand over the
+     * window is far more than one crash needs, and still bounds a retry storm.
      */
     public static HedgeSettings defaults() {
-        return new HedgeSettings(HedgeMode.OFF, 95.0, Duration.ofSeconds(10), Duration.ofMillis(1),
-                Duration.ofMillis(100), 200, null, 0.05, 10.0, Duration.ofSeconds(10), null, Duration.ofMillis(1));
+        return new HedgeSettings(HedgeMode.HEDGED, 95.0, Duration.ofSeconds(10), Duration.ofMillis(1),
+                Duration.ofMillis(100), 200, null, 0.05, 10.0, 100.0, Duration.ofSeconds(10), null, Duration.ofMillis(1));
     }
 
     /** True when the hedge delay is fixed rather than learnt from the latency windows. */
@@ -114,23 +128,23 @@ public record HedgeSettings(
 
     public HedgeSettings withDefaultMode(HedgeMode mode) {
         return new HedgeSettings(mode, percentile, window, minDelay, maxDelay, minSamples, fixedDelay,
-                budgetRatio, budgetMinPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
+                budgetRatio, budgetMinPerSecond, retryFloorPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
     }
 
     public HedgeSettings withPercentile(double value) {
         return new HedgeSettings(defaultMode, value, window, minDelay, maxDelay, minSamples, fixedDelay,
-                budgetRatio, budgetMinPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
+                budgetRatio, budgetMinPerSecond, retryFloorPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
     }
 
     public HedgeSettings withWindow(Duration value) {
         return new HedgeSettings(defaultMode, percentile, value, minDelay, maxDelay, minSamples, fixedDelay,
-                budgetRatio, budgetMinPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
+                budgetRatio, budgetMinPerSecond, retryFloorPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
     }
 
     /** Sets both bounds at once, so a command line may raise the minimum above the old maximum. */
     public HedgeSettings withDelayBounds(Duration min, Duration max) {
         return new HedgeSettings(defaultMode, percentile, window, min, max, minSamples, fixedDelay,
-                budgetRatio, budgetMinPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
+                budgetRatio, budgetMinPerSecond, retryFloorPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
     }
 
     public HedgeSettings withMinDelay(Duration value) {
@@ -143,39 +157,44 @@ public record HedgeSettings(
 
     public HedgeSettings withMinSamples(int value) {
         return new HedgeSettings(defaultMode, percentile, window, minDelay, maxDelay, value, fixedDelay,
-                budgetRatio, budgetMinPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
+                budgetRatio, budgetMinPerSecond, retryFloorPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
     }
 
     /** A fixed hedge delay; {@code null} returns to the adaptive one. */
     public HedgeSettings withFixedDelay(Duration value) {
         return new HedgeSettings(defaultMode, percentile, window, minDelay, maxDelay, minSamples, value,
-                budgetRatio, budgetMinPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
+                budgetRatio, budgetMinPerSecond, retryFloorPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
     }
 
     public HedgeSettings withBudgetRatio(double value) {
         return new HedgeSettings(defaultMode, percentile, window, minDelay, maxDelay, minSamples, fixedDelay,
-                value, budgetMinPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
+                value, budgetMinPerSecond, retryFloorPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
     }
 
     public HedgeSettings withBudgetMinPerSecond(double value) {
         return new HedgeSettings(defaultMode, percentile, window, minDelay, maxDelay, minSamples, fixedDelay,
-                budgetRatio, value, budgetWindow, tiedDelay, tiedMaxDelay);
+                budgetRatio, value, retryFloorPerSecond, budgetWindow, tiedDelay, tiedMaxDelay);
+    }
+
+    public HedgeSettings withRetryFloorPerSecond(double value) {
+        return new HedgeSettings(defaultMode, percentile, window, minDelay, maxDelay, minSamples, fixedDelay,
+                budgetRatio, budgetMinPerSecond, value, budgetWindow, tiedDelay, tiedMaxDelay);
     }
 
     public HedgeSettings withBudgetWindow(Duration value) {
         return new HedgeSettings(defaultMode, percentile, window, minDelay, maxDelay, minSamples, fixedDelay,
-                budgetRatio, budgetMinPerSecond, value, tiedDelay, tiedMaxDelay);
+                budgetRatio, budgetMinPerSecond, retryFloorPerSecond, value, tiedDelay, tiedMaxDelay);
     }
 
     /** A fixed delay before a tied request's second copy; {@code null} derives it from the round trip. */
     public HedgeSettings withTiedDelay(Duration value) {
         return new HedgeSettings(defaultMode, percentile, window, minDelay, maxDelay, minSamples, fixedDelay,
-                budgetRatio, budgetMinPerSecond, budgetWindow, value, tiedMaxDelay);
+                budgetRatio, budgetMinPerSecond, retryFloorPerSecond, budgetWindow, value, tiedMaxDelay);
     }
 
     public HedgeSettings withTiedMaxDelay(Duration value) {
         return new HedgeSettings(defaultMode, percentile, window, minDelay, maxDelay, minSamples, fixedDelay,
-                budgetRatio, budgetMinPerSecond, budgetWindow, tiedDelay, value);
+                budgetRatio, budgetMinPerSecond, retryFloorPerSecond, budgetWindow, tiedDelay, value);
     }
 
     private static void requireAtLeast(String name, Duration value, Duration least) {

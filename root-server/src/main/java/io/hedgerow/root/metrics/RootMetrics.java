@@ -131,10 +131,11 @@ public final class RootMetrics {
         cutOff = counter("hedgerow.goodenough.cutoffs",
                 "Results returned at the good-enough cutoff, without the partitions still searching");
         canariesResent = counter("hedgerow.canary.resent",
-                "Canaries sent once more to another replica because their leaf had gone silent");
+                "Second canaries sent to another leaf: a backup at the hedge delay, or a second opinion after the first"
+                        + " canary's connection dropped or its leaf went silent or was overtaken");
         for (Blocklist.Reason reason : Blocklist.Reason.values()) {
             dangerous.put(reason, Counter.builder("hedgerow.canary.dangerous")
-                    .description("Queries whose canary crashed its leaf or timed out, blocklisted")
+                    .description("Queries whose canary was lost with its leaf, or hung, on two leaves: blocklisted")
                     .tag("reason", reason.label())
                     .register(registry));
         }
@@ -240,7 +241,7 @@ public final class RootMetrics {
         dangerous.get(reason).increment();
     }
 
-    /** A canary stuck on a silent leaf was sent to another replica. */
+    /** A second canary went to another leaf (a backup, or a second opinion). */
     public void canaryResent() {
         canariesResent.increment();
     }

@@ -1,7 +1,9 @@
 package io.hedgerow.root.tail;
 
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.root.hedge.RequestClass;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * When the root may stop waiting for the last partitions and return a good-enough, tainted result:
@@ -21,6 +23,14 @@ import java.util.Objects;
  * the factor: a higher cutoff taints fewer results and waits longer for a straggler; a lower one
  * answers sooner and taints more. {@code minCoverage} bounds how much a result may miss.
  *
+ * <p><b>One window per request class and per minimum coverage.</b> An expensive query shape takes
+ * many times what a two-term query takes, and a query that may end at 50% coverage is cut far
+ * more often than one that needs 95%: one shared window would let each population set the other's
+ * cutoff (cheap queries would be cut at the expensive ones' p99, or expensive ones at the cheap
+ * ones'). The minimum coverage is kept in steps of 5% (0.93 shares the window of 0.95), so a
+ * root holds at most 2 x 20 windows, and in practice one or two per class; a minimum coverage of
+ * 1 never ends early and has no window.
+ *
  * <p>The caller takes the cutoff once when a query starts ({@link #cutoffNanos}), schedules a check
  * at that time (an answer may not come to trigger one), and decides with {@link #stopWaiting(double,
  * double, long, long)} against that same cutoff, so the timer and the decision agree. At the
@@ -28,7 +38,9 @@ import java.util.Objects;
  *
  * <p><b>Assumptions and guarantees.</b> As for {@link ScaledPercentile}: any number of threads;
  * recording is wait-free but for bucket rotation; the cutoff is cached and recomputed at most every
- * {@value ScaledPercentile#REFRESH_MILLIS} ms. The decision methods are pure. Time comes only from
+ * {@value ScaledPercentile#REFRESH_MILLIS} ms. A window is made the first time its class and
+ * minimum coverage are seen (a {@link ConcurrentHashMap#computeIfAbsent}; later lookups are one
+ * map read). The decision methods are pure. Time comes only from
  * the injected {@link Ticker}.
  */
 public final class GoodEnoughCutoff {
@@ -37,35 +49,66 @@ public final class GoodEnoughCutoff {
      * per-partition fractions, so 16 sixteenths may add up to a hair under 1.0.
      */
     public static final double COVERAGE_EPSILON = 1e-9;
+    /** Minimum coverages share a window within steps of this many percent. */
+    public static final int COVERAGE_STEP_PERCENT = 5;
 
-    private final ScaledPercentile limit;
+    private final TailSettings settings;
+    private final Ticker ticker;
+    private final ConcurrentHashMap<Integer, ScaledPercentile> windows = new ConcurrentHashMap<>();
 
     public GoodEnoughCutoff(TailSettings settings, Ticker ticker) {
-        Objects.requireNonNull(settings, "settings");
-        this.limit = new ScaledPercentile(settings.cutoff(), settings.window(), settings.minSamples(), ticker);
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
     }
 
     /**
      * Records how long one query's query phase took, from receipt until the root stopped waiting:
      * every partition answered, or the cutoff or the deadline ended it with what had answered.
+     * Queries with a minimum coverage of 1 are not recorded: they never end at a cutoff.
      */
-    public void record(long latencyNanos) {
-        limit.record(latencyNanos);
+    public void record(RequestClass requestClass, double minCoverage, long latencyNanos) {
+        ScaledPercentile window = window(requestClass, minCoverage);
+        if (window != null) {
+            window.record(latencyNanos);
+        }
     }
 
-    /** The cutoff now, in nanoseconds since a query started. */
+    /**
+     * The cutoff now for a query of this class and minimum coverage, in nanoseconds since it
+     * started; {@link Long#MAX_VALUE} for a minimum coverage of 1 (never cut).
+     */
+    public long cutoffNanos(RequestClass requestClass, double minCoverage) {
+        ScaledPercentile window = window(requestClass, minCoverage);
+        return window == null ? Long.MAX_VALUE : window.nanos();
+    }
+
+    /** The cutoff now and where it came from; null for a minimum coverage of 1. */
+    public ScaledPercentile.Estimate estimate(RequestClass requestClass, double minCoverage) {
+        ScaledPercentile window = window(requestClass, minCoverage);
+        return window == null ? null : window.estimate();
+    }
+
+    /** The cutoff of cheap queries at the root's default minimum coverage, for the metrics gauge. */
     public long cutoffNanos() {
-        return limit.nanos();
+        return cutoffNanos(RequestClass.CHEAP, settings.minCoverage() < 1 ? settings.minCoverage() : 0.95);
     }
 
-    /** The cutoff now and where it came from. */
-    public ScaledPercentile.Estimate estimate() {
-        return limit.estimate();
+    /** The step of minimum coverage a window is kept for: 1..100 percent, rounded up to a step. */
+    static int coverageStep(double minCoverage) {
+        TailSettings.requireMinCoverage(minCoverage);
+        long percent = Math.round(minCoverage * 100);
+        return (int) Math.min(100, (percent + COVERAGE_STEP_PERCENT - 1) / COVERAGE_STEP_PERCENT * COVERAGE_STEP_PERCENT);
     }
 
-    /** {@link #stopWaiting(double, double, long, long)} against the cutoff now. */
-    public boolean stopWaiting(double answeredDocsFraction, double minCoverage, long elapsedNanos) {
-        return stopWaiting(answeredDocsFraction, minCoverage, elapsedNanos, cutoffNanos());
+    private ScaledPercentile window(RequestClass requestClass, double minCoverage) {
+        Objects.requireNonNull(requestClass, "requestClass");
+        if (minCoverage >= 1) {
+            return null;
+        }
+        int key = requestClass.ordinal() * 1000 + coverageStep(minCoverage);
+        ScaledPercentile window = windows.get(key);
+        return window != null ? window : windows.computeIfAbsent(key,
+                k -> new ScaledPercentile(settings.cutoff(), settings.window(), settings.minSamples(), ticker));
     }
 
     /**

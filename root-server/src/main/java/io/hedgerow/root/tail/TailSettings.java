@@ -81,7 +81,7 @@ public record TailSettings(
     /**
      * One canary partition, always (no known-safe skip); canary timeout 3 x the p99 of leaf latency
      * in [100 ms, 1 s]; good-enough cutoff 1.5 x the p99 of query latency in [10 ms, 1 s],
-     * at 95% of the documents; windows of 10 s trusted from 100 samples; blocklist 10 minutes and
+     * at 90% of the documents; windows of 10 s trusted from 100 samples; blocklist 10 minutes and
      * 10,000 fingerprints; known safe 5 minutes and 10,000 fingerprints; cache 30 s, 10,000 results
      * and 64 MiB.
      *
@@ -92,8 +92,9 @@ public record TailSettings(
      * included: the cutoff rises until only about 1% of queries reach it, so tainted results stay
      * rare ({@link GoodEnoughCutoff}); at least 10 ms so that ordinary jitter of a fast cluster never
      * taints.
-     * <b>95%</b>: the issue's default; one partition of 16 missing is 6%, so by default a result may
-     * miss no partition unless partitions are smaller than a twentieth of the index. <b>100
+     * <b>90%</b>: with the default 16 partitions, one partition (6.25%) may be missing from a result
+     * at the cutoff, which is what lets the cutoff end a query stuck on one straggler; at 95% (the
+     * first default) no partition of 16 could be missing and the cutoff never did anything. <b>100
      * samples</b>: a p99 resting on at least one observation above it. <b>Known-safe off</b>: the
      * issue asks for always-canary first and the skip measured against it.
      */
@@ -101,7 +102,7 @@ public record TailSettings(
         return new TailSettings(1, false,
                 AdaptiveLimit.adaptive(99.0, 3.0, Duration.ofMillis(100), Duration.ofSeconds(1)),
                 AdaptiveLimit.adaptive(99.0, 1.5, Duration.ofMillis(10), Duration.ofSeconds(1)),
-                0.95, Duration.ofSeconds(10), 100,
+                0.9, Duration.ofSeconds(10), 100,
                 Duration.ofMinutes(10), 10_000,
                 Duration.ofMinutes(5), 10_000,
                 Duration.ofSeconds(30), 10_000, 64L << 20);

@@ -71,6 +71,40 @@ class HedgeBudgetTest {
     }
 
     @Test
+    void retriesMayGoPastWhatBackupsSpentByTheFloor() {
+        HedgeBudget budget = new HedgeBudget(ratioOnly.withRetryFloorPerSecond(2), ticker);
+        primaries(budget, 1_000);
+        assertThat(takeAll(budget)).isEqualTo(50); // hedging spent its 5%
+        // A leaf crash now: its retries still go, up to 2 a second over the 10 s window.
+        for (int i = 0; i < 20; i++) {
+            assertThat(budget.tryRetry()).as("retry %d", i).isTrue();
+        }
+        assertThat(budget.tryRetry()).isFalse();
+        assertThat(budget.backupsInWindow()).as("retries are charged like backups").isEqualTo(70);
+        // Retries spent what backups would have had: none now.
+        assertThat(budget.tryBackup()).isFalse();
+
+        HedgeBudget fresh = new HedgeBudget(ratioOnly.withRetryFloorPerSecond(0), ticker);
+        primaries(fresh, 100);
+        assertThat(fresh.tryRetry()).isTrue(); // 5% of 100
+        for (int i = 0; i < 4; i++) {
+            fresh.tryRetry();
+        }
+        assertThat(fresh.tryBackup()).as("retries count against backups").isFalse();
+    }
+
+    @Test
+    void aTwinNeverSentGivesItsChargeBack() {
+        HedgeBudget budget = new HedgeBudget(ratioOnly, ticker);
+        primaries(budget, 20);
+        assertThat(budget.tryBackup()).isTrue(); // 5% of 20
+        assertThat(budget.tryBackup()).isFalse();
+        budget.giveBack();
+        assertThat(budget.backupsInWindow()).isZero();
+        assertThat(budget.tryBackup()).isTrue();
+    }
+
+    @Test
     void noRatioAndNoReserveRefusesEverything() {
         HedgeBudget budget = new HedgeBudget(ratioOnly.withBudgetRatio(0), ticker);
         primaries(budget, 10_000);

@@ -11,7 +11,7 @@ class HedgeSettingsTest {
 
     @Test
     void defaultsAreTheDocumentedOnes() {
-        assertThat(defaults.defaultMode()).isEqualTo(HedgeMode.OFF);
+        assertThat(defaults.defaultMode()).isEqualTo(HedgeMode.HEDGED);
         assertThat(defaults.percentile()).isEqualTo(95.0);
         assertThat(defaults.window()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.minDelay()).isEqualTo(Duration.ofMillis(1));
@@ -21,6 +21,7 @@ class HedgeSettingsTest {
         assertThat(defaults.isAdaptive()).isTrue();
         assertThat(defaults.budgetRatio()).isEqualTo(0.05);
         assertThat(defaults.budgetMinPerSecond()).isEqualTo(10.0);
+        assertThat(defaults.retryFloorPerSecond()).isEqualTo(100.0);
         assertThat(defaults.budgetWindow()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.tiedDelay()).isNull();
         assertThat(defaults.tiedMaxDelay()).isEqualTo(Duration.ofMillis(1));
@@ -37,11 +38,12 @@ class HedgeSettingsTest {
                 .withFixedDelay(Duration.ofMillis(10))
                 .withBudgetRatio(0.1)
                 .withBudgetMinPerSecond(0)
+                .withRetryFloorPerSecond(7)
                 .withBudgetWindow(Duration.ofSeconds(5))
                 .withTiedDelay(Duration.ofMillis(3))
                 .withTiedMaxDelay(Duration.ofMillis(4));
         assertThat(changed).isEqualTo(new HedgeSettings(HedgeMode.TIED, 99, Duration.ofSeconds(30),
-                Duration.ofMillis(2), Duration.ofMillis(50), 50, Duration.ofMillis(10), 0.1, 0,
+                Duration.ofMillis(2), Duration.ofMillis(50), 50, Duration.ofMillis(10), 0.1, 0, 7,
                 Duration.ofSeconds(5), Duration.ofMillis(3), Duration.ofMillis(4)));
         assertThat(changed.isAdaptive()).isFalse();
         assertThat(changed.withFixedDelay(null).isAdaptive()).isTrue();
@@ -83,6 +85,8 @@ class HedgeSettingsTest {
                 .hasMessage("budgetRatio: 1.5 (expected: >= 0.0 and <= 1.0)");
         assertThatThrownBy(() -> defaults.withBudgetMinPerSecond(Double.POSITIVE_INFINITY))
                 .hasMessage("budgetMinPerSecond: Infinity (expected: >= 0.0, finite)");
+        assertThatThrownBy(() -> defaults.withRetryFloorPerSecond(-1))
+                .hasMessage("retryFloorPerSecond: -1.0 (expected: >= 0.0, finite)");
         assertThatThrownBy(() -> defaults.withBudgetWindow(Duration.ofMillis(500)))
                 .hasMessage("budgetWindow: 500ms (expected: >= 1s and <= 60s)");
         assertThatThrownBy(() -> defaults.withBudgetWindow(Duration.ofMinutes(2)))

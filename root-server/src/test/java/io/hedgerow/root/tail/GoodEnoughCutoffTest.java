@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.hedgerow.common.time.ManualTicker;
+import io.hedgerow.root.hedge.RequestClass;
 import io.hedgerow.root.tail.ScaledPercentile.Basis;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -18,23 +19,23 @@ class GoodEnoughCutoffTest {
     void queriesCutOffAtTheCutoffRaiseItUntilFewerThanOnePercentAreCut() {
         GoodEnoughCutoff cutoff = new GoodEnoughCutoff(TailSettings.defaults(), ticker);
         for (int i = 0; i < 1_000; i++) {
-            cutoff.record(2 * MS);
+            record(cutoff, 2 * MS);
         }
         ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
-        long cut = cutoff.cutoffNanos();
+        long cut = cutoffNanos(cutoff);
         assertThat(cut).isEqualTo(10 * MS); // 1.5 x 2 ms, under the floor
         // A straggler appears: 5% of queries would take 300 ms. Each round, they are cut off at the
         // cutoff in force and recorded there, which raises the p99 to it, and the cutoff by half.
         for (int round = 0; round < 10; round++) {
             ticker.advance(Duration.ofSeconds(11)); // a fresh window
             for (int i = 0; i < 950; i++) {
-                cutoff.record(2 * MS);
+                record(cutoff, 2 * MS);
             }
             for (int i = 0; i < 50; i++) {
-                cutoff.record(Math.min(300 * MS, cut));
+                record(cutoff, Math.min(300 * MS, cut));
             }
             ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
-            long next = cutoff.cutoffNanos();
+            long next = cutoffNanos(cutoff);
             if (cut < 300 * MS) {
                 assertThat(next).as("round %d", round).isGreaterThan(cut);
             }
@@ -47,30 +48,30 @@ class GoodEnoughCutoffTest {
     @Test
     void cutoffFollowsTheWindowOfQueryLatency() {
         GoodEnoughCutoff cutoff = new GoodEnoughCutoff(TailSettings.defaults(), ticker);
-        assertThat(cutoff.cutoffNanos()).isEqualTo(1_000 * MS); // cold: the maximum
+        assertThat(cutoffNanos(cutoff)).isEqualTo(1_000 * MS); // cold: the maximum
 
         for (int ms = 1; ms <= 100; ms++) {
-            cutoff.record(ms * MS); // p99 = 99 ms
+            record(cutoff, ms * MS); // p99 = 99 ms
         }
         ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
-        assertThat(cutoff.estimate().basis()).isEqualTo(Basis.WINDOW);
-        assertThat(cutoff.cutoffNanos() / (double) MS).isCloseTo(148.5, within(1.5));
+        assertThat(cutoff.estimate(RequestClass.CHEAP, 0.9).basis()).isEqualTo(Basis.WINDOW);
+        assertThat(cutoffNanos(cutoff) / (double) MS).isCloseTo(148.5, within(1.5));
 
         // Ten seconds of faster queries later, the cutoff has come down with them: 1.5 x 8 ms.
         ticker.advance(Duration.ofSeconds(10));
         for (int i = 0; i < 1_000; i++) {
-            cutoff.record(8 * MS);
+            record(cutoff, 8 * MS);
         }
         ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
-        assertThat(cutoff.cutoffNanos() / (double) MS).isCloseTo(12, within(0.12));
+        assertThat(cutoffNanos(cutoff) / (double) MS).isCloseTo(12, within(0.12));
 
         // Still faster: the floor, 10 ms.
         ticker.advance(Duration.ofSeconds(11));
         for (int i = 0; i < 1_000; i++) {
-            cutoff.record(2 * MS);
+            record(cutoff, 2 * MS);
         }
         ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
-        assertThat(cutoff.cutoffNanos()).isEqualTo(10 * MS);
+        assertThat(cutoffNanos(cutoff)).isEqualTo(10 * MS);
     }
 
     @Test
@@ -88,13 +89,44 @@ class GoodEnoughCutoffTest {
     }
 
     @Test
-    void instanceDecisionUsesTheCurrentCutoff() {
+    void aFixedCutoffIsTheSameForEveryClassAndCoverage() {
         TailSettings settings = TailSettings.defaults()
                 .withCutoff(TailSettings.defaults().cutoff().withFixed(Duration.ofMillis(25)));
         GoodEnoughCutoff cutoff = new GoodEnoughCutoff(settings, ticker);
-        assertThat(cutoff.stopWaiting(0.96, 0.95, 24 * MS)).isFalse();
-        assertThat(cutoff.stopWaiting(0.96, 0.95, 25 * MS)).isTrue();
-        assertThat(cutoff.stopWaiting(0.94, 0.95, 25 * MS)).isFalse();
+        assertThat(cutoff.cutoffNanos(RequestClass.CHEAP, 0.9)).isEqualTo(25 * MS);
+        assertThat(cutoff.cutoffNanos(RequestClass.EXPENSIVE, 0.5)).isEqualTo(25 * MS);
+        assertThat(cutoff.cutoffNanos(RequestClass.CHEAP, 1.0)).as("never cut").isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void eachRequestClassAndMinimumCoverageLearnsItsOwnCutoff() {
+        GoodEnoughCutoff cutoff = new GoodEnoughCutoff(TailSettings.defaults(), ticker);
+        for (int i = 0; i < 1_000; i++) {
+            cutoff.record(RequestClass.CHEAP, 0.9, 20 * MS);
+            cutoff.record(RequestClass.EXPENSIVE, 0.9, 200 * MS);
+            cutoff.record(RequestClass.CHEAP, 0.5, 40 * MS);
+            cutoff.record(RequestClass.CHEAP, 1.0, 900 * MS); // never cut: not recorded anywhere
+        }
+        ticker.advanceMillis(ScaledPercentile.REFRESH_MILLIS);
+        assertThat(cutoff.cutoffNanos(RequestClass.CHEAP, 0.9) / (double) MS).isCloseTo(30, within(0.5));
+        assertThat(cutoff.cutoffNanos(RequestClass.EXPENSIVE, 0.9) / (double) MS).isCloseTo(300, within(3.0));
+        assertThat(cutoff.cutoffNanos(RequestClass.CHEAP, 0.5) / (double) MS).isCloseTo(60, within(0.6));
+        // Minimum coverages within one 5% step share a window; the next step has its own (still cold).
+        assertThat(cutoff.cutoffNanos(RequestClass.CHEAP, 0.87)).isEqualTo(cutoff.cutoffNanos(RequestClass.CHEAP, 0.9));
+        assertThat(cutoff.cutoffNanos(RequestClass.CHEAP, 0.95)).isEqualTo(1_000 * MS);
+        assertThat(cutoff.cutoffNanos(RequestClass.CHEAP, 1.0)).isEqualTo(Long.MAX_VALUE);
+        assertThat(GoodEnoughCutoff.coverageStep(0.9)).isEqualTo(90);
+        assertThat(GoodEnoughCutoff.coverageStep(0.901)).isEqualTo(90);
+        assertThat(GoodEnoughCutoff.coverageStep(0.91)).isEqualTo(95);
+        assertThat(GoodEnoughCutoff.coverageStep(0.01)).isEqualTo(5);
+    }
+
+    private static void record(GoodEnoughCutoff cutoff, long nanos) {
+        cutoff.record(RequestClass.CHEAP, 0.9, nanos);
+    }
+
+    private static long cutoffNanos(GoodEnoughCutoff cutoff) {
+        return cutoff.cutoffNanos(RequestClass.CHEAP, 0.9);
     }
 
     @Test

@@ -16,7 +16,7 @@ class TailSettingsTest {
         assertThat(defaults.skipKnownSafe()).isFalse();
         assertThat(defaults.canaryTimeout().describe()).isEqualTo("3 x p99 in [100ms, 1s]");
         assertThat(defaults.cutoff().describe()).isEqualTo("1.5 x p99 in [10ms, 1s]");
-        assertThat(defaults.minCoverage()).isEqualTo(0.95);
+        assertThat(defaults.minCoverage()).isEqualTo(0.9);
         assertThat(defaults.window()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.minSamples()).isEqualTo(100);
         assertThat(defaults.blocklistTtl()).isEqualTo(Duration.ofMinutes(10));

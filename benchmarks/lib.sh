@@ -1,0 +1,138 @@
+# Shared helpers of the benchmark scripts: sourced, not run. A script sets HERE (the project) and
+# OUT (its results folder) and calls bench_init before using the rest. Every figure a script needs
+# comes from a run's summary.json through `loadgen read`, never from the printed table.
+#
+#   bench_init                    checks the project, makes $OUT, $RUN_DIR, $PROBLEMS; traps EXIT
+#   say TEXT                      a progress line with the elapsed time
+#   problem TEXT                  records a problem (listed under the script's tables; exit 1 at the end)
+#   die TEXT                      fails the script
+#   require_value OPTION VALUE    for option parsing
+#   require_duration NAME VALUE   a duration like 150ms, 10s, 2m
+#   require_port_free PORT
+#   cluster_start NAME PORT ARGS...   starts ./hedgerow local with ARGS, waits until it serves
+#   cluster_stop                  stops it (also on exit)
+#   loadgen_run LOG ARGS...       runs ./hedgerow loadgen ARGS, tee'd to LOG; prints its results folder
+#   lg_read FOLDER PATH...        values of FOLDER/summary.json (see ./hedgerow loadgen read --help)
+#   machine_line                  one line describing the machine, for the docs
+
+HEDGEROW="$HERE/hedgerow"
+export HEDGEROW_DATA="${HEDGEROW_DATA:-$HERE/data}"
+BENCH_STARTED=$SECONDS
+CLUSTER_PID=""
+CLUSTER_LOG=""
+
+die() {
+  echo "error: $*" >&2
+  exit 1
+}
+
+say() {
+  printf '[%3d:%02d] %s\n' $(((SECONDS - BENCH_STARTED) / 60)) $(((SECONDS - BENCH_STARTED) % 60)) "$*"
+}
+
+problem() {
+  echo "$*" >>"$PROBLEMS"
+  echo "PROBLEM: $*" >&2
+}
+
+require_value() { # option value
+  [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || die "$1 needs a value (see --help)"
+}
+
+require_duration() { # name value
+  [[ "$2" =~ ^[0-9]+(\.[0-9]+)?(ms|s|m|h)$ ]] || die "$1: '$2' (expected a duration, e.g. 150ms, 10s, 2m)"
+}
+
+require_port_free() { # port
+  [[ "$1" =~ ^[0-9]+$ && "$1" -ge 1 && "$1" -le 65535 ]] || die "--port: '$1' (expected: 1..65535)"
+  if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
+    die "port $1 is in use: is a cluster running already? Stop it or pick --port"
+  fi
+}
+
+bench_init() {
+  mkdir -p "$OUT"
+  OUT="$(cd "$OUT" && pwd)"
+  RUN_DIR="$OUT/run"
+  PROBLEMS="$OUT/problems.txt"
+  : >"$PROBLEMS"
+  trap cluster_stop EXIT
+  trap 'echo "Interrupted." >&2; exit 130' INT TERM
+  # Build once, in the foreground, so no cluster or generator builds in the background.
+  "$HEDGEROW" loadgen --version >/dev/null
+}
+
+# cluster_start NAME PORT ARGS...: ./hedgerow local with ARGS on PORT, pid files in $RUN_DIR, log in
+# $OUT/cluster-NAME.log; returns once it serves.
+cluster_start() {
+  local name="$1" port="$2"
+  shift 2
+  CLUSTER_LOG="$OUT/cluster-$name.log"
+  say "Starting ./hedgerow local --port $port $* (log: $CLUSTER_LOG)"
+  "$HEDGEROW" local --port "$port" --run-dir "$RUN_DIR" "$@" >"$CLUSTER_LOG" 2>&1 &
+  CLUSTER_PID=$!
+  local waited=0
+  until grep -qs '^Serving on ' "$CLUSTER_LOG"; do
+    if ! kill -0 "$CLUSTER_PID" 2>/dev/null; then
+      tail -n 20 "$CLUSTER_LOG" >&2
+      CLUSTER_PID=""
+      die "the cluster did not start (its log above, all of it in $CLUSTER_LOG)"
+    fi
+    [[ $waited -lt 900 ]] || die "the cluster was not serving after 15 minutes (see $CLUSTER_LOG)"
+    if [[ $waited -gt 0 && $((waited % 30)) -eq 0 ]]; then
+      say "  still starting: $(tail -n 1 "$CLUSTER_LOG")"
+    fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+  say "Cluster $name serving on http://127.0.0.1:$port (pid $CLUSTER_PID)"
+}
+
+cluster_stop() {
+  [[ -n "$CLUSTER_PID" ]] || return 0
+  if kill -0 "$CLUSTER_PID" 2>/dev/null; then
+    say "Stopping the cluster (pid $CLUSTER_PID)..."
+    kill -TERM "$CLUSTER_PID" 2>/dev/null || true
+    local waited=0
+    while kill -0 "$CLUSTER_PID" 2>/dev/null && [[ $waited -lt 30 ]]; do
+      sleep 1
+      waited=$((waited + 1))
+    done
+    if kill -0 "$CLUSTER_PID" 2>/dev/null; then
+      kill -KILL "$CLUSTER_PID" 2>/dev/null || true
+      # The root could not stop its leaves: stop them by their pid files (ours only: --run-dir).
+      "$HEDGEROW" local stop --run-dir "$RUN_DIR" || true
+    fi
+  fi
+  CLUSTER_PID=""
+}
+
+# loadgen_run LOG ARGS...: runs the load generator, its output tee'd to LOG; prints the results
+# folder it wrote. Returns non-zero (and records a problem) when it failed; its warnings become problems.
+loadgen_run() {
+  local log="$1"
+  shift
+  # tee ignores Ctrl-C, so what the generator prints while it undoes its faults still reaches the log.
+  if ! "$HEDGEROW" loadgen "$@" 2>&1 | (trap '' INT TERM; exec tee "$log") >&2; then
+    problem "$(basename "$log" .log) did not run: $(grep -E '^error:' "$log" | tail -n 1 || true) (see $log)"
+    return 1
+  fi
+  local warning
+  while IFS= read -r warning; do
+    problem "$(basename "$log" .log): ${warning#warning: }"
+  done < <(grep -E '^warning:' "$log" || true)
+  sed -n 's/^Results: \(.*\) (report\.txt.*/\1/p' "$log" | tail -n 1
+}
+
+# lg_read FOLDER PATH...: one line per path from FOLDER/summary.json.
+lg_read() {
+  "$HEDGEROW" loadgen read "$@"
+}
+
+machine_line() {
+  local cpu memory os
+  cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
+  memory="$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)"
+  os="$(sed -n 's/^PRETTY_NAME="\(.*\)"/\1/p' /etc/os-release 2>/dev/null)"
+  echo "$(nproc) cores${cpu:+ ($cpu)}${memory:+, $memory}${os:+, $os}"
+}

@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# The standard tail suite (docs/benchmarks/tail-suite.md): the realistic scenarios every issue is
+# measured with, on ./hedgerow local with default settings and the default request (stored fields
+# and snippets, k=10, cache off), at rates set from the capacity measured in the same session.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SUITE_DIR="$HERE/docs/benchmarks/suite"
+# Run in this order each round; cold-start ends a round (it restarts the cluster).
+ALL_SCENARIOS=(no-fault pause delay kill rolling-restart overload no-fault-cache cold-start)
+# Scenarios that need a feature a later issue brings; listed, not run, until it is there.
+PENDING=()
+
+QUICK=0
+RUNS=""
+CAPACITY=""
+REMEASURE=0
+ONLY=""
+PORT=8080
+RESULTS="$HERE/results"
+PHASE_DURATION=""
+SHARE=0.5
+
+usage() {
+  cat <<'USAGE'
+Usage: benchmarks/tail-suite.sh [options]
+
+The standard tail suite. On ./hedgerow local (4 leaves, 16 partitions x 2 replicas, default settings
+and --fault-injection, which changes nothing until a fault is injected), with the default request
+(stored fields and snippets, k=10, cache=false) from ./hedgerow loadgen's default mix:
+
+  capacity        the highest Poisson rate with p99 <= 20 ms, errors < 1%, generator lag p99 <= 1 ms,
+                  found by loadgen --find-capacity and confirmed by a rerun; reused from earlier in the
+                  session (results/tail-suite-capacity.env, same commit, < 6 h old) unless
+                  --remeasure-capacity. Every other rate is a share of it.
+  no-fault        50% of capacity.
+  pause           leaf 1's process SIGSTOPped 150 ms every second.
+  delay           1% of all sub-requests delayed 1 s (each leaf flips its own coins).
+  kill            leaf 2 SIGKILLed 10 s into the phase, restarted at 20 s.
+  rolling-restart every leaf in turn stopped (SIGTERM) and restarted, one every 15 s.
+  overload        2x capacity for 60 s.
+  no-fault-cache  no fault, the root's result cache on (as users run it).
+  cold-start      a freshly started cluster loaded at once at 50% (it restarts the cluster).
+
+Each scenario runs --runs times, interleaved (round after round), each after its own unmeasured
+warm-up phase. Full mode: measured phases long enough for 50,000 requests (p99.9 backed by 50
+samples), 3 runs. --quick: 20 s phases, one run, about 10 minutes with a capacity from earlier;
+its table marks the percentiles its samples cannot support (~).
+
+Writes <results>/<time>-tail-suite/: tail-suite.md (one table, each figure the median of the runs
+[min-max]: p50, p99, p99.9, max, goodput, errors, tainted, extra leaf requests, generator lag),
+per-run tables (runs.md), a chart per scenario (charts/<scenario>.png), every run's results folder
+(runs/) and the cluster's logs.
+
+Options:
+  --quick                 The short mode described above.
+  --runs N                Runs of each scenario (default: 3; 1 with --quick).
+  --capacity N            Use this capacity (req/s) instead of measuring or reusing one.
+  --remeasure-capacity    Measure the capacity even if one from earlier in the session is there.
+  --only LIST             Run only these scenarios, comma-separated (default: all).
+  --phase-duration D      Length of every measured phase (default: full 50,000 requests, quick 20s).
+  --port N                The root's HTTP port (default: 8080).
+  --results DIR           Where the results folder goes (default: results/).
+  -h, --help              This help.
+
+Exit status: 0 when every scenario ran and measured cleanly; 1 when anything went wrong (a
+scenario that did not run, a fault that did not apply, an invalid phase): the tables are still
+written, with the problems listed under them.
+USAGE
+}
+
+# shellcheck source=lib.sh
+source "$HERE/benchmarks/lib.sh"
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --quick) QUICK=1; shift ;;
+    --runs) require_value "$1" "${2:-}"; RUNS="$2"; shift 2 ;;
+    --capacity) require_value "$1" "${2:-}"; CAPACITY="$2"; shift 2 ;;
+    --remeasure-capacity) REMEASURE=1; shift ;;
+    --only) require_value "$1" "${2:-}"; ONLY="$2"; shift 2 ;;
+    --phase-duration) require_value "$1" "${2:-}"; PHASE_DURATION="$2"; shift 2 ;;
+    --port) require_value "$1" "${2:-}"; PORT="$2"; shift 2 ;;
+    --results) require_value "$1" "${2:-}"; RESULTS="$2"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+done
+
+RUNS="${RUNS:-$([[ $QUICK == 1 ]] && echo 1 || echo 3)}"
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "--runs: '$RUNS' (expected: >= 1)"
+[[ -z "$CAPACITY" || "$CAPACITY" =~ ^[1-9][0-9]*$ ]] || die "--capacity: '$CAPACITY' (expected: whole requests/s)"
+[[ -z "$PHASE_DURATION" || "$PHASE_DURATION" =~ ^[1-9][0-9]*s$ ]] || die "--phase-duration: '$PHASE_DURATION' (expected whole seconds, e.g. 90s)"
+require_port_free "$PORT"
+SCENARIOS=("${ALL_SCENARIOS[@]}")
+if [[ -n "$ONLY" ]]; then
+  IFS=',' read -r -a SCENARIOS <<<"$ONLY"
+  for name in "${SCENARIOS[@]}"; do
+    [[ " ${ALL_SCENARIOS[*]} " == *" $name "* ]] || die "--only: no scenario '$name' (expected some of: ${ALL_SCENARIOS[*]})"
+  done
+fi
+for name in "${SCENARIOS[@]}"; do
+  file="${name%-cache}"
+  [[ -f "$SUITE_DIR/$file.json" ]] || die "missing scenario file $SUITE_DIR/$file.json"
+done
+
+URL="http://127.0.0.1:$PORT"
+OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-tail-suite"
+bench_init
+mkdir -p "$OUT/runs" "$OUT/logs" "$OUT/charts"
+say "Tail suite$([[ $QUICK == 1 ]] && echo " (quick)"): results in $OUT"
+COMMIT="$(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+DIRTY="$(git -C "$HERE" status --porcelain --untracked-files=no 2>/dev/null | head -n 1)"
+CLUSTER_ARGS=(--fault-injection)
+
+# A fresh cluster gets load before anything is measured: six JVMs compiling on two cores fall behind
+# for a minute when loaded at once (the cold-start scenario measures exactly that).
+warm_cluster() { # rate seconds
+  say "Warming the cluster: $2 s at $1 req/s"
+  loadgen_run "$OUT/logs/warm-$SECONDS.log" --target "$URL" --rate "$1" --duration "$2s" --warmup 0s \
+    --label warm --results "$OUT/warm" >/dev/null || die "the warm-up failed"
+}
+
+wait_leaves_up() { # the cluster's leaves, all up again (after a kill or a restart)
+  local waited=0
+  until curl -fsS --max-time 2 "$URL/health" 2>/dev/null | grep -q '"leaves_up":4'; do
+    [[ $waited -lt 120 ]] || { problem "not every leaf was up 120 s after $1"; return 0; }
+    sleep 1
+    waited=$((waited + 1))
+  done
+}
+
+cluster_start suite "$PORT" "${CLUSTER_ARGS[@]}"
+warm_cluster 100 $([[ $QUICK == 1 ]] && echo 20 || echo 30)
+warm_cluster 250 $([[ $QUICK == 1 ]] && echo 20 || echo 30)
+
+# ---------------------------------------------------------------- capacity
+CAPACITY_FILE="$RESULTS/tail-suite-capacity.env"
+CAPACITY_SOURCE="given with --capacity"
+if [[ -z "$CAPACITY" && $REMEASURE == 0 && -f "$CAPACITY_FILE" ]]; then
+  # shellcheck disable=SC1090
+  source "$CAPACITY_FILE"
+  if [[ "${CAPACITY_COMMIT:-}" == "$COMMIT" && $(($(date +%s) - ${CAPACITY_AT:-0})) -lt 21600 ]]; then
+    CAPACITY="$CAPACITY_RATE"
+    CAPACITY_SOURCE="measured earlier in this session ($(date -d "@$CAPACITY_AT" '+%H:%M'), $CAPACITY_FILE)"
+  fi
+fi
+if [[ -z "$CAPACITY" ]]; then
+  say "Finding the capacity (default request, p99 <= 20 ms)..."
+  args=(--target "$URL" --find-capacity --start-rate 200 --warmup 10s --label capacity --results "$OUT/runs")
+  [[ $QUICK == 1 ]] && args+=(--step 10s --confirm-duration 20s --cool-down 3s)
+  folder="$(loadgen_run "$OUT/logs/capacity.log" "${args[@]}")" || die "the capacity search failed (see $OUT/logs/capacity.log)"
+  read -r rate status < <(lg_read "$folder" capacity.rate_per_s capacity.status | paste -sd' ')
+  [[ "$status" != NOT_FOUND ]] || die "no rate stayed within the limits (see $folder/report.txt)"
+  [[ "$status" != NOT_REACHED ]] || problem "the capacity search reached its ceiling: the capacity is above $rate req/s"
+  CAPACITY="$(printf '%.0f' "$rate")"
+  CAPACITY_SOURCE="measured now: $folder ($status)"
+  printf 'CAPACITY_RATE=%s\nCAPACITY_AT=%s\nCAPACITY_COMMIT=%s\n' "$CAPACITY" "$(date +%s)" "$COMMIT" >"$CAPACITY_FILE"
+fi
+RATE=$(awk -v c="$CAPACITY" -v s="$SHARE" 'BEGIN { printf "%d", c * s + 0.5 }')
+OVERLOAD_RATE=$((CAPACITY * 2))
+if [[ -n "$PHASE_DURATION" ]]; then
+  PHASE_SECONDS="${PHASE_DURATION%s}"
+elif [[ $QUICK == 1 ]]; then
+  PHASE_SECONDS=20
+else
+  PHASE_SECONDS=$(((50000 + RATE - 1) / RATE + 2)) # 50,000 requests: p99.9 backed by 50 samples
+fi
+PHASE_DURATION="${PHASE_SECONDS}s"
+max() { echo $(($1 > $2 ? $1 : $2)); }
+OVERLOAD_SECONDS=$([[ $QUICK == 1 ]] && echo 30 || echo 60)
+say "Capacity $CAPACITY req/s ($CAPACITY_SOURCE): scenarios at $RATE req/s, overload at $OVERLOAD_RATE req/s, measured phases of $PHASE_DURATION"
+
+# ---------------------------------------------------------------- scenarios
+declare -A FOLDERS_OF
+run_scenario() { # scenario round
+  local name="$1" round="$2" file="${1%-cache}"
+  local label="$name" rate="$RATE" seconds="$PHASE_SECONDS"
+  local args=(--target "$URL" --scenario "$SUITE_DIR/$file.json" --run-dir "$RUN_DIR" --results "$OUT/runs" --label "$label")
+  case "$name" in
+    overload) rate="$OVERLOAD_RATE"; seconds="$OVERLOAD_SECONDS" ;;
+    kill) seconds="$(max "$PHASE_SECONDS" 40)" ;;  # killed at 10 s, back at 20 s
+    rolling-restart) seconds="$(max "$PHASE_SECONDS" 75)" ;; # four leaves, one every 15 s from 5 s
+    cold-start) seconds="$(max "$PHASE_SECONDS" 30)" ;;
+    no-fault-cache) args+=(--use-cache) ;;
+  esac
+  args+=(--rate "$rate" --phase-duration "${seconds}s")
+  say "Run $round/$RUNS: $name at $rate req/s"
+  local folder
+  if folder="$(loadgen_run "$OUT/logs/$name-$round.log" "${args[@]}")" && [[ -n "$folder" ]]; then
+    FOLDERS_OF[$name]="${FOLDERS_OF[$name]:-} $folder"
+  fi
+  case "$name" in
+    kill|rolling-restart) wait_leaves_up "$name" ;;
+    overload) say "  cooling down 15 s after the overload"; sleep 15 ;;
+  esac
+}
+
+for round in $(seq 1 "$RUNS"); do
+  for name in "${SCENARIOS[@]}"; do
+    [[ "$name" == cold-start ]] && continue
+    run_scenario "$name" "$round"
+  done
+  if [[ " ${SCENARIOS[*]} " == *" cold-start "* ]]; then
+    cluster_stop
+    cluster_start "cold-$round" "$PORT" "${CLUSTER_ARGS[@]}"
+    run_scenario cold-start "$round"
+    [[ $round -lt $RUNS ]] && warm_cluster 250 20
+  fi
+done
+cluster_stop
+
+# ---------------------------------------------------------------- tables and charts
+ALL_FOLDERS=()
+for name in "${SCENARIOS[@]}"; do
+  # shellcheck disable=SC2206
+  folders=(${FOLDERS_OF[$name]:-})
+  [[ ${#folders[@]} -gt 0 ]] || { problem "$name: no run completed"; continue; }
+  ALL_FOLDERS+=("${folders[@]}")
+  "$HEDGEROW" loadgen compare --label "$name" --results "$OUT/compare" "${folders[@]}" >"$OUT/logs/compare-$name.log" 2>&1 \
+    && cp "$(sed -n 's/^Comparison: \(.*\) (compare.txt.*/\1/p' "$OUT/logs/compare-$name.log")/compare.png" "$OUT/charts/$name.png" \
+    || problem "$name: no chart (see $OUT/logs/compare-$name.log)"
+done
+[[ ${#ALL_FOLDERS[@]} -gt 0 ]] || die "no scenario ran"
+"$HEDGEROW" loadgen compare --spread --label suite --results "$OUT/compare" "${ALL_FOLDERS[@]}" >"$OUT/spread.md.log" \
+  2>"$OUT/logs/compare-spread.err" || { cat "$OUT/logs/compare-spread.err" >&2; die "loadgen compare failed"; }
+"$HEDGEROW" loadgen compare --markdown --label runs --results "$OUT/compare" "${ALL_FOLDERS[@]}" >"$OUT/runs.md.log" \
+  2>"$OUT/logs/compare-runs.err" || die "loadgen compare failed (see $OUT/logs/compare-runs.err)"
+sed '/^Comparison: /d' "$OUT/runs.md.log" >"$OUT/runs.md"
+# Every phase that was not a clean measurement is a problem of the suite.
+while IFS= read -r line; do
+  problem "$line"
+done < <(sed -n 's/^- \(.*\)$/\1/p' "$OUT/runs.md")
+
+TABLE="$OUT/tail-suite.md"
+{
+  echo "# Tail suite$([[ $QUICK == 1 ]] && echo " (quick)"): measured $(date -u +%Y-%m-%d)"
+  echo
+  echo "- Machine: $(machine_line); the root, 4 leaf JVMs and the generator all on it."
+  echo "- Code: commit $COMMIT${DIRTY:+ with uncommitted changes}."
+  echo "- Cluster: \`./hedgerow local ${CLUSTER_ARGS[*]}\` (Europarl, 16 partitions x 2 replicas over 4 leaves, default settings)."
+  echo "- Request: the load generator's default mix with the server's defaults (stored fields, snippets, k=10), \`cache=false\` but in no-fault-cache."
+  echo "- Capacity: $CAPACITY req/s at p99 <= 20 ms ($CAPACITY_SOURCE); scenarios at $RATE req/s ($SHARE of it), overload at $OVERLOAD_RATE req/s."
+  echo "- Runs: $RUNS of each scenario, interleaved; measured phases of $PHASE_DURATION (at least 40 s for kill, 75 s for rolling-restart, 30 s for cold-start; overload ${OVERLOAD_SECONDS}s)."
+  echo "- Command: \`benchmarks/tail-suite.sh$([[ $QUICK == 1 ]] && echo " --quick")${ONLY:+ --only $ONLY}$([[ "$RUNS" != 3 && $QUICK == 0 ]] && echo " --runs $RUNS")\`"
+  [[ ${#PENDING[@]} -eq 0 ]] || echo "- Pending (need a later issue's feature): ${PENDING[*]}."
+  echo
+  sed '/^Comparison: /d' "$OUT/spread.md.log"
+  echo
+  echo "Charts: charts/<scenario>.png (latency by percentile, every run). Per-run rows: runs.md."
+  if [[ -s "$PROBLEMS" ]]; then
+    echo
+    echo "Problems:"
+    sed 's/^/- /' "$PROBLEMS"
+  fi
+} >"$TABLE"
+
+echo
+cat "$TABLE"
+echo
+say "Done. Table: $TABLE"
+if [[ -s "$PROBLEMS" ]]; then
+  echo "$(wc -l <"$PROBLEMS") problem(s), listed under the table." >&2
+  exit 1
+fi

@@ -1,0 +1,36 @@
+package io.hedgerow.loadgen.report;
+
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the root's own counters said about a phase, read before and after it: the extra leaf
+ * requests it cost, tied pairs where both copies ran, how many searches the root saw, and its own
+ * time per search (first byte in to last byte out) by outcome. Each is null when the root could
+ * not tell (a root without the counter, or a phase without tied requests); why goes in the phase's
+ * notes.
+ *
+ * @param extraLeafRequestsPct sub-requests of every kind beyond the least a search needs (one per
+ *                             partition, one per leaf holding hits), as a percentage of that least
+ * @param tiedBothRanPct       of the tied pairs sent, the percentage where both copies ran
+ * @param searches             search requests the root received during the phase
+ * @param latency              the root's time per search by outcome ({@code complete}, {@code tainted},
+ *                             {@code errors}), microseconds; null when the root does not serve it
+ */
+public record RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long searches, Latency latency) {
+    /** Nothing known: the root was not read (not a Hedgerow root, or a self-test). */
+    public static final RootView UNKNOWN = new RootView(null, null, null, null);
+
+    /** The root's own latency by outcome. */
+    public record Latency(Histogram complete, Histogram tainted, Histogram errors) {
+        public Histogram answered() {
+            Histogram answered = complete.copy();
+            answered.add(tainted);
+            return answered;
+        }
+
+        public Map<String, Histogram> byOutcome() {
+            return Map.of("complete", complete, "tainted", tainted, "errors", errors);
+        }
+    }
+}

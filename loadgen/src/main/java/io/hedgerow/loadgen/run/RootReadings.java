@@ -1,0 +1,84 @@
+package io.hedgerow.loadgen.run;
+
+import io.hedgerow.loadgen.report.RootView;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the root said about one phase: two readings, before and after it, turned into a
+ * {@link RootView}, and notes on anything that makes the view incomplete or wrong. A reading that
+ * failed fails its figures loudly (a note), never falls back to the root's lifetime figures.
+ */
+final class RootReadings {
+    private final RootMetricsScraper scraper;
+    private final List<String> notes = new ArrayList<>();
+    private RootMetricsScraper.Reading before;
+
+    RootReadings(RootMetricsScraper scraper) {
+        this.scraper = scraper;
+    }
+
+    /** Reads the root before the phase. */
+    void before() {
+        before = read("before");
+    }
+
+    /**
+     * Reads the root after the phase and compares.
+     *
+     * @param sent requests the generator sent in the phase: the root counting more means other clients were loading it
+     */
+    RootView after(long sent) {
+        RootMetricsScraper.Reading after = read("after");
+        if (before == null || after == null) {
+            return RootView.UNKNOWN;
+        }
+        RootCounters a = before.counters();
+        RootCounters b = after.counters();
+        Double extra = RootCounters.extraLeafPercent(a, b);
+        if (extra == null && b.needed().isEmpty()) {
+            notes.add("extra leaf requests unknown: the root does not count the sub-requests its searches need"
+                    + " (hedgerow_subrequests_needed_total; an older root)");
+        }
+        Long searches = a.searchRequests() == null || b.searchRequests() == null ? null
+                : Math.round(b.searchRequests() - a.searchRequests());
+        if (searches != null && searches > sent) {
+            notes.add(String.format(Locale.ROOT, "other clients: the root received %,d searches during the phase, this"
+                    + " generator sent %,d; its counters and latency include their traffic", searches, sent));
+        }
+        return new RootView(extra, RootCounters.tiedBothRanPercent(a, b), searches, latencyBetween(after));
+    }
+
+    private RootView.Latency latencyBetween(RootMetricsScraper.Reading after) {
+        if (before.latency() == null || after.latency() == null) {
+            return null;
+        }
+        return new RootView.Latency(minus(after.latency().complete(), before.latency().complete()),
+                minus(after.latency().tainted(), before.latency().tainted()),
+                minus(after.latency().errors(), before.latency().errors()));
+    }
+
+    private static Histogram minus(Histogram after, Histogram before) {
+        Histogram delta = after.copy();
+        delta.subtract(before);
+        return delta;
+    }
+
+    /** Notes on what could not be read or does not add up. */
+    List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    private RootMetricsScraper.Reading read(String when) {
+        try {
+            return scraper.read();
+        } catch (IOException e) {
+            notes.add("root counters not read " + when + " the phase (extra leaf requests, root latency unknown): "
+                    + e.getMessage());
+            return null;
+        }
+    }
+}
