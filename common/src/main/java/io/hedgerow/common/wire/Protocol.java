@@ -17,7 +17,10 @@ import io.hedgerow.common.wire.proto.Hello;
  * leaves close a connection whose first frame is a Hello (an unknown frame to them).
  */
 public final class Protocol {
-    /** 1: the Hello; leaves key requests by (root id, request id); root-named, stamped twin cancels; twin grace. */
+    /**
+     * 1: the Hello; leaves key requests by (root id, request id); root-named, stamped twin cancels;
+     * twin grace; fetch by document id.
+     */
     public static final int VERSION = 1;
 
     private Protocol() {
