@@ -132,7 +132,6 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             return CancelOutcome.DROPPED_QUEUED;
         }
         stopRequested = true;
-        wakeHeldWorker();
         if (STATE.compareAndSet(this, PARKED, DONE)) {
             dropParked();
             replyTo.send(refusal(Status.CANCELLED, "cancelled between slices"));
@@ -140,6 +139,9 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         }
         afterParkedCheck();
         int now = state;
+        // Woken only after the state is read: a held worker woken first could finish, cut short,
+        // before the read, and the cancel that stopped it would count itself too late.
+        wakeHeldWorker();
         // PARKED here: it parked after the compare-and-set above, with the flag already set.
         return now == RUNNING || now == PARKED ? CancelOutcome.STOPPED_RUNNING : CancelOutcome.TOO_LATE;
     }
