@@ -95,15 +95,15 @@ final class InflightTasks {
             }
             return;
         }
+        // Read on arrival, recorded last: the outcome counters move together with "received".
+        long arrivedUnixNanos = cancel.getSentAtUnixNanos() != 0 ? unixNanos(wallClock.instant()) : 0;
         counters.twinCancelsReceived.increment();
-        if (cancel.getSentAtUnixNanos() != 0) {
-            counters.twinCancelDelay(unixNanos(wallClock.instant()) - cancel.getSentAtUnixNanos());
-        }
         if (task == null) {
             tombstones.put(key, Boolean.TRUE);
             task = tasks.get(key); // the request may have registered meanwhile
             if (task == null) {
                 counters.twinCancelsRemembered.increment();
+                recordDelay(cancel, arrivedUnixNanos);
                 return;
             }
             tombstones.invalidate(key);
@@ -112,6 +112,13 @@ final class InflightTasks {
             counters.twinCancelsDroppedQueued.increment();
         } else {
             counters.twinCancelsBothRan.increment();
+        }
+        recordDelay(cancel, arrivedUnixNanos);
+    }
+
+    private void recordDelay(Cancel cancel, long arrivedUnixNanos) {
+        if (cancel.getSentAtUnixNanos() != 0) {
+            counters.twinCancelDelay(arrivedUnixNanos - cancel.getSentAtUnixNanos());
         }
     }
 

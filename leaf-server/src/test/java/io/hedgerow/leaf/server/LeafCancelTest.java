@@ -216,8 +216,8 @@ class LeafCancelTest {
         awaitCounter(leaf, LeafCounters.Snapshot::delaysInjected, 1);
 
         peer.send(twinCancel(running.getRequestId()));
-        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsReceived, 1);
-        assertThat(leaf.counters().snapshot().twinCancelsBothRan()).isEqualTo(1);
+        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsBothRan, 1); // counted after "received"
+        assertThat(leaf.counters().snapshot().twinCancelsReceived()).isEqualTo(1);
 
         assertThat(injectDelay(root, Duration.ZERO).getError()).isEmpty(); // releases the hold
         SearchResponse answer = root.receive().getResult();
