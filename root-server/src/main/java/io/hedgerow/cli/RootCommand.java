@@ -4,6 +4,8 @@ import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.IndexProbe;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,8 +22,13 @@ import picocli.CommandLine.Spec;
 @Command(name = "root", mixinStandardHelpOptions = true,
         description = {"Run a root server: the HTTP API in front of running leaf servers.",
                 "It assigns partitions to the leaves, fans each query out and merges the hits.",
+                "Without --index it first asks the leaves which index they serve (name, partitions, parser);",
+                "leaves that serve another index, or speak another protocol version, get no traffic.",
                 "Runs in the foreground until Ctrl-C."})
 final class RootCommand implements Callable<Integer> {
+    /** How long the root waits for its leaves: to learn the index from them, then to be ready. */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
+
     @Spec
     private CommandSpec spec;
 
@@ -30,16 +37,19 @@ final class RootCommand implements Callable<Integer> {
     private List<String> leaves;
 
     @Option(names = "--index", paramLabel = "DIR",
-            description = "Index directory to read the index name and partition count from (optional).")
+            description = "Index directory to read the index from (its index.json); without it the root learns the"
+                    + " index from the leaves when it starts.")
     private Path indexDir;
 
-    @Option(names = "--index-name", defaultValue = "europarl",
-            description = "Name of the index the leaves serve, when --index is not given (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--index-name", paramLabel = "NAME",
+            description = "Check that the index is this one: the root refuses to start otherwise (default: whatever"
+                    + " the index is).")
     private String indexName;
 
-    @Option(names = "--partitions", defaultValue = "16",
-            description = "Partitions of the index, when --index is not given (default: ${DEFAULT-VALUE}).")
-    private int partitions;
+    @Option(names = "--partitions", paramLabel = "N",
+            description = "Check that the index has N partitions: the root refuses to start otherwise (default:"
+                    + " whatever the index has).")
+    private Integer partitions;
 
     @Option(names = "--replicas", defaultValue = "2",
             description = "Copies of each partition, on distinct leaves (default: ${DEFAULT-VALUE}).")
@@ -64,18 +74,32 @@ final class RootCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try {
-            String name = indexName;
-            int partitionCount = partitions;
+            long rootId = ClusterState.randomRootId();
+            IndexManifest manifest;
+            String source;
             if (indexDir != null) {
-                IndexManifest manifest = new PartitionStore(indexDir).readManifest();
-                name = manifest.name();
-                partitionCount = manifest.partitions();
+                manifest = new PartitionStore(indexDir).readManifest();
+                source = "read from " + indexDir;
+            } else {
+                manifest = IndexProbe.learn(leaves, rootId, READY_TIMEOUT);
+                source = "learnt from the leaves";
             }
-            ClusterConfig config = ClusterConfig.of(name, leaves, partitionCount, replicas)
+            if (partitions != null && partitions != manifest.partitions()) {
+                throw new IllegalArgumentException("--partitions " + partitions + ", but index '" + manifest.name()
+                        + "' (" + source + ") has " + manifest.partitions() + " partitions (expected: equal, or leave"
+                        + " --partitions out)");
+            }
+            if (indexName != null && !indexName.equals(manifest.name())) {
+                throw new IllegalArgumentException("--index-name '" + indexName + "', but the index (" + source
+                        + ") is '" + manifest.name() + "' (expected: equal, or leave --index-name out)");
+            }
+            ClusterConfig config = ClusterConfig.of(manifest, leaves, replicas)
                     .withDefaultTimeout(Duration.ofMillis(timeoutMillis))
                     .withHedge(hedge.toSettings())
                     .withTail(tail.toSettings());
-            RootServer root = RootServer.start(config, host, port, Duration.ofSeconds(10));
+            spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
+                    manifest.docCount(), manifest.partitions(), source);
+            RootServer root = RootServer.start(config, host, port, READY_TIMEOUT, null, rootId);
             CountDownLatch stopped = Shutdown.closeOnExit(root);
             spec.commandLine().getOut().printf("root serving http://%s:%d/ over %d leaves%n", host, root.httpPort(), leaves.size());
             spec.commandLine().getOut().flush();

@@ -57,17 +57,25 @@ public final class RootServer implements AutoCloseable {
      */
     public static RootServer start(ClusterConfig config, String httpHost, int httpPort, Duration readyTimeout,
             LeafAdmin admin) throws IOException, InterruptedException {
+        return start(config, httpHost, httpPort, readyTimeout, admin, ClusterState.randomRootId());
+    }
+
+    /**
+     * As {@link #start(ClusterConfig, String, int, Duration, LeafAdmin)}, with this root's id given
+     * (it must differ from every other root's of the same leaves: a random one does).
+     */
+    public static RootServer start(ClusterConfig config, String httpHost, int httpPort, Duration readyTimeout,
+            LeafAdmin admin, long rootId) throws IOException, InterruptedException {
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "root-io");
         try {
-            ClusterState cluster = new ClusterState(config, FanOut.connectionsPerLeaf(group), Ticker.system());
+            ClusterState cluster = new ClusterState(config, FanOut.connectionsPerLeaf(group), Ticker.system(), rootId);
             RootMetrics metrics = new RootMetrics(cluster);
             FanOut fanOut = new FanOut(cluster, group, transport, DispatchPolicy.leastOutstanding(), metrics,
                     Ticker.system());
             fanOut.connect();
             if (!fanOut.awaitReady(readyTimeout)) {
-                LOG.log(System.Logger.Level.WARNING, "not every leaf is ready after {0} ms; serving anyway",
-                        readyTimeout.toMillis());
+                LOG.log(System.Logger.Level.WARNING, "not every leaf is ready; serving anyway{0}", refusals(cluster));
             }
             HttpApiServer http = httpHost == null ? null
                     : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin,
@@ -77,6 +85,13 @@ public final class RootServer implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
+    }
+
+    private static String refusals(ClusterState cluster) {
+        StringBuilder out = new StringBuilder();
+        cluster.leaves().stream().filter(leaf -> leaf.refusal() != null)
+                .forEach(leaf -> out.append("; leaf ").append(leaf.name()).append(" is refused: ").append(leaf.refusal()));
+        return out.toString();
     }
 
     /** Searches from Java, without HTTP. */

@@ -29,6 +29,10 @@ public record PartitionStore(Path dir) {
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(SerializationFeature.INDENT_OUTPUT)
             .build();
+    /** One line, keys in the records' order: the same manifest always gives the same text. */
+    private static final ObjectMapper COMPACT = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
 
     public PartitionStore {
         dir = dir.toAbsolutePath().normalize();
@@ -58,6 +62,31 @@ public record PartitionStore(Path dir) {
                     "no index here (missing " + MANIFEST_FILE + "); build one with ./hedgerow index");
         } catch (IOException | IllegalArgumentException e) {
             throw new IOException("unreadable " + manifestFile() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A manifest in its canonical form: compact JSON, keys in declaration order. Equal manifests give
+     * equal text, so its hash identifies an index ({@link IndexIdentities}).
+     */
+    public static String canonicalJson(IndexManifest manifest) {
+        try {
+            return COMPACT.writeValueAsString(manifest);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write manifest " + manifest.name() + " as JSON", e);
+        }
+    }
+
+    /**
+     * Reads a manifest from JSON text, as {@link #canonicalJson} writes it.
+     *
+     * @throws IOException naming the problem when the text is not a valid manifest
+     */
+    public static IndexManifest parseManifest(String json) throws IOException {
+        try {
+            return COMPACT.readValue(json, IndexManifest.class);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IOException("not a valid index manifest: " + e.getMessage(), e);
         }
     }
 

@@ -121,7 +121,8 @@ public final class PartitionSearcher implements Closeable {
      * hit count, with each hit's id read from doc values. The caller holds an
      * {@link #tryAcquire() acquired} reader.
      *
-     * @throws BadQueryException when a wildcard or the like matches more terms here than the limit
+     * @throws BadQueryException when a wildcard or the like matches more terms here than the limit, or
+     *         the rewritten query has more clauses than Lucene's limit
      *
      * @param timeout polled while scoring; when it says to exit, the answer is what was found so
      *                far and is marked {@code cut_short}. Null means run to the end.
@@ -135,7 +136,12 @@ public final class PartitionSearcher implements Closeable {
             searcher = newSearcher(reader);
             searcher.setTimeout(timeout);
         }
-        TopDocs top = searcher.search(query, collectorManager(request));
+        TopDocs top;
+        try {
+            top = searcher.search(query, collectorManager(request));
+        } catch (IndexSearcher.TooManyClauses e) {
+            throw expandedPastClauseLimit(e);
+        }
         return response(request, top, timeout != null && searcher.timedOut());
     }
 
@@ -151,8 +157,24 @@ public final class PartitionSearcher implements Closeable {
     public SlicedSearch<TopScoreDocCollector, TopDocs> startSliced(Query query, SearchRequest request,
             QueryTimeout timeout, Ticker ticker) throws IOException, BadQueryException {
         checkExpansions(query);
-        return SlicedSearch.start(sharedSearcher, query, collectorManager(request), timeout, ticker,
-                SlicedSearch.DEFAULT_WINDOW_DOCS);
+        try {
+            return SlicedSearch.start(sharedSearcher, query, collectorManager(request), timeout, ticker,
+                    SlicedSearch.DEFAULT_WINDOW_DOCS);
+        } catch (IndexSearcher.TooManyClauses e) {
+            throw expandedPastClauseLimit(e);
+        }
+    }
+
+    /**
+     * Lucene's clause limit, passed when the query was rewritten: its fuzzy, wildcard, prefix or range
+     * terms expanded into more clauses (or nested deeper) than Lucene runs. Every replica rewrites
+     * alike, so it is a bad query, not an error to retry elsewhere.
+     */
+    private static BadQueryException expandedPastClauseLimit(IndexSearcher.TooManyClauses e) {
+        String what = e instanceof IndexSearcher.TooManyNestedClauses ? "nests more clauses" : "expands to more clauses";
+        return new BadQueryException("the query " + what + " than Lucene's limit when its fuzzy, wildcard, prefix or"
+                + " range terms are rewritten (expected: <= " + IndexSearcher.getMaxClauseCount() + " clauses after"
+                + " rewriting, Lucene's clause limit, which --max-clauses cannot raise; use fewer such terms)", e);
     }
 
     /** The cost guard that needs the index: how many terms each wildcard and the like matches here. */

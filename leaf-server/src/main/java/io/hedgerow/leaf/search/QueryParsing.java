@@ -2,6 +2,8 @@ package io.hedgerow.leaf.search;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.hedgerow.leaf.index.Analyzers;
+import io.hedgerow.leaf.index.IndexManifest;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.queryparser.classic.MultiFieldQueryParser;
@@ -42,6 +44,15 @@ public final class QueryParsing {
         this.analyzer = analyzer;
         this.defaultFields = defaultFields.toArray(String[]::new);
         this.limits = limits;
+    }
+
+    /**
+     * How the leaves of an index parse its queries: its analyzer ({@link Analyzers#forConfig}) over
+     * its default query fields, as {@link IndexContext#of} sets them up. A root that parses queries
+     * this way gets the same {@link Query} a leaf does.
+     */
+    public static QueryParsing forIndex(IndexManifest manifest, QueryLimits limits) {
+        return new QueryParsing(Analyzers.forConfig(manifest.config()), manifest.queryFields(), limits);
     }
 
     /** The cost guards queries are checked against. */

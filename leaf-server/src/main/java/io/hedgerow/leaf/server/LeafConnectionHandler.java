@@ -1,10 +1,20 @@
 package io.hedgerow.leaf.server;
 
+import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.ConnectionRole;
+import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.Hello;
+import io.hedgerow.common.wire.proto.HelloAck;
+import io.hedgerow.common.wire.proto.InjectFaultAck;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Serves one connection from a root, or from another leaf (which sends only twin cancels):
@@ -12,12 +22,33 @@ import java.util.concurrent.Executor;
  * to the admin thread, fault injections to {@link FaultControl} (answered at once). A query of death
  * halts the process here, before its task exists. Nothing here
  * blocks the event loop. A malformed or oversized frame closes this connection only.
+ *
+ * <p><b>The handshake.</b> The first frame must be a {@link Hello} of this leaf's protocol version
+ * ({@link Protocol#VERSION}). A root's Hello names its id, and the connection's requests are known
+ * by it ({@link TaskKey}); a leaf's Hello opens a connection for twin cancels, which name their
+ * root. The answer, a {@link HelloAck}, carries this leaf's index identity. A Hello of another
+ * version, or a root that opens with an assignment (protocol 0, from before the Hello), is refused:
+ * logged here, told why in the answer, and from then on every search and fetch on the connection
+ * is answered NOT_ASSIGNED and every cancel ignored, so a root of another version never gets
+ * answers it could misread, and falls over to replicas that speak its version.
+ *
+ * <p><b>Twin grace.</b> A tied request whose twin names a grace ({@code Twin.grace_nanos}) is
+ * registered at once, so a cancel finds it, but queued only when the grace has passed (a timer on
+ * this event loop): a cancel from its twin's leaf that comes meanwhile drops it before any worker
+ * could start it.
  */
 final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     private static final System.Logger LOG = System.getLogger(LeafConnectionHandler.class.getName());
 
+    /** What the connection's first frame made it. */
+    private enum Role { AWAITING_HELLO, ROOT, TWIN_CANCELS, REFUSED }
+
     private final LeafContext leaf;
     private final Executor admin;
+    private Role role = Role.AWAITING_HELLO;
+    /** Why the connection was refused, for the answers to what it sends after; null unless REFUSED. */
+    private String refusal;
+    /** The root's answers; null until a root's Hello is accepted. */
     private OutboundBatcher replies;
     private boolean wroteInThisRead;
 
@@ -27,51 +58,166 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        replies = new OutboundBatcher(ctx.channel());
-        super.channelActive(ctx);
-    }
-
-    @Override
     protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
         switch (frame.getBodyCase()) {
+            case HELLO -> hello(ctx, frame.getHello());
             case SEARCH -> {
                 // Checked before any work, as a crash bug in the query parser would strike.
                 if (!leaf.queryOfDeath().check(frame.getSearch().getQuery(), "search", frame.getSearch().getRequestId())) {
-                    submit(ctx, new SearchTask(frame.getSearch(), replies, leaf, leaf.ticker().nanoTime()),
-                            frame.getSearch().hasTwin());
+                    if (role != Role.ROOT) {
+                        unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
+                                .setRequestId(frame.getSearch().getRequestId())
+                                .setPartition(frame.getSearch().getPartition())
+                                .setStatus(Status.NOT_ASSIGNED)
+                                .setError(unservedReason())).build());
+                        return;
+                    }
+                    SearchRequest search = frame.getSearch();
+                    SearchTask task = new SearchTask(search, replies, leaf, leaf.ticker().nanoTime());
+                    long graceNanos = search.hasTwin() ? search.getTwin().getGraceNanos() : 0;
+                    if (graceNanos > 0) {
+                        submitAfterGrace(ctx, task, graceNanos);
+                    } else {
+                        submit(ctx, task, search.hasTwin());
+                    }
                 }
             }
             case FETCH -> {
                 if (!leaf.queryOfDeath().check(frame.getFetch().getQuery(), "fetch", frame.getFetch().getRequestId())) {
+                    if (role != Role.ROOT) {
+                        unserved(ctx, Frame.newBuilder().setFetchResult(FetchResponse.newBuilder()
+                                .setRequestId(frame.getFetch().getRequestId())
+                                .setStatus(Status.NOT_ASSIGNED)
+                                .setError(unservedReason())).build());
+                        return;
+                    }
                     submit(ctx, new FetchTask(frame.getFetch(), replies, leaf, leaf.ticker().nanoTime()), false);
                 }
             }
-            case CANCEL -> leaf.inflight().cancel(frame.getCancel());
+            case CANCEL -> {
+                switch (role) {
+                    // A root names only its own requests.
+                    case ROOT -> leaf.inflight().cancel(replies.rootId(), frame.getCancel());
+                    case TWIN_CANCELS -> {
+                        if (!frame.getCancel().getIfQueued() || frame.getCancel().getRootId() == 0) {
+                            protocolError(ctx, "a twin cancel without if_queued or root_id");
+                            return;
+                        }
+                        leaf.inflight().cancel(frame.getCancel().getRootId(), frame.getCancel());
+                    }
+                    default -> {
+                        // Refused or not introduced: nothing of theirs is here to cancel.
+                    }
+                }
+            }
             case INJECT -> {
-                ctx.write(Frame.newBuilder().setInjectAck(leaf.faults().apply(frame.getInject())).build(), ctx.voidPromise());
+                InjectFaultAck ack = role == Role.ROOT ? leaf.faults().apply(frame.getInject())
+                        : InjectFaultAck.newBuilder().setRequestId(frame.getInject().getRequestId())
+                                .setError(unservedReason()).build();
+                ctx.write(Frame.newBuilder().setInjectAck(ack).build(), ctx.voidPromise());
                 wroteInThisRead = true;
             }
-            case ASSIGN -> admin.execute(() -> {
-                AssignAck ack = leaf.partitions().assign(frame.getAssign());
-                replies.send(Frame.newBuilder().setAssignAck(ack).build());
-            });
-            default -> {
-                LOG.log(System.Logger.Level.WARNING, "closing {0}: unexpected {1} frame",
-                        ctx.channel().remoteAddress(), frame.getBodyCase());
-                ctx.close();
+            case ASSIGN -> {
+                if (role == Role.AWAITING_HELLO) {
+                    // Protocol 0: its roots open with the assignment.
+                    refuse(ctx, Protocol.mismatch(0, "root " + ctx.channel().remoteAddress(), "this leaf"));
+                }
+                if (role != Role.ROOT) {
+                    ctx.write(Frame.newBuilder().setAssignAck(AssignAck.newBuilder()
+                            .setRequestId(frame.getAssign().getRequestId())
+                            .setError(unservedReason())).build(), ctx.voidPromise());
+                    wroteInThisRead = true;
+                    return;
+                }
+                admin.execute(() -> {
+                    AssignAck ack = leaf.partitions().assign(frame.getAssign());
+                    replies.send(Frame.newBuilder().setAssignAck(ack).build());
+                });
             }
+            default -> protocolError(ctx, "unexpected " + frame.getBodyCase() + " frame");
         }
+    }
+
+    private void hello(ChannelHandlerContext ctx, Hello hello) {
+        if (role != Role.AWAITING_HELLO) {
+            protocolError(ctx, "a second Hello");
+            return;
+        }
+        String peer = (hello.getRole() == ConnectionRole.ROOT ? "root " : "leaf ") + ctx.channel().remoteAddress();
+        String problem = Protocol.mismatch(hello.getProtocolVersion(), peer, "this leaf");
+        if (problem == null && hello.getRole() == ConnectionRole.ROOT && hello.getRootId() == 0) {
+            problem = peer + " sent root_id 0 (expected: the root's non-zero id)";
+        }
+        HelloAck.Builder ack = HelloAck.newBuilder()
+                .setProtocolVersion(Protocol.VERSION)
+                .setIndex(leaf.partitions().identity());
+        if (problem != null) {
+            refuse(ctx, problem);
+            ack.setError(problem);
+        } else if (hello.getRole() == ConnectionRole.ROOT) {
+            role = Role.ROOT;
+            replies = new OutboundBatcher(ctx.channel(), hello.getRootId());
+        } else {
+            role = Role.TWIN_CANCELS;
+        }
+        ctx.write(Frame.newBuilder().setHelloAck(ack).build(), ctx.voidPromise());
+        wroteInThisRead = true;
+    }
+
+    /** Refuses the connection's requests from now on, and says so in the log. */
+    private void refuse(ChannelHandlerContext ctx, String problem) {
+        role = Role.REFUSED;
+        refusal = problem;
+        LOG.log(System.Logger.Level.WARNING, "refusing the connection from {0}: {1}", ctx.channel().remoteAddress(),
+                problem);
+    }
+
+    private String unservedReason() {
+        return role == Role.REFUSED ? "this leaf refused the connection: " + refusal
+                : role == Role.TWIN_CANCELS ? "a connection for twin cancels carries no requests"
+                : "no Hello on this connection (expected: a Hello first)";
+    }
+
+    private void unserved(ChannelHandlerContext ctx, Frame answer) {
+        ctx.write(answer, ctx.voidPromise());
+        wroteInThisRead = true;
+    }
+
+    private void protocolError(ChannelHandlerContext ctx, String what) {
+        LOG.log(System.Logger.Level.WARNING, "closing {0}: {1}", ctx.channel().remoteAddress(), what);
+        ctx.close();
     }
 
     private void submit(ChannelHandlerContext ctx, LeafTask task, boolean tied) {
         if (!leaf.inflight().register(task, tied)) {
             return; // its twin's cancel came first: answered CANCELLED
         }
-        if (!leaf.scheduler().trySubmit(task, task.priority(), task.deadlineNanos(), task::expireQueued) && task.refuse()) {
+        if (!enqueue(task)) {
             ctx.write(task.busy(), ctx.voidPromise());
             wroteInThisRead = true;
         }
+    }
+
+    /** Queues a registered task; false when its class's queue is full and the caller must answer {@link LeafTask#busy()}. */
+    private boolean enqueue(LeafTask task) {
+        return leaf.scheduler().trySubmit(task, task.priority(), task.deadlineNanos(), task::expireQueued) || !task.refuse();
+    }
+
+    /**
+     * Registers a tied request now, so that its twin's cancel finds it (and drops it, answering
+     * CANCELLED), and queues it when its grace has passed, unless it was dropped meanwhile.
+     */
+    private void submitAfterGrace(ChannelHandlerContext ctx, SearchTask task, long graceNanos) {
+        if (!leaf.inflight().register(task, true)) {
+            return;
+        }
+        leaf.counters().twinGraceWaits.increment();
+        ctx.executor().schedule(() -> {
+            // Dropped meanwhile (by its twin's cancel, the root's, or the connection closing): done.
+            if (task.isQueued() && !enqueue(task)) {
+                replies.send(task.busy());
+            }
+        }, graceNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -86,7 +232,9 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         // Nobody is left to read the answers of this connection's queued work.
-        leaf.inflight().abandonAll(replies);
+        if (replies != null) {
+            leaf.inflight().abandonAll(replies);
+        }
         super.channelInactive(ctx);
     }
 

@@ -1,6 +1,7 @@
 package io.hedgerow.leaf.server;
 
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.ConcurrentHistogram;
 
 /**
  * What a leaf did with cancels, tied requests, deadlines and injected faults, counted since it
@@ -9,7 +10,9 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p><b>Assumptions and guarantees.</b> Every counter is a {@link LongAdder}: incremented from
  * event loops and workers without contention, read with {@link #snapshot()}, whose fields are each
- * exact but not taken at one instant.
+ * exact but not taken at one instant. The twin cancels' delays go to a {@link ConcurrentHistogram}
+ * (wait-free recording from event loops); a snapshot's percentiles may miss a delay recorded while
+ * it is taken.
  */
 public final class LeafCounters {
     final LongAdder rootCancelsReceived = new LongAdder();
@@ -27,6 +30,22 @@ public final class LeafCounters {
     final LongAdder delaysInjected = new LongAdder();
     final LongAdder stallHolds = new LongAdder();
     final LongAdder slicesYielded = new LongAdder();
+    final LongAdder twinGraceWaits = new LongAdder();
+    final LongAdder twinCancelDelaysNegative = new LongAdder();
+    /** Microseconds from a twin's leaf deciding to cancel to this leaf reading the cancel; auto-resizing. */
+    private final ConcurrentHistogram twinCancelDelayMicros = new ConcurrentHistogram(2);
+
+    /**
+     * Records how long a twin's cancel took to arrive, by the two leaves' wall clocks. A negative
+     * delay (the sender's clock ahead of this one's) is counted apart and not recorded.
+     */
+    void twinCancelDelay(long delayNanos) {
+        if (delayNanos < 0) {
+            twinCancelDelaysNegative.increment();
+            return;
+        }
+        twinCancelDelayMicros.recordValue(delayNanos / 1_000);
+    }
 
     /**
      * The counters at one reading.
@@ -46,6 +65,13 @@ public final class LeafCounters {
      * @param delaysInjected            sub-requests held by an injected delay
      * @param stallHolds                times a worker was held by an injected stall, before or during a sub-request
      * @param slicesYielded             times a sliced search yielded its worker to waiting work and queued the rest
+     * @param twinGraceWaits            tied requests that waited their grace before they could be queued
+     * @param twinCancelDelays          twin cancels received with a send time, whose delay was recorded
+     * @param twinCancelDelayP50Micros  ... the median delay from the twin's leaf deciding to cancel to this
+     *                                  leaf reading the cancel, in microseconds, by the two leaves' wall clocks
+     * @param twinCancelDelayP99Micros  ... the 99th percentile
+     * @param twinCancelDelayMaxMicros  ... the longest
+     * @param twinCancelDelaysNegative  twin cancels stamped later than they arrived (the clocks disagree): not recorded
      */
     public record Snapshot(
             long rootCancelsReceived,
@@ -62,7 +88,13 @@ public final class LeafCounters {
             long expiredAtDequeue,
             long delaysInjected,
             long stallHolds,
-            long slicesYielded) {
+            long slicesYielded,
+            long twinGraceWaits,
+            long twinCancelDelays,
+            long twinCancelDelayP50Micros,
+            long twinCancelDelayP99Micros,
+            long twinCancelDelayMaxMicros,
+            long twinCancelDelaysNegative) {
 
         /** One line for the log, e.g. at shutdown. */
         public String describe() {
@@ -73,15 +105,21 @@ public final class LeafCounters {
                     + ", both ran " + twinCancelsBothRan + ", remembered " + twinCancelsRemembered
                     + "), dropped on arrival " + tombstonedDrops + "; expired in queue " + expiredAtDequeue
                     + "; injected delays " + delaysInjected + ", stall holds " + stallHolds
-                    + "; slices yielded " + slicesYielded;
+                    + "; slices yielded " + slicesYielded + "; twin grace waits " + twinGraceWaits
+                    + "; twin cancel delay p50 " + twinCancelDelayP50Micros + " us, p99 " + twinCancelDelayP99Micros
+                    + " us, max " + twinCancelDelayMaxMicros + " us over " + twinCancelDelays + " (clock skew "
+                    + twinCancelDelaysNegative + ")";
         }
     }
 
     public Snapshot snapshot() {
+        ConcurrentHistogram delays = twinCancelDelayMicros.copy();
         return new Snapshot(rootCancelsReceived.sum(), rootCancelsDroppedQueued.sum(), rootCancelsStoppedRunning.sum(),
                 rootCancelsTooLate.sum(), twinCancelsSent.sum(), twinCancelSendFailures.sum(), twinCancelsReceived.sum(),
                 twinCancelsDroppedQueued.sum(), twinCancelsBothRan.sum(), twinCancelsRemembered.sum(),
                 tombstonedDrops.sum(), expiredAtDequeue.sum(), delaysInjected.sum(), stallHolds.sum(),
-                slicesYielded.sum());
+                slicesYielded.sum(), twinGraceWaits.sum(), delays.getTotalCount(),
+                delays.getValueAtPercentile(50), delays.getValueAtPercentile(99), delays.getMaxValue(),
+                twinCancelDelaysNegative.sum());
     }
 }

@@ -2,11 +2,13 @@ package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.fault.FaultInjector;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
+import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionWarmer;
@@ -19,6 +21,7 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -88,8 +91,8 @@ public final class LeafServer implements AutoCloseable {
         LeafCounters counters = new LeafCounters();
         // Twin cancels to other leaves go out on this leaf's own event loops: no threads of their own.
         PeerCancels peers = new PeerCancels(group, transport.channelClass(), config.maxFrameBytes(), Ticker.system(),
-                counters);
-        LeafContext leaf = new LeafContext(partitions, scheduler, new InflightTasks(Ticker.system(), counters),
+                counters, Clock.systemUTC());
+        LeafContext leaf = new LeafContext(partitions, scheduler, new InflightTasks(Ticker.system(), counters, Clock.systemUTC()),
                 Ticker.system(), faults, counters, peers, config.slice().toNanos(),
                 QueryOfDeath.halting(config.queryOfDeath()));
         ChannelGroup connections = new DefaultChannelGroup(group.next());
@@ -110,9 +113,10 @@ public final class LeafServer implements AutoCloseable {
                     .syncUninterruptibly()
                     .channel();
             LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections);
-            LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5})",
-                    index.indexName(), config.host(), String.valueOf(server.port()), transport.name(),
-                    config.workers(), config.faultInjection() ? ", fault injection enabled" : "");
+            LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}; protocol {6})",
+                    IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
+                    transport.name(), config.workers(), config.faultInjection() ? ", fault injection enabled" : "",
+                    String.valueOf(Protocol.VERSION));
             if (config.queryOfDeath() != null) {
                 LOG.log(System.Logger.Level.WARNING, "query of death armed: a search or fetch whose query contains "
                         + "''{0}'' halts this leaf", config.queryOfDeath());

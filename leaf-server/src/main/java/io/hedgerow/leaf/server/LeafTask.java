@@ -74,6 +74,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
     }
 
     private final long requestId;
+    private final TaskKey key;
     private final OutboundBatcher replyTo;
     private final long receivedNanos;
     /** Absolute deadline on the leaf's ticker; meaningful only when {@link #hasDeadline}. */
@@ -90,6 +91,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
 
     LeafTask(long requestId, long budgetNanos, OutboundBatcher replyTo, LeafContext leaf, long receivedNanos) {
         this.requestId = requestId;
+        this.key = new TaskKey(replyTo.rootId(), requestId);
         this.replyTo = replyTo;
         this.leaf = leaf;
         this.receivedNanos = receivedNanos;
@@ -101,26 +103,55 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         return requestId;
     }
 
+    /** True until a worker takes it or a cancel, a refusal or its expiry settles it. */
+    final boolean isQueued() {
+        return state == QUEUED;
+    }
+
+    /** The root that sent it and its request id: how cancels find it. */
+    final TaskKey key() {
+        return key;
+    }
+
     final OutboundBatcher replyTo() {
         return replyTo;
     }
 
-    /** A root's cancel: drops the task if queued (answering CANCELLED), or stops it if running. */
+    /**
+     * A root's cancel: drops the task if queued or parked between slices (answering CANCELLED), or
+     * stops it if running.
+     *
+     * <p>The stop flag is set before the state is read: a worker may park the task (RUNNING to
+     * PARKED) at any moment, and one that parks it after the flag is set resumes it with the flag
+     * set, so its first check stops it. (Reading the state first and setting the flag only when it
+     * said RUNNING lost the cancel of a task that parked in between: it then looked neither parked
+     * nor running, and ran to its end.)
+     */
     final CancelOutcome cancel() {
         if (dropIfQueued()) {
             return CancelOutcome.DROPPED_QUEUED;
         }
+        stopRequested = true;
         if (STATE.compareAndSet(this, PARKED, DONE)) {
             dropParked();
             replyTo.send(refusal(Status.CANCELLED, "cancelled between slices"));
             return CancelOutcome.DROPPED_QUEUED;
         }
-        if (state == RUNNING) {
-            stopRequested = true;
-            wakeHeldWorker();
-            return CancelOutcome.STOPPED_RUNNING;
-        }
-        return CancelOutcome.TOO_LATE;
+        afterParkedCheck();
+        int now = state;
+        // Woken only after the state is read: a held worker woken first could finish, cut short,
+        // before the read, and the cancel that stopped it would count itself too late.
+        wakeHeldWorker();
+        // PARKED here: it parked after the compare-and-set above, with the flag already set.
+        return now == RUNNING || now == PARKED ? CancelOutcome.STOPPED_RUNNING : CancelOutcome.TOO_LATE;
+    }
+
+    /**
+     * A seam for tests: {@link #cancel()} calls it between its attempt to drop a parked task and its
+     * reading of the state, the window in which a worker parking the task once made the cancel
+     * lose. Does nothing.
+     */
+    void afterParkedCheck() {
     }
 
     /** Drops the task if it is still queued, and answers CANCELLED; false (and nothing done) otherwise. */
@@ -132,16 +163,15 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         return true;
     }
 
-    /** Its connection closed: drops it if queued or stops it if running, without an answer. */
+    /** Its connection closed: drops it if queued or parked, or stops it if running, without an answer. */
     final void abandon() {
+        stopRequested = true; // first, as in cancel(): a task that parks after this resumes stopped
+        wakeHeldWorker();
         if (STATE.compareAndSet(this, PARKED, DONE)) {
             dropParked();
             return;
         }
-        if (!drop()) {
-            stopRequested = true;
-            wakeHeldWorker();
-        }
+        drop();
     }
 
     /** The queue had no room: true if the caller should answer {@link #busy()}, false if a cancel answered first. */

@@ -2,6 +2,8 @@ package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.IndexIdentity;
+import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
@@ -28,12 +30,19 @@ final class OpenPartitions implements Closeable {
     private static final System.Logger LOG = System.getLogger(OpenPartitions.class.getName());
 
     private final IndexContext index;
+    private final IndexIdentity identity;
     private final PartitionWarmer warmer;
     private final Map<Integer, PartitionSearcher> open = new ConcurrentHashMap<>();
 
     OpenPartitions(IndexContext index, PartitionWarmer warmer) {
         this.index = index;
+        this.identity = IndexIdentities.of(index.manifest());
         this.warmer = warmer;
+    }
+
+    /** The identity of the index the partitions come from, as the leaf's HelloAck tells roots. */
+    IndexIdentity identity() {
+        return identity;
     }
 
     PartitionSearcher get(int partition) {

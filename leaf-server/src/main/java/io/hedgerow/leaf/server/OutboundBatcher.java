@@ -8,7 +8,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Writes frames produced on worker threads to one channel with one event-loop task and one flush
- * per batch, instead of a task and a syscall per frame.
+ * per batch, instead of a task and a syscall per frame. It is the answer side of one root's
+ * connection, made when the root's Hello is accepted, and knows that root's id: the tasks whose
+ * answers go here are known by it and their request ids ({@link TaskKey}).
  *
  * <p><b>Assumptions and guarantees.</b> {@link #send} may be called from any thread. Frames are
  * written in the order {@code send} calls completed. At most one drain task is scheduled at a time;
@@ -17,12 +19,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class OutboundBatcher {
     private final Channel channel;
+    private final long rootId;
     private final Queue<Frame> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drain = this::drain;
 
-    OutboundBatcher(Channel channel) {
+    OutboundBatcher(Channel channel, long rootId) {
         this.channel = channel;
+        this.rootId = rootId;
+    }
+
+    /** The id of the root whose connection this is. */
+    long rootId() {
+        return rootId;
     }
 
     void send(Frame frame) {

@@ -2,16 +2,21 @@ package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.policy.Backoff;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.Cancel;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The leaf-to-leaf side of tied requests: when a worker starts a request that has a twin, this
- * sends {@code Cancel{twin id, if_queued}} to the twin's leaf, which drops the twin if it is still
- * queued. One connection per peer address ({@link PeerLink}), opened on first use on the leaf's own
- * event loops and kept; the peer serves it with its ordinary connection handler.
+ * sends {@code Cancel{twin id, if_queued, root id, sent at}} to the twin's leaf, which drops the twin
+ * if it is still queued. The root id names the root both copies came from (the twin's leaf knows
+ * requests by root and id); the send time, on this leaf's wall clock, lets the twin's leaf measure
+ * how long the cancel took. One connection per peer address ({@link PeerLink}), opened on first use
+ * on the leaf's own event loops and kept; it opens with a Hello in the {@code TWIN_CANCELS} role and
+ * the peer serves it with its ordinary connection handler.
  *
  * <p>A cancel to a twin is an optimisation, never a correctness matter (the root takes whichever
  * copy answers first), so a cancel that cannot be delivered soon is dropped and counted rather than
@@ -35,19 +40,30 @@ final class PeerCancels {
     private final int maxFrameBytes;
     private final Ticker ticker;
     private final LeafCounters counters;
+    private final InstantSource wallClock;
     private final ConcurrentHashMap<String, PeerLink> links = new ConcurrentHashMap<>();
 
     PeerCancels(EventLoopGroup group, Class<? extends Channel> channelClass, int maxFrameBytes, Ticker ticker,
-            LeafCounters counters) {
+            LeafCounters counters, InstantSource wallClock) {
         this.group = group;
         this.channelClass = channelClass;
         this.maxFrameBytes = maxFrameBytes;
         this.ticker = ticker;
         this.counters = counters;
+        this.wallClock = wallClock;
     }
 
-    /** Tells the leaf at {@code address} ({@code host:port}) to drop request {@code requestId} if still queued. */
-    void cancelTwin(String address, long requestId) {
+    /**
+     * Tells the leaf at {@code address} ({@code host:port}) to drop root {@code rootId}'s request
+     * {@code requestId} if still queued.
+     */
+    void cancelTwin(String address, long rootId, long requestId) {
+        Cancel cancel = Cancel.newBuilder()
+                .setRequestId(requestId)
+                .setIfQueued(true)
+                .setRootId(rootId)
+                .setSentAtUnixNanos(InflightTasks.unixNanos(wallClock.instant()))
+                .build();
         PeerLink link = links.get(address);
         if (link == null) {
             if (links.size() >= MAX_PEERS) {
@@ -57,7 +73,7 @@ final class PeerCancels {
             link = links.computeIfAbsent(address, a -> new PeerLink(a, group.next(), channelClass, maxFrameBytes,
                     ticker, counters));
         }
-        link.send(requestId);
+        link.send(cancel);
     }
 
     /** Peers with a connection open right now (for tests). */

@@ -1,6 +1,7 @@
 package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.common.wire.proto.Cancel;
 import io.hedgerow.common.wire.proto.Frame;
@@ -22,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One leaf-to-leaf connection that carries twin cancels to one peer: opened on the first cancel,
  * reopened on the first cancel after it closed, and given up on for a backoff after a failed
- * attempt. Cancels sent while it connects wait (at most {@link PeerCancels#MAX_PENDING_PER_PEER})
+ * attempt. Its first frame is a Hello in the {@code TWIN_CANCELS} role; the cancels follow without
+ * waiting for the answer (a peer of another protocol version ignores them, or closes the
+ * connection if it predates versions: either way a twin runs that could have been dropped). Cancels sent while it connects wait (at most {@link PeerCancels#MAX_PENDING_PER_PEER})
  * and go out as soon as it is up; if it cannot connect, or is backing off, they are dropped and
  * counted. Writes are batched: one event-loop task and one flush for all cancels sent meanwhile.
  *
@@ -41,7 +44,7 @@ final class PeerLink {
     private final int maxFrameBytes;
     private final Ticker ticker;
     private final LeafCounters counters;
-    private final Queue<Long> pending = new ConcurrentLinkedQueue<>();
+    private final Queue<Cancel> pending = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pendingCount = new AtomicInteger();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drain = this::drain;
@@ -62,13 +65,13 @@ final class PeerLink {
         this.counters = counters;
     }
 
-    void send(long requestId) {
+    void send(Cancel cancel) {
         if (pendingCount.incrementAndGet() > PeerCancels.MAX_PENDING_PER_PEER) {
             pendingCount.decrementAndGet();
             counters.twinCancelSendFailures.increment();
             return;
         }
-        pending.add(requestId);
+        pending.add(cancel);
         if (drainScheduled.compareAndSet(false, true)) {
             try {
                 loop.execute(drain);
@@ -137,6 +140,7 @@ final class PeerLink {
         channel = ch;
         connected = true;
         failedAttempts = 0;
+        ch.writeAndFlush(Protocol.twinCancelsHello(), ch.voidPromise());
         ch.closeFuture().addListener(closed -> {
             if (channel == ch) {
                 channel = null;
@@ -158,13 +162,12 @@ final class PeerLink {
 
     private void writePending() {
         boolean wrote = false;
-        Long requestId;
-        while ((requestId = pending.poll()) != null) {
+        Cancel cancel;
+        while ((cancel = pending.poll()) != null) {
             pendingCount.decrementAndGet();
             // Counted before it leaves, so whoever sees the peer act on it also sees it counted.
             counters.twinCancelsSent.increment();
-            channel.write(Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(requestId).setIfQueued(true)).build(),
-                    channel.voidPromise());
+            channel.write(Frame.newBuilder().setCancel(cancel).build(), channel.voidPromise());
             wrote = true;
         }
         if (wrote) {
@@ -179,7 +182,7 @@ final class PeerLink {
         }
     }
 
-    /** A peer never sends anything on this connection; whatever it does, closing is the answer to errors. */
+    /** A peer sends only its HelloAck on this connection, which changes nothing; closing is the answer to errors. */
     private static final class Discard extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {

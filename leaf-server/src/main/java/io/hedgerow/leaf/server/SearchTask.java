@@ -38,7 +38,7 @@ final class SearchTask extends LeafTask {
     @Override
     void started() {
         if (request.hasTwin()) {
-            leaf.peers().cancelTwin(request.getTwin().getLeafAddress(), request.getTwin().getRequestId());
+            leaf.peers().cancelTwin(request.getTwin().getLeafAddress(), key().rootId(), request.getTwin().getRequestId());
         }
     }
 

@@ -11,6 +11,8 @@ import io.hedgerow.leaf.fault.FaultInjector;
 import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -28,16 +30,17 @@ import org.junit.jupiter.api.Test;
  * cancels racing workers for thousands of tasks, each answering exactly once.
  */
 class InflightTasksTest {
+    private static final long ROOT = 41;
     private final ManualTicker ticker = new ManualTicker();
     private final LeafCounters counters = new LeafCounters();
-    private final InflightTasks inflight = new InflightTasks(ticker, counters);
+    private final InflightTasks inflight = new InflightTasks(ticker, counters, InstantSource.fixed(Instant.EPOCH));
     /** Its worker never gets a task here (tasks run on the test's threads): it only takes cancelled ones out. */
     private final SearchScheduler scheduler = new SearchScheduler(1, SchedulingConfig.defaults(), ticker);
     private final LeafContext context = new LeafContext(null, scheduler, inflight, ticker,
             new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null, 0,
             QueryOfDeath.NONE);
     private final EmbeddedChannel channel = new EmbeddedChannel();
-    private final OutboundBatcher replies = new OutboundBatcher(channel);
+    private final OutboundBatcher replies = new OutboundBatcher(channel, ROOT);
 
     @AfterEach
     void close() {
@@ -49,7 +52,7 @@ class InflightTasksTest {
 
     @Test
     void aTiedRequestArrivingWithinTheTombstonesLifeIsAnsweredCancelled() {
-        inflight.cancel(twinCancel(7));
+        inflight.cancel(ROOT, twinCancel(7));
         assertThat(counters.snapshot().twinCancelsRemembered()).isEqualTo(1);
         ticker.advance(InflightTasks.TOMBSTONE_TTL.minusNanos(1));
 
@@ -63,7 +66,7 @@ class InflightTasksTest {
 
     @Test
     void aTombstoneLapsesAfterItsTimeToLive() {
-        inflight.cancel(twinCancel(8));
+        inflight.cancel(ROOT, twinCancel(8));
         ticker.advance(InflightTasks.TOMBSTONE_TTL);
 
         assertThat(inflight.register(new CountingTask(8), true)).isTrue();
@@ -73,7 +76,7 @@ class InflightTasksTest {
 
     @Test
     void aRequestWithoutATwinIgnoresTombstones() {
-        inflight.cancel(twinCancel(9));
+        inflight.cancel(ROOT, twinCancel(9));
         assertThat(inflight.register(new CountingTask(9), false)).isTrue();
         assertThat(answers()).isEmpty();
     }
@@ -81,9 +84,44 @@ class InflightTasksTest {
     @Test
     void keepsAtMostTheBoundOfTombstones() {
         for (int id = 0; id < InflightTasks.MAX_TOMBSTONES + 5_000; id++) {
-            inflight.cancel(twinCancel(id));
+            inflight.cancel(ROOT, twinCancel(id));
         }
         assertThat(inflight.tombstones()).isLessThanOrEqualTo(InflightTasks.MAX_TOMBSTONES);
+    }
+
+    // ------------------------------------------------------------------ twin cancels' delays
+
+    @Test
+    void measuresATwinsCancelFromItsSendTimeAndSetsAsideOnesFromAClockAhead() {
+        Instant now = Instant.ofEpochSecond(1_000_000);
+        InflightTasks measuring = new InflightTasks(ticker, counters, InstantSource.fixed(now));
+        long nowNanos = InflightTasks.unixNanos(now);
+
+        measuring.cancel(ROOT, twinCancel(1).toBuilder().setSentAtUnixNanos(nowNanos - 1_500_000).build());
+        measuring.cancel(ROOT, twinCancel(2).toBuilder().setSentAtUnixNanos(nowNanos + 2_000).build());
+        measuring.cancel(ROOT, twinCancel(3)); // not stamped: not measured
+
+        LeafCounters.Snapshot snapshot = counters.snapshot();
+        assertThat(snapshot.twinCancelsReceived()).isEqualTo(3);
+        assertThat(snapshot.twinCancelDelays()).isEqualTo(1);
+        assertThat(snapshot.twinCancelDelayP50Micros()).isBetween(1_490L, 1_510L);
+        assertThat(snapshot.twinCancelDelayMaxMicros()).isBetween(1_490L, 1_510L);
+        assertThat(snapshot.twinCancelDelaysNegative()).isEqualTo(1);
+    }
+
+    @Test
+    void knowsRequestsByRootAndIdSoAnotherRootsCancelFindsNothing() {
+        CountingTask task = new CountingTask(12);
+        assertThat(inflight.register(task, false)).isTrue();
+
+        inflight.cancel(ROOT + 1, Cancel.newBuilder().setRequestId(12).build());
+        inflight.cancel(ROOT + 1, twinCancel(12));
+        assertThat(answers()).as("the same id from another root").isEmpty();
+        assertThat(counters.snapshot().rootCancelsTooLate()).isEqualTo(1);
+        assertThat(counters.snapshot().twinCancelsRemembered()).isEqualTo(1);
+
+        inflight.cancel(ROOT, Cancel.newBuilder().setRequestId(12).build());
+        assertThat(answers()).extracting(frame -> frame.getResult().getStatus()).containsExactly(Status.CANCELLED);
     }
 
     // ------------------------------------------------------------------ exactly one answer
@@ -92,7 +130,7 @@ class InflightTasksTest {
     void aDroppedTaskIsNotRefusedBusyAndItsWorkerSkipsIt() {
         CountingTask task = new CountingTask(11);
         assertThat(inflight.register(task, false)).isTrue();
-        inflight.cancel(Cancel.newBuilder().setRequestId(11).build());
+        inflight.cancel(ROOT, Cancel.newBuilder().setRequestId(11).build());
 
         assertThat(task.refuse()).as("no BUSY after CANCELLED").isFalse();
         task.run();
@@ -100,7 +138,7 @@ class InflightTasksTest {
         assertThat(task.executed).hasValue(0);
         assertThat(answers()).extracting(frame -> frame.getResult().getStatus()).containsExactly(Status.CANCELLED);
         assertThat(counters.snapshot().rootCancelsDroppedQueued()).isEqualTo(1);
-        inflight.cancel(Cancel.newBuilder().setRequestId(11).build());
+        inflight.cancel(ROOT, Cancel.newBuilder().setRequestId(11).build());
         assertThat(counters.snapshot().rootCancelsTooLate()).as("it left the registry").isEqualTo(1);
     }
 
@@ -126,7 +164,7 @@ class InflightTasksTest {
                 });
                 Future<?> canceller = threads.submit(() -> {
                     start.await();
-                    inflight.cancel(Cancel.newBuilder().setRequestId(task.requestId()).setIfQueued(fromTwin).build());
+                    inflight.cancel(ROOT, Cancel.newBuilder().setRequestId(task.requestId()).setIfQueued(fromTwin).build());
                     return null;
                 });
                 worker.get(30, TimeUnit.SECONDS);

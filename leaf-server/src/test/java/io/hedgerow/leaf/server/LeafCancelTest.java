@@ -209,16 +209,15 @@ class LeafCancelTest {
     void aTwinsCancelLeavesARunningSearchAlone() throws IOException {
         LeafServer leaf = start();
         FrameSocket root = connect(leaf);
-        FrameSocket peer = connect(leaf);
+        FrameSocket peer = connectPeer(leaf);
         assertThat(injectDelay(root, HOLD).getError()).isEmpty();
         SearchRequest running = request(0);
         root.send(frame(running));
         awaitCounter(leaf, LeafCounters.Snapshot::delaysInjected, 1);
 
-        peer.send(cancel(running.getRequestId(), true));
-        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsReceived, 1);
-        // Counted after the one above, on the event loop: wait for it too rather than read it at once.
-        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsBothRan, 1);
+        peer.send(twinCancel(running.getRequestId()));
+        awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsBothRan, 1); // counted after "received"
+        assertThat(leaf.counters().snapshot().twinCancelsReceived()).isEqualTo(1);
 
         assertThat(injectDelay(root, Duration.ZERO).getError()).isEmpty(); // releases the hold
         SearchResponse answer = root.receive().getResult();
@@ -233,10 +232,10 @@ class LeafCancelTest {
     void aTwinsCancelThatComesBeforeItsRequestDropsTheRequestOnArrival() throws IOException {
         LeafServer leaf = start();
         FrameSocket root = connect(leaf);
-        FrameSocket peer = connect(leaf);
+        FrameSocket peer = connectPeer(leaf);
         long id = nextRequestId++;
 
-        peer.send(cancel(id, true));
+        peer.send(twinCancel(id));
         awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsRemembered, 1);
         root.send(frame(request(0).toBuilder().setRequestId(id)
                 .setTwin(Twin.newBuilder().setLeafAddress("127.0.0.1:1").setRequestId(id + 1)).build()));
@@ -250,7 +249,7 @@ class LeafCancelTest {
 
         // The tombstone is used up; a request without a twin never looks for one.
         SearchRequest untied = request(0);
-        peer.send(cancel(untied.getRequestId(), true));
+        peer.send(twinCancel(untied.getRequestId()));
         awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsRemembered, 2);
         assertThat(search(root, untied).getStatus()).isEqualTo(Status.OK);
     }
@@ -447,11 +446,23 @@ class LeafCancelTest {
         socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
         socket.setTcpNoDelay(true);
         FrameSocket root = FrameSocket.over(socket);
+        assertThat(root.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
         root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(nextRequestId++)
                 .setIndexName(INDEX).addAllPartitions(IntStream.range(0, PARTITIONS).boxed().toList())).build());
         AssignAck ack = root.receive().getAssignAck();
         assertThat(ack.getError()).isEmpty();
         return root;
+    }
+
+    /** Another leaf's connection for twin cancels. */
+    private FrameSocket connectPeer(LeafServer leaf) throws IOException {
+        Socket socket = new Socket("127.0.0.1", leaf.port());
+        sockets.add(socket);
+        socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
+        socket.setTcpNoDelay(true);
+        FrameSocket peer = FrameSocket.over(socket);
+        assertThat(peer.helloForTwinCancels().getError()).isEmpty();
+        return peer;
     }
 
     private SearchRequest request(int partition) {
@@ -466,6 +477,12 @@ class LeafCancelTest {
 
     private static Frame frame(SearchRequest request) {
         return Frame.newBuilder().setSearch(request).build();
+    }
+
+    /** Another leaf's cancel of the test root's request {@code requestId}. */
+    private static Frame twinCancel(long requestId) {
+        return Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(requestId).setIfQueued(true)
+                .setRootId(FrameSocket.ROOT_ID)).build();
     }
 
     private static Frame cancel(long requestId, boolean ifQueued) {

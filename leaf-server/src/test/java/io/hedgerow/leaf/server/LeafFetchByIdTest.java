@@ -67,6 +67,7 @@ class LeafFetchByIdTest {
         socket = new Socket("127.0.0.1", leaf.port());
         socket.setSoTimeout(30_000);
         root = FrameSocket.over(socket);
+        assertThat(root.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
         root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(nextRequestId++)
                 .setIndexName(INDEX).addAllPartitions(IntStream.range(0, PARTITIONS).boxed().toList())).build());
         assertThat(root.receive().getAssignAck().getError()).isEmpty();

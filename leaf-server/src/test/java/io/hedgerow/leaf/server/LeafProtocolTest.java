@@ -513,7 +513,14 @@ class LeafProtocolTest {
 
 
 
+    /** A root's connection after its Hello. */
     private FrameSocket connect() throws IOException {
+        FrameSocket root = connectWithoutHello();
+        assertThat(root.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
+        return root;
+    }
+
+    private FrameSocket connectWithoutHello() throws IOException {
         Socket socket = new Socket("127.0.0.1", leaf.port());
         sockets.add(socket);
         socket.setSoTimeout((int) READ_TIMEOUT.toMillis());

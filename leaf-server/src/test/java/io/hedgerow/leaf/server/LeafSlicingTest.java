@@ -248,6 +248,7 @@ class LeafSlicingTest {
         socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
         socket.setTcpNoDelay(true);
         FrameSocket root = FrameSocket.over(socket);
+        assertThat(root.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
         root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(1_000_000)
                 .setIndexName(INDEX).addPartitions(0)).build());
         AssignAck ack = root.receive().getAssignAck();

@@ -140,6 +140,7 @@ class QueryOfDeathProcessTest {
     }
 
     private static void assign(FrameSocket root) throws IOException {
+        assertThat(root.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
         root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(1).setIndexName(INDEX)
                 .addPartitions(0).addPartitions(1)).build());
         AssignAck ack = root.receive().getAssignAck();

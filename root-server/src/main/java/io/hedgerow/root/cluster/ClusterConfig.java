@@ -1,6 +1,7 @@
 package io.hedgerow.root.cluster;
 
 import io.hedgerow.common.wire.WireCodec;
+import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import java.time.Duration;
@@ -20,6 +21,10 @@ import java.util.Objects;
  * @param maxFrameBytes  largest frame accepted from a leaf
  * @param hedge          hedged and tied requests: the default mode, delays and budget
  * @param tail           canaries, the blocklist, the good-enough cutoff and the result cache
+ * @param index          the manifest of the index, when the root has its files (or learnt it from the
+ *                       leaves before it started): every leaf must then serve exactly this index. Null:
+ *                       the first leaf that answers with {@code indexName} and {@code partitions}
+ *                       pins the index for the rest ({@link ServedIndex})
  */
 public record ClusterConfig(
         String indexName,
@@ -31,7 +36,8 @@ public record ClusterConfig(
         int ioThreads,
         int maxFrameBytes,
         HedgeSettings hedge,
-        TailSettings tail) {
+        TailSettings tail,
+        IndexManifest index) {
 
     public ClusterConfig {
         Objects.requireNonNull(indexName, "indexName");
@@ -57,6 +63,14 @@ public record ClusterConfig(
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
         }
+        if (index != null && !index.name().equals(indexName)) {
+            throw new IllegalArgumentException("indexName: '" + indexName + "' (expected: '" + index.name()
+                    + "', the index's own name)");
+        }
+        if (index != null && index.partitions() != partitions) {
+            throw new IllegalArgumentException("partitions: " + partitions + " (expected: " + index.partitions()
+                    + ", the partitions of index '" + index.name() + "')");
+        }
     }
 
     /**
@@ -66,27 +80,38 @@ public record ClusterConfig(
     public static ClusterConfig of(String indexName, List<String> leaves, int partitions, int replicas) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
                 Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults(),
-                TailSettings.defaults());
+                TailSettings.defaults(), null);
+    }
+
+    /** As {@link #of(String, List, int, int)}, for exactly this index: its name and partition count. */
+    public static ClusterConfig of(IndexManifest index, List<String> leaves, int replicas) {
+        return of(index.name(), leaves, index.partitions(), replicas).withIndex(index);
+    }
+
+    /** For exactly this index; its name and partition count must be this config's. */
+    public ClusterConfig withIndex(IndexManifest manifest) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, hedge, tail, manifest);
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge, tail);
+                ioThreads, maxFrameBytes, hedge, tail, index);
     }
 
     public ClusterConfig withIoThreads(int threads) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge, tail);
+                hedge, tail, index);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings, tail);
+                maxFrameBytes, settings, tail, index);
     }
 
     public ClusterConfig withTail(TailSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, settings);
+                maxFrameBytes, hedge, settings, index);
     }
 
     public PartitionAssignment assignment() {

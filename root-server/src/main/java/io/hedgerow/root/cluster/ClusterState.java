@@ -1,13 +1,16 @@
 package io.hedgerow.root.cluster;
 
 import io.hedgerow.common.time.Ticker;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.IntStream;
 
 /**
- * The root's shared view of its cluster: the assignment, each leaf's status, and each partition's
- * document count as the leaves reported it (used for coverage as a fraction of documents).
+ * The root's shared view of its cluster: the assignment, each leaf's status, each partition's
+ * document count as the leaves reported it (used for coverage as a fraction of documents), the
+ * index every leaf must serve ({@link ServedIndex}) and this root's id, which it tells every leaf
+ * in its Hello so that its request ids never collide with another root's.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; written by event loops as connections come
  * and go, read by queries and by the HTTP {@code /cluster} endpoint.
@@ -17,9 +20,22 @@ public final class ClusterState {
     private final PartitionAssignment assignment;
     private final List<LeafStatus> leaves;
     private final AtomicLongArray partitionDocs;
+    private final ServedIndex index;
+    private final long rootId;
 
+    /** With a random root id. */
     public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker) {
+        this(config, connectionsPerLeaf, ticker, randomRootId());
+    }
+
+    /** @param rootId this root's id, never 0: unique among the roots of the leaves (a random one is) */
+    public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker, long rootId) {
+        if (rootId == 0) {
+            throw new IllegalArgumentException("rootId: 0 (expected: non-zero)");
+        }
         this.config = config;
+        this.rootId = rootId;
+        this.index = ServedIndex.of(config);
         this.assignment = config.assignment();
         this.leaves = IntStream.range(0, config.leaves().size())
                 .mapToObj(i -> new LeafStatus(i, LeafAddress.parse(config.leaves().get(i)), connectionsPerLeaf, ticker))
@@ -32,6 +48,26 @@ public final class ClusterState {
 
     public ClusterConfig config() {
         return config;
+    }
+
+    /** A random 64-bit root id, never 0: a fresh one for every root process, so a restarted root is a new root. */
+    public static long randomRootId() {
+        SecureRandom random = new SecureRandom();
+        long id;
+        do {
+            id = random.nextLong();
+        } while (id == 0);
+        return id;
+    }
+
+    /** This root's id, sent in its Hello to every leaf. */
+    public long rootId() {
+        return rootId;
+    }
+
+    /** The index every leaf must serve, and the parser for its queries. */
+    public ServedIndex index() {
+        return index;
     }
 
     public PartitionAssignment assignment() {
@@ -88,6 +124,14 @@ public final class ClusterState {
             return answered.length == 0 ? 0 : (double) answeredCount / answered.length;
         }
         return (double) covered / all;
+    }
+
+    /**
+     * True when every leaf is either up or refused ({@link LeafStatus#refusal()}): waiting longer
+     * for a refused leaf would not make it ready.
+     */
+    public boolean allLeavesSettled() {
+        return leaves.stream().allMatch(leaf -> leaf.state() == LeafStatus.State.UP || leaf.refusal() != null);
     }
 
     /** True when every connection to every leaf is ready. */

@@ -26,6 +26,7 @@ public final class LeafStatus {
     private final LongAdder subRequests = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private volatile String lastError;
+    private volatile String refusal;
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
         this.index = index;
@@ -83,8 +84,30 @@ public final class LeafStatus {
         return failures.sum();
     }
 
+    /**
+     * Why the root refuses to use this leaf (another protocol version, another index, an assignment
+     * that failed), or null. A refused leaf gets no traffic until a connection to it is ready again.
+     */
+    public String refusal() {
+        return refusal;
+    }
+
     public void connectionReady() {
+        refusal = null;
         readyConnections.incrementAndGet();
+    }
+
+    /**
+     * A connection's handshake ended in a refusal: the leaf is not ready on it.
+     *
+     * @return true when the reason is new (each of the root's connections to a leaf sees the same
+     *         refusal: the caller logs only a new one)
+     */
+    public boolean refused(String reason) {
+        lastError = reason;
+        boolean changed = !reason.equals(refusal);
+        refusal = reason;
+        return changed;
     }
 
     public void connectionLost(String reason) {

@@ -228,8 +228,8 @@ public final class EmbeddedCluster implements AutoCloseable {
                     started.add(LeafServer.start(
                             leafSettings.apply(LeafConfig.defaults(store.dir()).withFaultInjection(faultInjection))));
                 }
-                ClusterConfig config = ClusterConfig.of(manifest.name(),
-                        started.stream().map(LeafServer::address).toList(), manifest.partitions(), replicas)
+                ClusterConfig config = ClusterConfig.of(manifest, started.stream().map(LeafServer::address).toList(),
+                        replicas)
                         .withDefaultTimeout(defaultTimeout)
                         .withHedge(hedge)
                         .withTail(tail);

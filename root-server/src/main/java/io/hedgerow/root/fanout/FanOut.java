@@ -56,12 +56,11 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         HedgeDelay hedgeDelay = new HedgeDelay(hedge, ticker);
         this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay, new HedgeDelay(hedge, ticker),
                 new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()),
-                new TailGuard(cluster.config().tail(), hedgeDelay, ticker));
+                new TailGuard(cluster.config().tail(), hedgeDelay, ticker, cluster.index()::parse));
         metrics.watch(context.tail());
         this.group = group;
         this.defaultTimeoutNanos = cluster.config().defaultTimeout().toNanos();
         this.maxTimeoutNanos = cluster.config().maxTimeout().toNanos();
-        int salt = ThreadLocalRandom.current().nextInt(256);
         List<LoopConnections> perLoop = new ArrayList<>();
         int leaves = cluster.leaves().size();
         for (EventExecutor executor : group) {
@@ -71,7 +70,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
                 byLeaf[leaf] = new LeafConnection(leaf, cluster, loop, transport.channelClass(),
                         assignmentFrame(cluster, leaf), RECONNECT);
             }
-            perLoop.add(new LoopConnections(loop, byLeaf, salt, perLoop.size()));
+            perLoop.add(new LoopConnections(loop, byLeaf, perLoop.size()));
         }
         this.loops = perLoop.toArray(LoopConnections[]::new);
         this.searchLoops = new SearchLoop[loops.length];
@@ -111,19 +110,20 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
     }
 
     /**
-     * Waits until every leaf's connections are ready, or the timeout passes.
+     * Waits until every leaf's connections are ready, or the timeout passes, or every leaf not
+     * ready is refused (another protocol version or index: it will not become ready).
      *
      * @return true when the whole cluster is ready
      */
     public boolean awaitReady(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!context.cluster().allLeavesUp()) {
+        while (!context.cluster().allLeavesSettled()) {
             if (System.nanoTime() - deadline >= 0) {
                 return false;
             }
             Thread.sleep(10);
         }
-        return true;
+        return context.cluster().allLeavesUp();
     }
 
     public ClusterState cluster() {
@@ -167,7 +167,11 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             CompletableFuture<SearchResult> promise) {
         switch (context.tail().admit(request, startNanos)) {
             case TailGuard.Refused refused -> {
-                context.metrics().blocklistRefused();
+                switch (refused.reason().kind()) {
+                    case BLOCKLISTED -> context.metrics().blocklistRefused();
+                    case BAD_QUERY -> context.metrics().requestRejected(RootMetrics.RequestError.BAD_QUERY);
+                    default -> context.metrics().requestRejected(RootMetrics.RequestError.UNAVAILABLE);
+                }
                 promise.completeExceptionally(refused.reason());
             }
             case TailGuard.Served served -> {

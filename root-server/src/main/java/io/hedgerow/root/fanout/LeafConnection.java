@@ -1,12 +1,14 @@
 package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.policy.Backoff;
+import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.Cancel;
 import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.HelloAck;
 import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
 import io.hedgerow.common.wire.proto.PartitionInfo;
@@ -35,9 +37,16 @@ import java.util.concurrent.TimeUnit;
  * sub-requests for this leaf here, so fan-out, answers and merging all stay on one thread: no
  * locks, no hand-offs. Writes are flushed once per event-loop task, however many queries wrote.
  *
- * <p>On connect it sends the leaf its partition assignment and becomes ready when the leaf
- * acknowledges. When the connection drops, every sub-request waiting on it fails at once (so it
- * can be retried elsewhere) and it reconnects with exponential backoff and jitter.
+ * <p><b>The handshake.</b> On connect it says Hello (this root's protocol version and id). The
+ * leaf's answer names its protocol version and its index; a leaf of another version, or whose
+ * index is not the one this root serves ({@link io.hedgerow.root.cluster.ServedIndex}), is
+ * refused: the connection stays open but never becomes ready, and the reason is the leaf's
+ * {@link LeafStatus#refusal()} (in {@code /cluster}) and one warning in the log. Otherwise it sends
+ * the leaf its partition assignment and becomes ready when the leaf acknowledges it without an
+ * error; an acknowledgement with an error (a partition that would not open) closes the connection,
+ * so the leaf gets no traffic, and the reconnection after a backoff tries again. When the
+ * connection drops, every sub-request waiting on it fails at once (so it can be retried elsewhere)
+ * and it reconnects with exponential backoff and jitter.
  *
  * <p><b>Assumptions and guarantees.</b> Confined to its event loop: every method must be called
  * on {@link #loop()}.
@@ -62,6 +71,8 @@ final class LeafConnection {
     private final Runnable flush = this::flush;
     private final LeafProgress progress = new LeafProgress();
     private Channel channel;
+    /** Whether the leaf answered this channel's Hello (a leaf from before versions closes instead). */
+    private boolean helloAnswered;
     private boolean ready;
     private boolean flushScheduled;
     private int failedAttempts;
@@ -129,11 +140,12 @@ final class LeafConnection {
                 return;
             }
             channel = f.channel();
+            helloAnswered = false;
             if (closed) {
                 channel.close();
                 return;
             }
-            channel.writeAndFlush(assignment, channel.voidPromise());
+            channel.writeAndFlush(Protocol.rootHello(cluster.rootId()), channel.voidPromise());
         });
     }
 
@@ -226,13 +238,43 @@ final class LeafConnection {
         }
     }
 
-    private void onAssigned(AssignAck ack) {
+    private void onHelloAck(Channel from, HelloAck ack) {
+        if (from != channel) {
+            return;
+        }
+        helloAnswered = true;
+        String problem = !ack.getError().isEmpty() ? "leaf " + status.name() + " refused this root: " + ack.getError()
+                : Protocol.mismatch(ack.getProtocolVersion(), "leaf " + status.name(), "this root");
+        if (problem == null) {
+            problem = cluster.index().admit(status.name(), ack.getIndex());
+        }
+        if (problem != null) {
+            // Kept open and idle: the leaf cannot change version or index without a restart, which
+            // closes this connection, and the reconnection says Hello again.
+            refuse(problem);
+            return;
+        }
+        channel.writeAndFlush(assignment, channel.voidPromise());
+    }
+
+    private void refuse(String problem) {
+        if (status.refused(problem)) {
+            LOG.log(System.Logger.Level.WARNING, "not using leaf {0}: {1}", status.address(), problem);
+        }
+    }
+
+    private void onAssigned(Channel from, AssignAck ack) {
+        if (from != channel) {
+            return;
+        }
         for (PartitionInfo info : ack.getPartitionsList()) {
             cluster.partitionDocCount(info.getPartition(), info.getDocCount());
         }
         if (!ack.getError().isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, "leaf {0}: {1}", status.address(), ack.getError());
-            status.connectFailed(ack.getError());
+            // Not ready: no traffic to a leaf missing part of its assignment. Closing retries it after a backoff.
+            refuse("leaf " + status.name() + " failed its assignment: " + ack.getError());
+            from.close();
+            return;
         }
         if (!ready) {
             ready = true;
@@ -246,6 +288,10 @@ final class LeafConnection {
             return;
         }
         channel = null;
+        if (!helloAnswered && !closed) {
+            refuse("leaf " + status.name() + " closed the connection without answering this root's Hello: " + reason
+                    + " (a leaf from before protocol versions, 0, does that; this root speaks " + Protocol.VERSION + ")");
+        }
         if (ready) {
             ready = false;
             status.connectionLost(reason);
@@ -288,7 +334,8 @@ final class LeafConnection {
             switch (frame.getBodyCase()) {
                 case RESULT -> onAnswer(frame.getResult());
                 case FETCH_RESULT -> onFetched(frame.getFetchResult());
-                case ASSIGN_ACK -> onAssigned(frame.getAssignAck());
+                case HELLO_ACK -> onHelloAck(ctx.channel(), frame.getHelloAck());
+                case ASSIGN_ACK -> onAssigned(ctx.channel(), frame.getAssignAck());
                 case INJECT_ACK -> onInjectAck(frame.getInjectAck());
                 default -> {
                     closeReason = "unexpected " + frame.getBodyCase() + " frame from leaf";

@@ -4,7 +4,9 @@ import io.netty.channel.EventLoop;
 
 /**
  * One event loop's connections, one per leaf, and its sequence of request ids. Request ids are
- * unique per root process: a random per-process prefix, the loop's number, then a counter.
+ * unique per root process: the loop's number in the top 8 bits, then a counter. They need not be
+ * unique across roots: leaves know a request by its root's id (sent in the Hello) and its request
+ * id, so two roots, or a root and its restarted self, may use the same ids.
  *
  * <p><b>Assumptions and guarantees.</b> Confined to {@link #loop()}, like its connections.
  */
@@ -14,10 +16,13 @@ final class LoopConnections implements DispatchPolicy.ReplicaView {
     private final long idPrefix;
     private long nextSequence;
 
-    LoopConnections(EventLoop loop, LeafConnection[] byLeaf, int processSalt, int loopIndex) {
+    LoopConnections(EventLoop loop, LeafConnection[] byLeaf, int loopIndex) {
+        if (loopIndex < 0 || loopIndex > 0xFF) {
+            throw new IllegalArgumentException("loopIndex: " + loopIndex + " (expected: 0..255)");
+        }
         this.loop = loop;
         this.byLeaf = byLeaf;
-        this.idPrefix = ((long) (processSalt & 0xFF) << 56) | ((long) (loopIndex & 0xFF) << 48);
+        this.idPrefix = (long) loopIndex << 56;
     }
 
     /** The one of {@code loops} whose event loop is the calling thread, or null when none is. */
@@ -43,7 +48,7 @@ final class LoopConnections implements DispatchPolicy.ReplicaView {
     }
 
     long nextRequestId() {
-        return idPrefix | (nextSequence++ & 0xFFFF_FFFF_FFFFL);
+        return idPrefix | (nextSequence++ & 0x00FF_FFFF_FFFF_FFFFL);
     }
 
     @Override

@@ -13,7 +13,11 @@ final class ClusterReport {
     static void writeCluster(JsonGenerator json, ClusterState cluster) throws IOException {
         json.writeStartObject();
         json.writeStringField("index", cluster.config().indexName());
+        if (cluster.index().identity() != null) {
+            json.writeStringField("index_manifest_sha256", cluster.index().identity().getManifestSha256());
+        }
         json.writeNumberField("partitions", cluster.config().partitions());
+        json.writeNumberField("protocol_version", io.hedgerow.common.wire.Protocol.VERSION);
         json.writeNumberField("replicas", cluster.config().replicas());
         json.writeNumberField("docs", cluster.knownDocs());
         json.writeArrayFieldStart("leaves");
@@ -37,6 +41,9 @@ final class ClusterReport {
             json.writeNumberField("leaf_p50", millis(leaf.leafTime().percentileNanos(50)));
             json.writeNumberField("leaf_p99", millis(leaf.leafTime().percentileNanos(99)));
             json.writeEndObject();
+            if (leaf.refusal() != null) {
+                json.writeStringField("refused", leaf.refusal());
+            }
             if (leaf.lastError() != null) {
                 json.writeStringField("last_error", leaf.lastError());
             }

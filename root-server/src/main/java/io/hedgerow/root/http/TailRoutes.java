@@ -107,6 +107,8 @@ final class TailRoutes {
             json.writeNumberField("hit_rate", Math.round(stats.hitRate() * 1e4) / 1e4);
             json.writeNumberField("evictions", stats.evictions());
             json.writeNumberField("expirations", stats.expirations());
+            json.writeNumberField("stores_kept_better", stats.storesKeptBetter());
+            json.writeNumberField("stores_after_clear", stats.storesAfterClear());
         });
     }
 

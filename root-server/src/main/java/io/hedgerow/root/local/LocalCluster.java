@@ -155,9 +155,9 @@ public final class LocalCluster implements AutoCloseable {
                 progress.printf("  leaf %d: pid %d, %s:%d%n", i, started.get(i).pid(), options.host(), port);
             }
             run.writePid("root", ProcessHandle.current().pid());
-            ClusterConfig config = ClusterConfig.of(manifest.name(),
-                    leaves.stream().map(l -> options.host() + ":" + l.port()).toList(),
-                    manifest.partitions(), options.replicas()).withHedge(options.hedge()).withTail(options.tail());
+            ClusterConfig config = ClusterConfig.of(manifest,
+                    leaves.stream().map(l -> options.host() + ":" + l.port()).toList(), options.replicas())
+                    .withHedge(options.hedge()).withTail(options.tail());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             RootServer root = RootServer.start(config, options.host(), options.httpPort(), options.startTimeout(),
                     leaf -> CompletableFuture.supplyAsync(() -> self.get().restartFromAdmin(leaf), ADMIN));

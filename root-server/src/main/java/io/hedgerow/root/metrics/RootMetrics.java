@@ -169,6 +169,10 @@ public final class RootMetrics {
         cacheCounter("hedgerow.cache.served.tainted", "Refreshed requests served the cached tainted result, the fresh one "
                 + "covering less", cache, ResultCache.Stats::servedTainted);
         cacheCounter("hedgerow.cache.evictions", "Cache entries evicted for size", cache, ResultCache.Stats::evictions);
+        cacheCounter("hedgerow.cache.stores.kept.better", "Results not cached because the entry held was better",
+                cache, ResultCache.Stats::storesKeptBetter);
+        cacheCounter("hedgerow.cache.stores.after.clear", "Results not cached because the cache was cleared while"
+                + " their query ran", cache, ResultCache.Stats::storesAfterClear);
         Gauge.builder("hedgerow.cache.entries", cache, c -> c.stats().entries())
                 .description("Results in the cache").register(registry);
         Gauge.builder("hedgerow.cache.tainted.entries", cache, c -> c.stats().taintedEntries())

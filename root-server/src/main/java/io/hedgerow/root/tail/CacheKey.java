@@ -10,7 +10,7 @@ import java.util.Objects;
  * result that a short timeout cut short is tainted, and a tainted entry is never served as
  * complete), a minimum coverage, and {@code explain} (a cached result carries no trace).
  *
- * @param fingerprint        the normalized query
+ * @param fingerprint        the parsed query
  * @param k                  hits wanted
  * @param storedFields       whether hits carry their stored fields
  * @param snippets           whether hits carry a snippet
@@ -27,11 +27,6 @@ public record CacheKey(QueryFingerprint fingerprint, int k, boolean storedFields
         if (totalHitsThreshold < 1) {
             throw new IllegalArgumentException("totalHitsThreshold: " + totalHitsThreshold + " (expected: >= 1)");
         }
-    }
-
-    /** The key of a request, fingerprinting its query. */
-    public static CacheKey of(SearchRequest request) {
-        return of(QueryFingerprint.of(request.query()), request);
     }
 
     /** The key of a request whose query was fingerprinted already (for the blocklist, say). */

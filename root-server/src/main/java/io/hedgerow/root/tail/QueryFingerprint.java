@@ -1,81 +1,76 @@
 package io.hedgerow.root.tail;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeSet;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.Query;
 
 /**
- * A query's text normalized so that spellings the leaves parse to the same query share one
- * fingerprint: the key of the blocklist, the known-safe set and (with the result-shaping settings,
- * {@link CacheKey}) the result cache. Two queries with one fingerprint parse to the same Lucene
- * query (up to the order of the clauses of one boolean query); two queries with different
- * fingerprints may still be the same query, which costs a cache miss or a second canary, never a
- * wrong answer.
+ * A query as the leaves run it: the key of the blocklist, the known-safe set and (with the
+ * result-shaping settings, {@link CacheKey}) the result cache.
  *
- * <p>What is normalized, exactly, in Lucene's classic query syntax (the leaves' parser, default
- * operator OR):
- * <ol>
- * <li><b>Whitespace</b> outside quoted phrases and regular expressions: leading and trailing
- *     whitespace is removed, every run of whitespace becomes one space, and whitespace directly
- *     after {@code (} or directly before {@code )} is removed. Inside {@code "..."} and {@code
- *     /.../}, and after a backslash, every character is kept as written (an analyzer may treat
- *     two spaces in a phrase like one, but a keyword field does not).</li>
- * <li><b>Operator spelling</b>: the stand-alone tokens {@code &&}, {@code ||} and {@code !} become
- *     {@code AND}, {@code OR} and {@code NOT}, their synonyms in the classic grammar. The lower-case
- *     words {@code and}, {@code or} and {@code not} are left alone: to the classic parser they are
- *     terms, not operators, so upper-casing them would change the query.</li>
- * <li><b>Clause order of a plain list</b>: when the whole query is two or more simple clauses
- *     joined all by {@code AND}, or all by {@code OR}, or all by whitespace with at most one of
- *     them bare (without a field and without {@code +} or {@code -}), the clauses are sorted (by
- *     {@link String#compareTo}; duplicates kept, as they weigh twice). The limit on bare clauses is
- *     there because the classic parser (which no longer splits on whitespace) hands each run of
- *     adjacent bare terms to the analyzer as one text: a keyword field would see {@code "b a"} as
- *     one token, and a term the analyzer splits ({@code e-mail}) nests differently, so
- *     {@code european parliament} is not reordered while {@code european AND parliament} is. A simple clause is a term
- *     of letters, digits, {@code _} and {@code .} (and, after its first character, {@code -} and
- *     {@code @}), optionally after a field name of the same characters and a colon, and, in a
- *     whitespace list only, optionally after one {@code +} or {@code -}. Such a list parses to one
- *     boolean query whose clauses carry their own occurrence, so their order changes neither the
- *     documents matched nor the score formula (only the order in which clause scores are added,
- *     which may move a score in its last bit). Lists that mix separators are not reordered, as the
- *     classic parser gives {@code a AND b OR c} and {@code a OR b AND c} different meanings, nor
- *     are queries with parentheses, phrases, wildcards, fuzziness, boosts, ranges or escapes.</li>
- * </ol>
- * Nothing else changes: the case of terms and field names is kept (a keyword field is
- * case-sensitive), and so are redundant parentheses and repeated clauses.
+ * <p>The key is the parsed Lucene {@link Query} itself, parsed at the root with the index's own
+ * analyzer and query parser, as every leaf parses it ({@link TailGuard#fingerprint}). Two
+ * fingerprints are equal exactly when their queries are ({@link Query#equals}), so:
+ * <ul>
+ * <li>every spelling that parses to one query shares one fingerprint: whitespace of any kind the
+ *     query syntax skips, {@code &&} for {@code AND}, upper or lower case where the analyzer folds
+ *     it, redundant parentheses, and the order of a boolean query's clauses, which Lucene's
+ *     equality compares as a multiset (so {@code fisheries KILLME} and {@code KILLME fisheries} are
+ *     one query of death);</li>
+ * <li>two queries that parse differently never share one, even when their texts look alike
+ *     ({@code title:vote<U+2003>parliament}, one term of the title field that the analyzer splits,
+ *     and {@code title:vote parliament}, whose second term searches every default field).</li>
+ * </ul>
+ * The hash code is the query's; {@link #text()} and {@link #id()} are for people and URLs only.
  *
- * <p>Immutable; {@link #of} makes one pass over the text plus a sort of the clauses of a plain
- * list, so it is cheap enough to run once per request on an event loop.
+ * <p>{@link #text()} is a canonical rendering: the query's own {@code toString()}, except that the
+ * clauses of a boolean query (and the disjuncts of a disjunction-max query) are rendered sorted,
+ * so equal queries render alike however their clauses were ordered. Two unequal queries may still
+ * render alike (a term holding a space prints like two terms), which is why the text is not the key.
  *
- * @param text the normalized query text
+ * <p>Thread-safe, as Lucene queries are; its text is rendered once it is first asked for.
  */
-public record QueryFingerprint(String text) {
+public final class QueryFingerprint {
+    private final Query query;
+    /** Rendered on first use: most fingerprints are only looked up, never shown. Racy but idempotent. */
+    private String text;
 
-    public QueryFingerprint {
-        Objects.requireNonNull(text, "text");
-        if (text.isEmpty()) {
-            throw new IllegalArgumentException("text: empty (expected: a normalized query)");
+    private QueryFingerprint(Query query) {
+        this.query = query;
+    }
+
+    /** The fingerprint of a parsed query. */
+    public static QueryFingerprint of(Query parsed) {
+        return new QueryFingerprint(Objects.requireNonNull(parsed, "parsed"));
+    }
+
+    /** The parsed query: the key. */
+    public Query query() {
+        return query;
+    }
+
+    /** The query rendered canonically, for listings and messages. */
+    public String text() {
+        String rendered = text;
+        if (rendered == null) {
+            rendered = render(query);
+            text = rendered; // a String is immutable and safely published: a race renders twice, alike
         }
+        return rendered;
     }
 
     /**
-     * The fingerprint of a query in Lucene's classic syntax.
-     *
-     * @throws IllegalArgumentException when the query is empty or only whitespace
+     * A 16-hex-digit id (64-bit FNV-1a of {@link #text()}), short enough for a URL or a log line.
+     * Equal fingerprints have equal ids; two unequal ones could share one (see the class comment).
      */
-    public static QueryFingerprint of(String luceneQuery) {
-        Objects.requireNonNull(luceneQuery, "luceneQuery");
-        List<String> tokens = tokens(luceneQuery);
-        if (tokens.isEmpty()) {
-            throw new IllegalArgumentException("query: empty (expected: a query in Lucene syntax)");
-        }
-        String sorted = sortedPlainList(tokens);
-        return new QueryFingerprint(sorted != null ? sorted : join(tokens));
-    }
-
-    /** A 16-hex-digit id of the fingerprint (64-bit FNV-1a of its text), short enough for a URL or a log line. */
     public String id() {
+        String text = text();
         long hash = 0xcbf29ce484222325L;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -85,171 +80,71 @@ public record QueryFingerprint(String text) {
         return String.format("%016x", hash);
     }
 
-    /** A rough size of this fingerprint on the heap, for the cache's weigher. */
+    /** A rough size of this fingerprint on the heap, for the cache's weigher: the query's objects and the text. */
     long estimatedBytes() {
-        return 56 + 2L * text.length();
+        return 96 + 6L * text().length();
     }
 
-    /** Splits at whitespace outside phrases, regular expressions and escapes; maps operator synonyms. */
-    private static List<String> tokens(String query) {
-        List<String> tokens = new ArrayList<>();
-        StringBuilder token = new StringBuilder();
-        int length = query.length();
-        int i = 0;
-        while (i < length) {
-            char c = query.charAt(i);
-            if (Character.isWhitespace(c)) {
-                flush(token, tokens);
-                i++;
-            } else if (c == '\\') {
-                token.append(c);
-                if (i + 1 < length) {
-                    token.append(query.charAt(i + 1));
-                }
-                i += 2;
-            } else if (c == '"' || c == '/') {
-                i = appendVerbatim(query, i, c, token);
-            } else {
-                token.append(c);
-                i++;
-            }
-        }
-        flush(token, tokens);
-        return tokens;
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof QueryFingerprint fingerprint && query.equals(fingerprint.query);
     }
 
-    /** Appends from the opening {@code quote} to its unescaped closing twin (or the end), as written. */
-    private static int appendVerbatim(String query, int start, char quote, StringBuilder token) {
-        token.append(quote);
-        int i = start + 1;
-        while (i < query.length()) {
-            char c = query.charAt(i++);
-            token.append(c);
-            if (c == '\\' && i < query.length()) {
-                token.append(query.charAt(i++));
-            } else if (c == quote) {
-                break;
-            }
-        }
-        return i;
+    @Override
+    public int hashCode() {
+        return query.hashCode();
     }
 
-    private static void flush(StringBuilder token, List<String> tokens) {
-        if (token.isEmpty()) {
-            return;
-        }
-        String text = token.toString();
-        tokens.add(switch (text) {
-            case "&&" -> "AND";
-            case "||" -> "OR";
-            case "!" -> "NOT";
-            default -> text;
-        });
-        token.setLength(0);
+    @Override
+    public String toString() {
+        return text();
     }
 
-    private static String join(List<String> tokens) {
-        StringBuilder out = new StringBuilder();
-        String previous = null;
-        for (String token : tokens) {
-            if (previous != null && !endsWithOpenParenthesis(previous) && token.charAt(0) != ')') {
-                out.append(' ');
-            }
-            out.append(token);
-            previous = token;
-        }
-        return out.toString();
-    }
-
-    private static boolean endsWithOpenParenthesis(String token) {
-        int last = token.length() - 1;
-        if (token.charAt(last) != '(') {
-            return false;
-        }
-        int backslashes = 0;
-        for (int i = last - 1; i >= 0 && token.charAt(i) == '\\'; i--) {
-            backslashes++;
-        }
-        return backslashes % 2 == 0;
-    }
-
-    /** The clauses of a plain list in sorted order, joined as they were; null when the query is no plain list. */
-    private static String sortedPlainList(List<String> tokens) {
-        int size = tokens.size();
-        if (size < 2) {
-            return null;
-        }
-        String separator = " ";
-        int clauses = size;
-        if (size >= 3 && (tokens.get(1).equals("AND") || tokens.get(1).equals("OR"))) {
-            if (size % 2 == 0) {
-                return null; // ends with an operator
-            }
-            separator = " " + tokens.get(1) + " ";
-            for (int i = 1; i < size; i += 2) {
-                if (!tokens.get(i).equals(tokens.get(1))) {
-                    return null; // mixed operators: order matters to the classic parser
+    /** {@code toString()}, with the clauses of boolean and disjunction-max queries in sorted order. */
+    static String render(Query query) {
+        if (query instanceof BooleanQuery bool) {
+            List<String> clauses = new ArrayList<>();
+            // Lucene compares FILTER and MUST_NOT clauses as sets, SHOULD and MUST as multisets.
+            TreeSet<String> unique = new TreeSet<>();
+            for (BooleanClause clause : bool.clauses()) {
+                String rendered = prefix(clause.occur()) + nested(clause.query());
+                if (clause.occur() == BooleanClause.Occur.FILTER || clause.occur() == BooleanClause.Occur.MUST_NOT) {
+                    unique.add(rendered);
+                } else {
+                    clauses.add(rendered);
                 }
             }
-            clauses = (size + 1) / 2;
+            clauses.addAll(unique);
+            clauses.sort(null);
+            String joined = String.join(" ", clauses);
+            return bool.getMinimumNumberShouldMatch() > 0 ? "(" + joined + ")~" + bool.getMinimumNumberShouldMatch()
+                    : joined;
         }
-        boolean whitespaceList = clauses == size;
-        String[] list = new String[clauses];
-        int bare = 0;
-        for (int c = 0; c < clauses; c++) {
-            String clause = tokens.get(whitespaceList ? c : 2 * c);
-            if (!isSimpleClause(clause, whitespaceList)) {
-                return null;
+        if (query instanceof BoostQuery boost) {
+            return "(" + render(boost.getQuery()) + ")^" + boost.getBoost();
+        }
+        if (query instanceof DisjunctionMaxQuery max) {
+            List<String> disjuncts = new ArrayList<>();
+            for (Query disjunct : max.getDisjuncts()) {
+                disjuncts.add(render(disjunct));
             }
-            if (isBare(clause)) {
-                bare++;
-            }
-            list[c] = clause;
+            disjuncts.sort(null);
+            return "(" + String.join(" | ", disjuncts) + ")~" + max.getTieBreakerMultiplier();
         }
-        if (whitespaceList && bare > 1) {
-            return null; // adjacent bare terms are analyzed together: their grouping would change
-        }
-        Arrays.sort(list);
-        return String.join(separator, list);
+        return query.toString();
     }
 
-    /** No field and no {@code +} or {@code -}: the parser may analyze it together with its bare neighbours. */
-    private static boolean isBare(String clause) {
-        char first = clause.charAt(0);
-        return first != '+' && first != '-' && clause.indexOf(':') < 0;
+    private static String nested(Query query) {
+        return query instanceof BooleanQuery bool && bool.getMinimumNumberShouldMatch() == 0 ? "(" + render(query) + ")"
+                : render(query);
     }
 
-    private static boolean isSimpleClause(String clause, boolean allowPrefix) {
-        switch (clause) {
-            case "AND", "OR", "NOT", "TO" -> {
-                return false;
-            }
-            default -> {
-            }
-        }
-        int start = 0;
-        if (allowPrefix && (clause.charAt(0) == '+' || clause.charAt(0) == '-')) {
-            start = 1;
-        }
-        int colon = clause.indexOf(':', start);
-        if (colon >= 0) {
-            return isWord(clause, start, colon) && isWord(clause, colon + 1, clause.length());
-        }
-        return isWord(clause, start, clause.length());
-    }
-
-    private static boolean isWord(String text, int start, int end) {
-        if (start >= end) {
-            return false;
-        }
-        for (int i = start; i < end; i++) {
-            char c = text.charAt(i);
-            boolean allowed = Character.isLetterOrDigit(c) || c == '_' || c == '.'
-                    || (i > start && (c == '-' || c == '@'));
-            if (!allowed) {
-                return false;
-            }
-        }
-        return true;
+    private static String prefix(BooleanClause.Occur occur) {
+        return switch (occur) {
+            case MUST -> "+";
+            case FILTER -> "#";
+            case MUST_NOT -> "-";
+            case SHOULD -> "";
+        };
     }
 }

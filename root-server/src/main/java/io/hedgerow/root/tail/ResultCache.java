@@ -2,6 +2,7 @@ package io.hedgerow.root.tail;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.api.CacheStatus;
@@ -10,6 +11,7 @@ import io.hedgerow.root.api.SearchResult;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -28,6 +30,19 @@ import java.util.concurrent.atomic.LongAdder;
  *     served, still tainted, and kept. Either way the response says {@code cache: refreshed}. If the
  *     run failed altogether, {@link #failed} offers the tainted entry the same way.</li>
  * </ol>
+ *
+ * <p><b>Stores are conditional.</b> Runs of one query overlap, and the cache may be cleared while
+ * they run, so a store never blindly replaces what is there:
+ * <ul>
+ * <li>the better entry stays ({@link #prefer}): a complete result beats a tainted one, and of two
+ *     tainted ones the one covering more of the documents (then more partitions) stays; a result as
+ *     good or better replaces the entry, being newer. So a tainted run that ends after a complete
+ *     one never replaces it, and an entry that stays keeps its own time to live;</li>
+ * <li>a lookup remembers the cache's <em>generation</em>, which {@link #invalidateAll} advances: a
+ *     run whose lookup came before a clear stores nothing after it, and is not served the tainted
+ *     entry the clear removed. A store that races a clear is undone by its own second look at the
+ *     generation, or removed by the clear itself.</li>
+ * </ul>
  * A result counts as complete only when every partition answered and it carries no error at all:
  * a result whose hits lack their stored fields ({@code fetch_failed}) is kept as tainted too.
  * Results are stored without their trace ({@code explain} is not part of the key).
@@ -44,8 +59,9 @@ import java.util.concurrent.atomic.LongAdder;
  * counts) runs on the calling threads in small amortized steps, never on a thread of its own. The
  * counters are exact totals; {@link Stats#taintedEntries} may lag a concurrent store or removal by
  * that one entry. An entry past its time to live is never returned. Two requests that miss at once
- * both run, and the later store wins: the cache does not coalesce requests. Time comes only from
- * the injected {@link Ticker}.
+ * both run, and the better result stays (the later one if they are as good): the cache does not
+ * coalesce requests. A store is one atomic compute on its key. Time comes only from the injected
+ * {@link Ticker}.
  */
 public final class ResultCache {
 
@@ -60,19 +76,27 @@ public final class ResultCache {
         }
     }
 
-    /** A tainted entry: run the query afresh, then {@link #complete} decides. */
-    public record TaintedEntry(SearchResult cached) implements Lookup {
+    /**
+     * A tainted entry: run the query afresh, then {@link #complete} decides.
+     *
+     * @param generation the cache's generation when it was looked up
+     */
+    public record TaintedEntry(SearchResult cached, long generation) implements Lookup {
         public TaintedEntry {
             Objects.requireNonNull(cached, "cached");
         }
     }
 
-    /** No entry. */
-    public record Miss() implements Lookup {
+    /**
+     * No entry.
+     *
+     * @param generation the cache's generation when it was looked up
+     */
+    public record Miss(long generation) implements Lookup {
     }
 
-    /** The one {@link Miss}. */
-    public static final Miss MISS = new Miss();
+    /** A miss in the first generation (before any {@link #invalidateAll}); also what a disabled cache answers. */
+    public static final Miss MISS = new Miss(0);
 
     /**
      * What to serve after a run.
@@ -104,9 +128,13 @@ public final class ResultCache {
      * @param expirations    entries removed at their time to live
      * @param entries        entries held now
      * @param bytes          estimated bytes held now (each entry at least its minimum weight)
+     * @param storesKeptBetter results not stored because the entry held was better
+     * @param storesAfterClear results not stored (or removed again) because the cache was cleared
+     *                         after their run's lookup
      */
     public record Stats(long hits, long misses, long taintedLookups, long refreshed, long servedTainted,
-            long taintedStored, long taintedEntries, long evictions, long expirations, long entries, long bytes) {
+            long taintedStored, long taintedEntries, long evictions, long expirations, long entries, long bytes,
+            long storesKeptBetter, long storesAfterClear) {
 
         /** Hits over all lookups; 0 before any. */
         public double hitRate() {
@@ -115,11 +143,13 @@ public final class ResultCache {
         }
     }
 
-    private record Entry(SearchResult result, boolean tainted, int weight) {
+    /** @param storedAtNanos when the result was stored, on the cache's ticker: it expires a time to live later */
+    private record Entry(SearchResult result, boolean tainted, int weight, long storedAtNanos) {
     }
 
     private final boolean enabled;
     private final int minWeight;
+    private final Ticker ticker;
     private final Cache<CacheKey, Entry> cache;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -130,17 +160,22 @@ public final class ResultCache {
     private final LongAdder taintedEntries = new LongAdder();
     private final LongAdder evictions = new LongAdder();
     private final LongAdder expirations = new LongAdder();
+    private final LongAdder storesKeptBetter = new LongAdder();
+    private final LongAdder storesAfterClear = new LongAdder();
+    /** Advanced by every {@link #invalidateAll}; a lookup carries the value it saw. */
+    private final AtomicLong generation = new AtomicLong();
 
     public ResultCache(TailSettings settings, Ticker ticker) {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(ticker, "ticker");
         this.enabled = settings.cacheEnabled();
+        this.ticker = ticker;
         long maxEntries = Math.max(1, settings.cacheMaxEntries());
         this.minWeight = (int) Math.min(Integer.MAX_VALUE, Math.max(1, ceilDiv(settings.cacheMaxBytes(), maxEntries)));
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(settings.cacheMaxBytes())
                 .weigher((CacheKey key, Entry entry) -> entry.weight())
-                .expireAfterWrite(settings.cacheTtl())
+                .expireAfter(new ExpireAfterStore(settings.cacheTtl().toNanos()))
                 .ticker(ticker::nanoTime)
                 .executor(Runnable::run)
                 .removalListener((CacheKey key, Entry entry, RemovalCause cause) -> removed(entry, cause))
@@ -152,14 +187,16 @@ public final class ResultCache {
         if (!enabled) {
             return MISS;
         }
+        // Read before the entry: a lookup that races a clear takes the older generation, and stores nothing.
+        long seen = generation.get();
         Entry entry = cache.getIfPresent(key);
         if (entry == null) {
             misses.increment();
-            return MISS;
+            return seen == 0 ? MISS : new Miss(seen);
         }
         if (entry.tainted()) {
             taintedLookups.increment();
-            return new TaintedEntry(entry.result());
+            return new TaintedEntry(entry.result(), seen);
         }
         hits.increment();
         return new Hit(entry.result());
@@ -178,14 +215,19 @@ public final class ResultCache {
         return switch (lookup) {
             case Hit hit -> throw new IllegalArgumentException("lookup: hit (expected: miss or tainted entry; serve a hit as is)");
             case Miss miss -> {
-                store(key, fresh);
+                store(key, fresh, miss.generation());
                 yield new Resolution(fresh, CacheStatus.MISS, false);
             }
             case TaintedEntry tainted -> {
                 refreshed.increment();
+                if (tainted.generation() != generation.get()) {
+                    // Cleared since the lookup: the entry it found is gone, and must not come back.
+                    storesAfterClear.increment();
+                    yield new Resolution(fresh, CacheStatus.REFRESHED, false);
+                }
                 SearchResult chosen = choose(tainted.cached(), fresh);
                 if (chosen == fresh) {
-                    store(key, fresh);
+                    store(key, fresh, tainted.generation());
                     yield new Resolution(fresh, CacheStatus.REFRESHED, false);
                 }
                 servedTainted.increment();
@@ -200,7 +242,7 @@ public final class ResultCache {
      * null otherwise, and the failure stands.
      */
     public Resolution failed(Lookup lookup) {
-        if (lookup instanceof TaintedEntry tainted) {
+        if (lookup instanceof TaintedEntry tainted && tainted.generation() == generation.get()) {
             refreshed.increment();
             servedTainted.increment();
             return new Resolution(tainted.cached(), CacheStatus.REFRESHED, true);
@@ -232,23 +274,69 @@ public final class ResultCache {
         return result.coverage().complete() && result.errors().isEmpty();
     }
 
-    /** Stores a result (without its trace), marked tainted unless {@link #isComplete}. */
+    /**
+     * The rule for two results of one key, whichever came first: true when {@code candidate} should
+     * replace {@code held}. A complete result replaces anything (a newer complete one too); a tainted
+     * one never replaces a complete one, and replaces a tainted one unless it covers less
+     * ({@link #choose}: by document fraction, then partitions answered). Pure.
+     */
+    public static boolean prefer(SearchResult candidate, SearchResult held) {
+        if (isComplete(candidate)) {
+            return true;
+        }
+        if (isComplete(held)) {
+            return false;
+        }
+        return choose(held, candidate) == candidate;
+    }
+
+    /**
+     * Stores a result (without its trace), marked tainted unless {@link #isComplete}, unless the
+     * entry held is better ({@link #prefer}).
+     */
     public void store(CacheKey key, SearchResult result) {
+        store(key, result, generation.get());
+    }
+
+    /** As {@link #store(CacheKey, SearchResult)}, for a run whose lookup saw {@code seenGeneration}. */
+    private void store(CacheKey key, SearchResult result, long seenGeneration) {
         if (!enabled) {
+            return;
+        }
+        if (seenGeneration != generation.get()) {
+            storesAfterClear.increment();
             return;
         }
         SearchResult stored = result.trace().isEmpty() ? result : result.asCached(result.tookNanos(), result.cache());
         boolean tainted = !isComplete(stored);
         int weight = (int) Math.min(Integer.MAX_VALUE, Math.max(minWeight, key.estimatedBytes() + estimatedBytes(stored)));
-        if (tainted) {
-            taintedStored.increment();
-            taintedEntries.increment(); // before the put, so a racing removal cannot take the gauge below zero
+        Entry candidate = new Entry(stored, tainted, weight, ticker.nanoTime());
+        boolean[] put = new boolean[1];
+        cache.asMap().compute(key, (k, held) -> {
+            if (held != null && !prefer(stored, held.result())) {
+                return held; // kept, with its own expiry (ExpireAfterStore)
+            }
+            if (tainted) {
+                taintedStored.increment();
+                taintedEntries.increment(); // before the put, so a racing removal cannot take the gauge below zero
+            }
+            put[0] = true;
+            return candidate;
+        });
+        if (!put[0]) {
+            storesKeptBetter.increment();
+        } else if (seenGeneration != generation.get() && cache.asMap().remove(key, candidate)) {
+            // A clear began after the check above and may have missed this entry: take it out ourselves.
+            storesAfterClear.increment();
         }
-        cache.put(key, new Entry(stored, tainted, weight));
     }
 
-    /** Drops every entry, as an operator may after reindexing. */
+    /**
+     * Drops every entry, as an operator may after reindexing, and makes every run looked up before
+     * this store nothing ({@link #lookup} generations).
+     */
     public void invalidateAll() {
+        generation.incrementAndGet();
         cache.invalidateAll();
     }
 
@@ -258,7 +346,7 @@ public final class ResultCache {
         long bytes = cache.policy().eviction().map(eviction -> eviction.weightedSize().orElse(0)).orElse(0L);
         return new Stats(hits.sum(), misses.sum(), taintedLookups.sum(), refreshed.sum(), servedTainted.sum(),
                 taintedStored.sum(), taintedEntries.sum(), evictions.sum(), expirations.sum(),
-                cache.estimatedSize(), bytes);
+                cache.estimatedSize(), bytes, storesKeptBetter.sum(), storesAfterClear.sum());
     }
 
     /**
@@ -299,6 +387,31 @@ public final class ResultCache {
             evictions.increment();
         } else if (cause == RemovalCause.EXPIRED) {
             expirations.increment();
+        }
+    }
+
+    /**
+     * An entry lives a time to live from when its result was stored, not from Caffeine's last write
+     * of its key: a store that keeps the entry held (a compute returning it) must not extend its life.
+     */
+    private record ExpireAfterStore(long ttlNanos) implements Expiry<CacheKey, Entry> {
+        @Override
+        public long expireAfterCreate(CacheKey key, Entry entry, long currentTime) {
+            return remaining(entry, currentTime);
+        }
+
+        @Override
+        public long expireAfterUpdate(CacheKey key, Entry entry, long currentTime, long currentDuration) {
+            return remaining(entry, currentTime);
+        }
+
+        @Override
+        public long expireAfterRead(CacheKey key, Entry entry, long currentTime, long currentDuration) {
+            return currentDuration;
+        }
+
+        private long remaining(Entry entry, long currentTime) {
+            return Math.max(0, entry.storedAtNanos() + ttlNanos - currentTime);
         }
     }
 

@@ -2,6 +2,7 @@ package io.hedgerow.root.tail;
 
 import io.hedgerow.common.time.Durations;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.leaf.search.BadQueryException;
 import io.hedgerow.root.api.CacheStatus;
 import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
@@ -11,8 +12,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The root's tail policies for one query's life, around the scatter-gather: before it, the
- * blocklist and the result cache ({@link #admit}); during it, the canary timeout and the good-enough
+ * The root's tail policies for one query's life, around the scatter-gather: before it, the query's
+ * parse and fingerprint, the blocklist and the result cache ({@link #admit}); during it, the canary timeout and the good-enough
  * cutoff ({@link #canaryTimeout()}, {@link #cutoff()}); after it, what to serve and what to remember
  * ({@link #served}, {@link #failed}, {@link #dangerous}). One per root, shared by its event loops.
  *
@@ -25,7 +26,11 @@ public final class TailGuard {
     public sealed interface Admission permits Refused, Served, Run {
     }
 
-    /** The query is blocklisted: refuse it without touching a leaf. */
+    /**
+     * Refuse the query without touching a leaf: it is blocklisted ({@link SearchException.Kind#BLOCKLISTED}),
+     * it does not parse ({@link SearchException.Kind#BAD_QUERY}), or the root cannot parse it yet
+     * because no leaf has told it the index ({@link SearchException.Kind#UNAVAILABLE}).
+     */
     public record Refused(SearchException reason) implements Admission {
     }
 
@@ -36,7 +41,7 @@ public final class TailGuard {
     /**
      * Run the query.
      *
-     * @param fingerprint the normalized query; null when neither canaries nor the cache need it
+     * @param fingerprint the parsed query
      * @param cacheKey    the cache's key; null when the cache takes no part
      * @param lookup      what the cache held (a miss or a tainted entry); null when it takes no part
      * @param canaries    partitions to send the query to alone first: 0, 1 or 2
@@ -54,9 +59,23 @@ public final class TailGuard {
     private final ResultCache cache;
     private final CanaryTimeout canaryTimeout;
     private final GoodEnoughCutoff cutoff;
+    private final IndexQueryParser parser;
 
-    /** @param latency the sub-request latency windows the canary timeout reads */
+    /**
+     * With {@link IndexQueryParser#standard()}, for tests and tools without an index.
+     *
+     * @param latency the sub-request latency windows the canary timeout reads
+     */
     public TailGuard(TailSettings settings, HedgeDelay latency, Ticker ticker) {
+        this(settings, latency, ticker, IndexQueryParser.standard());
+    }
+
+    /**
+     * @param latency the sub-request latency windows the canary timeout reads
+     * @param parser  parses queries as the leaves do, for their fingerprints
+     */
+    public TailGuard(TailSettings settings, HedgeDelay latency, Ticker ticker, IndexQueryParser parser) {
+        this.parser = Objects.requireNonNull(parser, "parser");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.blocklist = new Blocklist(settings, ticker);
@@ -73,12 +92,17 @@ public final class TailGuard {
      * @param startNanos when the request arrived, for a served result's {@code took}
      */
     public Admission admit(SearchRequest request, long startNanos) {
+        QueryFingerprint fingerprint;
+        try {
+            fingerprint = fingerprint(request.query());
+        } catch (SearchException e) {
+            return new Refused(e);
+        }
         // An explained query runs, so that its trace shows the sub-requests.
         boolean useCache = request.cache() && !request.explain() && settings.cacheEnabled();
         if (!settings.canaryEnabled() && !useCache) {
-            return new Run(null, null, null, 0, request.minCoverage(settings.minCoverage()));
+            return new Run(fingerprint, null, null, 0, request.minCoverage(settings.minCoverage()));
         }
-        QueryFingerprint fingerprint = QueryFingerprint.of(request.query());
         if (settings.canaryEnabled()) {
             Blocklist.Entry entry = blocklist.entry(fingerprint);
             if (entry != null) {
@@ -96,6 +120,21 @@ public final class TailGuard {
         }
         int canaries = settings.skipKnownSafe() && knownSafe.isKnownSafe(fingerprint) ? 0 : settings.canaries();
         return new Run(fingerprint, key, lookup, canaries, request.minCoverage(settings.minCoverage()));
+    }
+
+    /**
+     * The fingerprint of a query: its text parsed as the leaves parse it ({@link QueryFingerprint}).
+     * Parsing is cached by the parser, so a repeated query costs a hash-map lookup.
+     *
+     * @throws SearchException {@link SearchException.Kind#BAD_QUERY} naming the problem when it does
+     *                         not parse; {@link SearchException.Kind#UNAVAILABLE} while the index is unknown
+     */
+    public QueryFingerprint fingerprint(String query) {
+        try {
+            return QueryFingerprint.of(parser.parse(query));
+        } catch (BadQueryException e) {
+            throw new SearchException(SearchException.Kind.BAD_QUERY, e.getMessage());
+        }
     }
 
     /**

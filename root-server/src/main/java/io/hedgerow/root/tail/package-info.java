@@ -17,9 +17,10 @@
  *
  * <h2>The pieces</h2>
  * <ul>
- * <li>{@link io.hedgerow.root.tail.QueryFingerprint}: the query normalized (whitespace, operator
- *     spelling, clause order of a plain list), so one query of death is one blocklist entry however
- *     it is spelt; {@link io.hedgerow.root.tail.CacheKey} adds the settings that shape a result.</li>
+ * <li>{@link io.hedgerow.root.tail.QueryFingerprint}: the query as the leaves parse it (the index's
+ *     analyzer and parser, through an {@link io.hedgerow.root.tail.IndexQueryParser}), so one query
+ *     of death is one blocklist entry however it is spelt, and two different queries never share
+ *     one; {@link io.hedgerow.root.tail.CacheKey} adds the settings that shape a result.</li>
  * <li>{@link io.hedgerow.root.tail.CanaryTimeout}: how long a canary may take, 3 x the p99 of
  *     recent leaf latency in [100 ms, 1 s] by default.</li>
  * <li>{@link io.hedgerow.root.tail.Blocklist}: refused fingerprints, with reason and time, bounded
@@ -30,7 +31,8 @@
  *     query latency in [10 ms, 1 s] by default, and the decision to stop waiting once it
  *     has passed and coverage reaches {@code min_coverage}.</li>
  * <li>{@link io.hedgerow.root.tail.ResultCache}: results by key; complete ones served, tainted ones
- *     kept but never served as complete, and refreshed by the next request.</li>
+ *     kept but never served as complete, and refreshed by the next request; a store keeps the
+ *     better entry, and a clear invalidates the runs in flight.</li>
  * <li>{@link io.hedgerow.root.tail.AdaptiveLimit} and {@link io.hedgerow.root.tail.ScaledPercentile}:
  *     the "percentile times a factor, clamped" limit both timeouts share;
  *     {@link io.hedgerow.root.tail.TailSettings}: the configuration of all of the above.</li>

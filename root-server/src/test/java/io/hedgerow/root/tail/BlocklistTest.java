@@ -15,7 +15,7 @@ class BlocklistTest {
     private final Blocklist blocklist = new Blocklist(TailSettings.defaults(), ticker); // 10 minutes
 
     private static QueryFingerprint fp(String query) {
-        return QueryFingerprint.of(query);
+        return Fingerprints.of(query);
     }
 
     @Test

@@ -13,10 +13,10 @@ class KnownSafeTest {
 
     @Test
     void aMarkedQueryIsSafeForTheTtlFromItsLastMark() {
-        QueryFingerprint query = QueryFingerprint.of("european parliament");
+        QueryFingerprint query = Fingerprints.of("european parliament");
         assertThat(knownSafe.isKnownSafe(query)).isFalse();
         knownSafe.markSafe(query);
-        assertThat(knownSafe.isKnownSafe(QueryFingerprint.of(" european  parliament"))).isTrue();
+        assertThat(knownSafe.isKnownSafe(Fingerprints.of(" european  parliament"))).isTrue();
 
         ticker.advance(Duration.ofSeconds(50));
         knownSafe.markSafe(query);
@@ -29,7 +29,7 @@ class KnownSafeTest {
 
     @Test
     void forgetsOnRequest() {
-        QueryFingerprint query = QueryFingerprint.of("vote");
+        QueryFingerprint query = Fingerprints.of("vote");
         knownSafe.markSafe(query);
         knownSafe.forget(query);
         assertThat(knownSafe.isKnownSafe(query)).isFalse();
@@ -39,7 +39,7 @@ class KnownSafeTest {
     void holdsNoMoreThanItsBound() {
         KnownSafe small = new KnownSafe(TailSettings.defaults().withKnownSafe(Duration.ofMinutes(1), 5), ticker);
         for (int i = 0; i < 50; i++) {
-            small.markSafe(QueryFingerprint.of("q" + i));
+            small.markSafe(Fingerprints.of("q" + i));
         }
         assertThat(small.size()).isLessThanOrEqualTo(5);
     }

@@ -27,7 +27,7 @@ class ResultCacheTest {
 
     private final ManualTicker ticker = new ManualTicker();
     private final ResultCache cache = new ResultCache(TailSettings.defaults(), ticker); // 30 s
-    private final CacheKey key = CacheKey.of(SearchRequest.of("european parliament"));
+    private final CacheKey key = Fingerprints.key(SearchRequest.of("european parliament"));
 
     /** A result over {@code answered} of 16 equal partitions, missing ones timed out. */
     private static SearchResult result(int answered, String firstId) {
@@ -51,7 +51,7 @@ class ResultCacheTest {
         Resolution resolution = cache.complete(key, ResultCache.MISS, complete());
         assertThat(resolution).isEqualTo(new Resolution(complete(), CacheStatus.MISS, false));
 
-        Lookup again = cache.lookup(CacheKey.of(SearchRequest.of("european \t parliament ")));
+        Lookup again = cache.lookup(Fingerprints.key(SearchRequest.of("european \t parliament ")));
         assertThat(again).isEqualTo(new ResultCache.Hit(complete()));
         Stats stats = cache.stats();
         assertThat(stats.hits()).isEqualTo(1);
@@ -66,7 +66,7 @@ class ResultCacheTest {
         SearchResult tainted = result(15, "doc-1");
         cache.complete(key, cache.lookup(key), tainted);
         Lookup lookup = cache.lookup(key);
-        assertThat(lookup).isEqualTo(new TaintedEntry(tainted));
+        assertThat(lookup).isEqualTo(new TaintedEntry(tainted, 0));
         assertThat(lookup).isNotInstanceOf(ResultCache.Hit.class);
         assertThat(cache.stats().taintedLookups()).isEqualTo(1);
         assertThat(cache.stats().taintedStored()).isEqualTo(1);
@@ -95,7 +95,7 @@ class ResultCacheTest {
         Resolution resolution = cache.complete(key, cache.lookup(key), worse);
         assertThat(resolution).isEqualTo(new Resolution(cached, CacheStatus.REFRESHED, true));
         assertThat(resolution.result().tainted()).isTrue();
-        assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(cached));
+        assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(cached, 0));
         assertThat(cache.stats().servedTainted()).isEqualTo(1);
     }
 
@@ -104,11 +104,11 @@ class ResultCacheTest {
         cache.store(key, result(14, "cached"));
         SearchResult same = result(14, "fresh");
         assertThat(cache.complete(key, cache.lookup(key), same)).isEqualTo(new Resolution(same, CacheStatus.REFRESHED, false));
-        assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(same));
+        assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(same, 0));
 
         SearchResult better = result(15, "better");
         assertThat(cache.complete(key, cache.lookup(key), better).result()).isEqualTo(better);
-        assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(better));
+        assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(better, 0));
         assertThat(cache.stats().taintedEntries()).isEqualTo(1);
     }
 
@@ -168,7 +168,7 @@ class ResultCacheTest {
     @Test
     void entriesExpireAtTheTtl() {
         cache.store(key, complete());
-        cache.store(CacheKey.of(SearchRequest.of("vote")), result(15, "t"));
+        cache.store(Fingerprints.key(SearchRequest.of("vote")), result(15, "t"));
         ticker.advance(Duration.ofSeconds(30).minusNanos(1));
         assertThat(cache.lookup(key)).isInstanceOf(ResultCache.Hit.class);
         ticker.advanceMillis(1);
@@ -184,7 +184,7 @@ class ResultCacheTest {
     void isBoundedByEntries() {
         ResultCache small = new ResultCache(TailSettings.defaults().withCache(Duration.ofSeconds(30), 4, 64L << 20), ticker);
         for (int i = 0; i < 40; i++) {
-            small.store(CacheKey.of(SearchRequest.of("q" + i)), complete());
+            small.store(Fingerprints.key(SearchRequest.of("q" + i)), complete());
         }
         Stats stats = small.stats();
         assertThat(stats.entries()).isLessThanOrEqualTo(4);
@@ -194,11 +194,11 @@ class ResultCacheTest {
 
     @Test
     void isBoundedByBytes() {
-        long oneResult = ResultCache.estimatedBytes(complete()) + CacheKey.of(SearchRequest.of("q10")).estimatedBytes();
+        long oneResult = ResultCache.estimatedBytes(complete()) + Fingerprints.key(SearchRequest.of("q10")).estimatedBytes();
         long maxBytes = 3 * oneResult + oneResult / 2; // room for three
         ResultCache small = new ResultCache(TailSettings.defaults().withCache(Duration.ofSeconds(30), 1_000, maxBytes), ticker);
         for (int i = 10; i < 50; i++) {
-            small.store(CacheKey.of(SearchRequest.of("q" + i)), complete());
+            small.store(Fingerprints.key(SearchRequest.of("q" + i)), complete());
         }
         Stats stats = small.stats();
         assertThat(stats.entries()).isBetween(1L, 3L);
@@ -223,7 +223,90 @@ class ResultCacheTest {
         off.store(key, complete());
         assertThat(off.lookup(key)).isEqualTo(ResultCache.MISS);
         assertThat(off.complete(key, ResultCache.MISS, complete())).isEqualTo(new Resolution(complete(), CacheStatus.MISS, false));
-        assertThat(off.stats()).isEqualTo(new Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        assertThat(off.stats()).isEqualTo(new Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    }
+
+    // ------------------------------------------------------------------ conditional stores
+
+    @Test
+    void aTaintedRunThatEndsAfterACompleteOneLeavesTheCompleteEntry() {
+        Lookup first = cache.lookup(key);
+        Lookup second = cache.lookup(key); // two runs of one query, both missed
+        cache.complete(key, first, complete());
+        Resolution late = cache.complete(key, second, result(14, "late"));
+
+        assertThat(late.result().coverage().partitionsAnswered()).as("the run's own result is served").isEqualTo(14);
+        assertThat(cache.lookup(key)).isEqualTo(new ResultCache.Hit(complete()));
+        assertThat(cache.stats().storesKeptBetter()).isEqualTo(1);
+        assertThat(cache.stats().taintedEntries()).isZero();
+    }
+
+    @Test
+    void ofTwoTaintedRunsTheOneCoveringMoreStaysWhicheverEndsLast() {
+        Lookup first = cache.lookup(key);
+        Lookup second = cache.lookup(key);
+        cache.complete(key, first, result(15, "more"));
+        cache.complete(key, second, result(12, "less"));
+        assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(result(15, "more"), 0));
+
+        cache.store(key, result(15, "as-much")); // as good, and newer: it replaces the entry
+        assertThat(cache.lookup(key)).isEqualTo(new TaintedEntry(result(15, "as-much"), 0));
+        assertThat(cache.stats().taintedEntries()).isEqualTo(1);
+    }
+
+    @Test
+    void aNewerCompleteRunReplacesAnOlderCompleteEntry() {
+        cache.store(key, complete());
+        SearchResult newer = result(PARTITIONS, "newer");
+        cache.store(key, newer);
+        assertThat(cache.lookup(key)).isEqualTo(new ResultCache.Hit(newer));
+    }
+
+    @Test
+    void anEntryThatStaysKeepsItsOwnTimeToLive() {
+        cache.store(key, complete());
+        ticker.advance(Duration.ofSeconds(20));
+        cache.store(key, result(15, "tainted")); // refused: the complete entry is better
+        ticker.advance(Duration.ofSeconds(10));
+        assertThat(cache.lookup(key)).as("30 s after the complete result was stored").isInstanceOf(ResultCache.Miss.class);
+    }
+
+    @Test
+    void aRunLookedUpBeforeAClearStoresNothingAfterIt() {
+        Lookup before = cache.lookup(key);
+        cache.invalidateAll();
+        Lookup after = cache.lookup(key);
+        assertThat(after).isNotEqualTo(before).isInstanceOf(ResultCache.Miss.class);
+
+        assertThat(cache.complete(key, before, complete()).result()).as("served, not stored").isEqualTo(complete());
+        assertThat(cache.lookup(key)).isInstanceOf(ResultCache.Miss.class);
+        assertThat(cache.stats().storesAfterClear()).isEqualTo(1);
+
+        cache.complete(key, after, complete());
+        assertThat(cache.lookup(key)).as("a run looked up after the clear stores").isInstanceOf(ResultCache.Hit.class);
+    }
+
+    @Test
+    void aRunThatFoundATaintedEntryBeforeAClearIsNeverServedThatEntry() {
+        cache.store(key, result(15, "cleared"));
+        Lookup tainted = cache.lookup(key);
+        cache.invalidateAll();
+
+        Resolution resolution = cache.complete(key, tainted, result(3, "fresh"));
+        assertThat(resolution.fromCache()).isFalse();
+        assertThat(resolution.result().hits().get(0).id()).isEqualTo("fresh");
+        assertThat(cache.lookup(key)).as("nor stored after the clear").isInstanceOf(ResultCache.Miss.class);
+        assertThat(cache.failed(tainted)).as("a failed run is not served the cleared entry").isNull();
+    }
+
+    @Test
+    void preferIsThePureRule() {
+        assertThat(ResultCache.prefer(complete(), result(15, "t"))).isTrue();
+        assertThat(ResultCache.prefer(result(15, "t"), complete())).isFalse();
+        assertThat(ResultCache.prefer(result(PARTITIONS, "newer"), complete())).isTrue();
+        assertThat(ResultCache.prefer(result(14, "t"), result(15, "t"))).isFalse();
+        assertThat(ResultCache.prefer(result(15, "t"), result(14, "t"))).isTrue();
+        assertThat(ResultCache.prefer(result(15, "fresh"), result(15, "held"))).as("a tie goes to the newer").isTrue();
     }
 
     @Test

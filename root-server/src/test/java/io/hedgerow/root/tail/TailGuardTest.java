@@ -90,4 +90,41 @@ class TailGuardTest {
         assertThat(((TailGuard.Run) skipping.admit(SearchRequest.builder("x").minCoverage(0.5).build(), ticker.nanoTime()))
                 .minCoverage()).isEqualTo(0.5);
     }
+
+    @Test
+    void aQueryThatDoesNotParseIsRefusedAsABadQueryBeforeAnyLeaf() {
+        TailGuard guard = guard(TailSettings.defaults());
+        assertThat(guard.admit(SearchRequest.of("title:(foo"), ticker.nanoTime()))
+                .isInstanceOfSatisfying(TailGuard.Refused.class, refused -> {
+                    assertThat(refused.reason().kind()).isEqualTo(SearchException.Kind.BAD_QUERY);
+                    assertThat(refused.reason().getMessage()).startsWith("Cannot parse 'title:(foo'");
+                });
+        // Also with canaries and the cache off: the parse is what refuses it.
+        TailGuard bare = guard(TailSettings.defaults().withCanaries(0).withCache(Duration.ofSeconds(1), 0, 1));
+        assertThat(bare.admit(SearchRequest.of("title:(foo"), ticker.nanoTime())).isInstanceOf(TailGuard.Refused.class);
+        assertThat(bare.admit(SearchRequest.of("b a"), ticker.nanoTime())).isInstanceOfSatisfying(TailGuard.Run.class,
+                run -> assertThat(run.fingerprint()).isEqualTo(bare.fingerprint("a b")));
+    }
+
+    @Test
+    void aRootThatCannotParseYetRefusesAsUnavailable() {
+        TailGuard guard = new TailGuard(TailSettings.defaults(), new HedgeDelay(HedgeSettings.defaults(), ticker), ticker,
+                text -> {
+                    throw new SearchException(SearchException.Kind.UNAVAILABLE, "no leaf has answered");
+                });
+        assertThat(guard.admit(SearchRequest.of("vote"), ticker.nanoTime())).isInstanceOfSatisfying(
+                TailGuard.Refused.class, refused -> assertThat(refused.reason().kind())
+                        .isEqualTo(SearchException.Kind.UNAVAILABLE));
+    }
+
+    @Test
+    void aRunStartedBeforeTheCacheWasClearedDoesNotRefillIt() {
+        TailGuard guard = guard(TailSettings.defaults());
+        SearchRequest request = SearchRequest.of("a OR b");
+        TailGuard.Run before = (TailGuard.Run) guard.admit(request, ticker.nanoTime());
+        guard.cache().invalidateAll();
+        assertThat(guard.served(before, result(4), true).cache()).isEqualTo(CacheStatus.MISS);
+        assertThat(guard.admit(request, ticker.nanoTime())).as("nothing stored after the clear")
+                .isInstanceOf(TailGuard.Run.class);
+    }
 }

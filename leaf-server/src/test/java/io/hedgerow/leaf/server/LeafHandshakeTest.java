@@ -1,0 +1,186 @@
+package io.hedgerow.leaf.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hedgerow.common.wire.Protocol;
+import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.ConnectionRole;
+import io.hedgerow.common.wire.proto.FaultKind;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.Hello;
+import io.hedgerow.common.wire.proto.HelloAck;
+import io.hedgerow.common.wire.proto.InjectFault;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.leaf.index.IndexIdentities;
+import io.hedgerow.leaf.index.PartitionStore;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The leaf's side of the handshake, spoken by hand over a socket: the Hello's protocol version, the
+ * index identity in the answer, and what a refused connection gets (nothing served, a reason in
+ * every answer and one line in the leaf's log).
+ */
+class LeafHandshakeTest {
+    private static final String INDEX = "handshake";
+    private static final int PARTITIONS = 2;
+
+    @TempDir
+    static Path indexParent;
+
+    private static PartitionStore store;
+
+    private final List<Socket> sockets = new ArrayList<>();
+    private final List<String> warnings = new CopyOnWriteArrayList<>();
+    private final Logger handlerLog = Logger.getLogger(LeafConnectionHandler.class.getName());
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                warnings.add(new SimpleFormatter().formatMessage(record));
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private LeafServer leaf;
+
+    @BeforeAll
+    static void buildIndex() throws IOException {
+        store = TestLeaves.hedgerowIndex(indexParent.resolve(INDEX), INDEX, PARTITIONS);
+    }
+
+    @BeforeEach
+    void start() throws IOException {
+        handlerLog.addHandler(capture);
+        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        leaf.close();
+        handlerLog.removeHandler(capture);
+    }
+
+    @Test
+    void answersAHelloWithItsVersionAndItsIndexsIdentity() throws IOException {
+        HelloAck ack = TestLeaves.open(leaf, sockets).hello(FrameSocket.ROOT_ID);
+
+        assertThat(ack.getError()).isEmpty();
+        assertThat(ack.getProtocolVersion()).isEqualTo(Protocol.VERSION);
+        assertThat(ack.getIndex().getName()).isEqualTo(INDEX);
+        assertThat(ack.getIndex().getPartitions()).isEqualTo(PARTITIONS);
+        assertThat(ack.getIndex()).isEqualTo(IndexIdentities.of(store.readManifest()));
+        assertThat(IndexIdentities.manifestOf(ack.getIndex())).as("the manifest travels, checked against its hash")
+                .isEqualTo(store.readManifest());
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void refusesAHelloOfAnotherVersionNamingBothAndServesNothingOnThatConnection() throws IOException {
+        FrameSocket newer = TestLeaves.open(leaf, sockets);
+        newer.send(Frame.newBuilder().setHello(Hello.newBuilder().setProtocolVersion(Protocol.VERSION + 1)
+                .setRole(ConnectionRole.ROOT).setRootId(FrameSocket.ROOT_ID)).build());
+
+        HelloAck ack = newer.receive().getHelloAck();
+        String expected = "speaks hedgerow protocol " + (Protocol.VERSION + 1) + ", this leaf speaks " + Protocol.VERSION;
+        assertThat(ack.getError()).contains(expected);
+        assertThat(ack.getProtocolVersion()).as("so the root can say which versions met").isEqualTo(Protocol.VERSION);
+        assertThat(warnings).singleElement().asString().contains("refusing the connection from", expected);
+
+        newer.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(3).setIndexName(INDEX)
+                .addPartitions(0)).build());
+        assertThat(newer.receive().getAssignAck().getError()).contains("this leaf refused the connection", expected);
+        assertThat(leaf.openPartitions()).as("nothing opened for it").isEmpty();
+        SearchResponse search = search(newer, 4);
+        assertThat(search.getStatus()).isEqualTo(Status.NOT_ASSIGNED);
+        assertThat(search.getError()).contains(expected);
+        newer.send(Frame.newBuilder().setInject(InjectFault.newBuilder().setRequestId(5).setKind(FaultKind.DELAY)
+                .setDelayNanos(Duration.ofSeconds(1).toNanos()).setProbability(1).setDurationNanos(Duration.ofMinutes(1)
+                        .toNanos())).build());
+        assertThat(newer.receive().getInjectAck().getError()).contains(expected);
+        assertThat(leaf.injectedDelay()).isEmpty();
+
+        FrameSocket current = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        assertThat(search(current, 6).getStatus()).as("a root of this version is served").isEqualTo(Status.OK);
+    }
+
+    @Test
+    void refusesARootFromBeforeVersionsWhichOpensWithAnAssignment() throws IOException {
+        FrameSocket old = TestLeaves.open(leaf, sockets);
+        old.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(1).setIndexName(INDEX)
+                .addPartitions(0).addPartitions(1)).build());
+
+        AssignAck ack = old.receive().getAssignAck();
+        assertThat(ack.getError()).contains("speaks hedgerow protocol 0 (from before versions), this leaf speaks "
+                + Protocol.VERSION);
+        assertThat(ack.getPartitionsList()).isEmpty();
+        assertThat(leaf.openPartitions()).isEmpty();
+        assertThat(warnings).singleElement().asString().contains("protocol 0");
+        // A root of protocol 0 marked such a leaf ready anyway: its searches are refused, so it tries a replica.
+        assertThat(search(old, 2).getStatus()).isEqualTo(Status.NOT_ASSIGNED);
+    }
+
+    @Test
+    void refusesARootWithoutAnId() throws IOException {
+        FrameSocket anonymous = TestLeaves.open(leaf, sockets);
+        anonymous.send(Frame.newBuilder().setHello(Hello.newBuilder().setProtocolVersion(Protocol.VERSION)
+                .setRole(ConnectionRole.ROOT)).build());
+
+        assertThat(anonymous.receive().getHelloAck().getError()).contains("root_id 0");
+        assertThat(search(anonymous, 1).getStatus()).isEqualTo(Status.NOT_ASSIGNED);
+    }
+
+    @Test
+    void aSearchBeforeAnyHelloIsNotServed() throws IOException {
+        FrameSocket rude = TestLeaves.open(leaf, sockets);
+        SearchResponse answer = search(rude, 1);
+        assertThat(answer.getStatus()).isEqualTo(Status.NOT_ASSIGNED);
+        assertThat(answer.getError()).contains("expected: a Hello first");
+    }
+
+    @Test
+    void closesAConnectionThatSaysHelloTwice() throws IOException {
+        FrameSocket twice = TestLeaves.open(leaf, sockets);
+        assertThat(twice.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
+        twice.send(Protocol.rootHello(FrameSocket.ROOT_ID));
+        assertThatThrownBy(twice::receive).isInstanceOf(IOException.class);
+        assertThat(warnings).singleElement().asString().contains("a second Hello");
+    }
+
+    private static SearchResponse search(FrameSocket root, long requestId) throws IOException {
+        root.send(Frame.newBuilder().setSearch(SearchRequest.newBuilder().setRequestId(requestId).setPartition(0)
+                .setQuery("body:meadow").setK(3)).build());
+        SearchResponse answer = root.receive().getResult();
+        assertThat(answer.getRequestId()).isEqualTo(requestId);
+        return answer;
+    }
+}
