@@ -29,7 +29,7 @@ The standard tail suite. On ./hedgerow local (4 leaves, 16 partitions x 2 replic
 and --fault-injection, which changes nothing until a fault is injected), with the default request
 (stored fields and snippets, k=10, cache=false) from ./hedgerow loadgen's default mix:
 
-  capacity        the highest Poisson rate with p99 <= 20 ms, errors < 1%, generator lag p99 <= 1 ms,
+  capacity        the highest Poisson rate with p99 <= 20 ms, errors < 1%, nothing dropped,
                   found by loadgen --find-capacity and confirmed by a rerun; reused from earlier in the
                   session (results/tail-suite-capacity.env, same commit, < 6 h old) unless
                   --remeasure-capacity. Every other rate is a share of it.

@@ -232,6 +232,7 @@ public final class LoadgenCli implements Callable<Integer> {
         List<PhaseResult> phases = new ArrayList<>();
         Instant startedAt = Instant.now();
         try (LoadRun run = new LoadRun(target, connections, out)) {
+            noteLoop(out, settings, run);
             PhaseSpec main = closedLoop != null
                     ? new PhaseSpec("closed-" + closedLoop, Durations.parse(duration), 0, "closed", closedLoop, true)
                     : new PhaseSpec("rate-" + Math.round(rate), Durations.parse(duration), rate, arrival, 0, true);
@@ -259,6 +260,7 @@ public final class LoadgenCli implements Callable<Integer> {
         out.printf(Locale.ROOT, "Finding the capacity of %s: steps of %s from %.0f req/s with %s cool-downs; limits %s%n",
                 target, step, startRate, coolDown, search.limits());
         try (LoadRun run = new LoadRun(target, connections, out)) {
+            noteLoop(out, settings, run);
             warmUp(run, new PhaseSpec("warmup", stepLength, startRate, arrival, 0, false), requests);
             while (search.nextRate().isPresent()) {
                 double stepRate = Math.round(search.nextRate().getAsDouble());
@@ -281,6 +283,15 @@ public final class LoadgenCli implements Callable<Integer> {
         int code = report(out, label != null ? label : "capacity", startedAt, target, settings, steps, capacity);
         out.printf(Locale.ROOT, "%nCapacity: %s%n", CapacityText.describe(capacity));
         return code;
+    }
+
+    /** Records what the generator's loop runs at, and warns when it could not be raised. */
+    static void noteLoop(PrintStream out, Map<String, String> settings, LoadRun run) {
+        settings.put("generator loop", run.loopPriority());
+        if (run.loopPriority().startsWith("normal")) {
+            out.println("warning: the generator's event loop runs at " + run.loopPriority()
+                    + "; with servers on the same cores its sends may run late (see the lag column)");
+        }
     }
 
     /** An idle pause before a capacity step, so it does not start with the last one's backlog and garbage. */
@@ -315,6 +326,7 @@ public final class LoadgenCli implements Callable<Integer> {
         int failedFaults;
         try (FaultRunner faults = new FaultRunner(run, root, out);
                 LoadRun load = new LoadRun(root, file.connections() != null ? file.connections() : connections, out)) {
+            noteLoop(out, settings, load);
             Thread undo = new Thread(faults::close, "undo-faults");
             Runtime.getRuntime().addShutdownHook(undo);
             for (ScenarioPhase phase : file.phases()) {

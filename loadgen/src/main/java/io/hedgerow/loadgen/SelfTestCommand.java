@@ -81,7 +81,9 @@ final class SelfTestCommand implements Callable<Integer> {
             PhaseResult result;
             // No metrics to read from the responder, and a request of another shape would make the JIT
             // drop the responder's compiled decoder just as the measured phase starts.
+            String loop;
             try (LoadRun run = new LoadRun(target, 1000, out, false)) {
+                loop = run.loopPriority();
                 // One request source for both phases: a second one, of another class, would make the JIT
                 // drop code compiled during the warm-up just as the measured phase starts.
                 RequestSource root = () -> "/";
@@ -95,6 +97,7 @@ final class SelfTestCommand implements Callable<Integer> {
             settings.put("duration", duration);
             settings.put("warmup", warmup);
             settings.put("connections", "1000");
+            settings.put("generator loop", loop);
             settings.put("machine", Runtime.getRuntime().availableProcessors() + " cores, Java " + Runtime.version()
                     + ", " + LoadgenCli.collectors());
             RunResult runResult = new RunResult("selftest", startedAt, target.toString(), settings, List.of(result));

@@ -59,6 +59,8 @@ class LoadgenCliTest {
         RunResult run = RunReader.read(folder);
         assertThat(run.label()).isEqualTo("e2e");
         assertThat(run.settings()).containsEntry("duration", "2s").containsKey("queries");
+        assertThat(run.settings().get("generator loop")).as("what the loop runs at, raised or why not")
+                .matches("real-time \\(SCHED_RR 10.*|normal \\(.+\\)");
         PhaseResult phase = run.phases().getFirst();
         assertThat(phase.name()).isEqualTo("rate-200");
         assertThat(phase.mode()).isEqualTo("open/poisson");

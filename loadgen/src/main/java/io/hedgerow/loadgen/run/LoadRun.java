@@ -22,6 +22,8 @@ public final class LoadRun implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final PhaseRunner runner;
+    /** What the event loop runs at: real-time when it could be raised ({@link LoopPriority}). */
+    private final String loopPriority;
     /** Null for a target that is not a Hedgerow root. */
     private final RootMetricsScraper scraper;
 
@@ -41,8 +43,14 @@ public final class LoadRun implements AutoCloseable {
         Transport transport = Transport.best();
         this.group = transport.newGroup(1, "loadgen");
         HttpLoadClient client = new HttpLoadClient(target, group.next(), transport, connections, Ticker.system());
+        this.loopPriority = client.loop().submit(LoopPriority::raise).syncUninterruptibly().getNow();
         this.runner = new PhaseRunner(client, Ticker.system(), progress, Duration.ofSeconds(10));
         this.scraper = readRootMetrics ? new RootMetricsScraper(target) : null;
+    }
+
+    /** What the generator's event loop runs at, for the run's settings. */
+    public String loopPriority() {
+        return loopPriority;
     }
 
     /**
