@@ -9,7 +9,7 @@
 #   require_value OPTION VALUE    for option parsing
 #   require_duration NAME VALUE   a duration like 150ms, 10s, 2m
 #   require_port_free PORT
-#   cluster_start NAME PORT ARGS...   starts ./hedgerow local with ARGS, waits until it serves
+#   cluster_start NAME PORT ARGS...   starts ./hedgerow local with ARGS (of $HEDGEROW_CLUSTER if set), waits until it serves
 #   cluster_stop                  stops it (also on exit)
 #   loadgen_run LOG ARGS...       runs ./hedgerow loadgen ARGS, tee'd to LOG; prints its results folder
 #   lg_read FOLDER PATH...        values of FOLDER/summary.json (see ./hedgerow loadgen read --help)
@@ -77,7 +77,7 @@ cluster_start() {
   shift 2
   CLUSTER_LOG="$OUT/cluster-$name.log"
   say "Starting ./hedgerow local --port $port $* (log: $CLUSTER_LOG)"
-  "$HEDGEROW" local --port "$port" --run-dir "$RUN_DIR" "$@" >"$CLUSTER_LOG" 2>&1 &
+  "${HEDGEROW_CLUSTER:-$HEDGEROW}" local --port "$port" --run-dir "$RUN_DIR" "$@" >"$CLUSTER_LOG" 2>&1 &
   CLUSTER_PID=$!
   local waited=0
   until grep -qs '^Serving on ' "$CLUSTER_LOG"; do
@@ -109,7 +109,7 @@ cluster_stop() {
     if kill -0 "$CLUSTER_PID" 2>/dev/null; then
       kill -KILL "$CLUSTER_PID" 2>/dev/null || true
       # The root could not stop its leaves: stop them by their pid files (ours only: --run-dir).
-      "$HEDGEROW" local stop --run-dir "$RUN_DIR" || true
+      "${HEDGEROW_CLUSTER:-$HEDGEROW}" local stop --run-dir "$RUN_DIR" || true
     fi
   fi
   CLUSTER_PID=""

@@ -20,6 +20,8 @@ PORT=8080
 RESULTS="$HERE/results"
 PHASE_DURATION=""
 SHARE=0.5
+REPLICAS=""
+CHECKOUT=""
 
 usage() {
   cat <<'USAGE'
@@ -59,6 +61,9 @@ Options:
   --remeasure-capacity    Measure the capacity even if one from earlier in the session is there.
   --only LIST             Run only these scenarios, comma-separated (default: all).
   --phase-duration D      Length of every measured phase (default: full 50,000 requests, quick 20s).
+  --replicas N            Replicas per partition of the cluster (default: the cluster's, 2).
+  --checkout DIR          Start the cluster from another checkout of Hedgerow (its ./hedgerow), loaded by
+                          this one's generator: the same instrument before and after a change.
   --port N                The root's HTTP port (default: 8080).
   --results DIR           Where the results folder goes (default: results/).
   -h, --help              This help.
@@ -80,6 +85,8 @@ while [[ $# -gt 0 ]]; do
     --remeasure-capacity) REMEASURE=1; shift ;;
     --only) require_value "$1" "${2:-}"; ONLY="$2"; shift 2 ;;
     --phase-duration) require_value "$1" "${2:-}"; PHASE_DURATION="$2"; shift 2 ;;
+    --replicas) require_value "$1" "${2:-}"; REPLICAS="$2"; shift 2 ;;
+    --checkout) require_value "$1" "${2:-}"; CHECKOUT="$2"; shift 2 ;;
     --port) require_value "$1" "${2:-}"; PORT="$2"; shift 2 ;;
     --results) require_value "$1" "${2:-}"; RESULTS="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -92,6 +99,11 @@ RUNS="${RUNS:-$([[ $QUICK == 1 ]] && echo 1 || echo 3)}"
 [[ -z "$CAPACITY" || "$CAPACITY" =~ ^[1-9][0-9]*$ ]] || die "--capacity: '$CAPACITY' (expected: whole requests/s)"
 [[ -z "$PHASE_DURATION" || "$PHASE_DURATION" =~ ^[1-9][0-9]*s$ ]] || die "--phase-duration: '$PHASE_DURATION' (expected whole seconds, e.g. 90s)"
 require_port_free "$PORT"
+[[ -z "$REPLICAS" || "$REPLICAS" =~ ^[1-4]$ ]] || die "--replicas: '$REPLICAS' (expected: 1..4)"
+if [[ -n "$CHECKOUT" ]]; then
+  [[ -x "$CHECKOUT/hedgerow" ]] || die "--checkout: no ./hedgerow in '$CHECKOUT'"
+  CHECKOUT="$(cd "$CHECKOUT" && pwd)"
+fi
 SCENARIOS=("${ALL_SCENARIOS[@]}")
 if [[ -n "$ONLY" ]]; then
   IFS=',' read -r -a SCENARIOS <<<"$ONLY"
@@ -109,9 +121,16 @@ OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-tail-suite"
 bench_init
 mkdir -p "$OUT/runs" "$OUT/logs" "$OUT/charts"
 say "Tail suite$([[ $QUICK == 1 ]] && echo " (quick)"): results in $OUT"
-COMMIT="$(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-DIRTY="$(git -C "$HERE" status --porcelain --untracked-files=no 2>/dev/null | head -n 1)"
+SERVERS="${CHECKOUT:-$HERE}"
+COMMIT="$(git -C "$SERVERS" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+DIRTY="$(git -C "$SERVERS" status --porcelain --untracked-files=no 2>/dev/null | head -n 1)"
 CLUSTER_ARGS=(--fault-injection)
+[[ -z "$REPLICAS" ]] || CLUSTER_ARGS+=(--replicas "$REPLICAS")
+if [[ -n "$CHECKOUT" ]]; then
+  say "The cluster comes from $CHECKOUT (commit $COMMIT); the generator from $HERE"
+  HEDGEROW_CLUSTER="$CHECKOUT/hedgerow"
+  (cd "$CHECKOUT" && ./hedgerow index --help >/dev/null) # builds it, in the foreground
+fi
 
 # A fresh cluster gets load before anything is measured: six JVMs compiling on two cores fall behind
 # for a minute when loaded at once (the cold-start scenario measures exactly that).
@@ -140,7 +159,8 @@ CAPACITY_SOURCE="given with --capacity"
 if [[ -z "$CAPACITY" && $REMEASURE == 0 && -f "$CAPACITY_FILE" ]]; then
   # shellcheck disable=SC1090
   source "$CAPACITY_FILE"
-  if [[ "${CAPACITY_COMMIT:-}" == "$COMMIT" && $(($(date +%s) - ${CAPACITY_AT:-0})) -lt 21600 ]]; then
+  if [[ "${CAPACITY_COMMIT:-}" == "$COMMIT" && "${CAPACITY_REPLICAS:-}" == "${REPLICAS:-2}" \
+        && $(($(date +%s) - ${CAPACITY_AT:-0})) -lt 21600 ]]; then
     CAPACITY="$CAPACITY_RATE"
     CAPACITY_SOURCE="measured earlier in this session ($(date -d "@$CAPACITY_AT" '+%H:%M'), $CAPACITY_FILE)"
   fi
@@ -155,7 +175,8 @@ if [[ -z "$CAPACITY" ]]; then
   [[ "$status" != NOT_REACHED ]] || problem "the capacity search reached its ceiling: the capacity is above $rate req/s"
   CAPACITY="$(printf '%.0f' "$rate")"
   CAPACITY_SOURCE="measured now: $folder ($status)"
-  printf 'CAPACITY_RATE=%s\nCAPACITY_AT=%s\nCAPACITY_COMMIT=%s\n' "$CAPACITY" "$(date +%s)" "$COMMIT" >"$CAPACITY_FILE"
+  printf 'CAPACITY_RATE=%s\nCAPACITY_AT=%s\nCAPACITY_COMMIT=%s\nCAPACITY_REPLICAS=%s\n' "$CAPACITY" "$(date +%s)" \
+    "$COMMIT" "${REPLICAS:-2}" >"$CAPACITY_FILE"
 fi
 RATE=$(awk -v c="$CAPACITY" -v s="$SHARE" 'BEGIN { printf "%d", c * s + 0.5 }')
 OVERLOAD_RATE=$((CAPACITY * 2))
@@ -238,11 +259,11 @@ TABLE="$OUT/tail-suite.md"
   echo
   echo "- Machine: $(machine_line); the root, 4 leaf JVMs and the generator all on it."
   echo "- Code: commit $COMMIT${DIRTY:+ with uncommitted changes}."
-  echo "- Cluster: \`./hedgerow local ${CLUSTER_ARGS[*]}\` (Europarl, 16 partitions x 2 replicas over 4 leaves, default settings)."
+  echo "- Cluster: \`./hedgerow local ${CLUSTER_ARGS[*]}\` (Europarl, 16 partitions x ${REPLICAS:-2} replicas over 4 leaves, default settings)${CHECKOUT:+, started from $CHECKOUT}."
   echo "- Request: the load generator's default mix with the server's defaults (stored fields, snippets, k=10), \`cache=false\` but in no-fault-cache."
   echo "- Capacity: $CAPACITY req/s at p99 <= 20 ms ($CAPACITY_SOURCE); scenarios at $RATE req/s ($SHARE of it), overload at $OVERLOAD_RATE req/s."
   echo "- Runs: $RUNS of each scenario, interleaved; measured phases of $PHASE_DURATION (at least 40 s for kill, 75 s for rolling-restart, 30 s for cold-start; overload ${OVERLOAD_SECONDS}s)."
-  echo "- Command: \`benchmarks/tail-suite.sh$([[ $QUICK == 1 ]] && echo " --quick")${ONLY:+ --only $ONLY}$([[ "$RUNS" != 3 && $QUICK == 0 ]] && echo " --runs $RUNS")\`"
+  echo "- Command: \`benchmarks/tail-suite.sh$([[ $QUICK == 1 ]] && echo " --quick")${ONLY:+ --only $ONLY}$([[ "$RUNS" != 3 && $QUICK == 0 ]] && echo " --runs $RUNS")${REPLICAS:+ --replicas $REPLICAS}${CHECKOUT:+ --checkout $CHECKOUT}\`"
   [[ ${#PENDING[@]} -eq 0 ]] || echo "- Pending (need a later issue's feature): ${PENDING[*]}."
   echo
   sed '/^Comparison: /d' "$OUT/spread.md.log"
