@@ -144,6 +144,9 @@ public final class HttpLoadClient {
         void send(String pathAndQuery, long intended, ResponseListener responseListener) {
             this.intendedNanos = intended;
             this.listener = responseListener;
+            // Stamped when the generator gets to it: a new connection's connect time is the server's
+            // (its accept backlog), not the generator's lateness, and stays in the request's latency.
+            listener.sent(intendedNanos, ticker.nanoTime());
             FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, pathAndQuery,
                     Unpooled.EMPTY_BUFFER, requestHeaders, EmptyHttpHeaders.INSTANCE);
             if (channel != null) {
@@ -173,9 +176,7 @@ public final class HttpLoadClient {
             write(request);
         }
 
-        /** Writes the request, stamped: a new connection's connect time is the generator's lateness too. */
         private void write(FullHttpRequest request) {
-            listener.sent(intendedNanos, ticker.nanoTime());
             channel.writeAndFlush(request, channel.voidPromise());
         }
 

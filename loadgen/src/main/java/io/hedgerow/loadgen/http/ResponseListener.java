@@ -4,11 +4,12 @@ package io.hedgerow.loadgen.http;
 public interface ResponseListener {
 
     /**
-     * The request was written to its connection (after connecting, for a new one): how late the
-     * generator was against its schedule is {@code sentNanos - intendedNanos}.
+     * The generator got to the request and hands it to a connection (a new one connects first, and
+     * that time is the request's, not the generator's): how late the generator was against its
+     * schedule is {@code sentNanos - intendedNanos}.
      *
      * @param intendedNanos when the request was meant to start (open loop) or was handed over (closed loop)
-     * @param sentNanos     when it was written
+     * @param sentNanos     when it was handed to a connection
      */
     default void sent(long intendedNanos, long sentNanos) {
     }

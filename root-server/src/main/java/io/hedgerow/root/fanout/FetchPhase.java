@@ -59,8 +59,7 @@ final class FetchPhase {
     }
 
     void start(long nowNanos) {
-        int leaves = send(hits, SubRequestTrace.Kind.FETCH, ctx.priority, nowNanos);
-        ctx.metrics().subRequestsNeeded(RootMetrics.Phase.FETCH, leaves);
+        ctx.metrics().subRequestsNeeded(RootMetrics.Phase.FETCH, send(hits, SubRequestTrace.Kind.FETCH, ctx.priority, nowNanos));
         if (done()) {
             run.finish(nowNanos);
             return;
@@ -74,7 +73,7 @@ final class FetchPhase {
     /**
      * Fetches {@code batch}, one request per leaf.
      *
-     * @return the number of leaves chosen
+     * @return the number of fetches sent
      */
     private int send(List<HitSlot> batch, SubRequestTrace.Kind kind, Priority priority, long nowNanos) {
         Map<Integer, List<HitSlot>> byLeaf = new LinkedHashMap<>();
@@ -90,8 +89,9 @@ final class FetchPhase {
         }
         long budgetNanos = ctx.leafBudgetNanos(nowNanos);
         if (budgetNanos <= 0) {
-            return byLeaf.size();
+            return 0;
         }
+        int sent = 0;
         for (Map.Entry<Integer, List<HitSlot>> group : byLeaf.entrySet()) {
             boolean allowed = switch (kind) {
                 case FETCH_BACKUP -> ctx.shared.budget().tryBackup();
@@ -119,8 +119,9 @@ final class FetchPhase {
             copies.add(copy);
             ctx.metrics().subRequestSent(kind);
             out.send(copy, wire.build());
+            sent++;
         }
-        return byLeaf.size();
+        return sent;
     }
 
     /** The leaf that answered the hit's partition, while ready and not asked yet; else a replica not asked yet. */

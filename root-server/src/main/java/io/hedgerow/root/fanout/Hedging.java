@@ -28,6 +28,8 @@ final class Hedging {
     private final RunTimers timers;
     private int round;
     private long delayNanos;
+    /** Tied mode: the delay before the twins, and the grace the twin's leaf gives the first copy's cancel. */
+    private long tiedDelayNanos;
 
     Hedging(RunContext ctx, QuerySlots slots, RunTimers timers) {
         this.ctx = ctx;
@@ -46,7 +48,7 @@ final class Hedging {
                 }
             }
             case TIED -> {
-                long tiedDelayNanos = tiedDelayNanos();
+                tiedDelayNanos = deriveTiedDelayNanos();
                 if (tiedDelayNanos <= 0) {
                     onTwinsTimer(nowNanos);
                 } else {
@@ -124,8 +126,10 @@ final class Hedging {
             }
             slot.hedged();
             ctx.metrics().tiedPairSent();
+            // The twin waits at its leaf for as long again as the tied delay before it may start: the
+            // first copy's cancel, sent by its leaf as it starts, can still drop it there.
             slots.send(slot, twin.leaf(), twin.requestId(), SubRequestTrace.Kind.TWIN, ctx.priority,
-                    ctx.twinOf(twin.firstLeaf(), twin.firstRequestId()), nowNanos);
+                    ctx.twinOf(twin.firstLeaf(), twin.firstRequestId(), tiedDelayNanos), nowNanos);
         }
     }
 
@@ -141,9 +145,10 @@ final class Hedging {
 
     /**
      * The tied delay: about two network round trips to the slowest leaf, so a first copy that starts
-     * at once can cancel its twin before the twin is even sent.
+     * at once can cancel its twin before the twin is even sent. The twin's grace at its leaf is the
+     * same again, for a first copy that starts just as its twin is sent.
      */
-    private long tiedDelayNanos() {
+    private long deriveTiedDelayNanos() {
         long network = 0;
         for (int leaf = 0; leaf < ctx.shared.roundTrip().leaves(); leaf++) {
             long leafNetwork = ctx.shared.roundTrip().networkNanos(leaf);

@@ -5,6 +5,7 @@ import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Twin;
 import io.hedgerow.root.api.PartitionError;
 import io.hedgerow.root.api.SubRequestTrace;
+import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
 
@@ -81,6 +82,10 @@ final class QuerySlots {
             return null;
         }
         SearchCopy copy = new SearchCopy(slot.partition(), leaf, requestId, kind, priority, nowNanos);
+        if (slot.unsent()) {
+            // The partition's first copy is the one it needs; any other is extra load.
+            ctx.metrics().subRequestsNeeded(RootMetrics.Phase.QUERY, 1);
+        }
         slot.add(copy);
         io.hedgerow.common.wire.proto.SearchRequest.Builder wire = ctx.wirePrototype.toBuilder()
                 .setRequestId(requestId)

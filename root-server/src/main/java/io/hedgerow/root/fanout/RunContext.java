@@ -117,6 +117,11 @@ final class RunContext {
         return Twin.newBuilder().setLeafAddress(leafName(leaf)).setRequestId(requestId).build();
     }
 
+    /** The twin a second copy names, with the grace its leaf waits before it may start it. */
+    Twin twinOf(int leaf, long requestId, long graceNanos) {
+        return Twin.newBuilder().setLeafAddress(leafName(leaf)).setRequestId(requestId).setGraceNanos(graceNanos).build();
+    }
+
     long elapsedMillis(long nowNanos) {
         return TimeUnit.NANOSECONDS.toMillis(nowNanos - startNanos);
     }

@@ -67,7 +67,6 @@ final class SearchRun {
     /** Starts the search at {@code nowNanos}: canaries (or the fan-out) and the deadline. */
     List<Action> start(long nowNanos) {
         ctx.metrics().searchStarted();
-        ctx.metrics().subRequestsNeeded(RootMetrics.Phase.QUERY, ctx.partitions);
         timers.arm(RunTimers.Timer.DEADLINE, ctx.deadlineNanos);
         if (ctx.run.canaries() > 0 && ctx.partitions > 1) {
             stage = Stage.CANARY;

@@ -185,16 +185,19 @@ class TailTest {
             cluster.root().leafFaults().injectStall(0, STALLED).join();
             String stalled = cluster.leaves().get(0).address();
 
-            // The canary's partition is random; in a few queries some canary lands on the stalled leaf.
+            // The canary's partition is random; in a few queries the first canary lands on the stalled
+            // leaf. (A first canary on the healthy leaf that takes over 2 ms on a loaded machine gets its
+            // backup on the stalled one: that query shows nothing of what is tested here.)
             SearchResult hedged = null;
             for (int i = 0; i < 40 && hedged == null; i++) {
                 SearchResult result = search(cluster, SearchRequest.builder("alpha OR q" + i).hedgeAfterMillis(2)
                         .explain(true));
-                if (result.trace().stream().anyMatch(t -> t.kind() == SubRequestTrace.Kind.CANARY && t.leaf().equals(stalled))) {
+                if (result.trace().stream().filter(t -> t.kind() == SubRequestTrace.Kind.CANARY).findFirst()
+                        .filter(first -> first.leaf().equals(stalled)).isPresent()) {
                     hedged = result;
                 }
             }
-            assertThat(hedged).as("a canary on the stalled leaf in 40 queries").isNotNull();
+            assertThat(hedged).as("a first canary on the stalled leaf in 40 queries").isNotNull();
             assertThat(hedged.tainted()).isFalse();
             List<SubRequestTrace> canaries = hedged.trace().stream()
                     .filter(t -> t.kind() == SubRequestTrace.Kind.CANARY).toList();

@@ -1,6 +1,7 @@
 package io.hedgerow.root.fanout;
 
 import static io.hedgerow.common.wire.proto.Priority.INTERACTIVE;
+import static io.hedgerow.root.fanout.RunScript.MS;
 import static io.hedgerow.root.fanout.RunScript.cancels;
 import static io.hedgerow.root.fanout.RunScript.query;
 import static io.hedgerow.root.fanout.RunScript.result;
@@ -40,6 +41,9 @@ class SearchRunTiedTest {
         SearchCopy twin = sent(twins, 2, 1, Kind.TWIN, INTERACTIVE);
         assertThat(searches(twins)).hasSize(1);
         assertThat(wires(twins).getFirst().getTwin().getRequestId()).isEqualTo(firsts.get(2).requestId());
+        assertThat(wires(twins).getFirst().getTwin().getGraceNanos()).as("the twin's grace at its leaf: the tied delay")
+                .isEqualTo(1 * MS);
+        assertThat(wires(start).get(2).getTwin().getGraceNanos()).as("a first copy starts at once").isZero();
         assertThat(wires(start).get(2).getTwin().getRequestId()).isEqualTo(twin.requestId());
         assertThat(script.context.budget().backupsInWindow()).as("the seven twins never sent gave their charge back")
                 .isEqualTo(1);
