@@ -22,6 +22,8 @@ PHASE_DURATION=""
 SHARE=0.5
 REPLICAS=""
 CHECKOUT=""
+EXTRA_CLUSTER_ARGS=()
+LABEL=""
 
 usage() {
   cat <<'USAGE'
@@ -64,6 +66,9 @@ Options:
   --replicas N            Replicas per partition of the cluster (default: the cluster's, 2).
   --checkout DIR          Start the cluster from another checkout of Hedgerow (its ./hedgerow), loaded by
                           this one's generator: the same instrument before and after a change.
+  --cluster-arg ARG       Pass ARG to ./hedgerow local (repeatable), e.g. --cluster-arg=--canaries=0; the
+                          settings are then not the defaults, and the table says so.
+  --label NAME            Name of the results folder and the table's title (default: tail-suite).
   --port N                The root's HTTP port (default: 8080).
   --results DIR           Where the results folder goes (default: results/).
   -h, --help              This help.
@@ -87,6 +92,9 @@ while [[ $# -gt 0 ]]; do
     --phase-duration) require_value "$1" "${2:-}"; PHASE_DURATION="$2"; shift 2 ;;
     --replicas) require_value "$1" "${2:-}"; REPLICAS="$2"; shift 2 ;;
     --checkout) require_value "$1" "${2:-}"; CHECKOUT="$2"; shift 2 ;;
+    --cluster-arg) require_value "$1" "${2:-}"; EXTRA_CLUSTER_ARGS+=("$2"); shift 2 ;;
+    --cluster-arg=*) EXTRA_CLUSTER_ARGS+=("${1#--cluster-arg=}"); shift ;;
+    --label) require_value "$1" "${2:-}"; LABEL="$2"; shift 2 ;;
     --port) require_value "$1" "${2:-}"; PORT="$2"; shift 2 ;;
     --results) require_value "$1" "${2:-}"; RESULTS="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -117,7 +125,7 @@ for name in "${SCENARIOS[@]}"; do
 done
 
 URL="http://127.0.0.1:$PORT"
-OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-tail-suite"
+OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-${LABEL:-tail-suite}"
 bench_init
 mkdir -p "$OUT/runs" "$OUT/logs" "$OUT/charts"
 say "Tail suite$([[ $QUICK == 1 ]] && echo " (quick)"): results in $OUT"
@@ -126,6 +134,7 @@ COMMIT="$(git -C "$SERVERS" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 DIRTY="$(git -C "$SERVERS" status --porcelain --untracked-files=no 2>/dev/null | head -n 1)"
 CLUSTER_ARGS=(--fault-injection)
 [[ -z "$REPLICAS" ]] || CLUSTER_ARGS+=(--replicas "$REPLICAS")
+CLUSTER_ARGS+=(${EXTRA_CLUSTER_ARGS[@]+"${EXTRA_CLUSTER_ARGS[@]}"})
 if [[ -n "$CHECKOUT" ]]; then
   say "The cluster comes from $CHECKOUT (commit $COMMIT); the generator from $HERE"
   HEDGEROW_CLUSTER="$CHECKOUT/hedgerow"
@@ -159,7 +168,7 @@ CAPACITY_SOURCE="given with --capacity"
 if [[ -z "$CAPACITY" && $REMEASURE == 0 && -f "$CAPACITY_FILE" ]]; then
   # shellcheck disable=SC1090
   source "$CAPACITY_FILE"
-  if [[ "${CAPACITY_COMMIT:-}" == "$COMMIT" && "${CAPACITY_REPLICAS:-}" == "${REPLICAS:-2}" \
+  if [[ "${CAPACITY_COMMIT:-}" == "$COMMIT" && "${CAPACITY_CLUSTER:-}" == "${CLUSTER_ARGS[*]}" \
         && $(($(date +%s) - ${CAPACITY_AT:-0})) -lt 21600 ]]; then
     CAPACITY="$CAPACITY_RATE"
     CAPACITY_SOURCE="measured earlier in this session ($(date -d "@$CAPACITY_AT" '+%H:%M'), $CAPACITY_FILE)"
@@ -175,8 +184,8 @@ if [[ -z "$CAPACITY" ]]; then
   [[ "$status" != NOT_REACHED ]] || problem "the capacity search reached its ceiling: the capacity is above $rate req/s"
   CAPACITY="$(printf '%.0f' "$rate")"
   CAPACITY_SOURCE="measured now: $folder ($status)"
-  printf 'CAPACITY_RATE=%s\nCAPACITY_AT=%s\nCAPACITY_COMMIT=%s\nCAPACITY_REPLICAS=%s\n' "$CAPACITY" "$(date +%s)" \
-    "$COMMIT" "${REPLICAS:-2}" >"$CAPACITY_FILE"
+  printf 'CAPACITY_RATE=%s\nCAPACITY_AT=%s\nCAPACITY_COMMIT=%s\nCAPACITY_CLUSTER="%s"\n' "$CAPACITY" "$(date +%s)" \
+    "$COMMIT" "${CLUSTER_ARGS[*]}" >"$CAPACITY_FILE"
 fi
 RATE=$(awk -v c="$CAPACITY" -v s="$SHARE" 'BEGIN { printf "%d", c * s + 0.5 }')
 OVERLOAD_RATE=$((CAPACITY * 2))
@@ -215,6 +224,13 @@ run_scenario() { # scenario round
     kill|rolling-restart) wait_leaves_up "$name" ;;
     overload) say "  cooling down 15 s after the overload"; sleep 15 ;;
   esac
+  # No healthy query may be blocklisted by any scenario: the suite's queries have no query of death.
+  local blocklist
+  blocklist="$(curl -fsS --max-time 5 "$URL/admin/blocklist" 2>/dev/null || true)"
+  if [[ -n "$blocklist" && "$blocklist" != *'"entries":[]'* ]]; then
+    problem "$name (run $round): healthy queries blocklisted: $blocklist"
+    curl -fsS --max-time 5 -X DELETE "$URL/admin/blocklist" >/dev/null 2>&1 || true
+  fi
 }
 
 for round in $(seq 1 "$RUNS"); do
@@ -255,7 +271,7 @@ done < <(sed -n 's/^- \(.*\)$/\1/p' "$OUT/runs.md")
 
 TABLE="$OUT/tail-suite.md"
 {
-  echo "# Tail suite$([[ $QUICK == 1 ]] && echo " (quick)"): measured $(date -u +%Y-%m-%d)"
+  echo "# ${LABEL:-Tail suite}$([[ $QUICK == 1 ]] && echo " (quick)"): measured $(date -u +%Y-%m-%d)"
   echo
   echo "- Machine: $(machine_line); the root, 4 leaf JVMs and the generator all on it."
   echo "- Code: commit $COMMIT${DIRTY:+ with uncommitted changes}."
@@ -263,7 +279,7 @@ TABLE="$OUT/tail-suite.md"
   echo "- Request: the load generator's default mix with the server's defaults (stored fields, snippets, k=10), \`cache=false\` but in no-fault-cache."
   echo "- Capacity: $CAPACITY req/s at p99 <= 20 ms ($CAPACITY_SOURCE); scenarios at $RATE req/s ($SHARE of it), overload at $OVERLOAD_RATE req/s."
   echo "- Runs: $RUNS of each scenario, interleaved; measured phases of $PHASE_DURATION (at least 40 s for kill, 75 s for rolling-restart, 30 s for cold-start; overload ${OVERLOAD_SECONDS}s)."
-  echo "- Command: \`benchmarks/tail-suite.sh$([[ $QUICK == 1 ]] && echo " --quick")${ONLY:+ --only $ONLY}$([[ "$RUNS" != 3 && $QUICK == 0 ]] && echo " --runs $RUNS")${REPLICAS:+ --replicas $REPLICAS}${CHECKOUT:+ --checkout $CHECKOUT}\`"
+  echo "- Command: \`benchmarks/tail-suite.sh$([[ $QUICK == 1 ]] && echo " --quick")${ONLY:+ --only $ONLY}$([[ "$RUNS" != 3 && $QUICK == 0 ]] && echo " --runs $RUNS")${REPLICAS:+ --replicas $REPLICAS}$(printf ' --cluster-arg=%s' ${EXTRA_CLUSTER_ARGS[@]+"${EXTRA_CLUSTER_ARGS[@]}"} | sed 's/^ --cluster-arg=$//')${CHECKOUT:+ --checkout $CHECKOUT}\`"
   [[ ${#PENDING[@]} -eq 0 ]] || echo "- Pending (need a later issue's feature): ${PENDING[*]}."
   echo
   sed '/^Comparison: /d' "$OUT/spread.md.log"

@@ -187,6 +187,7 @@ public final class HttpLoadClient {
             inFlight--;
             boolean tainted = ByteBufUtil.indexOf(TAINTED, response.content()) >= 0;
             double docsFraction = tainted ? CoverageField.docsFraction(response.content()) : Double.NaN;
+            String errorCode = response.status().code() == 200 ? null : ErrorCode.of(response.content());
             boolean keepAlive = HttpUtil.isKeepAlive(response);
             if (keepAlive) {
                 idle.addFirst(this); // most recently used first: fewer connections stay warm
@@ -196,7 +197,7 @@ public final class HttpLoadClient {
                 all.remove(this);
                 ctx.close();
             }
-            done.completed(intendedNanos, response.status().code(), tainted, docsFraction);
+            done.completed(intendedNanos, response.status().code(), tainted, docsFraction, errorCode);
         }
 
         @Override

@@ -22,8 +22,10 @@ public interface ResponseListener {
      * @param tainted       the body said {@code "tainted":true}
      * @param docsFraction  for a tainted answer, its {@code coverage.docs_fraction} (0..1); NaN when not
      *                      tainted or the body did not say
+     * @param errorCode     for an error answer, the {@code error} code of its body ({@code unavailable},
+     *                      {@code blocklisted}...); null for an answer, or a body without one
      */
-    void completed(long intendedNanos, int status, boolean tainted, double docsFraction);
+    void completed(long intendedNanos, int status, boolean tainted, double docsFraction, String errorCode);
 
     /** No response: the connection failed or closed first. */
     void failed(long intendedNanos, String reason);

@@ -70,11 +70,11 @@ public final class PhaseRecorder implements ResponseListener {
     }
 
     @Override
-    public void completed(long intendedNanos, int status, boolean taintedResult, double docsFraction) {
+    public void completed(long intendedNanos, int status, boolean taintedResult, double docsFraction, String errorCode) {
         long latencyNanos = ticker.nanoTime() - intendedNanos;
         if (status != 200) {
             errors.record(latencyNanos);
-            error("HTTP " + status);
+            error(errorCode == null ? "HTTP " + status : "HTTP " + status + " " + errorCode);
         } else if (taintedResult) {
             tainted.record(latencyNanos);
             if (!Double.isNaN(docsFraction)) {

@@ -199,9 +199,9 @@ public final class PhaseRunner {
         }
 
         @Override
-        public void completed(long sentNanos, int status, boolean tainted, double docsFraction) {
+        public void completed(long sentNanos, int status, boolean tainted, double docsFraction, String errorCode) {
             active--;
-            recorder.completed(sentNanos, status, tainted, docsFraction);
+            recorder.completed(sentNanos, status, tainted, docsFraction, errorCode);
             sendNext();
         }
 

@@ -68,7 +68,7 @@ class HttpLoadClientCoverageTest {
         CompletableFuture<Heard> heard = new CompletableFuture<>();
         client.loop().execute(() -> client.send(path, System.nanoTime(), new ResponseListener() {
             @Override
-            public void completed(long intendedNanos, int status, boolean tainted, double docsFraction) {
+            public void completed(long intendedNanos, int status, boolean tainted, double docsFraction, String errorCode) {
                 heard.complete(new Heard(status, tainted, docsFraction));
             }
 

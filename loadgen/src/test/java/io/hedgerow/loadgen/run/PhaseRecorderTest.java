@@ -16,10 +16,10 @@ class PhaseRecorderTest {
     void keepsCompleteAnswersTaintedAnswersAndErrorsApart() {
         long intended = ticker.nanoTime();
         ticker.advance(Duration.ofMillis(2));
-        recorder.completed(intended, 200, false, Double.NaN);
+        recorder.completed(intended, 200, false, Double.NaN, null);
         ticker.advance(Duration.ofMillis(18));
-        recorder.completed(intended, 200, true, 0.9);
-        recorder.completed(intended, 503, false, Double.NaN);
+        recorder.completed(intended, 200, true, 0.9, null);
+        recorder.completed(intended, 503, false, Double.NaN, "blocklisted");
         recorder.failed(intended, "connection closed by the server");
 
         Latencies latencies = recorder.finish();
@@ -30,7 +30,8 @@ class PhaseRecorderTest {
         assertThat(latencies.errors().getTotalCount()).as("a 503 and a lost connection").isEqualTo(2);
         assertThat(latencies.answered().getTotalCount()).isEqualTo(2);
         assertThat(recorder.completed()).isEqualTo(4);
-        assertThat(recorder.errorReasons()).containsEntry("HTTP 503", 1L).containsEntry("connection closed by the server", 1L);
+        assertThat(recorder.errorReasons()).containsEntry("HTTP 503 blocklisted", 1L)
+                .containsEntry("connection closed by the server", 1L);
     }
 
     @Test
@@ -49,11 +50,11 @@ class PhaseRecorderTest {
 
     @Test
     void averagesTheCoverageOfTaintedAnswersOnly() {
-        recorder.completed(ticker.nanoTime(), 200, true, 0.9);
-        recorder.completed(ticker.nanoTime(), 200, true, 0.8);
-        recorder.completed(ticker.nanoTime(), 200, false, Double.NaN);
-        recorder.completed(ticker.nanoTime(), 200, true, Double.NaN); // tainted, coverage not said
-        recorder.completed(ticker.nanoTime(), 503, true, 0.1); // an error, not a tainted answer
+        recorder.completed(ticker.nanoTime(), 200, true, 0.9, null);
+        recorder.completed(ticker.nanoTime(), 200, true, 0.8, null);
+        recorder.completed(ticker.nanoTime(), 200, false, Double.NaN, null);
+        recorder.completed(ticker.nanoTime(), 200, true, Double.NaN, null); // tainted, coverage not said
+        recorder.completed(ticker.nanoTime(), 503, true, 0.1, null); // an error, not a tainted answer
 
         assertThat(recorder.completed()).isEqualTo(5);
         assertThat(recorder.finish().tainted().getTotalCount()).isEqualTo(3);
@@ -63,7 +64,7 @@ class PhaseRecorderTest {
 
     @Test
     void hasNoTaintedCoverageWhenNothingWasTainted() {
-        recorder.completed(ticker.nanoTime(), 200, false, Double.NaN);
+        recorder.completed(ticker.nanoTime(), 200, false, Double.NaN, null);
         assertThat(recorder.taintedCoverage()).isNull();
     }
 }
