@@ -76,6 +76,17 @@ public final class SlidingLatencyWindow {
         return merged.getTotalCount();
     }
 
+    /** The window's count and its value at {@code percentile} (0..100), read together. */
+    public record Reading(long count, long percentileNanos) {
+    }
+
+    /** The count and the value at {@code percentile}, from one look at the window (one merge, not two). */
+    public synchronized Reading read(double percentile) {
+        rotateIfDue();
+        refreshMerged();
+        return new Reading(merged.getTotalCount(), merged.getValueAtPercentile(percentile));
+    }
+
     /** A copy of the whole window, for reports. */
     public synchronized Histogram snapshot() {
         rotateIfDue();
@@ -83,13 +94,17 @@ public final class SlidingLatencyWindow {
         return merged.copy();
     }
 
+    /**
+     * Takes in what the current bucket has collected so far. {@code merged} is kept equal to the
+     * sum of the ring as it changes (the new values added, an expired bucket subtracted), rather
+     * than re-added from all the buckets at every read: a tenth of the work, which the root does a
+     * few hundred times a second, one window per policy and request class.
+     */
     private void refreshMerged() {
-        // Include what the current bucket has collected so far.
         spare = recorder.getIntervalHistogram(spare);
-        ring[currentIndex].add(spare);
-        merged.reset();
-        for (Histogram bucket : ring) {
-            merged.add(bucket);
+        if (spare.getTotalCount() > 0) {
+            ring[currentIndex].add(spare);
+            merged.add(spare);
         }
     }
 
@@ -98,12 +113,15 @@ public final class SlidingLatencyWindow {
         if (now - (currentBucketStartNanos + bucketNanos) < 0) {
             return;
         }
-        spare = recorder.getIntervalHistogram(spare);
-        ring[currentIndex].add(spare);
+        refreshMerged();
         long elapsedBuckets = (now - currentBucketStartNanos) / bucketNanos;
         int toClear = (int) Math.min(elapsedBuckets, ring.length);
         for (int i = 1; i <= toClear; i++) {
-            ring[(currentIndex + i) % ring.length].reset();
+            Histogram expired = ring[(currentIndex + i) % ring.length];
+            if (expired.getTotalCount() > 0) {
+                merged.subtract(expired);
+                expired.reset();
+            }
         }
         currentIndex = (int) ((currentIndex + elapsedBuckets) % ring.length);
         currentBucketStartNanos += elapsedBuckets * bucketNanos;

@@ -47,4 +47,43 @@ class SlidingLatencyWindowTest {
         assertThat(window.count()).isEqualTo(2);
         assertThat(window.percentileNanos(100)).isLessThanOrEqualTo(TimeUnit.SECONDS.toNanos(61));
     }
+
+    /**
+     * The window keeps its merged histogram up to date as values come and buckets expire, rather
+     * than re-adding every bucket at each read: whatever the order of records, reads and gaps, a
+     * read equals a histogram of exactly the values of the buckets still in the window.
+     */
+    @Test
+    void readsExactlyTheValuesOfTheBucketsStillInTheWindow() {
+        long seed = Long.getLong("tests.seed", 0x5EEDL);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        ManualTicker ticker = new ManualTicker();
+        long bucketNanos = 1_000_000;
+        int buckets = 10;
+        long origin = ticker.nanoTime();
+        SlidingLatencyWindow window = new SlidingLatencyWindow(ticker, bucketNanos, buckets);
+        java.util.List<long[]> recorded = new java.util.ArrayList<>(); // {bucket, value}
+        for (int step = 0; step < 5_000; step++) {
+            int action = random.nextInt(10);
+            if (action < 6) {
+                long value = 1_000 + random.nextLong(50_000_000);
+                recorded.add(new long[] {(ticker.nanoTime() - origin) / bucketNanos, value});
+                window.record(value);
+            } else if (action < 9) {
+                ticker.advance(java.time.Duration.ofNanos(random.nextLong(random.nextInt(20) == 0 ? 15 * bucketNanos : bucketNanos / 3)));
+            } else {
+                long current = (ticker.nanoTime() - origin) / bucketNanos;
+                org.HdrHistogram.Histogram expected = new org.HdrHistogram.Histogram(1_000, 60_000_000_000L, 2);
+                for (long[] value : recorded) {
+                    if (value[0] > current - buckets) {
+                        expected.recordValue(value[1]);
+                    }
+                }
+                SlidingLatencyWindow.Reading reading = window.read(99);
+                assertThat(reading.count()).as("seed %d, step %d", seed, step).isEqualTo(expected.getTotalCount());
+                assertThat(reading.percentileNanos()).as("seed %d, step %d", seed, step)
+                        .isEqualTo(expected.getValueAtPercentile(99));
+            }
+        }
+    }
 }

@@ -134,11 +134,13 @@ public final class HedgeDelay {
 
     private Estimate compute(SlidingLatencyWindow classWindow) {
         double percentile = settings.percentile();
-        if (classWindow.count() >= settings.minSamples()) {
-            return new Estimate(clamp(classWindow.percentileNanos(percentile)), Basis.CLASS_WINDOW);
+        SlidingLatencyWindow.Reading own = classWindow.read(percentile);
+        if (own.count() >= settings.minSamples()) {
+            return new Estimate(clamp(own.percentileNanos()), Basis.CLASS_WINDOW);
         }
-        if (global.count() >= settings.minSamples()) {
-            return new Estimate(clamp(global.percentileNanos(percentile)), Basis.GLOBAL_WINDOW);
+        SlidingLatencyWindow.Reading all = global.read(percentile);
+        if (all.count() >= settings.minSamples()) {
+            return new Estimate(clamp(all.percentileNanos()), Basis.GLOBAL_WINDOW);
         }
         return new Estimate(maxDelayNanos, Basis.TOO_FEW_SAMPLES);
     }

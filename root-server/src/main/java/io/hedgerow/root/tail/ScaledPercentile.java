@@ -131,10 +131,11 @@ public final class ScaledPercentile {
     }
 
     private Estimate compute() {
-        if (window.count() < minSamples) {
+        SlidingLatencyWindow.Reading reading = window.read(limit.percentile());
+        if (reading.count() < minSamples) {
             return new Estimate(maxNanos, Basis.TOO_FEW_SAMPLES);
         }
-        double scaled = window.percentileNanos(limit.percentile()) * limit.factor();
+        double scaled = reading.percentileNanos() * limit.factor();
         // Compare as doubles first: a huge factor must clamp, not overflow a long.
         long nanos = scaled >= maxNanos ? maxNanos : Math.max(minNanos, Math.round(scaled));
         return new Estimate(nanos, Basis.WINDOW);
