@@ -17,20 +17,24 @@ import java.util.function.Function;
  */
 public final class SpreadTable {
     private static final List<Column> COLUMNS = List.of(
-            new Column("p50", phase -> percentile(phase, 50)),
-            new Column("p99", phase -> percentile(phase, 99)),
-            new Column("p99.9", phase -> percentile(phase, 99.9)),
-            new Column("max", phase -> phase.latency().getTotalCount() == 0 ? null : phase.maxMillis()),
-            new Column("goodput/s", PhaseResult::goodputPerSecond),
-            new Column("errors %", phase -> phase.errorRate() * 100),
-            new Column("tainted %", PhaseResult::taintedPct),
-            new Column("extra leaf %", phase -> phase.root().extraLeafRequestsPct()),
-            new Column("lag p99", phase -> phase.sent() == 0 ? null : phase.lagMillis(99)));
+            new Column("p50", phase -> percentile(phase, 50), 50),
+            new Column("p99", phase -> percentile(phase, 99), 99),
+            new Column("p99.9", phase -> percentile(phase, 99.9), 99.9),
+            new Column("max", phase -> phase.latency().getTotalCount() == 0 ? null : phase.maxMillis(), 0),
+            new Column("goodput/s", PhaseResult::goodputPerSecond, 0),
+            new Column("errors %", phase -> phase.errorRate() * 100, 0),
+            new Column("tainted %", PhaseResult::taintedPct, 0),
+            new Column("extra leaf %", phase -> phase.root().extraLeafRequestsPct(), 0),
+            new Column("lag p99", phase -> phase.sent() == 0 ? null : phase.lagMillis(99), 0));
 
     private SpreadTable() {
     }
 
-    private record Column(String name, Function<PhaseResult, Double> value) {
+    /** A column; {@code percentile} > 0 for a latency percentile, which a run may be too short to support. */
+    private record Column(String name, Function<PhaseResult, Double> value, double percentile) {
+        boolean supportedBy(List<PhaseResult> phases) {
+            return percentile == 0 || phases.stream().allMatch(phase -> phase.supports(percentile));
+        }
     }
 
     private static Double percentile(PhaseResult phase, double percentile) {
@@ -58,15 +62,17 @@ public final class SpreadTable {
             table.append("| ").append(configuration.getKey().replace("|", "\\|")).append(" | ").append(phases.size())
                     .append(" | ").append(String.format(Locale.ROOT, "%,d", answers)).append(" |");
             for (Column column : COLUMNS) {
-                table.append(' ').append(spread(phases.stream().map(column.value()).toList())).append(" |");
+                String cell = spread(phases.stream().map(column.value()).toList());
+                table.append(' ').append(column.supportedBy(phases) || cell.equals("n/a") ? cell : "~" + cell).append(" |");
             }
             List<String> flags = phases.stream().flatMap(phase -> java.util.Arrays.stream(ResultTable.check(phase).split(",")))
                     .filter(flag -> !flag.equals("ok")).distinct().toList();
             table.append(' ').append(flags.isEmpty() ? "ok" : String.join(",", flags)).append(" |\n");
         }
         table.append("\nEach figure: the median of the runs [lowest-highest]; latency in ms of the answers (complete and"
-                + " tainted) from each request's intended start; answers: all runs together. check: ok when every run"
-                + " was a clean measurement (see each run's problems otherwise).\n");
+                + " tainted) from each request's intended start; ~: some run had fewer than " + PhaseResult.SAMPLES_BEYOND
+                + " answers beyond that percentile; answers: all runs together. check: ok when every run was a clean"
+                + " measurement (see each run's problems otherwise).\n");
         return table.toString();
     }
 

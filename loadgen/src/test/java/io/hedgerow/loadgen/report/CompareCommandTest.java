@@ -105,7 +105,8 @@ class CompareCommandTest {
         assertThat(cells[1]).isEqualTo("3");
         assertThat(cells[2]).isEqualTo("9,000");
         assertThat(cells[3]).as("p50: the median run's, then the range").matches("\\d+\\.\\d+ \\[\\d+\\.\\d+-\\d+\\.\\d+]");
-        assertThat(lines).anyMatch(line -> line.startsWith("| no-fault / steady | 1 | 1,000 | 2.000 |"));
+        assertThat(lines).anyMatch(line -> line.startsWith("| no-fault / steady | 1 | 1,000 | 2.000 | ~40.03 | ~120.1 |"));
+        assertThat(pause).as("9,000 answers support p99 (90 beyond) but not p99.9 (9)").contains(" | ~");
     }
 
     @Test
