@@ -79,6 +79,9 @@ final class ClusterOptions {
     @Mixin
     TailOptions tail;
 
+    @Mixin
+    IntakeOptions intake;
+
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
     }
@@ -107,6 +110,6 @@ final class ClusterOptions {
         return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
                 leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath)
-                .withLeafArguments(leafArguments);
+                .withLeafArguments(leafArguments).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken());
     }
 }

@@ -3,6 +3,7 @@ package io.hedgerow.cli;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.RootServer;
+import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.IndexProbe;
@@ -71,6 +72,9 @@ final class RootCommand implements Callable<Integer> {
     @Mixin
     private TailOptions tail;
 
+    @Mixin
+    private IntakeOptions intake;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -99,7 +103,9 @@ final class RootCommand implements Callable<Integer> {
                     .withTail(tail.toSettings());
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);
-            RootServer root = RootServer.start(config, host, port, READY_TIMEOUT, null, rootId);
+            HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())
+                    .withAdminToken(intake.adminToken());
+            RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId);
             CountDownLatch stopped = Shutdown.closeOnExit(root);
             spec.commandLine().getOut().printf("root serving http://%s:%d/ over %d leaves%n", host, root.httpPort(), leaves.size());
             spec.commandLine().getOut().flush();

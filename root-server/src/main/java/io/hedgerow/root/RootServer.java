@@ -2,6 +2,9 @@ package io.hedgerow.root;
 
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.time.Durations;
+import io.hedgerow.root.admission.AdmissionControl;
+import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.api.LeafFaults;
 import io.hedgerow.root.cluster.ClusterConfig;
@@ -9,6 +12,8 @@ import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fanout.DispatchPolicy;
 import io.hedgerow.root.fanout.FanOut;
 import io.hedgerow.root.http.HttpApiServer;
+import io.hedgerow.root.http.HttpSettings;
+import io.hedgerow.root.http.Readiness;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.metrics.RootMetrics;
@@ -28,12 +33,21 @@ public final class RootServer implements AutoCloseable {
     private final FanOut fanOut;
     private final RootMetrics metrics;
     private final HttpApiServer http;
+    private final AdmissionControl admission;
+    private final Readiness readiness;
+    private final Duration drainTimeout;
+    private final String adminToken;
 
-    private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http) {
+    private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http,
+            AdmissionControl admission, Readiness readiness, Duration drainTimeout, String adminToken) {
+        this.adminToken = adminToken;
         this.group = group;
         this.fanOut = fanOut;
         this.metrics = metrics;
         this.http = http;
+        this.admission = admission;
+        this.readiness = readiness;
+        this.drainTimeout = drainTimeout;
     }
 
     /**
@@ -66,6 +80,15 @@ public final class RootServer implements AutoCloseable {
      */
     public static RootServer start(ClusterConfig config, String httpHost, int httpPort, Duration readyTimeout,
             LeafAdmin admin, long rootId) throws IOException, InterruptedException {
+        return start(config, httpHost == null ? null : HttpSettings.defaults(httpHost, httpPort), readyTimeout, admin, rootId);
+    }
+
+    /**
+     * As {@link #start(ClusterConfig, String, int, Duration, LeafAdmin, long)}, with the HTTP API's
+     * settings in full (admission control, connection limits, admin token, TLS); null for no HTTP API.
+     */
+    public static RootServer start(ClusterConfig config, HttpSettings httpSettings, Duration readyTimeout,
+            LeafAdmin admin, long rootId) throws IOException, InterruptedException {
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "root-io");
         try {
@@ -77,10 +100,18 @@ public final class RootServer implements AutoCloseable {
             if (!fanOut.awaitReady(readyTimeout)) {
                 LOG.log(System.Logger.Level.WARNING, "not every leaf is ready; serving anyway{0}", refusals(cluster));
             }
-            HttpApiServer http = httpHost == null ? null
-                    : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin,
-                            fanOut.leafFaults(), fanOut.tail());
-            return new RootServer(group, fanOut, metrics, http);
+            AdmissionControl admission = new AdmissionControl(
+                    httpSettings == null ? AdmissionSettings.off() : httpSettings.admission());
+            metrics.watch(admission);
+            metrics.onLeafBusy(admission::leafBusy);
+            Readiness readiness = new Readiness(cluster);
+            readiness.markWarm();
+            HttpApiServer http = httpSettings == null ? null
+                    : HttpApiServer.start(group, transport, httpSettings, fanOut::search, cluster, metrics, admission,
+                            readiness, admin, fanOut.leafFaults(), fanOut.tail());
+            Duration drain = httpSettings == null ? Duration.ZERO : httpSettings.drainTimeout();
+            return new RootServer(group, fanOut, metrics, http, admission, readiness, drain,
+                    httpSettings == null ? null : httpSettings.adminToken());
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -125,16 +156,64 @@ public final class RootServer implements AutoCloseable {
         return http.port();
     }
 
-    /** Stops the HTTP API, closes leaf connections and stops the event loops. Idempotent. */
+    /** Admission control of the HTTP API's searches (off without an HTTP API). */
+    public AdmissionControl admission() {
+        return admission;
+    }
+
+    /** The token the HTTP API's admin routes require; null when they refuse everyone. */
+    public String adminToken() {
+        return adminToken;
+    }
+
+    /** What {@code /ready} says. */
+    public Readiness readiness() {
+        return readiness;
+    }
+
+    /**
+     * Stops gracefully, then closes: stops accepting connections, reports not ready and refuses new
+     * searches (503 {@code shutting_down}), waits up to the drain timeout for the searches in flight
+     * to be answered (each ends by its own deadline anyway), then closes the HTTP connections, the
+     * leaf connections and the event loops. Idempotent.
+     */
     @Override
     public synchronized void close() {
         if (group.isShuttingDown()) {
             return;
         }
+        readiness.markStopping();
         if (http != null) {
+            http.stopAccepting();
+            int inflight = admission.inflight();
+            if (inflight > 0) {
+                LOG.log(System.Logger.Level.INFO, "stopping: waiting up to {0} for {1} searches in flight",
+                        Durations.format(drainTimeout), inflight);
+            }
+            if (!awaitDrained(drainTimeout)) {
+                LOG.log(System.Logger.Level.WARNING, "stopping with {0} searches still in flight after {1}",
+                        admission.inflight(), Durations.format(drainTimeout));
+            }
             http.close();
         }
         fanOut.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Waits until no admitted search is in flight (answered and written), or the timeout passes. */
+    private boolean awaitDrained(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (admission.inflight() > 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -18,8 +18,8 @@ import java.util.Objects;
  * @param requestTimeout a request must arrive whole (request line, headers, body) within this
  *                       long of its first byte, or the connection is closed (a client sending one
  *                       byte a second holds nothing for long)
- * @param maxPipelined   requests a client may send ahead of its answers on one connection; the
- *                       one past it is answered 429 and the connection closed after it
+ * @param maxPipelined   requests a client may send ahead of its answers on one connection; past
+ *                       it the connection is closed
  * @param writeTimeout   a connection whose client takes none of its answer for this long (the
  *                       socket stays full) is closed
  * @param drainTimeout   on stop, how long the root waits for the searches in flight to end
@@ -111,6 +111,13 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
     public HttpSettings withDrainTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
                 writeTimeout, value, adminToken, tls);
+    }
+
+    /** A new random admin token: 32 URL-safe characters (192 bits) from {@link java.security.SecureRandom}. */
+    public static String newAdminToken() {
+        byte[] bytes = new byte[24];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     /** The token {@code /admin} requests must carry; null for none (then {@code /admin} refuses everyone). */

@@ -16,7 +16,6 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -30,15 +29,9 @@ import java.util.function.BooleanSupplier;
 final class SearchRoutes implements Routes {
     static final String PATH = "/search";
 
-    /** Runs a search whose request began to arrive at {@code startNanos} (on the root's ticker). */
-    @FunctionalInterface
-    interface SearchService {
-        CompletableFuture<SearchResult> search(SearchRequest request, long startNanos);
-    }
-
     private static final System.Logger LOG = System.getLogger(SearchRoutes.class.getName());
 
-    private final SearchService service;
+    private final HttpApiServer.SearchService service;
     private final SearchRequestParser parser;
     private final AdmissionControl admission;
     private final RootMetrics metrics;
@@ -49,7 +42,7 @@ final class SearchRoutes implements Routes {
      * @param ticker   the ticker {@link RequestTimer} stamps first bytes with
      * @param stopping true once the root is stopping: searches are then refused
      */
-    SearchRoutes(SearchService service, SearchRequestParser parser, AdmissionControl admission, RootMetrics metrics,
+    SearchRoutes(HttpApiServer.SearchService service, SearchRequestParser parser, AdmissionControl admission, RootMetrics metrics,
             Ticker ticker, BooleanSupplier stopping) {
         this.service = service;
         this.parser = parser;

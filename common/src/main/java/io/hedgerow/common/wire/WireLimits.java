@@ -1,0 +1,42 @@
+package io.hedgerow.common.wire;
+
+import io.hedgerow.common.wire.proto.SearchRequest;
+
+/**
+ * What a leaf accepts in a search from the wire, whoever sent it: the root checks the same bounds
+ * on its HTTP input, but a leaf's port can be reached by anyone who reaches the host, so the leaf
+ * checks again rather than trust the frame (a {@code k} of two billion would allocate a priority
+ * queue that size).
+ */
+public final class WireLimits {
+    /** Most hits one search may ask for. */
+    public static final int MAX_K = 1000;
+    /** Most hits a partition counts exactly for one search. */
+    public static final int MAX_TOTAL_HITS_THRESHOLD = 1_000_000;
+    /** Longest query text, in characters. */
+    public static final int MAX_QUERY_CHARS = 8192;
+
+    private WireLimits() {
+    }
+
+    /** What is wrong with a search from the wire, or null when it is within bounds. */
+    public static String searchProblem(SearchRequest search) {
+        if (search.getK() < 1 || search.getK() > MAX_K) {
+            return "k: " + search.getK() + " (expected: 1.." + MAX_K + ")";
+        }
+        if (search.getTotalHitsThreshold() < 0 || search.getTotalHitsThreshold() > MAX_TOTAL_HITS_THRESHOLD) {
+            return "total_hits_threshold: " + search.getTotalHitsThreshold() + " (expected: 0.." + MAX_TOTAL_HITS_THRESHOLD
+                    + ")";
+        }
+        if (search.getQuery().length() > MAX_QUERY_CHARS) {
+            return "query: " + search.getQuery().length() + " characters (expected: <= " + MAX_QUERY_CHARS + ")";
+        }
+        if (search.getBudgetNanos() < 0) {
+            return "budget_nanos: " + search.getBudgetNanos() + " (expected: >= 0)";
+        }
+        if (search.hasTwin() && search.getTwin().getGraceNanos() < 0) {
+            return "twin.grace_nanos: " + search.getTwin().getGraceNanos() + " (expected: >= 0)";
+        }
+        return null;
+    }
+}
