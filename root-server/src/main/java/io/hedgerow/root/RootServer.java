@@ -166,6 +166,16 @@ public final class RootServer implements AutoCloseable {
         return adminToken;
     }
 
+    /** HTTP connections open now. */
+    public int httpOpenConnections() {
+        return http == null ? 0 : http.openConnections();
+    }
+
+    /** HTTP connections closed at once because the connection cap was reached. */
+    public long httpRefusedConnections() {
+        return http == null ? 0 : http.refusedConnections();
+    }
+
     /** What {@code /ready} says. */
     public Readiness readiness() {
         return readiness;
