@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * the {@code @Test} runs a seeded random sample in every build (the seed is printed on failure).
  */
 class FrameDecodingFuzzTest {
+    /** Random inputs per seeded test: 20,000 in the suite; the long run sets -Dhedgerow.fuzz.inputs=1000000. */
+    private static final int INPUTS = Integer.getInteger("hedgerow.fuzz.inputs", 20_000);
     private static final int MAX_FRAME_BYTES = 4096;
 
     @FuzzTest(maxDuration = "10s")
@@ -36,7 +38,7 @@ class FrameDecodingFuzzTest {
         Random random = new Random(seed);
         byte[] valid = framed(Frame.newBuilder().setSearch(io.hedgerow.common.wire.proto.SearchRequest.newBuilder()
                 .setRequestId(7).setPartition(1).setQuery("body:hedge").setK(10).setTotalHitsThreshold(100)).build());
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < INPUTS; i++) {
             byte[] input;
             if (random.nextBoolean()) {
                 input = valid.clone();

@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
  * build, so the suite exercises more than the corpus; rerun a failure with its printed seed.
  */
 class SearchRequestFuzzTest {
+    /** Random inputs per seeded test: 20,000 in the suite; the long run sets -Dhedgerow.fuzz.inputs=1000000. */
+    private static final int INPUTS = Integer.getInteger("hedgerow.fuzz.inputs", 20_000);
     private static final SearchRequestParser PARSER = new SearchRequestParser(60_000);
     /** Characters that matter to the query string, JSON and Lucene syntax, and some that do not. */
     private static final String ALPHABET = "qk=&%+;:,.-_*?~^\"'{}[]()\\/ 0123456789abcxyzQKE\u00e9\u4e2d\u0000\n\t";
@@ -45,7 +47,7 @@ class SearchRequestFuzzTest {
     void randomQueryStringsAreParsedOrRefusedAs4xx() {
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < INPUTS; i++) {
             StringBuilder query = new StringBuilder();
             int parameters = random.nextInt(5);
             for (int p = 0; p < parameters; p++) {
@@ -65,7 +67,7 @@ class SearchRequestFuzzTest {
     void randomJsonBodiesAreParsedOrRefusedAs4xx() {
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < INPUTS; i++) {
             StringBuilder json = new StringBuilder("{");
             int fields = random.nextInt(5);
             for (int f = 0; f < fields; f++) {
