@@ -14,7 +14,7 @@ source "$HERE/benchmarks/lib.sh"
 CAPACITY=""
 PORT=18400
 OUT="$HERE/results/overload-$(date -u +%Y%m%dT%H%M%SZ)"
-ALGORITHMS=(off gradient2)
+ALGORITHMS=(gradient2 off)
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --capacity) CAPACITY="$2"; shift 2 ;;
@@ -57,7 +57,11 @@ PY
 mkdir -p "$OUT/logs"
 for algorithm in "${ALGORITHMS[@]}"; do
   cluster_start "$algorithm" "$PORT" --admission "$algorithm"
-  folder=$(run "half-$algorithm" $((CAPACITY / 2)) 30s 15s) && row "50% $algorithm" "$folder"
+  if [[ "$algorithm" != off ]]; then # the reference: admission control does not act at half the capacity
+    folder=$(run "half-$algorithm" $((CAPACITY / 2)) 30s 15s) && row "50% $algorithm" "$folder"
+  fi
+  # The first cluster gets its warm-up here (15 s at the capacity), as the second got it from the 50% run.
+  [[ "$algorithm" != off ]] || { folder=$(run "warm-$algorithm" "$CAPACITY" 15s 1s) || true; }
   folder=$(run "2x-$algorithm" $((2 * CAPACITY)) 60s 5s) && row "2x $algorithm" "$folder"
   curl -s "$URL/metrics/latency" >"$OUT/root-latency-2x-$algorithm.json"
   grep -E '^hedgerow_admission|^hedgerow_request_errors_total' <(curl -s "$URL/metrics") >"$OUT/admission-2x-$algorithm.txt" || true

@@ -21,8 +21,9 @@ public final class WireLimits {
 
     /** What is wrong with a search from the wire, or null when it is within bounds. */
     public static String searchProblem(SearchRequest search) {
-        if (search.getK() < 1 || search.getK() > MAX_K) {
-            return "k: " + search.getK() + " (expected: 1.." + MAX_K + ")";
+        // 0 is protobuf's unset value, searched as 1 (PartitionSearcher), as before these checks.
+        if (search.getK() < 0 || search.getK() > MAX_K) {
+            return "k: " + search.getK() + " (expected: 0.." + MAX_K + ", 0 for 1)";
         }
         if (search.getTotalHitsThreshold() < 0 || search.getTotalHitsThreshold() > MAX_TOTAL_HITS_THRESHOLD) {
             return "total_hits_threshold: " + search.getTotalHitsThreshold() + " (expected: 0.." + MAX_TOTAL_HITS_THRESHOLD
@@ -30,12 +31,6 @@ public final class WireLimits {
         }
         if (search.getQuery().length() > MAX_QUERY_CHARS) {
             return "query: " + search.getQuery().length() + " characters (expected: <= " + MAX_QUERY_CHARS + ")";
-        }
-        if (search.getBudgetNanos() < 0) {
-            return "budget_nanos: " + search.getBudgetNanos() + " (expected: >= 0)";
-        }
-        if (search.hasTwin() && search.getTwin().getGraceNanos() < 0) {
-            return "twin.grace_nanos: " + search.getTwin().getGraceNanos() + " (expected: >= 0)";
         }
         return null;
     }
