@@ -11,7 +11,10 @@ import io.hedgerow.common.wire.proto.SearchRequest;
 public final class WireLimits {
     /** Most hits one search may ask for. */
     public static final int MAX_K = 1000;
-    /** Most hits a partition counts exactly for one search. */
+    /**
+     * Most hits a partition counts exactly for one search, as the root's HTTP API bounds it. Not
+     * checked on the wire: leaf tests (and exact counts) send {@code Integer.MAX_VALUE}.
+     */
     public static final int MAX_TOTAL_HITS_THRESHOLD = 1_000_000;
     /** Longest query text, in characters. */
     public static final int MAX_QUERY_CHARS = 8192;
@@ -24,10 +27,6 @@ public final class WireLimits {
         // 0 is protobuf's unset value, searched as 1 (PartitionSearcher), as before these checks.
         if (search.getK() < 0 || search.getK() > MAX_K) {
             return "k: " + search.getK() + " (expected: 0.." + MAX_K + ", 0 for 1)";
-        }
-        if (search.getTotalHitsThreshold() < 0 || search.getTotalHitsThreshold() > MAX_TOTAL_HITS_THRESHOLD) {
-            return "total_hits_threshold: " + search.getTotalHitsThreshold() + " (expected: 0.." + MAX_TOTAL_HITS_THRESHOLD
-                    + ")";
         }
         if (search.getQuery().length() > MAX_QUERY_CHARS) {
             return "query: " + search.getQuery().length() + " characters (expected: <= " + MAX_QUERY_CHARS + ")";
