@@ -77,7 +77,7 @@ public final class PartitionSearcher implements Closeable {
 
     /** Opens the partition's Lucene index read-only, memory-mapped. */
     public static PartitionSearcher open(IndexContext context, int partition) throws IOException {
-        MMapDirectory directory = new MMapDirectory(context.store().partitionDir(partition));
+        MMapDirectory directory = new MMapDirectory(context.store().partitionDir(context.manifest(), partition));
         DirectoryReader reader;
         try {
             reader = DirectoryReader.open(directory);

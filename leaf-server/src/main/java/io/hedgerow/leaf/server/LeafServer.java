@@ -48,10 +48,12 @@ public final class LeafServer implements AutoCloseable {
     private final Channel serverChannel;
     private final ChannelGroup connections;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final PartitionStore.ServedBuild build;
 
     private LeafServer(LeafConfig config, LeafContext leaf, ExecutorService admin, EventLoopGroup group,
-            Channel serverChannel, ChannelGroup connections) {
+            Channel serverChannel, ChannelGroup connections, PartitionStore.ServedBuild build) {
         this.config = config;
+        this.build = build;
         this.partitions = leaf.partitions();
         this.scheduler = leaf.scheduler();
         this.faults = leaf.faults();
@@ -70,7 +72,9 @@ public final class LeafServer implements AutoCloseable {
      */
     public static LeafServer start(LeafConfig config) throws IOException {
         PartitionStore store = new PartitionStore(config.indexDir());
-        IndexContext index = IndexContext.of(store, store.readManifest(), config.limits());
+        // Held while the leaf runs, so no rebuild deletes the build it serves.
+        PartitionStore.ServedBuild build = store.lockCurrentBuild();
+        IndexContext index = IndexContext.of(store, build.manifest(), config.limits());
         OpenPartitions partitions = new OpenPartitions(index, new PartitionWarmer(Ticker.system(), config.warmup()));
         SearchScheduler scheduler = new SearchScheduler(config.workers(), config.scheduling(), Ticker.system());
         ExecutorService admin = Executors.newSingleThreadExecutor(r -> {
@@ -112,7 +116,7 @@ public final class LeafServer implements AutoCloseable {
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
-            LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections);
+            LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build);
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}; protocol {6})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name(), config.workers(), config.faultInjection() ? ", fault injection enabled" : "",
@@ -126,6 +130,7 @@ public final class LeafServer implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             scheduler.close();
             admin.shutdownNow();
+            build.close();
             throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
     }
@@ -187,6 +192,7 @@ public final class LeafServer implements AutoCloseable {
         scheduler.close();
         admin.shutdownNow();
         partitions.close();
+        build.close();
         LOG.log(System.Logger.Level.INFO, "leaf {0} stopped; {1}", address, counters.snapshot().describe());
     }
 }
