@@ -90,6 +90,14 @@ public final class PartitionSearcher implements Closeable {
         return new PartitionSearcher(partition, context, reader);
     }
 
+    /**
+     * A searcher on a reader opened elsewhere (a near-real-time reader of a partition that takes
+     * writes). It takes over the caller's reference: closing the searcher releases it.
+     */
+    public static PartitionSearcher of(IndexContext context, int partition, DirectoryReader reader) {
+        return new PartitionSearcher(partition, context, reader);
+    }
+
     public int partition() {
         return partition;
     }

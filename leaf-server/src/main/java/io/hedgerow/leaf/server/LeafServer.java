@@ -10,6 +10,7 @@ import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.write.LiveWrites;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionWarmer;
 import io.netty.bootstrap.ServerBootstrap;
@@ -76,6 +77,9 @@ public final class LeafServer implements AutoCloseable {
         PartitionStore.ServedBuild build = store.lockCurrentBuild();
         IndexContext index = IndexContext.of(store, build.manifest(), config.limits());
         OpenPartitions partitions = new OpenPartitions(index, new PartitionWarmer(Ticker.system(), config.warmup()));
+        LiveWrites writes = new LiveWrites(index, LiveWrites.DEFAULT_REFRESH, partitions::replace,
+                partition -> partitions.get(partition) != null);
+        partitions.attachLive(writes);
         SearchScheduler scheduler = new SearchScheduler(config.workers(), config.scheduling(), Ticker.system());
         ExecutorService admin = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "leaf-admin");
@@ -117,6 +121,8 @@ public final class LeafServer implements AutoCloseable {
                     .syncUninterruptibly()
                     .channel();
             LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build);
+            // Named after the bound port: a leaf restarted in place finds its writes again.
+            writes.start(LiveWrites.leafDir(store.liveDir(), server.port()));
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}; protocol {6})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name(), config.workers(), config.faultInjection() ? ", fault injection enabled" : "",
@@ -130,6 +136,7 @@ public final class LeafServer implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             scheduler.close();
             admin.shutdownNow();
+            writes.close();
             build.close();
             throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
