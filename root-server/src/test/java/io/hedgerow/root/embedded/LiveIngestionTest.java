@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LiveIngestionTest {
     /** Bounds only a cluster that never gets there; the visibility bound itself is measured in the benchmark. */
     private static final Duration PATIENCE = Duration.ofSeconds(20);
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private static EmbeddedCluster start(Path data) throws Exception {
         return EmbeddedCluster.builder(data)
