@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Live ingestion benchmark (docs/benchmarks/ingestion.md).
 
-Starts `./hedgerow local` (Europarl, 2 leaves, 2 replicas, the write-ahead log fsynced), then:
+Starts `./hedgerow local` (Europarl, 16 partitions over 4 leaves, 2 replicas, the write-ahead log fsynced), then:
   1. bulk-ingests Europarl documents (new ids) through POST /documents as fast as it can for
      --ingest-seconds: documents per second, and CPU seconds per document of the root and leaves;
   2. writes one document at a time (PUT, no wait) and polls /search for it: acknowledgement to
@@ -166,6 +166,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=18600)
     ap.add_argument("--data", default=os.path.join(HERE, "data"))
+    ap.add_argument("--leaves", type=int, default=4)
     ap.add_argument("--ingest-seconds", type=int, default=30)
     ap.add_argument("--threads", type=int, default=4)
     ap.add_argument("--probes", type=int, default=100)
@@ -177,7 +178,7 @@ def main():
     log = open(os.path.join(args.data, "ingestion-bench-cluster.log"), "w") if os.path.isdir(args.data) else None
     os.makedirs(args.data, exist_ok=True)
     log = log or open(os.path.join(args.data, "ingestion-bench-cluster.log"), "w")
-    cluster = subprocess.Popen([os.path.join(HERE, "hedgerow"), "local", "--port", str(args.port), "--leaves", "2",
+    cluster = subprocess.Popen([os.path.join(HERE, "hedgerow"), "local", "--port", str(args.port), "--leaves", str(args.leaves),
                                 "--replicas", "2", "--data", args.data], stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
         deadline = time.time() + 300
