@@ -201,6 +201,9 @@ public final class DocumentWriter implements AutoCloseable {
     public void close() {
         ticks.cancel(false);
         invalidations.cancel(false);
+        for (PartitionWriter partition : partitions) {
+            partition.close();
+        }
         for (WriteLink link : links) {
             link.close();
         }

@@ -52,6 +52,7 @@ final class PartitionWriter {
     private final Ticker ticker;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private boolean busy;
+    private boolean closed;
     private long lastCatchUpNanos;
 
     PartitionWriter(int partition, WriteLink[] replicas, WriteSettings settings, Ticker ticker) {
@@ -66,6 +67,10 @@ final class PartitionWriter {
 
     /** Queues a write; false when the queue is full (the caller answers OVERLOADED). */
     synchronized boolean offer(Pending pending) {
+        if (closed) {
+            pending.result().complete(shuttingDown());
+            return true;
+        }
         if (queue.size() >= settings.maxQueuedOps()) {
             return false;
         }
@@ -74,6 +79,22 @@ final class PartitionWriter {
             startNext();
         }
         return true;
+    }
+
+    /**
+     * Refuses queued and future writes (UNAVAILABLE: nothing of them was acknowledged); a batch in
+     * flight ends when its leaves answer or the connections close.
+     */
+    synchronized void close() {
+        closed = true;
+        while (!queue.isEmpty()) {
+            queue.poll().result().complete(shuttingDown());
+        }
+    }
+
+    private static WriteResult shuttingDown() {
+        return WriteResult.newBuilder().setOutcome(io.hedgerow.common.wire.proto.WriteOutcome.REJECTED)
+                .setError(UNAVAILABLE + "the root is shutting down; the write was not acknowledged").build();
     }
 
     /** Called every second: catches up a replica when nothing else runs. */
@@ -124,6 +145,10 @@ final class PartitionWriter {
 
     /** Runs the next step; the caller holds the monitor. */
     private void startNext() {
+        if (closed) {
+            busy = false;
+            return;
+        }
         busy = true;
         CompletableFuture<Void> step;
         boolean needsCatchUp = inSyncCount() < inSync.length;
@@ -154,8 +179,14 @@ final class PartitionWriter {
 
     private CompletableFuture<Void> runBatch(List<Pending> batch) {
         int primary;
+        boolean stopping;
         synchronized (this) {
             primary = firstInSync();
+            stopping = closed;
+        }
+        if (stopping) {
+            batch.forEach(pending -> pending.result().complete(shuttingDown()));
+            return CompletableFuture.completedFuture(null);
         }
         if (primary < 0) {
             for (Pending pending : batch) {

@@ -68,7 +68,15 @@ final class WriteLink {
         CompletableFuture<WriteResponse> answer = new CompletableFuture<>();
         pending.put(id, answer);
         answer.whenComplete((response, failure) -> pending.remove(id));
-        connection().whenComplete((channel, failure) -> {
+        CompletableFuture<Channel> connection;
+        try {
+            connection = connection();
+        } catch (RuntimeException e) {
+            // The event loops are shutting down (the root is closing).
+            answer.completeExceptionally(new IOException("cannot connect to leaf " + address + ": " + e, e));
+            return answer;
+        }
+        connection.whenComplete((channel, failure) -> {
             if (failure != null) {
                 answer.completeExceptionally(new IOException("leaf " + address + " is not reachable for writes: "
                         + failure.getMessage(), failure));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.api.Hit;
 import io.hedgerow.root.api.SearchRequest;
@@ -30,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Live ingestion on a running cluster over real sockets and real Lucene indexes: two leaves, every
  * partition on both. Writes through HTTP and the Java API become searchable, replace, delete; a bulk
  * body's bad line fails alone; a replica that was down while writes were acknowledged catches up
- * from the primary's log and then serves every one of them by itself.
+ * from the primary's log and then serves every one of them by itself; a root closed in the middle of
+ * a stream answers every write (acknowledged or unavailable), and another root reads every
+ * acknowledged one.
  */
 class LiveIngestionTest {
     /** Bounds only a cluster that never gets there; the visibility bound itself is measured in the benchmark. */
@@ -129,6 +132,37 @@ class LiveIngestionTest {
                 SearchResult alone = waitForSearch(cluster, "serengeti", 40);
                 assertThat(alone.tainted()).isFalse();
                 assertThat(ids(alone)).hasSize(40);
+            }
+        }
+    }
+
+    @Test
+    void aRootClosedMidStreamLosesNoAcknowledgedWriteAndAnswersEveryOther(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = start(data)) {
+            RootServer first = RootServer.start(cluster.root().cluster().config(), null, 0, PATIENCE);
+            List<CompletableFuture<DocumentResult>> writes = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                writes.add(first.documents().upsert("mid-" + i, Map.of("title", "namib " + i, "body", "namib"),
+                        WriteOptions.NONE));
+                if (i == 200) {
+                    writes.subList(0, 101).forEach(CompletableFuture::join);
+                    first.close();
+                }
+            }
+            List<String> acknowledged = new ArrayList<>();
+            for (CompletableFuture<DocumentResult> write : writes) {
+                DocumentResult result = write.get(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(result.outcome()).as(result.id()).isIn(DocumentResult.Outcome.CREATED,
+                        DocumentResult.Outcome.UNAVAILABLE);
+                if (result.outcome().succeeded()) {
+                    acknowledged.add(result.id());
+                }
+            }
+            assertThat(acknowledged).as("written before the root closed").hasSizeGreaterThanOrEqualTo(101).hasSizeLessThan(400);
+
+            DocumentWriter second = cluster.root().documents();
+            for (String id : acknowledged) {
+                assertThat(second.get(id).join().outcome()).as(id).isEqualTo(DocumentResult.Outcome.FOUND);
             }
         }
     }
