@@ -121,8 +121,10 @@ public final class LeafServer implements AutoCloseable {
                     .syncUninterruptibly()
                     .channel();
             LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build);
-            // Named after the bound port: a leaf restarted in place finds its writes again.
-            writes.start(LiveWrites.leafDir(store.liveDir(), server.port()));
+            // Named after the build and the bound port: a leaf restarted in place finds its writes
+            // again, and one started on a rebuilt index does not serve writes made to the old build.
+            writes.start(LiveWrites.leafDir(store.liveDir().resolve(build.manifest().build() == null ? "build-0000"
+                    : build.manifest().build()), server.port()));
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}; protocol {6})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name(), config.workers(), config.faultInjection() ? ", fault injection enabled" : "",

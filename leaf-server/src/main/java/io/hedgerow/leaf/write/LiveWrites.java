@@ -29,9 +29,10 @@ import java.util.function.IntPredicate;
  * (so an acknowledged write is searchable within about that long) and commits each one now and
  * then (so a restart replays a short log).
  *
- * <p>A leaf keeps its live copies under {@code <index>/live/port-<port>/partition-NNNN/}: named
- * after the port it listens on, since leaves of one machine share an index directory and a leaf
- * restarted in place keeps its port (as {@code ./hedgerow local} does).
+ * <p>A leaf keeps its live copies under {@code <index>/live/<build>/port-<port>/partition-NNNN/}:
+ * named after the build (a rebuilt index starts without writes; the writes of the old build are not
+ * carried over) and the port it listens on, since leaves of one machine share an index directory
+ * and a leaf restarted in place keeps its port (as {@code ./hedgerow local} does).
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. {@link #start} is called once, after the leaf
  * has bound its port and before any write is handled; a write that comes earlier is answered with
