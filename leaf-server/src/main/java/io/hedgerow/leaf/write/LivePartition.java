@@ -77,6 +77,8 @@ final class LivePartition implements Closeable {
     private final Map<String, Long> recent = new HashMap<>();
     private long lastSeq;
     private long committedSeq;
+    /** The highest seq searches see: lastSeq at the last refresh. */
+    private long visibleSeq;
     private boolean refreshed = true;
     /** The newest reader; this object holds one reference of its own to it. */
     private DirectoryReader reader;
@@ -145,6 +147,7 @@ final class LivePartition implements Closeable {
             lastSeq = Math.max(lastSeq, op.getSeq());
         }
         recent.clear();
+        visibleSeq = lastSeq;
         reader = DirectoryReader.open(writer);
         reader.incRef();
         publish.accept(PartitionSearcher.of(context, partition, reader));
@@ -162,6 +165,10 @@ final class LivePartition implements Closeable {
 
     synchronized long lastSeq() {
         return lastSeq;
+    }
+
+    synchronized long visibleSeq() {
+        return visibleSeq;
     }
 
     /**
@@ -339,6 +346,7 @@ final class LivePartition implements Closeable {
         DirectoryReader next = DirectoryReader.openIfChanged(reader, writer);
         refreshed = true;
         recent.clear();
+        visibleSeq = lastSeq;
         if (next == null) {
             return false;
         }

@@ -168,7 +168,7 @@ public final class LiveWrites implements Closeable {
                     live.refresh();
                 }
             }
-            return response.setStatus(Status.OK).setLastSeq(live.lastSeq()).build();
+            return response.setStatus(Status.OK).setLastSeq(live.lastSeq()).setVisibleSeq(live.visibleSeq()).build();
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "write to partition " + request.getPartition() + " failed", e);
             return response.setStatus(Status.ERROR).setError(String.valueOf(e.getMessage())).build();

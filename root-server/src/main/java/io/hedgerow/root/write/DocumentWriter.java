@@ -40,29 +40,23 @@ public final class DocumentWriter implements AutoCloseable {
     private final Partitioner partitioner;
     private final ScheduledFuture<?> ticks;
     private final ScheduledFuture<?> invalidations;
-    private final Ticker ticker;
     private final Runnable invalidateResults;
-    /** When a write was last acknowledged; Long.MIN_VALUE: none yet. */
-    private final java.util.concurrent.atomic.AtomicLong lastAckNanos = new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
 
-    /**
-     * How long after an acknowledgement cached search results may predate it: the leaves' refresh
-     * interval (half a second) and a margin for the refresh itself.
-     */
-    static final long STALE_WINDOW_NANOS = 800_000_000L;
     private static final long INVALIDATE_EVERY_MILLIS = 100;
+    /** Whether the last round of visibility polls found writes searches may miss; only the invalidation task touches it. */
+    private boolean unconfirmed;
 
     /**
      * @param invalidateResults drops the root's cached search results. It runs every 100 ms while
-     *                          writes are becoming visible (until {@link #STALE_WINDOW_NANOS} after the
-     *                          last acknowledgement), so a cached result never outlives the index state
-     *                          it came from by more than that: while writes flow, the cache serves for
+     *                          some acknowledged write is not yet confirmed searchable on every in-sync
+     *                          replica of its partition ({@link PartitionWriter#pollVisibility}), and
+     *                          once more after, so a cached result never outlives the index state it
+     *                          came from by more than that: while writes flow, the cache serves for
      *                          100 ms at most; without writes it is untouched
      */
     public DocumentWriter(ClusterState cluster, EventLoopGroup group, Transport transport, WriteSettings settings,
             Ticker ticker, Runnable invalidateResults) {
         this.cluster = cluster;
-        this.ticker = ticker;
         this.invalidateResults = invalidateResults;
         var leaves = cluster.config().leaves();
         this.links = new WriteLink[leaves.size()];
@@ -87,10 +81,15 @@ public final class DocumentWriter implements AutoCloseable {
             }
         }, 1, 1, TimeUnit.SECONDS);
         this.invalidations = group.next().scheduleWithFixedDelay(() -> {
-            long last = lastAckNanos.get();
-            if (last != Long.MIN_VALUE && ticker.nanoTime() - last < STALE_WINDOW_NANOS) {
+            boolean pending = false;
+            for (PartitionWriter partition : partitions) {
+                pending |= partition.pollVisibility();
+            }
+            // One more clear after the last confirmation: a search may have started before it.
+            if (pending || unconfirmed) {
                 invalidateResults.run();
             }
+            unconfirmed = pending;
         }, INVALIDATE_EVERY_MILLIS, INVALIDATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -144,7 +143,6 @@ public final class DocumentWriter implements AutoCloseable {
         }
         return result.thenApply(written -> {
             if (written.getSeq() > 0) {
-                lastAckNanos.set(ticker.nanoTime());
                 if (options.waitForRefresh()) {
                     // Searchable now: no cached result from before it may be served from here on.
                     invalidateResults.run();

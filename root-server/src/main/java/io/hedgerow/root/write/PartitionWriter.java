@@ -53,6 +53,10 @@ final class PartitionWriter {
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private boolean busy;
     private boolean closed;
+    /** The highest seq acknowledged, and the highest every in-sync replica is known to show searches. */
+    private long ackedSeq;
+    private long confirmedVisibleSeq;
+    private boolean polling;
     private long lastCatchUpNanos;
 
     PartitionWriter(int partition, WriteLink[] replicas, WriteSettings settings, Ticker ticker) {
@@ -95,6 +99,44 @@ final class PartitionWriter {
     private static WriteResult shuttingDown() {
         return WriteResult.newBuilder().setOutcome(io.hedgerow.common.wire.proto.WriteOutcome.REJECTED)
                 .setError(UNAVAILABLE + "the root is shutting down; the write was not acknowledged").build();
+    }
+
+    /**
+     * Whether searches may still miss an acknowledged write of this partition: true until every
+     * in-sync replica has answered that its searches see the last acknowledged seq (asked here, at
+     * most one question in flight). The caller clears the result cache while any partition says
+     * true, and once more after.
+     */
+    boolean pollVisibility() {
+        long target;
+        boolean[] targets;
+        synchronized (this) {
+            if (ackedSeq <= confirmedVisibleSeq) {
+                return false;
+            }
+            if (polling) {
+                return true;
+            }
+            polling = true;
+            target = ackedSeq;
+            targets = inSync.clone();
+        }
+        List<CompletableFuture<Long>> visible = new ArrayList<>();
+        for (int r = 0; r < replicas.length; r++) {
+            if (targets[r]) {
+                visible.add(replicas[r].send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response ->
+                        response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
+            }
+        }
+        CompletableFuture.allOf(visible.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> {
+            synchronized (this) {
+                polling = false;
+                if (failure == null && visible.stream().allMatch(seq -> seq.join() >= target)) {
+                    confirmedVisibleSeq = Math.max(confirmedVisibleSeq, target);
+                }
+            }
+        });
+        return true;
     }
 
     /** Called every second: catches up a replica when nothing else runs. */
@@ -247,6 +289,9 @@ final class PartitionWriter {
             }
         }
         return CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).thenRun(() -> {
+            synchronized (this) {
+                ackedSeq = Math.max(ackedSeq, numbered.getLastSeq());
+            }
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).result().complete(numbered.getResults(i));
             }
