@@ -77,7 +77,7 @@ public final class PartitionSearcher implements Closeable {
 
     /** Opens the partition's Lucene index read-only, memory-mapped. */
     public static PartitionSearcher open(IndexContext context, int partition) throws IOException {
-        MMapDirectory directory = new MMapDirectory(context.store().partitionDir(partition));
+        MMapDirectory directory = new MMapDirectory(context.store().partitionDir(context.manifest(), partition));
         DirectoryReader reader;
         try {
             reader = DirectoryReader.open(directory);
@@ -87,6 +87,14 @@ public final class PartitionSearcher implements Closeable {
         }
         // The reader does not own its directory: close the directory when the last user is gone.
         reader.getReaderCacheHelper().addClosedListener(key -> directory.close());
+        return new PartitionSearcher(partition, context, reader);
+    }
+
+    /**
+     * A searcher on a reader opened elsewhere (a near-real-time reader of a partition that takes
+     * writes). It takes over the caller's reference: closing the searcher releases it.
+     */
+    public static PartitionSearcher of(IndexContext context, int partition, DirectoryReader reader) {
         return new PartitionSearcher(partition, context, reader);
     }
 
