@@ -20,7 +20,7 @@ import org.apache.lucene.index.QueryTimeout;
  * then answers what it found, {@code cut_short}. So every task answers exactly once, except that
  * the tasks of a connection that closed answer nothing (nobody is left to read it).
  *
- * <p><b>Slices.</b> A long search may yield its worker between slices ({@link #yieldWorker()}): it
+ * <p><b>Slices.</b> A long search may yield its worker between slices ({@link #yieldWorker(boolean)}): it
  * queues its continuation ({@link #resume()}) behind the work waiting and is PARKED, in flight,
  * until a worker takes the continuation (PARKED to RUNNING) or a root's cancel drops it (PARKED to
  * DONE: the continuation leaves the queue and the task answers CANCELLED at once, from the

@@ -153,8 +153,9 @@ class SlicedSearchTest {
         for (int i = 0; i < 30; i++) {
             broad.add(new TermQuery(new Term(FIELD, WORDS[i])), Occur.SHOULD);
         }
-        // A budget of 64 clock reads, as if each read were one unit of time: a few units a step.
-        long budget = 64;
+        // A budget of 24 clock reads, as if each read were one unit of time: a window costs three reads
+        // (the step's and the window's own two), so a step does about eight units.
+        long budget = 24;
 
         SlicedSearch<TopScoreDocCollector, TopDocs> expensive = SlicedSearch.start(searcher, broad.build(),
                 new TopScoreDocCollectorManager(10, null, Integer.MAX_VALUE), null, countingTicker(),

@@ -172,7 +172,7 @@ class LeafTaskCancelTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return yieldWorker() ? null : answer(false);
+            return yieldWorker(false) ? null : answer(false);
         }
 
         @Override
