@@ -72,7 +72,7 @@ def main():
                 out.append(a[key] / b[key])
         return out
 
-    print("Every run (latency in ms from each request's intended start; p99.9 marked ~ where the run's")
+    print("Every run (latency in ms from each request's intended start; a percentile marked ~ where the run's")
     print("sample cannot support it; CPU: the whole machine's busy share during the phase):")
     print()
     print("| leaves | round | run | achieved/s | p50 | p99 | p99.9 | max | errors | CPU busy % |")
@@ -87,9 +87,10 @@ def main():
                 if f is None:
                     print(f"| {setting} | {r} | {run} | n/a | | | | | | |")
                     continue
+                p99 = fmt(f["p99"], 2) + ("" if "p99" in f["supports"] else " ~")
                 p999 = fmt(f["p99_9"], 2) + ("" if "p99_9" in f["supports"] else " ~")
                 cpu = "" if f.get("cpu") is None else f"{f['cpu']:.0f}"
-                print(f"| {setting} | {r} | {run} | {f['achieved']:.0f} | {fmt(f['p50'], 2)} | {fmt(f['p99'], 2)} "
+                print(f"| {setting} | {r} | {run} | {f['achieved']:.0f} | {fmt(f['p50'], 2)} | {p99} "
                       f"| {p999} | {fmt(f['max'], 2)} | {f['errors']} | {cpu} |")
     print()
     print(f"Medians of {len(rounds)} round(s) [range]. Cheap queries at {cheap_rate} req/s; expensive at "

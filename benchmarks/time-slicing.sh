@@ -111,6 +111,14 @@ URL="http://127.0.0.1:$PORT"
 OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-time-slicing"
 bench_init
 BACKGROUND_PIDS=()
+# Waits for the generators and probes started in the background (not the cluster, also a child).
+wait_background() {
+  local pid
+  for pid in "${BACKGROUND_PIDS[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+  BACKGROUND_PIDS=()
+}
 stop_background() { # generators and CPU probes still running
   local pid
   for pid in "${BACKGROUND_PIDS[@]}"; do
@@ -190,7 +198,7 @@ cpu_probe() {
     read -r total1 idle1 < <(awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6 }' /proc/stat)
     sleep $((PHASE_SECONDS > 8 ? PHASE_SECONDS - 4 : PHASE_SECONDS))
     read -r total2 idle2 < <(awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6 }' /proc/stat)
-    awk -v t="$((total2 - total1))" -v i="$((idle2 - idle1))" 'BEGIN { printf "%.0f\n", t > 0 ? 100 * (1 - i / t) : 0 }' >"$file"
+    awk -v t="$((total2 - total1))" -v i="$((idle2 - idle1))" 'BEGIN { printf "%.0f\n", (t > 0 ? 100 * (1 - i / t) : 0) }' >"$file"
   ) &
   BACKGROUND_PIDS+=($!)
 }
@@ -218,12 +226,12 @@ measure() { # setting round
   say "  [$tag] cheap-only at $CHEAP_RATE req/s"
   cpu_probe "$OUT/cpu-$tag-cheap-only.txt"
   RUNS["$setting $round cheap-only"]="$(run_loadgen "$tag-cheap-only" --rate "$CHEAP_RATE" --mix "$CHEAP_MIX")"
-  wait
+  wait_background
   say "  [$tag] mixed: cheap at $CHEAP_RATE req/s + expensive at $EXPENSIVE_RATE req/s"
   cpu_probe "$OUT/cpu-$tag-mixed.txt"
   in_background "$tag-mixed-expensive" --rate "$EXPENSIVE_RATE" --mix "$EXPENSIVE_MIX" "${EXPENSIVE_ARGS[@]}" --seed 7
   RUNS["$setting $round mixed"]="$(run_loadgen "$tag-mixed" --rate "$CHEAP_RATE" --mix "$CHEAP_MIX")"
-  wait
+  wait_background
   RUNS["$setting $round mixed-expensive"]="$(cat "$OUT/$tag-mixed-expensive.folder")"
   say "  [$tag] throughput: the 98/2 mix, closed loop, 16 in flight"
   # One generator sends the whole mix with one k and threshold (the defaults): the expensive
@@ -234,12 +242,12 @@ measure() { # setting round
     cpu_probe "$OUT/cpu-$tag-batch-alone.txt"
     RUNS["$setting $round batch-alone"]="$(run_loadgen "$tag-batch-alone" --closed-loop 16 --priority batch \
       --mix "$MIXED_MIX" --seed 7)"
-    wait
+    wait_background
     say "  [$tag] cheap interactive at $CHEAP_RATE req/s next to the batch load"
     cpu_probe "$OUT/cpu-$tag-with-batch.txt"
     in_background "$tag-batch" --closed-loop 16 --priority batch --mix "$MIXED_MIX" --seed 7
     RUNS["$setting $round with-batch"]="$(run_loadgen "$tag-with-batch" --rate "$CHEAP_RATE" --mix "$CHEAP_MIX")"
-    wait
+    wait_background
     RUNS["$setting $round batch"]="$(cat "$OUT/$tag-batch.folder")"
   fi
 }

@@ -66,11 +66,13 @@ public final class BatchLimit {
 
     /** The last closed window's interactive p99 (0 before one closed with enough samples). */
     public synchronized long lastP99Nanos() {
+        roll(); // windows close lazily: a reader after a window's end sees it closed
         return lastP99Nanos;
     }
 
     /** The lowest recent window p99 the limit compares with (0 before one). */
     public synchronized long baselineNanos() {
+        roll();
         return baselineNanos;
     }
 
