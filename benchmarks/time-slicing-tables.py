@@ -129,10 +129,12 @@ def main():
     on_t, off_t = values("on", "throughput", "achieved"), values("off", "throughput", "achieved")
     if on_t and off_t:
         loss = 100 * (1 - statistics.median(on_t) / statistics.median(off_t))
-        beyond = max(on_t) < min(off_t)
-        target("throughput loss, on vs off (medians)", "< 10%",
-               f"{loss:.1f}% (on {spread(on_t, 0)}, off {spread(off_t, 0)}; ranges "
-               f"{'do not overlap' if beyond else 'overlap'})", loss < 10)
+        # Shown beyond the spread: even the worst pairing (the lowest "on" run against the highest
+        # "off" one) loses under 10%.
+        worst = 100 * (1 - min(on_t) / max(off_t))
+        target("throughput loss, on vs off", "< 10%, beyond the spread",
+               f"{loss:.1f}% of the medians (on {spread(on_t, 0)}, off {spread(off_t, 0)}); worst pairing "
+               f"{worst:.1f}%", worst < 10)
     priority = ratios("on", "with-batch", "on", "cheap-only", "p99")
     target("interactive p99 next to batch / interactive alone", "<= 2x",
            spread(priority, 2) + "x" if priority else "n/a", None if not priority else statistics.median(priority) <= 2)

@@ -22,16 +22,17 @@ ROUNDS=3
 PHASE=20s
 WARMUP=20s
 CHEAP_RATE=100
+OR_TERMS=128
 EXPENSIVE_PCT=2
 PORT=8080
 RESULTS="$HERE/results"
 ONLY="on,off"
 # Cheap: term and two-term queries of the generated set, ids only, k=10.
 CHEAP_MIX="high_term=20,medium_term=20,low_term=10,and_high_high=9,and_high_med=9,or_high_high=9,or_high_med=9"
-# Expensive, within every cost guard: ORs of 32 frequent terms and sloppy phrases of 3 frequent terms
-# (slop 30: 3 x 31 = 93 <= --max-phrase-cost 100), with k=1000 and exact totals, so Lucene cannot
-# skip what does not compete.
-EXPENSIVE_MIX="heavy_or=1,heavy_phrase=1"
+# Expensive, within every cost guard: ORs of 128 frequent terms (256 clauses over the two default
+# fields, <= --max-clauses 1024) and sloppy phrases of 3 frequent terms (slop 30: 3 x 31 = 93 <=
+# --max-phrase-cost 100), with k=1000 and exact totals, so Lucene cannot skip what does not compete.
+EXPENSIVE_MIX="heavy_or=3,heavy_phrase=1"
 EXPENSIVE_ARGS=(--k 1000 --total-hits-threshold 100000000)
 WORKLOAD=(--no-snippets --no-stored-fields --timeout-ms 5000)
 # Only the leaves' scheduling is measured: no result cache (the query set repeats queries), no
@@ -51,8 +52,8 @@ cheap-only (the baseline), mixed (the cheap load plus expensive queries at --exp
 total), throughput (98/2 mix at k=10 and the default threshold, closed loop, 16 in flight); "on"
 also batch-alone (priority=batch, the same mix, closed loop, 16 in flight) and with-batch (the
 cheap interactive load next to it).
-Cheap: term and two-term queries, k=10. Expensive: heavy_or (an OR of 32 frequent terms) and
-heavy_phrase (3 frequent terms, slop 30), k=1000, exact totals. Ids only, timeout_ms 5000.
+Cheap: term and two-term queries, k=10. Expensive: heavy_or (an OR of --or-terms frequent terms)
+and heavy_phrase (3 frequent terms, slop 30), 3 to 1, k=1000, exact totals. Ids only, timeout_ms 5000.
 Writes <results>/<time>-time-slicing/time-slicing.md. About 4 minutes a round at the defaults.
 
 Options:
@@ -62,6 +63,7 @@ Options:
   --warmup D         Load on each fresh cluster before anything is measured (default: 20s).
   --cheap-rate R     Cheap (interactive) queries per second, open loop (default: 100).
   --expensive-pct P  Expensive queries, percent of the mixed total (default: 2).
+  --or-terms N       Frequent terms in each heavy_or (default: 128).
   --only LIST        on, off or both (default: on,off).
   --port N           The root's HTTP port (default: 8080).
   --results DIR      Where the results folder goes (default: results/).
@@ -81,6 +83,7 @@ while [[ $# -gt 0 ]]; do
     --warmup) require_value "$1" "${2:-}"; WARMUP="$2"; shift 2 ;;
     --cheap-rate) require_value "$1" "${2:-}"; CHEAP_RATE="$2"; shift 2 ;;
     --expensive-pct) require_value "$1" "${2:-}"; EXPENSIVE_PCT="$2"; shift 2 ;;
+    --or-terms) require_value "$1" "${2:-}"; OR_TERMS="$2"; shift 2 ;;
     --only) require_value "$1" "${2:-}"; ONLY="$2"; shift 2 ;;
     --port) require_value "$1" "${2:-}"; PORT="$2"; shift 2 ;;
     --results) require_value "$1" "${2:-}"; RESULTS="$2"; shift 2 ;;
@@ -94,6 +97,7 @@ done
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "--rounds: '$ROUNDS' (expected: a whole number >= 1)"
 [[ "$CHEAP_RATE" =~ ^[1-9][0-9]*$ ]] || die "--cheap-rate: '$CHEAP_RATE' (expected: a whole number >= 1)"
 [[ "$EXPENSIVE_PCT" =~ ^[1-9][0-9]?$ ]] || die "--expensive-pct: '$EXPENSIVE_PCT' (expected: a percentage, 1..99)"
+[[ "$OR_TERMS" =~ ^[1-9][0-9]*$ ]] || die "--or-terms: '$OR_TERMS' (expected: a whole number >= 1)"
 require_duration --phase "$PHASE"
 require_duration --warmup "$WARMUP"
 SETTINGS=()
@@ -149,12 +153,12 @@ if [[ ! -f "$BASE_QUERIES" ]]; then
   "$HEDGEROW" loadgen queries --index "$INDEX" --out "$BASE_QUERIES" >"$OUT/queries.log" 2>&1 \
     || die "loadgen queries failed (see $OUT/queries.log)"
 fi
-# The set plus 200 heavy_or (32 distinct high_term queries ORed) and 200 heavy_phrase (3 distinct
+# The set plus 200 heavy_or ($OR_TERMS distinct high_term queries ORed, as many as the set has at most) and 200 heavy_phrase (3 distinct
 # high_term words in a phrase of slop 30), drawn with a fixed seed.
 QUERIES="$OUT/queries.tsv"
 {
   cat "$BASE_QUERIES"
-  awk -F'\t' 'BEGIN { srand(42) }
+  awk -F'\t' -v or_terms="$OR_TERMS" 'BEGIN { srand(42) }
     $1 == "high_term" && $2 ~ /^[[:alpha:]]+$/ { terms[count++] = $2 }
     function pick(n,    line, picked, i) {
       line = ""; delete used
@@ -167,7 +171,7 @@ QUERIES="$OUT/queries.tsv"
       return line
     }
     END {
-      for (q = 0; q < 200; q++) print "heavy_or\t" pick(32)
+      for (q = 0; q < 200; q++) print "heavy_or\t" pick(or_terms)
       for (q = 0; q < 200; q++) print "heavy_phrase\t\"" pick(3) "\"~30"
     }' "$BASE_QUERIES"
 } >"$QUERIES"
@@ -177,10 +181,11 @@ EXPENSIVE_RATE="$(awk -v r="$CHEAP_RATE" -v p="$EXPENSIVE_PCT" 'BEGIN { printf "
 MIXED_MIX="$(awk -v cheap="$CHEAP_MIX" -v expensive="$EXPENSIVE_MIX" -v p="$EXPENSIVE_PCT" 'BEGIN {
   n = split(cheap, c, ","); total = 0
   for (i = 1; i <= n; i++) { split(c[i], kv, "="); total += kv[2] }
-  m = split(expensive, e, ",")
+  m = split(expensive, e, ","); etotal = 0
+  for (i = 1; i <= m; i++) { split(e[i], kv, "="); etotal += kv[2] }
   out = ""
-  for (i = 1; i <= n; i++) { split(c[i], kv, "="); out = out (out == "" ? "" : ",") kv[1] "=" int(kv[2] * (100 - p) * m + 0.5) }
-  for (i = 1; i <= m; i++) { split(e[i], kv, "="); out = out "," kv[1] "=" int(total * p + 0.5) }
+  for (i = 1; i <= n; i++) { split(c[i], kv, "="); out = out (out == "" ? "" : ",") kv[1] "=" int(kv[2] * (100 - p) * etotal + 0.5) }
+  for (i = 1; i <= m; i++) { split(e[i], kv, "="); out = out "," kv[1] "=" int(kv[2] * total * p + 0.5) }
   print out }')"
 
 start_cluster() { # label setting
@@ -280,9 +285,9 @@ TABLE="$OUT/time-slicing.md"
   echo "  \`./hedgerow local --leaves 4 --replicas 2 --partitions 16 ${ROOT_FLAGS[*]}\`, leaves with their default"
   echo "  workers; \"on\": the leaves' defaults (1 ms CPU slices, the expensive lane); \"off\":"
   echo "  \`--leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0\`."
-  echo "- Cheap: $CHEAP_MIX, k=10. Expensive: heavy_or (OR of 32 frequent terms) and heavy_phrase (3"
-  echo "  frequent terms, slop 30), k=1000, total_hits_threshold 100000000. Ids only, timeout_ms 5000."
-  echo "- Command: \`benchmarks/time-slicing.sh --scale $SCALE --rounds $ROUNDS --phase $PHASE --warmup $WARMUP --cheap-rate $CHEAP_RATE --expensive-pct $EXPENSIVE_PCT --only $ONLY\`"
+  echo "- Cheap: $CHEAP_MIX, k=10. Expensive: $EXPENSIVE_MIX; heavy_or an OR of $OR_TERMS frequent terms,"
+  echo "  heavy_phrase 3 frequent terms at slop 30; k=1000, total_hits_threshold 100000000. Ids only, timeout_ms 5000."
+  echo "- Command: \`benchmarks/time-slicing.sh --scale $SCALE --rounds $ROUNDS --phase $PHASE --warmup $WARMUP --cheap-rate $CHEAP_RATE --expensive-pct $EXPENSIVE_PCT --or-terms $OR_TERMS --only $ONLY\`"
   echo
   python3 "$HERE/benchmarks/time-slicing-tables.py" "$INDEX_FILE" "$CHEAP_RATE" "$EXPENSIVE_RATE"
   if [[ -s "$PROBLEMS" ]]; then
