@@ -115,6 +115,7 @@ final class QuerySlots {
                 ctx.metrics().subRequestAnswered(copy.leaf(), roundTripNanos);
                 ctx.shared.hedgeDelay().record(ctx.requestClass, roundTripNanos);
                 ctx.shared.roundTrip().record(copy.leaf(), roundTripNanos, leafNanos);
+                ctx.shared.costs().book().learn(ctx.run.fingerprint(), response.getCost());
                 if (slot.settled()) {
                     yield Outcome.LATE;
                 }
