@@ -9,7 +9,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DELAYS="adaptive,0ms,1ms,2ms,5ms"
 RATE=295
 PHASE_DURATION=40s
-WARMUP=30s
+WARMUP=90s
 RESULTS="$HERE/results"
 PORT=8080
 
@@ -29,7 +29,8 @@ Options:
                          (default: adaptive,0ms,1ms,2ms,5ms; whole milliseconds).
   --rate N               Open-loop rate, requests/s (default: 295, half the suite's capacity).
   --phase-duration D     Measured phase per delay (default: 40s).
-  --warmup D             Unmeasured load on each fresh cluster first (default: 30s).
+  --warmup D             Unmeasured load on each fresh cluster first (default: 90s: with less, a
+                         fresh cluster is still compiling and the generator runs late).
   --port N               The root's HTTP port (default: 8080).
   --results DIR          Where the results folder goes (default: results/).
   -h, --help             This help.
