@@ -287,7 +287,8 @@ public record PartitionStore(Path dir) {
         }
     }
 
-    static void deleteTree(Path root) throws IOException {
+    /** Deletes a directory and everything in it; nothing when it does not exist. */
+    public static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.write;
 
+import io.hedgerow.leaf.index.PartitionStore;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -7,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
@@ -26,7 +26,7 @@ final class LiveCopies {
         }
         Files.createDirectories(parent);
         Path tmp = parent.resolve(target.getFileName() + ".tmp");
-        deleteTree(tmp);
+        PartitionStore.deleteTree(tmp);
         Files.createDirectories(tmp);
         try (Stream<Path> files = Files.list(source)) {
             for (Path file : (Iterable<Path>) files::iterator) {
@@ -54,14 +54,4 @@ final class LiveCopies {
         }
     }
 
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(file);
-            }
-        }
-    }
 }

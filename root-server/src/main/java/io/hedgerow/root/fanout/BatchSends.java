@@ -39,13 +39,21 @@ final class BatchSends {
     }
 
     /**
+     * True when {@code call} goes through the batch admission; the others (interactive sub-requests,
+     * or every one when admission is off) are sent directly, at no cost here.
+     */
+    boolean holdsBack(QueryCall call) {
+        return admission.enabled() && call.copy().priority() == Priority.BATCH;
+    }
+
+    /**
      * Sends {@code call} now, or once its leaf has a place for it.
      *
      * @param send sends it; takes how long it waited at the root, in nanoseconds (0 when it did not)
      */
     void send(QueryCall call, LongConsumer send) {
         SubRequest copy = call.copy();
-        if (!admission.enabled() || copy.priority() != Priority.BATCH) {
+        if (!holdsBack(call)) {
             send.accept(0);
             return;
         }

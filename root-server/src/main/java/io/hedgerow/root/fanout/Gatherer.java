@@ -86,14 +86,22 @@ final class Gatherer {
                 case Action.SendSearch send -> {
                     ShardCall call = new ShardCall(this, send.copy(), connections.leaf(send.copy().leaf()));
                     calls.put(send.copy(), call);
-                    batch.send(call, waitedNanos -> call.connection().send(call, waitedNanos == 0 ? send.wire()
-                            : send.wire().toBuilder().setBudgetNanos(lessBudget(send.wire().getBudgetNanos(), waitedNanos)).build()));
+                    if (batch.holdsBack(call)) {
+                        batch.send(call, waitedNanos -> call.connection().send(call, waitedNanos == 0 ? send.wire()
+                                : send.wire().toBuilder().setBudgetNanos(lessBudget(send.wire().getBudgetNanos(), waitedNanos)).build()));
+                    } else {
+                        call.connection().send(call, send.wire());
+                    }
                 }
                 case Action.SendFetch send -> {
                     FetchCall call = new FetchCall(this, send.copy(), connections.leaf(send.copy().leaf()));
                     calls.put(send.copy(), call);
-                    batch.send(call, waitedNanos -> call.connection().send(call, waitedNanos == 0 ? send.wire()
-                            : send.wire().toBuilder().setBudgetNanos(lessBudget(send.wire().getBudgetNanos(), waitedNanos)).build()));
+                    if (batch.holdsBack(call)) {
+                        batch.send(call, waitedNanos -> call.connection().send(call, waitedNanos == 0 ? send.wire()
+                                : send.wire().toBuilder().setBudgetNanos(lessBudget(send.wire().getBudgetNanos(), waitedNanos)).build()));
+                    } else {
+                        call.connection().send(call, send.wire());
+                    }
                 }
                 case Action.Cancel cancel -> {
                     QueryCall call = calls.get(cancel.copy());
