@@ -42,14 +42,23 @@ public final class QueryCostBook {
     }
 
     /** Takes in one partition's answer; answers without a cost (refusals, older leaves) teach nothing. */
-    public synchronized void learn(QueryFingerprint query, QueryCost cost) {
-        if (query == null || cost.getEstimate() <= 0 && cost.getCpuNanos() <= 0) {
+    public void learn(QueryFingerprint query, QueryCost cost) {
+        learn(query, cost.getEstimate(), cost.getCpuNanos());
+    }
+
+    /**
+     * Takes in what one search learnt (a search calls this once, with the highest estimate and the
+     * mean CPU time of its partitions' answers, so the book's lock is taken once a search, not once
+     * a sub-request); zeros teach nothing.
+     */
+    public synchronized void learn(QueryFingerprint query, long estimate, long cpuNanos) {
+        if (query == null || estimate <= 0 && cpuNanos <= 0) {
             return;
         }
         Learned before = learned.get(query);
-        learned.put(query, before == null ? new Learned(cost.getEstimate(), cost.getCpuNanos(), 1)
-                : new Learned(Math.max(before.estimate(), cost.getEstimate()),
-                        Math.round(before.cpuNanos() + CPU_WEIGHT * (cost.getCpuNanos() - before.cpuNanos())),
+        learned.put(query, before == null ? new Learned(estimate, cpuNanos, 1)
+                : new Learned(Math.max(before.estimate(), estimate),
+                        Math.round(before.cpuNanos() + CPU_WEIGHT * (cpuNanos - before.cpuNanos())),
                         before.answers() + 1));
     }
 
