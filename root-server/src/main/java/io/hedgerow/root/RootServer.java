@@ -17,6 +17,8 @@ import io.hedgerow.root.http.Readiness;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.write.DocumentWriter;
+import io.hedgerow.root.write.WriteSettings;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.time.Duration;
@@ -37,10 +39,13 @@ public final class RootServer implements AutoCloseable {
     private final Readiness readiness;
     private final Duration drainTimeout;
     private final String adminToken;
+    private final DocumentWriter documents;
 
     private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http,
-            AdmissionControl admission, Readiness readiness, Duration drainTimeout, String adminToken) {
+            AdmissionControl admission, Readiness readiness, Duration drainTimeout, String adminToken,
+            DocumentWriter documents) {
         this.adminToken = adminToken;
+        this.documents = documents;
         this.group = group;
         this.fanOut = fanOut;
         this.metrics = metrics;
@@ -106,12 +111,14 @@ public final class RootServer implements AutoCloseable {
             metrics.onLeafBusy(admission::leafBusy);
             Readiness readiness = new Readiness(cluster);
             readiness.markWarm();
+            DocumentWriter documents = new DocumentWriter(cluster, group, transport, WriteSettings.defaults(),
+                    Ticker.system(), fanOut.tail().cache()::invalidateAll);
             HttpApiServer http = httpSettings == null ? null
                     : HttpApiServer.start(group, transport, httpSettings, fanOut::search, cluster, metrics, admission,
-                            readiness, admin, fanOut.leafFaults(), fanOut.tail());
+                            readiness, admin, fanOut.leafFaults(), fanOut.tail(), documents);
             Duration drain = httpSettings == null ? Duration.ZERO : httpSettings.drainTimeout();
             return new RootServer(group, fanOut, metrics, http, admission, readiness, drain,
-                    httpSettings == null ? null : httpSettings.adminToken());
+                    httpSettings == null ? null : httpSettings.adminToken(), documents);
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -128,6 +135,11 @@ public final class RootServer implements AutoCloseable {
     /** Searches from Java, without HTTP. */
     public HedgerowClient client() {
         return fanOut;
+    }
+
+    /** Adds, updates, deletes and reads documents on the running cluster (live ingestion). */
+    public DocumentWriter documents() {
+        return documents;
     }
 
     /** Fault injection in the leaves; they obey only when started with fault injection enabled. */
@@ -206,6 +218,7 @@ public final class RootServer implements AutoCloseable {
             }
             http.close();
         }
+        documents.close();
         fanOut.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

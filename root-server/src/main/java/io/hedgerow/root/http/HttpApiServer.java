@@ -9,6 +9,7 @@ import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.TailGuard;
+import io.hedgerow.root.write.DocumentWriter;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -68,13 +69,15 @@ public final class HttpApiServer implements AutoCloseable {
      * searches through {@code search} behind {@code admission}, the status routes, and the admin
      * routes behind the admin token.
      *
+     * @param documents live writes under {@code /documents}; null for a root without them
      * @param admin    leaf processes' operations for {@code /admin/leaves}; null when this root has none
      * @param stopping true once the root is stopping: searches are refused and connections closed after their answer
      * @throws BindException with the port and a hint when it is taken
      */
     public static HttpApiServer start(EventLoopGroup group, Transport transport, HttpSettings settings,
             SearchService search, ClusterState cluster, RootMetrics metrics, AdmissionControl admission,
-            Readiness readiness, LeafAdmin admin, LeafFaults faults, TailGuard tail) throws IOException {
+            Readiness readiness, LeafAdmin admin, LeafFaults faults, TailGuard tail, DocumentWriter documents)
+            throws IOException {
         Ticker ticker = Ticker.system();
         BooleanSupplier stopping = readiness::stopping;
         List<Routes> routes = new ArrayList<>();
@@ -83,6 +86,10 @@ public final class HttpApiServer implements AutoCloseable {
         routes.add(new StatusRoutes(cluster, metrics, admission, readiness));
         routes.add(new TailRoutes(tail));
         String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /admin/blocklist, /admin/cache";
+        if (documents != null) {
+            routes.add(new DocumentRoutes(documents));
+            paths += ", /documents";
+        }
         if (admin != null) {
             routes.add(new AdminRoutes(admin, faults));
             paths += " or /admin/leaves/{n}/...";
