@@ -190,9 +190,9 @@ public record SearchRequest(
             return this;
         }
 
-        /** Counts every hit exactly. */
+        /** Counts every hit exactly (up to {@link #MAX_TOTAL_HITS_THRESHOLD} per partition). */
         public Builder exactTotalHits() {
-            return totalHitsThreshold(Integer.MAX_VALUE);
+            return totalHitsThreshold(MAX_TOTAL_HITS_THRESHOLD);
         }
 
         /** @throws IllegalArgumentException naming the first invalid setting */
