@@ -26,22 +26,57 @@ public final class Protocol {
     private Protocol() {
     }
 
-    /** A root's first frame on a connection to a leaf. */
+    /** How the error of a leaf's refusal of new work while it shuts down begins (with status BUSY). */
+    public static final String DRAINING = "draining";
+
+    /** A root's first frame on a connection to a leaf of a cluster without a shared secret. */
     public static Frame rootHello(long rootId) {
+        return rootHello(rootId, null);
+    }
+
+    /**
+     * A root's first frame on a connection to a leaf.
+     *
+     * @param clusterSecret the cluster's shared secret; null or empty: none
+     */
+    public static Frame rootHello(long rootId, String clusterSecret) {
         if (rootId == 0) {
             throw new IllegalArgumentException("rootId: 0 (expected: non-zero; 0 means no root)");
         }
         return Frame.newBuilder().setHello(Hello.newBuilder()
                 .setProtocolVersion(VERSION)
                 .setRole(ConnectionRole.ROOT)
-                .setRootId(rootId)).build();
+                .setRootId(rootId)
+                .setClusterSecret(clusterSecret == null ? "" : clusterSecret)).build();
     }
 
     /** A leaf's first frame on a connection that carries its tied requests' cancels to another leaf. */
-    public static Frame twinCancelsHello() {
+    public static Frame twinCancelsHello(String clusterSecret) {
         return Frame.newBuilder().setHello(Hello.newBuilder()
                 .setProtocolVersion(VERSION)
-                .setRole(ConnectionRole.TWIN_CANCELS)).build();
+                .setRole(ConnectionRole.TWIN_CANCELS)
+                .setClusterSecret(clusterSecret == null ? "" : clusterSecret)).build();
+    }
+
+    /**
+     * Why a Hello's secret does not admit its sender, or null when it does: always when
+     * {@code required} is null or empty (a cluster without a secret). Compared in constant time, so
+     * the time of a refusal does not tell how much of a guess was right.
+     *
+     * @param peer what the other side is, for the message
+     */
+    public static String secretProblem(String required, String given, String peer) {
+        if (required == null || required.isEmpty()) {
+            return null;
+        }
+        if (given == null || given.isEmpty()) {
+            return peer + " sent no cluster secret (expected: the cluster's shared secret in its Hello;"
+                    + " this leaf was started with one)";
+        }
+        boolean equal = java.security.MessageDigest.isEqual(
+                required.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                given.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return equal ? null : peer + " sent the wrong cluster secret (expected: this cluster's shared secret)";
     }
 
     /**

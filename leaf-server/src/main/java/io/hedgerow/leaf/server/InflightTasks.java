@@ -131,6 +131,11 @@ final class InflightTasks {
         });
     }
 
+    /** Tasks queued, parked or running (and tied ones waiting out their grace), for a drain to wait on. */
+    int size() {
+        return tasks.size();
+    }
+
     /** Nanoseconds since the Unix epoch, as cancels are stamped. */
     static long unixNanos(Instant instant) {
         return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.server;
 
+import io.hedgerow.common.net.ClusterSecret;
 import io.hedgerow.common.time.Durations;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.leaf.fault.InjectedDelay;
@@ -170,6 +171,18 @@ public final class LeafCommand implements Callable<Integer> {
                     + " then goes ahead of it (default: ${DEFAULT-VALUE}).")
     private Duration continuationAging;
 
+    @Option(names = "--cluster-secret-file", paramLabel = "FILE",
+            description = "Serve only roots and leaves whose Hello carries the secret in FILE (the cluster's shared"
+                    + " secret; 'local' and 'demo' write one to <run dir>/cluster-secret). Without it, the environment"
+                    + " variable " + ClusterSecret.ENV + "; without either, any peer is served (a warning is logged).")
+    private Path clusterSecretFile;
+
+    @Option(names = "--drain-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "2s",
+            description = "On SIGTERM, refuse new work as draining and answer what the leaf holds for at most this"
+                    + " long before closing its connections; 0s closes at once (default: ${DEFAULT-VALUE}).")
+    private Duration drainTimeout;
+
     @Option(names = "--exit-with-parent", hidden = true,
             description = "Exit when the parent process exits, so a killed 'local' cluster leaves nothing behind.")
     private boolean exitWithParent;
@@ -184,7 +197,9 @@ public final class LeafCommand implements Callable<Integer> {
                             maxExpansionsTotal, maxExpansionPostings, maxTermsVisited, maxPhraseCost))
                     .withFaultInjection(faultInjection).withInitialDelay(initialDelay()).withInitialStall(initialStall())
                     .withQueryOfDeath(queryOfDeath())
-                    .withWarmup(warmup).withSlice(slice);
+                    .withWarmup(warmup).withSlice(slice)
+                    .withDrainTimeout(drainTimeout)
+                    .withClusterSecret(ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv()));
             server = LeafServer.start(config);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());

@@ -31,6 +31,10 @@ import java.util.Objects;
  * @param limits           the cost guards that refuse queries that would explode, before they run
  * @param queryOfDeath     a token that makes the leaf halt when a query contains it (see
  *                         {@link io.hedgerow.leaf.fault.QueryOfDeath}), or null; only with {@code faultInjection}
+ * @param drainTimeout     how long a closing leaf keeps its connections open for the work it holds
+ *                         (new work is refused as draining meanwhile); zero: it closes at once
+ * @param clusterSecret    the secret every connection's Hello must carry, or null to serve any peer
+ *                         (a leaf started by hand without {@code --cluster-secret-file})
  */
 public record LeafConfig(
         Path indexDir,
@@ -46,9 +50,21 @@ public record LeafConfig(
         Duration warmup,
         Duration slice,
         QueryLimits limits,
-        String queryOfDeath) {
+        String queryOfDeath,
+        Duration drainTimeout,
+        String clusterSecret) {
+
+    /** How long a closing leaf waits at most for the work it holds, unless told otherwise. */
+    public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(2);
 
     public LeafConfig {
+        Objects.requireNonNull(drainTimeout, "drainTimeout");
+        if (drainTimeout.isNegative()) {
+            throw new IllegalArgumentException("drainTimeout: " + drainTimeout + " (expected: >= 0)");
+        }
+        if (clusterSecret != null && clusterSecret.isBlank()) {
+            throw new IllegalArgumentException("clusterSecret: blank (expected: a non-blank secret, or null for none)");
+        }
         Objects.requireNonNull(indexDir, "indexDir");
         Objects.requireNonNull(host, "host");
         if (port < 0 || port > 65535) {
@@ -96,62 +112,79 @@ public record LeafConfig(
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(),
                 SchedulingConfig.defaults(), 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO,
-                Duration.ZERO, QueryLimits.defaults(), null);
+                Duration.ZERO, QueryLimits.defaults(), null, DEFAULT_DRAIN_TIMEOUT, null);
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, host, newPort, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, newHost, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, newWorkers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     /** Queue depths per class and the starvation guard. */
     public LeafConfig withScheduling(SchedulingConfig newScheduling) {
-        return new LeafConfig(indexDir, host, port, workers, newScheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, newScheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     /** Obey (or refuse) requests to inject faults; off by default. */
     public LeafConfig withFaultInjection(boolean enabled) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     /** How long to run newly opened partitions' code before they serve (zero: not at all). */
     public LeafConfig withWarmup(Duration newWarmup) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, newWarmup, slice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, newWarmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialDelay(InjectedDelay delay) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, delay, initialStall, warmup, slice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, delay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     /** A stall in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialStall(InjectedStall stall) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, stall, warmup, slice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, stall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     /** Slice searches with this budget each (zero: run each search to its end). */
     public LeafConfig withSlice(Duration newSlice) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, newSlice, limits, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, newSlice, limits, queryOfDeath, drainTimeout, clusterSecret);
     }
 
     /** Halt when a query contains this token (null: never); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withQueryOfDeath(String token) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, token);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, token, drainTimeout, clusterSecret);
     }
 
     /** The cost guards queries are checked against. */
     public LeafConfig withLimits(QueryLimits newLimits) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, newLimits, queryOfDeath);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, newLimits, queryOfDeath, drainTimeout, clusterSecret);
+    }
+
+    /** How long closing waits for held work (zero: close at once). */
+    public LeafConfig withDrainTimeout(Duration timeout) {
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, timeout, clusterSecret);
+    }
+
+    /** The secret every Hello must carry (null: none required). */
+    public LeafConfig withClusterSecret(String secret) {
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, secret);
+    }
+
+    @Override
+    public String toString() {
+        // Never print the secret.
+        return "LeafConfig[indexDir=" + indexDir + ", host=" + host + ", port=" + port + ", workers=" + workers
+                + ", drainTimeout=" + drainTimeout + ", clusterSecret=" + (clusterSecret == null ? "none" : "set") + "]";
     }
 }

@@ -35,6 +35,15 @@ import java.util.concurrent.TimeUnit;
  * is answered NOT_ASSIGNED and every cancel ignored, so a root of another version never gets
  * answers it could misread, and falls over to replicas that speak its version.
  *
+ * <p><b>The cluster secret.</b> A leaf started with a cluster secret serves a connection only when
+ * its Hello carries that secret: a Hello without it or with another one, or any other frame before
+ * the Hello, is answered with the reason (a HelloAck error, or the refusal of what was sent) and the
+ * connection is closed. Only such an authenticated root's assignment names the peers twin cancels
+ * may go to ({@link PeerCancels#clusterLeaves}).
+ *
+ * <p><b>Draining.</b> While the leaf shuts down ({@link LeafDrain}), a search or fetch is answered
+ * BUSY with a "draining" error at once, so the root retries it on another replica.
+ *
  * <p><b>Twin grace.</b> A tied request whose twin names a grace ({@code Twin.grace_nanos}) is
  * registered at once, so a cancel finds it, but queued only when the grace has passed (a timer on
  * this event loop): a cancel from its twin's leaf that comes meanwhile drops it before any worker
@@ -54,6 +63,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     /** The root's answers; null until a root's Hello is accepted. */
     private OutboundBatcher replies;
     private boolean wroteInThisRead;
+    /** Close the connection once this read's answers are flushed (a refused secret). */
+    private boolean closeAfterAnswers;
 
     LeafConnectionHandler(LeafContext leaf, Executor admin) {
         this.leaf = leaf;
@@ -62,6 +73,11 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+        if (role == Role.AWAITING_HELLO && leaf.clusterSecret() != null && frame.getBodyCase() != Frame.BodyCase.HELLO) {
+            refuse(ctx, "no Hello with the cluster secret before " + frame.getBodyCase()
+                    + " (expected: a Hello carrying the cluster's shared secret first)");
+            closeAfterAnswers = true;
+        }
         switch (frame.getBodyCase()) {
             case HELLO -> hello(ctx, frame.getHello());
             case SEARCH -> {
@@ -76,6 +92,15 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                         return;
                     }
                     SearchRequest search = frame.getSearch();
+                    if (leaf.drain().isDraining()) {
+                        leaf.counters().drainRefusals.increment();
+                        unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
+                                .setRequestId(search.getRequestId())
+                                .setPartition(search.getPartition())
+                                .setStatus(Status.BUSY)
+                                .setError(LeafDrain.refusal())).build());
+                        return;
+                    }
                     String problem = WireLimits.searchProblem(search);
                     if (problem != null) {
                         unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
@@ -101,6 +126,14 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                                 .setRequestId(frame.getFetch().getRequestId())
                                 .setStatus(Status.NOT_ASSIGNED)
                                 .setError(unservedReason())).build());
+                        return;
+                    }
+                    if (leaf.drain().isDraining()) {
+                        leaf.counters().drainRefusals.increment();
+                        unserved(ctx, Frame.newBuilder().setFetchResult(FetchResponse.newBuilder()
+                                .setRequestId(frame.getFetch().getRequestId())
+                                .setStatus(Status.BUSY)
+                                .setError(LeafDrain.refusal())).build());
                         return;
                     }
                     submit(ctx, new FetchTask(frame.getFetch(), replies, leaf, leaf.ticker().nanoTime()), false);
@@ -141,6 +174,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                     wroteInThisRead = true;
                     return;
                 }
+                // Only an accepted root gets here: its assignment names the cluster's leaves.
+                leaf.peers().clusterLeaves(frame.getAssign().getPeersList());
                 admin.execute(() -> {
                     AssignAck ack = leaf.partitions().assign(frame.getAssign());
                     replies.send(Frame.newBuilder().setAssignAck(ack).build());
@@ -175,6 +210,11 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         if (problem == null && hello.getRole() == ConnectionRole.ROOT && hello.getRootId() == 0) {
             problem = peer + " sent root_id 0 (expected: the root's non-zero id)";
         }
+        String secretProblem = Protocol.secretProblem(leaf.clusterSecret(), hello.getClusterSecret(), peer);
+        if (secretProblem != null) {
+            problem = secretProblem;
+            closeAfterAnswers = true;
+        }
         HelloAck.Builder ack = HelloAck.newBuilder()
                 .setProtocolVersion(Protocol.VERSION)
                 .setIndex(leaf.partitions().identity());
@@ -184,6 +224,7 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         } else if (hello.getRole() == ConnectionRole.ROOT) {
             role = Role.ROOT;
             replies = new OutboundBatcher(ctx.channel(), hello.getRootId());
+            leaf.drain().rootConnected(ctx.channel());
         } else {
             role = Role.TWIN_CANCELS;
         }
@@ -252,6 +293,9 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         if (wroteInThisRead) {
             wroteInThisRead = false;
             ctx.flush();
+        }
+        if (closeAfterAnswers) {
+            ctx.close();
         }
         super.channelReadComplete(ctx);
     }

@@ -13,6 +13,8 @@ import io.hedgerow.leaf.fault.QueryOfDeath;
  * @param sliceNanos budget of one slice of a search; 0: searches are not sliced
  * @param queryOfDeath halts the leaf when a query holds its token ({@link QueryOfDeath#NONE} unless the
  *                 leaf was started with fault injection and a token)
+ * @param drain    whether the leaf is shutting down, and its root connections to tell
+ * @param clusterSecret the secret every Hello must carry; null: none
  */
 record LeafContext(
         OpenPartitions partitions,
@@ -23,5 +25,7 @@ record LeafContext(
         LeafCounters counters,
         PeerCancels peers,
         long sliceNanos,
-        QueryOfDeath queryOfDeath) {
+        QueryOfDeath queryOfDeath,
+        LeafDrain drain,
+        String clusterSecret) {
 }

@@ -21,6 +21,10 @@ public final class LeafCounters {
     final LongAdder rootCancelsTooLate = new LongAdder();
     final LongAdder twinCancelsSent = new LongAdder();
     final LongAdder twinCancelSendFailures = new LongAdder();
+    /** Twins naming an address that is not one of the cluster's leaves: no cancel was sent there. */
+    final LongAdder twinsOutsideCluster = new LongAdder();
+    /** Searches and fetches refused while draining (answered BUSY, "draining"). */
+    final LongAdder drainRefusals = new LongAdder();
     final LongAdder twinCancelsReceived = new LongAdder();
     final LongAdder twinCancelsDroppedQueued = new LongAdder();
     final LongAdder twinCancelsBothRan = new LongAdder();
@@ -117,6 +121,16 @@ public final class LeafCounters {
                     + " us, max " + twinCancelDelayMaxMicros + " us over " + twinCancelDelays + " (clock skew "
                     + twinCancelDelaysNegative + ")";
         }
+    }
+
+    /** Twins that named an address outside the cluster (no cancel sent), since the leaf started. */
+    public long twinsOutsideCluster() {
+        return twinsOutsideCluster.sum();
+    }
+
+    /** Searches and fetches refused because the leaf was draining, since it started. */
+    public long drainRefusals() {
+        return drainRefusals.sum();
     }
 
     public Snapshot snapshot() {

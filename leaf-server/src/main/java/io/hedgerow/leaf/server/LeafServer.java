@@ -50,6 +50,8 @@ public final class LeafServer implements AutoCloseable {
     private final ChannelGroup connections;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final PartitionStore.ServedBuild build;
+    private final LeafDrain drain;
+    private final InflightTasks inflight;
 
     private LeafServer(LeafConfig config, LeafContext leaf, ExecutorService admin, EventLoopGroup group,
             Channel serverChannel, ChannelGroup connections, PartitionStore.ServedBuild build) {
@@ -60,6 +62,8 @@ public final class LeafServer implements AutoCloseable {
         this.faults = leaf.faults();
         this.counters = leaf.counters();
         this.peers = leaf.peers();
+        this.drain = leaf.drain();
+        this.inflight = leaf.inflight();
         this.admin = admin;
         this.group = group;
         this.serverChannel = serverChannel;
@@ -99,10 +103,11 @@ public final class LeafServer implements AutoCloseable {
         LeafCounters counters = new LeafCounters();
         // Twin cancels to other leaves go out on this leaf's own event loops: no threads of their own.
         PeerCancels peers = new PeerCancels(group, transport.channelClass(), config.maxFrameBytes(), Ticker.system(),
-                counters, Clock.systemUTC());
+                counters, Clock.systemUTC(), config.clusterSecret());
+        LeafDrain drain = new LeafDrain(group);
         LeafContext leaf = new LeafContext(partitions, scheduler, new InflightTasks(Ticker.system(), counters, Clock.systemUTC()),
                 Ticker.system(), faults, counters, peers, config.slice().toNanos(),
-                QueryOfDeath.halting(config.queryOfDeath()));
+                QueryOfDeath.halting(config.queryOfDeath()), drain, config.clusterSecret());
         ChannelGroup connections = new DefaultChannelGroup(group.next());
         try {
             Channel channel = new ServerBootstrap()
@@ -129,6 +134,10 @@ public final class LeafServer implements AutoCloseable {
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name(), config.workers(), config.faultInjection() ? ", fault injection enabled" : "",
                     String.valueOf(Protocol.VERSION));
+            if (config.clusterSecret() == null) {
+                LOG.log(System.Logger.Level.WARNING, "no cluster secret (--cluster-secret-file): anyone who reaches "
+                        + "{0}:{1} can assign this leaf partitions and search it", config.host(), String.valueOf(server.port()));
+            }
             if (config.queryOfDeath() != null) {
                 LOG.log(System.Logger.Level.WARNING, "query of death armed: a search or fetch whose query contains "
                         + "''{0}'' halts this leaf", config.queryOfDeath());
@@ -188,7 +197,16 @@ public final class LeafServer implements AutoCloseable {
         return peers.connectedPeers();
     }
 
-    /** Stops listening, closes every connection (roots see it at once), stops the workers. Idempotent. */
+    /** Whether the leaf is shutting down and refusing new work. */
+    public boolean isDraining() {
+        return drain.isDraining();
+    }
+
+    /**
+     * Stops listening, drains (see {@link LeafDrain}: new searches and fetches are refused as
+     * draining, roots are told, what the leaf holds is answered, for at most the drain timeout),
+     * then closes every connection and stops the workers. Idempotent; blocks for the drain.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -196,6 +214,14 @@ public final class LeafServer implements AutoCloseable {
         }
         String address = address();
         serverChannel.close().syncUninterruptibly();
+        if (!config.drainTimeout().isZero()) {
+            long started = System.nanoTime();
+            drain.begin(group, "leaf " + address + " is shutting down", config.drainTimeout());
+            int left = drain.awaitIdle(group, inflight::size, config.drainTimeout(), Ticker.system());
+            LOG.log(System.Logger.Level.INFO, "leaf {0} drained in {1} ms ({2} refused as draining{3})", address,
+                    String.valueOf((System.nanoTime() - started) / 1_000_000), String.valueOf(counters.drainRefusals()),
+                    left == 0 ? "" : "; " + left + " sub-requests still held at the drain timeout, closed under them");
+        }
         connections.close().syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         scheduler.close();

@@ -2,11 +2,15 @@ package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.policy.Backoff;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.proto.Cancel;
+import io.hedgerow.common.wire.proto.Frame;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -21,6 +25,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A cancel to a twin is an optimisation, never a correctness matter (the root takes whichever
  * copy answers first), so a cancel that cannot be delivered soon is dropped and counted rather than
  * kept: the twin it would have stopped is done or expired by the time a slow connection comes up.
+ *
+ * <p><b>Only the cluster's leaves.</b> A twin's address comes from the wire, so this dials only
+ * the leaves the root named in its last assignment ({@link #clusterLeaves}); a twin naming any
+ * other address is counted ({@link LeafCounters#twinsOutsideCluster}) and gets no cancel, so a
+ * search cannot make this leaf dial addresses of the sender's choosing. The Hello of each link
+ * carries the cluster's secret, as a root's does.
  *
  * <p><b>Assumptions and guarantees.</b> {@link #cancelTwin} may be called from any thread, never
  * blocks and never throws; the connection work runs on an event loop. At most {@link #MAX_PEERS}
@@ -42,9 +52,14 @@ final class PeerCancels {
     private final LeafCounters counters;
     private final InstantSource wallClock;
     private final ConcurrentHashMap<String, PeerLink> links = new ConcurrentHashMap<>();
+    private final Frame hello;
+    /** The leaves of the cluster, from the last assignment; empty until one came. */
+    private volatile Set<String> cluster = Set.of();
 
+    /** @param clusterSecret the secret peers require in the Hello; null: none */
     PeerCancels(EventLoopGroup group, Class<? extends Channel> channelClass, int maxFrameBytes, Ticker ticker,
-            LeafCounters counters, InstantSource wallClock) {
+            LeafCounters counters, InstantSource wallClock, String clusterSecret) {
+        this.hello = Protocol.twinCancelsHello(clusterSecret);
         this.group = group;
         this.channelClass = channelClass;
         this.maxFrameBytes = maxFrameBytes;
@@ -58,6 +73,10 @@ final class PeerCancels {
      * {@code requestId} if still queued.
      */
     void cancelTwin(String address, long rootId, long requestId) {
+        if (!cluster.contains(address)) {
+            counters.twinsOutsideCluster.increment();
+            return;
+        }
         Cancel cancel = Cancel.newBuilder()
                 .setRequestId(requestId)
                 .setIfQueued(true)
@@ -71,9 +90,14 @@ final class PeerCancels {
                 return;
             }
             link = links.computeIfAbsent(address, a -> new PeerLink(a, group.next(), channelClass, maxFrameBytes,
-                    ticker, counters));
+                    ticker, counters, hello));
         }
         link.send(cancel);
+    }
+
+    /** The cluster's leaves ({@code host:port}), from an assignment of an authenticated root. */
+    void clusterLeaves(List<String> leaves) {
+        cluster = Set.copyOf(leaves);
     }
 
     /** Peers with a connection open right now (for tests). */

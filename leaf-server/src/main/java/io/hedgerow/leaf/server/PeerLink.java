@@ -44,6 +44,7 @@ final class PeerLink {
     private final int maxFrameBytes;
     private final Ticker ticker;
     private final LeafCounters counters;
+    private final Frame hello;
     private final Queue<Cancel> pending = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pendingCount = new AtomicInteger();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -56,7 +57,8 @@ final class PeerLink {
     private volatile boolean connected;
 
     PeerLink(String address, EventLoop loop, Class<? extends Channel> channelClass, int maxFrameBytes, Ticker ticker,
-            LeafCounters counters) {
+            LeafCounters counters, Frame hello) {
+        this.hello = hello;
         this.address = address;
         this.loop = loop;
         this.channelClass = channelClass;
@@ -140,7 +142,7 @@ final class PeerLink {
         channel = ch;
         connected = true;
         failedAttempts = 0;
-        ch.writeAndFlush(Protocol.twinCancelsHello(), ch.voidPromise());
+        ch.writeAndFlush(hello, ch.voidPromise());
         ch.closeFuture().addListener(closed -> {
             if (channel == ch) {
                 channel = null;

@@ -36,7 +36,7 @@ record FrameSocket(DataInputStream in, DataOutputStream out) {
 
     /** Opens the connection as another leaf does to send twin cancels, and returns the leaf's answer. */
     HelloAck helloForTwinCancels() throws IOException {
-        send(Protocol.twinCancelsHello());
+        send(Protocol.twinCancelsHello(null));
         return receive().getHelloAck();
     }
 

@@ -38,7 +38,7 @@ class LeafTaskCancelTest {
     private final SearchScheduler scheduler = new SearchScheduler(1, SchedulingConfig.defaults(), ticker);
     private final LeafContext context = new LeafContext(null, scheduler, inflight, ticker,
             new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null, 0,
-            QueryOfDeath.NONE);
+            QueryOfDeath.NONE, null, null);
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final OutboundBatcher replies = new OutboundBatcher(channel, 1);
 

@@ -28,6 +28,8 @@ import java.util.Objects;
  *                       pins the index for the rest ({@link ServedIndex})
  * @param batchAdmission how many batch sub-requests each leaf may hold at once, adapted to the
  *                       interactive latency ({@link io.hedgerow.root.cost.BatchAdmission})
+ * @param clusterSecret  the cluster's shared secret, sent in every Hello to a leaf; null: none (leaves
+ *                       started without one serve any root)
  */
 public record ClusterConfig(
         String indexName,
@@ -41,9 +43,13 @@ public record ClusterConfig(
         HedgeSettings hedge,
         TailSettings tail,
         IndexManifest index,
-        BatchAdmissionSettings batchAdmission) {
+        BatchAdmissionSettings batchAdmission,
+        String clusterSecret) {
 
     public ClusterConfig {
+        if (clusterSecret != null && clusterSecret.isBlank()) {
+            throw new IllegalArgumentException("clusterSecret: blank (expected: a non-blank secret, or null for none)");
+        }
         Objects.requireNonNull(indexName, "indexName");
         leaves = List.copyOf(leaves);
         for (String leaf : leaves) {
@@ -85,7 +91,7 @@ public record ClusterConfig(
     public static ClusterConfig of(String indexName, List<String> leaves, int partitions, int replicas) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
                 Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults(),
-                TailSettings.defaults(), null, BatchAdmissionSettings.defaults());
+                TailSettings.defaults(), null, BatchAdmissionSettings.defaults(), null);
     }
 
     /** As {@link #of(String, List, int, int)}, for exactly this index: its name and partition count. */
@@ -96,32 +102,45 @@ public record ClusterConfig(
     /** For exactly this index; its name and partition count must be this config's. */
     public ClusterConfig withIndex(IndexManifest manifest) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, manifest, batchAdmission);
+                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret);
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission);
+                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret);
     }
 
     public ClusterConfig withIoThreads(int threads) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge, tail, index, batchAdmission);
+                hedge, tail, index, batchAdmission, clusterSecret);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings, tail, index, batchAdmission);
+                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret);
     }
 
     public ClusterConfig withTail(TailSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, settings, index, batchAdmission);
+                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret);
     }
 
     public ClusterConfig withBatchAdmission(BatchAdmissionSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, settings);
+                maxFrameBytes, hedge, tail, index, settings, clusterSecret);
+    }
+
+    /** The shared secret every Hello to a leaf carries (null: none). */
+    public ClusterConfig withClusterSecret(String secret) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, hedge, tail, index, batchAdmission, secret);
+    }
+
+    @Override
+    public String toString() {
+        // Never print the secret.
+        return "ClusterConfig[indexName=" + indexName + ", leaves=" + leaves + ", partitions=" + partitions
+                + ", replicas=" + replicas + ", clusterSecret=" + (clusterSecret == null ? "none" : "set") + "]";
     }
 
     public PartitionAssignment assignment() {

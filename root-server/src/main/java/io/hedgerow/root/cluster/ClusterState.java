@@ -65,6 +65,16 @@ public final class ClusterState {
         return rootId;
     }
 
+    /** The first frame on every connection to a leaf: this root's id and the cluster's secret. */
+    public io.hedgerow.common.wire.proto.Frame rootHello() {
+        return io.hedgerow.common.wire.Protocol.rootHello(rootId, config.clusterSecret());
+    }
+
+    /** Every leaf's {@code host:port} as twins name them: the peers an assignment tells each leaf of. */
+    public List<String> leafNames() {
+        return leaves.stream().map(LeafStatus::name).toList();
+    }
+
     /** The index every leaf must serve, and the parser for its queries. */
     public ServedIndex index() {
         return index;

@@ -48,6 +48,12 @@ public final class IndexProbe {
      */
     public static IndexManifest learn(List<String> leaves, long rootId, Duration timeout)
             throws IOException, InterruptedException {
+        return learn(leaves, rootId, null, timeout);
+    }
+
+    /** As {@link #learn(List, long, Duration)}, saying the cluster's secret (null: none) in the Hello. */
+    public static IndexManifest learn(List<String> leaves, long rootId, String clusterSecret, Duration timeout)
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<String, IndexIdentity> identities = new LinkedHashMap<>();
         Map<String, String> problems = new LinkedHashMap<>();
@@ -57,7 +63,7 @@ public final class IndexProbe {
                     continue;
                 }
                 try {
-                    HelloAck ack = hello(LeafAddress.parse(leaf), rootId, remaining(deadline));
+                    HelloAck ack = hello(LeafAddress.parse(leaf), rootId, clusterSecret, remaining(deadline));
                     String refused = !ack.getError().isEmpty() ? "refused: " + ack.getError()
                             : Protocol.mismatch(ack.getProtocolVersion(), "it", "this root");
                     if (refused != null) {
@@ -99,13 +105,13 @@ public final class IndexProbe {
                 Math.min(Duration.ofSeconds(2).toNanos(), deadlineNanos - System.nanoTime())));
     }
 
-    private static HelloAck hello(LeafAddress address, long rootId, Duration timeout) throws IOException {
+    private static HelloAck hello(LeafAddress address, long rootId, String clusterSecret, Duration timeout) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(address.host(), address.port()), (int) timeout.toMillis());
             socket.setSoTimeout((int) timeout.toMillis());
             socket.setTcpNoDelay(true);
             DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            byte[] hello = Protocol.rootHello(rootId).toByteArray();
+            byte[] hello = Protocol.rootHello(rootId, clusterSecret).toByteArray();
             out.writeInt(hello.length);
             out.write(hello);
             out.flush();

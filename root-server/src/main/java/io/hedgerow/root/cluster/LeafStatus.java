@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
  * by event loops without locks; readers see a recent, not an atomic, picture.
  */
 public final class LeafStatus {
-    public enum State { UP, DEGRADED, DOWN }
+    /** DRAINING: the leaf said it is shutting down; it gets no new sub-requests until it is back. */
+    public enum State { UP, DEGRADED, DOWN, DRAINING }
 
     private final int index;
     private final LeafAddress address;
@@ -27,6 +28,7 @@ public final class LeafStatus {
     private final LongAdder failures = new LongAdder();
     private volatile String lastError;
     private volatile String refusal;
+    private volatile boolean draining;
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
         this.index = index;
@@ -51,6 +53,9 @@ public final class LeafStatus {
     }
 
     public State state() {
+        if (draining) {
+            return State.DRAINING;
+        }
         int ready = readyConnections.get();
         return ready == 0 ? State.DOWN : ready == connections ? State.UP : State.DEGRADED;
     }
@@ -92,7 +97,23 @@ public final class LeafStatus {
         return refusal;
     }
 
+    /**
+     * The leaf said it is shutting down ({@code LeafDraining}): no new sub-requests go to it until a
+     * connection to it is ready again, which only its restarted self can give (a draining leaf
+     * accepts no connection).
+     */
+    public void draining(String reason) {
+        draining = true;
+        lastError = reason;
+    }
+
+    /** Whether the leaf said it is shutting down and has not come back since. */
+    public boolean isDraining() {
+        return draining;
+    }
+
     public void connectionReady() {
+        draining = false;
         refusal = null;
         readyConnections.incrementAndGet();
     }

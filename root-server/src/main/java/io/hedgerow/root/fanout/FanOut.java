@@ -97,7 +97,8 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         return Frame.newBuilder().setAssign(AssignPartitions.newBuilder()
                         .setRequestId(0)
                         .setIndexName(cluster.config().indexName())
-                        .addAllPartitions(Arrays.stream(partitions).boxed().toList()))
+                        .addAllPartitions(Arrays.stream(partitions).boxed().toList())
+                        .addAllPeers(cluster.leafNames()))
                 .build();
     }
 

@@ -113,8 +113,9 @@ final class LeafConnection {
         return status;
     }
 
+    /** Ready, and the leaf is not draining (it said it is shutting down: no new work for it). */
     boolean isReady() {
-        return ready;
+        return ready && !status.isDraining();
     }
 
     /** How far the leaf has got through what this connection sent it. */
@@ -145,7 +146,7 @@ final class LeafConnection {
                 channel.close();
                 return;
             }
-            channel.writeAndFlush(Protocol.rootHello(cluster.rootId()), channel.voidPromise());
+            channel.writeAndFlush(cluster.rootHello(), channel.voidPromise());
         });
     }
 
@@ -337,6 +338,7 @@ final class LeafConnection {
                 case HELLO_ACK -> onHelloAck(ctx.channel(), frame.getHelloAck());
                 case ASSIGN_ACK -> onAssigned(ctx.channel(), frame.getAssignAck());
                 case INJECT_ACK -> onInjectAck(frame.getInjectAck());
+                case DRAINING -> status.draining("leaf " + status.name() + " is draining: " + frame.getDraining().getReason());
                 default -> {
                     closeReason = "unexpected " + frame.getBodyCase() + " frame from leaf";
                     ctx.close();

@@ -73,7 +73,7 @@ public final class Readiness {
         for (int p = 0; p < cluster.config().partitions(); p++) {
             boolean reachable = false;
             for (int leaf : cluster.assignment().replicasOf(p)) {
-                if (cluster.leaf(leaf).state() != LeafStatus.State.DOWN) {
+                if (cluster.leaf(leaf).state() != LeafStatus.State.DOWN && !cluster.leaf(leaf).isDraining()) {
                     reachable = true;
                     break;
                 }

@@ -62,7 +62,7 @@ public final class DocumentWriter implements AutoCloseable {
         this.links = new WriteLink[leaves.size()];
         for (int leaf = 0; leaf < leaves.size(); leaf++) {
             links[leaf] = new WriteLink(LeafAddress.parse(leaves.get(leaf)), group, transport.channelClass(),
-                    cluster.rootId(), cluster.config().maxFrameBytes());
+                    cluster.rootHello(), cluster.config().maxFrameBytes());
         }
         int count = cluster.assignment().partitions();
         this.partitions = new PartitionWriter[count];

@@ -34,15 +34,16 @@ import java.util.concurrent.atomic.AtomicLong;
 final class WriteLink {
     private final LeafAddress address;
     private final Bootstrap bootstrap;
-    private final long rootId;
+    /** This root's Hello (its id and the cluster's secret). */
+    private final Frame hello;
     private final Map<Long, CompletableFuture<WriteResponse>> pending = new ConcurrentHashMap<>();
     private final AtomicLong nextRequestId = new AtomicLong(1);
     private CompletableFuture<Channel> ready;
 
-    WriteLink(LeafAddress address, EventLoopGroup group, Class<? extends Channel> channelClass, long rootId,
+    WriteLink(LeafAddress address, EventLoopGroup group, Class<? extends Channel> channelClass, Frame hello,
             int maxFrameBytes) {
         this.address = address;
-        this.rootId = rootId;
+        this.hello = hello;
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(channelClass)
@@ -108,7 +109,7 @@ final class WriteLink {
             }
             Channel channel = ((io.netty.channel.ChannelFuture) connected).channel();
             channel.attr(Answers.HELLO).set(connecting);
-            channel.writeAndFlush(Protocol.rootHello(rootId));
+            channel.writeAndFlush(hello);
         });
         return connecting;
     }
