@@ -54,7 +54,7 @@ public record LeafConfig(
         Duration drainTimeout,
         String clusterSecret) {
 
-    /** How long a closing leaf waits at most for the work it holds, unless told otherwise. */
+    /** How long a leaf started from the command line waits at most, when it closes, for the work it holds. */
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(2);
 
     public LeafConfig {
@@ -107,12 +107,13 @@ public record LeafConfig(
      * Loopback, a free port, a worker per core, the default queue depths and starvation guard, one
      * event loop, no fault injection, no warm-up (the command line warms by default; tests and
      * embedded clusters do not), no time-slicing (the command line slices by default), the
-     * default cost guards.
+     * default cost guards, no drain on close (the command line drains for {@link #DEFAULT_DRAIN_TIMEOUT}),
+     * no cluster secret.
      */
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(),
                 SchedulingConfig.defaults(), 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO,
-                Duration.ZERO, QueryLimits.defaults(), null, DEFAULT_DRAIN_TIMEOUT, null);
+                Duration.ZERO, QueryLimits.defaults(), null, Duration.ZERO, null);
     }
 
     public LeafConfig withPort(int newPort) {

@@ -63,6 +63,8 @@ class LeafCancelTest {
 
     private final List<LeafServer> leaves = new ArrayList<>();
     private final List<Socket> sockets = new ArrayList<>();
+    /** Twin addresses the assignment names as the cluster's leaves, besides the leaves started here. */
+    private final List<String> extraPeers = new ArrayList<>();
     private long nextRequestId = 1_000;
 
     @BeforeAll
@@ -261,6 +263,7 @@ class LeafCancelTest {
             closedPort = probe.getLocalPort();
         }
         LeafServer leaf = start();
+        extraPeers.addAll(List.of("127.0.0.1:" + closedPort, "no-port-here"));
         FrameSocket root = connect(leaf);
 
         SearchResponse answer = search(root, request(0).toBuilder()
@@ -273,6 +276,26 @@ class LeafCancelTest {
         assertThat(badAddress.getStatus()).isEqualTo(Status.OK);
         awaitCounter(leaf, LeafCounters.Snapshot::twinCancelSendFailures, 2);
         assertThat(leaf.counters().snapshot().twinCancelsSent()).isZero();
+    }
+
+    @Test
+    void sendsNoCancelToATwinAddressOutsideTheClusterItsRootNamed() throws IOException {
+        LeafServer leaf = start();
+        LeafServer other = start();
+        FrameSocket root = connect(leaf);
+        int outside;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            outside = probe.getLocalPort();
+        }
+
+        SearchResponse answer = search(root, tiedTo("127.0.0.1:" + outside));
+        assertThat(answer.getStatus()).as("served, without the twin's cancel").isEqualTo(Status.OK);
+        assertThat(leaf.counters().twinsOutsideCluster()).isEqualTo(1);
+        assertThat(leaf.counters().snapshot().twinCancelSendFailures()).as("never dialled").isZero();
+
+        assertThat(search(root, tiedTo(other.address())).getStatus()).isEqualTo(Status.OK);
+        awaitCounter(other, LeafCounters.Snapshot::twinCancelsReceived, 1);
+        assertThat(leaf.counters().twinsOutsideCluster()).as("a cluster leaf is dialled").isEqualTo(1);
     }
 
     @Test
@@ -448,7 +471,8 @@ class LeafCancelTest {
         FrameSocket root = FrameSocket.over(socket);
         assertThat(root.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
         root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(nextRequestId++)
-                .setIndexName(INDEX).addAllPartitions(IntStream.range(0, PARTITIONS).boxed().toList())).build());
+                .setIndexName(INDEX).addAllPartitions(IntStream.range(0, PARTITIONS).boxed().toList())
+                .addAllPeers(leaves.stream().map(LeafServer::address).toList()).addAllPeers(extraPeers)).build());
         AssignAck ack = root.receive().getAssignAck();
         assertThat(ack.getError()).isEmpty();
         return root;

@@ -61,10 +61,17 @@ final class TestLeaves {
     /** Root {@code rootId}'s connection, every one of {@code partitions} partitions of {@code index} assigned. */
     static FrameSocket root(LeafServer leaf, List<Socket> opened, long rootId, String index, int partitions)
             throws IOException {
+        return root(leaf, opened, rootId, index, partitions, List.of());
+    }
+
+    /** As {@link #root(LeafServer, List, long, String, int)}, the assignment naming these leaves as the cluster's. */
+    static FrameSocket root(LeafServer leaf, List<Socket> opened, long rootId, String index, int partitions,
+            List<String> peers) throws IOException {
         FrameSocket root = open(leaf, opened);
         assertThat(root.hello(rootId).getError()).isEmpty();
         root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(1)
-                .setIndexName(index).addAllPartitions(IntStream.range(0, partitions).boxed().toList())).build());
+                .setIndexName(index).addAllPartitions(IntStream.range(0, partitions).boxed().toList())
+                .addAllPeers(peers)).build());
         AssignAck ack = root.receive().getAssignAck();
         assertThat(ack.getError()).isEmpty();
         return root;

@@ -96,8 +96,9 @@ class TwinGraceTest {
     void aTiedRequestThatStartsCancelsItsTwinWhileTheTwinWaitsOutItsGraceAndTheDelayIsMeasured() throws IOException {
         LeafServer first = start();
         LeafServer second = start();
-        FrameSocket toFirst = TestLeaves.root(first, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
-        FrameSocket toSecond = TestLeaves.root(second, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        List<String> cluster = List.of(first.address(), second.address());
+        FrameSocket toFirst = TestLeaves.root(first, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS, cluster);
+        FrameSocket toSecond = TestLeaves.root(second, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS, cluster);
         long firstId = nextRequestId++;
         long secondId = nextRequestId++;
         // The copy sent second waits a grace; the first copy starts at once on its idle leaf.
