@@ -5,7 +5,9 @@ import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.server.LeafCommand;
 import io.hedgerow.root.local.JavaLauncher;
-import io.hedgerow.root.local.LocalCluster;
+import io.hedgerow.root.local.LocalClusterOptions;
+import io.hedgerow.root.local.RestartPolicy;
+import io.hedgerow.leaf.index.ServingLock;
 import io.hedgerow.root.local.RunDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -73,6 +75,12 @@ final class ClusterOptions {
                     + " --leaf-arg=--queue-depth=batch=16 (see 'hedgerow leaf --help'); repeatable.")
     List<String> leafArguments = new ArrayList<>();
 
+    @Option(names = "--no-leaf-restarts",
+            description = "Leave a leaf process that dies down until POST /admin/leaves/{n}/restart. Default: restart it"
+                    + " after a backoff (0.5-1 s, doubling to 30 s), and after 4 deaths within 2 minutes report a crash"
+                    + " loop in /cluster and the log and restart it once a minute.")
+    boolean noLeafRestarts;
+
     @Mixin
     HedgeOptions hedge;
 
@@ -95,6 +103,8 @@ final class ClusterOptions {
         }
         // Before the index is touched: a running cluster's index is never rebuilt or reopened under it.
         runDirectory().requireNoneRunning();
+        // And whatever run directory another cluster uses: its lock in the index directory says so.
+        ServingLock.requireNotServed(indexDir != null ? indexDir : dataDir.resolve("europarl"));
         if (indexDir != null) {
             IndexManifest manifest = new PartitionStore(indexDir).readManifest();
             out.printf("Index %s: %,d documents in %d partitions (%s)%n", manifest.name(), manifest.docCount(),
@@ -108,10 +118,11 @@ final class ClusterOptions {
         return store.dir();
     }
 
-    LocalCluster.Options toOptions(Path index) {
-        return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
+    LocalClusterOptions toOptions(Path index) {
+        return new LocalClusterOptions(index, leaves, replicas, host, port, runDirectory(),
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
                 leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath)
-                .withLeafArguments(leafArguments).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken());
+                .withLeafArguments(leafArguments).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken())
+                .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults());
     }
 }

@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "local", mixinStandardHelpOptions = true,
         description = {"Run a whole cluster on this machine: each leaf in its own JVM process, the root in this one.",
                 "Serves Europarl (indexed first if missing) unless --index names another index.",
-                "Runs in the foreground until Ctrl-C; 'hedgerow local stop' stops a cluster started elsewhere."},
-        subcommands = LocalCommand.Stop.class)
+                "Runs in the foreground until Ctrl-C; 'hedgerow local stop' stops a cluster started elsewhere,",
+                "'hedgerow local restart --rolling' restarts its leaves one at a time."},
+        subcommands = {LocalCommand.Stop.class, LocalRestartCommand.class})
 final class LocalCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

@@ -1,5 +1,6 @@
 package io.hedgerow.cli;
 
+import io.hedgerow.common.net.ClusterSecret;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.RootServer;
@@ -66,6 +67,12 @@ final class RootCommand implements Callable<Integer> {
             description = "Default query timeout in milliseconds (default: ${DEFAULT-VALUE}).")
     private long timeoutMillis;
 
+    @Option(names = "--cluster-secret-file", paramLabel = "FILE",
+            description = "The cluster's shared secret, said in every Hello to a leaf (leaves started with"
+                    + " --cluster-secret-file serve no root without it). Without it, the environment variable "
+                    + ClusterSecret.ENV + "; without either, none.")
+    private Path clusterSecretFile;
+
     @Mixin
     private HedgeOptions hedge;
 
@@ -79,13 +86,14 @@ final class RootCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try {
             long rootId = ClusterState.randomRootId();
+            String clusterSecret = ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv());
             IndexManifest manifest;
             String source;
             if (indexDir != null) {
                 manifest = new PartitionStore(indexDir).readManifest();
                 source = "read from " + indexDir;
             } else {
-                manifest = IndexProbe.learn(leaves, rootId, READY_TIMEOUT);
+                manifest = IndexProbe.learn(leaves, rootId, clusterSecret, READY_TIMEOUT);
                 source = "learnt from the leaves";
             }
             if (partitions != null && partitions != manifest.partitions()) {
@@ -100,7 +108,8 @@ final class RootCommand implements Callable<Integer> {
             ClusterConfig config = ClusterConfig.of(manifest, leaves, replicas)
                     .withDefaultTimeout(Duration.ofMillis(timeoutMillis))
                     .withHedge(hedge.toSettings())
-                    .withTail(tail.toSettings());
+                    .withTail(tail.toSettings())
+                    .withClusterSecret(clusterSecret);
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);
             HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())

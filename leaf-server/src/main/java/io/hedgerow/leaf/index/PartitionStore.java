@@ -210,7 +210,8 @@ public record PartitionStore(Path dir) {
 
     private static boolean isIndexEntry(String name) {
         return PARTITION_DIR.matcher(name).matches() || BUILD_DIR.matcher(name).matches() || name.equals(MANIFEST_FILE)
-                || name.equals(MANIFEST_FILE + ".tmp") || name.equals(LOCK_FILE) || name.equals(LIVE_DIR);
+                || name.equals(MANIFEST_FILE + ".tmp") || name.equals(LOCK_FILE) || name.equals(LIVE_DIR)
+                || name.equals(ServingLock.FILE);
     }
 
     /**
@@ -282,6 +283,7 @@ public record PartitionStore(Path dir) {
         Files.deleteIfExists(manifestFile());
         Files.deleteIfExists(dir.resolve(MANIFEST_FILE + ".tmp"));
         Files.deleteIfExists(dir.resolve(LOCK_FILE));
+        Files.deleteIfExists(dir.resolve(ServingLock.FILE));
         for (Path part : parts) {
             deleteTree(part);
         }

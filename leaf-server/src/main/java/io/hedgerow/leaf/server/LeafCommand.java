@@ -209,7 +209,8 @@ public final class LeafCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             // Printed as well as logged: java.util.logging may have shut down before this hook runs.
-            spec.commandLine().getOut().println("leaf stopped; " + server.counters().snapshot().describe());
+            spec.commandLine().getOut().println("leaf stopped (" + server.drainOutcome() + "); "
+                    + server.counters().snapshot().describe());
             spec.commandLine().getOut().flush();
             stopped.countDown();
         }, "leaf-shutdown"));

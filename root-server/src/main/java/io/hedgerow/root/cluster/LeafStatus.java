@@ -29,6 +29,7 @@ public final class LeafStatus {
     private volatile String lastError;
     private volatile String refusal;
     private volatile boolean draining;
+    private volatile Supervision supervision;
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
         this.index = index;
@@ -110,6 +111,27 @@ public final class LeafStatus {
     /** Whether the leaf said it is shutting down and has not come back since. */
     public boolean isDraining() {
         return draining;
+    }
+
+    /**
+     * What the process supervisor of a local cluster says of this leaf's process (only a root that
+     * started its leaves knows).
+     *
+     * @param state    {@code running}, {@code restarting} (it died; a restart is due) or {@code crash_loop}
+     *                 (it keeps dying: restarts are slowed down)
+     * @param restarts restarts after deaths so far
+     * @param detail   the last death and what is done about it; null when it never died
+     */
+    public record Supervision(String state, int restarts, String detail) {
+    }
+
+    public void supervision(Supervision value) {
+        supervision = value;
+    }
+
+    /** What the process supervisor says of this leaf, or null (a root that did not start its leaves). */
+    public Supervision supervision() {
+        return supervision;
     }
 
     public void connectionReady() {

@@ -1,5 +1,6 @@
 package io.hedgerow.root.embedded;
 
+import io.hedgerow.common.net.ClusterSecret;
 import io.hedgerow.leaf.index.DocumentSource;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
@@ -245,16 +246,19 @@ public final class EmbeddedCluster implements AutoCloseable {
             PartitionStore store = source.open(dataDir, partitions, out);
             IndexManifest manifest = store.readManifest();
             List<LeafServer> started = new ArrayList<>();
+            // Its leaves serve only this cluster's root (and each other, for twin cancels).
+            String clusterSecret = ClusterSecret.generate();
             try {
                 for (int i = 0; i < leaves; i++) {
-                    started.add(LeafServer.start(
-                            leafSettings.apply(LeafConfig.defaults(store.dir()).withFaultInjection(faultInjection))));
+                    started.add(LeafServer.start(leafSettings.apply(LeafConfig.defaults(store.dir())
+                            .withFaultInjection(faultInjection).withClusterSecret(clusterSecret))));
                 }
                 ClusterConfig config = ClusterConfig.of(manifest, started.stream().map(LeafServer::address).toList(),
                         replicas)
                         .withDefaultTimeout(defaultTimeout)
                         .withHedge(hedge)
-                        .withTail(tail);
+                        .withTail(tail)
+                        .withClusterSecret(clusterSecret);
                 // Its leaves share this JVM, so there is no process to restart; delays are all /admin offers.
                 LeafAdmin admin = !faultInjection ? null : leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException(
                         "restarting a leaf needs a local cluster ('hedgerow local'); an embedded cluster's leaves run in its JVM"));

@@ -12,7 +12,8 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code /admin/leaves/{n}/restart}, {@code /admin/leaves/{n}/delay} and {@code /admin/leaves/{n}/stall}:
+ * {@code /admin/leaves/{n}/restart}, {@code /admin/leaves/restart?rolling=true}, {@code /admin/leaves/{n}/delay}
+ * and {@code /admin/leaves/{n}/stall}:
  * operations on the leaves for fault scenarios, tests and demos. Only roots that manage their leaves have them (a local
  * cluster, or an embedded cluster with fault injection), so a production root has no admin
  * surface at all. Every answer is JSON; every refusal is {@code {"error", "detail"}}.
@@ -48,6 +49,17 @@ final class AdminRoutes implements Routes {
         FullHttpRequest request = exchange.request();
         String path = exchange.path();
         String rest = path.substring(PREFIX.length());
+        if (rest.equals("restart")) {
+            requireMethod(request, "POST", HttpMethod.POST);
+            java.util.List<String> rolling = exchange.uri().parameters().getOrDefault("rolling", java.util.List.of());
+            if (!rolling.equals(java.util.List.of("true"))) {
+                throw new ApiException(HttpResponseStatus.BAD_REQUEST, "bad_request", "rolling: "
+                        + (rolling.isEmpty() ? "missing" : String.join(",", rolling))
+                        + " (expected: true; only rolling restarts of all leaves exist)");
+            }
+            rollingRestart(exchange);
+            return;
+        }
         int slash = rest.indexOf('/');
         String action = slash < 0 ? "" : rest.substring(slash + 1);
         switch (action) {
@@ -78,6 +90,27 @@ final class AdminRoutes implements Routes {
             default -> throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", "no such path: " + path
                     + " (expected: /admin/leaves/{n}/restart, /admin/leaves/{n}/delay or /admin/leaves/{n}/stall)");
         }
+    }
+
+    private void rollingRestart(Exchange exchange) {
+        processes.restartAllRolling().whenComplete((done, failure) -> {
+            Throwable cause = HttpApiHandler.unwrap(failure);
+            if (cause == null) {
+                HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
+                        JsonResponses.write(exchange.ctx().alloc(), json -> {
+                            json.writeStartObject();
+                            json.writeStringField("result", done);
+                            json.writeEndObject();
+                        }));
+            } else if (cause instanceof IllegalStateException) {
+                HttpApiHandler.sendError(exchange, new ApiException(HttpResponseStatus.CONFLICT, "conflict", cause.getMessage()));
+            } else if (cause instanceof UnsupportedOperationException) {
+                HttpApiHandler.sendError(exchange, new ApiException(HttpResponseStatus.NOT_IMPLEMENTED,
+                        "not_implemented", cause.getMessage()));
+            } else {
+                HttpApiHandler.sendError(exchange, HttpApiHandler.internalError("the rolling restart", cause));
+            }
+        });
     }
 
     private void restart(Exchange exchange, int leaf) {

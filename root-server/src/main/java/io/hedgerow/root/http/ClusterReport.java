@@ -73,6 +73,16 @@ final class ClusterReport {
             if (leaf.refusal() != null) {
                 json.writeStringField("refused", leaf.refusal());
             }
+            LeafStatus.Supervision process = leaf.supervision();
+            if (process != null) {
+                json.writeObjectFieldStart("process");
+                json.writeStringField("state", process.state());
+                json.writeNumberField("restarts", process.restarts());
+                if (process.detail() != null) {
+                    json.writeStringField("detail", process.detail());
+                }
+                json.writeEndObject();
+            }
             if (leaf.lastError() != null) {
                 json.writeStringField("last_error", leaf.lastError());
             }

@@ -19,4 +19,16 @@ public interface LeafAdmin {
      *         (no such leaf) or {@link UnsupportedOperationException} (this root cannot restart leaves)
      */
     CompletableFuture<String> restartLeaf(int leaf);
+
+    /**
+     * Restarts every leaf one at a time, each drained first and ready again before the next
+     * ({@code POST /admin/leaves/restart?rolling=true}).
+     *
+     * @return completes when done with a description, or exceptionally with an
+     *         {@link IllegalStateException} (one is running already) or {@link UnsupportedOperationException}
+     */
+    default CompletableFuture<String> restartAllRolling() {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "a rolling restart needs a local cluster ('hedgerow local'), which started its leaves"));
+    }
 }

@@ -44,9 +44,15 @@ public record JavaLauncher(String javaCommand, String classPath, String heap) {
 
     /** The command line that runs {@code hedgerow <arguments>} in a new JVM. */
     public List<String> command(List<String> arguments) {
+        return command(List.of(), arguments);
+    }
+
+    /** As {@link #command(List)}, with more JVM flags (e.g. {@code -XX:+ExitOnOutOfMemoryError}). */
+    public List<String> command(List<String> moreJvmFlags, List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(javaCommand);
         command.addAll(jvmFlags());
+        command.addAll(moreJvmFlags);
         command.add("-Xmx" + heap);
         command.add("-cp");
         command.add(classPath);

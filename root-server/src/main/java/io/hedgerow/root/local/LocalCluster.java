@@ -2,6 +2,12 @@ package io.hedgerow.root.local;
 
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.index.ServingLock;
+import io.hedgerow.common.net.ClusterSecret;
+import io.hedgerow.common.time.Durations;
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.cluster.ClusterConfig;
@@ -28,101 +34,13 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A whole cluster on this machine: each leaf its own JVM process (so a fault can pause or kill
  * one), the root in this process. Pid files go to a {@link RunDirectory}; closing stops every
- * process it started, and leaves also exit by themselves if this process dies.
+ * process it started, and leaves also exit by themselves if this process dies. Leaves that die are
+ * restarted by a {@link LeafSupervisor} (with {@link LocalClusterOptions#supervision}); {@link #rollingRestart}
+ * restarts them all one at a time. While it runs, it holds the index's {@link ServingLock}, so no
+ * other {@code local} or {@code demo} rebuilds or serves the index under it; its leaves and root
+ * share a new cluster secret, in {@code <run dir>/cluster-secret}.
  */
 public final class LocalCluster implements AutoCloseable {
-    /**
-     * @param indexDir     the index to serve
-     * @param leaves       leaf processes
-     * @param replicas     copies of each partition
-     * @param host         address every server binds
-     * @param httpPort     the root's HTTP port (0: a free one)
-     * @param runDirectory where pid files, port files and leaf logs go
-     * @param launcher     how to start a leaf JVM
-     * @param startTimeout how long to wait for each leaf to listen and for the root to reach them
-     * @param faultInjection start the leaves with {@code --fault-injection}, so that
-     *                     {@code /admin/leaves/{n}/delay} and {@code /stall} work (without it the
-     *                     leaves refuse)
-     * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
-     * @param hedge        the root's hedging settings
-     * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)
-     * @param queryOfDeath each leaf's {@code --query-of-death}: a leaf halts when a query holding this
-     *                     token reaches it; null for none; only with {@code faultInjection}
-     * @param leafArguments more arguments for every leaf's command line (e.g. {@code --slice=0s}), after the others
-     * @param admission    the root's admission control
-     * @param adminToken   the token the root's admin routes require; null: a new random one, written to
-     *                     {@code <run dir>/admin-token}
-     */
-    public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
-            RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
-            Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
-            List<String> leafArguments, AdmissionSettings admission, String adminToken) {
-        public Options {
-            Objects.requireNonNull(admission, "admission");
-            leafArguments = List.copyOf(leafArguments);
-            if (queryOfDeath != null && (queryOfDeath.isEmpty() || !faultInjection)) {
-                throw new IllegalArgumentException("queryOfDeath: '" + queryOfDeath
-                        + "' (expected: a non-empty token, and only with fault injection)");
-            }
-            if (leafWorkers < 0) {
-                throw new IllegalArgumentException("leafWorkers: " + leafWorkers + " (expected: >= 1, or 0 for the default)");
-            }
-            Objects.requireNonNull(hedge, "hedge");
-            Objects.requireNonNull(tail, "tail");
-            Objects.requireNonNull(indexDir, "indexDir");
-            Objects.requireNonNull(runDirectory, "runDirectory");
-            Objects.requireNonNull(launcher, "launcher");
-            Objects.requireNonNull(leafWarmup, "leafWarmup");
-            if (leaves < 1) {
-                throw new IllegalArgumentException("leaves: " + leaves + " (expected: >= 1)");
-            }
-        }
-
-        /** Without a query of death. */
-        public Options(Path indexDir, int leaves, int replicas, String host, int httpPort, RunDirectory runDirectory,
-                JavaLauncher launcher, Duration startTimeout, boolean faultInjection, Duration leafWarmup,
-                HedgeSettings hedge, TailSettings tail, int leafWorkers) {
-            this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
-                    leafWarmup, hedge, tail, leafWorkers, null, List.of());
-        }
-
-        /** With the default admission control and a generated admin token. */
-        public Options(Path indexDir, int leaves, int replicas, String host, int httpPort, RunDirectory runDirectory,
-                JavaLauncher launcher, Duration startTimeout, boolean faultInjection, Duration leafWarmup,
-                HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath, List<String> leafArguments) {
-            this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
-                    leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null);
-        }
-
-        public Options withAdmission(AdmissionSettings value) {
-            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                    faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken);
-        }
-
-        /** The admin token to require; null for a new random one. */
-        public Options withAdminToken(String value) {
-            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                    faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value);
-        }
-
-        public Options withFaultInjection(boolean enabled) {
-            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                    leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken);
-        }
-
-        /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
-        public Options withQueryOfDeath(String token) {
-            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                    faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken);
-        }
-
-        /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
-        public Options withLeafArguments(List<String> arguments) {
-            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                    faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken);
-        }
-    }
-
     /** Runs admin restarts, which wait for a JVM to start, off the event loops. */
     private static final java.util.concurrent.Executor ADMIN = runnable -> {
         Thread thread = new Thread(runnable, "local-admin");
@@ -130,21 +48,33 @@ public final class LocalCluster implements AutoCloseable {
         thread.start();
     };
 
-    private final Options options;
+    private final LocalClusterOptions options;
     private final IndexManifest manifest;
+    private final LeafSpawner spawner;
     private final List<LeafProcess> leaves;
     private final RootServer root;
+    private final String adminToken;
+    private final ServingLock servingLock;
+    private final LeafSupervisor supervisor;
+    /** Leaves the supervisor brought back since an admin restart last asked about them. */
+    private final java.util.Set<Integer> supervisorRestarted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicBoolean rolling = new java.util.concurrent.atomic.AtomicBoolean();
     private boolean closed;
 
-    private final String adminToken;
-
-    private LocalCluster(Options options, IndexManifest manifest, List<LeafProcess> leaves, RootServer root,
-            String adminToken) {
-        this.adminToken = adminToken;
+    private LocalCluster(LocalClusterOptions options, IndexManifest manifest, LeafSpawner spawner, List<LeafProcess> leaves,
+            RootServer root, String adminToken, ServingLock servingLock) {
         this.options = options;
         this.manifest = manifest;
+        this.spawner = spawner;
         this.leaves = leaves;
         this.root = root;
+        this.adminToken = adminToken;
+        this.servingLock = servingLock;
+        this.supervisor = options.supervision() == null ? null : new LeafSupervisor(leaves.size(), options.supervision(),
+                this::restartDead, leaf -> root.cluster().leaf(leaf), Ticker.system());
+        if (supervisor != null) {
+            supervisor.watchAll(leaves.stream().map(LeafProcess::process).toList());
+        }
     }
 
     /** One leaf JVM and the port it listens on. */
@@ -157,52 +87,73 @@ public final class LocalCluster implements AutoCloseable {
      *
      * @param progress where to report each step
      * @throws BindException when the HTTP port is taken
-     * @throws IOException   when a leaf fails to start (with the tail of its log)
+     * @throws IOException   when a leaf fails to start (with the tail of its log), or another cluster
+     *                       serves the index
      */
-    public static LocalCluster start(Options options, PrintStream progress) throws IOException, InterruptedException {
+    public static LocalCluster start(LocalClusterOptions options, PrintStream progress) throws IOException, InterruptedException {
         IndexManifest manifest = new PartitionStore(options.indexDir()).readManifest();
         RunDirectory run = options.runDirectory();
         run.requireNoneRunning();
         requirePortFree(options.host(), options.httpPort());
+        ServingLock servingLock = ServingLock.acquire(options.indexDir(), "pid " + ProcessHandle.current().pid()
+                + ", run dir " + run.dir().toAbsolutePath() + ", http " + options.host() + ":" + options.httpPort());
         run.deletePidFiles();
         Files.createDirectories(run.dir());
+        // The leaves and the root share it; the leaves read it from a file only their owner can read.
+        String clusterSecret = ClusterSecret.generate();
+        Path secretFile = run.dir().resolve(ClusterSecret.FILE_NAME);
+        ClusterSecret.write(secretFile, clusterSecret);
+        LeafSpawner spawner = new LeafSpawner(options, secretFile.toAbsolutePath());
 
         List<Process> started = new ArrayList<>();
         List<LeafProcess> leaves = new ArrayList<>();
         try {
             for (int i = 0; i < options.leaves(); i++) {
-                started.add(spawnLeaf(options, i, 0));
+                started.add(spawner.spawn(i, 0));
             }
             for (int i = 0; i < options.leaves(); i++) {
-                int port = awaitPort(options, i, started.get(i));
+                int port = spawner.awaitPort(i, started.get(i));
                 leaves.add(new LeafProcess(i, started.get(i), port));
                 progress.printf("  leaf %d: pid %d, %s:%d%n", i, started.get(i).pid(), options.host(), port);
             }
             run.writePid("root", ProcessHandle.current().pid());
             ClusterConfig config = ClusterConfig.of(manifest,
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(), options.replicas())
-                    .withHedge(options.hedge()).withTail(options.tail());
+                    .withHedge(options.hedge()).withTail(options.tail()).withClusterSecret(clusterSecret);
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             String adminToken = options.adminToken() != null ? options.adminToken() : HttpSettings.newAdminToken();
             Path tokenFile = run.adminTokenFile();
             writeAdminToken(tokenFile, adminToken);
             HttpSettings http = HttpSettings.defaults(options.host(), options.httpPort())
                     .withAdmission(options.admission()).withAdminToken(adminToken);
-            RootServer root = RootServer.start(config, http, options.startTimeout(),
-                    leaf -> CompletableFuture.supplyAsync(() -> self.get().restartFromAdmin(leaf), ADMIN),
-                    ClusterState.randomRootId());
+            RootServer root = RootServer.start(config, http, options.startTimeout(), new LeafAdmin() {
+                @Override
+                public CompletableFuture<String> restartLeaf(int leaf) {
+                    return CompletableFuture.supplyAsync(() -> self.get().restartFromAdmin(leaf), ADMIN);
+                }
+
+                @Override
+                public CompletableFuture<String> restartAllRolling() {
+                    return CompletableFuture.supplyAsync(() -> self.get().rollingRestartFromAdmin(), ADMIN);
+                }
+            }, ClusterState.randomRootId());
+            Files.writeString(run.portFile("root"), root.httpPort() + "\n");
             progress.printf("  root: pid %d, http://%s:%d/ (%d partitions x %d replicas over %d leaves)%n",
                     ProcessHandle.current().pid(), options.host(), root.httpPort(), manifest.partitions(),
                     options.replicas(), options.leaves());
             progress.printf("  admin token: %s (in %s; send it as 'Authorization: Bearer <token>')%n", adminToken,
                     tokenFile);
             progress.printf("  admission control: %s%n", options.admission().describe());
-            LocalCluster cluster = new LocalCluster(options, manifest, leaves, root, adminToken);
+            progress.printf("  leaves: cluster secret in %s; %s%n", secretFile, options.supervision() == null
+                    ? "not restarted when they die" : "restarted when they die (crash loop: "
+                    + options.supervision().crashLoopDeaths() + " deaths in " + Durations.format(options.supervision().window()) + ")");
+            LocalCluster cluster = new LocalCluster(options, manifest, spawner, leaves, root, adminToken, servingLock);
             self.set(cluster);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException e) {
             started.forEach(LocalCluster::stopProcess);
             run.deletePidFiles();
+            servingLock.close();
             throw e;
         }
     }
@@ -236,65 +187,6 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private static Process spawnLeaf(Options options, int leaf, int port) throws IOException {
-        RunDirectory run = options.runDirectory();
-        String name = "leaf-" + leaf;
-        Files.deleteIfExists(run.portFile(name));
-        List<String> arguments = new ArrayList<>(List.of("leaf",
-                "--index", options.indexDir().toString(),
-                "--host", options.host(),
-                "--port", Integer.toString(port),
-                "--port-file", run.portFile(name).toString(),
-                "--exit-with-parent",
-                "--warmup", options.leafWarmup().toMillis() + "ms"));
-        if (options.leafWorkers() > 0) {
-            arguments.add("--workers");
-            arguments.add(Integer.toString(options.leafWorkers()));
-        }
-        if (options.faultInjection()) {
-            arguments.add("--fault-injection");
-        }
-        if (options.queryOfDeath() != null) {
-            arguments.add("--query-of-death");
-            arguments.add(options.queryOfDeath());
-        }
-        arguments.addAll(options.leafArguments());
-        List<String> command = options.launcher().command(arguments);
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(run.logFile(name).toFile()))
-                .start();
-        run.writePid(name, process.pid());
-        return process;
-    }
-
-    private static int awaitPort(Options options, int leaf, Process process) throws IOException, InterruptedException {
-        RunDirectory run = options.runDirectory();
-        Path portFile = run.portFile("leaf-" + leaf);
-        long deadline = System.nanoTime() + options.startTimeout().toNanos();
-        while (!Files.exists(portFile)) {
-            if (!process.isAlive()) {
-                throw new IOException("leaf " + leaf + " exited with status " + process.exitValue()
-                        + " while starting; its log " + run.logFile("leaf-" + leaf) + " ends with:\n" + tail(run.logFile("leaf-" + leaf)));
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IOException("leaf " + leaf + " did not start listening within "
-                        + options.startTimeout().toSeconds() + " s; see " + run.logFile("leaf-" + leaf));
-            }
-            Thread.sleep(20);
-        }
-        return Integer.parseInt(Files.readString(portFile).trim());
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
-        } catch (IOException e) {
-            return "(unreadable: " + e.getMessage() + ")";
-        }
-    }
-
     public HedgerowClient client() {
         return root.client();
     }
@@ -316,13 +208,16 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /** The leaf's process, e.g. to pause it with SIGSTOP in a fault scenario. */
-    public ProcessHandle leafProcess(int leaf) {
+    public synchronized ProcessHandle leafProcess(int leaf) {
         return leaves.get(leaf).process().toHandle();
     }
 
-    /** Kills a leaf abruptly (SIGKILL), as a crash would, and waits until it is gone. */
+    /** Kills a leaf abruptly (SIGKILL), as a crash would, and waits until it is gone; a supervisor restarts it. */
     public void killLeaf(int leaf) throws InterruptedException {
-        Process process = leaves.get(leaf).process();
+        Process process;
+        synchronized (this) {
+            process = leaves.get(leaf).process();
+        }
         process.destroyForcibly();
         process.waitFor();
     }
@@ -333,47 +228,141 @@ public final class LocalCluster implements AutoCloseable {
         if (old.process().isAlive()) {
             throw new IllegalStateException("leaf " + leaf + " is still running (pid " + old.process().pid() + ")");
         }
-        Process process = spawnLeaf(options, leaf, old.port());
-        awaitPort(options, leaf, process);
-        leaves.set(leaf, new LeafProcess(leaf, process, old.port()));
+        startAgain(leaf);
     }
 
-    /** Stops the root, then every leaf process. Idempotent. */
+    /** For the supervisor: starts the leaf again if {@code dead} is still its process. */
+    private synchronized Process restartDead(int leaf, Process dead) throws IOException, InterruptedException {
+        if (closed || leaves.get(leaf).process() != dead) {
+            return null;
+        }
+        Process started = startAgain(leaf);
+        supervisorRestarted.add(leaf);
+        return started;
+    }
+
+    private synchronized Process startAgain(int leaf) throws IOException, InterruptedException {
+        LeafProcess old = leaves.get(leaf);
+        Process process = spawner.spawn(leaf, old.port());
+        spawner.awaitPort(leaf, process);
+        leaves.set(leaf, new LeafProcess(leaf, process, old.port()));
+        return process;
+    }
+
     private String restartFromAdmin(int leaf) {
         if (leaf < 0 || leaf >= leaves.size()) {
             throw new IllegalArgumentException("leaf " + leaf + " (expected: 0.." + (leaves.size() - 1) + ")");
         }
         try {
-            restartLeaf(leaf);
+            synchronized (this) {
+                // The supervisor got there first (a fault scenario kills, then asks for the restart).
+                if (supervisorRestarted.remove(leaf) && leaves.get(leaf).process().isAlive()) {
+                    return "leaf " + leaf + " restarted as pid " + leaves.get(leaf).process().pid()
+                            + " (by the supervisor, after it died)";
+                }
+                restartLeaf(leaf);
+                if (supervisor != null) {
+                    supervisor.watch(leaf, leaves.get(leaf).process());
+                }
+                return "leaf " + leaf + " restarted as pid " + leaves.get(leaf).process().pid();
+            }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while restarting leaf " + leaf, e);
         }
-        return "leaf " + leaf + " restarted as pid " + leaves.get(leaf).process().pid();
     }
 
-    @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
+    /**
+     * Restarts every leaf one at a time ({@link RollingRestart}), each drained first and ready again
+     * before the next; blocks until done.
+     *
+     * @return what was done, leaf by leaf
+     * @throws IllegalStateException when a rolling restart is already running
+     */
+    public String rollingRestart() throws IOException, InterruptedException {
+        if (!rolling.compareAndSet(false, true)) {
+            throw new IllegalStateException("a rolling restart is already running");
         }
-        closed = true;
+        try {
+            return new RollingRestart(new RollingRestart.Leaves() {
+                @Override
+                public int count() {
+                    return leaves.size();
+                }
+
+                @Override
+                public long stop(int leaf) throws InterruptedException {
+                    Process process = currentProcess(leaf);
+                    if (supervisor != null) {
+                        supervisor.expectExit(process);
+                    }
+                    stopProcess(process);
+                    return process.pid();
+                }
+
+                @Override
+                public long start(int leaf) throws IOException, InterruptedException {
+                    Process process = startAgain(leaf);
+                    if (supervisor != null) {
+                        supervisor.watch(leaf, process);
+                    }
+                    return process.pid();
+                }
+            }, leaf -> root.cluster().leaf(leaf).state() == LeafStatus.State.UP, options.startTimeout()).run();
+        } finally {
+            rolling.set(false);
+        }
+    }
+
+    private synchronized Process currentProcess(int leaf) {
+        return leaves.get(leaf).process();
+    }
+
+    private String rollingRestartFromAdmin() {
+        try {
+            return rollingRestart();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during the rolling restart", e);
+        }
+    }
+
+    /** Stops the root (it drains), then every leaf process. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        if (supervisor != null) {
+            supervisor.close();
+        }
         root.close();
-        leaves.forEach(leaf -> stopProcess(leaf.process()));
+        List<Process> processes;
+        synchronized (this) {
+            processes = leaves.stream().map(LeafProcess::process).toList();
+        }
+        processes.forEach(LocalCluster::stopProcess);
         try {
             options.runDirectory().deletePidFiles();
+            servingLock.close();
         } catch (IOException e) {
             System.getLogger(LocalCluster.class.getName())
-                    .log(System.Logger.Level.WARNING, "could not delete pid files in " + options.runDirectory().dir(), e);
+                    .log(System.Logger.Level.WARNING, "could not clean up " + options.runDirectory().dir(), e);
         }
     }
 
+    /** SIGTERM (the leaf drains), then SIGKILL if it has not exited within 10 s. */
     private static void stopProcess(Process process) {
         process.destroy();
         try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {

@@ -43,12 +43,12 @@ class LocalClusterTest {
                 .build(index, "local", IndexConfig.defaults(), TestData.documents(11, 500));
     }
 
-    private static LocalCluster.Options options(Path runDir, int httpPort) {
+    private static LocalClusterOptions options(Path runDir, int httpPort) {
         return options(runDir, httpPort, 3);
     }
 
-    private static LocalCluster.Options options(Path runDir, int httpPort, int leaves) {
-        return new LocalCluster.Options(index.dir(), leaves, 2, "127.0.0.1", httpPort, new RunDirectory(runDir),
+    private static LocalClusterOptions options(Path runDir, int httpPort, int leaves) {
+        return new LocalClusterOptions(index.dir(), leaves, 2, "127.0.0.1", httpPort, new RunDirectory(runDir),
                 new JavaLauncher(ProcessHandle.current().info().command().orElse("java"),
                         System.getProperty("java.class.path"), "256m"),
                 Duration.ofSeconds(60), false, Duration.ZERO, HedgeSettings.defaults(),

@@ -40,7 +40,7 @@ class LocalIngestionKillTest {
         PartitionStore index = new PartitionStore(data.resolve("kill"));
         new IndexBuilder(IndexOptions.defaults().withPartitions(4), IndexProgress.none())
                 .build(index, "kill", IndexConfig.defaults(), TestData.documents(5, 200));
-        LocalCluster.Options options = new LocalCluster.Options(index.dir(), 2, 2, "127.0.0.1", 0,
+        LocalClusterOptions options = new LocalClusterOptions(index.dir(), 2, 2, "127.0.0.1", 0,
                 new RunDirectory(data.resolve("run")),
                 new JavaLauncher(ProcessHandle.current().info().command().orElse("java"),
                         System.getProperty("java.class.path"), "256m"),

@@ -1,0 +1,90 @@
+package io.hedgerow.root.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts one leaf JVM of a local cluster and waits for it to listen: its command line, its log
+ * and pid files in the run directory, and the cluster secret's file (the secret itself never
+ * appears on a command line, where {@code ps} shows it).
+ *
+ * @param options          the cluster's options
+ * @param clusterSecretFile the file holding the cluster's shared secret
+ */
+record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile) {
+
+    /** Starts leaf {@code leaf} on {@code port} (0: a free one); it writes its port file once listening. */
+    Process spawn(int leaf, int port) throws IOException {
+        RunDirectory run = options.runDirectory();
+        String name = name(leaf);
+        Files.deleteIfExists(run.portFile(name));
+        List<String> arguments = new ArrayList<>(List.of("leaf",
+                "--index", options.indexDir().toString(),
+                "--host", options.host(),
+                "--port", Integer.toString(port),
+                "--port-file", run.portFile(name).toString(),
+                "--cluster-secret-file", clusterSecretFile.toString(),
+                "--exit-with-parent",
+                "--warmup", options.leafWarmup().toMillis() + "ms"));
+        if (options.leafWorkers() > 0) {
+            arguments.add("--workers");
+            arguments.add(Integer.toString(options.leafWorkers()));
+        }
+        if (options.faultInjection()) {
+            arguments.add("--fault-injection");
+        }
+        if (options.queryOfDeath() != null) {
+            arguments.add("--query-of-death");
+            arguments.add(options.queryOfDeath());
+        }
+        arguments.addAll(options.leafArguments());
+        // A leaf out of memory exits (status 3) rather than limp on: the supervisor starts it afresh.
+        List<String> command = options.launcher().command(List.of("-XX:+ExitOnOutOfMemoryError"), arguments);
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(run.logFile(name).toFile()))
+                .start();
+        run.writePid(name, process.pid());
+        return process;
+    }
+
+    /**
+     * Waits until the leaf has written its port file.
+     *
+     * @return its port
+     * @throws IOException when it exits first (with the end of its log) or does not listen in time
+     */
+    int awaitPort(int leaf, Process process) throws IOException, InterruptedException {
+        RunDirectory run = options.runDirectory();
+        Path portFile = run.portFile(name(leaf));
+        long deadline = System.nanoTime() + options.startTimeout().toNanos();
+        while (!Files.exists(portFile)) {
+            if (!process.isAlive()) {
+                throw new IOException("leaf " + leaf + " exited with status " + process.exitValue()
+                        + " while starting; its log " + run.logFile(name(leaf)) + " ends with:\n" + tail(run.logFile(name(leaf))));
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IOException("leaf " + leaf + " did not start listening within "
+                        + options.startTimeout().toSeconds() + " s; see " + run.logFile(name(leaf)));
+            }
+            Thread.sleep(20);
+        }
+        return Integer.parseInt(Files.readString(portFile).trim());
+    }
+
+    static String name(int leaf) {
+        return "leaf-" + leaf;
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+}
