@@ -173,6 +173,16 @@ class AdminApiTest {
     }
 
     @Test
+    void aRollingRestartNeedsRollingTrueAndALocalCluster() throws Exception {
+        assertError(post("/admin/leaves/restart", ""), 400, "bad_request",
+                "rolling: missing (expected: true; only rolling restarts of all leaves exist)");
+        assertError(post("/admin/leaves/restart?rolling=false", ""), 400, "bad_request",
+                "rolling: false (expected: true; only rolling restarts of all leaves exist)");
+        assertError(post("/admin/leaves/restart?rolling=true", ""), 501, "not_implemented",
+                "a rolling restart needs a local cluster ('hedgerow local'), which started its leaves");
+    }
+
+    @Test
     void injectsAnExponentialDelay() throws Exception {
         JsonNode body = json(post("/admin/leaves/0/delay",
                 "{\"delay_ms\": 1000, \"probability\": 0.01, \"distribution\": \"exponential\", \"seed\": 3}"), 200);

@@ -192,7 +192,8 @@ class IntakeTest {
     private RootServer root(HttpSettings settings) throws Exception {
         List<String> leaves = cluster.leaves().stream().map(LeafServer::address).toList();
         RootServer root = RootServer.start(ClusterConfig.of(cluster.manifest(), leaves, 2)
-                        .withDefaultTimeout(Duration.ofSeconds(20)).withTail(TailSettings.defaults().withCanaries(0)),
+                        .withDefaultTimeout(Duration.ofSeconds(20)).withTail(TailSettings.defaults().withCanaries(0))
+                        .withClusterSecret(cluster.root().cluster().config().clusterSecret()),
                 settings, PATIENCE, null, ClusterState.randomRootId());
         opened.add(root);
         return root;
