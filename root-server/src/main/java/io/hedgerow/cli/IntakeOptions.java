@@ -9,9 +9,9 @@ import picocli.CommandLine.Option;
  * control and the admin token.
  */
 final class IntakeOptions {
-    @Option(names = "--admission", paramLabel = "ALGORITHM", defaultValue = "gradient2",
+    @Option(names = "--admission", paramLabel = "ALGORITHM", defaultValue = "vegas",
             description = "How many searches the root runs at once; the excess is refused at once with 503 overloaded"
-                    + " and Retry-After: gradient2 or vegas (learnt from latency, Netflix concurrency-limits), fixed"
+                    + " and Retry-After: vegas or gradient2 (learnt from latency, Netflix concurrency-limits), fixed"
                     + " (--admission-limit) or off (default: ${DEFAULT-VALUE}).")
     String admission;
 
@@ -19,7 +19,7 @@ final class IntakeOptions {
             description = "The initial limit of searches in flight (the limit itself when fixed; default: 16).")
     Integer initialLimit;
 
-    @Option(names = "--admission-min", paramLabel = "N", description = "The adaptive limit's floor (default: 4).")
+    @Option(names = "--admission-min", paramLabel = "N", description = "The adaptive limit's floor (default: 8).")
     Integer minLimit;
 
     @Option(names = "--admission-max", paramLabel = "N", description = "The adaptive limit's ceiling (default: 256).")

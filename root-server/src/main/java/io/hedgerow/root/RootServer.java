@@ -116,6 +116,9 @@ public final class RootServer implements AutoCloseable {
             HttpApiServer http = httpSettings == null ? null
                     : HttpApiServer.start(group, transport, httpSettings, fanOut::search, cluster, metrics, admission,
                             readiness, admin, fanOut.leafFaults(), fanOut.tail(), documents);
+            if (http != null) {
+                metrics.watchConnections(http::openConnections, http::refusedConnections);
+            }
             Duration drain = httpSettings == null ? Duration.ZERO : httpSettings.drainTimeout();
             return new RootServer(group, fanOut, metrics, http, admission, readiness, drain,
                     httpSettings == null ? null : httpSettings.adminToken(), documents);
