@@ -109,8 +109,7 @@ public final class RootServer implements AutoCloseable {
                     httpSettings == null ? AdmissionSettings.off() : httpSettings.admission());
             metrics.watch(admission);
             metrics.onLeafBusy(admission::leafBusy);
-            Readiness readiness = new Readiness(cluster);
-            readiness.markWarm();
+            Readiness readiness = new Readiness(cluster); // not ready until warmUp
             DocumentWriter documents = new DocumentWriter(cluster, group, transport, WriteSettings.defaults(),
                     Ticker.system(), fanOut.tail().cache()::invalidateAll);
             HttpApiServer http = httpSettings == null ? null
@@ -126,6 +125,26 @@ public final class RootServer implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
+    }
+
+    /**
+     * Warms the request path by searching through this root's own HTTP port for {@code duration}
+     * ({@link RootWarmup}), then lets {@code /ready} say ready; {@code /ready} says "warming"
+     * meanwhile. Without an HTTP API, or with a zero duration, it only marks the root warm.
+     *
+     * @return what it did, for the log
+     */
+    public String warmUp(Duration duration) throws InterruptedException {
+        if (http == null || duration.isZero()) {
+            readiness.markWarm();
+            return "no warm-up";
+        }
+        readiness.warming("warming up: searching through its own HTTP port for " + Durations.format(duration));
+        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), System::nanoTime).run(duration);
+        readiness.markWarm();
+        String done = RootWarmup.describe(outcome, duration);
+        LOG.log(System.Logger.Level.INFO, done);
+        return done;
     }
 
     private static String refusals(ClusterState cluster) {

@@ -261,6 +261,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                 HttpSettings http = httpPort < 0 ? null : HttpSettings.defaults("127.0.0.1", httpPort)
                         .withAdmission(admission).withAdminToken(adminToken);
                 RootServer root = RootServer.start(config, http, Duration.ofSeconds(30), admin, ClusterState.randomRootId());
+                root.warmUp(Duration.ZERO); // its leaves warm their partitions; an embedding application warms its own path
                 return new EmbeddedCluster(store, manifest, List.copyOf(started), root);
             } catch (IOException | InterruptedException | RuntimeException e) {
                 started.forEach(LeafServer::close);

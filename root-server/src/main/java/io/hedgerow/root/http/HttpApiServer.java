@@ -144,6 +144,12 @@ public final class HttpApiServer implements AutoCloseable {
         }
     }
 
+    /** An address this server can be reached at from this machine (loopback when it listens on every address). */
+    public String host() {
+        InetSocketAddress address = (InetSocketAddress) serverChannel.localAddress();
+        return address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getAddress().getHostAddress();
+    }
+
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
