@@ -110,7 +110,7 @@ final class RootCommand implements Callable<Integer> {
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);
             HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())
-                    .withAdminToken(intake.adminToken());
+                    .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken());
             RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId);
             CountDownLatch stopped = Shutdown.closeOnExit(root);
             spec.commandLine().getOut().println(root.warmUp(warmup));

@@ -94,7 +94,8 @@ public final class HttpApiServer implements AutoCloseable {
             routes.add(new AdminRoutes(admin, faults));
             paths += " or /admin/leaves/{n}/...";
         }
-        HttpApiHandler api = new HttpApiHandler(routes, AdminToken.of(settings.adminToken()), metrics, stopping, paths);
+        HttpApiHandler api = new HttpApiHandler(routes, AdminToken.of(settings.adminToken()),
+                AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths);
         SslContext ssl = settings.tls() == null ? null : TlsContexts.server(settings.tls());
         ConnectionLimits limits = new ConnectionLimits(settings);
         String host = settings.host();
