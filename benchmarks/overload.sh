@@ -6,7 +6,7 @@
 # Run it under the shared CPU lock, with a capacity measured as docs/benchmarks/tail-suite.md says:
 #   flock /work/cpu.lock benchmarks/overload.sh --capacity 590 --port 18400
 # Results: $OUT (default results/overload-<time>): one loadgen folder per run, the root's
-# /metrics/latency after each overload run, and summary.txt. Takes about 7 minutes.
+# /metrics/latency after each overload run, and summary.txt. Takes about 8 minutes.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 source "$HERE/benchmarks/lib.sh"
@@ -14,14 +14,16 @@ source "$HERE/benchmarks/lib.sh"
 CAPACITY=""
 PORT=18400
 OUT="$HERE/results/overload-$(date -u +%Y%m%dT%H%M%SZ)"
-ALGORITHMS=(gradient2 off)
+ALGORITHMS=(vegas off)
+CLUSTER_ARGS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --capacity) CAPACITY="$2"; shift 2 ;;
     --port) PORT="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
     --admission) IFS=, read -r -a ALGORITHMS <<<"$2"; shift 2 ;;
-    *) die "unknown option '$1' (expected: --capacity N, --port P, --out DIR, --admission a,b)" ;;
+    --cluster-arg=*) CLUSTER_ARGS+=("${1#--cluster-arg=}"); shift ;;
+    *) die "unknown option '$1' (expected: --capacity N, --port P, --out DIR, --admission a,b, --cluster-arg=FLAG)" ;;
   esac
 done
 [[ "$CAPACITY" =~ ^[0-9]+$ ]] || die "--capacity: '$CAPACITY' (expected: req/s at p99 <= 20 ms, from loadgen --find-capacity)"
@@ -46,22 +48,21 @@ label, path = sys.argv[1], sys.argv[2]
 phase = [p for p in json.load(open(path))["phases"] if "warm" not in p["name"]][-1]
 lat = phase["latency_ms"]["answered"] or {}
 root = (phase.get("root") or {}).get("latency_ms") or {}
+refused = (phase.get("root") or {}).get("refused_latency_ms") or {}
 fmt = lambda block, key: "-" if not block or block.get(key) is None else f"{block[key]:.1f}"
 print(f"{label:24} target/s {phase['target_rate']:7.0f}  achieved/s {phase['achieved_rate']:7.1f}  goodput/s {phase['goodput_per_s']:7.1f}"
       f"  complete {phase['complete']:6}  tainted {phase['tainted']:6}  errors {phase['errors']:6}  dropped {phase['dropped']:5}"
       f"  p50 {fmt(lat, 'p50')}  p99 {fmt(lat, 'p99')} ms  root ok p99 {fmt(root.get('ok'), 'p99')} ms"
-      f"  root error p99 {fmt(root.get('error'), 'p99')} ms  errors by reason {phase.get('error_reasons')}")
+      f"  root refusal p99 {fmt(refused, 'p99')} ms (n {refused.get('count', 0)})  errors by reason {phase.get('error_reasons')}")
 PY
 }
 
 mkdir -p "$OUT/logs"
 for algorithm in "${ALGORITHMS[@]}"; do
-  cluster_start "$algorithm" "$PORT" --admission "$algorithm"
-  if [[ "$algorithm" != off ]]; then # the reference: admission control does not act at half the capacity
-    folder=$(run "half-$algorithm" $((CAPACITY / 2)) 30s 15s) && row "50% $algorithm" "$folder"
-  fi
-  # The first cluster gets its warm-up here (15 s at the capacity), as the second got it from the 50% run.
-  [[ "$algorithm" != off ]] || { folder=$(run "warm-$algorithm" "$CAPACITY" 15s 1s) || true; }
+  cluster_start "$algorithm" "$PORT" --admission "$algorithm" ${CLUSTER_ARGS[@]+"${CLUSTER_ARGS[@]}"}
+  # 30 s at the capacity, unmeasured, so the JIT has compiled the request path before the reference.
+  folder=$(run "warm-$algorithm" "$CAPACITY" 30s 1s) || true
+  folder=$(run "half-$algorithm" $((CAPACITY / 2)) 30s 5s) && row "50% $algorithm" "$folder"
   folder=$(run "2x-$algorithm" $((2 * CAPACITY)) 60s 5s) && row "2x $algorithm" "$folder"
   curl -s "$URL/metrics/latency" >"$OUT/root-latency-2x-$algorithm.json"
   grep -E '^hedgerow_admission|^hedgerow_request_errors_total' <(curl -s "$URL/metrics") >"$OUT/admission-2x-$algorithm.txt" || true

@@ -9,9 +9,9 @@ import picocli.CommandLine.Option;
  * control and the admin token.
  */
 final class IntakeOptions {
-    @Option(names = "--admission", paramLabel = "ALGORITHM", defaultValue = "gradient2",
+    @Option(names = "--admission", paramLabel = "ALGORITHM", defaultValue = "vegas",
             description = "How many searches the root runs at once; the excess is refused at once with 503 overloaded"
-                    + " and Retry-After: gradient2 or vegas (learnt from latency, Netflix concurrency-limits), fixed"
+                    + " and Retry-After: vegas or gradient2 (learnt from latency, Netflix concurrency-limits), fixed"
                     + " (--admission-limit) or off (default: ${DEFAULT-VALUE}).")
     String admission;
 
@@ -19,7 +19,7 @@ final class IntakeOptions {
             description = "The initial limit of searches in flight (the limit itself when fixed; default: 16).")
     Integer initialLimit;
 
-    @Option(names = "--admission-min", paramLabel = "N", description = "The adaptive limit's floor (default: 4).")
+    @Option(names = "--admission-min", paramLabel = "N", description = "The adaptive limit's floor (default: 16).")
     Integer minLimit;
 
     @Option(names = "--admission-max", paramLabel = "N", description = "The adaptive limit's ceiling (default: 256).")
@@ -30,6 +30,12 @@ final class IntakeOptions {
                     + HttpSettings.MIN_TOKEN_CHARS + " characters; default: $HEDGEROW_ADMIN_TOKEN; 'local' and 'demo'"
                     + " generate one when neither is set, 'root' then closes /admin).")
     String adminToken;
+
+    @Option(names = "--write-token", paramLabel = "TOKEN", defaultValue = "${env:HEDGEROW_WRITE_TOKEN}",
+            description = "The token POST, PUT and DELETE on /documents must carry as 'Authorization: Bearer TOKEN' (at"
+                    + " least " + HttpSettings.MIN_TOKEN_CHARS + " characters; default: $HEDGEROW_WRITE_TOKEN; without"
+                    + " one, writes need no token).")
+    String writeToken;
 
     AdmissionSettings toAdmission() {
         AdmissionSettings defaults = AdmissionSettings.defaults();
@@ -42,6 +48,11 @@ final class IntakeOptions {
             max = Math.max(max, initial);
         }
         return defaults.withAlgorithm(algorithm).withLimits(initial, min, max);
+    }
+
+    /** The write token given, or null (writes need none). */
+    String writeToken() {
+        return writeToken == null || writeToken.isEmpty() ? null : writeToken;
     }
 
     /** The admin token given, or null (then {@code local} generates one). */

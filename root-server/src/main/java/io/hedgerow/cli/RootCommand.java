@@ -34,6 +34,13 @@ final class RootCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "90s",
+            converter = io.hedgerow.leaf.server.LeafCommand.DurationConverter.class,
+            description = "The longest the root searches through its own HTTP port before /ready says ready; it stops"
+                    + " sooner once its search rate stops rising, so the first users do not wait for the JIT; 0s for"
+                    + " none (default: ${DEFAULT-VALUE}).")
+    private Duration warmup;
+
     @Option(names = "--leaves", required = true, split = ",", paramLabel = "HOST:PORT",
             description = "Leaf addresses, comma-separated, e.g. 127.0.0.1:9001,127.0.0.1:9002.")
     private List<String> leaves;
@@ -113,9 +120,10 @@ final class RootCommand implements Callable<Integer> {
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);
             HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())
-                    .withAdminToken(intake.adminToken());
+                    .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken());
             RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId);
             CountDownLatch stopped = Shutdown.closeOnExit(root);
+            spec.commandLine().getOut().println(root.warmUp(warmup));
             spec.commandLine().getOut().printf("root serving http://%s:%d/ over %d leaves%n", host, root.httpPort(), leaves.size());
             spec.commandLine().getOut().flush();
             stopped.await();

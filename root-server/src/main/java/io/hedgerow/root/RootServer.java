@@ -109,13 +109,15 @@ public final class RootServer implements AutoCloseable {
                     httpSettings == null ? AdmissionSettings.off() : httpSettings.admission());
             metrics.watch(admission);
             metrics.onLeafBusy(admission::leafBusy);
-            Readiness readiness = new Readiness(cluster);
-            readiness.markWarm();
+            Readiness readiness = new Readiness(cluster); // not ready until warmUp
             DocumentWriter documents = new DocumentWriter(cluster, group, transport, WriteSettings.defaults(),
                     Ticker.system(), fanOut.tail().cache()::invalidateAll);
             HttpApiServer http = httpSettings == null ? null
                     : HttpApiServer.start(group, transport, httpSettings, fanOut::search, cluster, metrics, admission,
                             readiness, admin, fanOut.leafFaults(), fanOut.tail(), documents);
+            if (http != null) {
+                metrics.watchConnections(http::openConnections, http::refusedConnections);
+            }
             Duration drain = httpSettings == null ? Duration.ZERO : httpSettings.drainTimeout();
             return new RootServer(group, fanOut, metrics, http, admission, readiness, drain,
                     httpSettings == null ? null : httpSettings.adminToken(), documents);
@@ -123,6 +125,28 @@ public final class RootServer implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
+    }
+
+    /**
+     * Warms the request path by searching through this root's own HTTP port until the searches'
+     * rate stops rising, or for {@code longest} at most ({@link RootWarmup}), then lets {@code
+     * /ready} say ready; {@code /ready} says "warming" meanwhile. Without an HTTP API, or with a zero
+     * duration, it only marks the root warm.
+     *
+     * @return what it did, for the log
+     */
+    public String warmUp(Duration longest) throws InterruptedException {
+        if (http == null || longest.isZero()) {
+            readiness.markWarm();
+            return "no warm-up";
+        }
+        readiness.warming("warming up: searching through its own HTTP port until its search rate stops rising"
+                + " (at most " + Durations.format(longest) + ")");
+        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), System::nanoTime).run(longest);
+        readiness.markWarm();
+        String done = RootWarmup.describe(outcome, longest);
+        LOG.log(System.Logger.Level.INFO, done);
+        return done;
     }
 
     private static String refusals(ClusterState cluster) {

@@ -118,6 +118,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private TailSettings tail = TailSettings.defaults();
         private AdmissionSettings admission = AdmissionSettings.defaults();
         private String adminToken = HttpSettings.newAdminToken();
+        private String writeToken;
 
         /** The root's admission control (default: {@link AdmissionSettings#defaults()}). */
         public Builder admission(AdmissionSettings settings) {
@@ -128,6 +129,12 @@ public final class EmbeddedCluster implements AutoCloseable {
         /** The token the admin routes require (default: a new random one, see {@link EmbeddedCluster#adminToken()}). */
         public Builder adminToken(String token) {
             this.adminToken = token;
+            return this;
+        }
+
+        /** The token HTTP writes to {@code /documents} require (default: none; the Java API needs none). */
+        public Builder writeToken(String token) {
+            this.writeToken = token;
             return this;
         }
 
@@ -263,8 +270,9 @@ public final class EmbeddedCluster implements AutoCloseable {
                 LeafAdmin admin = !faultInjection ? null : leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException(
                         "restarting a leaf needs a local cluster ('hedgerow local'); an embedded cluster's leaves run in its JVM"));
                 HttpSettings http = httpPort < 0 ? null : HttpSettings.defaults("127.0.0.1", httpPort)
-                        .withAdmission(admission).withAdminToken(adminToken);
+                        .withAdmission(admission).withAdminToken(adminToken).withWriteToken(writeToken);
                 RootServer root = RootServer.start(config, http, Duration.ofSeconds(30), admin, ClusterState.randomRootId());
+                root.warmUp(Duration.ZERO); // its leaves warm their partitions; an embedding application warms its own path
                 return new EmbeddedCluster(store, manifest, List.copyOf(started), root);
             } catch (IOException | InterruptedException | RuntimeException e) {
                 started.forEach(LeafServer::close);

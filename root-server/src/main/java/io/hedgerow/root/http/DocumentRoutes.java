@@ -57,6 +57,12 @@ final class DocumentRoutes implements Routes {
         return path.equals(PATH) || path.startsWith(PATH + "/");
     }
 
+    /** POST, PUT and DELETE change documents; GET reads one. */
+    @Override
+    public boolean isWrite(FullHttpRequest request) {
+        return request.method() != HttpMethod.GET;
+    }
+
     @Override
     public void handle(Exchange exchange) throws ApiException {
         FullHttpRequest request = exchange.request();

@@ -39,6 +39,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private final List<Routes> routes;
     private final AdminToken adminToken;
+    private final AdminToken writeToken;
     private final RootMetrics metrics;
     private final BooleanSupplier stopping;
     private final String paths;
@@ -48,7 +49,9 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
      * @param stopping true once the root is stopping: every answer then closes its connection
      * @param paths    the paths to name when a request's path is none of them
      */
-    HttpApiHandler(List<Routes> routes, AdminToken adminToken, RootMetrics metrics, BooleanSupplier stopping, String paths) {
+    HttpApiHandler(List<Routes> routes, AdminToken adminToken, AdminToken writeToken, RootMetrics metrics,
+            BooleanSupplier stopping, String paths) {
+        this.writeToken = writeToken;
         this.routes = List.copyOf(routes);
         this.adminToken = adminToken;
         this.metrics = metrics;
@@ -84,6 +87,9 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             }
             if (route.needsAdminToken()) {
                 adminToken.check(request);
+            }
+            if (writeToken.exists() && route.isWrite(request)) {
+                writeToken.check(request);
             }
             route.handle(exchange);
         } catch (ApiException e) {

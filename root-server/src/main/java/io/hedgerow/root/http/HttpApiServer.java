@@ -94,7 +94,8 @@ public final class HttpApiServer implements AutoCloseable {
             routes.add(new AdminRoutes(admin, faults));
             paths += " or /admin/leaves/{n}/...";
         }
-        HttpApiHandler api = new HttpApiHandler(routes, AdminToken.of(settings.adminToken()), metrics, stopping, paths);
+        HttpApiHandler api = new HttpApiHandler(routes, AdminToken.of(settings.adminToken()),
+                AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths);
         SslContext ssl = settings.tls() == null ? null : TlsContexts.server(settings.tls());
         ConnectionLimits limits = new ConnectionLimits(settings);
         String host = settings.host();
@@ -142,6 +143,12 @@ public final class HttpApiServer implements AutoCloseable {
             }
             throw new IOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
+    }
+
+    /** An address this server can be reached at from this machine (loopback when it listens on every address). */
+    public String host() {
+        InetSocketAddress address = (InetSocketAddress) serverChannel.localAddress();
+        return address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getAddress().getHostAddress();
     }
 
     public int port() {

@@ -26,11 +26,13 @@ import java.util.Objects;
  *                       (each ends by its own deadline anyway)
  * @param adminToken     the token {@code /admin} requests must carry ({@code Authorization: Bearer
  *                       <token>}); null: this root has no admin token and refuses every {@code /admin} request
+ * @param writeToken     the token {@code POST}, {@code PUT} and {@code DELETE} on {@code /documents} must
+ *                       carry; null: writes need none (a root on loopback, or behind a proxy that checks)
  * @param tls            serve HTTPS with this certificate and key; null for plain HTTP
  */
 public record HttpSettings(String host, int port, AdmissionSettings admission, int maxConnections, Duration idleTimeout,
         Duration requestTimeout, int maxPipelined, Duration writeTimeout, Duration drainTimeout, String adminToken,
-        TlsFiles tls) {
+        String writeToken, TlsFiles tls) {
     /** Shortest admin token accepted: a token is a password, and a short one can be guessed. */
     public static final int MIN_TOKEN_CHARS = 16;
 
@@ -50,8 +52,13 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
         if (maxPipelined < 1) {
             throw new IllegalArgumentException("maxPipelined: " + maxPipelined + " (expected: >= 1)");
         }
-        if (adminToken != null && (adminToken.length() < MIN_TOKEN_CHARS || adminToken.isBlank())) {
-            throw new IllegalArgumentException("adminToken: " + adminToken.length() + " characters (expected: at least "
+        requireToken("adminToken", adminToken);
+        requireToken("writeToken", writeToken);
+    }
+
+    private static void requireToken(String name, String token) {
+        if (token != null && (token.length() < MIN_TOKEN_CHARS || token.isBlank())) {
+            throw new IllegalArgumentException(name + ": " + token.length() + " characters (expected: at least "
                     + MIN_TOKEN_CHARS + ", not blank)");
         }
     }
@@ -70,47 +77,47 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
      */
     public static HttpSettings defaults(String host, int port) {
         return new HttpSettings(host, port, AdmissionSettings.defaults(), 10_000, Duration.ofSeconds(60),
-                Duration.ofSeconds(10), 16, Duration.ofSeconds(30), Duration.ofSeconds(30), null, null);
+                Duration.ofSeconds(10), 16, Duration.ofSeconds(30), Duration.ofSeconds(30), null, null, null);
     }
 
     public HttpSettings withPort(int value) {
         return new HttpSettings(host, value, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, adminToken, tls);
+                writeTimeout, drainTimeout, adminToken, writeToken, tls);
     }
 
     public HttpSettings withAdmission(AdmissionSettings value) {
         return new HttpSettings(host, port, value, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, adminToken, tls);
+                writeTimeout, drainTimeout, adminToken, writeToken, tls);
     }
 
     public HttpSettings withMaxConnections(int value) {
         return new HttpSettings(host, port, admission, value, idleTimeout, requestTimeout, maxPipelined, writeTimeout,
-                drainTimeout, adminToken, tls);
+                drainTimeout, adminToken, writeToken, tls);
     }
 
     public HttpSettings withIdleTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, value, requestTimeout, maxPipelined, writeTimeout,
-                drainTimeout, adminToken, tls);
+                drainTimeout, adminToken, writeToken, tls);
     }
 
     public HttpSettings withRequestTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, value, maxPipelined, writeTimeout,
-                drainTimeout, adminToken, tls);
+                drainTimeout, adminToken, writeToken, tls);
     }
 
     public HttpSettings withMaxPipelined(int value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, value, writeTimeout,
-                drainTimeout, adminToken, tls);
+                drainTimeout, adminToken, writeToken, tls);
     }
 
     public HttpSettings withWriteTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined, value,
-                drainTimeout, adminToken, tls);
+                drainTimeout, adminToken, writeToken, tls);
     }
 
     public HttpSettings withDrainTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, value, adminToken, tls);
+                writeTimeout, value, adminToken, writeToken, tls);
     }
 
     /** A new random admin token: 32 URL-safe characters (192 bits) from {@link java.security.SecureRandom}. */
@@ -123,12 +130,18 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
     /** The token {@code /admin} requests must carry; null for none (then {@code /admin} refuses everyone). */
     public HttpSettings withAdminToken(String value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, value, tls);
+                writeTimeout, drainTimeout, value, writeToken, tls);
+    }
+
+    /** The token writes to {@code /documents} must carry; null for none. */
+    public HttpSettings withWriteToken(String value) {
+        return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
+                writeTimeout, drainTimeout, adminToken, value, tls);
     }
 
     /** Serve HTTPS with these files; null for plain HTTP. */
     public HttpSettings withTls(TlsFiles value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, adminToken, value);
+                writeTimeout, drainTimeout, adminToken, writeToken, value);
     }
 }

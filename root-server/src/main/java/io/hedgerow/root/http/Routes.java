@@ -1,5 +1,7 @@
 package io.hedgerow.root.http;
 
+import io.netty.handler.codec.http.FullHttpRequest;
+
 /**
  * A group of paths of the HTTP API and how to answer them. {@link HttpApiHandler} asks each group
  * in turn whether it {@link #handles} a path; a new group of endpoints (say {@code /documents}) is
@@ -15,6 +17,11 @@ interface Routes {
 
     /** Whether its requests must carry the admin token ({@link AdminToken}). */
     default boolean needsAdminToken() {
+        return false;
+    }
+
+    /** Whether this request changes documents, so must carry the write token when the root has one. */
+    default boolean isWrite(FullHttpRequest request) {
         return false;
     }
 

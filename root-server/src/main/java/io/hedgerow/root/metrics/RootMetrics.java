@@ -327,6 +327,15 @@ public final class RootMetrics {
     }
 
     /** Meters of admission control, read at each scrape: its limit, what is in flight, what it refused. */
+    /** The HTTP intake's connections: open now, and closed at once because the cap was reached. */
+    public void watchConnections(java.util.function.IntSupplier open, java.util.function.LongSupplier refused) {
+        Gauge.builder("hedgerow.http.connections.open", open, o -> o.getAsInt())
+                .description("HTTP connections open now").register(registry);
+        FunctionCounter.builder("hedgerow.http.connections.refused", refused, r -> r.getAsLong())
+                .description("HTTP connections closed as soon as they were accepted: the connection cap was reached")
+                .register(registry);
+    }
+
     public void watch(AdmissionControl admission) {
         Gauge.builder("hedgerow.admission.limit", admission, a -> a.enabled() ? a.limit() : Double.NaN)
                 .description("Searches admission control allows in flight now (NaN when it is off)").register(registry);

@@ -95,7 +95,46 @@ class AdmissionControlTest {
 
     @Test
     void gradient2ShrinksTheLimitWhileLatencyRisesAndGrowsItBackWhenItFalls() {
+        shrinksWhileLatencyRisesAndGrowsBack(Algorithm.GRADIENT2);
+    }
+
+    /**
+     * Vegas, the default, compares each latency with the least seen lately; it probes now and then
+     * by taking the current latency as the least, which a cheap search then corrects (costs vary
+     * tenfold in a real load), so the loaded rounds each have one fast search among slow ones.
+     */
+    @Test
+    void vegasTheDefaultShrinksTheLimitWhileLatencyRisesAndGrowsItBackWhenItFalls() {
+        assertThat(AdmissionSettings.defaults().algorithm()).isEqualTo(Algorithm.VEGAS);
         AdmissionControl admission = new AdmissionControl(AdmissionSettings.defaults().withLimits(32, 4, 256));
+        load(admission, 50, 32, 2, Outcome.SUCCESS);
+        int steady = admission.limit();
+        assertThat(steady).isGreaterThanOrEqualTo(32);
+
+        for (int round = 0; round < 20; round++) { // a queue builds: 20 ms, but for one cheap search a round
+            long start = ticker.nanoTime();
+            List<Permit> permits = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                Permit permit = admission.tryAcquire(QueryPriority.INTERACTIVE, start);
+                if (permit != null) {
+                    permits.add(permit);
+                }
+            }
+            ticker.advanceMillis(2);
+            permits.get(0).release(Outcome.SUCCESS, ticker.nanoTime());
+            ticker.advanceMillis(18);
+            permits.forEach(permit -> permit.release(Outcome.SUCCESS, ticker.nanoTime()));
+        }
+        int loaded = admission.limit();
+        assertThat(loaded).as("limit after latency rose tenfold (steady: %d)", steady).isLessThan(steady / 2);
+
+        load(admission, 200, 64, 2, Outcome.SUCCESS);
+        assertThat(admission.limit()).as("limit once latency is back").isGreaterThan(loaded);
+    }
+
+    private void shrinksWhileLatencyRisesAndGrowsBack(Algorithm algorithm) {
+        AdmissionControl admission = new AdmissionControl(
+                AdmissionSettings.defaults().withAlgorithm(algorithm).withLimits(32, 4, 256));
         load(admission, 50, 32, 2, Outcome.SUCCESS); // steady: 2 ms at the limit
         int steady = admission.limit();
         assertThat(steady).isGreaterThanOrEqualTo(32);

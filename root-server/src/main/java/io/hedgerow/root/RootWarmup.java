@@ -1,0 +1,134 @@
+package io.hedgerow.root;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Warms a root's whole request path (HTTP parsing, admission, fan-out, merge, fetch, snippets,
+ * JSON) and its leaves' search paths before the root reports ready, by sending it searches over its
+ * own HTTP port: a fresh JVM interprets its code for its first seconds, and without this the first
+ * users pay for the compiler (p99 of hundreds of milliseconds at half the capacity).
+ *
+ * <p>The queries come from the index itself, whatever it is: a match-all search's stored fields
+ * give words, and each word makes a term, two words an OR, a phrase and an AND, and a prefix, the
+ * shapes users send. Searches go {@code cache=false}, two at a time, until their rate stops rising
+ * ({@link WarmupConvergence}: no 2 s window 10% better than the best for 10 s) or the longest
+ * warm-up allowed has passed.
+ *
+ * <p><b>Assumptions and guarantees.</b> Runs on the caller's thread and blocks it for about the
+ * duration; never throws for a failed search (a warm-up that cannot search reports what it did).
+ */
+final class RootWarmup {
+    private static final Pattern WORD = Pattern.compile("\\p{L}{4,12}");
+    private static final int CONCURRENCY = 2;
+    private static final int MAX_WORDS = 200;
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+    private final LongSupplier nanoTime;
+
+    RootWarmup(String host, int port, LongSupplier nanoTime) {
+        this.base = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/search?cache=false&q=";
+        this.nanoTime = nanoTime;
+    }
+
+    private static final long WINDOW_NANOS = 2_000_000_000L;
+    private static final int STABLE_WINDOWS = 5;
+    private static final double IMPROVEMENT = 0.10;
+
+    /** What a warm-up did. */
+    record Outcome(long searches, long failures, int queries, long nanos, boolean converged) {
+    }
+
+    /** Warms up until converged, or for {@code longest} at most. */
+    Outcome run(Duration longest) throws InterruptedException {
+        long start = nanoTime.getAsLong();
+        long end = start + longest.toNanos();
+        WarmupConvergence convergence = new WarmupConvergence(start, WINDOW_NANOS, STABLE_WINDOWS, IMPROVEMENT);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        List<String> queries = queries(send("*:*&k=50&stored_fields=true&snippets=true").join());
+        AtomicLong searches = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
+        List<Thread> loops = new ArrayList<>();
+        for (int i = 0; i < CONCURRENCY; i++) {
+            int offset = i;
+            loops.add(Thread.ofPlatform().daemon().name("root-warmup-" + i).start(() -> {
+                for (int n = offset; !done.get() && nanoTime.getAsLong() - end < 0; n += CONCURRENCY) {
+                    String query = queries.get(n % queries.size());
+                    String body = send(URLEncoder.encode(query, StandardCharsets.UTF_8)
+                            + (n % 3 == 0 ? "&k=100" : "")).join();
+                    searches.incrementAndGet();
+                    if (body == null) {
+                        failures.incrementAndGet();
+                    }
+                    synchronized (convergence) {
+                        long now = nanoTime.getAsLong();
+                        convergence.searchDone(now);
+                        if (convergence.converged(now)) {
+                            done.set(true);
+                        }
+                    }
+                }
+            }));
+        }
+        for (Thread loop : loops) {
+            loop.join();
+        }
+        return new Outcome(searches.get(), failures.get(), queries.size(), nanoTime.getAsLong() - start, done.get());
+    }
+
+    /** The body of a 200 answer, or null for anything else. */
+    private CompletableFuture<String> send(String query) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + query)).timeout(Duration.ofSeconds(10)).build();
+        return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                .handle((response, failure) -> failure == null && response.statusCode() == 200 ? response.body() : null);
+    }
+
+    /** Queries of the shapes users send, from the words of a result's text; just {@code *:*} without any. */
+    static List<String> queries(String resultJson) {
+        Set<String> words = new LinkedHashSet<>();
+        if (resultJson != null) {
+            Matcher matcher = WORD.matcher(resultJson);
+            while (matcher.find() && words.size() < MAX_WORDS) {
+                words.add(matcher.group().toLowerCase(Locale.ROOT));
+            }
+        }
+        List<String> list = new ArrayList<>(words);
+        List<String> queries = new ArrayList<>();
+        for (int i = 0; i + 1 < list.size(); i++) {
+            String a = list.get(i);
+            String b = list.get(i + 1);
+            queries.add(a);
+            queries.add(a + " " + b);
+            queries.add("\"" + a + " " + b + "\"");
+            queries.add("+" + a + " +" + b);
+            queries.add(a.substring(0, 4) + "*");
+        }
+        if (queries.isEmpty()) {
+            queries.add("*:*");
+        }
+        return queries;
+    }
+
+    static String describe(Outcome outcome, Duration longest) {
+        return String.format(Locale.ROOT, "warmed up in %.1f s (%s): %,d searches of %,d queries, %,d failed",
+                outcome.nanos() / 1e9, outcome.converged() ? "its search rate stopped rising"
+                        : "the most allowed, " + io.hedgerow.common.time.Durations.format(longest),
+                outcome.searches(), outcome.queries(), outcome.failures());
+    }
+}
