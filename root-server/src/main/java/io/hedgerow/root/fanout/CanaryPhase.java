@@ -50,7 +50,7 @@ final class CanaryPhase {
     /** Every ordinary failure of a canary copy, in order. */
     private final List<PartitionError> failures = new ArrayList<>(2);
     private final ScaledPercentile.Estimate timeout;
-    private long lostLeaves;
+    private LeafSet lostLeaves = LeafSet.EMPTY;
     private int passed;
     /** Hedged: the first check, at the hedge delay, sends a backup canary. */
     private boolean backupDue;
@@ -77,7 +77,7 @@ final class CanaryPhase {
     boolean start(long nowNanos) {
         int partitions = ctx.partitions;
         int start = ctx.random.nextInt(partitions);
-        int first = sendFirstReady(start, 0, nowNanos);
+        int first = sendFirstReady(start, LeafSet.EMPTY, nowNanos);
         if (first < 0) {
             return false;
         }
@@ -91,7 +91,7 @@ final class CanaryPhase {
     }
 
     /** The canary to the first partition from {@code from} on with a ready replica not in {@code avoid}; its partition or -1. */
-    private int sendFirstReady(int from, long avoidLeaves, long nowNanos) {
+    private int sendFirstReady(int from, LeafSet avoidLeaves, long nowNanos) {
         for (int i = 0; i < ctx.partitions; i++) {
             PartitionSlot slot = slots.slot((from + i) % ctx.partitions);
             if (!slot.unsent()) {
@@ -164,10 +164,10 @@ final class CanaryPhase {
 
     void onLost(SearchCopy copy, String reason, long nowNanos) {
         slots.lost(copy, reason, nowNanos);
-        lostLeaves |= 1L << copy.leaf();
+        lostLeaves = lostLeaves.with(copy.leaf());
         lostOn.add("on leaf " + ctx.leafName(copy.leaf()) + " when the connection dropped (" + reason + ") after "
                 + ctx.elapsedMillis(nowNanos) + " ms");
-        switch (CanaryCheck.lost(Long.bitCount(lostLeaves), leavesOut())) {
+        switch (CanaryCheck.lost(lostLeaves.size(), leavesOut())) {
             case DANGEROUS -> run.dangerous(Blocklist.Reason.CANARY_CONNECTION_LOST,
                     "was out " + String.join(", and ", lostOn), nowNanos);
             case SECOND_OPINION -> {
@@ -242,9 +242,9 @@ final class CanaryPhase {
      * @return false when no leaf is ready for one
      */
     private boolean secondOpinion(long nowNanos) {
-        long avoid = lostLeaves;
+        LeafSet avoid = lostLeaves;
         for (SearchCopy copy : copies) {
-            avoid |= 1L << copy.leaf();
+            avoid = avoid.with(copy.leaf());
         }
         CanaryPlacement.Choice choice = CanaryPlacement.choose(ctx.shared.cluster().assignment(), ctx.leaves, avoid,
                 p -> slots.slot(p).unsent());
@@ -283,12 +283,12 @@ final class CanaryPhase {
                 timedOut ? SearchException.Kind.TIMED_OUT : SearchException.Kind.UNAVAILABLE, detail), nowNanos);
     }
 
-    /** Bit i: leaf i holds a canary copy still out. */
-    private long outLeaves() {
-        long leaves = 0;
+    /** The leaves holding a canary copy still out. */
+    private LeafSet outLeaves() {
+        LeafSet leaves = LeafSet.EMPTY;
         for (SearchCopy copy : copies) {
             if (!copy.done()) {
-                leaves |= 1L << copy.leaf();
+                leaves = leaves.with(copy.leaf());
             }
         }
         return leaves;
@@ -296,7 +296,7 @@ final class CanaryPhase {
 
     /** Distinct leaves holding a canary copy still out. */
     private int leavesOut() {
-        return Long.bitCount(outLeaves());
+        return outLeaves().size();
     }
 
     private String names(Set<Integer> leaves) {
