@@ -1,0 +1,118 @@
+package io.hedgerow.root.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The simulator against what can be worked out by hand, and its determinism. Each run is seeded:
+ * its numbers are exact and the same on every machine; the tolerances below are what the sample
+ * size allows a correct simulator (four standard deviations of a binomial share), so a change that
+ * breaks the model fails them.
+ */
+class SimulationTest {
+    private static final long SEED = 20130201;
+
+    /** The paper's figure: sub-requests of 10 ms, one in {@code 1/p} 1 s late, one replica, no policy. */
+    private static SimConfig paperFigure(int leaves, double p, int queries) {
+        return SimConfig.defaults()
+                .with("leaves", String.valueOf(leaves))
+                .with("replicas", "1")
+                .with("service", "fixed:10ms")
+                .with("contention", "0")
+                .with("load", "0.1")
+                .with("slow-fraction", String.valueOf(p))
+                .with("slow", "1s")
+                .with("slow-threshold", "500ms")
+                .with("queries", String.valueOf(queries))
+                .with("warmup", "0")
+                .with("seed", String.valueOf(SEED));
+    }
+
+    private static double tolerance(double share, long samples) {
+        return 4 * Math.sqrt(share * (1 - share) / samples);
+    }
+
+    @Test
+    void oneSlowSubRequestInAHundredMakes63PercentOfSearchesSlowAtAHundredLeaves() {
+        SimSummary run = Simulation.run(paperFigure(100, 0.01, 40_000), null);
+
+        double expected = 1 - Math.pow(0.99, 100); // 0.634
+        assertThat(run.searches()).isEqualTo(40_000);
+        assertThat(tolerance(expected, run.searches())).isLessThan(0.01);
+        assertThat(run.slowFraction()).isCloseTo(expected, org.assertj.core.data.Offset.offset(tolerance(expected,
+                run.searches())));
+        assertThat(run.extraRequests()).isZero();
+        assertThat(run.tainted()).isZero();
+    }
+
+    @Test
+    void oneSlowSubRequestInTenThousandMakesAFifthOfSearchesSlowAtTwoThousandLeaves() {
+        SimSummary run = Simulation.run(paperFigure(2000, 0.0001, 4_000), null);
+
+        double expected = 1 - Math.pow(1 - 0.0001, 2000); // 0.181
+        assertThat(run.slowFraction()).isCloseTo(expected, org.assertj.core.data.Offset.offset(tolerance(expected,
+                run.searches())));
+    }
+
+    @Test
+    void oneLeafWithoutInterferenceAnswersInItsServiceTimeAndTwoNetworkHops() {
+        SimSummary run = Simulation.run(paperFigure(1, 0, 1_000).with("network", "1ms"), null);
+
+        // 10 ms of work and 1 ms each way; the histogram keeps 3 significant digits.
+        assertThat(run.p50Ms()).isCloseTo(12.0, org.assertj.core.data.Offset.offset(0.02));
+        assertThat(run.maxMs()).isCloseTo(12.0, org.assertj.core.data.Offset.offset(0.02));
+        assertThat(run.slowFraction()).isZero();
+    }
+
+    @Test
+    void sameSeedGivesTheSameRunAndAnotherSeedAnotherOne() {
+        SimConfig config = SimConfig.defaults().with("leaves", "50").with("queries", "2000").with("policy", "hedged")
+                .with("slow-fraction", "0.01").with("seed", "7");
+
+        SimSummary first = Simulation.run(config, null);
+        SimSummary again = Simulation.run(config, null);
+        SimSummary other = Simulation.run(config.with("seed", "8"), null);
+
+        assertThat(again.histogram()).isEqualTo(first.histogram());
+        assertThat(again.subRequestsSent()).isEqualTo(first.subRequestsSent());
+        assertThat(again.events()).isEqualTo(first.events());
+        assertThat(again.toJson()).usingRecursiveComparison().ignoringFields("wall_s", "events_per_s",
+                "subrequests_per_min").isEqualTo(first.toJson());
+        assertThat(other.histogram()).isNotEqualTo(first.histogram());
+    }
+
+    @Test
+    void aBackupAfterTheP95RescuesTheSlowSubRequestsForAFewPercentMoreRequests() {
+        SimConfig config = paperFigure(100, 0.01, 5_000).with("replicas", "2").with("warmup", "0.1")
+                .with("service", "lognormal:5ms,10ms");
+
+        SimSummary none = Simulation.run(config, null);
+        SimSummary hedged = Simulation.run(config.with("policy", "hedged"), null);
+
+        assertThat(none.p999Ms()).isGreaterThan(1000);
+        assertThat(hedged.p999Ms()).as("p99.9 hedged").isLessThan(none.p999Ms() / 10);
+        assertThat(hedged.extraRequests()).as("extra requests hedged").isBetween(0.01, 0.07);
+    }
+
+    @Test
+    void tiedCopiesCancelTheirTwinsSoMostSecondCopiesNeverRun() {
+        SimConfig config = paperFigure(20, 0, 2_000).with("replicas", "2").with("policy", "tied")
+                .with("service", "exp:2ms").with("load", "0.5").with("warmup", "0.1");
+
+        SimSummary tied = Simulation.run(config, null);
+
+        assertThat(tied.twinDroppedQueued()).as("twins dropped before they ran").isPositive();
+        assertThat(tied.twinDroppedQueued()).isGreaterThan(tied.twinBothRan());
+    }
+
+    @Test
+    void aPauseDelaysTheWorkThatMeetsIt() {
+        // Every leaf pauses 100 ms in every second: a tenth of the sub-requests meet a pause.
+        SimSummary run = Simulation.run(paperFigure(1, 0, 2_000).with("pause-every", "1s").with("pause", "100ms")
+                .with("rate", "20"), null);
+
+        assertThat(run.p50Ms()).isCloseTo(10.1, org.assertj.core.data.Offset.offset(0.1));
+        assertThat(run.maxMs()).isBetween(100.0, 110.2);
+    }
+}
