@@ -31,7 +31,7 @@ final class HedgeOptions {
             description = "Upper bound of the adaptive hedge delay (default: 100ms).")
     Duration maxDelay;
 
-    @Option(names = "--hedge-budget", paramLabel = "FRACTION", defaultValue = "0.05",
+    @Option(names = "--hedge-budget", paramLabel = "FRACTION", defaultValue = "0.1",
             description = "Backups may be at most this fraction of primary sub-requests over the budget window"
                     + " (default: ${DEFAULT-VALUE}).")
     double budgetRatio;

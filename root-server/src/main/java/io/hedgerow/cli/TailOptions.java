@@ -16,8 +16,9 @@ final class TailOptions {
                     + " (default: ${DEFAULT-VALUE}; at most 2).")
     int canaries;
 
-    @Option(names = "--canary-skip-known-safe",
-            description = "Skip the canary for a query whose canaried run succeeded in the last 5 minutes.")
+    @Option(names = "--canary-skip-known-safe", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Skip the canary for a query whose canaried run succeeded in the last 5 minutes (default:"
+                    + " on; --no-canary-skip-known-safe canaries every query).")
     boolean skipKnownSafe;
 
     @Option(names = "--canary-timeout", paramLabel = "DURATION", converter = LeafCommand.DurationConverter.class,

@@ -14,7 +14,7 @@ public final class SearchException extends RuntimeException {
         SHUTTING_DOWN,
         /**
          * The query's canary crashed its leaf, lost its connection or timed out: the query was sent
-         * nowhere else and is now blocklisted. HTTP 503.
+         * nowhere else and is now blocklisted (a timeout only the second time). HTTP 503.
          */
         DANGEROUS,
         /** The query is on the blocklist of queries of death; refused without touching a leaf. HTTP 503. */

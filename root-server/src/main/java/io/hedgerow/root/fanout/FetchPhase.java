@@ -40,6 +40,11 @@ final class FetchPhase {
     private final List<FetchCopy> copies = new ArrayList<>(4);
     private int round;
     private long delayNanos;
+    /** Refused fetch backups: the wait before trying them again (0: none yet), doubling; see {@link Hedging}. */
+    private long refusedRetryNanos;
+    private boolean retryingRefused;
+    /** Set by {@link #send} when the budget refused a group. */
+    private boolean refusedInSend;
 
     FetchPhase(RunContext ctx, Outbox out, QuerySlots slots, RunTimers timers, SearchRun run, List<MergedHit> merged) {
         this.ctx = ctx;
@@ -100,7 +105,11 @@ final class FetchPhase {
             };
             if (!allowed) {
                 ctx.metrics().budgetRefused();
+                refusedInSend = true;
                 continue;
+            }
+            if (kind == SubRequestTrace.Kind.FETCH_BACKUP) {
+                group.getValue().forEach(HitSlot::hedged);
             }
             int leaf = group.getKey();
             FetchCopy copy = new FetchCopy(leaf, ctx.requestIds.getAsLong(), kind, priority, nowNanos, group.getValue());
@@ -204,19 +213,27 @@ final class FetchPhase {
 
     /** A hedge round: the hits still waiting on their fetch get a backup on replicas not asked yet. */
     void onHedgeTimer(long nowNanos) {
-        round++;
+        if (!retryingRefused) {
+            round++;
+        }
+        retryingRefused = false;
         List<HitSlot> late = new ArrayList<>();
         for (HitSlot hit : hits) {
             if (!hit.fetched() && hit.out() > 0 && hit.backups() < round) {
-                hit.hedged();
                 late.add(hit);
             }
         }
         if (late.isEmpty()) {
             return;
         }
+        refusedInSend = false;
         send(late, SubRequestTrace.Kind.FETCH_BACKUP, ctx.backupPriority, nowNanos);
-        if (round < ctx.hedgeRounds()) {
+        if (refusedInSend) {
+            // As in the query phase (Hedging): refused backups are tried again, at doubling waits.
+            refusedRetryNanos = refusedRetryNanos == 0 ? 2 * delayNanos : 2 * refusedRetryNanos;
+            retryingRefused = true;
+            timers.arm(RunTimers.Timer.FETCH_HEDGE, nowNanos + refusedRetryNanos);
+        } else if (round < ctx.hedgeRounds()) {
             timers.arm(RunTimers.Timer.FETCH_HEDGE, nowNanos + delayNanos);
         }
     }

@@ -14,7 +14,11 @@ import io.hedgerow.root.hedge.RoundTrip;
  *       on another ready replica, at the leaves' BACKUP class, if the {@link HedgeBudget} allows.
  *       Where partitions have a third replica, a second round one hedge delay later gives a
  *       partition still waiting on both copies a third (budgeted too), so that two delayed copies
- *       of one partition no longer own the tail.</li>
+ *       of one partition no longer own the tail. A backup the budget refuses is tried again
+ *       later, at twice the previous wait each time (a straggler still out at 2x, 4x the hedge
+ *       delay is ever more surely a real one), so a copy stuck behind a delay gets its backup as
+ *       soon as the budget has room, instead of holding its leaf's worker until the search
+ *       ends.</li>
  *   <li><b>tied:</b> each partition's first copy names a twin on another replica, and the twin
  *       follows after the tied delay unless the partition answered; the leaf that starts one copy
  *       cancels the other. A twin is charged to the budget when its first copy goes out (that copy
@@ -28,6 +32,10 @@ final class Hedging {
     private final RunTimers timers;
     private int round;
     private long delayNanos;
+    /** The wait before trying again the backups the budget refused (0: none refused yet); doubles. */
+    private long refusedRetryNanos;
+    /** The armed hedge timer retries refused backups of the current round rather than starting a round. */
+    private boolean retryingRefused;
     /** Tied mode: the delay before the twins, and the grace the twin's leaf gives the first copy's cancel. */
     private long tiedDelayNanos;
 
@@ -85,8 +93,12 @@ final class Hedging {
 
     /** A hedge round: a backup for each partition still waiting on as many copies as rounds so far. */
     void onHedgeTimer(long nowNanos) {
-        round++;
+        if (!retryingRefused) {
+            round++;
+        }
+        retryingRefused = false;
         boolean anotherRound = false;
+        boolean refused = false;
         for (PartitionSlot slot : slots.all()) {
             if (slot.settled() || slot.outstanding() == 0 || slot.backups() >= round) {
                 continue;
@@ -95,18 +107,23 @@ final class Hedging {
             if (leaf < 0) {
                 continue; // no other replica is ready: nothing to hedge with
             }
-            slot.hedged();
             if (!ctx.shared.budget().tryBackup()) {
                 ctx.metrics().budgetRefused();
+                refused = true;
                 continue;
             }
+            slot.hedged();
             if (slots.send(slot, leaf, ctx.requestIds.getAsLong(), SubRequestTrace.Kind.BACKUP, ctx.backupPriority, null,
                     nowNanos) == null) {
                 return; // the deadline is due
             }
             anotherRound = true;
         }
-        if (anotherRound && round < ctx.hedgeRounds()) {
+        if (refused) {
+            refusedRetryNanos = refusedRetryNanos == 0 ? 2 * delayNanos : 2 * refusedRetryNanos;
+            retryingRefused = true;
+            timers.arm(RunTimers.Timer.HEDGE, nowNanos + refusedRetryNanos);
+        } else if (anotherRound && round < ctx.hedgeRounds()) {
             timers.arm(RunTimers.Timer.HEDGE, nowNanos + delayNanos);
         }
     }

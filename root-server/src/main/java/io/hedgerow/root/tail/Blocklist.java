@@ -14,6 +14,14 @@ import java.util.concurrent.atomic.LongAdder;
  * timed out. A blocklisted query is refused at once, without touching a leaf, until its entry
  * expires ({@code blocklistTtl}, 10 minutes by default) or an operator clears it.
  *
+ * <p><b>A timeout blocklists on its second strike.</b> A canary overtaken on two leaves looks the
+ * same whether the query hangs or two leaves happened to be slow with it: with 1% of sub-requests
+ * delayed 1 s (the tail suite's delay scenario), a query's canary and its second opinion are both
+ * delayed once in 10,000 queries, which blocklisted several healthy queries a run. So the first
+ * time only fails that request ({@link #strike}); a query whose canary hangs on two leaves again
+ * within the time to live is blocklisted. A crash is different: it costs leaves, so lost
+ * connections on two leaves blocklist at once.
+ *
  * <p>Bounded to {@code blocklistMaxEntries} fingerprints (Caffeine's size eviction). When full, the
  * cache's admission policy keeps the entries looked up most often, which are the queries still being
  * retried; an entry that loses out costs one more canary, which the canary exists to absorb. An entry
@@ -67,6 +75,8 @@ public final class Blocklist {
     private final long ttlNanos;
     private final Cache<QueryFingerprint, Entry> entries;
     private final LongAdder blocked = new LongAdder();
+    /** Queries whose canary timed out on two leaves once, within the time to live. */
+    private final Cache<QueryFingerprint, Boolean> strikes;
 
     public Blocklist(TailSettings settings, Ticker ticker) {
         Objects.requireNonNull(settings, "settings");
@@ -78,6 +88,25 @@ public final class Blocklist {
                 .ticker(ticker::nanoTime)
                 .executor(Runnable::run)
                 .build();
+        this.strikes = Caffeine.newBuilder()
+                .maximumSize(settings.blocklistMaxEntries())
+                .expireAfterWrite(settings.blocklistTtl())
+                .ticker(ticker::nanoTime)
+                .executor(Runnable::run)
+                .build();
+    }
+
+    /**
+     * Records that the query's canary timed out on two leaves, and says whether it had already
+     * within the time to live: true means block it now, false that this was its first strike.
+     */
+    public boolean strike(QueryFingerprint fingerprint) {
+        boolean[] second = new boolean[1];
+        strikes.asMap().compute(fingerprint, (key, held) -> {
+            second[0] = held != null;
+            return held != null ? null : Boolean.TRUE;
+        });
+        return second[0];
     }
 
     /** Blocklists a query (again), for the time to live from now. */

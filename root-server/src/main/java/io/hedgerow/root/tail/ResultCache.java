@@ -2,14 +2,10 @@ package io.hedgerow.root.tail;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.api.CacheStatus;
-import io.hedgerow.root.api.PartitionError;
 import io.hedgerow.root.api.SearchResult;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -26,7 +22,7 @@ import java.util.concurrent.atomic.LongAdder;
  *     TaintedEntry} (run the query afresh) or a {@link Miss} (run it).</li>
  * <li>After the run, {@link #complete} with the lookup and the fresh result: it stores what should
  *     be stored and says what to serve. After a tainted entry, the fresh result is served and
- *     stored unless it covers less than the cached one ({@link #choose}); then the cached one is
+ *     stored unless it covers less than the cached one ({@link CacheRules#choose}); then the cached one is
  *     served, still tainted, and kept. Either way the response says {@code cache: refreshed}. If the
  *     run failed altogether, {@link #failed} offers the tainted entry the same way.</li>
  * </ol>
@@ -34,7 +30,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Stores are conditional.</b> Runs of one query overlap, and the cache may be cleared while
  * they run, so a store never blindly replaces what is there:
  * <ul>
- * <li>the better entry stays ({@link #prefer}): a complete result beats a tainted one, and of two
+ * <li>the better entry stays ({@link CacheRules#prefer}): a complete result beats a tainted one, and of two
  *     tainted ones the one covering more of the documents (then more partitions) stays; a result as
  *     good or better replaces the entry, being newer. So a tainted run that ends after a complete
  *     one never replaces it, and an entry that stays keeps its own time to live;</li>
@@ -48,7 +44,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Results are stored without their trace ({@code explain} is not part of the key).
  *
  * <p>Bounded by entries and by bytes at once: Caffeine bounds by one weight, so each entry weighs
- * its estimated size ({@link #estimatedBytes}) but at least {@code cacheMaxBytes / cacheMaxEntries},
+ * its estimated size ({@link ResultSize#estimatedBytes}) but at least {@code cacheMaxBytes / cacheMaxEntries},
  * which caps the count at {@code cacheMaxEntries} and the estimated bytes at {@code cacheMaxBytes}.
  * Entries expire {@code cacheTtl} after they were stored. With {@code cacheMaxEntries} 0 the cache
  * is off: every lookup misses (uncounted) and nothing is stored.
@@ -144,7 +140,7 @@ public final class ResultCache {
     }
 
     /** @param storedAtNanos when the result was stored, on the cache's ticker: it expires a time to live later */
-    private record Entry(SearchResult result, boolean tainted, int weight, long storedAtNanos) {
+    record Entry(SearchResult result, boolean tainted, int weight, long storedAtNanos) {
     }
 
     private final boolean enabled;
@@ -203,7 +199,7 @@ public final class ResultCache {
     }
 
     /**
-     * Stores what a run produced as {@link #choose} says, and says what to serve.
+     * Stores what a run produced as {@link CacheRules#choose} says, and says what to serve.
      *
      * @param lookup what {@link #lookup} found before the run: a {@link Miss} or a {@link TaintedEntry}
      * @param fresh  the run's result
@@ -225,7 +221,7 @@ public final class ResultCache {
                     storesAfterClear.increment();
                     yield new Resolution(fresh, CacheStatus.REFRESHED, false);
                 }
-                SearchResult chosen = choose(tainted.cached(), fresh);
+                SearchResult chosen = CacheRules.choose(tainted.cached(), fresh);
                 if (chosen == fresh) {
                     store(key, fresh, tainted.generation());
                     yield new Resolution(fresh, CacheStatus.REFRESHED, false);
@@ -251,48 +247,8 @@ public final class ResultCache {
     }
 
     /**
-     * The rule for a request that found a tainted entry and ran afresh: the fresh result, unless it
-     * is itself short of complete and covers less than the cached one, in which case the cached one
-     * (which stays tainted: it is never served as complete). Coverage is compared by document
-     * fraction, then by partitions answered; a tie goes to the fresh result, being newer. Pure.
-     */
-    public static SearchResult choose(SearchResult cachedTainted, SearchResult fresh) {
-        if (isComplete(fresh)) {
-            return fresh;
-        }
-        double freshDocs = fresh.coverage().docsFraction();
-        double cachedDocs = cachedTainted.coverage().docsFraction();
-        if (freshDocs != cachedDocs) {
-            return freshDocs < cachedDocs ? cachedTainted : fresh;
-        }
-        return fresh.coverage().partitionsAnswered() < cachedTainted.coverage().partitionsAnswered()
-                ? cachedTainted : fresh;
-    }
-
-    /** True when a result may be served from the cache as complete: every partition answered, no error. */
-    public static boolean isComplete(SearchResult result) {
-        return result.coverage().complete() && result.errors().isEmpty();
-    }
-
-    /**
-     * The rule for two results of one key, whichever came first: true when {@code candidate} should
-     * replace {@code held}. A complete result replaces anything (a newer complete one too); a tainted
-     * one never replaces a complete one, and replaces a tainted one unless it covers less
-     * ({@link #choose}: by document fraction, then partitions answered). Pure.
-     */
-    public static boolean prefer(SearchResult candidate, SearchResult held) {
-        if (isComplete(candidate)) {
-            return true;
-        }
-        if (isComplete(held)) {
-            return false;
-        }
-        return choose(held, candidate) == candidate;
-    }
-
-    /**
-     * Stores a result (without its trace), marked tainted unless {@link #isComplete}, unless the
-     * entry held is better ({@link #prefer}).
+     * Stores a result (without its trace), marked tainted unless {@link CacheRules#isComplete}, unless the
+     * entry held is better ({@link CacheRules#prefer}).
      */
     public void store(CacheKey key, SearchResult result) {
         store(key, result, generation.get());
@@ -308,12 +264,12 @@ public final class ResultCache {
             return;
         }
         SearchResult stored = result.trace().isEmpty() ? result : result.asCached(result.tookNanos(), result.cache());
-        boolean tainted = !isComplete(stored);
-        int weight = (int) Math.min(Integer.MAX_VALUE, Math.max(minWeight, key.estimatedBytes() + estimatedBytes(stored)));
+        boolean tainted = !CacheRules.isComplete(stored);
+        int weight = (int) Math.min(Integer.MAX_VALUE, Math.max(minWeight, key.estimatedBytes() + ResultSize.estimatedBytes(stored)));
         Entry candidate = new Entry(stored, tainted, weight, ticker.nanoTime());
         boolean[] put = new boolean[1];
         cache.asMap().compute(key, (k, held) -> {
-            if (held != null && !prefer(stored, held.result())) {
+            if (held != null && !CacheRules.prefer(stored, held.result())) {
                 return held; // kept, with its own expiry (ExpireAfterStore)
             }
             if (tainted) {
@@ -349,33 +305,6 @@ public final class ResultCache {
                 cache.estimatedSize(), bytes, storesKeptBetter.sum(), storesAfterClear.sum());
     }
 
-    /**
-     * A rough size of a result on the heap: object headers and references at a 64-bit JVM's usual
-     * sizes, strings at two bytes a character (an upper bound: most are stored at one). Meant to
-     * bound memory within a factor of about two, not to measure it.
-     */
-    public static long estimatedBytes(SearchResult result) {
-        long bytes = 48 + 32 + 32 + 3 * 40L; // result, total hits, coverage, three lists
-        for (io.hedgerow.root.api.Hit hit : result.hits()) {
-            bytes += 40 + 8 + string(hit.id()) + string(hit.snippet());
-            Map<String, String> fields = hit.fields();
-            if (fields != null) {
-                bytes += 48;
-                for (Map.Entry<String, String> field : fields.entrySet()) {
-                    bytes += 40 + string(field.getKey()) + string(field.getValue());
-                }
-            }
-        }
-        for (PartitionError error : result.errors()) {
-            bytes += 40 + 8 + string(error.leaf()) + string(error.detail());
-        }
-        return bytes;
-    }
-
-    private static long string(String text) {
-        return text == null ? 0 : 40 + 2L * text.length();
-    }
-
     private void removed(Entry entry, RemovalCause cause) {
         if (entry == null) {
             return;
@@ -387,31 +316,6 @@ public final class ResultCache {
             evictions.increment();
         } else if (cause == RemovalCause.EXPIRED) {
             expirations.increment();
-        }
-    }
-
-    /**
-     * An entry lives a time to live from when its result was stored, not from Caffeine's last write
-     * of its key: a store that keeps the entry held (a compute returning it) must not extend its life.
-     */
-    private record ExpireAfterStore(long ttlNanos) implements Expiry<CacheKey, Entry> {
-        @Override
-        public long expireAfterCreate(CacheKey key, Entry entry, long currentTime) {
-            return remaining(entry, currentTime);
-        }
-
-        @Override
-        public long expireAfterUpdate(CacheKey key, Entry entry, long currentTime, long currentDuration) {
-            return remaining(entry, currentTime);
-        }
-
-        @Override
-        public long expireAfterRead(CacheKey key, Entry entry, long currentTime, long currentDuration) {
-            return currentDuration;
-        }
-
-        private long remaining(Entry entry, long currentTime) {
-            return Math.max(0, entry.storedAtNanos() + ttlNanos - currentTime);
         }
     }
 

@@ -172,13 +172,19 @@ public final class TailGuard {
     }
 
     /**
-     * A canary crashed its leaf, lost its connection or timed out: blocklists the query and
-     * returns the failure to answer with.
+     * A canary crashed its leaf, lost its connection or timed out: blocklists the query (a timeout
+     * on its second strike only, see {@link Blocklist}) and returns the failure to answer with.
      *
      * @param detail what happened, e.g. "leaf 127.0.0.1:9301 dropped the connection after 3 ms"
      */
     public SearchException dangerous(Run run, Blocklist.Reason reason, String detail) {
         knownSafe.forget(run.fingerprint());
+        if (reason == Blocklist.Reason.CANARY_TIMED_OUT && !blocklist.strike(run.fingerprint())) {
+            return new SearchException(SearchException.Kind.DANGEROUS, "query failed: its canary " + detail
+                    + ", so it went no further; not blocklisted the first time (two slow leaves can do that to a"
+                    + " healthy query): the same again within " + Durations.format(settings.blocklistTtl())
+                    + " blocklists it as " + run.fingerprint().id());
+        }
         Blocklist.Entry entry = blocklist.block(run.fingerprint(), reason, detail);
         return new SearchException(SearchException.Kind.DANGEROUS, "query refused as dangerous: its canary "
                 + detail + ", so it went no further; blocklisted for "

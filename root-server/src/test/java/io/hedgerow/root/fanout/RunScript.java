@@ -82,7 +82,7 @@ final class RunScript {
 
     /**
      * 4 leaves, 8 partitions, 2 replicas; hedged with a fixed 3 ms delay (query and fetch); no
-     * canary; a fixed 20 ms cutoff; a fixed 50 ms canary timeout.
+     * canary; a fixed 20 ms cutoff; a fixed 50 ms canary timeout; canaries (when on) for every query.
      */
     static RunScript standard() {
         return new RunScript(4, 8, 2, hedge(), tail().withCanaries(0));
@@ -94,9 +94,14 @@ final class RunScript {
 
     static TailSettings tail() {
         TailSettings defaults = TailSettings.defaults();
-        return defaults.withCutoff(defaults.cutoff().withFixed(Duration.ofMillis(20)))
+        return defaults.withSkipKnownSafe(false).withCutoff(defaults.cutoff().withFixed(Duration.ofMillis(20)))
                 .withCanaryTimeout(defaults.canaryTimeout().withFixed(Duration.ofMillis(50)))
                 .withCache(defaults.cacheTtl(), 0, defaults.cacheMaxBytes());
+    }
+
+    /** The budget every run of this script shares. */
+    HedgeBudget budget() {
+        return context.budget();
     }
 
     /** The partition the first canary goes to (the run draws it at random). */
@@ -133,6 +138,11 @@ final class RunScript {
     }
 
     /** Moves the clock to {@code millis} after the script's origin (the first search's start). */
+    /** The script's time now, in milliseconds since it began. */
+    double nowMillis() {
+        return (ticker.nanoTime() - originNanos) / (double) MS;
+    }
+
     RunScript at(double millis) {
         long target = originNanos + Math.round(millis * MS);
         long now = ticker.nanoTime();

@@ -202,25 +202,39 @@ class SearchRunCanaryTest {
     }
 
     @Test
-    void aCanaryOvertakenPastItsTimeoutOnTwoLeavesIsDangerous() {
+    void aCanaryOvertakenPastItsTimeoutOnTwoLeavesFailsTheQueryAndBlocklistsItTheSecondTime() {
         RunScript script = script();
+        List<Action> first = hangOnTwoLeaves(script);
+
+        SearchException failure = failure(first);
+        assertThat(failure.kind()).isEqualTo(SearchException.Kind.DANGEROUS);
+        assertThat(failure.getMessage()).contains("did not answer within the canary timeout",
+                "127.0.0.1:9002 and 127.0.0.1:9003", "not blocklisted the first time");
+        assertThat(cancels(first)).hasSize(2);
+        assertThat(blocklist(script).size()).as("two slow leaves can do that to a healthy query").isZero();
+
+        // The same query hangs on two leaves again: now it is blocklisted.
+        script.at(200);
+        SearchException again = failure(hangOnTwoLeaves(script));
+        assertThat(again.getMessage()).contains("blocklisted for");
+        assertThat(blocklist(script).list()).singleElement()
+                .satisfies(entry -> assertThat(entry.reason()).isEqualTo(Blocklist.Reason.CANARY_TIMED_OUT));
+    }
+
+    /** A search whose canary is overtaken past its timeout on leaf 2, then its second opinion on leaf 3. */
+    private static List<Action> hangOnTwoLeaves(RunScript script) {
+        double start = script.nowMillis();
         searches(script.start(query().hedge(HedgeMode.OFF)));
         script.leaves.overtakes(2);
 
-        // At t=50 ms leaf 2 has finished work sent after the canary: a second opinion, on leaf 3.
-        SearchCopy second = sent(script.at(50).fire(), 1, 3, Kind.CANARY, INTERACTIVE);
+        // At 50 ms leaf 2 has finished work sent after the canary: a second opinion, on leaf 3.
+        SearchCopy second = sent(script.at(start + 50).fire(), 1, 3, Kind.CANARY, INTERACTIVE);
         script.leaves.overtakes(3);
 
-        // At t=100 ms the second canary is past its timeout and overtaken too.
-        List<Action> verdict = script.at(100).fire();
-
-        SearchException failure = failure(verdict);
-        assertThat(failure.kind()).isEqualTo(SearchException.Kind.DANGEROUS);
-        assertThat(failure.getMessage()).contains("did not answer within the canary timeout",
-                "127.0.0.1:9002 and 127.0.0.1:9003");
-        assertThat(cancels(verdict)).hasSize(2).contains(second);
-        assertThat(blocklist(script).list()).singleElement()
-                .satisfies(entry -> assertThat(entry.reason()).isEqualTo(Blocklist.Reason.CANARY_TIMED_OUT));
+        // At 100 ms the second canary is past its timeout and overtaken too.
+        List<Action> verdict = script.at(start + 100).fire();
+        assertThat(cancels(verdict)).contains(second);
+        return verdict;
     }
 
     @Test

@@ -140,6 +140,29 @@ class SearchRunQueryPhaseTest {
     }
 
     @Test
+    void aBackupTheBudgetRefusedIsTriedAgainAtDoublingWaitsAndSentOnceTheBudgetHasRoom() {
+        // 5% of the primaries, no reserve: this search's 8 primaries fund no backup yet.
+        RunScript script = new RunScript(4, 8, 2, RunScript.hedge().withBudgetRatio(0.05).withBudgetMinPerSecond(0),
+                RunScript.tail().withCanaries(0));
+        List<SearchCopy> primaries = searches(script.start(query()));
+        answerAllBut(script.at(1), primaries, 2);
+
+        assertThat(searches(script.at(3).fire())).as("refused at the hedge delay").isEmpty();
+        assertThat(script.timerAtMillis()).as("tried again twice the hedge delay later").isEqualTo(9.0);
+        assertThat(searches(script.at(9).fire())).as("still no room").isEmpty();
+        assertThat(script.timerAtMillis()).as("then twice that wait").isEqualTo(20.0); // the cutoff comes first (21 ms)
+        assertThat(script.counter("hedgerow.hedge.budget.refusals")).isEqualTo(2);
+
+        // Other searches' primaries fund a backup (20 x 5% = 1): the straggler gets it at the next try.
+        for (int i = 0; i < 20; i++) {
+            script.budget().primarySent();
+        }
+        script.at(20).fire(); // the cutoff: not enough coverage to end without partition 2 (min 0.9 of 8)
+        SearchCopy backup = sent(script.at(21).fire(), 2, 1, Kind.BACKUP, BACKUP);
+        assertThat(result(script.at(22).ok(backup)).tainted()).isFalse();
+    }
+
+    @Test
     void aBusyLeafIsRetriedAtOnceOnTheOtherReplicaEvenWhenHedgingSpentTheBudget() {
         RunScript script = new RunScript(4, 8, 2, RunScript.hedge().withBudgetRatio(0).withBudgetMinPerSecond(0),
                 RunScript.tail().withCanaries(0));

@@ -16,7 +16,7 @@ class HedgeBudgetTest {
     private final ManualTicker ticker = new ManualTicker();
 
     /** 5% of primaries over 10 s, no reserve. */
-    private final HedgeSettings ratioOnly = HedgeSettings.defaults().withBudgetMinPerSecond(0);
+    private final HedgeSettings ratioOnly = HedgeSettings.defaults().withBudgetRatio(0.05).withBudgetMinPerSecond(0);
 
     private static void primaries(HedgeBudget budget, int count) {
         for (int i = 0; i < count; i++) {

@@ -19,7 +19,7 @@ class HedgeSettingsTest {
         assertThat(defaults.minSamples()).isEqualTo(200);
         assertThat(defaults.fixedDelay()).isNull();
         assertThat(defaults.isAdaptive()).isTrue();
-        assertThat(defaults.budgetRatio()).isEqualTo(0.05);
+        assertThat(defaults.budgetRatio()).isEqualTo(0.10);
         assertThat(defaults.budgetMinPerSecond()).isEqualTo(10.0);
         assertThat(defaults.retryFloorPerSecond()).isEqualTo(100.0);
         assertThat(defaults.budgetWindow()).isEqualTo(Duration.ofSeconds(10));

@@ -116,15 +116,15 @@ class ResultCacheTest {
     void chooseIsThePureRule() {
         SearchResult cached = result(12, "cached");
         SearchResult full = complete();
-        assertThat(ResultCache.choose(cached, full)).isSameAs(full);
+        assertThat(CacheRules.choose(cached, full)).isSameAs(full);
         SearchResult less = result(11, "fresh");
-        assertThat(ResultCache.choose(cached, less)).isSameAs(cached);
+        assertThat(CacheRules.choose(cached, less)).isSameAs(cached);
         SearchResult tie = result(12, "fresh");
-        assertThat(ResultCache.choose(cached, tie)).isSameAs(tie);
+        assertThat(CacheRules.choose(cached, tie)).isSameAs(tie);
         // same documents, fewer partitions (an empty partition answered in the cached run)
         SearchResult fewerPartitions = new SearchResult(tie.hits(), tie.totalHits(), 1, new Coverage(16, 11, 0.75),
                 tie.errors().subList(0, 4), List.of(), CacheStatus.OFF);
-        assertThat(ResultCache.choose(cached, fewerPartitions)).isSameAs(cached);
+        assertThat(CacheRules.choose(cached, fewerPartitions)).isSameAs(cached);
     }
 
     @Test
@@ -132,11 +132,11 @@ class ResultCacheTest {
         SearchResult fetchFailed = new SearchResult(complete().hits(), complete().totalHits(), 1,
                 new Coverage(PARTITIONS, PARTITIONS, 1.0),
                 List.of(new PartitionError(3, PartitionError.Kind.FETCH_FAILED, "leaf-2", "fetch timed out")), List.of(), CacheStatus.OFF);
-        assertThat(ResultCache.isComplete(fetchFailed)).isFalse();
+        assertThat(CacheRules.isComplete(fetchFailed)).isFalse();
         cache.store(key, fetchFailed);
         assertThat(cache.lookup(key)).isInstanceOf(TaintedEntry.class);
         // fuller than a 15-partition result: it wins the choice, still tainted
-        assertThat(ResultCache.choose(result(15, "x"), fetchFailed)).isSameAs(fetchFailed);
+        assertThat(CacheRules.choose(result(15, "x"), fetchFailed)).isSameAs(fetchFailed);
     }
 
     @Test
@@ -194,7 +194,7 @@ class ResultCacheTest {
 
     @Test
     void isBoundedByBytes() {
-        long oneResult = ResultCache.estimatedBytes(complete()) + Fingerprints.key(SearchRequest.of("q10")).estimatedBytes();
+        long oneResult = ResultSize.estimatedBytes(complete()) + Fingerprints.key(SearchRequest.of("q10")).estimatedBytes();
         long maxBytes = 3 * oneResult + oneResult / 2; // room for three
         ResultCache small = new ResultCache(TailSettings.defaults().withCache(Duration.ofSeconds(30), 1_000, maxBytes), ticker);
         for (int i = 10; i < 50; i++) {
@@ -210,11 +210,11 @@ class ResultCacheTest {
     void estimatesSizeFromHitsFieldsSnippetsAndErrors() {
         SearchResult bare = new SearchResult(List.of(), new TotalHits(0, TotalHits.Relation.EQUAL_TO), 1,
                 new Coverage(1, 1, 1.0), List.of(), List.of(), CacheStatus.OFF);
-        long base = ResultCache.estimatedBytes(bare);
+        long base = ResultSize.estimatedBytes(bare);
         SearchResult oneHit = new SearchResult(List.of(new Hit("abcd", 1f, 0, Map.of("t", "xy"), "snip")),
                 bare.totalHits(), 1, bare.coverage(), List.of(), List.of(), CacheStatus.OFF);
         // hit 48 + id (40 + 8) + snippet (40 + 8) + map 48 + field 40 + key (40 + 2) + value (40 + 4)
-        assertThat(ResultCache.estimatedBytes(oneHit) - base).isEqualTo(48 + 48 + 48 + 48 + 40 + 42 + 44);
+        assertThat(ResultSize.estimatedBytes(oneHit) - base).isEqualTo(48 + 48 + 48 + 48 + 40 + 42 + 44);
     }
 
     @Test
@@ -301,12 +301,12 @@ class ResultCacheTest {
 
     @Test
     void preferIsThePureRule() {
-        assertThat(ResultCache.prefer(complete(), result(15, "t"))).isTrue();
-        assertThat(ResultCache.prefer(result(15, "t"), complete())).isFalse();
-        assertThat(ResultCache.prefer(result(PARTITIONS, "newer"), complete())).isTrue();
-        assertThat(ResultCache.prefer(result(14, "t"), result(15, "t"))).isFalse();
-        assertThat(ResultCache.prefer(result(15, "t"), result(14, "t"))).isTrue();
-        assertThat(ResultCache.prefer(result(15, "fresh"), result(15, "held"))).as("a tie goes to the newer").isTrue();
+        assertThat(CacheRules.prefer(complete(), result(15, "t"))).isTrue();
+        assertThat(CacheRules.prefer(result(15, "t"), complete())).isFalse();
+        assertThat(CacheRules.prefer(result(PARTITIONS, "newer"), complete())).isTrue();
+        assertThat(CacheRules.prefer(result(14, "t"), result(15, "t"))).isFalse();
+        assertThat(CacheRules.prefer(result(15, "t"), result(14, "t"))).isTrue();
+        assertThat(CacheRules.prefer(result(15, "fresh"), result(15, "held"))).as("a tie goes to the newer").isTrue();
     }
 
     @Test

@@ -76,19 +76,41 @@ class TailGuardTest {
     }
 
     @Test
-    void aKnownSafeQuerySkipsItsCanaryOnlyWhenAsked() {
-        TailGuard always = guard(TailSettings.defaults().withCache(Duration.ofSeconds(1), 0, 1));
+    void aKnownSafeQuerySkipsItsCanaryUnlessTurnedOff() {
+        TailGuard always = guard(TailSettings.defaults().withSkipKnownSafe(false).withCache(Duration.ofSeconds(1), 0, 1));
         TailGuard.Run run = (TailGuard.Run) always.admit(SearchRequest.of("x"), ticker.nanoTime());
         always.served(run, result(4), true);
         assertThat(((TailGuard.Run) always.admit(SearchRequest.of("x"), ticker.nanoTime())).canaries()).isEqualTo(1);
 
-        TailGuard skipping = guard(TailSettings.defaults().withSkipKnownSafe(true).withCache(Duration.ofSeconds(1), 0, 1));
+        TailGuard skipping = guard(TailSettings.defaults().withCache(Duration.ofSeconds(1), 0, 1));
         TailGuard.Run canaried = (TailGuard.Run) skipping.admit(SearchRequest.of("x"), ticker.nanoTime());
         assertThat(canaried.canaries()).isEqualTo(1);
         skipping.served(canaried, result(4), true);
         assertThat(((TailGuard.Run) skipping.admit(SearchRequest.of("x"), ticker.nanoTime())).canaries()).isZero();
         assertThat(((TailGuard.Run) skipping.admit(SearchRequest.builder("x").minCoverage(0.5).build(), ticker.nanoTime()))
                 .minCoverage()).isEqualTo(0.5);
+    }
+
+    @Test
+    void aCanaryTimeoutBlocklistsOnItsSecondStrikeWithinTheTtlAndALostConnectionAtOnce() {
+        TailGuard guard = guard(TailSettings.defaults());
+        TailGuard.Run slow = (TailGuard.Run) guard.admit(SearchRequest.of("slow"), ticker.nanoTime());
+        assertThat(guard.dangerous(slow, Blocklist.Reason.CANARY_TIMED_OUT, "timed out on a and b").getMessage())
+                .contains("not blocklisted the first time");
+        assertThat(guard.blocklist().isBlocked(slow.fingerprint())).isFalse();
+        assertThat(guard.dangerous(slow, Blocklist.Reason.CANARY_TIMED_OUT, "timed out on a and c").getMessage())
+                .contains("blocklisted for 10m");
+        assertThat(guard.blocklist().isBlocked(slow.fingerprint())).isTrue();
+
+        TailGuard.Run other = (TailGuard.Run) guard.admit(SearchRequest.of("other"), ticker.nanoTime());
+        guard.dangerous(other, Blocklist.Reason.CANARY_TIMED_OUT, "timed out");
+        ticker.advance(Duration.ofMinutes(11));
+        guard.dangerous(other, Blocklist.Reason.CANARY_TIMED_OUT, "timed out");
+        assertThat(guard.blocklist().isBlocked(other.fingerprint())).as("the first strike expired").isFalse();
+
+        TailGuard.Run crash = (TailGuard.Run) guard.admit(SearchRequest.of("crash"), ticker.nanoTime());
+        guard.dangerous(crash, Blocklist.Reason.CANARY_CONNECTION_LOST, "lost on a and b");
+        assertThat(guard.blocklist().isBlocked(crash.fingerprint())).isTrue();
     }
 
     @Test

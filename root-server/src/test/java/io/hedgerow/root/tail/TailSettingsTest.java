@@ -13,7 +13,7 @@ class TailSettingsTest {
     void defaultsAreTheDocumentedOnes() {
         assertThat(defaults.canaries()).isEqualTo(1);
         assertThat(defaults.canaryEnabled()).isTrue();
-        assertThat(defaults.skipKnownSafe()).isFalse();
+        assertThat(defaults.skipKnownSafe()).isTrue();
         assertThat(defaults.canaryTimeout().describe()).isEqualTo("3 x p99 in [100ms, 1s]");
         assertThat(defaults.cutoff().describe()).isEqualTo("1.5 x p99 in [10ms, 1s]");
         assertThat(defaults.minCoverage()).isEqualTo(0.9);
@@ -32,7 +32,7 @@ class TailSettingsTest {
     void withersChangeOneSetting() {
         assertThat(defaults.withCanaries(0).canaryEnabled()).isFalse();
         assertThat(defaults.withCanaries(2).canaries()).isEqualTo(2);
-        assertThat(defaults.withSkipKnownSafe(true).skipKnownSafe()).isTrue();
+        assertThat(defaults.withSkipKnownSafe(false).skipKnownSafe()).isFalse();
         assertThat(defaults.withMinCoverage(1.0).minCoverage()).isEqualTo(1.0);
         assertThat(defaults.withCache(Duration.ofSeconds(5), 0, 1).cacheEnabled()).isFalse();
         TailSettings changed = defaults.withBlocklist(Duration.ofMinutes(1), 5).withKnownSafe(Duration.ofSeconds(30), 7);
