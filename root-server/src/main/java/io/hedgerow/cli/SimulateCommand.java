@@ -103,7 +103,7 @@ final class SimulateCommand implements Callable<Integer> {
             + " sub-request latency (default: 95).")
     private String hedgePercentile;
     @Option(names = "--budget", paramLabel = "R", description = "Extra sub-requests per primary the hedge budget"
-            + " allows, or none (default: 0.05).")
+            + " allows, or none (default: the root's, 0.1).")
     private String budget;
     @Option(names = "--min-coverage", paramLabel = "F", description = "With good-enough: the coverage a result at the"
             + " cutoff needs (default: 0.9).")

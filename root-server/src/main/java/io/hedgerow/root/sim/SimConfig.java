@@ -40,7 +40,7 @@ public final class SimConfig {
     /** A fixed hedge delay, or 0 for the adaptive one. */
     final long hedgeAfterNanos;
     final double hedgePercentile;
-    /** Extra sub-requests per primary the budget allows, or a negative number for no budget. */
+    /** Extra sub-requests per primary the budget allows, a negative number for no budget, NaN for the root's default. */
     final double budget;
     final double minCoverage;
     final long slowThresholdNanos;
@@ -72,7 +72,7 @@ public final class SimConfig {
         d.put("timeout", "10s");
         d.put("hedge-after", "adaptive");
         d.put("hedge-percentile", "95");
-        d.put("budget", "0.05");
+        d.put("budget", "default");
         d.put("min-coverage", "0.9");
         d.put("slow-threshold", "500ms");
         d.put("seed", "1");
@@ -119,7 +119,11 @@ public final class SimConfig {
         }
         this.hedgeAfterNanos = get("hedge-after").equals("adaptive") ? 0 : SimDurations.parseNanos(get("hedge-after"));
         this.hedgePercentile = positiveDouble("hedge-percentile");
-        this.budget = get("budget").equals("none") ? -1 : fraction("budget", true);
+        this.budget = switch (get("budget")) {
+            case "none" -> -1;
+            case "default" -> Double.NaN;
+            default -> fraction("budget", true);
+        };
         this.minCoverage = fraction("min-coverage", false);
         this.slowThresholdNanos = SimDurations.parseNanos(get("slow-threshold"));
         this.seed = Long.parseLong(get("seed"));

@@ -99,10 +99,14 @@ public final class Simulation implements DetachedRoot.Wire {
         if (config.hedgeAfterNanos > 0) {
             hedge = hedge.withFixedDelay(Duration.ofNanos(config.hedgeAfterNanos));
         }
-        hedge = config.budget < 0 ? hedge.withBudgetRatio(1.0).withBudgetMinPerSecond(1e9)
-                : hedge.withBudgetRatio(config.budget);
+        if (config.budget < 0) {
+            hedge = hedge.withBudgetRatio(1.0).withBudgetMinPerSecond(1e9); // a backup for every copy: no budget
+        } else if (!Double.isNaN(config.budget)) {
+            hedge = hedge.withBudgetRatio(config.budget);
+        }
         TailSettings tail = TailSettings.defaults()
                 .withCanaries(config.policies.contains(SimPolicy.CANARY) ? 1 : 0)
+                .withSkipKnownSafe(false) // every search here has the same text: known safe after the first
                 .withMinCoverage(config.policies.contains(SimPolicy.GOOD_ENOUGH) ? config.minCoverage : 1.0)
                 .withCache(Duration.ofSeconds(1), 0, 0);
         Duration timeout = Duration.ofNanos(config.timeoutNanos);

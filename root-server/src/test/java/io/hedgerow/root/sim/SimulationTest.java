@@ -48,7 +48,7 @@ class SimulationTest {
 
     @Test
     void oneSlowSubRequestInTenThousandMakesAFifthOfSearchesSlowAtTwoThousandLeaves() {
-        SimSummary run = Simulation.run(paperFigure(2000, 0.0001, 4_000), null);
+        SimSummary run = Simulation.run(paperFigure(2000, 0.0001, 2_000), null);
 
         double expected = 1 - Math.pow(1 - 0.0001, 2000); // 0.181
         assertThat(run.slowFraction()).isCloseTo(expected, org.assertj.core.data.Offset.offset(tolerance(expected,
