@@ -8,6 +8,7 @@ import io.hedgerow.root.sim.SimTable;
 import io.hedgerow.root.sim.Simulation;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -145,15 +146,19 @@ final class SimulateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         List<SimConfig> configs = combinations(base, new ArrayList<>(series.entrySet()), 0);
-        PrintStream err = System.err;
+        PrintWriter err = spec.commandLine().getErr();
         List<SimSummary> runs = new ArrayList<>();
         for (SimConfig config : configs) {
             if (!quiet) {
                 err.printf("simulating %s%n", describe(config, series.keySet()));
+                err.flush();
             }
             SimSummary run;
             try {
-                run = Simulation.run(config, quiet ? null : err::println);
+                run = Simulation.run(config, quiet ? null : line -> {
+                    err.println(line);
+                    err.flush();
+                });
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -171,7 +176,8 @@ final class SimulateCommand implements Callable<Integer> {
         String table = SimTable.of(swept, runs);
         String summary = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .writeValueAsString(runs.stream().map(SimSummary::toJson).toList());
-        System.out.print(json ? summary + "\n" : table);
+        spec.commandLine().getOut().print(json ? summary + "\n" : table);
+        spec.commandLine().getOut().flush();
         if (out != null) {
             write(out, runs, table, summary, swept);
         }

