@@ -49,7 +49,7 @@ final class SimulateCommand implements Callable<Integer> {
             + " as many as leaves).")
     private String partitions;
     @Option(names = "--replicas", paramLabel = "N", description = "Copies of each partition, on distinct leaves"
-            + " (default: 2).")
+            + " (default: 2, or 1 with one leaf).")
     private String replicas;
     @Option(names = "--rate", paramLabel = "PER_S", description = "Searches a second, Poisson arrivals (default: the"
             + " rate that makes --load).")

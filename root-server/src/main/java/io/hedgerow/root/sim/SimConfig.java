@@ -50,7 +50,7 @@ public final class SimConfig {
         Map<String, String> d = new LinkedHashMap<>();
         d.put("leaves", "100");
         d.put("partitions", "leaves");
-        d.put("replicas", "2");
+        d.put("replicas", "auto");
         d.put("rate", "auto");
         d.put("load", "0.3");
         d.put("queries", "10000");
@@ -83,7 +83,7 @@ public final class SimConfig {
         this.options = options;
         this.leaves = positiveInt("leaves");
         this.partitions = get("partitions").equals("leaves") ? leaves : positiveInt("partitions");
-        this.replicas = positiveInt("replicas");
+        this.replicas = get("replicas").equals("auto") ? Math.min(2, leaves) : positiveInt("replicas");
         if (replicas > leaves) {
             throw new IllegalArgumentException("replicas: " + replicas + " (expected: <= leaves " + leaves + ")");
         }

@@ -108,7 +108,7 @@ public final class Simulation implements DetachedRoot.Wire {
                 .withCanaries(config.policies.contains(SimPolicy.CANARY) ? 1 : 0)
                 .withSkipKnownSafe(false) // every search here has the same text: known safe after the first
                 .withMinCoverage(config.policies.contains(SimPolicy.GOOD_ENOUGH) ? config.minCoverage : 1.0)
-                .withCache(Duration.ofSeconds(1), 0, 0);
+                .withCache(Duration.ofSeconds(1), 0, 1); // no entries: off
         Duration timeout = Duration.ofNanos(config.timeoutNanos);
         return new ClusterConfig("sim", IntStream.range(0, config.leaves).mapToObj(i -> "leaf" + i + ":7000").toList(),
                 config.partitions, config.replicas, timeout, timeout, 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, hedge, tail,

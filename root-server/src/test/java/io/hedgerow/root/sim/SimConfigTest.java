@@ -22,7 +22,7 @@ class SimConfigTest {
     void namesTheOptionAndWhatWasExpected() {
         assertThatThrownBy(() -> SimConfig.defaults().with("leaves", "0"))
                 .hasMessage("leaves: 0 (expected: >= 1)");
-        assertThatThrownBy(() -> SimConfig.defaults().with("replicas", "3").with("leaves", "2"))
+        assertThatThrownBy(() -> SimConfig.defaults().with("leaves", "2").with("replicas", "3"))
                 .hasMessage("replicas: 3 (expected: <= leaves 2)");
         assertThatThrownBy(() -> SimConfig.defaults().with("fan-out", "3"))
                 .hasMessageStartingWith("option: 'fan-out' (expected: one of [leaves, partitions");

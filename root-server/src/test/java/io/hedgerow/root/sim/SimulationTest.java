@@ -117,6 +117,6 @@ class SimulationTest {
                 .with("rate", "20"), null);
 
         assertThat(run.p50Ms()).isCloseTo(10.1, org.assertj.core.data.Offset.offset(0.1));
-        assertThat(run.maxMs()).isBetween(100.0, 110.2);
+        assertThat(run.maxMs()).isBetween(100.0, 110.3);
     }
 }
