@@ -6,10 +6,10 @@
 # histogram, from their logs at shutdown).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DELAYS="adaptive,0ms,250us,500us,1ms,2ms"
+DELAYS="adaptive,0ms,1ms,2ms,5ms"
 RATE=295
 PHASE_DURATION=40s
-WARMUP=30s
+WARMUP=90s
 RESULTS="$HERE/results"
 PORT=8080
 
@@ -26,10 +26,11 @@ twin cancel's leaf-to-leaf delay (p50/p99, microseconds). About 2 minutes per de
 
 Options:
   --delays LIST          Twin delays, comma-separated; "adaptive" is the default (no --tied-delay)
-                         (default: adaptive,0ms,250us,500us,1ms,2ms).
+                         (default: adaptive,0ms,1ms,2ms,5ms; whole milliseconds).
   --rate N               Open-loop rate, requests/s (default: 295, half the suite's capacity).
   --phase-duration D     Measured phase per delay (default: 40s).
-  --warmup D             Unmeasured load on each fresh cluster first (default: 30s).
+  --warmup D             Unmeasured load on each fresh cluster first (default: 90s: with less, a
+                         fresh cluster is still compiling and the generator runs late).
   --port N               The root's HTTP port (default: 8080).
   --results DIR          Where the results folder goes (default: results/).
   -h, --help             This help.

@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
-# The time-slicing benchmark (docs/benchmarks/time-slicing.md) in one command. For slicing off and
-# on (two clusters, one after the other, leaves started with --slice=0s and --slice=1ms): a warm-up,
-# the saturation throughput of the cheap mix and of the 98/2 mix (closed loop), then the 98/2 mix
-# open loop at a share of capacity, cheap and expensive queries sent by two load generators at once
-# so each class gets its own latency. Then, slicing on, an interactive load at a share of capacity
-# alone and next to a batch load (priority=batch) that tries to saturate the cluster. Writes one
-# Markdown file of tables.
+# The cost-aware scheduling benchmark (docs/benchmarks/time-slicing.md) in one command: do expensive
+# queries hold cheap ones hostage, and does a batch flood hurt interactive work? Two leaf settings,
+# "on" (the defaults: CPU-time slices of 1 ms and the expensive lane) and "off" (--slice=0s
+# --expensive-cost=0: every search runs to its end, one lane), each on a fresh cluster, round after
+# round (interleaved, as the tail suite's protocol asks). Each round and setting measures, at one
+# fixed cheap rate:
+#   cheap-only   the cheap mix alone: the baseline
+#   mixed        the same cheap load plus expensive queries at 2% of the total, from a second generator
+#   throughput   the 98/2 mix closed loop (16 in flight): what the cluster completes
+# and with the setting "on" only:
+#   batch-alone  a saturating batch load (priority=batch, 98/2 mix, closed loop, 16 in flight)
+#   with-batch   the cheap interactive load next to that batch load
+# The machine's CPU busy share is read from /proc/stat during each measured phase. Writes one
+# Markdown file of tables (every run, then the medians with their range).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 SCALE=20
-DURATION=60s
-WARMUP=60s
-THROUGHPUT_DURATION=20s
-LOAD_SHARE=60
-INTERACTIVE_SHARE=30
-SLICE=1ms
+ROUNDS=3
+PHASE=20s
+WARMUP=20s
+CHEAP_RATE=100
+OR_TERMS=128
+EXPENSIVE_PCT=2
 PORT=8080
 RESULTS="$HERE/results"
-ONLY="slicing,priority"
-# Cheap: term and two-term queries of the generated set. Expensive: an OR of 32 frequent terms.
+ONLY="on,off"
+# Cheap: term and two-term queries of the generated set, ids only, k=10.
 CHEAP_MIX="high_term=20,medium_term=20,low_term=10,and_high_high=9,and_high_med=9,or_high_high=9,or_high_med=9"
-EXPENSIVE_MIX="heavy_or=1"
-EXPENSIVE_TERMS=32
+# Expensive, within every cost guard: ORs of 128 frequent terms (256 clauses over the two default
+# fields, <= --max-clauses 1024) and sloppy phrases of 3 frequent terms (slop 30: 3 x 31 = 93 <=
+# --max-phrase-cost 100), with k=1000 and exact totals, so Lucene cannot skip what does not compete.
+EXPENSIVE_MIX="heavy_or=3,heavy_phrase=1"
+EXPENSIVE_ARGS=(--k 1000 --total-hits-threshold 100000000)
 WORKLOAD=(--no-snippets --no-stored-fields --timeout-ms 5000)
 # Only the leaves' scheduling is measured: no result cache (the query set repeats queries), no
 # canary round before the fan-out, no good-enough cutoff (every query waits for every partition).
@@ -33,34 +43,32 @@ usage() {
   cat <<'USAGE'
 Usage: benchmarks/time-slicing.sh [options]
 
-Runs the time-slicing benchmark end to end on Europarl scaled up (./hedgerow index --scale N, built
-once into data/europarl-xN if missing):
-  1. for slicing off and on, a cluster of ./hedgerow local --leaves 4 --replicas 2 --partitions 16
-     --canaries 0 --cache-entries 0 --min-coverage 1 --leaf-arg=--slice=0s|1ms; a warm-up; saturation throughput (closed loop, 16 in flight) of the
-     cheap mix and of the 98/2 mix; then 98% cheap + 2% expensive queries open loop at --load-share
-     percent of the slicing-off 98/2 throughput, each class from its own load generator so each gets
-     its own p50/p99/p99.9;
-  2. slicing on: interactive cheap queries at --interactive-share percent of capacity alone, then
-     next to a batch load (priority=batch, 98/2 mix, closed loop, 16 in flight) that tries to
-     saturate the cluster.
-Writes <results>/<time>-time-slicing/time-slicing.md, ready for docs/benchmarks/time-slicing.md.
-Cheap queries: term and two-term queries of the generated query set; expensive: an OR of 32
-frequent terms (heavy_or, made from the set's high_term queries). Takes about 15 minutes.
+Runs the cost-aware scheduling benchmark on Europarl scaled up (./hedgerow index --scale N, built
+once into $HEDGEROW_DATA/europarl-xN if missing), on ./hedgerow local --leaves 4 --replicas 2
+--partitions 16 --canaries 0 --cache-entries 0 --min-coverage 1 (leaves with their default workers).
+Leaf settings: "on" = the defaults (--slice=1ms, --expensive-cost=200000); "off" = --slice=0s
+--expensive-cost=0. Each round starts a fresh cluster per setting and measures, at --cheap-rate:
+cheap-only (the baseline), mixed (the cheap load plus expensive queries at --expensive-pct of the
+total), throughput (98/2 mix at k=10 and the default threshold, closed loop, 16 in flight); "on"
+also batch-alone (priority=batch, the same mix, closed loop, 16 in flight) and with-batch (the
+cheap interactive load next to it).
+Cheap: term and two-term queries, k=10. Expensive: heavy_or (an OR of --or-terms frequent terms)
+and heavy_phrase (3 frequent terms, slop 30), 3 to 1, k=1000, exact totals. Ids only, timeout_ms 5000.
+Writes <results>/<time>-time-slicing/time-slicing.md. About 4 minutes a round at the defaults.
 
 Options:
-  --scale N              Europarl scale (default: 20, 351,940 docs).
-  --duration D           Length of each measured open-loop phase (default: 60s).
-  --throughput-duration D  Length of each saturation run (default: 20s).
-  --warmup D             Load on each fresh cluster before anything is measured (default: 60s).
-  --load-share P         Open-loop rate of the mixed run, percent of capacity (default: 60).
-  --interactive-share P  Interactive rate of the priority run, percent of capacity (default: 30).
-  --slice D              The slice budget of the "on" runs (default: 1ms).
-  --only LIST            slicing, priority or both (default: slicing,priority).
-  --port N               The root's HTTP port (default: 8080).
-  --results DIR          Where the results folder goes (default: results/).
-  --smoke                A quick end-to-end check, not a measurement: --scale 1 --duration 4s
-                         --throughput-duration 3s --warmup 6s.
-  -h, --help             This help.
+  --scale N          Europarl scale (default: 20, 351,940 docs).
+  --rounds N         Rounds, each setting once per round (default: 3).
+  --phase D          Length of each measured phase (default: 20s).
+  --warmup D         Load on each fresh cluster before anything is measured (default: 20s).
+  --cheap-rate R     Cheap (interactive) queries per second, open loop (default: 100).
+  --expensive-pct P  Expensive queries, percent of the mixed total (default: 2).
+  --or-terms N       Frequent terms in each heavy_or (default: 128).
+  --only LIST        on, off or both (default: on,off).
+  --port N           The root's HTTP port (default: 8080).
+  --results DIR      Where the results folder goes (default: results/).
+  --smoke            A quick end-to-end check, not a measurement: --scale 1 --rounds 1 --phase 4s --warmup 4s.
+  -h, --help         This help.
 USAGE
 }
 
@@ -70,53 +78,59 @@ source "$HERE/benchmarks/lib.sh"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --scale) require_value "$1" "${2:-}"; SCALE="$2"; shift 2 ;;
-    --duration) require_value "$1" "${2:-}"; DURATION="$2"; shift 2 ;;
-    --throughput-duration) require_value "$1" "${2:-}"; THROUGHPUT_DURATION="$2"; shift 2 ;;
+    --rounds) require_value "$1" "${2:-}"; ROUNDS="$2"; shift 2 ;;
+    --phase) require_value "$1" "${2:-}"; PHASE="$2"; shift 2 ;;
     --warmup) require_value "$1" "${2:-}"; WARMUP="$2"; shift 2 ;;
-    --load-share) require_value "$1" "${2:-}"; LOAD_SHARE="$2"; shift 2 ;;
-    --interactive-share) require_value "$1" "${2:-}"; INTERACTIVE_SHARE="$2"; shift 2 ;;
-    --slice) require_value "$1" "${2:-}"; SLICE="$2"; shift 2 ;;
+    --cheap-rate) require_value "$1" "${2:-}"; CHEAP_RATE="$2"; shift 2 ;;
+    --expensive-pct) require_value "$1" "${2:-}"; EXPENSIVE_PCT="$2"; shift 2 ;;
+    --or-terms) require_value "$1" "${2:-}"; OR_TERMS="$2"; shift 2 ;;
     --only) require_value "$1" "${2:-}"; ONLY="$2"; shift 2 ;;
     --port) require_value "$1" "${2:-}"; PORT="$2"; shift 2 ;;
     --results) require_value "$1" "${2:-}"; RESULTS="$2"; shift 2 ;;
-    --smoke) SCALE=1; DURATION=4s; THROUGHPUT_DURATION=3s; WARMUP=6s; shift ;;
+    --smoke) SCALE=1; ROUNDS=1; PHASE=4s; WARMUP=4s; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
 done
 
 [[ "$SCALE" =~ ^[1-9][0-9]*$ ]] || die "--scale: '$SCALE' (expected: a whole number >= 1)"
-for share in "$LOAD_SHARE" "$INTERACTIVE_SHARE"; do
-  [[ "$share" =~ ^[1-9][0-9]?$ ]] || die "share '$share' (expected: a percentage, 1..99)"
-done
-require_duration --duration "$DURATION"
-require_duration --throughput-duration "$THROUGHPUT_DURATION"
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "--rounds: '$ROUNDS' (expected: a whole number >= 1)"
+[[ "$CHEAP_RATE" =~ ^[1-9][0-9]*$ ]] || die "--cheap-rate: '$CHEAP_RATE' (expected: a whole number >= 1)"
+[[ "$EXPENSIVE_PCT" =~ ^[1-9][0-9]?$ ]] || die "--expensive-pct: '$EXPENSIVE_PCT' (expected: a percentage, 1..99)"
+[[ "$OR_TERMS" =~ ^[1-9][0-9]*$ ]] || die "--or-terms: '$OR_TERMS' (expected: a whole number >= 1)"
+require_duration --phase "$PHASE"
 require_duration --warmup "$WARMUP"
-require_duration --slice "$SLICE"
-RUN_SLICING=false
-RUN_PRIORITY=false
+SETTINGS=()
 IFS=',' read -r -a parts <<<"$ONLY"
 for part in "${parts[@]}"; do
   case "$part" in
-    slicing) RUN_SLICING=true ;;
-    priority) RUN_PRIORITY=true ;;
-    *) die "--only: '$part' (expected: slicing, priority or both, comma-separated)" ;;
+    on|off) SETTINGS+=("$part") ;;
+    *) die "--only: '$part' (expected: on, off or both, comma-separated)" ;;
   esac
 done
 require_port_free "$PORT"
+PHASE_SECONDS="$(awk -v d="$PHASE" 'BEGIN { n = d + 0; if (d ~ /ms$/) n /= 1000; else if (d ~ /m$/) n *= 60; print int(n) }')"
 
 URL="http://127.0.0.1:$PORT"
 OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-time-slicing"
 bench_init
-LOADGEN_PIDS=()
-stop_loadgens() { # the background generators of the two-class runs
+BACKGROUND_PIDS=()
+# Waits for the generators and probes started in the background (not the cluster, also a child).
+wait_background() {
   local pid
-  for pid in "${LOADGEN_PIDS[@]}"; do
+  for pid in "${BACKGROUND_PIDS[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+  BACKGROUND_PIDS=()
+}
+stop_background() { # generators and CPU probes still running
+  local pid
+  for pid in "${BACKGROUND_PIDS[@]}"; do
     kill -TERM "$pid" 2>/dev/null || true
   done
 }
-trap 'stop_loadgens; cluster_stop' EXIT
-say "Time-slicing benchmark: results in $OUT"
+trap 'stop_background; cluster_stop' EXIT
+say "Cost-aware scheduling benchmark: results in $OUT"
 
 if [[ "$SCALE" == 1 ]]; then
   INDEX_NAME=europarl
@@ -136,172 +150,148 @@ fi
 BASE_QUERIES="$HEDGEROW_DATA/queries/$INDEX_NAME-42.tsv"
 if [[ ! -f "$BASE_QUERIES" ]]; then
   say "Generating the query set of $INDEX_NAME (once)..."
-  "$HEDGEROW" loadgen queries --index "$INDEX" >"$OUT/queries.log" 2>&1 || die "loadgen queries failed (see $OUT/queries.log)"
+  "$HEDGEROW" loadgen queries --index "$INDEX" --out "$BASE_QUERIES" >"$OUT/queries.log" 2>&1 \
+    || die "loadgen queries failed (see $OUT/queries.log)"
 fi
-# The set plus heavy_or: 200 ORs of $EXPENSIVE_TERMS distinct high_term queries each, drawn with a fixed seed.
+# The set plus 200 heavy_or ($OR_TERMS distinct high_term queries ORed, as many as the set has at most) and 200 heavy_phrase (3 distinct
+# high_term words in a phrase of slop 30), drawn with a fixed seed.
 QUERIES="$OUT/queries.tsv"
 {
   cat "$BASE_QUERIES"
-  awk -F'\t' -v n="$EXPENSIVE_TERMS" 'BEGIN { srand(42) }
-    $1 == "high_term" { terms[count++] = $2 }
-    END {
-      for (q = 0; q < 200; q++) {
-        line = ""; delete used
-        for (picked = 0; picked < n && picked < count; ) {
-          i = int(rand() * count)
-          if (i in used) continue
-          used[i]; picked++
-          line = line (line == "" ? "" : " ") terms[i]
-        }
-        print "heavy_or\t" line
+  awk -F'\t' -v or_terms="$OR_TERMS" 'BEGIN { srand(42) }
+    $1 == "high_term" && $2 ~ /^[[:alpha:]]+$/ { terms[count++] = $2 }
+    function pick(n,    line, picked, i) {
+      line = ""; delete used
+      for (picked = 0; picked < n && picked < count; ) {
+        i = int(rand() * count)
+        if (i in used) continue
+        used[i]; picked++
+        line = line (line == "" ? "" : " ") terms[i]
       }
+      return line
+    }
+    END {
+      for (q = 0; q < 200; q++) print "heavy_or\t" pick(or_terms)
+      for (q = 0; q < 200; q++) print "heavy_phrase\t\"" pick(3) "\"~30"
     }' "$BASE_QUERIES"
 } >"$QUERIES"
 
-start_cluster() { # label slice
-  cluster_start "$1" "$PORT" --index "$INDEX" --leaves 4 --replicas 2 --partitions 16 "${ROOT_FLAGS[@]}" \
-    --leaf-arg="--slice=$2"
+EXPENSIVE_RATE="$(awk -v r="$CHEAP_RATE" -v p="$EXPENSIVE_PCT" 'BEGIN { printf "%.2f", r * p / (100 - p) }')"
+# The 98/2 mix by weight: the cheap mix's weights times (100 - P), the expensive ones' share P.
+MIXED_MIX="$(awk -v cheap="$CHEAP_MIX" -v expensive="$EXPENSIVE_MIX" -v p="$EXPENSIVE_PCT" 'BEGIN {
+  n = split(cheap, c, ","); total = 0
+  for (i = 1; i <= n; i++) { split(c[i], kv, "="); total += kv[2] }
+  m = split(expensive, e, ","); etotal = 0
+  for (i = 1; i <= m; i++) { split(e[i], kv, "="); etotal += kv[2] }
+  out = ""
+  for (i = 1; i <= n; i++) { split(c[i], kv, "="); out = out (out == "" ? "" : ",") kv[1] "=" int(kv[2] * (100 - p) * etotal + 0.5) }
+  for (i = 1; i <= m; i++) { split(e[i], kv, "="); out = out "," kv[1] "=" int(kv[2] * total * p + 0.5) }
+  print out }')"
+
+start_cluster() { # label setting
+  local leaf_args=()
+  [[ "$2" == off ]] && leaf_args=(--leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0)
+  cluster_start "$1" "$PORT" --index "$INDEX" --leaves 4 --replicas 2 --partitions 16 "${ROOT_FLAGS[@]}" "${leaf_args[@]}"
 }
 
-# run_loadgen LABEL ARGS...: one load generator on the query set, quietly (its output in $OUT/LABEL.log,
-# only its problems on the terminal: two run at once); prints its results folder, nothing when it failed.
+# cpu_probe FILE: the whole machine's busy percent from 5 s after now for the phase less 4 s (the
+# generators' JVM start and warm-up left out), written to FILE.
+cpu_probe() {
+  local file="$1"
+  (
+    sleep 5
+    read -r total1 idle1 < <(awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6 }' /proc/stat)
+    sleep $((PHASE_SECONDS > 8 ? PHASE_SECONDS - 4 : PHASE_SECONDS))
+    read -r total2 idle2 < <(awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6 }' /proc/stat)
+    awk -v t="$((total2 - total1))" -v i="$((idle2 - idle1))" 'BEGIN { printf "%.0f\n", (t > 0 ? 100 * (1 - i / t) : 0) }' >"$file"
+  ) &
+  BACKGROUND_PIDS+=($!)
+}
+
+# run_loadgen LABEL ARGS...: one generator on the query set, quietly (its output in $OUT/LABEL.log,
+# only its problems on the terminal: two may run at once); prints its results folder, nothing when it failed.
 run_loadgen() {
   local label="$1"
   shift
   loadgen_run "$OUT/$label.log" --target "$URL" --queries "$QUERIES" "${WORKLOAD[@]}" --label "$label" \
-    --results "$OUT/runs" "$@" 2> >(grep --line-buffered '^PROBLEM: ' >&2) || true
+    --results "$OUT/runs" --duration "$PHASE" --warmup 2s "$@" 2> >(grep --line-buffered '^PROBLEM: ' >&2) || true
 }
 
-# figure FOLDER PATH: one figure of a run's phase (a steady run has one) from its summary.json, or n/a.
-figure() {
-  local value
-  [[ -n "$1" ]] && value="$(lg_read "$1" "phases.0.$2" 2>/dev/null)" && [[ "$value" != null ]] || value=n/a
-  echo "$value"
+# in_background LABEL ARGS...: run_loadgen in the background, its folder into $OUT/LABEL.folder.
+in_background() {
+  local label="$1"
+  run_loadgen "$@" >"$OUT/$label.folder" &
+  BACKGROUND_PIDS+=($!)
 }
 
-# whole NUMBER: rounded down to a whole number (n/a stays n/a).
-whole() {
-  [[ "$1" == n/a ]] && echo n/a || awk -v v="$1" 'BEGIN { printf "%d", v }'
-}
-
-row() { # label folder: a table row of one run's phase
-  local achieved="n/a" p50="n/a" p99="n/a" p999="n/a" max="n/a" errors="n/a" tainted="n/a" values
-  if [[ -n "$2" ]] && values="$(lg_read "$2" phases.0.achieved_rate phases.0.latency_ms.answered.p50 \
-      phases.0.latency_ms.answered.p99 phases.0.latency_ms.answered.p99_9 phases.0.latency_ms.answered.max \
-      phases.0.errors phases.0.tainted_pct | paste -sd' ')"; then
-    read -r achieved p50 p99 p999 max errors tainted <<<"${values//null/n/a}"
-    achieved="$(printf '%.0f' "$achieved")"
-    tainted="$(printf '%.2f' "$tainted")"
+# Each measured run's folder, by name: "<setting> <round> <run>" -> folder.
+declare -A RUNS
+measure() { # setting round
+  local setting="$1" round="$2" tag="$1-r$2"
+  say "  [$tag] cheap-only at $CHEAP_RATE req/s"
+  cpu_probe "$OUT/cpu-$tag-cheap-only.txt"
+  RUNS["$setting $round cheap-only"]="$(run_loadgen "$tag-cheap-only" --rate "$CHEAP_RATE" --mix "$CHEAP_MIX")"
+  wait_background
+  say "  [$tag] mixed: cheap at $CHEAP_RATE req/s + expensive at $EXPENSIVE_RATE req/s"
+  cpu_probe "$OUT/cpu-$tag-mixed.txt"
+  in_background "$tag-mixed-expensive" --rate "$EXPENSIVE_RATE" --mix "$EXPENSIVE_MIX" "${EXPENSIVE_ARGS[@]}" --seed 7
+  RUNS["$setting $round mixed"]="$(run_loadgen "$tag-mixed" --rate "$CHEAP_RATE" --mix "$CHEAP_MIX")"
+  wait_background
+  RUNS["$setting $round mixed-expensive"]="$(cat "$OUT/$tag-mixed-expensive.folder")"
+  say "  [$tag] throughput: the 98/2 mix, closed loop, 16 in flight"
+  # One generator sends the whole mix with one k and threshold (the defaults): the expensive
+  # queries' exact totals would make the frequent cheap terms expensive too.
+  RUNS["$setting $round throughput"]="$(run_loadgen "$tag-throughput" --closed-loop 16 --mix "$MIXED_MIX")"
+  if [[ "$setting" == on ]]; then
+    say "  [$tag] batch alone: priority=batch, the 98/2 mix, closed loop, 16 in flight"
+    cpu_probe "$OUT/cpu-$tag-batch-alone.txt"
+    RUNS["$setting $round batch-alone"]="$(run_loadgen "$tag-batch-alone" --closed-loop 16 --priority batch \
+      --mix "$MIXED_MIX" --seed 7)"
+    wait_background
+    say "  [$tag] cheap interactive at $CHEAP_RATE req/s next to the batch load"
+    cpu_probe "$OUT/cpu-$tag-with-batch.txt"
+    in_background "$tag-batch" --closed-loop 16 --priority batch --mix "$MIXED_MIX" --seed 7
+    RUNS["$setting $round with-batch"]="$(run_loadgen "$tag-with-batch" --rate "$CHEAP_RATE" --mix "$CHEAP_MIX")"
+    wait_background
+    RUNS["$setting $round batch"]="$(cat "$OUT/$tag-batch.folder")"
   fi
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$achieved" "$p50" "$p99" "$p999" "$max" "$errors" "$tainted"
 }
 
-warm() { # label
-  local rate=$((SCALE > 5 ? 100 : 300))
-  say "  warming the cluster: $WARMUP at $rate req/s, 98/2 mix"
-  warm_up "$1" "$rate" "$WARMUP" --queries "$QUERIES" "${WORKLOAD[@]}" --mix "$CHEAP_MIX,$EXPENSIVE_MIX"
-}
-
-MIXED_MIX="high_term=1960,medium_term=1960,low_term=980,and_high_high=882,and_high_med=882,or_high_high=882,or_high_med=882,heavy_or=172"
-declare -A THROUGHPUT_CHEAP THROUGHPUT_MIXED CHEAP_RUN EXPENSIVE_RUN
-RATE=""
-if $RUN_SLICING; then
-  for mode in off on; do
-    slice=0s
-    [[ "$mode" == on ]] && slice="$SLICE"
-    start_cluster "slicing-$mode" "$slice"
-    warm "slicing-$mode"
-    say "  saturation throughput (closed loop, 16 in flight, $THROUGHPUT_DURATION each): cheap mix, 98/2 mix"
-    f="$(run_loadgen "throughput-cheap-$mode" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$CHEAP_MIX")"
-    THROUGHPUT_CHEAP[$mode]="$(whole "$(figure "$f" achieved_rate)")"
-    f="$(run_loadgen "throughput-mixed-$mode" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$MIXED_MIX")"
-    THROUGHPUT_MIXED[$mode]="$(whole "$(figure "$f" achieved_rate)")"
-    say "    cheap ${THROUGHPUT_CHEAP[$mode]} req/s, 98/2 ${THROUGHPUT_MIXED[$mode]} req/s"
-    if [[ -z "$RATE" ]]; then
-      [[ "${THROUGHPUT_MIXED[$mode]}" != n/a ]] || die "no throughput measured (see $OUT/throughput-mixed-$mode.log)"
-      RATE="$(awk -v t="${THROUGHPUT_MIXED[$mode]}" -v s="$LOAD_SHARE" 'BEGIN { printf "%d", t * s / 100 }')"
-    fi
-    cheap_rate="$(awk -v r="$RATE" 'BEGIN { printf "%.1f", r * 0.98 }')"
-    expensive_rate="$(awk -v r="$RATE" 'BEGIN { printf "%.1f", r * 0.02 }')"
-    say "  98/2 open loop at $RATE req/s for $DURATION: cheap $cheap_rate req/s and expensive $expensive_rate req/s, two generators"
-    run_loadgen "mixed-expensive-$mode" --rate "$expensive_rate" --duration "$DURATION" --warmup 3s --mix "$EXPENSIVE_MIX" \
-      --seed 7 >"$OUT/mixed-expensive-$mode.folder" &
-    LOADGEN_PIDS+=($!)
-    CHEAP_RUN[$mode]="$(run_loadgen "mixed-cheap-$mode" --rate "$cheap_rate" --duration "$DURATION" --warmup 3s --mix "$CHEAP_MIX")"
-    wait "${LOADGEN_PIDS[-1]}" || true
-    EXPENSIVE_RUN[$mode]="$(cat "$OUT/mixed-expensive-$mode.folder")"
-    say "    cheap p99 $(figure "${CHEAP_RUN[$mode]}" latency_ms.answered.p99) ms, expensive p99 $(figure "${EXPENSIVE_RUN[$mode]}" latency_ms.answered.p99) ms"
+for round in $(seq 1 "$ROUNDS"); do
+  for setting in "${SETTINGS[@]}"; do
+    say "Round $round of $ROUNDS, leaves $setting"
+    start_cluster "$setting-r$round" "$setting"
+    warm_up "$setting-r$round" "$CHEAP_RATE" "$WARMUP" --queries "$QUERIES" "${WORKLOAD[@]}" --mix "$MIXED_MIX"
+    measure "$setting" "$round"
     cluster_stop
   done
-fi
+done
 
-ALONE_RUN=""
-WITH_BATCH_RUN=""
-BATCH_RUN=""
-if $RUN_PRIORITY; then
-  start_cluster "priority" "$SLICE"
-  warm "priority"
-  if [[ -z "${THROUGHPUT_CHEAP[on]:-}" ]]; then
-    f="$(run_loadgen "throughput-cheap-priority" --closed-loop 16 --duration "$THROUGHPUT_DURATION" --warmup 3s --mix "$CHEAP_MIX")"
-    THROUGHPUT_CHEAP[on]="$(whole "$(figure "$f" achieved_rate)")"
-  fi
-  [[ "${THROUGHPUT_CHEAP[on]}" != n/a ]] || die "no throughput measured (see $OUT/throughput-cheap-*.log)"
-  INTERACTIVE_RATE="$(awk -v t="${THROUGHPUT_CHEAP[on]}" -v s="$INTERACTIVE_SHARE" 'BEGIN { printf "%d", t * s / 100 }')"
-  say "  interactive cheap queries at $INTERACTIVE_RATE req/s alone for $DURATION"
-  ALONE_RUN="$(run_loadgen "interactive-alone" --rate "$INTERACTIVE_RATE" --duration "$DURATION" --warmup 3s --mix "$CHEAP_MIX")"
-  say "  the same next to a batch load (priority=batch, 98/2 mix, closed loop, 16 in flight)"
-  run_loadgen "batch" --closed-loop 16 --priority batch --duration "$DURATION" --warmup 3s --mix "$MIXED_MIX" --seed 7 \
-    >"$OUT/batch.folder" &
-  LOADGEN_PIDS+=($!)
-  WITH_BATCH_RUN="$(run_loadgen "interactive-with-batch" --rate "$INTERACTIVE_RATE" --duration "$DURATION" --warmup 3s --mix "$CHEAP_MIX")"
-  wait "${LOADGEN_PIDS[-1]}" || true
-  BATCH_RUN="$(cat "$OUT/batch.folder")"
-  cluster_stop
-fi
+# Every run's folder and CPU reading, one line each, for the tables.
+INDEX_FILE="$OUT/runs.tsv"
+for key in "${!RUNS[@]}"; do
+  read -r setting round run <<<"$key"
+  cpu_file="$OUT/cpu-$setting-r$round-$run.txt"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$setting" "$round" "$run" "${RUNS[$key]}" "$(cat "$cpu_file" 2>/dev/null || echo -)"
+done | sort >"$INDEX_FILE"
 
 TABLE="$OUT/time-slicing.md"
 {
-  echo "# Time-slicing: measured $(date -u +%Y-%m-%d)"
+  echo "# Cost-aware scheduling: measured $(date -u +%Y-%m-%d)"
   echo
   echo "- Machine: $(machine_line); the root, 4 leaf JVMs and the generators all on it."
-  # The index's own manifest (not a load run's figure); jq is optional.
   docs="$(jq -r .doc_count "$INDEX/index.json" 2>/dev/null || echo "?")"
   echo "- Index: $INDEX_NAME ($docs docs, 16 partitions); cluster"
-  echo "  \`./hedgerow local --leaves 4 --replicas 2 --partitions 16 ${ROOT_FLAGS[*]} --leaf-arg=--slice=0s|$SLICE\`"
-  echo "  (no result cache, no canaries, no good-enough cutoff: only the leaves' scheduling differs)."
-  echo "- Cheap: $CHEAP_MIX. Expensive: heavy_or, an OR of $EXPENSIVE_TERMS frequent terms. Ids only, timeout_ms 5000."
-  echo "- Command: \`benchmarks/time-slicing.sh --scale $SCALE --duration $DURATION --warmup $WARMUP --load-share $LOAD_SHARE --interactive-share $INTERACTIVE_SHARE --slice $SLICE --only $ONLY\`"
+  echo "  \`./hedgerow local --leaves 4 --replicas 2 --partitions 16 ${ROOT_FLAGS[*]}\`, leaves with their default"
+  echo "  workers; \"on\": the leaves' defaults (1 ms CPU slices, the expensive lane); \"off\":"
+  echo "  \`--leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0\`."
+  echo "- Cheap: $CHEAP_MIX, k=10. Expensive: $EXPENSIVE_MIX; heavy_or an OR of $OR_TERMS frequent terms,"
+  echo "  heavy_phrase 3 frequent terms at slop 30; k=1000, total_hits_threshold 100000000. Ids only, timeout_ms 5000."
+  echo "- Command: \`benchmarks/time-slicing.sh --scale $SCALE --rounds $ROUNDS --phase $PHASE --warmup $WARMUP --cheap-rate $CHEAP_RATE --expensive-pct $EXPENSIVE_PCT --or-terms $OR_TERMS --only $ONLY\`"
   echo
-  if $RUN_SLICING; then
-    echo "Saturation throughput (closed loop, 16 in flight, $THROUGHPUT_DURATION), req/s:"
-    echo
-    echo "| slicing | cheap mix | 98/2 mix |"
-    echo "| --- | ---: | ---: |"
-    for mode in off on; do
-      echo "| $mode | ${THROUGHPUT_CHEAP[$mode]} | ${THROUGHPUT_MIXED[$mode]} |"
-    done
-    echo
-    echo "98% cheap + 2% expensive, open loop (Poisson) at $RATE req/s ($LOAD_SHARE% of the slicing-off 98/2 throughput), $DURATION; latency in ms:"
-    echo
-    echo "| run | achieved/s | p50 | p99 | p99.9 | max | errors | tainted % |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    for mode in off on; do
-      row "slicing $mode: cheap" "${CHEAP_RUN[$mode]}"
-      row "slicing $mode: expensive" "${EXPENSIVE_RUN[$mode]}"
-    done
-    echo
-  fi
-  if $RUN_PRIORITY; then
-    echo "Slicing $SLICE: interactive cheap queries at ${INTERACTIVE_RATE:-n/a} req/s ($INTERACTIVE_SHARE% of the cheap mix's throughput), alone and next to a batch load (priority=batch, 98/2 mix, closed loop, 16 in flight), $DURATION; latency in ms:"
-    echo
-    echo "| run | achieved/s | p50 | p99 | p99.9 | max | errors | tainted % |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    row "interactive alone" "$ALONE_RUN"
-    row "interactive next to batch" "$WITH_BATCH_RUN"
-    row "batch" "$BATCH_RUN"
-    echo
-  fi
+  python3 "$HERE/benchmarks/time-slicing-tables.py" "$INDEX_FILE" "$CHEAP_RATE" "$EXPENSIVE_RATE"
   if [[ -s "$PROBLEMS" ]]; then
+    echo
     echo "Problems:"
     sed 's/^/- /' "$PROBLEMS"
   fi

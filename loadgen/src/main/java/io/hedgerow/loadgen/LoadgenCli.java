@@ -112,6 +112,11 @@ public final class LoadgenCli implements Callable<Integer> {
     @Option(names = "--k", description = "Hits per query (default: the server's, 10).")
     private Integer k;
 
+    @Option(names = "--total-hits-threshold", paramLabel = "N",
+            description = "Count hits exactly up to N per partition (default: the server's, 1000); a high N makes"
+                    + " queries of frequent terms expensive, as exact totals are.")
+    private Integer totalHitsThreshold;
+
     @Option(names = "--timeout-ms", description = "Query deadline (default: the server's).")
     private Long timeoutMs;
 
@@ -404,7 +409,7 @@ public final class LoadgenCli implements Callable<Integer> {
 
     private RequestOptions requestOptions() {
         return new RequestOptions(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, null, priority,
-                useCache ? null : Boolean.FALSE);
+                useCache ? null : Boolean.FALSE, totalHitsThreshold);
     }
 
     private void warmUp(LoadRun run, PhaseSpec main, RequestSource requests) throws InterruptedException {

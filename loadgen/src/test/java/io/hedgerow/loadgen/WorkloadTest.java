@@ -82,6 +82,10 @@ class WorkloadTest {
         assertThat(paths).containsExactlyInAnyOrder(
                 "/search?q=%22human+rights%22&k=10&timeout_ms=500",
                 "/search?q=%2Bden+%2Bforslaget&k=10&timeout_ms=500");
+        RequestSource exact = workload.requests("phrase=1", new RequestOptions(1000, null, null, null, null, null,
+                null, null, null, 100_000), 3);
+        assertThat(exact.next()).as("exact totals, for expensive queries")
+                .isEqualTo("/search?q=%22human+rights%22&k=1000&total_hits_threshold=100000");
         String query = "/search?q=%2Bden+%2Bforslaget".substring("/search?q=".length());
         assertThat(URLDecoder.decode(query, StandardCharsets.UTF_8)).isEqualTo("+den +forslaget");
     }

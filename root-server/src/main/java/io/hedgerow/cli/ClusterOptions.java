@@ -90,6 +90,8 @@ final class ClusterOptions {
             throw new IllegalArgumentException("--query-of-death needs --fault-injection (fault injection is off unless "
                     + "enabled)");
         }
+        // Before the index is touched: a running cluster's index is never rebuilt or reopened under it.
+        runDirectory().requireNoneRunning();
         if (indexDir != null) {
             IndexManifest manifest = new PartitionStore(indexDir).readManifest();
             out.printf("Index %s: %,d documents in %d partitions (%s)%n", manifest.name(), manifest.docCount(),

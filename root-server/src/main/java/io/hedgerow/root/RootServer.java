@@ -12,6 +12,8 @@ import io.hedgerow.root.http.HttpApiServer;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.write.DocumentWriter;
+import io.hedgerow.root.write.WriteSettings;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.time.Duration;
@@ -28,8 +30,11 @@ public final class RootServer implements AutoCloseable {
     private final FanOut fanOut;
     private final RootMetrics metrics;
     private final HttpApiServer http;
+    private final DocumentWriter documents;
 
-    private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http) {
+    private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http,
+            DocumentWriter documents) {
+        this.documents = documents;
         this.group = group;
         this.fanOut = fanOut;
         this.metrics = metrics;
@@ -77,10 +82,12 @@ public final class RootServer implements AutoCloseable {
             if (!fanOut.awaitReady(readyTimeout)) {
                 LOG.log(System.Logger.Level.WARNING, "not every leaf is ready; serving anyway{0}", refusals(cluster));
             }
+            DocumentWriter documents = new DocumentWriter(cluster, group, transport, WriteSettings.defaults(),
+                    Ticker.system(), fanOut.tail().cache()::invalidateAll);
             HttpApiServer http = httpHost == null ? null
                     : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin,
-                            fanOut.leafFaults(), fanOut.tail());
-            return new RootServer(group, fanOut, metrics, http);
+                            fanOut.leafFaults(), fanOut.tail(), documents);
+            return new RootServer(group, fanOut, metrics, http, documents);
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -97,6 +104,11 @@ public final class RootServer implements AutoCloseable {
     /** Searches from Java, without HTTP. */
     public HedgerowClient client() {
         return fanOut;
+    }
+
+    /** Adds, updates, deletes and reads documents on the running cluster (live ingestion). */
+    public DocumentWriter documents() {
+        return documents;
     }
 
     /** Fault injection in the leaves; they obey only when started with fault injection enabled. */
@@ -134,6 +146,7 @@ public final class RootServer implements AutoCloseable {
         if (http != null) {
             http.close();
         }
+        documents.close();
         fanOut.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

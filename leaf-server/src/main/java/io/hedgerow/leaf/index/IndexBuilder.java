@@ -25,11 +25,14 @@ import org.apache.lucene.document.Document;
  * hashes to ({@link Partitioner}), into that partition's Lucene index, replacing any earlier
  * document with the same id, so ids stay unique and indexing is an upsert.
  *
- * <p>A build always starts from nothing: it deletes whatever index the store holds, complete or
- * not (deciding whether a complete one should be kept is the caller's business, see
- * {@link #ensureEuroparl}). It writes {@code index.json} last, after every partition is committed,
- * so an interrupted build is never mistaken for a finished one, and the next build simply starts
- * over. A build that fails deletes what it wrote.
+ * <p>A build always starts from nothing, in a new build directory next to the index the store
+ * holds (deciding whether a complete one should be kept is the caller's business, see
+ * {@link #ensureEuroparl}). Only when every partition is committed does it switch the store to the
+ * new build, atomically ({@link PartitionStore#publish}), so an interrupted build is never mistaken
+ * for a finished one and the old index serves until the switch. It then deletes the old builds no
+ * running leaf holds ({@link PartitionStore#removeUnusedBuilds}); a build still in use stays until a
+ * later build finds it unused. A build that fails deletes what it wrote and leaves the old index
+ * alone.
  *
  * <p>Which partition holds a document, and (with force-merge) each partition's segment, depend only
  * on the input; the number of threads changes only the speed. One builder may run several builds,
@@ -81,13 +84,14 @@ public final class IndexBuilder {
                     + " starting with a letter or digit)");
         }
         long startNanos = ticker.nanoTime();
-        store.delete();
+        store.requireOnlyIndexFiles();
         Files.createDirectories(store.dir());
+        String build = store.nextBuildName();
         Reading reading = new Reading(source.name(), config);
         List<Long> partitionDocCounts;
         try (Analyzer analyzer = Analyzers.forConfig(config);
              PartitionWriters writers = PartitionWriters.open(
-                     store, options.partitions(), analyzer, options.threads(), options.ramBufferMb())) {
+                     store, build, options.partitions(), analyzer, options.threads(), options.ramBufferMb())) {
             reading.readAll(source, writers, startNanos);
             if (reading.reported) {
                 progress.committing(reading.docsRead, options.partitions(), options.forceMerge(),
@@ -96,18 +100,21 @@ public final class IndexBuilder {
             partitionDocCounts = writers.commit(options.forceMerge());
         } catch (Throwable t) {
             try {
-                store.delete();
+                PartitionStore.deleteTree(store.buildDir(build));
             } catch (IOException | RuntimeException suppressed) {
                 t.addSuppressed(suppressed);
             }
             throw t;
         }
         long docs = partitionDocCounts.stream().mapToLong(Long::longValue).sum();
-        store.writeManifest(new IndexManifest(IndexManifest.FORMAT, name, options.partitions(), config,
+        IndexManifest manifest = new IndexManifest(IndexManifest.FORMAT, name, options.partitions(), config,
                 List.copyOf(reading.fieldsSeen), source.scale(), docs, partitionDocCounts,
-                Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString()));
-        return new IndexSummary(name, store.dir(), docs, reading.docsRead, options.partitions(), bytesUnder(store.dir()),
-                ticker.nanoTime() - startNanos, reading.badLines, reading.firstBadLines);
+                Instant.now(clock).truncatedTo(ChronoUnit.MILLIS).toString(), build);
+        store.publish(manifest);
+        List<String> keptInUse = store.removeUnusedBuilds();
+        return new IndexSummary(name, store.dir(), docs, reading.docsRead, options.partitions(),
+                bytesUnder(store.buildDir(manifest)), ticker.nanoTime() - startNanos, reading.badLines,
+                reading.firstBadLines, keptInUse);
     }
 
     /** Builds from documents made in code; see {@link #build(PartitionStore, String, IndexConfig, DocumentSource)}. */

@@ -1,6 +1,7 @@
 package io.hedgerow.leaf.index;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
@@ -20,6 +21,9 @@ import java.util.List;
  * @param docCount           documents indexed
  * @param partitionDocCounts documents per partition, by partition number
  * @param createdAt          ISO-8601 instant the index was finished
+ * @param build              the build directory under the index directory that holds the partitions
+ *                           ({@code build-0003}); null for an index written before builds existed, whose
+ *                           partitions are in the index directory itself
  */
 public record IndexManifest(
         @JsonProperty("format") int format,
@@ -30,7 +34,8 @@ public record IndexManifest(
         @JsonProperty("scale") int scale,
         @JsonProperty("doc_count") long docCount,
         @JsonProperty("partition_doc_counts") List<Long> partitionDocCounts,
-        @JsonProperty("created_at") String createdAt) {
+        @JsonProperty("created_at") String createdAt,
+        @JsonProperty("build") @JsonInclude(JsonInclude.Include.NON_NULL) String build) {
 
     /** 2: ids are also doc values. */
     public static final int FORMAT = 2;
@@ -51,6 +56,21 @@ public record IndexManifest(
             throw new IllegalArgumentException("partition_doc_counts: " + partitionDocCounts.size()
                     + " entries (expected: " + partitions + ")");
         }
+        if (build != null && !PartitionStore.isBuildName(build)) {
+            throw new IllegalArgumentException("build: '" + build + "' (expected: build-NNNN)");
+        }
+    }
+
+    /** A manifest whose partitions are in the index directory itself (no build directory). */
+    public IndexManifest(int format, String name, int partitions, IndexConfig config, List<String> fieldsSeen, int scale,
+            long docCount, List<Long> partitionDocCounts, String createdAt) {
+        this(format, name, partitions, config, fieldsSeen, scale, docCount, partitionDocCounts, createdAt, null);
+    }
+
+    /** This manifest naming {@code newBuild} as the directory of its partitions. */
+    public IndexManifest withBuild(String newBuild) {
+        return new IndexManifest(format, name, partitions, config, fieldsSeen, scale, docCount, partitionDocCounts,
+                createdAt, newBuild);
     }
 
     /** Reads {@code index.json}; one without {@code scale} was written before scaling existed, at scale 1. */
@@ -64,9 +84,10 @@ public record IndexManifest(
             @JsonProperty("scale") Integer scale,
             @JsonProperty("doc_count") long docCount,
             @JsonProperty("partition_doc_counts") List<Long> partitionDocCounts,
-            @JsonProperty("created_at") String createdAt) {
+            @JsonProperty("created_at") String createdAt,
+            @JsonProperty("build") String build) {
         return new IndexManifest(format, name, partitions, config, fieldsSeen, scale == null ? 1 : scale, docCount,
-                partitionDocCounts, createdAt);
+                partitionDocCounts, createdAt, build);
     }
 
     /** The fields a query term without {@code field:} searches. */

@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param elapsedNanos    time the build took
  * @param badLinesSkipped bad input lines left out (always 0 with {@link BadLinePolicy#FAIL})
  * @param firstBadLines   the first {@value #BAD_LINES_KEPT} of them, in input order
+ * @param oldBuildsInUse  earlier builds left in place because a running leaf serves them (a later
+ *                        build deletes them once unused)
  */
 public record IndexSummary(
         String name,
@@ -29,7 +31,8 @@ public record IndexSummary(
         long bytesOnDisk,
         long elapsedNanos,
         long badLinesSkipped,
-        List<BadLine> firstBadLines) {
+        List<BadLine> firstBadLines,
+        List<String> oldBuildsInUse) {
 
     /** How many bad lines a summary keeps to show. */
     public static final int BAD_LINES_KEPT = 10;
@@ -38,10 +41,17 @@ public record IndexSummary(
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(dir, "dir");
         firstBadLines = List.copyOf(firstBadLines);
+        oldBuildsInUse = List.copyOf(oldBuildsInUse);
         if (firstBadLines.size() > Math.min(badLinesSkipped, BAD_LINES_KEPT)) {
             throw new IllegalArgumentException("firstBadLines: " + firstBadLines.size()
                     + " (expected: <= min(badLinesSkipped=" + badLinesSkipped + ", " + BAD_LINES_KEPT + "))");
         }
+    }
+
+    /** A build that replaced no build still in use. */
+    public IndexSummary(String name, Path dir, long docs, long docsRead, int partitions, long bytesOnDisk,
+            long elapsedNanos, long badLinesSkipped, List<BadLine> firstBadLines) {
+        this(name, dir, docs, docsRead, partitions, bytesOnDisk, elapsedNanos, badLinesSkipped, firstBadLines, List.of());
     }
 
     public double seconds() {
@@ -69,6 +79,10 @@ public record IndexSummary(
             lines.add("skipped " + count(badLinesSkipped, "bad line")
                     + (badLinesSkipped > firstBadLines.size() ? ", the first " + firstBadLines.size() + ":" : ":"));
             firstBadLines.forEach(bad -> lines.add("  " + bad.describe()));
+        }
+        if (!oldBuildsInUse.isEmpty()) {
+            lines.add("kept " + String.join(", ", oldBuildsInUse) + ": a running cluster serves it; the next build"
+                    + " removes it once that cluster has stopped");
         }
         return String.join(System.lineSeparator(), lines);
     }

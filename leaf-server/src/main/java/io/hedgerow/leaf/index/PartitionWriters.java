@@ -68,18 +68,19 @@ final class PartitionWriters implements Closeable {
     }
 
     /**
-     * Creates an empty Lucene index in each partition directory of {@code store} (they must not
-     * hold one yet) and opens a writer on it.
+     * Creates an empty Lucene index in each partition directory of {@code build} in {@code store}
+     * (they must not hold one yet) and opens a writer on it.
      *
      * @param ramBufferMb shared by all writers; each gets at least 1 MB
      */
-    static PartitionWriters open(PartitionStore store, int partitions, Analyzer analyzer, int threads, double ramBufferMb)
-            throws IOException {
+    static PartitionWriters open(PartitionStore store, String build, int partitions, Analyzer analyzer, int threads,
+            double ramBufferMb) throws IOException {
         PartitionWriters writers = new PartitionWriters(store, partitions, Math.min(threads, partitions));
         try {
             double perWriterMb = Math.max(1.0, ramBufferMb / partitions);
             for (int p = 0; p < partitions; p++) {
-                writers.directories[p] = FSDirectory.open(Files.createDirectories(store.partitionDir(p)));
+                writers.directories[p] = FSDirectory.open(Files.createDirectories(
+                        store.buildDir(build).resolve(PartitionStore.partitionName(p))));
                 IndexWriterConfig config = new IndexWriterConfig(analyzer)
                         .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
                         .setCodec(new HedgerowCodec())

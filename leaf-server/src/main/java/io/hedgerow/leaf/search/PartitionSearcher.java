@@ -77,7 +77,7 @@ public final class PartitionSearcher implements Closeable {
 
     /** Opens the partition's Lucene index read-only, memory-mapped. */
     public static PartitionSearcher open(IndexContext context, int partition) throws IOException {
-        MMapDirectory directory = new MMapDirectory(context.store().partitionDir(partition));
+        MMapDirectory directory = new MMapDirectory(context.store().partitionDir(context.manifest(), partition));
         DirectoryReader reader;
         try {
             reader = DirectoryReader.open(directory);
@@ -87,6 +87,14 @@ public final class PartitionSearcher implements Closeable {
         }
         // The reader does not own its directory: close the directory when the last user is gone.
         reader.getReaderCacheHelper().addClosedListener(key -> directory.close());
+        return new PartitionSearcher(partition, context, reader);
+    }
+
+    /**
+     * A searcher on a reader opened elsewhere (a near-real-time reader of a partition that takes
+     * writes). It takes over the caller's reference: closing the searcher releases it.
+     */
+    public static PartitionSearcher of(IndexContext context, int partition, DirectoryReader reader) {
         return new PartitionSearcher(partition, context, reader);
     }
 
@@ -129,7 +137,7 @@ public final class PartitionSearcher implements Closeable {
      */
     public SearchResponse.Builder search(Query query, SearchRequest request, QueryTimeout timeout)
             throws IOException, BadQueryException {
-        checkExpansions(query);
+        estimateCost(query);
         IndexSearcher searcher = sharedSearcher;
         if (timeout != null) {
             // The timeout is per searcher, and searchers are cheap views of the shared reader.
@@ -146,23 +154,31 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
-     * The query phase in slices: the same search as {@link #search}, prepared to run a budget at a
-     * time ({@link SlicedSearch#step}); its end gives the same answer through {@link #response}.
-     * The caller holds an {@link #tryAcquire() acquired} reader until the search is done.
+     * What the query will cost here, before anything of it is set up ({@link QueryCostEstimator}),
+     * enforcing the expansion budget of the index's {@link QueryLimits}. The caller holds an
+     * {@link #tryAcquire() acquired} reader.
      *
-     * @param timeout polled before each window of doc ids; when it says to exit, the search ends
-     *                with what it found, {@link SlicedSearch#cutShort() cut short}. Null means run to the end.
-     * @param ticker  the clock that measures each slice's budget
+     * @throws BadQueryException when the query's wildcards and the like match or visit more terms here
+     *         than the limits allow
+     */
+    public QueryCost estimateCost(Query query) throws IOException, BadQueryException {
+        return QueryCostEstimator.estimate(query, reader, context.parsing().limits(), partition);
+    }
+
+    /**
+     * The query phase in slices: the same search as {@link #search}, ready to run a budget of work at
+     * a time ({@link SlicedSearch#step}; the first step rewrites the query and builds its weight);
+     * its end gives the same answer through {@link #response}. The caller has {@link #estimateCost
+     * estimated} the query's cost here, which enforces the expansion budget, and holds an {@link
+     * #tryAcquire() acquired} reader until the search is done.
+     *
+     * @param timeout   polled before each unit of work; when it says to exit, the search ends with what
+     *                  it found, {@link SlicedSearch#cutShort() cut short}. Null means run to the end.
+     * @param workClock measures each slice's budget
      */
     public SlicedSearch<TopScoreDocCollector, TopDocs> startSliced(Query query, SearchRequest request,
-            QueryTimeout timeout, Ticker ticker) throws IOException, BadQueryException {
-        checkExpansions(query);
-        try {
-            return SlicedSearch.start(sharedSearcher, query, collectorManager(request), timeout, ticker,
-                    SlicedSearch.DEFAULT_WINDOW_DOCS);
-        } catch (IndexSearcher.TooManyClauses e) {
-            throw expandedPastClauseLimit(e);
-        }
+            QueryTimeout timeout, Ticker workClock, SlicedSearch.Windows windows) throws IOException {
+        return SlicedSearch.start(sharedSearcher, query, collectorManager(request), timeout, workClock, windows);
     }
 
     /**
@@ -170,16 +186,11 @@ public final class PartitionSearcher implements Closeable {
      * terms expanded into more clauses (or nested deeper) than Lucene runs. Every replica rewrites
      * alike, so it is a bad query, not an error to retry elsewhere.
      */
-    private static BadQueryException expandedPastClauseLimit(IndexSearcher.TooManyClauses e) {
+    public static BadQueryException expandedPastClauseLimit(IndexSearcher.TooManyClauses e) {
         String what = e instanceof IndexSearcher.TooManyNestedClauses ? "nests more clauses" : "expands to more clauses";
         return new BadQueryException("the query " + what + " than Lucene's limit when its fuzzy, wildcard, prefix or"
                 + " range terms are rewritten (expected: <= " + IndexSearcher.getMaxClauseCount() + " clauses after"
                 + " rewriting, Lucene's clause limit, which --max-clauses cannot raise; use fewer such terms)", e);
-    }
-
-    /** The cost guard that needs the index: how many terms each wildcard and the like matches here. */
-    private void checkExpansions(Query query) throws IOException, BadQueryException {
-        QueryCostGuard.checkExpansions(query, reader, context.parsing().limits(), partition);
     }
 
     /** Top k by score (ties by doc id), counting hits exactly up to the request's threshold (default 1,000). */

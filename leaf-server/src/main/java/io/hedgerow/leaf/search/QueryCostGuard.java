@@ -1,17 +1,17 @@
 package io.hedgerow.leaf.search;
 
-import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
-import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.AutomatonQuery;
 import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.MultiTermQuery;
+import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
@@ -21,13 +21,12 @@ import org.apache.lucene.util.automaton.ByteRunAutomaton;
 import org.apache.lucene.util.automaton.Operations;
 
 /**
- * Refuses queries that would explode, before they run ({@link QueryLimits}). Two checks need only
- * the parsed query and run once, when it is parsed ({@link #check}): the number of leaf clauses
- * (which {@code IndexSearcher} would otherwise only enforce mid-search, as an error rather than a
- * bad query) and leading wildcards. One needs the index and runs on each partition before the
- * search ({@link #checkExpansions}): how many terms each multi-term query matches, counted on the
- * partition's term dictionary and stopped one past the limit, so the count costs at most what the
- * limit allows.
+ * Refuses queries that would explode, before they run ({@link QueryLimits}), on what the parsed
+ * query alone shows, once, when it is parsed: the number of leaf clauses (which {@code
+ * IndexSearcher} would otherwise only enforce mid-search, as an error rather than a bad query),
+ * leading wildcards, and phrases whose terms times slop are past the limit. What needs the index
+ * (how many terms the expanding parts match, and what finding them costs) is {@link
+ * QueryCostEstimator}'s, on each partition before the query's set-up.
  */
 final class QueryCostGuard {
     private QueryCostGuard() {
@@ -50,33 +49,28 @@ final class QueryCostGuard {
                     + limits.maxClauses() + ", the leaf's --max-clauses; each term counts once per default field)",
                     null);
         }
-    }
-
-    /**
-     * Counts, on one partition, the terms each wildcard, prefix, fuzzy, regexp or range query in
-     * {@code query} matches.
-     *
-     * @throws BadQueryException naming the first one that matches more than the limit
-     */
-    static void checkExpansions(Query query, IndexReader reader, QueryLimits limits, int partition)
-            throws BadQueryException, IOException {
-        Visitor visitor = new Visitor();
-        query.visit(visitor);
-        for (MultiTermQuery multiTerm : visitor.multiTerm) {
-            Terms terms = MultiTerms.getTerms(reader, multiTerm.getField());
-            if (terms == null) {
-                continue;
-            }
-            TermsEnum matching = multiTerm.getTermsEnum(terms);
-            int count = 0;
-            while (matching.next() != null) {
-                if (++count > limits.maxExpansions()) {
-                    throw new BadQueryException("'" + multiTerm + "' matches more than " + limits.maxExpansions()
-                            + " terms in partition " + partition + " (expected: <= " + limits.maxExpansions()
-                            + ", the leaf's --max-expansions)", null);
-                }
+        for (Query phrase : visitor.phrases) {
+            long cost = phraseCost(phrase);
+            if (cost > limits.maxPhraseCost()) {
+                throw new BadQueryException("the phrase '" + phrase + "' costs " + cost + " (its terms times its slop"
+                        + " plus one; expected: <= " + limits.maxPhraseCost() + ", the leaf's --max-phrase-cost)", null);
             }
         }
+    }
+
+    /** Terms (every alternative of a multi-phrase counted) times slop plus one; 0 for other queries. */
+    static long phraseCost(Query query) {
+        return switch (query) {
+            case PhraseQuery phrase -> (long) phrase.getTerms().length * (phrase.getSlop() + 1L);
+            case MultiPhraseQuery phrase -> {
+                long terms = 0;
+                for (Term[] alternatives : phrase.getTermArrays()) {
+                    terms += alternatives.length;
+                }
+                yield terms * (phrase.getSlop() + 1L);
+            }
+            default -> 0;
+        };
     }
 
     /** A prefix, wildcard or regexp whose first character is not a literal. */
@@ -87,10 +81,12 @@ final class QueryCostGuard {
         return Operations.getCommonPrefix(((AutomatonQuery) query).getAutomaton()).isEmpty();
     }
 
-    /** Counts leaf clauses as IndexSearcher does, and collects the multi-term queries. */
+    /** Counts leaf clauses as IndexSearcher does, and collects the multi-term queries and the phrases. */
     private static final class Visitor extends QueryVisitor {
         int clauses;
         final List<MultiTermQuery> multiTerm = new ArrayList<>();
+        /** Each phrase once: a multi-phrase hands its terms over one position at a time. */
+        final Set<Query> phrases = Collections.newSetFromMap(new IdentityHashMap<>());
 
         @Override
         public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
@@ -100,6 +96,9 @@ final class QueryCostGuard {
         @Override
         public void consumeTerms(Query query, Term... terms) {
             clauses++;
+            if (query instanceof PhraseQuery || query instanceof MultiPhraseQuery) {
+                phrases.add(query);
+            }
         }
 
         @Override

@@ -68,6 +68,27 @@ public final class LeafCommand implements Callable<Integer> {
                     + " a partition (default: ${DEFAULT-VALUE}).")
     private int maxExpansions;
 
+    @Option(names = "--max-expansions-total", paramLabel = "N", defaultValue = "4096",
+            description = "Refuse a query whose wildcard, prefix, fuzzy, regexp and range parts match more terms than"
+                    + " this together in a partition (default: ${DEFAULT-VALUE}).")
+    private int maxExpansionsTotal;
+
+    @Option(names = "--max-expansion-postings", paramLabel = "N", defaultValue = "2000000",
+            description = "Refuse a query whose wildcard, prefix, fuzzy, regexp and range parts match terms with more"
+                    + " postings (summed document frequencies) than this in a partition (default: ${DEFAULT-VALUE}).")
+    private long maxExpansionPostings;
+
+    @Option(names = "--max-terms-visited", paramLabel = "N", defaultValue = "40960",
+            description = "Refuse a query whose wildcard, prefix, fuzzy, regexp and range parts read more terms than"
+                    + " this to find their matches in a partition, matching or not, e.g. /a.*zzzz/"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private long maxTermsVisited;
+
+    @Option(names = "--max-phrase-cost", paramLabel = "N", defaultValue = "100",
+            description = "Refuse a phrase whose terms times its slop plus one is more than this, e.g. \"a b c\"~40"
+                    + " costs 123 (default: ${DEFAULT-VALUE}).")
+    private int maxPhraseCost;
+
     @Option(names = "--allow-leading-wildcard",
             description = "Accept wildcards, prefixes and regexps that start with a pattern (e.g. *ment), which read"
                     + " every partition's whole term dictionary; refused by default.")
@@ -126,13 +147,28 @@ public final class LeafCommand implements Callable<Integer> {
                     + " the first real queries do not wait for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
-    // On by default: measured, it cut the cheap queries' tail without costing throughput
+    // On by default, with the expensive lane: measured, 2% expensive queries left the cheap p99 at
+    // its cheap-only baseline, at a throughput cost within the machine's run-to-run spread
     // (docs/benchmarks/time-slicing.md).
     @Option(names = "--slice", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1ms",
-            description = "Run searches in slices of this much work (e.g. 1ms): a search that used its slice while"
-                    + " other work waits goes back in the queue behind it, so expensive queries do not hold up"
-                    + " cheap ones; 0s runs every search to its end (default: ${DEFAULT-VALUE}).")
+            description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms): a"
+                    + " search that used its slice while other work waits goes back in the queue behind it, so"
+                    + " expensive queries do not hold up cheap ones; 0s runs every search to its end"
+                    + " (default: ${DEFAULT-VALUE}).")
     private Duration slice;
+
+    @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "200000",
+            description = "A search whose estimated cost on its partition (postings its terms and expansions read) is"
+                    + " at least N runs in the expensive lane, which takes at most all workers but one, so cheap"
+                    + " searches always find a free worker (the leaf then runs at least 2 workers); 0 for one lane"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private long expensiveCost;
+
+    @Option(names = "--continuation-aging", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "10ms",
+            description = "A sliced search's continuation waits behind fresh work of its class for at most this long,"
+                    + " then goes ahead of it (default: ${DEFAULT-VALUE}).")
+    private Duration continuationAging;
 
     @Option(names = "--exit-with-parent", hidden = true,
             description = "Exit when the parent process exits, so a killed 'local' cluster leaves nothing behind.")
@@ -144,7 +180,8 @@ public final class LeafCommand implements Callable<Integer> {
         try {
             LeafConfig config = LeafConfig.defaults(indexDir)
                     .withHost(host).withPort(port).withWorkers(workers).withScheduling(scheduling())
-                    .withLimits(new QueryLimits(maxQueryChars, maxClauses, maxExpansions, allowLeadingWildcard))
+                    .withLimits(new QueryLimits(maxQueryChars, maxClauses, maxExpansions, allowLeadingWildcard,
+                            maxExpansionsTotal, maxExpansionPostings, maxTermsVisited, maxPhraseCost))
                     .withFaultInjection(faultInjection).withInitialDelay(initialDelay()).withInitialStall(initialStall())
                     .withQueryOfDeath(queryOfDeath())
                     .withWarmup(warmup).withSlice(slice);
@@ -173,9 +210,10 @@ public final class LeafCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The queue depths and starvation guard the flags ask for. */
+    /** The queue depths, starvation guard, lanes and aging the flags ask for. */
     SchedulingConfig scheduling() {
-        SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery);
+        SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery)
+                .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging);
         for (var depth : queueDepths.entrySet()) {
             scheduling = scheduling.withDepth(priorityNamed(depth.getKey()), depth.getValue());
         }

@@ -11,6 +11,8 @@ import io.hedgerow.common.wire.proto.InjectFaultAck;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.common.wire.proto.WriteResponse;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.util.concurrent.Executor;
@@ -134,8 +136,23 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                     replies.send(Frame.newBuilder().setAssignAck(ack).build());
                 });
             }
+            case WRITE -> write(ctx, frame.getWrite());
             default -> protocolError(ctx, "unexpected " + frame.getBodyCase() + " frame");
         }
+    }
+
+    /** Live ingestion: runs on the leaf's write threads ({@link io.hedgerow.leaf.write.LiveWrites}). */
+    private void write(ChannelHandlerContext ctx, WriteRequest write) {
+        var live = leaf.partitions().live();
+        if (role != Role.ROOT || live == null) {
+            unserved(ctx, Frame.newBuilder().setWriteResult(WriteResponse.newBuilder()
+                    .setRequestId(write.getRequestId())
+                    .setPartition(write.getPartition())
+                    .setStatus(Status.NOT_ASSIGNED)
+                    .setError(role != Role.ROOT ? unservedReason() : "this leaf takes no writes")).build());
+            return;
+        }
+        live.handle(write, response -> replies.send(Frame.newBuilder().setWriteResult(response).build()));
     }
 
     private void hello(ChannelHandlerContext ctx, Hello hello) {

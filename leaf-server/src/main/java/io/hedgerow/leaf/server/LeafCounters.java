@@ -30,6 +30,8 @@ public final class LeafCounters {
     final LongAdder delaysInjected = new LongAdder();
     final LongAdder stallHolds = new LongAdder();
     final LongAdder slicesYielded = new LongAdder();
+    final LongAdder expensiveSearches = new LongAdder();
+    final LongAdder laneWaits = new LongAdder();
     final LongAdder twinGraceWaits = new LongAdder();
     final LongAdder twinCancelDelaysNegative = new LongAdder();
     /** Microseconds from a twin's leaf deciding to cancel to this leaf reading the cancel; auto-resizing. */
@@ -72,6 +74,8 @@ public final class LeafCounters {
      * @param twinCancelDelayP99Micros  ... the 99th percentile
      * @param twinCancelDelayMaxMicros  ... the longest
      * @param twinCancelDelaysNegative  twin cancels stamped later than they arrived (the clocks disagree): not recorded
+     * @param expensiveSearches         searches whose estimated cost put them in the expensive lane
+     * @param laneWaits                 times an expensive search found the lane full and parked until a place was free
      */
     public record Snapshot(
             long rootCancelsReceived,
@@ -94,7 +98,9 @@ public final class LeafCounters {
             long twinCancelDelayP50Micros,
             long twinCancelDelayP99Micros,
             long twinCancelDelayMaxMicros,
-            long twinCancelDelaysNegative) {
+            long twinCancelDelaysNegative,
+            long expensiveSearches,
+            long laneWaits) {
 
         /** One line for the log, e.g. at shutdown. */
         public String describe() {
@@ -105,7 +111,8 @@ public final class LeafCounters {
                     + ", both ran " + twinCancelsBothRan + ", remembered " + twinCancelsRemembered
                     + "), dropped on arrival " + tombstonedDrops + "; expired in queue " + expiredAtDequeue
                     + "; injected delays " + delaysInjected + ", stall holds " + stallHolds
-                    + "; slices yielded " + slicesYielded + "; twin grace waits " + twinGraceWaits
+                    + "; slices yielded " + slicesYielded + "; expensive searches " + expensiveSearches
+                    + " (lane waits " + laneWaits + "); twin grace waits " + twinGraceWaits
                     + "; twin cancel delay p50 " + twinCancelDelayP50Micros + " us, p99 " + twinCancelDelayP99Micros
                     + " us, max " + twinCancelDelayMaxMicros + " us over " + twinCancelDelays + " (clock skew "
                     + twinCancelDelaysNegative + ")";
@@ -120,6 +127,6 @@ public final class LeafCounters {
                 tombstonedDrops.sum(), expiredAtDequeue.sum(), delaysInjected.sum(), stallHolds.sum(),
                 slicesYielded.sum(), twinGraceWaits.sum(), delays.getTotalCount(),
                 delays.getValueAtPercentile(50), delays.getValueAtPercentile(99), delays.getMaxValue(),
-                twinCancelDelaysNegative.sum());
+                twinCancelDelaysNegative.sum(), expensiveSearches.sum(), laneWaits.sum());
     }
 }

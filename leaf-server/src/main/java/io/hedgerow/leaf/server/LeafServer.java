@@ -10,6 +10,7 @@ import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.write.LiveWrites;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionWarmer;
 import io.netty.bootstrap.ServerBootstrap;
@@ -48,10 +49,12 @@ public final class LeafServer implements AutoCloseable {
     private final Channel serverChannel;
     private final ChannelGroup connections;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final PartitionStore.ServedBuild build;
 
     private LeafServer(LeafConfig config, LeafContext leaf, ExecutorService admin, EventLoopGroup group,
-            Channel serverChannel, ChannelGroup connections) {
+            Channel serverChannel, ChannelGroup connections, PartitionStore.ServedBuild build) {
         this.config = config;
+        this.build = build;
         this.partitions = leaf.partitions();
         this.scheduler = leaf.scheduler();
         this.faults = leaf.faults();
@@ -70,8 +73,13 @@ public final class LeafServer implements AutoCloseable {
      */
     public static LeafServer start(LeafConfig config) throws IOException {
         PartitionStore store = new PartitionStore(config.indexDir());
-        IndexContext index = IndexContext.of(store, store.readManifest(), config.limits());
+        // Held while the leaf runs, so no rebuild deletes the build it serves.
+        PartitionStore.ServedBuild build = store.lockCurrentBuild();
+        IndexContext index = IndexContext.of(store, build.manifest(), config.limits());
         OpenPartitions partitions = new OpenPartitions(index, new PartitionWarmer(Ticker.system(), config.warmup()));
+        LiveWrites writes = new LiveWrites(index, LiveWrites.DEFAULT_REFRESH, partitions::replace,
+                partition -> partitions.get(partition) != null);
+        partitions.attachLive(writes);
         SearchScheduler scheduler = new SearchScheduler(config.workers(), config.scheduling(), Ticker.system());
         ExecutorService admin = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "leaf-admin");
@@ -112,7 +120,11 @@ public final class LeafServer implements AutoCloseable {
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
-            LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections);
+            LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build);
+            // Named after the build and the bound port: a leaf restarted in place finds its writes
+            // again, and one started on a rebuilt index does not serve writes made to the old build.
+            writes.start(LiveWrites.leafDir(store.liveDir().resolve(build.manifest().build() == null ? "build-0000"
+                    : build.manifest().build()), server.port()));
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}; protocol {6})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name(), config.workers(), config.faultInjection() ? ", fault injection enabled" : "",
@@ -126,6 +138,8 @@ public final class LeafServer implements AutoCloseable {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             scheduler.close();
             admin.shutdownNow();
+            writes.close();
+            build.close();
             throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
     }
@@ -187,6 +201,7 @@ public final class LeafServer implements AutoCloseable {
         scheduler.close();
         admin.shutdownNow();
         partitions.close();
+        build.close();
         LOG.log(System.Logger.Level.INFO, "leaf {0} stopped; {1}", address, counters.snapshot().describe());
     }
 }

@@ -4,7 +4,6 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.Status;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.lucene.index.QueryTimeout;
 
 /**
@@ -21,7 +20,7 @@ import org.apache.lucene.index.QueryTimeout;
  * then answers what it found, {@code cut_short}. So every task answers exactly once, except that
  * the tasks of a connection that closed answer nothing (nobody is left to read it).
  *
- * <p><b>Slices.</b> A long search may yield its worker between slices ({@link #yieldWorker()}): it
+ * <p><b>Slices.</b> A long search may yield its worker between slices ({@link #yieldWorker(boolean)}): it
  * queues its continuation ({@link #resume()}) behind the work waiting and is PARKED, in flight,
  * until a worker takes the continuation (PARKED to RUNNING) or a root's cancel drops it (PARKED to
  * DONE: the continuation leaves the queue and the task answers CANCELLED at once, from the
@@ -42,8 +41,8 @@ import org.apache.lucene.index.QueryTimeout;
  * {@link #resume()} once, in turn (the scheduler's lock orders each hand-over); the cancel methods
  * may be called from any thread at any time, concurrently with each other and with {@code run}.
  * The state moves by compare-and-set out of QUEUED, so exactly one side wins. A cancel during a hold
- * ends the hold at once: the worker publishes itself in {@code heldWorker} before it checks the
- * state or the stop flag, and a cancel sets them before it reads {@code heldWorker}, so one of the
+ * ends the hold at once: the worker publishes itself in {@link FaultHolds} before it checks the
+ * state or the stop flag, and a cancel sets them before it wakes the held worker, so one of the
  * two always sees the other.
  */
 abstract class LeafTask implements Runnable, QueryTimeout {
@@ -86,8 +85,8 @@ abstract class LeafTask implements Runnable, QueryTimeout {
     /** The continuation a sliced search queues when it yields; one object, so a cancel can take it out. */
     private final Runnable continuation = this::resume;
     private volatile boolean stopRequested;
-    /** The worker while it is held by an injected fault, so a cancel can wake it. */
-    private volatile Thread heldWorker;
+    /** Injected faults' holds of this task's worker. */
+    private final FaultHolds holds = new FaultHolds(this);
 
     LeafTask(long requestId, long budgetNanos, OutboundBatcher replyTo, LeafContext leaf, long receivedNanos) {
         this.requestId = requestId;
@@ -205,13 +204,15 @@ abstract class LeafTask implements Runnable, QueryTimeout {
      * on a cancel may drop the task (answering CANCELLED at once) until a worker takes the
      * continuation.
      *
+     * @param expensive whether the continuation waits for the expensive lane
+     *
      * @return true when the caller must touch nothing of the task any more and answer nothing (its
      *         continuation is queued, or a cancel took it); false when the scheduler closed and the
      *         caller carries on here
      */
-    final boolean yieldWorker() {
+    final boolean yieldWorker(boolean expensive) {
         state = PARKED; // before the hand-over: the worker that resumes and any cancel see it
-        if (leaf.scheduler().requeue(continuation, priority())) {
+        if (leaf.scheduler().requeue(continuation, priority(), expensive)) {
             return true;
         }
         return !STATE.compareAndSet(this, PARKED, RUNNING);
@@ -225,10 +226,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
     }
 
     private void wakeHeldWorker() {
-        Thread worker = heldWorker;
-        if (worker != null) {
-            LockSupport.unpark(worker);
-        }
+        holds.wake();
     }
 
     /**
@@ -255,7 +253,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             return true;
         }
         long stallNanos = leaf.faults().stallRemainingNanos();
-        return stallNanos > 0 && holdRunningThroughStall(stallNanos);
+        return stallNanos > 0 && holds.runningThroughStall(stallNanos);
     }
 
     /** Whether a cancel (or its connection closing) asked this running task to stop. */
@@ -267,6 +265,11 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         return hasDeadline && nowNanos - deadlineNanos >= 0;
     }
 
+    /** Whether it has a deadline ({@link #deadlineNanos()} is then meaningful). */
+    final boolean hasDeadline() {
+        return hasDeadline;
+    }
+
     @Override
     public final void run() {
         if (state != QUEUED) {
@@ -274,7 +277,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         }
         boolean yielded = false;
         try {
-            holdQueuedThroughStall();
+            holds.queuedThroughStall();
             if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
                 return;
             }
@@ -289,7 +292,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             long delayNanos = leaf.faults().nextDelayNanos();
             if (delayNanos > 0) {
                 leaf.counters().delaysInjected.increment();
-                holdRunning(startNanos + delayNanos);
+                holds.running(startNanos + delayNanos);
             }
             Frame answer = execute(startNanos, startNanos - receivedNanos);
             if (answer == null) {
@@ -341,78 +344,16 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         leaf.inflight().remove(this);
     }
 
-    /** Holds the worker, the task still queued, while the leaf is in an injected stall. */
-    private void holdQueuedThroughStall() {
-        long stallNanos = leaf.faults().stallRemainingNanos();
-        if (stallNanos == 0) {
-            return;
-        }
-        leaf.counters().stallHolds.increment();
-        Thread worker = Thread.currentThread();
-        heldWorker = worker;
-        try {
-            while (stallNanos > 0 && state == QUEUED && !worker.isInterrupted()) {
-                long nowNanos = leaf.ticker().nanoTime();
-                if (expiredAt(nowNanos)) {
-                    return;
-                }
-                LockSupport.parkNanos(this, hasDeadline ? Math.min(stallNanos, deadlineNanos - nowNanos) : stallNanos);
-                // Woken early by a cancel, a new or cleared stall, or spuriously: the loop re-checks.
-                stallNanos = leaf.faults().stallRemainingNanos();
-            }
-        } finally {
-            heldWorker = null;
-        }
-    }
-
-    /** Holds a running task at a check while the leaf is in a stall; true if it should exit then. */
-    private boolean holdRunningThroughStall(long stallNanos) {
-        leaf.counters().stallHolds.increment();
-        Thread worker = Thread.currentThread();
-        heldWorker = worker;
-        try {
-            while (true) {
-                if (stopRequested || worker.isInterrupted()) {
-                    return true;
-                }
-                long nowNanos = leaf.ticker().nanoTime();
-                if (expiredAt(nowNanos)) {
-                    return true;
-                }
-                if (stallNanos == 0) {
-                    return false;
-                }
-                LockSupport.parkNanos(this, hasDeadline ? Math.min(stallNanos, deadlineNanos - nowNanos) : stallNanos);
-                stallNanos = leaf.faults().stallRemainingNanos();
-            }
-        } finally {
-            heldWorker = null;
-        }
-    }
-
-    /**
-     * Holds this running task until {@code untilNanos}, the deadline, a cancel, the delay's clearing
-     * or an interrupt, whichever is first.
-     */
-    private void holdRunning(long untilNanos) {
-        long endNanos = hasDeadline && deadlineNanos - untilNanos < 0 ? deadlineNanos : untilNanos;
-        Thread worker = Thread.currentThread();
-        heldWorker = worker;
-        try {
-            long remainingNanos;
-            // parkNanos may return early (a stale unpark, a spurious wake-up): the loop re-checks.
-            // A cleared delay releases what it holds, as a slow disk that recovered would.
-            while (!stopRequested && !worker.isInterrupted() && leaf.faults().delayInEffect()
-                    && (remainingNanos = endNanos - leaf.ticker().nanoTime()) > 0) {
-                LockSupport.parkNanos(this, remainingNanos);
-            }
-        } finally {
-            heldWorker = null;
-        }
-    }
-
     /** Its scheduling class, a {@link io.hedgerow.common.wire.proto.Priority} number (0 the highest). */
     abstract int priority();
+
+    /**
+     * What the root expects this task to cost ({@code SearchRequest.cost_hint}); 0 when unknown. A
+     * task whose hint is past the expensive threshold is queued in the expensive lane on arrival.
+     */
+    long costHint() {
+        return 0;
+    }
 
     /** Called once a worker has taken the task to run it, before any work (and any injected delay). */
     void started() {

@@ -8,6 +8,7 @@ import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
 import io.hedgerow.leaf.search.PartitionWarmer;
+import io.hedgerow.leaf.write.LiveWrites;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -33,6 +34,8 @@ final class OpenPartitions implements Closeable {
     private final IndexIdentity identity;
     private final PartitionWarmer warmer;
     private final Map<Integer, PartitionSearcher> open = new ConcurrentHashMap<>();
+    /** The partitions' writes; null until attached (a leaf without writes serves its build). */
+    private volatile LiveWrites live;
 
     OpenPartitions(IndexContext index, PartitionWarmer warmer) {
         this.index = index;
@@ -43,6 +46,26 @@ final class OpenPartitions implements Closeable {
     /** The identity of the index the partitions come from, as the leaf's HelloAck tells roots. */
     IndexIdentity identity() {
         return identity;
+    }
+
+    /** Takes writes through {@code writes} from now on; partitions with a live copy on disk open from it. */
+    void attachLive(LiveWrites writes) {
+        this.live = writes;
+    }
+
+    LiveWrites live() {
+        return live;
+    }
+
+    /**
+     * Serves a newer searcher of a partition (a refresh after writes); the old one closes when its
+     * last search releases it. Not synchronized: a refresh may publish while an assignment runs.
+     */
+    void replace(int partition, PartitionSearcher searcher) {
+        PartitionSearcher old = open.put(partition, searcher);
+        if (old != null && old != searcher) {
+            closeQuietly(old);
+        }
     }
 
     PartitionSearcher get(int partition) {
@@ -62,6 +85,9 @@ final class OpenPartitions implements Closeable {
         Set<Integer> wanted = new HashSet<>(assignment.getPartitionsList());
         for (Integer partition : new ArrayList<>(open.keySet())) {
             if (!wanted.contains(partition)) {
+                if (live != null) {
+                    live.closePartition(partition);
+                }
                 closeQuietly(open.remove(partition));
             }
         }
@@ -74,6 +100,16 @@ final class OpenPartitions implements Closeable {
                 continue;
             }
             PartitionSearcher searcher = open.get(partition);
+            if (searcher == null && live != null && live.hasCopy(partition)) {
+                // It took writes before this leaf restarted: serve the live copy, with its log replayed.
+                try {
+                    live.open(partition);
+                    searcher = open.get(partition);
+                } catch (IOException | RuntimeException e) {
+                    errors.add("partition " + partition + " (live copy): " + e.getMessage());
+                    continue;
+                }
+            }
             if (searcher == null) {
                 try {
                     searcher = PartitionSearcher.open(index, partition);
@@ -110,6 +146,9 @@ final class OpenPartitions implements Closeable {
 
     @Override
     public synchronized void close() {
+        if (live != null) {
+            live.close();
+        }
         open.values().forEach(OpenPartitions::closeQuietly);
         open.clear();
     }

@@ -1,21 +1,32 @@
 package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.wire.proto.Priority;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
- * How a leaf queues work: a shallow, bounded FIFO per scheduling class, and how often lower
- * classes run while a higher one has work waiting.
+ * How a leaf queues work: a shallow, bounded FIFO of fresh work per scheduling class with a lower
+ * sub-queue of continuations, how often lower classes run while a higher one has work waiting, and
+ * which work runs in the expensive lane (see {@link ClassQueues}).
  *
- * @param depths          the most tasks that may wait in each class's queue, highest class first
- *                        (interactive, backup, batch, shadow); one more is refused BUSY at once
- * @param lowerClassEvery the starvation guard: while work of a lower class waits behind a higher
- *                        one, one dequeue in this many goes to the oldest lower-class task, so lower
- *                        classes get at least that share of the workers' turns; 0 turns the guard
- *                        off (strict priority)
+ * @param depths            the most fresh tasks that may wait in each class's queue, highest class first
+ *                          (interactive, backup, batch, shadow); one more is refused BUSY at once.
+ *                          Continuations of sliced searches do not count
+ * @param lowerClassEvery   the starvation guard: while work of a lower class waits behind a higher
+ *                          one, one dequeue in this many goes to the oldest lower-class task, so lower
+ *                          classes get at least that share of the workers' turns; 0 turns the guard
+ *                          off (strict priority)
+ * @param expensiveCost     a search whose estimated cost on its partition ({@code QueryCost.estimate},
+ *                          in postings) is at least this runs in the expensive lane, at most one less
+ *                          than the workers at once, so a worker is always left for cheap work (and
+ *                          the leaf then runs at least two workers); 0 turns lanes off
+ * @param continuationAging how long a continuation may wait behind fresh work of its class before it
+ *                          goes ahead of it
  */
-public record SchedulingConfig(List<Integer> depths, int lowerClassEvery) {
+public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long expensiveCost,
+        Duration continuationAging) {
     /** Scheduling classes, highest first, as {@link Priority} numbers them. */
     public static final int CLASSES = Priority.values().length - 1; // less UNRECOGNIZED
 
@@ -27,6 +38,13 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery) {
     public static final List<Integer> DEFAULT_DEPTHS = List.of(256, 64, 64, 16);
     /** Lower classes get at least one turn in ten. */
     public static final int DEFAULT_LOWER_CLASS_EVERY = 10;
+    /**
+     * What the command line starts leaves with: two hundred thousand postings, a few milliseconds of
+     * one core, ten to a hundred times a one- or two-term query of frequent words.
+     */
+    public static final long DEFAULT_EXPENSIVE_COST = 200_000;
+    /** Ten slices of the default length: a long search still moves at least every 10 ms. */
+    public static final Duration DEFAULT_CONTINUATION_AGING = Duration.ofMillis(10);
 
     public SchedulingConfig {
         depths = List.copyOf(depths);
@@ -44,8 +62,24 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery) {
             throw new IllegalArgumentException("lowerClassEvery: " + lowerClassEvery
                     + " (expected: 0 for off, or >= 2)");
         }
+        if (expensiveCost < 0) {
+            throw new IllegalArgumentException("expensiveCost: " + expensiveCost + " (expected: >= 0; 0 for no lanes)");
+        }
+        Objects.requireNonNull(continuationAging, "continuationAging");
+        if (continuationAging.isNegative()) {
+            throw new IllegalArgumentException("continuationAging: " + continuationAging + " (expected: >= 0)");
+        }
     }
 
+    /** Without lanes, continuations aging after the default. */
+    public SchedulingConfig(List<Integer> depths, int lowerClassEvery) {
+        this(depths, lowerClassEvery, 0, DEFAULT_CONTINUATION_AGING);
+    }
+
+    /**
+     * The default depths, starvation guard and aging, and no lanes: as a leaf runs unless told
+     * otherwise (the command line turns lanes on, with {@link #DEFAULT_EXPENSIVE_COST}).
+     */
     public static SchedulingConfig defaults() {
         return new SchedulingConfig(DEFAULT_DEPTHS, DEFAULT_LOWER_CLASS_EVERY);
     }
@@ -54,11 +88,35 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery) {
     public SchedulingConfig withDepth(Priority priority, int depth) {
         Integer[] changed = depths.toArray(Integer[]::new);
         changed[priority.getNumber()] = depth;
-        return new SchedulingConfig(List.of(changed), lowerClassEvery);
+        return new SchedulingConfig(List.of(changed), lowerClassEvery, expensiveCost, continuationAging);
     }
 
     public SchedulingConfig withLowerClassEvery(int every) {
-        return new SchedulingConfig(depths, every);
+        return new SchedulingConfig(depths, every, expensiveCost, continuationAging);
+    }
+
+    /** Searches estimated to cost at least this run in the expensive lane (0: no lanes). */
+    public SchedulingConfig withExpensiveCost(long cost) {
+        return new SchedulingConfig(depths, lowerClassEvery, cost, continuationAging);
+    }
+
+    public SchedulingConfig withContinuationAging(Duration aging) {
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, aging);
+    }
+
+    /** Whether searches are split into cheap work and an expensive lane. */
+    public boolean lanes() {
+        return expensiveCost > 0;
+    }
+
+    /** Whether a search of this estimated cost runs in the expensive lane. */
+    boolean isExpensive(long estimatedCost) {
+        return lanes() && estimatedCost >= expensiveCost;
+    }
+
+    /** The most expensive searches that may run at once: one less than the workers, at least one. */
+    static int laneWorkers(int workers) {
+        return Math.max(1, workers - 1);
     }
 
     /** The depth of class {@code classIndex} (0 the highest). */

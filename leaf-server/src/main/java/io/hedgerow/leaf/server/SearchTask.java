@@ -6,8 +6,10 @@ import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.leaf.search.BadQueryException;
 import io.hedgerow.leaf.search.PartitionSearcher;
+import io.hedgerow.leaf.search.QueryCost;
 import io.hedgerow.leaf.search.SlicedSearch;
 import java.io.IOException;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopScoreDocCollector;
@@ -16,9 +18,19 @@ import org.apache.lucene.search.TopScoreDocCollector;
  * The query phase of one partition: top k ids and scores, and the total hit count. A tied request
  * (one with a twin on another leaf) tells the twin's leaf to drop the twin when it starts.
  *
- * <p>When the leaf slices searches ({@code --slice}), the search runs a budget at a time and, when
- * a slice ends while other work of its class or a higher one waits, yields: its continuation goes
- * to the back of its class's queue (see {@link LeafTask}). A cheap query ends in its first slice.
+ * <p><b>Cost first.</b> Before anything of the query is set up (rewrite, weight, scorers), the task
+ * estimates what it will cost on its partition from the terms' statistics ({@link
+ * PartitionSearcher#estimateCost}), which also enforces the expansion budget. A search past the
+ * expensive threshold takes a place in the expensive lane, or parks as an expensive continuation
+ * when the lane is full, so it never holds the worker that is kept for cheap work. The answer
+ * reports the estimate and what the search cost ({@code SearchResponse.cost}), and the root learns
+ * it per query, so the next copy of an expensive query is queued in the lane on arrival.
+ *
+ * <p><b>Slices.</b> When the leaf slices searches ({@code --slice}), the search runs a budget of
+ * work at a time, on the worker's CPU time ({@link SliceBudget}), the set-up counted in the first;
+ * when a slice ends while other work of its class or a higher one waits, it yields: its
+ * continuation goes to its class's continuation sub-queue (see {@link LeafTask}). A cheap query ends
+ * in its first slice.
  */
 final class SearchTask extends LeafTask {
     private final SearchRequest request;
@@ -26,8 +38,11 @@ final class SearchTask extends LeafTask {
     // scheduler's lock, which orders these writes before the reads.
     private long startNanos;
     private long queueNanos;
-    /** The search in slices, and the partition whose reader it holds; null unless sliced. */
-    private SlicedSearch<TopScoreDocCollector, TopDocs> sliced;
+    private SliceBudget budget;
+    private QueryCost cost;
+    private boolean expensive;
+    /** The search, and the partition whose reader it holds until it answers. */
+    private SlicedSearch<TopScoreDocCollector, TopDocs> search;
     private PartitionSearcher partition;
 
     SearchTask(SearchRequest request, OutboundBatcher replyTo, LeafContext leaf, long receivedNanos) {
@@ -48,46 +63,24 @@ final class SearchTask extends LeafTask {
     }
 
     @Override
+    long costHint() {
+        return request.getCostHint();
+    }
+
+    /** Estimates the cost, prepares the search (holding the partition's reader until it answers) and runs it. */
+    @Override
     Frame execute(long startNanos, long queueNanos) {
         this.startNanos = startNanos;
         this.queueNanos = queueNanos;
-        if (leaf.sliceNanos() > 0) {
-            return startSliced();
-        }
-        return answer(search());
-    }
-
-    private Frame answer(SearchResponse.Builder response) {
-        response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos);
-        return Frame.newBuilder().setResult(response).build();
-    }
-
-    private SearchResponse.Builder search() {
+        this.budget = new SliceBudget(leaf.scheduler().workClock(), leaf.sliceNanos());
         PartitionSearcher partition = leaf.partitions().get(request.getPartition());
         if (partition == null || !partition.tryAcquire()) {
-            return notAssigned();
+            return answer(failure(Status.NOT_ASSIGNED, "partition " + request.getPartition() + " is not open on this leaf"));
         }
         try {
             Query query = partition.context().parsing().parse(request.getQuery());
-            return partition.search(query, request, this);
-        } catch (BadQueryException e) {
-            return failure(Status.BAD_QUERY, e.getMessage());
-        } catch (IOException | RuntimeException e) {
-            return failure(Status.ERROR, e.toString());
-        } finally {
-            Partitions.release(partition);
-        }
-    }
-
-    /** Prepares the sliced search, holding the partition's reader until its last slice, and runs the first. */
-    private Frame startSliced() {
-        PartitionSearcher partition = leaf.partitions().get(request.getPartition());
-        if (partition == null || !partition.tryAcquire()) {
-            return answer(notAssigned());
-        }
-        try {
-            Query query = partition.context().parsing().parse(request.getQuery());
-            sliced = partition.startSliced(query, request, this, leaf.ticker());
+            cost = partition.estimateCost(query);
+            search = partition.startSliced(query, request, this, leaf.scheduler().workClock(), SlicedSearch.Windows.DEFAULT);
         } catch (BadQueryException e) {
             Partitions.release(partition);
             return answer(failure(Status.BAD_QUERY, e.getMessage()));
@@ -96,29 +89,44 @@ final class SearchTask extends LeafTask {
             return answer(failure(Status.ERROR, e.toString()));
         }
         this.partition = partition;
+        expensive = leaf.scheduler().config().isExpensive(cost.estimate());
+        if (expensive) {
+            leaf.counters().expensiveSearches.increment();
+        }
         return proceed();
     }
 
     /**
      * Runs slices until the search ends, or until a slice ends while work of this class or a
-     * higher one waits: then the rest goes back in the queue behind that work.
+     * higher one waits: then the rest goes back in the queue behind that work. An expensive search
+     * first takes its place in the lane, or parks until there is one.
      */
     @Override
     Frame proceed() {
+        budget.resumed();
         boolean yielded = false;
         try {
-            while (sliced.step(leaf.sliceNanos())) {
+            if (expensive && !leaf.scheduler().enterLane()) {
+                leaf.counters().laneWaits.increment();
+                yielded = park();
+                if (yielded) {
+                    return null;
+                }
+            }
+            while (search.step(budget.sliceLeft())) {
                 if (leaf.scheduler().hasWaitingAtOrAbove(priority())) {
                     leaf.counters().slicesYielded.increment();
-                    // Counted before the hand-over: after it, this thread must touch nothing of the task.
-                    yielded = yieldWorker();
+                    yielded = park();
                     if (yielded) {
                         return null;
                     }
                     // Closed: no worker would take the rest, so finish here.
                 }
+                budget.nextSlice();
             }
-            return answer(partition.response(request, sliced.result(), sliced.cutShort()));
+            return answer(partition.response(request, search.result(), search.cutShort()));
+        } catch (IndexSearcher.TooManyClauses e) {
+            return answer(failure(Status.BAD_QUERY, PartitionSearcher.expandedPastClauseLimit(e).getMessage()));
         } catch (IOException | RuntimeException e) {
             return answer(failure(Status.ERROR, e.toString()));
         } finally {
@@ -128,13 +136,30 @@ final class SearchTask extends LeafTask {
         }
     }
 
+    /** Queues the rest of the search; true when this thread must touch nothing of the task any more. */
+    private boolean park() {
+        budget.paused(); // before the hand-over: after it, another worker may resume the task
+        return yieldWorker(expensive);
+    }
+
     @Override
     void parkedDropped() {
         Partitions.release(partition);
     }
 
-    private SearchResponse.Builder notAssigned() {
-        return failure(Status.NOT_ASSIGNED, "partition " + request.getPartition() + " is not open on this leaf");
+    private Frame answer(SearchResponse.Builder response) {
+        if (budget != null) {
+            budget.paused();
+        }
+        if (budget != null && response.getStatus() == Status.OK) {
+            response.setCost(io.hedgerow.common.wire.proto.QueryCost.newBuilder()
+                    .setEstimate(cost == null ? 0 : cost.estimate())
+                    .setCpuNanos(budget.cpuNanos())
+                    .setSlices(budget.slices())
+                    .setExpensive(expensive));
+        }
+        response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos);
+        return Frame.newBuilder().setResult(response).build();
     }
 
     @Override

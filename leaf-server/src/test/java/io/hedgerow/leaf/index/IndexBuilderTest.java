@@ -184,8 +184,54 @@ class IndexBuilderTest {
                 .isInstanceOf(BadInputException.class)
                 .hasMessage("failed: line 251: field 'price' is not in the index config (unknown_fields: reject)");
 
-        assertThat(store.isComplete()).isFalse();
-        assertThat(store.dir()).isEmptyDirectory();
+        assertThat(store.readManifest().docCount()).as("the old index is whole").isEqualTo(50);
+        assertThat(idsIn(store.partitionDir(0)).size() + idsIn(store.partitionDir(1)).size()
+                + idsIn(store.partitionDir(2)).size() + idsIn(store.partitionDir(3)).size()).isEqualTo(50);
+        try (var entries = Files.list(store.dir())) {
+            assertThat(entries.map(e -> e.getFileName().toString()))
+                    .as("the failed build's directory is gone").containsExactlyInAnyOrder("index.json", "build-0001");
+        }
+    }
+
+    @Test
+    void rebuildWritesANewBuildAndKeepsAnOldOneThatALeafHolds() throws IOException {
+        PartitionStore store = store("switched");
+        builder(4).build(store, "switched", CONFIG, docs(50));
+        assertThat(store.readManifest().build()).isEqualTo("build-0001");
+        try (PartitionStore.ServedBuild served = store.lockCurrentBuild()) {
+            IndexSummary second = builder(4).build(store, "switched", CONFIG, docs(80));
+
+            assertThat(store.readManifest().build()).isEqualTo("build-0002");
+            assertThat(store.readManifest().docCount()).isEqualTo(80);
+            assertThat(second.oldBuildsInUse()).containsExactly("build-0001");
+            assertThat(second.render()).contains("kept build-0001: a running cluster serves it");
+            assertThat(store.partitionDir(served.manifest(), 0)).as("the served build is intact").isDirectory();
+            assertThat(idsIn(store.partitionDir(served.manifest(), 0)).size()
+                    + idsIn(store.partitionDir(served.manifest(), 1)).size()
+                    + idsIn(store.partitionDir(served.manifest(), 2)).size()
+                    + idsIn(store.partitionDir(served.manifest(), 3)).size()).isEqualTo(50);
+        }
+
+        IndexSummary third = builder(4).build(store, "switched", CONFIG, docs(90));
+
+        assertThat(third.oldBuildsInUse()).isEmpty();
+        try (var entries = Files.list(store.dir())) {
+            assertThat(entries.map(e -> e.getFileName().toString()))
+                    .containsExactlyInAnyOrder("index.json", "build-0003");
+        }
+    }
+
+    @Test
+    void refusesToBuildIntoADirectoryThatHoldsOtherFiles() throws IOException {
+        PartitionStore store = store("thesis");
+        Files.createDirectories(store.dir());
+        Files.writeString(store.dir().resolve("thesis.tex"), "years of work");
+
+        assertThatThrownBy(() -> builder(4).build(store, "thesis", CONFIG, docs(10)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("refusing to write an index into " + store.dir())
+                .hasMessageContaining("thesis.tex");
+        assertThat(store.dir().resolve("thesis.tex")).exists();
     }
 
     @Test

@@ -66,6 +66,6 @@ class QueryCostGuardTest {
     private void check(String queryText, int maxExpansions) throws Exception {
         QueryLimits limits = QueryLimits.defaults().withMaxExpansions(maxExpansions);
         QueryParsing parsing = new QueryParsing(new StandardAnalyzer(), List.of("body"), limits);
-        QueryCostGuard.checkExpansions(parsing.parse(queryText), reader, limits, 7);
+        QueryCostEstimator.estimate(parsing.parse(queryText), reader, limits, 7);
     }
 }

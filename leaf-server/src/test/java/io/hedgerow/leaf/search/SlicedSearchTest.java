@@ -122,8 +122,9 @@ class SlicedSearchTest {
 
             TopDocs expected = searcher.search(query, new TopScoreDocCollectorManager(k, null, threshold));
             SlicedSearch<TopScoreDocCollector, TopDocs> sliced = SlicedSearch.start(searcher, query,
-                    new TopScoreDocCollectorManager(k, null, threshold), null, countingTicker(), windowDocs);
-            // Every clock read moves time on by 1 ns: a budget of 1 ns is one window per step.
+                    new TopScoreDocCollectorManager(k, null, threshold), null, countingTicker(),
+                    SlicedSearch.Windows.fixed(windowDocs));
+            // Every clock read moves time on by 1 ns: a budget of 1 ns is one unit of work per step.
             while (sliced.step(1)) {
                 assertThat(sliced.done()).isFalse();
             }
@@ -139,7 +140,7 @@ class SlicedSearchTest {
                 assertThat(actual.totalHits.value()).as(what).isGreaterThanOrEqualTo(threshold);
             }
             assertThat(sliced.cutShort()).isFalse();
-            assertThat(sliced.steps()).as(what).isEqualTo(Math.max(1, sliced.windows()));
+            assertThat(sliced.steps()).as(what).isEqualTo(sliced.units());
             compared++;
         }
         assertThat(compared).isEqualTo(300);
@@ -152,38 +153,70 @@ class SlicedSearchTest {
         for (int i = 0; i < 30; i++) {
             broad.add(new TermQuery(new Term(FIELD, WORDS[i])), Occur.SHOULD);
         }
-        // A budget of 8 clock reads, as if each read were one unit of time: 8 windows a step.
-        long budget = 8;
-        int windowDocs = 256;
+        // A budget of 24 clock reads, as if each read were one unit of time: a window costs three reads
+        // (the step's and the window's own two), so a step does about eight units.
+        long budget = 24;
 
         SlicedSearch<TopScoreDocCollector, TopDocs> expensive = SlicedSearch.start(searcher, broad.build(),
-                new TopScoreDocCollectorManager(10, null, Integer.MAX_VALUE), null, countingTicker(), windowDocs);
+                new TopScoreDocCollectorManager(10, null, Integer.MAX_VALUE), null, countingTicker(),
+                SlicedSearch.Windows.fixed(256));
         SlicedSearch<TopScoreDocCollector, TopDocs> cheap = SlicedSearch.start(searcher,
                 new TermQuery(new Term(FIELD, RARE_WORD)), new TopScoreDocCollectorManager(10, null, 1000), null,
-                countingTicker(), windowDocs);
+                countingTicker(), SlicedSearch.Windows.fixed(256));
 
         int expensiveSteps = stepsToEnd(expensive, budget);
         int cheapSteps = stepsToEnd(cheap, budget);
 
         // Nearly every document matches, so every doc id is in some window: ~6000 / 256 windows.
-        assertThat(expensive.windows()).isGreaterThanOrEqualTo(DOCS / windowDocs);
-        assertThat(expensiveSteps).isEqualTo((int) ((expensive.windows() + budget - 1) / budget));
-        assertThat(expensiveSteps).isGreaterThan(1);
+        assertThat(expensive.windows()).isGreaterThanOrEqualTo(DOCS / 256);
+        assertThat(expensiveSteps).isGreaterThan(3);
         assertThat(cheapSteps).isEqualTo(1);
-        assertThat(cheap.windows()).isLessThanOrEqualTo(budget);
         assertThat(cheap.result().totalHits.value()).isEqualTo(3);
+    }
+
+    @Test
+    void theSetUpIsAUnitOfWorkOfItsOwnThatAStepCanEndAfter() throws IOException {
+        SlicedSearch<TopScoreDocCollector, TopDocs> search = SlicedSearch.start(searcher, new PrefixQuery(new Term(FIELD,
+                "h")), new TopScoreDocCollectorManager(10, null, 1000), null, countingTicker(), SlicedSearch.Windows.DEFAULT);
+        assertThat(search.units()).as("nothing is done before the first step").isZero();
+
+        assertThat(search.step(0)).isTrue();
+
+        assertThat(search.units()).as("the rewrite and weight only").isEqualTo(1);
+        assertThat(search.windows()).isZero();
+        assertThat(search.step(0)).isTrue();
+        assertThat(search.units()).as("then the first segment's scorer").isEqualTo(2);
+        assertThat(search.windows()).isZero();
+    }
+
+    @Test
+    void windowsStartSmallAndGrowByHalfUpToTheirLargest() throws IOException {
+        SlicedSearch<TopScoreDocCollector, TopDocs> growing = SlicedSearch.start(searcher, MatchAllDocsQuery.INSTANCE,
+                new TopScoreDocCollectorManager(10, null, Integer.MAX_VALUE), null, countingTicker(),
+                new SlicedSearch.Windows(100, 1000));
+        growing.run();
+
+        // 100, 150, 225, 337, 505, 757, 1000, 1000...: far fewer windows than 100 doc ids each would take,
+        // more than 1,000 each would (every segment ends a window early).
+        assertThat(growing.windows()).isLessThan(DOCS / 100 / 3).isGreaterThan(DOCS / 1000);
+        assertThat(growing.result().totalHits.value()).isEqualTo(reader.numDocs());
+        assertThat(new SlicedSearch.Windows(100, 1000).grow(100)).isEqualTo(150);
+        assertThat(new SlicedSearch.Windows(100, 1000).grow(900)).isEqualTo(1000);
+        assertThat(SlicedSearch.Windows.fixed(7).grow(7)).isEqualTo(7);
     }
 
     @Test
     void endsCutShortWithWhatItFoundWhenTheTimeoutSaysSo() throws IOException {
         AtomicLong checks = new AtomicLong();
         SlicedSearch<TopScoreDocCollector, TopDocs> search = SlicedSearch.start(searcher, MatchAllDocsQuery.INSTANCE,
-                new TopScoreDocCollectorManager(10, null, Integer.MAX_VALUE), () -> checks.incrementAndGet() > 3,
-                countingTicker(), 100);
+                new TopScoreDocCollectorManager(10, null, Integer.MAX_VALUE), () -> checks.incrementAndGet() > 5,
+                countingTicker(), SlicedSearch.Windows.fixed(100));
 
         assertThat(search.step(Long.MAX_VALUE)).isFalse();
 
         assertThat(search.cutShort()).isTrue();
+        // The set-up, the first segment's scorer, then three windows of 100 doc ids.
+        assertThat(search.units()).isEqualTo(5);
         assertThat(search.windows()).isEqualTo(3);
         // Three windows of 100 doc ids of the first segment, less its deleted documents.
         assertThat(search.result().totalHits.value()).isBetween(250L, 300L);
@@ -193,15 +226,14 @@ class SlicedSearchTest {
     @Test
     void refusesAResultBeforeTheEndAndANegativeBudget() throws IOException {
         SlicedSearch<TopScoreDocCollector, TopDocs> search = SlicedSearch.start(searcher, MatchAllDocsQuery.INSTANCE,
-                new TopScoreDocCollectorManager(10, null, 1000), null, countingTicker(), 100);
+                new TopScoreDocCollectorManager(10, null, 1000), null, countingTicker(), SlicedSearch.Windows.fixed(100));
         assertThat(search.step(1)).isTrue();
 
         assertThatThrownBy(search::result).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("search not done after 1 windows");
+                .hasMessageContaining("search not done after 0 windows");
         assertThatThrownBy(() -> search.step(-1)).hasMessage("budgetNanos: -1 (expected: >= 0)");
-        assertThatThrownBy(() -> SlicedSearch.start(searcher, MatchAllDocsQuery.INSTANCE,
-                new TopScoreDocCollectorManager(10, null, 1000), null, countingTicker(), 0))
-                .hasMessage("windowDocs: 0 (expected: >= 1)");
+        assertThatThrownBy(() -> SlicedSearch.Windows.fixed(0))
+                .hasMessage("windows: 0..0 doc ids (expected: 1 <= initial <= max)");
     }
 
     private static int stepsToEnd(SlicedSearch<?, ?> search, long budget) throws IOException {

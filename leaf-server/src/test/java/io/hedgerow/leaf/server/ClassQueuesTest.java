@@ -2,9 +2,11 @@ package io.hedgerow.leaf.server;
 
 import static io.hedgerow.leaf.server.ClassQueues.NO_DEADLINE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.wire.proto.Priority;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -155,6 +157,126 @@ class ClassQueuesTest {
         assertThat(queues.remove(cancelled, BATCH)).isFalse();
         assertThat(queues.offer("next", BATCH, NO_DEADLINE)).isTrue();
         assertThat(drain(queues)).containsExactly("next");
+    }
+
+    @Test
+    void runsAtMostTheLaneWorkersExpensiveTasksAtOnceAndTakesCheapWorkMeanwhile() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes(), ticker, 1);
+        queues.offer("expensive 1", INTERACTIVE, NO_DEADLINE, true);
+        ticker.advanceMillis(1);
+        queues.offer("expensive 2", INTERACTIVE, NO_DEADLINE, true);
+        ticker.advanceMillis(1);
+        queues.offer("cheap", INTERACTIVE, NO_DEADLINE, false);
+
+        assertThat(queues.poll(expired)).isEqualTo("expensive 1");
+        assertThat(queues.laneRunning()).isEqualTo(1);
+        // The lane is full: the older expensive task waits, the cheap one behind it runs.
+        assertThat(queues.poll(expired)).isEqualTo("cheap");
+        assertThat(queues.poll(expired)).as("nothing a worker may take").isNull();
+        assertThat(queues.size()).isEqualTo(1);
+
+        queues.leaveLane();
+        assertThat(queues.poll(expired)).isEqualTo("expensive 2");
+        assertThat(queues.laneRunning()).isEqualTo(1);
+        assertThat(expired).isEmpty();
+    }
+
+    @Test
+    void aTaskFoundExpensiveOnItsWorkerEntersTheLaneOnlyWhenThereIsRoom() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes(), ticker, 2);
+
+        assertThat(queues.tryEnterLane()).isTrue();
+        assertThat(queues.tryEnterLane()).isTrue();
+        assertThat(queues.tryEnterLane()).as("two places, both taken").isFalse();
+        assertThat(queues.laneRunning()).isEqualTo(2);
+
+        queues.leaveLane();
+        assertThat(queues.tryEnterLane()).isTrue();
+        queues.leaveLane();
+        queues.leaveLane();
+        assertThatThrownBy(queues::leaveLane).isInstanceOf(IllegalStateException.class)
+                .hasMessage("leaveLane: no expensive task runs (expected: one per place taken)");
+    }
+
+    @Test
+    void continuationsGoBelowFreshWorkOfTheirClassButAboveLowerClasses() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes().withLowerClassEvery(0), ticker);
+        queues.requeue("continuation", INTERACTIVE);
+        ticker.advanceMillis(1);
+        queues.offer("fresh 1", INTERACTIVE, NO_DEADLINE);
+        queues.offer("batch", BATCH, NO_DEADLINE);
+        queues.offer("fresh 2", INTERACTIVE, NO_DEADLINE);
+
+        assertThat(drain(queues)).containsExactly("fresh 1", "fresh 2", "continuation", "batch");
+    }
+
+    @Test
+    void continuationsDoNotCountAgainstTheDepthFreshRequestsSee() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes().withDepth(Priority.INTERACTIVE, 2), ticker, 1);
+        for (int i = 1; i <= 5; i++) {
+            queues.requeue("parked " + i, INTERACTIVE, true);
+        }
+        assertThat(queues.waitingFresh(INTERACTIVE)).isZero();
+
+        assertThat(queues.offer("cheap 1", INTERACTIVE, NO_DEADLINE)).isTrue();
+        assertThat(queues.offer("cheap 2", INTERACTIVE, NO_DEADLINE)).isTrue();
+        assertThat(queues.offer("cheap 3", INTERACTIVE, NO_DEADLINE)).as("two fresh fill the depth").isFalse();
+        assertThat(queues.size(INTERACTIVE)).isEqualTo(7);
+        assertThat(queues.waitingFresh(INTERACTIVE)).isEqualTo(2);
+    }
+
+    @Test
+    void aContinuationThatWaitedItsAgingGoesAheadOfFreshWork() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes().withContinuationAging(Duration.ofMillis(10))
+                .withLowerClassEvery(0), ticker, 1);
+        queues.requeue("long, slice 2", INTERACTIVE, true);
+        ticker.advanceMillis(9);
+        queues.offer("fresh 1", INTERACTIVE, NO_DEADLINE);
+        assertThat(queues.poll(expired)).as("at 9 ms it still waits").isEqualTo("fresh 1");
+
+        queues.offer("fresh 2", INTERACTIVE, NO_DEADLINE);
+        ticker.advanceMillis(1);
+        assertThat(queues.poll(expired)).as("at 10 ms it has aged").isEqualTo("long, slice 2");
+        assertThat(queues.poll(expired)).isEqualTo("fresh 2");
+    }
+
+    @Test
+    void anAgedExpensiveContinuationStillWaitsForItsPlaceInTheLane() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes().withContinuationAging(Duration.ofMillis(10))
+                .withLowerClassEvery(0), ticker, 1);
+        assertThat(queues.tryEnterLane()).isTrue(); // another expensive search runs
+        queues.requeue("expensive, slice 2", INTERACTIVE, true);
+        ticker.advanceMillis(50);
+        queues.offer("cheap", INTERACTIVE, NO_DEADLINE);
+
+        assertThat(queues.poll(expired)).isEqualTo("cheap");
+        assertThat(queues.poll(expired)).isNull();
+        assertThat(queues.hasWaitingAtOrAbove(INTERACTIVE, false)).as("nothing a cheap slice should yield to").isFalse();
+        assertThat(queues.hasWaitingAtOrAbove(INTERACTIVE, true)).as("the running expensive one yields to it").isTrue();
+
+        queues.leaveLane();
+        assertThat(queues.poll(expired)).isEqualTo("expensive, slice 2");
+    }
+
+    @Test
+    void theStarvationGuardSkipsLowerWorkThatMustWaitForTheLane() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes().withLowerClassEvery(2), ticker, 1);
+        assertThat(queues.tryEnterLane()).isTrue();
+        queues.offer("batch expensive", BATCH, NO_DEADLINE, true);
+        ticker.advanceMillis(1);
+        queues.offer("batch cheap", BATCH, NO_DEADLINE, false);
+        for (int i = 1; i <= 4; i++) {
+            queues.offer("interactive " + i, INTERACTIVE, NO_DEADLINE);
+        }
+
+        assertThat(drain(queues)).containsExactly("interactive 1", "batch cheap", "interactive 2", "interactive 3",
+                "interactive 4");
+        queues.leaveLane();
+        assertThat(queues.poll(expired)).isEqualTo("batch expensive");
+    }
+
+    private static SchedulingConfig lanes() {
+        return SchedulingConfig.defaults().withExpensiveCost(1000);
     }
 
     private ClassQueues<String> strict() {

@@ -8,6 +8,7 @@ import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.leaf.search.QueryLimits;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -79,6 +80,33 @@ class ClauseLimitTest {
             root.send(Frame.newBuilder().setSearch(SearchRequest.newBuilder().setRequestId(2).setPartition(0)
                     .setQuery("body:w0003~2 body:w0150").setK(5)).build());
             assertThat(root.receive().getResult().getStatus()).as("a few fuzzy terms still run").isEqualTo(Status.OK);
+        }
+    }
+
+    /**
+     * The same query, with the expansion budget below what its fuzzy terms match together: refused
+     * for the budget, not for Lucene's clause limit, which only the rewrite (the search's set-up)
+     * would reach. So the budget is enforced before anything of the query is set up.
+     */
+    @Test
+    void aQueryOverTheExpansionBudgetIsRefusedBeforeItsSetUp() throws IOException {
+        String fuzzy = IntStream.range(0, 30).mapToObj(i -> String.format("body:w00%02d~2", i * 3))
+                .collect(Collectors.joining(" "));
+        QueryLimits limits = QueryLimits.defaults().withMaxExpansionsTotal(500);
+        for (Duration slice : List.of(Duration.ZERO, Duration.ofMillis(1))) {
+            LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withSlice(slice)
+                    .withLimits(limits));
+            leaves.add(leaf);
+            FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, 1);
+            root.send(Frame.newBuilder().setSearch(SearchRequest.newBuilder().setRequestId(1).setPartition(0)
+                    .setQuery(fuzzy).setK(5)).build());
+
+            SearchResponse answer = root.receive().getResult();
+            assertThat(answer.getStatus()).as("slice %s", slice).isEqualTo(Status.BAD_QUERY);
+            assertThat(answer.getError()).as("slice %s", slice)
+                    .contains("match more than 500 terms together", "the leaf's --max-expansions-total")
+                    .doesNotContain("Lucene's limit");
+            assertThat(answer.hasCost()).as("a refusal reports no cost").isFalse();
         }
     }
 }

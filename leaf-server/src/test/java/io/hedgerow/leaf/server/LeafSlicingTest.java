@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LeafSlicingTest {
     private static final String INDEX = "slicing";
-    /** Several windows of {@code SlicedSearch.DEFAULT_WINDOW_DOCS}, so the long search has slices to yield between. */
+    /** Several windows of {@code SlicedSearch.Windows.DEFAULT}, so the long search has slices to yield between. */
     private static final int DOCS = 7000;
     private static final String[] WORDS = {"meadow", "hawthorn", "blackbird", "brook", "hazel", "bramble", "oak",
         "thrush", "willow", "badger"};
@@ -85,7 +85,7 @@ class LeafSlicingTest {
 
     @Test
     void aLongSearchYieldsToACheapOneSubmittedAfterIt() throws IOException {
-        // The smallest budget: a slice is one window, so the long search yields after its first.
+        // The smallest budget: a slice is one unit of work, so the long search yields after its set-up.
         LeafServer leaf = start(Duration.ofNanos(1));
 
         List<SearchResponse> answers = longThenCheap(leaf);
@@ -201,12 +201,13 @@ class LeafSlicingTest {
         return Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(requestId)).build();
     }
 
-    /** The answer without its timings, which differ from run to run. */
+    /** The answer without its timings and its measured cost, which differ from run to run. */
     private static SearchResponse search(FrameSocket root, SearchRequest request) throws IOException {
         root.send(frame(request));
         SearchResponse answer = root.receive().getResult();
         assertThat(answer.getRequestId()).isEqualTo(request.getRequestId());
-        return answer.toBuilder().clearQueueNanos().clearServiceNanos().build();
+        assertThat(answer.getCost().getEstimate()).as("the cost estimate is reported").isPositive();
+        return answer.toBuilder().clearQueueNanos().clearServiceNanos().clearCost().build();
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.leaf.fault.FaultInjector;
@@ -134,7 +135,9 @@ class LeafTaskCancelTest {
      */
     private List<SearchResponse> answersAfterTheWorkerIsIdle() throws InterruptedException {
         CountDownLatch idle = new CountDownLatch(1);
-        assertThat(scheduler.trySubmit(idle::countDown)).isTrue(); // behind whatever its class holds
+        // As a continuation: behind the fresh work of its class and the continuations queued before it
+        // (fresh work now goes ahead of continuations, so a fresh marker could overtake the task's).
+        assertThat(scheduler.requeue(idle::countDown, Priority.INTERACTIVE_VALUE)).isTrue();
         await(idle);
         channel.runPendingTasks();
         List<SearchResponse> answers = new ArrayList<>();
@@ -172,7 +175,7 @@ class LeafTaskCancelTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return yieldWorker() ? null : answer(false);
+            return yieldWorker(false) ? null : answer(false);
         }
 
         @Override

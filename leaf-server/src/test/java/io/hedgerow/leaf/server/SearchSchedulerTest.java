@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hedgerow.common.time.ManualTicker;
-import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.wire.proto.Priority;
-import java.util.Collections;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -179,6 +177,36 @@ class SearchSchedulerTest {
 
         await(done);
         assertThat(ran).containsExactly("blocker", "late expired", "in time");
+    }
+
+    @Test
+    void withLanesKeepsAWorkerThatNoExpensiveTaskCanTake() throws InterruptedException {
+        // One worker asked for: lanes need two, one of them out of the expensive lane's reach.
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000), new ManualTicker());
+        assertThat(scheduler.workers()).isEqualTo(2);
+        CountDownLatch expensiveStarted = new CountDownLatch(1);
+        assertThat(scheduler.requeue(() -> {
+            ran.add("expensive 1");
+            expensiveStarted.countDown();
+            try {
+                releaseBlocker.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, Priority.INTERACTIVE_VALUE, true)).isTrue();
+        await(expensiveStarted);
+        CountDownLatch cheapDone = new CountDownLatch(1);
+        CountDownLatch secondDone = new CountDownLatch(1);
+
+        // Both continuations; the expensive one is older, so only the lane keeps the free worker from it.
+        scheduler.requeue(record("expensive 2", secondDone), Priority.INTERACTIVE_VALUE, true);
+        scheduler.requeue(record("cheap", cheapDone), Priority.INTERACTIVE_VALUE, false);
+        await(cheapDone);
+        assertThat(ran).containsExactly("expensive 1", "cheap");
+
+        releaseBlocker.countDown();
+        await(secondDone);
+        assertThat(ran).containsExactly("expensive 1", "cheap", "expensive 2");
     }
 
     @Test

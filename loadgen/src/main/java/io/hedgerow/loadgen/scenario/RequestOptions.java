@@ -22,6 +22,8 @@ import java.util.Map;
  * @param minCoverage  good-enough coverage (0..1)
  * @param priority     service class: interactive or batch
  * @param cache        whether the root's result cache may answer (false measures the cluster)
+ * @param totalHitsThreshold count hits exactly up to this many per partition (a high value makes a query
+ *                     on frequent terms expensive: Lucene cannot skip non-competitive documents)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RequestOptions(
@@ -33,13 +35,20 @@ public record RequestOptions(
         @JsonProperty("hedge_after_ms") Long hedgeAfterMs,
         @JsonProperty("min_coverage") Double minCoverage,
         @JsonProperty("priority") String priority,
-        @JsonProperty("cache") Boolean cache) {
+        @JsonProperty("cache") Boolean cache,
+        @JsonProperty("total_hits_threshold") Integer totalHitsThreshold) {
 
     /** The hedging modes a root understands. */
     public static final List<String> HEDGE_MODES = List.of("off", "hedged", "tied");
     /** The service classes a root understands. */
     public static final List<String> PRIORITIES = List.of("interactive", "batch");
     public static final RequestOptions NONE = new RequestOptions(null, null, null, null, null, null, null, null, null);
+
+    /** Without a total-hits threshold (the server's default). */
+    public RequestOptions(Integer k, Long timeoutMs, Boolean snippets, Boolean storedFields, String hedge,
+            Long hedgeAfterMs, Double minCoverage, String priority, Boolean cache) {
+        this(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, minCoverage, priority, cache, null);
+    }
 
     public RequestOptions {
         if (k != null && (k < 1 || k > 1000)) {
@@ -60,6 +69,9 @@ public record RequestOptions(
         if (minCoverage != null && !(minCoverage >= 0 && minCoverage <= 1)) {
             throw new IllegalArgumentException("min_coverage: " + minCoverage + " (expected: 0..1)");
         }
+        if (totalHitsThreshold != null && totalHitsThreshold < 1) {
+            throw new IllegalArgumentException("total_hits_threshold: " + totalHitsThreshold + " (expected: >= 1)");
+        }
     }
 
     /** These options, with {@code overrides}' set values taking precedence. */
@@ -76,7 +88,8 @@ public record RequestOptions(
                 overrides.hedgeAfterMs != null ? overrides.hedgeAfterMs : hedgeAfterMs,
                 overrides.minCoverage != null ? overrides.minCoverage : minCoverage,
                 overrides.priority != null ? overrides.priority : priority,
-                overrides.cache != null ? overrides.cache : cache);
+                overrides.cache != null ? overrides.cache : cache,
+                overrides.totalHitsThreshold != null ? overrides.totalHitsThreshold : totalHitsThreshold);
     }
 
     /** The URL parameters, starting with {@code &}, to append after {@code q=...}. */
@@ -91,6 +104,7 @@ public record RequestOptions(
         parameters.put("min_coverage", minCoverage);
         parameters.put("priority", priority);
         parameters.put("cache", cache);
+        parameters.put("total_hits_threshold", totalHitsThreshold);
         StringBuilder query = new StringBuilder();
         parameters.forEach((name, value) -> {
             if (value != null) {

@@ -93,7 +93,7 @@ class FaultRunnerProcessTest {
              FaultRunner runner = runner()) {
             runner.startPhase(List.of(new Fault.Pause(0, "10m", "1h", null)), PHASE);
             assertThat(nextEvent().action()).isEqualTo("pause");
-            assertThat(leaves.state(0)).isEqualTo('T');
+            await(() -> leaves.state(0) == 'T', "leaf 0 stopped (state T): a SIGSTOP takes effect a moment after it is sent");
 
             PhaseFaults faults = runner.endPhase();
 

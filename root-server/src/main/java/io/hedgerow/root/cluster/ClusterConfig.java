@@ -2,6 +2,7 @@ package io.hedgerow.root.cluster;
 
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.index.IndexManifest;
+import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import java.time.Duration;
@@ -25,6 +26,8 @@ import java.util.Objects;
  *                       leaves before it started): every leaf must then serve exactly this index. Null:
  *                       the first leaf that answers with {@code indexName} and {@code partitions}
  *                       pins the index for the rest ({@link ServedIndex})
+ * @param batchAdmission how many batch sub-requests each leaf may hold at once, adapted to the
+ *                       interactive latency ({@link io.hedgerow.root.cost.BatchAdmission})
  */
 public record ClusterConfig(
         String indexName,
@@ -37,7 +40,8 @@ public record ClusterConfig(
         int maxFrameBytes,
         HedgeSettings hedge,
         TailSettings tail,
-        IndexManifest index) {
+        IndexManifest index,
+        BatchAdmissionSettings batchAdmission) {
 
     public ClusterConfig {
         Objects.requireNonNull(indexName, "indexName");
@@ -60,6 +64,7 @@ public record ClusterConfig(
         }
         Objects.requireNonNull(hedge, "hedge");
         Objects.requireNonNull(tail, "tail");
+        Objects.requireNonNull(batchAdmission, "batchAdmission");
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
         }
@@ -80,7 +85,7 @@ public record ClusterConfig(
     public static ClusterConfig of(String indexName, List<String> leaves, int partitions, int replicas) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
                 Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults(),
-                TailSettings.defaults(), null);
+                TailSettings.defaults(), null, BatchAdmissionSettings.defaults());
     }
 
     /** As {@link #of(String, List, int, int)}, for exactly this index: its name and partition count. */
@@ -91,27 +96,32 @@ public record ClusterConfig(
     /** For exactly this index; its name and partition count must be this config's. */
     public ClusterConfig withIndex(IndexManifest manifest) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, manifest);
+                maxFrameBytes, hedge, tail, manifest, batchAdmission);
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge, tail, index);
+                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission);
     }
 
     public ClusterConfig withIoThreads(int threads) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge, tail, index);
+                hedge, tail, index, batchAdmission);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings, tail, index);
+                maxFrameBytes, settings, tail, index, batchAdmission);
     }
 
     public ClusterConfig withTail(TailSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, settings, index);
+                maxFrameBytes, hedge, settings, index, batchAdmission);
+    }
+
+    public ClusterConfig withBatchAdmission(BatchAdmissionSettings settings) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, hedge, tail, index, settings);
     }
 
     public PartitionAssignment assignment() {

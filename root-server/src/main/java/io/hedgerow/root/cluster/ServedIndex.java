@@ -10,7 +10,6 @@ import io.hedgerow.root.api.SearchException;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 
 /**
@@ -35,8 +34,7 @@ import org.apache.lucene.search.Query;
  */
 public final class ServedIndex {
     /** At the root a query is refused only for what no leaf could accept. */
-    static final QueryLimits ROOT_LIMITS = new QueryLimits(Integer.MAX_VALUE, IndexSearcher.getMaxClauseCount(),
-            Integer.MAX_VALUE, true);
+    static final QueryLimits ROOT_LIMITS = QueryLimits.unlimited();
 
     /** An index known: its identity, manifest, parser, and where the root learnt it. */
     private record Known(IndexIdentity identity, IndexManifest manifest, QueryParsing parsing, String source) {

@@ -11,6 +11,7 @@ import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cost.CostControl;
 import io.hedgerow.root.hedge.HedgeBudget;
 import io.hedgerow.root.hedge.HedgeDelay;
 import io.hedgerow.root.hedge.HedgeSettings;
@@ -56,8 +57,10 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         HedgeDelay hedgeDelay = new HedgeDelay(hedge, ticker);
         this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay, new HedgeDelay(hedge, ticker),
                 new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()),
-                new TailGuard(cluster.config().tail(), hedgeDelay, ticker, cluster.index()::parse));
+                new TailGuard(cluster.config().tail(), hedgeDelay, ticker, cluster.index()::parse),
+                CostControl.of(cluster.config().batchAdmission(), cluster.leaves().size(), ticker));
         metrics.watch(context.tail());
+        metrics.watch(context.costs(), cluster.leaves());
         this.group = group;
         this.defaultTimeoutNanos = cluster.config().defaultTimeout().toNanos();
         this.maxTimeoutNanos = cluster.config().maxTimeout().toNanos();

@@ -2,6 +2,7 @@ package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cost.CostControl;
 import io.hedgerow.root.hedge.HedgeBudget;
 import io.hedgerow.root.hedge.HedgeDelay;
 import io.hedgerow.root.hedge.RoundTrip;
@@ -18,6 +19,8 @@ import io.hedgerow.root.tail.TailGuard;
  * @param budget     how many extra sub-requests (backups, twins, retries) the cluster can afford
  * @param roundTrip  network round trips to each leaf, for the tied-request delay
  * @param tail       canaries and the blocklist, the good-enough cutoff, the result cache
+ * @param costs      what queries cost at the leaves (learnt per query, sent as a hint), and the
+ *                   admission of batch sub-requests to each leaf
  */
 record FanOutContext(
         ClusterState cluster,
@@ -28,5 +31,6 @@ record FanOutContext(
         HedgeDelay fetchDelay,
         HedgeBudget budget,
         RoundTrip roundTrip,
-        TailGuard tail) {
+        TailGuard tail,
+        CostControl costs) {
 }

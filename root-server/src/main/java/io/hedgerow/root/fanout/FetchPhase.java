@@ -40,9 +40,7 @@ final class FetchPhase {
     private final List<FetchCopy> copies = new ArrayList<>(4);
     private int round;
     private long delayNanos;
-    /** Refused fetch backups: the wait before trying them again (0: none yet), doubling; see {@link Hedging}. */
-    private long refusedRetryNanos;
-    private boolean retryingRefused;
+    private final RefusedBackups refusedBackups = new RefusedBackups();
     /** Set by {@link #send} when the budget refused a group. */
     private boolean refusedInSend;
 
@@ -213,10 +211,9 @@ final class FetchPhase {
 
     /** A hedge round: the hits still waiting on their fetch get a backup on replicas not asked yet. */
     void onHedgeTimer(long nowNanos) {
-        if (!retryingRefused) {
+        if (refusedBackups.startsRound()) {
             round++;
         }
-        retryingRefused = false;
         List<HitSlot> late = new ArrayList<>();
         for (HitSlot hit : hits) {
             if (!hit.fetched() && hit.out() > 0 && hit.backups() < round) {
@@ -229,10 +226,7 @@ final class FetchPhase {
         refusedInSend = false;
         send(late, SubRequestTrace.Kind.FETCH_BACKUP, ctx.backupPriority, nowNanos);
         if (refusedInSend) {
-            // As in the query phase (Hedging): refused backups are tried again, at doubling waits.
-            refusedRetryNanos = refusedRetryNanos == 0 ? 2 * delayNanos : 2 * refusedRetryNanos;
-            retryingRefused = true;
-            timers.arm(RunTimers.Timer.FETCH_HEDGE, nowNanos + refusedRetryNanos);
+            timers.arm(RunTimers.Timer.FETCH_HEDGE, nowNanos + refusedBackups.retryAfterNanos(delayNanos));
         } else if (round < ctx.hedgeRounds()) {
             timers.arm(RunTimers.Timer.FETCH_HEDGE, nowNanos + delayNanos);
         }

@@ -15,7 +15,9 @@ import java.util.concurrent.CompletableFuture;
  * The Netty adapter of one {@link SearchRun}: it turns what the connections report into events
  * (stamped with the root's ticker) and executes the run's actions on them: a send on the leaf's
  * connection of this event loop, a cancel on the wire, the run's one timer through the {@link
- * RunScheduler}, the promise completed. It decides nothing.
+ * RunScheduler}, the promise completed. It decides nothing. Batch sub-requests go out through the
+ * root's batch admission ({@link BatchSends}), which may hold one at the root until its leaf has a
+ * place for it.
  *
  * <p><b>Assumptions and guarantees.</b> Confined to its event loop (the loop of its {@link
  * LoopConnections}); its promise is completed exactly once, on that loop.
@@ -28,6 +30,8 @@ final class Gatherer {
     private final RunScheduler scheduler;
     private final CompletableFuture<SearchResult> promise;
     private final Map<SubRequest, QueryCall> calls = new IdentityHashMap<>();
+    /** Batch sub-requests go out through the root's batch admission. */
+    private final BatchSends batch;
     private final Runnable onTimer = this::timerFired;
     private RunScheduler.Scheduled timer;
 
@@ -39,6 +43,7 @@ final class Gatherer {
         this.metrics = context.metrics();
         this.scheduler = scheduler;
         this.promise = promise;
+        this.batch = new BatchSends(context.costs().batch(), connections.loop(), context.ticker());
     }
 
     void start() {
@@ -56,14 +61,17 @@ final class Gatherer {
             // comes from a leaf that may be stalled, and jumps its queue.
             call.connection().progress().done(now, call.copy().sentNanos(), call.copy().priority());
         }
+        batch.answered(call, response.getStatus() == Status.OK, now);
         execute(run.handle(new Event.Answered(call.copy(), response, now)));
     }
 
     void fetched(FetchCall call, FetchResponse response) {
+        batch.ended(call);
         execute(run.handle(new Event.Fetched(call.copy(), response, ticker.nanoTime())));
     }
 
     void lost(QueryCall call, String reason) {
+        batch.ended(call);
         execute(run.handle(new Event.ConnectionLost(call.copy(), reason, ticker.nanoTime())));
     }
 
@@ -78,17 +86,30 @@ final class Gatherer {
                 case Action.SendSearch send -> {
                     ShardCall call = new ShardCall(this, send.copy(), connections.leaf(send.copy().leaf()));
                     calls.put(send.copy(), call);
-                    call.connection().send(call, send.wire());
+                    if (batch.holdsBack(call)) {
+                        batch.send(call, waitedNanos -> call.connection().send(call, waitedNanos == 0 ? send.wire()
+                                : send.wire().toBuilder().setBudgetNanos(lessBudget(send.wire().getBudgetNanos(), waitedNanos)).build()));
+                    } else {
+                        call.connection().send(call, send.wire());
+                    }
                 }
                 case Action.SendFetch send -> {
                     FetchCall call = new FetchCall(this, send.copy(), connections.leaf(send.copy().leaf()));
                     calls.put(send.copy(), call);
-                    call.connection().send(call, send.wire());
+                    if (batch.holdsBack(call)) {
+                        batch.send(call, waitedNanos -> call.connection().send(call, waitedNanos == 0 ? send.wire()
+                                : send.wire().toBuilder().setBudgetNanos(lessBudget(send.wire().getBudgetNanos(), waitedNanos)).build()));
+                    } else {
+                        call.connection().send(call, send.wire());
+                    }
                 }
                 case Action.Cancel cancel -> {
                     QueryCall call = calls.get(cancel.copy());
                     if (call != null && call.connection().cancel(call)) {
                         metrics.cancelSent();
+                    }
+                    if (call != null) {
+                        batch.ended(call);
                     }
                 }
                 case Action.ArmTimer arm -> {
@@ -105,6 +126,11 @@ final class Gatherer {
                 }
             }
         }
+    }
+
+    /** A leaf budget less the time its sub-request waited at the root (at least 1 ns: 0 would mean none). */
+    private static long lessBudget(long budgetNanos, long waitedNanos) {
+        return budgetNanos == 0 ? 0 : Math.max(1, budgetNanos - waitedNanos);
     }
 
     private void cancelTimer() {

@@ -15,10 +15,7 @@ import io.hedgerow.root.hedge.RoundTrip;
  *       Where partitions have a third replica, a second round one hedge delay later gives a
  *       partition still waiting on both copies a third (budgeted too), so that two delayed copies
  *       of one partition no longer own the tail. A backup the budget refuses is tried again
- *       later, at twice the previous wait each time (a straggler still out at 2x, 4x the hedge
- *       delay is ever more surely a real one), so a copy stuck behind a delay gets its backup as
- *       soon as the budget has room, instead of holding its leaf's worker until the search
- *       ends.</li>
+ *       later ({@link RefusedBackups}).</li>
  *   <li><b>tied:</b> each partition's first copy names a twin on another replica, and the twin
  *       follows after the tied delay unless the partition answered; the leaf that starts one copy
  *       cancels the other. A twin is charged to the budget when its first copy goes out (that copy
@@ -32,10 +29,7 @@ final class Hedging {
     private final RunTimers timers;
     private int round;
     private long delayNanos;
-    /** The wait before trying again the backups the budget refused (0: none refused yet); doubles. */
-    private long refusedRetryNanos;
-    /** The armed hedge timer retries refused backups of the current round rather than starting a round. */
-    private boolean retryingRefused;
+    private final RefusedBackups refusedBackups = new RefusedBackups();
     /** Tied mode: the delay before the twins, and the grace the twin's leaf gives the first copy's cancel. */
     private long tiedDelayNanos;
 
@@ -93,10 +87,9 @@ final class Hedging {
 
     /** A hedge round: a backup for each partition still waiting on as many copies as rounds so far. */
     void onHedgeTimer(long nowNanos) {
-        if (!retryingRefused) {
+        if (refusedBackups.startsRound()) {
             round++;
         }
-        retryingRefused = false;
         boolean anotherRound = false;
         boolean refused = false;
         for (PartitionSlot slot : slots.all()) {
@@ -120,9 +113,7 @@ final class Hedging {
             anotherRound = true;
         }
         if (refused) {
-            refusedRetryNanos = refusedRetryNanos == 0 ? 2 * delayNanos : 2 * refusedRetryNanos;
-            retryingRefused = true;
-            timers.arm(RunTimers.Timer.HEDGE, nowNanos + refusedRetryNanos);
+            timers.arm(RunTimers.Timer.HEDGE, nowNanos + refusedBackups.retryAfterNanos(delayNanos));
         } else if (anotherRound && round < ctx.hedgeRounds()) {
             timers.arm(RunTimers.Timer.HEDGE, nowNanos + delayNanos);
         }

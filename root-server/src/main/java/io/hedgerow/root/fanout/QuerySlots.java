@@ -1,6 +1,7 @@
 package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.wire.proto.Priority;
+import io.hedgerow.common.wire.proto.QueryCost;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Twin;
 import io.hedgerow.root.api.PartitionError;
@@ -38,6 +39,11 @@ final class QuerySlots {
     private final PartitionSlot[] slots;
     private int answered;
     private int settled;
+
+    /** What this search's answers said it costs, for the root's {@link io.hedgerow.root.cost.QueryCostBook}. */
+    private long costEstimate;
+    private long costCpuNanos;
+    private int costAnswers;
 
     QuerySlots(RunContext ctx, Outbox out) {
         this.ctx = ctx;
@@ -102,6 +108,22 @@ final class QuerySlots {
         return copy;
     }
 
+    private void noteCost(QueryCost cost) {
+        if (cost.getEstimate() > 0 || cost.getCpuNanos() > 0) {
+            costEstimate = Math.max(costEstimate, cost.getEstimate());
+            costCpuNanos += cost.getCpuNanos();
+            costAnswers++;
+        }
+    }
+
+    /** The search ended: what it learnt of its query's cost goes to the book, once. */
+    void learnCost() {
+        if (costAnswers > 0) {
+            ctx.shared.costs().book().learn(ctx.run.fingerprint(), costEstimate, costCpuNanos / costAnswers);
+            costAnswers = 0;
+        }
+    }
+
     /** Takes in a leaf's answer to {@code copy}: latency, the winner, the failure. */
     Outcome accept(SearchCopy copy, SearchResponse response, long nowNanos) {
         copy.noteAnswer(nowNanos, response.getStatus());
@@ -115,6 +137,7 @@ final class QuerySlots {
                 ctx.metrics().subRequestAnswered(copy.leaf(), roundTripNanos);
                 ctx.shared.hedgeDelay().record(ctx.requestClass, roundTripNanos);
                 ctx.shared.roundTrip().record(copy.leaf(), roundTripNanos, leafNanos);
+                noteCost(response.getCost());
                 if (slot.settled()) {
                     yield Outcome.LATE;
                 }

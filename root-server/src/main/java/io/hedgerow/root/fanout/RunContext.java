@@ -2,6 +2,7 @@ package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.Twin;
+import io.hedgerow.root.api.QueryPriority;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.RequestClass;
@@ -52,7 +53,9 @@ final class RunContext {
         this.startNanos = startNanos;
         this.deadlineNanos = startNanos + timeoutNanos;
         this.hedgeMode = request.hedgeMode(shared.cluster().config().hedge().defaultMode());
-        this.requestClass = RequestClass.of(request.query());
+        // Batch latencies include the root's batch admission: learnt apart from interactive ones.
+        this.requestClass = request.priority() == QueryPriority.BATCH ? RequestClass.BATCH
+                : RequestClass.of(request.query());
         this.priority = WIRE_PRIORITY[request.priority().ordinal()];
         this.backupPriority = BACKUP_PRIORITY[request.priority().ordinal()];
         this.partitions = shared.cluster().assignment().partitions();
@@ -61,6 +64,7 @@ final class RunContext {
                 .setK(request.k())
                 .setPriority(priority)
                 .setTotalHitsThreshold(request.totalHitsThreshold())
+                .setCostHint(run.fingerprint() == null ? 0 : shared.costs().book().hint(run.fingerprint()))
                 .build();
     }
 

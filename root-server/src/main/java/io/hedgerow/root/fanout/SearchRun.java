@@ -193,6 +193,7 @@ final class SearchRun {
         }
         stage = Stage.DONE;
         timers.disarmAll();
+        slots.learnCost();
         SearchResult result = new ResultBuilder(ctx, slots, query.cutOff(), query.cutoffNanos())
                 .build(merged, fetch == null ? null : fetch.hits(), out.sent(), now);
         SearchResult served = ctx.shared.tail().served(ctx.run, result, canary.passed());
@@ -207,6 +208,7 @@ final class SearchRun {
         }
         stage = Stage.DONE;
         timers.disarmAll();
+        slots.learnCost();
         hedging.end();
         slots.cancelAll();
         if (fetch != null) {

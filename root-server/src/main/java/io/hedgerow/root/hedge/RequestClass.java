@@ -18,7 +18,14 @@ public enum RequestClass {
      * or proximity ({@code ~}), a regular expression ({@code /}), a phrase ({@code "}), a range
      * ({@code [}, <code>{</code>), or more than {@value #MAX_CHEAP_TERMS} terms.
      */
-    EXPENSIVE;
+    EXPENSIVE,
+    /**
+     * A batch query ({@code priority=batch}), whatever its shape. Its latencies include waiting for
+     * the root's batch admission, by design, so they are learnt apart: they must not stretch the
+     * hedge delays, canary timeouts and cutoffs of interactive queries. Never returned by {@link
+     * #of(String)}; the root assigns it.
+     */
+    BATCH;
 
     /** The most terms a query may have and still be cheap. */
     public static final int MAX_CHEAP_TERMS = 3;

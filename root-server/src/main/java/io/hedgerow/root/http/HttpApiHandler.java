@@ -51,6 +51,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private final SearchRequestParser parser;
     private final AdminRoutes admin;
     private final TailRoutes tailRoutes;
+    /** Live writes under {@code /documents}; null for a root without them. */
+    private final DocumentRoutes documents;
 
     /**
      * @param admin  leaf process operations of a root that manages its leaves, or null: then
@@ -60,6 +62,13 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
      */
     HttpApiHandler(HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults,
             TailGuard tail) {
+        this(client, cluster, metrics, admin, faults, tail, null);
+    }
+
+    /** As above, with {@code /documents} served by {@code documents} (null: no live writes). */
+    HttpApiHandler(HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults,
+            TailGuard tail, DocumentRoutes documents) {
+        this.documents = documents;
         this.client = client;
         this.cluster = cluster;
         this.metrics = metrics;
@@ -116,7 +125,9 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                             json -> JsonResponses.writeRequestLatency(json, metrics.requestLatency().snapshot())));
                 }
                 default -> {
-                    if (TailRoutes.handles(uri.path())) {
+                    if (documents != null && DocumentRoutes.handles(uri.path())) {
+                        documents.handle(ctx, request, uri, keepAlive);
+                    } else if (TailRoutes.handles(uri.path())) {
                         tailRoutes.handle(ctx, request, uri.path(), keepAlive);
                     } else if (admin != null && uri.path().startsWith(AdminRoutes.PREFIX)) {
                         admin.handle(ctx, request, uri.path(), keepAlive);

@@ -54,7 +54,15 @@ public final class HttpApiServer implements AutoCloseable {
     public static HttpApiServer start(EventLoopGroup group, Transport transport, String host, int port,
             HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults,
             TailGuard tail) throws IOException {
-        HttpApiHandler api = new HttpApiHandler(client, cluster, metrics, admin, faults, tail);
+        return start(group, transport, host, port, client, cluster, metrics, admin, faults, tail, null);
+    }
+
+    /** As above, with live writes under {@code /documents} when {@code documents} is not null. */
+    public static HttpApiServer start(EventLoopGroup group, Transport transport, String host, int port,
+            HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults,
+            TailGuard tail, io.hedgerow.root.write.DocumentWriter documents) throws IOException {
+        HttpApiHandler api = new HttpApiHandler(client, cluster, metrics, admin, faults, tail,
+                documents == null ? null : new DocumentRoutes(documents));
         try {
             Channel channel = new ServerBootstrap()
                     .group(group)

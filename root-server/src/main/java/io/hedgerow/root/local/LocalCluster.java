@@ -21,7 +21,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 
 /**
  * A whole cluster on this machine: each leaf its own JVM process (so a fault can pause or kill
@@ -133,12 +132,7 @@ public final class LocalCluster implements AutoCloseable {
     public static LocalCluster start(Options options, PrintStream progress) throws IOException, InterruptedException {
         IndexManifest manifest = new PartitionStore(options.indexDir()).readManifest();
         RunDirectory run = options.runDirectory();
-        List<ProcessHandle> running = run.liveProcesses();
-        if (!running.isEmpty()) {
-            throw new IOException("a local cluster is already running from " + run.dir() + " (pids "
-                    + running.stream().map(p -> Long.toString(p.pid())).collect(Collectors.joining(", "))
-                    + "); stop it with: ./hedgerow local stop");
-        }
+        run.requireNoneRunning();
         requirePortFree(options.host(), options.httpPort());
         run.deletePidFiles();
         Files.createDirectories(run.dir());

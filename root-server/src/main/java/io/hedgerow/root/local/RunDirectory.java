@@ -52,6 +52,22 @@ public record RunDirectory(Path dir) {
     }
 
     /**
+     * Throws when a cluster started from this folder is still running, naming its processes: nothing
+     * may rebuild or reopen the index under it.
+     */
+    public void requireNoneRunning() throws IOException {
+        List<ProcessHandle> running = liveProcesses();
+        if (!running.isEmpty()) {
+            StringBuilder pids = new StringBuilder();
+            for (ProcessHandle process : running) {
+                pids.append(pids.isEmpty() ? "" : ", ").append(process.pid());
+            }
+            throw new IOException("a local cluster is already running from " + dir + " (pids " + pids
+                    + "); stop it with: ./hedgerow local stop");
+        }
+    }
+
+    /**
      * Stops every live process named here (SIGTERM, then SIGKILL after {@code graceMillis}) and
      * deletes the pid files.
      *

@@ -3,6 +3,9 @@ package io.hedgerow.root.metrics;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.cost.BatchAdmission;
+import io.hedgerow.root.cost.CostControl;
+import io.hedgerow.root.cost.QueryCostBook;
 import io.hedgerow.root.hedge.RequestClass;
 import io.hedgerow.root.tail.Blocklist;
 import io.hedgerow.root.tail.ResultCache;
@@ -188,6 +191,34 @@ public final class RootMetrics {
         }
         Gauge.builder("hedgerow.goodenough.cutoff", tail.cutoff(), c -> c.cutoffNanos() / 1e9)
                 .description("The good-enough cutoff in use").baseUnit("seconds").register(registry);
+    }
+
+    /**
+     * Meters of the root's cost control, read at each scrape: the batch admission's limit per leaf,
+     * the interactive p99 it watches and its baseline, each leaf's batch sub-requests in flight and
+     * waiting, and the queries whose cost the root has learnt.
+     */
+    public void watch(CostControl costs, List<LeafStatus> leaves) {
+        BatchAdmission batch = costs.batch();
+        Gauge.builder("hedgerow.batch.limit", batch, BatchAdmission::limit)
+                .description("Batch sub-requests each leaf may hold at once, now").register(registry);
+        Gauge.builder("hedgerow.batch.interactive.p99", batch, b -> b.controller().lastP99Nanos() / 1e9)
+                .description("The interactive sub-request p99 of the batch limit's last window").baseUnit("seconds")
+                .register(registry);
+        Gauge.builder("hedgerow.batch.interactive.baseline", batch, b -> b.controller().baselineNanos() / 1e9)
+                .description("The lowest recent window p99 the batch limit compares with").baseUnit("seconds")
+                .register(registry);
+        for (int i = 0; i < leaves.size(); i++) {
+            int leaf = i;
+            String address = leaves.get(i).address().toString();
+            Gauge.builder("hedgerow.batch.inflight", batch, b -> b.inFlight(leaf))
+                    .description("Batch sub-requests the leaf holds").tag("leaf", address).register(registry);
+            Gauge.builder("hedgerow.batch.waiting", batch, b -> b.waiting(leaf))
+                    .description("Batch sub-requests waiting at the root for a place at the leaf").tag("leaf", address)
+                    .register(registry);
+        }
+        Gauge.builder("hedgerow.costs.queries", costs.book(), QueryCostBook::size)
+                .description("Queries whose cost the root has learnt from the leaves").register(registry);
     }
 
     private void cacheCounter(String name, String description, ResultCache cache,

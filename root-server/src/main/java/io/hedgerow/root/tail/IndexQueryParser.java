@@ -5,7 +5,6 @@ import io.hedgerow.leaf.search.QueryLimits;
 import io.hedgerow.leaf.search.QueryParsing;
 import java.util.List;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 
 /**
@@ -29,7 +28,7 @@ public interface IndexQueryParser {
      */
     static IndexQueryParser standard() {
         QueryParsing parsing = new QueryParsing(new StandardAnalyzer(), List.of("title", "body"),
-                new QueryLimits(Integer.MAX_VALUE, IndexSearcher.getMaxClauseCount(), Integer.MAX_VALUE, true));
+                QueryLimits.unlimited());
         return parsing::parse;
     }
 }

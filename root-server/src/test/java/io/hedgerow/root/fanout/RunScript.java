@@ -16,6 +16,8 @@ import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cost.BatchAdmissionSettings;
+import io.hedgerow.root.cost.CostControl;
 import io.hedgerow.root.hedge.HedgeBudget;
 import io.hedgerow.root.hedge.HedgeDelay;
 import io.hedgerow.root.hedge.HedgeSettings;
@@ -74,7 +76,8 @@ final class RunScript {
         HedgeDelay hedgeDelay = new HedgeDelay(hedge, ticker);
         this.context = new FanOutContext(cluster, DispatchPolicy.leastOutstanding(), metrics, ticker, hedgeDelay,
                 new HedgeDelay(hedge, ticker), new HedgeBudget(hedge, ticker), new RoundTrip(leafCount),
-                new TailGuard(tail, hedgeDelay, ticker));
+                new TailGuard(tail, hedgeDelay, ticker),
+                CostControl.of(BatchAdmissionSettings.defaults(), leafCount, ticker));
         this.leaves = new FakeLeaves(leafCount);
         ticker.advance(Duration.ofSeconds(1)); // the clock does not start at zero
         this.originNanos = ticker.nanoTime();

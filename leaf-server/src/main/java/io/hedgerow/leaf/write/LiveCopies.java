@@ -1,0 +1,57 @@
+package io.hedgerow.leaf.write;
+
+import io.hedgerow.leaf.index.PartitionStore;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.stream.Stream;
+
+/**
+ * Makes a leaf's writable copy of a built partition. Hard links where the file system allows
+ * (Lucene writes each file once and never changes it, so a link is as good as a copy and costs no
+ * space), copies elsewhere. The copy is made under a temporary name and renamed into place, so a
+ * crash midway leaves no half copy that looks whole.
+ */
+final class LiveCopies {
+    private LiveCopies() {
+    }
+
+    static void linkOrCopy(Path source, Path parent, Path target) throws IOException {
+        if (!Files.isDirectory(source)) {
+            throw new IOException("no partition to copy at " + source + " (expected: the build's partition directory)");
+        }
+        Files.createDirectories(parent);
+        Path tmp = parent.resolve(target.getFileName() + ".tmp");
+        PartitionStore.deleteTree(tmp);
+        Files.createDirectories(tmp);
+        try (Stream<Path> files = Files.list(source)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String name = file.getFileName().toString();
+                if (name.equals("write.lock") || name.startsWith(".") || !Files.isRegularFile(file)) {
+                    continue;
+                }
+                try {
+                    Files.createLink(tmp.resolve(name), file);
+                } catch (IOException | UnsupportedOperationException e) {
+                    Files.copy(file, tmp.resolve(name));
+                    try (FileChannel channel = FileChannel.open(tmp.resolve(name), StandardOpenOption.WRITE)) {
+                        channel.force(true);
+                    }
+                }
+            }
+        }
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, target);
+        }
+        try (FileChannel channel = FileChannel.open(parent, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
+}

@@ -1,0 +1,221 @@
+package io.hedgerow.leaf.write;
+
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.common.wire.proto.WriteKind;
+import io.hedgerow.common.wire.proto.WriteOp;
+import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.common.wire.proto.WriteResponse;
+import io.hedgerow.leaf.search.IndexContext;
+import io.hedgerow.leaf.search.PartitionSearcher;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.IntPredicate;
+
+/**
+ * The writes of one leaf: its {@link LivePartition}s, made on a partition's first write (or found
+ * on disk at assignment, after a restart), the threads that run writes (they fsync, so never on an
+ * event loop), and the timer that refreshes every partition with new writes each refresh interval
+ * (so an acknowledged write is searchable within about that long) and commits each one now and
+ * then (so a restart replays a short log).
+ *
+ * <p>A leaf keeps its live copies under {@code <index>/live/<build>/port-<port>/partition-NNNN/}:
+ * named after the build (a rebuilt index starts without writes; the writes of the old build are not
+ * carried over) and the port it listens on, since leaves of one machine share an index directory
+ * and a leaf restarted in place keeps its port (as {@code ./hedgerow local} does).
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe. {@link #start} is called once, after the leaf
+ * has bound its port and before any write is handled; a write that comes earlier is answered with
+ * an error. Writes to one partition are serialized by its {@link LivePartition}.
+ */
+public final class LiveWrites implements Closeable {
+    private static final System.Logger LOG = System.getLogger(LiveWrites.class.getName());
+    /** How often new writes become searchable: well under the one second a write promises. */
+    public static final Duration DEFAULT_REFRESH = Duration.ofMillis(500);
+    private static final Duration COMMIT_INTERVAL = Duration.ofSeconds(30);
+
+    private final IndexContext index;
+    private final Duration refreshInterval;
+    private final BiConsumer<Integer, PartitionSearcher> publish;
+    private final IntPredicate assigned;
+    private final Map<Integer, LivePartition> partitions = new ConcurrentHashMap<>();
+    private final ExecutorService writers;
+    private final ScheduledExecutorService timer;
+    private volatile Path dir;
+
+    /**
+     * @param publish  serves a partition's newer searcher from now on (and retires the old one)
+     * @param assigned whether this leaf serves a partition now; writes to others are refused
+     */
+    public LiveWrites(IndexContext index, Duration refreshInterval, BiConsumer<Integer, PartitionSearcher> publish,
+            IntPredicate assigned) {
+        if (refreshInterval.isNegative() || refreshInterval.isZero()) {
+            throw new IllegalArgumentException("refreshInterval: " + refreshInterval + " (expected: > 0)");
+        }
+        this.index = index;
+        this.refreshInterval = refreshInterval;
+        this.publish = publish;
+        this.assigned = assigned;
+        this.writers = Executors.newFixedThreadPool(2, daemon("leaf-writes"));
+        this.timer = Executors.newSingleThreadScheduledExecutor(daemon("leaf-refresh"));
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** Starts taking writes, keeping live copies in {@code leafDir}. */
+    public void start(Path leafDir) {
+        this.dir = leafDir;
+        long refreshNanos = refreshInterval.toNanos();
+        timer.scheduleWithFixedDelay(this::refreshAll, refreshNanos, refreshNanos, TimeUnit.NANOSECONDS);
+        timer.scheduleWithFixedDelay(this::commitAll, COMMIT_INTERVAL.toNanos(), COMMIT_INTERVAL.toNanos(),
+                TimeUnit.NANOSECONDS);
+    }
+
+    /** The directory of this leaf's live copy of an index's partitions. */
+    public static Path leafDir(Path liveRoot, int port) {
+        return liveRoot.resolve("port-" + port);
+    }
+
+    /** Whether this leaf has a live copy of the partition on disk (writes it took before). */
+    public boolean hasCopy(int partition) {
+        Path leafDir = dir;
+        return leafDir != null && Files.isDirectory(partitionDir(leafDir, partition).resolve(LivePartition.INDEX_DIR));
+    }
+
+    /** Opens the partition's live copy (publishing its searcher), if not open yet. */
+    public void open(int partition) throws IOException {
+        partition(partition);
+    }
+
+    private LivePartition partition(int partition) throws IOException {
+        LivePartition live = partitions.get(partition);
+        if (live != null) {
+            return live;
+        }
+        synchronized (this) {
+            live = partitions.get(partition);
+            if (live == null) {
+                Path leafDir = dir;
+                if (leafDir == null) {
+                    throw new IOException("this leaf does not take writes yet (it has not finished starting)");
+                }
+                live = LivePartition.open(index, partition, partitionDir(leafDir, partition),
+                        index.store().partitionDir(index.manifest(), partition),
+                        searcher -> publish.accept(partition, searcher));
+                partitions.put(partition, live);
+                LOG.log(System.Logger.Level.INFO, "partition {0} takes writes ({1}; last seq {2})", partition,
+                        partitionDir(leafDir, partition), live.lastSeq());
+            }
+            return live;
+        }
+    }
+
+    private static Path partitionDir(Path leafDir, int partition) {
+        return leafDir.resolve(String.format("partition-%04d", partition));
+    }
+
+    /** Closes a partition this leaf no longer serves (committing it first). */
+    public void closePartition(int partition) {
+        LivePartition live;
+        synchronized (this) {
+            live = partitions.remove(partition);
+        }
+        if (live != null) {
+            closeQuietly(live);
+        }
+    }
+
+    /** Runs a write request off the caller's thread and hands its answer to {@code reply}. */
+    public void handle(WriteRequest request, Consumer<WriteResponse> reply) {
+        writers.execute(() -> reply.accept(answer(request)));
+    }
+
+    /** Answers a write request on the calling thread. */
+    public WriteResponse answer(WriteRequest request) {
+        WriteResponse.Builder response = WriteResponse.newBuilder()
+                .setRequestId(request.getRequestId())
+                .setPartition(request.getPartition());
+        if (!assigned.test(request.getPartition())) {
+            return response.setStatus(Status.NOT_ASSIGNED)
+                    .setError("partition " + request.getPartition() + " is not served by this leaf").build();
+        }
+        try {
+            LivePartition live = partition(request.getPartition());
+            WriteOp first = request.getOpsCount() == 1 ? request.getOps(0) : null;
+            if (first != null && first.getKind() == WriteKind.READ_LOG) {
+                response.addAllLog(live.logFrom(request.getFromSeq()));
+            } else if (first != null && first.getKind() == WriteKind.GET) {
+                response.addResults(live.get(first.getId()));
+            } else {
+                response.addAllResults(live.write(request.getOpsList(), request.getPrimary()));
+                if (request.getWaitForRefresh()) {
+                    live.refresh();
+                }
+            }
+            return response.setStatus(Status.OK).setLastSeq(live.lastSeq()).setVisibleSeq(live.visibleSeq()).build();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "write to partition " + request.getPartition() + " failed", e);
+            return response.setStatus(Status.ERROR).setError(String.valueOf(e.getMessage())).build();
+        }
+    }
+
+    private void refreshAll() {
+        for (LivePartition live : partitions.values()) {
+            try {
+                live.refresh();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "refreshing partition " + live.partition() + " failed", e);
+            }
+        }
+    }
+
+    private void commitAll() {
+        for (LivePartition live : partitions.values()) {
+            try {
+                live.commit();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "committing partition " + live.partition() + " failed", e);
+            }
+        }
+    }
+
+    private static void closeQuietly(LivePartition live) {
+        try {
+            live.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing partition " + live.partition() + " failed", e);
+        }
+    }
+
+    /** Stops the threads and commits and closes every partition. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        writers.shutdown();
+        try {
+            writers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            partitions.values().forEach(LiveWrites::closeQuietly);
+            partitions.clear();
+        }
+    }
+}

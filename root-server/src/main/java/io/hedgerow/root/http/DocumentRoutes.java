@@ -1,0 +1,262 @@
+package io.hedgerow.root.http;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hedgerow.leaf.index.BadLine;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.JsonlSource;
+import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.leaf.index.SourceEntry;
+import io.hedgerow.root.write.DocumentResult;
+import io.hedgerow.root.write.DocumentWriter;
+import io.hedgerow.root.write.DocumentWriter.WriteOptions;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code /documents}: live writes. {@code POST /documents} takes JSON lines, one document with its
+ * {@code id} each, and answers each line's outcome (a bad line never fails the good ones);
+ * {@code PUT /documents/{id}} adds or replaces one document (its fields as a JSON object),
+ * {@code DELETE /documents/{id}} deletes one, {@code GET /documents/{id}} reads one, realtime.
+ * {@code PUT} and {@code DELETE} take {@code if_version} (409 when the document's version differs);
+ * writes take {@code refresh=wait_for} to answer only once searches see them. Documents are checked
+ * against the index config as {@code index --input} checks its lines.
+ *
+ * <p>A write refused because its partition's queue is full, or no replica can take it, is a 503
+ * with {@code Retry-After}; nothing is acknowledged that is not on disk at every in-sync replica.
+ */
+final class DocumentRoutes {
+    static final String PATH = "/documents";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String RETRY_AFTER_SECONDS = "1";
+
+    private final DocumentWriter writer;
+
+    DocumentRoutes(DocumentWriter writer) {
+        this.writer = writer;
+    }
+
+    static boolean handles(String path) {
+        return path.equals(PATH) || path.startsWith(PATH + "/");
+    }
+
+    void handle(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, boolean keepAlive)
+            throws ApiException {
+        IndexConfig config = writer.config();
+        if (config == null) {
+            throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable",
+                    "no leaf has told this root its index yet, so documents cannot be checked against its config");
+        }
+        boolean waitForRefresh = "wait_for".equals(parameter(uri, "refresh"));
+        if (uri.path().equals(PATH)) {
+            if (request.method() != HttpMethod.POST) {
+                throw HttpApiHandler.methodNotAllowed(request, "POST");
+            }
+            bulk(ctx, request.content(), config, waitForRefresh, keepAlive);
+            return;
+        }
+        String id = URLDecoder.decode(uri.path().substring(PATH.length() + 1), StandardCharsets.UTF_8);
+        if (id.isEmpty() || id.contains("/")) {
+            throw ApiException.badRequest("document id '" + id + "' (expected: /documents/{id}, a non-empty id)");
+        }
+        long expectedVersion = version(parameter(uri, "if_version"));
+        WriteOptions options = new WriteOptions(expectedVersion, waitForRefresh);
+        CompletableFuture<DocumentResult> result;
+        if (request.method() == HttpMethod.GET) {
+            result = writer.get(id);
+        } else if (request.method() == HttpMethod.DELETE) {
+            result = writer.delete(id, options);
+        } else if (request.method() == HttpMethod.PUT) {
+            HttpApiHandler.requireJson(request);
+            SourceDocument doc = parseOne(id, request.content(), config);
+            result = writer.upsert(id, doc.fields(), options);
+        } else {
+            throw HttpApiHandler.methodNotAllowed(request, "GET, PUT, DELETE");
+        }
+        result.whenComplete((answer, failure) -> {
+            DocumentResult done = failure == null ? answer
+                    : new DocumentResult(id, DocumentResult.Outcome.UNAVAILABLE, 0, String.valueOf(failure), Map.of());
+            send(ctx, keepAlive, HttpResponseStatus.valueOf(done.outcome().httpStatus()),
+                    !done.outcome().succeeded() && done.outcome().httpStatus() == 503,
+                    json -> writeResult(json, done, -1));
+        });
+    }
+
+    private static String parameter(QueryStringDecoder uri, String name) {
+        List<String> values = uri.parameters().get(name);
+        return values == null || values.isEmpty() ? null : values.get(values.size() - 1);
+    }
+
+    private static long version(String text) throws ApiException {
+        if (text == null) {
+            return 0;
+        }
+        try {
+            long version = Long.parseLong(text);
+            if (version >= 1) {
+                return version;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw ApiException.badRequest("if_version=" + text + " (expected: a version >= 1)");
+    }
+
+    /** One document's fields from a PUT body, checked as a bulk line is; the id comes from the path. */
+    private static SourceDocument parseOne(String id, ByteBuf body, IndexConfig config) throws ApiException {
+        JsonNode tree;
+        try {
+            tree = JSON.readTree(new ByteBufInputStream(body.duplicate()));
+        } catch (IOException e) {
+            throw ApiException.badRequest("the body is not valid JSON: " + e.getMessage());
+        }
+        if (!(tree instanceof ObjectNode object)) {
+            throw ApiException.badRequest("the body must be a JSON object of the document's fields");
+        }
+        JsonNode bodyId = object.get(IndexConfig.ID_FIELD);
+        if (bodyId != null && !bodyId.asText().equals(id)) {
+            throw ApiException.badRequest("'id' in the body is '" + bodyId.asText() + "' but the path names '" + id
+                    + "' (expected: the same, or no id in the body)");
+        }
+        object.put(IndexConfig.ID_FIELD, id);
+        try (JsonlSource source = new JsonlSource("body", new ByteArrayInputStream(JSON.writeValueAsBytes(object)),
+                config)) {
+            SourceEntry entry = source.next();
+            if (entry instanceof SourceDocument doc) {
+                return doc;
+            }
+            throw ApiException.badRequest(entry instanceof BadLine bad ? bad.reason() : "an empty body");
+        } catch (IOException e) {
+            throw ApiException.badRequest("unreadable body: " + e.getMessage());
+        }
+    }
+
+    /** One line's outcome: a write under way, or the reason it was refused. */
+    private record Line(long number, String id, CompletableFuture<DocumentResult> result, String error) {
+    }
+
+    private void bulk(ChannelHandlerContext ctx, ByteBuf body, IndexConfig config, boolean waitForRefresh,
+            boolean keepAlive) {
+        long startNanos = System.nanoTime();
+        List<Line> lines = new ArrayList<>();
+        WriteOptions options = new WriteOptions(0, waitForRefresh);
+        try (JsonlSource source = new JsonlSource("body", new ByteBufInputStream(body.duplicate()), config)) {
+            for (SourceEntry entry = source.next(); entry != null; entry = source.next()) {
+                switch (entry) {
+                    case BadLine bad -> lines.add(new Line(bad.lineNumber(), null, null, bad.reason()));
+                    case SourceDocument doc -> lines.add(new Line(doc.lineNumber(), doc.id(),
+                            writer.upsert(doc.id(), doc.fields(), options), null));
+                }
+            }
+        } catch (IOException e) {
+            lines.add(new Line(lines.size() + 1, null, null, "unreadable body: " + e.getMessage()));
+        }
+        CompletableFuture<?>[] pending = lines.stream().filter(line -> line.result() != null)
+                .map(Line::result).toArray(CompletableFuture[]::new);
+        CompletableFuture.allOf(pending).whenComplete((ignored, failure) -> {
+            boolean retry = false;
+            boolean errors = false;
+            for (Line line : lines) {
+                DocumentResult result = outcome(line);
+                errors |= result == null || !result.outcome().succeeded();
+                retry |= result != null && result.outcome().httpStatus() == 503;
+            }
+            boolean anyErrors = errors;
+            send(ctx, keepAlive, HttpResponseStatus.OK, retry, json -> {
+                json.writeStartObject();
+                json.writeNumberField("took_ms", (System.nanoTime() - startNanos) / 1e6);
+                json.writeBooleanField("errors", anyErrors);
+                json.writeArrayFieldStart("items");
+                for (Line line : lines) {
+                    DocumentResult result = outcome(line);
+                    if (result == null) {
+                        json.writeStartObject();
+                        json.writeNumberField("line", line.number());
+                        json.writeNumberField("status", 400);
+                        json.writeStringField("error", line.error());
+                        json.writeEndObject();
+                    } else {
+                        writeResult(json, result, line.number());
+                    }
+                }
+                json.writeEndArray();
+                json.writeEndObject();
+            });
+        });
+    }
+
+    private static DocumentResult outcome(Line line) {
+        if (line.result() == null) {
+            return null;
+        }
+        try {
+            return line.result().join();
+        } catch (RuntimeException e) {
+            return new DocumentResult(line.id(), DocumentResult.Outcome.UNAVAILABLE, 0, String.valueOf(e.getCause()),
+                    Map.of());
+        }
+    }
+
+    private static void writeResult(JsonGenerator json, DocumentResult result, long line) throws IOException {
+        json.writeStartObject();
+        if (line > 0) {
+            json.writeNumberField("line", line);
+        }
+        json.writeStringField("id", result.id());
+        json.writeStringField("result", result.outcome().name().toLowerCase());
+        json.writeNumberField("status", result.outcome().httpStatus());
+        if (result.version() > 0 || result.outcome() == DocumentResult.Outcome.FOUND) {
+            json.writeNumberField("version", result.version());
+        }
+        if (!result.error().isEmpty()) {
+            json.writeStringField("error", result.error());
+        }
+        if (!result.fields().isEmpty()) {
+            json.writeObjectFieldStart("fields");
+            for (Map.Entry<String, String> field : result.fields().entrySet()) {
+                json.writeStringField(field.getKey(), field.getValue());
+            }
+            json.writeEndObject();
+        }
+        json.writeEndObject();
+    }
+
+    private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, boolean retry,
+            JsonResponses.Body body) {
+        ByteBuf content = JsonResponses.write(ctx.alloc(), body);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpApiHandler.JSON_TYPE)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+        if (retry) {
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+        }
+        if (keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(response, ctx.voidPromise());
+        } else {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(response).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        }
+    }
+}

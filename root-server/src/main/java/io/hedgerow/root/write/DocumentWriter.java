@@ -1,0 +1,209 @@
+package io.hedgerow.root.write;
+
+import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.common.wire.proto.StoredField;
+import io.hedgerow.common.wire.proto.WriteKind;
+import io.hedgerow.common.wire.proto.WriteOp;
+import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.common.wire.proto.WriteResult;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexManifest;
+import io.hedgerow.leaf.index.Partitioner;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.LeafAddress;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Adds, updates, deletes and reads documents on a running cluster (the Java face of
+ * {@code /documents}). Each write goes, by the same stable hash the offline build uses
+ * ({@link Partitioner}), to its partition's {@link PartitionWriter}, which orders it, replicates it
+ * to every in-sync replica and completes once each has it on disk. Searches see it within the
+ * leaves' refresh interval (half a second), or at once with {@code waitForRefresh}. A read by id is
+ * realtime: the partition's primary refreshes before it looks.
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe. A returned future completes exactly once; a
+ * write whose future completed with a success outcome is on the disk of every replica that was in
+ * sync when it was written. Documents are checked against the index config by the primary (and by
+ * {@code /documents} before that, per line).
+ */
+public final class DocumentWriter implements AutoCloseable {
+    private final ClusterState cluster;
+    private final WriteLink[] links;
+    private final PartitionWriter[] partitions;
+    private final Partitioner partitioner;
+    private final ScheduledFuture<?> ticks;
+    private final ScheduledFuture<?> invalidations;
+    private final Runnable invalidateResults;
+
+    private static final long INVALIDATE_EVERY_MILLIS = 100;
+    /** Whether the last round of visibility polls found writes searches may miss; only the invalidation task touches it. */
+    private boolean unconfirmed;
+
+    /**
+     * @param invalidateResults drops the root's cached search results. It runs every 100 ms while
+     *                          some acknowledged write is not yet confirmed searchable on every in-sync
+     *                          replica of its partition ({@link PartitionWriter#pollVisibility}), and
+     *                          once more after, so a cached result never outlives the index state it
+     *                          came from by more than that: while writes flow, the cache serves for
+     *                          100 ms at most; without writes it is untouched
+     */
+    public DocumentWriter(ClusterState cluster, EventLoopGroup group, Transport transport, WriteSettings settings,
+            Ticker ticker, Runnable invalidateResults) {
+        this.cluster = cluster;
+        this.invalidateResults = invalidateResults;
+        var leaves = cluster.config().leaves();
+        this.links = new WriteLink[leaves.size()];
+        for (int leaf = 0; leaf < leaves.size(); leaf++) {
+            links[leaf] = new WriteLink(LeafAddress.parse(leaves.get(leaf)), group, transport.channelClass(),
+                    cluster.rootId(), cluster.config().maxFrameBytes());
+        }
+        int count = cluster.assignment().partitions();
+        this.partitions = new PartitionWriter[count];
+        for (int p = 0; p < count; p++) {
+            int[] replicaLeaves = cluster.assignment().replicasOf(p);
+            WriteLink[] replicas = new WriteLink[replicaLeaves.length];
+            for (int r = 0; r < replicaLeaves.length; r++) {
+                replicas[r] = links[replicaLeaves[r]];
+            }
+            partitions[p] = new PartitionWriter(p, replicas, settings, ticker);
+        }
+        this.partitioner = new Partitioner(count);
+        this.ticks = group.next().scheduleWithFixedDelay(() -> {
+            for (PartitionWriter partition : partitions) {
+                partition.tick();
+            }
+        }, 1, 1, TimeUnit.SECONDS);
+        this.invalidations = group.next().scheduleWithFixedDelay(() -> {
+            boolean pending = false;
+            for (PartitionWriter partition : partitions) {
+                pending |= partition.pollVisibility();
+            }
+            // One more clear after the last confirmation: a search may have started before it.
+            if (pending || unconfirmed) {
+                invalidateResults.run();
+            }
+            unconfirmed = pending;
+        }, INVALIDATE_EVERY_MILLIS, INVALIDATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Options of one write. */
+    public record WriteOptions(long expectedVersion, boolean waitForRefresh) {
+        public static final WriteOptions NONE = new WriteOptions(0, false);
+
+        public WriteOptions {
+            if (expectedVersion < 0) {
+                throw new IllegalArgumentException("expectedVersion: " + expectedVersion + " (expected: >= 0; 0: any)");
+            }
+        }
+    }
+
+    /** The index config documents are checked against; null until a leaf has told the root its index. */
+    public IndexConfig config() {
+        IndexManifest manifest = cluster.index().manifest();
+        return manifest == null ? null : manifest.config();
+    }
+
+    /** The partition a document id belongs to. */
+    public int partitionOf(String id) {
+        return partitioner.partitionOf(id);
+    }
+
+    /** Adds the document, or replaces the one with its id. */
+    public CompletableFuture<DocumentResult> upsert(String id, Map<String, String> fields, WriteOptions options) {
+        WriteOp.Builder op = WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId(id)
+                .setExpectedVersion(options.expectedVersion());
+        fields.forEach((name, value) -> op.addFields(StoredField.newBuilder().setName(name).setValue(value)));
+        return write(op.build(), options);
+    }
+
+    /** Deletes the document with this id (NOT_FOUND when there is none). */
+    public CompletableFuture<DocumentResult> delete(String id, WriteOptions options) {
+        return write(WriteOp.newBuilder().setKind(WriteKind.DELETE).setId(id)
+                .setExpectedVersion(options.expectedVersion()).build(), options);
+    }
+
+    private CompletableFuture<DocumentResult> write(WriteOp op, WriteOptions options) {
+        if (op.getId().isEmpty()) {
+            return CompletableFuture.completedFuture(DocumentResult.refused("", DocumentResult.Outcome.REJECTED,
+                    "missing 'id' (expected: a non-empty string)"));
+        }
+        CompletableFuture<WriteResult> result = new CompletableFuture<>();
+        PartitionWriter partition = partitions[partitioner.partitionOf(op.getId())];
+        if (!partition.offer(new PartitionWriter.Pending(op, options.waitForRefresh(), result))) {
+            return CompletableFuture.completedFuture(DocumentResult.refused(op.getId(), DocumentResult.Outcome.OVERLOADED,
+                    "too many writes queued for partition " + partitioner.partitionOf(op.getId())
+                            + " (the replicas are behind); retry after a moment"));
+        }
+        return result.thenApply(written -> {
+            if (written.getSeq() > 0) {
+                if (options.waitForRefresh()) {
+                    // Searchable now: no cached result from before it may be served from here on.
+                    invalidateResults.run();
+                }
+            }
+            return toResult(op.getId(), written);
+        });
+    }
+
+    /** Reads a document by id, realtime (it sees every acknowledged write). */
+    public CompletableFuture<DocumentResult> get(String id) {
+        int partition = partitioner.partitionOf(id);
+        WriteLink primary = partitions[partition].primaryLink();
+        if (primary == null) {
+            return CompletableFuture.completedFuture(DocumentResult.refused(id, DocumentResult.Outcome.UNAVAILABLE,
+                    "no replica of partition " + partition + " is in sync"));
+        }
+        WriteRequest.Builder request = WriteRequest.newBuilder().setPartition(partition)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.GET).setId(id));
+        return primary.send(request, java.time.Duration.ofSeconds(5)).handle((response, failure) -> {
+            if (failure != null || response.getStatus() != Status.OK) {
+                return DocumentResult.refused(id, DocumentResult.Outcome.UNAVAILABLE, failure != null
+                        ? failure.getMessage() : response.getStatus() + ": " + response.getError());
+            }
+            return toResult(id, response.getResults(0));
+        });
+    }
+
+    private static DocumentResult toResult(String id, WriteResult written) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (StoredField field : written.getFieldsList()) {
+            fields.merge(field.getName(), field.getValue(), (a, b) -> a + "\n" + b);
+        }
+        DocumentResult.Outcome outcome = switch (written.getOutcome()) {
+            case CREATED -> DocumentResult.Outcome.CREATED;
+            case UPDATED -> DocumentResult.Outcome.UPDATED;
+            case DELETED -> DocumentResult.Outcome.DELETED;
+            case FOUND -> DocumentResult.Outcome.FOUND;
+            case NOT_FOUND -> DocumentResult.Outcome.NOT_FOUND;
+            case CONFLICT -> DocumentResult.Outcome.CONFLICT;
+            case REJECTED -> written.getError().startsWith(PartitionWriter.UNAVAILABLE)
+                    ? DocumentResult.Outcome.UNAVAILABLE : DocumentResult.Outcome.REJECTED;
+            case UNRECOGNIZED -> DocumentResult.Outcome.REJECTED;
+        };
+        return new DocumentResult(id, outcome, written.getVersion(), written.getError(), fields);
+    }
+
+    /** How many replicas of a partition are in sync now (for {@code /cluster} and tests). */
+    public int inSyncReplicas(int partition) {
+        return partitions[partition].inSyncCount();
+    }
+
+    @Override
+    public void close() {
+        ticks.cancel(false);
+        invalidations.cancel(false);
+        for (PartitionWriter partition : partitions) {
+            partition.close();
+        }
+        for (WriteLink link : links) {
+            link.close();
+        }
+    }
+}

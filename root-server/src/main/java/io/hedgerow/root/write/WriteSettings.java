@@ -1,0 +1,34 @@
+package io.hedgerow.root.write;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of the root's write path.
+ *
+ * @param timeout      how long a leaf has to answer one write request before its replica counts
+ *                     as failed (and leaves the in-sync set)
+ * @param maxBatchOps  most writes of one partition sent in one request (one fsync per replica)
+ * @param maxQueuedOps most writes queued for one partition; beyond it writes are refused with 503
+ *                     and {@code Retry-After} (backpressure, never unbounded buffering)
+ */
+public record WriteSettings(Duration timeout, int maxBatchOps, int maxQueuedOps) {
+    public WriteSettings {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout: " + timeout + " (expected: > 0)");
+        }
+        if (maxBatchOps < 1) {
+            throw new IllegalArgumentException("maxBatchOps: " + maxBatchOps + " (expected: >= 1)");
+        }
+        if (maxQueuedOps < maxBatchOps) {
+            throw new IllegalArgumentException("maxQueuedOps: " + maxQueuedOps + " (expected: >= maxBatchOps "
+                    + maxBatchOps + ")");
+        }
+    }
+
+    /** 5 s per request, batches of up to 512, up to 10,000 queued per partition. */
+    public static WriteSettings defaults() {
+        return new WriteSettings(Duration.ofSeconds(5), 512, 10_000);
+    }
+}
