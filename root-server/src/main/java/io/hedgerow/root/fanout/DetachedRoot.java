@@ -9,6 +9,7 @@ import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cost.CostControl;
 import io.hedgerow.root.hedge.HedgeBudget;
 import io.hedgerow.root.hedge.HedgeDelay;
 import io.hedgerow.root.hedge.RoundTrip;
@@ -80,7 +81,8 @@ public final class DetachedRoot {
         HedgeDelay hedgeDelay = new HedgeDelay(cluster.config().hedge(), ticker);
         this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay,
                 new HedgeDelay(cluster.config().hedge(), ticker), new HedgeBudget(cluster.config().hedge(), ticker),
-                new RoundTrip(cluster.leaves().size()), new TailGuard(cluster.config().tail(), hedgeDelay, ticker, parser));
+                new RoundTrip(cluster.leaves().size()), new TailGuard(cluster.config().tail(), hedgeDelay, ticker, parser),
+                CostControl.of(cluster.config().batchAdmission(), cluster.leaves().size(), ticker));
         this.wire = wire;
         int leaves = cluster.leaves().size();
         this.outstanding = new int[leaves];

@@ -8,6 +8,7 @@ import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.fanout.DetachedRoot;
 import io.hedgerow.root.fanout.DispatchPolicy;
 import io.hedgerow.root.hedge.HedgeMode;
@@ -112,7 +113,7 @@ public final class Simulation implements DetachedRoot.Wire {
         Duration timeout = Duration.ofNanos(config.timeoutNanos);
         return new ClusterConfig("sim", IntStream.range(0, config.leaves).mapToObj(i -> "leaf" + i + ":7000").toList(),
                 config.partitions, config.replicas, timeout, timeout, 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, hedge, tail,
-                null);
+                null, BatchAdmissionSettings.defaults()); // every simulated search is interactive: admission never holds one back
     }
 
     /**
