@@ -26,7 +26,8 @@ import java.util.Set;
  *       that partition is chosen so that its other replicas are not on the first canary's leaf:
  *       were the query deadly, it could then never take both replicas of one partition.</li>
  *   <li><b>A lost connection is not evidence.</b> A canary whose connection drops gets a second
- *       opinion the same way; only a canary lost on two different leaves makes the query
+ *       opinion the same way (which then stands for the backup: no canary goes to a third leaf
+ *       at the hedge delay); only a canary lost on two different leaves makes the query
  *       dangerous ({@link CanaryCheck#lost}). A leaf that crashed, restarted or was deployed
  *       under the canary therefore costs nothing: the search answers, tainted at worst.</li>
  *   <li><b>A slow canary</b> is judged at the canary timeout by what its leaf did meanwhile
@@ -184,7 +185,9 @@ final class CanaryPhase {
     void onCheck(long nowNanos) {
         if (backupDue) {
             backupDue = false;
-            if (leavesOut() < 2) {
+            // A lost canary already had its second opinion: a backup now would take the query to a
+            // third leaf, which a deadly query would crash too.
+            if (leavesOut() < 2 && lostLeaves.isEmpty()) {
                 secondOpinion(nowNanos);
             }
             armNextCheck(nowNanos);
