@@ -2,6 +2,7 @@ package io.hedgerow.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.hedgerow.root.sim.SimCharts;
 import io.hedgerow.root.sim.SimConfig;
 import io.hedgerow.root.sim.SimSummary;
 import io.hedgerow.root.sim.SimTable;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Spec;
                 "modelled leaves (service time, workers and the leaf's class queues, contention, slow requests,",
                 "pauses, degraded and crashed leaves, network delay). Seeded: the same options give the same numbers.",
                 "Prints a table (one row per run; --json for a summary), and with --out writes each run's",
-                "latency histogram (.hgrm) and the summaries.",
+                "latency histogram (.hgrm), the summaries and PNG charts.",
                 "",
                 "Example: the paper's figure, 1 request in 100 slow by 1 s, at 1 to 2,000 leaves:",
                 "  ./hedgerow simulate --service fixed:10ms --replicas 1 --slow-fraction 0.01 \\",
@@ -122,7 +123,8 @@ final class SimulateCommand implements Callable<Integer> {
     private boolean json;
     @Option(names = "--quiet", description = "No progress lines on stderr.")
     private boolean quiet;
-    @Option(names = "--out", paramLabel = "DIR", description = "Write summary.json, table.txt and each run's .hgrm here.")
+    @Option(names = "--out", paramLabel = "DIR", description = "Write summary.json, table.txt, each run's .hgrm, latency.png"
+            + " (latency by percentile) and p999.png (p99.9 against the first swept option, when numeric) here.")
     private Path out;
 
     @Override
@@ -179,7 +181,7 @@ final class SimulateCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(json ? summary + "\n" : table);
         spec.commandLine().getOut().flush();
         if (out != null) {
-            write(out, runs, table, summary, swept);
+            write(out, runs, table, summary, swept, err);
         }
         return 0;
     }
@@ -223,11 +225,17 @@ final class SimulateCommand implements Callable<Integer> {
         return text.toString();
     }
 
-    private static void write(Path dir, List<SimSummary> runs, String table, String summary, List<String> swept)
-            throws IOException {
+    private static void write(Path dir, List<SimSummary> runs, String table, String summary, List<String> swept,
+            PrintWriter err) throws IOException {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("summary.json"), summary + "\n");
         Files.writeString(dir.resolve("table.txt"), table);
+        try {
+            SimCharts.write(dir, "simulate " + String.join(", ", swept), swept, runs);
+        } catch (IOException e) {
+            err.println("no charts: " + e.getMessage()); // the numbers are written all the same
+            err.flush();
+        }
         for (SimSummary run : runs) {
             StringBuilder name = new StringBuilder("run");
             for (String option : swept) {

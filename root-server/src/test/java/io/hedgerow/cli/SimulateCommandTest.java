@@ -43,6 +43,9 @@ class SimulateCommandTest {
         }
         assertThat(Files.readString(dir.resolve("table.txt"))).startsWith("leaves");
         assertThat(dir.resolve("run-leaves=20.hgrm")).exists();
+        for (String chart : new String[] {"latency.png", "p999.png"}) {
+            assertThat(Files.readAllBytes(dir.resolve(chart))).as(chart).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+        }
     }
 
     @Test

@@ -3,8 +3,8 @@ package io.hedgerow.root.sim;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.leaf.server.LeafQueues;
 import io.hedgerow.leaf.server.SchedulingConfig;
+import io.netty.util.collection.LongObjectHashMap;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +45,8 @@ final class SimLeaf {
     private final EventQueue clock;
     private final SplittableRandom random;
     private final LeafQueues<SimTask> queues;
-    private final Map<Long, SimTask> inflight = new HashMap<>();
+    /** By request id, without boxing one: a put and a remove for every sub-request. */
+    private final LongObjectHashMap<SimTask> inflight = new LongObjectHashMap<>();
     private final Map<Long, Boolean> tombstones = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {

@@ -15,6 +15,10 @@ import org.HdrHistogram.Histogram;
  * @param tainted        share of the measured searches answered with less than full coverage
  * @param failed         share that failed as a whole
  * @param leafUtilization the leaves' workers' busy share over the run, wasted work included
+ * @param subRequestP50Ms one sub-request's round trip at the root (OK answers of measured searches):
+ *                       Table 1's "one random leaf request finishes"
+ * @param finish95P99Ms  the p99 of the time until 95% of a search's partitions answered (Table 1's
+ *                       "95% of all leaf requests finish"; the search's own latency is the 100% row)
  * @param events         events the simulator ran
  * @param wallNanos      real time the run took
  */
@@ -33,6 +37,10 @@ public record SimSummary(
         double failed,
         long refused,
         double leafUtilization,
+        double subRequestP50Ms,
+        double subRequestP99Ms,
+        double finish95P50Ms,
+        double finish95P99Ms,
         long subRequestsSent,
         long twinBothRan,
         long twinDroppedQueued,
@@ -43,14 +51,16 @@ public record SimSummary(
         long wallNanos,
         Histogram histogram) {
 
-    static SimSummary of(SimConfig config, double rate, Histogram latencies, long measured, long slow, long tainted,
+    static SimSummary of(SimConfig config, double rate, Histogram latencies, Histogram subRequests,
+            Histogram finish95, long measured, long slow, long tainted,
             long failed, long sent, long refused, SimCounters counters, long events, long endNanos, long wallNanos) {
         double needed = (double) measured * config.partitions;
         double utilization = endNanos <= 0 ? 0 : counters.workNanos / ((double) endNanos * config.leaves * config.workers);
         return new SimSummary(config.options(), measured, rate, ms(latencies, 50), ms(latencies, 99),
                 ms(latencies, 99.9), latencies.getMaxValue() / 1e3, latencies.getMean() / 1e3,
                 share(slow, measured), needed == 0 ? 0 : (sent - needed) / needed, share(tainted, measured),
-                share(failed, measured), refused, utilization, sent, counters.twinBothRan, counters.twinDroppedQueued,
+                share(failed, measured), refused, utilization, ms(subRequests, 50), ms(subRequests, 99), ms(finish95, 50),
+                ms(finish95, 99), sent, counters.twinBothRan, counters.twinDroppedQueued,
                 counters.busyAnswers, counters.expiredAnswers, events, endNanos / 1e9, wallNanos, latencies);
     }
 
@@ -88,6 +98,10 @@ public record SimSummary(
         json.put("tainted", round(tainted));
         json.put("failed", round(failed));
         json.put("leaf_utilization", round(leafUtilization));
+        json.put("subrequest_p50_ms", round(subRequestP50Ms));
+        json.put("subrequest_p99_ms", round(subRequestP99Ms));
+        json.put("finish95_p50_ms", round(finish95P50Ms));
+        json.put("finish95_p99_ms", round(finish95P99Ms));
         json.put("twin_both_ran", twinBothRan);
         json.put("twin_dropped_queued", twinDroppedQueued);
         json.put("busy_answers", busyAnswers);

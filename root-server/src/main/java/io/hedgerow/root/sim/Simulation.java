@@ -49,6 +49,11 @@ public final class Simulation implements DetachedRoot.Wire {
     private final SearchRequest request;
     private final SimCounters counters = new SimCounters();
     private final Histogram latencies = new Histogram(HIGHEST_MICROS, 3);
+    /** Table 1's first row: one sub-request's round trip, sent to answered at the root (OK answers). */
+    private final Histogram subRequestLatencies = new Histogram(HIGHEST_MICROS, 3);
+    /** Table 1's second row: from a search's start until 95% of its partitions' answers came. */
+    private final Histogram finish95Latencies = new Histogram(HIGHEST_MICROS, 3);
+    private final int answersFor95;
     private final int warmupSearches;
     private final Consumer<String> progress;
     private int started;
@@ -61,12 +66,20 @@ public final class Simulation implements DetachedRoot.Wire {
     private long refused;
     private long lastSearchEndNanos;
 
-    /** What the simulator keeps with each search. */
+    /**
+     * What the simulator keeps with each search. A timer replaced or outliving its search stays in
+     * the event queue until its time (up to the timeout, 10 s of simulated time), holding this
+     * object only: the search itself (its run, a slot per partition) is let go when it ends, or a
+     * run at 1,000 leaves keeps thousands of finished searches and runs out of heap.
+     */
     private static final class SimSearch {
         final int index;
         final long startNanos;
+        /** The search while it runs; null once it ended. */
+        DetachedRoot.Search search;
         long timerAtNanos = -1;
         boolean done;
+        int answers;
 
         SimSearch(int index, long startNanos) {
             this.index = index;
@@ -81,8 +94,9 @@ public final class Simulation implements DetachedRoot.Wire {
         this.arrivals = seed.split();
         this.searchRandom = seed.split();
         this.warmupSearches = (int) Math.round(config.queries * config.warmup);
+        this.answersFor95 = (int) Math.ceil(0.95 * config.partitions);
         ClusterState cluster = new ClusterState(clusterConfig(config), 1, clock, 1L, false);
-        this.root = new DetachedRoot(cluster, DispatchPolicy.leastOutstanding(), new RootMetrics(cluster), clock,
+        this.root = new DetachedRoot(cluster, DispatchPolicy.leastOutstanding(), new RootMetrics(cluster, false), clock,
                 IndexQueryParser.standard(), this);
         this.leaves = new SimLeaf[config.leaves];
         for (int leaf = 0; leaf < config.leaves; leaf++) {
@@ -143,7 +157,7 @@ public final class Simulation implements DetachedRoot.Wire {
             }
         }
         long wallNanos = System.nanoTime() - wallStart;
-        return SimSummary.of(config, perSecond, latencies, measured, measuredSlow, measuredTainted, measuredFailed,
+        return SimSummary.of(config, perSecond, latencies, subRequestLatencies, finish95Latencies, measured, measuredSlow, measuredTainted, measuredFailed,
                 measuredSent, refused, counters, clock.executed(), lastSearchEndNanos, wallNanos);
     }
 
@@ -164,7 +178,9 @@ public final class Simulation implements DetachedRoot.Wire {
 
     private SimSearch state(DetachedRoot.Search search) {
         if (search.attachment == null) {
-            search.attachment = new SimSearch(started - 1, clock.nanoTime()); // made as it starts
+            SimSearch state = new SimSearch(started - 1, clock.nanoTime()); // made as it starts
+            state.search = search;
+            search.attachment = state;
         }
         return (SimSearch) search.attachment;
     }
@@ -192,12 +208,14 @@ public final class Simulation implements DetachedRoot.Wire {
     public void armTimer(DetachedRoot.Search search, long atNanos) {
         SimSearch state = state(search);
         state.timerAtNanos = atNanos;
-        clock.at(atNanos, () -> {
-            if (!state.done && state.timerAtNanos == atNanos) {
-                state.timerAtNanos = -1;
-                search.timer(clock.nanoTime());
-            }
-        });
+        clock.at(atNanos, () -> fire(state, atNanos));
+    }
+
+    private void fire(SimSearch state, long atNanos) {
+        if (!state.done && state.timerAtNanos == atNanos) {
+            state.timerAtNanos = -1;
+            state.search.timer(clock.nanoTime());
+        }
     }
 
     @Override
@@ -227,12 +245,13 @@ public final class Simulation implements DetachedRoot.Wire {
     private SimSearch end(DetachedRoot.Search search) {
         SimSearch state = state(search);
         state.done = true;
+        state.search = null;
         ended++;
         long now = clock.nanoTime();
         lastSearchEndNanos = now;
         if (isMeasured(state)) {
             long tookNanos = now - state.startNanos;
-            latencies.recordValue(Math.min(HIGHEST_MICROS, Math.max(1, tookNanos / 1000)));
+            latencies.recordValue(micros(tookNanos));
             measured++;
             if (tookNanos > config.slowThresholdNanos) {
                 measuredSlow++;
@@ -251,8 +270,24 @@ public final class Simulation implements DetachedRoot.Wire {
                 .setQueueNanos(queueNanos)
                 .setServiceNanos(serviceNanos)
                 .build();
-        clock.after(config.networkNanos + stallNanos,
-                () -> task.copy.search().answered(task.copy, response, clock.nanoTime()));
+        clock.after(config.networkNanos + stallNanos, () -> deliver(task.copy, response));
+    }
+
+    private void deliver(DetachedRoot.Copy copy, SearchResponse response) {
+        long now = clock.nanoTime();
+        SimSearch state = state(copy.search());
+        if (!state.done && response.getStatus() == Status.OK && isMeasured(state)) {
+            subRequestLatencies.recordValue(micros(now - copy.sentNanos()));
+            // Every OK answer counts: with one copy per partition (no policy) that is Table 1's row.
+            if (++state.answers == answersFor95) {
+                finish95Latencies.recordValue(micros(now - state.startNanos));
+            }
+        }
+        copy.search().answered(copy, response, now);
+    }
+
+    private static long micros(long nanos) {
+        return Math.min(HIGHEST_MICROS, Math.max(1, nanos / 1000));
     }
 
     /** A leaf that started a tied copy tells its twin's leaf. */
