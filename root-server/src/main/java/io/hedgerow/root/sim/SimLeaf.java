@@ -77,12 +77,12 @@ final class SimLeaf {
             sim.lostOnArrival(task);
             return;
         }
-        if (task.copy.twinLeaf() >= 0 && tombstones.remove(task.copy.requestId()) != null) {
+        if (task.copy.twinLeaf() >= 0 && tombstones.remove(task.requestId) != null) {
             sim.counters().twinDroppedQueued++;
             sim.answer(task, Status.CANCELLED, 0, 0, 0);
             return;
         }
-        inflight.put(task.copy.requestId(), task);
+        inflight.put(task.requestId, task);
         if (task.copy.twinGraceNanos() > 0) {
             task.state = SimTask.State.HELD;
             clock.after(task.copy.twinGraceNanos(), () -> {
@@ -98,7 +98,7 @@ final class SimLeaf {
     private void enqueue(SimTask task) {
         long deadline = task.arrivedNanos + task.copy.budgetNanos();
         if (!queues.offer(task, task.copy.priority().getNumber(), deadline)) {
-            inflight.remove(task.copy.requestId());
+            inflight.remove(task.requestId);
             task.state = SimTask.State.DONE;
             sim.counters().busyAnswers++;
             sim.answer(task, Status.BUSY, 0, 0, 0);
@@ -125,7 +125,7 @@ final class SimLeaf {
         while (busy < config.workers) {
             SimTask task = queues.poll(expired);
             for (SimTask late : expired) {
-                inflight.remove(late.copy.requestId());
+                inflight.remove(late.requestId);
                 late.state = SimTask.State.DONE;
                 sim.counters().expiredAnswers++;
                 sim.answer(late, Status.EXPIRED, now - late.arrivedNanos, 0, 0);
@@ -148,6 +148,7 @@ final class SimLeaf {
         double slowdown = (1 + config.contention * busy / config.workers) * speed;
         long work = (long) (config.service.sampleNanos(random) * slowdown);
         long end = finishAt(now, work);
+        task.endNanos = end;
         long stall = config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
         sim.counters().workNanos += work;
         sim.counters().started++;
@@ -156,7 +157,7 @@ final class SimLeaf {
                 return; // stopped by a cancel, or the leaf crashed
             }
             task.state = SimTask.State.DONE;
-            inflight.remove(task.copy.requestId());
+            inflight.remove(task.requestId);
             busy--;
             sim.answer(task, Status.OK, now - task.arrivedNanos, end - now, stall);
             startWork();
@@ -179,6 +180,8 @@ final class SimLeaf {
                 task.state = SimTask.State.DONE;
                 busy--;
                 sim.counters().stoppedRunning++;
+                // Stopped: the rest of its work is never done (a pause in the rest counts as work: rare, small).
+                sim.counters().workNanos -= Math.max(0, task.endNanos - clock.nanoTime());
                 startWork();
             }
             case DONE -> {
@@ -216,6 +219,9 @@ final class SimLeaf {
     void crash() {
         crashed = true;
         for (SimTask task : inflight.values()) {
+            if (task.state == SimTask.State.RUNNING) {
+                sim.counters().workNanos -= Math.max(0, task.endNanos - clock.nanoTime());
+            }
             task.state = SimTask.State.DONE;
             sim.lostInCrash(task);
         }

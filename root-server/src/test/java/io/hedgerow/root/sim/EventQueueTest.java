@@ -33,11 +33,23 @@ class EventQueueTest {
         SplittableRandom random = new SplittableRandom(seed);
         EventQueue queue = new EventQueue();
         List<Long> times = new ArrayList<>();
+        List<Integer> order = new ArrayList<>();
+        long[] scheduledAt = new long[10_000];
         for (int i = 0; i < 10_000; i++) {
-            queue.at(random.nextLong(1_000), () -> times.add(queue.nanoTime()));
+            int index = i;
+            scheduledAt[i] = random.nextLong(1_000); // many ties among 10,000 events
+            queue.at(scheduledAt[i], () -> {
+                times.add(queue.nanoTime());
+                order.add(index);
+            });
         }
         while (queue.runNext()) {
         }
         assertThat(times).as("seed %d", seed).isSorted().hasSize(10_000);
+        for (int i = 1; i < order.size(); i++) {
+            if (scheduledAt[order.get(i)] == scheduledAt[order.get(i - 1)]) {
+                assertThat(order.get(i)).as("seed %d: ties in scheduling order", seed).isGreaterThan(order.get(i - 1));
+            }
+        }
     }
 }
