@@ -57,6 +57,13 @@ final class ClusterOptions {
                     + " (case-sensitive) reaches it, as a crash bug would (for tests and demos of canary requests).")
     String queryOfDeath;
 
+    @Option(names = "--root-warmup", paramLabel = "DURATION", defaultValue = "10s",
+            converter = LeafCommand.DurationConverter.class,
+            description = "How long the root searches through its own HTTP port, once its leaves are up, before"
+                    + " /ready says ready and it reports serving, so the first users do not wait for the JIT; 0s for"
+                    + " none (default: ${DEFAULT-VALUE}).")
+    Duration rootWarmup;
+
     @Option(names = "--leaf-warmup", paramLabel = "DURATION", defaultValue = "3s",
             converter = LeafCommand.DurationConverter.class,
             description = "How long each leaf runs warm-up searches before it serves, so the first queries do not wait"
@@ -78,6 +85,9 @@ final class ClusterOptions {
 
     @Mixin
     TailOptions tail;
+
+    @Mixin
+    IntakeOptions intake;
 
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
@@ -109,6 +119,6 @@ final class ClusterOptions {
         return new LocalCluster.Options(index, leaves, replicas, host, port, runDirectory(),
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
                 leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath)
-                .withLeafArguments(leafArguments);
+                .withLeafArguments(leafArguments).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken());
     }
 }

@@ -58,6 +58,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println("Starting " + cluster.leaves + " leaf processes and the root"
                     + (cluster.faultInjection ? " (leaves with fault injection enabled)" : "") + "...");
             local = LocalCluster.start(cluster.toOptions(index), out);
+            out.println("  root: " + local.root().warmUp(cluster.rootWarmup));
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 1;

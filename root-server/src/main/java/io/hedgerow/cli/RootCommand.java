@@ -3,6 +3,7 @@ package io.hedgerow.cli;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.RootServer;
+import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.IndexProbe;
@@ -31,6 +32,12 @@ final class RootCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "10s",
+            converter = io.hedgerow.leaf.server.LeafCommand.DurationConverter.class,
+            description = "How long the root searches through its own HTTP port before /ready says ready, so the first"
+                    + " users do not wait for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
+    private Duration warmup;
 
     @Option(names = "--leaves", required = true, split = ",", paramLabel = "HOST:PORT",
             description = "Leaf addresses, comma-separated, e.g. 127.0.0.1:9001,127.0.0.1:9002.")
@@ -71,6 +78,9 @@ final class RootCommand implements Callable<Integer> {
     @Mixin
     private TailOptions tail;
 
+    @Mixin
+    private IntakeOptions intake;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -99,8 +109,11 @@ final class RootCommand implements Callable<Integer> {
                     .withTail(tail.toSettings());
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);
-            RootServer root = RootServer.start(config, host, port, READY_TIMEOUT, null, rootId);
+            HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())
+                    .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken());
+            RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId);
             CountDownLatch stopped = Shutdown.closeOnExit(root);
+            spec.commandLine().getOut().println(root.warmUp(warmup));
             spec.commandLine().getOut().printf("root serving http://%s:%d/ over %d leaves%n", host, root.httpPort(), leaves.size());
             spec.commandLine().getOut().flush();
             stopped.await();

@@ -2,6 +2,9 @@ package io.hedgerow.root;
 
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.time.Durations;
+import io.hedgerow.root.admission.AdmissionControl;
+import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.api.LeafFaults;
 import io.hedgerow.root.cluster.ClusterConfig;
@@ -9,6 +12,8 @@ import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fanout.DispatchPolicy;
 import io.hedgerow.root.fanout.FanOut;
 import io.hedgerow.root.http.HttpApiServer;
+import io.hedgerow.root.http.HttpSettings;
+import io.hedgerow.root.http.Readiness;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.metrics.RootMetrics;
@@ -30,15 +35,24 @@ public final class RootServer implements AutoCloseable {
     private final FanOut fanOut;
     private final RootMetrics metrics;
     private final HttpApiServer http;
+    private final AdmissionControl admission;
+    private final Readiness readiness;
+    private final Duration drainTimeout;
+    private final String adminToken;
     private final DocumentWriter documents;
 
     private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http,
+            AdmissionControl admission, Readiness readiness, Duration drainTimeout, String adminToken,
             DocumentWriter documents) {
+        this.adminToken = adminToken;
         this.documents = documents;
         this.group = group;
         this.fanOut = fanOut;
         this.metrics = metrics;
         this.http = http;
+        this.admission = admission;
+        this.readiness = readiness;
+        this.drainTimeout = drainTimeout;
     }
 
     /**
@@ -71,6 +85,15 @@ public final class RootServer implements AutoCloseable {
      */
     public static RootServer start(ClusterConfig config, String httpHost, int httpPort, Duration readyTimeout,
             LeafAdmin admin, long rootId) throws IOException, InterruptedException {
+        return start(config, httpHost == null ? null : HttpSettings.defaults(httpHost, httpPort), readyTimeout, admin, rootId);
+    }
+
+    /**
+     * As {@link #start(ClusterConfig, String, int, Duration, LeafAdmin, long)}, with the HTTP API's
+     * settings in full (admission control, connection limits, admin token, TLS); null for no HTTP API.
+     */
+    public static RootServer start(ClusterConfig config, HttpSettings httpSettings, Duration readyTimeout,
+            LeafAdmin admin, long rootId) throws IOException, InterruptedException {
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "root-io");
         try {
@@ -82,16 +105,46 @@ public final class RootServer implements AutoCloseable {
             if (!fanOut.awaitReady(readyTimeout)) {
                 LOG.log(System.Logger.Level.WARNING, "not every leaf is ready; serving anyway{0}", refusals(cluster));
             }
+            AdmissionControl admission = new AdmissionControl(
+                    httpSettings == null ? AdmissionSettings.off() : httpSettings.admission());
+            metrics.watch(admission);
+            metrics.onLeafBusy(admission::leafBusy);
+            Readiness readiness = new Readiness(cluster); // not ready until warmUp
             DocumentWriter documents = new DocumentWriter(cluster, group, transport, WriteSettings.defaults(),
                     Ticker.system(), fanOut.tail().cache()::invalidateAll);
-            HttpApiServer http = httpHost == null ? null
-                    : HttpApiServer.start(group, transport, httpHost, httpPort, fanOut, cluster, metrics, admin,
-                            fanOut.leafFaults(), fanOut.tail(), documents);
-            return new RootServer(group, fanOut, metrics, http, documents);
+            HttpApiServer http = httpSettings == null ? null
+                    : HttpApiServer.start(group, transport, httpSettings, fanOut::search, cluster, metrics, admission,
+                            readiness, admin, fanOut.leafFaults(), fanOut.tail(), documents);
+            if (http != null) {
+                metrics.watchConnections(http::openConnections, http::refusedConnections);
+            }
+            Duration drain = httpSettings == null ? Duration.ZERO : httpSettings.drainTimeout();
+            return new RootServer(group, fanOut, metrics, http, admission, readiness, drain,
+                    httpSettings == null ? null : httpSettings.adminToken(), documents);
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
+    }
+
+    /**
+     * Warms the request path by searching through this root's own HTTP port for {@code duration}
+     * ({@link RootWarmup}), then lets {@code /ready} say ready; {@code /ready} says "warming"
+     * meanwhile. Without an HTTP API, or with a zero duration, it only marks the root warm.
+     *
+     * @return what it did, for the log
+     */
+    public String warmUp(Duration duration) throws InterruptedException {
+        if (http == null || duration.isZero()) {
+            readiness.markWarm();
+            return "no warm-up";
+        }
+        readiness.warming("warming up: searching through its own HTTP port for " + Durations.format(duration));
+        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), System::nanoTime).run(duration);
+        readiness.markWarm();
+        String done = RootWarmup.describe(outcome, duration);
+        LOG.log(System.Logger.Level.INFO, done);
+        return done;
     }
 
     private static String refusals(ClusterState cluster) {
@@ -137,17 +190,75 @@ public final class RootServer implements AutoCloseable {
         return http.port();
     }
 
-    /** Stops the HTTP API, closes leaf connections and stops the event loops. Idempotent. */
+    /** Admission control of the HTTP API's searches (off without an HTTP API). */
+    public AdmissionControl admission() {
+        return admission;
+    }
+
+    /** The token the HTTP API's admin routes require; null when they refuse everyone. */
+    public String adminToken() {
+        return adminToken;
+    }
+
+    /** HTTP connections open now. */
+    public int httpOpenConnections() {
+        return http == null ? 0 : http.openConnections();
+    }
+
+    /** HTTP connections closed at once because the connection cap was reached. */
+    public long httpRefusedConnections() {
+        return http == null ? 0 : http.refusedConnections();
+    }
+
+    /** What {@code /ready} says. */
+    public Readiness readiness() {
+        return readiness;
+    }
+
+    /**
+     * Stops gracefully, then closes: stops accepting connections, reports not ready and refuses new
+     * searches (503 {@code shutting_down}), waits up to the drain timeout for the searches in flight
+     * to be answered (each ends by its own deadline anyway), then closes the HTTP connections, the
+     * leaf connections and the event loops. Idempotent.
+     */
     @Override
     public synchronized void close() {
         if (group.isShuttingDown()) {
             return;
         }
+        readiness.markStopping();
         if (http != null) {
+            http.stopAccepting();
+            int inflight = admission.inflight();
+            if (inflight > 0) {
+                LOG.log(System.Logger.Level.INFO, "stopping: waiting up to {0} for {1} searches in flight",
+                        Durations.format(drainTimeout), inflight);
+            }
+            if (!awaitDrained(drainTimeout)) {
+                LOG.log(System.Logger.Level.WARNING, "stopping with {0} searches still in flight after {1}",
+                        admission.inflight(), Durations.format(drainTimeout));
+            }
             http.close();
         }
         documents.close();
         fanOut.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Waits until no admitted search is in flight (answered and written), or the timeout passes. */
+    private boolean awaitDrained(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (admission.inflight() > 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 }

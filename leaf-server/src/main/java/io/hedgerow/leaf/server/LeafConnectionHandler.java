@@ -1,6 +1,7 @@
 package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.wire.Protocol;
+import io.hedgerow.common.wire.WireLimits;
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.ConnectionRole;
 import io.hedgerow.common.wire.proto.FetchResponse;
@@ -75,6 +76,15 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                         return;
                     }
                     SearchRequest search = frame.getSearch();
+                    String problem = WireLimits.searchProblem(search);
+                    if (problem != null) {
+                        unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
+                                .setRequestId(search.getRequestId())
+                                .setPartition(search.getPartition())
+                                .setStatus(Status.BAD_QUERY)
+                                .setError("refused by the leaf: " + problem)).build());
+                        return;
+                    }
                     SearchTask task = new SearchTask(search, replies, leaf, leaf.ticker().nanoTime());
                     long graceNanos = search.hasTwin() ? search.getTwin().getGraceNanos() : 0;
                     if (graceNanos > 0) {

@@ -35,6 +35,7 @@ public final class ReportWriter {
     static final String ERRORS = "errors";
     static final String LAG = "lag";
     static final String ROOT = "root-";
+    static final String REFUSED = "refused";
     static final ObjectWriter JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
             .writerFor(RunSummary.class);
 
@@ -90,6 +91,7 @@ public final class ReportWriter {
             tagged.put(ROOT + COMPLETE, root.complete());
             tagged.put(ROOT + TAINTED, root.tainted());
             tagged.put(ROOT + ERRORS, root.errors());
+            tagged.put(ROOT + REFUSED, root.refused());
         }
         return tagged;
     }

@@ -15,14 +15,18 @@ import org.HdrHistogram.Histogram;
  * @param tiedBothRanPct       of the tied pairs sent, the percentage where both copies ran
  * @param searches             search requests the root received during the phase
  * @param latency              the root's time per search by outcome ({@code complete}, {@code tainted},
- *                             {@code errors}), microseconds; null when the root does not serve it
+ *                             {@code errors}, and {@code refused} by admission control),
+ *                             microseconds; null when the root does not serve it
  */
 public record RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long searches, Latency latency) {
     /** Nothing known: the root was not read (not a Hedgerow root, or a self-test). */
     public static final RootView UNKNOWN = new RootView(null, null, null, null);
 
-    /** The root's own latency by outcome. */
-    public record Latency(Histogram complete, Histogram tainted, Histogram errors) {
+    /**
+     * The root's own latency by outcome. {@code refused}: searches admission control turned away
+     * (first byte in to 503 written); empty from a root without admission control.
+     */
+    public record Latency(Histogram complete, Histogram tainted, Histogram errors, Histogram refused) {
         public Histogram answered() {
             Histogram answered = complete.copy();
             answered.add(tainted);
@@ -30,7 +34,7 @@ public record RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long 
         }
 
         public Map<String, Histogram> byOutcome() {
-            return Map.of("complete", complete, "tainted", tainted, "errors", errors);
+            return Map.of("complete", complete, "tainted", tainted, "errors", errors, "refused", refused);
         }
     }
 }

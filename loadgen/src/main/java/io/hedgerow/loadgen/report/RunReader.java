@@ -67,7 +67,8 @@ public final class RunReader {
             RootView.Latency rootLatency = tagged.containsKey(ReportWriter.ROOT + ReportWriter.COMPLETE)
                     ? new RootView.Latency(tag(tagged, ReportWriter.ROOT + ReportWriter.COMPLETE, histogramFile),
                             tag(tagged, ReportWriter.ROOT + ReportWriter.TAINTED, histogramFile),
-                            tag(tagged, ReportWriter.ROOT + ReportWriter.ERRORS, histogramFile))
+                            tag(tagged, ReportWriter.ROOT + ReportWriter.ERRORS, histogramFile),
+                            tagged.getOrDefault(ReportWriter.ROOT + ReportWriter.REFUSED, new Histogram(3)))
                     : null;
             RunSummary.Root root = phase.root();
             RootView view = root == null ? new RootView(null, null, null, rootLatency)

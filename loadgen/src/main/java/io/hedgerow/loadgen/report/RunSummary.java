@@ -109,13 +109,15 @@ record RunSummary(
             @JsonProperty("extra_leaf_requests_pct") Double extraLeafRequestsPct,
             @JsonProperty("tied_both_ran_pct") Double tiedBothRanPct,
             @JsonProperty("searches") Long searches,
-            @JsonProperty("latency_ms") Blocks latencyMillis) {
+            @JsonProperty("latency_ms") Blocks latencyMillis,
+            @JsonProperty("refused_latency_ms") Latency refusedMillis) {
 
         static Root of(RootView view) {
             RootView.Latency latency = view.latency();
             Blocks blocks = latency == null ? null : new Blocks(Latency.of(latency.answered()), Latency.of(latency.complete()),
                     Latency.of(latency.tainted()), Latency.of(latency.errors()));
-            return new Root(view.extraLeafRequestsPct(), view.tiedBothRanPct(), view.searches(), blocks);
+            return new Root(view.extraLeafRequestsPct(), view.tiedBothRanPct(), view.searches(), blocks,
+                    latency == null ? null : Latency.of(latency.refused()));
         }
     }
 

@@ -116,7 +116,9 @@ public final class RootMetricsScraper {
         if (!"microseconds".equals(body.path("unit").asText())) {
             throw new IOException("/metrics/latency: unit '" + body.path("unit").asText() + "' (expected: microseconds)");
         }
-        return new RootView.Latency(histogram(body, "complete"), histogram(body, "tainted"), histogram(body, "error"));
+        Histogram refused = body.has("refused") ? histogram(body, "refused") : new Histogram(3);
+        return new RootView.Latency(histogram(body, "complete"), histogram(body, "tainted"), histogram(body, "error"),
+                refused);
     }
 
     private static Histogram histogram(JsonNode body, String outcome) throws IOException {

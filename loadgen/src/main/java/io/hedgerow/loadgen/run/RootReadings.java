@@ -58,7 +58,8 @@ final class RootReadings {
         }
         return new RootView.Latency(minus(after.latency().complete(), before.latency().complete()),
                 minus(after.latency().tainted(), before.latency().tainted()),
-                minus(after.latency().errors(), before.latency().errors()));
+                minus(after.latency().errors(), before.latency().errors()),
+                minus(after.latency().refused(), before.latency().refused()));
     }
 
     private static Histogram minus(Histogram after, Histogram before) {

@@ -76,9 +76,17 @@ public final class FaultRunner implements AutoCloseable {
     /** @param listener told of every event as it is recorded, on the thread that recorded it (tests wait on it) */
     FaultRunner(RunDirectory run, URI root, PrintStream log, Consumer<FaultEvent> listener) {
         this.processes = new LeafProcesses(run);
-        this.admin = new RootAdmin(root);
+        this.admin = new RootAdmin(root, readAdminToken(run));
         this.log = log;
         this.listener = listener;
+    }
+
+    private static String readAdminToken(RunDirectory run) {
+        try {
+            return RootAdmin.adminToken(run.dir());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the admin token in " + run.dir(), e);
+        }
     }
 
     /** A delay or stall injected into one leaf. */

@@ -27,11 +27,32 @@ final class RootAdmin {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final URI root;
+    /** Null: admin requests go without a token (and a root with admin routes refuses them, 401). */
+    private final String adminToken;
     private final HttpClient http = HttpClient.newHttpClient();
     private List<Integer> leaves;
 
     RootAdmin(URI root) {
+        this(root, null);
+    }
+
+    /** @param adminToken sent as {@code Authorization: Bearer <token>}; null for none */
+    RootAdmin(URI root, String adminToken) {
         this.root = root;
+        this.adminToken = adminToken;
+    }
+
+    /**
+     * The admin token of the cluster started from {@code runDir}: {@code $HEDGEROW_ADMIN_TOKEN} if set,
+     * else the {@code admin-token} file {@code ./hedgerow local} writes there; null when neither exists.
+     */
+    static String adminToken(java.nio.file.Path runDir) throws IOException {
+        String env = System.getenv("HEDGEROW_ADMIN_TOKEN");
+        if (env != null && !env.isBlank()) {
+            return env.trim();
+        }
+        java.nio.file.Path file = runDir.resolve("admin-token");
+        return java.nio.file.Files.exists(file) ? java.nio.file.Files.readString(file).trim() : null;
     }
 
     URI root() {
@@ -82,6 +103,9 @@ final class RootAdmin {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request, Duration timeout) throws IOException {
+        if (adminToken != null) {
+            request.header("Authorization", "Bearer " + adminToken);
+        }
         try {
             return http.send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {

@@ -53,7 +53,7 @@ public final class TestPhases {
         complete.recordValue(1_500_000);
         Latencies latencies = Latencies.of(complete, samples(2_000, 50), samples(1_000, 3), samples(100, 1003));
         RootView root = new RootView(1.5, 0.25, 1003L,
-                new RootView.Latency(samples(1_000, 950), samples(1_000, 50), samples(500, 3)));
+                new RootView.Latency(samples(1_000, 950), samples(1_000, 50), samples(500, 3), samples(200, 1)));
         return new PhaseResult(name, "open/poisson", 1000, 1_000_000_000L, 1003, 2, latencies, 0.92,
                 Map.of("HTTP 503", 2L, "connection closed by the server", 1L), root, List.of());
     }

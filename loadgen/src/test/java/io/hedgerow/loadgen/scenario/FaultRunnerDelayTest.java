@@ -118,7 +118,10 @@ class FaultRunnerDelayTest {
                 .start();
     }
 
-    private static FaultRunner runner(EmbeddedCluster target, ByteArrayOutputStream log) {
+    private static FaultRunner runner(EmbeddedCluster target, ByteArrayOutputStream log) throws java.io.IOException {
+        // As ./hedgerow local does, so the runner finds the token where it looks for it.
+        java.nio.file.Files.createDirectories(data.resolve("run"));
+        java.nio.file.Files.writeString(data.resolve("run").resolve("admin-token"), target.adminToken());
         return new FaultRunner(new RunDirectory(data.resolve("run")), URI.create("http://127.0.0.1:" + target.httpPort() + "/"),
                 new PrintStream(log, true));
     }

@@ -39,7 +39,9 @@ public record SearchRequest(
         double minCoverage,
         boolean cache) {
 
-    public static final int MAX_K = 1000;
+    public static final int MAX_K = io.hedgerow.common.wire.WireLimits.MAX_K;
+    /** Most hits a partition counts exactly (leaves refuse more on the wire). */
+    public static final int MAX_TOTAL_HITS_THRESHOLD = io.hedgerow.common.wire.WireLimits.MAX_TOTAL_HITS_THRESHOLD;
     public static final int DEFAULT_K = 10;
     public static final int DEFAULT_TOTAL_HITS_THRESHOLD = 1000;
     public static final int MAX_QUERY_CHARS = 8192;
@@ -59,8 +61,9 @@ public record SearchRequest(
         if (timeoutMillis < 0) {
             throw new IllegalArgumentException("timeout_ms: " + timeoutMillis + " (expected: >= 1, or 0 for the default)");
         }
-        if (totalHitsThreshold < 1) {
-            throw new IllegalArgumentException("total_hits_threshold: " + totalHitsThreshold + " (expected: >= 1)");
+        if (totalHitsThreshold < 1 || totalHitsThreshold > MAX_TOTAL_HITS_THRESHOLD) {
+            throw new IllegalArgumentException("total_hits_threshold: " + totalHitsThreshold + " (expected: 1.."
+                    + MAX_TOTAL_HITS_THRESHOLD + ")");
         }
         if (hedgeAfterMillis < 0 || hedgeAfterMillis > MAX_HEDGE_AFTER_MILLIS) {
             throw new IllegalArgumentException("hedge_after_ms: " + hedgeAfterMillis + " (expected: 1.."
@@ -187,9 +190,9 @@ public record SearchRequest(
             return this;
         }
 
-        /** Counts every hit exactly. */
+        /** Counts every hit exactly (up to {@link #MAX_TOTAL_HITS_THRESHOLD} per partition). */
         public Builder exactTotalHits() {
-            return totalHitsThreshold(Integer.MAX_VALUE);
+            return totalHitsThreshold(MAX_TOTAL_HITS_THRESHOLD);
         }
 
         /** @throws IllegalArgumentException naming the first invalid setting */

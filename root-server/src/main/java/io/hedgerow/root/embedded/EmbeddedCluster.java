@@ -20,6 +20,9 @@ import io.hedgerow.root.http.LeafAdmin;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import io.hedgerow.root.admission.AdmissionSettings;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.http.HttpSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,6 +72,11 @@ public final class EmbeddedCluster implements AutoCloseable {
         return root;
     }
 
+    /** The token the HTTP API's admin routes require ({@code Authorization: Bearer <token>}). */
+    public String adminToken() {
+        return root.adminToken();
+    }
+
     /** The HTTP API's port; the builder must have asked for one with {@link Builder#http(int)}. */
     public int httpPort() {
         return root.httpPort();
@@ -107,6 +115,27 @@ public final class EmbeddedCluster implements AutoCloseable {
         private HedgeSettings hedge = HedgeSettings.defaults();
         private UnaryOperator<LeafConfig> leafSettings = UnaryOperator.identity();
         private TailSettings tail = TailSettings.defaults();
+        private AdmissionSettings admission = AdmissionSettings.defaults();
+        private String adminToken = HttpSettings.newAdminToken();
+        private String writeToken;
+
+        /** The root's admission control (default: {@link AdmissionSettings#defaults()}). */
+        public Builder admission(AdmissionSettings settings) {
+            this.admission = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** The token the admin routes require (default: a new random one, see {@link EmbeddedCluster#adminToken()}). */
+        public Builder adminToken(String token) {
+            this.adminToken = token;
+            return this;
+        }
+
+        /** The token HTTP writes to {@code /documents} require (default: none; the Java API needs none). */
+        public Builder writeToken(String token) {
+            this.writeToken = token;
+            return this;
+        }
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -236,8 +265,10 @@ public final class EmbeddedCluster implements AutoCloseable {
                 // Its leaves share this JVM, so there is no process to restart; delays are all /admin offers.
                 LeafAdmin admin = !faultInjection ? null : leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException(
                         "restarting a leaf needs a local cluster ('hedgerow local'); an embedded cluster's leaves run in its JVM"));
-                RootServer root = RootServer.start(config, httpPort >= 0 ? "127.0.0.1" : null, Math.max(0, httpPort),
-                        Duration.ofSeconds(30), admin);
+                HttpSettings http = httpPort < 0 ? null : HttpSettings.defaults("127.0.0.1", httpPort)
+                        .withAdmission(admission).withAdminToken(adminToken).withWriteToken(writeToken);
+                RootServer root = RootServer.start(config, http, Duration.ofSeconds(30), admin, ClusterState.randomRootId());
+                root.warmUp(Duration.ZERO); // its leaves warm their partitions; an embedding application warms its own path
                 return new EmbeddedCluster(store, manifest, List.copyOf(started), root);
             } catch (IOException | InterruptedException | RuntimeException e) {
                 started.forEach(LeafServer::close);

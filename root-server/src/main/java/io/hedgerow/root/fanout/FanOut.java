@@ -140,12 +140,20 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
 
     @Override
     public CompletableFuture<SearchResult> search(SearchRequest request) {
+        return search(request, context.ticker().nanoTime());
+    }
+
+    /**
+     * As {@link #search(SearchRequest)}, for a request that began earlier: its deadline and latency
+     * count from {@code startNanos} (on this root's ticker), as the HTTP API counts from a request's
+     * first byte.
+     */
+    public CompletableFuture<SearchResult> search(SearchRequest request, long startNanos) {
         CompletableFuture<SearchResult> promise = new CompletableFuture<>();
         if (closed) {
             promise.completeExceptionally(new SearchException(SearchException.Kind.SHUTTING_DOWN, "the root is shutting down"));
             return promise;
         }
-        long startNanos = context.ticker().nanoTime();
         LoopConnections current = LoopConnections.current(loops);
         if (current != null) {
             start(searchLoop(current), request, startNanos, promise);

@@ -5,7 +5,6 @@ import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.root.api.LeafFaultException;
 import io.hedgerow.root.api.LeafFaults;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -22,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  * it: restarts run on the {@link LeafAdmin}'s own thread, and injections wait for the leaf's ack
  * asynchronously.
  */
-final class AdminRoutes {
+final class AdminRoutes implements Routes {
     static final String PREFIX = "/admin/leaves/";
 
     private final LeafAdmin processes;
@@ -33,14 +32,28 @@ final class AdminRoutes {
         this.faults = faults;
     }
 
-    void handle(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive) throws ApiException {
+    @Override
+    public boolean handles(String path) {
+        return path.startsWith(PREFIX);
+    }
+
+    /** Restarts and fault injection: only with the admin token. */
+    @Override
+    public boolean needsAdminToken() {
+        return true;
+    }
+
+    @Override
+    public void handle(Exchange exchange) throws ApiException {
+        FullHttpRequest request = exchange.request();
+        String path = exchange.path();
         String rest = path.substring(PREFIX.length());
         int slash = rest.indexOf('/');
         String action = slash < 0 ? "" : rest.substring(slash + 1);
         switch (action) {
             case "restart" -> {
                 requireMethod(request, "POST", HttpMethod.POST);
-                restart(ctx, leafNumber(rest.substring(0, slash)), keepAlive);
+                restart(exchange, leafNumber(rest.substring(0, slash)));
             }
             case "delay" -> {
                 requireMethod(request, "POST, DELETE", HttpMethod.POST, HttpMethod.DELETE);
@@ -50,7 +63,7 @@ final class AdminRoutes {
                     HttpApiHandler.requireJson(request);
                     delay = DelayRequestParser.parse(request.content());
                 }
-                inject(ctx, leaf, "a delay", faults.injectDelay(leaf, delay), keepAlive, AdminRoutes::writeDelay);
+                inject(exchange, leaf, "a delay", faults.injectDelay(leaf, delay), AdminRoutes::writeDelay);
             }
             case "stall" -> {
                 requireMethod(request, "POST, DELETE", HttpMethod.POST, HttpMethod.DELETE);
@@ -60,33 +73,32 @@ final class AdminRoutes {
                     HttpApiHandler.requireJson(request);
                     stall = StallRequestParser.parse(request.content());
                 }
-                inject(ctx, leaf, "a stall", faults.injectStall(leaf, stall), keepAlive, AdminRoutes::writeStall);
+                inject(exchange, leaf, "a stall", faults.injectStall(leaf, stall), AdminRoutes::writeStall);
             }
             default -> throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", "no such path: " + path
                     + " (expected: /admin/leaves/{n}/restart, /admin/leaves/{n}/delay or /admin/leaves/{n}/stall)");
         }
     }
 
-    private void restart(ChannelHandlerContext ctx, int leaf, boolean keepAlive) {
+    private void restart(Exchange exchange, int leaf) {
         processes.restartLeaf(leaf).whenComplete((done, failure) -> {
             Throwable cause = HttpApiHandler.unwrap(failure);
             if (cause == null) {
-                HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
+                HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(exchange.ctx().alloc(), json -> {
                     json.writeStartObject();
                     json.writeNumberField("leaf", leaf);
                     json.writeStringField("result", done);
                     json.writeEndObject();
                 }));
             } else if (cause instanceof IllegalStateException) {
-                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.CONFLICT, "conflict", cause.getMessage()));
+                HttpApiHandler.sendError(exchange, new ApiException(HttpResponseStatus.CONFLICT, "conflict", cause.getMessage()));
             } else if (cause instanceof IllegalArgumentException) {
-                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", cause.getMessage()));
+                HttpApiHandler.sendError(exchange, new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", cause.getMessage()));
             } else if (cause instanceof UnsupportedOperationException) {
-                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.NOT_IMPLEMENTED,
+                HttpApiHandler.sendError(exchange, new ApiException(HttpResponseStatus.NOT_IMPLEMENTED,
                         "not_implemented", cause.getMessage()));
             } else {
-                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal",
-                        "restarting leaf " + leaf + ": " + cause));
+                HttpApiHandler.sendError(exchange, HttpApiHandler.internalError("restarting leaf " + leaf, cause));
             }
         });
     }
@@ -122,27 +134,26 @@ final class AdminRoutes {
     }
 
     /** Answers with what the leaf applied, or the error that kept it from applying it. */
-    private static <T> void inject(ChannelHandlerContext ctx, int leaf, String what, CompletableFuture<T> injected,
-            boolean keepAlive, FaultWriter<T> writer) {
+    private static <T> void inject(Exchange exchange, int leaf, String what, CompletableFuture<T> injected,
+            FaultWriter<T> writer) {
         injected.whenComplete((applied, failure) -> {
             Throwable cause = HttpApiHandler.unwrap(failure);
             if (cause == null) {
-                HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
+                HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(exchange.ctx().alloc(), json -> {
                     json.writeStartObject();
                     json.writeNumberField("leaf", leaf);
                     writer.write(json, applied);
                     json.writeEndObject();
                 }));
             } else if (cause instanceof LeafFaultException e) {
-                HttpApiHandler.sendError(ctx, keepAlive, switch (e.kind()) {
+                HttpApiHandler.sendError(exchange, switch (e.kind()) {
                     case NO_SUCH_LEAF -> new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", e.getMessage());
                     case REFUSED -> new ApiException(HttpResponseStatus.CONFLICT, "conflict", e.getMessage());
                     case UNAVAILABLE -> new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable", e.getMessage());
                     case TIMED_OUT -> new ApiException(HttpResponseStatus.GATEWAY_TIMEOUT, "timed_out", e.getMessage());
                 });
             } else {
-                HttpApiHandler.sendError(ctx, keepAlive, new ApiException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal",
-                        "injecting " + what + " into leaf " + leaf + ": " + cause));
+                HttpApiHandler.sendError(exchange, HttpApiHandler.internalError("injecting " + what + " into leaf " + leaf, cause));
             }
         });
     }

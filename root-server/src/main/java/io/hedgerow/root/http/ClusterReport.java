@@ -1,6 +1,8 @@
 package io.hedgerow.root.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.hedgerow.root.admission.AdmissionControl;
+import io.hedgerow.root.api.QueryPriority;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
 import java.io.IOException;
@@ -11,7 +13,34 @@ final class ClusterReport {
     }
 
     static void writeCluster(JsonGenerator json, ClusterState cluster) throws IOException {
+        writeCluster(json, cluster, null, null);
+    }
+
+    /** As {@link #writeCluster(JsonGenerator, ClusterState)}, with readiness and admission control when given. */
+    static void writeCluster(JsonGenerator json, ClusterState cluster, AdmissionControl admission, Readiness readiness)
+            throws IOException {
         json.writeStartObject();
+        if (readiness != null) {
+            Readiness.State state = readiness.state();
+            json.writeBooleanField("ready", state.ready());
+            json.writeStringField("ready_status", state.status());
+        }
+        if (admission != null) {
+            json.writeObjectFieldStart("admission");
+            json.writeStringField("algorithm", admission.settings().algorithm().label());
+            if (admission.enabled()) {
+                json.writeNumberField("limit", admission.limit());
+            }
+            json.writeNumberField("inflight", admission.inflight());
+            json.writeNumberField("admitted", admission.admitted());
+            json.writeObjectFieldStart("rejected");
+            for (QueryPriority priority : QueryPriority.values()) {
+                json.writeNumberField(priority.label(), admission.rejected(priority));
+            }
+            json.writeEndObject();
+            json.writeNumberField("drops", admission.drops());
+            json.writeEndObject();
+        }
         json.writeStringField("index", cluster.config().indexName());
         if (cluster.index().identity() != null) {
             json.writeStringField("index_manifest_sha256", cluster.index().identity().getManifestSha256());

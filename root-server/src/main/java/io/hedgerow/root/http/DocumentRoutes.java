@@ -14,15 +14,11 @@ import io.hedgerow.root.write.DocumentWriter;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -45,7 +41,7 @@ import java.util.concurrent.CompletableFuture;
  * <p>A write refused because its partition's queue is full, or no replica can take it, is a 503
  * with {@code Retry-After}; nothing is acknowledged that is not on disk at every in-sync replica.
  */
-final class DocumentRoutes {
+final class DocumentRoutes implements Routes {
     static final String PATH = "/documents";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RETRY_AFTER_SECONDS = "1";
@@ -56,12 +52,21 @@ final class DocumentRoutes {
         this.writer = writer;
     }
 
-    static boolean handles(String path) {
+    @Override
+    public boolean handles(String path) {
         return path.equals(PATH) || path.startsWith(PATH + "/");
     }
 
-    void handle(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, boolean keepAlive)
-            throws ApiException {
+    /** POST, PUT and DELETE change documents; GET reads one. */
+    @Override
+    public boolean isWrite(FullHttpRequest request) {
+        return request.method() != HttpMethod.GET;
+    }
+
+    @Override
+    public void handle(Exchange exchange) throws ApiException {
+        FullHttpRequest request = exchange.request();
+        QueryStringDecoder uri = exchange.uri();
         IndexConfig config = writer.config();
         if (config == null) {
             throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable",
@@ -72,7 +77,7 @@ final class DocumentRoutes {
             if (request.method() != HttpMethod.POST) {
                 throw HttpApiHandler.methodNotAllowed(request, "POST");
             }
-            bulk(ctx, request.content(), config, waitForRefresh, keepAlive);
+            bulk(exchange, request.content(), config, waitForRefresh);
             return;
         }
         String id = URLDecoder.decode(uri.path().substring(PATH.length() + 1), StandardCharsets.UTF_8);
@@ -96,7 +101,7 @@ final class DocumentRoutes {
         result.whenComplete((answer, failure) -> {
             DocumentResult done = failure == null ? answer
                     : new DocumentResult(id, DocumentResult.Outcome.UNAVAILABLE, 0, String.valueOf(failure), Map.of());
-            send(ctx, keepAlive, HttpResponseStatus.valueOf(done.outcome().httpStatus()),
+            send(exchange, HttpResponseStatus.valueOf(done.outcome().httpStatus()),
                     !done.outcome().succeeded() && done.outcome().httpStatus() == 503,
                     json -> writeResult(json, done, -1));
         });
@@ -155,8 +160,7 @@ final class DocumentRoutes {
     private record Line(long number, String id, CompletableFuture<DocumentResult> result, String error) {
     }
 
-    private void bulk(ChannelHandlerContext ctx, ByteBuf body, IndexConfig config, boolean waitForRefresh,
-            boolean keepAlive) {
+    private void bulk(Exchange exchange, ByteBuf body, IndexConfig config, boolean waitForRefresh) {
         long startNanos = System.nanoTime();
         List<Line> lines = new ArrayList<>();
         WriteOptions options = new WriteOptions(0, waitForRefresh);
@@ -182,7 +186,7 @@ final class DocumentRoutes {
                 retry |= result != null && result.outcome().httpStatus() == 503;
             }
             boolean anyErrors = errors;
-            send(ctx, keepAlive, HttpResponseStatus.OK, retry, json -> {
+            send(exchange, HttpResponseStatus.OK, retry, json -> {
                 json.writeStartObject();
                 json.writeNumberField("took_ms", (System.nanoTime() - startNanos) / 1e6);
                 json.writeBooleanField("errors", anyErrors);
@@ -241,22 +245,12 @@ final class DocumentRoutes {
         json.writeEndObject();
     }
 
-    private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, boolean retry,
-            JsonResponses.Body body) {
-        ByteBuf content = JsonResponses.write(ctx.alloc(), body);
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
-        response.headers()
-                .set(HttpHeaderNames.CONTENT_TYPE, HttpApiHandler.JSON_TYPE)
-                .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+    private static void send(Exchange exchange, HttpResponseStatus status, boolean retry, JsonResponses.Body body) {
+        FullHttpResponse response = HttpApiHandler.response(status, HttpApiHandler.JSON_TYPE,
+                JsonResponses.write(exchange.ctx().alloc(), body));
         if (retry) {
             response.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
         }
-        if (keepAlive) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            ctx.writeAndFlush(response, ctx.voidPromise());
-        } else {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
-        }
+        HttpApiHandler.write(exchange, response);
     }
 }

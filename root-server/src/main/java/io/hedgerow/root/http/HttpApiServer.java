@@ -2,11 +2,14 @@ package io.hedgerow.root.http;
 
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
-import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.api.LeafFaults;
+import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.TailGuard;
+import io.hedgerow.root.write.DocumentWriter;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -28,41 +31,75 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.TooLongHttpContentException;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 /**
  * The HTTP/1.1 server of the API, on the same event loops as the leaf connections, so a query
- * is parsed, fanned out, merged and answered without leaving its thread.
+ * is parsed, fanned out, merged and answered without leaving its thread. Its intake is bounded
+ * ({@link ConnectionLimits}): a connection cap, idle, whole-request and write timeouts, a cap on
+ * pipelined requests, and reading paused while a connection's client does not read its answers.
  */
 public final class HttpApiServer implements AutoCloseable {
     /** Request bodies larger than this are refused with 413. */
     public static final int MAX_BODY_BYTES = 64 * 1024;
 
-    private final Channel serverChannel;
+    /** Runs a search whose request began to arrive at {@code startNanos} (on the root's ticker). */
+    @FunctionalInterface
+    public interface SearchService {
+        CompletableFuture<SearchResult> search(SearchRequest request, long startNanos);
+    }
 
-    private HttpApiServer(Channel serverChannel) {
+    private final Channel serverChannel;
+    private final ConnectionLimits limits;
+
+    private HttpApiServer(Channel serverChannel, ConnectionLimits limits) {
         this.serverChannel = serverChannel;
+        this.limits = limits;
     }
 
     /**
-     * Binds {@code host:port} (0 picks a free port).
+     * Binds {@code settings.host():settings.port()} (port 0 picks a free one) and serves the API:
+     * searches through {@code search} behind {@code admission}, the status routes, and the admin
+     * routes behind the admin token.
      *
+     * @param documents live writes under {@code /documents}; null for a root without them
+     * @param admin    leaf processes' operations for {@code /admin/leaves}; null when this root has none
+     * @param stopping true once the root is stopping: searches are refused and connections closed after their answer
      * @throws BindException with the port and a hint when it is taken
      */
-    public static HttpApiServer start(EventLoopGroup group, Transport transport, String host, int port,
-            HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults,
-            TailGuard tail) throws IOException {
-        return start(group, transport, host, port, client, cluster, metrics, admin, faults, tail, null);
-    }
-
-    /** As above, with live writes under {@code /documents} when {@code documents} is not null. */
-    public static HttpApiServer start(EventLoopGroup group, Transport transport, String host, int port,
-            HedgerowClient client, ClusterState cluster, RootMetrics metrics, LeafAdmin admin, LeafFaults faults,
-            TailGuard tail, io.hedgerow.root.write.DocumentWriter documents) throws IOException {
-        HttpApiHandler api = new HttpApiHandler(client, cluster, metrics, admin, faults, tail,
-                documents == null ? null : new DocumentRoutes(documents));
+    public static HttpApiServer start(EventLoopGroup group, Transport transport, HttpSettings settings,
+            SearchService search, ClusterState cluster, RootMetrics metrics, AdmissionControl admission,
+            Readiness readiness, LeafAdmin admin, LeafFaults faults, TailGuard tail, DocumentWriter documents)
+            throws IOException {
+        Ticker ticker = Ticker.system();
+        BooleanSupplier stopping = readiness::stopping;
+        List<Routes> routes = new ArrayList<>();
+        routes.add(new SearchRoutes(search, new SearchRequestParser(cluster.config().maxTimeout().toMillis()), admission,
+                metrics, ticker, stopping));
+        routes.add(new StatusRoutes(cluster, metrics, admission, readiness));
+        routes.add(new TailRoutes(tail));
+        String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /admin/blocklist, /admin/cache";
+        if (documents != null) {
+            routes.add(new DocumentRoutes(documents));
+            paths += ", /documents";
+        }
+        if (admin != null) {
+            routes.add(new AdminRoutes(admin, faults));
+            paths += " or /admin/leaves/{n}/...";
+        }
+        HttpApiHandler api = new HttpApiHandler(routes, AdminToken.of(settings.adminToken()),
+                AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths);
+        SslContext ssl = settings.tls() == null ? null : TlsContexts.server(settings.tls());
+        ConnectionLimits limits = new ConnectionLimits(settings);
+        String host = settings.host();
+        int port = settings.port();
         try {
             Channel channel = new ServerBootstrap()
                     .group(group)
@@ -72,20 +109,28 @@ public final class HttpApiServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            var timer = RequestTimer.install(ch, Ticker.system());
-                            ch.pipeline()
-                                    .addLast("reads", timer[0])
+                            if (!limits.admit(ch)) {
+                                return;
+                            }
+                            var timer = RequestTimer.install(ch, ticker);
+                            ChannelPipeline pipeline = ch.pipeline();
+                            if (ssl != null) {
+                                pipeline.addLast("tls", ssl.newHandler(ch.alloc()));
+                            }
+                            limits.install(pipeline);
+                            pipeline.addLast("reads", timer[0])
                                     .addLast("http", new HttpServerCodec())
                                     .addLast("requests", timer[1])
                                     .addLast("aggregator", new JsonErrorAggregator())
-                                    .addLast("inOrder", new InOrderResponses())
+                                    .addLast("wholeRequest", limits.requestArrived())
+                                    .addLast("inOrder", new InOrderResponses(settings.maxPipelined()))
                                     .addLast("api", api);
                         }
                     })
                     .bind(host, port)
                     .sync()
                     .channel();
-            return new HttpApiServer(channel);
+            return new HttpApiServer(channel, limits);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding " + host + ":" + port, e);
@@ -100,13 +145,36 @@ public final class HttpApiServer implements AutoCloseable {
         }
     }
 
+    /** An address this server can be reached at from this machine (loopback when it listens on every address). */
+    public String host() {
+        InetSocketAddress address = (InetSocketAddress) serverChannel.localAddress();
+        return address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getAddress().getHostAddress();
+    }
+
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
 
+    /** Connections open now. */
+    public int openConnections() {
+        return limits.open();
+    }
+
+    /** Connections closed at once because {@link HttpSettings#maxConnections()} were open. */
+    public long refusedConnections() {
+        return limits.refused();
+    }
+
+    /** Stops accepting connections; those open stay open (their searches end, then they close). */
+    public void stopAccepting() {
+        serverChannel.close().syncUninterruptibly();
+    }
+
+    /** Stops accepting, and closes every open connection. */
     @Override
     public void close() {
-        serverChannel.close().syncUninterruptibly();
+        stopAccepting();
+        limits.closeAll();
     }
 
     /**

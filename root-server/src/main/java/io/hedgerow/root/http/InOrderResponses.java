@@ -15,7 +15,8 @@ import java.util.ArrayDeque;
  * request's answer as another's.
  *
  * <p>While requests are held, reading from the socket pauses, so a client that pipelines a lot
- * is slowed down rather than filling memory.
+ * is slowed down rather than filling memory; one that gets more than {@code maxPipelined}
+ * requests ahead of its answers (in the reads before the pause) is disconnected.
  *
  * <p><b>Assumptions and guarantees.</b> One instance per connection, called only on its event
  * loop. The handler after it writes exactly one full response (ending in a {@link LastHttpContent})
@@ -24,11 +25,28 @@ import java.util.ArrayDeque;
  */
 final class InOrderResponses extends ChannelDuplexHandler {
     private final ArrayDeque<Object> held = new ArrayDeque<>();
+    private final int maxPipelined;
     private boolean answering;
+
+    /** @param maxPipelined requests held behind the one being answered before the connection is closed */
+    InOrderResponses(int maxPipelined) {
+        if (maxPipelined < 1) {
+            throw new IllegalArgumentException("maxPipelined: " + maxPipelined + " (expected: >= 1)");
+        }
+        this.maxPipelined = maxPipelined;
+    }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object request) {
         if (answering) {
+            if (held.size() >= maxPipelined) {
+                // One read can bring many requests before reading pauses: past the cap the client
+                // is not waiting for answers, and holding its requests would only grow memory.
+                ReferenceCountUtil.release(request);
+                releaseHeld();
+                ctx.close();
+                return;
+            }
             held.add(request);
             ctx.channel().config().setAutoRead(false);
         } else {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.hedgerow.root.tail.Blocklist;
 import io.hedgerow.root.tail.ResultCache;
 import io.hedgerow.root.tail.TailGuard;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -22,7 +21,7 @@ import java.io.IOException;
  *       {@code DELETE /admin/cache}: drops every cached result (after reindexing, say).</li>
  * </ul>
  */
-final class TailRoutes {
+final class TailRoutes implements Routes {
     static final String BLOCKLIST = "/admin/blocklist";
     static final String CACHE = "/admin/cache";
 
@@ -32,15 +31,25 @@ final class TailRoutes {
         this.tail = tail;
     }
 
-    static boolean handles(String path) {
+    @Override
+    public boolean handles(String path) {
         return path.equals(BLOCKLIST) || path.startsWith(BLOCKLIST + "/") || path.equals(CACHE);
     }
 
-    void handle(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive) throws ApiException {
+    /** The blocklist and the cache are operators' tools: they need the admin token. */
+    @Override
+    public boolean needsAdminToken() {
+        return true;
+    }
+
+    @Override
+    public void handle(Exchange exchange) throws ApiException {
+        FullHttpRequest request = exchange.request();
+        String path = exchange.path();
         if (path.equals(CACHE)) {
-            cache(ctx, request, keepAlive);
+            cache(exchange, request);
         } else if (path.equals(BLOCKLIST)) {
-            blocklist(ctx, request, keepAlive);
+            blocklist(exchange, request);
         } else {
             AdminRoutes.requireMethod(request, "DELETE", HttpMethod.DELETE);
             String id = path.substring(BLOCKLIST.length() + 1);
@@ -48,25 +57,25 @@ final class TailRoutes {
                 throw new ApiException(HttpResponseStatus.NOT_FOUND, "not_found", "no blocklisted query has the id '"
                         + id + "' (GET " + BLOCKLIST + " lists them)");
             }
-            answer(ctx, keepAlive, json -> {
+            answer(exchange, json -> {
                 json.writeStringField("result", "removed");
                 json.writeStringField("id", id);
             });
         }
     }
 
-    private void blocklist(ChannelHandlerContext ctx, FullHttpRequest request, boolean keepAlive) throws ApiException {
+    private void blocklist(Exchange exchange, FullHttpRequest request) throws ApiException {
         AdminRoutes.requireMethod(request, "GET, DELETE", HttpMethod.GET, HttpMethod.DELETE);
         Blocklist blocklist = tail.blocklist();
         if (request.method() == HttpMethod.DELETE) {
             int removed = blocklist.clear();
-            answer(ctx, keepAlive, json -> {
+            answer(exchange, json -> {
                 json.writeStringField("result", "cleared");
                 json.writeNumberField("removed", removed);
             });
             return;
         }
-        answer(ctx, keepAlive, json -> {
+        answer(exchange, json -> {
             json.writeNumberField("blocked_total", blocklist.blockedTotal());
             json.writeArrayFieldStart("entries");
             for (Blocklist.Entry entry : blocklist.list()) {
@@ -83,19 +92,19 @@ final class TailRoutes {
         });
     }
 
-    private void cache(ChannelHandlerContext ctx, FullHttpRequest request, boolean keepAlive) throws ApiException {
+    private void cache(Exchange exchange, FullHttpRequest request) throws ApiException {
         AdminRoutes.requireMethod(request, "GET, DELETE", HttpMethod.GET, HttpMethod.DELETE);
         if (request.method() == HttpMethod.DELETE) {
             long entries = tail.cache().stats().entries();
             tail.cache().invalidateAll();
-            answer(ctx, keepAlive, json -> {
+            answer(exchange, json -> {
                 json.writeStringField("result", "cleared");
                 json.writeNumberField("removed", entries);
             });
             return;
         }
         ResultCache.Stats stats = tail.cache().stats();
-        answer(ctx, keepAlive, json -> {
+        answer(exchange, json -> {
             json.writeBooleanField("enabled", tail.settings().cacheEnabled());
             json.writeNumberField("entries", stats.entries());
             json.writeNumberField("tainted_entries", stats.taintedEntries());
@@ -117,9 +126,9 @@ final class TailRoutes {
         void write(JsonGenerator json) throws IOException;
     }
 
-    private static void answer(ChannelHandlerContext ctx, boolean keepAlive, Fields fields) {
-        HttpApiHandler.send(ctx, keepAlive, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
-                JsonResponses.write(ctx.alloc(), json -> {
+    private static void answer(Exchange exchange, Fields fields) {
+        HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
+                JsonResponses.write(exchange.ctx().alloc(), json -> {
                     json.writeStartObject();
                     fields.write(json);
                     json.writeEndObject();

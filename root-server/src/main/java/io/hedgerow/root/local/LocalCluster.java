@@ -14,6 +14,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.hedgerow.root.admission.AdmissionSettings;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.http.HttpSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,12 +49,16 @@ public final class LocalCluster implements AutoCloseable {
      * @param queryOfDeath each leaf's {@code --query-of-death}: a leaf halts when a query holding this
      *                     token reaches it; null for none; only with {@code faultInjection}
      * @param leafArguments more arguments for every leaf's command line (e.g. {@code --slice=0s}), after the others
+     * @param admission    the root's admission control
+     * @param adminToken   the token the root's admin routes require; null: a new random one, written to
+     *                     {@code <run dir>/admin-token}
      */
     public record Options(Path indexDir, int leaves, int replicas, String host, int httpPort,
             RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
             Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
-            List<String> leafArguments) {
+            List<String> leafArguments, AdmissionSettings admission, String adminToken) {
         public Options {
+            Objects.requireNonNull(admission, "admission");
             leafArguments = List.copyOf(leafArguments);
             if (queryOfDeath != null && (queryOfDeath.isEmpty() || !faultInjection)) {
                 throw new IllegalArgumentException("queryOfDeath: '" + queryOfDeath
@@ -79,21 +86,40 @@ public final class LocalCluster implements AutoCloseable {
                     leafWarmup, hedge, tail, leafWorkers, null, List.of());
         }
 
+        /** With the default admission control and a generated admin token. */
+        public Options(Path indexDir, int leaves, int replicas, String host, int httpPort, RunDirectory runDirectory,
+                JavaLauncher launcher, Duration startTimeout, boolean faultInjection, Duration leafWarmup,
+                HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath, List<String> leafArguments) {
+            this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
+                    leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null);
+        }
+
+        public Options withAdmission(AdmissionSettings value) {
+            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                    faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken);
+        }
+
+        /** The admin token to require; null for a new random one. */
+        public Options withAdminToken(String value) {
+            return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                    faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value);
+        }
+
         public Options withFaultInjection(boolean enabled) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                    leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments);
+                    leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken);
         }
 
         /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
         public Options withQueryOfDeath(String token) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                    faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments);
+                    faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken);
         }
 
         /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
         public Options withLeafArguments(List<String> arguments) {
             return new Options(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                    faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments);
+                    faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken);
         }
     }
 
@@ -110,7 +136,11 @@ public final class LocalCluster implements AutoCloseable {
     private final RootServer root;
     private boolean closed;
 
-    private LocalCluster(Options options, IndexManifest manifest, List<LeafProcess> leaves, RootServer root) {
+    private final String adminToken;
+
+    private LocalCluster(Options options, IndexManifest manifest, List<LeafProcess> leaves, RootServer root,
+            String adminToken) {
+        this.adminToken = adminToken;
         this.options = options;
         this.manifest = manifest;
         this.leaves = leaves;
@@ -153,12 +183,21 @@ public final class LocalCluster implements AutoCloseable {
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(), options.replicas())
                     .withHedge(options.hedge()).withTail(options.tail());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
-            RootServer root = RootServer.start(config, options.host(), options.httpPort(), options.startTimeout(),
-                    leaf -> CompletableFuture.supplyAsync(() -> self.get().restartFromAdmin(leaf), ADMIN));
+            String adminToken = options.adminToken() != null ? options.adminToken() : HttpSettings.newAdminToken();
+            Path tokenFile = run.adminTokenFile();
+            writeAdminToken(tokenFile, adminToken);
+            HttpSettings http = HttpSettings.defaults(options.host(), options.httpPort())
+                    .withAdmission(options.admission()).withAdminToken(adminToken);
+            RootServer root = RootServer.start(config, http, options.startTimeout(),
+                    leaf -> CompletableFuture.supplyAsync(() -> self.get().restartFromAdmin(leaf), ADMIN),
+                    ClusterState.randomRootId());
             progress.printf("  root: pid %d, http://%s:%d/ (%d partitions x %d replicas over %d leaves)%n",
                     ProcessHandle.current().pid(), options.host(), root.httpPort(), manifest.partitions(),
                     options.replicas(), options.leaves());
-            LocalCluster cluster = new LocalCluster(options, manifest, leaves, root);
+            progress.printf("  admin token: %s (in %s; send it as 'Authorization: Bearer <token>')%n", adminToken,
+                    tokenFile);
+            progress.printf("  admission control: %s%n", options.admission().describe());
+            LocalCluster cluster = new LocalCluster(options, manifest, leaves, root, adminToken);
             self.set(cluster);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -166,6 +205,23 @@ public final class LocalCluster implements AutoCloseable {
             run.deletePidFiles();
             throw e;
         }
+    }
+
+    /** The token the root's admin routes require. */
+    public String adminToken() {
+        return adminToken;
+    }
+
+    /** Writes the token readable by its owner only, where the load generator's fault runner reads it. */
+    private static void writeAdminToken(Path file, String token) throws IOException {
+        Files.deleteIfExists(file);
+        try {
+            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(file);
+        }
+        Files.writeString(file, token + "\n");
     }
 
     private static void requirePortFree(String host, int port) throws BindException {

@@ -16,6 +16,11 @@ import java.util.concurrent.TimeUnit;
  */
 public record RunDirectory(Path dir) {
 
+    /** The root's admin token, written by {@code local} for the load generator's fault runner. */
+    public Path adminTokenFile() {
+        return dir.resolve("admin-token");
+    }
+
     public Path pidFile(String process) {
         return dir.resolve(process + ".pid");
     }

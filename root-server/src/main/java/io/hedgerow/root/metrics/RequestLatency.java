@@ -28,8 +28,13 @@ public final class RequestLatency {
         COMPLETE,
         /** 200 with less than full coverage. */
         TAINTED,
-        /** Any other status: a refusal, a bad query, a timeout. */
-        ERROR
+        /** Any other status but admission's: a bad query, a timeout, nothing answered. */
+        ERROR,
+        /**
+         * Refused at once by admission control (503 {@code overloaded}) or because the root is
+         * stopping (503 {@code shutting_down}): the cost of saying no, which must stay small.
+         */
+        REFUSED
     }
 
     private final Map<Outcome, Recorder> recorders = new EnumMap<>(Outcome.class);

@@ -1,5 +1,7 @@
 package io.hedgerow.root.metrics;
 
+import io.hedgerow.root.admission.AdmissionControl;
+import io.hedgerow.root.api.QueryPriority;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
@@ -30,7 +32,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RootMetrics {
 
     /** Why a whole request failed, as counted in {@code hedgerow_request_errors_total}. */
-    public enum RequestError { BAD_REQUEST, BAD_QUERY, UNAVAILABLE, TIMED_OUT, NOT_FOUND, INTERNAL, DANGEROUS, BLOCKLISTED }
+    public enum RequestError {
+        BAD_REQUEST, BAD_QUERY, UNAVAILABLE, TIMED_OUT, NOT_FOUND, INTERNAL, DANGEROUS, BLOCKLISTED,
+        /** Refused by admission control: too many searches in flight. */
+        OVERLOADED,
+        /** Refused because the root is stopping. */
+        SHUTTING_DOWN,
+        /** An admin request without the admin token. */
+        UNAUTHORIZED
+    }
 
     /**
      * What became of a cancelled sub-request, as its leaf's answer tells, counted in
@@ -69,6 +79,9 @@ public final class RootMetrics {
     private final Counter searchRequests;
     private final Map<Phase, Counter> subRequestsNeeded = new EnumMap<>(Phase.class);
     private final RequestLatency requestLatency = new RequestLatency();
+    /** Told of every busy answer from a leaf (admission control backs off on them). */
+    private volatile Runnable onLeafBusy = () -> {
+    };
 
     /** A phase of a search, for the sub-requests it needs at the least. */
     public enum Phase { QUERY, FETCH }
@@ -314,6 +327,39 @@ public final class RootMetrics {
 
     public void subRequestFailed(SubRequestError kind) {
         subRequestErrors.get(kind).increment();
+        if (kind == SubRequestError.BUSY) {
+            onLeafBusy.run();
+        }
+    }
+
+    /** Runs {@code listener} at every busy answer from a leaf, on the thread that counts it. */
+    public void onLeafBusy(Runnable listener) {
+        this.onLeafBusy = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
+    /** Meters of admission control, read at each scrape: its limit, what is in flight, what it refused. */
+    /** The HTTP intake's connections: open now, and closed at once because the cap was reached. */
+    public void watchConnections(java.util.function.IntSupplier open, java.util.function.LongSupplier refused) {
+        Gauge.builder("hedgerow.http.connections.open", open, o -> o.getAsInt())
+                .description("HTTP connections open now").register(registry);
+        FunctionCounter.builder("hedgerow.http.connections.refused", refused, r -> r.getAsLong())
+                .description("HTTP connections closed as soon as they were accepted: the connection cap was reached")
+                .register(registry);
+    }
+
+    public void watch(AdmissionControl admission) {
+        Gauge.builder("hedgerow.admission.limit", admission, a -> a.enabled() ? a.limit() : Double.NaN)
+                .description("Searches admission control allows in flight now (NaN when it is off)").register(registry);
+        Gauge.builder("hedgerow.admission.inflight", admission, AdmissionControl::inflight)
+                .description("Searches admitted and not yet answered").register(registry);
+        for (QueryPriority priority : QueryPriority.values()) {
+            FunctionCounter.builder("hedgerow.admission.rejected", admission, a -> a.rejected(priority))
+                    .description("Searches refused at once with 503 overloaded, by priority")
+                    .tag("priority", priority.label()).register(registry);
+        }
+        FunctionCounter.builder("hedgerow.admission.drops", admission, AdmissionControl::drops)
+                .description("Admitted searches reported to the limit as drops: failed for want of capacity, or"
+                        + " charged with a leaf's busy answer").register(registry);
     }
 
     public void cancelSent() {

@@ -13,6 +13,7 @@ import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.LeafFaultException;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -254,8 +255,10 @@ class AdminApiTest {
     void aLeafWithoutFaultInjectionRefusesAStall() throws Exception {
         try (LeafServer plain = LeafServer.start(LeafConfig.defaults(cluster.index().dir()));
              RootServer root = RootServer.start(ClusterConfig.of(cluster.manifest().name(), List.of(plain.address()),
-                     cluster.manifest().partitions(), 1), "127.0.0.1", 0, REQUEST_TIMEOUT,
-                     leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException("not here")))) {
+                     cluster.manifest().partitions(), 1), HttpSettings.defaults("127.0.0.1", 0)
+                     .withAdminToken(cluster.adminToken()), REQUEST_TIMEOUT,
+                     leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException("not here")),
+                     ClusterState.randomRootId())) {
             HttpResponse<String> refused = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + root.httpPort()
                     + "/admin/leaves/0/stall")).header("Content-Type", "application/json")
                     .POST(BodyPublishers.ofString("{\"stall_ms\": 150, \"every_ms\": 1000}")));
@@ -279,6 +282,26 @@ class AdminApiTest {
         return cluster.leaves().get(leaf).injectedStall();
     }
 
+    @Test
+    void refusesAdminRequestsWithoutTheAdminTokenWith401AndChangesNothing() throws Exception {
+        HttpRequest.Builder delay = HttpRequest.newBuilder(uri("/admin/leaves/1/delay"))
+                .header("Content-Type", "application/json").POST(BodyPublishers.ofString("{\"delay_ms\": 50}"));
+        HttpResponse<String> none = sendWithout(delay);
+        assertError(none, 401, "unauthorized", "admin routes need the header 'Authorization: Bearer <admin token>'");
+        assertThat(none.headers().firstValue("www-authenticate")).hasValue("Bearer realm=\"hedgerow-admin\"");
+        HttpResponse<String> wrong = sendWithout(HttpRequest.newBuilder(uri("/admin/leaves/1/delay"))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + "x".repeat(32))
+                .POST(BodyPublishers.ofString("{\"delay_ms\": 50}")));
+        assertError(wrong, 401, "unauthorized", "the admin token does not match");
+        assertThat(wrong.body()).doesNotContain(cluster.adminToken());
+        assertError(sendWithout(HttpRequest.newBuilder(uri("/admin/leaves/1/delay"))
+                .header("Authorization", "Basic " + cluster.adminToken()).DELETE()), 401, "unauthorized", "Bearer scheme");
+        assertError(sendWithout(HttpRequest.newBuilder(uri("/admin/cache")).GET()), 401, "unauthorized", "Authorization");
+        assertError(sendWithout(HttpRequest.newBuilder(uri("/admin/blocklist")).DELETE()), 401, "unauthorized",
+                "Authorization");
+        assertThat(cluster.leaves().get(1).injectedDelay()).as("no delay was injected").isEmpty();
+    }
+
     private static URI uri(String path) {
         return URI.create("http://127.0.0.1:" + cluster.httpPort() + path);
     }
@@ -289,6 +312,11 @@ class AdminApiTest {
     }
 
     private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return http.send(request.header("Authorization", "Bearer " + cluster.adminToken()).timeout(REQUEST_TIMEOUT)
+                .build(), BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> sendWithout(HttpRequest.Builder request) throws Exception {
         return http.send(request.timeout(REQUEST_TIMEOUT).build(), BodyHandlers.ofString());
     }
 

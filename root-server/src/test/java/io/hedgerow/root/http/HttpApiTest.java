@@ -646,8 +646,9 @@ class HttpApiTest {
 
     /** A plain request to the server; a hang fails the test after {@link #REQUEST_TIMEOUT}. */
     private static HttpRequest.Builder request(String pathAndQuery) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.httpPort() + pathAndQuery))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.httpPort() + pathAndQuery))
                 .timeout(REQUEST_TIMEOUT);
+        return pathAndQuery.startsWith("/admin") ? request.header("Authorization", "Bearer " + cluster.adminToken()) : request;
     }
 
     private static HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {

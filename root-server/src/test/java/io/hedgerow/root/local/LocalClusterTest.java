@@ -95,11 +95,13 @@ class LocalClusterTest {
 
             HttpResponse<String> restart = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + cluster.httpPort() + "/admin/leaves/1/restart"))
+                    .header("Authorization", "Bearer " + cluster.adminToken())
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(restart.statusCode()).as(restart.body()).isEqualTo(200);
             assertThat(restart.body()).contains("leaf 1 restarted as pid " + cluster.leafProcess(1).pid());
             HttpResponse<String> again = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + cluster.httpPort() + "/admin/leaves/1/restart"))
+                    .header("Authorization", "Bearer " + cluster.adminToken())
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(again.statusCode()).as("restarting a running leaf").isEqualTo(409);
             assertThat(again.body()).contains("\"error\":\"conflict\"").contains("still running");
@@ -239,6 +241,7 @@ class LocalClusterTest {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + cluster.httpPort() + "/admin/leaves/" + leaf + "/delay"))
                 .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + cluster.adminToken())
                 .POST(HttpRequest.BodyPublishers.ofString("{\"delay_ms\": 1, \"probability\": 0.01, \"duration_ms\": 5000}"))
                 .build(), HttpResponse.BodyHandlers.ofString());
     }

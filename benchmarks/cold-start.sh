@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Cold start: a fresh cluster loaded at half the capacity as soon as its root's /ready answers 200.
+# Its p99 over the first 30 s must stay within 3x its warm p99 (issue 14). Then 60 s of unmeasured
+# load at the capacity, and the same 30 s at half the capacity again: the warm reference.
+#
+#   flock /work/cpu.lock benchmarks/cold-start.sh --capacity 590 --port 18420 [--cluster-arg=--flag ...]
+# Results: $OUT (default results/cold-start-<time>): both runs, when /ready answered, summary.txt.
+# Takes about 3 minutes.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")/.." && pwd)"
+source "$HERE/benchmarks/lib.sh"
+
+CAPACITY=""
+PORT=18420
+OUT="$HERE/results/cold-start-$(date -u +%Y%m%dT%H%M%SZ)"
+CLUSTER_ARGS=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --capacity) CAPACITY="$2"; shift 2 ;;
+    --port) PORT="$2"; shift 2 ;;
+    --out) OUT="$2"; shift 2 ;;
+    --cluster-arg=*) CLUSTER_ARGS+=("${1#--cluster-arg=}"); shift ;;
+    *) die "unknown option '$1' (expected: --capacity N, --port P, --out DIR, --cluster-arg=FLAG)" ;;
+  esac
+done
+[[ "$CAPACITY" =~ ^[0-9]+$ ]] || die "--capacity: '$CAPACITY' (expected: req/s at p99 <= 20 ms, from loadgen --find-capacity)"
+require_port_free "$PORT"
+bench_init
+URL="http://127.0.0.1:$PORT"
+HALF=$((CAPACITY / 2))
+SUMMARY="$OUT/summary.txt"
+echo "cold start, $(date -u +%Y-%m-%dT%H:%MZ), $(machine_line); $HALF req/s from the moment /ready answers" >"$SUMMARY"
+
+started=$SECONDS
+cluster_start cold "$PORT" ${CLUSTER_ARGS[@]+"${CLUSTER_ARGS[@]}"}
+until [[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/ready")" == 200 ]]; do
+  (( SECONDS - started < 600 )) || die "/ready did not answer 200 within 10 minutes"
+  sleep 0.2
+done
+ready_after=$((SECONDS - started))
+say "/ready answered 200 ${ready_after} s after the start"
+mkdir -p "$OUT/logs"
+cold=$(loadgen_run "$OUT/logs/cold.log" --target "$URL" --rate "$HALF" --duration 30s --warmup 0s --label cold --results "$OUT/runs")
+warm_up cluster "$CAPACITY" 60s
+warm=$(loadgen_run "$OUT/logs/warm.log" --target "$URL" --rate "$HALF" --duration 30s --warmup 0s --label warm --results "$OUT/runs")
+p99_cold=$(lg_read "$cold" phases.0.latency_ms.answered.p99)
+p99_warm=$(lg_read "$warm" phases.0.latency_ms.answered.p99)
+{
+  echo "/ready after ${ready_after} s (start of ./hedgerow local to 200)"
+  echo "first 30 s: $(phase_line "$cold" 0)"
+  echo "warm 30 s:  $(phase_line "$warm" 0)"
+  python3 -c "import sys; c, w = float(sys.argv[1]), float(sys.argv[2]); print(f'cold/warm p99 {c / w:.2f} (target <= 3)')" \
+    "$p99_cold" "$p99_warm"
+} >>"$SUMMARY"
+phase_problems "$cold"
+phase_problems "$warm"
+cluster_stop
+cat "$SUMMARY"
+[[ -s "$PROBLEMS" ]] && { echo "problems:"; cat "$PROBLEMS"; }
+exit 0

@@ -1,0 +1,87 @@
+package io.hedgerow.leaf.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.wire.WireLimits;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.index.SourceDocument;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A leaf checks every search from the wire against {@link WireLimits}, whoever sent it: a frame
+ * asking for two billion hits is refused as a bad query (not run, not allowed to allocate), and the
+ * connection goes on serving well-formed searches.
+ */
+class WireLimitsTest {
+    private static final String INDEX = "limits";
+
+    @TempDir
+    static Path indexParent;
+
+    private static PartitionStore store;
+
+    private final List<Socket> sockets = new ArrayList<>();
+    private final List<LeafServer> leaves = new ArrayList<>();
+
+    @BeforeAll
+    static void buildIndex() throws IOException {
+        List<SourceDocument> docs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            docs.add(new SourceDocument("doc-" + i, Map.of("body", "hawthorn hedge " + i), i + 1));
+        }
+        store = TestLeaves.build(indexParent.resolve(INDEX), INDEX, 1, docs);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        leaves.forEach(LeafServer::close);
+    }
+
+    @Test
+    void refusesKOverAThousandAndOverlongQueriesAsBadQueries() throws IOException {
+        LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1));
+        leaves.add(leaf);
+        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, 1);
+
+        assertRefused(root, 1, search(1).setK(WireLimits.MAX_K + 1), "k: 1001 (expected: 0..1000, 0 for 1)");
+        assertRefused(root, 2, search(2).setK(Integer.MAX_VALUE), "k: 2147483647 (expected: 0..1000, 0 for 1)");
+        assertRefused(root, 3, search(3).setK(-1), "k: -1 (expected: 0..1000, 0 for 1)");
+        assertRefused(root, 5, search(5).setQuery("x".repeat(WireLimits.MAX_QUERY_CHARS + 1)),
+                "query: 8193 characters (expected: <= 8192)");
+
+        root.send(Frame.newBuilder().setSearch(search(7).setK(WireLimits.MAX_K)).build());
+        SearchResponse served = root.receive().getResult();
+        assertThat(served.getRequestId()).isEqualTo(7);
+        assertThat(served.getStatus()).as("k at the limit is served: %s", served.getError()).isEqualTo(Status.OK);
+        assertThat(served.getHitsCount()).isEqualTo(20);
+    }
+
+    private static SearchRequest.Builder search(long requestId) {
+        return SearchRequest.newBuilder().setRequestId(requestId).setPartition(0).setQuery("body:hawthorn").setK(10);
+    }
+
+    private static void assertRefused(FrameSocket root, long requestId, SearchRequest.Builder search, String problem)
+            throws IOException {
+        root.send(Frame.newBuilder().setSearch(search).build());
+        SearchResponse answer = root.receive().getResult();
+        assertThat(answer.getRequestId()).isEqualTo(requestId);
+        assertThat(answer.getStatus()).as("request %d", requestId).isEqualTo(Status.BAD_QUERY);
+        assertThat(answer.getError()).isEqualTo("refused by the leaf: " + problem);
+    }
+}

@@ -1,0 +1,62 @@
+package io.hedgerow.cli;
+
+import io.hedgerow.root.admission.AdmissionSettings;
+import io.hedgerow.root.http.HttpSettings;
+import picocli.CommandLine.Option;
+
+/**
+ * The root's intake options, shared by {@code root}, {@code local} and {@code demo}: admission
+ * control and the admin token.
+ */
+final class IntakeOptions {
+    @Option(names = "--admission", paramLabel = "ALGORITHM", defaultValue = "vegas",
+            description = "How many searches the root runs at once; the excess is refused at once with 503 overloaded"
+                    + " and Retry-After: vegas or gradient2 (learnt from latency, Netflix concurrency-limits), fixed"
+                    + " (--admission-limit) or off (default: ${DEFAULT-VALUE}).")
+    String admission;
+
+    @Option(names = "--admission-limit", paramLabel = "N",
+            description = "The initial limit of searches in flight (the limit itself when fixed; default: 16).")
+    Integer initialLimit;
+
+    @Option(names = "--admission-min", paramLabel = "N", description = "The adaptive limit's floor (default: 16).")
+    Integer minLimit;
+
+    @Option(names = "--admission-max", paramLabel = "N", description = "The adaptive limit's ceiling (default: 256).")
+    Integer maxLimit;
+
+    @Option(names = "--admin-token", paramLabel = "TOKEN", defaultValue = "${env:HEDGEROW_ADMIN_TOKEN}",
+            description = "The token /admin requests must carry as 'Authorization: Bearer TOKEN' (at least "
+                    + HttpSettings.MIN_TOKEN_CHARS + " characters; default: $HEDGEROW_ADMIN_TOKEN; 'local' and 'demo'"
+                    + " generate one when neither is set, 'root' then closes /admin).")
+    String adminToken;
+
+    @Option(names = "--write-token", paramLabel = "TOKEN", defaultValue = "${env:HEDGEROW_WRITE_TOKEN}",
+            description = "The token POST, PUT and DELETE on /documents must carry as 'Authorization: Bearer TOKEN' (at"
+                    + " least " + HttpSettings.MIN_TOKEN_CHARS + " characters; default: $HEDGEROW_WRITE_TOKEN; without"
+                    + " one, writes need no token).")
+    String writeToken;
+
+    AdmissionSettings toAdmission() {
+        AdmissionSettings defaults = AdmissionSettings.defaults();
+        AdmissionSettings.Algorithm algorithm = AdmissionSettings.Algorithm.parse(admission);
+        int initial = initialLimit != null ? initialLimit : defaults.initialLimit();
+        int min = minLimit != null ? minLimit : Math.min(defaults.minLimit(), initial);
+        int max = maxLimit != null ? maxLimit : Math.max(defaults.maxLimit(), initial);
+        if (algorithm == AdmissionSettings.Algorithm.FIXED) {
+            min = Math.min(min, initial);
+            max = Math.max(max, initial);
+        }
+        return defaults.withAlgorithm(algorithm).withLimits(initial, min, max);
+    }
+
+    /** The write token given, or null (writes need none). */
+    String writeToken() {
+        return writeToken == null || writeToken.isEmpty() ? null : writeToken;
+    }
+
+    /** The admin token given, or null (then {@code local} generates one). */
+    String adminToken() {
+        return adminToken == null || adminToken.isEmpty() ? null : adminToken;
+    }
+}

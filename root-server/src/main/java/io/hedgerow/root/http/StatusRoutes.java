@@ -1,0 +1,66 @@
+package io.hedgerow.root.http;
+
+import io.hedgerow.root.admission.AdmissionControl;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.metrics.RootMetrics;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.Set;
+
+/**
+ * What the root says about itself: {@code /health} (alive, and how many leaves it reaches),
+ * {@code /ready} (warmed, and able to answer every partition: send it traffic), {@code /cluster},
+ * {@code /metrics} and {@code /metrics/latency}. All {@code GET}, none limited by admission control.
+ */
+final class StatusRoutes implements Routes {
+    private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    private static final Set<String> PATHS = Set.of("/health", "/ready", "/cluster", "/metrics", "/metrics/latency");
+
+    private final ClusterState cluster;
+    private final RootMetrics metrics;
+    private final AdmissionControl admission;
+    private final Readiness readiness;
+
+    StatusRoutes(ClusterState cluster, RootMetrics metrics, AdmissionControl admission, Readiness readiness) {
+        this.cluster = cluster;
+        this.metrics = metrics;
+        this.admission = admission;
+        this.readiness = readiness;
+    }
+
+    @Override
+    public boolean handles(String path) {
+        return PATHS.contains(path);
+    }
+
+    @Override
+    public void handle(Exchange exchange) throws ApiException {
+        if (exchange.method() != HttpMethod.GET) {
+            throw HttpApiHandler.methodNotAllowed(exchange.request(), "GET");
+        }
+        var ctx = exchange.ctx();
+        switch (exchange.path()) {
+            case "/health" -> HttpApiHandler.send(exchange, ClusterReport.upLeaves(cluster) == 0
+                            ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
+                    JsonResponses.write(ctx.alloc(), json -> ClusterReport.writeHealth(json, cluster)));
+            case "/ready" -> {
+                Readiness.State state = readiness.state();
+                HttpApiHandler.send(exchange, state.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        HttpApiHandler.JSON_TYPE, JsonResponses.write(ctx.alloc(), json -> {
+                            json.writeStartObject();
+                            json.writeBooleanField("ready", state.ready());
+                            json.writeStringField("status", state.status());
+                            json.writeStringField("detail", state.detail());
+                            json.writeEndObject();
+                        }));
+            }
+            case "/cluster" -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
+                    JsonResponses.write(ctx.alloc(), json -> ClusterReport.writeCluster(json, cluster, admission, readiness)));
+            case "/metrics" -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, PROMETHEUS_TYPE,
+                    ByteBufUtil.writeUtf8(ctx.alloc(), metrics.scrape()));
+            default -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(
+                    ctx.alloc(), json -> JsonResponses.writeRequestLatency(json, metrics.requestLatency().snapshot())));
+        }
+    }
+}
