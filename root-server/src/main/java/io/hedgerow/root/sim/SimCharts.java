@@ -119,6 +119,12 @@ public final class SimCharts {
         styler.setChartTitleBoxVisible(false);
         styler.setLegendPosition(Styler.LegendPosition.InsideNW);
         styler.setChartPadding(12);
+        styler.setyAxisTickLabelsFormattingFunction(SimCharts::millisLabel);
+    }
+
+    /** 0.5, 20, 1000: the milliseconds as written, not 1E3. */
+    static String millisLabel(double millis) {
+        return millis >= 10 ? String.format(Locale.ROOT, "%.0f", millis) : String.format(Locale.ROOT, "%.2g", millis);
     }
 
     /** The run's values of the swept options but {@code except}: "policy=hedged leaves=100". */
