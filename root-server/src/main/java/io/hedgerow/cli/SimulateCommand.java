@@ -83,6 +83,9 @@ final class SimulateCommand implements Callable<Integer> {
     private String slowFraction;
     @Option(names = "--slow", paramLabel = "D", description = "How late a slow sub-request answers (default: 1s).")
     private String slow;
+    @Option(names = "--query-cost", paramLabel = "P99", description = "Each search costs a multiple of the drawn"
+            + " service time on every leaf, lognormal with median 1 and this p99 (default: 1, none).")
+    private String queryCost;
     @Option(names = "--pause-every", paramLabel = "D", description = "Each leaf pauses this often, at its own phase"
             + " (default: 0, never).")
     private String pauseEvery;
@@ -191,7 +194,8 @@ final class SimulateCommand implements Callable<Integer> {
         Object[][] given = {{"leaves", leaves}, {"partitions", partitions}, {"replicas", replicas}, {"rate", rate},
                 {"load", load}, {"queries", queries}, {"warmup", warmup}, {"policy", policy}, {"service", service},
                 {"workers", workers}, {"contention", contention}, {"network", network}, {"peer", peer},
-                {"slow-fraction", slowFraction}, {"slow", slow}, {"pause-every", pauseEvery}, {"pause", pause},
+                {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"pause-every", pauseEvery},
+                {"pause", pause},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor}, {"crash-leaves", crashLeaves},
                 {"crash-at", crashAt}, {"timeout", timeout}, {"hedge-after", hedgeAfter},
                 {"hedge-percentile", hedgePercentile}, {"budget", budget}, {"min-coverage", minCoverage},

@@ -30,6 +30,8 @@ public final class SimConfig {
     final long peerNanos;
     final double slowFraction;
     final long slowNanos;
+    /** The p99 of each search's cost multiplier (lognormal, median 1), shared by all its sub-requests; 1 for none. */
+    final double queryCostP99;
     final long pauseEveryNanos;
     final long pauseNanos;
     final int degradedLeaves;
@@ -63,6 +65,7 @@ public final class SimConfig {
         d.put("peer", "50us");
         d.put("slow-fraction", "0");
         d.put("slow", "1s");
+        d.put("query-cost", "1");
         d.put("pause-every", "0");
         d.put("pause", "0");
         d.put("degraded-leaves", "0");
@@ -99,6 +102,11 @@ public final class SimConfig {
         this.peerNanos = SimDurations.parseNanos(get("peer"));
         this.slowFraction = fraction("slow-fraction", true);
         this.slowNanos = SimDurations.parseNanos(get("slow"));
+        this.queryCostP99 = parseDouble("query-cost");
+        if (!(queryCostP99 >= 1) || Double.isInfinite(queryCostP99)) {
+            throw new IllegalArgumentException("query-cost: " + get("query-cost") + " (expected: >= 1, the p99 of a"
+                    + " search's cost multiplier; 1 for none)");
+        }
         this.pauseEveryNanos = SimDurations.parseNanos(get("pause-every"));
         this.pauseNanos = SimDurations.parseNanos(get("pause"));
         if (pauseNanos > 0 && pauseEveryNanos <= pauseNanos) {

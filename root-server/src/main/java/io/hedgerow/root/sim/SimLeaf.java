@@ -26,6 +26,8 @@ import java.util.SplittableRandom;
  *       {@code pause} (as a stop-the-world collection does): running work stretches over the pause
  *       and nothing starts in it;</li>
  *   <li><b>degraded</b>: all its work {@code degraded-factor} times slower;</li>
+ *   <li><b>query cost</b>: each search's work is its own multiple of the drawn time on every leaf
+ *       ({@code query-cost}), slowness correlated across the leaves of one search;</li>
  *   <li><b>crashed</b>: it drops everything and answers nothing; the root sees its connection
  *       close.</li>
  * </ul>
@@ -145,7 +147,7 @@ final class SimLeaf {
         if (task.copy.twinLeaf() >= 0) {
             sim.cancelTwin(task.copy.twinLeaf(), task.copy.twinRequestId());
         }
-        double slowdown = (1 + config.contention * busy / config.workers) * speed;
+        double slowdown = (1 + config.contention * busy / config.workers) * speed * sim.costOf(task.copy);
         long work = (long) (config.service.sampleNanos(random) * slowdown);
         long end = finishAt(now, work);
         task.endNanos = end;

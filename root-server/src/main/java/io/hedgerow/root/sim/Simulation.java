@@ -44,6 +44,10 @@ public final class Simulation implements DetachedRoot.Wire {
     private final EventQueue clock = new EventQueue();
     private final SplittableRandom arrivals;
     private final SplittableRandom searchRandom;
+    /** Split after the leaves' generators: a run without query costs draws what it drew before they existed. */
+    private final SplittableRandom costRandom;
+    private final double costSigma;
+    private double nextCost = 1;
     private final SimLeaf[] leaves;
     private final DetachedRoot root;
     private final SearchRequest request;
@@ -77,6 +81,8 @@ public final class Simulation implements DetachedRoot.Wire {
         final long startNanos;
         /** The search while it runs; null once it ended. */
         DetachedRoot.Search search;
+        /** What every sub-request of this search costs, times its drawn service time. */
+        double cost = 1;
         long timerAtNanos = -1;
         boolean done;
         int answers;
@@ -102,6 +108,8 @@ public final class Simulation implements DetachedRoot.Wire {
         for (int leaf = 0; leaf < config.leaves; leaf++) {
             leaves[leaf] = new SimLeaf(leaf, this, config, clock, seed.split(), leaf < config.degradedLeaves);
         }
+        this.costRandom = seed.split();
+        this.costSigma = Math.log(config.queryCostP99) / 2.3263; // the p99 of a standard normal
         this.request = SearchRequest.builder(QUERY).cache(false).timeoutMillis(Math.max(1, config.timeoutNanos / 1_000_000))
                 .build();
     }
@@ -166,6 +174,7 @@ public final class Simulation implements DetachedRoot.Wire {
             return;
         }
         started++;
+        nextCost = costSigma == 0 ? 1 : Math.exp(costSigma * costRandom.nextGaussian()); // taken by state()
         DetachedRoot.Search search = root.start(request, config.timeoutNanos, searchRandom, clock.nanoTime());
         if (search == null) {
             ended++; // refused or served without a run: told through failed or finished with no search
@@ -180,6 +189,7 @@ public final class Simulation implements DetachedRoot.Wire {
         if (search.attachment == null) {
             SimSearch state = new SimSearch(started - 1, clock.nanoTime()); // made as it starts
             state.search = search;
+            state.cost = nextCost;
             search.attachment = state;
         }
         return (SimSearch) search.attachment;
@@ -310,6 +320,11 @@ public final class Simulation implements DetachedRoot.Wire {
             clock.after(config.networkNanos, () -> root.ready(crashed, false)); // before the losses it causes
             leaves[leaf].crash();
         }
+    }
+
+    /** The cost multiplier of the search {@code copy} belongs to ({@code --query-cost}). */
+    double costOf(DetachedRoot.Copy copy) {
+        return costSigma == 0 ? 1 : state(copy.search()).cost;
     }
 
     SimCounters counters() {

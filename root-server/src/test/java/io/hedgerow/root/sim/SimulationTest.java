@@ -66,6 +66,23 @@ class SimulationTest {
         assertThat(run.slowFraction()).isZero();
     }
 
+    /**
+     * Sub-requests of exactly 1 ms, no queue (5 searches a second): every sub-request of a search
+     * takes its search's cost in ms, so the 95%-finish and the round trip share the cost's p99, 10.
+     * Without a cost every one is 1.1 ms.
+     */
+    @Test
+    void aSearchsCostSlowsItOnEveryLeafSoNinetyFivePercentFinishAsLateAsOne() {
+        SimConfig config = paperFigure(100, 0, 5_000).with("service", "fixed:1ms").with("rate", "5");
+
+        SimSummary plain = Simulation.run(config, null);
+        SimSummary costly = Simulation.run(config.with("query-cost", "10"), null);
+
+        assertThat(plain.finish95P99Ms()).isCloseTo(1.1, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(costly.finish95P99Ms()).as("95%% finish p99").isBetween(8.5, 12.0);
+        assertThat(costly.subRequestP99Ms()).as("one sub-request p99").isBetween(8.5, 12.0);
+    }
+
     @Test
     void sameSeedGivesTheSameRunAndAnotherSeedAnotherOne() {
         SimConfig config = SimConfig.defaults().with("leaves", "50").with("queries", "2000").with("policy", "hedged")
