@@ -57,10 +57,11 @@ final class ClusterOptions {
                     + " (case-sensitive) reaches it, as a crash bug would (for tests and demos of canary requests).")
     String queryOfDeath;
 
-    @Option(names = "--root-warmup", paramLabel = "DURATION", defaultValue = "10s",
+    @Option(names = "--root-warmup", paramLabel = "DURATION", defaultValue = "90s",
             converter = LeafCommand.DurationConverter.class,
-            description = "How long the root searches through its own HTTP port, once its leaves are up, before"
-                    + " /ready says ready and it reports serving, so the first users do not wait for the JIT; 0s for"
+            description = "The longest the root searches through its own HTTP port, once its leaves are up, before"
+                    + " /ready says ready and it reports serving: it stops sooner once its search rate stops rising (the"
+                    + " JIT has compiled root and leaves), so the first users do not wait for the compiler; 0s for"
                     + " none (default: ${DEFAULT-VALUE}).")
     Duration rootWarmup;
 

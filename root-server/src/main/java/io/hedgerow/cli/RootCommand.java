@@ -33,10 +33,11 @@ final class RootCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "10s",
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "90s",
             converter = io.hedgerow.leaf.server.LeafCommand.DurationConverter.class,
-            description = "How long the root searches through its own HTTP port before /ready says ready, so the first"
-                    + " users do not wait for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
+            description = "The longest the root searches through its own HTTP port before /ready says ready; it stops"
+                    + " sooner once its search rate stops rising, so the first users do not wait for the JIT; 0s for"
+                    + " none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
     @Option(names = "--leaves", required = true, split = ",", paramLabel = "HOST:PORT",

@@ -128,21 +128,23 @@ public final class RootServer implements AutoCloseable {
     }
 
     /**
-     * Warms the request path by searching through this root's own HTTP port for {@code duration}
-     * ({@link RootWarmup}), then lets {@code /ready} say ready; {@code /ready} says "warming"
-     * meanwhile. Without an HTTP API, or with a zero duration, it only marks the root warm.
+     * Warms the request path by searching through this root's own HTTP port until the searches'
+     * rate stops rising, or for {@code longest} at most ({@link RootWarmup}), then lets {@code
+     * /ready} say ready; {@code /ready} says "warming" meanwhile. Without an HTTP API, or with a zero
+     * duration, it only marks the root warm.
      *
      * @return what it did, for the log
      */
-    public String warmUp(Duration duration) throws InterruptedException {
-        if (http == null || duration.isZero()) {
+    public String warmUp(Duration longest) throws InterruptedException {
+        if (http == null || longest.isZero()) {
             readiness.markWarm();
             return "no warm-up";
         }
-        readiness.warming("warming up: searching through its own HTTP port for " + Durations.format(duration));
-        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), System::nanoTime).run(duration);
+        readiness.warming("warming up: searching through its own HTTP port until its search rate stops rising"
+                + " (at most " + Durations.format(longest) + ")");
+        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), System::nanoTime).run(longest);
         readiness.markWarm();
-        String done = RootWarmup.describe(outcome, duration);
+        String done = RootWarmup.describe(outcome, longest);
         LOG.log(System.Logger.Level.INFO, done);
         return done;
     }

@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  *
  * <p>The queries come from the index itself, whatever it is: a match-all search's stored fields
  * give words, and each word makes a term, two words an OR, a phrase and an AND, and a prefix, the
- * shapes users send. Searches go {@code cache=false}, two at a time, until the duration has passed.
+ * shapes users send. Searches go {@code cache=false}, two at a time, until their rate stops rising
+ * ({@link WarmupConvergence}: no 2 s window 10% better than the best for 10 s) or the longest
+ * warm-up allowed has passed.
  *
  * <p><b>Assumptions and guarantees.</b> Runs on the caller's thread and blocks it for about the
  * duration; never throws for a failed search (a warm-up that cannot search reports what it did).
@@ -45,12 +47,20 @@ final class RootWarmup {
         this.nanoTime = nanoTime;
     }
 
+    private static final long WINDOW_NANOS = 2_000_000_000L;
+    private static final int STABLE_WINDOWS = 5;
+    private static final double IMPROVEMENT = 0.10;
+
     /** What a warm-up did. */
-    record Outcome(long searches, long failures, int queries) {
+    record Outcome(long searches, long failures, int queries, long nanos, boolean converged) {
     }
 
-    Outcome run(Duration duration) throws InterruptedException {
-        long end = nanoTime.getAsLong() + duration.toNanos();
+    /** Warms up until converged, or for {@code longest} at most. */
+    Outcome run(Duration longest) throws InterruptedException {
+        long start = nanoTime.getAsLong();
+        long end = start + longest.toNanos();
+        WarmupConvergence convergence = new WarmupConvergence(start, WINDOW_NANOS, STABLE_WINDOWS, IMPROVEMENT);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         List<String> queries = queries(send("*:*&k=50&stored_fields=true&snippets=true").join());
         AtomicLong searches = new AtomicLong();
         AtomicLong failures = new AtomicLong();
@@ -58,7 +68,7 @@ final class RootWarmup {
         for (int i = 0; i < CONCURRENCY; i++) {
             int offset = i;
             loops.add(Thread.ofPlatform().daemon().name("root-warmup-" + i).start(() -> {
-                for (int n = offset; nanoTime.getAsLong() - end < 0; n += CONCURRENCY) {
+                for (int n = offset; !done.get() && nanoTime.getAsLong() - end < 0; n += CONCURRENCY) {
                     String query = queries.get(n % queries.size());
                     String body = send(URLEncoder.encode(query, StandardCharsets.UTF_8)
                             + (n % 3 == 0 ? "&k=100" : "")).join();
@@ -66,13 +76,20 @@ final class RootWarmup {
                     if (body == null) {
                         failures.incrementAndGet();
                     }
+                    synchronized (convergence) {
+                        long now = nanoTime.getAsLong();
+                        convergence.searchDone(now);
+                        if (convergence.converged(now)) {
+                            done.set(true);
+                        }
+                    }
                 }
             }));
         }
         for (Thread loop : loops) {
             loop.join();
         }
-        return new Outcome(searches.get(), failures.get(), queries.size());
+        return new Outcome(searches.get(), failures.get(), queries.size(), nanoTime.getAsLong() - start, done.get());
     }
 
     /** The body of a 200 answer, or null for anything else. */
@@ -108,9 +125,10 @@ final class RootWarmup {
         return queries;
     }
 
-    static String describe(Outcome outcome, Duration duration) {
-        return String.format(Locale.ROOT, "warmed up for %s: %,d searches of %,d queries, %,d failed",
-                io.hedgerow.common.time.Durations.format(duration), outcome.searches(), outcome.queries(),
-                outcome.failures());
+    static String describe(Outcome outcome, Duration longest) {
+        return String.format(Locale.ROOT, "warmed up in %.1f s (%s): %,d searches of %,d queries, %,d failed",
+                outcome.nanos() / 1e9, outcome.converged() ? "its search rate stopped rising"
+                        : "the most allowed, " + io.hedgerow.common.time.Durations.format(longest),
+                outcome.searches(), outcome.queries(), outcome.failures());
     }
 }

@@ -27,7 +27,7 @@ class FrameDecodingFuzzTest {
     private static final int INPUTS = Integer.getInteger("hedgerow.fuzz.inputs", 20_000);
     private static final int MAX_FRAME_BYTES = 4096;
 
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "10m", maxExecutions = 1_000_000)
     void anyBytesDecodeToFramesOrFailTheConnection(byte[] bytes) {
         decode(bytes);
     }

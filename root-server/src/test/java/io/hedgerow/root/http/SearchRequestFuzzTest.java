@@ -33,12 +33,12 @@ class SearchRequestFuzzTest {
     private static final List<String> NAMES = List.of("q", "k", "timeout_ms", "snippets", "stored_fields",
             "total_hits_threshold", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache", "query");
 
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "10m", maxExecutions = 1_000_000)
     void queryStringsAreParsedOrRefusedAs4xx(FuzzedDataProvider data) {
         parseQueryString(data.consumeRemainingAsString());
     }
 
-    @FuzzTest(maxDuration = "10s")
+    @FuzzTest(maxDuration = "10m", maxExecutions = 1_000_000)
     void jsonBodiesAreParsedOrRefusedAs4xx(byte[] body) {
         parseJson(body);
     }
