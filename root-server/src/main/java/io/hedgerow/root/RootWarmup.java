@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  * users pay for the compiler (p99 of hundreds of milliseconds at half the capacity).
  *
  * <p>The queries come from the index itself, whatever it is: a match-all search's stored fields
- * give words, and each word makes a term, two words an OR, a phrase and an AND, and a prefix, the
- * shapes users send. Searches go {@code cache=false}, two at a time, until their rate stops rising
+ * give words, and each word makes a term, two words an OR, a phrase and an AND, eight an OR, and a
+ * prefix, the shapes users send. Searches go {@code cache=false}, four at a time, until their rate stops rising
  * ({@link WarmupConvergence}: no 2 s window 10% better than the best for 10 s) or the longest
  * warm-up allowed has passed.
  *
@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  */
 final class RootWarmup {
     private static final Pattern WORD = Pattern.compile("\\p{L}{4,12}");
-    private static final int CONCURRENCY = 2;
+    private static final int CONCURRENCY = 4;
     private static final int MAX_WORDS = 200;
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -71,7 +71,7 @@ final class RootWarmup {
                 for (int n = offset; !done.get() && nanoTime.getAsLong() - end < 0; n += CONCURRENCY) {
                     String query = queries.get(n % queries.size());
                     String body = send(URLEncoder.encode(query, StandardCharsets.UTF_8)
-                            + (n % 3 == 0 ? "&k=100" : "")).join();
+                            + (n % 3 == 0 ? "&k=100" : "") + (n % 5 == 0 ? "&snippets=false" : "")).join();
                     searches.incrementAndGet();
                     if (body == null) {
                         failures.incrementAndGet();
@@ -118,6 +118,9 @@ final class RootWarmup {
             queries.add("\"" + a + " " + b + "\"");
             queries.add("+" + a + " +" + b);
             queries.add(a.substring(0, 4) + "*");
+            if (i + 8 <= list.size()) {
+                queries.add(String.join(" ", list.subList(i, i + 8)));
+            }
         }
         if (queries.isEmpty()) {
             queries.add("*:*");
