@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "hedgerow", mixinStandardHelpOptions = true, version = "hedgerow 0.1.0",
         description = "Scatter-gather search that stays fast in the tail.",
         subcommands = {DemoCommand.class, IndexCommand.class, LocalCommand.class, RootCommand.class, LeafCommand.class,
+                SimulateCommand.class,
                 CommandLine.HelpCommand.class})
 public final class HedgerowCli implements Runnable {
 

@@ -30,6 +30,17 @@ public final class ClusterState {
 
     /** @param rootId this root's id, never 0: unique among the roots of the leaves (a random one is) */
     public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker, long rootId) {
+        this(config, connectionsPerLeaf, ticker, rootId, true);
+    }
+
+    /**
+     * @param rootId               this root's id, never 0
+     * @param leafLatencyWindows   whether each leaf keeps the latency windows {@code /cluster}
+     *                             reports; a simulation of thousands of leaves keeps none (they cost
+     *                             about half a megabyte a leaf, and nothing on the request path reads them)
+     */
+    public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker, long rootId,
+            boolean leafLatencyWindows) {
         if (rootId == 0) {
             throw new IllegalArgumentException("rootId: 0 (expected: non-zero)");
         }
@@ -38,7 +49,8 @@ public final class ClusterState {
         this.index = ServedIndex.of(config);
         this.assignment = config.assignment();
         this.leaves = IntStream.range(0, config.leaves().size())
-                .mapToObj(i -> new LeafStatus(i, LeafAddress.parse(config.leaves().get(i)), connectionsPerLeaf, ticker))
+                .mapToObj(i -> new LeafStatus(i, LeafAddress.parse(config.leaves().get(i)), connectionsPerLeaf, ticker,
+                        leafLatencyWindows))
                 .toList();
         this.partitionDocs = new AtomicLongArray(config.partitions());
         for (int p = 0; p < config.partitions(); p++) {

@@ -32,12 +32,20 @@ public final class LeafStatus {
     private volatile Supervision supervision;
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
+        this(index, address, connections, ticker, true);
+    }
+
+    /**
+     * @param latencyWindows whether to keep the two latency windows {@code /cluster} reports (about
+     *                       half a megabyte a leaf: a simulation of thousands of leaves keeps none)
+     */
+    LeafStatus(int index, LeafAddress address, int connections, Ticker ticker, boolean latencyWindows) {
         this.index = index;
         this.address = address;
         this.name = address.toString();
         this.connections = connections;
-        this.latency = SlidingLatencyWindow.tenSeconds(ticker);
-        this.leafTime = SlidingLatencyWindow.tenSeconds(ticker);
+        this.latency = latencyWindows ? SlidingLatencyWindow.tenSeconds(ticker) : null;
+        this.leafTime = latencyWindows ? SlidingLatencyWindow.tenSeconds(ticker) : null;
     }
 
     public int index() {
@@ -71,7 +79,7 @@ public final class LeafStatus {
 
     /** Sub-request round trips of the last ten seconds. */
     public SlidingLatencyWindow latency() {
-        return latency;
+        return windowOrFail(latency);
     }
 
     /**
@@ -79,7 +87,15 @@ public final class LeafStatus {
      * plus service); the rest of the round trip is network and scheduling.
      */
     public SlidingLatencyWindow leafTime() {
-        return leafTime;
+        return windowOrFail(leafTime);
+    }
+
+    private SlidingLatencyWindow windowOrFail(SlidingLatencyWindow window) {
+        if (window == null) {
+            throw new IllegalStateException("leaf " + name + " keeps no latency windows (expected: a cluster state made"
+                    + " with latency windows)");
+        }
+        return window;
     }
 
     public long subRequests() {
@@ -164,8 +180,10 @@ public final class LeafStatus {
 
     public void answered(long roundTripNanos, long leafNanos) {
         subRequests.increment();
-        latency.record(roundTripNanos);
-        leafTime.record(leafNanos);
+        if (latency != null) {
+            latency.record(roundTripNanos);
+            leafTime.record(leafNanos);
+        }
     }
 
     public void failed(String reason) {

@@ -2,7 +2,9 @@ package io.hedgerow.root.cluster;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Which leaves hold which partitions: each partition has {@code replicas} copies on distinct
@@ -52,8 +54,8 @@ public final class PartitionAssignment {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions: " + partitions + " (expected: >= 1)");
         }
-        if (leaves < 1 || leaves > 64) {
-            throw new IllegalArgumentException("leaves: " + leaves + " (expected: 1..64)");
+        if (leaves < 1) {
+            throw new IllegalArgumentException("leaves: " + leaves + " (expected: >= 1)");
         }
         if (replicas < 1 || replicas > leaves) {
             throw new IllegalArgumentException("replicas: " + replicas + " (expected: 1.." + leaves
@@ -83,7 +85,13 @@ public final class PartitionAssignment {
     private static PartitionAssignment partnered(int partitions, int leaves) {
         int[][] replicasOf = new int[partitions][2];
         int[] load = new int[leaves];
-        int[][] shared = new int[leaves][leaves];
+        // Partitions shared by two leaves, kept sparse (a leaves x leaves matrix is 400 MB at 10,000
+        // leaves); the first copy's row is spread into a dense scratch row while its second copy is chosen.
+        List<Map<Integer, Integer>> sharedWith = new ArrayList<>(leaves);
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            sharedWith.add(new HashMap<>());
+        }
+        int[] sharedRow = new int[leaves];
         for (int p = 0; p < partitions; p++) {
             load[p % leaves]++;
         }
@@ -91,6 +99,7 @@ public final class PartitionAssignment {
             int first = p % leaves;
             int partner = first ^ 1;
             int start = 1 + (p / leaves) % (leaves - 1);
+            sharedWith.get(first).forEach((other, count) -> sharedRow[other] = count);
             int second = -1;
             for (int i = 0; i < leaves - 1; i++) {
                 int candidate = (first + start + i) % leaves;
@@ -98,13 +107,14 @@ public final class PartitionAssignment {
                     continue;
                 }
                 if (second < 0 || load[candidate] < load[second]
-                        || (load[candidate] == load[second] && shared[first][candidate] < shared[first][second])) {
+                        || (load[candidate] == load[second] && sharedRow[candidate] < sharedRow[second])) {
                     second = candidate;
                 }
             }
+            sharedWith.get(first).forEach((other, count) -> sharedRow[other] = 0);
             load[second]++;
-            shared[first][second]++;
-            shared[second][first]++;
+            sharedWith.get(first).merge(second, 1, Integer::sum);
+            sharedWith.get(second).merge(first, 1, Integer::sum);
             replicasOf[p][0] = first;
             replicasOf[p][1] = second;
         }

@@ -26,7 +26,8 @@ import java.util.Set;
  *       that partition is chosen so that its other replicas are not on the first canary's leaf:
  *       were the query deadly, it could then never take both replicas of one partition.</li>
  *   <li><b>A lost connection is not evidence.</b> A canary whose connection drops gets a second
- *       opinion the same way; only a canary lost on two different leaves makes the query
+ *       opinion the same way (which then stands for the backup: no canary goes to a third leaf
+ *       at the hedge delay); only a canary lost on two different leaves makes the query
  *       dangerous ({@link CanaryCheck#lost}). A leaf that crashed, restarted or was deployed
  *       under the canary therefore costs nothing: the search answers, tainted at worst.</li>
  *   <li><b>A slow canary</b> is judged at the canary timeout by what its leaf did meanwhile
@@ -50,7 +51,7 @@ final class CanaryPhase {
     /** Every ordinary failure of a canary copy, in order. */
     private final List<PartitionError> failures = new ArrayList<>(2);
     private final ScaledPercentile.Estimate timeout;
-    private long lostLeaves;
+    private LeafSet lostLeaves = LeafSet.EMPTY;
     private int passed;
     /** Hedged: the first check, at the hedge delay, sends a backup canary. */
     private boolean backupDue;
@@ -77,7 +78,7 @@ final class CanaryPhase {
     boolean start(long nowNanos) {
         int partitions = ctx.partitions;
         int start = ctx.random.nextInt(partitions);
-        int first = sendFirstReady(start, 0, nowNanos);
+        int first = sendFirstReady(start, LeafSet.EMPTY, nowNanos);
         if (first < 0) {
             return false;
         }
@@ -91,7 +92,7 @@ final class CanaryPhase {
     }
 
     /** The canary to the first partition from {@code from} on with a ready replica not in {@code avoid}; its partition or -1. */
-    private int sendFirstReady(int from, long avoidLeaves, long nowNanos) {
+    private int sendFirstReady(int from, LeafSet avoidLeaves, long nowNanos) {
         for (int i = 0; i < ctx.partitions; i++) {
             PartitionSlot slot = slots.slot((from + i) % ctx.partitions);
             if (!slot.unsent()) {
@@ -164,10 +165,10 @@ final class CanaryPhase {
 
     void onLost(SearchCopy copy, String reason, long nowNanos) {
         slots.lost(copy, reason, nowNanos);
-        lostLeaves |= 1L << copy.leaf();
+        lostLeaves = lostLeaves.with(copy.leaf());
         lostOn.add("on leaf " + ctx.leafName(copy.leaf()) + " when the connection dropped (" + reason + ") after "
                 + ctx.elapsedMillis(nowNanos) + " ms");
-        switch (CanaryCheck.lost(Long.bitCount(lostLeaves), leavesOut())) {
+        switch (CanaryCheck.lost(lostLeaves.size(), leavesOut())) {
             case DANGEROUS -> run.dangerous(Blocklist.Reason.CANARY_CONNECTION_LOST,
                     "was out " + String.join(", and ", lostOn), nowNanos);
             case SECOND_OPINION -> {
@@ -184,7 +185,9 @@ final class CanaryPhase {
     void onCheck(long nowNanos) {
         if (backupDue) {
             backupDue = false;
-            if (leavesOut() < 2) {
+            // A lost canary already had its second opinion: a backup now would take the query to a
+            // third leaf, which a deadly query would crash too.
+            if (leavesOut() < 2 && lostLeaves.isEmpty()) {
                 secondOpinion(nowNanos);
             }
             armNextCheck(nowNanos);
@@ -242,9 +245,9 @@ final class CanaryPhase {
      * @return false when no leaf is ready for one
      */
     private boolean secondOpinion(long nowNanos) {
-        long avoid = lostLeaves;
+        LeafSet avoid = lostLeaves;
         for (SearchCopy copy : copies) {
-            avoid |= 1L << copy.leaf();
+            avoid = avoid.with(copy.leaf());
         }
         CanaryPlacement.Choice choice = CanaryPlacement.choose(ctx.shared.cluster().assignment(), ctx.leaves, avoid,
                 p -> slots.slot(p).unsent());
@@ -283,12 +286,12 @@ final class CanaryPhase {
                 timedOut ? SearchException.Kind.TIMED_OUT : SearchException.Kind.UNAVAILABLE, detail), nowNanos);
     }
 
-    /** Bit i: leaf i holds a canary copy still out. */
-    private long outLeaves() {
-        long leaves = 0;
+    /** The leaves holding a canary copy still out. */
+    private LeafSet outLeaves() {
+        LeafSet leaves = LeafSet.EMPTY;
         for (SearchCopy copy : copies) {
             if (!copy.done()) {
-                leaves |= 1L << copy.leaf();
+                leaves = leaves.with(copy.leaf());
             }
         }
         return leaves;
@@ -296,7 +299,7 @@ final class CanaryPhase {
 
     /** Distinct leaves holding a canary copy still out. */
     private int leavesOut() {
-        return Long.bitCount(outLeaves());
+        return outLeaves().size();
     }
 
     private String names(Set<Integer> leaves) {

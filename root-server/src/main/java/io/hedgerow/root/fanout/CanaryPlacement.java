@@ -24,23 +24,23 @@ final class CanaryPlacement {
     }
 
     /**
-     * @param avoidLeaves bit i: leaf i has had a canary of this query (or lost one)
+     * @param avoidLeaves the leaves that have had a canary of this query (or lost one)
      * @param fresh       true for a partition not asked yet
      * @return the choice, or null when no ready leaf outside {@code avoidLeaves} holds a fresh partition
      */
-    static Choice choose(PartitionAssignment assignment, DispatchPolicy.ReplicaView view, long avoidLeaves,
+    static Choice choose(PartitionAssignment assignment, DispatchPolicy.ReplicaView view, LeafSet avoidLeaves,
             IntPredicate fresh) {
         Choice best = null;
         long bestScore = Long.MAX_VALUE;
         for (int leaf = 0; leaf < assignment.leaves(); leaf++) {
-            if ((avoidLeaves & (1L << leaf)) != 0 || !view.isReady(leaf)) {
+            if (avoidLeaves.contains(leaf) || !view.isReady(leaf)) {
                 continue;
             }
             int shared = 0;
             int safe = -1;
             int any = -1;
             for (int partition : assignment.partitionsOf(leaf)) {
-                boolean sharesAReplica = (replicaMask(assignment, partition) & ~(1L << leaf) & avoidLeaves) != 0;
+                boolean sharesAReplica = hasReplicaIn(assignment, partition, leaf, avoidLeaves);
                 if (sharesAReplica) {
                     shared++;
                 }
@@ -67,11 +67,13 @@ final class CanaryPlacement {
         return best;
     }
 
-    private static long replicaMask(PartitionAssignment assignment, int partition) {
-        long mask = 0;
-        for (int leaf : assignment.replicasOf(partition)) {
-            mask |= 1L << leaf;
+    /** True when a replica of {@code partition} other than the one on {@code leaf} is on one of {@code leaves}. */
+    private static boolean hasReplicaIn(PartitionAssignment assignment, int partition, int leaf, LeafSet leaves) {
+        for (int replica : assignment.replicasOf(partition)) {
+            if (replica != leaf && leaves.contains(replica)) {
+                return true;
+            }
         }
-        return mask;
+        return false;
     }
 }

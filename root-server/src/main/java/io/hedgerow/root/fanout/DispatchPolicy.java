@@ -13,10 +13,10 @@ public interface DispatchPolicy {
      *
      * @param replicas       leaves holding the partition, preferred first
      * @param view           which leaves are reachable and how busy they are, from this event loop
-     * @param excludedLeaves bit i set: leaf i already has, or failed, this sub-request
+     * @param excludedLeaves leaves that already have, or failed, this sub-request
      * @return a leaf from {@code replicas}, or -1 when none may be used
      */
-    int chooseReplica(int partition, int[] replicas, ReplicaView view, long excludedLeaves);
+    int chooseReplica(int partition, int[] replicas, ReplicaView view, LeafSet excludedLeaves);
 
     /** What a policy may know of the leaves when choosing a replica. */
     interface ReplicaView {

@@ -134,7 +134,7 @@ final class FetchPhase {
     /** The leaf that answered the hit's partition, while ready and not asked yet; else a replica not asked yet. */
     private int leafFor(HitSlot hit, boolean preferAnswering) {
         int preferred = slots.answeredBy(slots.slot(hit.partition()));
-        if (preferAnswering && preferred >= 0 && (hit.triedLeaves() & (1L << preferred)) == 0
+        if (preferAnswering && preferred >= 0 && !hit.triedLeaves().contains(preferred)
                 && ctx.leaves.isReady(preferred)) {
             return preferred;
         }

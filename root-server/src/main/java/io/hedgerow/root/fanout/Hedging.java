@@ -72,7 +72,7 @@ final class Hedging {
         if (ctx.hedgeMode != HedgeMode.TIED) {
             return null;
         }
-        int other = ctx.chooseReplica(slot.partition(), slot.excludedLeaves() | (1L << firstLeaf));
+        int other = ctx.chooseReplica(slot.partition(), slot.excludedLeaves().with(firstLeaf));
         if (other < 0) {
             return null;
         }
@@ -127,7 +127,7 @@ final class Hedging {
                 continue;
             }
             slot.clearTwin();
-            if (slot.settled() || slot.outstanding() == 0 || (slot.excludedLeaves() & (1L << twin.leaf())) != 0
+            if (slot.settled() || slot.outstanding() == 0 || slot.excludedLeaves().contains(twin.leaf())
                     || !ctx.leaves.isReady(twin.leaf())) {
                 ctx.shared.budget().giveBack();
                 continue;

@@ -12,8 +12,8 @@ final class HitSlot {
     private final int position;
     private final MergedHit hit;
     private FetchedDoc doc;
-    /** Bit i: leaf i was asked for this hit (and is not asked again). */
-    private long triedLeaves;
+    /** The leaves asked for this hit (not asked again). */
+    private LeafSet triedLeaves = LeafSet.EMPTY;
     /** Copies out that fetch this hit. */
     private int out;
     private int retries;
@@ -51,7 +51,7 @@ final class HitSlot {
         return doc;
     }
 
-    long triedLeaves() {
+    LeafSet triedLeaves() {
         return triedLeaves;
     }
 
@@ -72,7 +72,7 @@ final class HitSlot {
     }
 
     void sent(int leaf) {
-        triedLeaves |= 1L << leaf;
+        triedLeaves = triedLeaves.with(leaf);
         out++;
     }
 

@@ -8,11 +8,11 @@ enum LeastOutstandingPolicy implements DispatchPolicy {
     INSTANCE;
 
     @Override
-    public int chooseReplica(int partition, int[] replicas, ReplicaView view, long excludedLeaves) {
+    public int chooseReplica(int partition, int[] replicas, ReplicaView view, LeafSet excludedLeaves) {
         int best = -1;
         int bestOutstanding = Integer.MAX_VALUE;
         for (int leaf : replicas) {
-            if ((excludedLeaves & (1L << leaf)) != 0 || !view.isReady(leaf)) {
+            if (excludedLeaves.contains(leaf) || !view.isReady(leaf)) {
                 continue;
             }
             int outstanding = view.outstanding(leaf);

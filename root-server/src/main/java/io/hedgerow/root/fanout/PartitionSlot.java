@@ -14,7 +14,7 @@ final class PartitionSlot {
     private final int partition;
     private final List<SearchCopy> copies = new ArrayList<>(2);
     private SearchResponse answer;
-    private long failedLeaves;
+    private LeafSet failedLeaves = LeafSet.EMPTY;
     private int retries;
     private int backups;
     private PartitionError failure;
@@ -78,17 +78,17 @@ final class PartitionSlot {
     }
 
     /** Leaves a new copy may not go to: those that failed it, and those that hold a copy. */
-    long excludedLeaves() {
-        long excluded = failedLeaves;
+    LeafSet excludedLeaves() {
+        LeafSet excluded = failedLeaves;
         for (SearchCopy copy : copies) {
             if (!copy.done()) {
-                excluded |= 1L << copy.leaf();
+                excluded = excluded.with(copy.leaf());
             }
         }
         return excluded;
     }
 
-    long failedLeaves() {
+    LeafSet failedLeaves() {
         return failedLeaves;
     }
 
@@ -121,7 +121,7 @@ final class PartitionSlot {
     }
 
     void failedOn(int leaf, PartitionError error) {
-        failedLeaves |= 1L << leaf;
+        failedLeaves = failedLeaves.with(leaf);
         failure = error;
     }
 

@@ -108,7 +108,7 @@ final class RunContext {
     }
 
     /** The ready replica the dispatch policy prefers for {@code partition}, or -1. */
-    int chooseReplica(int partition, long excludedLeaves) {
+    int chooseReplica(int partition, LeafSet excludedLeaves) {
         return shared.policy().chooseReplica(partition, shared.cluster().assignment().replicasOf(partition), leaves,
                 excludedLeaves);
     }

@@ -3,6 +3,7 @@ package io.hedgerow.root.fanout;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.api.SubRequestTrace;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -12,6 +13,10 @@ import java.util.Locale;
  * <p><b>Assumptions and guarantees.</b> Confined to its search's event loop, like the run.
  */
 abstract sealed class SubRequest permits SearchCopy, FetchCopy {
+    /** Each status's name in lower case, made once: not a new string for every answer. */
+    private static final String[] STATUS_NAMES = Arrays.stream(Status.values())
+            .map(status -> status.name().toLowerCase(Locale.ROOT)).toArray(String[]::new);
+
     private final int leaf;
     private final long requestId;
     private final SubRequestTrace.Kind kind;
@@ -69,7 +74,7 @@ abstract sealed class SubRequest permits SearchCopy, FetchCopy {
     final void noteAnswer(long nowNanos, Status answer) {
         done = true;
         answeredNanos = nowNanos;
-        status = answer.name().toLowerCase(Locale.ROOT);
+        status = STATUS_NAMES[answer.ordinal()];
     }
 
     final void noteLost(long nowNanos) {

@@ -87,6 +87,15 @@ public final class RootMetrics {
     public enum Phase { QUERY, FETCH }
 
     public RootMetrics(ClusterState cluster) {
+        this(cluster, true);
+    }
+
+    /**
+     * @param leafLatencyTimers whether to keep {@code hedgerow.subrequest.latency} per leaf; a
+     *                          simulation of 1,000 leaves keeps none (recording them was a fifth of
+     *                          its time, and their windows run on the wall clock, not the simulated one)
+     */
+    public RootMetrics(ClusterState cluster, boolean leafLatencyTimers) {
         searchLatency = Timer.builder("hedgerow.search.latency")
                 .description("Time from receiving a search to its result being ready")
                 .publishPercentileHistogram()
@@ -96,7 +105,7 @@ public final class RootMetrics {
         // Recorded for every sub-request, so a dozen fixed buckets rather than the ~270 of a
         // percentile histogram: recording binary-searches the buckets of each time window, and with
         // the full set that was a tenth of the root's CPU. Percentiles per leaf are on /cluster.
-        leafLatency = cluster.leaves().stream()
+        leafLatency = !leafLatencyTimers ? List.of() : cluster.leaves().stream()
                 .map(leaf -> Timer.builder("hedgerow.subrequest.latency")
                         .description("Round trip of sub-requests to one leaf, as the root sees it")
                         .tag("leaf", leaf.address().toString())
@@ -306,7 +315,9 @@ public final class RootMetrics {
     }
 
     public void subRequestAnswered(int leaf, long roundTripNanos) {
-        leafLatency.get(leaf).record(roundTripNanos, TimeUnit.NANOSECONDS);
+        if (!leafLatency.isEmpty()) {
+            leafLatency.get(leaf).record(roundTripNanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     /** Counted in {@code hedgerow_subrequests_total} by why it was sent ({@link SubRequestTrace.Kind}). */

@@ -91,6 +91,21 @@ class PartitionAssignmentTest {
     }
 
     @Test
+    void placesPartitionsOnThousandsOfLeaves() {
+        // Leaves were limited to 64 while sub-requests kept leaves in a long bitmask.
+        PartitionAssignment assignment = PartitionAssignment.spread(10_000, 10_000, 2);
+
+        for (int p = 0; p < 10_000; p++) {
+            int[] replicas = assignment.replicasOf(p);
+            assertThat(replicas).hasSize(2);
+            assertThat(replicas[0]).as("partition %d", p).isNotEqualTo(replicas[1]);
+        }
+        for (int leaf = 0; leaf < 10_000; leaf++) {
+            assertThat(assignment.partitionsOf(leaf)).as("leaf %d", leaf).hasSize(2);
+        }
+    }
+
+    @Test
     void refusesMoreReplicasThanLeaves() {
         assertThatThrownBy(() -> PartitionAssignment.spread(16, 2, 3))
                 .hasMessageContaining("replicas: 3 (expected: 1..2");

@@ -24,7 +24,7 @@ class CanaryPlacementTest {
         // 4 leaves, 8 partitions, 2 replicas: leaf 0's partner, leaf 1, shares no partition with it.
         PartitionAssignment assignment = PartitionAssignment.spread(8, 4, 2);
 
-        CanaryPlacement.Choice choice = CanaryPlacement.choose(assignment, ALL_READY, 1L, p -> p != 0);
+        CanaryPlacement.Choice choice = CanaryPlacement.choose(assignment, ALL_READY, LeafSet.of(0), p -> p != 0);
 
         assertThat(choice).as("leaf 1 holds partitions 1, 2, 5, 6 and 7, none on leaf 0")
                 .isEqualTo(new CanaryPlacement.Choice(1, 1));
@@ -37,7 +37,7 @@ class CanaryPlacementTest {
         PartitionAssignment assignment = PartitionAssignment.spread(10, 5, 2);
         assertThat(assignment.partnerOf(2)).isEqualTo(-1);
 
-        CanaryPlacement.Choice choice = CanaryPlacement.choose(assignment, ALL_READY, 1L << 2, p -> p != 2);
+        CanaryPlacement.Choice choice = CanaryPlacement.choose(assignment, ALL_READY, LeafSet.of(2), p -> p != 2);
 
         assertThat(choice.leaf()).isNotEqualTo(2);
         assertThat(assignment.replicasOf(choice.partition())).as("partition %d keeps a replica off leaf 2", choice.partition())
@@ -59,12 +59,12 @@ class CanaryPlacementTest {
             }
         };
 
-        CanaryPlacement.Choice onLeaf3 = CanaryPlacement.choose(assignment, onlyLeaf3, 1L << 2, p -> p != 2);
+        CanaryPlacement.Choice onLeaf3 = CanaryPlacement.choose(assignment, onlyLeaf3, LeafSet.of(2), p -> p != 2);
         assertThat(onLeaf3.leaf()).isEqualTo(3);
         assertThat(assignment.partitionsOf(3)).contains(onLeaf3.partition());
-        assertThat(CanaryPlacement.choose(assignment, onlyLeaf3, 1L << 3, p -> true)).isNull();
+        assertThat(CanaryPlacement.choose(assignment, onlyLeaf3, LeafSet.of(3), p -> true)).isNull();
         // Two leaves holding every partition: the second opinion still goes, on any partition.
         PartitionAssignment two = PartitionAssignment.spread(4, 2, 2);
-        assertThat(CanaryPlacement.choose(two, ALL_READY, 1L, p -> p != 0)).isEqualTo(new CanaryPlacement.Choice(1, 1));
+        assertThat(CanaryPlacement.choose(two, ALL_READY, LeafSet.of(0), p -> p != 0)).isEqualTo(new CanaryPlacement.Choice(1, 1));
     }
 }

@@ -137,6 +137,29 @@ class SearchRunCanaryTest {
         assertThat(script.counter("hedgerow.canary.dangerous", "reason", "canary_connection_lost")).isEqualTo(1);
     }
 
+    /**
+     * The query of death of LocalClusterTest, which once halted three of four leaves: its canary's
+     * leaf dropped the connection before the canary's hedge delay, the second opinion went to the
+     * partner, and then the hedge timer sent a "backup" canary to a third leaf, which died too.
+     */
+    @Test
+    void aCanaryLostBeforeItsHedgeDelayGetsItsSecondOpinionAndNoBackupOnAThirdLeaf() {
+        RunScript script = script();
+        SearchCopy canary = searches(script.start(query())).getFirst();
+
+        // At t=1 ms leaf 2 drops the connection: the second opinion goes to leaf 3, its partner.
+        SearchCopy second = sent(script.at(1).lost(canary), 1, 3, Kind.CANARY, INTERACTIVE);
+
+        // At t=3 ms the canary's hedge timer fires: the second opinion is the backup; nothing more is sent.
+        List<Action> hedge = script.at(3).fire();
+        assertThat(searches(hedge)).as("canaries sent at the hedge delay").isEmpty();
+
+        // At t=4 ms leaf 3 drops it too: dangerous, and only leaves 2 and 3 ever had the query.
+        List<Action> again = script.at(4).lost(second);
+        assertThat(searches(again)).isEmpty();
+        assertThat(failure(again).kind()).isEqualTo(SearchException.Kind.DANGEROUS);
+    }
+
     @Test
     void aLeafRestartingUnderTheCanaryCostsNothingButTheRetryOfItsPartition() {
         RunScript script = script();

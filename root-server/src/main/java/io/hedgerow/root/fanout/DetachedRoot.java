@@ -1,0 +1,318 @@
+package io.hedgerow.root.fanout;
+
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.Priority;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.root.api.SearchException;
+import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.api.SubRequestTrace;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cost.CostControl;
+import io.hedgerow.root.hedge.HedgeBudget;
+import io.hedgerow.root.hedge.HedgeDelay;
+import io.hedgerow.root.hedge.RoundTrip;
+import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.tail.IndexQueryParser;
+import io.hedgerow.root.tail.TailGuard;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * The root's request path without Netty: the same {@link SearchRun}s, policies and shared state
+ * ({@link FanOutContext}) as {@link FanOut} builds, with the world outside (the leaves, the network,
+ * the clock) supplied by the caller. This is what the simulator ({@code io.hedgerow.root.sim})
+ * drives at thousands of leaves: it plays the part of {@link Gatherer} and one event loop's
+ * {@link LoopConnections}, turning what its modelled leaves do into events and executing the
+ * actions on them. Every decision stays in the request path's own classes.
+ *
+ * <p>As one event loop's connections do, it keeps per leaf the copies outstanding (sent and neither
+ * answered, lost nor cancelled: what the dispatch policy sees) and the leaf's progress ({@link
+ * LeafProgress}, what the canary check reads); and, as a connection does, it hands the run no
+ * answer to a copy the run has cancelled.
+ *
+ * <p><b>Assumptions and guarantees.</b> Not thread-safe: one thread drives it and all its searches,
+ * with time from its {@link Ticker} moving forward only.
+ */
+public final class DetachedRoot {
+
+    /** What the request path asks of the world: implemented by the simulator. */
+    public interface Wire {
+        /** Deliver {@code copy} to its leaf ({@link Copy#leaf()}). */
+        void send(Copy copy);
+
+        /**
+         * Tell {@code leaf} to drop the copy of {@code search} it holds as {@code requestId} (a copy
+         * sent earlier); the search no longer waits for it.
+         */
+        void cancel(Search search, int leaf, long requestId);
+
+        /** Wake {@code search} with {@link Search#timer} at {@code atNanos}, replacing the timer it had. */
+        void armTimer(Search search, long atNanos);
+
+        /** The search is over, with this result. Its timer is no longer wanted. */
+        void finished(Search search, SearchResult result);
+
+        /** The search failed as a whole. Its timer is no longer wanted. */
+        void failed(Search search, SearchException failure);
+    }
+
+    private final FanOutContext context;
+    private final Wire wire;
+    private final int[] outstanding;
+    private final LeafProgress[] progress;
+    private final boolean[] ready;
+    private final View view = new View();
+    private final Map<String, Integer> leavesByName = new HashMap<>();
+    private long nextRequestId = 1;
+
+    /**
+     * @param cluster the cluster's configuration and state; its leaves all start ready
+     * @param policy  which replica gets a sub-request
+     * @param metrics the root's meters, as the request path records them
+     * @param ticker  the clock of every search, deadline and timer
+     * @param parser  parses queries for their fingerprints (canaries, the blocklist, the cache)
+     */
+    public DetachedRoot(ClusterState cluster, DispatchPolicy policy, RootMetrics metrics, Ticker ticker,
+            IndexQueryParser parser, Wire wire) {
+        HedgeDelay hedgeDelay = new HedgeDelay(cluster.config().hedge(), ticker);
+        this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay,
+                new HedgeDelay(cluster.config().hedge(), ticker), new HedgeBudget(cluster.config().hedge(), ticker),
+                new RoundTrip(cluster.leaves().size()), new TailGuard(cluster.config().tail(), hedgeDelay, ticker, parser),
+                CostControl.of(cluster.config().batchAdmission(), cluster.leaves().size(), ticker));
+        this.wire = wire;
+        int leaves = cluster.leaves().size();
+        this.outstanding = new int[leaves];
+        this.progress = new LeafProgress[leaves];
+        this.ready = new boolean[leaves];
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            progress[leaf] = new LeafProgress();
+            ready[leaf] = true;
+            leavesByName.put(cluster.leaf(leaf).name(), leaf);
+        }
+    }
+
+    /** The budget every search's extra sub-requests are charged to. */
+    public HedgeBudget budget() {
+        return context.budget();
+    }
+
+    /** The query phase's hedge delay, learnt from the answers. */
+    public HedgeDelay hedgeDelay() {
+        return context.hedgeDelay();
+    }
+
+    /** Canaries, the blocklist, the good-enough cutoff and the cache. */
+    public TailGuard tail() {
+        return context.tail();
+    }
+
+    /** Whether the root may send to {@code leaf} (a connection is up); all are at first. */
+    public void ready(int leaf, boolean isReady) {
+        ready[leaf] = isReady;
+    }
+
+    /** Copies sent to {@code leaf} and not yet answered, lost or cancelled. */
+    public int outstanding(int leaf) {
+        return outstanding[leaf];
+    }
+
+    /**
+     * Starts a search at {@code nowNanos}, as {@link FanOut} does: refused when blocklisted or
+     * unparsable, answered at once from the cache, or run.
+     *
+     * @param random the search's random choices (its canary partition): seeded, for a repeatable run
+     * @return the running search, or null when it was refused or served without a run (the wire
+     *         was told, with {@code search} null)
+     */
+    public Search start(SearchRequest request, long timeoutNanos, RandomGenerator random, long nowNanos) {
+        switch (context.tail().admit(request, nowNanos)) {
+            case TailGuard.Refused refused -> {
+                wire.failed(null, refused.reason());
+                return null;
+            }
+            case TailGuard.Served served -> {
+                wire.finished(null, served.result());
+                return null;
+            }
+            case TailGuard.Run admitted -> {
+                RunContext ctx = new RunContext(context, view, () -> nextRequestId++, random, request, admitted,
+                        nowNanos, timeoutNanos);
+                Search search = new Search(new SearchRun(ctx));
+                search.execute(search.run.start(nowNanos));
+                return search;
+            }
+        }
+    }
+
+    /** One search: events in, its actions carried out on the {@link Wire}. */
+    public final class Search {
+        private final SearchRun run;
+        /** Anything the simulator wants to keep with the search. */
+        public Object attachment;
+
+        private Search(SearchRun run) {
+            this.run = run;
+        }
+
+        /** The leaf answered {@code copy} at {@code nowNanos}; dropped if the search cancelled it. */
+        public void answered(Copy copy, SearchResponse response, long nowNanos) {
+            if (copy.sub.cancelled()) {
+                return; // as a connection does: the run stopped waiting for it
+            }
+            outstanding[copy.leaf()]--;
+            if (response.getStatus() == Status.OK) {
+                progress[copy.leaf()].done(nowNanos, copy.sub.sentNanos(), copy.sub.priority());
+            }
+            execute(run.handle(new Event.Answered((SearchCopy) copy.sub, response, nowNanos)));
+        }
+
+        /** The connection that carried {@code copy} closed before its answer came. */
+        public void lost(Copy copy, String reason, long nowNanos) {
+            if (copy.sub.cancelled()) {
+                return;
+            }
+            outstanding[copy.leaf()]--;
+            execute(run.handle(new Event.ConnectionLost(copy.sub, reason, nowNanos)));
+        }
+
+        /** The timer the search asked for fires. */
+        public void timer(long nowNanos) {
+            execute(run.handle(new Event.TimerFired(nowNanos)));
+        }
+
+        private void execute(List<Action> actions) {
+            for (Action action : actions) {
+                switch (action) {
+                    case Action.SendSearch send -> {
+                        SearchCopy copy = send.copy();
+                        outstanding[copy.leaf()]++;
+                        io.hedgerow.common.wire.proto.SearchRequest request = send.wire();
+                        wire.send(new Copy(this, copy, request.getBudgetNanos(),
+                                request.hasTwin() ? request.getTwin().getRequestId() : 0,
+                                request.hasTwin() ? leafOf(request.getTwin().getLeafAddress()) : -1,
+                                request.hasTwin() ? request.getTwin().getGraceNanos() : 0));
+                    }
+                    case Action.SendFetch send -> throw new IllegalStateException(
+                            "a fetch to leaf " + send.copy().leaf() + " (expected: searches of ids and scores only;"
+                                    + " the detached root does not model the fetch phase)");
+                    case Action.Cancel cancel -> {
+                        outstanding[cancel.copy().leaf()]--;
+                        context.metrics().cancelSent();
+                        wire.cancel(this, cancel.copy().leaf(), cancel.copy().requestId());
+                    }
+                    case Action.ArmTimer arm -> wire.armTimer(this, arm.atNanos());
+                    case Action.Finish finish -> wire.finished(this, finish.result());
+                    case Action.Fail fail -> wire.failed(this, fail.failure());
+                }
+            }
+        }
+    }
+
+    private int leafOf(String name) {
+        Integer leaf = leavesByName.get(name);
+        if (leaf == null) {
+            throw new IllegalArgumentException("twin leaf: " + name + " (expected: one of the cluster's leaves)");
+        }
+        return leaf;
+    }
+
+    /**
+     * One sub-request as the wire carries it: its leaf, partition, class and request id, the budget
+     * its leaf gets, and its tied twin if it has one. A cancel names the copy it cancels by the same
+     * {@link #requestId()}.
+     */
+    public static final class Copy {
+        private final Search search;
+        private final SubRequest sub;
+        private final long budgetNanos;
+        private final long twinRequestId;
+        private final int twinLeaf;
+        private final long twinGraceNanos;
+        /** Anything the simulator wants to keep with the copy (its modelled task). */
+        public Object attachment;
+
+        private Copy(Search search, SubRequest sub, long budgetNanos, long twinRequestId, int twinLeaf,
+                long twinGraceNanos) {
+            this.search = search;
+            this.sub = sub;
+            this.budgetNanos = budgetNanos;
+            this.twinRequestId = twinRequestId;
+            this.twinLeaf = twinLeaf;
+            this.twinGraceNanos = twinGraceNanos;
+        }
+
+        public Search search() {
+            return search;
+        }
+
+        public int leaf() {
+            return sub.leaf();
+        }
+
+        public int partition() {
+            return sub.tracePartition();
+        }
+
+        public long requestId() {
+            return sub.requestId();
+        }
+
+        public Priority priority() {
+            return sub.priority();
+        }
+
+        public SubRequestTrace.Kind kind() {
+            return sub.kind();
+        }
+
+        public long sentNanos() {
+            return sub.sentNanos();
+        }
+
+        /** The time the leaf may spend, from when it receives the copy. */
+        public long budgetNanos() {
+            return budgetNanos;
+        }
+
+        /** The leaf of the tied twin this copy names, or -1 when it names none. */
+        public int twinLeaf() {
+            return twinLeaf;
+        }
+
+        public long twinRequestId() {
+            return twinRequestId;
+        }
+
+        /** How long the twin's leaf holds this copy before it may start it (0: none). */
+        public long twinGraceNanos() {
+            return twinGraceNanos;
+        }
+    }
+
+    /** The leaves as the searches see them, as one event loop's connections would show them. */
+    private final class View implements LeafView {
+        @Override
+        public boolean isReady(int leaf) {
+            return ready[leaf];
+        }
+
+        @Override
+        public int outstanding(int leaf) {
+            return outstanding[leaf];
+        }
+
+        @Override
+        public boolean overtaken(int leaf, long sentNanos, Priority priority) {
+            return progress[leaf].overtaken(sentNanos, priority);
+        }
+
+        @Override
+        public boolean doneSince(int leaf, long nanos) {
+            return progress[leaf].doneSince(nanos);
+        }
+    }
+}

@@ -1,0 +1,242 @@
+package io.hedgerow.root.sim;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One simulation's settings, kept as the options that wrote them ({@code leaves=1000},
+ * {@code service=lognormal:2ms,6ms}) so that a sweep can vary any of them by name ({@link #with}),
+ * and read into typed values once. Immutable.
+ */
+public final class SimConfig {
+    /** Every option, with its default, in the order help and reports list them. */
+    static final Map<String, String> DEFAULTS = defaultOptions();
+
+    private final Map<String, String> options;
+    final int leaves;
+    final int partitions;
+    final int replicas;
+    final double rate;
+    final double load;
+    final int queries;
+    final double warmup;
+    final Set<SimPolicy> policies;
+    final ServiceTime service;
+    final int workers;
+    final double contention;
+    final long networkNanos;
+    final long peerNanos;
+    final double slowFraction;
+    final long slowNanos;
+    /** The p99 of each search's cost multiplier (lognormal, median 1), shared by all its sub-requests; 1 for none. */
+    final double queryCostP99;
+    final long pauseEveryNanos;
+    final long pauseNanos;
+    final int degradedLeaves;
+    final double degradedFactor;
+    final int crashLeaves;
+    final long crashAtNanos;
+    final long timeoutNanos;
+    /** A fixed hedge delay, or 0 for the adaptive one. */
+    final long hedgeAfterNanos;
+    final double hedgePercentile;
+    /** Extra sub-requests per primary the budget allows, a negative number for no budget, NaN for the root's default. */
+    final double budget;
+    final double minCoverage;
+    final long slowThresholdNanos;
+    final long seed;
+
+    private static Map<String, String> defaultOptions() {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("leaves", "100");
+        d.put("partitions", "leaves");
+        d.put("replicas", "auto");
+        d.put("rate", "auto");
+        d.put("load", "0.3");
+        d.put("queries", "10000");
+        d.put("warmup", "0.05");
+        d.put("policy", "none");
+        d.put("service", "lognormal:2ms,6ms");
+        d.put("workers", "4");
+        d.put("contention", "0.2");
+        d.put("network", "50us");
+        d.put("peer", "50us");
+        d.put("slow-fraction", "0");
+        d.put("slow", "1s");
+        d.put("query-cost", "1");
+        d.put("pause-every", "0");
+        d.put("pause", "0");
+        d.put("degraded-leaves", "0");
+        d.put("degraded-factor", "10");
+        d.put("crash-leaves", "0");
+        d.put("crash-at", "1s");
+        d.put("timeout", "10s");
+        d.put("hedge-after", "adaptive");
+        d.put("hedge-percentile", "95");
+        d.put("budget", "default");
+        d.put("min-coverage", "0.9");
+        d.put("slow-threshold", "500ms");
+        d.put("seed", "1");
+        return Collections.unmodifiableMap(d);
+    }
+
+    private SimConfig(Map<String, String> options) {
+        this.options = options;
+        this.leaves = positiveInt("leaves");
+        this.partitions = get("partitions").equals("leaves") ? leaves : positiveInt("partitions");
+        this.replicas = get("replicas").equals("auto") ? Math.min(2, leaves) : positiveInt("replicas");
+        if (replicas > leaves) {
+            throw new IllegalArgumentException("replicas: " + replicas + " (expected: <= leaves " + leaves + ")");
+        }
+        this.rate = get("rate").equals("auto") ? 0 : positiveDouble("rate");
+        this.load = fraction("load", false);
+        this.queries = positiveInt("queries");
+        this.warmup = fraction("warmup", true);
+        this.policies = SimPolicy.parse(get("policy"));
+        this.service = ServiceTime.parse(get("service"));
+        this.workers = positiveInt("workers");
+        this.contention = nonNegativeDouble("contention");
+        this.networkNanos = SimDurations.parseNanos(get("network"));
+        this.peerNanos = SimDurations.parseNanos(get("peer"));
+        this.slowFraction = fraction("slow-fraction", true);
+        this.slowNanos = SimDurations.parseNanos(get("slow"));
+        this.queryCostP99 = parseDouble("query-cost");
+        if (!(queryCostP99 >= 1) || Double.isInfinite(queryCostP99)) {
+            throw new IllegalArgumentException("query-cost: " + get("query-cost") + " (expected: >= 1, the p99 of a"
+                    + " search's cost multiplier; 1 for none)");
+        }
+        this.pauseEveryNanos = SimDurations.parseNanos(get("pause-every"));
+        this.pauseNanos = SimDurations.parseNanos(get("pause"));
+        if (pauseNanos > 0 && pauseEveryNanos <= pauseNanos) {
+            throw new IllegalArgumentException("pause-every: " + get("pause-every") + " (expected: longer than pause "
+                    + get("pause") + ")");
+        }
+        this.degradedLeaves = nonNegativeInt("degraded-leaves");
+        this.degradedFactor = positiveDouble("degraded-factor");
+        this.crashLeaves = nonNegativeInt("crash-leaves");
+        this.crashAtNanos = SimDurations.parseNanos(get("crash-at"));
+        if (degradedLeaves > leaves || crashLeaves > leaves) {
+            throw new IllegalArgumentException("degraded-leaves " + degradedLeaves + ", crash-leaves " + crashLeaves
+                    + " (expected: <= leaves " + leaves + ")");
+        }
+        this.timeoutNanos = SimDurations.parseNanos(get("timeout"));
+        if (timeoutNanos <= 0) {
+            throw new IllegalArgumentException("timeout: " + get("timeout") + " (expected: > 0)");
+        }
+        this.hedgeAfterNanos = get("hedge-after").equals("adaptive") ? 0 : SimDurations.parseNanos(get("hedge-after"));
+        this.hedgePercentile = positiveDouble("hedge-percentile");
+        this.budget = switch (get("budget")) {
+            case "none" -> -1;
+            case "default" -> Double.NaN;
+            default -> fraction("budget", true);
+        };
+        this.minCoverage = fraction("min-coverage", false);
+        this.slowThresholdNanos = SimDurations.parseNanos(get("slow-threshold"));
+        this.seed = Long.parseLong(get("seed"));
+    }
+
+    /** The defaults. */
+    public static SimConfig defaults() {
+        return new SimConfig(new LinkedHashMap<>(DEFAULTS));
+    }
+
+    /** This config with one option changed; the value is checked now. */
+    public SimConfig with(String option, String value) {
+        if (!DEFAULTS.containsKey(option)) {
+            throw new IllegalArgumentException("option: '" + option + "' (expected: one of " + DEFAULTS.keySet() + ")");
+        }
+        Map<String, String> changed = new LinkedHashMap<>(options);
+        changed.put(option, value.strip());
+        return new SimConfig(changed);
+    }
+
+    /** The option as written (or its default). */
+    public String get(String option) {
+        String value = options.get(option);
+        if (value == null) {
+            throw new IllegalArgumentException("option: '" + option + "' (expected: one of " + DEFAULTS.keySet() + ")");
+        }
+        return value;
+    }
+
+    /** Every option and its value, defaults included. */
+    public Map<String, String> options() {
+        return Collections.unmodifiableMap(options);
+    }
+
+    /**
+     * Searches a second: the rate given, or the one that keeps the leaves' workers busy {@code load}
+     * of the time with primaries alone (each search asks each partition once).
+     */
+    public double searchesPerSecond() {
+        if (rate > 0) {
+            return rate;
+        }
+        double busyPerSearchNanos = (double) partitions * service.meanNanos();
+        return load * leaves * workers * 1e9 / busyPerSearchNanos;
+    }
+
+    private int positiveInt(String option) {
+        int value = parseInt(option);
+        if (value < 1) {
+            throw new IllegalArgumentException(option + ": " + value + " (expected: >= 1)");
+        }
+        return value;
+    }
+
+    private int nonNegativeInt(String option) {
+        int value = parseInt(option);
+        if (value < 0) {
+            throw new IllegalArgumentException(option + ": " + value + " (expected: >= 0)");
+        }
+        return value;
+    }
+
+    private int parseInt(String option) {
+        try {
+            return Integer.parseInt(get(option).replace("_", "").replace(",", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": '" + get(option) + "' (expected: a whole number)", e);
+        }
+    }
+
+    private double positiveDouble(String option) {
+        double value = parseDouble(option);
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(option + ": " + get(option) + " (expected: > 0)");
+        }
+        return value;
+    }
+
+    private double nonNegativeDouble(String option) {
+        double value = parseDouble(option);
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(option + ": " + get(option) + " (expected: >= 0)");
+        }
+        return value;
+    }
+
+    private double fraction(String option, boolean zeroAllowed) {
+        double value = parseDouble(option);
+        if (!(zeroAllowed ? value >= 0 : value > 0) || value > 1) {
+            throw new IllegalArgumentException(option + ": " + get(option) + " (expected: " + (zeroAllowed ? ">= 0" : "> 0")
+                    + " and <= 1)");
+        }
+        return value;
+    }
+
+    private double parseDouble(String option) {
+        try {
+            return Double.parseDouble(get(option));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": '" + get(option) + "' (expected: a number)", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return options.toString();
+    }
+}

@@ -1,0 +1,268 @@
+package io.hedgerow.root.sim;
+
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.leaf.server.LeafQueues;
+import io.hedgerow.leaf.server.SchedulingConfig;
+import io.netty.util.collection.LongObjectHashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * A modelled leaf: {@code workers} workers taking tasks from the leaf's own queue policy ({@link
+ * LeafQueues}: classes, shallow queues that refuse with BUSY, expiry at dequeue), a service time
+ * drawn per task, and what slows it:
+ * <ul>
+ *   <li><b>contention</b>: a task that starts while {@code b} of the {@code w} workers are busy
+ *       (itself included) takes {@code 1 + contention * b / w} times its drawn time, so redundant
+ *       work slows the leaf's other work, not only its queue;</li>
+ *   <li><b>slow requests</b>: each task independently, with probability {@code slow-fraction},
+ *       answers {@code slow} late (the paper's figure). The delay is outside the worker (a stall of
+ *       the answer, not of the leaf), so the tasks stay independent and the analytic
+ *       {@code 1 - (1 - p)^n} holds exactly;</li>
+ *   <li><b>pauses</b>: every {@code pause-every}, at a phase of its own, the whole leaf stops for
+ *       {@code pause} (as a stop-the-world collection does): running work stretches over the pause
+ *       and nothing starts in it;</li>
+ *   <li><b>degraded</b>: all its work {@code degraded-factor} times slower;</li>
+ *   <li><b>query cost</b>: each search's work is its own multiple of the drawn time on every leaf
+ *       ({@code query-cost}), slowness correlated across the leaves of one search;</li>
+ *   <li><b>crashed</b>: it drops everything and answers nothing; the root sees its connection
+ *       close.</li>
+ * </ul>
+ * Cancels act as a real leaf's do ({@code InflightTasks}): the root's drops a queued task or stops
+ * a running one; a twin's (leaf to leaf, {@code if_queued}) drops a queued or held task, leaves a
+ * running one running (both ran), and is remembered when it overtakes its request.
+ *
+ * <p><b>Assumptions and guarantees.</b> Not thread-safe: driven by its simulation's one thread.
+ */
+final class SimLeaf {
+    /** Twin cancels remembered for requests not arrived yet, as a leaf's tombstones. */
+    private static final int MAX_TOMBSTONES = 4096;
+
+    private final int index;
+    private final Simulation sim;
+    private final SimConfig config;
+    private final EventQueue clock;
+    private final SplittableRandom random;
+    private final LeafQueues<SimTask> queues;
+    /** By request id, without boxing one: a put and a remove for every sub-request. */
+    private final LongObjectHashMap<SimTask> inflight = new LongObjectHashMap<>();
+    private final Map<Long, Boolean> tombstones = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
+            return size() > MAX_TOMBSTONES;
+        }
+    };
+    private final List<SimTask> expired = new ArrayList<>();
+    private final long pausePhaseNanos;
+    private final double speed;
+    private int busy;
+    private boolean crashed;
+    private boolean wakeScheduled;
+
+    SimLeaf(int index, Simulation sim, SimConfig config, EventQueue clock, SplittableRandom random, boolean degraded) {
+        this.index = index;
+        this.sim = sim;
+        this.config = config;
+        this.clock = clock;
+        this.random = random;
+        this.queues = new LeafQueues<>(SchedulingConfig.defaults(), clock);
+        this.pausePhaseNanos = config.pauseNanos > 0 ? (long) (random.nextDouble() * config.pauseEveryNanos) : 0;
+        this.speed = degraded ? config.degradedFactor : 1;
+    }
+
+    /** A copy arrives from the root. */
+    void arrive(SimTask task) {
+        if (crashed) {
+            sim.lostOnArrival(task);
+            return;
+        }
+        if (task.copy.twinLeaf() >= 0 && tombstones.remove(task.requestId) != null) {
+            sim.counters().twinDroppedQueued++;
+            sim.answer(task, Status.CANCELLED, 0, 0, 0);
+            return;
+        }
+        inflight.put(task.requestId, task);
+        if (task.copy.twinGraceNanos() > 0) {
+            task.state = SimTask.State.HELD;
+            clock.after(task.copy.twinGraceNanos(), () -> {
+                if (task.state == SimTask.State.HELD) {
+                    enqueue(task);
+                }
+            });
+        } else {
+            enqueue(task);
+        }
+    }
+
+    private void enqueue(SimTask task) {
+        long deadline = task.arrivedNanos + task.copy.budgetNanos();
+        if (!queues.offer(task, task.copy.priority().getNumber(), deadline)) {
+            inflight.remove(task.requestId);
+            task.state = SimTask.State.DONE;
+            sim.counters().busyAnswers++;
+            sim.answer(task, Status.BUSY, 0, 0, 0);
+            return;
+        }
+        task.state = SimTask.State.QUEUED;
+        startWork();
+    }
+
+    /** Free workers take queued tasks, unless the leaf is paused (then it wakes at the pause's end). */
+    private void startWork() {
+        long now = clock.nanoTime();
+        long pauseEnd = pauseEndAt(now);
+        if (pauseEnd > now) {
+            if (!wakeScheduled && queues.size() > 0 && busy < config.workers) {
+                wakeScheduled = true;
+                clock.at(pauseEnd, () -> {
+                    wakeScheduled = false;
+                    startWork();
+                });
+            }
+            return;
+        }
+        while (busy < config.workers) {
+            SimTask task = queues.poll(expired);
+            for (SimTask late : expired) {
+                inflight.remove(late.requestId);
+                late.state = SimTask.State.DONE;
+                sim.counters().expiredAnswers++;
+                sim.answer(late, Status.EXPIRED, now - late.arrivedNanos, 0, 0);
+            }
+            expired.clear();
+            if (task == null) {
+                return;
+            }
+            start(task, now);
+        }
+    }
+
+    private void start(SimTask task, long now) {
+        busy++;
+        task.state = SimTask.State.RUNNING;
+        task.startedNanos = now;
+        if (task.copy.twinLeaf() >= 0) {
+            sim.cancelTwin(task.copy.twinLeaf(), task.copy.twinRequestId());
+        }
+        double slowdown = (1 + config.contention * busy / config.workers) * speed * sim.costOf(task.copy);
+        long work = (long) (config.service.sampleNanos(random) * slowdown);
+        long end = finishAt(now, work);
+        task.endNanos = end;
+        long stall = config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
+        sim.counters().workNanos += work;
+        sim.counters().started++;
+        clock.at(end, () -> {
+            if (task.state != SimTask.State.RUNNING) {
+                return; // stopped by a cancel, or the leaf crashed
+            }
+            task.state = SimTask.State.DONE;
+            inflight.remove(task.requestId);
+            busy--;
+            sim.answer(task, Status.OK, now - task.arrivedNanos, end - now, stall);
+            startWork();
+        });
+    }
+
+    /** The root's cancel: drop it if waiting, stop it if running. */
+    void cancel(long requestId) {
+        SimTask task = inflight.remove(requestId);
+        if (task == null) {
+            return;
+        }
+        switch (task.state) {
+            case HELD -> task.state = SimTask.State.DONE;
+            case QUEUED -> {
+                queues.remove(task, task.copy.priority().getNumber());
+                task.state = SimTask.State.DONE;
+            }
+            case RUNNING -> {
+                task.state = SimTask.State.DONE;
+                busy--;
+                sim.counters().stoppedRunning++;
+                // Stopped: the rest of its work is never done (a pause in the rest counts as work: rare, small).
+                sim.counters().workNanos -= Math.max(0, task.endNanos - clock.nanoTime());
+                startWork();
+            }
+            case DONE -> {
+            }
+        }
+    }
+
+    /** A twin's cancel from another leaf: drop it if it has not started; remember it if it has not come. */
+    void twinCancel(long requestId) {
+        if (crashed) {
+            return;
+        }
+        SimTask task = inflight.get(requestId);
+        if (task == null) {
+            tombstones.put(requestId, Boolean.TRUE);
+            return;
+        }
+        switch (task.state) {
+            case HELD, QUEUED -> {
+                inflight.remove(requestId);
+                if (task.state == SimTask.State.QUEUED) {
+                    queues.remove(task, task.copy.priority().getNumber());
+                }
+                task.state = SimTask.State.DONE;
+                sim.counters().twinDroppedQueued++;
+                sim.answer(task, Status.CANCELLED, clock.nanoTime() - task.arrivedNanos, 0, 0);
+            }
+            case RUNNING -> sim.counters().twinBothRan++;
+            case DONE -> {
+            }
+        }
+    }
+
+    /** The leaf stops: everything it holds is lost with its connection. */
+    void crash() {
+        crashed = true;
+        for (SimTask task : inflight.values()) {
+            if (task.state == SimTask.State.RUNNING) {
+                sim.counters().workNanos -= Math.max(0, task.endNanos - clock.nanoTime());
+            }
+            task.state = SimTask.State.DONE;
+            sim.lostInCrash(task);
+        }
+        inflight.clear();
+        busy = 0;
+    }
+
+    boolean crashed() {
+        return crashed;
+    }
+
+    int index() {
+        return index;
+    }
+
+    /** The end of the pause {@code now} is in, or {@code now} when the leaf is not paused. */
+    private long pauseEndAt(long now) {
+        if (config.pauseNanos == 0) {
+            return now;
+        }
+        long intoCycle = Math.floorMod(now - pausePhaseNanos, config.pauseEveryNanos);
+        return intoCycle < config.pauseNanos ? now + config.pauseNanos - intoCycle : now;
+    }
+
+    /** When {@code workNanos} of work started at {@code start} is done, the leaf's pauses stretching it. */
+    private long finishAt(long start, long workNanos) {
+        if (config.pauseNanos == 0) {
+            return start + workNanos;
+        }
+        long t = pauseEndAt(start);
+        long remaining = workNanos;
+        while (true) {
+            long intoCycle = Math.floorMod(t - pausePhaseNanos, config.pauseEveryNanos);
+            long nextPause = t + config.pauseEveryNanos - intoCycle;
+            if (t + remaining <= nextPause) {
+                return t + remaining;
+            }
+            remaining -= nextPause - t;
+            t = nextPause + config.pauseNanos;
+        }
+    }
+}

@@ -1,0 +1,333 @@
+package io.hedgerow.root.sim;
+
+import io.hedgerow.common.wire.WireCodec;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.root.api.SearchException;
+import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cost.BatchAdmissionSettings;
+import io.hedgerow.root.fanout.DetachedRoot;
+import io.hedgerow.root.fanout.DispatchPolicy;
+import io.hedgerow.root.hedge.HedgeMode;
+import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.tail.IndexQueryParser;
+import io.hedgerow.root.tail.TailSettings;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A discrete-event simulation of one root in front of thousands of modelled leaves ({@link
+ * SimLeaf}), on a virtual clock ({@link EventQueue}). Searches arrive as a Poisson process; each
+ * runs through the production request path ({@link DetachedRoot}: the real {@code SearchRun},
+ * replica choice, hedge delay, budget, tied requests, canaries and good-enough cutoff), which is
+ * this class's {@link DetachedRoot.Wire}: it carries copies and cancels over a modelled network,
+ * and the run's timer on the virtual clock. Nothing of a policy is modelled here.
+ *
+ * <p>A run is a function of its config, seed included: one thread, events in time order and ties
+ * in scheduling order, every random draw from generators split off the seed.
+ *
+ * <p><b>Assumptions and guarantees.</b> Not thread-safe; {@link #run} runs on the calling thread.
+ */
+public final class Simulation implements DetachedRoot.Wire {
+    private static final String QUERY = "hedgerow";
+    /** Latencies in microseconds, up to an hour, 3 significant digits. */
+    private static final long HIGHEST_MICROS = 3_600_000_000L;
+
+    private final SimConfig config;
+    private final EventQueue clock = new EventQueue();
+    private final SplittableRandom arrivals;
+    private final SplittableRandom searchRandom;
+    /** Split after the leaves' generators: a run without query costs draws what it drew before they existed. */
+    private final SplittableRandom costRandom;
+    private final double costSigma;
+    private double nextCost = 1;
+    private final SimLeaf[] leaves;
+    private final DetachedRoot root;
+    private final SearchRequest request;
+    private final SimCounters counters = new SimCounters();
+    private final Histogram latencies = new Histogram(HIGHEST_MICROS, 3);
+    /** Table 1's first row: one sub-request's round trip, sent to answered at the root (OK answers). */
+    private final Histogram subRequestLatencies = new Histogram(HIGHEST_MICROS, 3);
+    /** Table 1's second row: from a search's start until 95% of its partitions' answers came. */
+    private final Histogram finish95Latencies = new Histogram(HIGHEST_MICROS, 3);
+    private final int answersFor95;
+    private final int warmupSearches;
+    private final Consumer<String> progress;
+    private int started;
+    private int ended;
+    private long measured;
+    private long measuredSlow;
+    private long measuredTainted;
+    private long measuredFailed;
+    private long measuredSent;
+    private long refused;
+    private long lastSearchEndNanos;
+
+    /**
+     * What the simulator keeps with each search. A timer replaced or outliving its search stays in
+     * the event queue until its time (up to the timeout, 10 s of simulated time), holding this
+     * object only: the search itself (its run, a slot per partition) is let go when it ends, or a
+     * run at 1,000 leaves keeps thousands of finished searches and runs out of heap.
+     */
+    private static final class SimSearch {
+        final int index;
+        final long startNanos;
+        /** The search while it runs; null once it ended. */
+        DetachedRoot.Search search;
+        /** What every sub-request of this search costs, times its drawn service time. */
+        double cost = 1;
+        long timerAtNanos = -1;
+        boolean done;
+        int answers;
+
+        SimSearch(int index, long startNanos) {
+            this.index = index;
+            this.startNanos = startNanos;
+        }
+    }
+
+    private Simulation(SimConfig config, Consumer<String> progress) {
+        this.config = config;
+        this.progress = progress;
+        SplittableRandom seed = new SplittableRandom(config.seed);
+        this.arrivals = seed.split();
+        this.searchRandom = seed.split();
+        this.warmupSearches = (int) Math.round(config.queries * config.warmup);
+        this.answersFor95 = (int) Math.ceil(0.95 * config.partitions);
+        ClusterState cluster = new ClusterState(clusterConfig(config), 1, clock, 1L, false);
+        this.root = new DetachedRoot(cluster, DispatchPolicy.leastOutstanding(), new RootMetrics(cluster, false), clock,
+                IndexQueryParser.standard(), this);
+        this.leaves = new SimLeaf[config.leaves];
+        for (int leaf = 0; leaf < config.leaves; leaf++) {
+            leaves[leaf] = new SimLeaf(leaf, this, config, clock, seed.split(), leaf < config.degradedLeaves);
+        }
+        this.costRandom = seed.split();
+        this.costSigma = Math.log(config.queryCostP99) / 2.3263; // the p99 of a standard normal
+        this.request = SearchRequest.builder(QUERY).cache(false).timeoutMillis(Math.max(1, config.timeoutNanos / 1_000_000))
+                .build();
+    }
+
+    /** The root's settings for the config's policies. */
+    static ClusterConfig clusterConfig(SimConfig config) {
+        HedgeMode mode = config.policies.contains(SimPolicy.HEDGED) ? HedgeMode.HEDGED
+                : config.policies.contains(SimPolicy.TIED) ? HedgeMode.TIED : HedgeMode.OFF;
+        HedgeSettings hedge = HedgeSettings.defaults().withDefaultMode(mode).withPercentile(config.hedgePercentile);
+        if (config.hedgeAfterNanos > 0) {
+            hedge = hedge.withFixedDelay(Duration.ofNanos(config.hedgeAfterNanos));
+        }
+        if (config.budget < 0) {
+            hedge = hedge.withBudgetRatio(1.0).withBudgetMinPerSecond(1e9); // a backup for every copy: no budget
+        } else if (!Double.isNaN(config.budget)) {
+            hedge = hedge.withBudgetRatio(config.budget);
+        }
+        TailSettings tail = TailSettings.defaults()
+                .withCanaries(config.policies.contains(SimPolicy.CANARY) ? 1 : 0)
+                .withSkipKnownSafe(false) // every search here has the same text: known safe after the first
+                .withMinCoverage(config.policies.contains(SimPolicy.GOOD_ENOUGH) ? config.minCoverage : 1.0)
+                .withCache(Duration.ofSeconds(1), 0, 1); // no entries: off
+        Duration timeout = Duration.ofNanos(config.timeoutNanos);
+        return new ClusterConfig("sim", IntStream.range(0, config.leaves).mapToObj(i -> "leaf" + i + ":7000").toList(),
+                config.partitions, config.replicas, timeout, timeout, 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, hedge, tail,
+                null, BatchAdmissionSettings.defaults()); // every simulated search is interactive: admission never holds one back
+    }
+
+    /**
+     * Runs {@code config} to the end: every search arrived and finished.
+     *
+     * @param progress told a line about every tenth of the searches
+     */
+    public static SimSummary run(SimConfig config, Consumer<String> progress) {
+        return new Simulation(config, progress).run();
+    }
+
+    private SimSummary run() {
+        long wallStart = System.nanoTime();
+        double perSecond = config.searchesPerSecond();
+        clock.at(0, () -> arrive(perSecond));
+        if (config.crashLeaves > 0) {
+            clock.at(config.crashAtNanos, this::crash);
+        }
+        int tenth = Math.max(1, config.queries / 10);
+        int nextReport = tenth;
+        while (clock.runNext()) {
+            if (ended >= nextReport && progress != null) {
+                double wallSeconds = (System.nanoTime() - wallStart) / 1e9;
+                progress.accept(String.format("  %,d/%,d searches, %.1f s simulated, %.1f s, %,.0f events/s", ended,
+                        config.queries, clock.nanoTime() / 1e9, wallSeconds, clock.executed() / wallSeconds));
+                nextReport += tenth;
+            }
+        }
+        long wallNanos = System.nanoTime() - wallStart;
+        return SimSummary.of(config, perSecond, latencies, subRequestLatencies, finish95Latencies, measured, measuredSlow, measuredTainted, measuredFailed,
+                measuredSent, refused, counters, clock.executed(), lastSearchEndNanos, wallNanos);
+    }
+
+    private void arrive(double perSecond) {
+        if (started >= config.queries) {
+            return;
+        }
+        started++;
+        nextCost = costSigma == 0 ? 1 : Math.exp(costSigma * costRandom.nextGaussian()); // taken by state()
+        DetachedRoot.Search search = root.start(request, config.timeoutNanos, searchRandom, clock.nanoTime());
+        if (search == null) {
+            ended++; // refused or served without a run: told through failed or finished with no search
+        }
+        if (started < config.queries) {
+            long gap = (long) (-Math.log(1 - arrivals.nextDouble()) / perSecond * 1e9);
+            clock.after(gap, () -> arrive(perSecond));
+        }
+    }
+
+    private SimSearch state(DetachedRoot.Search search) {
+        if (search.attachment == null) {
+            SimSearch state = new SimSearch(started - 1, clock.nanoTime()); // made as it starts
+            state.search = search;
+            state.cost = nextCost;
+            search.attachment = state;
+        }
+        return (SimSearch) search.attachment;
+    }
+
+    private boolean isMeasured(SimSearch search) {
+        return search.index >= warmupSearches;
+    }
+
+    @Override
+    public void send(DetachedRoot.Copy copy) {
+        if (isMeasured(state(copy.search()))) {
+            measuredSent++;
+        }
+        SimTask task = new SimTask(copy, clock.nanoTime() + config.networkNanos);
+        SimLeaf leaf = leaves[copy.leaf()];
+        clock.at(task.arrivedNanos, () -> leaf.arrive(task));
+    }
+
+    @Override
+    public void cancel(DetachedRoot.Search search, int leaf, long requestId) {
+        clock.after(config.networkNanos, () -> leaves[leaf].cancel(requestId));
+    }
+
+    @Override
+    public void armTimer(DetachedRoot.Search search, long atNanos) {
+        SimSearch state = state(search);
+        state.timerAtNanos = atNanos;
+        clock.at(atNanos, () -> fire(state, atNanos));
+    }
+
+    private void fire(SimSearch state, long atNanos) {
+        if (!state.done && state.timerAtNanos == atNanos) {
+            state.timerAtNanos = -1;
+            state.search.timer(clock.nanoTime());
+        }
+    }
+
+    @Override
+    public void finished(DetachedRoot.Search search, SearchResult result) {
+        if (search == null) {
+            refused++;
+            return;
+        }
+        SimSearch state = end(search);
+        if (isMeasured(state) && result.tainted()) {
+            measuredTainted++;
+        }
+    }
+
+    @Override
+    public void failed(DetachedRoot.Search search, SearchException failure) {
+        if (search == null) {
+            refused++;
+            return;
+        }
+        SimSearch state = end(search);
+        if (isMeasured(state)) {
+            measuredFailed++;
+        }
+    }
+
+    private SimSearch end(DetachedRoot.Search search) {
+        SimSearch state = state(search);
+        state.done = true;
+        state.search = null;
+        ended++;
+        long now = clock.nanoTime();
+        lastSearchEndNanos = now;
+        if (isMeasured(state)) {
+            long tookNanos = now - state.startNanos;
+            latencies.recordValue(micros(tookNanos));
+            measured++;
+            if (tookNanos > config.slowThresholdNanos) {
+                measuredSlow++;
+            }
+        }
+        return state;
+    }
+
+    /** A leaf's answer to {@code task}, on its way back to the root ({@code stallNanos} late). */
+    void answer(SimTask task, Status status, long queueNanos, long serviceNanos, long stallNanos) {
+        SearchResponse response = SearchResponse.newBuilder()
+                .setRequestId(task.copy.requestId())
+                .setPartition(task.copy.partition())
+                .setStatus(status)
+                .setTotalHitsExact(true)
+                .setQueueNanos(queueNanos)
+                .setServiceNanos(serviceNanos)
+                .build();
+        clock.after(config.networkNanos + stallNanos, () -> deliver(task.copy, response));
+    }
+
+    private void deliver(DetachedRoot.Copy copy, SearchResponse response) {
+        long now = clock.nanoTime();
+        SimSearch state = state(copy.search());
+        if (!state.done && response.getStatus() == Status.OK && isMeasured(state)) {
+            subRequestLatencies.recordValue(micros(now - copy.sentNanos()));
+            // Every OK answer counts: with one copy per partition (no policy) that is Table 1's row.
+            if (++state.answers == answersFor95) {
+                finish95Latencies.recordValue(micros(now - state.startNanos));
+            }
+        }
+        copy.search().answered(copy, response, now);
+    }
+
+    private static long micros(long nanos) {
+        return Math.min(HIGHEST_MICROS, Math.max(1, nanos / 1000));
+    }
+
+    /** A leaf that started a tied copy tells its twin's leaf. */
+    void cancelTwin(int twinLeaf, long twinRequestId) {
+        clock.after(config.peerNanos, () -> leaves[twinLeaf].twinCancel(twinRequestId));
+    }
+
+    /** A copy reached a crashed leaf: the root learns it from the connection, a network delay later. */
+    void lostOnArrival(SimTask task) {
+        clock.after(config.networkNanos, () -> task.copy.search().lost(task.copy, "leaf crashed", clock.nanoTime()));
+    }
+
+    void lostInCrash(SimTask task) {
+        lostOnArrival(task);
+    }
+
+    private void crash() {
+        for (int leaf = config.leaves - config.crashLeaves; leaf < config.leaves; leaf++) {
+            int crashed = leaf;
+            clock.after(config.networkNanos, () -> root.ready(crashed, false)); // before the losses it causes
+            leaves[leaf].crash();
+        }
+    }
+
+    /** The cost multiplier of the search {@code copy} belongs to ({@code --query-cost}). */
+    double costOf(DetachedRoot.Copy copy) {
+        return costSigma == 0 ? 1 : state(copy.search()).cost;
+    }
+
+    SimCounters counters() {
+        return counters;
+    }
+}

@@ -1,0 +1,147 @@
+package io.hedgerow.root.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The simulator against what can be worked out by hand, and its determinism. Each run is seeded:
+ * its numbers are exact and the same on every machine; the tolerances below are what the sample
+ * size allows a correct simulator (four standard deviations of a binomial share), so a change that
+ * breaks the model fails them.
+ */
+class SimulationTest {
+    private static final long SEED = 20130201;
+
+    /** The paper's figure: sub-requests of 10 ms, one in {@code 1/p} 1 s late, one replica, no policy. */
+    private static SimConfig paperFigure(int leaves, double p, int queries) {
+        return SimConfig.defaults()
+                .with("leaves", String.valueOf(leaves))
+                .with("replicas", "1")
+                .with("service", "fixed:10ms")
+                .with("contention", "0")
+                .with("load", "0.1")
+                .with("slow-fraction", String.valueOf(p))
+                .with("slow", "1s")
+                .with("slow-threshold", "500ms")
+                .with("queries", String.valueOf(queries))
+                .with("warmup", "0")
+                .with("seed", String.valueOf(SEED));
+    }
+
+    private static double tolerance(double share, long samples) {
+        return 4 * Math.sqrt(share * (1 - share) / samples);
+    }
+
+    @Test
+    void oneSlowSubRequestInAHundredMakes63PercentOfSearchesSlowAtAHundredLeaves() {
+        SimSummary run = Simulation.run(paperFigure(100, 0.01, 10_000), null);
+
+        double expected = 1 - Math.pow(0.99, 100); // 0.634
+        assertThat(run.searches()).isEqualTo(10_000);
+        assertThat(run.slowFraction()).isCloseTo(expected, org.assertj.core.data.Offset.offset(tolerance(expected,
+                run.searches())));
+        assertThat(run.extraRequests()).isZero();
+        assertThat(run.tainted()).isZero();
+    }
+
+    @Test
+    void oneSlowSubRequestInTenThousandMakesAFifthOfSearchesSlowAtTwoThousandLeaves() {
+        SimSummary run = Simulation.run(paperFigure(2000, 0.0001, 2_000), null);
+
+        double expected = 1 - Math.pow(1 - 0.0001, 2000); // 0.181
+        assertThat(run.slowFraction()).isCloseTo(expected, org.assertj.core.data.Offset.offset(tolerance(expected,
+                run.searches())));
+    }
+
+    @Test
+    void oneLeafWithoutInterferenceAnswersInItsServiceTimeAndTwoNetworkHops() {
+        // At 5 searches a second, five at once on the leaf's four workers (a queue) come a few times in
+        // ten million searches: every search is 10 ms of work and 1 ms each way.
+        SimSummary run = Simulation.run(paperFigure(1, 0, 1_000).with("network", "1ms").with("rate", "5"), null);
+
+        // The histogram keeps 3 significant digits.
+        assertThat(run.p50Ms()).isCloseTo(12.0, org.assertj.core.data.Offset.offset(0.02));
+        assertThat(run.maxMs()).isCloseTo(12.0, org.assertj.core.data.Offset.offset(0.02));
+        assertThat(run.slowFraction()).isZero();
+    }
+
+    /**
+     * Sub-requests of exactly 1 ms, no queue (5 searches a second): every sub-request of a search
+     * takes its search's cost in ms, so the 95%-finish and the round trip share the cost's p99, 10.
+     * Without a cost every one is 1.1 ms.
+     */
+    @Test
+    void aSearchsCostSlowsItOnEveryLeafSoNinetyFivePercentFinishAsLateAsOne() {
+        SimConfig config = paperFigure(100, 0, 5_000).with("service", "fixed:1ms").with("rate", "5");
+
+        SimSummary plain = Simulation.run(config, null);
+        SimSummary costly = Simulation.run(config.with("query-cost", "10"), null);
+
+        assertThat(plain.finish95P99Ms()).isCloseTo(1.1, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(costly.finish95P99Ms()).as("95%% finish p99").isBetween(8.5, 12.0);
+        assertThat(costly.subRequestP99Ms()).as("one sub-request p99").isBetween(8.5, 12.0);
+    }
+
+    @Test
+    void sameSeedGivesTheSameRunAndAnotherSeedAnotherOne() {
+        SimConfig config = SimConfig.defaults().with("leaves", "50").with("queries", "2000").with("policy", "hedged")
+                .with("slow-fraction", "0.01").with("seed", "7");
+
+        SimSummary first = Simulation.run(config, null);
+        SimSummary again = Simulation.run(config, null);
+        SimSummary other = Simulation.run(config.with("seed", "8"), null);
+
+        assertThat(again.histogram()).isEqualTo(first.histogram());
+        assertThat(again.subRequestsSent()).isEqualTo(first.subRequestsSent());
+        assertThat(again.events()).isEqualTo(first.events());
+        assertThat(withoutWallClock(again)).isEqualTo(withoutWallClock(first));
+        assertThat(other.histogram()).isNotEqualTo(first.histogram());
+    }
+
+    private static java.util.Map<String, Object> withoutWallClock(SimSummary run) {
+        java.util.Map<String, Object> json = new java.util.LinkedHashMap<>(run.toJson());
+        json.keySet().removeAll(java.util.List.of("wall_s", "events_per_s", "subrequests_per_min"));
+        return json;
+    }
+
+    /**
+     * One slow sub-request in 1,000 at 100 leaves: 9.5% of searches slow without a policy, so the
+     * p99.9 is a slow one. A single backup fails only when both copies are slow, in {@code 100 * p^2}
+     * = 0.01% of searches, under the p99.9. (At one in 100 that is 1% of searches: one backup cannot
+     * bring the p99.9 down there, and it does not; docs/simulation.md shows both.)
+     */
+    @Test
+    void aBackupAfterTheP95RescuesTheSlowSubRequestsForAFewPercentMoreRequests() {
+        SimConfig config = paperFigure(100, 0.001, 5_000).with("replicas", "2").with("warmup", "0.1")
+                .with("service", "lognormal:5ms,10ms");
+
+        SimSummary none = Simulation.run(config, null);
+        SimSummary hedged = Simulation.run(config.with("policy", "hedged"), null);
+
+        assertThat(none.p999Ms()).isGreaterThan(1000);
+        assertThat(hedged.p999Ms()).as("p99.9 hedged").isLessThan(none.p999Ms() / 10);
+        assertThat(hedged.extraRequests()).as("extra requests hedged").isBetween(0.01, 0.08);
+    }
+
+    @Test
+    void tiedCopiesCancelTheirTwinsSoMostSecondCopiesNeverRun() {
+        SimConfig config = paperFigure(20, 0, 2_000).with("replicas", "2").with("policy", "tied")
+                .with("service", "exp:2ms").with("load", "0.5").with("warmup", "0.1");
+
+        SimSummary tied = Simulation.run(config, null);
+
+        assertThat(tied.twinDroppedQueued()).as("twins dropped before they ran").isPositive();
+        assertThat(tied.twinDroppedQueued()).isGreaterThan(tied.twinBothRan());
+    }
+
+    @Test
+    void aPauseDelaysTheWorkThatMeetsIt() {
+        // Every leaf pauses 100 ms in every second: a tenth of the sub-requests meet a pause.
+        SimSummary run = Simulation.run(paperFigure(1, 0, 2_000).with("pause-every", "1s").with("pause", "100ms")
+                .with("rate", "20"), null);
+
+        assertThat(run.p50Ms()).isCloseTo(10.1, org.assertj.core.data.Offset.offset(0.1));
+        assertThat(run.maxMs()).isBetween(100.0, 110.3);
+    }
+}
