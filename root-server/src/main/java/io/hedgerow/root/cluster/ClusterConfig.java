@@ -84,6 +84,14 @@ public record ClusterConfig(
         }
     }
 
+    /** Without a cluster secret (the constructor from before the secret, which the simulator and others call). */
+    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
+            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
+            IndexManifest index, BatchAdmissionSettings batchAdmission) {
+        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
+                index, batchAdmission, null);
+    }
+
     /**
      * Defaults: 1 s default timeout, 60 s maximum, an event loop per core, {@link
      * HedgeSettings#defaults()}, {@link TailSettings#defaults()}.
