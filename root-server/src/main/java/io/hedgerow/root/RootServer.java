@@ -144,9 +144,7 @@ public final class RootServer implements AutoCloseable {
                 + " (at most " + Durations.format(longest) + ")");
         RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), System::nanoTime).run(longest);
         readiness.markWarm();
-        String done = RootWarmup.describe(outcome, longest);
-        LOG.log(System.Logger.Level.INFO, done);
-        return done;
+        return RootWarmup.describe(outcome, longest);
     }
 
     private static String refusals(ClusterState cluster) {
