@@ -1,5 +1,6 @@
 package io.hedgerow.root;
 
+import io.hedgerow.common.time.Durations;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
@@ -60,7 +62,7 @@ final class RootWarmup {
         long start = nanoTime.getAsLong();
         long end = start + longest.toNanos();
         WarmupConvergence convergence = new WarmupConvergence(start, WINDOW_NANOS, STABLE_WINDOWS, IMPROVEMENT);
-        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean done = new AtomicBoolean();
         List<String> queries = queries(send("*:*&k=50&stored_fields=true&snippets=true").join());
         AtomicLong searches = new AtomicLong();
         AtomicLong failures = new AtomicLong();
@@ -131,7 +133,7 @@ final class RootWarmup {
     static String describe(Outcome outcome, Duration longest) {
         return String.format(Locale.ROOT, "warmed up in %.1f s (%s): %,d searches of %,d queries, %,d failed",
                 outcome.nanos() / 1e9, outcome.converged() ? "its search rate stopped rising"
-                        : "the most allowed, " + io.hedgerow.common.time.Durations.format(longest),
+                        : "the most allowed, " + Durations.format(longest),
                 outcome.searches(), outcome.queries(), outcome.failures());
     }
 }
