@@ -63,9 +63,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         RequestTimer timer = RequestTimer.of(ctx.channel());
         long receivedNanos = timer == null ? System.nanoTime() : timer.next();
-        boolean keepAlive = HttpUtil.isKeepAlive(request) && !stopping.getAsBoolean();
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
-        Exchange exchange = new Exchange(ctx, request, uri, keepAlive, receivedNanos);
+        Exchange exchange = new Exchange(ctx, request, uri, HttpUtil.isKeepAlive(request), receivedNanos, stopping);
         if (request.decoderResult().isFailure()) {
             metrics.requestRejected(RequestError.BAD_REQUEST);
             Throwable cause = request.decoderResult().cause();
@@ -74,7 +73,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 sendError(exchange, new ApiException(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "payload_too_large",
                         cause.getMessage()));
             } else {
-                sendError(new Exchange(ctx, request, uri, false, receivedNanos), ApiException.badRequest(
+                sendError(new Exchange(ctx, request, uri, false, receivedNanos, stopping), ApiException.badRequest(
                         "malformed HTTP request: " + cause.getMessage()));
             }
             return;
