@@ -64,18 +64,21 @@ final class ConnectionLimits {
         return true;
     }
 
-    /** The handlers that go first in the pipeline: write timeout, idle timeout, backpressure, request timer. */
-    void install(ChannelPipeline pipeline) {
+    /**
+     * Adds the handlers that go first in the pipeline: write timeout, idle timeout, backpressure,
+     * request timer.
+     *
+     * @return the handler to put after the aggregator, which marks a request arrived whole (and stops
+     *         that connection's request timer)
+     */
+    ChannelHandler install(ChannelPipeline pipeline) {
+        RequestDeadline deadline = new RequestDeadline();
         pipeline.addLast("writeTimeout", new WriteTimeoutHandler(settings.writeTimeout().toNanos(), TimeUnit.NANOSECONDS))
                 .addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeout().toNanos(), TimeUnit.NANOSECONDS))
                 .addLast("idleClose", new IdleClose())
                 .addLast("backpressure", new Backpressure())
-                .addLast("requestTimeout", new RequestDeadline());
-    }
-
-    /** The handler after the aggregator that marks a request arrived whole (stops its request timeout). */
-    ChannelHandler requestArrived() {
-        return new RequestArrived();
+                .addLast("requestTimeout", deadline);
+        return new RequestArrived(deadline);
     }
 
     int open() {
@@ -145,10 +148,16 @@ final class ConnectionLimits {
     }
 
     private static final class RequestArrived extends ChannelInboundHandlerAdapter {
+        private final RequestDeadline deadline;
+
+        RequestArrived(RequestDeadline deadline) {
+            this.deadline = deadline;
+        }
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof FullHttpRequest) {
-                ctx.pipeline().get(RequestDeadline.class).arrived();
+                deadline.arrived();
             }
             ctx.fireChannelRead(msg);
         }

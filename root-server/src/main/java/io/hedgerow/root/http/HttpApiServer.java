@@ -14,6 +14,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
@@ -117,12 +118,12 @@ public final class HttpApiServer implements AutoCloseable {
                             if (ssl != null) {
                                 pipeline.addLast("tls", ssl.newHandler(ch.alloc()));
                             }
-                            limits.install(pipeline);
+                            ChannelHandler wholeRequest = limits.install(pipeline);
                             pipeline.addLast("reads", timer[0])
                                     .addLast("http", new HttpServerCodec())
                                     .addLast("requests", timer[1])
                                     .addLast("aggregator", new JsonErrorAggregator())
-                                    .addLast("wholeRequest", limits.requestArrived())
+                                    .addLast("wholeRequest", wholeRequest)
                                     .addLast("inOrder", new InOrderResponses(settings.maxPipelined()))
                                     .addLast("api", api);
                         }
