@@ -1,19 +1,13 @@
 package io.hedgerow.root.metrics;
 
 import io.hedgerow.root.admission.AdmissionControl;
-import io.hedgerow.root.api.QueryPriority;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
-import io.hedgerow.root.cost.BatchAdmission;
 import io.hedgerow.root.cost.CostControl;
-import io.hedgerow.root.cost.QueryCostBook;
-import io.hedgerow.root.hedge.RequestClass;
 import io.hedgerow.root.tail.Blocklist;
-import io.hedgerow.root.tail.ResultCache;
 import io.hedgerow.root.tail.TailGuard;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -24,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The root's Micrometer meters, exposed in Prometheus text format on {@code /metrics}. Meters are
@@ -59,6 +55,7 @@ public final class RootMetrics {
             Duration.ofSeconds(5)};
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final WatchedMeters watched = new WatchedMeters(registry);
     private final Timer searchLatency;
     private final List<Timer> leafLatency;
     private final Map<RequestError, Counter> requestErrors = new EnumMap<>(RequestError.class);
@@ -186,66 +183,22 @@ public final class RootMetrics {
      * counters and sizes, the blocklist's size, the canary timeout and the cutoff in use.
      */
     public void watch(TailGuard tail) {
-        ResultCache cache = tail.cache();
-        cacheCounter("hedgerow.cache.hits", "Requests served a complete result from the cache", cache, ResultCache.Stats::hits);
-        cacheCounter("hedgerow.cache.misses", "Requests that found nothing in the cache", cache, ResultCache.Stats::misses);
-        cacheCounter("hedgerow.cache.refreshed", "Requests that found a tainted entry and ran afresh", cache,
-                ResultCache.Stats::taintedLookups);
-        cacheCounter("hedgerow.cache.served.tainted", "Refreshed requests served the cached tainted result, the fresh one "
-                + "covering less", cache, ResultCache.Stats::servedTainted);
-        cacheCounter("hedgerow.cache.evictions", "Cache entries evicted for size", cache, ResultCache.Stats::evictions);
-        cacheCounter("hedgerow.cache.stores.kept.better", "Results not cached because the entry held was better",
-                cache, ResultCache.Stats::storesKeptBetter);
-        cacheCounter("hedgerow.cache.stores.after.clear", "Results not cached because the cache was cleared while"
-                + " their query ran", cache, ResultCache.Stats::storesAfterClear);
-        Gauge.builder("hedgerow.cache.entries", cache, c -> c.stats().entries())
-                .description("Results in the cache").register(registry);
-        Gauge.builder("hedgerow.cache.tainted.entries", cache, c -> c.stats().taintedEntries())
-                .description("Tainted results in the cache (never served as complete)").register(registry);
-        Gauge.builder("hedgerow.cache.bytes", cache, c -> c.stats().bytes())
-                .description("Estimated size of the cached results").baseUnit("bytes").register(registry);
-        Gauge.builder("hedgerow.blocklist.entries", tail.blocklist(), Blocklist::size)
-                .description("Queries of death on the blocklist").register(registry);
-        for (RequestClass requestClass : RequestClass.values()) {
-            Gauge.builder("hedgerow.canary.timeout", tail.canaryTimeout(), t -> t.timeoutNanos(requestClass) / 1e9)
-                    .description("The canary timeout in use, by request class").tag("class", requestClass.name().toLowerCase(java.util.Locale.ROOT))
-                    .baseUnit("seconds").register(registry);
-        }
-        Gauge.builder("hedgerow.goodenough.cutoff", tail.cutoff(), c -> c.cutoffNanos() / 1e9)
-                .description("The good-enough cutoff in use").baseUnit("seconds").register(registry);
+        watched.tail(tail);
     }
 
-    /**
-     * Meters of the root's cost control, read at each scrape: the batch admission's limit per leaf,
-     * the interactive p99 it watches and its baseline, each leaf's batch sub-requests in flight and
-     * waiting, and the queries whose cost the root has learnt.
-     */
+    /** Meters of the root's cost control, read at each scrape ({@link WatchedMeters#costs}). */
     public void watch(CostControl costs, List<LeafStatus> leaves) {
-        BatchAdmission batch = costs.batch();
-        Gauge.builder("hedgerow.batch.limit", batch, BatchAdmission::limit)
-                .description("Batch sub-requests each leaf may hold at once, now").register(registry);
-        Gauge.builder("hedgerow.batch.interactive.p99", batch, b -> b.controller().lastP99Nanos() / 1e9)
-                .description("The interactive sub-request p99 of the batch limit's last window").baseUnit("seconds")
-                .register(registry);
-        Gauge.builder("hedgerow.batch.interactive.baseline", batch, b -> b.controller().baselineNanos() / 1e9)
-                .description("The lowest recent window p99 the batch limit compares with").baseUnit("seconds")
-                .register(registry);
-        for (int i = 0; i < leaves.size(); i++) {
-            int leaf = i;
-            String address = leaves.get(i).address().toString();
-            Gauge.builder("hedgerow.batch.inflight", batch, b -> b.inFlight(leaf))
-                    .description("Batch sub-requests the leaf holds").tag("leaf", address).register(registry);
-            Gauge.builder("hedgerow.batch.waiting", batch, b -> b.waiting(leaf))
-                    .description("Batch sub-requests waiting at the root for a place at the leaf").tag("leaf", address)
-                    .register(registry);
-        }
-        Gauge.builder("hedgerow.costs.queries", costs.book(), QueryCostBook::size)
-                .description("Queries whose cost the root has learnt from the leaves").register(registry);
+        watched.costs(costs, leaves);
     }
 
-    private void cacheCounter(String name, String description, ResultCache cache,
-            java.util.function.ToLongFunction<ResultCache.Stats> stat) {
-        FunctionCounter.builder(name, cache, c -> stat.applyAsLong(c.stats())).description(description).register(registry);
+    /** Meters of admission control, read at each scrape: its limit, what is in flight, what it refused. */
+    public void watch(AdmissionControl admission) {
+        watched.admission(admission);
+    }
+
+    /** The HTTP intake's connections: open now, and closed at once because the cap was reached. */
+    public void watchConnections(IntSupplier open, LongSupplier refused) {
+        watched.connections(open, refused);
     }
 
     private Counter counter(String name, String description) {
@@ -335,31 +288,6 @@ public final class RootMetrics {
     /** Runs {@code listener} at every busy answer from a leaf, on the thread that counts it. */
     public void onLeafBusy(Runnable listener) {
         this.onLeafBusy = java.util.Objects.requireNonNull(listener, "listener");
-    }
-
-    /** Meters of admission control, read at each scrape: its limit, what is in flight, what it refused. */
-    /** The HTTP intake's connections: open now, and closed at once because the cap was reached. */
-    public void watchConnections(java.util.function.IntSupplier open, java.util.function.LongSupplier refused) {
-        Gauge.builder("hedgerow.http.connections.open", open, o -> o.getAsInt())
-                .description("HTTP connections open now").register(registry);
-        FunctionCounter.builder("hedgerow.http.connections.refused", refused, r -> r.getAsLong())
-                .description("HTTP connections closed as soon as they were accepted: the connection cap was reached")
-                .register(registry);
-    }
-
-    public void watch(AdmissionControl admission) {
-        Gauge.builder("hedgerow.admission.limit", admission, a -> a.enabled() ? a.limit() : Double.NaN)
-                .description("Searches admission control allows in flight now (NaN when it is off)").register(registry);
-        Gauge.builder("hedgerow.admission.inflight", admission, AdmissionControl::inflight)
-                .description("Searches admitted and not yet answered").register(registry);
-        for (QueryPriority priority : QueryPriority.values()) {
-            FunctionCounter.builder("hedgerow.admission.rejected", admission, a -> a.rejected(priority))
-                    .description("Searches refused at once with 503 overloaded, by priority")
-                    .tag("priority", priority.label()).register(registry);
-        }
-        FunctionCounter.builder("hedgerow.admission.drops", admission, AdmissionControl::drops)
-                .description("Admitted searches reported to the limit as drops: failed for want of capacity, or"
-                        + " charged with a leaf's busy answer").register(registry);
     }
 
     public void cancelSent() {
