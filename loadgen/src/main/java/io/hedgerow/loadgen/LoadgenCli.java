@@ -39,6 +39,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -109,71 +110,11 @@ public final class LoadgenCli implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Seed for arrivals and query choice (default: ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--k", description = "Hits per query (default: the server's, 10).")
-    private Integer k;
+    @Mixin
+    private RequestFlags request;
 
-    @Option(names = "--total-hits-threshold", paramLabel = "N",
-            description = "Count hits exactly up to N per partition (default: the server's, 1000); a high N makes"
-                    + " queries of frequent terms expensive, as exact totals are.")
-    private Integer totalHitsThreshold;
-
-    @Option(names = "--timeout-ms", description = "Query deadline (default: the server's).")
-    private Long timeoutMs;
-
-    @Option(names = "--snippets", negatable = true, description = "Ask for snippets (default: the server's, yes).")
-    private Boolean snippets;
-
-    @Option(names = "--stored-fields", negatable = true, description = "Ask for stored fields (default: the server's, yes).")
-    private Boolean storedFields;
-
-    @Option(names = "--hedge", paramLabel = "MODE",
-            description = "Hedging mode of every request: off, hedged or tied (default: the cluster's).")
-    private String hedge;
-
-    @Option(names = "--hedge-after-ms", paramLabel = "MS",
-            description = "Send a partition's backup after this fixed delay instead of the adaptive one (implies hedged).")
-    private Long hedgeAfterMs;
-
-    @Option(names = "--priority", paramLabel = "CLASS",
-            description = "Service class of every request: interactive or batch (default: the root's, interactive). Run a"
-                    + " batch load next to an interactive one with a second loadgen process.")
-    private String priority;
-
-    @Option(names = "--use-cache",
-            description = "Let the root's result cache answer repeated queries. Off by default: every request says"
-                    + " cache=false, so the run measures the cluster, not the cache.")
-    private boolean useCache;
-
-    @Option(names = "--find-capacity",
-            description = "Step the rate up (x1.5 per step, then bisect) until a step breaks a limit (p99, error rate, a drop,"
-                    + " the generator's own lag), rerun the best rate to confirm it, and report it as the capacity (or"
-                    + " 'not reached' when every step up to --max-rate passed).")
-    private boolean findCapacity;
-
-    @Option(names = "--max-p99-ms", defaultValue = "20", description = "Capacity limit on p99 latency (default: ${DEFAULT-VALUE}).")
-    private double maxP99Millis;
-
-    @Option(names = "--max-error-rate", defaultValue = "0.01",
-            description = "Capacity limit on the error rate, 0..1 (default: ${DEFAULT-VALUE}).")
-    private double maxErrorRate;
-
-    @Option(names = "--start-rate", defaultValue = "200", description = "First capacity step (default: ${DEFAULT-VALUE}).")
-    private double startRate;
-
-    @Option(names = "--max-rate", defaultValue = "50000", description = "Highest capacity step (default: ${DEFAULT-VALUE}).")
-    private double maxRate;
-
-    @Option(names = "--step", defaultValue = "15s", description = "Length of each capacity step (default: ${DEFAULT-VALUE}).")
-    private String step;
-
-    @Option(names = "--cool-down", defaultValue = "5s", paramLabel = "DURATION",
-            description = "Idle time before each capacity step, so a step does not inherit the last one's backlog"
-                    + " (default: ${DEFAULT-VALUE}).")
-    private String coolDown;
-
-    @Option(names = "--confirm-duration", defaultValue = "30s", paramLabel = "DURATION",
-            description = "Length of the rerun that confirms the rate a capacity search settles on (default: ${DEFAULT-VALUE}).")
-    private String confirmDuration;
+    @Mixin
+    private CapacityFlags capacity;
 
     @Option(names = "--scenario", paramLabel = "FILE",
             description = {"Run the phases of a scenario file (JSON, or YAML for .yaml/.yml; see docs/loadgen.md), with their faults.",
@@ -215,13 +156,13 @@ public final class LoadgenCli implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintStream out = new PrintStream(System.out, true);
         try {
-            RequestOptions options = requestOptions(); // checks them before anything slow
+            RequestOptions options = request.toOptions(); // checks them before anything slow
             if (scenario != null) {
                 return runScenario(out);
             }
             Workload workload = Workload.load(queries, data, seed, out);
             RequestSource requests = workload.requests(mix, options, seed);
-            return findCapacity ? findCapacity(out, requests, workload) : steady(out, requests, workload);
+            return capacity.enabled ? findCapacity(out, requests, workload) : steady(out, requests, workload);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 1;
@@ -251,14 +192,17 @@ public final class LoadgenCli implements Callable<Integer> {
     }
 
     private int findCapacity(PrintStream out, RequestSource requests, Workload workload) throws Exception {
-        CapacitySearch search = new CapacitySearch(startRate, 1.5, maxP99Millis, maxErrorRate, 4, maxRate, 3);
+        CapacitySearch search = capacity.newSearch();
+        String step = capacity.step;
+        String coolDown = capacity.coolDown;
+        double startRate = capacity.startRate;
         Duration stepLength = Durations.parse(step);
-        Duration confirmLength = Durations.parse(confirmDuration);
+        Duration confirmLength = Durations.parse(capacity.confirmDuration);
         Duration coolDownLength = Durations.parse(coolDown);
         Map<String, String> settings = settings(workload, target, seed);
         settings.put("load", String.format(Locale.ROOT, "capacity search, open loop (%s), steps of %s from %.0f req/s"
-                + " up to %.0f, %s cool-down between steps, confirmed by a %s rerun", arrival, step, startRate, maxRate,
-                coolDown, confirmDuration));
+                + " up to %.0f, %s cool-down between steps, confirmed by a %s rerun", arrival, step, startRate,
+                capacity.maxRate, coolDown, capacity.confirmDuration));
         settings.put("limits", search.limits());
         List<PhaseResult> steps = new ArrayList<>();
         Instant startedAt = Instant.now();
@@ -337,7 +281,7 @@ public final class LoadgenCli implements Callable<Integer> {
             for (ScenarioPhase phase : file.phases()) {
                 faults.requireLeaves(phase.faults());
             }
-            checkRequestOptions(out, root, file, overrides);
+            OptionsCheck.warnRefused(out, root, file, overrides);
             out.printf("Scenario %s: %d phases against %s%s%n", file.name(), file.phases().size(), root,
                     overrides.describe().isEmpty() ? "" : " (" + overrides.describe() + ")");
             for (int i = 0; i < file.phases().size(); i++) {
@@ -387,29 +331,7 @@ public final class LoadgenCli implements Callable<Integer> {
                 phaseDuration != null ? Durations.parse(phaseDuration) : null,
                 given("--warmup") ? Durations.parse(warmup) : null,
                 given("--mix") ? mix : null,
-                requestOptions());
-    }
-
-    /**
-     * Asks the root once with each distinct set of request options of the scenario's phases, and
-     * warns about any it refuses: their phases would otherwise show only as errors at the end.
-     */
-    private static void checkRequestOptions(PrintStream out, URI root, Scenario file, ScenarioOverrides overrides) {
-        OptionsCheck check = new OptionsCheck(root);
-        Map<String, List<String>> phasesByOptions = new LinkedHashMap<>();
-        for (ScenarioPhase phase : file.phases()) {
-            phasesByOptions.computeIfAbsent(overrides.requestOf(file, phase).toQueryString(), o -> new ArrayList<>())
-                    .add(phase.name());
-        }
-        phasesByOptions.forEach((options, names) -> check.refusal("/search?q=hedgerow" + options).ifPresent(refusal ->
-                out.printf("warning: the root refuses the request options of phase%s %s (%s): %s; their requests will"
-                                + " count as errors%n", names.size() == 1 ? "" : "s", String.join(", ", names),
-                        options.isEmpty() ? "none" : options.substring(1), refusal)));
-    }
-
-    private RequestOptions requestOptions() {
-        return new RequestOptions(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, null, priority,
-                useCache ? null : Boolean.FALSE, totalHitsThreshold);
+                request.toOptions());
     }
 
     private void warmUp(LoadRun run, PhaseSpec main, RequestSource requests) throws InterruptedException {
@@ -431,9 +353,9 @@ public final class LoadgenCli implements Callable<Integer> {
         settings.put("mix", mix != null ? mix : "default");
         settings.put("seed", String.valueOf(runSeed));
         settings.put("connections", String.valueOf(connections));
-        String request = requestOptions().toQueryString();
-        if (!request.isEmpty()) {
-            settings.put("request", request.substring(1));
+        String query = request.toOptions().toQueryString();
+        if (!query.isEmpty()) {
+            settings.put("request", query.substring(1));
         }
         settings.put("machine", Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name")
                 + " " + System.getProperty("os.arch") + ", Java " + Runtime.version() + ", " + collectors());

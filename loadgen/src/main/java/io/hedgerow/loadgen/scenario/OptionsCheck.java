@@ -2,11 +2,16 @@ package io.hedgerow.loadgen.scenario;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -43,6 +48,23 @@ public final class OptionsCheck {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
+    }
+
+    /**
+     * Asks the root once with each distinct set of request options of the scenario's phases, and
+     * warns about any it refuses: their phases would otherwise show only as errors at the end.
+     */
+    public static void warnRefused(PrintStream out, URI root, Scenario file, ScenarioOverrides overrides) {
+        OptionsCheck check = new OptionsCheck(root);
+        Map<String, List<String>> phasesByOptions = new LinkedHashMap<>();
+        for (ScenarioPhase phase : file.phases()) {
+            phasesByOptions.computeIfAbsent(overrides.requestOf(file, phase).toQueryString(), o -> new ArrayList<>())
+                    .add(phase.name());
+        }
+        phasesByOptions.forEach((options, names) -> check.refusal("/search?q=hedgerow" + options).ifPresent(refusal ->
+                out.printf("warning: the root refuses the request options of phase%s %s (%s): %s; their requests will"
+                                + " count as errors%n", names.size() == 1 ? "" : "s", String.join(", ", names),
+                        options.isEmpty() ? "none" : options.substring(1), refusal)));
     }
 
     private static String detail(String body) {
