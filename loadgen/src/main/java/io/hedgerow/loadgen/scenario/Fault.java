@@ -157,6 +157,19 @@ public sealed interface Fault permits Fault.Pause, Fault.Kill, Fault.Restart, Fa
         /** {@code delay} or {@code stall}: the last part of the admin path, and the word in messages. */
         String kind();
 
+        /** {@code delayed} or {@code stalled}, for messages. */
+        default String participle() {
+            return kind() + "ed";
+        }
+
+        /** What a leaf's refusal of this fault most likely means (stalls came later than delays, so a root may lack them). */
+        default String refusalHint() {
+            return this instanceof Stall
+                    ? " (stall faults need a cluster started with ./hedgerow local --fault-injection, by a Hedgerow whose"
+                            + " root offers /admin/leaves/{n}/stall)"
+                    : " (delay faults need a cluster started with ./hedgerow local --fault-injection)";
+        }
+
         default Duration startOffset() {
             return start() == null ? Duration.ZERO : Durations.parse(start());
         }

@@ -76,17 +76,9 @@ public final class FaultRunner implements AutoCloseable {
     /** @param listener told of every event as it is recorded, on the thread that recorded it (tests wait on it) */
     FaultRunner(RunDirectory run, URI root, PrintStream log, Consumer<FaultEvent> listener) {
         this.processes = new LeafProcesses(run);
-        this.admin = new RootAdmin(root, readAdminToken(run));
+        this.admin = RootAdmin.of(root, run);
         this.log = log;
         this.listener = listener;
-    }
-
-    private static String readAdminToken(RunDirectory run) {
-        try {
-            return RootAdmin.adminToken(run.dir());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot read the admin token in " + run.dir(), e);
-        }
     }
 
     /** A delay or stall injected into one leaf. */
@@ -113,8 +105,9 @@ public final class FaultRunner implements AutoCloseable {
                         HttpResponse<String> response = admin.clear(leaf, injection.kind());
                         if (response.statusCode() != 200) {
                             // Unless the leaf number is wrong, the cure is the same: a cluster whose leaves obey.
-                            throw new IOException("leaf " + leaf + " cannot be " + participle(injection) + ": "
-                                    + RootAdmin.detail(response) + (response.body().contains("expected: 0..") ? "" : hint(injection)));
+                            throw new IOException("leaf " + leaf + " cannot be " + injection.participle() + ": "
+                                    + RootAdmin.detail(response)
+                                    + (response.body().contains("expected: 0..") ? "" : injection.refusalHint()));
                         }
                     }
                 }
@@ -129,18 +122,6 @@ public final class FaultRunner implements AutoCloseable {
             throw new IOException(e.getMessage() + "; faults need a cluster started by ./hedgerow local (its pid files are"
                     + " in " + processes.run().dir() + ", or give --run-dir)");
         }
-    }
-
-    /** What a refusal most likely means; stalls came later than delays, so a root may lack them. */
-    private static String hint(Fault.Injected injection) {
-        return injection instanceof Fault.Stall
-                ? " (stall faults need a cluster started with ./hedgerow local --fault-injection, by a Hedgerow whose root"
-                        + " offers /admin/leaves/{n}/stall)"
-                : " (delay faults need a cluster started with ./hedgerow local --fault-injection)";
-    }
-
-    private static String participle(Fault.Injected injection) {
-        return injection.kind().equals("delay") ? "delayed" : "stalled";
     }
 
     /**
@@ -303,47 +284,30 @@ public final class FaultRunner implements AutoCloseable {
         if (target == null) {
             return;
         }
-        try {
-            HttpResponse<String> response = admin.restart(leaf);
-            if (response.statusCode() == 200 || response.statusCode() == 409) {
-                down.remove(leaf);
-            }
-            if (response.statusCode() == 200) {
-                String result = RootAdmin.field(response, "result");
-                undone(target, "restart", "HTTP 200: " + (result.isEmpty() ? response.body() : result));
-                log.printf("  fault: leaf %d restart: HTTP %d %s%n", leaf, response.statusCode(), response.body());
-            } else {
-                String detail = "HTTP " + response.statusCode() + ": " + RootAdmin.detail(response);
-                failed(target, "restart", detail, "  fault: leaf " + leaf + " restart: " + detail);
-            }
-        } catch (IOException e) {
-            failed(target, "restart", e.getMessage(), "  fault: cannot restart leaf " + leaf + " through " + admin.root()
-                    + ": " + e.getMessage());
+        HttpResponse<String> response = adminCall(target, "restart", "restart", "", () -> admin.restart(leaf));
+        if (response != null && (response.statusCode() == 200 || response.statusCode() == 409)) {
+            down.remove(leaf);
+        }
+        if (response != null && response.statusCode() == 200) {
+            String result = RootAdmin.field(response, "result");
+            undone(target, "restart", "HTTP 200: " + (result.isEmpty() ? response.body() : result));
+            log.printf("  fault: leaf %d restart: HTTP %d %s%n", leaf, response.statusCode(), response.body());
         }
     }
 
     /** Asks the leaf to delay or stall for {@code lasting}, after which it drops the fault by itself. */
     private void inject(Target target, Fault.Injected injection, Duration lasting) {
         int leaf = target.leaf().number();
-        Injection undo = new Injection(injection.kind(), leaf);
         // Marked first: if the answer is lost, the undo still clears it.
-        injected.put(undo, target);
+        injected.put(new Injection(injection.kind(), leaf), target);
         String body = injection.adminBody(leaf, Math.max(1, lasting.toMillis()));
-        try {
-            HttpResponse<String> response = admin.inject(leaf, injection.kind(), body);
-            if (response.statusCode() == 200) {
-                String result = RootAdmin.field(response, "result");
-                // The leaf's answer names the seed it uses, so the event lets a run be repeated.
-                applied(target, "inject", result.isEmpty() ? response.body() : result);
-                log.printf("  fault: leaf %d %s: %s%n", leaf, injection.kind(), result.isEmpty() ? response.body() : result);
-            } else {
-                String detail = "HTTP " + response.statusCode() + ": " + RootAdmin.detail(response);
-                failed(target, "inject", detail + " (asked for " + body + ")", "  fault: leaf " + leaf + " " + injection.kind()
-                        + ": HTTP " + response.statusCode() + " " + RootAdmin.detail(response) + " (asked for " + body + ")");
-            }
-        } catch (IOException e) {
-            failed(target, "inject", e.getMessage(), "  fault: cannot " + injection.kind() + " leaf " + leaf + " through "
-                    + admin.root() + ": " + e.getMessage());
+        HttpResponse<String> response = adminCall(target, "inject", injection.kind(), " (asked for " + body + ")",
+                () -> admin.inject(leaf, injection.kind(), body));
+        if (response != null && response.statusCode() == 200) {
+            String result = RootAdmin.field(response, "result");
+            // The leaf's answer names the seed it uses, so the event lets a run be repeated.
+            applied(target, "inject", result.isEmpty() ? response.body() : result);
+            log.printf("  fault: leaf %d %s: %s%n", leaf, injection.kind(), result.isEmpty() ? response.body() : result);
         }
     }
 
@@ -352,20 +316,41 @@ public final class FaultRunner implements AutoCloseable {
         if (target == null) {
             return;
         }
-        String fallback = " (the leaf drops it by itself when the phase is due to end)";
+        HttpResponse<String> response = adminCall(target, "clear", injection.kind(),
+                " (the leaf drops it by itself when the phase is due to end)",
+                () -> admin.clear(injection.leaf(), injection.kind()));
+        if (response != null && response.statusCode() == 200) {
+            undone(target, "clear", "HTTP 200");
+            log.printf("  fault: leaf %d %s: cleared%n", injection.leaf(), injection.kind());
+        }
+    }
+
+    /** One request to the root's admin routes. */
+    private interface AdminRequest {
+        HttpResponse<String> send() throws IOException;
+    }
+
+    /**
+     * Sends an admin request for {@code target}'s leaf; an answer other than 200, or none, is
+     * recorded as the action's failure ({@code what} names it in the log, {@code note} follows its
+     * reason).
+     *
+     * @return the answer, whatever its status; null when none came
+     */
+    private HttpResponse<String> adminCall(Target target, String action, String what, String note, AdminRequest request) {
+        int leaf = target.leaf().number();
         try {
-            HttpResponse<String> response = admin.clear(injection.leaf(), injection.kind());
-            if (response.statusCode() == 200) {
-                undone(target, "clear", "HTTP 200");
-                log.printf("  fault: leaf %d %s: cleared%n", injection.leaf(), injection.kind());
-            } else {
-                String detail = "HTTP " + response.statusCode() + ": " + RootAdmin.detail(response);
-                failed(target, "clear", detail + fallback, "  fault: leaf " + injection.leaf() + " " + injection.kind()
-                        + ": HTTP " + response.statusCode() + " " + RootAdmin.detail(response) + fallback);
+            HttpResponse<String> response = request.send();
+            if (response.statusCode() != 200) {
+                String detail = RootAdmin.detail(response);
+                failed(target, action, "HTTP " + response.statusCode() + ": " + detail + note,
+                        "  fault: leaf " + leaf + " " + what + ": HTTP " + response.statusCode() + " " + detail + note);
             }
+            return response;
         } catch (IOException e) {
-            failed(target, "clear", e.getMessage() + fallback, "  fault: cannot clear the " + injection.kind() + " of leaf "
-                    + injection.leaf() + " through " + admin.root() + ": " + e.getMessage() + fallback);
+            failed(target, action, e.getMessage() + note, "  fault: cannot " + what + " leaf " + leaf + " through "
+                    + admin.root() + ": " + e.getMessage() + note);
+            return null;
         }
     }
 

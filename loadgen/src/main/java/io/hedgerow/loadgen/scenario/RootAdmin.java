@@ -42,6 +42,15 @@ final class RootAdmin {
         this.adminToken = adminToken;
     }
 
+    /** The admin of the root of the cluster started from {@code run}, with its admin token ({@link #adminToken}). */
+    static RootAdmin of(URI root, io.hedgerow.root.local.RunDirectory run) {
+        try {
+            return new RootAdmin(root, adminToken(run.dir()));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the admin token in " + run.dir(), e);
+        }
+    }
+
     /**
      * The admin token of the cluster started from {@code runDir}: {@code $HEDGEROW_ADMIN_TOKEN} if set,
      * else the {@code admin-token} file {@code ./hedgerow local} writes there; null when neither exists.
