@@ -1,5 +1,6 @@
 package io.hedgerow.loadgen.report;
 
+import io.hedgerow.common.stats.PercentileCurve;
 import java.awt.AWTError;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -40,9 +40,6 @@ public final class LatencyChart {
     private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
             new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
             new Color(0xbcbd22), new Color(0x17becf)};
-    /** Points per halving of the distance to 100%, as in .hgrm files. */
-    private static final int TICKS_PER_HALF_DISTANCE = 5;
-
     private LatencyChart() {
     }
 
@@ -130,50 +127,15 @@ public final class LatencyChart {
         styler.setChartPadding(12);
     }
 
-    /**
-     * Points of a curve: x = 1 / (1 - p) for each percentile p the histogram's percentile iteration
-     * visits, y = latency in ms, from x = 1 (the minimum) to x = count (the maximum).
-     */
+    /** The curve's points ({@link PercentileCurve#points}). */
     static double[][] points(Histogram latencyMicros) {
-        List<double[]> points = new ArrayList<>();
-        long count = latencyMicros.getTotalCount();
-        if (count == 0) {
-            return new double[][] {{}, {}};
-        }
-        points.add(new double[] {1, latencyMicros.getMinValue() / 1000.0});
-        for (HistogramIterationValue value : latencyMicros.percentiles(TICKS_PER_HALF_DISTANCE)) {
-            double percentile = value.getPercentileLevelIteratedTo();
-            if (percentile >= 100) {
-                break;
-            }
-            double x = 100 / (100 - percentile);
-            if (x > points.getLast()[0] && x < count) {
-                points.add(new double[] {x, latencyMicros.highestEquivalentValue(value.getValueIteratedTo()) / 1000.0});
-            }
-        }
-        points.add(new double[] {Math.max(count, points.getLast()[0] * 1.0001), latencyMicros.getMaxValue() / 1000.0});
-        double[][] xy = new double[2][points.size()];
-        for (int i = 0; i < points.size(); i++) {
-            xy[0][i] = points.get(i)[0];
-            xy[1][i] = points.get(i)[1];
-        }
-        return xy;
+        return PercentileCurve.points(latencyMicros);
     }
 
-    /** "0%" at x = 1, "90%" at 10, "99%" at 100, "99.9%" at 1000, and so on. */
+    /** "0%" at x = 1, "90%" at 10, "99%" at 100, "99.9%" at 1000, and so on; the percentile between them. */
     static String percentileLabel(double x) {
-        double nines = Math.log10(x);
-        long rounded = Math.round(nines);
-        if (Math.abs(nines - rounded) > 1e-6) {
-            return String.format(Locale.ROOT, "%.4g%%", 100 * (1 - 1 / x));
-        }
-        if (rounded == 0) {
-            return "0%";
-        }
-        if (rounded == 1) {
-            return "90%";
-        }
-        return rounded == 2 ? "99%" : "99." + "9".repeat((int) rounded - 2) + "%";
+        String nines = PercentileCurve.ninesLabel(x);
+        return nines != null ? nines : String.format(Locale.ROOT, "%.4g%%", 100 * (1 - 1 / x));
     }
 
     /** The largest of 1, 2 or 5 times a power of ten at or below {@code value}. */

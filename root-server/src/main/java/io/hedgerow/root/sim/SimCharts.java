@@ -1,5 +1,6 @@
 package io.hedgerow.root.sim;
 
+import io.hedgerow.common.stats.PercentileCurve;
 import java.awt.AWTError;
 import java.awt.Color;
 import java.io.IOException;
@@ -11,8 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -70,7 +69,7 @@ public final class SimCharts {
         style(chart);
         double maxX = 10;
         for (SimSummary run : runs) {
-            double[][] xy = points(run.histogram());
+            double[][] xy = PercentileCurve.points(run.histogram());
             if (xy[0].length > 0) {
                 chart.addSeries(label(run, swept, List.of()), xy[0], xy[1]);
                 maxX = Math.max(maxX, xy[0][xy[0].length - 1]);
@@ -151,45 +150,9 @@ public final class SimCharts {
         return true;
     }
 
-    /** x = 1 / (1 - p) for the percentiles the histogram visits (5 a halving), y in ms; the maximum at x = count. */
-    static double[][] points(Histogram latencyMicros) {
-        long count = latencyMicros.getTotalCount();
-        if (count == 0) {
-            return new double[][] {{}, {}};
-        }
-        List<double[]> points = new ArrayList<>();
-        points.add(new double[] {1, latencyMicros.getMinValue() / 1000.0});
-        for (HistogramIterationValue value : latencyMicros.percentiles(5)) {
-            double percentile = value.getPercentileLevelIteratedTo();
-            if (percentile >= 100) {
-                break;
-            }
-            double x = 100 / (100 - percentile);
-            if (x > points.getLast()[0] && x < count) {
-                points.add(new double[] {x, latencyMicros.highestEquivalentValue(value.getValueIteratedTo()) / 1000.0});
-            }
-        }
-        points.add(new double[] {Math.max(count, points.getLast()[0] * 1.0001), latencyMicros.getMaxValue() / 1000.0});
-        double[][] xy = new double[2][points.size()];
-        for (int i = 0; i < points.size(); i++) {
-            xy[0][i] = points.get(i)[0];
-            xy[1][i] = points.get(i)[1];
-        }
-        return xy;
-    }
-
     /** "0%" at x = 1, "90%" at 10, "99%" at 100, "99.9%" at 1000; other ticks unlabelled. */
     static String percentileLabel(double x) {
-        double nines = Math.log10(x);
-        long rounded = Math.round(nines);
-        if (Math.abs(nines - rounded) > 1e-6) {
-            return "";
-        }
-        return switch ((int) rounded) {
-            case 0 -> "0%";
-            case 1 -> "90%";
-            case 2 -> "99%";
-            default -> String.format(Locale.ROOT, "99.%s%%", "9".repeat((int) rounded - 2));
-        };
+        String nines = PercentileCurve.ninesLabel(x);
+        return nines != null ? nines : "";
     }
 }
