@@ -18,9 +18,8 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
- * A series of simulations as PNG charts, drawn as the load generator draws its own ({@code
- * io.hedgerow.loadgen.report.LatencyChart}, which this module cannot use: the load generator
- * depends on it):
+ * A series of simulations as PNG charts, on the load generator's axes (both take their curves from
+ * {@link PercentileCurve}):
  * <ul>
  *   <li>{@link #LATENCY}: latency by percentile, one curve per run, on the "nines" axis (a
  *       percentile p at {@code 1 / (1 - p)}, log scale), log latency;</li>
