@@ -3,6 +3,7 @@ package io.hedgerow.common.wire;
 import io.hedgerow.common.wire.proto.ConnectionRole;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.Hello;
+import io.hedgerow.common.wire.proto.HelloAck;
 
 /**
  * The version of the root-leaf protocol this build speaks, and the handshake that carries it.
@@ -92,5 +93,16 @@ public final class Protocol {
         return peer + " speaks hedgerow protocol " + peerVersion + (peerVersion == 0 ? " (from before versions)" : "")
                 + ", " + self + " speaks " + VERSION + " (expected: equal versions; mixed versions refuse each other"
                 + " until the rolling restart is done)";
+    }
+
+    /**
+     * Why a leaf's answer to this root's Hello refuses the connection: the error it gave, or a
+     * protocol version other than this build's; null when the connection may be used.
+     *
+     * @param leaf what the leaf is, for the message ("leaf 10.0.0.7:9001")
+     */
+    public static String helloAckProblem(HelloAck ack, String leaf) {
+        return !ack.getError().isEmpty() ? leaf + " refused this root: " + ack.getError()
+                : mismatch(ack.getProtocolVersion(), leaf, "this root");
     }
 }

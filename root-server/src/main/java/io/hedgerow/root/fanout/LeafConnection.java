@@ -244,8 +244,7 @@ final class LeafConnection {
             return;
         }
         helloAnswered = true;
-        String problem = !ack.getError().isEmpty() ? "leaf " + status.name() + " refused this root: " + ack.getError()
-                : Protocol.mismatch(ack.getProtocolVersion(), "leaf " + status.name(), "this root");
+        String problem = Protocol.helloAckProblem(ack, "leaf " + status.name());
         if (problem == null) {
             problem = cluster.index().admit(status.name(), ack.getIndex());
         }

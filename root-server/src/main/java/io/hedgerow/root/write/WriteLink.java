@@ -13,6 +13,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -83,9 +84,11 @@ final class WriteLink {
                         + failure.getMessage(), failure));
                 return;
             }
-            channel.eventLoop().schedule(() -> answer.completeExceptionally(new TimeoutException(
-                    "leaf " + address + " did not answer write request " + id + " within " + timeout.toMillis()
-                            + " ms")), timeout.toNanos(), TimeUnit.NANOSECONDS);
+            ScheduledFuture<?> expiry = channel.eventLoop().schedule(() -> answer.completeExceptionally(
+                    new TimeoutException("leaf " + address + " did not answer write request " + id + " within "
+                            + timeout.toMillis() + " ms")), timeout.toNanos(), TimeUnit.NANOSECONDS);
+            // An answered write drops its timer, so answered writes do not pile up timers for their timeout.
+            answer.whenComplete((response, failed) -> expiry.cancel(false));
             channel.writeAndFlush(Frame.newBuilder().setWrite(built).build()).addListener(written -> {
                 if (!written.isSuccess()) {
                     answer.completeExceptionally(new IOException("sending to leaf " + address + " failed: "
@@ -123,12 +126,14 @@ final class WriteLink {
         protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
             switch (frame.getBodyCase()) {
                 case HELLO_ACK -> {
+                    // The same check as the search connections' (LeafConnection): the leaf's refusal, or
+                    // another protocol version.
                     CompletableFuture<Channel> hello = ctx.channel().attr(HELLO).get();
-                    if (frame.getHelloAck().getError().isEmpty()) {
+                    String problem = Protocol.helloAckProblem(frame.getHelloAck(), "leaf " + address);
+                    if (problem == null) {
                         hello.complete(ctx.channel());
                     } else {
-                        hello.completeExceptionally(new IOException("leaf " + address + " refused the connection: "
-                                + frame.getHelloAck().getError()));
+                        hello.completeExceptionally(new IOException(problem));
                         ctx.close();
                     }
                 }
