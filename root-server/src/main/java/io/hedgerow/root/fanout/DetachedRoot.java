@@ -9,10 +9,8 @@ import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.cost.CostControl;
 import io.hedgerow.root.hedge.HedgeBudget;
 import io.hedgerow.root.hedge.HedgeDelay;
-import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.IndexQueryParser;
 import io.hedgerow.root.tail.TailGuard;
@@ -78,11 +76,7 @@ public final class DetachedRoot {
      */
     public DetachedRoot(ClusterState cluster, DispatchPolicy policy, RootMetrics metrics, Ticker ticker,
             IndexQueryParser parser, Wire wire) {
-        HedgeDelay hedgeDelay = new HedgeDelay(cluster.config().hedge(), ticker);
-        this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay,
-                new HedgeDelay(cluster.config().hedge(), ticker), new HedgeBudget(cluster.config().hedge(), ticker),
-                new RoundTrip(cluster.leaves().size()), new TailGuard(cluster.config().tail(), hedgeDelay, ticker, parser),
-                CostControl.of(cluster.config().batchAdmission(), cluster.leaves().size(), ticker));
+        this.context = FanOutContext.of(cluster, policy, metrics, ticker, parser);
         this.wire = wire;
         int leaves = cluster.leaves().size();
         this.outstanding = new int[leaves];

@@ -11,11 +11,6 @@ import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.cost.CostControl;
-import io.hedgerow.root.hedge.HedgeBudget;
-import io.hedgerow.root.hedge.HedgeDelay;
-import io.hedgerow.root.hedge.HedgeSettings;
-import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.TailGuard;
 import io.netty.channel.EventLoop;
@@ -53,12 +48,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
 
     public FanOut(ClusterState cluster, EventLoopGroup group, Transport transport, DispatchPolicy policy,
             RootMetrics metrics, Ticker ticker) {
-        HedgeSettings hedge = cluster.config().hedge();
-        HedgeDelay hedgeDelay = new HedgeDelay(hedge, ticker);
-        this.context = new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay, new HedgeDelay(hedge, ticker),
-                new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()),
-                new TailGuard(cluster.config().tail(), hedgeDelay, ticker, cluster.index()::parse),
-                CostControl.of(cluster.config().batchAdmission(), cluster.leaves().size(), ticker));
+        this.context = FanOutContext.of(cluster, policy, metrics, ticker, cluster.index()::parse);
         metrics.watch(context.tail());
         metrics.watch(context.costs(), cluster.leaves());
         this.group = group;

@@ -5,8 +5,10 @@ import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cost.CostControl;
 import io.hedgerow.root.hedge.HedgeBudget;
 import io.hedgerow.root.hedge.HedgeDelay;
+import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.hedge.RoundTrip;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.tail.IndexQueryParser;
 import io.hedgerow.root.tail.TailGuard;
 
 /**
@@ -33,4 +35,21 @@ record FanOutContext(
         RoundTrip roundTrip,
         TailGuard tail,
         CostControl costs) {
+
+    /**
+     * The shared state of a fresh root: its policies at their settings in {@code cluster}'s
+     * configuration, each reading {@code ticker}. The Netty root ({@link FanOut}) and the detached
+     * one the simulator drives ({@link DetachedRoot}) both start from here, so neither misses a piece.
+     *
+     * @param parser parses queries as the leaves do, for their fingerprints
+     */
+    static FanOutContext of(ClusterState cluster, DispatchPolicy policy, RootMetrics metrics, Ticker ticker,
+            IndexQueryParser parser) {
+        HedgeSettings hedge = cluster.config().hedge();
+        HedgeDelay hedgeDelay = new HedgeDelay(hedge, ticker);
+        return new FanOutContext(cluster, policy, metrics, ticker, hedgeDelay, new HedgeDelay(hedge, ticker),
+                new HedgeBudget(hedge, ticker), new RoundTrip(cluster.leaves().size()),
+                new TailGuard(cluster.config().tail(), hedgeDelay, ticker, parser),
+                CostControl.of(cluster.config().batchAdmission(), cluster.leaves().size(), ticker));
+    }
 }
