@@ -29,6 +29,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An HTTP/1.1 keep-alive client built to load a server without being the bottleneck: one event
@@ -197,7 +198,14 @@ public final class HttpLoadClient {
                 all.remove(this);
                 ctx.close();
             }
-            done.completed(intendedNanos, response.status().code(), tainted, docsFraction, errorCode);
+            int status = response.status().code();
+            if (status == 503 || status == 429) {
+                long retryAfter = retryAfterNanos(response.headers().get(HttpHeaderNames.RETRY_AFTER));
+                if (retryAfter > 0) {
+                    done.retryAfter(retryAfter);
+                }
+            }
+            done.completed(intendedNanos, status, tainted, docsFraction, errorCode);
         }
 
         @Override
@@ -233,6 +241,18 @@ public final class HttpLoadClient {
             if (channel != null) {
                 channel.close();
             }
+        }
+    }
+
+    /** Retry-After in delay-seconds (the root's form), in nanoseconds; 0 when absent or another form. */
+    static long retryAfterNanos(String value) {
+        if (value == null) {
+            return 0;
+        }
+        try {
+            return TimeUnit.SECONDS.toNanos(Math.max(0, Long.parseLong(value.trim())));
+        } catch (NumberFormatException e) {
+            return 0; // an HTTP date: the root never sends one
         }
     }
 }

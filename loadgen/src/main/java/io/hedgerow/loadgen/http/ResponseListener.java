@@ -27,6 +27,13 @@ public interface ResponseListener {
      */
     void completed(long intendedNanos, int status, boolean tainted, double docsFraction, String errorCode);
 
+    /**
+     * The response about to be {@link #completed} refused the request (503 or 429) and asked the
+     * client to retry after this long ({@code Retry-After}, in seconds on the wire).
+     */
+    default void retryAfter(long nanos) {
+    }
+
     /** No response: the connection failed or closed first. */
     void failed(long intendedNanos, String reason);
 }

@@ -152,7 +152,12 @@ public final class PhaseRunner {
         }
     }
 
-    /** Keeps {@code concurrency} requests in flight until the end time. */
+    /**
+     * Keeps {@code concurrency} requests in flight until the end time. A client refused with a
+     * {@code Retry-After} waits that long before its next request, as a well-behaved client does:
+     * otherwise a refusal, answered in microseconds, turns its slot into a loop of refusals that
+     * takes the CPU from the work being measured.
+     */
     private final class ClosedLoop implements ResponseListener {
         private final PhaseRecorder recorder;
         private final RequestSource requests;
@@ -160,6 +165,9 @@ public final class PhaseRunner {
         private final int concurrency;
         private final CompletableFuture<Void> done;
         private int active;
+        private int backingOff;
+        /** The wait the response being completed asked for; 0 for none. */
+        private long retryAfterNanos;
 
         ClosedLoop(PhaseRecorder recorder, RequestSource requests, long endNanos, int concurrency,
                 CompletableFuture<Void> done) {
@@ -179,7 +187,7 @@ public final class PhaseRunner {
         private void sendNext() {
             long now = ticker.nanoTime();
             if (now - endNanos >= 0) {
-                if (active == 0) {
+                if (active == 0 && backingOff == 0) {
                     done.complete(null);
                 }
                 return;
@@ -199,10 +207,25 @@ public final class PhaseRunner {
         }
 
         @Override
+        public void retryAfter(long nanos) {
+            retryAfterNanos = nanos;
+        }
+
+        @Override
         public void completed(long sentNanos, int status, boolean tainted, double docsFraction, String errorCode) {
             active--;
             recorder.completed(sentNanos, status, tainted, docsFraction, errorCode);
-            sendNext();
+            long wait = Math.min(retryAfterNanos, endNanos - ticker.nanoTime());
+            retryAfterNanos = 0;
+            if (wait > 0) {
+                backingOff++;
+                client.loop().schedule(() -> {
+                    backingOff--;
+                    sendNext();
+                }, wait, TimeUnit.NANOSECONDS);
+            } else {
+                sendNext();
+            }
         }
 
         @Override
