@@ -15,7 +15,13 @@ import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import io.hedgerow.root.write.DocumentResult;
 import io.hedgerow.root.write.DocumentWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Acknowledged writes outlive the whole local cluster: a fresh {@code local} on the same data (its
  * leaves on new ports, named by their number) serves every one of them, and its root, which knows
  * nothing of the earlier writes, neither makes a replica that missed some of them the primary nor
- * numbers new writes below what the replicas hold. Leaves are real child JVMs.
+ * numbers new writes below what the replicas hold. Its HTTP writes need the write token it generated
+ * and printed. Leaves are real child JVMs.
  */
 class LocalRestartIngestionTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -56,8 +63,17 @@ class LocalRestartIngestionTest {
             write(documents, "missed", acknowledged, highestVersion);
         }
 
-        try (LocalCluster second = LocalCluster.start(options, quiet())) {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        try (LocalCluster second = LocalCluster.start(options, new PrintStream(progress, true))) {
             DocumentWriter documents = second.root().documents();
+            String token = Files.readString(options.runDirectory().writeTokenFile()).trim();
+            assertThat(token).isEqualTo(second.writeToken()).isNotEqualTo(second.adminToken());
+            assertThat(progress.toString()).contains("write token: " + token);
+            assertThat(put(second, "by-http", null).statusCode()).as("a write without the token").isEqualTo(401);
+            assertThat(put(second, "by-http", "wrong-" + token).statusCode()).isEqualTo(401);
+            HttpResponse<String> written = put(second, "by-http", token);
+            assertThat(written.statusCode()).as(written.body()).isEqualTo(201);
+            acknowledged.add("by-http");
             for (String id : acknowledged) {
                 assertThat(documents.get(id).join().outcome()).as(id).isEqualTo(DocumentResult.Outcome.FOUND);
             }
@@ -107,6 +123,18 @@ class LocalRestartIngestionTest {
         while (IntStream.range(0, PARTITIONS).map(documents::inSyncReplicas).anyMatch(n -> n < 2)) {
             assertThat(System.nanoTime() - deadline).as("leaf 0 catches up from leaf 1's log").isNegative();
             Thread.sleep(50);
+        }
+    }
+
+    private static HttpResponse<String> put(LocalCluster cluster, String id, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.httpPort()
+                        + "/documents/" + id)).timeout(PATIENCE)
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"title\": \"okavango\", \"body\": \"okavango by http\"}"));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         }
     }
 
