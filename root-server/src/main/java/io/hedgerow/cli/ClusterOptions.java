@@ -132,6 +132,7 @@ final class ClusterOptions {
                 leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath)
                 .withLeafArguments(leafArguments).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken())
                 .withWriteToken(intake.writeToken())
+                .withBatchAdmission(intake.toBatchAdmission())
                 .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults());
     }
 }

@@ -116,6 +116,7 @@ final class RootCommand implements Callable<Integer> {
                     .withDefaultTimeout(Duration.ofMillis(timeoutMillis))
                     .withHedge(hedge.toSettings())
                     .withTail(tail.toSettings())
+                    .withBatchAdmission(intake.toBatchAdmission())
                     .withClusterSecret(clusterSecret);
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);

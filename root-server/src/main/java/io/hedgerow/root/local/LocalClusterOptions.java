@@ -1,6 +1,7 @@
 package io.hedgerow.root.local;
 
 import io.hedgerow.root.admission.AdmissionSettings;
+import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import java.nio.file.Path;
@@ -33,6 +34,7 @@ import java.util.Objects;
  *                     {@code <run dir>/admin-token}
  * @param supervision  how leaf processes that die are restarted ({@link LeafSupervisor}); null: they
  *                     are not (they stay down until {@code POST /admin/leaves/{n}/restart})
+ * @param batchAdmission how many batch sub-requests the root lets each leaf hold
  * @param writeToken   the token writes to {@code /documents} require; null: a new random one, written
  *                     to {@code <run dir>/write-token}
  */
@@ -40,9 +42,10 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
         RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
         Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
         List<String> leafArguments, AdmissionSettings admission, String adminToken,
-        RestartPolicy.Settings supervision, String writeToken) {
+        RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken) {
     public LocalClusterOptions {
         Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(batchAdmission, "batchAdmission");
         leafArguments = List.copyOf(leafArguments);
         if (queryOfDeath != null && (queryOfDeath.isEmpty() || !faultInjection)) {
             throw new IllegalArgumentException("queryOfDeath: '" + queryOfDeath
@@ -75,48 +78,61 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
             JavaLauncher launcher, Duration startTimeout, boolean faultInjection, Duration leafWarmup,
             HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath, List<String> leafArguments) {
         this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
-                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null, null, null);
+                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null, null,
+                BatchAdmissionSettings.defaults(), null);
     }
 
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision, writeToken);
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision,
+                batchAdmission, writeToken);
     }
 
     /** The admin token to require; null for a new random one. */
     public LocalClusterOptions withAdminToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision, writeToken);
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision,
+                batchAdmission, writeToken);
     }
 
     /** Leaves restarted when they die, by this policy (null: not restarted). */
     public LocalClusterOptions withSupervision(RestartPolicy.Settings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                value, writeToken);
+                value, batchAdmission, writeToken);
+    }
+
+    public LocalClusterOptions withFaultInjection(boolean enabled) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
+                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
+                batchAdmission, writeToken);
+    }
+
+    /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
+    public LocalClusterOptions withQueryOfDeath(String token) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision,
+                batchAdmission, writeToken);
+    }
+
+    /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
+    public LocalClusterOptions withLeafArguments(List<String> arguments) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision,
+                batchAdmission, writeToken);
+    }
+
+    /** The root's batch admission ({@link BatchAdmissionSettings#off()} sends batch work out as it comes). */
+    public LocalClusterOptions withBatchAdmission(BatchAdmissionSettings value) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
+                supervision, value, writeToken);
     }
 
     /** The write token to require; null for a new random one. */
     public LocalClusterOptions withWriteToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, value);
-    }
-
-    public LocalClusterOptions withFaultInjection(boolean enabled) {
-        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision, writeToken);
-    }
-
-    /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
-    public LocalClusterOptions withQueryOfDeath(String token) {
-        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision, writeToken);
-    }
-
-    /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
-    public LocalClusterOptions withLeafArguments(List<String> arguments) {
-        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision, writeToken);
+                supervision, batchAdmission, value);
     }
 }
