@@ -12,7 +12,10 @@ Stops the cluster at the end. Run it under the shared lock:
 
   flock /work/cpu.lock python3 benchmarks/ingestion-bench.py --port 18600 --data data
 """
-import argparse, glob, gzip, io, json, os, re, subprocess, sys, threading, time, urllib.request, zipfile
+import argparse, glob, gzip, io, json, os, re, secrets, subprocess, sys, threading, time, urllib.request, zipfile
+
+# The cluster's write token (local would generate one; the benchmark chooses it, so it knows it).
+WRITE_TOKEN = secrets.token_urlsafe(24)
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -35,6 +38,8 @@ def call(method, url, body=None, timeout=30):
     req = urllib.request.Request(url, data=body, method=method)
     if body is not None:
         req.add_header("Content-Type", "application/json")
+    if method != "GET":
+        req.add_header("Authorization", "Bearer " + WRITE_TOKEN)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as r:
             return r.status, r.read()
@@ -175,7 +180,7 @@ def main():
     ap.add_argument("--search-seconds", type=int, default=30)
     args = ap.parse_args()
     base = "http://127.0.0.1:%d" % args.port
-    env = dict(os.environ, HEDGEROW_DATA=args.data)
+    env = dict(os.environ, HEDGEROW_DATA=args.data, HEDGEROW_WRITE_TOKEN=WRITE_TOKEN)
     log = open(os.path.join(args.data, "ingestion-bench-cluster.log"), "w") if os.path.isdir(args.data) else None
     os.makedirs(args.data, exist_ok=True)
     log = log or open(os.path.join(args.data, "ingestion-bench-cluster.log"), "w")

@@ -131,6 +131,7 @@ final class ClusterOptions {
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
                 leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath)
                 .withLeafArguments(leafArguments).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken())
+                .withWriteToken(intake.writeToken())
                 .withBatchAdmission(intake.toBatchAdmission())
                 .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults());
     }

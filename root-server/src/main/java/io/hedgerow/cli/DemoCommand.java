@@ -68,7 +68,8 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("%nThe cluster is serving on %s/%n", base);
         out.printf("Try:  curl '%s/search?q=european+parliament&k=3'%n", base);
         out.printf("      curl -XPOST %s/search -H 'content-type: application/json' -d '{\"query\": \"\\\"human rights\\\"\", \"k\": 3}'%n", base);
-        out.printf("Also: %s/health  %s/cluster  %s/metrics%n%n", base, base, base);
+        out.printf("Also: %s/health  %s/cluster  %s/metrics%n", base, base, base);
+        out.printf("%s%n%n", LocalCommand.writeExample(base, cluster.runDirectory()));
         try {
             // Fresh JVMs interpret and compile for a while; latencies mean more once that is over.
             out.print("Warming up the JVMs with " + WARM_UP_QUERIES + " queries... ");

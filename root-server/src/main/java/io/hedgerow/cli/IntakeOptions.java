@@ -41,8 +41,8 @@ final class IntakeOptions {
 
     @Option(names = "--write-token", paramLabel = "TOKEN", defaultValue = "${env:HEDGEROW_WRITE_TOKEN}",
             description = "The token POST, PUT and DELETE on /documents must carry as 'Authorization: Bearer TOKEN' (at"
-                    + " least " + HttpSettings.MIN_TOKEN_CHARS + " characters; default: $HEDGEROW_WRITE_TOKEN; without"
-                    + " one, writes need no token).")
+                    + " least " + HttpSettings.MIN_TOKEN_CHARS + " characters; default: $HEDGEROW_WRITE_TOKEN; 'local' and"
+                    + " 'demo' generate one when neither is set, 'root' then takes writes without a token).")
     String writeToken;
 
     AdmissionSettings toAdmission() {
@@ -66,7 +66,7 @@ final class IntakeOptions {
         return BatchAdmissionSettings.defaults().withMaxInFlight(batchInFlight);
     }
 
-    /** The write token given, or null (writes need none). */
+    /** The write token given, or null ({@code root}: writes need none; {@code local}: it generates one). */
     String writeToken() {
         return writeToken == null || writeToken.isEmpty() ? null : writeToken;
     }

@@ -38,12 +38,20 @@ final class LocalCommand implements Callable<Integer> {
             out.println("  root: " + local.root().warmUp(cluster.rootWarmup));
             out.printf("Serving on http://%s:%d/  (pid files in %s; Ctrl-C or './hedgerow local stop' to stop)%n",
                     cluster.host, local.httpPort(), cluster.runDirectory().dir());
+            out.println(writeExample("http://" + cluster.host + ":" + local.httpPort(), cluster.runDirectory()));
             stopped.await();
             return 0;
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** A write with the run's write token, to copy and paste. */
+    static String writeExample(String base, io.hedgerow.root.local.RunDirectory run) {
+        return "Write: curl -X PUT '" + base + "/documents/note-1?refresh=wait_for' -H \"Authorization: Bearer $(cat "
+                + run.writeTokenFile() + ")\" -d '{\"title\": \"Hedgerow notes\", \"body\": \"Live ingestion"
+                + " reached the hawthorn hedges.\"}'";
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true,

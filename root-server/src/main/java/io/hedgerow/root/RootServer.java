@@ -111,7 +111,7 @@ public final class RootServer implements AutoCloseable {
             metrics.onLeafBusy(admission::leafBusy);
             Readiness readiness = new Readiness(cluster); // not ready until warmUp
             DocumentWriter documents = new DocumentWriter(cluster, group, transport, WriteSettings.defaults(),
-                    Ticker.system(), fanOut.tail().cache()::invalidateAll);
+                    Ticker.system(), fanOut.tail().cache()::invalidateAll, metrics.registry());
             HttpApiServer http = httpSettings == null ? null
                     : HttpApiServer.start(group, transport, httpSettings, fanOut::search, cluster, metrics, admission,
                             readiness, admin, fanOut.leafFaults(), fanOut.tail(), documents);

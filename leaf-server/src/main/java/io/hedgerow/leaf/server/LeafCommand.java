@@ -7,6 +7,7 @@ import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.search.QueryLimits;
+import io.hedgerow.leaf.write.LiveSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,6 +184,13 @@ public final class LeafCommand implements Callable<Integer> {
                     + " long before closing its connections; 0s closes at once (default: ${DEFAULT-VALUE}).")
     private Duration drainTimeout;
 
+    @Option(names = "--node-id", paramLabel = "NAME",
+            description = "This leaf's stable name among the leaves sharing the index directory: its live writes are"
+                    + " kept under <index>/live/<build>/node-NAME/, so the leaf started again under NAME, on any port,"
+                    + " serves them ('hedgerow local' names its leaves 0..n-1). Default: named after the port"
+                    + " (port-PORT), found again only on the same port.")
+    private String nodeId;
+
     @Option(names = "--exit-with-parent", hidden = true,
             description = "Exit when the parent process exits, so a killed 'local' cluster leaves nothing behind.")
     private boolean exitWithParent;
@@ -199,6 +207,7 @@ public final class LeafCommand implements Callable<Integer> {
                     .withQueryOfDeath(queryOfDeath())
                     .withWarmup(warmup).withSlice(slice)
                     .withDrainTimeout(drainTimeout)
+                    .withLive(LiveSettings.defaults().withNodeId(nodeId))
                     .withClusterSecret(ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv()));
             server = LeafServer.start(config);
         } catch (IOException | IllegalArgumentException e) {

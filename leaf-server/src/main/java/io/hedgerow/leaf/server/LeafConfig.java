@@ -4,6 +4,7 @@ import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.search.QueryLimits;
+import io.hedgerow.leaf.write.LiveSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -35,6 +36,7 @@ import java.util.Objects;
  *                         (new work is refused as draining meanwhile); zero: it closes at once
  * @param clusterSecret    the secret every connection's Hello must carry, or null to serve any peer
  *                         (a leaf started by hand without {@code --cluster-secret-file})
+ * @param live             live writes: the leaf's stable name for its live copies, refresh and commit
  */
 public record LeafConfig(
         Path indexDir,
@@ -52,13 +54,15 @@ public record LeafConfig(
         QueryLimits limits,
         String queryOfDeath,
         Duration drainTimeout,
-        String clusterSecret) {
+        String clusterSecret,
+        LiveSettings live) {
 
     /** How long a leaf started from the command line waits at most, when it closes, for the work it holds. */
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(2);
 
     public LeafConfig {
         Objects.requireNonNull(drainTimeout, "drainTimeout");
+        Objects.requireNonNull(live, "live");
         if (drainTimeout.isNegative()) {
             throw new IllegalArgumentException("drainTimeout: " + drainTimeout + " (expected: >= 0)");
         }
@@ -113,79 +117,84 @@ public record LeafConfig(
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(),
                 SchedulingConfig.defaults(), 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO,
-                Duration.ZERO, QueryLimits.defaults(), null, Duration.ZERO, null);
+                Duration.ZERO, QueryLimits.defaults(), null, Duration.ZERO, null, LiveSettings.defaults());
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, newPort, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, newHost, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, newWorkers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     /** Queue depths per class and the starvation guard. */
     public LeafConfig withScheduling(SchedulingConfig newScheduling) {
-        return new LeafConfig(indexDir, host, port, workers, newScheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, newScheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     /** Obey (or refuse) requests to inject faults; off by default. */
     public LeafConfig withFaultInjection(boolean enabled) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     /** How long to run newly opened partitions' code before they serve (zero: not at all). */
     public LeafConfig withWarmup(Duration newWarmup) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, newWarmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, newWarmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialDelay(InjectedDelay delay) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, delay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, delay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     /** A stall in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialStall(InjectedStall stall) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, stall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, stall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     /** Slice searches with this budget each (zero: run each search to its end). */
     public LeafConfig withSlice(Duration newSlice) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, newSlice, limits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, newSlice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     /** Halt when a query contains this token (null: never); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withQueryOfDeath(String token) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, token, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, token, drainTimeout, clusterSecret, live);
     }
 
     /** The cost guards queries are checked against. */
     public LeafConfig withLimits(QueryLimits newLimits) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, newLimits, queryOfDeath, drainTimeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, newLimits, queryOfDeath, drainTimeout, clusterSecret, live);
     }
 
     /** How long closing waits for held work (zero: close at once). */
     public LeafConfig withDrainTimeout(Duration timeout) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, timeout, clusterSecret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, timeout, clusterSecret, live);
     }
 
     /** The secret every Hello must carry (null: none required). */
     public LeafConfig withClusterSecret(String secret) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, secret);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, secret, live);
+    }
+
+    /** How live writes are kept, refreshed and committed. */
+    public LeafConfig withLive(LiveSettings value) {
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, value);
     }
 
     @Override
     public String toString() {
         // Never print the secret.
         return "LeafConfig[indexDir=" + indexDir + ", host=" + host + ", port=" + port + ", workers=" + workers
-                + ", drainTimeout=" + drainTimeout + ", clusterSecret=" + (clusterSecret == null ? "none" : "set") + "]";
+                + ", drainTimeout=" + drainTimeout + ", live=" + live + ", clusterSecret=" + (clusterSecret == null ? "none" : "set") + "]";
     }
 }

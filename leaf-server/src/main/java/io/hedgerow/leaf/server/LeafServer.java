@@ -82,7 +82,7 @@ public final class LeafServer implements AutoCloseable {
         PartitionStore.ServedBuild build = store.lockCurrentBuild();
         IndexContext index = IndexContext.of(store, build.manifest(), config.limits());
         OpenPartitions partitions = new OpenPartitions(index, new PartitionWarmer(Ticker.system(), config.warmup()));
-        LiveWrites writes = new LiveWrites(index, LiveWrites.DEFAULT_REFRESH, partitions::replace,
+        LiveWrites writes = new LiveWrites(index, config.live(), partitions::replace,
                 partition -> partitions.get(partition) != null);
         partitions.attachLive(writes);
         SearchScheduler scheduler = new SearchScheduler(config.workers(), config.scheduling(), Ticker.system());
@@ -127,10 +127,10 @@ public final class LeafServer implements AutoCloseable {
                     .syncUninterruptibly()
                     .channel();
             LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build);
-            // Named after the build and the bound port: a leaf restarted in place finds its writes
-            // again, and one started on a rebuilt index does not serve writes made to the old build.
-            writes.start(LiveWrites.leafDir(store.liveDir().resolve(build.manifest().build() == null ? "build-0000"
-                    : build.manifest().build()), server.port()));
+            // Named after the build and the leaf's name (or bound port): a leaf started again under
+            // its name finds its writes, and one on a rebuilt index does not serve the old build's.
+            writes.start(store.liveDir().resolve(build.manifest().build() == null ? "build-0000"
+                    : build.manifest().build()), server.port());
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}; protocol {6})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name(), config.workers(), config.faultInjection() ? ", fault injection enabled" : "",

@@ -49,7 +49,9 @@ import org.apache.lucene.util.BytesRef;
  * resend is harmless. A document's version is the seq of its last write (0 for a document from the
  * build). {@code lastSeq} is recovered at open from the Lucene commit and the log, so numbers are
  * never reused across restarts. A Lucene {@link #commit} records the seq it covers, and opening
- * replays only the logged writes above it.
+ * replays only the logged writes above it. {@link #trimLog} then drops the records below both that
+ * commit and what every replica holds; a catch-up that would need dropped records fails
+ * ({@link #logFrom}).
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every method holds this object's monitor, so
  * writes, refreshes, commits and realtime gets of one partition are serialized (the root sends a
@@ -65,6 +67,8 @@ final class LivePartition implements Closeable {
     static final String LOG_FILE = "wal.log";
     /** How an error from a replica that missed writes begins; the root catches it up when it sees it. */
     static final String BEHIND = "replica behind: its last seq is ";
+    /** How the error of a catch-up whose writes were trimmed from the log begins. */
+    static final String TRIMMED = "log trimmed: ";
 
     private final int partition;
     private final IndexContext context;
@@ -77,6 +81,10 @@ final class LivePartition implements Closeable {
     private final Map<String, Long> recent = new HashMap<>();
     private long lastSeq;
     private long committedSeq;
+    /** The root's word: every replica holds every write up to it (or is given up on). */
+    private long trimmableSeq;
+    /** The log holds every write above this seq (and none at or below it, once trimmed). */
+    private long trimmedSeq;
     /** The highest seq searches see: lastSeq at the last refresh. */
     private long visibleSeq;
     private boolean refreshed = true;
@@ -148,6 +156,8 @@ final class LivePartition implements Closeable {
         }
         recent.clear();
         visibleSeq = lastSeq;
+        // A trimmed log starts above what was dropped; an empty one may have dropped up to the commit.
+        trimmedSeq = logged.isEmpty() ? committedSeq : logged.get(0).getSeq() - 1;
         reader = DirectoryReader.open(writer);
         reader.incRef();
         publish.accept(PartitionSearcher.of(context, partition, reader));
@@ -369,9 +379,48 @@ final class LivePartition implements Closeable {
         committedSeq = covered;
     }
 
-    /** The logged writes above {@code fromSeq}, for a replica catching up. */
+    /**
+     * The logged writes above {@code fromSeq}, for a replica catching up.
+     *
+     * @throws IOException when some of them were trimmed from the log: the replica cannot catch up
+     *                     from it (file-based recovery is not built), and never gets a log with a hole
+     */
     synchronized List<WriteOp> logFrom(long fromSeq) throws IOException {
-        return fromSeq >= lastSeq ? List.of() : log.readFrom(fromSeq);
+        if (fromSeq >= lastSeq) {
+            return List.of();
+        }
+        if (fromSeq < trimmedSeq) {
+            throw new IOException(TRIMMED + "partition " + partition + " keeps writes above seq " + trimmedSeq
+                    + " and the replica needs them from seq " + (fromSeq + 1) + "; a replica this far behind cannot"
+                    + " catch up from the log (file-based recovery is not built): rebuild its copy");
+        }
+        return log.readFrom(fromSeq);
+    }
+
+    /** The root's word that every replica holds every write up to {@code seq}; only ever raised. */
+    synchronized void allowTrimming(long seq) {
+        trimmableSeq = Math.max(trimmableSeq, seq);
+    }
+
+    /**
+     * Drops the log's records at or below both the last Lucene commit (this replica no longer needs
+     * them to recover) and the seq every replica holds (no replica needs them to catch up).
+     *
+     * @return how many records were dropped
+     */
+    synchronized int trimLog() throws IOException {
+        long below = Math.min(committedSeq, trimmableSeq);
+        if (below <= trimmedSeq) {
+            return 0;
+        }
+        int dropped = log.trim(below);
+        trimmedSeq = below;
+        return dropped;
+    }
+
+    /** The log holds every write above this seq. */
+    synchronized long trimmedSeq() {
+        return trimmedSeq;
     }
 
     /** Commits and closes; the published searcher stays until its server closes it. */

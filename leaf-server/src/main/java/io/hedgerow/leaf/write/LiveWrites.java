@@ -11,7 +11,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -27,12 +26,16 @@ import java.util.function.IntPredicate;
  * on disk at assignment, after a restart), the threads that run writes (they fsync, so never on an
  * event loop), and the timer that refreshes every partition with new writes each refresh interval
  * (so an acknowledged write is searchable within about that long) and commits each one now and
- * then (so a restart replays a short log).
+ * then (so a restart replays a short log), after which it trims each partition's log below what
+ * the root says every replica holds ({@link LivePartition#trimLog}).
  *
- * <p>A leaf keeps its live copies under {@code <index>/live/<build>/port-<port>/partition-NNNN/}:
+ * <p>A leaf keeps its live copies under {@code <index>/live/<build>/node-<id>/partition-NNNN/}:
  * named after the build (a rebuilt index starts without writes; the writes of the old build are not
- * carried over) and the port it listens on, since leaves of one machine share an index directory
- * and a leaf restarted in place keeps its port (as {@code ./hedgerow local} does).
+ * carried over) and the leaf's stable name ({@link LiveSettings#nodeId}, which {@code ./hedgerow
+ * local} sets to the leaf's number), since leaves of one machine share an index directory and a
+ * fresh {@code local} gives them new ports. A leaf without a name uses {@code port-<port>}. Two
+ * leaves started with one name on one index cannot both write: Lucene's write lock refuses the
+ * second one's writes.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. {@link #start} is called once, after the leaf
  * has bound its port and before any write is handled; a write that comes earlier is answered with
@@ -40,12 +43,8 @@ import java.util.function.IntPredicate;
  */
 public final class LiveWrites implements Closeable {
     private static final System.Logger LOG = System.getLogger(LiveWrites.class.getName());
-    /** How often new writes become searchable: well under the one second a write promises. */
-    public static final Duration DEFAULT_REFRESH = Duration.ofMillis(500);
-    private static final Duration COMMIT_INTERVAL = Duration.ofSeconds(30);
-
     private final IndexContext index;
-    private final Duration refreshInterval;
+    private final LiveSettings settings;
     private final BiConsumer<Integer, PartitionSearcher> publish;
     private final IntPredicate assigned;
     private final Map<Integer, LivePartition> partitions = new ConcurrentHashMap<>();
@@ -57,13 +56,10 @@ public final class LiveWrites implements Closeable {
      * @param publish  serves a partition's newer searcher from now on (and retires the old one)
      * @param assigned whether this leaf serves a partition now; writes to others are refused
      */
-    public LiveWrites(IndexContext index, Duration refreshInterval, BiConsumer<Integer, PartitionSearcher> publish,
+    public LiveWrites(IndexContext index, LiveSettings settings, BiConsumer<Integer, PartitionSearcher> publish,
             IntPredicate assigned) {
-        if (refreshInterval.isNegative() || refreshInterval.isZero()) {
-            throw new IllegalArgumentException("refreshInterval: " + refreshInterval + " (expected: > 0)");
-        }
         this.index = index;
-        this.refreshInterval = refreshInterval;
+        this.settings = settings;
         this.publish = publish;
         this.assigned = assigned;
         this.writers = Executors.newFixedThreadPool(2, daemon("leaf-writes"));
@@ -78,18 +74,21 @@ public final class LiveWrites implements Closeable {
         };
     }
 
-    /** Starts taking writes, keeping live copies in {@code leafDir}. */
-    public void start(Path leafDir) {
-        this.dir = leafDir;
-        long refreshNanos = refreshInterval.toNanos();
+    /**
+     * Starts taking writes, keeping live copies under {@code buildLiveDir} (the build's live
+     * directory), in this leaf's own directory, named by {@link LiveSettings#leafDirName}.
+     */
+    public void start(Path buildLiveDir, int port) {
+        this.dir = buildLiveDir.resolve(settings.leafDirName(port));
+        long refreshNanos = settings.refreshInterval().toNanos();
+        long commitNanos = settings.commitInterval().toNanos();
         timer.scheduleWithFixedDelay(this::refreshAll, refreshNanos, refreshNanos, TimeUnit.NANOSECONDS);
-        timer.scheduleWithFixedDelay(this::commitAll, COMMIT_INTERVAL.toNanos(), COMMIT_INTERVAL.toNanos(),
-                TimeUnit.NANOSECONDS);
+        timer.scheduleWithFixedDelay(this::commitAll, commitNanos, commitNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** The directory of this leaf's live copy of an index's partitions. */
-    public static Path leafDir(Path liveRoot, int port) {
-        return liveRoot.resolve("port-" + port);
+    /** Where this leaf keeps its live copies; null until {@link #start}. */
+    public Path dir() {
+        return dir;
     }
 
     /** Whether this leaf has a live copy of the partition on disk (writes it took before). */
@@ -156,8 +155,14 @@ public final class LiveWrites implements Closeable {
                     .setError("partition " + request.getPartition() + " is not served by this leaf").build();
         }
         try {
-            LivePartition live = partition(request.getPartition());
             WriteOp first = request.getOpsCount() == 1 ? request.getOps(0) : null;
+            if (first != null && first.getKind() == WriteKind.READ_LOG && !partitions.containsKey(request.getPartition())
+                    && !hasCopy(request.getPartition())) {
+                // Never written here: the build as it is (a root asking at start makes no copy).
+                return response.setStatus(Status.OK).setLastSeq(0).setVisibleSeq(0).build();
+            }
+            LivePartition live = partition(request.getPartition());
+            live.allowTrimming(request.getTrimmableSeq());
             if (first != null && first.getKind() == WriteKind.READ_LOG) {
                 response.addAllLog(live.logFrom(request.getFromSeq()));
             } else if (first != null && first.getKind() == WriteKind.GET) {
@@ -189,6 +194,7 @@ public final class LiveWrites implements Closeable {
         for (LivePartition live : partitions.values()) {
             try {
                 live.commit();
+                live.trimLog();
             } catch (IOException | RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "committing partition " + live.partition() + " failed", e);
             }

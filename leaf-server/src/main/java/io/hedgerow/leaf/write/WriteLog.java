@@ -5,7 +5,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,9 +25,13 @@ import java.util.zip.CRC32C;
  * {@code force}, so the cost of an fsync is shared by every operation of the batch (the root sends
  * a partition's writes in batches).
  *
+ * <p><b>Trimming.</b> {@link #trim} drops the records at or below a seq by writing the rest to a new
+ * file, syncing it and renaming it over the log (then syncing the directory): a crash leaves either
+ * the old log or the new one whole, never a mix. Its {@link LivePartition} trims only below what it
+ * has committed to Lucene and what every replica holds.
+ *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: its {@link LivePartition} calls it under
- * its own lock. Never truncated while open, so a lagging replica can catch up from it
- * ({@link #readFrom}); trimming it below the seq every replica has committed is left to do.
+ * its own lock.
  */
 final class WriteLog implements Closeable {
     private static final int HEADER_BYTES = 8;
@@ -33,7 +39,7 @@ final class WriteLog implements Closeable {
     private static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
     private final Path file;
-    private final FileChannel channel;
+    private FileChannel channel;
     private long end;
 
     private WriteLog(Path file, FileChannel channel, long end) {
@@ -126,6 +132,46 @@ final class WriteLog implements Closeable {
         List<WriteOp> all = new ArrayList<>();
         readRecords(channel, 0, all);
         return all.stream().filter(op -> op.getSeq() > fromSeq).toList();
+    }
+
+    /**
+     * Drops every record with a seq at or below {@code seq}.
+     *
+     * @return how many were dropped
+     */
+    int trim(long seq) throws IOException {
+        List<WriteOp> all = new ArrayList<>();
+        readRecords(channel, 0, all);
+        List<WriteOp> kept = all.stream().filter(op -> op.getSeq() > seq).toList();
+        if (kept.size() == all.size()) {
+            return 0;
+        }
+        Path next = file.resolveSibling(file.getFileName() + ".trimmed");
+        Files.deleteIfExists(next);
+        FileChannel trimmed = FileChannel.open(next, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        long trimmedEnd;
+        try {
+            WriteLog writer = new WriteLog(next, trimmed, 0);
+            if (!kept.isEmpty()) {
+                writer.append(kept);
+            }
+            trimmed.force(true);
+            trimmedEnd = writer.end;
+            Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            trimmed.close();
+            throw e;
+        }
+        // The new file is the log from here on, whatever the directory sync says.
+        channel.close();
+        channel = trimmed;
+        end = trimmedEnd;
+        channel.position(end);
+        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+            dir.force(true);
+        }
+        return all.size() - kept.size();
     }
 
     Path file() {

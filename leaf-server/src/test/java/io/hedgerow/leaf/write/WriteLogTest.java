@@ -40,6 +40,26 @@ class WriteLogTest {
     }
 
     @Test
+    void trimDropsTheRecordsAtOrBelowASeqKeepsTheRestAndAppendsAfterThem() throws IOException {
+        Path file = dir.resolve("wal.log");
+        try (WriteLog log = WriteLog.open(file, new ArrayList<>())) {
+            log.append(List.of(op(1), op(2), op(3), op(4), op(5)));
+            log.sync();
+
+            assertThat(log.trim(3)).isEqualTo(3);
+            assertThat(log.trim(3)).as("nothing left to drop").isZero();
+            log.append(List.of(op(6)));
+            log.sync();
+            assertThat(log.readFrom(0)).extracting(WriteOp::getSeq).containsExactly(4L, 5L, 6L);
+        }
+        List<WriteOp> replayed = new ArrayList<>();
+        try (WriteLog ignored = WriteLog.open(file, replayed)) {
+            assertThat(replayed).extracting(WriteOp::getSeq).containsExactly(4L, 5L, 6L);
+        }
+        assertThat(Files.exists(dir.resolve("wal.log.trimmed"))).isFalse();
+    }
+
+    @Test
     void cutsOffATornTailAndAppendsAfterTheLastWholeRecord() throws IOException {
         Path file = dir.resolve("wal.log");
         try (WriteLog log = WriteLog.open(file, new ArrayList<>())) {

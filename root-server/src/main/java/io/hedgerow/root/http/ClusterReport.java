@@ -5,6 +5,7 @@ import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.api.QueryPriority;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.write.DocumentWriter;
 import java.io.IOException;
 
 /** The bodies of {@code GET /cluster} and {@code GET /health}. */
@@ -16,9 +17,17 @@ final class ClusterReport {
         writeCluster(json, cluster, null, null);
     }
 
-    /** As {@link #writeCluster(JsonGenerator, ClusterState)}, with readiness and admission control when given. */
     static void writeCluster(JsonGenerator json, ClusterState cluster, AdmissionControl admission, Readiness readiness)
             throws IOException {
+        writeCluster(json, cluster, admission, readiness, null);
+    }
+
+    /**
+     * As {@link #writeCluster(JsonGenerator, ClusterState)}, with readiness, admission control and the
+     * write path's replicas ({@link WritesReport}) when given.
+     */
+    static void writeCluster(JsonGenerator json, ClusterState cluster, AdmissionControl admission, Readiness readiness,
+            DocumentWriter documents) throws IOException {
         json.writeStartObject();
         if (readiness != null) {
             Readiness.State state = readiness.state();
@@ -102,6 +111,9 @@ final class ClusterReport {
             json.writeEndObject();
         }
         json.writeEndArray();
+        if (documents != null) {
+            WritesReport.write(json, documents);
+        }
         json.writeEndObject();
     }
 

@@ -84,7 +84,7 @@ public final class HttpApiServer implements AutoCloseable {
         List<Routes> routes = new ArrayList<>();
         routes.add(new SearchRoutes(search, new SearchRequestParser(cluster.config().maxTimeout().toMillis()), admission,
                 metrics, ticker, stopping));
-        routes.add(new StatusRoutes(cluster, metrics, admission, readiness));
+        routes.add(new StatusRoutes(cluster, metrics, admission, readiness, documents));
         routes.add(new TailRoutes(tail));
         String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /admin/blocklist, /admin/cache";
         if (documents != null) {

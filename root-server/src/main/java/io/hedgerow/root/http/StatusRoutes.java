@@ -3,6 +3,7 @@ package io.hedgerow.root.http;
 import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.write.DocumentWriter;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -21,8 +22,12 @@ final class StatusRoutes implements Routes {
     private final RootMetrics metrics;
     private final AdmissionControl admission;
     private final Readiness readiness;
+    /** Null for a root without live writes. */
+    private final DocumentWriter documents;
 
-    StatusRoutes(ClusterState cluster, RootMetrics metrics, AdmissionControl admission, Readiness readiness) {
+    StatusRoutes(ClusterState cluster, RootMetrics metrics, AdmissionControl admission, Readiness readiness,
+            DocumentWriter documents) {
+        this.documents = documents;
         this.cluster = cluster;
         this.metrics = metrics;
         this.admission = admission;
@@ -56,7 +61,8 @@ final class StatusRoutes implements Routes {
                         }));
             }
             case "/cluster" -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
-                    JsonResponses.write(ctx.alloc(), json -> ClusterReport.writeCluster(json, cluster, admission, readiness)));
+                    JsonResponses.write(ctx.alloc(), json -> ClusterReport.writeCluster(json, cluster, admission, readiness,
+                            documents)));
             case "/metrics" -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, PROMETHEUS_TYPE,
                     ByteBufUtil.writeUtf8(ctx.alloc(), metrics.scrape()));
             default -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(

@@ -27,6 +27,7 @@ record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile) {
                 "--port", Integer.toString(port),
                 "--port-file", run.portFile(name).toString(),
                 "--cluster-secret-file", clusterSecretFile.toString(),
+                "--node-id", Integer.toString(leaf),
                 "--exit-with-parent",
                 "--warmup", options.leafWarmup().toMillis() + "ms"));
         if (options.leafWorkers() > 0) {

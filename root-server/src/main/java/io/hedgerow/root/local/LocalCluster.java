@@ -38,7 +38,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * restarted by a {@link LeafSupervisor} (with {@link LocalClusterOptions#supervision}); {@link #rollingRestart}
  * restarts them all one at a time. While it runs, it holds the index's {@link ServingLock}, so no
  * other {@code local} or {@code demo} rebuilds or serves the index under it; its leaves and root
- * share a new cluster secret, in {@code <run dir>/cluster-secret}.
+ * share a new cluster secret, in {@code <run dir>/cluster-secret}. Its root requires an admin token
+ * and a write token (given, or generated and written to {@code <run dir>/admin-token} and
+ * {@code write-token}). Each leaf is started under its number ({@code --node-id}), so a later
+ * cluster on the same index serves the writes this one took.
  */
 public final class LocalCluster implements AutoCloseable {
     /** Runs admin restarts, which wait for a JVM to start, off the event loops. */
@@ -54,6 +57,7 @@ public final class LocalCluster implements AutoCloseable {
     private final List<LeafProcess> leaves;
     private final RootServer root;
     private final String adminToken;
+    private final String writeToken;
     private final ServingLock servingLock;
     private final LeafSupervisor supervisor;
     /** Leaves the supervisor brought back since an admin restart last asked about them. */
@@ -62,13 +66,14 @@ public final class LocalCluster implements AutoCloseable {
     private boolean closed;
 
     private LocalCluster(LocalClusterOptions options, IndexManifest manifest, LeafSpawner spawner, List<LeafProcess> leaves,
-            RootServer root, String adminToken, ServingLock servingLock) {
+            RootServer root, String adminToken, String writeToken, ServingLock servingLock) {
         this.options = options;
         this.manifest = manifest;
         this.spawner = spawner;
         this.leaves = leaves;
         this.root = root;
         this.adminToken = adminToken;
+        this.writeToken = writeToken;
         this.servingLock = servingLock;
         this.supervisor = options.supervision() == null ? null : new LeafSupervisor(leaves.size(), options.supervision(),
                 this::restartDead, leaf -> root.cluster().leaf(leaf), Ticker.system());
@@ -124,9 +129,12 @@ public final class LocalCluster implements AutoCloseable {
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             String adminToken = options.adminToken() != null ? options.adminToken() : HttpSettings.newAdminToken();
             Path tokenFile = run.adminTokenFile();
-            writeAdminToken(tokenFile, adminToken);
+            writeToken(tokenFile, adminToken);
+            String writeToken = options.writeToken() != null ? options.writeToken() : HttpSettings.newAdminToken();
+            Path writeTokenFile = run.writeTokenFile();
+            writeToken(writeTokenFile, writeToken);
             HttpSettings http = HttpSettings.defaults(options.host(), options.httpPort())
-                    .withAdmission(options.admission()).withAdminToken(adminToken);
+                    .withAdmission(options.admission()).withAdminToken(adminToken).withWriteToken(writeToken);
             RootServer root = RootServer.start(config, http, options.startTimeout(), new LeafAdmin() {
                 @Override
                 public CompletableFuture<String> restartLeaf(int leaf) {
@@ -144,11 +152,14 @@ public final class LocalCluster implements AutoCloseable {
                     options.replicas(), options.leaves());
             progress.printf("  admin token: %s (in %s; send it as 'Authorization: Bearer <token>')%n", adminToken,
                     tokenFile);
+            progress.printf("  write token: %s (in %s; POST, PUT and DELETE on /documents send it as"
+                    + " 'Authorization: Bearer <token>')%n", writeToken, writeTokenFile);
             progress.printf("  admission control: %s%n", options.admission().describe());
             progress.printf("  leaves: cluster secret in %s; %s%n", secretFile, options.supervision() == null
                     ? "not restarted when they die" : "restarted when they die (crash loop: "
                     + options.supervision().crashLoopDeaths() + " deaths in " + Durations.format(options.supervision().window()) + ")");
-            LocalCluster cluster = new LocalCluster(options, manifest, spawner, leaves, root, adminToken, servingLock);
+            LocalCluster cluster = new LocalCluster(options, manifest, spawner, leaves, root, adminToken, writeToken,
+                    servingLock);
             self.set(cluster);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -164,8 +175,13 @@ public final class LocalCluster implements AutoCloseable {
         return adminToken;
     }
 
-    /** Writes the token readable by its owner only, where the load generator's fault runner reads it. */
-    private static void writeAdminToken(Path file, String token) throws IOException {
+    /** The token writes to {@code /documents} require. */
+    public String writeToken() {
+        return writeToken;
+    }
+
+    /** Writes a token readable by its owner only (the load generator's fault runner reads the admin token). */
+    private static void writeToken(Path file, String token) throws IOException {
         Files.deleteIfExists(file);
         try {
             Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(

@@ -35,12 +35,14 @@ import java.util.Objects;
  * @param supervision  how leaf processes that die are restarted ({@link LeafSupervisor}); null: they
  *                     are not (they stay down until {@code POST /admin/leaves/{n}/restart})
  * @param batchAdmission how many batch sub-requests the root lets each leaf hold
+ * @param writeToken   the token writes to {@code /documents} require; null: a new random one, written
+ *                     to {@code <run dir>/write-token}
  */
 public record LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
         RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
         Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
         List<String> leafArguments, AdmissionSettings admission, String adminToken,
-        RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission) {
+        RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken) {
     public LocalClusterOptions {
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(batchAdmission, "batchAdmission");
@@ -77,53 +79,60 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
             HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath, List<String> leafArguments) {
         this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null, null,
-                BatchAdmissionSettings.defaults());
+                BatchAdmissionSettings.defaults(), null);
     }
 
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision,
-                batchAdmission);
+                batchAdmission, writeToken);
     }
 
     /** The admin token to require; null for a new random one. */
     public LocalClusterOptions withAdminToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision,
-                batchAdmission);
+                batchAdmission, writeToken);
     }
 
     /** Leaves restarted when they die, by this policy (null: not restarted). */
     public LocalClusterOptions withSupervision(RestartPolicy.Settings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                value, batchAdmission);
+                value, batchAdmission, writeToken);
     }
 
     public LocalClusterOptions withFaultInjection(boolean enabled) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
-                batchAdmission);
+                batchAdmission, writeToken);
     }
 
     /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
     public LocalClusterOptions withQueryOfDeath(String token) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision,
-                batchAdmission);
+                batchAdmission, writeToken);
     }
 
     /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
     public LocalClusterOptions withLeafArguments(List<String> arguments) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision,
-                batchAdmission);
+                batchAdmission, writeToken);
     }
 
     /** The root's batch admission ({@link BatchAdmissionSettings#off()} sends batch work out as it comes). */
     public LocalClusterOptions withBatchAdmission(BatchAdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, value);
+                supervision, value, writeToken);
+    }
+
+    /** The write token to require; null for a new random one. */
+    public LocalClusterOptions withWriteToken(String value) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
+                supervision, batchAdmission, value);
     }
 }

@@ -21,6 +21,11 @@ public record RunDirectory(Path dir) {
         return dir.resolve("admin-token");
     }
 
+    /** The root's write token, written by {@code local}: writes to {@code /documents} carry it. */
+    public Path writeTokenFile() {
+        return dir.resolve("write-token");
+    }
+
     public Path pidFile(String process) {
         return dir.resolve(process + ".pid");
     }

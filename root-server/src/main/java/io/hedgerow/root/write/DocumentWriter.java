@@ -13,9 +13,11 @@ import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.Partitioner;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * sync when it was written. Documents are checked against the index config by the primary (and by
  * {@code /documents} before that, per line).
  */
-public final class DocumentWriter implements AutoCloseable {
+public final class DocumentWriter implements ReplicaSync, AutoCloseable {
     private final ClusterState cluster;
     private final WriteLink[] links;
     private final PartitionWriter[] partitions;
@@ -41,6 +43,7 @@ public final class DocumentWriter implements AutoCloseable {
     private final ScheduledFuture<?> ticks;
     private final ScheduledFuture<?> invalidations;
     private final Runnable invalidateResults;
+    private final WriteMeters meters;
 
     private static final long INVALIDATE_EVERY_MILLIS = 100;
     /** Whether the last round of visibility polls found writes searches may miss; only the invalidation task touches it. */
@@ -53,11 +56,13 @@ public final class DocumentWriter implements AutoCloseable {
      *                          once more after, so a cached result never outlives the index state it
      *                          came from by more than that: while writes flow, the cache serves for
      *                          100 ms at most; without writes it is untouched
+     * @param registry          where the write path's meters go ({@code /metrics})
      */
     public DocumentWriter(ClusterState cluster, EventLoopGroup group, Transport transport, WriteSettings settings,
-            Ticker ticker, Runnable invalidateResults) {
+            Ticker ticker, Runnable invalidateResults, MeterRegistry registry) {
         this.cluster = cluster;
         this.invalidateResults = invalidateResults;
+        this.meters = new WriteMeters(registry);
         var leaves = cluster.config().leaves();
         this.links = new WriteLink[leaves.size()];
         for (int leaf = 0; leaf < leaves.size(); leaf++) {
@@ -72,14 +77,15 @@ public final class DocumentWriter implements AutoCloseable {
             for (int r = 0; r < replicaLeaves.length; r++) {
                 replicas[r] = links[replicaLeaves[r]];
             }
-            partitions[p] = new PartitionWriter(p, replicas, settings, ticker);
+            partitions[p] = new PartitionWriter(p, replicas, settings, ticker, meters);
         }
         this.partitioner = new Partitioner(count);
+        // The first tick at once: each partition compares its replicas' last seqs before anything else.
         this.ticks = group.next().scheduleWithFixedDelay(() -> {
             for (PartitionWriter partition : partitions) {
                 partition.tick();
             }
-        }, 1, 1, TimeUnit.SECONDS);
+        }, 0, 1, TimeUnit.SECONDS);
         this.invalidations = group.next().scheduleWithFixedDelay(() -> {
             boolean pending = false;
             for (PartitionWriter partition : partitions) {
@@ -137,24 +143,35 @@ public final class DocumentWriter implements AutoCloseable {
         CompletableFuture<WriteResult> result = new CompletableFuture<>();
         PartitionWriter partition = partitions[partitioner.partitionOf(op.getId())];
         if (!partition.offer(new PartitionWriter.Pending(op, options.waitForRefresh(), result))) {
+            meters.answered(DocumentResult.Outcome.OVERLOADED);
             return CompletableFuture.completedFuture(DocumentResult.refused(op.getId(), DocumentResult.Outcome.OVERLOADED,
                     "too many writes queued for partition " + partitioner.partitionOf(op.getId())
                             + " (the replicas are behind); retry after a moment"));
         }
         return result.thenApply(written -> {
-            if (written.getSeq() > 0) {
-                if (options.waitForRefresh()) {
-                    // Searchable now: no cached result from before it may be served from here on.
-                    invalidateResults.run();
-                }
+            if (written.getSeq() > 0 && options.waitForRefresh()) {
+                // Searchable now: no cached result from before it may be served from here on.
+                invalidateResults.run();
             }
-            return toResult(op.getId(), written);
+            DocumentResult answer = toResult(op.getId(), written);
+            meters.answered(answer.outcome());
+            return answer;
         });
     }
 
-    /** Reads a document by id, realtime (it sees every acknowledged write). */
+    /**
+     * Reads a document by id, realtime (it sees every acknowledged write). Right after the root
+     * starts, it waits (5 s at most) until the partition's replicas have been compared: before, the
+     * first in assignment order might be one that missed writes.
+     */
     public CompletableFuture<DocumentResult> get(String id) {
         int partition = partitioner.partitionOf(id);
+        return partitions[partition].replicas().whenReconciled()
+                .copy().completeOnTimeout(null, 5, TimeUnit.SECONDS)
+                .thenCompose(ignored -> read(id, partition));
+    }
+
+    private CompletableFuture<DocumentResult> read(String id, int partition) {
         WriteLink primary = partitions[partition].primaryLink();
         if (primary == null) {
             return CompletableFuture.completedFuture(DocumentResult.refused(id, DocumentResult.Outcome.UNAVAILABLE,
@@ -192,7 +209,22 @@ public final class DocumentWriter implements AutoCloseable {
 
     /** How many replicas of a partition are in sync now (for {@code /cluster} and tests). */
     public int inSyncReplicas(int partition) {
-        return partitions[partition].inSyncCount();
+        return partitions[partition].replicas().inSyncCount();
+    }
+
+    @Override
+    public boolean inSync(int partition, LeafAddress leaf) {
+        return partition < 0 || partition >= partitions.length || partitions[partition].replicas().inSync(leaf);
+    }
+
+    /** Each replica of a partition as the write path sees it: primary, in sync, known seq, problem. */
+    public List<ReplicaStatus> replicas(int partition) {
+        return partitions[partition].replicas().status();
+    }
+
+    /** Partitions written to. */
+    public int partitions() {
+        return partitions.length;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.hedgerow.root.write;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
+import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
@@ -26,10 +27,19 @@ import java.util.concurrent.CompletableFuture;
  * batches, at most once a second per partition, an out-of-sync replica is caught up: it says its
  * last seq, the primary's log supplies what follows, and once it has applied them (with no batch in
  * flight meanwhile) it is in sync again. When no replica is in sync (all were restarted), the one
- * with the highest last seq becomes primary.
+ * with the highest last seq becomes primary. The very first step, before any batch, asks every
+ * replica its last seq ({@link ReplicaSet#reconcile}), so a root started afresh never makes a
+ * replica that missed writes the primary.
  *
- * <p><b>Assumptions and guarantees.</b> Thread-safe: the queue and the in-sync set are guarded by
- * this object's monitor; leaf answers arrive on event loops and never block. A queue over
+ * <p><b>Log trimming.</b> Every request carries the seq below which every replica's log may be
+ * trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit, the records
+ * at or below both that and its own commit. A replica more than {@link WriteSettings#retainedLogOps}
+ * behind is given up on: its catch-up then fails, saying so, and it stays out of the in-sync set
+ * (file-based recovery, copying the primary's segments, is not built).
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe: the queue is guarded by this object's
+ * monitor, the in-sync set by its {@link ReplicaSet}'s (taken inside this one, never the other way
+ * round); leaf answers arrive on event loops and never block. A queue over
  * {@code maxQueuedOps} refuses new writes ({@link DocumentResult.Outcome#OVERLOADED}) rather than
  * buffer without bound. Where this differs from Elasticsearch: the root, not a master, decides the
  * in-sync set, and keeps it in memory only; a write a failed primary logged but never acknowledged
@@ -37,19 +47,20 @@ import java.util.concurrent.CompletableFuture;
  * others lack until the document is written again.
  */
 final class PartitionWriter {
-    private static final System.Logger LOG = System.getLogger(PartitionWriter.class.getName());
     private static final long CATCH_UP_EVERY_NANOS = 1_000_000_000L;
     private static final int CATCH_UP_CHUNK_OPS = 256;
+    /** Prefix of the error of a write no replica could take. */
+    static final String UNAVAILABLE = "unavailable: ";
 
     /** A queued write and the future its caller waits on. */
     record Pending(WriteOp op, boolean waitForRefresh, CompletableFuture<WriteResult> result) {
     }
 
     private final int partition;
-    private final WriteLink[] replicas;
-    private final boolean[] inSync;
+    private final ReplicaSet replicas;
     private final WriteSettings settings;
     private final Ticker ticker;
+    private final WriteMeters meters;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private boolean busy;
     private boolean closed;
@@ -59,14 +70,14 @@ final class PartitionWriter {
     private boolean polling;
     private long lastCatchUpNanos;
 
-    PartitionWriter(int partition, WriteLink[] replicas, WriteSettings settings, Ticker ticker) {
+    PartitionWriter(int partition, WriteLink[] links, WriteSettings settings, Ticker ticker, WriteMeters meters) {
         this.partition = partition;
-        this.replicas = replicas.clone();
-        this.inSync = new boolean[replicas.length];
-        java.util.Arrays.fill(inSync, true);
+        this.replicas = new ReplicaSet(partition, links);
         this.settings = settings;
         this.ticker = ticker;
+        this.meters = meters;
         this.lastCatchUpNanos = ticker.nanoTime() - CATCH_UP_EVERY_NANOS;
+        meters.watch(partition, replicas);
     }
 
     /** Queues a write; false when the queue is full (the caller answers OVERLOADED). */
@@ -97,8 +108,11 @@ final class PartitionWriter {
     }
 
     private static WriteResult shuttingDown() {
-        return WriteResult.newBuilder().setOutcome(io.hedgerow.common.wire.proto.WriteOutcome.REJECTED)
-                .setError(UNAVAILABLE + "the root is shutting down; the write was not acknowledged").build();
+        return unavailable("the root is shutting down; the write was not acknowledged");
+    }
+
+    private static WriteResult unavailable(String why) {
+        return WriteResult.newBuilder().setOutcome(WriteOutcome.REJECTED).setError(UNAVAILABLE + why).build();
     }
 
     /**
@@ -119,12 +133,12 @@ final class PartitionWriter {
             }
             polling = true;
             target = ackedSeq;
-            targets = inSync.clone();
+            targets = replicas.inSyncNow();
         }
         List<CompletableFuture<Long>> visible = new ArrayList<>();
-        for (int r = 0; r < replicas.length; r++) {
+        for (int r = 0; r < replicas.size(); r++) {
             if (targets[r]) {
-                visible.add(replicas[r].send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response ->
+                visible.add(replicas.link(r).send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response ->
                         response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
             }
         }
@@ -139,50 +153,21 @@ final class PartitionWriter {
         return true;
     }
 
-    /** Called every second: catches up a replica when nothing else runs. */
+    /** Called every second: checks the replicas at start, or catches one up, when nothing else runs. */
     synchronized void tick() {
         if (!busy) {
             startNext();
         }
     }
 
-    synchronized int inSyncCount() {
-        int count = 0;
-        for (boolean in : inSync) {
-            count += in ? 1 : 0;
-        }
-        return count;
+    ReplicaSet replicas() {
+        return replicas;
     }
 
-    /** The replica reads by id go to: the primary, which has every acknowledged write; -1 when none is in sync. */
-    synchronized WriteLink primaryLink() {
-        int primary = firstInSync();
-        return primary < 0 ? null : replicas[primary];
-    }
-
-    private int firstInSync() {
-        for (int r = 0; r < inSync.length; r++) {
-            if (inSync[r]) {
-                return r;
-            }
-        }
-        return -1;
-    }
-
-    private synchronized void markOutOfSync(int replica, String reason) {
-        if (inSync[replica]) {
-            inSync[replica] = false;
-            LOG.log(System.Logger.Level.WARNING, "partition {0}: replica on leaf {1} leaves the in-sync set: {2}",
-                    partition, replicas[replica].address(), reason);
-        }
-    }
-
-    private synchronized void markInSync(int replica, long lastSeq) {
-        if (!inSync[replica]) {
-            inSync[replica] = true;
-            LOG.log(System.Logger.Level.INFO, "partition {0}: replica on leaf {1} is in sync again at seq {2}",
-                    partition, replicas[replica].address(), lastSeq);
-        }
+    /** The replica reads by id go to: the primary, which has every acknowledged write; null when none is in sync. */
+    WriteLink primaryLink() {
+        int primary = replicas.firstInSync();
+        return primary < 0 ? null : replicas.link(primary);
     }
 
     /** Runs the next step; the caller holds the monitor. */
@@ -193,7 +178,7 @@ final class PartitionWriter {
         }
         busy = true;
         CompletableFuture<Void> step;
-        boolean needsCatchUp = inSyncCount() < inSync.length;
+        boolean needsCatchUp = !replicas.reconciled() || replicas.inSyncCount() < replicas.size();
         long now = ticker.nanoTime();
         if (needsCatchUp && now - lastCatchUpNanos >= CATCH_UP_EVERY_NANOS) {
             lastCatchUpNanos = now;
@@ -203,14 +188,15 @@ final class PartitionWriter {
             while (!queue.isEmpty() && batch.size() < settings.maxBatchOps()) {
                 batch.add(queue.poll());
             }
-            step = runBatch(batch);
+            step = runBatch(batch, now);
         } else {
             busy = false;
             return;
         }
         step.whenComplete((ignored, failure) -> {
             if (failure != null) {
-                LOG.log(System.Logger.Level.ERROR, "partition " + partition + ": a write step failed", failure);
+                System.getLogger(PartitionWriter.class.getName()).log(System.Logger.Level.ERROR,
+                        "partition " + partition + ": a write step failed", failure);
             }
             synchronized (this) {
                 busy = false;
@@ -219,11 +205,10 @@ final class PartitionWriter {
         });
     }
 
-    private CompletableFuture<Void> runBatch(List<Pending> batch) {
-        int primary;
+    private CompletableFuture<Void> runBatch(List<Pending> batch, long startNanos) {
+        int primary = replicas.firstInSync();
         boolean stopping;
         synchronized (this) {
-            primary = firstInSync();
             stopping = closed;
         }
         if (stopping) {
@@ -231,24 +216,27 @@ final class PartitionWriter {
             return CompletableFuture.completedFuture(null);
         }
         if (primary < 0) {
-            for (Pending pending : batch) {
-                pending.result().complete(WriteResult.newBuilder()
-                        .setOutcome(io.hedgerow.common.wire.proto.WriteOutcome.REJECTED)
-                        .setError(UNAVAILABLE + "no replica of partition " + partition + " is in sync").build());
-            }
+            batch.forEach(pending -> pending.result().complete(
+                    unavailable("no replica of partition " + partition + " is in sync")));
             return CompletableFuture.completedFuture(null);
         }
-        WriteRequest.Builder request = WriteRequest.newBuilder().setPartition(partition).setPrimary(true)
+        WriteRequest.Builder request = request().setPrimary(true)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
         batch.forEach(pending -> request.addOps(pending.op()));
-        return replicas[primary].send(request, settings.timeout()).handle((response, failure) -> {
+        return replicas.link(primary).send(request, settings.timeout()).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem != null) {
-                markOutOfSync(primary, problem);
-                return runBatch(batch);
+                replicas.markOutOfSync(primary, problem);
+                return runBatch(batch, startNanos);
             }
-            return replicate(primary, batch, response);
+            return replicate(primary, batch, response, startNanos);
         }).thenCompose(step -> step);
+    }
+
+    /** A request to this partition's replicas, with the seq their logs may be trimmed to. */
+    private WriteRequest.Builder request() {
+        return WriteRequest.newBuilder().setPartition(partition)
+                .setTrimmableSeq(replicas.trimmableSeq(settings.retainedLogOps()));
     }
 
     /** Null when the answer is OK, else what went wrong. */
@@ -259,8 +247,8 @@ final class PartitionWriter {
         return response.getStatus() == Status.OK ? null : response.getStatus() + ": " + response.getError();
     }
 
-    private CompletableFuture<Void> replicate(int primary, List<Pending> batch, WriteResponse numbered) {
-        WriteRequest.Builder copy = WriteRequest.newBuilder().setPartition(partition).setPrimary(false)
+    private CompletableFuture<Void> replicate(int primary, List<Pending> batch, WriteResponse numbered, long startNanos) {
+        WriteRequest.Builder copy = request().setPrimary(false)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
         for (int i = 0; i < batch.size(); i++) {
             long seq = numbered.getResults(i).getSeq();
@@ -270,68 +258,68 @@ final class PartitionWriter {
         }
         List<CompletableFuture<Void>> copies = new ArrayList<>();
         if (copy.getOpsCount() > 0) {
-            boolean[] targets;
-            synchronized (this) {
-                targets = inSync.clone();
-            }
-            for (int r = 0; r < replicas.length; r++) {
+            boolean[] targets = replicas.inSyncNow();
+            for (int r = 0; r < replicas.size(); r++) {
                 if (r == primary || !targets[r]) {
                     continue;
                 }
                 int replica = r;
-                copies.add(replicas[r].send(copy.clone(), settings.timeout()).handle((response, failure) -> {
+                copies.add(replicas.link(r).send(copy.clone(), settings.timeout()).handle((response, failure) -> {
                     String problem = problem(response, failure);
                     if (problem != null) {
-                        markOutOfSync(replica, problem);
+                        replicas.markOutOfSync(replica, problem);
                     }
                     return null;
                 }));
             }
         }
         return CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).thenRun(() -> {
+            replicas.acknowledged(numbered.getLastSeq());
             synchronized (this) {
                 ackedSeq = Math.max(ackedSeq, numbered.getLastSeq());
             }
+            meters.batch(ticker.nanoTime() - startNanos);
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).result().complete(numbered.getResults(i));
             }
         });
     }
 
-    /** Prefix of the error of a write no replica could take. */
-    static final String UNAVAILABLE = "unavailable: ";
-
-    /** Brings one out-of-sync replica (the first reachable) up to the primary. */
+    /**
+     * Compares the replicas at start ({@link ReplicaSet#reconcile}), then brings every reachable
+     * out-of-sync replica up to the primary.
+     */
     private CompletableFuture<Void> catchUp() {
         List<CompletableFuture<Long>> lastSeqs = new ArrayList<>();
-        for (WriteLink replica : replicas) {
-            lastSeqs.add(lastSeq(replica));
+        for (int r = 0; r < replicas.size(); r++) {
+            lastSeqs.add(lastSeq(replicas.link(r)));
         }
         return CompletableFuture.allOf(lastSeqs.toArray(CompletableFuture[]::new)).handle((ignored, f) -> {
             long[] seqs = lastSeqs.stream().mapToLong(seq -> seq.isCompletedExceptionally() ? -1 : seq.join()).toArray();
-            int primary;
-            synchronized (this) {
-                primary = firstInSync();
-                if (primary < 0) {
-                    // Nobody in sync: the most advanced reachable replica leads.
-                    for (int r = 0; r < seqs.length; r++) {
-                        if (seqs[r] >= 0 && (primary < 0 || seqs[r] > seqs[primary])) {
-                            primary = r;
-                        }
+            if (!replicas.reconciled()) {
+                replicas.reconcile(seqs);
+            }
+            int primary = replicas.firstInSync();
+            if (primary < 0) {
+                // Nobody in sync: the most advanced reachable replica leads.
+                for (int r = 0; r < seqs.length; r++) {
+                    if (seqs[r] >= 0 && (primary < 0 || seqs[r] > seqs[primary])) {
+                        primary = r;
                     }
-                    if (primary < 0) {
-                        return CompletableFuture.<Void>completedFuture(null);
-                    }
-                    markInSync(primary, seqs[primary]);
                 }
+                if (primary < 0) {
+                    return CompletableFuture.<Void>completedFuture(null);
+                }
+                replicas.markInSync(primary, seqs[primary]);
+            }
+            synchronized (this) {
+                // What the primary holds was acknowledged by some root, maybe an earlier one.
+                ackedSeq = Math.max(ackedSeq, seqs[primary]);
             }
             CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
-            for (int r = 0; r < replicas.length; r++) {
-                boolean behind;
-                synchronized (this) {
-                    behind = !inSync[r];
-                }
-                if (behind && seqs[r] >= 0) {
+            for (int r = 0; r < replicas.size(); r++) {
+                replicas.observed(r, seqs[r]);
+                if (!replicas.inSync(r) && seqs[r] >= 0) {
                     int replica = r;
                     int source = primary;
                     all = all.thenCompose(done -> copyLog(source, replica, seqs[replica]));
@@ -351,22 +339,21 @@ final class PartitionWriter {
     }
 
     private WriteRequest.Builder readLog(long fromSeq) {
-        return WriteRequest.newBuilder().setPartition(partition).setFromSeq(fromSeq)
-                .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_LOG));
+        return request().setFromSeq(fromSeq).addOps(WriteOp.newBuilder().setKind(WriteKind.READ_LOG));
     }
 
     private CompletableFuture<Void> copyLog(int source, int replica, long fromSeq) {
-        return replicas[source].send(readLog(fromSeq), settings.timeout()).thenCompose(log -> {
+        return replicas.link(source).send(readLog(fromSeq), settings.timeout()).thenCompose(log -> {
             if (log.getStatus() != Status.OK) {
                 return CompletableFuture.<Void>failedFuture(new IOException("reading the log of leaf "
-                        + replicas[source].address() + ": " + log.getError()));
+                        + replicas.link(source).address() + " from seq " + fromSeq + ": " + log.getError()));
             }
             CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
             List<WriteOp> ops = log.getLogList();
             for (int from = 0; from < ops.size(); from += CATCH_UP_CHUNK_OPS) {
                 List<WriteOp> chunk = ops.subList(from, Math.min(ops.size(), from + CATCH_UP_CHUNK_OPS));
-                sent = sent.thenCompose(done -> replicas[replica].send(WriteRequest.newBuilder().setPartition(partition)
-                        .setPrimary(false).setWaitForRefresh(true).addAllOps(chunk), settings.timeout())
+                sent = sent.thenCompose(done -> replicas.link(replica).send(request().setPrimary(false)
+                        .setWaitForRefresh(true).addAllOps(chunk), settings.timeout())
                         .thenAccept(answer -> {
                             if (answer.getStatus() != Status.OK) {
                                 throw new IllegalStateException(answer.getStatus() + ": " + answer.getError());
@@ -374,10 +361,15 @@ final class PartitionWriter {
                         }));
             }
             long target = log.getLastSeq();
-            return sent.thenRun(() -> markInSync(replica, target));
+            return sent.thenRun(() -> {
+                replicas.markInSync(replica, target);
+                meters.catchUp(true);
+            });
         }).exceptionally(failure -> {
-            LOG.log(System.Logger.Level.INFO, "partition {0}: catching up leaf {1} failed, to retry: {2}", partition,
-                    replicas[replica].address(), failure.getMessage());
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            replicas.catchUpFailed(replica, String.valueOf(cause.getMessage()));
+            meters.catchUp(false);
             return null;
         });
     }

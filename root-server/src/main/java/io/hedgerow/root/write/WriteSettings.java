@@ -11,8 +11,11 @@ import java.util.Objects;
  * @param maxBatchOps  most writes of one partition sent in one request (one fsync per replica)
  * @param maxQueuedOps most writes queued for one partition; beyond it writes are refused with 503
  *                     and {@code Retry-After} (backpressure, never unbounded buffering)
+ * @param retainedLogOps how far behind the most advanced replica a replica may fall and still catch
+ *                     up from the write-ahead logs: the logs keep at least this many writes for it;
+ *                     one further behind cannot catch up (file-based recovery is not built)
  */
-public record WriteSettings(Duration timeout, int maxBatchOps, int maxQueuedOps) {
+public record WriteSettings(Duration timeout, int maxBatchOps, int maxQueuedOps, long retainedLogOps) {
     public WriteSettings {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
@@ -25,10 +28,20 @@ public record WriteSettings(Duration timeout, int maxBatchOps, int maxQueuedOps)
             throw new IllegalArgumentException("maxQueuedOps: " + maxQueuedOps + " (expected: >= maxBatchOps "
                     + maxBatchOps + ")");
         }
+        if (retainedLogOps < 0) {
+            throw new IllegalArgumentException("retainedLogOps: " + retainedLogOps + " (expected: >= 0)");
+        }
     }
 
-    /** 5 s per request, batches of up to 512, up to 10,000 queued per partition. */
+    /**
+     * 5 s per request, batches of up to 512, up to 10,000 queued per partition, logs that keep
+     * 100,000 writes for a replica behind (about 200 MB of Europarl-sized documents per partition).
+     */
     public static WriteSettings defaults() {
-        return new WriteSettings(Duration.ofSeconds(5), 512, 10_000);
+        return new WriteSettings(Duration.ofSeconds(5), 512, 10_000, 100_000);
+    }
+
+    public WriteSettings withRetainedLogOps(long value) {
+        return new WriteSettings(timeout, maxBatchOps, maxQueuedOps, value);
     }
 }

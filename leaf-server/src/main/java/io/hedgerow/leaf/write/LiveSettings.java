@@ -1,0 +1,56 @@
+package io.hedgerow.leaf.write;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Settings of a leaf's live writes.
+ *
+ * @param nodeId          the leaf's stable name among the leaves that share an index directory: its
+ *                        live copies live under {@code <index>/live/<build>/node-<nodeId>/}, so a leaf
+ *                        started again under the same name (on any port) serves the writes it took
+ *                        before. Null: named after the port it listens on ({@code port-<port>}), which
+ *                        only a leaf started again on the same port finds again
+ * @param refreshInterval how often new writes become searchable
+ * @param commitInterval  how often each partition with new writes commits Lucene (bounding what a
+ *                        restart replays) and then trims its write-ahead log below what every replica
+ *                        holds ({@link LivePartition#trimLog})
+ */
+public record LiveSettings(String nodeId, Duration refreshInterval, Duration commitInterval) {
+    private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+    public LiveSettings {
+        if (nodeId != null && !NODE_ID.matcher(nodeId).matches()) {
+            throw new IllegalArgumentException("nodeId: '" + nodeId
+                    + "' (expected: 1-64 letters, digits, '.', '_' or '-', as it names a directory)");
+        }
+        requirePositive("refreshInterval", refreshInterval);
+        requirePositive("commitInterval", commitInterval);
+    }
+
+    private static void requirePositive(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
+        }
+    }
+
+    /** Named by port, refreshed every 500 ms, committed every 30 s. */
+    public static LiveSettings defaults() {
+        return new LiveSettings(null, Duration.ofMillis(500), Duration.ofSeconds(30));
+    }
+
+    public LiveSettings withNodeId(String value) {
+        return new LiveSettings(value, refreshInterval, commitInterval);
+    }
+
+    public LiveSettings withCommitInterval(Duration value) {
+        return new LiveSettings(nodeId, refreshInterval, value);
+    }
+
+    /** The directory, under a build's live directory, of the live copies of a leaf listening on {@code port}. */
+    public String leafDirName(int port) {
+        return nodeId != null ? "node-" + nodeId : "port-" + port;
+    }
+}

@@ -1,0 +1,109 @@
+package io.hedgerow.root.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexManifest;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.server.LeafConfig;
+import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.leaf.write.LiveSettings;
+import io.hedgerow.root.RootServer;
+import io.hedgerow.root.TestData;
+import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.write.DocumentWriter.WriteOptions;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The write-ahead logs are trimmed below what every replica holds, except for a replica further
+ * behind than the retention: that one's catch-up then fails, saying the log was trimmed, and it
+ * stays out of the in-sync set rather than be caught up with a hole. Real leaves (committing every
+ * 100 ms) over loopback, real Lucene indexes, one partition.
+ */
+class LogTrimmingTest {
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+    private static final LiveSettings LIVE = LiveSettings.defaults().withCommitInterval(Duration.ofMillis(100));
+
+    @Test
+    void aReplicaBehindTheRetainedLogFailsToCatchUpClearlyAndStaysOutOfSync(@TempDir Path data) throws Exception {
+        PartitionStore index = new PartitionStore(data.resolve("trim"));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(1), IndexProgress.none())
+                .build(index, "trim", IndexConfig.defaults(), TestData.documents(3, 50));
+        IndexManifest manifest = index.readManifest();
+        EventLoopGroup group = Transport.best().newGroup(1, "test-writes");
+        LeafServer first = LeafServer.start(LeafConfig.defaults(index.dir()).withLive(LIVE));
+        LeafServer second = LeafServer.start(LeafConfig.defaults(index.dir()).withLive(LIVE));
+        int secondPort = second.port();
+        try (RootServer root = RootServer.start(ClusterConfig.of(manifest, List.of(first.address(), second.address()), 2),
+                null, 0, PATIENCE);
+                DocumentWriter documents = new DocumentWriter(root.cluster(), group, Transport.best(),
+                        WriteSettings.defaults().withRetainedLogOps(20), Ticker.system(), () -> { },
+                        new SimpleMeterRegistry())) {
+            write(documents, 0, 10);
+            second.close();
+            write(documents, 10, 41);
+
+            Path firstLog = walOf(index, manifest, first.port());
+            Path secondLog = walOf(index, manifest, secondPort);
+            long deadline = System.nanoTime() + PATIENCE.toNanos();
+            // 41 records against the stopped replica's 10 until trimmed to the 21 above seq 20.
+            while (Files.size(firstLog) > Files.size(secondLog) * 5 / 2) {
+                assertThat(System.nanoTime() - deadline).as("the primary trims its log").isNegative();
+                write(documents, 41, 42);
+                Thread.sleep(50);
+            }
+
+            try (LeafServer restarted = LeafServer.start(LeafConfig.defaults(index.dir()).withPort(secondPort)
+                    .withLive(LIVE))) {
+                LeafAddress behind = LeafAddress.parse(restarted.address());
+                deadline = System.nanoTime() + PATIENCE.toNanos();
+                while (problemOf(documents, behind) == null || !problemOf(documents, behind).contains("log trimmed")) {
+                    assertThat(System.nanoTime() - deadline).as("catch-up fails, saying why: %s",
+                            problemOf(documents, behind)).isNegative();
+                    Thread.sleep(50);
+                }
+                assertThat(problemOf(documents, behind)).contains("needs them from seq 11")
+                        .contains("file-based recovery is not built");
+                assertThat(documents.inSync(0, behind)).isFalse();
+                assertThat(documents.upsert("after", Map.of("title", "taiga"), WriteOptions.NONE).join().outcome())
+                        .as("writes go on with the primary").isEqualTo(DocumentResult.Outcome.CREATED);
+                assertThat(documents.inSync(0, behind)).as("never caught up with a hole").isFalse();
+            }
+        } finally {
+            first.close();
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void write(DocumentWriter documents, int from, int to) {
+        for (int i = from; i < to; i++) {
+            String id = String.format("t-%03d", i);
+            assertThat(documents.upsert(id, Map.of("title", "steppe", "body", "steppe"), WriteOptions.NONE).join()
+                    .outcome().succeeded()).as(id).isTrue();
+        }
+    }
+
+    private static Path walOf(PartitionStore index, IndexManifest manifest, int port) {
+        String build = manifest.build() == null ? "build-0000" : manifest.build();
+        return index.liveDir().resolve(build).resolve("port-" + port).resolve("partition-0000").resolve("wal.log");
+    }
+
+    private static String problemOf(DocumentWriter documents, LeafAddress leaf) {
+        return documents.replicas(0).stream().filter(r -> r.leaf().equals(leaf)).findFirst().orElseThrow().problem();
+    }
+}
