@@ -98,6 +98,9 @@ final class ClusterOptions {
     @Mixin
     IntakeOptions intake;
 
+    @Mixin
+    AdaptOptions adapt;
+
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
     }
@@ -131,6 +134,7 @@ final class ClusterOptions {
                 JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
                 leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath)
                 .withLeafArguments(leafArguments).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken())
-                .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults());
+                .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults())
+                .withAdaptation(adapt.toSettings());
     }
 }

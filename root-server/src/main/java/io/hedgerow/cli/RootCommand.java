@@ -89,6 +89,9 @@ final class RootCommand implements Callable<Integer> {
     @Mixin
     private IntakeOptions intake;
 
+    @Mixin
+    private AdaptOptions adapt;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -116,6 +119,7 @@ final class RootCommand implements Callable<Integer> {
                     .withDefaultTimeout(Duration.ofMillis(timeoutMillis))
                     .withHedge(hedge.toSettings())
                     .withTail(tail.toSettings())
+                    .withAdaptation(adapt.toSettings())
                     .withClusterSecret(clusterSecret);
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);

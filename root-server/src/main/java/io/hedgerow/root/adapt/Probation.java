@@ -14,8 +14,8 @@ import java.util.function.IntPredicate;
  *
  * <p><b>The rule.</b> Each leaf's latency is an EWMA (weight {@value #ALPHA}) of the round trips of
  * its OK search answers, shadow answers included. Every {@value #EVALUATE_EVERY_MILLIS} ms at most
- * (on the next answer: no timer), the median of the EWMAs of the leaves in rotation with at least
- * {@code probationMinSamples} answers is compared with each leaf's:
+ * (on the next answer: no timer), each leaf's EWMA is compared with the median of its peers': the
+ * other leaves in rotation with at least {@code probationMinSamples} answers:
  * <ul>
  *   <li><b>slow</b>: EWMA &gt; {@code probationFactor} x median and EWMA - median &gt;
  *       {@code probationMinExcess}. A leaf slow without a break for {@code probationAfter}, over at
@@ -123,13 +123,20 @@ public final class Probation {
     /** Runs the rule at {@code nowNanos} (the answers run it every 100 ms; tests call it directly). */
     public synchronized void evaluate(long nowNanos) {
         lastEvaluatedNanos = nowNanos;
-        double median = medianInRotation();
-        if (Double.isNaN(median)) {
-            return;
+        double[] peers = new double[leaves.length];
+        int n = 0;
+        for (int leaf = 0; leaf < leaves.length; leaf++) {
+            if (inMedian(leaf)) {
+                peers[n++] = leaves[leaf].ewmaNanos;
+            }
         }
+        Arrays.sort(peers, 0, n);
         for (int leaf = 0; leaf < leaves.length; leaf++) {
             Leaf state = leaves[leaf];
-            if (state.samples == 0) {
+            // Its own EWMA is left out of its peers': two slow leaves of four must not make slow the median.
+            double median = inMedian(leaf) ? medianWithout(peers, n, Arrays.binarySearch(peers, 0, n, state.ewmaNanos))
+                    : medianWithout(peers, n, -1);
+            if (state.samples == 0 || Double.isNaN(median)) {
                 continue;
             }
             double excess = state.ewmaNanos - median;
@@ -167,20 +174,23 @@ public final class Probation {
         }
     }
 
-    /** The median latency of the leaves in rotation with enough answers, NaN when there are none. */
-    private double medianInRotation() {
-        double[] values = new double[leaves.length];
-        int n = 0;
-        for (int leaf = 0; leaf < leaves.length; leaf++) {
-            if (!onProbation(leaf) && leaves[leaf].samples >= settings.probationMinSamples()) {
-                values[n++] = leaves[leaf].ewmaNanos;
-            }
-        }
-        if (n == 0) {
+    /** Whether the leaf's latency counts among its peers': in rotation, with enough answers. */
+    private boolean inMedian(int leaf) {
+        return !onProbation(leaf) && leaves[leaf].samples >= settings.probationMinSamples();
+    }
+
+    /** The median of {@code sorted[0..n)} without the element at {@code skip} (-1: none); NaN when none is left. */
+    static double medianWithout(double[] sorted, int n, int skip) {
+        int size = skip < 0 ? n : n - 1;
+        if (size == 0) {
             return Double.NaN;
         }
-        Arrays.sort(values, 0, n);
-        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+        double upper = at(sorted, skip, size / 2);
+        return size % 2 == 1 ? upper : (at(sorted, skip, size / 2 - 1) + upper) / 2;
+    }
+
+    private static double at(double[] sorted, int skip, int index) {
+        return skip >= 0 && index >= skip ? sorted[index + 1] : sorted[index];
     }
 
     /** True when every partition of {@code leaf} has another replica that is serving and in rotation. */

@@ -5,10 +5,11 @@ import io.hedgerow.root.adapt.ReplicaRank;
 import java.util.random.RandomGenerator;
 
 /**
- * The root's replica choice. Of the partition's replicas that are ready, not excluded and not
- * stalled, those in rotation come first and those on probation only when no other is left (a
- * partition keeps being served). A stalled leaf is never chosen: a stopped process keeps its
- * connections open, so only its silence shows it.
+ * The root's replica choice. Of the partition's replicas that are ready and not excluded, those in
+ * rotation come first, those on probation only when no such replica is left (a partition keeps
+ * being served), and stalled ones last of all: a stopped process keeps its connections open, so
+ * only its silence shows it, and it gets work only when the partition has no other replica to try
+ * (a stall is a guess; failing the partition outright would be worse).
  *
  * <p>Among the first group: with {@code latencyAware}, the better of two by C3's rank ({@link
  * ReplicaRank}), two drawn at random when there are more (the power of two choices: every client
@@ -31,19 +32,20 @@ final class ReplicaChoice implements DispatchPolicy {
     @Override
     public int chooseReplica(int partition, int[] replicas, ReplicaView view, LeafSet excludedLeaves,
             RandomGenerator random) {
+        // Tiers: in rotation, then on probation, then stalled; only the best tier present competes.
         int[] candidates = new int[replicas.length];
         int count = 0;
-        boolean inRotation = false;
+        int bestTier = Integer.MAX_VALUE;
         for (int leaf : replicas) {
-            if (excludedLeaves.contains(leaf) || !view.isReady(leaf) || view.stalled(leaf)) {
+            if (excludedLeaves.contains(leaf) || !view.isReady(leaf)) {
                 continue;
             }
-            boolean rotating = !view.onProbation(leaf);
-            if (rotating && !inRotation) {
-                inRotation = true;
-                count = 0; // the probation leaves met so far are only a fallback
+            int tier = view.stalled(leaf) ? 2 : view.onProbation(leaf) ? 1 : 0;
+            if (tier < bestTier) {
+                bestTier = tier;
+                count = 0; // the worse tiers met so far are only a fallback
             }
-            if (rotating == inRotation) {
+            if (tier == bestTier) {
                 candidates[count++] = leaf;
             }
         }

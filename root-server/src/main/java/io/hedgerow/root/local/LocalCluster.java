@@ -119,7 +119,8 @@ public final class LocalCluster implements AutoCloseable {
             run.writePid("root", ProcessHandle.current().pid());
             ClusterConfig config = ClusterConfig.of(manifest,
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(), options.replicas())
-                    .withHedge(options.hedge()).withTail(options.tail()).withClusterSecret(clusterSecret);
+                    .withHedge(options.hedge()).withTail(options.tail()).withClusterSecret(clusterSecret)
+                    .withAdaptation(options.adaptation());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             String adminToken = options.adminToken() != null ? options.adminToken() : HttpSettings.newAdminToken();
             Path tokenFile = run.adminTokenFile();

@@ -1,5 +1,6 @@
 package io.hedgerow.root.local;
 
+import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
@@ -33,13 +34,15 @@ import java.util.Objects;
  *                     {@code <run dir>/admin-token}
  * @param supervision  how leaf processes that die are restarted ({@link LeafSupervisor}); null: they
  *                     are not (they stay down until {@code POST /admin/leaves/{n}/restart})
+ * @param adaptation   the root's replica choice, stall detection and probation
  */
 public record LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
         RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
         Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
         List<String> leafArguments, AdmissionSettings admission, String adminToken,
-        RestartPolicy.Settings supervision) {
+        RestartPolicy.Settings supervision, AdaptationSettings adaptation) {
     public LocalClusterOptions {
+        Objects.requireNonNull(adaptation, "adaptation");
         Objects.requireNonNull(admission, "admission");
         leafArguments = List.copyOf(leafArguments);
         if (queryOfDeath != null && (queryOfDeath.isEmpty() || !faultInjection)) {
@@ -73,41 +76,49 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
             JavaLauncher launcher, Duration startTimeout, boolean faultInjection, Duration leafWarmup,
             HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath, List<String> leafArguments) {
         this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
-                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null, null);
+                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null, null,
+                AdaptationSettings.defaults());
     }
 
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision);
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision, adaptation);
     }
 
     /** The admin token to require; null for a new random one. */
     public LocalClusterOptions withAdminToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision);
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision, adaptation);
     }
 
     /** Leaves restarted when they die, by this policy (null: not restarted). */
     public LocalClusterOptions withSupervision(RestartPolicy.Settings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                value);
+                value, adaptation);
     }
 
     public LocalClusterOptions withFaultInjection(boolean enabled) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision);
+                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision, adaptation);
     }
 
     /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
     public LocalClusterOptions withQueryOfDeath(String token) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision);
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision, adaptation);
+    }
+
+    /** The root's adaptation across requests (default: all on). */
+    public LocalClusterOptions withAdaptation(AdaptationSettings value) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
+                supervision, value);
     }
 
     /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
     public LocalClusterOptions withLeafArguments(List<String> arguments) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision);
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision, adaptation);
     }
 }
