@@ -141,6 +141,13 @@ def main():
     batch = ratios("on", "batch", "on", "batch-alone", "achieved")
     target("batch completed next to interactive / batch alone", ">= 0.5",
            spread(batch, 2) if batch else "n/a", None if not batch else statistics.median(batch) >= 0.5)
+    # For comparison, not targets: the same with lanes, slices and the root's batch admission off.
+    priority_off = ratios("off", "with-batch", "off", "cheap-only", "p99")
+    target("(off) interactive p99 next to batch / interactive alone", "for comparison",
+           spread(priority_off, 2) + "x" if priority_off else "n/a", None)
+    batch_off = ratios("off", "batch", "off", "batch-alone", "achieved")
+    target("(off) batch completed next to interactive / batch alone", "for comparison",
+           spread(batch_off, 2) if batch_off else "n/a", None)
 
 
 if __name__ == "__main__":

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The cost-aware scheduling benchmark (docs/benchmarks/time-slicing.md) in one command: do expensive
 # queries hold cheap ones hostage, and does a batch flood hurt interactive work? Two leaf settings,
-# "on" (the defaults: CPU-time slices of 1 ms and the expensive lane) and "off" (--slice=0s
-# --expensive-cost=0: every search runs to its end, one lane), each on a fresh cluster, round after
+# "on" (the defaults: CPU-time slices of 1 ms, the expensive lane, the root's batch admission) and
+# "off" (--slice=0s --expensive-cost=0: every search runs to its end, one lane; --batch-in-flight 0:
+# batch goes out as it comes), each on a fresh cluster, round after
 # round (interleaved, as the tail suite's protocol asks). Each round and setting measures, at one
 # fixed cheap rate:
 #   cheap-only   the cheap mix alone: the baseline
 #   mixed        the same cheap load plus expensive queries at 2% of the total, from a second generator
 #   throughput   the 98/2 mix closed loop (16 in flight): what the cluster completes
-# and with the setting "on" only:
 #   batch-alone  a saturating batch load (priority=batch, 98/2 mix, closed loop, 16 in flight)
 #   with-batch   the cheap interactive load next to that batch load
 # The machine's CPU busy share is read from /proc/stat during each measured phase. Writes one
@@ -46,15 +46,15 @@ Usage: benchmarks/time-slicing.sh [options]
 Runs the cost-aware scheduling benchmark on Europarl scaled up (./hedgerow index --scale N, built
 once into $HEDGEROW_DATA/europarl-xN if missing), on ./hedgerow local --leaves 4 --replicas 2
 --partitions 16 --canaries 0 --cache-entries 0 --min-coverage 1 (leaves with their default workers).
-Leaf settings: "on" = the defaults (--slice=1ms, --expensive-cost=200000); "off" = --slice=0s
---expensive-cost=0. Each round starts a fresh cluster per setting and measures, at --cheap-rate:
+Settings: "on" = the defaults (leaves --slice=1ms, --expensive-cost=200000; root --batch-in-flight 8);
+"off" = leaves --slice=0s --expensive-cost=0, root --batch-in-flight 0. Each round starts a fresh cluster per setting and measures, at --cheap-rate:
 cheap-only (the baseline), mixed (the cheap load plus expensive queries at --expensive-pct of the
-total), throughput (98/2 mix at k=10 and the default threshold, closed loop, 16 in flight); "on"
-also batch-alone (priority=batch, the same mix, closed loop, 16 in flight) and with-batch (the
-cheap interactive load next to it).
+total), throughput (98/2 mix at k=10 and the default threshold, closed loop, 16 in flight),
+batch-alone (priority=batch, the same mix, closed loop, 16 in flight) and with-batch (the cheap
+interactive load next to it).
 Cheap: term and two-term queries, k=10. Expensive: heavy_or (an OR of --or-terms frequent terms)
 and heavy_phrase (3 frequent terms, slop 30), 3 to 1, k=1000, exact totals. Ids only, timeout_ms 5000.
-Writes <results>/<time>-time-slicing/time-slicing.md. About 4 minutes a round at the defaults.
+Writes <results>/<time>-time-slicing/time-slicing.md. About 5 minutes a round at the defaults.
 
 Options:
   --scale N          Europarl scale (default: 20, 351,940 docs).
@@ -190,7 +190,7 @@ MIXED_MIX="$(awk -v cheap="$CHEAP_MIX" -v expensive="$EXPENSIVE_MIX" -v p="$EXPE
 
 start_cluster() { # label setting
   local leaf_args=()
-  [[ "$2" == off ]] && leaf_args=(--leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0)
+  [[ "$2" == off ]] && leaf_args=(--leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 --batch-in-flight 0)
   cluster_start "$1" "$PORT" --index "$INDEX" --leaves 4 --replicas 2 --partitions 16 "${ROOT_FLAGS[@]}" "${leaf_args[@]}"
 }
 
@@ -242,19 +242,17 @@ measure() { # setting round
   # One generator sends the whole mix with one k and threshold (the defaults): the expensive
   # queries' exact totals would make the frequent cheap terms expensive too.
   RUNS["$setting $round throughput"]="$(run_loadgen "$tag-throughput" --closed-loop 16 --mix "$MIXED_MIX")"
-  if [[ "$setting" == on ]]; then
-    say "  [$tag] batch alone: priority=batch, the 98/2 mix, closed loop, 16 in flight"
-    cpu_probe "$OUT/cpu-$tag-batch-alone.txt"
-    RUNS["$setting $round batch-alone"]="$(run_loadgen "$tag-batch-alone" --closed-loop 16 --priority batch \
-      --mix "$MIXED_MIX" --seed 7)"
-    wait_background
-    say "  [$tag] cheap interactive at $CHEAP_RATE req/s next to the batch load"
-    cpu_probe "$OUT/cpu-$tag-with-batch.txt"
-    in_background "$tag-batch" --closed-loop 16 --priority batch --mix "$MIXED_MIX" --seed 7
-    RUNS["$setting $round with-batch"]="$(run_loadgen "$tag-with-batch" --rate "$CHEAP_RATE" --mix "$CHEAP_MIX")"
-    wait_background
-    RUNS["$setting $round batch"]="$(cat "$OUT/$tag-batch.folder")"
-  fi
+  say "  [$tag] batch alone: priority=batch, the 98/2 mix, closed loop, 16 in flight"
+  cpu_probe "$OUT/cpu-$tag-batch-alone.txt"
+  RUNS["$setting $round batch-alone"]="$(run_loadgen "$tag-batch-alone" --closed-loop 16 --priority batch \
+    --mix "$MIXED_MIX" --seed 7)"
+  wait_background
+  say "  [$tag] cheap interactive at $CHEAP_RATE req/s next to the batch load"
+  cpu_probe "$OUT/cpu-$tag-with-batch.txt"
+  in_background "$tag-batch" --closed-loop 16 --priority batch --mix "$MIXED_MIX" --seed 7
+  RUNS["$setting $round with-batch"]="$(run_loadgen "$tag-with-batch" --rate "$CHEAP_RATE" --mix "$CHEAP_MIX")"
+  wait_background
+  RUNS["$setting $round batch"]="$(cat "$OUT/$tag-batch.folder")"
 }
 
 for round in $(seq 1 "$ROUNDS"); do

@@ -1,12 +1,13 @@
 package io.hedgerow.cli;
 
 import io.hedgerow.root.admission.AdmissionSettings;
+import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.http.HttpSettings;
 import picocli.CommandLine.Option;
 
 /**
  * The root's intake options, shared by {@code root}, {@code local} and {@code demo}: admission
- * control and the admin token.
+ * control (of searches, and of batch work at the leaves) and the tokens.
  */
 final class IntakeOptions {
     @Option(names = "--admission", paramLabel = "ALGORITHM", defaultValue = "vegas",
@@ -24,6 +25,13 @@ final class IntakeOptions {
 
     @Option(names = "--admission-max", paramLabel = "N", description = "The adaptive limit's ceiling (default: 256).")
     Integer maxLimit;
+
+    @Option(names = "--batch-in-flight", paramLabel = "N",
+            defaultValue = "" + BatchAdmissionSettings.DEFAULT_MAX_IN_FLIGHT,
+            description = "The most batch sub-requests (priority=batch) the root lets one leaf hold at once; the limit is"
+                    + " halved while the interactive p99 rises and regrows after. 0 turns batch admission off: batch"
+                    + " work goes out as it comes (default: ${DEFAULT-VALUE}).")
+    int batchInFlight;
 
     @Option(names = "--admin-token", paramLabel = "TOKEN", defaultValue = "${env:HEDGEROW_ADMIN_TOKEN}",
             description = "The token /admin requests must carry as 'Authorization: Bearer TOKEN' (at least "
@@ -48,6 +56,14 @@ final class IntakeOptions {
             max = Math.max(max, initial);
         }
         return defaults.withAlgorithm(algorithm).withLimits(initial, min, max);
+    }
+
+    /** @throws IllegalArgumentException when --batch-in-flight is negative */
+    BatchAdmissionSettings toBatchAdmission() {
+        if (batchInFlight < 0) {
+            throw new IllegalArgumentException("--batch-in-flight: " + batchInFlight + " (expected: >= 0; 0 for off)");
+        }
+        return BatchAdmissionSettings.defaults().withMaxInFlight(batchInFlight);
     }
 
     /** The write token given, or null (writes need none). */

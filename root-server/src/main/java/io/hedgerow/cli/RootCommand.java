@@ -119,6 +119,7 @@ final class RootCommand implements Callable<Integer> {
                     .withDefaultTimeout(Duration.ofMillis(timeoutMillis))
                     .withHedge(hedge.toSettings())
                     .withTail(tail.toSettings())
+                    .withBatchAdmission(intake.toBatchAdmission())
                     .withAdaptation(adapt.toSettings())
                     .withClusterSecret(clusterSecret);
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),

@@ -19,6 +19,8 @@ import java.util.Objects;
  */
 public record BatchAdmissionSettings(int maxInFlight, int minInFlight, Duration window, double tolerance,
         Duration floor, int baselineWindows, int minSamples) {
+    /** The default ceiling of batch sub-requests per leaf. */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 8;
 
     public BatchAdmissionSettings {
         if (maxInFlight < 0) {
@@ -47,7 +49,7 @@ public record BatchAdmissionSettings(int maxInFlight, int minInFlight, Duration 
      * over 2 ms, from windows of at least 20 interactive answers.
      */
     public static BatchAdmissionSettings defaults() {
-        return new BatchAdmissionSettings(8, 1, Duration.ofMillis(500), 1.5, Duration.ofMillis(2), 60, 20);
+        return new BatchAdmissionSettings(DEFAULT_MAX_IN_FLIGHT, 1, Duration.ofMillis(500), 1.5, Duration.ofMillis(2), 60, 20);
     }
 
     /** No admission: batch goes out as it comes. */

@@ -2,6 +2,7 @@ package io.hedgerow.root.local;
 
 import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.admission.AdmissionSettings;
+import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import java.nio.file.Path;
@@ -34,16 +35,18 @@ import java.util.Objects;
  *                     {@code <run dir>/admin-token}
  * @param supervision  how leaf processes that die are restarted ({@link LeafSupervisor}); null: they
  *                     are not (they stay down until {@code POST /admin/leaves/{n}/restart})
+ * @param batchAdmission how many batch sub-requests the root lets each leaf hold
  * @param adaptation   the root's replica choice, stall detection and probation
  */
 public record LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
         RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
         Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
         List<String> leafArguments, AdmissionSettings admission, String adminToken,
-        RestartPolicy.Settings supervision, AdaptationSettings adaptation) {
+        RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, AdaptationSettings adaptation) {
     public LocalClusterOptions {
-        Objects.requireNonNull(adaptation, "adaptation");
         Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(batchAdmission, "batchAdmission");
+        Objects.requireNonNull(adaptation, "adaptation");
         leafArguments = List.copyOf(leafArguments);
         if (queryOfDeath != null && (queryOfDeath.isEmpty() || !faultInjection)) {
             throw new IllegalArgumentException("queryOfDeath: '" + queryOfDeath
@@ -77,48 +80,60 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
             HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath, List<String> leafArguments) {
         this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null, null,
-                AdaptationSettings.defaults());
+                BatchAdmissionSettings.defaults(), AdaptationSettings.defaults());
     }
 
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision, adaptation);
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision,
+                batchAdmission, adaptation);
     }
 
     /** The admin token to require; null for a new random one. */
     public LocalClusterOptions withAdminToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision, adaptation);
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision,
+                batchAdmission, adaptation);
     }
 
     /** Leaves restarted when they die, by this policy (null: not restarted). */
     public LocalClusterOptions withSupervision(RestartPolicy.Settings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                value, adaptation);
+                value, batchAdmission, adaptation);
     }
 
     public LocalClusterOptions withFaultInjection(boolean enabled) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
-                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision, adaptation);
+                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
+                batchAdmission, adaptation);
     }
 
     /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
     public LocalClusterOptions withQueryOfDeath(String token) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision, adaptation);
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision,
+                batchAdmission, adaptation);
+    }
+
+    /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
+    public LocalClusterOptions withLeafArguments(List<String> arguments) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision,
+                batchAdmission, adaptation);
+    }
+
+    /** The root's batch admission ({@link BatchAdmissionSettings#off()} sends batch work out as it comes). */
+    public LocalClusterOptions withBatchAdmission(BatchAdmissionSettings value) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
+                supervision, value, adaptation);
     }
 
     /** The root's adaptation across requests (default: all on). */
     public LocalClusterOptions withAdaptation(AdaptationSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, value);
-    }
-
-    /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
-    public LocalClusterOptions withLeafArguments(List<String> arguments) {
-        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
-                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision, adaptation);
+                supervision, batchAdmission, value);
     }
 }
