@@ -98,6 +98,9 @@ final class ClusterOptions {
     @Mixin
     IntakeOptions intake;
 
+    @Mixin
+    AdaptOptions adapt;
+
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
     }
@@ -133,6 +136,7 @@ final class ClusterOptions {
                 .withLeafArguments(leafArguments).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken())
                 .withWriteToken(intake.writeToken())
                 .withBatchAdmission(intake.toBatchAdmission())
-                .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults());
+                .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults())
+                .withAdaptation(adapt.toSettings());
     }
 }

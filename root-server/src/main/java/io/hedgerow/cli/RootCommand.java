@@ -89,6 +89,9 @@ final class RootCommand implements Callable<Integer> {
     @Mixin
     private IntakeOptions intake;
 
+    @Mixin
+    private AdaptOptions adapt;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -117,6 +120,7 @@ final class RootCommand implements Callable<Integer> {
                     .withHedge(hedge.toSettings())
                     .withTail(tail.toSettings())
                     .withBatchAdmission(intake.toBatchAdmission())
+                    .withAdaptation(adapt.toSettings())
                     .withClusterSecret(clusterSecret);
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);

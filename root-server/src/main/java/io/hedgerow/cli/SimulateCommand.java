@@ -91,10 +91,20 @@ final class SimulateCommand implements Callable<Integer> {
     private String pauseEvery;
     @Option(names = "--pause", paramLabel = "D", description = "How long a pause stops a leaf (default: 0).")
     private String pause;
-    @Option(names = "--degraded-leaves", paramLabel = "N", description = "Leaves that run slower all along (default: 0).")
+    @Option(names = "--degraded-leaves", paramLabel = "N",
+            description = "Leaves that run slower, all along or from --degraded-from until --degraded-until (default: 0).")
     private String degradedLeaves;
     @Option(names = "--degraded-factor", paramLabel = "X", description = "How many times slower (default: 10).")
     private String degradedFactor;
+    @Option(names = "--degraded-from", paramLabel = "TIME", description = "When the degraded leaves turn slow (default: 0).")
+    private String degradedFrom;
+    @Option(names = "--degraded-until", paramLabel = "TIME",
+            description = "When they are well again, or never (default: never).")
+    private String degradedUntil;
+    @Option(names = "--adapt", paramLabel = "PARTS",
+            description = "The root's adaptation across requests: none, or choice (C3 replica ranking), stall (stall"
+                    + " detection) and probation (with shadow requests) joined by + (default: choice+stall+probation).")
+    private String adapt;
     @Option(names = "--crash-leaves", paramLabel = "N", description = "Leaves that crash (default: 0).")
     private String crashLeaves;
     @Option(names = "--crash-at", paramLabel = "T", description = "When they crash, simulated time (default: 1s).")
@@ -196,7 +206,8 @@ final class SimulateCommand implements Callable<Integer> {
                 {"workers", workers}, {"contention", contention}, {"network", network}, {"peer", peer},
                 {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"pause-every", pauseEvery},
                 {"pause", pause},
-                {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor}, {"crash-leaves", crashLeaves},
+                {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},
+                {"degraded-from", degradedFrom}, {"degraded-until", degradedUntil}, {"adapt", adapt}, {"crash-leaves", crashLeaves},
                 {"crash-at", crashAt}, {"timeout", timeout}, {"hedge-after", hedgeAfter},
                 {"hedge-percentile", hedgePercentile}, {"budget", budget}, {"min-coverage", minCoverage},
                 {"slow-threshold", slowThreshold}, {"seed", seed}};

@@ -99,7 +99,8 @@ public final class RootServer implements AutoCloseable {
         try {
             ClusterState cluster = new ClusterState(config, FanOut.connectionsPerLeaf(group), Ticker.system(), rootId);
             RootMetrics metrics = new RootMetrics(cluster);
-            FanOut fanOut = new FanOut(cluster, group, transport, DispatchPolicy.leastOutstanding(), metrics,
+            FanOut fanOut = new FanOut(cluster, group, transport,
+                    DispatchPolicy.of(config.adaptation(), FanOut.connectionsPerLeaf(group)), metrics,
                     Ticker.system());
             fanOut.connect();
             if (!fanOut.awaitReady(readyTimeout)) {

@@ -158,7 +158,8 @@ final class SearchTask extends LeafTask {
                     .setSlices(budget.slices())
                     .setExpensive(expensive));
         }
-        response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos);
+        response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos)
+                .setQueueLength(leaf.scheduler().queued());
         return Frame.newBuilder().setResult(response).build();
     }
 

@@ -46,6 +46,11 @@ public record SubRequestTrace(
         BACKUP,
         /** The second copy of a tied request. */
         TWIN,
+        /**
+         * A sampled copy to a leaf on latency-induced probation, at the leaves' SHADOW class, so the
+         * root keeps measuring it; its answer is dropped. Not in a search's trace.
+         */
+        SHADOW,
         /** Stored fields and snippets of merged hits. */
         FETCH,
         /** A fetch on other replicas, after the fetch phase's hedge delay passed without an answer. */

@@ -2,6 +2,7 @@ package io.hedgerow.root.cluster;
 
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.index.IndexManifest;
+import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
@@ -30,6 +31,7 @@ import java.util.Objects;
  *                       interactive latency ({@link io.hedgerow.root.cost.BatchAdmission})
  * @param clusterSecret  the cluster's shared secret, sent in every Hello to a leaf; null: none (leaves
  *                       started without one serve any root)
+ * @param adaptation     replica choice, stall detection and latency-induced probation, across requests
  */
 public record ClusterConfig(
         String indexName,
@@ -44,7 +46,8 @@ public record ClusterConfig(
         TailSettings tail,
         IndexManifest index,
         BatchAdmissionSettings batchAdmission,
-        String clusterSecret) {
+        String clusterSecret,
+        AdaptationSettings adaptation) {
 
     public ClusterConfig {
         if (clusterSecret != null && clusterSecret.isBlank()) {
@@ -71,6 +74,7 @@ public record ClusterConfig(
         Objects.requireNonNull(hedge, "hedge");
         Objects.requireNonNull(tail, "tail");
         Objects.requireNonNull(batchAdmission, "batchAdmission");
+        Objects.requireNonNull(adaptation, "adaptation");
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
         }
@@ -82,6 +86,14 @@ public record ClusterConfig(
             throw new IllegalArgumentException("partitions: " + partitions + " (expected: " + index.partitions()
                     + ", the partitions of index '" + index.name() + "')");
         }
+    }
+
+    /** With the default adaptation (the constructor from before it). */
+    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
+            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
+            IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret) {
+        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
+                index, batchAdmission, clusterSecret, AdaptationSettings.defaults());
     }
 
     /** Without a cluster secret (the constructor from before the secret, which the simulator and others call). */
@@ -99,7 +111,7 @@ public record ClusterConfig(
     public static ClusterConfig of(String indexName, List<String> leaves, int partitions, int replicas) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
                 Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults(),
-                TailSettings.defaults(), null, BatchAdmissionSettings.defaults(), null);
+                TailSettings.defaults(), null, BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults());
     }
 
     /** As {@link #of(String, List, int, int)}, for exactly this index: its name and partition count. */
@@ -110,38 +122,44 @@ public record ClusterConfig(
     /** For exactly this index; its name and partition count must be this config's. */
     public ClusterConfig withIndex(IndexManifest manifest) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret);
+                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation);
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret);
+                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation);
     }
 
     public ClusterConfig withIoThreads(int threads) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge, tail, index, batchAdmission, clusterSecret);
+                hedge, tail, index, batchAdmission, clusterSecret, adaptation);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret);
+                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation);
     }
 
     public ClusterConfig withTail(TailSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret);
+                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation);
     }
 
     public ClusterConfig withBatchAdmission(BatchAdmissionSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, settings, clusterSecret);
+                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation);
     }
 
     /** The shared secret every Hello to a leaf carries (null: none). */
     public ClusterConfig withClusterSecret(String secret) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, secret);
+                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation);
+    }
+
+    /** Across-request adaptation: replica choice, stall detection, probation. */
+    public ClusterConfig withAdaptation(AdaptationSettings settings) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings);
     }
 
     @Override

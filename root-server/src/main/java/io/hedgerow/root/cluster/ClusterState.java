@@ -1,5 +1,6 @@
 package io.hedgerow.root.cluster;
 
+import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.common.time.Ticker;
 import java.security.SecureRandom;
 import java.util.List;
@@ -22,6 +23,8 @@ public final class ClusterState {
     private final AtomicLongArray partitionDocs;
     private final ServedIndex index;
     private final long rootId;
+    private final Probation probation;
+    private final Ticker ticker;
 
     /** With a random root id. */
     public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker) {
@@ -45,6 +48,7 @@ public final class ClusterState {
             throw new IllegalArgumentException("rootId: 0 (expected: non-zero)");
         }
         this.config = config;
+        this.ticker = ticker;
         this.rootId = rootId;
         this.index = ServedIndex.of(config);
         this.assignment = config.assignment();
@@ -56,6 +60,19 @@ public final class ClusterState {
         for (int p = 0; p < config.partitions(); p++) {
             partitionDocs.set(p, -1);
         }
+        // A leaf that can serve at all: probation keeps one such replica of every partition in rotation.
+        this.probation = new Probation(config.adaptation(), assignment,
+                leaf -> leaves.get(leaf).state() == LeafStatus.State.UP || leaves.get(leaf).state() == LeafStatus.State.DEGRADED);
+    }
+
+    /** Now on the root's ticker (the clock of probation's times). */
+    public long nanoTime() {
+        return ticker.nanoTime();
+    }
+
+    /** Which leaves are on latency-induced probation, shared by every event loop. */
+    public Probation probation() {
+        return probation;
     }
 
     public ClusterConfig config() {

@@ -14,6 +14,7 @@ import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.HedgerowClient;
+import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
@@ -116,6 +117,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private HedgeSettings hedge = HedgeSettings.defaults();
         private UnaryOperator<LeafConfig> leafSettings = UnaryOperator.identity();
         private TailSettings tail = TailSettings.defaults();
+        private AdaptationSettings adaptation = AdaptationSettings.defaults();
         private AdmissionSettings admission = AdmissionSettings.defaults();
         private String adminToken = HttpSettings.newAdminToken();
         private String writeToken;
@@ -235,6 +237,12 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /** The root's replica choice, stall detection and probation (default: {@link AdaptationSettings#defaults()}, all on). */
+        public Builder adaptation(AdaptationSettings settings) {
+            this.adaptation = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
         /** Where to report indexing progress; silent by default. */
         public Builder progress(PrintStream out) {
             this.progress = out;
@@ -265,6 +273,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                         .withDefaultTimeout(defaultTimeout)
                         .withHedge(hedge)
                         .withTail(tail)
+                        .withAdaptation(adaptation)
                         .withClusterSecret(clusterSecret);
                 // Its leaves share this JVM, so there is no process to restart; delays are all /admin offers.
                 LeafAdmin admin = !faultInjection ? null : leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException(

@@ -15,6 +15,13 @@ sealed interface Action {
     record SendSearch(SearchCopy copy, SearchRequest wire) implements Action {
     }
 
+    /**
+     * Send a shadow copy of a partition's search to {@code copy.leaf()}, a leaf on probation, at the
+     * SHADOW class: only to measure the leaf. Its answer is dropped and the run never hears of it.
+     */
+    record SendShadow(SearchCopy copy, SearchRequest wire) implements Action {
+    }
+
     /** Send one fetch to {@code copy.leaf()}. */
     record SendFetch(FetchCopy copy, FetchRequest wire) implements Action {
     }

@@ -4,6 +4,8 @@ import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.root.adapt.LeafLoad;
+import io.hedgerow.root.adapt.StallRule;
 import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
@@ -28,9 +30,11 @@ import java.util.random.RandomGenerator;
  * actions on them. Every decision stays in the request path's own classes.
  *
  * <p>As one event loop's connections do, it keeps per leaf the copies outstanding (sent and neither
- * answered, lost nor cancelled: what the dispatch policy sees) and the leaf's progress ({@link
- * LeafProgress}, what the canary check reads); and, as a connection does, it hands the run no
- * answer to a copy the run has cancelled.
+ * answered nor lost: a copy the run cancelled stays outstanding until its leaf answers the cancel;
+ * what the dispatch policy sees), the leaf's load ({@link LeafLoad}: latency, queue, silence) and its
+ * progress ({@link LeafProgress}, what the canary check reads); and, as a connection does, it hands
+ * the run no answer to a copy the run has cancelled, nor to a shadow copy. The wire must answer
+ * every copy, cancelled or not, or lose it, as a leaf does.
  *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: one thread drives it and all its searches,
  * with time from its {@link Ticker} moving forward only.
@@ -62,6 +66,8 @@ public final class DetachedRoot {
     private final Wire wire;
     private final int[] outstanding;
     private final LeafProgress[] progress;
+    private final LeafLoad[] loads;
+    private final StallRule stallRule;
     private final boolean[] ready;
     private final View view = new View();
     private final Map<String, Integer> leavesByName = new HashMap<>();
@@ -81,9 +87,12 @@ public final class DetachedRoot {
         int leaves = cluster.leaves().size();
         this.outstanding = new int[leaves];
         this.progress = new LeafProgress[leaves];
+        this.loads = new LeafLoad[leaves];
+        this.stallRule = cluster.config().adaptation().stallRule();
         this.ready = new boolean[leaves];
         for (int leaf = 0; leaf < leaves; leaf++) {
             progress[leaf] = new LeafProgress();
+            loads[leaf] = new LeafLoad();
             ready[leaf] = true;
             leavesByName.put(cluster.leaf(leaf).name(), leaf);
         }
@@ -109,7 +118,7 @@ public final class DetachedRoot {
         ready[leaf] = isReady;
     }
 
-    /** Copies sent to {@code leaf} and not yet answered, lost or cancelled. */
+    /** Copies sent to {@code leaf} and not yet answered or lost (cancelled ones included). */
     public int outstanding(int leaf) {
         return outstanding[leaf];
     }
@@ -154,22 +163,29 @@ public final class DetachedRoot {
 
         /** The leaf answered {@code copy} at {@code nowNanos}; dropped if the search cancelled it. */
         public void answered(Copy copy, SearchResponse response, long nowNanos) {
-            if (copy.sub.cancelled()) {
-                return; // as a connection does: the run stopped waiting for it
+            int leaf = copy.leaf();
+            outstanding[leaf]--;
+            loads[leaf].heard(nowNanos);
+            if (response.getStatus() == Status.OK && copy.sub.priority() != Priority.BATCH) {
+                long roundTripNanos = nowNanos - copy.sub.sentNanos();
+                loads[leaf].searched(nowNanos, roundTripNanos, response.getServiceNanos(), response.getQueueLength());
+                context.cluster().probation().record(leaf, roundTripNanos, nowNanos);
             }
-            outstanding[copy.leaf()]--;
+            if (copy.sub.cancelled() || copy.sub.kind() == SubRequestTrace.Kind.SHADOW) {
+                return; // as a connection does: the run stopped waiting for it, or never waited
+            }
             if (response.getStatus() == Status.OK) {
-                progress[copy.leaf()].done(nowNanos, copy.sub.sentNanos(), copy.sub.priority());
+                progress[leaf].done(nowNanos, copy.sub.sentNanos(), copy.sub.priority());
             }
             execute(run.handle(new Event.Answered((SearchCopy) copy.sub, response, nowNanos)));
         }
 
         /** The connection that carried {@code copy} closed before its answer came. */
         public void lost(Copy copy, String reason, long nowNanos) {
-            if (copy.sub.cancelled()) {
+            outstanding[copy.leaf()]--;
+            if (copy.sub.cancelled() || copy.sub.kind() == SubRequestTrace.Kind.SHADOW) {
                 return;
             }
-            outstanding[copy.leaf()]--;
             execute(run.handle(new Event.ConnectionLost(copy.sub, reason, nowNanos)));
         }
 
@@ -183,6 +199,7 @@ public final class DetachedRoot {
                 switch (action) {
                     case Action.SendSearch send -> {
                         SearchCopy copy = send.copy();
+                        loads[copy.leaf()].sent(context.ticker().nanoTime(), outstanding[copy.leaf()]);
                         outstanding[copy.leaf()]++;
                         io.hedgerow.common.wire.proto.SearchRequest request = send.wire();
                         wire.send(new Copy(this, copy, request.getBudgetNanos(),
@@ -190,11 +207,17 @@ public final class DetachedRoot {
                                 request.hasTwin() ? leafOf(request.getTwin().getLeafAddress()) : -1,
                                 request.hasTwin() ? request.getTwin().getGraceNanos() : 0));
                     }
+                    case Action.SendShadow shadow -> {
+                        SearchCopy copy = shadow.copy();
+                        loads[copy.leaf()].sent(context.ticker().nanoTime(), outstanding[copy.leaf()]);
+                        outstanding[copy.leaf()]++;
+                        wire.send(new Copy(this, copy, shadow.wire().getBudgetNanos(), 0, -1, 0));
+                    }
                     case Action.SendFetch send -> throw new IllegalStateException(
                             "a fetch to leaf " + send.copy().leaf() + " (expected: searches of ids and scores only;"
                                     + " the detached root does not model the fetch phase)");
                     case Action.Cancel cancel -> {
-                        outstanding[cancel.copy().leaf()]--;
+                        // Still outstanding: the leaf holds it until it answers the cancel.
                         context.metrics().cancelSent();
                         wire.cancel(this, cancel.copy().leaf(), cancel.copy().requestId());
                     }
@@ -297,6 +320,21 @@ public final class DetachedRoot {
         @Override
         public int outstanding(int leaf) {
             return outstanding[leaf];
+        }
+
+        @Override
+        public LeafLoad load(int leaf) {
+            return loads[leaf];
+        }
+
+        @Override
+        public boolean stalled(int leaf) {
+            return loads[leaf].stalled(stallRule, outstanding[leaf], context.ticker().nanoTime());
+        }
+
+        @Override
+        public boolean onProbation(int leaf) {
+            return context.cluster().probation().onProbation(leaf);
         }
 
         @Override

@@ -1,5 +1,9 @@
 package io.hedgerow.root.fanout;
 
+import io.hedgerow.root.adapt.AdaptationSettings;
+import io.hedgerow.root.adapt.LeafLoad;
+import java.util.random.RandomGenerator;
+
 /**
  * Which replica gets a sub-request, in one pluggable place. (When a backup goes out is the hedging
  * policy's, {@code io.hedgerow.root.hedge}; when the root stops waiting is the good-enough
@@ -14,20 +18,49 @@ public interface DispatchPolicy {
      * @param replicas       leaves holding the partition, preferred first
      * @param view           which leaves are reachable and how busy they are, from this event loop
      * @param excludedLeaves leaves that already have, or failed, this sub-request
+     * @param random         the search's random choices (seeded in tests and simulations)
      * @return a leaf from {@code replicas}, or -1 when none may be used
      */
-    int chooseReplica(int partition, int[] replicas, ReplicaView view, LeafSet excludedLeaves);
+    int chooseReplica(int partition, int[] replicas, ReplicaView view, LeafSet excludedLeaves, RandomGenerator random);
 
     /** What a policy may know of the leaves when choosing a replica. */
     interface ReplicaView {
         boolean isReady(int leaf);
 
-        /** Sub-requests sent to {@code leaf} and not yet answered. */
+        /**
+         * Sub-requests sent to {@code leaf} and not yet answered, those cancelled at the root
+         * included: the leaf answers every one, so until it does it still holds them.
+         */
         int outstanding(int leaf);
+
+        /** What this client has learnt of the leaf's latency and queue; null when it keeps nothing. */
+        default LeafLoad load(int leaf) {
+            return null;
+        }
+
+        /** The leaf owes answers and has been silent for too long ({@link io.hedgerow.root.adapt.StallRule}). */
+        default boolean stalled(int leaf) {
+            return false;
+        }
+
+        /** The leaf is out of primary rotation ({@link io.hedgerow.root.adapt.Probation}). */
+        default boolean onProbation(int leaf) {
+            return false;
+        }
     }
 
-    /** Least outstanding replica, ties to the preferred one. */
+    /** The fewest outstanding replica, ties to the preferred one; stalled and probation leaves last. */
     static DispatchPolicy leastOutstanding() {
-        return LeastOutstandingPolicy.INSTANCE;
+        return new ReplicaChoice(false, 1);
+    }
+
+    /**
+     * The policy {@code settings} ask for: C3's ranking with the power of two choices, or the fewest
+     * outstanding.
+     *
+     * @param clients the root's event loops, each with its own connections (C3's concurrency compensation)
+     */
+    static DispatchPolicy of(AdaptationSettings settings, int clients) {
+        return new ReplicaChoice(settings.latencyAwareChoice(), clients);
     }
 }

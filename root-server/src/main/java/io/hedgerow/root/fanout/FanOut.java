@@ -61,14 +61,14 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             LeafConnection[] byLeaf = new LeafConnection[leaves];
             for (int leaf = 0; leaf < leaves; leaf++) {
                 byLeaf[leaf] = new LeafConnection(leaf, cluster, loop, transport.channelClass(),
-                        assignmentFrame(cluster, leaf), RECONNECT);
+                        assignmentFrame(cluster, leaf), RECONNECT, ticker);
             }
             perLoop.add(new LoopConnections(loop, byLeaf, perLoop.size()));
         }
         this.loops = perLoop.toArray(LoopConnections[]::new);
         this.searchLoops = new SearchLoop[loops.length];
         for (int i = 0; i < loops.length; i++) {
-            searchLoops[i] = SearchLoop.of(loops[i]);
+            searchLoops[i] = SearchLoop.of(loops[i], ticker, cluster);
         }
         this.leafFaults = new LeafFaultSender(loops);
     }
@@ -192,9 +192,11 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
 
     /** One event loop as its searches see it: its connections, the leaves through them, its timers. */
     private record SearchLoop(LoopConnections connections, LeafView view, RunScheduler scheduler) {
-        static SearchLoop of(LoopConnections connections) {
+        static SearchLoop of(LoopConnections connections, Ticker ticker, ClusterState cluster) {
             EventLoop loop = connections.loop();
-            return new SearchLoop(connections, new LoopLeafView(connections), (task, delayNanos) -> {
+            LeafView view = new LoopLeafView(connections, ticker, cluster.config().adaptation().stallRule(),
+                    cluster.probation());
+            return new SearchLoop(connections, view, (task, delayNanos) -> {
                 ScheduledFuture<?> scheduled = loop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
                 return () -> scheduled.cancel(false);
             });

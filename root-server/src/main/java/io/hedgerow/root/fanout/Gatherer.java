@@ -5,6 +5,7 @@ import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.metrics.RootMetrics;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -61,6 +62,9 @@ final class Gatherer {
             // comes from a leaf that may be stalled, and jumps its queue.
             call.connection().progress().done(now, call.copy().sentNanos(), call.copy().priority());
         }
+        if (call.copy().kind() == SubRequestTrace.Kind.SHADOW) {
+            return; // its connection measured it; the answer itself is dropped
+        }
         batch.answered(call, response.getStatus() == Status.OK, now);
         execute(run.handle(new Event.Answered(call.copy(), response, now)));
     }
@@ -71,6 +75,9 @@ final class Gatherer {
     }
 
     void lost(QueryCall call, String reason) {
+        if (call.copy().kind() == SubRequestTrace.Kind.SHADOW) {
+            return;
+        }
         batch.ended(call);
         execute(run.handle(new Event.ConnectionLost(call.copy(), reason, ticker.nanoTime())));
     }
@@ -92,6 +99,10 @@ final class Gatherer {
                     } else {
                         call.connection().send(call, send.wire());
                     }
+                }
+                case Action.SendShadow shadow -> {
+                    ShardCall call = new ShardCall(this, shadow.copy(), connections.leaf(shadow.copy().leaf()));
+                    call.connection().send(call, shadow.wire());
                 }
                 case Action.SendFetch send -> {
                     FetchCall call = new FetchCall(this, send.copy(), connections.leaf(send.copy().leaf()));

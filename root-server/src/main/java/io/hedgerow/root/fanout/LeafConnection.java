@@ -1,6 +1,7 @@
 package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.policy.Backoff;
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.common.wire.proto.AssignAck;
@@ -11,6 +12,7 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.HelloAck;
 import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
+import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -18,6 +20,8 @@ import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.adapt.LeafLoad;
+import io.hedgerow.root.adapt.Probation;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -70,6 +74,9 @@ final class LeafConnection {
     private final LongObjectHashMap<QueryCall> cancelled = new LongObjectHashMap<>();
     private final Runnable flush = this::flush;
     private final LeafProgress progress = new LeafProgress();
+    private final LeafLoad load = new LeafLoad();
+    private final Ticker ticker;
+    private final Probation probation;
     private Channel channel;
     /** Whether the leaf answered this channel's Hello (a leaf from before versions closes instead). */
     private boolean helloAnswered;
@@ -79,7 +86,9 @@ final class LeafConnection {
     private boolean closed;
 
     LeafConnection(int leaf, ClusterState cluster, EventLoop loop, Class<? extends Channel> channelClass,
-            Frame assignment, Backoff backoff) {
+            Frame assignment, Backoff backoff, Ticker ticker) {
+        this.ticker = ticker;
+        this.probation = cluster.probation();
         this.leaf = leaf;
         this.status = cluster.leaf(leaf);
         this.cluster = cluster;
@@ -123,8 +132,18 @@ final class LeafConnection {
         return progress;
     }
 
+    /** What this connection has learnt of the leaf's latency and queue, and since when it is silent. */
+    LeafLoad load() {
+        return load;
+    }
+
+    /**
+     * Calls the leaf has not answered: those waiting and those cancelled at the root, which the leaf
+     * still holds until its answer to the cancel. A leaf whose calls were all hedged away and
+     * cancelled is therefore not idle: it still owes every answer.
+     */
     int outstanding() {
-        return pending.size();
+        return pending.size() + cancelled.size();
     }
 
     void connect() {
@@ -166,6 +185,7 @@ final class LeafConnection {
     }
 
     private void send(LeafCall call, Frame frame) {
+        load.sent(ticker.nanoTime(), outstanding());
         pending.put(call.requestId(), call);
         channel.write(frame, channel.voidPromise());
         scheduleFlush();
@@ -211,14 +231,34 @@ final class LeafConnection {
     }
 
     private void onAnswer(SearchResponse response) {
-        if (pending.remove(response.getRequestId()) instanceof ShardCall call) {
-            call.answered(response);
-        } else {
-            answeredAfterCancel(response.getRequestId(), response.getStatus(), response.getCutShort());
+        long now = ticker.nanoTime();
+        load.heard(now);
+        LeafCall call = pending.remove(response.getRequestId());
+        if (call instanceof ShardCall shard) {
+            measure(shard.copy(), response, now);
+            shard.answered(response);
+            return;
+        }
+        QueryCall wasCancelled = cancelled.remove(response.getRequestId());
+        if (wasCancelled != null) {
+            // Hedged away or not, its latency is the leaf's: a slow leaf's copies are the ones cancelled.
+            measure(wasCancelled.copy(), response, now);
+            wasCancelled.answeredAfterCancel(response.getStatus(), response.getCutShort());
         }
     }
 
+    /** An OK search answer is a sample of the leaf's latency (batch work, queued behind the rest, is not). */
+    private void measure(SubRequest copy, SearchResponse response, long nowNanos) {
+        if (response.getStatus() != Status.OK || copy.priority() == Priority.BATCH) {
+            return;
+        }
+        long roundTripNanos = nowNanos - copy.sentNanos();
+        load.searched(nowNanos, roundTripNanos, response.getServiceNanos(), response.getQueueLength());
+        probation.record(leaf, roundTripNanos, nowNanos);
+    }
+
     private void onFetched(FetchResponse response) {
+        load.heard(ticker.nanoTime());
         if (pending.remove(response.getRequestId()) instanceof FetchCall call) {
             call.answered(response);
         } else {
@@ -234,6 +274,7 @@ final class LeafConnection {
     }
 
     private void onInjectAck(InjectFaultAck ack) {
+        load.heard(ticker.nanoTime());
         if (pending.remove(ack.getRequestId()) instanceof FaultCall call) {
             call.answered(ack);
         }

@@ -1,6 +1,10 @@
 package io.hedgerow.root.fanout;
 
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Priority;
+import io.hedgerow.root.adapt.LeafLoad;
+import io.hedgerow.root.adapt.Probation;
+import io.hedgerow.root.adapt.StallRule;
 
 /**
  * The leaves as one event loop's connections see them, for the searches on that loop.
@@ -9,9 +13,32 @@ import io.hedgerow.common.wire.proto.Priority;
  */
 final class LoopLeafView implements LeafView {
     private final LoopConnections connections;
+    private final Ticker ticker;
+    private final StallRule stallRule;
+    private final Probation probation;
 
-    LoopLeafView(LoopConnections connections) {
+    /** @param stallRule when a silent leaf counts as stalled; null: never */
+    LoopLeafView(LoopConnections connections, Ticker ticker, StallRule stallRule, Probation probation) {
         this.connections = connections;
+        this.ticker = ticker;
+        this.stallRule = stallRule;
+        this.probation = probation;
+    }
+
+    @Override
+    public LeafLoad load(int leaf) {
+        return connections.leaf(leaf).load();
+    }
+
+    @Override
+    public boolean stalled(int leaf) {
+        LeafConnection connection = connections.leaf(leaf);
+        return stallRule != null && connection.load().stalled(stallRule, connection.outstanding(), ticker.nanoTime());
+    }
+
+    @Override
+    public boolean onProbation(int leaf) {
+        return probation.onProbation(leaf);
     }
 
     @Override

@@ -24,16 +24,18 @@ final class QueryPhase {
     private final RunTimers timers;
     private final Hedging hedging;
     private final SearchRun run;
+    private final Shadows shadows;
     /** Since the start; ends the wait once the complete answers cover {@code min_coverage}. */
     private final long cutoffNanos;
     private boolean cutOff;
 
-    QueryPhase(RunContext ctx, QuerySlots slots, RunTimers timers, Hedging hedging, SearchRun run) {
+    QueryPhase(RunContext ctx, QuerySlots slots, RunTimers timers, Hedging hedging, SearchRun run, Outbox out) {
         this.ctx = ctx;
         this.slots = slots;
         this.timers = timers;
         this.hedging = hedging;
         this.run = run;
+        this.shadows = new Shadows(ctx, out);
         double minCoverage = ctx.run.minCoverage();
         this.cutoffNanos = minCoverage < 1
                 ? ctx.shared.tail().cutoff().cutoffNanos(ctx.requestClass, minCoverage) : Long.MAX_VALUE;
@@ -86,7 +88,9 @@ final class QueryPhase {
         long requestId = ctx.requestIds.getAsLong();
         Twin twin = hedging.planTwin(slot, leaf, requestId);
         ctx.shared.budget().primarySent();
-        slots.send(slot, leaf, requestId, SubRequestTrace.Kind.PRIMARY, ctx.priority, twin, nowNanos);
+        if (slots.send(slot, leaf, requestId, SubRequestTrace.Kind.PRIMARY, ctx.priority, twin, nowNanos) != null) {
+            shadows.afterPrimary(slot.partition(), leaf, nowNanos);
+        }
     }
 
     void onAnswer(SearchCopy copy, SearchResponse response, long nowNanos) {

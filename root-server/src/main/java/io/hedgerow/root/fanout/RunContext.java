@@ -110,7 +110,7 @@ final class RunContext {
     /** The ready replica the dispatch policy prefers for {@code partition}, or -1. */
     int chooseReplica(int partition, LeafSet excludedLeaves) {
         return shared.policy().chooseReplica(partition, shared.cluster().assignment().replicasOf(partition), leaves,
-                excludedLeaves);
+                excludedLeaves, random);
     }
 
     String leafName(int leaf) {

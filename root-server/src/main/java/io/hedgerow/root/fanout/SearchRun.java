@@ -56,7 +56,7 @@ final class SearchRun {
         this.ctx = ctx;
         this.slots = new QuerySlots(ctx, out);
         this.hedging = new Hedging(ctx, slots, timers);
-        this.query = new QueryPhase(ctx, slots, timers, hedging, this);
+        this.query = new QueryPhase(ctx, slots, timers, hedging, this, out);
         this.canary = new CanaryPhase(ctx, slots, timers, this);
     }
 

@@ -3,6 +3,7 @@ package io.hedgerow.root.http;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.api.QueryPriority;
+import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.write.DocumentWriter;
@@ -63,7 +64,18 @@ final class ClusterReport {
             json.writeStartObject();
             json.writeNumberField("leaf", leaf.index());
             json.writeStringField("address", leaf.address().toString());
-            json.writeStringField("state", leaf.state().name().toLowerCase());
+            Probation.State probation = cluster.probation().state(leaf.index());
+            // Probation is reported over a leaf that is up: a leaf down or draining says so instead.
+            json.writeStringField("state", probation.onProbation() && leaf.state() != LeafStatus.State.DOWN
+                    && leaf.state() != LeafStatus.State.DRAINING ? "probation" : leaf.state().name().toLowerCase());
+            if (probation.onProbation()) {
+                json.writeObjectFieldStart("probation");
+                json.writeStringField("reason", probation.reason());
+                long agoNanos = cluster.nanoTime() - probation.sinceNanos();
+                json.writeStringField("since", java.time.Instant.now().minusNanos(agoNanos).toString());
+                json.writeNumberField("since_ms_ago", millis(agoNanos));
+                json.writeEndObject();
+            }
             json.writeNumberField("ready_connections", leaf.readyConnections());
             json.writeArrayFieldStart("partitions");
             for (int partition : cluster.assignment().partitionsOf(leaf.index())) {

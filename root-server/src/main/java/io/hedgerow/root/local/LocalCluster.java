@@ -125,7 +125,8 @@ public final class LocalCluster implements AutoCloseable {
             ClusterConfig config = ClusterConfig.of(manifest,
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(), options.replicas())
                     .withHedge(options.hedge()).withTail(options.tail()).withClusterSecret(clusterSecret)
-                    .withBatchAdmission(options.batchAdmission());
+                    .withBatchAdmission(options.batchAdmission())
+                    .withAdaptation(options.adaptation());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             String adminToken = options.adminToken() != null ? options.adminToken() : HttpSettings.newAdminToken();
             Path tokenFile = run.adminTokenFile();

@@ -1,5 +1,6 @@
 package io.hedgerow.root.local;
 
+import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.hedge.HedgeSettings;
@@ -37,15 +38,18 @@ import java.util.Objects;
  * @param batchAdmission how many batch sub-requests the root lets each leaf hold
  * @param writeToken   the token writes to {@code /documents} require; null: a new random one, written
  *                     to {@code <run dir>/write-token}
+ * @param adaptation   the root's replica choice, stall detection and probation
  */
 public record LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
         RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
         Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
         List<String> leafArguments, AdmissionSettings admission, String adminToken,
-        RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken) {
+        RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken,
+        AdaptationSettings adaptation) {
     public LocalClusterOptions {
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(batchAdmission, "batchAdmission");
+        Objects.requireNonNull(adaptation, "adaptation");
         leafArguments = List.copyOf(leafArguments);
         if (queryOfDeath != null && (queryOfDeath.isEmpty() || !faultInjection)) {
             throw new IllegalArgumentException("queryOfDeath: '" + queryOfDeath
@@ -79,60 +83,67 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
             HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath, List<String> leafArguments) {
         this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null, null,
-                BatchAdmissionSettings.defaults(), null);
+                BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults());
     }
 
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision,
-                batchAdmission, writeToken);
+                batchAdmission, writeToken, adaptation);
     }
 
     /** The admin token to require; null for a new random one. */
     public LocalClusterOptions withAdminToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision,
-                batchAdmission, writeToken);
+                batchAdmission, writeToken, adaptation);
     }
 
     /** Leaves restarted when they die, by this policy (null: not restarted). */
     public LocalClusterOptions withSupervision(RestartPolicy.Settings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                value, batchAdmission, writeToken);
+                value, batchAdmission, writeToken, adaptation);
     }
 
     public LocalClusterOptions withFaultInjection(boolean enabled) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken);
+                batchAdmission, writeToken, adaptation);
     }
 
     /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
     public LocalClusterOptions withQueryOfDeath(String token) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken);
+                batchAdmission, writeToken, adaptation);
     }
 
     /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
     public LocalClusterOptions withLeafArguments(List<String> arguments) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision,
-                batchAdmission, writeToken);
+                batchAdmission, writeToken, adaptation);
     }
 
     /** The root's batch admission ({@link BatchAdmissionSettings#off()} sends batch work out as it comes). */
     public LocalClusterOptions withBatchAdmission(BatchAdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, value, writeToken);
+                supervision, value, writeToken, adaptation);
     }
 
     /** The write token to require; null for a new random one. */
     public LocalClusterOptions withWriteToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, value);
+                supervision, batchAdmission, value, adaptation);
+    }
+
+    /** The root's adaptation across requests (default: all on). */
+    public LocalClusterOptions withAdaptation(AdaptationSettings value) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
+                supervision, batchAdmission, writeToken, value);
     }
 }

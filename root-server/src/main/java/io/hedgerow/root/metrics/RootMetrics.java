@@ -175,7 +175,18 @@ public final class RootMetrics {
                     .description("1 when the root has a ready connection to the leaf")
                     .tag("leaf", leaf.address().toString())
                     .register(registry);
+            Gauge.builder("hedgerow.leaf.probation", cluster.probation(), p -> p.onProbation(leaf.index()) ? 1 : 0)
+                    .description("1 while the leaf is on latency-induced probation (out of primary rotation)")
+                    .tag("leaf", leaf.address().toString())
+                    .register(registry);
         }
+        Gauge.builder("hedgerow.leaves.probation", cluster.probation(), p -> p.count())
+                .description("Leaves on latency-induced probation: out of primary rotation, measured by shadow requests"
+                        + " (counted in hedgerow_subrequests_total{kind=\"shadow\"})")
+                .register(registry);
+        Gauge.builder("hedgerow.probation.entered", cluster.probation(), p -> p.entered())
+                .description("Times a leaf has gone on probation since the root started")
+                .register(registry);
     }
 
     /**

@@ -36,6 +36,11 @@ public final class SimConfig {
     final long pauseNanos;
     final int degradedLeaves;
     final double degradedFactor;
+    /** When the degraded leaves are slow: from this time until {@link #degradedUntilNanos} (Long.MAX_VALUE: for good). */
+    final long degradedFromNanos;
+    final long degradedUntilNanos;
+    /** The root's adaptation across requests: replica choice, stall detection, probation. */
+    final io.hedgerow.root.adapt.AdaptationSettings adaptation;
     final int crashLeaves;
     final long crashAtNanos;
     final long timeoutNanos;
@@ -70,6 +75,9 @@ public final class SimConfig {
         d.put("pause", "0");
         d.put("degraded-leaves", "0");
         d.put("degraded-factor", "10");
+        d.put("degraded-from", "0");
+        d.put("degraded-until", "never");
+        d.put("adapt", "choice+stall+probation");
         d.put("crash-leaves", "0");
         d.put("crash-at", "1s");
         d.put("timeout", "10s");
@@ -115,6 +123,14 @@ public final class SimConfig {
         }
         this.degradedLeaves = nonNegativeInt("degraded-leaves");
         this.degradedFactor = positiveDouble("degraded-factor");
+        this.degradedFromNanos = SimDurations.parseNanos(get("degraded-from"));
+        this.degradedUntilNanos = get("degraded-until").equals("never") ? Long.MAX_VALUE
+                : SimDurations.parseNanos(get("degraded-until"));
+        if (degradedUntilNanos <= degradedFromNanos) {
+            throw new IllegalArgumentException("degraded-until: " + get("degraded-until") + " (expected: never, or after"
+                    + " degraded-from " + get("degraded-from") + ")");
+        }
+        this.adaptation = parseAdaptation(get("adapt"));
         this.crashLeaves = nonNegativeInt("crash-leaves");
         this.crashAtNanos = SimDurations.parseNanos(get("crash-at"));
         if (degradedLeaves > leaves || crashLeaves > leaves) {
@@ -135,6 +151,24 @@ public final class SimConfig {
         this.minCoverage = fraction("min-coverage", false);
         this.slowThresholdNanos = SimDurations.parseNanos(get("slow-threshold"));
         this.seed = Long.parseLong(get("seed"));
+    }
+
+    /** {@code none}, or {@code choice}, {@code stall} and {@code probation} joined by {@code +}. */
+    private static io.hedgerow.root.adapt.AdaptationSettings parseAdaptation(String text) {
+        io.hedgerow.root.adapt.AdaptationSettings settings = io.hedgerow.root.adapt.AdaptationSettings.off();
+        if (text.strip().equals("none")) {
+            return settings;
+        }
+        for (String part : text.split("\\+")) {
+            settings = switch (part.strip()) {
+                case "choice" -> settings.withLatencyAwareChoice(true);
+                case "stall" -> settings.withStallDetection(true);
+                case "probation" -> settings.withProbation(true);
+                default -> throw new IllegalArgumentException("adapt: '" + part.strip() + "' (expected: none, or choice,"
+                        + " stall and probation joined by +)");
+            };
+        }
+        return settings;
     }
 
     /** The defaults. */

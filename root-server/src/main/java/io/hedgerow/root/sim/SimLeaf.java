@@ -25,7 +25,8 @@ import java.util.SplittableRandom;
  *   <li><b>pauses</b>: every {@code pause-every}, at a phase of its own, the whole leaf stops for
  *       {@code pause} (as a stop-the-world collection does): running work stretches over the pause
  *       and nothing starts in it;</li>
- *   <li><b>degraded</b>: all its work {@code degraded-factor} times slower;</li>
+ *   <li><b>degraded</b>: all its work {@code degraded-factor} times slower, from {@code degraded-from}
+ *       until {@code degraded-until};</li>
  *   <li><b>query cost</b>: each search's work is its own multiple of the drawn time on every leaf
  *       ({@code query-cost}), slowness correlated across the leaves of one search;</li>
  *   <li><b>crashed</b>: it drops everything and answers nothing; the root sees its connection
@@ -57,7 +58,7 @@ final class SimLeaf {
     };
     private final List<SimTask> expired = new ArrayList<>();
     private final long pausePhaseNanos;
-    private final double speed;
+    private final boolean degraded;
     private int busy;
     private boolean crashed;
     private boolean wakeScheduled;
@@ -70,7 +71,7 @@ final class SimLeaf {
         this.random = random;
         this.queues = new LeafQueues<>(SchedulingConfig.defaults(), clock);
         this.pausePhaseNanos = config.pauseNanos > 0 ? (long) (random.nextDouble() * config.pauseEveryNanos) : 0;
-        this.speed = degraded ? config.degradedFactor : 1;
+        this.degraded = degraded;
     }
 
     /** A copy arrives from the root. */
@@ -147,6 +148,8 @@ final class SimLeaf {
         if (task.copy.twinLeaf() >= 0) {
             sim.cancelTwin(task.copy.twinLeaf(), task.copy.twinRequestId());
         }
+        double speed = degraded && now >= config.degradedFromNanos && now < config.degradedUntilNanos
+                ? config.degradedFactor : 1;
         double slowdown = (1 + config.contention * busy / config.workers) * speed * sim.costOf(task.copy);
         long work = (long) (config.service.sampleNanos(random) * slowdown);
         long end = finishAt(now, work);
@@ -166,11 +169,18 @@ final class SimLeaf {
         });
     }
 
-    /** The root's cancel: drop it if waiting, stop it if running. */
+    /**
+     * The root's cancel: drop it if waiting, stop it if running; either way answer it (CANCELLED), as
+     * a leaf does, so the root stops counting it as outstanding. A paused leaf answers at the pause's end.
+     */
     void cancel(long requestId) {
         SimTask task = inflight.remove(requestId);
         if (task == null) {
             return;
+        }
+        if (task.state != SimTask.State.DONE) {
+            long now = clock.nanoTime();
+            clock.at(pauseEndAt(now), () -> sim.answer(task, Status.CANCELLED, 0, 0, 0));
         }
         switch (task.state) {
             case HELD -> task.state = SimTask.State.DONE;

@@ -6,6 +6,7 @@ import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cost.BatchAdmissionSettings;
@@ -50,6 +51,7 @@ public final class Simulation implements DetachedRoot.Wire {
     private double nextCost = 1;
     private final SimLeaf[] leaves;
     private final DetachedRoot root;
+    private final ClusterState cluster;
     private final SearchRequest request;
     private final SimCounters counters = new SimCounters();
     private final Histogram latencies = new Histogram(HIGHEST_MICROS, 3);
@@ -102,13 +104,17 @@ public final class Simulation implements DetachedRoot.Wire {
         this.warmupSearches = (int) Math.round(config.queries * config.warmup);
         this.answersFor95 = (int) Math.ceil(0.95 * config.partitions);
         ClusterState cluster = new ClusterState(clusterConfig(config), 1, clock, 1L, false);
-        this.root = new DetachedRoot(cluster, DispatchPolicy.leastOutstanding(), new RootMetrics(cluster, false), clock,
+        for (int leaf = 0; leaf < config.leaves; leaf++) {
+            cluster.leaf(leaf).connectionReady(); // serving, for probation's last-replica rule
+        }
+        this.root = new DetachedRoot(cluster, DispatchPolicy.of(config.adaptation, 1), new RootMetrics(cluster, false), clock,
                 IndexQueryParser.standard(), this);
         this.leaves = new SimLeaf[config.leaves];
         for (int leaf = 0; leaf < config.leaves; leaf++) {
             leaves[leaf] = new SimLeaf(leaf, this, config, clock, seed.split(), leaf < config.degradedLeaves);
         }
         this.costRandom = seed.split();
+        this.cluster = cluster;
         this.costSigma = Math.log(config.queryCostP99) / 2.3263; // the p99 of a standard normal
         this.request = SearchRequest.builder(QUERY).cache(false).timeoutMillis(Math.max(1, config.timeoutNanos / 1_000_000))
                 .build();
@@ -135,7 +141,7 @@ public final class Simulation implements DetachedRoot.Wire {
         Duration timeout = Duration.ofNanos(config.timeoutNanos);
         return new ClusterConfig("sim", IntStream.range(0, config.leaves).mapToObj(i -> "leaf" + i + ":7000").toList(),
                 config.partitions, config.replicas, timeout, timeout, 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, hedge, tail,
-                null, BatchAdmissionSettings.defaults()); // every simulated search is interactive: admission never holds one back
+                null, BatchAdmissionSettings.defaults(), null, config.adaptation); // every simulated search is interactive: admission never holds one back
     }
 
     /**
@@ -286,7 +292,8 @@ public final class Simulation implements DetachedRoot.Wire {
     private void deliver(DetachedRoot.Copy copy, SearchResponse response) {
         long now = clock.nanoTime();
         SimSearch state = state(copy.search());
-        if (!state.done && response.getStatus() == Status.OK && isMeasured(state)) {
+        if (!state.done && response.getStatus() == Status.OK && isMeasured(state)
+                && copy.kind() != SubRequestTrace.Kind.SHADOW) {
             subRequestLatencies.recordValue(micros(now - copy.sentNanos()));
             // Every OK answer counts: with one copy per partition (no policy) that is Table 1's row.
             if (++state.answers == answersFor95) {
@@ -317,7 +324,10 @@ public final class Simulation implements DetachedRoot.Wire {
     private void crash() {
         for (int leaf = config.leaves - config.crashLeaves; leaf < config.leaves; leaf++) {
             int crashed = leaf;
-            clock.after(config.networkNanos, () -> root.ready(crashed, false)); // before the losses it causes
+            clock.after(config.networkNanos, () -> {
+                root.ready(crashed, false); // before the losses it causes
+                cluster.leaf(crashed).connectionLost("leaf crashed");
+            });
             leaves[leaf].crash();
         }
     }

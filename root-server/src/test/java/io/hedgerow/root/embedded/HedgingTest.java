@@ -8,6 +8,7 @@ import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafCounters;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.TestData;
+import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
@@ -112,6 +113,9 @@ class HedgingTest {
                 .faultInjection(true)
                 .hedge(hedge)
                 .tail(TailSettings.defaults().withCanaries(0)) // canaries have their own tests (TailTest)
+                // Replicas in their preferred order, so the stuck leaf gets primaries to hedge; C3 ranking
+                // would send them all to whichever leaf the first search measured faster (ReplicaChoiceTest).
+                .adaptation(AdaptationSettings.defaults().withLatencyAwareChoice(false))
                 .start();
     }
 

@@ -1,0 +1,94 @@
+package io.hedgerow.root.fanout;
+
+import io.hedgerow.root.adapt.LeafLoad;
+import io.hedgerow.root.adapt.ReplicaRank;
+import java.util.random.RandomGenerator;
+
+/**
+ * The root's replica choice. Of the partition's replicas that are ready and not excluded, those in
+ * rotation come first, those on probation only when no such replica is left (a partition keeps
+ * being served), and stalled ones last of all: a stopped process keeps its connections open, so
+ * only its silence shows it, and it gets work only when the partition has no other replica to try
+ * (a stall is a guess; failing the partition outright would be worse).
+ *
+ * <p>Among the first group: with {@code latencyAware}, the better of two by C3's rank ({@link
+ * ReplicaRank}), two drawn at random when there are more (the power of two choices: every client
+ * herding onto the one best-ranked leaf would make it the worst); a leaf this client knows nothing
+ * of yet is compared by outstanding calls instead. Without, the fewest outstanding of all. Ties go
+ * to the preferred (first) replica. Pure.
+ */
+final class ReplicaChoice implements DispatchPolicy {
+    private final boolean latencyAware;
+    private final int clients;
+
+    ReplicaChoice(boolean latencyAware, int clients) {
+        if (clients < 1) {
+            throw new IllegalArgumentException("clients: " + clients + " (expected: >= 1)");
+        }
+        this.latencyAware = latencyAware;
+        this.clients = clients;
+    }
+
+    @Override
+    public int chooseReplica(int partition, int[] replicas, ReplicaView view, LeafSet excludedLeaves,
+            RandomGenerator random) {
+        // Tiers: in rotation, then on probation, then stalled; only the best tier present competes.
+        int[] candidates = new int[replicas.length];
+        int count = 0;
+        int bestTier = Integer.MAX_VALUE;
+        for (int leaf : replicas) {
+            if (excludedLeaves.contains(leaf) || !view.isReady(leaf)) {
+                continue;
+            }
+            int tier = view.stalled(leaf) ? 2 : view.onProbation(leaf) ? 1 : 0;
+            if (tier < bestTier) {
+                bestTier = tier;
+                count = 0; // the worse tiers met so far are only a fallback
+            }
+            if (tier == bestTier) {
+                candidates[count++] = leaf;
+            }
+        }
+        if (count <= 1) {
+            return count == 0 ? -1 : candidates[0];
+        }
+        if (!latencyAware) {
+            int best = candidates[0];
+            for (int i = 1; i < count; i++) {
+                if (view.outstanding(candidates[i]) < view.outstanding(best)) {
+                    best = candidates[i];
+                }
+            }
+            return best;
+        }
+        int first = 0;
+        int second = 1;
+        if (count > 2) {
+            first = random.nextInt(count);
+            second = random.nextInt(count - 1);
+            if (second >= first) {
+                second++;
+            }
+            if (second < first) { // keep the preferred order for ties
+                int swap = first;
+                first = second;
+                second = swap;
+            }
+        }
+        return better(candidates[first], candidates[second], view) ? candidates[first] : candidates[second];
+    }
+
+    /** True when {@code a} (the preferred of the two) is at least as good as {@code b}. */
+    private boolean better(int a, int b, ReplicaView view) {
+        LeafLoad loadA = view.load(a);
+        LeafLoad loadB = view.load(b);
+        if (loadA == null || loadB == null || loadA.samples() == 0 || loadB.samples() == 0) {
+            return view.outstanding(a) <= view.outstanding(b);
+        }
+        return rank(loadA, view.outstanding(a)) <= rank(loadB, view.outstanding(b));
+    }
+
+    private double rank(LeafLoad load, int outstanding) {
+        return ReplicaRank.rank(load.responseNanos(), load.serviceNanos(), load.queueLength(), outstanding, clients);
+    }
+}
