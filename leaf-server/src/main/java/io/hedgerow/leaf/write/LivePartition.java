@@ -26,16 +26,8 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.IndexableField;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * A partition that takes writes: a leaf's own copy of the partition's Lucene index (hard links to
@@ -73,6 +65,7 @@ final class LivePartition implements Closeable {
     private final int partition;
     private final IndexContext context;
     private final DocumentMapper mapper;
+    private final OpChecks checks;
     private final FSDirectory directory;
     private final IndexWriter writer;
     private final WriteLog log;
@@ -96,6 +89,7 @@ final class LivePartition implements Closeable {
         this.partition = partition;
         this.context = context;
         this.mapper = new DocumentMapper(context.manifest().config());
+        this.checks = new OpChecks(mapper);
         this.directory = directory;
         this.writer = writer;
         this.log = log;
@@ -210,7 +204,7 @@ final class LivePartition implements Closeable {
                 continue;
             }
             long current = batchVersions.containsKey(op.getId()) ? batchVersions.get(op.getId()) : version(op.getId());
-            WriteResult refused = check(op, current);
+            WriteResult refused = checks.check(op, current);
             if (refused != null) {
                 results.add(refused);
                 continue;
@@ -238,55 +232,13 @@ final class LivePartition implements Closeable {
         return results;
     }
 
-    /** Null when the op may be written, else the result that refuses it. */
-    private WriteResult check(WriteOp op, long current) {
-        if (op.getId().isEmpty()) {
-            return refused(WriteOutcome.REJECTED, "missing 'id' (expected: a non-empty string)");
-        }
-        if (op.getExpectedVersion() > 0 && current != op.getExpectedVersion()) {
-            return refused(WriteOutcome.CONFLICT, "document '" + op.getId() + "' is at version "
-                    + (current < 0 ? "none (it does not exist)" : Long.toString(current))
-                    + " (expected: " + op.getExpectedVersion() + ")");
-        }
-        switch (op.getKind()) {
-            case DELETE -> {
-                if (current < 0) {
-                    return refused(WriteOutcome.NOT_FOUND, "no document '" + op.getId() + "'");
-                }
-            }
-            case UPSERT -> {
-                try {
-                    mapper.toDocument(op.getId(), fieldsOf(op));
-                } catch (IllegalArgumentException e) {
-                    return refused(WriteOutcome.REJECTED, e.getMessage());
-                }
-            }
-            default -> {
-                return refused(WriteOutcome.REJECTED, "a " + op.getKind() + " op in a write (expected: UPSERT or DELETE)");
-            }
-        }
-        return null;
-    }
-
-    private static WriteResult refused(WriteOutcome outcome, String error) {
-        return WriteResult.newBuilder().setOutcome(outcome).setError(error).build();
-    }
-
-    private static Map<String, String> fieldsOf(WriteOp op) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (StoredField field : op.getFieldsList()) {
-            fields.put(field.getName(), field.getValue());
-        }
-        return fields;
-    }
-
     private void apply(WriteOp op) throws IOException {
         Term id = new Term(IndexConfig.ID_FIELD, op.getId());
         if (op.getKind() == WriteKind.DELETE) {
             writer.deleteDocuments(id);
             recent.put(op.getId(), -op.getSeq());
         } else {
-            Document doc = mapper.toDocument(op.getId(), fieldsOf(op));
+            Document doc = mapper.toDocument(op.getId(), OpChecks.fieldsOf(op));
             doc.add(new NumericDocValuesField(SEQ_FIELD, op.getSeq()));
             writer.updateDocument(id, doc);
             recent.put(op.getId(), op.getSeq());
@@ -300,46 +252,19 @@ final class LivePartition implements Closeable {
         if (recentVersion != null) {
             return recentVersion < 0 ? -1 : recentVersion;
         }
-        Found found = find(id);
-        return found == null ? -1 : found.version;
-    }
-
-    private record Found(LeafReaderContext leaf, int doc, long version) {
-    }
-
-    private Found find(String id) throws IOException {
-        BytesRef term = new BytesRef(id);
-        for (LeafReaderContext leaf : reader.leaves()) {
-            Terms terms = leaf.reader().terms(IndexConfig.ID_FIELD);
-            if (terms == null) {
-                continue;
-            }
-            TermsEnum termsEnum = terms.iterator();
-            if (!termsEnum.seekExact(term)) {
-                continue;
-            }
-            Bits live = leaf.reader().getLiveDocs();
-            PostingsEnum postings = termsEnum.postings(null, PostingsEnum.NONE);
-            for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-                if (live == null || live.get(doc)) {
-                    NumericDocValues seqs = leaf.reader().getNumericDocValues(SEQ_FIELD);
-                    long version = seqs != null && seqs.advanceExact(doc) ? seqs.longValue() : 0;
-                    return new Found(leaf, doc, version);
-                }
-            }
-        }
-        return null;
+        IdLookup.Found found = IdLookup.find(reader, id);
+        return found == null ? -1 : found.version();
     }
 
     /** A realtime read by id: refreshes first when there are writes no reader has seen. */
     synchronized WriteResult get(String id) throws IOException {
         refresh();
-        Found found = find(id);
+        IdLookup.Found found = IdLookup.find(reader, id);
         if (found == null) {
             return WriteResult.newBuilder().setOutcome(WriteOutcome.NOT_FOUND).setError("no document '" + id + "'").build();
         }
-        WriteResult.Builder result = WriteResult.newBuilder().setOutcome(WriteOutcome.FOUND).setVersion(found.version);
-        Document doc = found.leaf.reader().storedFields().document(found.doc);
+        WriteResult.Builder result = WriteResult.newBuilder().setOutcome(WriteOutcome.FOUND).setVersion(found.version());
+        Document doc = found.leaf().reader().storedFields().document(found.doc());
         for (IndexableField field : doc.getFields()) {
             if (field.stringValue() != null && !field.name().equals(IndexConfig.ID_FIELD)) {
                 result.addFields(StoredField.newBuilder().setName(field.name()).setValue(field.stringValue()));

@@ -24,6 +24,7 @@ public final class ClusterState {
     private final ServedIndex index;
     private final long rootId;
     private final Probation probation;
+    private final StaleReplicas staleReplicas;
     private final Ticker ticker;
 
     /** With a random root id. */
@@ -57,12 +58,18 @@ public final class ClusterState {
                         leafLatencyWindows))
                 .toList();
         this.partitionDocs = new AtomicLongArray(config.partitions());
+        this.staleReplicas = new StaleReplicas(config.partitions(), config.leaves().size());
         for (int p = 0; p < config.partitions(); p++) {
             partitionDocs.set(p, -1);
         }
         // A leaf that can serve at all: probation keeps one such replica of every partition in rotation.
         this.probation = new Probation(config.adaptation(), assignment,
                 leaf -> leaves.get(leaf).state() == LeafStatus.State.UP || leaves.get(leaf).state() == LeafStatus.State.DEGRADED);
+    }
+
+    /** The replicas that missed acknowledged writes: the write path marks them, searches avoid them. */
+    public StaleReplicas staleReplicas() {
+        return staleReplicas;
     }
 
     /** Now on the root's ticker (the clock of probation's times). */

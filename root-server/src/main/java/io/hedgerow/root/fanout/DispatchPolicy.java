@@ -47,9 +47,17 @@ public interface DispatchPolicy {
         default boolean onProbation(int leaf) {
             return false;
         }
+
+        /**
+         * The leaf's replica of the partition missed acknowledged writes and has not caught up
+         * ({@link io.hedgerow.root.cluster.StaleReplicas}).
+         */
+        default boolean stale(int partition, int leaf) {
+            return false;
+        }
     }
 
-    /** The fewest outstanding replica, ties to the preferred one; stalled and probation leaves last. */
+    /** The fewest outstanding replica, ties to the preferred one; probation, stalled and stale replicas last. */
     static DispatchPolicy leastOutstanding() {
         return new ReplicaChoice(false, 1);
     }

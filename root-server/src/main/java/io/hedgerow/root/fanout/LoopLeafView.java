@@ -5,6 +5,7 @@ import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.adapt.StallRule;
+import io.hedgerow.root.cluster.StaleReplicas;
 
 /**
  * The leaves as one event loop's connections see them, for the searches on that loop.
@@ -16,13 +17,16 @@ final class LoopLeafView implements LeafView {
     private final Ticker ticker;
     private final StallRule stallRule;
     private final Probation probation;
+    private final StaleReplicas staleReplicas;
 
     /** @param stallRule when a silent leaf counts as stalled; null: never */
-    LoopLeafView(LoopConnections connections, Ticker ticker, StallRule stallRule, Probation probation) {
+    LoopLeafView(LoopConnections connections, Ticker ticker, StallRule stallRule, Probation probation,
+            StaleReplicas staleReplicas) {
         this.connections = connections;
         this.ticker = ticker;
         this.stallRule = stallRule;
         this.probation = probation;
+        this.staleReplicas = staleReplicas;
     }
 
     @Override
@@ -39,6 +43,11 @@ final class LoopLeafView implements LeafView {
     @Override
     public boolean onProbation(int leaf) {
         return probation.onProbation(leaf);
+    }
+
+    @Override
+    public boolean stale(int partition, int leaf) {
+        return staleReplicas.stale(partition, leaf);
     }
 
     @Override

@@ -7,9 +7,11 @@ import java.util.random.RandomGenerator;
 /**
  * The root's replica choice. Of the partition's replicas that are ready and not excluded, those in
  * rotation come first, those on probation only when no such replica is left (a partition keeps
- * being served), and stalled ones last of all: a stopped process keeps its connections open, so
- * only its silence shows it, and it gets work only when the partition has no other replica to try
- * (a stall is a guess; failing the partition outright would be worse).
+ * being served), then stalled ones: a stopped process keeps its connections open, so only its
+ * silence shows it, and it gets work only when the partition has no other replica to try (a stall
+ * is a guess; failing the partition outright would be worse). Last of all, a replica that missed
+ * acknowledged writes (stale): its answers would lack them, so it is read only when nothing else can
+ * answer for the partition.
  *
  * <p>Among the first group: with {@code latencyAware}, the better of two by C3's rank ({@link
  * ReplicaRank}), two drawn at random when there are more (the power of two choices: every client
@@ -32,7 +34,7 @@ final class ReplicaChoice implements DispatchPolicy {
     @Override
     public int chooseReplica(int partition, int[] replicas, ReplicaView view, LeafSet excludedLeaves,
             RandomGenerator random) {
-        // Tiers: in rotation, then on probation, then stalled; only the best tier present competes.
+        // Tiers: in rotation, on probation, stalled, stale; only the best tier present competes.
         int[] candidates = new int[replicas.length];
         int count = 0;
         int bestTier = Integer.MAX_VALUE;
@@ -40,7 +42,7 @@ final class ReplicaChoice implements DispatchPolicy {
             if (excludedLeaves.contains(leaf) || !view.isReady(leaf)) {
                 continue;
             }
-            int tier = view.stalled(leaf) ? 2 : view.onProbation(leaf) ? 1 : 0;
+            int tier = view.stale(partition, leaf) ? 3 : view.stalled(leaf) ? 2 : view.onProbation(leaf) ? 1 : 0;
             if (tier < bestTier) {
                 bestTier = tier;
                 count = 0; // the worse tiers met so far are only a fallback

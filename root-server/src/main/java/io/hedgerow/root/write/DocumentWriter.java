@@ -77,7 +77,8 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
             for (int r = 0; r < replicaLeaves.length; r++) {
                 replicas[r] = links[replicaLeaves[r]];
             }
-            partitions[p] = new PartitionWriter(p, replicas, settings, ticker, meters);
+            partitions[p] = new PartitionWriter(p, replicas, replicaLeaves, cluster.staleReplicas(), settings, ticker,
+                    meters);
         }
         this.partitioner = new Partitioner(count);
         // The first tick at once: each partition compares its replicas' last seqs before anything else.

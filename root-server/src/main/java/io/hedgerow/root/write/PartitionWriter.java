@@ -8,6 +8,7 @@ import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.common.wire.proto.WriteResult;
+import io.hedgerow.root.cluster.StaleReplicas;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -70,9 +71,11 @@ final class PartitionWriter {
     private boolean polling;
     private long lastCatchUpNanos;
 
-    PartitionWriter(int partition, WriteLink[] links, WriteSettings settings, Ticker ticker, WriteMeters meters) {
+    /** @param links the partition's replicas, and {@code leaves} the index of each one's leaf in the cluster */
+    PartitionWriter(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale, WriteSettings settings,
+            Ticker ticker, WriteMeters meters) {
         this.partition = partition;
-        this.replicas = new ReplicaSet(partition, links);
+        this.replicas = new ReplicaSet(partition, links, leaves, stale);
         this.settings = settings;
         this.ticker = ticker;
         this.meters = meters;

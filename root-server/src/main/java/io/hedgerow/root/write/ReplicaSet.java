@@ -1,6 +1,7 @@
 package io.hedgerow.root.write;
 
 import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.cluster.StaleReplicas;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +17,9 @@ import java.util.List;
  * advanced. Without that, a replica that missed writes could become primary and number new writes
  * below what another replica holds, which that replica would then skip as already held.
  *
+ * <p>A replica out of the set is marked in {@link StaleReplicas}, so that searches read it only when
+ * its partition has no other replica.
+ *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every method holds this object's monitor, and
  * none calls out, so callers may hold their own lock around a call.
  */
@@ -24,15 +28,24 @@ final class ReplicaSet {
 
     private final int partition;
     private final WriteLink[] links;
+    /** Each replica's leaf, by its index in the cluster (for {@link #stale}). */
+    private final int[] leaves;
+    private final StaleReplicas stale;
     private final boolean[] inSync;
     private final long[] knownSeq;
     private final String[] problem;
     private boolean reconciled;
     private final java.util.concurrent.CompletableFuture<Void> whenReconciled = new java.util.concurrent.CompletableFuture<>();
 
-    ReplicaSet(int partition, WriteLink[] links) {
+    ReplicaSet(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale) {
+        if (leaves.length != links.length) {
+            throw new IllegalArgumentException("leaves: " + leaves.length + ", links: " + links.length
+                    + " (expected: one leaf per replica)");
+        }
         this.partition = partition;
         this.links = links.clone();
+        this.leaves = leaves.clone();
+        this.stale = stale;
         this.inSync = new boolean[links.length];
         this.knownSeq = new long[links.length];
         this.problem = new String[links.length];
@@ -96,6 +109,7 @@ final class ReplicaSet {
         problem[replica] = reason;
         if (inSync[replica]) {
             inSync[replica] = false;
+            stale.mark(partition, leaves[replica], true);
             LOG.log(System.Logger.Level.WARNING, "partition {0}: replica on leaf {1} leaves the in-sync set: {2}",
                     partition, links[replica].address(), reason);
         }
@@ -106,6 +120,7 @@ final class ReplicaSet {
         problem[replica] = null;
         if (!inSync[replica]) {
             inSync[replica] = true;
+            stale.mark(partition, leaves[replica], false);
             LOG.log(System.Logger.Level.INFO, "partition {0}: replica on leaf {1} is in sync again at seq {2}",
                     partition, links[replica].address(), lastSeq);
         }

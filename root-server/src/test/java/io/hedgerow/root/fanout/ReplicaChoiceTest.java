@@ -48,8 +48,11 @@ class ReplicaChoiceTest {
         final LeafLoad[] loads;
         final boolean[] stalled;
         final boolean[] probation;
+        /** Stale replicas of partition 0 (those of other partitions are in sync). */
+        final boolean[] staleInPartition0;
 
         View(int leaves) {
+            staleInPartition0 = new boolean[leaves];
             outstanding = new int[leaves];
             loads = new LeafLoad[leaves];
             stalled = new boolean[leaves];
@@ -87,6 +90,11 @@ class ReplicaChoiceTest {
         @Override
         public boolean onProbation(int leaf) {
             return probation[leaf];
+        }
+
+        @Override
+        public boolean stale(int partition, int leaf) {
+            return partition == 0 && staleInPartition0[leaf];
         }
     }
 
@@ -149,6 +157,26 @@ class ReplicaChoiceTest {
                 .as("the partition is still served: by the leaf on probation").isEqualTo(1);
         assertThat(c3.chooseReplica(0, new int[] {0, 1, 2}, view, LeafSet.of(1, 2), FIRST_TWO))
                 .as("the stalled leaf, only when nothing else is left").isEqualTo(0);
+    }
+
+    /**
+     * A replica that missed acknowledged writes is read after every other, even a stalled one, and
+     * only for the partition it is stale in.
+     */
+    @Test
+    void readsAReplicaThatMissedWritesOnlyWhenThePartitionHasNoOther() {
+        View view = new View(2).measured(0, 1, 1, 0).measured(1, 9, 9, 4);
+        view.staleInPartition0[0] = true;
+        for (DispatchPolicy policy : List.of(c3, DispatchPolicy.leastOutstanding())) {
+            assertThat(choose(policy, view, 0, 1)).as("the faster leaf is stale in partition 0").isEqualTo(1);
+            view.stalled[1] = true;
+            assertThat(choose(policy, view, 0, 1)).as("stalled, but not stale").isEqualTo(1);
+            view.stalled[1] = false;
+            assertThat(policy.chooseReplica(1, new int[] {0, 1}, view, LeafSet.EMPTY, FIRST_TWO))
+                    .as("in sync in partition 1").isEqualTo(0);
+            assertThat(policy.chooseReplica(0, new int[] {0, 1}, view, LeafSet.of(1), FIRST_TWO))
+                    .as("the partition is still served when its other replica is excluded").isEqualTo(0);
+        }
     }
 
     /** The request path on a manual clock: 2 leaves, 2 partitions (p0: 0,1  p1: 1,0), hedged after 3 ms. */

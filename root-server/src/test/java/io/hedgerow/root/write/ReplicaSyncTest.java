@@ -9,6 +9,7 @@ import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.cluster.StaleReplicas;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
 import java.net.URI;
@@ -55,6 +56,10 @@ class ReplicaSyncTest {
 
             assertThat(IntStream.range(0, PARTITIONS).filter(p -> documents.inSync(p, second))).isEmpty();
             assertThat(IntStream.range(0, PARTITIONS).filter(p -> documents.inSync(p, first))).hasSize(PARTITIONS);
+            StaleReplicas stale = cluster.root().cluster().staleReplicas();
+            assertThat(IntStream.range(0, PARTITIONS).filter(p -> stale.stale(p, 1))).as("searches avoid it")
+                    .hasSize(PARTITIONS);
+            assertThat(IntStream.range(0, PARTITIONS).filter(p -> stale.stale(p, 0))).isEmpty();
             JsonNode writes = json.readTree(get(cluster, "/cluster")).path("writes").path("partitions");
             assertThat(writes).hasSize(PARTITIONS);
             for (JsonNode partition : writes) {
@@ -79,6 +84,7 @@ class ReplicaSyncTest {
                 }
                 JsonNode again = json.readTree(get(cluster, "/cluster")).path("writes").path("partitions");
                 assertThat(again).allSatisfy(p -> assertThat(p.path("out_of_sync")).isEmpty());
+                assertThat(stale.count()).as("searches read it again").isZero();
                 assertThat(get(cluster, "/metrics")).contains("hedgerow_write_replicas_in_sync{partition=\"0\"} 2.0")
                         .containsPattern("hedgerow_write_catchups_total\\{result=\"completed\"} [1-9]");
             }
