@@ -47,6 +47,20 @@ public final class LeafLoad {
         this.queueLength += ALPHA * (queueLength - this.queueLength);
     }
 
+    /**
+     * A replica choice passed this leaf over for {@code winner}: one sample halfway between the two,
+     * as Elasticsearch's adaptive replica selection adjusts the losers, so that a leaf once measured
+     * slow is tried again at light load instead of never (its EWMAs move only when it answers).
+     */
+    public void passedOver(LeafLoad winner) {
+        if (samples == 0 || winner.samples == 0) {
+            return;
+        }
+        responseNanos += ALPHA * ((winner.responseNanos - responseNanos) / 2);
+        serviceNanos += ALPHA * ((winner.serviceNanos - serviceNanos) / 2);
+        queueLength += ALPHA * ((winner.queueLength - queueLength) / 2);
+    }
+
     public double responseNanos() {
         return responseNanos;
     }

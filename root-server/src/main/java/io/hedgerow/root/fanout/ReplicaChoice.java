@@ -17,7 +17,10 @@ import java.util.random.RandomGenerator;
  * ReplicaRank}), two drawn at random when there are more (the power of two choices: every client
  * herding onto the one best-ranked leaf would make it the worst); a leaf this client knows nothing
  * of yet is compared by outstanding calls instead. Without, the fewest outstanding of all. Ties go
- * to the preferred (first) replica. Pure.
+ * to the preferred (first) replica. The passed-over one of the two has its load nudged halfway toward
+ * the winner's ({@link LeafLoad#passedOver}, as Elasticsearch does): without it, at light load, a
+ * replica once measured slower would never be chosen again, nor measured, and every partition's
+ * work would stay on the other. Pure but for that nudge.
  */
 final class ReplicaChoice implements DispatchPolicy {
     private final boolean latencyAware;
@@ -77,7 +80,14 @@ final class ReplicaChoice implements DispatchPolicy {
                 second = swap;
             }
         }
-        return better(candidates[first], candidates[second], view) ? candidates[first] : candidates[second];
+        int winner = better(candidates[first], candidates[second], view) ? candidates[first] : candidates[second];
+        int loser = winner == candidates[first] ? candidates[second] : candidates[first];
+        LeafLoad loserLoad = view.load(loser);
+        LeafLoad winnerLoad = view.load(winner);
+        if (loserLoad != null && winnerLoad != null) {
+            loserLoad.passedOver(winnerLoad);
+        }
+        return winner;
     }
 
     /** True when {@code a} (the preferred of the two) is at least as good as {@code b}. */

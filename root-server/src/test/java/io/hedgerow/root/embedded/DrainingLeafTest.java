@@ -6,6 +6,7 @@ import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.TestData;
+import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.LeafStatus;
@@ -28,6 +29,9 @@ class DrainingLeafTest {
         try (EmbeddedCluster cluster = EmbeddedCluster.builder(data)
                 .documents("drain", IndexConfig.defaults(), TestData.documents(5, 400))
                 .partitions(4).leaves(2).replicas(2).faultInjection(true)
+                // Replicas in preferred order, so the held search has sub-requests on leaf 0: C3 may
+                // send every partition to whichever leaf the first searches found faster.
+                .adaptation(AdaptationSettings.defaults().withLatencyAwareChoice(false))
                 .leafSettings(config -> config.withWorkers(1).withDrainTimeout(Duration.ofSeconds(30)))
                 .start()) {
             LeafServer draining = cluster.leaves().get(0);

@@ -1,6 +1,7 @@
 package io.hedgerow.root.fanout;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -114,6 +115,25 @@ class ReplicaChoiceTest {
         assertThat(choose(c3, view, 0, 1)).isEqualTo(1);
         // Three: q = 7, rank 1 + 343 x 3 = 1030 > 218: the queue cubed sends work back to leaf 0.
         view.outstanding[1] = 3;
+        assertThat(choose(c3, view, 0, 1)).isEqualTo(0);
+    }
+
+    /**
+     * At light load (nothing outstanding) a leaf once measured slower is passed over, and, answering
+     * nothing, would never be measured again. Each time, its load moves halfway toward the winner's
+     * by one EWMA step, so the winner's next answer slower than its average gives it work again.
+     */
+    @Test
+    void aReplicaPassedOverAtLightLoadIsTriedAgain() {
+        View view = new View(2).measured(0, 10, 8, 2).measured(1, 4, 3, 0);
+        for (int i = 0; i < 30; i++) {
+            assertThat(choose(c3, view, 0, 1)).isEqualTo(1);
+        }
+        assertThat(view.loads[1].responseNanos()).as("the winner's load is left alone").isEqualTo(4.0 * MS);
+        assertThat(view.loads[0].responseNanos()).as("nudged toward the winner's").isCloseTo(4.0 * MS, within(0.1 * MS));
+
+        view.measured(1, 5, 3, 0); // one answer a millisecond slower than its average
+
         assertThat(choose(c3, view, 0, 1)).isEqualTo(0);
     }
 
