@@ -85,10 +85,13 @@ public final class Probation {
     }
 
     /** The leaf answered a search OK after {@code latencyNanos}; the rule runs if it is due. */
-    public synchronized void record(int leaf, long latencyNanos, long nowNanos) {
-        if (!settings.probation()) {
-            return;
+    public void record(int leaf, long latencyNanos, long nowNanos) {
+        if (settings.probation()) { // off: no lock taken on the answer path
+            recordLocked(leaf, latencyNanos, nowNanos);
         }
+    }
+
+    private synchronized void recordLocked(int leaf, long latencyNanos, long nowNanos) {
         Leaf state = leaves[leaf];
         state.ewmaNanos = state.samples++ == 0 ? latencyNanos : state.ewmaNanos + ALPHA * (latencyNanos - state.ewmaNanos);
         if (lastEvaluatedNanos == UNSET || nowNanos - lastEvaluatedNanos >= EVALUATE_EVERY_NANOS) {

@@ -66,7 +66,7 @@ public final class DetachedRoot {
     private final Wire wire;
     private final int[] outstanding;
     private final LeafProgress[] progress;
-    private final LeafLoad[] loads;
+    private final LeafListener[] listeners;
     private final StallRule stallRule;
     private final boolean[] ready;
     private final View view = new View();
@@ -87,12 +87,12 @@ public final class DetachedRoot {
         int leaves = cluster.leaves().size();
         this.outstanding = new int[leaves];
         this.progress = new LeafProgress[leaves];
-        this.loads = new LeafLoad[leaves];
+        this.listeners = new LeafListener[leaves];
         this.stallRule = cluster.config().adaptation().stallRule();
         this.ready = new boolean[leaves];
         for (int leaf = 0; leaf < leaves; leaf++) {
             progress[leaf] = new LeafProgress();
-            loads[leaf] = new LeafLoad();
+            listeners[leaf] = new LeafListener(leaf, cluster.probation());
             ready[leaf] = true;
             leavesByName.put(cluster.leaf(leaf).name(), leaf);
         }
@@ -165,12 +165,8 @@ public final class DetachedRoot {
         public void answered(Copy copy, SearchResponse response, long nowNanos) {
             int leaf = copy.leaf();
             outstanding[leaf]--;
-            loads[leaf].heard(nowNanos);
-            if (response.getStatus() == Status.OK && copy.sub.priority() != Priority.BATCH) {
-                long roundTripNanos = nowNanos - copy.sub.sentNanos();
-                loads[leaf].searched(nowNanos, roundTripNanos, response.getServiceNanos(), response.getQueueLength());
-                context.cluster().probation().record(leaf, roundTripNanos, nowNanos);
-            }
+            listeners[leaf].heard(nowNanos);
+            listeners[leaf].searched(copy.sub, response, nowNanos);
             if (copy.sub.cancelled() || copy.sub.kind() == SubRequestTrace.Kind.SHADOW) {
                 return; // as a connection does: the run stopped waiting for it, or never waited
             }
@@ -198,9 +194,7 @@ public final class DetachedRoot {
             for (Action action : actions) {
                 switch (action) {
                     case Action.SendSearch send -> {
-                        SearchCopy copy = send.copy();
-                        loads[copy.leaf()].sent(context.ticker().nanoTime(), outstanding[copy.leaf()]);
-                        outstanding[copy.leaf()]++;
+                        SearchCopy copy = sent(send.copy());
                         io.hedgerow.common.wire.proto.SearchRequest request = send.wire();
                         wire.send(new Copy(this, copy, request.getBudgetNanos(),
                                 request.hasTwin() ? request.getTwin().getRequestId() : 0,
@@ -208,9 +202,7 @@ public final class DetachedRoot {
                                 request.hasTwin() ? request.getTwin().getGraceNanos() : 0));
                     }
                     case Action.SendShadow shadow -> {
-                        SearchCopy copy = shadow.copy();
-                        loads[copy.leaf()].sent(context.ticker().nanoTime(), outstanding[copy.leaf()]);
-                        outstanding[copy.leaf()]++;
+                        SearchCopy copy = sent(shadow.copy());
                         wire.send(new Copy(this, copy, shadow.wire().getBudgetNanos(), 0, -1, 0));
                     }
                     case Action.SendFetch send -> throw new IllegalStateException(
@@ -227,6 +219,13 @@ public final class DetachedRoot {
                 }
             }
         }
+    }
+
+    /** The copy goes out now: owed by its leaf until answered or lost. */
+    private SearchCopy sent(SearchCopy copy) {
+        listeners[copy.leaf()].sent(context.ticker().nanoTime(), outstanding[copy.leaf()]);
+        outstanding[copy.leaf()]++;
+        return copy;
     }
 
     private int leafOf(String name) {
@@ -324,12 +323,12 @@ public final class DetachedRoot {
 
         @Override
         public LeafLoad load(int leaf) {
-            return loads[leaf];
+            return listeners[leaf].load();
         }
 
         @Override
         public boolean stalled(int leaf) {
-            return loads[leaf].stalled(stallRule, outstanding[leaf], context.ticker().nanoTime());
+            return listeners[leaf].load().stalled(stallRule, outstanding[leaf], context.ticker().nanoTime());
         }
 
         @Override

@@ -12,16 +12,13 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.HelloAck;
 import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
-import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
-import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.adapt.LeafLoad;
-import io.hedgerow.root.adapt.Probation;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -74,9 +71,8 @@ final class LeafConnection {
     private final LongObjectHashMap<QueryCall> cancelled = new LongObjectHashMap<>();
     private final Runnable flush = this::flush;
     private final LeafProgress progress = new LeafProgress();
-    private final LeafLoad load = new LeafLoad();
+    private final LeafListener listener;
     private final Ticker ticker;
-    private final Probation probation;
     private Channel channel;
     /** Whether the leaf answered this channel's Hello (a leaf from before versions closes instead). */
     private boolean helloAnswered;
@@ -87,8 +83,8 @@ final class LeafConnection {
 
     LeafConnection(int leaf, ClusterState cluster, EventLoop loop, Class<? extends Channel> channelClass,
             Frame assignment, Backoff backoff, Ticker ticker) {
+        this.listener = new LeafListener(leaf, cluster.probation());
         this.ticker = ticker;
-        this.probation = cluster.probation();
         this.leaf = leaf;
         this.status = cluster.leaf(leaf);
         this.cluster = cluster;
@@ -134,7 +130,7 @@ final class LeafConnection {
 
     /** What this connection has learnt of the leaf's latency and queue, and since when it is silent. */
     LeafLoad load() {
-        return load;
+        return listener.load();
     }
 
     /**
@@ -185,7 +181,7 @@ final class LeafConnection {
     }
 
     private void send(LeafCall call, Frame frame) {
-        load.sent(ticker.nanoTime(), outstanding());
+        listener.sent(ticker.nanoTime(), outstanding());
         pending.put(call.requestId(), call);
         channel.write(frame, channel.voidPromise());
         scheduleFlush();
@@ -232,49 +228,33 @@ final class LeafConnection {
 
     private void onAnswer(SearchResponse response) {
         long now = ticker.nanoTime();
-        load.heard(now);
-        LeafCall call = pending.remove(response.getRequestId());
-        if (call instanceof ShardCall shard) {
-            measure(shard.copy(), response, now);
-            shard.answered(response);
+        listener.heard(now);
+        if (pending.remove(response.getRequestId()) instanceof ShardCall call) {
+            listener.searched(call.copy(), response, now);
+            call.answered(response);
             return;
         }
-        QueryCall wasCancelled = cancelled.remove(response.getRequestId());
-        if (wasCancelled != null) {
-            // Hedged away or not, its latency is the leaf's: a slow leaf's copies are the ones cancelled.
-            measure(wasCancelled.copy(), response, now);
-            wasCancelled.answeredAfterCancel(response.getStatus(), response.getCutShort());
+        QueryCall call = cancelled.remove(response.getRequestId());
+        if (call != null) {
+            listener.searched(call.copy(), response, now);
+            call.answeredAfterCancel(response.getStatus(), response.getCutShort());
         }
-    }
-
-    /** An OK search answer is a sample of the leaf's latency (batch work, queued behind the rest, is not). */
-    private void measure(SubRequest copy, SearchResponse response, long nowNanos) {
-        if (response.getStatus() != Status.OK || copy.priority() == Priority.BATCH) {
-            return;
-        }
-        long roundTripNanos = nowNanos - copy.sentNanos();
-        load.searched(nowNanos, roundTripNanos, response.getServiceNanos(), response.getQueueLength());
-        probation.record(leaf, roundTripNanos, nowNanos);
     }
 
     private void onFetched(FetchResponse response) {
-        load.heard(ticker.nanoTime());
+        listener.heard(ticker.nanoTime());
         if (pending.remove(response.getRequestId()) instanceof FetchCall call) {
             call.answered(response);
-        } else {
-            answeredAfterCancel(response.getRequestId(), response.getStatus(), false);
+            return;
         }
-    }
-
-    private void answeredAfterCancel(long requestId, Status status, boolean cutShort) {
-        QueryCall call = cancelled.remove(requestId);
-        if (call != null) {
-            call.answeredAfterCancel(status, cutShort);
+        QueryCall cancelledCall = cancelled.remove(response.getRequestId());
+        if (cancelledCall != null) {
+            cancelledCall.answeredAfterCancel(response.getStatus(), false);
         }
     }
 
     private void onInjectAck(InjectFaultAck ack) {
-        load.heard(ticker.nanoTime());
+        listener.heard(ticker.nanoTime());
         if (pending.remove(ack.getRequestId()) instanceof FaultCall call) {
             call.answered(ack);
         }

@@ -3,7 +3,9 @@ package io.hedgerow.root.write;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.StaleReplicas;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The replicas of one partition and what the root knows of each: in sync or not, the seq up to which
@@ -35,7 +37,7 @@ final class ReplicaSet {
     private final long[] knownSeq;
     private final String[] problem;
     private boolean reconciled;
-    private final java.util.concurrent.CompletableFuture<Void> whenReconciled = new java.util.concurrent.CompletableFuture<>();
+    private final CompletableFuture<Void> whenReconciled = new CompletableFuture<>();
 
     ReplicaSet(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale) {
         if (leaves.length != links.length) {
@@ -49,8 +51,8 @@ final class ReplicaSet {
         this.inSync = new boolean[links.length];
         this.knownSeq = new long[links.length];
         this.problem = new String[links.length];
-        java.util.Arrays.fill(inSync, true);
-        java.util.Arrays.fill(knownSeq, -1);
+        Arrays.fill(inSync, true);
+        Arrays.fill(knownSeq, -1);
     }
 
     int size() {
@@ -66,7 +68,7 @@ final class ReplicaSet {
     }
 
     /** Completes once {@link #reconcile} has run: until then the primary is not known. */
-    java.util.concurrent.CompletableFuture<Void> whenReconciled() {
+    CompletableFuture<Void> whenReconciled() {
         return whenReconciled;
     }
 

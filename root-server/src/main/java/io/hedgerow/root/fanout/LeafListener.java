@@ -1,0 +1,53 @@
+package io.hedgerow.root.fanout;
+
+import io.hedgerow.common.wire.proto.Priority;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.root.adapt.LeafLoad;
+import io.hedgerow.root.adapt.Probation;
+
+/**
+ * What one connection learns of its leaf from what it sends and hears: the leaf's load and silence
+ * ({@link LeafLoad}, for the replica choice and stall detection) and latency samples for
+ * {@link Probation}. Shared by {@link LeafConnection} and {@link DetachedRoot}, so the simulator
+ * learns as a connection does. Confined to one event loop (or the simulator's thread); times come in
+ * with the calls.
+ */
+final class LeafListener {
+    private final int leaf;
+    private final Probation probation;
+    private final LeafLoad load = new LeafLoad();
+
+    LeafListener(int leaf, Probation probation) {
+        this.leaf = leaf;
+        this.probation = probation;
+    }
+
+    LeafLoad load() {
+        return load;
+    }
+
+    /** A call goes out at {@code nowNanos}, with {@code outstandingBefore} already owed. */
+    void sent(long nowNanos, int outstandingBefore) {
+        load.sent(nowNanos, outstandingBefore);
+    }
+
+    /** Any answer came at {@code nowNanos}: the leaf is not silent. */
+    void heard(long nowNanos) {
+        load.heard(nowNanos);
+    }
+
+    /**
+     * A search answer to {@code copy} came at {@code nowNanos} (after {@link #heard}): an OK one is a sample of the leaf's
+     * latency, whether the root still waited for it or had cancelled it (a slow leaf's copies are the
+     * ones cancelled). Batch work, queued behind the rest, is not.
+     */
+    void searched(SubRequest copy, SearchResponse response, long nowNanos) {
+        if (response.getStatus() != Status.OK || copy.priority() == Priority.BATCH) {
+            return;
+        }
+        long roundTripNanos = nowNanos - copy.sentNanos();
+        load.searched(nowNanos, roundTripNanos, response.getServiceNanos(), response.getQueueLength());
+        probation.record(leaf, roundTripNanos, nowNanos);
+    }
+}
