@@ -23,7 +23,7 @@ while [[ $# -gt 0 ]]; do
     *) die "unknown option '$1' (expected: --capacity N, --port P, --out DIR, --cluster-arg=FLAG)" ;;
   esac
 done
-[[ "$CAPACITY" =~ ^[0-9]+$ ]] || die "--capacity: '$CAPACITY' (expected: req/s at p99 <= 20 ms, from loadgen --find-capacity)"
+require_capacity "$CAPACITY"
 require_port_free "$PORT"
 bench_init
 URL="http://127.0.0.1:$PORT"

@@ -51,6 +51,10 @@ require_duration() { # name value
   [[ "$2" =~ ^[0-9]+(\.[0-9]+)?(ms|s|m|h)$ ]] || die "$1: '$2' (expected a duration, e.g. 150ms, 10s, 2m)"
 }
 
+require_capacity() { # value
+  [[ "$1" =~ ^[0-9]+$ ]] || die "--capacity: '$1' (expected: req/s at p99 <= 20 ms, from loadgen --find-capacity)"
+}
+
 require_port_free() { # port
   [[ "$1" =~ ^[0-9]+$ && "$1" -ge 1 && "$1" -le 65535 ]] || die "--port: '$1' (expected: 1..65535)"
   if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then

@@ -26,13 +26,13 @@ while [[ $# -gt 0 ]]; do
     *) die "unknown option '$1' (expected: --capacity N, --port P, --out DIR, --admission a,b, --cluster-arg=FLAG)" ;;
   esac
 done
-[[ "$CAPACITY" =~ ^[0-9]+$ ]] || die "--capacity: '$CAPACITY' (expected: req/s at p99 <= 20 ms, from loadgen --find-capacity)"
+require_capacity "$CAPACITY"
 require_port_free "$PORT"
 bench_init
 URL="http://127.0.0.1:$PORT"
 SUMMARY="$OUT/summary.txt"
 {
-  echo "overload benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))"
+  echo "overload benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(machine_line)"
   echo "capacity $CAPACITY req/s (given); 2x = $((2 * CAPACITY)) req/s for 60 s; 10x = $((10 * CAPACITY)) req/s for 10 s"
 } >"$SUMMARY"
 
