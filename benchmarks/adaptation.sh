@@ -18,6 +18,7 @@ PORT=8080
 RESULTS="$HERE/results"
 SCENARIOS="no-fault,slow-leaf,long-pause"
 PHASE=30s
+OUT=""
 
 usage() {
   cat <<'USAGE'
@@ -37,6 +38,8 @@ Options:
   --phase-duration D The no-fault and long-pause phases (default: 30s; slow-leaf's are always 30 s).
   --port N           The root's HTTP port (default: 8080).
   --results DIR      Where the results folder goes (default: results/).
+  --out DIR          Add the rounds to this results folder of an earlier run (so rounds can run at
+                     different times) and report on all its rounds.
   -h, --help         This help.
 USAGE
 }
@@ -51,6 +54,7 @@ while [[ $# -gt 0 ]]; do
     --phase-duration) require_value "$1" "${2:-}"; PHASE="$2"; shift 2 ;;
     --port) require_value "$1" "${2:-}"; PORT="$2"; shift 2 ;;
     --results) require_value "$1" "${2:-}"; RESULTS="$2"; shift 2 ;;
+    --out) require_value "$1" "${2:-}"; OUT="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
@@ -60,8 +64,9 @@ require_capacity "$CAPACITY"
 [[ -z "$BEFORE" || -x "$BEFORE/hedgerow" ]] || die "--before: no ./hedgerow in '$BEFORE'"
 require_port_free "$PORT"
 
-OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-adaptation"
+OUT="${OUT:-$RESULTS/$(date +%Y%m%d-%H%M%S)-adaptation}"
 bench_init
+FIRST_ROUND=$(($(find "$OUT/suites" -maxdepth 1 -name '*-adaptive-*' 2>/dev/null | wc -l) + 1))
 SETTINGS=(adaptive off)
 [[ -n "$BEFORE" ]] && SETTINGS+=(before)
 settings_args() { # setting
@@ -73,9 +78,9 @@ settings_args() { # setting
 }
 
 say "Adaptation benchmark: ${SETTINGS[*]}, $ROUNDS rounds, capacity $CAPACITY; results in $OUT"
-for round in $(seq 1 "$ROUNDS"); do
+for round in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
   for setting in "${SETTINGS[@]}"; do
-    say "Round $round/$ROUNDS: $setting"
+    say "Round $round: $setting"
     # shellcheck disable=SC2046
     "$HERE/benchmarks/tail-suite.sh" --only "$SCENARIOS" --runs 1 --capacity "$CAPACITY" --phase-duration "$PHASE" \
       --port "$PORT" --results "$OUT/suites" --label "$setting-$round" $(settings_args "$setting") \
@@ -89,7 +94,7 @@ REPORT="$OUT/adaptation.md"
   echo
   echo "- Machine: $(machine_line); the root, 4 leaf JVMs and the generator all on it."
   echo "- Code: commit $(git -C "$HERE" rev-parse --short HEAD)${BEFORE:+; before: $(git -C "$BEFORE" rev-parse --short HEAD)}."
-  echo "- Command: \`benchmarks/adaptation.sh --capacity $CAPACITY --rounds $ROUNDS${BEFORE:+ --before $BEFORE}\`; scenarios at $((CAPACITY / 2)) req/s."
+  echo "- Command: \`benchmarks/adaptation.sh --capacity $CAPACITY --rounds $ROUNDS${BEFORE:+ --before $BEFORE}\`$([[ $FIRST_ROUND -gt 1 ]] && echo " (rounds $FIRST_ROUND to $((FIRST_ROUND + ROUNDS - 1)), with --out, after $((FIRST_ROUND - 1)) earlier)"); scenarios at $((CAPACITY / 2)) req/s."
   for setting in "${SETTINGS[@]}"; do
     folders=()
     for suite in "$OUT"/suites/*-"$setting"-[0-9]*; do
