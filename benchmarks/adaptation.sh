@@ -66,7 +66,8 @@ require_port_free "$PORT"
 
 OUT="${OUT:-$RESULTS/$(date +%Y%m%d-%H%M%S)-adaptation}"
 bench_init
-FIRST_ROUND=$(($(find "$OUT/suites" -maxdepth 1 -name '*-adaptive-*' 2>/dev/null | wc -l) + 1))
+mkdir -p "$OUT/suites"
+FIRST_ROUND=$(($(find "$OUT/suites" -maxdepth 1 -name '*-adaptive-*' | wc -l) + 1))
 SETTINGS=(adaptive off)
 [[ -n "$BEFORE" ]] && SETTINGS+=(before)
 settings_args() { # setting
