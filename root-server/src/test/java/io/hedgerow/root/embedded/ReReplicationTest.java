@@ -20,14 +20,15 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A leaf gone for good, over real sockets and real Lucene: after the grace period its partitions
  * are copied to the others, the copies serve once their leaves acknowledge them, and then the loss
- * of a second leaf costs no partition (without re-replication, two leaves down lose the partitions
- * they alone held, as {@link FailoverTest} shows).
+ * of a second leaf that shared partitions with it costs none of them (without re-replication, two
+ * leaves down lose the partitions they alone held, as {@link FailoverTest} shows).
  */
 class ReReplicationTest {
     private static final List<String> QUERIES = List.of("alpha", "bravo charlie", "+delta +echo", "kilo OR lima");
@@ -72,9 +73,12 @@ class ReReplicationTest {
             });
             assertThat(placementJson.get("last_time_to_full_replication_ms").asLong()).isGreaterThanOrEqualTo(500);
 
-            // The partitions leaf 1 shared with leaf 0 now have a third copy elsewhere.
-            cluster.leaves().get(0).close();
-            awaitTrue("leaf 0 seen down", () -> state.leaf(0).readyConnections() == 0);
+            // Leaf 2 shared partitions with leaf 1 (it is not leaf 1's partner); they now have a copy elsewhere.
+            assertThat(IntStream.range(0, start.partitions())
+                    .filter(p -> contains(start.replicasOf(p), 1) && contains(start.replicasOf(p), 2)))
+                    .as("partitions only leaves 1 and 2 held at start").isNotEmpty();
+            cluster.leaves().get(2).close();
+            awaitTrue("leaf 2 seen down", () -> state.leaf(2).readyConnections() == 0);
             List<SearchResult> afterSecondLoss = searchAll(cluster);
             for (int i = 0; i < QUERIES.size(); i++) {
                 assertThat(afterSecondLoss.get(i).tainted()).as(QUERIES.get(i)).isFalse();
