@@ -166,6 +166,7 @@ public final class Placement {
                 }
             }
         }
+        checkFull(nowNanos);
     }
 
     /**
@@ -200,6 +201,11 @@ public final class Placement {
                 rebalanceMoves++;
             }
         }
+        checkFull(nowNanos);
+    }
+
+    /** Ends a stretch of under-replication once every partition has its serving copies on live leaves. */
+    private void checkFull(long nowNanos) {
         if (underReplicatedSinceNanos >= 0 && underReplicated() == 0) {
             lastFullReplicationNanos = nowNanos - underReplicatedSinceNanos;
             underReplicatedSinceNanos = -1;
