@@ -34,6 +34,8 @@ public final class SimConfig {
     final double queryCostP99;
     final long pauseEveryNanos;
     final long pauseNanos;
+    /** Every leaf pauses at the same phase (background work aligned on the clock) rather than its own. */
+    final boolean pauseAligned;
     final int degradedLeaves;
     final double degradedFactor;
     /** When the degraded leaves are slow: from this time until {@link #degradedUntilNanos} (Long.MAX_VALUE: for good). */
@@ -73,6 +75,7 @@ public final class SimConfig {
         d.put("query-cost", "1");
         d.put("pause-every", "0");
         d.put("pause", "0");
+        d.put("pause-phase", "random");
         d.put("degraded-leaves", "0");
         d.put("degraded-factor", "10");
         d.put("degraded-from", "0");
@@ -121,6 +124,12 @@ public final class SimConfig {
             throw new IllegalArgumentException("pause-every: " + get("pause-every") + " (expected: longer than pause "
                     + get("pause") + ")");
         }
+        this.pauseAligned = switch (get("pause-phase")) {
+            case "random" -> false;
+            case "aligned" -> true;
+            default -> throw new IllegalArgumentException("pause-phase: " + get("pause-phase")
+                    + " (expected: random or aligned)");
+        };
         this.degradedLeaves = nonNegativeInt("degraded-leaves");
         this.degradedFactor = positiveDouble("degraded-factor");
         this.degradedFromNanos = SimDurations.parseNanos(get("degraded-from"));
