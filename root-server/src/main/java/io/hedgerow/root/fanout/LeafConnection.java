@@ -29,9 +29,12 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.collection.LongObjectHashMap;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * One event loop's connection to one leaf. Every query handled on that loop sends its
@@ -62,7 +65,7 @@ final class LeafConnection {
     private final EventLoop loop;
     private final Bootstrap bootstrap;
     /** This leaf's current assignment, as the placement has it (built afresh for each handshake and change). */
-    private final java.util.function.Supplier<Frame> assignment;
+    private final Supplier<Frame> assignment;
     private final Backoff backoff;
     private final LongObjectHashMap<LeafCall> pending = new LongObjectHashMap<>();
     /**
@@ -83,7 +86,7 @@ final class LeafConnection {
     private boolean closed;
 
     LeafConnection(int leaf, ClusterState cluster, EventLoop loop, Class<? extends Channel> channelClass,
-            java.util.function.Supplier<Frame> assignment, Backoff backoff, Ticker ticker) {
+            Supplier<Frame> assignment, Backoff backoff, Ticker ticker) {
         this.listener = new LeafListener(leaf, cluster.probation());
         this.ticker = ticker;
         this.leaf = leaf;
@@ -300,7 +303,7 @@ final class LeafConnection {
         if (from != channel) {
             return;
         }
-        java.util.Set<Integer> open = new java.util.HashSet<>();
+        Set<Integer> open = new HashSet<>();
         for (PartitionInfo info : ack.getPartitionsList()) {
             cluster.partitionDocCount(info.getPartition(), info.getDocCount());
             open.add(info.getPartition());

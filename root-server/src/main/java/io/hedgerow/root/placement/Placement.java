@@ -2,7 +2,6 @@ package io.hedgerow.root.placement;
 
 import io.hedgerow.root.cluster.PartitionAssignment;
 import io.hedgerow.root.cluster.PlacementSnapshot;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -47,7 +46,6 @@ public final class Placement {
 
     public enum CopyState { OPENING, SERVING, RETIRING }
 
-    private static final int HISTORY = 32;
 
     /** One copy of a partition on a leaf. */
     private static final class Copy {
@@ -84,19 +82,13 @@ public final class Placement {
     private final Set<Integer> changedLeaves = new TreeSet<>();
     /** Partition * leaves + leaf: a copy that failed there is not tried there again before this time. */
     private final Map<Integer, Long> avoidUntil = new HashMap<>();
-    private final ArrayDeque<PlacementReport.Move> history = new ArrayDeque<>();
+    private final PlacementHistory history = new PlacementHistory();
     private final HotPartitions hot;
     private final Rebalancer rebalancer;
     private boolean servingChanged = true;
     private PlacementSnapshot snapshot;
     private long underReplicatedSinceNanos = -1;
     private long lastFullReplicationNanos = -1;
-    private long reReplications;
-    private long hotCopies;
-    private long rebalanceMoves;
-    private long opened;
-    private long failed;
-    private long retired;
 
     /** Starts from {@code initial}, every copy serving, every leaf alive. */
     public Placement(PartitionAssignment initial, int replicas, PlacementSettings settings, long nowNanos) {
@@ -157,8 +149,7 @@ public final class Placement {
             copy.state = CopyState.SERVING;
             copy.sinceNanos = nowNanos;
             servingChanged = true;
-            opened++;
-            remember(copy, "serving", nowNanos);
+            history.opened(move(copy, "serving", nowNanos));
             if (copy.replaces >= 0) {
                 Copy source = find(copy.partition, copy.replaces);
                 if (source != null && source.state == CopyState.SERVING) {
@@ -198,7 +189,6 @@ public final class Placement {
             if (move != null) {
                 Copy copy = open(move.partition(), move.toLeaf(), Reason.REBALANCE, move.why(), nowNanos);
                 copy.replaces = move.fromLeaf();
-                rebalanceMoves++;
             }
         }
         checkFull(nowNanos);
@@ -250,10 +240,8 @@ public final class Placement {
                 if (lost != null && counted(p, nowNanos) < replicas) {
                     open(p, target, Reason.RE_REPLICATION, "replaces the copy on leaf " + lost.leaf + ", lost "
                             + (nowNanos - lostSinceNanos[lost.leaf]) / 1_000_000 + " ms before", nowNanos);
-                    reReplications++;
                 } else {
                     open(p, target, Reason.HOT, hot.why(p), nowNanos);
-                    hotCopies++;
                 }
             }
         }
@@ -314,6 +302,7 @@ public final class Placement {
         copies.get(partition).add(copy);
         changed(leaf);
         copy.version = version[leaf];
+        history.started(reason);
         return copy;
     }
 
@@ -321,24 +310,19 @@ public final class Placement {
         copy.state = CopyState.RETIRING;
         copy.sinceNanos = nowNanos;
         servingChanged = true;
-        retired++;
-        remember(copy, "retired", nowNanos);
+        history.retired(move(copy, "retired", nowNanos));
     }
 
     private void fail(Copy copy, String why, long nowNanos) {
         copies.get(copy.partition).remove(copy);
         changed(copy.leaf);
-        failed++;
         avoidUntil.put(copy.partition * leaves + copy.leaf, nowNanos + settings.openTimeout().toNanos());
-        remember(copy, "failed: " + why, nowNanos);
+        history.failed(move(copy, "failed: " + why, nowNanos));
     }
 
-    private void remember(Copy copy, String outcome, long nowNanos) {
-        if (history.size() == HISTORY) {
-            history.removeFirst();
-        }
-        history.addLast(new PlacementReport.Move(copy.partition, copy.leaf, copy.reason, outcome, copy.why,
-                copy.startedNanos, nowNanos));
+    private static PlacementReport.Move move(Copy copy, String outcome, long nowNanos) {
+        return new PlacementReport.Move(copy.partition, copy.leaf, copy.reason, outcome, copy.why, copy.startedNanos,
+                nowNanos);
     }
 
     private void changed(int leaf) {
@@ -463,7 +447,6 @@ public final class Placement {
                 gone.add(leaf);
             }
         }
-        return new PlacementReport(views, List.copyOf(history), gone, underReplicated(), underReplicatedSinceNanos,
-                lastFullReplicationNanos, reReplications, hotCopies, rebalanceMoves, opened, failed, retired);
+        return history.report(views, gone, underReplicated(), underReplicatedSinceNanos, lastFullReplicationNanos);
     }
 }

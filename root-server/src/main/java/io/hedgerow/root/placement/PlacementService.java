@@ -187,7 +187,13 @@ public final class PlacementService implements AutoCloseable {
         for (int leaf : placement.takeChangedLeaves()) {
             send(leaf, now);
         }
+        long lastFull = report == null ? -1 : report.lastFullReplicationNanos();
         report = placement.report(now);
+        if (report.lastFullReplicationNanos() >= 0 && report.lastFullReplicationNanos() != lastFull) {
+            LOG.log(System.Logger.Level.INFO, "placement: every partition has its replicas again, {0} s after the"
+                    + " leaf loss that began it", String.format(java.util.Locale.ROOT, "%.1f",
+                    report.lastFullReplicationNanos() / 1e9));
+        }
     }
 
     private void send(int leaf, long now) {
