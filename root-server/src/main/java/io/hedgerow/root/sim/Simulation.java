@@ -111,7 +111,7 @@ public final class Simulation implements DetachedRoot.Wire {
                 IndexQueryParser.standard(), this);
         this.leaves = new SimLeaf[config.leaves];
         for (int leaf = 0; leaf < config.leaves; leaf++) {
-            leaves[leaf] = new SimLeaf(leaf, this, config, clock, seed.split(), leaf < config.degradedLeaves);
+            leaves[leaf] = new SimLeaf(leaf, this, config, clock, seed.split(), degraded(leaf, config));
         }
         this.costRandom = seed.split();
         this.cluster = cluster;
@@ -339,5 +339,18 @@ public final class Simulation implements DetachedRoot.Wire {
 
     SimCounters counters() {
         return counters;
+    }
+
+    /**
+     * Whether {@code leaf} is one of the degraded leaves, spread evenly over the leaves (0, stride,
+     * 2 x stride...): adjacent leaves share partitions, and a run of slow neighbours would leave some
+     * partition no fast replica, which is another experiment.
+     */
+    static boolean degraded(int leaf, SimConfig config) {
+        if (config.degradedLeaves == 0) {
+            return false;
+        }
+        int stride = config.leaves / config.degradedLeaves;
+        return leaf % stride == 0 && leaf / stride < config.degradedLeaves;
     }
 }
