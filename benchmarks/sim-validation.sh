@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Validation of the simulator against the local cluster (docs/simulation.md, "Validation against
+# reality"): the tail suite's no-fault and pause scenarios measured on ./hedgerow local, each run's
+# per-leaf service times (the root's /metrics/leaves, saved by the load generator as .hgrm files)
+# replayed in ./hedgerow simulate with the cluster's shape, the same rate and the same fault, and a
+# table of measured against simulated p50/p99/p99.9.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROUNDS=3
+ONLY_ROUND=""
+CAPACITY=""
+PORT=8400
+OUT=""
+PHASE_DURATION=""
+LOCK="${CPU_LOCK:-/work/cpu.lock}"
+MEASURE=1
+SEED=1
+
+usage() {
+  cat <<'USAGE'
+Usage: benchmarks/sim-validation.sh --capacity N [options]
+
+Measures the tail suite's no-fault and pause scenarios on ./hedgerow local (benchmarks/tail-suite.sh
+--only no-fault,pause, one round per locked command, each round a fresh cluster), then replays each
+measured run in ./hedgerow simulate:
+  cluster   4 leaves, 16 partitions x 2 replicas, one worker per core per leaf (nproc), the root's
+            defaults (hedged at the adaptive p95 with its 10% budget, good-enough cutoff at 90%
+            coverage, C3 choice, stall detection and probation; not the canary: see the docs)
+  service   each leaf's own service time over the measured no-fault phase of the same round
+            (<phase>-leaves/leaf-N-search-service.hgrm), per leaf; contention 0 (the measured
+            service time already holds the slowdown of this load on these cores)
+  network   half of (round trip - queue - service) at the median, from the same files
+  rate      the rate the run achieved; as many searches as it answered
+  pause     for the pause scenario: one leaf stopped 150 ms every second (--pause-every 1s --pause
+            150ms --pause-leaves 1), with the no-fault run's service times (the pause run's own hold
+            the pause already)
+and writes validation.md: measured p50/p99/p99.9 (median of the runs [min-max]) against simulated,
+whether the simulated p99 is within 20% of the measured median and its p99.9 within the measured range.
+
+Options:
+  --capacity N        The capacity the scenario rates are set from (req/s; half of it is the rate). Required
+                      unless --simulate-only.
+  --rounds N          Rounds of both scenarios (default: 3).
+  --round K           Measure only round K (1..rounds) into --out, then simulate what is there: split a long
+                      validation over several sessions.
+  --simulate-only     Measure nothing: simulate and tabulate the rounds already in --out.
+  --port N            The root's HTTP port (default: 8400).
+  --phase-duration D  Measured phase length (default: the suite's full 50,000 requests).
+  --out DIR           Results folder (default: results/<time>-sim-validation).
+  --seed N            The simulations' seed (default: 1).
+  --no-lock           Do not take the shared CPU lock (default: each round and the simulations under
+                      flock $CPU_LOCK, /work/cpu.lock, when it exists).
+  -h, --help          This help.
+USAGE
+}
+
+die() { echo "error: $*" >&2; exit 1; }
+say() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+need() { [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || die "$1 needs a value (see --help)"; }
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --capacity) need "$1" "${2:-}"; CAPACITY="$2"; shift 2 ;;
+    --rounds) need "$1" "${2:-}"; ROUNDS="$2"; shift 2 ;;
+    --round) need "$1" "${2:-}"; ONLY_ROUND="$2"; shift 2 ;;
+    --simulate-only) MEASURE=0; shift ;;
+    --port) need "$1" "${2:-}"; PORT="$2"; shift 2 ;;
+    --phase-duration) need "$1" "${2:-}"; PHASE_DURATION="$2"; shift 2 ;;
+    --out) need "$1" "${2:-}"; OUT="$2"; shift 2 ;;
+    --seed) need "$1" "${2:-}"; SEED="$2"; shift 2 ;;
+    --no-lock) LOCK=""; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+done
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "--rounds: '$ROUNDS' (expected: >= 1)"
+[[ -z "$ONLY_ROUND" || ( "$ONLY_ROUND" =~ ^[1-9][0-9]*$ && "$ONLY_ROUND" -le "$ROUNDS" ) ]] \
+  || die "--round: '$ONLY_ROUND' (expected: 1..$ROUNDS)"
+if [[ $MEASURE == 1 ]]; then
+  [[ "$CAPACITY" =~ ^[1-9][0-9]*$ ]] || die "--capacity: '$CAPACITY' (expected: req/s, e.g. 590; see docs/benchmarks/tail-suite.md)"
+fi
+[[ -n "$LOCK" && ! -e "$LOCK" ]] && LOCK=""
+OUT="${OUT:-$HERE/results/$(date +%Y%m%d-%H%M%S)-sim-validation}"
+mkdir -p "$OUT"
+OUT="$(cd "$OUT" && pwd)"
+HEDGEROW="$HERE/hedgerow"
+locked() { if [[ -n "$LOCK" ]]; then flock "$LOCK" "$@"; else "$@"; fi; }
+
+# ---------------------------------------------------------------- measure
+if [[ $MEASURE == 1 ]]; then
+  rounds=$(seq 1 "$ROUNDS")
+  [[ -z "$ONLY_ROUND" ]] || rounds="$ONLY_ROUND"
+  for round in $rounds; do
+    [[ ! -d "$OUT/round-$round" ]] || die "$OUT/round-$round exists: that round was measured (pick another --round or --out)"
+    say "Round $round/$ROUNDS: no-fault and pause (benchmarks/tail-suite.sh, ${LOCK:+under $LOCK})"
+    args=(--only no-fault,pause --runs 1 --capacity "$CAPACITY" --port "$PORT" --results "$OUT/round-$round"
+      --label "round-$round")
+    [[ -z "$PHASE_DURATION" ]] || args+=(--phase-duration "$PHASE_DURATION")
+    locked "$HERE/benchmarks/tail-suite.sh" "${args[@]}" >"$OUT/round-$round.log" 2>&1 \
+      || say "  round $round reported problems (see $OUT/round-$round.log)"
+  done
+fi
+
