@@ -34,6 +34,8 @@ public final class SimConfig {
     final double queryCostP99;
     final long pauseEveryNanos;
     final long pauseNanos;
+    /** How many leaves pause, the first ones: all of them unless {@code pause-leaves} says fewer. */
+    final int pauseLeaves;
     final int degradedLeaves;
     final double degradedFactor;
     /** When the degraded leaves are slow: from this time until {@link #degradedUntilNanos} (Long.MAX_VALUE: for good). */
@@ -73,6 +75,7 @@ public final class SimConfig {
         d.put("query-cost", "1");
         d.put("pause-every", "0");
         d.put("pause", "0");
+        d.put("pause-leaves", "all");
         d.put("degraded-leaves", "0");
         d.put("degraded-factor", "10");
         d.put("degraded-from", "0");
@@ -120,6 +123,10 @@ public final class SimConfig {
         if (pauseNanos > 0 && pauseEveryNanos <= pauseNanos) {
             throw new IllegalArgumentException("pause-every: " + get("pause-every") + " (expected: longer than pause "
                     + get("pause") + ")");
+        }
+        this.pauseLeaves = get("pause-leaves").equals("all") ? leaves : nonNegativeInt("pause-leaves");
+        if (pauseLeaves > leaves) {
+            throw new IllegalArgumentException("pause-leaves: " + pauseLeaves + " (expected: all, or <= leaves " + leaves + ")");
         }
         this.degradedLeaves = nonNegativeInt("degraded-leaves");
         this.degradedFactor = positiveDouble("degraded-factor");
