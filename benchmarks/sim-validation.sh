@@ -108,6 +108,11 @@ run_folder() { ls -d "$OUT/round-$1"/*/runs/*-"$2" 2>/dev/null | head -n 1; }
 # The per-leaf files of one part (service, round_trip) of a <phase>-leaves/ folder, comma-separated.
 leaf_files() { ls "$1"/leaf-*-search-"$2".hgrm | sort -V | paste -sd, -; }
 WORKERS="$(nproc)"
+# Every simulation under one hold of the lock (a few seconds each), not one wait per run.
+if [[ -n "$LOCK" ]]; then
+  exec 9>>"$LOCK"
+  flock 9
+fi
 SIM="$OUT/sim"
 mkdir -p "$SIM"
 : >"$SIM/runs.tsv"
@@ -126,26 +131,27 @@ for round in $(seq 1 "$ROUNDS"); do
     read -r rate answered < <(python3 "$HERE/benchmarks/sim_validation.py" rate "$folder/summary.json" "$phase")
     queries=$(( answered * 100 / 95 )) # the simulator leaves its first 5% unmeasured
     # service: the leaf's own service time, the simulator adds queue, contention and network (the design);
-    # round-trip: the root-observed round trip as the work, no network: the measured sub-request as a whole,
-    # which tests the request path's composition of sub-requests apart from the leaf model (it counts the
-    # queue twice only where the simulated leaf queues, which at this load it hardly does).
+    # round-trip: the root-observed round trip as the work, no network, and workers enough that the
+    # simulated leaf never queues it again (the round trip holds the leaf's queue): the measured
+    # sub-request as a whole, which tests the request path's composition apart from the leaf model.
     for variant in service round-trip; do
       if [[ $variant == service ]]; then
-        model=(--service "empirical:$leaves" --network "${network_us}us" --peer "${network_us}us")
+        model=(--service "empirical:$leaves" --network "${network_us}us" --peer "${network_us}us" --workers "$WORKERS")
       else
-        model=(--service "empirical:$(leaf_files "$leaves" round_trip)" --network 1us --peer 1us)
+        model=(--service "empirical:$(leaf_files "$leaves" round_trip)" --network 1us --peer 1us --workers 64)
       fi
-      args=(--leaves 4 --partitions 16 --replicas 2 --workers "$WORKERS" --contention 0 --rate "$rate"
+      args=(--leaves 4 --partitions 16 --replicas 2 --contention 0 --rate "$rate"
         --queries "$queries" --policy hedged+good-enough "${model[@]}" --seed "$SEED" ${fault[@]+"${fault[@]}"})
       say "Round $round, $scenario, $variant: ./hedgerow simulate ${args[*]}"
       out="$SIM/round-$round-$scenario-$variant"
-      locked "$HEDGEROW" simulate "${args[@]}" --json --out "$out" >"$out.json" 2>"$out.log" \
+      "$HEDGEROW" simulate "${args[@]}" --json --out "$out" >"$out.json" 2>"$out.log" \
         || die "the simulation failed (see $out.log)"
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$scenario" "$variant" "$folder" "$phase" "$out" "$leaves" \
         "${args[*]}" >>"$SIM/runs.tsv"
     done
   done
 done
+[[ -z "$LOCK" ]] || flock -u 9
 [[ -s "$SIM/runs.tsv" ]] || die "nothing to replay in $OUT"
 python3 "$HERE/benchmarks/sim_validation.py" table "$SIM/runs.tsv" "$(uname -srm), $(nproc) cores, $(date -u +%Y-%m-%d)" \
   >"$OUT/validation.md"
