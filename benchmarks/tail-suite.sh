@@ -7,7 +7,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SUITE_DIR="$HERE/docs/benchmarks/suite"
 # Run in this order each round; cold-start ends a round (it restarts the cluster).
-ALL_SCENARIOS=(no-fault pause delay kill rolling-restart overload no-fault-cache cold-start)
+ALL_SCENARIOS=(no-fault pause delay kill slow-leaf long-pause rolling-restart overload no-fault-cache cold-start)
 # Scenarios that need a feature a later issue brings; listed, not run, until it is there.
 PENDING=()
 
@@ -41,6 +41,9 @@ and --fault-injection, which changes nothing until a fault is injected), with th
   pause           leaf 1's process SIGSTOPped 150 ms every second.
   delay           1% of all sub-requests delayed 1 s (each leaf flips its own coins).
   kill            leaf 2 SIGKILLed 10 s into the phase, restarted at 20 s.
+  slow-leaf       leaf 1 delays every sub-request 20 ms for 30 s: phases before, slowed and after,
+                  30 s each whatever the mode (the fault's length is part of the scenario).
+  long-pause      leaf 1's process SIGSTOPped 2 s every 10 s from 4 s into the phase.
   rolling-restart every leaf in turn stopped (SIGTERM) and restarted, one every 15 s.
   overload        2x capacity for 60 s.
   no-fault-cache  no fault, the root's result cache on (as users run it).
@@ -211,6 +214,8 @@ run_scenario() { # scenario round
     overload) rate="$OVERLOAD_RATE"; seconds="$OVERLOAD_SECONDS" ;;
     kill) seconds="$(max "$PHASE_SECONDS" 40)" ;;  # killed at 10 s, back at 20 s
     rolling-restart) seconds="$(max "$PHASE_SECONDS" 75)" ;; # four leaves, one every 15 s from 5 s
+    slow-leaf) seconds=30 ;; # before, 30 s slowed, after
+    long-pause) seconds="$(max "$PHASE_SECONDS" 30)" ;; # paused at 4, 14, 24 s...
     cold-start) seconds="$(max "$PHASE_SECONDS" 30)" ;;
     no-fault-cache) args+=(--use-cache) ;;
   esac
@@ -278,7 +283,7 @@ TABLE="$OUT/tail-suite.md"
   echo "- Cluster: \`./hedgerow local ${CLUSTER_ARGS[*]}\` (Europarl, 16 partitions x ${REPLICAS:-2} replicas over 4 leaves, default settings)${CHECKOUT:+, started from $CHECKOUT}."
   echo "- Request: the load generator's default mix with the server's defaults (stored fields, snippets, k=10), \`cache=false\` but in no-fault-cache."
   echo "- Capacity: $CAPACITY req/s at p99 <= 20 ms ($CAPACITY_SOURCE); scenarios at $RATE req/s ($SHARE of it), overload at $OVERLOAD_RATE req/s."
-  echo "- Runs: $RUNS of each scenario, interleaved; measured phases of $PHASE_DURATION (at least 40 s for kill, 75 s for rolling-restart, 30 s for cold-start; overload ${OVERLOAD_SECONDS}s)."
+  echo "- Runs: $RUNS of each scenario, interleaved; measured phases of $PHASE_DURATION (at least 40 s for kill, 75 s for rolling-restart, 30 s for cold-start and long-pause, 30 s each for slow-leaf; overload ${OVERLOAD_SECONDS}s)."
   echo "- Command: \`benchmarks/tail-suite.sh$([[ $QUICK == 1 ]] && echo " --quick")${ONLY:+ --only $ONLY}$([[ "$RUNS" != 3 && $QUICK == 0 ]] && echo " --runs $RUNS")${REPLICAS:+ --replicas $REPLICAS}$(printf ' --cluster-arg=%s' ${EXTRA_CLUSTER_ARGS[@]+"${EXTRA_CLUSTER_ARGS[@]}"} | sed 's/^ --cluster-arg=$//')${CHECKOUT:+ --checkout $CHECKOUT}\`"
   [[ ${#PENDING[@]} -eq 0 ]] || echo "- Pending (need a later issue's feature): ${PENDING[*]}."
   echo

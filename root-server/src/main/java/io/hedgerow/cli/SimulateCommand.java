@@ -96,6 +96,10 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--pause-leaves", paramLabel = "N", description = "How many leaves pause, the first ones (default:"
             + " all).")
     private String pauseLeaves;
+    @Option(names = "--pause-phase", paramLabel = "P", description = "random: each leaf pauses at a phase of its own;"
+            + " aligned: every leaf at the same time, as background work in windows aligned on the clock"
+            + " (default: random).")
+    private String pausePhase;
     @Option(names = "--degraded-leaves", paramLabel = "N",
             description = "Leaves that run slower, all along or from --degraded-from until --degraded-until (default: 0).")
     private String degradedLeaves;
@@ -210,7 +214,7 @@ final class SimulateCommand implements Callable<Integer> {
                 {"load", load}, {"queries", queries}, {"warmup", warmup}, {"policy", policy}, {"service", service},
                 {"workers", workers}, {"contention", contention}, {"network", network}, {"peer", peer},
                 {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"pause-every", pauseEvery},
-                {"pause", pause}, {"pause-leaves", pauseLeaves},
+                {"pause", pause}, {"pause-leaves", pauseLeaves}, {"pause-phase", pausePhase},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},
                 {"degraded-from", degradedFrom}, {"degraded-until", degradedUntil}, {"adapt", adapt}, {"crash-leaves", crashLeaves},
                 {"crash-at", crashAt}, {"timeout", timeout}, {"hedge-after", hedgeAfter},

@@ -191,6 +191,13 @@ public final class LeafCommand implements Callable<Integer> {
                     + " (port-PORT), found again only on the same port.")
     private String nodeId;
 
+    @Option(names = "--background-phase", paramLabel = "PHASE", defaultValue = "aligned",
+            description = "When live writes' periodic refreshes and commits (and the merges they start) run:"
+                    + " aligned (at whole multiples of their interval on the wall clock, at the same moments on every"
+                    + " leaf, so a search meets them on all leaves at once or on none) or random (at a phase of this"
+                    + " leaf's own) (default: ${DEFAULT-VALUE}).")
+    private String backgroundPhase;
+
     @Option(names = "--exit-with-parent", hidden = true,
             description = "Exit when the parent process exits, so a killed 'local' cluster leaves nothing behind.")
     private boolean exitWithParent;
@@ -199,6 +206,10 @@ public final class LeafCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LeafServer server;
         try {
+            if (!backgroundPhase.equals("aligned") && !backgroundPhase.equals("random")) {
+                throw new IllegalArgumentException("--background-phase: '" + backgroundPhase
+                        + "' (expected: aligned or random)");
+            }
             LeafConfig config = LeafConfig.defaults(indexDir)
                     .withHost(host).withPort(port).withWorkers(workers).withScheduling(scheduling())
                     .withLimits(new QueryLimits(maxQueryChars, maxClauses, maxExpansions, allowLeadingWildcard,
@@ -207,7 +218,7 @@ public final class LeafCommand implements Callable<Integer> {
                     .withQueryOfDeath(queryOfDeath())
                     .withWarmup(warmup).withSlice(slice)
                     .withDrainTimeout(drainTimeout)
-                    .withLive(LiveSettings.defaults().withNodeId(nodeId))
+                    .withLive(LiveSettings.defaults().withNodeId(nodeId).withAlignedOnClock(backgroundPhase.equals("aligned")))
                     .withClusterSecret(ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv()));
             server = LeafServer.start(config);
         } catch (IOException | IllegalArgumentException e) {

@@ -16,8 +16,11 @@ import java.util.regex.Pattern;
  * @param commitInterval  how often each partition with new writes commits Lucene (bounding what a
  *                        restart replays) and then trims its write-ahead log below what every replica
  *                        holds ({@link LivePartition#trimLog})
+ * @param alignedOnClock  refreshes and commits (and the merges they start) run at whole multiples of
+ *                        their interval on the wall clock, at the same moments on every leaf, rather
+ *                        than at a phase of this leaf's own ({@link io.hedgerow.common.time.ClockWindows})
  */
-public record LiveSettings(String nodeId, Duration refreshInterval, Duration commitInterval) {
+public record LiveSettings(String nodeId, Duration refreshInterval, Duration commitInterval, boolean alignedOnClock) {
     private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     public LiveSettings {
@@ -36,17 +39,21 @@ public record LiveSettings(String nodeId, Duration refreshInterval, Duration com
         }
     }
 
-    /** Named by port, refreshed every 500 ms, committed every 30 s. */
+    /** Named by port, refreshed every 500 ms, committed every 30 s, both aligned on the clock. */
     public static LiveSettings defaults() {
-        return new LiveSettings(null, Duration.ofMillis(500), Duration.ofSeconds(30));
+        return new LiveSettings(null, Duration.ofMillis(500), Duration.ofSeconds(30), true);
     }
 
     public LiveSettings withNodeId(String value) {
-        return new LiveSettings(value, refreshInterval, commitInterval);
+        return new LiveSettings(value, refreshInterval, commitInterval, alignedOnClock);
     }
 
     public LiveSettings withCommitInterval(Duration value) {
-        return new LiveSettings(nodeId, refreshInterval, value);
+        return new LiveSettings(nodeId, refreshInterval, value, alignedOnClock);
+    }
+
+    public LiveSettings withAlignedOnClock(boolean value) {
+        return new LiveSettings(nodeId, refreshInterval, commitInterval, value);
     }
 
     /** The directory, under a build's live directory, of the live copies of a leaf listening on {@code port}. */

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.write;
 
+import io.hedgerow.common.time.ClockWindows;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
@@ -82,8 +83,17 @@ public final class LiveWrites implements Closeable {
         this.dir = buildLiveDir.resolve(settings.leafDirName(port));
         long refreshNanos = settings.refreshInterval().toNanos();
         long commitNanos = settings.commitInterval().toNanos();
-        timer.scheduleWithFixedDelay(this::refreshAll, refreshNanos, refreshNanos, TimeUnit.NANOSECONDS);
-        timer.scheduleWithFixedDelay(this::commitAll, commitNanos, commitNanos, TimeUnit.NANOSECONDS);
+        timer.scheduleAtFixedRate(this::refreshAll, firstDelayNanos(refreshNanos), refreshNanos, TimeUnit.NANOSECONDS);
+        timer.scheduleAtFixedRate(this::commitAll, firstDelayNanos(commitNanos), commitNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Aligned: until the next whole period on the wall clock; else a phase of this leaf's own. */
+    private long firstDelayNanos(long periodNanos) {
+        if (!settings.alignedOnClock()) {
+            return 1 + java.util.concurrent.ThreadLocalRandom.current().nextLong(periodNanos);
+        }
+        java.time.Instant now = java.time.Instant.now();
+        return ClockWindows.delayToNextNanos(now.getEpochSecond() * 1_000_000_000L + now.getNano(), periodNanos, 0);
     }
 
     /** Where this leaf keeps its live copies; null until {@link #start}. */

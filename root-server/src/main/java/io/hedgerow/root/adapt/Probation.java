@@ -37,6 +37,7 @@ public final class Probation {
     static final long EVALUATE_EVERY_MILLIS = 100;
     private static final long EVALUATE_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(EVALUATE_EVERY_MILLIS);
     private static final long UNSET = Long.MIN_VALUE;
+    private static final System.Logger LOG = System.getLogger(Probation.class.getName());
 
     /** A leaf's place: in rotation, or on probation since {@code sinceNanos} for {@code reason}. */
     public record State(boolean onProbation, String reason, long sinceNanos) {
@@ -170,7 +171,7 @@ public final class Probation {
                     state.samplesWhenNormal = state.samples;
                 } else if (nowNanos - state.normalSinceNanos >= settings.probationRecovery().toNanos()
                         && state.samples - state.samplesWhenNormal >= settings.probationMinSamples()) {
-                    set(leaf, State.IN_ROTATION);
+                    set(leaf, new State(false, null, nowNanos));
                     state.slowSinceNanos = UNSET;
                 }
             }
@@ -214,6 +215,12 @@ public final class Probation {
     }
 
     private void set(int leaf, State state) {
+        if (state.onProbation()) {
+            LOG.log(System.Logger.Level.WARNING, "leaf {0} goes on probation: {1}", leaf, state.reason());
+        } else {
+            LOG.log(System.Logger.Level.INFO, "leaf {0} is back in rotation after {1} s on probation", leaf,
+                    String.format(Locale.ROOT, "%.1f", (state.sinceNanos() - states[leaf].sinceNanos()) / 1e9));
+        }
         State[] next = states.clone();
         next[leaf] = state;
         states = next;

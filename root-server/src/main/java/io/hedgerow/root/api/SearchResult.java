@@ -13,6 +13,7 @@ import java.util.List;
  * @param trace     every sub-request sent, in the order sent, when the request asked to explain;
  *                  empty otherwise
  * @param cache     whether the result came from the root's result cache
+ * @param leaves    with {@code trace}: every leaf as the replica choice saw it; empty otherwise
  */
 public record SearchResult(
         List<Hit> hits,
@@ -21,18 +22,26 @@ public record SearchResult(
         Coverage coverage,
         List<PartitionError> errors,
         List<SubRequestTrace> trace,
-        CacheStatus cache) {
+        CacheStatus cache,
+        List<LeafTrace> leaves) {
 
     public SearchResult {
         hits = List.copyOf(hits);
         errors = List.copyOf(errors);
         trace = List.copyOf(trace);
         java.util.Objects.requireNonNull(cache, "cache");
+        leaves = List.copyOf(leaves);
+    }
+
+    /** A result without the leaves' trace. */
+    public SearchResult(List<Hit> hits, TotalHits totalHits, long tookNanos, Coverage coverage,
+            List<PartitionError> errors, List<SubRequestTrace> trace, CacheStatus cache) {
+        this(hits, totalHits, tookNanos, coverage, errors, trace, cache, List.of());
     }
 
     /** This result as the cache served it. */
     public SearchResult withCache(CacheStatus status) {
-        return status == cache ? this : new SearchResult(hits, totalHits, tookNanos, coverage, errors, trace, status);
+        return status == cache ? this : new SearchResult(hits, totalHits, tookNanos, coverage, errors, trace, status, leaves);
     }
 
     /** This result, stored in or served from the cache at {@code took}: without a trace. */

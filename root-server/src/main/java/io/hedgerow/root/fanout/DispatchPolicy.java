@@ -23,6 +23,11 @@ public interface DispatchPolicy {
      */
     int chooseReplica(int partition, int[] replicas, ReplicaView view, LeafSet excludedLeaves, RandomGenerator random);
 
+    /** The leaf's rank among replicas (lower first), for an explain trace; null when the policy ranks none. */
+    default Double rank(int leaf, ReplicaView view) {
+        return null;
+    }
+
     /** What a policy may know of the leaves when choosing a replica. */
     interface ReplicaView {
         boolean isReady(int leaf);

@@ -90,6 +90,12 @@ final class ReplicaChoice implements DispatchPolicy {
         return winner;
     }
 
+    @Override
+    public Double rank(int leaf, ReplicaView view) {
+        LeafLoad load = view.load(leaf);
+        return latencyAware && load != null && load.samples() > 0 ? rank(load, view.outstanding(leaf)) : null;
+    }
+
     /** True when {@code a} (the preferred of the two) is at least as good as {@code b}. */
     private boolean better(int a, int b, ReplicaView view) {
         LeafLoad loadA = view.load(a);

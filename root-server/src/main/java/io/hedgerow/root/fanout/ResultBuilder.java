@@ -80,7 +80,7 @@ final class ResultBuilder {
         return new SearchResult(result,
                 new TotalHits(totalHits, exact ? TotalHits.Relation.EQUAL_TO : TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO),
                 nowNanos - ctx.startNanos, coverage, errors, ctx.request.explain() ? trace(sent) : List.of(),
-                CacheStatus.OFF);
+                CacheStatus.OFF, ctx.request.explain() ? LeafTraces.of(ctx) : List.of());
     }
 
     /** Why a partition has no answer: its last failure if it was given up, else still out at the end. */

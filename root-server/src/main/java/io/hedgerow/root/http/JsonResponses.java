@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.hedgerow.root.api.Hit;
+import io.hedgerow.root.api.LeafTrace;
 import io.hedgerow.root.api.PartitionError;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
@@ -151,6 +152,28 @@ final class JsonResponses {
                 }
                 json.writeBooleanField("used", sub.used());
                 json.writeBooleanField("cancelled", sub.cancelled());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+        }
+        if (!result.leaves().isEmpty()) {
+            json.writeArrayFieldStart("leaves");
+            for (LeafTrace leaf : result.leaves()) {
+                json.writeStartObject();
+                json.writeStringField("leaf", leaf.leaf());
+                json.writeStringField("state", leaf.state());
+                if (leaf.reason() != null) {
+                    json.writeStringField("reason", leaf.reason());
+                }
+                json.writeNumberField("outstanding", leaf.outstanding());
+                if (leaf.rank() != null) {
+                    json.writeNumberField("rank", millis(leaf.rank()));
+                }
+                if (leaf.responseMillis() != null) {
+                    json.writeNumberField("response_ms", millis(leaf.responseMillis()));
+                    json.writeNumberField("service_ms", millis(leaf.serviceMillis()));
+                    json.writeNumberField("queue", millis(leaf.queue()));
+                }
                 json.writeEndObject();
             }
             json.writeEndArray();

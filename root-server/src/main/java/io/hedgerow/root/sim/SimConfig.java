@@ -36,6 +36,8 @@ public final class SimConfig {
     final long pauseNanos;
     /** How many leaves pause, the first ones: all of them unless {@code pause-leaves} says fewer. */
     final int pauseLeaves;
+    /** Every leaf pauses at the same phase (background work aligned on the clock) rather than its own. */
+    final boolean pauseAligned;
     final int degradedLeaves;
     final double degradedFactor;
     /** When the degraded leaves are slow: from this time until {@link #degradedUntilNanos} (Long.MAX_VALUE: for good). */
@@ -76,6 +78,7 @@ public final class SimConfig {
         d.put("pause-every", "0");
         d.put("pause", "0");
         d.put("pause-leaves", "all");
+        d.put("pause-phase", "random");
         d.put("degraded-leaves", "0");
         d.put("degraded-factor", "10");
         d.put("degraded-from", "0");
@@ -128,6 +131,12 @@ public final class SimConfig {
         if (pauseLeaves > leaves) {
             throw new IllegalArgumentException("pause-leaves: " + pauseLeaves + " (expected: all, or <= leaves " + leaves + ")");
         }
+        this.pauseAligned = switch (get("pause-phase")) {
+            case "random" -> false;
+            case "aligned" -> true;
+            default -> throw new IllegalArgumentException("pause-phase: " + get("pause-phase")
+                    + " (expected: random or aligned)");
+        };
         this.degradedLeaves = nonNegativeInt("degraded-leaves");
         this.degradedFactor = positiveDouble("degraded-factor");
         this.degradedFromNanos = SimDurations.parseNanos(get("degraded-from"));

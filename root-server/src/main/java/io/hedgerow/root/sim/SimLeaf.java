@@ -22,7 +22,8 @@ import java.util.SplittableRandom;
  *       answers {@code slow} late (the paper's figure). The delay is outside the worker (a stall of
  *       the answer, not of the leaf), so the tasks stay independent and the analytic
  *       {@code 1 - (1 - p)^n} holds exactly;</li>
- *   <li><b>pauses</b>: every {@code pause-every}, at a phase of its own, the whole leaf stops for
+ *   <li><b>pauses</b>: every {@code pause-every}, at a phase of its own (or, with {@code pause-phase
+ *       aligned}, at the same time as every other leaf), the whole leaf stops for
  *       {@code pause} (as a stop-the-world collection does): running work stretches over the pause
  *       and nothing starts in it; every leaf, or the first {@code pause-leaves};</li>
  *   <li><b>degraded</b>: all its work {@code degraded-factor} times slower, from {@code degraded-from}
@@ -75,7 +76,9 @@ final class SimLeaf {
         this.random = random;
         this.service = config.service.forLeaf(index);
         this.queues = new LeafQueues<>(SchedulingConfig.defaults(), clock);
-        this.pausePhaseNanos = config.pauseNanos > 0 ? (long) (random.nextDouble() * config.pauseEveryNanos) : 0;
+        // Drawn even when aligned, so both settings see the same random numbers after it.
+        long ownPhase = config.pauseNanos > 0 ? (long) (random.nextDouble() * config.pauseEveryNanos) : 0;
+        this.pausePhaseNanos = config.pauseAligned ? 0 : ownPhase;
         this.pauses = config.pauseNanos > 0 && index < config.pauseLeaves;
         this.degraded = degraded;
     }

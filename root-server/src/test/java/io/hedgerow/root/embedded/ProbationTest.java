@@ -7,7 +7,10 @@ import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.adapt.Probation;
+import io.hedgerow.root.api.LeafTrace;
 import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import java.net.URI;
@@ -56,6 +59,23 @@ class ProbationTest {
             assertThat(clusterJson).contains("\"state\":\"probation\"").contains("\"reason\":\"latency ")
                     .contains("\"since\":");
             assertThat(get(cluster, "/metrics")).contains("hedgerow_leaves_probation 1.0");
+
+            // The explain trace says why: the leaf on probation, with the reason, and no primary sent to it.
+            SearchResult explained = cluster.client().search(SearchRequest.builder("alpha OR bravo").k(10)
+                    .explain(true).build()).join();
+            String slowName = cluster.root().cluster().leaf(SLOW_LEAF).name();
+            assertThat(explained.leaves()).hasSize(4);
+            LeafTrace slow = explained.leaves().get(SLOW_LEAF);
+            assertThat(slow.leaf()).isEqualTo(slowName);
+            assertThat(slow.state()).isEqualTo("probation");
+            assertThat(slow.reason()).contains("the median");
+            assertThat(slow.responseMillis()).as("its EWMAs, from shadow answers").isNotNull();
+            assertThat(explained.leaves()).filteredOn(leaf -> leaf.state().equals("in_rotation")).hasSize(3)
+                    .allSatisfy(leaf -> assertThat(leaf.rank()).isNotNull());
+            assertThat(explained.trace()).filteredOn(sub -> sub.kind() == SubRequestTrace.Kind.PRIMARY)
+                    .isNotEmpty().noneMatch(sub -> sub.leaf().equals(slowName));
+            assertThat(get(cluster, "/search?q=alpha&explain=true")).contains("\"leaves\":[")
+                    .contains("\"state\":\"probation\"");
 
             double shadowsBefore = shadows(cluster);
             searchUntil(cluster, () -> shadows(cluster) > shadowsBefore + 5, Integer.MAX_VALUE);
