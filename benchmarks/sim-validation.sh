@@ -24,19 +24,22 @@ Usage: benchmarks/sim-validation.sh --capacity N [options]
 Measures the tail suite's no-fault and pause scenarios on ./hedgerow local (benchmarks/tail-suite.sh
 --only no-fault,pause, one round per locked command, each round a fresh cluster), then replays each
 measured run in ./hedgerow simulate:
-  cluster   4 leaves, 16 partitions x 2 replicas, one worker per core per leaf (nproc), the root's
-            defaults (hedged at the adaptive p95 with its 10% budget, good-enough cutoff at 90%
-            coverage, C3 choice, stall detection and probation; not the canary: see the docs)
-  service   each leaf's own service time over the measured no-fault phase of the same round
-            (<phase>-leaves/leaf-N-search-service.hgrm), per leaf; contention 0 (the measured
-            service time already holds the slowdown of this load on these cores)
-  network   half of (round trip - queue - service) at the median, from the same files
-  rate      the rate the run achieved; as many searches as it answered
+  cluster   4 leaves, 16 partitions x 2 replicas, the root's defaults (hedged at the adaptive p95
+            with its 10% budget, good-enough cutoff at 90% coverage, C3 choice, stall detection and
+            probation; not the canary: see docs/simulation.md)
+  rate      the rate the run achieved; as many searches as it answered (plus the 5% warm-up)
   pause     for the pause scenario: one leaf stopped 150 ms every second (--pause-every 1s --pause
-            150ms --pause-leaves 1), with the no-fault run's service times (the pause run's own hold
-            the pause already)
-and writes validation.md: measured p50/p99/p99.9 (median of the runs [min-max]) against simulated,
-whether the simulated p99 is within 20% of the measured median and its p99.9 within the measured range.
+            150ms --pause-leaves 1), with the no-fault run's times (the pause run's own hold the pause)
+in two variants, each from the same round's no-fault phase (<phase>-leaves/ of its results folder):
+  service     each leaf's own service time (leaf-N-search-service.hgrm), one worker per core per leaf
+              (nproc), contention 0 (the measured time holds this load's slowdown), the network half
+              of (round trip - queue - service) at the median: the simulator's model as designed
+  round-trip  each leaf's root-observed round trip (leaf-N-search-round_trip.hgrm) as the work, no
+              network, 64 workers a leaf so that nothing queues again: the measured sub-requests as a
+              whole, which tests the request path's composition apart from the leaf model
+and writes validation.md: measured p50/p99/p99.9 (median of the runs [min-max]) against simulated
+(and simulated plus a fetch phase drawn from the measured fetch round trips), whether the simulated
+p99 is within 20% of the measured median and its p99.9 within the measured range.
 
 Options:
   --capacity N        The capacity the scenario rates are set from (req/s; half of it is the rate). Required
