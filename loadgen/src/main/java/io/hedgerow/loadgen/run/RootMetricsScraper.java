@@ -103,7 +103,7 @@ public final class RootMetricsScraper {
                 }
                 for (Map.Entry<String, JsonNode> part : phase.getValue().properties()) {
                     String name = "leaf-" + leaf.path("leaf").asInt() + "-" + phase.getKey() + "-" + part.getKey();
-                    histograms.put(name, decode(part.getValue().path("histogram").asText(""), "/metrics/leaves " + name));
+                    histograms.put(name, decode(part.getValue().path("histogram").asText(""), "/metrics/leaves", name));
                 }
             }
         }
@@ -157,17 +157,17 @@ public final class RootMetricsScraper {
     }
 
     private static Histogram histogram(JsonNode body, String outcome) throws IOException {
-        return decode(body.path(outcome).path("histogram").asText(""), "/metrics/latency '" + outcome + "'");
+        return decode(body.path(outcome).path("histogram").asText(""), "/metrics/latency", outcome);
     }
 
-    private static Histogram decode(String encoded, String what) throws IOException {
+    private static Histogram decode(String encoded, String path, String name) throws IOException {
         if (encoded.isEmpty()) {
-            throw new IOException(what + ": no histogram");
+            throw new IOException(path + ": no histogram for '" + name + "'");
         }
         try {
             return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
         } catch (DataFormatException | IllegalArgumentException e) {
-            throw new IOException(what + ": the histogram does not decode: " + e.getMessage(), e);
+            throw new IOException(path + ": the '" + name + "' histogram does not decode: " + e.getMessage(), e);
         }
     }
 }
