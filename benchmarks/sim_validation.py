@@ -6,6 +6,7 @@
   rate SUMMARY PHASE   the phase's achieved rate and its answered count, from a load run's summary.json
   table RUNS MACHINE   the validation table (Markdown) from the script's runs.tsv
 """
+import glob
 import json
 import os
 import random
@@ -87,11 +88,11 @@ def total_count(path):
     raise SystemExit(f"{path}: no total count")
 
 
-def with_fetch(sim_folder, leaves_folder, searches, samples=200_000, seed=1):
+def with_fetch(sim_folder, leaves_folder, searches, samples=100_000, seed=1):
     """The simulated search latency plus a fetch phase drawn from the measured fetch round trips:
     the slowest of as many independent draws as the measured run sent fetches per search (on
     average; each search floor or ceiling of it). p50, p99, p99.9 in ms."""
-    search = percentiles(os.path.join(sim_folder, "run.hgrm"))
+    search = percentiles(glob.glob(os.path.join(sim_folder, "run*.hgrm"))[0])
     fetch_file = os.path.join(leaves_folder, "all-fetch-round_trip.hgrm")
     fetch = percentiles(fetch_file)
     per_search = total_count(fetch_file) / searches
