@@ -1,5 +1,7 @@
 package io.hedgerow.loadgen.report;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -27,7 +29,7 @@ public record RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long 
     public static final RootView UNKNOWN = new RootView(null, null, null, null);
 
     public RootView {
-        leaves = leaves == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(leaves));
+        leaves = leaves == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(leaves));
     }
 
     /** A view without the leaves' histograms. */
