@@ -82,16 +82,10 @@ say "Adaptation benchmark: ${SETTINGS[*]}, $ROUNDS rounds, capacity $CAPACITY; r
 for round in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
   for setting in "${SETTINGS[@]}"; do
     say "Round $round: $setting"
-    # The suite's folder is made as it starts: poll into a file of ours, moved into it after.
-    python3 "$HERE/benchmarks/adaptation_report.py" poll "http://127.0.0.1:$PORT" "$OUT/answers-$setting-$round.log" &
-    POLLER=$!
     # shellcheck disable=SC2046
     "$HERE/benchmarks/tail-suite.sh" --only "$SCENARIOS" --runs 1 --capacity "$CAPACITY" --phase-duration "$PHASE" \
       --port "$PORT" --results "$OUT/suites" --label "$setting-$round" $(settings_args "$setting") \
       >"$OUT/$setting-$round.log" 2>&1 || problem "$setting, round $round: the suite reported problems (see $OUT/$setting-$round.log)"
-    kill "$POLLER" 2>/dev/null || true
-    wait "$POLLER" 2>/dev/null || true
-    mv "$OUT/answers-$setting-$round.log" "$(ls -d "$OUT"/suites/*-"$setting-$round" | tail -1)/answers.log" || true
   done
 done
 
@@ -118,9 +112,9 @@ REPORT="$OUT/adaptation.md"
     fi
   done
   echo
-  echo "## What the root did"
+  echo "## Probation of leaf 1 in slow-leaf (from the root's log, against the fault's inject and clear)"
   echo
-  python3 "$HERE/benchmarks/adaptation_report.py" report "$OUT"/suites/*/
+  python3 "$HERE/benchmarks/probation_times.py" "$OUT"/suites/*/
 } >"$REPORT"
 cat "$REPORT"
 say "Done. Report: $REPORT"

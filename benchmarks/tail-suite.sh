@@ -8,6 +8,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SUITE_DIR="$HERE/docs/benchmarks/suite"
 # Run in this order each round; cold-start ends a round (it restarts the cluster).
 ALL_SCENARIOS=(no-fault pause delay kill slow-leaf long-pause rolling-restart overload no-fault-cache cold-start)
+# Run only when named with --only: kill-for-good needs a cluster that does not restart dead leaves.
+EXTRA_SCENARIOS=(kill-for-good)
 # Scenarios that need a feature a later issue brings; listed, not run, until it is there.
 PENDING=()
 
@@ -119,7 +121,10 @@ SCENARIOS=("${ALL_SCENARIOS[@]}")
 if [[ -n "$ONLY" ]]; then
   IFS=',' read -r -a SCENARIOS <<<"$ONLY"
   for name in "${SCENARIOS[@]}"; do
-    [[ " ${ALL_SCENARIOS[*]} " == *" $name "* ]] || die "--only: no scenario '$name' (expected some of: ${ALL_SCENARIOS[*]})"
+    [[ " ${ALL_SCENARIOS[*]} ${EXTRA_SCENARIOS[*]} " == *" $name "* ]] \
+      || die "--only: no scenario '$name' (expected some of: ${ALL_SCENARIOS[*]} ${EXTRA_SCENARIOS[*]})"
+    [[ "$name" != kill-for-good || " ${EXTRA_CLUSTER_ARGS[*]:-} " == *" --no-leaf-restarts "* ]] \
+      || die "--only kill-for-good: needs --cluster-arg=--no-leaf-restarts (else the supervisor restarts the leaf)"
   done
 fi
 for name in "${SCENARIOS[@]}"; do
@@ -213,6 +218,7 @@ run_scenario() { # scenario round
   case "$name" in
     overload) rate="$OVERLOAD_RATE"; seconds="$OVERLOAD_SECONDS" ;;
     kill) seconds="$(max "$PHASE_SECONDS" 40)" ;;  # killed at 10 s, back at 20 s
+    kill-for-good) seconds="$(max "$PHASE_SECONDS" 70)" ;;  # killed at 10 s, re-replicated from 40 s, back at the end
     rolling-restart) seconds="$(max "$PHASE_SECONDS" 75)" ;; # four leaves, one every 15 s from 5 s
     slow-leaf) seconds=30 ;; # before, 30 s slowed, after
     long-pause) seconds="$(max "$PHASE_SECONDS" 30)" ;; # paused at 4, 14, 24 s...
@@ -226,7 +232,7 @@ run_scenario() { # scenario round
     FOLDERS_OF[$name]="${FOLDERS_OF[$name]:-} $folder"
   fi
   case "$name" in
-    kill|rolling-restart) wait_leaves_up "$name" ;;
+    kill|kill-for-good|rolling-restart) wait_leaves_up "$name" ;;
     overload) say "  cooling down 15 s after the overload"; sleep 15 ;;
   esac
   # No healthy query may be blocklisted by any scenario: the suite's queries have no query of death.

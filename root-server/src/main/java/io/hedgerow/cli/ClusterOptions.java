@@ -101,6 +101,9 @@ final class ClusterOptions {
     @Mixin
     AdaptOptions adapt;
 
+    @Mixin
+    PlacementOptions placement;
+
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
     }
@@ -137,6 +140,7 @@ final class ClusterOptions {
                 .withWriteToken(intake.writeToken())
                 .withBatchAdmission(intake.toBatchAdmission())
                 .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults())
-                .withAdaptation(adapt.toSettings());
+                .withAdaptation(adapt.toSettings())
+                .withPlacement(placement.toSettings());
     }
 }

@@ -92,6 +92,9 @@ final class RootCommand implements Callable<Integer> {
     @Mixin
     private AdaptOptions adapt;
 
+    @Mixin
+    private PlacementOptions placement;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -121,6 +124,7 @@ final class RootCommand implements Callable<Integer> {
                     .withTail(tail.toSettings())
                     .withBatchAdmission(intake.toBatchAdmission())
                     .withAdaptation(adapt.toSettings())
+                    .withPlacement(placement.toSettings())
                     .withClusterSecret(clusterSecret);
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);

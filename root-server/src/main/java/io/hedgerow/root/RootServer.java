@@ -17,6 +17,7 @@ import io.hedgerow.root.http.Readiness;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.placement.PlacementService;
 import io.hedgerow.root.write.DocumentWriter;
 import io.hedgerow.root.write.WriteSettings;
 import io.netty.channel.EventLoopGroup;
@@ -40,10 +41,12 @@ public final class RootServer implements AutoCloseable {
     private final Duration drainTimeout;
     private final String adminToken;
     private final DocumentWriter documents;
+    private final PlacementService placement;
 
     private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http,
             AdmissionControl admission, Readiness readiness, Duration drainTimeout, String adminToken,
-            DocumentWriter documents) {
+            DocumentWriter documents, PlacementService placement) {
+        this.placement = placement;
         this.adminToken = adminToken;
         this.documents = documents;
         this.group = group;
@@ -113,6 +116,13 @@ public final class RootServer implements AutoCloseable {
             Readiness readiness = new Readiness(cluster); // not ready until warmUp
             DocumentWriter documents = new DocumentWriter(cluster, group, transport, WriteSettings.defaults(),
                     Ticker.system(), fanOut.tail().cache()::invalidateAll, metrics.registry());
+            PlacementService placement = null;
+            if (config.placement().anyOn()) {
+                placement = new PlacementService(cluster, config.placement(), Ticker.system(), fanOut::reassign,
+                        documents::tookWrites).start();
+                placement.registerMeters(metrics.registry());
+                cluster.placementReport(placement::report);
+            }
             HttpApiServer http = httpSettings == null ? null
                     : HttpApiServer.start(group, transport, httpSettings, fanOut::search, cluster, metrics, admission,
                             readiness, admin, fanOut.leafFaults(), fanOut.tail(), documents);
@@ -121,7 +131,7 @@ public final class RootServer implements AutoCloseable {
             }
             Duration drain = httpSettings == null ? Duration.ZERO : httpSettings.drainTimeout();
             return new RootServer(group, fanOut, metrics, http, admission, readiness, drain,
-                    httpSettings == null ? null : httpSettings.adminToken(), documents);
+                    httpSettings == null ? null : httpSettings.adminToken(), documents, placement);
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -240,6 +250,9 @@ public final class RootServer implements AutoCloseable {
                         admission.inflight(), Durations.format(drainTimeout));
             }
             http.close();
+        }
+        if (placement != null) {
+            placement.close();
         }
         documents.close();
         fanOut.close();

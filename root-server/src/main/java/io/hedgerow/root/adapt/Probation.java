@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 
 /**
  * Latency-induced probation ("The Tail at Scale"): a leaf much slower than its peers leaves primary
@@ -45,7 +46,7 @@ public final class Probation {
     }
 
     private final AdaptationSettings settings;
-    private final PartitionAssignment assignment;
+    private final Supplier<PartitionAssignment> assignment;
     private final IntPredicate serving;
     private final Leaf[] leaves;
     private volatile State[] states;
@@ -68,10 +69,18 @@ public final class Probation {
      *                such replica of every partition in rotation
      */
     public Probation(AdaptationSettings settings, PartitionAssignment assignment, IntPredicate serving) {
+        this(settings, () -> assignment, serving);
+    }
+
+    /**
+     * As above, for an assignment that changes (the placement service's serving assignment): each
+     * check reads the current one. The number of leaves must not change.
+     */
+    public Probation(AdaptationSettings settings, Supplier<PartitionAssignment> assignment, IntPredicate serving) {
         this.settings = settings;
         this.assignment = assignment;
         this.serving = serving;
-        this.leaves = new Leaf[assignment.leaves()];
+        this.leaves = new Leaf[assignment.get().leaves()];
         for (int leaf = 0; leaf < leaves.length; leaf++) {
             leaves[leaf] = new Leaf();
         }
@@ -199,9 +208,10 @@ public final class Probation {
 
     /** True when every partition of {@code leaf} has another replica that is serving and in rotation. */
     private boolean othersServeItsPartitions(int leaf) {
-        for (int partition : assignment.partitionsOf(leaf)) {
+        PartitionAssignment current = assignment.get();
+        for (int partition : current.partitionsOf(leaf)) {
             boolean covered = false;
-            for (int replica : assignment.replicasOf(partition)) {
+            for (int replica : current.replicasOf(partition)) {
                 if (replica != leaf && serving.test(replica) && !onProbation(replica)) {
                     covered = true;
                     break;

@@ -5,6 +5,7 @@ import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.placement.PlacementSettings;
 import io.hedgerow.root.tail.TailSettings;
 import java.time.Duration;
 import java.util.List;
@@ -32,6 +33,7 @@ import java.util.Objects;
  * @param clusterSecret  the cluster's shared secret, sent in every Hello to a leaf; null: none (leaves
  *                       started without one serve any root)
  * @param adaptation     replica choice, stall detection and latency-induced probation, across requests
+ * @param placement      re-replication, selective replication and rebalancing of partition copies
  */
 public record ClusterConfig(
         String indexName,
@@ -47,7 +49,8 @@ public record ClusterConfig(
         IndexManifest index,
         BatchAdmissionSettings batchAdmission,
         String clusterSecret,
-        AdaptationSettings adaptation) {
+        AdaptationSettings adaptation,
+        PlacementSettings placement) {
 
     public ClusterConfig {
         if (clusterSecret != null && clusterSecret.isBlank()) {
@@ -75,6 +78,7 @@ public record ClusterConfig(
         Objects.requireNonNull(tail, "tail");
         Objects.requireNonNull(batchAdmission, "batchAdmission");
         Objects.requireNonNull(adaptation, "adaptation");
+        Objects.requireNonNull(placement, "placement");
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads: " + ioThreads + " (expected: >= 1)");
         }
@@ -86,6 +90,15 @@ public record ClusterConfig(
             throw new IllegalArgumentException("partitions: " + partitions + " (expected: " + index.partitions()
                     + ", the partitions of index '" + index.name() + "')");
         }
+    }
+
+    /** With the default placement (the constructor from before it). */
+    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
+            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
+            IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
+            AdaptationSettings adaptation) {
+        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
+                index, batchAdmission, clusterSecret, adaptation, PlacementSettings.defaults());
     }
 
     /** With the default adaptation (the constructor from before it). */
@@ -122,44 +135,50 @@ public record ClusterConfig(
     /** For exactly this index; its name and partition count must be this config's. */
     public ClusterConfig withIndex(IndexManifest manifest) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation);
+                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation, placement);
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation);
+                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement);
     }
 
     public ClusterConfig withIoThreads(int threads) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge, tail, index, batchAdmission, clusterSecret, adaptation);
+                hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation);
+                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation, placement);
     }
 
     public ClusterConfig withTail(TailSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation);
+                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation, placement);
     }
 
     public ClusterConfig withBatchAdmission(BatchAdmissionSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation);
+                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation, placement);
     }
 
     /** The shared secret every Hello to a leaf carries (null: none). */
     public ClusterConfig withClusterSecret(String secret) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation);
+                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation, placement);
     }
 
     /** Across-request adaptation: replica choice, stall detection, probation. */
     public ClusterConfig withAdaptation(AdaptationSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings, placement);
+    }
+
+    /** Re-replication, selective replication and rebalancing of partition copies. */
+    public ClusterConfig withPlacement(PlacementSettings settings) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, settings);
     }
 
     @Override

@@ -18,7 +18,10 @@ import java.util.stream.IntStream;
  */
 public final class ClusterState {
     private final ClusterConfig config;
-    private final PartitionAssignment assignment;
+    private volatile PlacementSnapshot placement;
+    private final PartitionLoad partitionLoad;
+    private volatile java.util.function.Supplier<io.hedgerow.root.placement.PlacementReport> placementReport = () -> null;
+    private volatile AssignListener assignListener = (leaf, version, open, error) -> { };
     private final List<LeafStatus> leaves;
     private final AtomicLongArray partitionDocs;
     private final ServedIndex index;
@@ -52,7 +55,8 @@ public final class ClusterState {
         this.ticker = ticker;
         this.rootId = rootId;
         this.index = ServedIndex.of(config);
-        this.assignment = config.assignment();
+        this.placement = PlacementSnapshot.fixed(config.assignment());
+        this.partitionLoad = new PartitionLoad(config.partitions());
         this.leaves = IntStream.range(0, config.leaves().size())
                 .mapToObj(i -> new LeafStatus(i, LeafAddress.parse(config.leaves().get(i)), connectionsPerLeaf, ticker,
                         leafLatencyWindows))
@@ -63,7 +67,7 @@ public final class ClusterState {
             partitionDocs.set(p, -1);
         }
         // A leaf that can serve at all: probation keeps one such replica of every partition in rotation.
-        this.probation = new Probation(config.adaptation(), assignment,
+        this.probation = new Probation(config.adaptation(), this::assignment,
                 leaf -> leaves.get(leaf).state() == LeafStatus.State.UP || leaves.get(leaf).state() == LeafStatus.State.DEGRADED);
     }
 
@@ -116,8 +120,62 @@ public final class ClusterState {
         return index;
     }
 
+    /**
+     * The serving assignment: which leaves searches may choose for each partition. Fixed unless the
+     * placement service publishes a new one; one volatile read, no lock.
+     */
     public PartitionAssignment assignment() {
-        return assignment;
+        return placement.serving();
+    }
+
+    /** The assignment as searches and leaves see it now: serving copies, and each leaf's target. */
+    public PlacementSnapshot placement() {
+        return placement;
+    }
+
+    /** Publishes a new placement (copy-on-write): searches starting after it choose from its serving copies. */
+    public void publish(PlacementSnapshot snapshot) {
+        if (snapshot.serving().partitions() != config.partitions() || snapshot.serving().leaves() != leaves.size()) {
+            throw new IllegalArgumentException("placement for " + snapshot.serving().partitions() + " partitions and "
+                    + snapshot.serving().leaves() + " leaves (expected: " + config.partitions() + " and " + leaves.size() + ")");
+        }
+        this.placement = snapshot;
+    }
+
+    /** The placement controllers' report for {@code /cluster}; null when no placement service runs. */
+    public io.hedgerow.root.placement.PlacementReport placementReport() {
+        return placementReport.get();
+    }
+
+    /** Where {@link #placementReport()} comes from (the placement service). */
+    public void placementReport(java.util.function.Supplier<io.hedgerow.root.placement.PlacementReport> source) {
+        this.placementReport = source;
+    }
+
+    /** Each partition's query load, recorded as leaves answer. */
+    public PartitionLoad partitionLoad() {
+        return partitionLoad;
+    }
+
+    /** Told of every assignment acknowledgement a leaf sends. */
+    @FunctionalInterface
+    public interface AssignListener {
+        /**
+         * @param version the target version the leaf acknowledged (the assignment's request id)
+         * @param open    the partitions the leaf has open
+         * @param error   empty, or why some partition did not open
+         */
+        void acked(int leaf, long version, java.util.Set<Integer> open, String error);
+    }
+
+    /** Where assignment acknowledgements go (the placement service); one listener. */
+    public void onAssignAck(AssignListener listener) {
+        this.assignListener = listener;
+    }
+
+    /** A leaf acknowledged an assignment: called by its connections' event loops. */
+    public void assignAcked(int leaf, long version, java.util.Set<Integer> open, String error) {
+        assignListener.acked(leaf, version, open, error);
     }
 
     public List<LeafStatus> leaves() {

@@ -121,6 +121,32 @@ public final class PartitionAssignment {
         return new PartitionAssignment(partitions, leaves, replicasOf);
     }
 
+    /**
+     * Exactly these replicas: {@code replicasOfPartition[p]} are partition p's leaves, preferred
+     * first (a placement controller's serving assignment). Partitions may have different numbers of
+     * replicas, at least one each, never two on one leaf. The arrays are copied.
+     */
+    public static PartitionAssignment of(int leaves, int[][] replicasOfPartition) {
+        if (leaves < 1 || replicasOfPartition.length < 1) {
+            throw new IllegalArgumentException("leaves: " + leaves + ", partitions: " + replicasOfPartition.length
+                    + " (expected: both >= 1)");
+        }
+        int[][] copy = new int[replicasOfPartition.length][];
+        for (int p = 0; p < copy.length; p++) {
+            copy[p] = replicasOfPartition[p].clone();
+            if (copy[p].length < 1) {
+                throw new IllegalArgumentException("partition " + p + ": no replica (expected: at least one)");
+            }
+            for (int r = 0; r < copy[p].length; r++) {
+                if (copy[p][r] < 0 || copy[p][r] >= leaves || contains(copy[p], r, copy[p][r])) {
+                    throw new IllegalArgumentException("partition " + p + ": replicas " + Arrays.toString(copy[p])
+                            + " (expected: distinct leaves in 0.." + (leaves - 1) + ")");
+                }
+            }
+        }
+        return new PartitionAssignment(copy.length, leaves, copy);
+    }
+
     /** The leaf that shares no partition with {@code leaf}, or -1 when the placement has none. */
     public int partnerOf(int leaf) {
         for (int other = 0; other < leaves; other++) {

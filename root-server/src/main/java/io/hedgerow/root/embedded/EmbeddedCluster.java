@@ -15,6 +15,7 @@ import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.adapt.AdaptationSettings;
+import io.hedgerow.root.placement.PlacementSettings;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
@@ -118,6 +119,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private UnaryOperator<LeafConfig> leafSettings = UnaryOperator.identity();
         private TailSettings tail = TailSettings.defaults();
         private AdaptationSettings adaptation = AdaptationSettings.defaults();
+        private PlacementSettings placement = PlacementSettings.defaults();
         private AdmissionSettings admission = AdmissionSettings.defaults();
         private String adminToken = HttpSettings.newAdminToken();
         private String writeToken;
@@ -243,6 +245,12 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /** The root's re-replication, selective replication and rebalancing (default: {@link PlacementSettings#defaults()}). */
+        public Builder placement(PlacementSettings settings) {
+            this.placement = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
         /** Where to report indexing progress; silent by default. */
         public Builder progress(PrintStream out) {
             this.progress = out;
@@ -274,6 +282,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                         .withHedge(hedge)
                         .withTail(tail)
                         .withAdaptation(adaptation)
+                        .withPlacement(placement)
                         .withClusterSecret(clusterSecret);
                 // Its leaves share this JVM, so there is no process to restart; delays are all /admin offers.
                 LeafAdmin admin = !faultInjection ? null : leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException(

@@ -82,14 +82,32 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         return count;
     }
 
-    private static Frame assignmentFrame(ClusterState cluster, int leaf) {
-        int[] partitions = cluster.assignment().partitionsOf(leaf);
-        return Frame.newBuilder().setAssign(AssignPartitions.newBuilder()
-                        .setRequestId(0)
-                        .setIndexName(cluster.config().indexName())
-                        .addAllPartitions(Arrays.stream(partitions).boxed().toList())
-                        .addAllPeers(cluster.leafNames()))
-                .build();
+    /**
+     * The leaf's assignment as the placement has it now: its target partitions, numbered by the
+     * target's version (the request id, which the leaf's acknowledgement echoes).
+     */
+    private static java.util.function.Supplier<Frame> assignmentFrame(ClusterState cluster, int leaf) {
+        return () -> {
+            var placement = cluster.placement();
+            return Frame.newBuilder().setAssign(AssignPartitions.newBuilder()
+                            .setRequestId(placement.targetVersion()[leaf])
+                            .setIndexName(cluster.config().indexName())
+                            .addAllPartitions(Arrays.stream(placement.targetOfLeaf()[leaf]).boxed().toList())
+                            .addAllPeers(cluster.leafNames()))
+                    .build();
+        };
+    }
+
+    /**
+     * Sends {@code leaf} its current assignment (the placement changed it) on every connection past
+     * its handshake; from any thread. Each connection reads the placement when it sends; should an
+     * older assignment still arrive last (another connection's handshake), the leaf's
+     * acknowledgement names the older version and the placement service sends it again.
+     */
+    public void reassign(int leaf) {
+        for (LoopConnections loop : loops) {
+            loop.loop().execute(() -> loop.all()[leaf].reassign());
+        }
     }
 
     /** Opens every connection; they become ready as leaves acknowledge their assignments. */

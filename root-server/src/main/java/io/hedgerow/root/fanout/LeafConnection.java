@@ -29,9 +29,12 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.collection.LongObjectHashMap;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * One event loop's connection to one leaf. Every query handled on that loop sends its
@@ -61,7 +64,8 @@ final class LeafConnection {
     private final ClusterState cluster;
     private final EventLoop loop;
     private final Bootstrap bootstrap;
-    private final Frame assignment;
+    /** This leaf's current assignment, as the placement has it (built afresh for each handshake and change). */
+    private final Supplier<Frame> assignment;
     private final Backoff backoff;
     private final LongObjectHashMap<LeafCall> pending = new LongObjectHashMap<>();
     /**
@@ -82,7 +86,7 @@ final class LeafConnection {
     private boolean closed;
 
     LeafConnection(int leaf, ClusterState cluster, EventLoop loop, Class<? extends Channel> channelClass,
-            Frame assignment, Backoff backoff, Ticker ticker) {
+            Supplier<Frame> assignment, Backoff backoff, Ticker ticker) {
         this.listener = new LeafListener(leaf, cluster.probation());
         this.ticker = ticker;
         this.leaf = leaf;
@@ -230,6 +234,7 @@ final class LeafConnection {
         long now = ticker.nanoTime();
         listener.heard(now);
         if (pending.remove(response.getRequestId()) instanceof ShardCall call) {
+            cluster.partitionLoad().record(response.getPartition(), response.getServiceNanos());
             listener.searched(call.copy(), response, now);
             call.answered(response);
             return;
@@ -275,7 +280,17 @@ final class LeafConnection {
             refuse(problem);
             return;
         }
-        channel.writeAndFlush(assignment, channel.voidPromise());
+        channel.writeAndFlush(assignment.get(), channel.voidPromise());
+    }
+
+    /**
+     * Sends the leaf its current assignment again (the placement changed it): on a connection past
+     * its handshake only; one still in it sends the current assignment when its Hello is answered.
+     */
+    void reassign() {
+        if (channel != null && helloAnswered && status.refusal() == null) {
+            channel.writeAndFlush(assignment.get(), channel.voidPromise());
+        }
     }
 
     private void refuse(String problem) {
@@ -288,8 +303,16 @@ final class LeafConnection {
         if (from != channel) {
             return;
         }
+        Set<Integer> open = new HashSet<>();
         for (PartitionInfo info : ack.getPartitionsList()) {
             cluster.partitionDocCount(info.getPartition(), info.getDocCount());
+            open.add(info.getPartition());
+        }
+        cluster.assignAcked(leaf, ack.getRequestId(), open, ack.getError());
+        if (!ack.getError().isEmpty() && ready) {
+            // A change of a serving leaf's assignment: the copies it could not open are the placement's
+            // to place elsewhere; what it serves is open, so it stays ready.
+            return;
         }
         if (!ack.getError().isEmpty()) {
             // Not ready: no traffic to a leaf missing part of its assignment. Closing retries it after a backoff.

@@ -123,6 +123,7 @@ final class ClusterReport {
             json.writeEndObject();
         }
         json.writeEndArray();
+        PlacementJson.write(json, cluster);
         if (documents != null) {
             WritesReport.write(json, documents);
         }

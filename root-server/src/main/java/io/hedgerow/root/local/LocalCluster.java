@@ -126,7 +126,7 @@ public final class LocalCluster implements AutoCloseable {
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(), options.replicas())
                     .withHedge(options.hedge()).withTail(options.tail()).withClusterSecret(clusterSecret)
                     .withBatchAdmission(options.batchAdmission())
-                    .withAdaptation(options.adaptation());
+                    .withAdaptation(options.adaptation()).withPlacement(options.placement());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             String adminToken = options.adminToken() != null ? options.adminToken() : HttpSettings.newAdminToken();
             Path tokenFile = run.adminTokenFile();

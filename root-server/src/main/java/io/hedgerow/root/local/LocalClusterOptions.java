@@ -4,6 +4,7 @@ import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.placement.PlacementSettings;
 import io.hedgerow.root.tail.TailSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,14 +40,16 @@ import java.util.Objects;
  * @param writeToken   the token writes to {@code /documents} require; null: a new random one, written
  *                     to {@code <run dir>/write-token}
  * @param adaptation   the root's replica choice, stall detection and probation
+ * @param placement    the root's re-replication, selective replication and rebalancing
  */
 public record LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
         RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
         Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
         List<String> leafArguments, AdmissionSettings admission, String adminToken,
         RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken,
-        AdaptationSettings adaptation) {
+        AdaptationSettings adaptation, PlacementSettings placement) {
     public LocalClusterOptions {
+        Objects.requireNonNull(placement, "placement");
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(batchAdmission, "batchAdmission");
         Objects.requireNonNull(adaptation, "adaptation");
@@ -83,67 +86,74 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
             HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath, List<String> leafArguments) {
         this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null, null,
-                BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults());
+                BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults(), PlacementSettings.defaults());
     }
 
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision,
-                batchAdmission, writeToken, adaptation);
+                batchAdmission, writeToken, adaptation, placement);
     }
 
     /** The admin token to require; null for a new random one. */
     public LocalClusterOptions withAdminToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision,
-                batchAdmission, writeToken, adaptation);
+                batchAdmission, writeToken, adaptation, placement);
     }
 
     /** Leaves restarted when they die, by this policy (null: not restarted). */
     public LocalClusterOptions withSupervision(RestartPolicy.Settings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                value, batchAdmission, writeToken, adaptation);
+                value, batchAdmission, writeToken, adaptation, placement);
     }
 
     public LocalClusterOptions withFaultInjection(boolean enabled) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation);
+                batchAdmission, writeToken, adaptation, placement);
     }
 
     /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
     public LocalClusterOptions withQueryOfDeath(String token) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation);
+                batchAdmission, writeToken, adaptation, placement);
     }
 
     /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
     public LocalClusterOptions withLeafArguments(List<String> arguments) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation);
+                batchAdmission, writeToken, adaptation, placement);
     }
 
     /** The root's batch admission ({@link BatchAdmissionSettings#off()} sends batch work out as it comes). */
     public LocalClusterOptions withBatchAdmission(BatchAdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, value, writeToken, adaptation);
+                supervision, value, writeToken, adaptation, placement);
     }
 
     /** The write token to require; null for a new random one. */
     public LocalClusterOptions withWriteToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, value, adaptation);
+                supervision, batchAdmission, value, adaptation, placement);
     }
 
     /** The root's adaptation across requests (default: all on). */
     public LocalClusterOptions withAdaptation(AdaptationSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, value);
+                supervision, batchAdmission, writeToken, value, placement);
+    }
+
+    /** The root's re-replication, selective replication and rebalancing (default: re-replication only). */
+    public LocalClusterOptions withPlacement(PlacementSettings value) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
+                supervision, batchAdmission, writeToken, adaptation, value);
     }
 }

@@ -219,6 +219,14 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
     }
 
     /** Each replica of a partition as the write path sees it: primary, in sync, known seq, problem. */
+    /**
+     * Whether {@code partition} took live writes: a copy the placement opens elsewhere (not one of the
+     * replicas this write path keeps in sync) would miss them.
+     */
+    public boolean tookWrites(int partition) {
+        return partitions[partition].tookWrites();
+    }
+
     public List<ReplicaStatus> replicas(int partition) {
         return partitions[partition].replicas().status();
     }

@@ -156,6 +156,14 @@ final class PartitionWriter {
         return true;
     }
 
+    /**
+     * Whether the partition took live writes (this root's, or before it: a replica's log says so), so
+     * a new copy opened from the built index would miss them.
+     */
+    synchronized boolean tookWrites() {
+        return ackedSeq > 0 || replicas.highestKnownSeq() > 0;
+    }
+
     /** Called every second: checks the replicas at start, or catches one up, when nothing else runs. */
     synchronized void tick() {
         if (!busy) {

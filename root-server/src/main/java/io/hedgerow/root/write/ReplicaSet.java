@@ -59,6 +59,15 @@ final class ReplicaSet {
         return links.length;
     }
 
+    /** The highest last seq any replica is known to have: above 0 once the partition took live writes. */
+    synchronized long highestKnownSeq() {
+        long highest = -1;
+        for (long seq : knownSeq) {
+            highest = Math.max(highest, seq);
+        }
+        return highest;
+    }
+
     WriteLink link(int replica) {
         return links[replica];
     }

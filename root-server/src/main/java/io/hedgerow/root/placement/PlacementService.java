@@ -1,0 +1,240 @@
+package io.hedgerow.root.placement;
+
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.cluster.PartitionAssignment;
+import io.hedgerow.root.cluster.PlacementSnapshot;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import java.util.function.IntPredicate;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Runs the root's {@link Placement}: four times a second it turns the leaves' states into events
+ * (a leaf lost, a leaf back), reads the partitions' load, ticks the plan, publishes the serving
+ * assignment to {@link ClusterState} (copy-on-write: searches read it without a lock) and tells the
+ * leaves whose target changed. Acknowledgements come from the leaf connections' event loops and are
+ * handed to the placement's thread.
+ *
+ * <p><b>Live writes.</b> The write path keeps the replicas of the assignment at start in sync; it
+ * does not know copies the placement adds. A copy added to a partition that took live writes would
+ * miss them (catching it up from the primary's log is not built), so it is marked stale
+ * ({@link io.hedgerow.root.cluster.StaleReplicas}): searches read it only when the partition has no
+ * other replica. Rebalancing, which moves original copies away from the write path's replicas,
+ * starts no move once any partition took writes.
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe: the plan is confined to one thread; the
+ * report and meters read a volatile snapshot. An acknowledgement of a target older than the
+ * leaf's current one (another connection's handshake arriving last) gets the leaf its current
+ * target again, at most every two seconds.
+ */
+public final class PlacementService implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(PlacementService.class.getName());
+    private static final long TICK_MILLIS = 250;
+    private static final long RESEND_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+    private final ClusterState cluster;
+    private final PartitionAssignment original;
+    private final Placement placement;
+    private final LoadWindow window;
+    private final Ticker ticker;
+    private final IntConsumer reassign;
+    private final IntPredicate tookWrites;
+    private final boolean measureLoad;
+    private final boolean[] alive;
+    private final long[] ackedVersion;
+    private final long[] sentNanos;
+    private final Set<Long> markedStale = new HashSet<>();
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "placement");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile PlacementReport report;
+    private volatile boolean writesSeen;
+
+    /**
+     * @param reassign   sends a leaf its current target ({@code FanOut::reassign})
+     * @param tookWrites whether a partition took live writes ({@code DocumentWriter::tookWrites})
+     */
+    public PlacementService(ClusterState cluster, PlacementSettings settings, Ticker ticker, IntConsumer reassign,
+            IntPredicate tookWrites) {
+        this.cluster = cluster;
+        this.original = cluster.assignment();
+        this.ticker = ticker;
+        this.reassign = reassign;
+        this.tookWrites = tookWrites;
+        this.placement = new Placement(original, cluster.config().replicas(), settings, ticker.nanoTime());
+        this.window = new LoadWindow(settings.loadWindow().toNanos());
+        this.measureLoad = settings.selectiveReplication() || settings.rebalancing();
+        int leaves = cluster.leaves().size();
+        this.alive = new boolean[leaves];
+        java.util.Arrays.fill(alive, true);
+        this.ackedVersion = new long[leaves];
+        this.sentNanos = new long[leaves];
+        this.report = placement.report(ticker.nanoTime());
+    }
+
+    /** Starts listening to acknowledgements and ticking. */
+    public PlacementService start() {
+        cluster.onAssignAck((leaf, version, open, error) -> thread.execute(() -> acked(leaf, version, open)));
+        thread.scheduleWithFixedDelay(this::tickSafely, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** What the controllers did and are doing, as of the last tick or acknowledgement. */
+    public PlacementReport report() {
+        return report;
+    }
+
+    /** Registers the placement's meters: copies started by kind, opened, failed, retired; partitions short. */
+    public void registerMeters(MeterRegistry registry) {
+        counter(registry, "re_replication", PlacementReport::reReplications);
+        counter(registry, "hot", PlacementReport::hotCopies);
+        counter(registry, "rebalance", PlacementReport::rebalanceMoves);
+        FunctionCounter.builder("hedgerow.placement.copies.ended", this, s -> s.report.opened())
+                .tag("outcome", "serving").description("Copies acknowledged open and serving").register(registry);
+        FunctionCounter.builder("hedgerow.placement.copies.ended", this, s -> s.report.failed())
+                .tag("outcome", "failed").description("Copies given up (an error, a timeout, their leaf lost)")
+                .register(registry);
+        FunctionCounter.builder("hedgerow.placement.copies.ended", this, s -> s.report.retired())
+                .tag("outcome", "retired").description("Copies taken out of service").register(registry);
+        Gauge.builder("hedgerow.placement.under_replicated", this, s -> s.report.underReplicated())
+                .description("Partitions with fewer serving copies on live leaves than they should have")
+                .register(registry);
+        Gauge.builder("hedgerow.placement.opening", this, s -> s.report.copies().stream()
+                        .filter(c -> c.state() == Placement.CopyState.OPENING).count())
+                .description("Copies opening now").register(registry);
+        Gauge.builder("hedgerow.placement.full_replication.last.seconds", this,
+                        s -> s.report.lastFullReplicationNanos() < 0 ? Double.NaN : s.report.lastFullReplicationNanos() / 1e9)
+                .description("How long the last return to full replication took, from the leaf loss that began it")
+                .register(registry);
+    }
+
+    private void counter(MeterRegistry registry, String kind, ToDoubleFunction<PlacementReport> value) {
+        FunctionCounter.builder("hedgerow.placement.copies.started", this, s -> value.applyAsDouble(s.report))
+                .tag("kind", kind).description("Copies the placement started opening, by why").register(registry);
+    }
+
+    private void tickSafely() {
+        try {
+            tick();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "placement tick failed", e);
+        }
+    }
+
+    private void tick() {
+        long now = ticker.nanoTime();
+        for (int leaf = 0; leaf < alive.length; leaf++) {
+            LeafStatus status = cluster.leaf(leaf);
+            boolean up = status.readyConnections() > 0 && !status.isDraining();
+            if (up != alive[leaf]) {
+                alive[leaf] = up;
+                if (up) {
+                    placement.leafBack(leaf, now);
+                } else {
+                    placement.leafLost(leaf, now);
+                }
+                LOG.log(System.Logger.Level.INFO, "placement: leaf {0} {1}", leaf, up ? "back" : "lost");
+            }
+        }
+        double[] load = measureLoad ? window.add(cluster.partitionLoad().totals(), now) : null;
+        writesSeen = writesSeen || anyWrites();
+        placement.tick(now, writesSeen ? null : load);
+        publish(now);
+        if (writesSeen) {
+            markStale(cluster.assignment()); // a partition may take its first writes after its copy began serving
+        }
+        for (int leaf = 0; leaf < alive.length; leaf++) {
+            if (alive[leaf] && ackedVersion[leaf] < cluster.placement().targetVersion()[leaf]
+                    && now - sentNanos[leaf] >= RESEND_NANOS) {
+                send(leaf, now);
+            }
+        }
+    }
+
+    private boolean anyWrites() {
+        for (int p = 0; p < original.partitions(); p++) {
+            if (tookWrites.test(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void acked(int leaf, long version, Set<Integer> open) {
+        long now = ticker.nanoTime();
+        ackedVersion[leaf] = Math.max(ackedVersion[leaf], version);
+        placement.acked(leaf, version, open, now);
+        publish(now);
+    }
+
+    private void publish(long now) {
+        PlacementSnapshot snapshot = placement.snapshot();
+        if (snapshot != cluster.placement()) {
+            markStale(snapshot.serving());
+            cluster.publish(snapshot);
+        }
+        for (int leaf : placement.takeChangedLeaves()) {
+            send(leaf, now);
+        }
+        long lastFull = report == null ? -1 : report.lastFullReplicationNanos();
+        report = placement.report(now);
+        if (report.lastFullReplicationNanos() >= 0 && report.lastFullReplicationNanos() != lastFull) {
+            LOG.log(System.Logger.Level.INFO, "placement: every partition has its replicas again, {0} s after the"
+                    + " leaf loss that began it", String.format(java.util.Locale.ROOT, "%.1f",
+                    report.lastFullReplicationNanos() / 1e9));
+        }
+    }
+
+    private void send(int leaf, long now) {
+        sentNanos[leaf] = now;
+        reassign.accept(leaf);
+    }
+
+    /** Marks added copies of partitions that took writes stale, and clears the marks of copies gone. */
+    private void markStale(PartitionAssignment serving) {
+        int leaves = alive.length;
+        Set<Long> now = new HashSet<>();
+        for (int p = 0; p < serving.partitions(); p++) {
+            for (int leaf : serving.replicasOf(p)) {
+                if (!contains(original.replicasOf(p), leaf) && tookWrites.test(p)) {
+                    now.add((long) p * leaves + leaf);
+                }
+            }
+        }
+        for (long key : markedStale) {
+            if (!now.contains(key)) {
+                cluster.staleReplicas().mark((int) (key / leaves), (int) (key % leaves), false);
+            }
+        }
+        for (long key : now) {
+            cluster.staleReplicas().mark((int) (key / leaves), (int) (key % leaves), true);
+        }
+        markedStale.clear();
+        markedStale.addAll(now);
+    }
+
+    private static boolean contains(int[] values, int value) {
+        for (int v : values) {
+            if (v == value) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+}
