@@ -67,7 +67,9 @@ final class SimulateCommand implements Callable<Integer> {
             + " by + (default: none).")
     private String policy;
     @Option(names = "--service", paramLabel = "DIST", description = "Service time: fixed:10ms, exp:2ms,"
-            + " lognormal:MEDIAN,P99 or empirical:FILE.hgrm (default: lognormal:2ms,6ms).")
+            + " lognormal:MEDIAN,P99, empirical:FILE.hgrm, or each leaf its own: empirical:DIR (a load run's"
+            + " <phase>-leaves/ folder, its leaf-N-search-service.hgrm files) or empirical:A.hgrm,B.hgrm"
+            + " (default: lognormal:2ms,6ms).")
     private String service;
     @Option(names = "--workers", paramLabel = "N", description = "Workers per leaf (default: 4).")
     private String workers;
@@ -91,6 +93,9 @@ final class SimulateCommand implements Callable<Integer> {
     private String pauseEvery;
     @Option(names = "--pause", paramLabel = "D", description = "How long a pause stops a leaf (default: 0).")
     private String pause;
+    @Option(names = "--pause-leaves", paramLabel = "N", description = "How many leaves pause, the first ones (default:"
+            + " all).")
+    private String pauseLeaves;
     @Option(names = "--pause-phase", paramLabel = "P", description = "random: each leaf pauses at a phase of its own;"
             + " aligned: every leaf at the same time, as background work in windows aligned on the clock"
             + " (default: random).")
@@ -214,7 +219,7 @@ final class SimulateCommand implements Callable<Integer> {
                 {"load", load}, {"queries", queries}, {"warmup", warmup}, {"policy", policy}, {"service", service},
                 {"workers", workers}, {"contention", contention}, {"network", network}, {"peer", peer},
                 {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"pause-every", pauseEvery},
-                {"pause", pause}, {"pause-phase", pausePhase},
+                {"pause", pause}, {"pause-leaves", pauseLeaves}, {"pause-phase", pausePhase},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},
                 {"degraded-from", degradedFrom}, {"degraded-until", degradedUntil}, {"adapt", adapt}, {"crash-leaves", crashLeaves},
                 {"crash-at", crashAt}, {"timeout", timeout}, {"hedge-after", hedgeAfter},

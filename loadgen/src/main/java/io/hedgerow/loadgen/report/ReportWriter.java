@@ -22,6 +22,11 @@ import org.HdrHistogram.Histogram;
  *   <li>{@code <phase>.hgrm}: each phase's percentile distribution in ms (HdrHistogram's text format);
  *   <li>{@code <phase>.hlog}: each phase's whole histogram (HdrHistogram log), which
  *       {@link RunReader} loads back for {@code loadgen compare};
+ *   <li>{@code <phase>-leaves/}: from a root that serves {@code /metrics/leaves}, each leaf's
+ *       histograms over the phase as {@code .hgrm} files in ms ({@code leaf-1-search-service.hgrm}:
+ *       leaf, phase {@code search} or {@code fetch}, part {@code service}, {@code queue} or
+ *       {@code round_trip}), and every leaf's merged ({@code all-search-service.hgrm}): the input
+ *       of {@code hedgerow simulate --service empirical:...};
  *   <li>{@code latency.png}: latency by percentile, one curve per phase ({@link LatencyChart}).
  * </ul>
  * The chart is drawn last, so a failure to draw it leaves every number on disk.
@@ -65,6 +70,7 @@ public final class ReportWriter {
                             + " tainted, errors (from the intended start), lag (intended start to send), root-* (the root's"
                             + " own time, first byte in to last byte out)",
                     folder.resolve(stem + ".hlog"));
+            writeLeaves(phase.root().leaves(), folder.resolve(stem + "-leaves"));
             phases.add(RunSummary.Phase.of(phase, stem + ".hlog", stem + ".hgrm"));
         }
         RunSummary summary = new RunSummary(RunSummary.FORMAT, run.label(), run.startedAt().toString(), run.target(),
@@ -77,6 +83,28 @@ public final class ReportWriter {
             throw new IOException(e.getMessage() + "; the other results are in " + folder, e);
         }
         return folder;
+    }
+
+    /**
+     * Each leaf's histograms of a phase ({@link RootView#leaves}) as {@code .hgrm} files, and each
+     * phase and part merged over the leaves as {@code all-<phase>-<part>.hgrm}; nothing when empty.
+     */
+    static void writeLeaves(Map<String, Histogram> leaves, Path folder) throws IOException {
+        if (leaves.isEmpty()) {
+            return;
+        }
+        Files.createDirectories(folder);
+        Map<String, Histogram> merged = new LinkedHashMap<>();
+        for (Map.Entry<String, Histogram> entry : leaves.entrySet()) {
+            String name = ResultsFolder.fileName(entry.getKey());
+            HistogramFiles.writePercentiles(entry.getValue(), folder.resolve(name + ".hgrm"));
+            String all = "all" + name.substring(name.indexOf('-', "leaf-".length())); // leaf-1-search-service -> all-search-service
+            merged.computeIfAbsent(all, k -> new Histogram(entry.getValue().getNumberOfSignificantValueDigits()))
+                    .add(entry.getValue());
+        }
+        for (Map.Entry<String, Histogram> entry : merged.entrySet()) {
+            HistogramFiles.writePercentiles(entry.getValue(), folder.resolve(entry.getKey() + ".hgrm"));
+        }
     }
 
     /** The histograms of a phase by tag, as its {@code .hlog} holds them ({@link RunReader} reads them back). */
@@ -131,7 +159,11 @@ public final class ReportWriter {
             }
         }
         text.append("\nFiles: summary.json (all numbers), latency.png (latency by percentile), <phase>.hgrm (the answers'")
-                .append(" percentiles, ms), <phase>.hlog (every histogram of the phase, tagged, microseconds, HdrHistogram log).\n");
+                .append(" percentiles, ms), <phase>.hlog (every histogram of the phase, tagged, microseconds, HdrHistogram log)");
+        if (run.phases().stream().anyMatch(phase -> !phase.root().leaves().isEmpty())) {
+            text.append(", <phase>-leaves/ (each leaf's service, queue and round-trip times over the phase, .hgrm, ms)");
+        }
+        text.append(".\n");
         return text.toString();
     }
 

@@ -1,5 +1,7 @@
 package io.hedgerow.loadgen.report;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -17,10 +19,23 @@ import org.HdrHistogram.Histogram;
  * @param latency              the root's time per search by outcome ({@code complete}, {@code tainted},
  *                             {@code errors}, and {@code refused} by admission control),
  *                             microseconds; null when the root does not serve it
+ * @param leaves               each leaf's latency histograms over the phase, by name such as
+ *                             {@code leaf-1-search-service} (leaf, phase, part of {@code /metrics/leaves}),
+ *                             microseconds, in leaf order; empty when the root does not serve them
  */
-public record RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long searches, Latency latency) {
+public record RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long searches, Latency latency,
+        Map<String, Histogram> leaves) {
     /** Nothing known: the root was not read (not a Hedgerow root, or a self-test). */
     public static final RootView UNKNOWN = new RootView(null, null, null, null);
+
+    public RootView {
+        leaves = leaves == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(leaves));
+    }
+
+    /** A view without the leaves' histograms. */
+    public RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long searches, Latency latency) {
+        this(extraLeafRequestsPct, tiedBothRanPct, searches, latency, Map.of());
+    }
 
     /**
      * The root's own latency by outcome. {@code refused}: searches admission control turned away

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,7 +22,8 @@ import org.HdrHistogram.Histogram;
 /**
  * Reads what the root says about itself: its counters from the Prometheus {@code /metrics}
  * (sub-requests by kind and the least its searches needed, tied pairs, search requests), and its
- * own time per search from {@code /metrics/latency}.
+ * own time per search from {@code /metrics/latency}, and each leaf's latency histograms from
+ * {@code /metrics/leaves}.
  */
 public final class RootMetricsScraper {
     private static final Pattern SENT = labelled("hedgerow_subrequests_total", "kind");
@@ -34,14 +36,21 @@ public final class RootMetricsScraper {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI metrics;
     private final URI latency;
+    private final URI leaves;
 
-    /** What one reading of the root found. */
-    public record Reading(RootCounters counters, RootView.Latency latency) {
+    /**
+     * What one reading of the root found.
+     *
+     * @param leaves each leaf's cumulative histograms by name ({@code leaf-1-search-service}); empty
+     *               from a root that does not serve {@code /metrics/leaves}
+     */
+    public record Reading(RootCounters counters, RootView.Latency latency, Map<String, Histogram> leaves) {
     }
 
     public RootMetricsScraper(URI target) {
         this.metrics = target.resolve("/metrics");
         this.latency = target.resolve("/metrics/latency");
+        this.leaves = target.resolve("/metrics/leaves");
     }
 
     private static Pattern labelled(String name, String label) {
@@ -67,12 +76,38 @@ public final class RootMetricsScraper {
         RootCounters counters = parse(response.body());
         HttpResponse<String> latencyResponse = get(latency);
         if (latencyResponse.statusCode() == 404) {
-            return new Reading(counters, null);
+            return new Reading(counters, null, Map.of());
         }
         if (latencyResponse.statusCode() != 200) {
             throw new IOException("GET " + latency + ": HTTP " + latencyResponse.statusCode());
         }
-        return new Reading(counters, parseLatency(latencyResponse.body()));
+        HttpResponse<String> leavesResponse = get(leaves);
+        if (leavesResponse.statusCode() != 200 && leavesResponse.statusCode() != 404) {
+            throw new IOException("GET " + leaves + ": HTTP " + leavesResponse.statusCode());
+        }
+        return new Reading(counters, parseLatency(latencyResponse.body()),
+                leavesResponse.statusCode() == 404 ? Map.of() : parseLeaves(leavesResponse.body()));
+    }
+
+    /** Each leaf's histograms, named {@code leaf-<index>-<phase>-<part>}, in the root's order. */
+    static Map<String, Histogram> parseLeaves(String json) throws IOException {
+        JsonNode body = JSON.readTree(json);
+        if (!"microseconds".equals(body.path("unit").asText())) {
+            throw new IOException("/metrics/leaves: unit '" + body.path("unit").asText() + "' (expected: microseconds)");
+        }
+        Map<String, Histogram> histograms = new LinkedHashMap<>();
+        for (JsonNode leaf : body.path("leaves")) {
+            for (Map.Entry<String, JsonNode> phase : leaf.properties()) {
+                if (!phase.getValue().isObject()) {
+                    continue; // leaf, address
+                }
+                for (Map.Entry<String, JsonNode> part : phase.getValue().properties()) {
+                    String name = "leaf-" + leaf.path("leaf").asInt() + "-" + phase.getKey() + "-" + part.getKey();
+                    histograms.put(name, decode(part.getValue().path("histogram").asText(""), "/metrics/leaves", name));
+                }
+            }
+        }
+        return histograms;
     }
 
     private HttpResponse<String> get(URI uri) throws IOException {
@@ -122,14 +157,17 @@ public final class RootMetricsScraper {
     }
 
     private static Histogram histogram(JsonNode body, String outcome) throws IOException {
-        String encoded = body.path(outcome).path("histogram").asText("");
+        return decode(body.path(outcome).path("histogram").asText(""), "/metrics/latency", outcome);
+    }
+
+    private static Histogram decode(String encoded, String path, String name) throws IOException {
         if (encoded.isEmpty()) {
-            throw new IOException("/metrics/latency: no histogram for '" + outcome + "'");
+            throw new IOException(path + ": no histogram for '" + name + "'");
         }
         try {
             return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
         } catch (DataFormatException | IllegalArgumentException e) {
-            throw new IOException("/metrics/latency: the '" + outcome + "' histogram does not decode: " + e.getMessage(), e);
+            throw new IOException(path + ": the '" + name + "' histogram does not decode: " + e.getMessage(), e);
         }
     }
 }

@@ -3,7 +3,9 @@ package io.hedgerow.loadgen.run;
 import io.hedgerow.loadgen.report.RootView;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
@@ -49,7 +51,21 @@ final class RootReadings {
             notes.add(String.format(Locale.ROOT, "other clients: the root received %,d searches during the phase, this"
                     + " generator sent %,d; its counters and latency include their traffic", searches, sent));
         }
-        return new RootView(extra, RootCounters.tiedBothRanPercent(a, b), searches, latencyBetween(after));
+        return new RootView(extra, RootCounters.tiedBothRanPercent(a, b), searches, latencyBetween(after),
+                leavesBetween(after));
+    }
+
+    /** Each leaf's histograms over the phase; none when a reading lacks them (an older root, or a leaf added). */
+    private Map<String, Histogram> leavesBetween(RootMetricsScraper.Reading after) {
+        Map<String, Histogram> phase = new LinkedHashMap<>();
+        for (Map.Entry<String, Histogram> entry : after.leaves().entrySet()) {
+            Histogram earlier = before.leaves().get(entry.getKey());
+            if (earlier == null) {
+                return Map.of();
+            }
+            phase.put(entry.getKey(), minus(entry.getValue(), earlier));
+        }
+        return phase;
     }
 
     private RootView.Latency latencyBetween(RootMetricsScraper.Reading after) {

@@ -134,7 +134,8 @@ final class QuerySlots {
                 long roundTripNanos = nowNanos - copy.sentNanos();
                 long leafNanos = response.getQueueNanos() + response.getServiceNanos();
                 ctx.shared.cluster().leaf(copy.leaf()).answered(roundTripNanos, leafNanos);
-                ctx.metrics().subRequestAnswered(copy.leaf(), roundTripNanos);
+                ctx.metrics().subRequestAnswered(copy.leaf(), roundTripNanos, response.getQueueNanos(),
+                        response.getServiceNanos());
                 ctx.shared.hedgeDelay().record(ctx.requestClass, roundTripNanos);
                 ctx.shared.roundTrip().record(copy.leaf(), roundTripNanos, leafNanos);
                 noteCost(response.getCost());

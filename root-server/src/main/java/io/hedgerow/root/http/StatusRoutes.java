@@ -12,11 +12,13 @@ import java.util.Set;
 /**
  * What the root says about itself: {@code /health} (alive, and how many leaves it reaches),
  * {@code /ready} (warmed, and able to answer every partition: send it traffic), {@code /cluster},
- * {@code /metrics} and {@code /metrics/latency}. All {@code GET}, none limited by admission control.
+ * {@code /metrics}, {@code /metrics/latency} and {@code /metrics/leaves} (each leaf's latency
+ * histograms, {@link LeafLatencyReport}). All {@code GET}, none limited by admission control.
  */
 final class StatusRoutes implements Routes {
     private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-    private static final Set<String> PATHS = Set.of("/health", "/ready", "/cluster", "/metrics", "/metrics/latency");
+    private static final Set<String> PATHS = Set.of("/health", "/ready", "/cluster", "/metrics", "/metrics/latency",
+            "/metrics/leaves");
 
     private final ClusterState cluster;
     private final RootMetrics metrics;
@@ -65,6 +67,9 @@ final class StatusRoutes implements Routes {
                             documents)));
             case "/metrics" -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, PROMETHEUS_TYPE,
                     ByteBufUtil.writeUtf8(ctx.alloc(), metrics.scrape()));
+            case "/metrics/leaves" -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
+                    JsonResponses.write(ctx.alloc(), json -> LeafLatencyReport.write(json, cluster,
+                            metrics.leafLatency().snapshot())));
             default -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(
                     ctx.alloc(), json -> JsonResponses.writeRequestLatency(json, metrics.requestLatency().snapshot())));
         }

@@ -76,6 +76,8 @@ public final class RootMetrics {
     private final Counter searchRequests;
     private final Map<Phase, Counter> subRequestsNeeded = new EnumMap<>(Phase.class);
     private final RequestLatency requestLatency = new RequestLatency();
+    /** Each leaf's service, queue and round-trip histograms for {@code /metrics/leaves}; none in a simulation. */
+    private final LeafLatency leafHistograms;
     /** Told of every busy answer from a leaf (admission control backs off on them). */
     private volatile Runnable onLeafBusy = () -> {
     };
@@ -90,7 +92,8 @@ public final class RootMetrics {
     /**
      * @param leafLatencyTimers whether to keep {@code hedgerow.subrequest.latency} per leaf; a
      *                          simulation of 1,000 leaves keeps none (recording them was a fifth of
-     *                          its time, and their windows run on the wall clock, not the simulated one)
+     *                          its time, and their windows run on the wall clock, not the simulated one),
+     *                          nor the histograms of {@link #leafLatency()}
      */
     public RootMetrics(ClusterState cluster, boolean leafLatencyTimers) {
         searchLatency = Timer.builder("hedgerow.search.latency")
@@ -109,6 +112,7 @@ public final class RootMetrics {
                         .serviceLevelObjectives(SUB_REQUEST_BUCKETS)
                         .register(registry))
                 .toList();
+        leafHistograms = new LeafLatency(leafLatencyTimers ? cluster.leaves().size() : 0);
         for (RequestError kind : RequestError.values()) {
             requestErrors.put(kind, Counter.builder("hedgerow.request.errors")
                     .description("Requests that failed as a whole, by kind")
@@ -282,6 +286,25 @@ public final class RootMetrics {
         if (!leafLatency.isEmpty()) {
             leafLatency.get(leaf).record(roundTripNanos, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /**
+     * A search's OK answer from {@code leaf}: its round trip at the root, and the queue and service
+     * time the leaf reported in it (for {@link #leafLatency()} as well as the per-leaf timer).
+     */
+    public void subRequestAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos) {
+        subRequestAnswered(leaf, roundTripNanos);
+        leafHistograms.record(leaf, Phase.QUERY, roundTripNanos, queueNanos, serviceNanos);
+    }
+
+    /** A fetch's OK answer from {@code leaf}, as {@link #subRequestAnswered(int, long, long, long)}. */
+    public void fetchAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos) {
+        leafHistograms.record(leaf, Phase.FETCH, roundTripNanos, queueNanos, serviceNanos);
+    }
+
+    /** Each leaf's latency histograms ({@code /metrics/leaves}). */
+    public LeafLatency leafLatency() {
+        return leafHistograms;
     }
 
     /** Counted in {@code hedgerow_subrequests_total} by why it was sent ({@link SubRequestTrace.Kind}). */

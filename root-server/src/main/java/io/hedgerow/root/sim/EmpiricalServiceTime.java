@@ -10,9 +10,10 @@ import java.util.SplittableRandom;
 /**
  * A service time drawn from a measured distribution: the percentile table of an HdrHistogram
  * ({@code outputPercentileDistribution}'s text, as the load generator and {@code simulate --out}
- * write them, values in milliseconds). The replay the issue asks for needs the root to export each
- * leaf's sub-request latency this way; it does not yet ({@code /cluster} gives p50 and p99 only),
- * and a whole-search {@code .hgrm} is not a service time. A draw takes a uniform percentile
+ * write them, values in milliseconds): for a replay, the leaf's own service time the root exports
+ * on {@code /metrics/leaves} and the load generator saves per phase ({@code
+ * <phase>-leaves/leaf-N-search-service.hgrm}, or {@code all-search-service.hgrm} merged); a
+ * whole-search {@code .hgrm} is not a service time. A draw takes a uniform percentile
  * and interpolates linearly between the two rows around it, so a replay keeps the measured tail up
  * to the table's resolution (the last row is the measured maximum).
  */

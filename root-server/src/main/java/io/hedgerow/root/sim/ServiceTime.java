@@ -10,7 +10,8 @@ import java.util.SplittableRandom;
  * draw from. Written {@code fixed:2ms}, {@code exp:2ms} (the mean), {@code lognormal:2ms,10ms}
  * (the median and the p99) or {@code empirical:FILE} (an HdrHistogram percentile file, the
  * {@code .hgrm} text a real cluster's per-leaf sub-request histogram is exported as, see {@link
- * EmpiricalServiceTime}).
+ * EmpiricalServiceTime}); {@code empirical:DIR} or {@code empirical:A.hgrm,B.hgrm} give each leaf
+ * its own ({@link PerLeafServiceTime}).
  */
 public interface ServiceTime {
 
@@ -23,12 +24,17 @@ public interface ServiceTime {
     /** How it was written, for reports. */
     String describe();
 
+    /** What leaf {@code leaf} draws from: this, unless each leaf has its own ({@link PerLeafServiceTime}). */
+    default ServiceTime forLeaf(int leaf) {
+        return this;
+    }
+
     /** Reads {@code fixed:D}, {@code exp:MEAN}, {@code lognormal:MEDIAN,P99} or {@code empirical:FILE}. */
     static ServiceTime parse(String spec) {
         int colon = spec.indexOf(':');
         if (colon < 0) {
             throw new IllegalArgumentException("service time: '" + spec + "' (expected: fixed:2ms, exp:2ms,"
-                    + " lognormal:MEDIAN,P99 such as lognormal:2ms,10ms, or empirical:FILE.hgrm)");
+                    + " lognormal:MEDIAN,P99 such as lognormal:2ms,10ms, or empirical:FILE.hgrm, DIR or A.hgrm,B.hgrm)");
         }
         String kind = spec.substring(0, colon).toLowerCase(Locale.ROOT);
         String args = spec.substring(colon + 1);
@@ -45,7 +51,13 @@ public interface ServiceTime {
             }
             case "empirical" -> {
                 try {
-                    yield EmpiricalServiceTime.read(Path.of(args));
+                    if (args.contains(",")) {
+                        yield PerLeafServiceTime.read(java.util.Arrays.stream(args.split(",")).map(String::strip)
+                                .map(Path::of).toList(), args);
+                    }
+                    Path path = Path.of(args);
+                    yield java.nio.file.Files.isDirectory(path) ? PerLeafServiceTime.readDirectory(path)
+                            : EmpiricalServiceTime.read(path);
                 } catch (IOException e) {
                     throw new IllegalArgumentException("empirical service time: cannot read " + args + " (" + e + ")", e);
                 }

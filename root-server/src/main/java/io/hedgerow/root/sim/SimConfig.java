@@ -34,6 +34,8 @@ public final class SimConfig {
     final double queryCostP99;
     final long pauseEveryNanos;
     final long pauseNanos;
+    /** How many leaves pause, the first ones: all of them unless {@code pause-leaves} says fewer. */
+    final int pauseLeaves;
     /** Every leaf pauses at the same phase (background work aligned on the clock) rather than its own. */
     final boolean pauseAligned;
     final int degradedLeaves;
@@ -75,6 +77,7 @@ public final class SimConfig {
         d.put("query-cost", "1");
         d.put("pause-every", "0");
         d.put("pause", "0");
+        d.put("pause-leaves", "all");
         d.put("pause-phase", "random");
         d.put("degraded-leaves", "0");
         d.put("degraded-factor", "10");
@@ -123,6 +126,10 @@ public final class SimConfig {
         if (pauseNanos > 0 && pauseEveryNanos <= pauseNanos) {
             throw new IllegalArgumentException("pause-every: " + get("pause-every") + " (expected: longer than pause "
                     + get("pause") + ")");
+        }
+        this.pauseLeaves = get("pause-leaves").equals("all") ? leaves : nonNegativeInt("pause-leaves");
+        if (pauseLeaves > leaves) {
+            throw new IllegalArgumentException("pause-leaves: " + pauseLeaves + " (expected: all, or <= leaves " + leaves + ")");
         }
         this.pauseAligned = switch (get("pause-phase")) {
             case "random" -> false;

@@ -25,7 +25,7 @@ import java.util.SplittableRandom;
  *   <li><b>pauses</b>: every {@code pause-every}, at a phase of its own (or, with {@code pause-phase
  *       aligned}, at the same time as every other leaf), the whole leaf stops for
  *       {@code pause} (as a stop-the-world collection does): running work stretches over the pause
- *       and nothing starts in it;</li>
+ *       and nothing starts in it; every leaf, or the first {@code pause-leaves};</li>
  *   <li><b>degraded</b>: all its work {@code degraded-factor} times slower, from {@code degraded-from}
  *       until {@code degraded-until};</li>
  *   <li><b>query cost</b>: each search's work is its own multiple of the drawn time on every leaf
@@ -48,6 +48,8 @@ final class SimLeaf {
     private final SimConfig config;
     private final EventQueue clock;
     private final SplittableRandom random;
+    /** This leaf's service time (its own when the config gives each leaf one). */
+    private final ServiceTime service;
     private final LeafQueues<SimTask> queues;
     /** By request id, without boxing one: a put and a remove for every sub-request. */
     private final LongObjectHashMap<SimTask> inflight = new LongObjectHashMap<>();
@@ -60,6 +62,8 @@ final class SimLeaf {
     private final List<SimTask> expired = new ArrayList<>();
     private final long pausePhaseNanos;
     private final boolean degraded;
+    /** Whether this leaf pauses: the first {@code pause-leaves} do. */
+    private final boolean pauses;
     private int busy;
     private boolean crashed;
     private boolean wakeScheduled;
@@ -70,10 +74,12 @@ final class SimLeaf {
         this.config = config;
         this.clock = clock;
         this.random = random;
+        this.service = config.service.forLeaf(index);
         this.queues = new LeafQueues<>(SchedulingConfig.defaults(), clock);
         // Drawn even when aligned, so both settings see the same random numbers after it.
         long ownPhase = config.pauseNanos > 0 ? (long) (random.nextDouble() * config.pauseEveryNanos) : 0;
         this.pausePhaseNanos = config.pauseAligned ? 0 : ownPhase;
+        this.pauses = config.pauseNanos > 0 && index < config.pauseLeaves;
         this.degraded = degraded;
     }
 
@@ -154,7 +160,7 @@ final class SimLeaf {
         double speed = degraded && now >= config.degradedFromNanos && now < config.degradedUntilNanos
                 ? config.degradedFactor : 1;
         double slowdown = (1 + config.contention * busy / config.workers) * speed * sim.costOf(task.copy);
-        long work = (long) (config.service.sampleNanos(random) * slowdown);
+        long work = (long) (service.sampleNanos(random) * slowdown);
         long end = finishAt(now, work);
         task.endNanos = end;
         long stall = config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
@@ -254,7 +260,7 @@ final class SimLeaf {
 
     /** The end of the pause {@code now} is in, or {@code now} when the leaf is not paused. */
     private long pauseEndAt(long now) {
-        if (config.pauseNanos == 0) {
+        if (!pauses) {
             return now;
         }
         long intoCycle = Math.floorMod(now - pausePhaseNanos, config.pauseEveryNanos);
@@ -263,7 +269,7 @@ final class SimLeaf {
 
     /** When {@code workNanos} of work started at {@code start} is done, the leaf's pauses stretching it. */
     private long finishAt(long start, long workNanos) {
-        if (config.pauseNanos == 0) {
+        if (!pauses) {
             return start + workNanos;
         }
         long t = pauseEndAt(start);
