@@ -4,6 +4,8 @@ import io.hedgerow.root.cluster.PartitionAssignment;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
@@ -29,9 +31,11 @@ import java.util.function.Supplier;
  * </ul>
  * The gap between the two thresholds keeps a leaf near the line from flapping in and out.
  *
- * <p><b>Assumptions and guarantees.</b> Thread-safe: answers from every event loop record under this
- * object's lock; {@link #onProbation} (the request path's read) is a read of a volatile snapshot
- * without the lock. Time comes in with each call, on the root's injected ticker; no clock of its own.
+ * <p><b>Assumptions and guarantees.</b> Thread-safe, and lock-free on the answer path: answers from
+ * every event loop update each leaf's EWMA and count with atomics; the one answer that finds the rule
+ * due (a compare-and-set on the time of the last evaluation) runs it under this object's lock, on a
+ * snapshot of the EWMAs. {@link #onProbation} (the request path's read) is a read of a volatile
+ * snapshot. Time comes in with each call, on the root's injected ticker; no clock of its own.
  */
 public final class Probation {
     static final double ALPHA = 0.1;
@@ -51,11 +55,15 @@ public final class Probation {
     private final Leaf[] leaves;
     private volatile State[] states;
     private volatile int count;
-    private long lastEvaluatedNanos = UNSET;
+    /** Each leaf's latency EWMA (the bits of a double; NaN before its first answer), and its answers. */
+    private final AtomicLongArray ewmaBits;
+    private final AtomicLongArray samples;
+    private final AtomicLong lastEvaluatedNanos = new AtomicLong(UNSET);
     private long entered;
 
-    /** One leaf's latency and where it is in the rule. Guarded by the probation's lock. */
+    /** One leaf as the rule last saw it, and where it is in the rule. Guarded by the probation's lock. */
     private static final class Leaf {
+        /** The EWMA and answers when the rule last ran. */
         double ewmaNanos;
         long samples;
         long slowSinceNanos = UNSET;
@@ -81,8 +89,11 @@ public final class Probation {
         this.assignment = assignment;
         this.serving = serving;
         this.leaves = new Leaf[assignment.get().leaves()];
+        this.ewmaBits = new AtomicLongArray(leaves.length);
+        this.samples = new AtomicLongArray(leaves.length);
         for (int leaf = 0; leaf < leaves.length; leaf++) {
             leaves[leaf] = new Leaf();
+            ewmaBits.set(leaf, Double.doubleToRawLongBits(Double.NaN));
         }
         State[] initial = new State[leaves.length];
         Arrays.fill(initial, State.IN_ROTATION);
@@ -96,15 +107,19 @@ public final class Probation {
 
     /** The leaf answered a search OK after {@code latencyNanos}; the rule runs if it is due. */
     public void record(int leaf, long latencyNanos, long nowNanos) {
-        if (settings.probation()) { // off: no lock taken on the answer path
-            recordLocked(leaf, latencyNanos, nowNanos);
+        if (!settings.probation()) {
+            return;
         }
-    }
-
-    private synchronized void recordLocked(int leaf, long latencyNanos, long nowNanos) {
-        Leaf state = leaves[leaf];
-        state.ewmaNanos = state.samples++ == 0 ? latencyNanos : state.ewmaNanos + ALPHA * (latencyNanos - state.ewmaNanos);
-        if (lastEvaluatedNanos == UNSET || nowNanos - lastEvaluatedNanos >= EVALUATE_EVERY_NANOS) {
+        long old;
+        long updated;
+        do {
+            old = ewmaBits.get(leaf);
+            double ewma = Double.longBitsToDouble(old);
+            updated = Double.doubleToRawLongBits(Double.isNaN(ewma) ? latencyNanos : ewma + ALPHA * (latencyNanos - ewma));
+        } while (!ewmaBits.compareAndSet(leaf, old, updated));
+        samples.incrementAndGet(leaf);
+        long last = lastEvaluatedNanos.get();
+        if ((last == UNSET || nowNanos - last >= EVALUATE_EVERY_NANOS) && lastEvaluatedNanos.compareAndSet(last, nowNanos)) {
             evaluate(nowNanos);
         }
     }
@@ -124,8 +139,9 @@ public final class Probation {
     }
 
     /** The leaf's latency EWMA, in nanoseconds (0 before its first answer). */
-    public synchronized double latencyNanos(int leaf) {
-        return leaves[leaf].ewmaNanos;
+    public double latencyNanos(int leaf) {
+        double ewma = Double.longBitsToDouble(ewmaBits.get(leaf));
+        return Double.isNaN(ewma) ? 0 : ewma;
     }
 
     /** Times a leaf has gone on probation since the root started. */
@@ -135,7 +151,11 @@ public final class Probation {
 
     /** Runs the rule at {@code nowNanos} (the answers run it every 100 ms; tests call it directly). */
     public synchronized void evaluate(long nowNanos) {
-        lastEvaluatedNanos = nowNanos;
+        lastEvaluatedNanos.set(nowNanos);
+        for (int leaf = 0; leaf < leaves.length; leaf++) {
+            leaves[leaf].ewmaNanos = latencyNanos(leaf);
+            leaves[leaf].samples = samples.get(leaf);
+        }
         double[] peers = new double[leaves.length];
         int n = 0;
         for (int leaf = 0; leaf < leaves.length; leaf++) {

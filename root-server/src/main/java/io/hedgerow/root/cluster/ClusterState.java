@@ -1,10 +1,13 @@
 package io.hedgerow.root.cluster;
 
-import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.root.adapt.Probation;
+import io.hedgerow.root.placement.PlacementReport;
 import java.security.SecureRandom;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 /**
@@ -20,7 +23,7 @@ public final class ClusterState {
     private final ClusterConfig config;
     private volatile PlacementSnapshot placement;
     private final PartitionLoad partitionLoad;
-    private volatile java.util.function.Supplier<io.hedgerow.root.placement.PlacementReport> placementReport = () -> null;
+    private volatile Supplier<PlacementReport> placementReport = () -> null;
     private volatile AssignListener assignListener = (leaf, version, open, error) -> { };
     private final List<LeafStatus> leaves;
     private final AtomicLongArray partitionDocs;
@@ -56,7 +59,7 @@ public final class ClusterState {
         this.rootId = rootId;
         this.index = ServedIndex.of(config);
         this.placement = PlacementSnapshot.fixed(config.assignment());
-        this.partitionLoad = new PartitionLoad(config.partitions());
+        this.partitionLoad = new PartitionLoad(config.partitions(), config.placement().measuresLoad());
         this.leaves = IntStream.range(0, config.leaves().size())
                 .mapToObj(i -> new LeafStatus(i, LeafAddress.parse(config.leaves().get(i)), connectionsPerLeaf, ticker,
                         leafLatencyWindows))
@@ -143,12 +146,12 @@ public final class ClusterState {
     }
 
     /** The placement controllers' report for {@code /cluster}; null when no placement service runs. */
-    public io.hedgerow.root.placement.PlacementReport placementReport() {
+    public PlacementReport placementReport() {
         return placementReport.get();
     }
 
     /** Where {@link #placementReport()} comes from (the placement service). */
-    public void placementReport(java.util.function.Supplier<io.hedgerow.root.placement.PlacementReport> source) {
+    public void placementReport(Supplier<PlacementReport> source) {
         this.placementReport = source;
     }
 
@@ -165,7 +168,7 @@ public final class ClusterState {
          * @param open    the partitions the leaf has open
          * @param error   empty, or why some partition did not open
          */
-        void acked(int leaf, long version, java.util.Set<Integer> open, String error);
+        void acked(int leaf, long version, Set<Integer> open, String error);
     }
 
     /** Where assignment acknowledgements go (the placement service); one listener. */
@@ -174,7 +177,7 @@ public final class ClusterState {
     }
 
     /** A leaf acknowledged an assignment: called by its connections' event loops. */
-    public void assignAcked(int leaf, long version, java.util.Set<Integer> open, String error) {
+    public void assignAcked(int leaf, long version, Set<Integer> open, String error) {
         assignListener.acked(leaf, version, open, error);
     }
 

@@ -8,12 +8,16 @@ import java.util.concurrent.atomic.LongAdder;
  * per tick and turns them into rates over a window.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; {@link #record} is called by every event loop
- * for every answer and never blocks (a {@link LongAdder} per partition).
+ * for every answer and never blocks (a {@link LongAdder} per partition), and does nothing when no
+ * controller reads the load.
  */
 public final class PartitionLoad {
     private final LongAdder[] serviceNanos;
+    private final boolean measured;
 
-    public PartitionLoad(int partitions) {
+    /** @param measured whether anything reads the load; false: {@link #record} does nothing */
+    public PartitionLoad(int partitions, boolean measured) {
+        this.measured = measured;
         this.serviceNanos = new LongAdder[partitions];
         for (int p = 0; p < partitions; p++) {
             serviceNanos[p] = new LongAdder();
@@ -22,7 +26,7 @@ public final class PartitionLoad {
 
     /** A leaf answered a sub-request of {@code partition} after {@code serviceNanos} of work. */
     public void record(int partition, long serviceNanos) {
-        if (partition >= 0 && partition < this.serviceNanos.length) {
+        if (measured && partition >= 0 && partition < this.serviceNanos.length) {
             this.serviceNanos[partition].add(Math.max(1, serviceNanos));
         }
     }

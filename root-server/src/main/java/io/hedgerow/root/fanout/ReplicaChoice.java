@@ -37,31 +37,38 @@ final class ReplicaChoice implements DispatchPolicy {
     @Override
     public int chooseReplica(int partition, int[] replicas, ReplicaView view, LeafSet excludedLeaves,
             RandomGenerator random) {
-        // Tiers: in rotation, on probation, stalled, stale; only the best tier present competes.
-        int[] candidates = new int[replicas.length];
-        int count = 0;
+        if (replicas.length > Long.SIZE) {
+            throw new IllegalArgumentException("replicas: " + replicas.length + " of partition " + partition
+                    + " (expected: <= 64)");
+        }
+        // Tiers: in rotation, on probation, stalled, stale; only the best tier present competes. Its
+        // members are bits of a mask (indices into replicas): no allocation per choice.
+        long candidates = 0;
         int bestTier = Integer.MAX_VALUE;
-        for (int leaf : replicas) {
+        for (int i = 0; i < replicas.length; i++) {
+            int leaf = replicas[i];
             if (excludedLeaves.contains(leaf) || !view.isReady(leaf)) {
                 continue;
             }
             int tier = view.stale(partition, leaf) ? 3 : view.stalled(leaf) ? 2 : view.onProbation(leaf) ? 1 : 0;
             if (tier < bestTier) {
                 bestTier = tier;
-                count = 0; // the worse tiers met so far are only a fallback
+                candidates = 0; // the worse tiers met so far are only a fallback
             }
             if (tier == bestTier) {
-                candidates[count++] = leaf;
+                candidates |= 1L << i;
             }
         }
+        int count = Long.bitCount(candidates);
         if (count <= 1) {
-            return count == 0 ? -1 : candidates[0];
+            return count == 0 ? -1 : replicas[Long.numberOfTrailingZeros(candidates)];
         }
         if (!latencyAware) {
-            int best = candidates[0];
-            for (int i = 1; i < count; i++) {
-                if (view.outstanding(candidates[i]) < view.outstanding(best)) {
-                    best = candidates[i];
+            int best = -1;
+            for (long rest = candidates; rest != 0; rest &= rest - 1) {
+                int leaf = replicas[Long.numberOfTrailingZeros(rest)];
+                if (best < 0 || view.outstanding(leaf) < view.outstanding(best)) {
+                    best = leaf;
                 }
             }
             return best;
@@ -80,14 +87,25 @@ final class ReplicaChoice implements DispatchPolicy {
                 second = swap;
             }
         }
-        int winner = better(candidates[first], candidates[second], view) ? candidates[first] : candidates[second];
-        int loser = winner == candidates[first] ? candidates[second] : candidates[first];
+        int a = replicas[nthSetBit(candidates, first)];
+        int b = replicas[nthSetBit(candidates, second)];
+        int winner = better(a, b, view) ? a : b;
+        int loser = winner == a ? b : a;
         LeafLoad loserLoad = view.load(loser);
         LeafLoad winnerLoad = view.load(winner);
         if (loserLoad != null && winnerLoad != null) {
             loserLoad.passedOver(winnerLoad);
         }
         return winner;
+    }
+
+    /** The index of the {@code n}-th (from 0) set bit of {@code bits}, lowest first. */
+    private static int nthSetBit(long bits, int n) {
+        long rest = bits;
+        for (int i = 0; i < n; i++) {
+            rest &= rest - 1;
+        }
+        return Long.numberOfTrailingZeros(rest);
     }
 
     @Override

@@ -126,6 +126,11 @@ public record PlacementSettings(
                 hotFactor, coolFactor, maxExtraReplicas, loadWindow, minHold, on, rebalanceFactor, rebalanceCooldown);
     }
 
+    /** Whether a controller reads the partitions' load (selective replication, rebalancing). */
+    public boolean measuresLoad() {
+        return selectiveReplication || rebalancing;
+    }
+
     /** Whether any controller may change the assignment. */
     public boolean anyOn() {
         return reReplication || selectiveReplication || rebalancing;
