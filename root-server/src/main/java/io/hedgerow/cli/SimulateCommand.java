@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -100,7 +102,7 @@ final class SimulateCommand implements Callable<Integer> {
             + " aligned: every leaf at the same time, as background work in windows aligned on the clock"
             + " (default: random).")
     private String pausePhase;
-    private java.util.logging.Logger quietAdaptation;
+    private Logger quietAdaptation;
     @Option(names = "--degraded-leaves", paramLabel = "N",
             description = "Leaves that run slower, all along or from --degraded-from until --degraded-until (default: 0).")
     private String degradedLeaves;
@@ -154,8 +156,8 @@ final class SimulateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         // The simulated leaves go on and off probation thousands of times: those lines are the
         // production root's log, not the simulation's output. The field keeps the logger (and its level).
-        quietAdaptation = java.util.logging.Logger.getLogger("io.hedgerow.root.adapt");
-        quietAdaptation.setLevel(java.util.logging.Level.OFF);
+        quietAdaptation = Logger.getLogger("io.hedgerow.root.adapt");
+        quietAdaptation.setLevel(Level.OFF);
         SimConfig base;
         Map<String, List<String>> series = new LinkedHashMap<>();
         try {

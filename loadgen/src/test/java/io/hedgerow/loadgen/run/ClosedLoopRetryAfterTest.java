@@ -67,8 +67,9 @@ class ClosedLoopRetryAfterTest {
     void aRefusedClientWaitsWhatRetryAfterSays() throws Exception {
         PhaseResult result = runAgainstARootThatRefuses("1");
 
-        // Two clients, each at 0 s, 1 s and 2 s.
-        assertThat(requests.get()).isBetween(4, 8);
+        // Two clients, each at 0 s, 1 s and 2 s: at most 8, and at least one retry (a slow machine may
+        // delay the later ones, never add any); without the wait, hundreds.
+        assertThat(requests.get()).isBetween(3, 8);
         assertThat(result.errors()).isEqualTo(requests.get());
     }
 

@@ -92,31 +92,6 @@ public record ClusterConfig(
         }
     }
 
-    /** With the default placement (the constructor from before it). */
-    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
-            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
-            IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
-            AdaptationSettings adaptation) {
-        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
-                index, batchAdmission, clusterSecret, adaptation, PlacementSettings.defaults());
-    }
-
-    /** With the default adaptation (the constructor from before it). */
-    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
-            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
-            IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret) {
-        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
-                index, batchAdmission, clusterSecret, AdaptationSettings.defaults());
-    }
-
-    /** Without a cluster secret (the constructor from before the secret, which the simulator and others call). */
-    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
-            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
-            IndexManifest index, BatchAdmissionSettings batchAdmission) {
-        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
-                index, batchAdmission, null);
-    }
-
     /**
      * Defaults: 1 s default timeout, 60 s maximum, an event loop per core, {@link
      * HedgeSettings#defaults()}, {@link TailSettings#defaults()}.
@@ -124,7 +99,8 @@ public record ClusterConfig(
     public static ClusterConfig of(String indexName, List<String> leaves, int partitions, int replicas) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
                 Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults(),
-                TailSettings.defaults(), null, BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults());
+                TailSettings.defaults(), null, BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults(),
+                PlacementSettings.defaults());
     }
 
     /** As {@link #of(String, List, int, int)}, for exactly this index: its name and partition count. */

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The root's search engine: connections from every event loop to every leaf, and a
@@ -86,7 +87,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
      * The leaf's assignment as the placement has it now: its target partitions, numbered by the
      * target's version (the request id, which the leaf's acknowledgement echoes).
      */
-    private static java.util.function.Supplier<Frame> assignmentFrame(ClusterState cluster, int leaf) {
+    private static Supplier<Frame> assignmentFrame(ClusterState cluster, int leaf) {
         return () -> {
             var placement = cluster.placement();
             return Frame.newBuilder().setAssign(AssignPartitions.newBuilder()

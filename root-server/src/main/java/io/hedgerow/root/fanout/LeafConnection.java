@@ -15,10 +15,10 @@ import io.hedgerow.common.wire.proto.InjectFaultAck;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.LeafStatus;
-import io.hedgerow.root.adapt.LeafLoad;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -27,10 +27,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.util.collection.LongObjectHashMap;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -46,9 +43,11 @@ import java.util.function.Supplier;
  * index is not the one this root serves ({@link io.hedgerow.root.cluster.ServedIndex}), is
  * refused: the connection stays open but never becomes ready, and the reason is the leaf's
  * {@link LeafStatus#refusal()} (in {@code /cluster}) and one warning in the log. Otherwise it sends
- * the leaf its partition assignment and becomes ready when the leaf acknowledges it without an
- * error; an acknowledgement with an error (a partition that would not open) closes the connection,
- * so the leaf gets no traffic, and the reconnection after a backoff tries again. When the
+ * the leaf its partition assignment (the placement's current target for it, again whenever that
+ * changes) and becomes ready when the leaf acknowledges it without an error; before that, an
+ * acknowledgement with an error (a partition that would not open) closes the connection, so the
+ * leaf gets no traffic, and the reconnection after a backoff tries again. A ready leaf that fails
+ * to open a copy of a later target stays ready: the placement places that copy elsewhere. When the
  * connection drops, every sub-request waiting on it fails at once (so it can be retried elsewhere)
  * and it reconnects with exponential backoff and jitter.
  *
@@ -57,7 +56,6 @@ import java.util.function.Supplier;
  */
 final class LeafConnection {
     private static final System.Logger LOG = System.getLogger(LeafConnection.class.getName());
-    private static final int MAX_CANCELLED = 1 << 16;
 
     private final int leaf;
     private final LeafStatus status;
@@ -67,12 +65,7 @@ final class LeafConnection {
     /** This leaf's current assignment, as the placement has it (built afresh for each handshake and change). */
     private final Supplier<Frame> assignment;
     private final Backoff backoff;
-    private final LongObjectHashMap<LeafCall> pending = new LongObjectHashMap<>();
-    /**
-     * Calls cancelled while the leaf may still hold them, until the leaf's one answer to each says
-     * what the cancel did. Bounded: a leaf that never answers cannot grow it for ever.
-     */
-    private final LongObjectHashMap<QueryCall> cancelled = new LongObjectHashMap<>();
+    private final LeafCalls calls = new LeafCalls();
     private final Runnable flush = this::flush;
     private final LeafProgress progress = new LeafProgress();
     private final LeafListener listener;
@@ -137,13 +130,9 @@ final class LeafConnection {
         return listener.load();
     }
 
-    /**
-     * Calls the leaf has not answered: those waiting and those cancelled at the root, which the leaf
-     * still holds until its answer to the cancel. A leaf whose calls were all hedged away and
-     * cancelled is therefore not idle: it still owes every answer.
-     */
+    /** Calls the leaf has not answered, cancelled ones included ({@link LeafCalls#outstanding}). */
     int outstanding() {
-        return pending.size() + cancelled.size();
+        return calls.outstanding();
     }
 
     void connect() {
@@ -186,7 +175,7 @@ final class LeafConnection {
 
     private void send(LeafCall call, Frame frame) {
         listener.sent(ticker.nanoTime(), outstanding());
-        pending.put(call.requestId(), call);
+        calls.sent(call);
         channel.write(frame, channel.voidPromise());
         scheduleFlush();
     }
@@ -198,13 +187,10 @@ final class LeafConnection {
      * @return true when a cancel was sent
      */
     boolean cancel(QueryCall call) {
-        if (pending.remove(call.requestId()) == null || !ready) {
+        if (!calls.forget(call) || !ready) {
             return false;
         }
-        if (cancelled.size() >= MAX_CANCELLED) {
-            cancelled.clear();
-        }
-        cancelled.put(call.requestId(), call);
+        calls.cancelled(call);
         channel.write(Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(call.requestId())).build(),
                 channel.voidPromise());
         scheduleFlush();
@@ -213,7 +199,7 @@ final class LeafConnection {
 
     /** Stops waiting for {@code call} without telling the leaf (there is nothing to cancel there). */
     void forget(LeafCall call) {
-        pending.remove(call.requestId());
+        calls.forget(call);
     }
 
     private void scheduleFlush() {
@@ -233,34 +219,30 @@ final class LeafConnection {
     private void onAnswer(SearchResponse response) {
         long now = ticker.nanoTime();
         listener.heard(now);
-        if (pending.remove(response.getRequestId()) instanceof ShardCall call) {
+        if (calls.answered(response.getRequestId()) instanceof ShardCall call) {
             cluster.partitionLoad().record(response.getPartition(), response.getServiceNanos());
             listener.searched(call.copy(), response, now);
             call.answered(response);
             return;
         }
-        QueryCall call = cancelled.remove(response.getRequestId());
+        QueryCall call = calls.answeredAfterCancel(response.getRequestId(), response.getStatus(), response.getCutShort());
         if (call != null) {
             listener.searched(call.copy(), response, now);
-            call.answeredAfterCancel(response.getStatus(), response.getCutShort());
         }
     }
 
     private void onFetched(FetchResponse response) {
         listener.heard(ticker.nanoTime());
-        if (pending.remove(response.getRequestId()) instanceof FetchCall call) {
+        if (calls.answered(response.getRequestId()) instanceof FetchCall call) {
             call.answered(response);
             return;
         }
-        QueryCall cancelledCall = cancelled.remove(response.getRequestId());
-        if (cancelledCall != null) {
-            cancelledCall.answeredAfterCancel(response.getStatus(), false);
-        }
+        calls.answeredAfterCancel(response.getRequestId(), response.getStatus(), false);
     }
 
     private void onInjectAck(InjectFaultAck ack) {
         listener.heard(ticker.nanoTime());
-        if (pending.remove(ack.getRequestId()) instanceof FaultCall call) {
+        if (calls.answered(ack.getRequestId()) instanceof FaultCall call) {
             call.answered(ack);
         }
     }
@@ -343,13 +325,8 @@ final class LeafConnection {
                 LOG.log(System.Logger.Level.WARNING, "lost leaf {0}: {1}", status.address(), reason);
             }
         }
-        cancelled.clear();
-        if (!pending.isEmpty()) {
-            List<LeafCall> lost = new ArrayList<>(pending.values());
-            pending.clear();
-            for (LeafCall call : lost) {
-                call.connectionLost(reason);
-            }
+        for (LeafCall call : calls.lost()) {
+            call.connectionLost(reason);
         }
         failedAttempts++;
         scheduleReconnect();

@@ -2,7 +2,9 @@ package io.hedgerow.root.placement;
 
 import io.hedgerow.root.cluster.PartitionAssignment;
 import io.hedgerow.root.cluster.PlacementSnapshot;
+import io.hedgerow.root.placement.PlacementCopies.Copy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -46,36 +48,10 @@ public final class Placement {
 
     public enum CopyState { OPENING, SERVING, RETIRING }
 
-
-    /** One copy of a partition on a leaf. */
-    private static final class Copy {
-        final int partition;
-        final int leaf;
-        final Reason reason;
-        final String why;
-        final long startedNanos;
-        CopyState state;
-        long sinceNanos;
-        /** The leaf's target version that first listed this copy. */
-        long version;
-        /** The leaf whose copy retires once this one serves (a move), or -1. */
-        int replaces = -1;
-
-        Copy(int partition, int leaf, Reason reason, String why, CopyState state, long nowNanos) {
-            this.partition = partition;
-            this.leaf = leaf;
-            this.reason = reason;
-            this.why = why;
-            this.state = state;
-            this.startedNanos = nowNanos;
-            this.sinceNanos = nowNanos;
-        }
-    }
-
     private final PlacementSettings settings;
     private final int replicas;
     private final int leaves;
-    private final List<List<Copy>> copies = new ArrayList<>();
+    private final PlacementCopies copies;
     private final boolean[] alive;
     private final long[] lostSinceNanos;
     private final long[] version;
@@ -96,16 +72,10 @@ public final class Placement {
         this.replicas = replicas;
         this.leaves = initial.leaves();
         this.alive = new boolean[leaves];
-        java.util.Arrays.fill(alive, true);
+        Arrays.fill(alive, true);
         this.lostSinceNanos = new long[leaves];
         this.version = new long[leaves];
-        for (int p = 0; p < initial.partitions(); p++) {
-            List<Copy> list = new ArrayList<>();
-            for (int leaf : initial.replicasOf(p)) {
-                list.add(new Copy(p, leaf, Reason.ORIGINAL, "the assignment at start", CopyState.SERVING, nowNanos));
-            }
-            copies.add(list);
-        }
+        this.copies = new PlacementCopies(initial, nowNanos);
         this.hot = new HotPartitions(initial.partitions(), settings);
         this.rebalancer = new Rebalancer(settings);
     }
@@ -117,7 +87,7 @@ public final class Placement {
         }
         alive[leaf] = false;
         lostSinceNanos[leaf] = nowNanos;
-        for (Copy copy : List.copyOf(copiesOn(leaf))) {
+        for (Copy copy : copies.on(leaf)) {
             if (copy.state == CopyState.OPENING) {
                 fail(copy, "its leaf was lost while it opened", nowNanos);
             }
@@ -138,7 +108,7 @@ public final class Placement {
      * and is given up if not (it failed to open).
      */
     public void acked(int leaf, long ackedVersion, Set<Integer> open, long nowNanos) {
-        for (Copy copy : List.copyOf(copiesOn(leaf))) {
+        for (Copy copy : copies.on(leaf)) {
             if (copy.state != CopyState.OPENING || copy.version > ackedVersion) {
                 continue;
             }
@@ -149,9 +119,9 @@ public final class Placement {
             copy.state = CopyState.SERVING;
             copy.sinceNanos = nowNanos;
             servingChanged = true;
-            history.opened(move(copy, "serving", nowNanos));
+            history.opened(copy.move("serving", nowNanos));
             if (copy.replaces >= 0) {
-                Copy source = find(copy.partition, copy.replaces);
+                Copy source = copies.find(copy.partition, copy.replaces);
                 if (source != null && source.state == CopyState.SERVING) {
                     retire(source, nowNanos);
                 }
@@ -168,7 +138,7 @@ public final class Placement {
      *                      rebalancing then do nothing)
      */
     public void tick(long nowNanos, double[] partitionLoad) {
-        for (List<Copy> list : copies) {
+        for (List<Copy> list : copies.all()) {
             for (Copy copy : List.copyOf(list)) {
                 if (copy.state == CopyState.OPENING && nowNanos - copy.startedNanos >= settings.openTimeout().toNanos()) {
                     fail(copy, "not acknowledged open within " + settings.openTimeout(), nowNanos);
@@ -184,8 +154,8 @@ public final class Placement {
         }
         addMissing(nowNanos);
         retireSurplus(nowNanos);
-        if (settings.rebalancing() && partitionLoad != null && opening() == 0) {
-            Rebalancer.Choice move = rebalancer.choose(partitionLoad, servingOnLive(), alive, nowNanos);
+        if (settings.rebalancing() && partitionLoad != null && copies.opening() == 0) {
+            Rebalancer.Choice move = rebalancer.choose(partitionLoad, copies.servingOn(alive), alive, nowNanos);
             if (move != null) {
                 Copy copy = open(move.partition(), move.toLeaf(), Reason.REBALANCE, move.why(), nowNanos);
                 copy.replaces = move.fromLeaf();
@@ -210,7 +180,7 @@ public final class Placement {
     /** Copies that count towards a partition's replicas: not retiring, on a leaf alive or within its grace. */
     private int counted(int partition, long nowNanos) {
         int count = 0;
-        for (Copy copy : copies.get(partition)) {
+        for (Copy copy : copies.of(partition)) {
             if (copy.state != CopyState.RETIRING && !gone(copy.leaf, nowNanos)) {
                 count++;
             }
@@ -224,19 +194,19 @@ public final class Placement {
 
     private void addMissing(long nowNanos) {
         List<Integer> order = new ArrayList<>();
-        for (int p = 0; p < copies.size(); p++) {
+        for (int p = 0; p < copies.partitions(); p++) {
             if (counted(p, nowNanos) < desired(p)) {
                 order.add(p);
             }
         }
         order.sort(Comparator.comparingInt((Integer p) -> counted(p, nowNanos) - desired(p)).thenComparingInt(p -> p));
         for (int p : order) {
-            while (opening() < settings.maxOpening() && counted(p, nowNanos) < desired(p)) {
+            while (copies.opening() < settings.maxOpening() && counted(p, nowNanos) < desired(p)) {
                 int target = leastLoaded(p, nowNanos);
                 if (target < 0) {
                     break;
                 }
-                Copy lost = copies.get(p).stream().filter(c -> gone(c.leaf, nowNanos)).findFirst().orElse(null);
+                Copy lost = copies.of(p).stream().filter(c -> gone(c.leaf, nowNanos)).findFirst().orElse(null);
                 if (lost != null && counted(p, nowNanos) < replicas) {
                     open(p, target, Reason.RE_REPLICATION, "replaces the copy on leaf " + lost.leaf + ", lost "
                             + (nowNanos - lostSinceNanos[lost.leaf]) / 1_000_000 + " ms before", nowNanos);
@@ -249,23 +219,16 @@ public final class Placement {
 
     /** The live leaf with the fewest copies holding no copy of {@code partition}, or -1. */
     private int leastLoaded(int partition, long nowNanos) {
-        int[] held = new int[leaves];
-        int[] opening = new int[leaves];
-        for (List<Copy> list : copies) {
-            for (Copy copy : list) {
-                if (copy.state != CopyState.RETIRING) {
-                    held[copy.leaf]++;
-                }
-                if (copy.state == CopyState.OPENING) {
-                    opening[copy.leaf]++;
-                }
-            }
+        int[] opening = copies.perLeaf(CopyState.OPENING);
+        int[] held = copies.perLeaf(CopyState.SERVING);
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            held[leaf] += opening[leaf]; // not retiring
         }
         int best = -1;
         for (int i = 0; i < leaves; i++) {
             int leaf = (partition + i) % leaves;
             Long until = avoidUntil.get(partition * leaves + leaf);
-            if (!alive[leaf] || find(partition, leaf) != null || (until != null && nowNanos - until < 0)) {
+            if (!alive[leaf] || copies.find(partition, leaf) != null || (until != null && nowNanos - until < 0)) {
                 continue;
             }
             if (best < 0 || held[leaf] < held[best] || (held[leaf] == held[best] && opening[leaf] < opening[best])) {
@@ -276,8 +239,8 @@ public final class Placement {
     }
 
     private void retireSurplus(long nowNanos) {
-        for (int p = 0; p < copies.size(); p++) {
-            List<Copy> list = copies.get(p);
+        for (int p = 0; p < copies.partitions(); p++) {
+            List<Copy> list = copies.of(p);
             if (list.stream().anyMatch(c -> c.state == CopyState.OPENING)) {
                 continue;
             }
@@ -287,7 +250,7 @@ public final class Placement {
                     break;
                 }
                 Copy victim = live.stream().filter(c -> c.reason != Reason.ORIGINAL)
-                        .max(Comparator.comparingInt((Copy c) -> copiesOn(c.leaf).size()).thenComparingInt(c -> c.leaf))
+                        .max(Comparator.comparingInt((Copy c) -> copies.on(c.leaf).size()).thenComparingInt(c -> c.leaf))
                         .orElse(null);
                 if (victim == null) {
                     break;
@@ -299,7 +262,7 @@ public final class Placement {
 
     private Copy open(int partition, int leaf, Reason reason, String why, long nowNanos) {
         Copy copy = new Copy(partition, leaf, reason, why, CopyState.OPENING, nowNanos);
-        copies.get(partition).add(copy);
+        copies.of(partition).add(copy);
         changed(leaf);
         copy.version = version[leaf];
         history.started(reason);
@@ -310,57 +273,19 @@ public final class Placement {
         copy.state = CopyState.RETIRING;
         copy.sinceNanos = nowNanos;
         servingChanged = true;
-        history.retired(move(copy, "retired", nowNanos));
+        history.retired(copy.move("retired", nowNanos));
     }
 
     private void fail(Copy copy, String why, long nowNanos) {
-        copies.get(copy.partition).remove(copy);
+        copies.of(copy.partition).remove(copy);
         changed(copy.leaf);
         avoidUntil.put(copy.partition * leaves + copy.leaf, nowNanos + settings.openTimeout().toNanos());
-        history.failed(move(copy, "failed: " + why, nowNanos));
-    }
-
-    private static PlacementReport.Move move(Copy copy, String outcome, long nowNanos) {
-        return new PlacementReport.Move(copy.partition, copy.leaf, copy.reason, outcome, copy.why, copy.startedNanos,
-                nowNanos);
+        history.failed(copy.move("failed: " + why, nowNanos));
     }
 
     private void changed(int leaf) {
         version[leaf]++;
         changedLeaves.add(leaf);
-    }
-
-    private Copy find(int partition, int leaf) {
-        for (Copy copy : copies.get(partition)) {
-            if (copy.leaf == leaf) {
-                return copy;
-            }
-        }
-        return null;
-    }
-
-    private List<Copy> copiesOn(int leaf) {
-        List<Copy> on = new ArrayList<>();
-        for (List<Copy> list : copies) {
-            for (Copy copy : list) {
-                if (copy.leaf == leaf) {
-                    on.add(copy);
-                }
-            }
-        }
-        return on;
-    }
-
-    private int opening() {
-        int count = 0;
-        for (List<Copy> list : copies) {
-            for (Copy copy : list) {
-                if (copy.state == CopyState.OPENING) {
-                    count++;
-                }
-            }
-        }
-        return count;
     }
 
     private int liveLeaves() {
@@ -371,19 +296,9 @@ public final class Placement {
         return count;
     }
 
-    /** For each partition, the live leaves serving it. */
-    private int[][] servingOnLive() {
-        int[][] out = new int[copies.size()][];
-        for (int p = 0; p < out.length; p++) {
-            out[p] = copies.get(p).stream().filter(c -> c.state == CopyState.SERVING && alive[c.leaf])
-                    .mapToInt(c -> c.leaf).toArray();
-        }
-        return out;
-    }
-
     /** Partitions with fewer serving copies on live leaves than they should have. */
     public int underReplicated() {
-        int[][] serving = servingOnLive();
+        int[][] serving = copies.servingOn(alive);
         int count = 0;
         for (int p = 0; p < serving.length; p++) {
             if (serving[p].length < desired(p)) {
@@ -405,42 +320,18 @@ public final class Placement {
         if (snapshot != null && !servingChanged && takesNoNewTargets()) {
             return snapshot;
         }
-        int[][] serving = new int[copies.size()][];
-        List<List<Integer>> targets = new ArrayList<>();
-        for (int leaf = 0; leaf < leaves; leaf++) {
-            targets.add(new ArrayList<>());
-        }
-        for (int p = 0; p < serving.length; p++) {
-            serving[p] = copies.get(p).stream().filter(c -> c.state == CopyState.SERVING).mapToInt(c -> c.leaf).toArray();
-            if (serving[p].length == 0) {
-                serving[p] = copies.get(p).stream().mapToInt(c -> c.leaf).toArray();
-            }
-            for (Copy copy : copies.get(p)) {
-                targets.get(copy.leaf).add(p);
-            }
-        }
-        int[][] targetOfLeaf = targets.stream().map(t -> t.stream().mapToInt(Integer::intValue).sorted().toArray())
-                .toArray(int[][]::new);
-        snapshot = new PlacementSnapshot(PartitionAssignment.of(leaves, serving), targetOfLeaf, version.clone());
+        snapshot = copies.snapshot(version);
         servingChanged = false;
         return snapshot;
     }
 
     private boolean takesNoNewTargets() {
-        return java.util.Arrays.equals(snapshot.targetVersion(), version);
+        return Arrays.equals(snapshot.targetVersion(), version);
     }
 
     /** What the controllers did and are doing. */
     public PlacementReport report(long nowNanos) {
-        List<PlacementReport.CopyView> views = new ArrayList<>();
-        for (List<Copy> list : copies) {
-            for (Copy copy : list) {
-                if (copy.reason != Reason.ORIGINAL || copy.state != CopyState.SERVING) {
-                    views.add(new PlacementReport.CopyView(copy.partition, copy.leaf, copy.reason, copy.state,
-                            copy.why, copy.startedNanos, copy.sinceNanos));
-                }
-            }
-        }
+        List<PlacementReport.CopyView> views = copies.views();
         List<Integer> gone = new ArrayList<>();
         for (int leaf = 0; leaf < leaves; leaf++) {
             if (gone(leaf, nowNanos)) {

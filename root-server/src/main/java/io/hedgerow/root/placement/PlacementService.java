@@ -8,7 +8,9 @@ import io.hedgerow.root.cluster.PlacementSnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,10 +76,10 @@ public final class PlacementService implements AutoCloseable {
         this.tookWrites = tookWrites;
         this.placement = new Placement(original, cluster.config().replicas(), settings, ticker.nanoTime());
         this.window = new LoadWindow(settings.loadWindow().toNanos());
-        this.measureLoad = settings.selectiveReplication() || settings.rebalancing();
+        this.measureLoad = settings.measuresLoad();
         int leaves = cluster.leaves().size();
         this.alive = new boolean[leaves];
-        java.util.Arrays.fill(alive, true);
+        Arrays.fill(alive, true);
         this.ackedVersion = new long[leaves];
         this.sentNanos = new long[leaves];
         this.report = placement.report(ticker.nanoTime());
@@ -191,7 +193,7 @@ public final class PlacementService implements AutoCloseable {
         report = placement.report(now);
         if (report.lastFullReplicationNanos() >= 0 && report.lastFullReplicationNanos() != lastFull) {
             LOG.log(System.Logger.Level.INFO, "placement: every partition has its replicas again, {0} s after the"
-                    + " leaf loss that began it", String.format(java.util.Locale.ROOT, "%.1f",
+                    + " leaf loss that began it", String.format(Locale.ROOT, "%.1f",
                     report.lastFullReplicationNanos() / 1e9));
         }
     }

@@ -15,6 +15,7 @@ import io.hedgerow.root.fanout.DispatchPolicy;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.placement.PlacementSettings;
 import io.hedgerow.root.tail.IndexQueryParser;
 import io.hedgerow.root.tail.TailSettings;
 import java.time.Duration;
@@ -141,7 +142,8 @@ public final class Simulation implements DetachedRoot.Wire {
         Duration timeout = Duration.ofNanos(config.timeoutNanos);
         return new ClusterConfig("sim", IntStream.range(0, config.leaves).mapToObj(i -> "leaf" + i + ":7000").toList(),
                 config.partitions, config.replicas, timeout, timeout, 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, hedge, tail,
-                null, BatchAdmissionSettings.defaults(), null, config.adaptation); // every simulated search is interactive: admission never holds one back
+                null, BatchAdmissionSettings.defaults(), null, config.adaptation, // every simulated search is
+                PlacementSettings.defaults()); // interactive: admission never holds one back
     }
 
     /**

@@ -218,7 +218,6 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
         return partition < 0 || partition >= partitions.length || partitions[partition].replicas().inSync(leaf);
     }
 
-    /** Each replica of a partition as the write path sees it: primary, in sync, known seq, problem. */
     /**
      * Whether {@code partition} took live writes: a copy the placement opens elsewhere (not one of the
      * replicas this write path keeps in sync) would miss them.
@@ -227,6 +226,7 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
         return partitions[partition].tookWrites();
     }
 
+    /** Each replica of a partition as the write path sees it: primary, in sync, known seq, problem. */
     public List<ReplicaStatus> replicas(int partition) {
         return partitions[partition].replicas().status();
     }

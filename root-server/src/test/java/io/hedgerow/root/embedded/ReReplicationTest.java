@@ -99,7 +99,7 @@ class ReReplicationTest {
 
     /** Polls {@code condition} until it holds, for 20 s at most (the grace is 0.5 s; opening takes well under a second). */
     private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos(); // generous: a deadline, not a timing claim
         while (!condition.getAsBoolean()) {
             assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
             Thread.sleep(20);

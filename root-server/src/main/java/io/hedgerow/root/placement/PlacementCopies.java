@@ -1,0 +1,165 @@
+package io.hedgerow.root.placement;
+
+import io.hedgerow.root.cluster.PartitionAssignment;
+import io.hedgerow.root.cluster.PlacementSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every copy of every partition in the placement plan, and what can be read off them: the copies of
+ * a partition or on a leaf, those opening, the serving assignment and each leaf's target. The rules
+ * that add, serve, retire and drop copies are {@link Placement}'s. Confined to its thread, like it.
+ */
+final class PlacementCopies {
+
+    /** One copy of a partition on a leaf. */
+    static final class Copy {
+        final int partition;
+        final int leaf;
+        final Placement.Reason reason;
+        final String why;
+        final long startedNanos;
+        Placement.CopyState state;
+        long sinceNanos;
+        /** The leaf's target version that first listed this copy. */
+        long version;
+        /** The leaf whose copy retires once this one serves (a move), or -1. */
+        int replaces = -1;
+
+        Copy(int partition, int leaf, Placement.Reason reason, String why, Placement.CopyState state, long nowNanos) {
+            this.partition = partition;
+            this.leaf = leaf;
+            this.reason = reason;
+            this.why = why;
+            this.state = state;
+            this.startedNanos = nowNanos;
+            this.sinceNanos = nowNanos;
+        }
+
+        PlacementReport.Move move(String outcome, long nowNanos) {
+            return new PlacementReport.Move(partition, leaf, reason, outcome, why, startedNanos, nowNanos);
+        }
+    }
+
+    private final int leaves;
+    private final List<List<Copy>> byPartition = new ArrayList<>();
+
+    /** The {@code initial} assignment's copies, every one serving. */
+    PlacementCopies(PartitionAssignment initial, long nowNanos) {
+        this.leaves = initial.leaves();
+        for (int p = 0; p < initial.partitions(); p++) {
+            List<Copy> list = new ArrayList<>();
+            for (int leaf : initial.replicasOf(p)) {
+                list.add(new Copy(p, leaf, Placement.Reason.ORIGINAL, "the assignment at start",
+                        Placement.CopyState.SERVING, nowNanos));
+            }
+            byPartition.add(list);
+        }
+    }
+
+    int partitions() {
+        return byPartition.size();
+    }
+
+    /** The partition's copies (the live list: the caller may add and remove). */
+    List<Copy> of(int partition) {
+        return byPartition.get(partition);
+    }
+
+    Copy find(int partition, int leaf) {
+        for (Copy copy : byPartition.get(partition)) {
+            if (copy.leaf == leaf) {
+                return copy;
+            }
+        }
+        return null;
+    }
+
+    /** The copies on {@code leaf} (a new list). */
+    List<Copy> on(int leaf) {
+        List<Copy> on = new ArrayList<>();
+        for (List<Copy> list : byPartition) {
+            for (Copy copy : list) {
+                if (copy.leaf == leaf) {
+                    on.add(copy);
+                }
+            }
+        }
+        return on;
+    }
+
+    /** How many copies are in {@code state} on each leaf. */
+    int[] perLeaf(Placement.CopyState state) {
+        int[] count = new int[leaves];
+        for (List<Copy> list : byPartition) {
+            for (Copy copy : list) {
+                if (copy.state == state) {
+                    count[copy.leaf]++;
+                }
+            }
+        }
+        return count;
+    }
+
+    int opening() {
+        int count = 0;
+        for (int n : perLeaf(Placement.CopyState.OPENING)) {
+            count += n;
+        }
+        return count;
+    }
+
+    /** For each partition, the leaves {@code alive} that serve it. */
+    int[][] servingOn(boolean[] alive) {
+        int[][] out = new int[byPartition.size()][];
+        for (int p = 0; p < out.length; p++) {
+            out[p] = byPartition.get(p).stream().filter(c -> c.state == Placement.CopyState.SERVING && alive[c.leaf])
+                    .mapToInt(c -> c.leaf).toArray();
+        }
+        return out;
+    }
+
+    /**
+     * The serving assignment (copies serving; a partition with none keeps all its copies, so it is
+     * never without one) and each leaf's target (every copy it holds, in any state).
+     */
+    PlacementSnapshot snapshot(long[] targetVersion) {
+        int[][] serving = new int[byPartition.size()][];
+        List<List<Integer>> targets = new ArrayList<>();
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            targets.add(new ArrayList<>());
+        }
+        for (int p = 0; p < serving.length; p++) {
+            List<Copy> list = byPartition.get(p);
+            serving[p] = list.stream().filter(c -> c.state == Placement.CopyState.SERVING).mapToInt(c -> c.leaf).toArray();
+            if (serving[p].length == 0) {
+                serving[p] = list.stream().mapToInt(c -> c.leaf).toArray();
+            }
+            for (Copy copy : list) {
+                targets.get(copy.leaf).add(p);
+            }
+        }
+        int[][] targetOfLeaf = targets.stream().map(t -> t.stream().mapToInt(Integer::intValue).sorted().toArray())
+                .toArray(int[][]::new);
+        return new PlacementSnapshot(PartitionAssignment.of(leaves, serving), targetOfLeaf, targetVersion.clone());
+    }
+
+    /** Every copy that is not an original serving one, for the report. */
+    List<PlacementReport.CopyView> views() {
+        List<PlacementReport.CopyView> views = new ArrayList<>();
+        for (List<Copy> list : byPartition) {
+            for (Copy copy : list) {
+                if (copy.reason != Placement.Reason.ORIGINAL || copy.state != Placement.CopyState.SERVING) {
+                    views.add(new PlacementReport.CopyView(copy.partition, copy.leaf, copy.reason, copy.state,
+                            copy.why, copy.startedNanos, copy.sinceNanos));
+                }
+            }
+        }
+        return views;
+    }
+
+    /** Every partition's list of copies, to walk (and change) in place. */
+    List<List<Copy>> all() {
+        return byPartition;
+    }
+}
