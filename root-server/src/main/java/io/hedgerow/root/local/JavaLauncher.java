@@ -12,20 +12,54 @@ import java.util.Objects;
  * @param javaCommand path of the java executable
  * @param classPath   class path holding Hedgerow and its dependencies
  * @param heap        maximum heap, e.g. {@code 1g}
+ * @param extraFlags  flags for every JVM started this way, after the standard ones (the launcher's
+ *                    AOT cache for leaves: see {@link #LEAF_JVM_FLAGS_PROPERTY})
  */
-public record JavaLauncher(String javaCommand, String classPath, String heap) {
+public record JavaLauncher(String javaCommand, String classPath, String heap, List<String> extraFlags) {
     public static final String MAIN_CLASS = "io.hedgerow.cli.HedgerowCli";
+
+    /**
+     * System property holding extra JVM flags for the leaves of a local cluster, one per line. The
+     * {@code ./hedgerow} launcher sets it on the root to hand its leaves an AOT cache (JDK 25+), or
+     * during {@code ./hedgerow aot train} to record one: only the launcher knows which JDK has it
+     * and which cache fits the jar it runs.
+     */
+    public static final String LEAF_JVM_FLAGS_PROPERTY = "hedgerow.leaf.jvmFlags";
 
     public JavaLauncher {
         Objects.requireNonNull(javaCommand, "javaCommand");
         Objects.requireNonNull(classPath, "classPath");
         Objects.requireNonNull(heap, "heap");
+        extraFlags = List.copyOf(extraFlags);
     }
 
-    /** The JVM this process runs on, with the given class path. */
+    public JavaLauncher(String javaCommand, String classPath, String heap) {
+        this(javaCommand, classPath, heap, List.of());
+    }
+
+    /** The JVM this process runs on, with the given class path and the leaf flags of {@link #LEAF_JVM_FLAGS_PROPERTY}. */
     public static JavaLauncher sameJvm(String classPath) {
         String java = ProcessHandle.current().info().command().orElse("java");
-        return new JavaLauncher(java, classPath, "1g");
+        return new JavaLauncher(java, classPath, "1g", flagLines(System.getProperty(LEAF_JVM_FLAGS_PROPERTY)));
+    }
+
+    /** The flags of a {@link #LEAF_JVM_FLAGS_PROPERTY} value: one per line, blank lines and surrounding spaces ignored. */
+    static List<String> flagLines(String value) {
+        if (value == null) {
+            return List.of();
+        }
+        List<String> flags = new ArrayList<>();
+        for (String line : value.split("\\R")) {
+            String flag = line.strip();
+            if (!flag.isEmpty()) {
+                if (!flag.startsWith("-")) {
+                    throw new IllegalArgumentException(LEAF_JVM_FLAGS_PROPERTY + ": '" + flag
+                            + "' (expected: JVM flags starting with '-', one per line)");
+                }
+                flags.add(flag);
+            }
+        }
+        return flags;
     }
 
     /**
@@ -52,6 +86,7 @@ public record JavaLauncher(String javaCommand, String classPath, String heap) {
         List<String> command = new ArrayList<>();
         command.add(javaCommand);
         command.addAll(jvmFlags());
+        command.addAll(extraFlags);
         command.addAll(moreJvmFlags);
         command.add("-Xmx" + heap);
         command.add("-cp");
