@@ -39,6 +39,17 @@ until [[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/ready")" == 200 ]]; do
 done
 ready_after=$((SECONDS - started))
 say "/ready answered 200 ${ready_after} s after the start"
+# Whether the JVMs started from an AOT cache (HEDGEROW_AOT=on and './hedgerow aot train' for this
+# build): each maps its cache file, so /proc/PID/maps tells without any JVM logging.
+aot_line="$(
+  mapped=0 total=0
+  for pid in "$CLUSTER_PID" $(cat "$RUN_DIR"/leaf-*.pid 2>/dev/null); do
+    total=$((total + 1))
+    grep -qs '\.aot$' "/proc/$pid/maps" && mapped=$((mapped + 1))
+  done
+  echo "HEDGEROW_AOT=${HEDGEROW_AOT:-on}: $mapped of $total cluster JVMs started from an AOT cache"
+)"
+say "$aot_line"
 mkdir -p "$OUT/logs"
 cold=$(loadgen_run "$OUT/logs/cold.log" --target "$URL" --rate "$HALF" --duration 30s --warmup 0s --label cold --results "$OUT/runs")
 warm_up cluster "$CAPACITY" 60s
@@ -46,7 +57,7 @@ warm=$(loadgen_run "$OUT/logs/warm.log" --target "$URL" --rate "$HALF" --duratio
 p99_cold=$(lg_read "$cold" phases.0.latency_ms.answered.p99)
 p99_warm=$(lg_read "$warm" phases.0.latency_ms.answered.p99)
 {
-  echo "/ready after ${ready_after} s (start of ./hedgerow local to 200)"
+  echo "/ready after ${ready_after} s (start of ./hedgerow local to 200); $aot_line"
   echo "first 30 s: $(phase_line "$cold" 0)"
   echo "warm 30 s:  $(phase_line "$warm" 0)"
   python3 -c "import sys; c, w = float(sys.argv[1]), float(sys.argv[2]); print(f'cold/warm p99 {c / w:.2f} (target <= 3)')" \
