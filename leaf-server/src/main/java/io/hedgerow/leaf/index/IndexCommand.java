@@ -77,6 +77,12 @@ public final class IndexCommand implements Callable<Integer> {
             description = "Rebuild even when a complete index is already there. Default: keep it.")
     private boolean force;
 
+    @Option(names = "--routing", paramLabel = "FIELD[:N]",
+            description = "Route documents by the value of FIELD: each value's documents go to N consecutive partitions"
+                    + " (default 1), and a search that names the value (routing=VALUE) asks only those. Overrides the"
+                    + " config's \"routing\". Default: the config's, or none (documents by id).")
+    private String routing;
+
     @Option(names = "--no-merge",
             description = "Do not merge each partition into one segment at the end. Default: merge.")
     private boolean noMerge;
@@ -98,6 +104,9 @@ public final class IndexCommand implements Callable<Integer> {
             }
             IndexConfig config = configFile != null ? IndexConfig.read(configFile)
                     : chosenCorpus != null ? chosenCorpus.config() : IndexConfig.defaults();
+            if (routing != null) {
+                config = config.withRouting(Routing.parse(routing));
+            }
             IndexOptions options = IndexOptions.defaults()
                     .withPartitions(partitions)
                     .withBadLines(skipBad ? BadLinePolicy.SKIP : BadLinePolicy.FAIL)

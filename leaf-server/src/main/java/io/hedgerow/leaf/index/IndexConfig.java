@@ -37,6 +37,8 @@ import java.util.Objects;
  * @param defaultFields  fields a query term without {@code field:} searches; empty means every
  *                       text field
  * @param snippetField   the field highlighted into each hit's snippet; none when absent
+ * @param routing        the routing key that places documents and lets queries name their
+ *                       partitions ({@link Routing}); none when absent: documents by id alone
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record IndexConfig(
@@ -44,7 +46,8 @@ public record IndexConfig(
         @JsonProperty("fields") Map<String, FieldSpec> fields,
         @JsonProperty("unknown_fields") UnknownFields unknownFields,
         @JsonProperty("default_fields") List<String> defaultFields,
-        @JsonProperty("snippet_field") String snippetField) {
+        @JsonProperty("snippet_field") String snippetField,
+        @JsonProperty("routing") Routing routing) {
 
     /** Name of the field that holds each document's id; it is always stored and returned. */
     public static final String ID_FIELD = "id";
@@ -86,6 +89,20 @@ public record IndexConfig(
                 throw new IllegalArgumentException("snippet_field: '" + snippetField + "' must be a stored text field");
             }
         }
+        if (routing != null && fields.get(routing.field()) == null && unknownFields != UnknownFields.TEXT) {
+            throw new IllegalArgumentException("routing: field '" + routing.field() + "' is not a configured field");
+        }
+    }
+
+    /** Without a routing key. */
+    public IndexConfig(String analyzer, Map<String, FieldSpec> fields, UnknownFields unknownFields,
+            List<String> defaultFields, String snippetField) {
+        this(analyzer, fields, unknownFields, defaultFields, snippetField, null);
+    }
+
+    /** This config with {@code routing} as its routing key (null: none). */
+    public IndexConfig withRouting(Routing routing) {
+        return new IndexConfig(analyzer, fields, unknownFields, defaultFields, snippetField, routing);
     }
 
     /** Defaults: standard analyzer, every field stored and searchable text, snippets of {@code body}. */
@@ -93,12 +110,16 @@ public record IndexConfig(
         return new IndexConfig(null, null, null, null, "body");
     }
 
-    /** The config for the bundled Europarl corpus: title, date and body, snippets of the body. */
+    /**
+     * The config for the bundled Europarl corpus: title, date, body and the guessed language
+     * ({@code lang}, a keyword), snippets of the body; no routing key.
+     */
     public static IndexConfig europarl() {
         Map<String, FieldSpec> fields = new LinkedHashMap<>();
         fields.put("title", FieldSpec.text(true, true));
         fields.put("date", FieldSpec.keyword(true));
         fields.put("body", FieldSpec.text(true, false));
+        fields.put("lang", FieldSpec.keyword(true));
         return new IndexConfig("standard", fields, UnknownFields.REJECT, List.of("title", "body"), "body");
     }
 

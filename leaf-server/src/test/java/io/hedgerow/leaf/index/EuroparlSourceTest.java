@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class EuroparlSourceTest {
@@ -19,12 +21,18 @@ class EuroparlSourceTest {
         SourceDocument first = (SourceDocument) entries.get(0);
         assertThat(first.id()).isEqualTo("1");
         assertThat(first.lineNumber()).isEqualTo(1);
-        assertThat(first.fields()).containsOnlyKeys("title", "date", "body");
-        assertThat(first.fields().keySet()).containsExactly("title", "date", "body");
+        assertThat(first.fields().keySet()).containsExactly("title", "date", "body", "lang");
         assertThat(first.fields().get("title")).isNotBlank();
         assertThat(first.fields().get("body")).isNotBlank();
         assertThat(first.fields().get("date")).matches("\\d{4}-\\d{2}-\\d{2}");
         assertThat(((SourceDocument) entries.get(17_596)).id()).isEqualTo("17597");
+        // Every document has a language: one of the 21, or "und" for a body without words.
+        Map<String, Long> byLanguage = entries.stream().map(e -> ((SourceDocument) e).fields().get("lang"))
+                .collect(Collectors.groupingBy(l -> l, Collectors.counting()));
+        assertThat(byLanguage.keySet()).containsAll(List.of("de", "en", "fr", "es", "pl", "el"))
+                .allMatch(l -> l.equals(EuroparlSource.UNDETERMINED_LANGUAGE) || l.matches("[a-z]{2}"));
+        assertThat(byLanguage.keySet().stream().filter(l -> l.length() == 2)).hasSize(21);
+        assertThat(byLanguage.getOrDefault(EuroparlSource.UNDETERMINED_LANGUAGE, 0L)).isLessThan(200);
     }
 
     @Test

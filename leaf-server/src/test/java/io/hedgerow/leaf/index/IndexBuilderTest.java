@@ -84,6 +84,34 @@ class IndexBuilderTest {
     }
 
     @Test
+    void withARoutingKeyPutsEachValuesDocumentsInItsPartitionsAndRefusesADocumentWithoutOne() throws IOException {
+        Routing routing = new Routing("color", 2);
+        List<SourceDocument> docs = new ArrayList<>(docs(300));
+        docs.add(new SourceDocument("colorless", orderedMap("title", "no colour", "body", "none"), 301));
+        PartitionStore store = store("routed");
+        IndexBuilder builder = new IndexBuilder(
+                IndexOptions.defaults().withPartitions(8).withBadLines(BadLinePolicy.SKIP), IndexProgress.none());
+
+        IndexSummary summary = builder.build(store, "routed", CONFIG.withRouting(routing), docs);
+
+        Partitioner partitioner = Partitioner.of(store.readManifest());
+        assertThat(partitioner.routing()).isEqualTo(routing);
+        assertThat(summary.docs()).isEqualTo(300);
+        assertThat(summary.firstBadLines()).singleElement().extracting(BadLine::reason)
+                .isEqualTo("missing the routing field 'color' (the index is routed by it)");
+        List<Integer> red = IntStream.of(partitioner.partitionsOf("red")).boxed().toList();
+        List<Integer> blue = IntStream.of(partitioner.partitionsOf("blue")).boxed().toList();
+        for (int p = 0; p < 8; p++) {
+            for (String id : idsIn(store.partitionDir(p))) {
+                int i = Integer.parseInt(id.substring("doc-".length()));
+                String color = i % 3 == 0 ? "red" : "blue";
+                assertThat(p).as("partition of %s (%s)", id, color).isIn(color.equals("red") ? red : blue)
+                        .isEqualTo(partitioner.partitionOf(id, color));
+            }
+        }
+    }
+
+    @Test
     void replacesADocumentWhoseIdComesAgain() throws IOException {
         List<SourceDocument> docs = new ArrayList<>(docs(300));
         docs.add(new SourceDocument("doc-7", Map.of("title", "replacement", "body", "second version"), 301));
@@ -362,7 +390,7 @@ class IndexBuilderTest {
         IndexManifest built = store.readManifest();
         assertThat(built.docCount()).isEqualTo(17_597);
         assertThat(built.partitions()).isEqualTo(4);
-        assertThat(built.fieldsSeen()).containsExactly("title", "date", "body");
+        assertThat(built.fieldsSeen()).containsExactly("title", "date", "body", "lang");
         assertThat(firstOutput.toString(StandardCharsets.UTF_8))
                 .contains("indexing europarl into " + store.dir() + " (there is none yet)")
                 .contains("indexed 17,597 docs into 4 partitions");

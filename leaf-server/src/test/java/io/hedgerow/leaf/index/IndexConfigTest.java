@@ -70,7 +70,7 @@ class IndexConfigTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageStartingWith("invalid index config " + file + " (line 1, column ")
                 .hasMessageEndingWith("unknown key 'analyser'"
-                        + " (expected one of [analyzer, default_fields, fields, snippet_field, unknown_fields])")
+                        + " (expected one of [analyzer, default_fields, fields, routing, snippet_field, unknown_fields])")
                 .hasMessageNotContaining("\n");
     }
 

@@ -2,6 +2,7 @@ package io.hedgerow.loadgen.scenario;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.hedgerow.loadgen.queries.RoutingMix;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -24,6 +25,8 @@ import java.util.Map;
  * @param cache        whether the root's result cache may answer (false measures the cluster)
  * @param totalHitsThreshold count hits exactly up to this many per partition (a high value makes a query
  *                     on frequent terms expensive: Lucene cannot skip non-competitive documents)
+ * @param routing      the routing values searches name ({@link io.hedgerow.loadgen.queries.RoutingMix}:
+ *                     {@code de}, or {@code de=8,fr=1}), each search drawing one; null names none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RequestOptions(
@@ -36,7 +39,8 @@ public record RequestOptions(
         @JsonProperty("min_coverage") Double minCoverage,
         @JsonProperty("priority") String priority,
         @JsonProperty("cache") Boolean cache,
-        @JsonProperty("total_hits_threshold") Integer totalHitsThreshold) {
+        @JsonProperty("total_hits_threshold") Integer totalHitsThreshold,
+        @JsonProperty("routing") String routing) {
 
     /** The hedging modes a root understands. */
     public static final List<String> HEDGE_MODES = List.of("off", "hedged", "tied");
@@ -44,10 +48,17 @@ public record RequestOptions(
     public static final List<String> PRIORITIES = List.of("interactive", "batch");
     public static final RequestOptions NONE = new RequestOptions(null, null, null, null, null, null, null, null, null);
 
+    /** Without a routing value. */
+    public RequestOptions(Integer k, Long timeoutMs, Boolean snippets, Boolean storedFields, String hedge,
+            Long hedgeAfterMs, Double minCoverage, String priority, Boolean cache, Integer totalHitsThreshold) {
+        this(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, minCoverage, priority, cache, totalHitsThreshold,
+                null);
+    }
+
     /** Without a total-hits threshold (the server's default). */
     public RequestOptions(Integer k, Long timeoutMs, Boolean snippets, Boolean storedFields, String hedge,
             Long hedgeAfterMs, Double minCoverage, String priority, Boolean cache) {
-        this(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, minCoverage, priority, cache, null);
+        this(k, timeoutMs, snippets, storedFields, hedge, hedgeAfterMs, minCoverage, priority, cache, null, null);
     }
 
     public RequestOptions {
@@ -72,6 +83,9 @@ public record RequestOptions(
         if (totalHitsThreshold != null && totalHitsThreshold < 1) {
             throw new IllegalArgumentException("total_hits_threshold: " + totalHitsThreshold + " (expected: >= 1)");
         }
+        if (routing != null) {
+            RoutingMix.parse(routing);
+        }
     }
 
     /** These options, with {@code overrides}' set values taking precedence. */
@@ -89,10 +103,14 @@ public record RequestOptions(
                 overrides.minCoverage != null ? overrides.minCoverage : minCoverage,
                 overrides.priority != null ? overrides.priority : priority,
                 overrides.cache != null ? overrides.cache : cache,
-                overrides.totalHitsThreshold != null ? overrides.totalHitsThreshold : totalHitsThreshold);
+                overrides.totalHitsThreshold != null ? overrides.totalHitsThreshold : totalHitsThreshold,
+                overrides.routing != null ? overrides.routing : routing);
     }
 
-    /** The URL parameters, starting with {@code &}, to append after {@code q=...}. */
+    /**
+     * The URL parameters, starting with {@code &}, to append after {@code q=...}; all but the
+     * routing value, which each search draws from {@link #routing()}.
+     */
     public String toQueryString() {
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("k", k);

@@ -24,6 +24,8 @@ import java.util.Objects;
  *                           result to be returned at the good-enough cutoff, (0, 1]; 1 waits for
  *                           every partition (up to the timeout); 0 means the cluster's default
  * @param cache              whether the result may come from, and go to, the root's result cache
+ * @param routing            a value of the index's routing key: only the partitions that key's
+ *                           documents live in are searched; null searches every partition
  */
 public record SearchRequest(
         String query,
@@ -37,7 +39,8 @@ public record SearchRequest(
         boolean explain,
         QueryPriority priority,
         double minCoverage,
-        boolean cache) {
+        boolean cache,
+        String routing) {
 
     public static final int MAX_K = io.hedgerow.common.wire.WireLimits.MAX_K;
     /** Most hits a partition counts exactly (leaves refuse more on the wire). */
@@ -46,6 +49,7 @@ public record SearchRequest(
     public static final int DEFAULT_TOTAL_HITS_THRESHOLD = 1000;
     public static final int MAX_QUERY_CHARS = 8192;
     public static final long MAX_HEDGE_AFTER_MILLIS = 60_000;
+    public static final int MAX_ROUTING_CHARS = 512;
 
     public SearchRequest {
         Objects.requireNonNull(query, "query");
@@ -78,6 +82,18 @@ public record SearchRequest(
             throw new IllegalArgumentException("min_coverage: " + minCoverage
                     + " (expected: > 0.0 and <= 1.0, or 0 for the cluster's default)");
         }
+        if (routing != null && (routing.isEmpty() || routing.length() > MAX_ROUTING_CHARS)) {
+            throw new IllegalArgumentException("routing: " + routing.length() + " characters (expected: 1.."
+                    + MAX_ROUTING_CHARS + ", or no routing to search every partition)");
+        }
+    }
+
+    /** Without a routing value: every partition. */
+    public SearchRequest(String query, int k, long timeoutMillis, boolean snippets, boolean storedFields,
+            int totalHitsThreshold, HedgeMode hedge, long hedgeAfterMillis, boolean explain, QueryPriority priority,
+            double minCoverage, boolean cache) {
+        this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
+                priority, minCoverage, cache, null);
     }
 
     /** The hedging mode this query asks for, or {@code clusterDefault} when it names none. */
@@ -110,7 +126,7 @@ public record SearchRequest(
         return new Builder(query).k(k).timeoutMillis(timeoutMillis).snippets(snippets)
                 .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold).hedge(hedge)
                 .hedgeAfterMillis(hedgeAfterMillis).explain(explain).priority(priority).minCoverage(minCoverage)
-                .cache(cache);
+                .cache(cache).routing(routing);
     }
 
     /** Builder for {@link SearchRequest}; every setting has a default. */
@@ -127,6 +143,7 @@ public record SearchRequest(
         private QueryPriority priority = QueryPriority.INTERACTIVE;
         private double minCoverage;
         private boolean cache = true;
+        private String routing;
 
         private Builder(String query) {
             this.query = query;
@@ -190,6 +207,12 @@ public record SearchRequest(
             return this;
         }
 
+        /** Searches only the partitions of this routing key value (null: every partition). */
+        public Builder routing(String routing) {
+            this.routing = routing;
+            return this;
+        }
+
         /** Counts every hit exactly (up to {@link #MAX_TOTAL_HITS_THRESHOLD} per partition). */
         public Builder exactTotalHits() {
             return totalHitsThreshold(MAX_TOTAL_HITS_THRESHOLD);
@@ -198,7 +221,7 @@ public record SearchRequest(
         /** @throws IllegalArgumentException naming the first invalid setting */
         public SearchRequest build() {
             return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge,
-                    hedgeAfterMillis, explain, priority, minCoverage, cache);
+                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing);
         }
     }
 }

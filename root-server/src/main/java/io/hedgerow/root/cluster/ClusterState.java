@@ -212,10 +212,22 @@ public final class ClusterState {
      * of partitions while document counts are unknown.
      */
     public double docsFraction(boolean[] answered) {
+        return docsFraction(null, answered);
+    }
+
+    /**
+     * The fraction of the documents of partitions {@code among} (null: every partition) in those
+     * of them {@code answered} marks (indexed by partition): the coverage of a search that asked
+     * only the partitions of its routing value. Falls back to the fraction of partitions while
+     * document counts are unknown.
+     */
+    public double docsFraction(int[] among, boolean[] answered) {
+        int count = among == null ? answered.length : among.length;
         long all = 0;
         long covered = 0;
         int answeredCount = 0;
-        for (int p = 0; p < answered.length; p++) {
+        for (int i = 0; i < count; i++) {
+            int p = among == null ? i : among[i];
             long docs = partitionDocs.get(p);
             if (docs < 0) {
                 all = -1;
@@ -228,7 +240,7 @@ public final class ClusterState {
             }
         }
         if (all <= 0) {
-            return answered.length == 0 ? 0 : (double) answeredCount / answered.length;
+            return count == 0 ? 0 : (double) answeredCount / count;
         }
         return (double) covered / all;
     }

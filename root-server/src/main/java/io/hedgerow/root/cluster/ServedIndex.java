@@ -3,6 +3,7 @@ package io.hedgerow.root.cluster;
 import io.hedgerow.common.wire.proto.IndexIdentity;
 import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.IndexManifest;
+import io.hedgerow.leaf.index.Partitioner;
 import io.hedgerow.leaf.search.BadQueryException;
 import io.hedgerow.leaf.search.QueryLimits;
 import io.hedgerow.leaf.search.QueryParsing;
@@ -36,8 +37,12 @@ public final class ServedIndex {
     /** At the root a query is refused only for what no leaf could accept. */
     static final QueryLimits ROOT_LIMITS = QueryLimits.unlimited();
 
-    /** An index known: its identity, manifest, parser, and where the root learnt it. */
-    private record Known(IndexIdentity identity, IndexManifest manifest, QueryParsing parsing, String source) {
+    /** An index known: its identity, manifest, parser, partitioner, and where the root learnt it. */
+    private record Known(IndexIdentity identity, IndexManifest manifest, QueryParsing parsing, Partitioner partitioner,
+            String source) {
+        Known(IndexIdentity identity, IndexManifest manifest, String source) {
+            this(identity, manifest, QueryParsing.forIndex(manifest, ROOT_LIMITS), Partitioner.of(manifest), source);
+        }
     }
 
     private final String name;
@@ -52,8 +57,7 @@ public final class ServedIndex {
         this.name = Objects.requireNonNull(name, "name");
         this.partitions = partitions;
         if (configured != null) {
-            known.set(new Known(IndexIdentities.of(configured), configured,
-                    QueryParsing.forIndex(configured, ROOT_LIMITS), "the index files this root was started with"));
+            known.set(new Known(IndexIdentities.of(configured), configured, "the index files this root was started with"));
         }
     }
 
@@ -87,8 +91,7 @@ public final class ServedIndex {
             } catch (IOException e) {
                 return "leaf " + leaf + " sent an index identity that does not hold together: " + e.getMessage();
             }
-            Known learnt = new Known(identity, manifest, QueryParsing.forIndex(manifest, ROOT_LIMITS),
-                    "leaf " + leaf + ", the first to answer");
+            Known learnt = new Known(identity, manifest, "leaf " + leaf + ", the first to answer");
             if (known.compareAndSet(null, learnt)) {
                 return null;
             }
@@ -131,12 +134,39 @@ public final class ServedIndex {
      *                           answer the query either
      */
     public Query parse(String queryText) throws BadQueryException {
+        return requireKnown().parsing().parse(queryText);
+    }
+
+    /**
+     * The partitions a search with routing value {@code routing} asks, in order: those that hold
+     * the documents of that value of the index's routing key.
+     *
+     * @throws SearchException {@link SearchException.Kind#BAD_QUERY} when the index has no routing
+     *                         key; {@link SearchException.Kind#UNAVAILABLE} while the index is not known
+     */
+    public int[] partitionsOf(String routing) {
+        Partitioner partitioner = requireKnown().partitioner();
+        if (partitioner.routing() == null) {
+            throw new SearchException(SearchException.Kind.BAD_QUERY, "routing: index '" + name + "' has no routing"
+                    + " key (it was built without --routing), so every search asks every partition (expected: no"
+                    + " routing)");
+        }
+        return partitioner.partitionsOf(routing);
+    }
+
+    /** The index's partitioner (its routing key, if any); null until the index is known. */
+    public Partitioner partitioner() {
+        Known current = known.get();
+        return current == null ? null : current.partitioner();
+    }
+
+    private Known requireKnown() {
         Known current = known.get();
         if (current == null) {
             throw new SearchException(SearchException.Kind.UNAVAILABLE, "no leaf serving index '" + name + "' with "
                     + partitions + " partitions has answered this root yet, so it cannot parse queries for it (GET"
                     + " /cluster says which leaves are refused, and why)");
         }
-        return current.parsing().parse(queryText);
+        return current;
     }
 }

@@ -76,14 +76,14 @@ final class CanaryPhase {
      * @return false when no partition has a ready replica (there is nothing to canary)
      */
     boolean start(long nowNanos) {
-        int partitions = ctx.partitions;
-        int start = ctx.random.nextInt(partitions);
+        int targets = ctx.targets.length;
+        int start = ctx.random.nextInt(targets);
         int first = sendFirstReady(start, LeafSet.EMPTY, nowNanos);
         if (first < 0) {
             return false;
         }
         if (ctx.run.canaries() > 1) {
-            sendFirstReady((first + partitions / 2) % partitions, outLeaves(), nowNanos);
+            sendFirstReady((first + targets / 2) % targets, outLeaves(), nowNanos);
         }
         backupDue = ctx.hedgeMode != HedgeMode.OFF;
         long checkNanos = backupDue ? Math.min(ctx.searchHedgeDelayNanos(), timeout.nanos()) : timeout.nanos();
@@ -91,17 +91,22 @@ final class CanaryPhase {
         return true;
     }
 
-    /** The canary to the first partition from {@code from} on with a ready replica not in {@code avoid}; its partition or -1. */
+    /**
+     * The canary to the first target partition from position {@code from} in the search's targets on
+     * with a ready replica not in {@code avoid}; that position, or -1.
+     */
     private int sendFirstReady(int from, LeafSet avoidLeaves, long nowNanos) {
-        for (int i = 0; i < ctx.partitions; i++) {
-            PartitionSlot slot = slots.slot((from + i) % ctx.partitions);
+        PartitionSlot[] all = slots.all();
+        for (int i = 0; i < all.length; i++) {
+            int at = (from + i) % all.length;
+            PartitionSlot slot = all[at];
             if (!slot.unsent()) {
                 continue;
             }
             int leaf = ctx.chooseReplica(slot.partition(), avoidLeaves);
             if (leaf >= 0) {
                 send(slot, leaf, SubRequestTrace.Kind.CANARY, nowNanos);
-                return slot.partition();
+                return at;
             }
         }
         return -1;
@@ -250,7 +255,7 @@ final class CanaryPhase {
             avoid = avoid.with(copy.leaf());
         }
         CanaryPlacement.Choice choice = CanaryPlacement.choose(ctx.shared.cluster().assignment(), ctx.leaves, avoid,
-                p -> slots.slot(p).unsent());
+                slots::unsent);
         if (choice == null) {
             return false;
         }

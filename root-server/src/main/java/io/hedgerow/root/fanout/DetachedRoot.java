@@ -143,7 +143,7 @@ public final class DetachedRoot {
             }
             case TailGuard.Run admitted -> {
                 RunContext ctx = new RunContext(context, view, () -> nextRequestId++, random, request, admitted,
-                        nowNanos, timeoutNanos);
+                        nowNanos, timeoutNanos, RunContext.targetsOf(context, request));
                 Search search = new Search(new SearchRun(ctx));
                 search.execute(search.run.start(nowNanos));
                 return search;

@@ -200,10 +200,19 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
                 promise.complete(served.result());
             }
             case TailGuard.Run run -> {
+                int[] targets;
+                try {
+                    targets = RunContext.targetsOf(context, request);
+                } catch (SearchException e) {
+                    context.metrics().requestRejected(e.kind() == SearchException.Kind.BAD_QUERY
+                            ? RootMetrics.RequestError.BAD_QUERY : RootMetrics.RequestError.UNAVAILABLE);
+                    promise.completeExceptionally(e);
+                    return;
+                }
                 long timeoutNanos = request.timeoutMillis() == 0 ? defaultTimeoutNanos
                         : Math.min(maxTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(request.timeoutMillis()));
                 RunContext runContext = new RunContext(context, loop.view(), loop.connections()::nextRequestId,
-                        ThreadLocalRandom.current(), request, run, startNanos, timeoutNanos);
+                        ThreadLocalRandom.current(), request, run, startNanos, timeoutNanos, targets);
                 new Gatherer(new SearchRun(runContext), loop.connections(), context, loop.scheduler(), promise).start();
             }
         }

@@ -36,7 +36,10 @@ final class QuerySlots {
 
     private final RunContext ctx;
     private final Outbox out;
+    /** The slots of the partitions this search asks, in the order of {@link RunContext#targets}. */
     private final PartitionSlot[] slots;
+    /** The same slots by partition number; null for a partition the search does not ask. */
+    private final PartitionSlot[] byPartition;
     private int answered;
     private int settled;
 
@@ -48,14 +51,22 @@ final class QuerySlots {
     QuerySlots(RunContext ctx, Outbox out) {
         this.ctx = ctx;
         this.out = out;
-        this.slots = new PartitionSlot[ctx.partitions];
-        for (int p = 0; p < slots.length; p++) {
-            slots[p] = new PartitionSlot(p);
+        this.slots = new PartitionSlot[ctx.targets.length];
+        this.byPartition = new PartitionSlot[ctx.partitions];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = byPartition[ctx.targets[i]] = new PartitionSlot(ctx.targets[i]);
         }
     }
 
+    /** The slot of {@code partition}, one of the search's targets. */
     PartitionSlot slot(int partition) {
-        return slots[partition];
+        return byPartition[partition];
+    }
+
+    /** Whether {@code partition} is one of the search's targets and no copy of it was sent yet. */
+    boolean unsent(int partition) {
+        PartitionSlot slot = byPartition[partition];
+        return slot != null && slot.unsent();
     }
 
     PartitionSlot[] all() {
@@ -127,7 +138,7 @@ final class QuerySlots {
     /** Takes in a leaf's answer to {@code copy}: latency, the winner, the failure. */
     Outcome accept(SearchCopy copy, SearchResponse response, long nowNanos) {
         copy.noteAnswer(nowNanos, response.getStatus());
-        PartitionSlot slot = slots[copy.partition()];
+        PartitionSlot slot = byPartition[copy.partition()];
         String leaf = ctx.leafName(copy.leaf());
         return switch (response.getStatus()) {
             case OK -> {
@@ -161,7 +172,7 @@ final class QuerySlots {
     /** Takes in the loss of {@code copy}'s connection. */
     Outcome lost(SearchCopy copy, String reason, long nowNanos) {
         copy.noteLost(nowNanos);
-        return failed(slots[copy.partition()], copy, SubRequestError.CONNECTION, PartitionError.Kind.UNAVAILABLE,
+        return failed(byPartition[copy.partition()], copy, SubRequestError.CONNECTION, PartitionError.Kind.UNAVAILABLE,
                 ctx.leafName(copy.leaf()), reason);
     }
 
@@ -226,13 +237,13 @@ final class QuerySlots {
         }
     }
 
-    /** The fraction of the documents held by the partitions that answered completely. */
+    /** The fraction of the asked partitions' documents held by those that answered completely. */
     double completeDocsFraction() {
-        boolean[] complete = new boolean[slots.length];
+        boolean[] complete = new boolean[ctx.partitions];
         for (PartitionSlot slot : slots) {
             complete[slot.partition()] = slot.answered() && !slot.cutShort();
         }
-        return ctx.shared.cluster().docsFraction(complete);
+        return ctx.shared.cluster().docsFraction(slots.length == ctx.partitions ? null : ctx.targets, complete);
     }
 
     /** Partitions whose answer is complete (not cut short). */
@@ -246,9 +257,9 @@ final class QuerySlots {
         return complete;
     }
 
-    /** The answers by partition, null where none came, for the merge. */
+    /** The answers by partition, null where none came (or none was asked), for the merge. */
     SearchResponse[] answers() {
-        SearchResponse[] answers = new SearchResponse[slots.length];
+        SearchResponse[] answers = new SearchResponse[ctx.partitions];
         for (PartitionSlot slot : slots) {
             answers[slot.partition()] = slot.answer();
         }

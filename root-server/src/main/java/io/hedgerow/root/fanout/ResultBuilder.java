@@ -76,7 +76,7 @@ final class ResultBuilder {
             result.add(new Hit(hit.hit().getId(), hit.hit().getScore(), hit.partition(), fields(doc),
                     doc == null || doc.getSnippet().isEmpty() ? null : doc.getSnippet()));
         }
-        Coverage coverage = new Coverage(ctx.partitions, slots.completeAnswers(), slots.completeDocsFraction());
+        Coverage coverage = new Coverage(ctx.targets.length, slots.completeAnswers(), slots.completeDocsFraction());
         return new SearchResult(result,
                 new TotalHits(totalHits, exact ? TotalHits.Relation.EQUAL_TO : TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO),
                 nowNanos - ctx.startNanos, coverage, errors, ctx.request.explain() ? trace(sent) : List.of(),

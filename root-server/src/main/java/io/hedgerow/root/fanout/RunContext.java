@@ -39,11 +39,17 @@ final class RunContext {
     /** The leaves' class of the search's copies, and of its backups. */
     final Priority priority;
     final Priority backupPriority;
+    /** The index's partition count. */
     final int partitions;
+    /** The partitions this search asks, in order: every one, or those of its routing value. */
+    final int[] targets;
     final io.hedgerow.common.wire.proto.SearchRequest wirePrototype;
 
+    /**
+     * @param targets the partitions to ask ({@link #targetsOf}); null for every partition
+     */
     RunContext(FanOutContext shared, LeafView leaves, LongSupplier requestIds, RandomGenerator random,
-            SearchRequest request, TailGuard.Run run, long startNanos, long timeoutNanos) {
+            SearchRequest request, TailGuard.Run run, long startNanos, long timeoutNanos, int[] targets) {
         this.shared = shared;
         this.leaves = leaves;
         this.requestIds = requestIds;
@@ -59,6 +65,7 @@ final class RunContext {
         this.priority = WIRE_PRIORITY[request.priority().ordinal()];
         this.backupPriority = BACKUP_PRIORITY[request.priority().ordinal()];
         this.partitions = shared.cluster().assignment().partitions();
+        this.targets = targets != null ? targets : allPartitions(partitions);
         this.wirePrototype = io.hedgerow.common.wire.proto.SearchRequest.newBuilder()
                 .setQuery(request.query())
                 .setK(request.k())
@@ -66,6 +73,25 @@ final class RunContext {
                 .setTotalHitsThreshold(request.totalHitsThreshold())
                 .setCostHint(run.fingerprint() == null ? 0 : shared.costs().book().hint(run.fingerprint()))
                 .build();
+    }
+
+    /**
+     * The partitions {@code request} asks: null (every one) without a routing value, else its
+     * value's partitions.
+     *
+     * @throws io.hedgerow.root.api.SearchException when the request names a routing value the index
+     *                                              cannot route (it has no routing key, or is not known yet)
+     */
+    static int[] targetsOf(FanOutContext shared, SearchRequest request) {
+        return request.routing() == null ? null : shared.cluster().index().partitionsOf(request.routing());
+    }
+
+    private static int[] allPartitions(int partitions) {
+        int[] all = new int[partitions];
+        for (int p = 0; p < partitions; p++) {
+            all[p] = p;
+        }
+        return all;
     }
 
     RootMetrics metrics() {

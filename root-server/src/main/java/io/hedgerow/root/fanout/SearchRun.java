@@ -68,7 +68,7 @@ final class SearchRun {
     List<Action> start(long nowNanos) {
         ctx.metrics().searchStarted();
         timers.arm(RunTimers.Timer.DEADLINE, ctx.deadlineNanos);
-        if (ctx.run.canaries() > 0 && ctx.partitions > 1) {
+        if (ctx.run.canaries() > 0 && ctx.targets.length > 1) {
             stage = Stage.CANARY;
             if (!canary.start(nowNanos)) {
                 stage = Stage.QUERY; // no partition has a ready replica: the fan-out finds none either

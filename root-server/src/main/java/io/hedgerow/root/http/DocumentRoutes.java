@@ -36,7 +36,9 @@ import java.util.concurrent.CompletableFuture;
  * {@code DELETE /documents/{id}} deletes one, {@code GET /documents/{id}} reads one, realtime.
  * {@code PUT} and {@code DELETE} take {@code if_version} (409 when the document's version differs);
  * writes take {@code refresh=wait_for} to answer only once searches see them. Documents are checked
- * against the index config as {@code index --input} checks its lines.
+ * against the index config as {@code index --input} checks its lines. In an index with a routing
+ * key a document is placed by its routing field, and {@code GET} and {@code DELETE} by id need the
+ * document's value as {@code routing=VALUE} (400 without it: the id alone does not say where it is).
  *
  * <p>A write refused because its partition's queue is full, or no replica can take it, is a 503
  * with {@code Retry-After}; nothing is acknowledged that is not on disk at every in-sync replica.
@@ -87,13 +89,20 @@ final class DocumentRoutes implements Routes {
         long expectedVersion = version(parameter(uri, "if_version"));
         WriteOptions options = new WriteOptions(expectedVersion, waitForRefresh);
         CompletableFuture<DocumentResult> result;
+        String routing = parameter(uri, "routing");
         if (request.method() == HttpMethod.GET) {
-            result = writer.get(id);
+            result = writer.get(id, routing);
         } else if (request.method() == HttpMethod.DELETE) {
-            result = writer.delete(id, options);
+            result = writer.delete(id, routing, options);
         } else if (request.method() == HttpMethod.PUT) {
             HttpApiHandler.requireJson(request);
             SourceDocument doc = parseOne(id, request.content(), config);
+            if (routing != null && config.routing() != null
+                    && !routing.equals(doc.fields().get(config.routing().field()))) {
+                throw ApiException.badRequest("routing=" + routing + " but the document's '" + config.routing().field()
+                        + "' is '" + doc.fields().get(config.routing().field()) + "' (expected: the same value, or no"
+                        + " routing parameter: a document is placed by its own field)");
+            }
             result = writer.upsert(id, doc.fields(), options);
         } else {
             throw HttpApiHandler.methodNotAllowed(request, "GET, PUT, DELETE");

@@ -30,10 +30,10 @@ import java.util.regex.Pattern;
 final class SearchRequestParser {
     static final List<String> FIELDS =
             List.of("query", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold", "hedge",
-                    "hedge_after_ms", "explain", "priority", "min_coverage", "cache");
+                    "hedge_after_ms", "explain", "priority", "min_coverage", "cache", "routing");
     private static final List<String> PARAMETERS =
             List.of("q", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold", "hedge",
-                    "hedge_after_ms", "explain", "priority", "min_coverage", "cache");
+                    "hedge_after_ms", "explain", "priority", "min_coverage", "cache", "routing");
 
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
@@ -73,7 +73,8 @@ final class SearchRequestParser {
             @JsonProperty("explain") Boolean explain,
             @JsonProperty("priority") String priority,
             @JsonProperty("min_coverage") Double minCoverage,
-            @JsonProperty("cache") Boolean cache) {
+            @JsonProperty("cache") Boolean cache,
+            @JsonProperty("routing") String routing) {
     }
 
     SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
@@ -102,7 +103,8 @@ final class SearchRequestParser {
                 booleanParameter(parameters, "explain"),
                 single(parameters, "priority"),
                 doubleParameter(parameters, "min_coverage"),
-                booleanParameter(parameters, "cache")));
+                booleanParameter(parameters, "cache"),
+                single(parameters, "routing")));
     }
 
     SearchRequest fromJson(ByteBuf content) throws ApiException {
@@ -187,6 +189,7 @@ final class SearchRequestParser {
         if (body.cache() != null) {
             builder.cache(body.cache());
         }
+        builder.routing(body.routing());
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {

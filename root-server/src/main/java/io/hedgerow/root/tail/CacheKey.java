@@ -15,9 +15,10 @@ import java.util.Objects;
  * @param storedFields       whether hits carry their stored fields
  * @param snippets           whether hits carry a snippet
  * @param totalHitsThreshold how far hits are counted exactly
+ * @param routing            the routing value (which partitions were searched), or null for all
  */
 public record CacheKey(QueryFingerprint fingerprint, int k, boolean storedFields, boolean snippets,
-        int totalHitsThreshold) {
+        int totalHitsThreshold, String routing) {
 
     public CacheKey {
         Objects.requireNonNull(fingerprint, "fingerprint");
@@ -32,11 +33,11 @@ public record CacheKey(QueryFingerprint fingerprint, int k, boolean storedFields
     /** The key of a request whose query was fingerprinted already (for the blocklist, say). */
     public static CacheKey of(QueryFingerprint fingerprint, SearchRequest request) {
         return new CacheKey(fingerprint, request.k(), request.storedFields(), request.snippets(),
-                request.totalHitsThreshold());
+                request.totalHitsThreshold(), request.routing());
     }
 
     /** A rough size of this key on the heap, for the cache's weigher. */
     long estimatedBytes() {
-        return 32 + fingerprint.estimatedBytes();
+        return 32 + fingerprint.estimatedBytes() + (routing == null ? 0 : 40 + 2L * routing.length());
     }
 }

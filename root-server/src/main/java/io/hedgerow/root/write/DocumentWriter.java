@@ -39,7 +39,6 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
     private final ClusterState cluster;
     private final WriteLink[] links;
     private final PartitionWriter[] partitions;
-    private final Partitioner partitioner;
     private final ScheduledFuture<?> ticks;
     private final ScheduledFuture<?> invalidations;
     private final Runnable invalidateResults;
@@ -80,7 +79,6 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
             partitions[p] = new PartitionWriter(p, replicas, replicaLeaves, cluster.staleReplicas(), settings, ticker,
                     meters);
         }
-        this.partitioner = new Partitioner(count);
         // The first tick at once: each partition compares its replicas' last seqs before anything else.
         this.ticks = group.next().scheduleWithFixedDelay(() -> {
             for (PartitionWriter partition : partitions) {
@@ -117,37 +115,64 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
         return manifest == null ? null : manifest.config();
     }
 
-    /** The partition a document id belongs to. */
+    /** The partition a document id belongs to, in an index without a routing key. */
     public int partitionOf(String id) {
-        return partitioner.partitionOf(id);
+        return partitionOf(id, null);
     }
 
-    /** Adds the document, or replaces the one with its id. */
+    /**
+     * The partition of the document with {@code id} and routing value {@code routing} (ignored
+     * when the index has no routing key).
+     *
+     * @throws IllegalArgumentException when the index is routed and {@code routing} is missing
+     * @throws IllegalStateException    while no leaf has told the root its index
+     */
+    public int partitionOf(String id, String routing) {
+        Partitioner partitioner = cluster.index().partitioner();
+        if (partitioner == null) {
+            throw new IllegalStateException("no leaf has told this root its index yet");
+        }
+        return partitioner.partitionOf(id, routing);
+    }
+
+    /** Adds the document, or replaces the one with its id; in a routed index its routing field places it. */
     public CompletableFuture<DocumentResult> upsert(String id, Map<String, String> fields, WriteOptions options) {
         WriteOp.Builder op = WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId(id)
                 .setExpectedVersion(options.expectedVersion());
         fields.forEach((name, value) -> op.addFields(StoredField.newBuilder().setName(name).setValue(value)));
-        return write(op.build(), options);
+        IndexConfig config = config();
+        String routing = config == null || config.routing() == null ? null : fields.get(config.routing().field());
+        return write(op.build(), routing, options);
     }
 
-    /** Deletes the document with this id (NOT_FOUND when there is none). */
+    /** Deletes the document with this id (NOT_FOUND when there is none), in an index without a routing key. */
     public CompletableFuture<DocumentResult> delete(String id, WriteOptions options) {
-        return write(WriteOp.newBuilder().setKind(WriteKind.DELETE).setId(id)
-                .setExpectedVersion(options.expectedVersion()).build(), options);
+        return delete(id, null, options);
     }
 
-    private CompletableFuture<DocumentResult> write(WriteOp op, WriteOptions options) {
+    /** Deletes the document with this id and routing value (NOT_FOUND when there is none). */
+    public CompletableFuture<DocumentResult> delete(String id, String routing, WriteOptions options) {
+        return write(WriteOp.newBuilder().setKind(WriteKind.DELETE).setId(id)
+                .setExpectedVersion(options.expectedVersion()).build(), routing, options);
+    }
+
+    private CompletableFuture<DocumentResult> write(WriteOp op, String routing, WriteOptions options) {
         if (op.getId().isEmpty()) {
             return CompletableFuture.completedFuture(DocumentResult.refused("", DocumentResult.Outcome.REJECTED,
                     "missing 'id' (expected: a non-empty string)"));
         }
+        int p;
+        try {
+            p = partitionOf(op.getId(), routing);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return CompletableFuture.completedFuture(refusal(op.getId(), e));
+        }
         CompletableFuture<WriteResult> result = new CompletableFuture<>();
-        PartitionWriter partition = partitions[partitioner.partitionOf(op.getId())];
+        PartitionWriter partition = partitions[p];
         if (!partition.offer(new PartitionWriter.Pending(op, options.waitForRefresh(), result))) {
             meters.answered(DocumentResult.Outcome.OVERLOADED);
             return CompletableFuture.completedFuture(DocumentResult.refused(op.getId(), DocumentResult.Outcome.OVERLOADED,
-                    "too many writes queued for partition " + partitioner.partitionOf(op.getId())
-                            + " (the replicas are behind); retry after a moment"));
+                    "too many writes queued for partition " + p + " (the replicas are behind); retry after a moment"));
         }
         return result.thenApply(written -> {
             if (written.getSeq() > 0 && options.waitForRefresh()) {
@@ -166,7 +191,17 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
      * first in assignment order might be one that missed writes.
      */
     public CompletableFuture<DocumentResult> get(String id) {
-        int partition = partitioner.partitionOf(id);
+        return get(id, null);
+    }
+
+    /** As {@link #get(String)}, for the document with routing value {@code routing} in a routed index. */
+    public CompletableFuture<DocumentResult> get(String id, String routing) {
+        int partition;
+        try {
+            partition = partitionOf(id, routing);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return CompletableFuture.completedFuture(refusal(id, e));
+        }
         return partitions[partition].replicas().whenReconciled()
                 .copy().completeOnTimeout(null, 5, TimeUnit.SECONDS)
                 .thenCompose(ignored -> read(id, partition));
@@ -187,6 +222,14 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
             }
             return toResult(id, response.getResults(0));
         });
+    }
+
+    /** A document refused before it reached a partition: no routing value (400), or no index known yet (503). */
+    private DocumentResult refusal(String id, RuntimeException e) {
+        DocumentResult.Outcome outcome = e instanceof IllegalArgumentException
+                ? DocumentResult.Outcome.REJECTED : DocumentResult.Outcome.UNAVAILABLE;
+        meters.answered(outcome);
+        return DocumentResult.refused(id, outcome, e.getMessage());
     }
 
     private static DocumentResult toResult(String id, WriteResult written) {

@@ -135,7 +135,8 @@ final class RunScript {
                 return canaryStart % bound;
             }
         };
-        RunContext ctx = new RunContext(context, leaves, () -> nextRequestId++, random, built, admitted, now, timeoutNanos);
+        RunContext ctx = new RunContext(context, leaves, () -> nextRequestId++, random, built, admitted, now, timeoutNanos,
+                RunContext.targetsOf(context, built));
         run = new SearchRun(ctx);
         return track(run.start(now));
     }

@@ -30,6 +30,15 @@ class SearchRequestParserTest {
     }
 
     @Test
+    void readsARoutingValueFromAGetOrAPost() throws ApiException {
+        assertThat(get("/search?q=x&routing=de").routing()).isEqualTo("de");
+        assertThat(post("{\"query\": \"x\", \"routing\": \"fr\"}").routing()).isEqualTo("fr");
+        assertThat(get("/search?q=x").routing()).isNull();
+        assertThatThrownBy(() -> get("/search?q=x&routing=")).isInstanceOf(ApiException.class)
+                .hasMessageContaining("routing: 0 characters");
+    }
+
+    @Test
     void readsHedgingAndExplain() throws ApiException {
         assertThat(get("/search?q=x&hedge=tied&explain=true"))
                 .isEqualTo(SearchRequest.builder("x").hedge(HedgeMode.TIED).explain(true).build());

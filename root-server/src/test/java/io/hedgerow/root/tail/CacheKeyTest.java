@@ -27,6 +27,9 @@ class CacheKeyTest {
         assertThat(Fingerprints.key(SearchRequest.builder("european parliament").storedFields(false).build())).isNotEqualTo(plain);
         assertThat(Fingerprints.key(SearchRequest.builder("european parliament").totalHitsThreshold(10).build())).isNotEqualTo(plain);
         assertThat(Fingerprints.key(SearchRequest.of("european parliaments"))).isNotEqualTo(plain);
+        assertThat(Fingerprints.key(SearchRequest.builder("european parliament").routing("de").build()))
+                .as("another routing value searches other partitions").isNotEqualTo(plain)
+                .isNotEqualTo(Fingerprints.key(SearchRequest.builder("european parliament").routing("fr").build()));
     }
 
     @Test
@@ -34,7 +37,7 @@ class CacheKeyTest {
         SearchRequest request = SearchRequest.of("b AND a", 5);
         QueryFingerprint fingerprint = Fingerprints.of(request.query());
         assertThat(CacheKey.of(fingerprint, request)).isEqualTo(new CacheKey(Fingerprints.of("a && b"), 5, true, true,
-                SearchRequest.DEFAULT_TOTAL_HITS_THRESHOLD));
-        assertThatThrownBy(() -> new CacheKey(fingerprint, 0, true, true, 1)).hasMessage("k: 0 (expected: >= 1)");
+                SearchRequest.DEFAULT_TOTAL_HITS_THRESHOLD, null));
+        assertThatThrownBy(() -> new CacheKey(fingerprint, 0, true, true, 1, null)).hasMessage("k: 0 (expected: >= 1)");
     }
 }
