@@ -5,6 +5,8 @@
 #
 #   flock /work/cpu.lock benchmarks/cold-start.sh --capacity 590 --port 18420 [--cluster-arg=--flag ...]
 # Results: $OUT (default results/cold-start-<time>): both runs, when /ready answered, summary.txt.
+# On JDK 25 the JVMs start from the build's AOT cache when './hedgerow aot train' made one (the
+# summary says how many did); HEDGEROW_AOT=off measures without it.
 # Takes about 3 minutes.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
