@@ -5,8 +5,8 @@
 #
 #   flock /work/cpu.lock benchmarks/cold-start.sh --capacity 590 --port 18420 [--cluster-arg=--flag ...]
 # Results: $OUT (default results/cold-start-<time>): both runs, when /ready answered, summary.txt.
-# On JDK 25 the JVMs start from the build's AOT cache when './hedgerow aot train' made one (the
-# summary says how many did); HEDGEROW_AOT=off measures without it.
+# With HEDGEROW_AOT=on (JDK 25) the JVMs start from the build's AOT cache when './hedgerow aot
+# train' made one; the summary says how many did.
 # Takes about 3 minutes.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
@@ -49,7 +49,7 @@ aot_line="$(
     total=$((total + 1))
     grep -qs '\.aot$' "/proc/$pid/maps" && mapped=$((mapped + 1))
   done
-  echo "HEDGEROW_AOT=${HEDGEROW_AOT:-on}: $mapped of $total cluster JVMs started from an AOT cache"
+  echo "HEDGEROW_AOT=${HEDGEROW_AOT:-off}: $mapped of $total cluster JVMs started from an AOT cache"
 )"
 say "$aot_line"
 mkdir -p "$OUT/logs"
