@@ -172,6 +172,10 @@ public final class IndexCommand implements Callable<Integer> {
         if (manifest.scale() != copies) {
             text += String.format(Locale.ROOT, " (at scale %,d, not the %,d asked for)", manifest.scale(), copies);
         }
+        Routing built = manifest.config().routing();
+        if (routing != null && !Routing.parse(routing).equals(built)) {
+            text += " (routed by " + (built == null ? "nothing" : built) + ", not the " + routing + " asked for)";
+        }
         return text + "; use --force to rebuild it";
     }
 

@@ -190,7 +190,12 @@ public final class PlacementService implements AutoCloseable {
             send(leaf, now);
         }
         long lastFull = report == null ? -1 : report.lastFullReplicationNanos();
+        long hotBefore = report == null ? 0 : report.hotCopies();
         report = placement.report(now);
+        if (report.hotCopies() > hotBefore) {
+            LOG.log(System.Logger.Level.INFO, "placement: {0} extra copies of hot partitions started so far",
+                    report.hotCopies());
+        }
         if (report.lastFullReplicationNanos() >= 0 && report.lastFullReplicationNanos() != lastFull) {
             LOG.log(System.Logger.Level.INFO, "placement: every partition has its replicas again, {0} s after the"
                     + " leaf loss that began it", String.format(Locale.ROOT, "%.1f",
