@@ -121,6 +121,12 @@ final class SimulateCommand implements Callable<Integer> {
     private String crashLeaves;
     @Option(names = "--crash-at", paramLabel = "T", description = "When they crash, simulated time (default: 1s).")
     private String crashAt;
+    @Option(names = "--re-replicate-after", paramLabel = "D|off", description = "The root's placement re-replicates a"
+            + " crashed leaf's partitions to the survivors after this grace, as a root does (default: 30s; off: never).")
+    private String reReplicateAfter;
+    @Option(names = "--open-time", paramLabel = "D", description = "How long a leaf takes to open and warm a partition"
+            + " it is told to serve (default: 3s, about what the cluster's leaves take).")
+    private String openTime;
     @Option(names = "--timeout", paramLabel = "D", description = "Each search's timeout (default: 10s).")
     private String timeout;
     @Option(names = "--hedge-after", paramLabel = "D", description = "A fixed hedge delay instead of the adaptive one"
@@ -224,7 +230,8 @@ final class SimulateCommand implements Callable<Integer> {
                 {"pause", pause}, {"pause-leaves", pauseLeaves}, {"pause-phase", pausePhase},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},
                 {"degraded-from", degradedFrom}, {"degraded-until", degradedUntil}, {"adapt", adapt}, {"crash-leaves", crashLeaves},
-                {"crash-at", crashAt}, {"timeout", timeout}, {"hedge-after", hedgeAfter},
+                {"crash-at", crashAt}, {"re-replicate-after", reReplicateAfter}, {"open-time", openTime},
+                {"timeout", timeout}, {"hedge-after", hedgeAfter},
                 {"hedge-percentile", hedgePercentile}, {"budget", budget}, {"min-coverage", minCoverage},
                 {"slow-threshold", slowThreshold}, {"seed", seed}};
         for (Object[] option : given) {

@@ -47,6 +47,10 @@ public final class SimConfig {
     final io.hedgerow.root.adapt.AdaptationSettings adaptation;
     final int crashLeaves;
     final long crashAtNanos;
+    /** The root's placement: re-replication after its grace ({@code re-replicate-after}, or off). */
+    final io.hedgerow.root.placement.PlacementSettings placement;
+    /** How long a leaf takes to open and warm a partition it is told to serve. */
+    final long openNanos;
     final long timeoutNanos;
     /** A fixed hedge delay, or 0 for the adaptive one. */
     final long hedgeAfterNanos;
@@ -86,6 +90,8 @@ public final class SimConfig {
         d.put("adapt", "choice+stall+probation");
         d.put("crash-leaves", "0");
         d.put("crash-at", "1s");
+        d.put("re-replicate-after", "30s");
+        d.put("open-time", "3s");
         d.put("timeout", "10s");
         d.put("hedge-after", "adaptive");
         d.put("hedge-percentile", "95");
@@ -149,6 +155,11 @@ public final class SimConfig {
         this.adaptation = parseAdaptation(get("adapt"));
         this.crashLeaves = nonNegativeInt("crash-leaves");
         this.crashAtNanos = SimDurations.parseNanos(get("crash-at"));
+        this.placement = get("re-replicate-after").equals("off")
+                ? io.hedgerow.root.placement.PlacementSettings.off()
+                : io.hedgerow.root.placement.PlacementSettings.defaults()
+                        .withGrace(java.time.Duration.ofNanos(positiveNanos("re-replicate-after")));
+        this.openNanos = SimDurations.parseNanos(get("open-time"));
         if (degradedLeaves > leaves || crashLeaves > leaves) {
             throw new IllegalArgumentException("degraded-leaves " + degradedLeaves + ", crash-leaves " + crashLeaves
                     + " (expected: <= leaves " + leaves + ")");
@@ -232,6 +243,14 @@ public final class SimConfig {
         int value = parseInt(option);
         if (value < 1) {
             throw new IllegalArgumentException(option + ": " + value + " (expected: >= 1)");
+        }
+        return value;
+    }
+
+    private long positiveNanos(String option) {
+        long value = SimDurations.parseNanos(get(option));
+        if (value <= 0) {
+            throw new IllegalArgumentException(option + ": " + get(option) + " (expected: a duration > 0, or off)");
         }
         return value;
     }

@@ -21,6 +21,8 @@ import org.HdrHistogram.Histogram;
  *                       "95% of all leaf requests finish"; the search's own latency is the 100% row)
  * @param events         events the simulator ran
  * @param wallNanos      real time the run took
+ * @param fullReplicationSeconds simulated time from a leaf's crash until every partition had its
+ *                       replicas again (re-replication); NaN when that did not happen
  */
 public record SimSummary(
         Map<String, String> options,
@@ -49,11 +51,13 @@ public record SimSummary(
         long events,
         double simulatedSeconds,
         long wallNanos,
-        Histogram histogram) {
+        Histogram histogram,
+        double fullReplicationSeconds) {
 
     static SimSummary of(SimConfig config, double rate, Histogram latencies, Histogram subRequests,
             Histogram finish95, long measured, long slow, long tainted,
-            long failed, long sent, long refused, SimCounters counters, long events, long endNanos, long wallNanos) {
+            long failed, long sent, long refused, SimCounters counters, long events, long endNanos, long wallNanos,
+            long fullReplicationNanos) {
         double needed = (double) measured * config.partitions;
         double utilization = endNanos <= 0 ? 0 : counters.workNanos / ((double) endNanos * config.leaves * config.workers);
         return new SimSummary(config.options(), measured, rate, ms(latencies, 50), ms(latencies, 99),
@@ -61,7 +65,8 @@ public record SimSummary(
                 share(slow, measured), needed == 0 ? 0 : (sent - needed) / needed, share(tainted, measured),
                 share(failed, measured), refused, utilization, ms(subRequests, 50), ms(subRequests, 99), ms(finish95, 50),
                 ms(finish95, 99), sent, counters.twinBothRan, counters.twinDroppedQueued,
-                counters.busyAnswers, counters.expiredAnswers, events, endNanos / 1e9, wallNanos, latencies);
+                counters.busyAnswers, counters.expiredAnswers, events, endNanos / 1e9, wallNanos, latencies,
+                fullReplicationNanos < 0 ? Double.NaN : fullReplicationNanos / 1e9);
     }
 
     private static double ms(Histogram histogram, double percentile) {
@@ -107,6 +112,7 @@ public record SimSummary(
         json.put("busy_answers", busyAnswers);
         json.put("expired_answers", expiredAnswers);
         json.put("events", events);
+        json.put("full_replication_s", Double.isNaN(fullReplicationSeconds) ? null : round(fullReplicationSeconds));
         json.put("simulated_s", round(simulatedSeconds));
         json.put("wall_s", round(wallNanos / 1e9));
         json.put("events_per_s", Math.round(eventsPerSecond()));

@@ -15,7 +15,6 @@ import io.hedgerow.root.fanout.DispatchPolicy;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.metrics.RootMetrics;
-import io.hedgerow.root.placement.PlacementSettings;
 import io.hedgerow.root.tail.IndexQueryParser;
 import io.hedgerow.root.tail.TailSettings;
 import java.time.Duration;
@@ -53,6 +52,7 @@ public final class Simulation implements DetachedRoot.Wire {
     private final SimLeaf[] leaves;
     private final DetachedRoot root;
     private final ClusterState cluster;
+    private final SimPlacement placement;
     private final SearchRequest request;
     private final SimCounters counters = new SimCounters();
     private final Histogram latencies = new Histogram(HIGHEST_MICROS, 3);
@@ -116,6 +116,8 @@ public final class Simulation implements DetachedRoot.Wire {
         }
         this.costRandom = seed.split();
         this.cluster = cluster;
+        this.placement = new SimPlacement(cluster, config.placement, clock, config.openNanos,
+                () -> ended < config.queries);
         this.costSigma = Math.log(config.queryCostP99) / 2.3263; // the p99 of a standard normal
         this.request = SearchRequest.builder(QUERY).cache(false).timeoutMillis(Math.max(1, config.timeoutNanos / 1_000_000))
                 .build();
@@ -143,7 +145,7 @@ public final class Simulation implements DetachedRoot.Wire {
         return new ClusterConfig("sim", IntStream.range(0, config.leaves).mapToObj(i -> "leaf" + i + ":7000").toList(),
                 config.partitions, config.replicas, timeout, timeout, 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, hedge, tail,
                 null, BatchAdmissionSettings.defaults(), null, config.adaptation, // every simulated search is
-                PlacementSettings.defaults()); // interactive: admission never holds one back
+                config.placement); // interactive: admission never holds one back
     }
 
     /**
@@ -162,6 +164,9 @@ public final class Simulation implements DetachedRoot.Wire {
         if (config.crashLeaves > 0) {
             clock.at(config.crashAtNanos, this::crash);
         }
+        if (config.placement.anyOn()) {
+            placement.start();
+        }
         int tenth = Math.max(1, config.queries / 10);
         int nextReport = tenth;
         while (clock.runNext()) {
@@ -174,7 +179,8 @@ public final class Simulation implements DetachedRoot.Wire {
         }
         long wallNanos = System.nanoTime() - wallStart;
         return SimSummary.of(config, perSecond, latencies, subRequestLatencies, finish95Latencies, measured, measuredSlow, measuredTainted, measuredFailed,
-                measuredSent, refused, counters, clock.executed(), lastSearchEndNanos, wallNanos);
+                measuredSent, refused, counters, clock.executed(), lastSearchEndNanos, wallNanos,
+                placement.fullReplicationNanos());
     }
 
     private void arrive(double perSecond) {

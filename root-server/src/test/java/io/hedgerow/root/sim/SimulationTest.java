@@ -54,6 +54,26 @@ class SimulationTest {
                 run.searches())));
     }
 
+    /**
+     * The root's real placement runs in the simulation: a crashed leaf is seen lost at once (its
+     * connections close), at the first tick at or after 1 s; its partitions get new copies once the
+     * 2 s grace has passed (a tick, every 250 ms) and serve 500 ms later, when the leaves acknowledge.
+     */
+    @Test
+    void aCrashedLeafsPartitionsAreReReplicatedAfterTheGraceAndTheOpenTime() {
+        SimConfig config = SimConfig.defaults().with("leaves", "20").with("replicas", "2").with("service", "fixed:1ms")
+                .with("rate", "100").with("queries", "800").with("policy", "hedged").with("crash-leaves", "1")
+                .with("crash-at", "1s").with("re-replicate-after", "2s").with("open-time", "500ms").with("seed", "7");
+
+        SimSummary run = Simulation.run(config, null);
+        SimSummary never = Simulation.run(config.with("re-replicate-after", "off"), null);
+
+        assertThat(run.fullReplicationSeconds()).isBetween(2.5, 2.75);
+        assertThat(run.failed()).isZero();
+        assertThat(never.fullReplicationSeconds()).isNaN();
+        assertThat(Simulation.run(config.with("crash-leaves", "0"), null).fullReplicationSeconds()).isNaN();
+    }
+
     @Test
     void oneLeafWithoutInterferenceAnswersInItsServiceTimeAndTwoNetworkHops() {
         // At 5 searches a second, five at once on the leaf's four workers (a queue) come a few times in
