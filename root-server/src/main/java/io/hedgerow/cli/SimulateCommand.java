@@ -127,6 +127,9 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--open-time", paramLabel = "D", description = "How long a leaf takes to open and warm a partition"
             + " it is told to serve (default: 3s, about what the cluster's leaves take).")
     private String openTime;
+    @Option(names = "--max-opening", paramLabel = "N", description = "Copies opening at once across the cluster, as"
+            + " the root's --max-opening-copies (default: 2).")
+    private String maxOpening;
     @Option(names = "--timeout", paramLabel = "D", description = "Each search's timeout (default: 10s).")
     private String timeout;
     @Option(names = "--hedge-after", paramLabel = "D", description = "A fixed hedge delay instead of the adaptive one"
@@ -230,7 +233,7 @@ final class SimulateCommand implements Callable<Integer> {
                 {"pause", pause}, {"pause-leaves", pauseLeaves}, {"pause-phase", pausePhase},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},
                 {"degraded-from", degradedFrom}, {"degraded-until", degradedUntil}, {"adapt", adapt}, {"crash-leaves", crashLeaves},
-                {"crash-at", crashAt}, {"re-replicate-after", reReplicateAfter}, {"open-time", openTime},
+                {"crash-at", crashAt}, {"re-replicate-after", reReplicateAfter}, {"open-time", openTime}, {"max-opening", maxOpening},
                 {"timeout", timeout}, {"hedge-after", hedgeAfter},
                 {"hedge-percentile", hedgePercentile}, {"budget", budget}, {"min-coverage", minCoverage},
                 {"slow-threshold", slowThreshold}, {"seed", seed}};

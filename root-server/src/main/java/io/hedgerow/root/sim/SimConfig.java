@@ -92,6 +92,7 @@ public final class SimConfig {
         d.put("crash-at", "1s");
         d.put("re-replicate-after", "30s");
         d.put("open-time", "3s");
+        d.put("max-opening", "2");
         d.put("timeout", "10s");
         d.put("hedge-after", "adaptive");
         d.put("hedge-percentile", "95");
@@ -158,7 +159,8 @@ public final class SimConfig {
         this.placement = get("re-replicate-after").equals("off")
                 ? io.hedgerow.root.placement.PlacementSettings.off()
                 : io.hedgerow.root.placement.PlacementSettings.defaults()
-                        .withGrace(java.time.Duration.ofNanos(positiveNanos("re-replicate-after")));
+                        .withGrace(java.time.Duration.ofNanos(positiveNanos("re-replicate-after")))
+                        .withMaxOpening(positiveInt("max-opening"));
         this.openNanos = SimDurations.parseNanos(get("open-time"));
         if (degradedLeaves > leaves || crashLeaves > leaves) {
             throw new IllegalArgumentException("degraded-leaves " + degradedLeaves + ", crash-leaves " + crashLeaves
