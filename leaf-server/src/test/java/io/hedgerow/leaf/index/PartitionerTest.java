@@ -3,6 +3,7 @@ package io.hedgerow.leaf.index;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class PartitionerTest {
@@ -65,7 +66,7 @@ class PartitionerTest {
         }
         for (int p = 0; p < 16; p++) {
             int partition = p;
-            boolean ofKey = java.util.Arrays.stream(german).anyMatch(g -> g == partition);
+            boolean ofKey = Arrays.stream(german).anyMatch(g -> g == partition);
             assertThat(counts[p]).as("partition %d", p).matches(c -> ofKey ? c > 150 : c == 0);
         }
         assertThat(routed.partitionOf("doc-7", "de")).isEqualTo(routed.partitionOf("doc-7", "de"));

@@ -1,5 +1,8 @@
 package io.hedgerow.root.sim;
 
+import io.hedgerow.root.adapt.AdaptationSettings;
+import io.hedgerow.root.placement.PlacementSettings;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -44,11 +47,11 @@ public final class SimConfig {
     final long degradedFromNanos;
     final long degradedUntilNanos;
     /** The root's adaptation across requests: replica choice, stall detection, probation. */
-    final io.hedgerow.root.adapt.AdaptationSettings adaptation;
+    final AdaptationSettings adaptation;
     final int crashLeaves;
     final long crashAtNanos;
     /** The root's placement: re-replication after its grace ({@code re-replicate-after}, or off). */
-    final io.hedgerow.root.placement.PlacementSettings placement;
+    final PlacementSettings placement;
     /** How long a leaf takes to open and warm a partition it is told to serve. */
     final long openNanos;
     final long timeoutNanos;
@@ -157,9 +160,9 @@ public final class SimConfig {
         this.crashLeaves = nonNegativeInt("crash-leaves");
         this.crashAtNanos = SimDurations.parseNanos(get("crash-at"));
         this.placement = get("re-replicate-after").equals("off")
-                ? io.hedgerow.root.placement.PlacementSettings.off()
-                : io.hedgerow.root.placement.PlacementSettings.defaults()
-                        .withGrace(java.time.Duration.ofNanos(positiveNanos("re-replicate-after")))
+                ? PlacementSettings.off()
+                : PlacementSettings.defaults()
+                        .withGrace(Duration.ofNanos(positiveNanos("re-replicate-after")))
                         .withMaxOpening(positiveInt("max-opening"));
         this.openNanos = SimDurations.parseNanos(get("open-time"));
         if (degradedLeaves > leaves || crashLeaves > leaves) {
@@ -183,8 +186,8 @@ public final class SimConfig {
     }
 
     /** {@code none}, or {@code choice}, {@code stall} and {@code probation} joined by {@code +}. */
-    private static io.hedgerow.root.adapt.AdaptationSettings parseAdaptation(String text) {
-        io.hedgerow.root.adapt.AdaptationSettings settings = io.hedgerow.root.adapt.AdaptationSettings.off();
+    private static AdaptationSettings parseAdaptation(String text) {
+        AdaptationSettings settings = AdaptationSettings.off();
         if (text.strip().equals("none")) {
             return settings;
         }

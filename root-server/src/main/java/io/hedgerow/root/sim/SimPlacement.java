@@ -5,6 +5,7 @@ import io.hedgerow.root.cluster.PlacementSnapshot;
 import io.hedgerow.root.placement.Placement;
 import io.hedgerow.root.placement.PlacementReport;
 import io.hedgerow.root.placement.PlacementSettings;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,7 @@ final class SimPlacement {
         this.running = running;
         this.placement = new Placement(cluster.assignment(), cluster.config().replicas(), settings, clock.nanoTime());
         this.alive = new boolean[cluster.leaves().size()];
-        java.util.Arrays.fill(alive, true);
+        Arrays.fill(alive, true);
     }
 
     void start() {

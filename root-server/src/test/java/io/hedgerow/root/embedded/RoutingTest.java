@@ -23,11 +23,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,7 +105,7 @@ class RoutingTest {
 
             assertThat(written.outcome()).isEqualTo(DocumentResult.Outcome.CREATED);
             assertThat(documents.partitionOf("w-1", "fr")).isIn(
-                    java.util.Arrays.stream(new Partitioner(PARTITIONS, ROUTING).partitionsOf("fr")).boxed().toList());
+                    Arrays.stream(new Partitioner(PARTITIONS, ROUTING).partitionsOf("fr")).boxed().toList());
             assertThat(noLanguage.outcome()).isEqualTo(DocumentResult.Outcome.REJECTED);
             assertThat(noLanguage.error()).contains("routing value").contains("'lang'");
             assertThat(documents.get("w-1", "fr").join().fields()).containsEntry("title", "zanzibar");
