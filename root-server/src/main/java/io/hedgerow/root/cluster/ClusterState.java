@@ -27,6 +27,7 @@ public final class ClusterState {
     private volatile AssignListener assignListener = (leaf, version, open, error) -> { };
     private final List<LeafStatus> leaves;
     private final AtomicLongArray partitionDocs;
+    private final int[] allPartitions;
     private final ServedIndex index;
     private final long rootId;
     private final Probation probation;
@@ -65,6 +66,7 @@ public final class ClusterState {
                         leafLatencyWindows))
                 .toList();
         this.partitionDocs = new AtomicLongArray(config.partitions());
+        this.allPartitions = IntStream.range(0, config.partitions()).toArray();
         this.staleReplicas = new StaleReplicas(config.partitions(), config.leaves().size());
         for (int p = 0; p < config.partitions(); p++) {
             partitionDocs.set(p, -1);
@@ -205,6 +207,14 @@ public final class ClusterState {
             total += Math.max(0, partitionDocs.get(p));
         }
         return total;
+    }
+
+    /**
+     * 0..P-1: the partitions of a search without a routing value. Shared by every search, so
+     * callers must not change it.
+     */
+    public int[] allPartitions() {
+        return allPartitions;
     }
 
     /**

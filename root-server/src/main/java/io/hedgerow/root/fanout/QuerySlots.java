@@ -52,7 +52,8 @@ final class QuerySlots {
         this.ctx = ctx;
         this.out = out;
         this.slots = new PartitionSlot[ctx.targets.length];
-        this.byPartition = new PartitionSlot[ctx.partitions];
+        // Every partition (no routing value): the targets are 0..P-1, so the slots are by partition already.
+        this.byPartition = slots.length == ctx.partitions ? slots : new PartitionSlot[ctx.partitions];
         for (int i = 0; i < slots.length; i++) {
             slots[i] = byPartition[ctx.targets[i]] = new PartitionSlot(ctx.targets[i]);
         }

@@ -65,7 +65,7 @@ final class RunContext {
         this.priority = WIRE_PRIORITY[request.priority().ordinal()];
         this.backupPriority = BACKUP_PRIORITY[request.priority().ordinal()];
         this.partitions = shared.cluster().assignment().partitions();
-        this.targets = targets != null ? targets : allPartitions(partitions);
+        this.targets = targets != null ? targets : shared.cluster().allPartitions();
         this.wirePrototype = io.hedgerow.common.wire.proto.SearchRequest.newBuilder()
                 .setQuery(request.query())
                 .setK(request.k())
@@ -84,14 +84,6 @@ final class RunContext {
      */
     static int[] targetsOf(FanOutContext shared, SearchRequest request) {
         return request.routing() == null ? null : shared.cluster().index().partitionsOf(request.routing());
-    }
-
-    private static int[] allPartitions(int partitions) {
-        int[] all = new int[partitions];
-        for (int p = 0; p < partitions; p++) {
-            all[p] = p;
-        }
-        return all;
     }
 
     RootMetrics metrics() {
