@@ -17,10 +17,11 @@ import java.util.Objects;
  * where Europarl's own end) and:
  * <ul>
  *   <li>a body of as many sentences as the original's, each drawn at random from all sentences of
- *       the documents in the original's language ({@link LanguageGuesser});</li>
+ *       the documents in the original's language (its {@code lang}, which {@link EuroparlSource}
+ *       guessed);</li>
  *   <li>a title of as many {@code " - "}-separated parts as the original's, each drawn likewise from
  *       the title parts of that language;</li>
- *   <li>the original's date.</li>
+ *   <li>the original's date and language.</li>
  * </ul>
  * So a copy is as long as its original and reads as one language, and the corpus keeps Europarl's
  * mix of languages, document lengths and term statistics. The draws come from a SplitMix64
@@ -66,16 +67,18 @@ final class EuroparlRecombiner {
         titles = new String[count];
         dates = new String[count];
         bodies = new String[count];
+        languages = new int[count];
         for (int i = 0; i < count; i++) {
             if (originals.get(i) instanceof SourceDocument doc) {
                 titles[i] = field(doc, "title");
                 dates[i] = field(doc, "date");
                 bodies[i] = field(doc, "body");
+                languages[i] = EuroparlSource.languageLabel(field(doc, "lang")); // guessed as it was read
             } else {
                 titles[i] = dates[i] = bodies[i] = "";
+                languages[i] = LanguageGuesser.UNDETERMINED;
             }
         }
-        languages = LanguageGuesser.guess(List.of(bodies));
         int[][] sentences = new int[count][];
         int[][] titleParts = new int[count][];
         sentenceCounts = new int[count];

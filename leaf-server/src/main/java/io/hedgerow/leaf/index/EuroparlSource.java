@@ -61,19 +61,29 @@ public final class EuroparlSource implements DocumentSource {
         }
         try (BufferedReader reader = new BufferedReader(
                 new InputStreamReader(new GZIPInputStream(in, 64 * 1024), StandardCharsets.UTF_8), 64 * 1024)) {
-            return new EuroparlSource(withLanguages(read(reader)));
+            return new EuroparlSource(documents(reader));
         } finally {
             in.close();
         }
     }
 
-    /** Every line as a document with {@code title}, {@code date} and {@code body}, or a bad line. */
-    private static List<SourceEntry> read(BufferedReader reader) throws IOException {
-        List<SourceEntry> entries = new ArrayList<>(DOC_COUNT);
-        long lineNumber = 0;
+    /**
+     * Every line as a document with {@code title}, {@code date}, {@code body} and {@code lang}, or a
+     * bad line. The lines are split first, so the guesser learns from all the bodies at once.
+     */
+    private static List<SourceEntry> documents(BufferedReader reader) throws IOException {
+        List<String[]> lines = new ArrayList<>(DOC_COUNT);
+        List<String> bodies = new ArrayList<>(DOC_COUNT);
         for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-            lineNumber++;
             String[] columns = line.split("\t", 3);
+            lines.add(columns);
+            bodies.add(columns.length == 3 ? columns[2] : "");
+        }
+        int[] languages = LanguageGuesser.guess(bodies);
+        List<SourceEntry> entries = new ArrayList<>(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            String[] columns = lines.get(i);
+            long lineNumber = i + 1;
             if (columns.length != 3) {
                 entries.add(new BadLine(lineNumber, "expected 3 tab-separated columns (title, date, body), got "
                         + columns.length));
@@ -83,34 +93,21 @@ public final class EuroparlSource implements DocumentSource {
             fields.put("title", columns[0]);
             fields.put("date", columns[1]);
             fields.put("body", columns[2]);
+            fields.put("lang", languageCode(languages[i]));
             entries.add(new SourceDocument(Long.toString(lineNumber), fields, lineNumber));
         }
         return entries;
     }
 
-    /** The documents with their guessed {@code lang}; the guesser learns from all the bodies at once. */
-    private static List<SourceEntry> withLanguages(List<SourceEntry> entries) {
-        List<String> bodies = new ArrayList<>(entries.size());
-        for (SourceEntry entry : entries) {
-            bodies.add(entry instanceof SourceDocument doc ? doc.fields().get("body") : "");
-        }
-        int[] languages = LanguageGuesser.guess(bodies);
-        List<SourceEntry> labelled = new ArrayList<>(entries.size());
-        for (int i = 0; i < entries.size(); i++) {
-            if (entries.get(i) instanceof SourceDocument doc) {
-                Map<String, String> fields = new LinkedHashMap<>(doc.fields());
-                fields.put("lang", languageCode(languages[i]));
-                labelled.add(new SourceDocument(doc.id(), fields, doc.lineNumber()));
-            } else {
-                labelled.add(entries.get(i));
-            }
-        }
-        return labelled;
-    }
-
     /** The two-letter code of a {@link LanguageGuesser} label, or {@value #UNDETERMINED_LANGUAGE}. */
     static String languageCode(int label) {
         return label == LanguageGuesser.UNDETERMINED ? UNDETERMINED_LANGUAGE : LanguageGuesser.LANGUAGES.get(label);
+    }
+
+    /** The {@link LanguageGuesser} label of a {@code lang} value; {@link LanguageGuesser#UNDETERMINED} for any other. */
+    static int languageLabel(String code) {
+        int label = LanguageGuesser.LANGUAGES.indexOf(code);
+        return label < 0 ? LanguageGuesser.UNDETERMINED : label;
     }
 
     @Override

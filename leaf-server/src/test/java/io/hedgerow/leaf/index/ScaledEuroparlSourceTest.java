@@ -201,6 +201,7 @@ class ScaledEuroparlSourceTest {
         fields.put("title", title);
         fields.put("date", "2004-03-30");
         fields.put("body", body);
+        fields.put("lang", "en");
         return new SourceDocument(Long.toString(line), fields, line);
     }
 }

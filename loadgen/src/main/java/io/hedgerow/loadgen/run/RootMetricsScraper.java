@@ -3,14 +3,13 @@ package io.hedgerow.loadgen.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.loadgen.report.RootView;
+import io.hedgerow.root.metrics.RequestLatency;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -165,7 +164,7 @@ public final class RootMetricsScraper {
             throw new IOException(path + ": no histogram for '" + name + "'");
         }
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
+            return RequestLatency.decode(encoded);
         } catch (DataFormatException | IllegalArgumentException e) {
             throw new IOException(path + ": the '" + name + "' histogram does not decode: " + e.getMessage(), e);
         }

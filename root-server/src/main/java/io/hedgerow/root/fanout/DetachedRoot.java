@@ -142,8 +142,15 @@ public final class DetachedRoot {
                 return null;
             }
             case TailGuard.Run admitted -> {
+                int[] targets;
+                try {
+                    targets = RunContext.targetsOf(context, request);
+                } catch (SearchException e) {
+                    wire.failed(null, e); // a routing value the index cannot route
+                    return null;
+                }
                 RunContext ctx = new RunContext(context, view, () -> nextRequestId++, random, request, admitted,
-                        nowNanos, timeoutNanos, RunContext.targetsOf(context, request));
+                        nowNanos, timeoutNanos, targets);
                 Search search = new Search(new SearchRun(ctx));
                 search.execute(search.run.start(nowNanos));
                 return search;

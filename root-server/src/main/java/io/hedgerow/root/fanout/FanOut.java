@@ -187,14 +187,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
     private void start(SearchLoop loop, SearchRequest request, long startNanos,
             CompletableFuture<SearchResult> promise) {
         switch (context.tail().admit(request, startNanos)) {
-            case TailGuard.Refused refused -> {
-                switch (refused.reason().kind()) {
-                    case BLOCKLISTED -> context.metrics().blocklistRefused();
-                    case BAD_QUERY -> context.metrics().requestRejected(RootMetrics.RequestError.BAD_QUERY);
-                    default -> context.metrics().requestRejected(RootMetrics.RequestError.UNAVAILABLE);
-                }
-                promise.completeExceptionally(refused.reason());
-            }
+            case TailGuard.Refused refused -> refuse(refused.reason(), promise);
             case TailGuard.Served served -> {
                 context.metrics().servedFromCache(served.result().tookNanos());
                 promise.complete(served.result());
@@ -204,9 +197,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
                 try {
                     targets = RunContext.targetsOf(context, request);
                 } catch (SearchException e) {
-                    context.metrics().requestRejected(e.kind() == SearchException.Kind.BAD_QUERY
-                            ? RootMetrics.RequestError.BAD_QUERY : RootMetrics.RequestError.UNAVAILABLE);
-                    promise.completeExceptionally(e);
+                    refuse(e, promise); // a routing value the index cannot route
                     return;
                 }
                 long timeoutNanos = request.timeoutMillis() == 0 ? defaultTimeoutNanos
@@ -216,6 +207,16 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
                 new Gatherer(new SearchRun(runContext), loop.connections(), context, loop.scheduler(), promise).start();
             }
         }
+    }
+
+    /** A search refused before any leaf saw it: counted by why, and failed with the reason. */
+    private void refuse(SearchException reason, CompletableFuture<SearchResult> promise) {
+        switch (reason.kind()) {
+            case BLOCKLISTED -> context.metrics().blocklistRefused();
+            case BAD_QUERY -> context.metrics().requestRejected(RootMetrics.RequestError.BAD_QUERY);
+            default -> context.metrics().requestRejected(RootMetrics.RequestError.UNAVAILABLE);
+        }
+        promise.completeExceptionally(reason);
     }
 
     /** One event loop as its searches see it: its connections, the leaves through them, its timers. */

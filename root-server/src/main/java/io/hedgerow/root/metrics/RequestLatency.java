@@ -1,9 +1,11 @@
 package io.hedgerow.root.metrics;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -68,6 +70,16 @@ public final class RequestLatency {
     public static String encode(Histogram histogram) {
         ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
         int length = histogram.encodeIntoCompressedByteBuffer(buffer);
-        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
+    }
+
+    /**
+     * The histogram {@link #encode} made.
+     *
+     * @throws DataFormatException      when the bytes are not a compressed histogram
+     * @throws IllegalArgumentException when the text is not base64
+     */
+    public static Histogram decode(String base64) throws DataFormatException {
+        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
     }
 }

@@ -103,6 +103,34 @@ public final class Placement {
     }
 
     /**
+     * What {@code leaf}'s connections say now, every tick: {@link #leafLost} or {@link #leafBack}
+     * when that differs from what the plan holds.
+     *
+     * @return whether it changed
+     */
+    public boolean leafSeen(int leaf, boolean up, long nowNanos) {
+        if (up == alive[leaf]) {
+            return false;
+        }
+        if (up) {
+            leafBack(leaf, nowNanos);
+        } else {
+            leafLost(leaf, nowNanos);
+        }
+        return true;
+    }
+
+    /** Whether the plan holds {@code leaf} alive. */
+    public boolean alive(int leaf) {
+        return alive[leaf];
+    }
+
+    /** How long the last return to full replication took, from the leaf loss that began it; -1 for none yet. */
+    public long lastFullReplicationNanos() {
+        return lastFullReplicationNanos;
+    }
+
+    /**
      * {@code leaf} acknowledged its target of version {@code ackedVersion}; {@code open} lists the
      * partitions it has open. A copy opening there since that version or earlier serves if listed,
      * and is given up if not (it failed to open).

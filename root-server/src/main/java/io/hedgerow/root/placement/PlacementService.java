@@ -8,7 +8,6 @@ import io.hedgerow.root.cluster.PlacementSnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
@@ -51,7 +50,6 @@ public final class PlacementService implements AutoCloseable {
     private final IntConsumer reassign;
     private final IntPredicate tookWrites;
     private final boolean measureLoad;
-    private final boolean[] alive;
     private final long[] ackedVersion;
     private final long[] sentNanos;
     private final Set<Long> markedStale = new HashSet<>();
@@ -78,8 +76,6 @@ public final class PlacementService implements AutoCloseable {
         this.window = new LoadWindow(settings.loadWindow().toNanos());
         this.measureLoad = settings.measuresLoad();
         int leaves = cluster.leaves().size();
-        this.alive = new boolean[leaves];
-        Arrays.fill(alive, true);
         this.ackedVersion = new long[leaves];
         this.sentNanos = new long[leaves];
         this.report = placement.report(ticker.nanoTime());
@@ -136,16 +132,10 @@ public final class PlacementService implements AutoCloseable {
 
     private void tick() {
         long now = ticker.nanoTime();
-        for (int leaf = 0; leaf < alive.length; leaf++) {
+        for (int leaf = 0; leaf < ackedVersion.length; leaf++) {
             LeafStatus status = cluster.leaf(leaf);
             boolean up = status.readyConnections() > 0 && !status.isDraining();
-            if (up != alive[leaf]) {
-                alive[leaf] = up;
-                if (up) {
-                    placement.leafBack(leaf, now);
-                } else {
-                    placement.leafLost(leaf, now);
-                }
+            if (placement.leafSeen(leaf, up, now)) {
                 LOG.log(System.Logger.Level.INFO, "placement: leaf {0} {1}", leaf, up ? "back" : "lost");
             }
         }
@@ -156,8 +146,8 @@ public final class PlacementService implements AutoCloseable {
         if (writesSeen) {
             markStale(cluster.assignment()); // a partition may take its first writes after its copy began serving
         }
-        for (int leaf = 0; leaf < alive.length; leaf++) {
-            if (alive[leaf] && ackedVersion[leaf] < cluster.placement().targetVersion()[leaf]
+        for (int leaf = 0; leaf < ackedVersion.length; leaf++) {
+            if (placement.alive(leaf) && ackedVersion[leaf] < cluster.placement().targetVersion()[leaf]
                     && now - sentNanos[leaf] >= RESEND_NANOS) {
                 send(leaf, now);
             }
@@ -210,7 +200,7 @@ public final class PlacementService implements AutoCloseable {
 
     /** Marks added copies of partitions that took writes stale, and clears the marks of copies gone. */
     private void markStale(PartitionAssignment serving) {
-        int leaves = alive.length;
+        int leaves = ackedVersion.length;
         Set<Long> now = new HashSet<>();
         for (int p = 0; p < serving.partitions(); p++) {
             for (int leaf : serving.replicasOf(p)) {

@@ -3,9 +3,7 @@ package io.hedgerow.root.sim;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.PlacementSnapshot;
 import io.hedgerow.root.placement.Placement;
-import io.hedgerow.root.placement.PlacementReport;
 import io.hedgerow.root.placement.PlacementSettings;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -28,8 +26,6 @@ final class SimPlacement {
     private final EventQueue clock;
     private final long openNanos;
     private final BooleanSupplier running;
-    private final boolean[] alive;
-    private long fullReplicationNanos = -1;
 
     /**
      * @param running whether searches are still to come: the ticks stop when they are not, so the
@@ -42,8 +38,6 @@ final class SimPlacement {
         this.openNanos = openNanos;
         this.running = running;
         this.placement = new Placement(cluster.assignment(), cluster.config().replicas(), settings, clock.nanoTime());
-        this.alive = new boolean[cluster.leaves().size()];
-        Arrays.fill(alive, true);
     }
 
     void start() {
@@ -52,21 +46,13 @@ final class SimPlacement {
 
     /** How long the last return to full replication took from the leaf loss that began it; -1 for none. */
     long fullReplicationNanos() {
-        return fullReplicationNanos;
+        return placement.lastFullReplicationNanos();
     }
 
     private void tick() {
         long now = clock.nanoTime();
-        for (int leaf = 0; leaf < alive.length; leaf++) {
-            boolean up = cluster.leaf(leaf).readyConnections() > 0;
-            if (up != alive[leaf]) {
-                alive[leaf] = up;
-                if (up) {
-                    placement.leafBack(leaf, now);
-                } else {
-                    placement.leafLost(leaf, now);
-                }
-            }
+        for (int leaf = 0; leaf < cluster.leaves().size(); leaf++) {
+            placement.leafSeen(leaf, cluster.leaf(leaf).readyConnections() > 0, now);
         }
         placement.tick(now, null);
         publish(now);
@@ -87,13 +73,11 @@ final class SimPlacement {
                 open.add(partition);
             }
             clock.after(openNanos, () -> {
-                if (alive[leaf]) {
+                if (placement.alive(leaf)) {
                     placement.acked(leaf, version, open, clock.nanoTime());
                     publish(clock.nanoTime());
                 }
             });
         }
-        PlacementReport report = placement.report(now);
-        fullReplicationNanos = report.lastFullReplicationNanos();
     }
 }

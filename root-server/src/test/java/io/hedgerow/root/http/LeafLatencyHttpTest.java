@@ -11,21 +11,18 @@ import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.metrics.RequestLatency;
 import io.hedgerow.root.tail.TailSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,13 +88,13 @@ class LeafLatencyHttpTest {
         String metricsAfter = get("/metrics").body();
         assertThat(after.get("unit").asText()).isEqualTo("microseconds");
         assertThat(after.get("leaves")).hasSize(LEAVES);
-        double searchesSent = counter(metricsAfter, "hedgerow_subrequests_total", "")
-                - counter(metricsBefore, "hedgerow_subrequests_total", "");
-        double fetchesSent = counter(metricsAfter, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")
-                - counter(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"fetch\"");
+        double searchesSent = MetricsText.sum(metricsAfter, "hedgerow_subrequests_total", "")
+                - MetricsText.sum(metricsBefore, "hedgerow_subrequests_total", "");
+        double fetchesSent = MetricsText.sum(metricsAfter, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")
+                - MetricsText.sum(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"fetch\"");
         // hedgerow_subrequests_total counts fetches too (kind="fetch")
-        double fetchKind = counter(metricsAfter, "hedgerow_subrequests_total", "kind=\"fetch\"")
-                - counter(metricsBefore, "hedgerow_subrequests_total", "kind=\"fetch\"");
+        double fetchKind = MetricsText.sum(metricsAfter, "hedgerow_subrequests_total", "kind=\"fetch\"")
+                - MetricsText.sum(metricsBefore, "hedgerow_subrequests_total", "kind=\"fetch\"");
         assertThat(searchesSent - fetchKind).as("search sub-requests sent").isEqualTo(searches * PARTITIONS);
         assertThat(fetchKind).isEqualTo(fetchesSent).isGreaterThanOrEqualTo(searches);
 
@@ -144,20 +141,7 @@ class LeafLatencyHttpTest {
     }
 
     private static Histogram histogram(JsonNode body, int leaf, String phase, String part) throws Exception {
-        byte[] bytes = Base64.getDecoder().decode(part(body, leaf, phase, part).get("histogram").asText());
-        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), 0);
-    }
-
-    private static double counter(String metrics, String name, String labels) {
-        Matcher matcher = Pattern.compile("^" + Pattern.quote(name) + "(?:\\{([^}]*)})?\\s+(\\S+)$", Pattern.MULTILINE)
-                .matcher(metrics);
-        double total = 0;
-        while (matcher.find()) {
-            if (labels.isEmpty() || (matcher.group(1) != null && matcher.group(1).contains(labels))) {
-                total += Double.parseDouble(matcher.group(2));
-            }
-        }
-        return total;
+        return RequestLatency.decode(part(body, leaf, phase, part).get("histogram").asText());
     }
 
     private static java.net.http.HttpResponse<String> get(String path) throws IOException, InterruptedException {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.root.embedded.EmbeddedCluster;
+import io.hedgerow.root.metrics.RequestLatency;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,15 +17,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,23 +85,23 @@ class RequestLatencyHttpTest {
         assertThat(count(after, "tainted") - count(before, "tainted")).isZero();
         assertThat(count(after, "error") - count(before, "error")).isEqualTo(2);
         for (String outcome : List.of("complete", "tainted", "error")) {
-            Histogram histogram = decode(after.get(outcome).get("histogram").asText());
+            Histogram histogram = RequestLatency.decode(after.get(outcome).get("histogram").asText());
             assertThat(histogram.getTotalCount()).as(outcome).isEqualTo(count(after, outcome));
         }
         String metricsAfter = get("/metrics").body();
-        assertThat(counter(metricsAfter, "hedgerow_search_requests_total", "")
-                - counter(metricsBefore, "hedgerow_search_requests_total", "")).isEqualTo(4);
+        assertThat(MetricsText.sum(metricsAfter, "hedgerow_search_requests_total", "")
+                - MetricsText.sum(metricsBefore, "hedgerow_search_requests_total", "")).isEqualTo(4);
         // Two searches reached the leaves (the root refuses the bad query, which it parses as they
         // would), one sub-request per partition each; each fetched from at least one leaf, at most two.
-        assertThat(counter(metricsAfter, "hedgerow_subrequests_needed_total", "phase=\"query\"")
-                - counter(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"query\"")).isEqualTo(2 * PARTITIONS);
-        assertThat(counter(metricsAfter, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")
-                - counter(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")).isBetween(2.0, 4.0);
+        assertThat(MetricsText.sum(metricsAfter, "hedgerow_subrequests_needed_total", "phase=\"query\"")
+                - MetricsText.sum(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"query\"")).isEqualTo(2 * PARTITIONS);
+        assertThat(MetricsText.sum(metricsAfter, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")
+                - MetricsText.sum(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")).isBetween(2.0, 4.0);
     }
 
     @Test
     void timesASearchFromTheFirstByteOfItsRequest() throws Exception {
-        Histogram before = decode(settledLatency().get("complete").get("histogram").asText());
+        Histogram before = RequestLatency.decode(settledLatency().get("complete").get("histogram").asText());
         try (Socket socket = new Socket("127.0.0.1", cluster.httpPort())) {
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
@@ -118,11 +115,11 @@ class RequestLatencyHttpTest {
             assertThat(RawResponse.read(in).status()).isEqualTo(200);
         }
         // The root records a search once its response is written, which may be just after the client read it.
-        Histogram after = decode(latency().get("complete").get("histogram").asText());
+        Histogram after = RequestLatency.decode(latency().get("complete").get("histogram").asText());
         for (long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
                 after.getTotalCount() - before.getTotalCount() < 1 && System.nanoTime() < deadline; ) {
             Thread.sleep(10);
-            after = decode(latency().get("complete").get("histogram").asText());
+            after = RequestLatency.decode(latency().get("complete").get("histogram").asText());
         }
         after.subtract(before);
         assertThat(after.getTotalCount()).isEqualTo(1);
@@ -152,21 +149,6 @@ class RequestLatencyHttpTest {
         return latency.get(outcome).get("count").asLong();
     }
 
-    private static Histogram decode(String base64) throws Exception {
-        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
-    }
-
-    private static double counter(String metrics, String name, String labels) {
-        Matcher matcher = Pattern.compile("^" + Pattern.quote(name) + "(?:\\{([^}]*)})?\\s+(\\S+)$", Pattern.MULTILINE)
-                .matcher(metrics);
-        double total = 0;
-        while (matcher.find()) {
-            if (labels.isEmpty() || (matcher.group(1) != null && matcher.group(1).contains(labels))) {
-                total += Double.parseDouble(matcher.group(2));
-            }
-        }
-        return total;
-    }
 
     private static java.net.http.HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.httpPort() + path))
