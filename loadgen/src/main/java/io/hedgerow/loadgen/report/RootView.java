@@ -22,9 +22,10 @@ import org.HdrHistogram.Histogram;
  * @param leaves               each leaf's latency histograms over the phase, by name such as
  *                             {@code leaf-1-search-service} (leaf, phase, part of {@code /metrics/leaves}),
  *                             microseconds, in leaf order; empty when the root does not serve them
+ * @param cpu                  cores busy on average during the phase; null when not measured
  */
 public record RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long searches, Latency latency,
-        Map<String, Histogram> leaves) {
+        Map<String, Histogram> leaves, Cpu cpu) {
     /** Nothing known: the root was not read (not a Hedgerow root, or a self-test). */
     public static final RootView UNKNOWN = new RootView(null, null, null, null);
 
@@ -32,9 +33,22 @@ public record RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long 
         leaves = leaves == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(leaves));
     }
 
-    /** A view without the leaves' histograms. */
+    /** A view without the leaves' histograms and the CPU. */
     public RootView(Double extraLeafRequestsPct, Double tiedBothRanPct, Long searches, Latency latency) {
-        this(extraLeafRequestsPct, tiedBothRanPct, searches, latency, Map.of());
+        this(extraLeafRequestsPct, tiedBothRanPct, searches, latency, Map.of(), null);
+    }
+
+    /**
+     * Cores busy on average during a phase, each null when unknown: the whole machine's (Linux),
+     * the load generator's own, and the root's (its {@code process_cpu_time_ns_total}). On a
+     * local cluster {@link #others} is the leaves' (and whatever else the machine ran).
+     */
+    public record Cpu(Double machineCores, Double generatorCores, Double rootCores) {
+        /** The machine's busy cores less the generator's and the root's; null when one is unknown. */
+        public Double others() {
+            return machineCores == null || generatorCores == null || rootCores == null ? null
+                    : Math.max(0, machineCores - generatorCores - rootCores);
+        }
     }
 
     /**

@@ -72,7 +72,9 @@ public final class RunReader {
                     : null;
             RunSummary.Root root = phase.root();
             RootView view = root == null ? new RootView(null, null, null, rootLatency)
-                    : new RootView(root.extraLeafRequestsPct(), root.tiedBothRanPct(), root.searches(), rootLatency);
+                    : new RootView(root.extraLeafRequestsPct(), root.tiedBothRanPct(), root.searches(), rootLatency,
+                            Map.of(), root.cpuCores() == null ? null : new RootView.Cpu(root.cpuCores().machine(),
+                                    root.cpuCores().generator(), root.cpuCores().root()));
             phases.add(new PhaseResult(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(), phase.sent(),
                     phase.dropped(), latencies, phase.taintedCoverage(), phase.errorReasons(), view, phase.notes(),
                     new PhaseFaults(phase.faults(), phase.faultsNeverApplied())));

@@ -110,14 +110,30 @@ record RunSummary(
             @JsonProperty("tied_both_ran_pct") Double tiedBothRanPct,
             @JsonProperty("searches") Long searches,
             @JsonProperty("latency_ms") Blocks latencyMillis,
-            @JsonProperty("refused_latency_ms") Latency refusedMillis) {
+            @JsonProperty("refused_latency_ms") Latency refusedMillis,
+            @JsonProperty("cpu_cores") Cpu cpuCores) {
 
         static Root of(RootView view) {
             RootView.Latency latency = view.latency();
             Blocks blocks = latency == null ? null : new Blocks(Latency.of(latency.answered()), Latency.of(latency.complete()),
                     Latency.of(latency.tainted()), Latency.of(latency.errors()));
             return new Root(view.extraLeafRequestsPct(), view.tiedBothRanPct(), view.searches(), blocks,
-                    latency == null ? null : Latency.of(latency.refused()));
+                    latency == null ? null : Latency.of(latency.refused()), Cpu.of(view.cpu()));
+        }
+    }
+
+    /**
+     * Cores busy on average during the phase (null each when unknown): the machine, the generator,
+     * the root, and the rest (on a local cluster, the leaves).
+     */
+    record Cpu(
+            @JsonProperty("machine") Double machine,
+            @JsonProperty("generator") Double generator,
+            @JsonProperty("root") Double root,
+            @JsonProperty("others") Double others) {
+
+        static Cpu of(RootView.Cpu cpu) {
+            return cpu == null ? null : new Cpu(cpu.machineCores(), cpu.generatorCores(), cpu.rootCores(), cpu.others());
         }
     }
 

@@ -13,9 +13,11 @@ import java.util.Map;
  * @param tiedPairs      {@code hedgerow_tied_pairs_total}
  * @param tiedBothRan    {@code hedgerow_tied_both_ran_total}
  * @param searchRequests {@code hedgerow_search_requests_total}; null for a root that does not count it
+ * @param cpuNanos       {@code process_cpu_time_ns_total}, the root process's CPU time; null for a root
+ *                       that does not export it
  */
 public record RootCounters(Map<String, Double> subRequests, Map<String, Double> needed, double tiedPairs,
-        double tiedBothRan, Double searchRequests) {
+        double tiedBothRan, Double searchRequests, Double cpuNanos) {
 
     public RootCounters {
         subRequests = Map.copyOf(subRequests);

@@ -30,6 +30,7 @@ public final class RootMetricsScraper {
     private static final Pattern TIED_PAIRS = counter("hedgerow_tied_pairs_total");
     private static final Pattern TIED_BOTH_RAN = counter("hedgerow_tied_both_ran_total");
     private static final Pattern SEARCH_REQUESTS = counter("hedgerow_search_requests_total");
+    private static final Pattern CPU_NANOS = counter("process_cpu_time_ns_total");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -123,8 +124,9 @@ public final class RootMetricsScraper {
 
     static RootCounters parse(String prometheusText) {
         Double searches = SEARCH_REQUESTS.matcher(prometheusText).find() ? sum(SEARCH_REQUESTS, prometheusText) : null;
+        Double cpu = CPU_NANOS.matcher(prometheusText).find() ? sum(CPU_NANOS, prometheusText) : null;
         return new RootCounters(byLabel(SENT, prometheusText), byLabel(NEEDED, prometheusText),
-                sum(TIED_PAIRS, prometheusText), sum(TIED_BOTH_RAN, prometheusText), searches);
+                sum(TIED_PAIRS, prometheusText), sum(TIED_BOTH_RAN, prometheusText), searches, cpu);
     }
 
     private static Map<String, Double> byLabel(Pattern pattern, String prometheusText) {

@@ -16,8 +16,10 @@ import org.HdrHistogram.Histogram;
  */
 final class RootReadings {
     private final RootMetricsScraper scraper;
+    private final CpuMeter cpu = new CpuMeter();
     private final List<String> notes = new ArrayList<>();
     private RootMetricsScraper.Reading before;
+    private CpuMeter.Reading cpuBefore;
 
     RootReadings(RootMetricsScraper scraper) {
         this.scraper = scraper;
@@ -26,6 +28,7 @@ final class RootReadings {
     /** Reads the root before the phase. */
     void before() {
         before = read("before");
+        cpuBefore = cpu.read();
     }
 
     /**
@@ -34,6 +37,7 @@ final class RootReadings {
      * @param sent requests the generator sent in the phase: the root counting more means other clients were loading it
      */
     RootView after(long sent) {
+        CpuMeter.Reading cpuAfter = cpu.read();
         RootMetricsScraper.Reading after = read("after");
         if (before == null || after == null) {
             return RootView.UNKNOWN;
@@ -51,8 +55,9 @@ final class RootReadings {
             notes.add(String.format(Locale.ROOT, "other clients: the root received %,d searches during the phase, this"
                     + " generator sent %,d; its counters and latency include their traffic", searches, sent));
         }
+        Double rootCpu = a.cpuNanos() == null || b.cpuNanos() == null ? null : b.cpuNanos() - a.cpuNanos();
         return new RootView(extra, RootCounters.tiedBothRanPercent(a, b), searches, latencyBetween(after),
-                leavesBetween(after));
+                leavesBetween(after), CpuMeter.between(cpuBefore, cpuAfter, rootCpu));
     }
 
     /** Each leaf's histograms over the phase; none when a reading lacks them (an older root, or a leaf added). */

@@ -68,6 +68,9 @@ class ReportWriterTest {
         assertThat(steady.path("root").path("tied_both_ran_pct").asDouble()).isEqualTo(0.25);
         assertThat(steady.path("root").path("searches").asLong()).isEqualTo(1003);
         assertThat(steady.path("root").path("latency_ms").path("ok").path("p99").asDouble()).isEqualTo(1.0);
+        assertThat(steady.path("root").path("cpu_cores").path("machine").asDouble()).isEqualTo(1.5);
+        assertThat(steady.path("root").path("cpu_cores").path("others").asDouble()).as("less generator and root")
+                .isEqualTo(0.75);
         assertThat(steady.path("error_reasons").path("HTTP 503").asLong()).isEqualTo(2);
         JsonNode answered = steady.path("latency_ms").path("answered");
         assertThat(answered.path("count").asLong()).isEqualTo(1000);

@@ -40,7 +40,7 @@ public final class TestPhases {
      * An open-loop phase of 1 s: the 1000 answers of {@link #knownLatency()} (950 complete, 50 of the
      * 2 ms ones tainted, mean coverage 0.92), 3 errors at 1 ms, 2 dropped, 1003 sent each 0.1 ms late;
      * the root saw 1003 searches, answered them in 1 ms, and counted 1.5% extra leaf requests and
-     * 0.25% of tied pairs where both ran. The answers' mean is 5.620 ms and their standard deviation
+     * 0.25% of tied pairs where both ran; the machine was 1.5 cores busy (generator 0.25, root 0.5). The answers' mean is 5.620 ms and their standard deviation
      * 48.10 ms (from each bucket's middle value, as HdrHistogram computes them).
      */
     static PhaseResult knownPhase(String name) {
@@ -53,7 +53,8 @@ public final class TestPhases {
         complete.recordValue(1_500_000);
         Latencies latencies = Latencies.of(complete, samples(2_000, 50), samples(1_000, 3), samples(100, 1003));
         RootView root = new RootView(1.5, 0.25, 1003L,
-                new RootView.Latency(samples(1_000, 950), samples(1_000, 50), samples(500, 3), samples(200, 1)));
+                new RootView.Latency(samples(1_000, 950), samples(1_000, 50), samples(500, 3), samples(200, 1)),
+                Map.of(), new RootView.Cpu(1.5, 0.25, 0.5));
         return new PhaseResult(name, "open/poisson", 1000, 1_000_000_000L, 1003, 2, latencies, 0.92,
                 Map.of("HTTP 503", 2L, "connection closed by the server", 1L), root, List.of());
     }

@@ -45,6 +45,18 @@ class RootCountersTest {
         assertThat(counters.tiedPairs()).isEqualTo(800);
         assertThat(counters.tiedBothRan()).isEqualTo(6);
         assertThat(counters.searchRequests()).isEqualTo(100.0);
+        assertThat(counters.cpuNanos()).as("a root without process_cpu_time_ns_total").isNull();
+    }
+
+    @Test
+    void readsTheRootsCpuTime() {
+        RootCounters counters = RootMetricsScraper.parse(metrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) + """
+                # HELP process_cpu_time_ns_total The "cpu time" used by the Java Virtual Machine process
+                # TYPE process_cpu_time_ns_total counter
+                process_cpu_time_ns_total 1.23E10
+                """);
+
+        assertThat(counters.cpuNanos()).isEqualTo(1.23e10);
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.hedgerow.root.tail.TailGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -96,6 +97,8 @@ public final class RootMetrics {
      *                          nor the histograms of {@link #leafLatency()}
      */
     public RootMetrics(ClusterState cluster, boolean leafLatencyTimers) {
+        // process_cpu_time_ns_total: what a phase of load cost the root in CPU (the load generator reads it).
+        new ProcessorMetrics().bindTo(registry);
         searchLatency = Timer.builder("hedgerow.search.latency")
                 .description("Time from receiving a search to its result being ready")
                 .publishPercentileHistogram()

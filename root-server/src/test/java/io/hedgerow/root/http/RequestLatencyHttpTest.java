@@ -97,6 +97,9 @@ class RequestLatencyHttpTest {
                 - MetricsText.sum(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"query\"")).isEqualTo(2 * PARTITIONS);
         assertThat(MetricsText.sum(metricsAfter, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")
                 - MetricsText.sum(metricsBefore, "hedgerow_subrequests_needed_total", "phase=\"fetch\"")).isBetween(2.0, 4.0);
+        // The root's own CPU time, for a load generator to say what a phase cost it.
+        assertThat(MetricsText.sum(metricsAfter, "process_cpu_time_ns_total", ""))
+                .isGreaterThan(MetricsText.sum(metricsBefore, "process_cpu_time_ns_total", ""));
     }
 
     @Test
