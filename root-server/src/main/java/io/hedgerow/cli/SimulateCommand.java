@@ -76,12 +76,31 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--workers", paramLabel = "N", description = "Workers per leaf (default: 4).")
     private String workers;
     @Option(names = "--contention", paramLabel = "C", description = "Work takes 1 + C x busy/workers times its drawn"
-            + " time (default: 0.2).")
+            + " time (default: auto, 0.2; 0 with --cores, whose sharing is the contention).")
     private String contention;
     @Option(names = "--network", paramLabel = "D", description = "One-way delay root to leaf (default: 50us).")
     private String network;
     @Option(names = "--peer", paramLabel = "D", description = "Delay of a twin's cancel, leaf to leaf (default: 50us).")
     private String peer;
+    @Option(names = "--cores", paramLabel = "N", description = "Cores shared by every leaf's work, the root's and the"
+            + " client's, as on one machine: service times are CPU, slower while the cores are busy (default: none,"
+            + " each leaf's workers have their own).")
+    private String cores;
+    @Option(names = "--root-cpu", paramLabel = "D", description = "With --cores: the root's CPU per message (the HTTP"
+            + " request and answer, each sub-request, reply, fetch) (default: 0).")
+    private String rootCpu;
+    @Option(names = "--leaf-cpu", paramLabel = "D", description = "With --cores: a leaf's CPU per sub-request or fetch"
+            + " outside its service time, reading and writing it (default: 0).")
+    private String leafCpu;
+    @Option(names = "--client-cpu", paramLabel = "D", description = "With --cores: the load generator's CPU per search,"
+            + " beside its path (default: 0).")
+    private String clientCpu;
+    @Option(names = "--fetch-leaves", paramLabel = "F", description = "After the query phase, fetch the hits from F leaves"
+            + " on average, as a real root does (default: 0, no fetch phase).")
+    private String fetchLeaves;
+    @Option(names = "--fetch-service", paramLabel = "DIST", description = "A fetch's service time at the leaf, as"
+            + " --service (e.g. empirical:A.hgrm,B.hgrm from leaf-N-fetch-service.hgrm) (default: fixed:0).")
+    private String fetchService;
     @Option(names = "--slow-fraction", paramLabel = "F", description = "Each sub-request is independently slow with"
             + " probability F (default: 0).")
     private String slowFraction;
@@ -229,6 +248,8 @@ final class SimulateCommand implements Callable<Integer> {
         Object[][] given = {{"leaves", leaves}, {"partitions", partitions}, {"replicas", replicas}, {"rate", rate},
                 {"load", load}, {"queries", queries}, {"warmup", warmup}, {"policy", policy}, {"service", service},
                 {"workers", workers}, {"contention", contention}, {"network", network}, {"peer", peer},
+                {"cores", cores}, {"root-cpu", rootCpu}, {"leaf-cpu", leafCpu}, {"client-cpu", clientCpu},
+                {"fetch-leaves", fetchLeaves}, {"fetch-service", fetchService},
                 {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"pause-every", pauseEvery},
                 {"pause", pause}, {"pause-leaves", pauseLeaves}, {"pause-phase", pausePhase},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},

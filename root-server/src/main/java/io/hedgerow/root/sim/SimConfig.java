@@ -31,6 +31,17 @@ public final class SimConfig {
     final double contention;
     final long networkNanos;
     final long peerNanos;
+    /** Cores shared by every leaf, the root and the client ({@link SharedCpu}); 0: each leaf's workers have cores of their own. */
+    final int cores;
+    /** With shared cores: the root's CPU per message it handles (the HTTP request and answer, each sub-request and reply). */
+    final long rootCpuNanos;
+    /** With shared cores: a leaf's CPU per sub-request outside its service time (reading and writing it). */
+    final long leafCpuNanos;
+    /** With shared cores: the load generator's CPU per search, off the search's path. */
+    final long clientCpuNanos;
+    /** Leaves a search fetches its hits from after the query phase, on average; 0: no fetch phase. */
+    final double fetchLeaves;
+    final ServiceTime fetchService;
     final double slowFraction;
     final long slowNanos;
     /** The p99 of each search's cost multiplier (lognormal, median 1), shared by all its sub-requests; 1 for none. */
@@ -76,9 +87,15 @@ public final class SimConfig {
         d.put("policy", "none");
         d.put("service", "lognormal:2ms,6ms");
         d.put("workers", "4");
-        d.put("contention", "0.2");
+        d.put("contention", "auto");
         d.put("network", "50us");
         d.put("peer", "50us");
+        d.put("cores", "none");
+        d.put("root-cpu", "0");
+        d.put("leaf-cpu", "0");
+        d.put("client-cpu", "0");
+        d.put("fetch-leaves", "0");
+        d.put("fetch-service", "fixed:0");
         d.put("slow-fraction", "0");
         d.put("slow", "1s");
         d.put("query-cost", "1");
@@ -121,9 +138,21 @@ public final class SimConfig {
         this.policies = SimPolicy.parse(get("policy"));
         this.service = ServiceTime.parse(get("service"));
         this.workers = positiveInt("workers");
-        this.contention = nonNegativeDouble("contention");
         this.networkNanos = SimDurations.parseNanos(get("network"));
         this.peerNanos = SimDurations.parseNanos(get("peer"));
+        this.cores = get("cores").equals("none") ? 0 : positiveInt("cores");
+        // Shared cores are the contention: a busy machine slows all work, so no per-leaf factor on top.
+        this.contention = get("contention").equals("auto") ? (cores > 0 ? 0 : 0.2) : nonNegativeDouble("contention");
+        this.rootCpuNanos = SimDurations.parseNanos(get("root-cpu"));
+        this.leafCpuNanos = SimDurations.parseNanos(get("leaf-cpu"));
+        this.clientCpuNanos = SimDurations.parseNanos(get("client-cpu"));
+        if (cores == 0 && (rootCpuNanos > 0 || leafCpuNanos > 0 || clientCpuNanos > 0)) {
+            throw new IllegalArgumentException("root-cpu " + get("root-cpu") + ", leaf-cpu " + get("leaf-cpu")
+                    + ", client-cpu " + get("client-cpu") + " (expected: 0 without cores: CPU outside the leaves'"
+                    + " workers is only modelled on shared cores)");
+        }
+        this.fetchLeaves = nonNegativeDouble("fetch-leaves");
+        this.fetchService = ServiceTime.parse(get("fetch-service"));
         this.slowFraction = fraction("slow-fraction", true);
         this.slowNanos = SimDurations.parseNanos(get("slow"));
         this.queryCostP99 = parseDouble("query-cost");

@@ -6,8 +6,10 @@ import io.hedgerow.leaf.server.SchedulingConfig;
 import io.netty.util.collection.LongObjectHashMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -33,6 +35,11 @@ import java.util.SplittableRandom;
  *   <li><b>crashed</b>: it drops everything and answers nothing; the root sees its connection
  *       close.</li>
  * </ul>
+ * With {@code cores}, the leaf's work runs on the machine's cores shared with every other leaf, the
+ * root and the client ({@link SharedCpu}): a task's drawn time is CPU it needs, which takes longer
+ * while the machine is busy; each sub-request and fetch also costs {@code leaf-cpu} of reading and
+ * writing before it is queued; a pause suspends all of the leaf's work on the cores (its process
+ * stopped), and a paused leaf reads nothing until the pause ends.
  * Cancels act as a real leaf's do ({@code InflightTasks}): the root's drops a queued task or stops
  * a running one; a twin's (leaf to leaf, {@code if_queued}) drops a queued or held task, leaves a
  * running one running (both ran), and is remembered when it overtakes its request.
@@ -50,6 +57,7 @@ final class SimLeaf {
     private final SplittableRandom random;
     /** This leaf's service time (its own when the config gives each leaf one). */
     private final ServiceTime service;
+    private final ServiceTime fetchService;
     private final LeafQueues<SimTask> queues;
     /** By request id, without boxing one: a put and a remove for every sub-request. */
     private final LongObjectHashMap<SimTask> inflight = new LongObjectHashMap<>();
@@ -64,6 +72,10 @@ final class SimLeaf {
     private final boolean degraded;
     /** Whether this leaf pauses: the first {@code pause-leaves} do. */
     private final boolean pauses;
+    /** The shared cores; null when each leaf's workers have cores of their own. */
+    private final SharedCpu cpu;
+    /** This leaf's work on the shared cores now: what a pause suspends. */
+    private final Set<SharedCpu.Job> jobs = new LinkedHashSet<>();
     private int busy;
     private boolean crashed;
     private boolean wakeScheduled;
@@ -75,16 +87,51 @@ final class SimLeaf {
         this.clock = clock;
         this.random = random;
         this.service = config.service.forLeaf(index);
+        this.fetchService = config.fetchService.forLeaf(index);
         this.queues = new LeafQueues<>(SchedulingConfig.defaults(), clock);
         // Drawn even when aligned, so both settings see the same random numbers after it.
         long ownPhase = config.pauseNanos > 0 ? (long) (random.nextDouble() * config.pauseEveryNanos) : 0;
         this.pausePhaseNanos = config.pauseAligned ? 0 : ownPhase;
         this.pauses = config.pauseNanos > 0 && index < config.pauseLeaves;
         this.degraded = degraded;
+        this.cpu = sim.cpu();
+        if (cpu != null && pauses) {
+            clock.at(pausePhaseNanos, this::pauseStarts);
+        }
     }
 
-    /** A copy arrives from the root. */
+    /** A copy arrives from the root: read (on shared cores, {@code leaf-cpu} of work), then taken. */
     void arrive(SimTask task) {
+        if (crashed) {
+            sim.lostOnArrival(task);
+            return;
+        }
+        if (cpu != null && config.leafCpuNanos > 0) {
+            onCpu(config.leafCpuNanos, () -> take(task));
+        } else {
+            take(task);
+        }
+    }
+
+    /**
+     * A fetch of {@code search}'s hits: read, served ({@code fetch-service}, on the shared cores when
+     * they are; not through the workers' queue, a simplification), then {@code answered}. A crashed
+     * leaf answers nothing; the root learns it a network delay later, as of a search.
+     */
+    void fetch(Runnable answered) {
+        if (crashed) {
+            answered.run();
+            return;
+        }
+        long work = (long) (fetchService.sampleNanos(random) * speedNow());
+        if (cpu == null) {
+            clock.at(finishAt(clock.nanoTime(), work), answered);
+            return;
+        }
+        onCpu(config.leafCpuNanos + work, answered); // crashed meanwhile: the root hears of it just as soon
+    }
+
+    private void take(SimTask task) {
         if (crashed) {
             sim.lostOnArrival(task);
             return;
@@ -157,25 +204,71 @@ final class SimLeaf {
         if (task.copy.twinLeaf() >= 0) {
             sim.cancelTwin(task.copy.twinLeaf(), task.copy.twinRequestId());
         }
-        double speed = degraded && now >= config.degradedFromNanos && now < config.degradedUntilNanos
-                ? config.degradedFactor : 1;
-        double slowdown = (1 + config.contention * busy / config.workers) * speed * sim.costOf(task.copy);
+        double slowdown = (1 + config.contention * busy / config.workers) * speedNow() * sim.costOf(task.copy);
         long work = (long) (service.sampleNanos(random) * slowdown);
+        long stall = config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
+        sim.counters().started++;
+        if (cpu != null) {
+            // The worker's wall time is counted as it ends: on shared cores it is not known at the start.
+            task.job = onCpu(work, () -> finish(task, now, stall));
+            return;
+        }
         long end = finishAt(now, work);
         task.endNanos = end;
-        long stall = config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
         sim.counters().workNanos += work;
-        sim.counters().started++;
-        clock.at(end, () -> {
-            if (task.state != SimTask.State.RUNNING) {
-                return; // stopped by a cancel, or the leaf crashed
+        clock.at(end, () -> finish(task, now, stall));
+    }
+
+    private void finish(SimTask task, long startedNanos, long stallNanos) {
+        if (task.state != SimTask.State.RUNNING) {
+            return; // stopped by a cancel, or the leaf crashed
+        }
+        long now = clock.nanoTime();
+        task.state = SimTask.State.DONE;
+        inflight.remove(task.requestId);
+        busy--;
+        if (cpu != null) {
+            sim.counters().workNanos += now - startedNanos;
+        }
+        sim.answer(task, Status.OK, startedNanos - task.arrivedNanos, now - startedNanos, stallNanos);
+        startWork();
+    }
+
+    /** How much slower work is now: the degraded factor while this leaf is degraded, else 1. */
+    private double speedNow() {
+        long now = clock.nanoTime();
+        return degraded && now >= config.degradedFromNanos && now < config.degradedUntilNanos ? config.degradedFactor : 1;
+    }
+
+    /** Runs {@code workNanos} of this leaf's work on the shared cores, suspended at once if the leaf is paused. */
+    private SharedCpu.Job onCpu(long workNanos, Runnable done) {
+        SharedCpu.Job[] started = new SharedCpu.Job[1];
+        started[0] = cpu.run(workNanos, () -> {
+            jobs.remove(started[0]);
+            done.run();
+        });
+        jobs.add(started[0]);
+        if (pauseEndAt(clock.nanoTime()) > clock.nanoTime()) {
+            cpu.suspend(started[0]);
+        }
+        return started[0];
+    }
+
+    /** On shared cores, a pause suspends everything the leaf runs, and the pause's end resumes it. */
+    private void pauseStarts() {
+        if (crashed || !sim.running()) {
+            return;
+        }
+        for (SharedCpu.Job job : jobs) {
+            cpu.suspend(job);
+        }
+        clock.after(config.pauseNanos, () -> {
+            for (SharedCpu.Job job : jobs) {
+                cpu.resume(job);
             }
-            task.state = SimTask.State.DONE;
-            inflight.remove(task.requestId);
-            busy--;
-            sim.answer(task, Status.OK, now - task.arrivedNanos, end - now, stall);
             startWork();
         });
+        clock.after(config.pauseEveryNanos, this::pauseStarts);
     }
 
     /**
@@ -201,8 +294,7 @@ final class SimLeaf {
                 task.state = SimTask.State.DONE;
                 busy--;
                 sim.counters().stoppedRunning++;
-                // Stopped: the rest of its work is never done (a pause in the rest counts as work: rare, small).
-                sim.counters().workNanos -= Math.max(0, task.endNanos - clock.nanoTime());
+                stopRunning(task);
                 startWork();
             }
             case DONE -> {
@@ -241,13 +333,33 @@ final class SimLeaf {
         crashed = true;
         for (SimTask task : inflight.values()) {
             if (task.state == SimTask.State.RUNNING) {
-                sim.counters().workNanos -= Math.max(0, task.endNanos - clock.nanoTime());
+                stopRunning(task);
             }
             task.state = SimTask.State.DONE;
             sim.lostInCrash(task);
         }
         inflight.clear();
+        if (cpu != null) {
+            // Reads and fetches in progress end as they would, told of the crash as they do (a
+            // crashed leaf's pause never ends, so a paused one's are let go now).
+            for (SharedCpu.Job job : List.copyOf(jobs)) {
+                cpu.resume(job);
+            }
+        }
         busy = 0;
+    }
+
+    /** A running task stopped: the rest of its work is never done. */
+    private void stopRunning(SimTask task) {
+        long now = clock.nanoTime();
+        if (cpu != null) {
+            cpu.stop(task.job);
+            jobs.remove(task.job);
+            sim.counters().workNanos += now - task.startedNanos;
+        } else {
+            // A pause in the rest counts as work: rare, small.
+            sim.counters().workNanos -= Math.max(0, task.endNanos - now);
+        }
     }
 
     boolean crashed() {

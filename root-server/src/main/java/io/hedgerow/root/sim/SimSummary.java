@@ -23,6 +23,8 @@ import org.HdrHistogram.Histogram;
  * @param wallNanos      real time the run took
  * @param fullReplicationSeconds simulated time from a leaf's crash until every partition had its
  *                       replicas again (re-replication); NaN when that did not happen
+ * @param cpuBusyCores   with shared cores: how many were busy on average over the run (the
+ *                       machine's load, to set against a measured run's); NaN without them
  */
 public record SimSummary(
         Map<String, String> options,
@@ -52,7 +54,8 @@ public record SimSummary(
         double simulatedSeconds,
         long wallNanos,
         Histogram histogram,
-        double fullReplicationSeconds) {
+        double fullReplicationSeconds,
+        double cpuBusyCores) {
 
     static SimSummary of(SimConfig config, double rate, Histogram latencies, Histogram subRequests,
             Histogram finish95, long measured, long slow, long tainted,
@@ -66,7 +69,8 @@ public record SimSummary(
                 share(failed, measured), refused, utilization, ms(subRequests, 50), ms(subRequests, 99), ms(finish95, 50),
                 ms(finish95, 99), sent, counters.twinBothRan, counters.twinDroppedQueued,
                 counters.busyAnswers, counters.expiredAnswers, events, endNanos / 1e9, wallNanos, latencies,
-                fullReplicationNanos < 0 ? Double.NaN : fullReplicationNanos / 1e9);
+                fullReplicationNanos < 0 ? Double.NaN : fullReplicationNanos / 1e9,
+                endNanos <= 0 ? Double.NaN : counters.cpuCoreNanos / endNanos);
     }
 
     private static double ms(Histogram histogram, double percentile) {
@@ -113,6 +117,7 @@ public record SimSummary(
         json.put("expired_answers", expiredAnswers);
         json.put("events", events);
         json.put("full_replication_s", Double.isNaN(fullReplicationSeconds) ? null : round(fullReplicationSeconds));
+        json.put("cpu_busy_cores", Double.isNaN(cpuBusyCores) ? null : round(cpuBusyCores));
         json.put("simulated_s", round(simulatedSeconds));
         json.put("wall_s", round(wallNanos / 1e9));
         json.put("events_per_s", Math.round(eventsPerSecond()));

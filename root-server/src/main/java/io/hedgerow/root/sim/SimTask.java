@@ -14,6 +14,8 @@ final class SimTask {
     long startedNanos;
     /** When its work ends, while it runs: a cancel that stops it takes the rest off the leaf's busy time. */
     long endNanos;
+    /** Its work on the shared cores while it runs, when the cores are shared. */
+    SharedCpu.Job job;
 
     SimTask(DetachedRoot.Copy copy, long arrivedNanos) {
         this.copy = copy;

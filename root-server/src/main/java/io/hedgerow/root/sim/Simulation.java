@@ -48,8 +48,10 @@ public final class Simulation implements DetachedRoot.Wire {
     /** Split after the leaves' generators: a run without query costs draws what it drew before they existed. */
     private final SplittableRandom costRandom;
     private final double costSigma;
-    private double nextCost = 1;
     private final SimLeaf[] leaves;
+    /** The machine's cores, shared by the leaves, the root and the client; null when not modelled. */
+    private final SharedCpu cpu;
+    private final SimFetch fetch;
     private final DetachedRoot root;
     private final ClusterState cluster;
     private final SimPlacement placement;
@@ -64,6 +66,10 @@ public final class Simulation implements DetachedRoot.Wire {
     private final int warmupSearches;
     private final Consumer<String> progress;
     private int started;
+    /** The search {@link DetachedRoot#start} is starting: its index, arrival and cost, for {@link #state}. */
+    private int startingIndex;
+    private long startingNanos;
+    private double startingCost = 1;
     private int ended;
     private long measured;
     private long measuredSlow;
@@ -110,11 +116,13 @@ public final class Simulation implements DetachedRoot.Wire {
         }
         this.root = new DetachedRoot(cluster, DispatchPolicy.of(config.adaptation, 1), new RootMetrics(cluster, false), clock,
                 IndexQueryParser.standard(), this);
+        this.cpu = config.cores > 0 ? new SharedCpu(config.cores, clock) : null;
         this.leaves = new SimLeaf[config.leaves];
         for (int leaf = 0; leaf < config.leaves; leaf++) {
             leaves[leaf] = new SimLeaf(leaf, this, config, clock, seed.split(), degraded(leaf, config));
         }
         this.costRandom = seed.split();
+        this.fetch = new SimFetch(config, clock, seed.split(), leaves, this::onRoot);
         this.cluster = cluster;
         this.placement = new SimPlacement(cluster, config.placement, clock, config.openNanos,
                 () -> ended < config.queries);
@@ -178,6 +186,7 @@ public final class Simulation implements DetachedRoot.Wire {
             }
         }
         long wallNanos = System.nanoTime() - wallStart;
+        counters.cpuCoreNanos = cpu == null ? Double.NaN : cpu.busyCoreNanos();
         return SimSummary.of(config, perSecond, latencies, subRequestLatencies, finish95Latencies, measured, measuredSlow, measuredTainted, measuredFailed,
                 measuredSent, refused, counters, clock.executed(), lastSearchEndNanos, wallNanos,
                 placement.fullReplicationNanos());
@@ -188,11 +197,21 @@ public final class Simulation implements DetachedRoot.Wire {
             return;
         }
         started++;
-        nextCost = costSigma == 0 ? 1 : Math.exp(costSigma * costRandom.nextGaussian()); // taken by state()
-        DetachedRoot.Search search = root.start(request, config.timeoutNanos, searchRandom, clock.nanoTime());
-        if (search == null) {
-            ended++; // refused or served without a run: told through failed or finished with no search
+        int index = started - 1;
+        long arrivedNanos = clock.nanoTime();
+        double cost = costSigma == 0 ? 1 : Math.exp(costSigma * costRandom.nextGaussian());
+        if (cpu != null && config.clientCpuNanos > 0) {
+            cpu.run(config.clientCpuNanos, () -> { }); // the generator's own work, beside the search's path
         }
+        onRoot(() -> {
+            startingIndex = index;
+            startingNanos = arrivedNanos;
+            startingCost = cost; // taken by state() as the run starts
+            DetachedRoot.Search search = root.start(request, config.timeoutNanos, searchRandom, clock.nanoTime());
+            if (search == null) {
+                ended++; // refused or served without a run: told through failed or finished with no search
+            }
+        });
         if (started < config.queries) {
             long gap = (long) (-Math.log(1 - arrivals.nextDouble()) / perSecond * 1e9);
             clock.after(gap, () -> arrive(perSecond));
@@ -201,9 +220,9 @@ public final class Simulation implements DetachedRoot.Wire {
 
     private SimSearch state(DetachedRoot.Search search) {
         if (search.attachment == null) {
-            SimSearch state = new SimSearch(started - 1, clock.nanoTime()); // made as it starts
+            SimSearch state = new SimSearch(startingIndex, startingNanos); // made as it starts
             state.search = search;
-            state.cost = nextCost;
+            state.cost = startingCost;
             search.attachment = state;
         }
         return (SimSearch) search.attachment;
@@ -218,14 +237,35 @@ public final class Simulation implements DetachedRoot.Wire {
         if (isMeasured(state(copy.search()))) {
             measuredSent++;
         }
-        SimTask task = new SimTask(copy, clock.nanoTime() + config.networkNanos);
         SimLeaf leaf = leaves[copy.leaf()];
-        clock.at(task.arrivedNanos, () -> leaf.arrive(task));
+        onRoot(() -> {
+            SimTask task = new SimTask(copy, clock.nanoTime() + config.networkNanos);
+            clock.at(task.arrivedNanos, () -> leaf.arrive(task));
+        });
     }
 
     @Override
     public void cancel(DetachedRoot.Search search, int leaf, long requestId) {
-        clock.after(config.networkNanos, () -> leaves[leaf].cancel(requestId));
+        // Through the root's CPU as a send is, so that it cannot overtake the copy it cancels.
+        onRoot(() -> clock.after(config.networkNanos, () -> leaves[leaf].cancel(requestId)));
+    }
+
+    /** Runs {@code then} after the root's CPU for one message ({@code root-cpu}), at once without it. */
+    private void onRoot(Runnable then) {
+        if (cpu == null || config.rootCpuNanos == 0) {
+            then.run();
+        } else {
+            cpu.run(config.rootCpuNanos, then);
+        }
+    }
+
+    /** Whether searches are still to come or in progress: periodic events stop after. */
+    boolean running() {
+        return ended < config.queries;
+    }
+
+    SharedCpu cpu() {
+        return cpu;
     }
 
     @Override
@@ -248,10 +288,14 @@ public final class Simulation implements DetachedRoot.Wire {
             refused++;
             return;
         }
-        SimSearch state = end(search);
-        if (isMeasured(state) && result.tainted()) {
-            measuredTainted++;
-        }
+        SimSearch state = finish(search);
+        // Then its hits are fetched and the answer written, and only then has the search ended.
+        fetch.run(() -> onRoot(() -> {
+            end(state);
+            if (isMeasured(state) && result.tainted()) {
+                measuredTainted++;
+            }
+        }));
     }
 
     @Override
@@ -260,16 +304,25 @@ public final class Simulation implements DetachedRoot.Wire {
             refused++;
             return;
         }
-        SimSearch state = end(search);
-        if (isMeasured(state)) {
-            measuredFailed++;
-        }
+        SimSearch state = finish(search);
+        onRoot(() -> {
+            end(state);
+            if (isMeasured(state)) {
+                measuredFailed++;
+            }
+        });
     }
 
-    private SimSearch end(DetachedRoot.Search search) {
+    /** The request path is done with {@code search}: late answers and timers are ignored from now. */
+    private SimSearch finish(DetachedRoot.Search search) {
         SimSearch state = state(search);
         state.done = true;
         state.search = null;
+        return state;
+    }
+
+    /** The search's answer is written: it is over, and measured if it is past the warm-up. */
+    private void end(SimSearch state) {
         ended++;
         long now = clock.nanoTime();
         lastSearchEndNanos = now;
@@ -281,7 +334,6 @@ public final class Simulation implements DetachedRoot.Wire {
                 measuredSlow++;
             }
         }
-        return state;
     }
 
     /** A leaf's answer to {@code task}, on its way back to the root ({@code stallNanos} late). */
@@ -294,7 +346,7 @@ public final class Simulation implements DetachedRoot.Wire {
                 .setQueueNanos(queueNanos)
                 .setServiceNanos(serviceNanos)
                 .build();
-        clock.after(config.networkNanos + stallNanos, () -> deliver(task.copy, response));
+        clock.after(config.networkNanos + stallNanos, () -> onRoot(() -> deliver(task.copy, response)));
     }
 
     private void deliver(DetachedRoot.Copy copy, SearchResponse response) {

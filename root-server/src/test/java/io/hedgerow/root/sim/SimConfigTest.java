@@ -28,6 +28,16 @@ class SimConfigTest {
                 .hasMessageStartingWith("option: 'fan-out' (expected: one of [leaves, partitions");
         assertThatThrownBy(() -> SimConfig.defaults().with("policy", "hedged+tied"))
                 .hasMessage("policy: 'hedged+tied' (expected: hedged or tied, not both)");
+        assertThatThrownBy(() -> SimConfig.defaults().with("root-cpu", "20us"))
+                .hasMessageEndingWith("(expected: 0 without cores: CPU outside the leaves' workers is only modelled on"
+                        + " shared cores)");
+    }
+
+    @Test
+    void sharedCoresAreTheContention() {
+        assertThat(SimConfig.defaults().contention).isEqualTo(0.2);
+        assertThat(SimConfig.defaults().with("cores", "2").contention).isZero();
+        assertThat(SimConfig.defaults().with("cores", "2").with("contention", "0.1").contention).isEqualTo(0.1);
     }
 
     @Test

@@ -179,4 +179,52 @@ class SimulationTest {
         assertThat(random.slowFraction()).isBetween(0.7, 0.9);
         assertThat(aligned.slowFraction()).isBetween(0.005, 0.05);
     }
+    /**
+     * With shared cores and nothing else running (5 searches a second, one leaf), a search is the
+     * sum of its steps: the root reads the request (100 us), sends the sub-request (100 us), 1 ms of
+     * network, the leaf reads it (200 us) and works 1 ms, 1 ms back, the root reads the reply (100
+     * us) and writes the answer (100 us): 3.6 ms. A fetch phase from one leaf adds a send, the
+     * network both ways, the leaf's read and 500 us of fetch, and the reply: 2.9 ms more.
+     */
+    @Test
+    void onSharedCoresASearchAloneTakesEachOfItsStepsInTurn() {
+        SimConfig config = paperFigure(1, 0, 1_000).with("service", "fixed:1ms").with("network", "1ms").with("rate", "5")
+                .with("cores", "1").with("root-cpu", "100us").with("leaf-cpu", "200us");
+
+        SimSummary query = Simulation.run(config, null);
+        SimSummary fetched = Simulation.run(config.with("fetch-leaves", "1").with("fetch-service", "fixed:500us"), null);
+
+        assertThat(query.p50Ms()).isCloseTo(3.6, org.assertj.core.data.Offset.offset(0.005));
+        assertThat(fetched.p50Ms()).isCloseTo(6.5, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(query.extraRequests()).isZero();
+    }
+
+    /**
+     * Four leaves of 2 workers on 2 shared cores, 1 ms a sub-request, 4 partitions: at 300 searches a
+     * second the primaries need 1.2 cores, which the run's busy cores show; the searches wait for a
+     * core as they do not when each leaf has cores of its own.
+     */
+    @Test
+    void sharedCoresAreBusyWithAllTheWorkAndMakeItWaitWhenLoaded() {
+        SimConfig own = paperFigure(4, 0, 6_000).with("service", "fixed:1ms").with("rate", "300").with("workers", "2");
+        SimConfig shared = own.with("cores", "2");
+
+        SimSummary alone = Simulation.run(own, null);
+        SimSummary machine = Simulation.run(shared, null);
+
+        assertThat(alone.cpuBusyCores()).as("not modelled").isNaN();
+        assertThat(machine.cpuBusyCores()).isCloseTo(1.2, org.assertj.core.data.Offset.offset(0.06));
+        assertThat(alone.p99Ms()).isLessThan(2.2);
+        assertThat(machine.p99Ms()).as("p99 on shared cores").isGreaterThan(1.5 * alone.p99Ms());
+    }
+
+    @Test
+    void onSharedCoresAPauseStopsTheLeafsWorkUntilItEnds() {
+        // As aPauseDelaysTheWorkThatMeetsIt, the work suspended on the cores instead of stretched.
+        SimSummary run = Simulation.run(paperFigure(1, 0, 2_000).with("pause-every", "1s").with("pause", "100ms")
+                .with("rate", "20").with("cores", "4"), null);
+
+        assertThat(run.p50Ms()).isCloseTo(10.1, org.assertj.core.data.Offset.offset(0.1));
+        assertThat(run.maxMs()).isBetween(100.0, 110.3);
+    }
 }
