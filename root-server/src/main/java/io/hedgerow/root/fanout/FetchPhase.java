@@ -148,7 +148,7 @@ final class FetchPhase {
         if (response.getStatus() == Status.OK && response.getDocsCount() == copy.hits().size()) {
             ctx.shared.fetchDelay().record(ctx.requestClass, nowNanos - copy.sentNanos());
             ctx.metrics().fetchAnswered(copy.leaf(), nowNanos - copy.sentNanos(), response.getQueueNanos(),
-                    response.getServiceNanos());
+                    response.getServiceNanos(), response.getCpuNanos());
             List<HitSlot> notThere = new ArrayList<>(0);
             boolean used = false;
             for (int i = 0; i < copy.hits().size(); i++) {

@@ -147,7 +147,7 @@ final class QuerySlots {
                 long leafNanos = response.getQueueNanos() + response.getServiceNanos();
                 ctx.shared.cluster().leaf(copy.leaf()).answered(roundTripNanos, leafNanos);
                 ctx.metrics().subRequestAnswered(copy.leaf(), roundTripNanos, response.getQueueNanos(),
-                        response.getServiceNanos());
+                        response.getServiceNanos(), response.getCost().getCpuNanos());
                 ctx.shared.hedgeDelay().record(ctx.requestClass, roundTripNanos);
                 ctx.shared.roundTrip().record(copy.leaf(), roundTripNanos, leafNanos);
                 noteCost(response.getCost());

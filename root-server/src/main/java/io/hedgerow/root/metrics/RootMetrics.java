@@ -292,17 +292,17 @@ public final class RootMetrics {
     }
 
     /**
-     * A search's OK answer from {@code leaf}: its round trip at the root, and the queue and service
-     * time the leaf reported in it (for {@link #leafLatency()} as well as the per-leaf timer).
+     * A search's OK answer from {@code leaf}: its round trip at the root, and the queue, service and
+     * CPU time the leaf reported in it (for {@link #leafLatency()} as well as the per-leaf timer).
      */
-    public void subRequestAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos) {
+    public void subRequestAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos, long cpuNanos) {
         subRequestAnswered(leaf, roundTripNanos);
-        leafHistograms.record(leaf, Phase.QUERY, roundTripNanos, queueNanos, serviceNanos);
+        leafHistograms.record(leaf, Phase.QUERY, roundTripNanos, queueNanos, serviceNanos, cpuNanos);
     }
 
-    /** A fetch's OK answer from {@code leaf}, as {@link #subRequestAnswered(int, long, long, long)}. */
-    public void fetchAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos) {
-        leafHistograms.record(leaf, Phase.FETCH, roundTripNanos, queueNanos, serviceNanos);
+    /** A fetch's OK answer from {@code leaf}, as {@link #subRequestAnswered(int, long, long, long, long)}. */
+    public void fetchAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos, long cpuNanos) {
+        leafHistograms.record(leaf, Phase.FETCH, roundTripNanos, queueNanos, serviceNanos, cpuNanos);
     }
 
     /** Each leaf's latency histograms ({@code /metrics/leaves}). */
