@@ -39,7 +39,8 @@ in three variants, each from the same round's no-fault phase (<phase>-leaves/ of
               whole, which tests the request path's composition apart from the leaf model
   cores       the machine as one: --cores (nproc) shared by every leaf, the root and the generator, each
               leaf's own CPU time per search and fetch (leaf-N-<search|fetch>-cpu.hgrm) as the work, one
-              worker per core per leaf, the fetch phase simulated (--fetch-leaves from the run), and the
+              worker per core per leaf, the root's fetch phase run (--hits fitted so that it sends the
+              run's fetches per search), and the
               CPU of the root per message, of the leaves per sub-request beyond their workers' and of the
               generator per search, each calibrated from the phase's busy cores (summary.json
               root.cpu_cores); 20 us of loopback each way
@@ -124,6 +125,24 @@ if [[ -n "$LOCK" ]]; then
   exec 9>>"$LOCK"
   flock 9
 fi
+# The hits per search (--hits) at which the simulated root's fetch phase sends as many fetches per
+# search as the measured root did: a few short runs, each scaling hits by measured/simulated.
+declare -a hits=()
+fit_hits() {
+  local folder="$1"; shift
+  local answered target h f
+  read -r _ answered < <(python3 "$HERE/benchmarks/sim_validation.py" rate "$folder/summary.json" steady)
+  target="$(python3 "$HERE/benchmarks/sim_validation.py" fetches "$folder/steady-leaves" "$answered")"
+  h="$target"
+  for _ in 1 2 3 4; do
+    f="$("$HEDGEROW" simulate --leaves 4 --partitions 16 --replicas 2 --contention 0 --rate "$rate" --queries 10000 \
+      --policy hedged+good-enough "$@" --hits "$h" --seed "$SEED" --json 2>/dev/null \
+      | python3 -c 'import json,sys; s=json.load(sys.stdin); s=s[0] if isinstance(s,list) else s; print(s["fetches_per_search"])')"
+    h="$(python3 -c "print(f'{min(10.0, $h * $target / max($f, 1e-9)):.3f}')")"
+  done
+  say "  hits per search fitted: $h (measured $target fetches per search, simulated $f before the last step)" >&2
+  echo "$h"
+}
 SIM="$OUT/sim"
 mkdir -p "$SIM"
 : >"$SIM/runs.tsv"
@@ -157,6 +176,8 @@ for round in $(seq 1 "$ROUNDS"); do
       else
         read -r -a calibrated < <(python3 "$HERE/benchmarks/sim_validation.py" cores "$nf/summary.json" steady "$leaves" "$WORKERS")
         model=("${calibrated[@]}" --network "$LOOPBACK" --peer "$LOOPBACK" --workers "$WORKERS")
+        [[ -n "${hits[$round]:-}" ]] || hits[$round]="$(fit_hits "$nf" "${model[@]}")"
+        model+=(--hits "${hits[$round]}")
       fi
       args=(--leaves 4 --partitions 16 --replicas 2 --contention 0 --rate "$rate"
         --queries "$queries" --policy hedged+good-enough "${model[@]}" --seed "$SEED" ${fault[@]+"${fault[@]}"})

@@ -7,9 +7,10 @@
   cores SUMMARY PHASE DIR CORES
                        the shared-cores replay's flags, calibrated from the phase's CPU (summary.json's
                        root.cpu_cores) and its <phase>-leaves/ folder DIR: each leaf's search and fetch
-                       CPU times as the work, fetches per search, and the CPU per message of the root,
+                       CPU times as the work, and the CPU per message of the root,
                        per sub-request of the leaves (beyond their workers' CPU time) and per search of
                        the generator
+  fetches DIR SEARCHES fetches per search of a measured phase, from its <phase>-leaves/ folder DIR
   table RUNS MACHINE   the validation table (Markdown) from the script's runs.tsv
 """
 import glob
@@ -117,13 +118,16 @@ def cores(summary_file, name, folder, cores_):
     root_us = cpu["root"] * seconds / messages * 1e6
     leaf_us = max(0.0, (cpu["others"] * seconds - work_ms / 1e3) / (sub_requests["search"] + sub_requests["fetch"]) * 1e6)
     client_us = cpu["generator"] * seconds / searches * 1e6
-    fetch_leaves = sub_requests["fetch"] / searches
     flags = ["--cores", str(cores_),
              "--service", "empirical:" + ",".join(leaf_files(folder, "search", "cpu")),
              "--fetch-service", "empirical:" + ",".join(leaf_files(folder, "fetch", "cpu")),
-             "--fetch-leaves", f"{fetch_leaves:.3f}",
              "--root-cpu", f"{root_us:.1f}us", "--leaf-cpu", f"{leaf_us:.1f}us", "--client-cpu", f"{client_us:.1f}us"]
     print(" ".join(flags))
+
+
+def fetches(folder, searches):
+    """Fetches per search the measured run sent (every leaf's fetch answers over its searches)."""
+    print(f"{sum(total_count(f) for f in leaf_files(folder, 'fetch', 'service')) / int(searches):.4f}")
 
 
 def sim_summary(folder):
@@ -250,6 +254,8 @@ if __name__ == "__main__":
         rate(sys.argv[2], sys.argv[3])
     elif command == "cores":
         cores(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif command == "fetches":
+        fetches(sys.argv[2], sys.argv[3])
     elif command == "table":
         table(sys.argv[2], sys.argv[3])
     else:

@@ -33,14 +33,16 @@ public final class SimConfig {
     final long peerNanos;
     /** Cores shared by every leaf, the root and the client ({@link SharedCpu}); 0: each leaf's workers have cores of their own. */
     final int cores;
+    /** How the shared cores divide themselves among their jobs ({@link SharedCpu#of}). */
+    final String cpuSched;
     /** With shared cores: the root's CPU per message it handles (the HTTP request and answer, each sub-request and reply). */
     final long rootCpuNanos;
     /** With shared cores: a leaf's CPU per sub-request outside its service time (reading and writing it). */
     final long leafCpuNanos;
     /** With shared cores: the load generator's CPU per search, off the search's path. */
     final long clientCpuNanos;
-    /** Leaves a search fetches its hits from after the query phase, on average; 0: no fetch phase. */
-    final double fetchLeaves;
+    /** Partitions a search's hits lie in, on average; 0: ids and scores only, no fetch phase. */
+    final double hits;
     final ServiceTime fetchService;
     final double slowFraction;
     final long slowNanos;
@@ -91,10 +93,11 @@ public final class SimConfig {
         d.put("network", "50us");
         d.put("peer", "50us");
         d.put("cores", "none");
+        d.put("cpu-sched", "las");
         d.put("root-cpu", "0");
         d.put("leaf-cpu", "0");
         d.put("client-cpu", "0");
-        d.put("fetch-leaves", "0");
+        d.put("hits", "0");
         d.put("fetch-service", "fixed:0");
         d.put("slow-fraction", "0");
         d.put("slow", "1s");
@@ -141,6 +144,8 @@ public final class SimConfig {
         this.networkNanos = SimDurations.parseNanos(get("network"));
         this.peerNanos = SimDurations.parseNanos(get("peer"));
         this.cores = get("cores").equals("none") ? 0 : positiveInt("cores");
+        this.cpuSched = get("cpu-sched");
+        SharedCpu.of(cpuSched, 1, new EventQueue()); // refuses an unknown discipline now, not mid-run
         // Shared cores are the contention: a busy machine slows all work, so no per-leaf factor on top.
         this.contention = get("contention").equals("auto") ? (cores > 0 ? 0 : 0.2) : nonNegativeDouble("contention");
         this.rootCpuNanos = SimDurations.parseNanos(get("root-cpu"));
@@ -151,7 +156,7 @@ public final class SimConfig {
                     + ", client-cpu " + get("client-cpu") + " (expected: 0 without cores: CPU outside the leaves'"
                     + " workers is only modelled on shared cores)");
         }
-        this.fetchLeaves = nonNegativeDouble("fetch-leaves");
+        this.hits = nonNegativeDouble("hits");
         this.fetchService = ServiceTime.parse(get("fetch-service"));
         this.slowFraction = fraction("slow-fraction", true);
         this.slowNanos = SimDurations.parseNanos(get("slow"));

@@ -25,6 +25,8 @@ import org.HdrHistogram.Histogram;
  *                       replicas again (re-replication); NaN when that did not happen
  * @param cpuBusyCores   with shared cores: how many were busy on average over the run (the
  *                       machine's load, to set against a measured run's); NaN without them
+ * @param fetchesPerSearch fetches the fetch phase sent per measured search ({@code hits}), backups
+ *                       and retries included; 0 without hits
  */
 public record SimSummary(
         Map<String, String> options,
@@ -55,7 +57,8 @@ public record SimSummary(
         long wallNanos,
         Histogram histogram,
         double fullReplicationSeconds,
-        double cpuBusyCores) {
+        double cpuBusyCores,
+        double fetchesPerSearch) {
 
     static SimSummary of(SimConfig config, double rate, Histogram latencies, Histogram subRequests,
             Histogram finish95, long measured, long slow, long tainted,
@@ -70,7 +73,8 @@ public record SimSummary(
                 ms(finish95, 99), sent, counters.twinBothRan, counters.twinDroppedQueued,
                 counters.busyAnswers, counters.expiredAnswers, events, endNanos / 1e9, wallNanos, latencies,
                 fullReplicationNanos < 0 ? Double.NaN : fullReplicationNanos / 1e9,
-                endNanos <= 0 ? Double.NaN : counters.cpuCoreNanos / endNanos);
+                endNanos <= 0 ? Double.NaN : counters.cpuCoreNanos / endNanos,
+                measured == 0 ? 0 : (double) counters.fetchesSent / measured);
     }
 
     private static double ms(Histogram histogram, double percentile) {
@@ -118,6 +122,7 @@ public record SimSummary(
         json.put("events", events);
         json.put("full_replication_s", Double.isNaN(fullReplicationSeconds) ? null : round(fullReplicationSeconds));
         json.put("cpu_busy_cores", Double.isNaN(cpuBusyCores) ? null : round(cpuBusyCores));
+        json.put("fetches_per_search", round(fetchesPerSearch));
         json.put("simulated_s", round(simulatedSeconds));
         json.put("wall_s", round(wallNanos / 1e9));
         json.put("events_per_s", Math.round(eventsPerSecond()));
