@@ -145,6 +145,18 @@ final class SimulateCommand implements Callable<Integer> {
     private String crashLeaves;
     @Option(names = "--crash-at", paramLabel = "T", description = "When they crash, simulated time (default: 1s).")
     private String crashAt;
+    @Option(names = "--skew-partitions", paramLabel = "N", description = "The first N partitions are hot: their"
+            + " searches cost --skew-factor times as much on every leaf (default: 0).")
+    private String skewPartitions;
+    @Option(names = "--skew-factor", paramLabel = "X", description = "How many times as much (default: 1).")
+    private String skewFactor;
+    @Option(names = "--selective-replication", paramLabel = "on|off", description = "The root's placement gives hot"
+            + " partitions an extra copy, with its defaults (2x the median load over 30 s), as a root does with"
+            + " --selective-replication (default: off, as the root).")
+    private String selectiveReplication;
+    @Option(names = "--rebalancing", paramLabel = "on|off", description = "The root's placement moves copies from hot"
+            + " leaves to cool ones, with its defaults (1.5x the mean load, a move per 30 s) (default: off, as the root).")
+    private String rebalancing;
     @Option(names = "--re-replicate-after", paramLabel = "D|off", description = "The root's placement re-replicates a"
             + " crashed leaf's partitions to the survivors after this grace, as a root does (default: 30s; off: never).")
     private String reReplicateAfter;
@@ -259,7 +271,9 @@ final class SimulateCommand implements Callable<Integer> {
                 {"pause", pause}, {"pause-leaves", pauseLeaves}, {"pause-phase", pausePhase},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},
                 {"degraded-from", degradedFrom}, {"degraded-until", degradedUntil}, {"adapt", adapt}, {"crash-leaves", crashLeaves},
-                {"crash-at", crashAt}, {"re-replicate-after", reReplicateAfter}, {"open-time", openTime}, {"max-opening", maxOpening},
+                {"crash-at", crashAt}, {"skew-partitions", skewPartitions}, {"skew-factor", skewFactor},
+                {"selective-replication", selectiveReplication}, {"rebalancing", rebalancing},
+                {"re-replicate-after", reReplicateAfter}, {"open-time", openTime}, {"max-opening", maxOpening},
                 {"timeout", timeout}, {"hedge-after", hedgeAfter},
                 {"hedge-percentile", hedgePercentile}, {"budget", budget}, {"min-coverage", minCoverage},
                 {"slow-threshold", slowThreshold}, {"seed", seed}};

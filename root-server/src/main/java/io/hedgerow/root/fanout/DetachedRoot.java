@@ -177,6 +177,7 @@ public final class DetachedRoot {
             int leaf = copy.leaf();
             outstanding[leaf]--;
             listeners[leaf].heard(nowNanos);
+            context.cluster().partitionLoad().record(response.getPartition(), response.getServiceNanos());
             listeners[leaf].searched(copy.sub, response, nowNanos);
             if (copy.sub.cancelled() || copy.sub.kind() == SubRequestTrace.Kind.SHADOW) {
                 return; // as a connection does: the run stopped waiting for it, or never waited

@@ -63,7 +63,13 @@ public final class SimConfig {
     final AdaptationSettings adaptation;
     final int crashLeaves;
     final long crashAtNanos;
-    /** The root's placement: re-replication after its grace ({@code re-replicate-after}, or off). */
+    /** Partitions 0 to this one (excluded) whose searches cost {@link #skewFactor} times their drawn time. */
+    final int skewPartitions;
+    final double skewFactor;
+    /**
+     * The root's placement: re-replication after its grace ({@code re-replicate-after}, or off),
+     * selective replication and rebalancing ({@code selective-replication}, {@code rebalancing}).
+     */
     final PlacementSettings placement;
     /** How long a leaf takes to open and warm a partition it is told to serve. */
     final long openNanos;
@@ -113,6 +119,10 @@ public final class SimConfig {
         d.put("adapt", "choice+stall+probation");
         d.put("crash-leaves", "0");
         d.put("crash-at", "1s");
+        d.put("skew-partitions", "0");
+        d.put("skew-factor", "1");
+        d.put("selective-replication", "off");
+        d.put("rebalancing", "off");
         d.put("re-replicate-after", "30s");
         d.put("open-time", "3s");
         d.put("max-opening", "2");
@@ -193,11 +203,19 @@ public final class SimConfig {
         this.adaptation = parseAdaptation(get("adapt"));
         this.crashLeaves = nonNegativeInt("crash-leaves");
         this.crashAtNanos = SimDurations.parseNanos(get("crash-at"));
-        this.placement = get("re-replicate-after").equals("off")
+        this.skewPartitions = nonNegativeInt("skew-partitions");
+        this.skewFactor = positiveDouble("skew-factor");
+        if (skewPartitions > partitions) {
+            throw new IllegalArgumentException("skew-partitions: " + skewPartitions + " (expected: <= partitions "
+                    + partitions + ")");
+        }
+        this.placement = (get("re-replicate-after").equals("off")
                 ? PlacementSettings.off()
                 : PlacementSettings.defaults()
                         .withGrace(Duration.ofNanos(positiveNanos("re-replicate-after")))
-                        .withMaxOpening(positiveInt("max-opening"));
+                        .withMaxOpening(positiveInt("max-opening")))
+                .withSelectiveReplication(onOff("selective-replication"))
+                .withRebalancing(onOff("rebalancing"));
         this.openNanos = SimDurations.parseNanos(get("open-time"));
         if (degradedLeaves > leaves || crashLeaves > leaves) {
             throw new IllegalArgumentException("degraded-leaves " + degradedLeaves + ", crash-leaves " + crashLeaves
@@ -292,6 +310,14 @@ public final class SimConfig {
             throw new IllegalArgumentException(option + ": " + get(option) + " (expected: a duration > 0, or off)");
         }
         return value;
+    }
+
+    private boolean onOff(String key) {
+        return switch (get(key)) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException(key + ": '" + get(key) + "' (expected: on or off)");
+        };
     }
 
     private int nonNegativeInt(String option) {

@@ -32,6 +32,8 @@ import java.util.SplittableRandom;
  *       until {@code degraded-until};</li>
  *   <li><b>query cost</b>: each search's work is its own multiple of the drawn time on every leaf
  *       ({@code query-cost}), slowness correlated across the leaves of one search;</li>
+ *   <li><b>skew</b>: the first {@code skew-partitions} partitions' searches cost {@code skew-factor}
+ *       times as much (a hot part of the index: what selective replication and rebalancing see);</li>
  *   <li><b>crashed</b>: it drops everything and answers nothing; the root sees its connection
  *       close.</li>
  * </ul>
@@ -189,7 +191,7 @@ final class SimLeaf {
         // A fetch (fetch-service) costs the same whatever the query: no query cost, no slow draw.
         boolean fetch = task.copy.fetch() != null;
         double slowdown = (1 + config.contention * busy / config.workers) * speedNow()
-                * (fetch ? 1 : sim.costOf(task.copy));
+                * (fetch ? 1 : sim.costOf(task.copy) * (task.copy.partition() < config.skewPartitions ? config.skewFactor : 1));
         long work = (long) ((fetch ? fetchService : service).sampleNanos(random) * slowdown);
         long stall = !fetch && config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
         sim.counters().started++;

@@ -200,7 +200,7 @@ public final class Simulation implements DetachedRoot.Wire {
         counters.cpuCoreNanos = cpu == null ? Double.NaN : cpu.busyCoreNanos();
         return SimSummary.of(config, perSecond, latencies, subRequestLatencies, finish95Latencies, measured, measuredSlow, measuredTainted, measuredFailed,
                 measuredSent, refused, counters, clock.executed(), lastSearchEndNanos, wallNanos,
-                placement.fullReplicationNanos());
+                placement.report());
     }
 
     private void arrive(double perSecond) {

@@ -263,4 +263,28 @@ class SimulationTest {
         assertThat(run.p50Ms()).isCloseTo(10.1, org.assertj.core.data.Offset.offset(0.1));
         assertThat(run.maxMs()).isBetween(100.0, 110.3);
     }
+
+    /**
+     * The root's selective replication and rebalancing in the simulation: 4 of 40 partitions cost 8
+     * times as much; over 80 simulated seconds the placement's 30 s load window sees them, and gives
+     * each hot partition an extra copy (selective replication) or moves copies off the leaves that
+     * hold them (rebalancing); with both off the assignment stays as it was.
+     */
+    @Test
+    void hotPartitionsGainCopiesAndHotLeavesShedThem() {
+        SimConfig skewed = SimConfig.defaults().with("leaves", "20").with("partitions", "40").with("replicas", "2")
+                .with("service", "fixed:1ms").with("skew-partitions", "4").with("skew-factor", "8").with("rate", "100")
+                .with("queries", "8000").with("policy", "hedged").with("seed", "11");
+
+        SimSummary still = Simulation.run(skewed, null);
+        SimSummary selective = Simulation.run(skewed.with("selective-replication", "on"), null);
+        SimSummary rebalanced = Simulation.run(skewed.with("rebalancing", "on"), null);
+
+        assertThat(still.hotCopies()).isZero();
+        assertThat(still.rebalanceMoves()).isZero();
+        assertThat(selective.hotCopies()).as("one extra copy per hot partition").isEqualTo(4);
+        assertThat(rebalanced.rebalanceMoves()).isPositive();
+        assertThat(selective.failed()).isZero();
+        assertThat(rebalanced.failed()).isZero();
+    }
 }
