@@ -114,7 +114,7 @@ fi
 
 # ---------------------------------------------------------------- replay
 # One run folder of a scenario in a round: <round>/<suite>/runs/<time>-<scenario>.
-run_folder() { ls -d "$OUT/round-$1"/*/runs/*-"$2" 2>/dev/null | head -n 1; }
+run_folder() { ls -d "$OUT/round-$1"/*/runs/*-"$2" 2>/dev/null | head -n 1 || true; }
 # The per-leaf files of one part (service, round_trip) of a <phase>-leaves/ folder, comma-separated.
 leaf_files() { ls "$1"/leaf-*-search-"$2".hgrm | sort -V | paste -sd, -; }
 WORKERS="$(nproc)"
