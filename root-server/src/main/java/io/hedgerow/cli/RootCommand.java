@@ -131,7 +131,7 @@ final class RootCommand implements Callable<Integer> {
             HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())
                     .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken());
             RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId);
-            CountDownLatch stopped = Shutdown.closeOnExit(root);
+            CountDownLatch stopped = Shutdown.closeOnExit(root, root::stopReport);
             spec.commandLine().getOut().println(root.warmUp(warmup));
             spec.commandLine().getOut().printf("root serving http://%s:%d/ over %d leaves%n", host, root.httpPort(), leaves.size());
             spec.commandLine().getOut().flush();

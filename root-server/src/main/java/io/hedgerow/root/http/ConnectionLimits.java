@@ -94,6 +94,16 @@ final class ConnectionLimits {
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
+    /** The open connections (a closed one leaves the group by itself). */
+    ChannelGroup channels() {
+        return channels;
+    }
+
+    /** Whether part of a request has arrived on {@code channel} and not all of it yet; call on its event loop. */
+    static boolean requestArriving(Channel channel) {
+        return channel.pipeline().get(RequestDeadline.class) instanceof RequestDeadline deadline && deadline.timer != null;
+    }
+
     private static final class IdleClose extends ChannelInboundHandlerAdapter {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
@@ -118,7 +128,7 @@ final class ConnectionLimits {
      * Arms a timer at the first byte of a request; the request must be whole by then ({@link
      * RequestArrived} disarms it), or the connection is closed.
      */
-    private final class RequestDeadline extends ChannelInboundHandlerAdapter {
+    final class RequestDeadline extends ChannelInboundHandlerAdapter {
         private ScheduledFuture<?> timer;
 
         @Override

@@ -8,6 +8,7 @@ import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.write.DocumentWriter;
 import io.netty.bootstrap.ServerBootstrap;
@@ -40,6 +41,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * The HTTP/1.1 server of the API, on the same event loops as the leaf connections, so a query
@@ -59,10 +61,17 @@ public final class HttpApiServer implements AutoCloseable {
 
     private final Channel serverChannel;
     private final ConnectionLimits limits;
+    private final ConnectionDrain drain;
+    private final RootMetrics metrics;
+    private final HttpSettings settings;
 
-    private HttpApiServer(Channel serverChannel, ConnectionLimits limits) {
+    private HttpApiServer(Channel serverChannel, ConnectionLimits limits, ConnectionDrain drain, RootMetrics metrics,
+            HttpSettings settings) {
         this.serverChannel = serverChannel;
         this.limits = limits;
+        this.drain = drain;
+        this.metrics = metrics;
+        this.settings = settings;
     }
 
     /**
@@ -99,6 +108,7 @@ public final class HttpApiServer implements AutoCloseable {
                 AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths);
         SslContext ssl = settings.tls() == null ? null : TlsContexts.server(settings.tls());
         ConnectionLimits limits = new ConnectionLimits(settings);
+        ConnectionDrain drain = new ConnectionDrain(limits.channels(), ticker, settings.quietPeriod());
         String host = settings.host();
         int port = settings.port();
         try {
@@ -115,6 +125,7 @@ public final class HttpApiServer implements AutoCloseable {
                             }
                             var timer = RequestTimer.install(ch, ticker);
                             ChannelPipeline pipeline = ch.pipeline();
+                            pipeline.addLast("drain", drain.readWatch());
                             if (ssl != null) {
                                 pipeline.addLast("tls", ssl.newHandler(ch.alloc()));
                             }
@@ -131,7 +142,7 @@ public final class HttpApiServer implements AutoCloseable {
                     .bind(host, port)
                     .sync()
                     .channel();
-            return new HttpApiServer(channel, limits);
+            return new HttpApiServer(channel, limits, drain, metrics, settings);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding " + host + ":" + port, e);
@@ -169,6 +180,22 @@ public final class HttpApiServer implements AutoCloseable {
     /** Stops accepting connections; those open stay open (their searches end, then they close). */
     public void stopAccepting() {
         serverChannel.close().syncUninterruptibly();
+    }
+
+    /**
+     * The graceful end of a stop that began at {@code startNanos} (on the system ticker) with
+     * {@link #stopAccepting()}: waits for the admitted searches to be answered and for the clients to
+     * stop sending, closing each connection between requests ({@link ConnectionDrain}), for the drain
+     * timeout at most; then every connection is closed. The caller has made the API refuse new
+     * searches and close connections after their answers (its {@code stopping} flag).
+     *
+     * @param searchesInFlight admitted searches not answered yet
+     */
+    public DrainOutcome drain(long startNanos, IntSupplier searchesInFlight) {
+        DrainOutcome outcome = drain.drain(startNanos, settings.drainTimeout(), searchesInFlight,
+                () -> metrics.requestErrors(RequestError.SHUTTING_DOWN));
+        limits.closeAll();
+        return outcome;
     }
 
     /** Stops accepting, and closes every open connection. */

@@ -280,6 +280,11 @@ public final class RootMetrics {
         requestErrors.get(kind).increment();
     }
 
+    /** Requests failed or refused for {@code kind} so far. */
+    public long requestErrors(RequestError kind) {
+        return (long) requestErrors.get(kind).count();
+    }
+
     /** A request refused before it became a search (bad parameters, unknown path...). */
     public void requestRejected(RequestError kind) {
         requestErrors.get(kind).increment();
