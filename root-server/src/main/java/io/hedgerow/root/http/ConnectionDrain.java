@@ -87,18 +87,12 @@ final class ConnectionDrain {
     private void closeIdle() {
         for (Channel channel : channels) {
             channel.eventLoop().execute(() -> {
-                if (channel.isOpen() && betweenRequests(channel)) {
+                if (channel.isOpen() && ConnectionLimits.betweenRequests(channel)) {
                     closedIdle.incrementAndGet();
                     channel.close();
                 }
             });
         }
-    }
-
-    /** Nothing of a request has arrived, and no request is being answered or held; on the channel's loop. */
-    static boolean betweenRequests(Channel channel) {
-        InOrderResponses order = channel.pipeline().get(InOrderResponses.class);
-        return (order == null || order.idle()) && !ConnectionLimits.requestArriving(channel);
     }
 
     @ChannelHandler.Sharable

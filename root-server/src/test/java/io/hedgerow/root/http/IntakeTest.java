@@ -240,6 +240,17 @@ class IntakeTest {
         assertThat(health.statusCode()).isEqualTo(200);
     }
 
+    @Test
+    void keepsAConnectionWhoseRequestIsBeingAnsweredPastTheIdleTimeout() throws Exception {
+        RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withIdleTimeout(Duration.ofMillis(100)));
+        holdSearches(); // 400 ms at the leaves: the connection reads and writes nothing for longer than 100 ms
+        Socket socket = socket(root);
+        send(socket, "GET /search?q=golf&cache=false HTTP/1.1\r\nHost: x\r\n\r\n");
+        RawResponse answer = RawResponse.read(socket.getInputStream());
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        assertThat(readAll(socket)).as("closed once idle between requests").isEmpty();
+    }
+
     /** A delay at every leaf long enough that a search stays in flight while the test acts. */
     private static void holdSearches() {
         for (int leaf = 0; leaf < LEAVES; leaf++) {
