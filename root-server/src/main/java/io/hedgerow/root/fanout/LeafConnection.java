@@ -80,7 +80,7 @@ final class LeafConnection {
 
     LeafConnection(int leaf, ClusterState cluster, EventLoop loop, Class<? extends Channel> channelClass,
             Supplier<Frame> assignment, Backoff backoff, Ticker ticker) {
-        this.listener = new LeafListener(leaf, cluster.probation());
+        this.listener = new LeafListener(leaf, cluster.probation(), cluster.slowStart());
         this.ticker = ticker;
         this.leaf = leaf;
         this.status = cluster.leaf(leaf);
@@ -305,7 +305,11 @@ final class LeafConnection {
         if (!ready) {
             ready = true;
             failedAttempts = 0;
-            status.connectionReady();
+            if (status.connectionReady()) {
+                cluster.slowStart().begin(leaf, cluster.nanoTime());
+                LOG.log(System.Logger.Level.INFO, "leaf {0} is back: slow start (its share of primaries grows as its"
+                        + " latency comes down)", status.name());
+            }
         }
     }
 

@@ -328,10 +328,16 @@ public final class LocalCluster implements AutoCloseable {
                     }
                     return process.pid();
                 }
-            }, leaf -> root.cluster().leaf(leaf).state() == LeafStatus.State.UP, options.startTimeout()).run();
+            }, this::servesWarm, options.startTimeout()).run();
         } finally {
             rolling.set(false);
         }
+    }
+
+    /** Whether the root has every connection to the leaf ready and the leaf is out of slow start. */
+    private boolean servesWarm(int leaf) {
+        return root.cluster().leaf(leaf).state() == LeafStatus.State.UP
+                && root.cluster().slowStart().share(leaf, root.cluster().nanoTime()) >= 1;
     }
 
     private synchronized Process currentProcess(int leaf) {
