@@ -67,10 +67,11 @@ final class ClusterOptions {
                     + " none (default: ${DEFAULT-VALUE}).")
     Duration rootWarmup;
 
-    @Option(names = "--leaf-warmup", paramLabel = "DURATION", defaultValue = "3s",
+    @Option(names = "--leaf-warmup", paramLabel = "DURATION", defaultValue = "30s",
             converter = LeafCommand.DurationConverter.class,
-            description = "How long each leaf runs warm-up searches before it serves, so the first queries do not wait"
-                    + " for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
+            description = "The longest each leaf runs warm-up searches before it serves, so the first queries do not"
+                    + " wait for the JIT: it stops sooner once their rate stops rising; 0s for none (default:"
+                    + " ${DEFAULT-VALUE}).")
     Duration leafWarmup;
 
     @Option(names = "--leaf-workers", paramLabel = "N", defaultValue = "0",

@@ -1,5 +1,6 @@
 package io.hedgerow.root;
 
+import io.hedgerow.common.policy.WarmupConvergence;
 import io.hedgerow.common.time.Durations;
 import java.net.URI;
 import java.net.URLEncoder;

@@ -144,9 +144,10 @@ public final class LeafCommand implements Callable<Integer> {
                     + " as a crash bug in the query parser would.")
     private String queryOfDeath;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "3s",
-            description = "Run warm-up searches on newly assigned partitions for this long before serving them, so"
-                    + " the first real queries do not wait for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "30s",
+            description = "Run warm-up searches on newly assigned partitions before serving them, so the first real"
+                    + " queries do not wait for the JIT: until their rate stops rising, for this long at most, at"
+                    + " most half a core; 0s for none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
     // On by default, with the expensive lane: measured, 2% expensive queries left the cheap p99 at

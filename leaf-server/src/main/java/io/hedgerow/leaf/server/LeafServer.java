@@ -81,7 +81,7 @@ public final class LeafServer implements AutoCloseable {
         // Held while the leaf runs, so no rebuild deletes the build it serves.
         PartitionStore.ServedBuild build = store.lockCurrentBuild();
         IndexContext index = IndexContext.of(store, build.manifest(), config.limits());
-        OpenPartitions partitions = new OpenPartitions(index, new PartitionWarmer(Ticker.system(), config.warmup()));
+        OpenPartitions partitions = new OpenPartitions(index, PartitionWarmer.paced(config.warmup()));
         LiveWrites writes = new LiveWrites(index, config.live(), partitions::replace,
                 partition -> partitions.get(partition) != null);
         partitions.attachLive(writes);

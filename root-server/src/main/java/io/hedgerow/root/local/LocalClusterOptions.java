@@ -25,7 +25,7 @@ import java.util.Objects;
  * @param faultInjection start the leaves with {@code --fault-injection}, so that
  *                     {@code /admin/leaves/{n}/delay} and {@code /stall} work (without it the
  *                     leaves refuse)
- * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
+ * @param leafWarmup   each leaf's {@code --warmup}: the longest it runs warm-up searches before serving
  * @param hedge        the root's hedging settings
  * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)
  * @param queryOfDeath each leaf's {@code --query-of-death}: a leaf halts when a query holding this
