@@ -1,9 +1,11 @@
 package io.hedgerow.root.cluster;
 
+import io.hedgerow.common.net.LinkTls;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.adapt.SlowStart;
 import io.hedgerow.root.placement.PlacementReport;
+import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Set;
@@ -33,6 +35,7 @@ public final class ClusterState {
     private final long rootId;
     private final Probation probation;
     private final SlowStart slowStart;
+    private final LinkTls linkTls;
     private final StaleReplicas staleReplicas;
     private final Ticker ticker;
 
@@ -74,6 +77,11 @@ public final class ClusterState {
             partitionDocs.set(p, -1);
         }
         // A leaf that can serve at all: probation keeps one such replica of every partition in rotation.
+        try {
+            this.linkTls = LinkTls.dialing(config.tlsTrust());
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
         this.slowStart = new SlowStart(config.leaves().size(), config.adaptation().slowStart());
         this.probation = new Probation(config.adaptation(), this::assignment,
                 leaf -> leaves.get(leaf).state() == LeafStatus.State.UP || leaves.get(leaf).state() == LeafStatus.State.DEGRADED);
@@ -87,6 +95,11 @@ public final class ClusterState {
     /** Now on the root's ticker (the clock of probation's times). */
     public long nanoTime() {
         return ticker.nanoTime();
+    }
+
+    /** TLS on the connections to the leaves, or none ({@link ClusterConfig#tlsTrust()}). */
+    public LinkTls linkTls() {
+        return linkTls;
     }
 
     /** Leaves that came back and get a growing share of primaries, shared by every event loop. */

@@ -98,6 +98,8 @@ final class LeafConnection {
                     @Override
                     protected void initChannel(Channel ch) {
                         WireCodec.install(ch.pipeline(), maxFrameBytes);
+                        LeafAddress address = status.address();
+                        cluster.linkTls().dialled(ch, address.host(), address.port());
                         ch.pipeline().addLast("answers", new AnswerHandler());
                     }
                 });
@@ -320,7 +322,9 @@ final class LeafConnection {
         channel = null;
         if (!helloAnswered && !closed) {
             refuse("leaf " + status.name() + " closed the connection without answering this root's Hello: " + reason
-                    + " (a leaf from before protocol versions, 0, does that; this root speaks " + Protocol.VERSION + ")");
+                    + " (a leaf from before protocol versions, 0, does that, this root speaks " + Protocol.VERSION
+                    + "; so does a leaf that serves TLS when this root dials plaintext, or the reverse: this root dials "
+                    + (cluster.linkTls().dialsTls() ? "TLS" : "plaintext") + ")");
         }
         if (ready) {
             ready = false;

@@ -1,5 +1,6 @@
 package io.hedgerow.root.http;
 
+import io.hedgerow.common.net.TlsContexts;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.admission.AdmissionControl;
