@@ -1,8 +1,8 @@
 #!/bin/bash
 # Rolling restart and root stop under load (issue 14), as measured in docs/benchmarks/lifecycle.md.
 #
-# Starts ./hedgerow local on an index, loads it at 300 req/s with docs/benchmarks/lifecycle/rolling-restart.json
-# (90 s unrecorded warm-up, 20 s baseline, 60 s "rolling-restart", 20 s "recovered"), runs
+# Starts ./hedgerow local on an index, loads it at 300 req/s with docs/benchmarks/lifecycle/rolling-restart-10s.json
+# (90 s unrecorded warm-up, 20 s baseline, 30 phases of 10 s from 2 s before the restart, 20 s "recovered"), runs
 # './hedgerow local restart --rolling' from outside 2 s into the rolling-restart phase, then loads it
 # with root-stop.json and sends the cluster's process (the root) SIGTERM 10 s in.
 #
@@ -14,7 +14,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 DATA=data; PORT=8360; RESULTS="$HERE/results/lifecycle"; LOCAL_ARGS=(); RATE_ARGS=()
-SCENARIO=docs/benchmarks/lifecycle/rolling-restart.json
+SCENARIO=docs/benchmarks/lifecycle/rolling-restart-10s.json
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --data) DATA="$2"; shift 2 ;;

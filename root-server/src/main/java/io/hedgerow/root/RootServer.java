@@ -1,5 +1,6 @@
 package io.hedgerow.root;
 
+import io.hedgerow.common.net.TlsContexts;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.time.Durations;
@@ -25,6 +26,7 @@ import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 
 /**
  * A root: connections to the leaves, the fan-out engine, and (optionally) the HTTP API, all on
@@ -155,7 +157,14 @@ public final class RootServer implements AutoCloseable {
         }
         readiness.warming("warming up: searching through its own HTTP port until its search rate stops rising"
                 + " (at most " + Durations.format(longest) + ")");
-        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), System::nanoTime).run(longest);
+        SSLContext tls;
+        try {
+            tls = http.tls() == null ? null : TlsContexts.pinned(http.tls().certificateChain());
+        } catch (IOException e) {
+            readiness.markWarm();
+            return "no warm-up: " + e.getMessage();
+        }
+        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), tls, System::nanoTime).run(longest);
         readiness.markWarm();
         return RootWarmup.describe(outcome, longest);
     }

@@ -1,6 +1,7 @@
 package io.hedgerow.root.http;
 
 import io.hedgerow.common.net.TlsContexts;
+import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.admission.AdmissionControl;
@@ -166,6 +167,11 @@ public final class HttpApiServer implements AutoCloseable {
 
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** The certificate and key this server serves HTTPS with; null for plain HTTP. */
+    public TlsFiles tls() {
+        return settings.tls();
     }
 
     /** Connections open now. */
