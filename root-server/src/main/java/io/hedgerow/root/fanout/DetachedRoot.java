@@ -96,7 +96,7 @@ public final class DetachedRoot {
         this.ready = new boolean[leaves];
         for (int leaf = 0; leaf < leaves; leaf++) {
             progress[leaf] = new LeafProgress();
-            listeners[leaf] = new LeafListener(leaf, cluster.probation());
+            listeners[leaf] = new LeafListener(leaf, cluster.probation(), cluster.slowStart());
             ready[leaf] = true;
             leavesByName.put(cluster.leaf(leaf).name(), leaf);
         }

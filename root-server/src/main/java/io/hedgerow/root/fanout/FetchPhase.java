@@ -171,7 +171,8 @@ final class FetchPhase {
             cancelRedundant();
             retry(notThere, nowNanos);
         } else {
-            ctx.metrics().subRequestFailed(response.getStatus() == Status.BUSY ? SubRequestError.BUSY : SubRequestError.FAILED);
+            ctx.metrics().subRequestFailed(response.getStatus() != Status.BUSY ? SubRequestError.FAILED
+                    : ctx.shared.cluster().leaf(copy.leaf()).isDraining() ? SubRequestError.DRAINING : SubRequestError.BUSY);
             failed(copy, leaf + ": " + response.getStatus().name().toLowerCase(Locale.ROOT)
                     + (response.getError().isEmpty() ? "" : " (" + response.getError() + ")"), nowNanos);
         }

@@ -46,8 +46,12 @@ public final class RootMetrics {
      */
     public enum CancelOutcome { DROPPED_QUEUED, STOPPED_RUNNING, TOO_LATE }
 
-    /** Why one sub-request failed, as counted in {@code hedgerow_subrequest_errors_total}. */
-    public enum SubRequestError { BUSY, CONNECTION, TIMED_OUT, FAILED, NOT_ASSIGNED, EXPIRED, NO_REPLICA }
+    /**
+     * Why one sub-request failed, as counted in {@code hedgerow_subrequest_errors_total}. DRAINING:
+     * refused busy by a leaf that is shutting down, which says nothing of the cluster's load (unlike
+     * BUSY, it does not feed admission control).
+     */
+    public enum SubRequestError { BUSY, DRAINING, CONNECTION, TIMED_OUT, FAILED, NOT_ASSIGNED, EXPIRED, NO_REPLICA }
 
     private static final Duration[] SUB_REQUEST_BUCKETS = {
             Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2),
@@ -278,6 +282,11 @@ public final class RootMetrics {
     public void searchFailed(RequestError kind) {
         inflight.decrementAndGet();
         requestErrors.get(kind).increment();
+    }
+
+    /** Requests failed or refused for {@code kind} so far. */
+    public long requestErrors(RequestError kind) {
+        return (long) requestErrors.get(kind).count();
     }
 
     /** A request refused before it became a search (bad parameters, unknown path...). */

@@ -66,7 +66,7 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
         this.links = new WriteLink[leaves.size()];
         for (int leaf = 0; leaf < leaves.size(); leaf++) {
             links[leaf] = new WriteLink(LeafAddress.parse(leaves.get(leaf)), group, transport.channelClass(),
-                    cluster.rootHello(), cluster.config().maxFrameBytes());
+                    cluster.rootHello(), cluster.config().maxFrameBytes(), cluster.linkTls());
         }
         int count = cluster.assignment().partitions();
         this.partitions = new PartitionWriter[count];

@@ -179,6 +179,24 @@ class SearchRunQueryPhaseTest {
     }
 
     @Test
+    void aDrainingLeafsBusyAnswerIsRetriedAndNotCountedAsLoad() {
+        RunScript script = RunScript.standard();
+        int[] busyCharged = {0};
+        script.metrics.onLeafBusy(() -> busyCharged[0]++);
+        List<SearchCopy> primaries = searches(script.start(query()));
+
+        // Leaf 2 said it drains after partition 2's primary went out; it refuses it busy.
+        script.cluster.leaf(2).draining("shutting down");
+        SearchCopy retry = sent(script.at(1).answer(primaries.get(2), Status.BUSY), 2, 1, Kind.RETRY, INTERACTIVE);
+        answerAllBut(script.at(2), primaries, 2);
+        assertThat(result(script.at(3).ok(retry)).tainted()).isFalse();
+
+        assertThat(script.counter("hedgerow.subrequest.errors", "kind", "draining")).isEqualTo(1);
+        assertThat(script.counter("hedgerow.subrequest.errors", "kind", "busy")).isZero();
+        assertThat(busyCharged[0]).as("admission control is not told of load").isZero();
+    }
+
+    @Test
     void aLeafCrashRetriesEverythingItHeldEvenWhenHedgingSpentTheBudget() {
         RunScript script = new RunScript(4, 8, 2, RunScript.hedge().withBudgetRatio(0).withBudgetMinPerSecond(0),
                 RunScript.tail().withCanaries(0));
