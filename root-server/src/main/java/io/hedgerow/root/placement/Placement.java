@@ -20,7 +20,11 @@ import java.util.TreeSet;
  *
  * <p><b>Copies.</b> A copy is {@link CopyState#OPENING} from the moment its leaf is told until the
  * leaf's acknowledgement (of that target or a later one) lists it open: only then does it enter
- * the serving assignment. A copy leaving is {@link CopyState#RETIRING}: out of the serving
+ * the serving assignment. In a root that takes live writes (constructed with {@code catchUp}), the
+ * copy opened from the partition store may miss writes: it is {@link CopyState#CATCHING_UP} until
+ * the write path reports it in sync ({@link #caughtUp}), and serves only then; one not caught up
+ * within {@link PlacementSettings#openTimeout} of its acknowledgement is given up, like one that did
+ * not open. A copy leaving is {@link CopyState#RETIRING}: out of the serving
  * assignment at once, still open on its leaf for {@link PlacementSettings#retireDelay} so the
  * searches already sent there finish, then dropped from the leaf's target.
  *
@@ -46,9 +50,14 @@ public final class Placement {
     /** Why a copy exists. */
     public enum Reason { ORIGINAL, RE_REPLICATION, HOT, REBALANCE }
 
-    public enum CopyState { OPENING, SERVING, RETIRING }
+    /**
+     * OPENING until its leaf acknowledges it open; CATCHING_UP (only when copies must catch up) until
+     * the write path has it in sync; SERVING; RETIRING.
+     */
+    public enum CopyState { OPENING, CATCHING_UP, SERVING, RETIRING }
 
     private final PlacementSettings settings;
+    private final boolean catchUp;
     private final int replicas;
     private final int leaves;
     private final PlacementCopies copies;
@@ -66,9 +75,19 @@ public final class Placement {
     private long underReplicatedSinceNanos = -1;
     private long lastFullReplicationNanos = -1;
 
-    /** Starts from {@code initial}, every copy serving, every leaf alive. */
+    /** Starts from {@code initial}, every copy serving, every leaf alive; copies serve once open. */
     public Placement(PartitionAssignment initial, int replicas, PlacementSettings settings, long nowNanos) {
+        this(initial, replicas, settings, nowNanos, false);
+    }
+
+    /**
+     * As {@link #Placement(PartitionAssignment, int, PlacementSettings, long)}; with {@code catchUp},
+     * a copy opened serves only once {@link #caughtUp} (the partition may have taken live writes).
+     */
+    public Placement(PartitionAssignment initial, int replicas, PlacementSettings settings, long nowNanos,
+            boolean catchUp) {
         this.settings = settings;
+        this.catchUp = catchUp;
         this.replicas = replicas;
         this.leaves = initial.leaves();
         this.alive = new boolean[leaves];
@@ -88,8 +107,9 @@ public final class Placement {
         alive[leaf] = false;
         lostSinceNanos[leaf] = nowNanos;
         for (Copy copy : copies.on(leaf)) {
-            if (copy.state == CopyState.OPENING) {
-                fail(copy, "its leaf was lost while it opened", nowNanos);
+            if (copy.state == CopyState.OPENING || copy.state == CopyState.CATCHING_UP) {
+                fail(copy, "its leaf was lost while it " + (copy.state == CopyState.OPENING ? "opened" : "caught up"),
+                        nowNanos);
             }
         }
         if (underReplicatedSinceNanos < 0) {
@@ -144,18 +164,61 @@ public final class Placement {
                 fail(copy, "the leaf did not open it", nowNanos);
                 continue;
             }
-            copy.state = CopyState.SERVING;
-            copy.sinceNanos = nowNanos;
-            servingChanged = true;
-            history.opened(copy.move("serving", nowNanos));
-            if (copy.replaces >= 0) {
-                Copy source = copies.find(copy.partition, copy.replaces);
-                if (source != null && source.state == CopyState.SERVING) {
-                    retire(source, nowNanos);
-                }
+            if (catchUp) {
+                copy.state = CopyState.CATCHING_UP;
+                copy.sinceNanos = nowNanos;
+            } else {
+                serve(copy, nowNanos);
             }
         }
         checkFull(nowNanos);
+    }
+
+    /**
+     * The write path has {@code leaf}'s copy of {@code partition} in sync: a copy catching up serves
+     * from now on (anything else is left as it is).
+     */
+    public void caughtUp(int partition, int leaf, long nowNanos) {
+        Copy copy = copies.find(partition, leaf);
+        if (copy != null && copy.state == CopyState.CATCHING_UP) {
+            serve(copy, nowNanos);
+            checkFull(nowNanos);
+        }
+    }
+
+    private void serve(Copy copy, long nowNanos) {
+        copy.state = CopyState.SERVING;
+        copy.sinceNanos = nowNanos;
+        servingChanged = true;
+        history.opened(copy.move("serving", nowNanos));
+        if (copy.replaces >= 0) {
+            Copy source = copies.find(copy.partition, copy.replaces);
+            if (source != null && source.state == CopyState.SERVING) {
+                retire(source, nowNanos);
+            }
+        }
+    }
+
+    /** The copies catching up now, as {partition, leaf} pairs: ask the write path about each. */
+    public List<int[]> catchingUp() {
+        List<int[]> out = new ArrayList<>();
+        for (List<Copy> list : copies.all()) {
+            for (Copy copy : list) {
+                if (copy.state == CopyState.CATCHING_UP) {
+                    out.add(new int[] {copy.partition, copy.leaf});
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The leaves holding a copy of {@code partition} that is not retiring (opening, catching up,
+     * serving; on a live leaf or not), the starting assignment's first: the replicas the write path
+     * keeps in sync.
+     */
+    public int[] keptCopies(int partition) {
+        return copies.of(partition).stream().filter(c -> c.state != CopyState.RETIRING).mapToInt(c -> c.leaf).toArray();
     }
 
     /**
@@ -170,6 +233,9 @@ public final class Placement {
             for (Copy copy : List.copyOf(list)) {
                 if (copy.state == CopyState.OPENING && nowNanos - copy.startedNanos >= settings.openTimeout().toNanos()) {
                     fail(copy, "not acknowledged open within " + settings.openTimeout(), nowNanos);
+                } else if (copy.state == CopyState.CATCHING_UP
+                        && nowNanos - copy.sinceNanos >= settings.openTimeout().toNanos()) {
+                    fail(copy, "not caught up with the partition's writes within " + settings.openTimeout(), nowNanos);
                 } else if (copy.state == CopyState.RETIRING
                         && nowNanos - copy.sinceNanos >= settings.retireDelay().toNanos()) {
                     list.remove(copy);
@@ -247,7 +313,7 @@ public final class Placement {
 
     /** The live leaf with the fewest copies holding no copy of {@code partition}, or -1. */
     private int leastLoaded(int partition, long nowNanos) {
-        int[] opening = copies.perLeaf(CopyState.OPENING);
+        int[] opening = copies.openingPerLeaf();
         int[] held = copies.perLeaf(CopyState.SERVING);
         for (int leaf = 0; leaf < leaves; leaf++) {
             held[leaf] += opening[leaf]; // not retiring
@@ -269,7 +335,7 @@ public final class Placement {
     private void retireSurplus(long nowNanos) {
         for (int p = 0; p < copies.partitions(); p++) {
             List<Copy> list = copies.of(p);
-            if (list.stream().anyMatch(c -> c.state == CopyState.OPENING)) {
+            if (list.stream().anyMatch(c -> c.state == CopyState.OPENING || c.state == CopyState.CATCHING_UP)) {
                 continue;
             }
             while (true) {

@@ -101,9 +101,20 @@ final class PlacementCopies {
         return count;
     }
 
+    /** Copies not serving yet on each leaf: opening or catching up. */
+    int[] openingPerLeaf() {
+        int[] opening = perLeaf(Placement.CopyState.OPENING);
+        int[] catchingUp = perLeaf(Placement.CopyState.CATCHING_UP);
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            opening[leaf] += catchingUp[leaf];
+        }
+        return opening;
+    }
+
+    /** Copies not serving yet: opening or catching up (they count against the cap on copies opening). */
     int opening() {
         int count = 0;
-        for (int n : perLeaf(Placement.CopyState.OPENING)) {
+        for (int n : openingPerLeaf()) {
             count += n;
         }
         return count;

@@ -11,9 +11,13 @@ import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.root.cluster.StaleReplicas;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import io.hedgerow.root.write.ReplicaSet.Replica;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.IntFunction;
 
 /**
  * The writes of one partition, in order: queued, sent a batch at a time to the partition's primary
@@ -32,11 +36,20 @@ import java.util.concurrent.CompletableFuture;
  * replica its last seq ({@link ReplicaSet#reconcile}), so a root started afresh never makes a
  * replica that missed writes the primary.
  *
- * <p><b>Log trimming.</b> Every request carries the seq below which every replica's log may be
- * trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit, the records
- * at or below both that and its own commit. A replica more than {@link WriteSettings#retainedLogOps}
- * behind is given up on: its catch-up then fails, saying so, and it stays out of the in-sync set
- * (file-based recovery, copying the primary's segments, is not built).
+ * <p><b>New copies.</b> A copy the placement adds ({@link #copies}) joins out of sync and is caught
+ * up at once, the same way, between batches; the placement lets it serve searches only once it is
+ * in sync. Writes acknowledged meanwhile are on the replicas in sync, and the catch-up, which runs
+ * with no batch in flight, brings the copy to the last of them before the next batch includes it.
+ *
+ * <p><b>Log trimming and snapshots.</b> Every request carries the seq below which every replica's
+ * log may be trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit,
+ * the records at or below both that and its own commit. A replica whose last seq is below what the
+ * primary's log still holds (a new copy opened from the build, or one more than
+ * {@link WriteSettings#retainedLogOps} behind) is caught up from a snapshot instead (file-based
+ * recovery, as Elasticsearch's peer recovery copies segment files): the primary commits and
+ * publishes the commit in the partition store as hard links, the replica replaces its copy with it,
+ * and the primary's log above the snapshot follows. The leaves must share the partition store (they
+ * share the build); copying the files over the network is not built.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: the queue is guarded by this object's
  * monitor, the in-sync set by its {@link ReplicaSet}'s (taken inside this one, never the other way
@@ -126,7 +139,7 @@ final class PartitionWriter {
      */
     boolean pollVisibility() {
         long target;
-        boolean[] targets;
+        List<Replica> targets;
         synchronized (this) {
             if (ackedSeq <= confirmedVisibleSeq) {
                 return false;
@@ -139,11 +152,9 @@ final class PartitionWriter {
             targets = replicas.inSyncNow();
         }
         List<CompletableFuture<Long>> visible = new ArrayList<>();
-        for (int r = 0; r < replicas.size(); r++) {
-            if (targets[r]) {
-                visible.add(replicas.link(r).send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response ->
-                        response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
-            }
+        for (Replica replica : targets) {
+            visible.add(replica.link.send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response ->
+                    response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
         }
         CompletableFuture.allOf(visible.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> {
             synchronized (this) {
@@ -156,16 +167,27 @@ final class PartitionWriter {
         return true;
     }
 
-    /**
-     * Whether the partition took live writes (this root's, or before it: a replica's log says so), so
-     * a new copy opened from the built index would miss them.
-     */
-    synchronized boolean tookWrites() {
-        return ackedSeq > 0 || replicas.highestKnownSeq() > 0;
-    }
-
     /** Called every second: checks the replicas at start, or catches one up, when nothing else runs. */
     synchronized void tick() {
+        if (!busy) {
+            startNext();
+        }
+    }
+
+    /**
+     * The placement's copies of the partition are now those on {@code leaves} (in order of
+     * preference): a new copy joins out of sync and is caught up at once, between batches; a copy
+     * gone leaves the replicas ({@link ReplicaSet#retain}).
+     */
+    synchronized void copies(int[] leaves, IntFunction<WriteLink> links) {
+        if (replicas.retain(leaves, links)) {
+            catchUpSoon();
+        }
+    }
+
+    /** Catches out-of-sync replicas up at the next step rather than within the second (a copy just opened). */
+    synchronized void catchUpSoon() {
+        lastCatchUpNanos = ticker.nanoTime() - CATCH_UP_EVERY_NANOS;
         if (!busy) {
             startNext();
         }
@@ -177,8 +199,8 @@ final class PartitionWriter {
 
     /** The replica reads by id go to: the primary, which has every acknowledged write; null when none is in sync. */
     WriteLink primaryLink() {
-        int primary = replicas.firstInSync();
-        return primary < 0 ? null : replicas.link(primary);
+        Replica primary = replicas.primary();
+        return primary == null ? null : primary.link;
     }
 
     /** Runs the next step; the caller holds the monitor. */
@@ -217,7 +239,7 @@ final class PartitionWriter {
     }
 
     private CompletableFuture<Void> runBatch(List<Pending> batch, long startNanos) {
-        int primary = replicas.firstInSync();
+        Replica primary = replicas.primary();
         boolean stopping;
         synchronized (this) {
             stopping = closed;
@@ -226,7 +248,7 @@ final class PartitionWriter {
             batch.forEach(pending -> pending.result().complete(shuttingDown()));
             return CompletableFuture.completedFuture(null);
         }
-        if (primary < 0) {
+        if (primary == null) {
             batch.forEach(pending -> pending.result().complete(
                     unavailable("no replica of partition " + partition + " is in sync")));
             return CompletableFuture.completedFuture(null);
@@ -234,7 +256,7 @@ final class PartitionWriter {
         WriteRequest.Builder request = request().setPrimary(true)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
         batch.forEach(pending -> request.addOps(pending.op()));
-        return replicas.link(primary).send(request, settings.timeout()).handle((response, failure) -> {
+        return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem != null) {
                 replicas.markOutOfSync(primary, problem);
@@ -258,7 +280,8 @@ final class PartitionWriter {
         return response.getStatus() == Status.OK ? null : response.getStatus() + ": " + response.getError();
     }
 
-    private CompletableFuture<Void> replicate(int primary, List<Pending> batch, WriteResponse numbered, long startNanos) {
+    private CompletableFuture<Void> replicate(Replica primary, List<Pending> batch, WriteResponse numbered,
+            long startNanos) {
         WriteRequest.Builder copy = request().setPrimary(false)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
         for (int i = 0; i < batch.size(); i++) {
@@ -269,13 +292,11 @@ final class PartitionWriter {
         }
         List<CompletableFuture<Void>> copies = new ArrayList<>();
         if (copy.getOpsCount() > 0) {
-            boolean[] targets = replicas.inSyncNow();
-            for (int r = 0; r < replicas.size(); r++) {
-                if (r == primary || !targets[r]) {
+            for (Replica replica : replicas.inSyncNow()) {
+                if (replica == primary) {
                     continue;
                 }
-                int replica = r;
-                copies.add(replicas.link(r).send(copy.clone(), settings.timeout()).handle((response, failure) -> {
+                copies.add(replica.link.send(copy.clone(), settings.timeout()).handle((response, failure) -> {
                     String problem = problem(response, failure);
                     if (problem != null) {
                         replicas.markOutOfSync(replica, problem);
@@ -296,56 +317,76 @@ final class PartitionWriter {
         });
     }
 
+    /** A replica's answer to "what is your last seq" (-1: none, it did not answer). */
+    private record Probe(long lastSeq, long trimmedSeq) {
+        static final Probe NONE = new Probe(-1, -1);
+    }
+
     /**
      * Compares the replicas at start ({@link ReplicaSet#reconcile}), then brings every reachable
-     * out-of-sync replica up to the primary.
+     * out-of-sync replica up to the primary: from the primary's log when it still holds every write
+     * the replica lacks, else from a snapshot of the primary's copy, then its log above it.
      */
     private CompletableFuture<Void> catchUp() {
-        List<CompletableFuture<Long>> lastSeqs = new ArrayList<>();
-        for (int r = 0; r < replicas.size(); r++) {
-            lastSeqs.add(lastSeq(replicas.link(r)));
+        List<Replica> probed = replicas.members();
+        List<CompletableFuture<Probe>> answers = new ArrayList<>();
+        for (Replica replica : probed) {
+            answers.add(probe(replica.link));
         }
-        return CompletableFuture.allOf(lastSeqs.toArray(CompletableFuture[]::new)).handle((ignored, f) -> {
-            long[] seqs = lastSeqs.stream().mapToLong(seq -> seq.isCompletedExceptionally() ? -1 : seq.join()).toArray();
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).handle((ignored, f) -> {
+            Probe[] probes = answers.stream().map(a -> a.isCompletedExceptionally() ? Probe.NONE : a.join())
+                    .toArray(Probe[]::new);
+            long[] seqs = Arrays.stream(probes).mapToLong(Probe::lastSeq).toArray();
             if (!replicas.reconciled()) {
-                replicas.reconcile(seqs);
+                replicas.reconcile(probed, seqs);
             }
-            int primary = replicas.firstInSync();
-            if (primary < 0) {
-                // Nobody in sync: the most advanced reachable replica leads.
+            // The source: the first replica in sync that answered (every one holds every acknowledged
+            // write); when none is in sync, the most advanced reachable replica leads.
+            int sourceIndex = -1;
+            for (int r = 0; r < probed.size() && sourceIndex < 0; r++) {
+                if (seqs[r] >= 0 && replicas.inSync(probed.get(r))) {
+                    sourceIndex = r;
+                }
+            }
+            if (sourceIndex < 0 && replicas.primary() == null) {
                 for (int r = 0; r < seqs.length; r++) {
-                    if (seqs[r] >= 0 && (primary < 0 || seqs[r] > seqs[primary])) {
-                        primary = r;
+                    if (seqs[r] >= 0 && (sourceIndex < 0 || seqs[r] > seqs[sourceIndex])) {
+                        sourceIndex = r;
                     }
                 }
-                if (primary < 0) {
-                    return CompletableFuture.<Void>completedFuture(null);
+                if (sourceIndex >= 0) {
+                    replicas.markInSync(probed.get(sourceIndex), seqs[sourceIndex]);
                 }
-                replicas.markInSync(primary, seqs[primary]);
+            }
+            if (sourceIndex < 0) {
+                return CompletableFuture.<Void>completedFuture(null); // the in-sync replicas are unreachable: later
             }
             synchronized (this) {
-                // What the primary holds was acknowledged by some root, maybe an earlier one.
-                ackedSeq = Math.max(ackedSeq, seqs[primary]);
+                // What an in-sync replica holds was acknowledged by some root, maybe an earlier one.
+                ackedSeq = Math.max(ackedSeq, seqs[sourceIndex]);
             }
             CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
-            for (int r = 0; r < replicas.size(); r++) {
-                replicas.observed(r, seqs[r]);
-                if (!replicas.inSync(r) && seqs[r] >= 0) {
-                    int replica = r;
-                    int source = primary;
-                    all = all.thenCompose(done -> copyLog(source, replica, seqs[replica]));
+            Replica source = probed.get(sourceIndex);
+            long sourceTrimmed = probes[sourceIndex].trimmedSeq();
+            for (int r = 0; r < probed.size(); r++) {
+                Replica replica = probed.get(r);
+                replicas.observed(replica, seqs[r]);
+                if (replicas.contains(replica) && !replicas.inSync(replica) && seqs[r] >= 0) {
+                    long from = seqs[r];
+                    all = all.thenCompose(done -> from < sourceTrimmed
+                            ? fromSnapshot(source, replica) : copyLog(source, replica, from));
                 }
             }
             return all;
         }).thenCompose(step -> step);
     }
 
-    private CompletableFuture<Long> lastSeq(WriteLink replica) {
+    private CompletableFuture<Probe> probe(WriteLink replica) {
         return replica.send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response -> {
             if (response.getStatus() != Status.OK) {
                 throw new IllegalStateException(response.getStatus() + ": " + response.getError());
             }
-            return response.getLastSeq();
+            return new Probe(response.getLastSeq(), response.getTrimmedSeq());
         });
     }
 
@@ -353,17 +394,46 @@ final class PartitionWriter {
         return request().setFromSeq(fromSeq).addOps(WriteOp.newBuilder().setKind(WriteKind.READ_LOG));
     }
 
-    private CompletableFuture<Void> copyLog(int source, int replica, long fromSeq) {
-        return replicas.link(source).send(readLog(fromSeq), settings.timeout()).thenCompose(log -> {
+    /**
+     * File-based recovery, for a replica further behind than the source's log reaches: the source
+     * commits and publishes a snapshot of its copy in the partition store, the replica's copy is
+     * replaced by it, and the source's log above the snapshot follows ({@link #copyLog}).
+     */
+    private CompletableFuture<Void> fromSnapshot(Replica source, Replica replica) {
+        WriteRequest.Builder snapshot = request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT));
+        return source.link.send(snapshot, settings.timeout()).thenCompose(made -> {
+            if (made.getStatus() != Status.OK) {
+                return CompletableFuture.<Void>failedFuture(new IOException("a snapshot of leaf " + source.address()
+                        + "'s copy: " + made.getStatus() + ": " + made.getError()));
+            }
+            WriteRequest.Builder restore = request().setSnapshot(made.getSnapshot())
+                    .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE));
+            return replica.link.send(restore, settings.timeout()).thenCompose(restored -> {
+                if (restored.getStatus() != Status.OK) {
+                    return CompletableFuture.<Void>failedFuture(new IOException("restoring snapshot "
+                            + made.getSnapshot() + " of leaf " + source.address() + ": " + restored.getStatus() + ": "
+                            + restored.getError()));
+                }
+                meters.snapshotRestored();
+                return copyLog(source, replica, restored.getLastSeq());
+            });
+        }).exceptionally(failure -> {
+            caughtUpOrNot(replica, failure);
+            return null;
+        });
+    }
+
+    private CompletableFuture<Void> copyLog(Replica source, Replica replica, long fromSeq) {
+        return source.link.send(readLog(fromSeq), settings.timeout()).thenCompose(log -> {
             if (log.getStatus() != Status.OK) {
                 return CompletableFuture.<Void>failedFuture(new IOException("reading the log of leaf "
-                        + replicas.link(source).address() + " from seq " + fromSeq + ": " + log.getError()));
+                        + source.address() + " from seq " + fromSeq + ": " + log.getError()));
             }
             CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
             List<WriteOp> ops = log.getLogList();
             for (int from = 0; from < ops.size(); from += CATCH_UP_CHUNK_OPS) {
                 List<WriteOp> chunk = ops.subList(from, Math.min(ops.size(), from + CATCH_UP_CHUNK_OPS));
-                sent = sent.thenCompose(done -> replicas.link(replica).send(request().setPrimary(false)
+                sent = sent.thenCompose(done -> replica.link.send(request().setPrimary(false)
                         .setWaitForRefresh(true).addAllOps(chunk), settings.timeout())
                         .thenAccept(answer -> {
                             if (answer.getStatus() != Status.OK) {
@@ -377,11 +447,15 @@ final class PartitionWriter {
                 meters.catchUp(true);
             });
         }).exceptionally(failure -> {
-            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            replicas.catchUpFailed(replica, String.valueOf(cause.getMessage()));
-            meters.catchUp(false);
+            caughtUpOrNot(replica, failure);
             return null;
         });
+    }
+
+    private void caughtUpOrNot(Replica replica, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        replicas.catchUpFailed(replica, String.valueOf(cause.getMessage()));
+        meters.catchUp(false);
     }
 }
