@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -186,17 +187,42 @@ public final class PlacementService implements AutoCloseable {
         for (int leaf : placement.takeChangedLeaves()) {
             send(leaf, now);
         }
-        long lastFull = report == null ? -1 : report.lastFullReplicationNanos();
-        long hotBefore = report == null ? 0 : report.hotCopies();
+        PlacementReport before = report;
+        long lastFull = before == null ? -1 : before.lastFullReplicationNanos();
         report = placement.report(now);
-        if (report.hotCopies() > hotBefore) {
-            LOG.log(System.Logger.Level.INFO, "placement: {0} extra copies of hot partitions started so far",
-                    report.hotCopies());
+        if (before != null) {
+            logChanges(before, report);
         }
         if (report.lastFullReplicationNanos() >= 0 && report.lastFullReplicationNanos() != lastFull) {
             LOG.log(System.Logger.Level.INFO, "placement: every partition has its replicas again, {0} s after the"
                     + " leaf loss that began it", String.format(Locale.ROOT, "%.1f",
                     report.lastFullReplicationNanos() / 1e9));
+        }
+    }
+
+    /** Logs the copies started and ended since {@code before}: the root's log then times every move. */
+    private static void logChanges(PlacementReport before, PlacementReport now) {
+        if (now.hotCopies() > before.hotCopies()) {
+            LOG.log(System.Logger.Level.INFO, "placement: {0} extra copies of hot partitions started so far",
+                    now.hotCopies());
+        }
+        if (now.rebalanceMoves() > before.rebalanceMoves()) {
+            for (PlacementReport.CopyView copy : now.copies()) {
+                if (copy.reason() == Placement.Reason.REBALANCE && copy.state() == Placement.CopyState.OPENING
+                        && copy.startedNanos() == copy.sinceNanos()) {
+                    LOG.log(System.Logger.Level.INFO, "placement: move {0} started: partition {1} to leaf {2} ({3})",
+                            now.rebalanceMoves(), copy.partition(), copy.leaf(), copy.why());
+                }
+            }
+        }
+        long ended = now.opened() + now.failed() + now.retired() - before.opened() - before.failed() - before.retired();
+        List<PlacementReport.Move> recent = now.recent();
+        for (int i = Math.max(0, recent.size() - (int) Math.min(ended, recent.size())); i < recent.size(); i++) {
+            PlacementReport.Move move = recent.get(i);
+            String took = move.reason() == Placement.Reason.ORIGINAL ? "" : String.format(Locale.ROOT,
+                    ", %.1f s after it started", (move.endedNanos() - move.startedNanos()) / 1e9);
+            LOG.log(System.Logger.Level.INFO, "placement: partition {0}''s copy on leaf {1} ({2}): {3}{4}",
+                    move.partition(), move.leaf(), move.reason().name().toLowerCase(Locale.ROOT), move.outcome(), took);
         }
     }
 
