@@ -61,8 +61,7 @@ public final class Placement {
     private final int replicas;
     private final int leaves;
     private final PlacementCopies copies;
-    private final boolean[] alive;
-    private final long[] lostSinceNanos;
+    private final LeafLiveness alive;
     private final long[] version;
     private final Set<Integer> changedLeaves = new TreeSet<>();
     /** Partition * leaves + leaf: a copy that failed there is not tried there again before this time. */
@@ -90,9 +89,7 @@ public final class Placement {
         this.catchUp = catchUp;
         this.replicas = replicas;
         this.leaves = initial.leaves();
-        this.alive = new boolean[leaves];
-        Arrays.fill(alive, true);
-        this.lostSinceNanos = new long[leaves];
+        this.alive = new LeafLiveness(leaves);
         this.version = new long[leaves];
         this.copies = new PlacementCopies(initial, nowNanos);
         this.hot = new HotPartitions(initial.partitions(), settings);
@@ -101,11 +98,9 @@ public final class Placement {
 
     /** Every connection to {@code leaf} is gone (or it said it is draining). */
     public void leafLost(int leaf, long nowNanos) {
-        if (!alive[leaf]) {
+        if (!alive.lost(leaf, nowNanos)) {
             return;
         }
-        alive[leaf] = false;
-        lostSinceNanos[leaf] = nowNanos;
         for (Copy copy : copies.on(leaf)) {
             if (copy.state == CopyState.OPENING || copy.state == CopyState.CATCHING_UP) {
                 fail(copy, "its leaf was lost while it " + (copy.state == CopyState.OPENING ? "opened" : "caught up"),
@@ -119,7 +114,7 @@ public final class Placement {
 
     /** {@code leaf} is connected again, with its whole target acknowledged. */
     public void leafBack(int leaf, long nowNanos) {
-        alive[leaf] = true;
+        alive.back(leaf);
     }
 
     /**
@@ -129,7 +124,7 @@ public final class Placement {
      * @return whether it changed
      */
     public boolean leafSeen(int leaf, boolean up, long nowNanos) {
-        if (up == alive[leaf]) {
+        if (up == alive.alive(leaf)) {
             return false;
         }
         if (up) {
@@ -142,7 +137,7 @@ public final class Placement {
 
     /** Whether the plan holds {@code leaf} alive. */
     public boolean alive(int leaf) {
-        return alive[leaf];
+        return alive.alive(leaf);
     }
 
     /** How long the last return to full replication took, from the leaf loss that began it; -1 for none yet. */
@@ -201,15 +196,7 @@ public final class Placement {
 
     /** The copies catching up now, as {partition, leaf} pairs: ask the write path about each. */
     public List<int[]> catchingUp() {
-        List<int[]> out = new ArrayList<>();
-        for (List<Copy> list : copies.all()) {
-            for (Copy copy : list) {
-                if (copy.state == CopyState.CATCHING_UP) {
-                    out.add(new int[] {copy.partition, copy.leaf});
-                }
-            }
-        }
-        return out;
+        return copies.inState(CopyState.CATCHING_UP);
     }
 
     /**
@@ -218,7 +205,7 @@ public final class Placement {
      * keeps in sync.
      */
     public int[] keptCopies(int partition) {
-        return copies.of(partition).stream().filter(c -> c.state != CopyState.RETIRING).mapToInt(c -> c.leaf).toArray();
+        return copies.notRetiring(partition);
     }
 
     /**
@@ -249,7 +236,7 @@ public final class Placement {
         addMissing(nowNanos);
         retireSurplus(nowNanos);
         if (settings.rebalancing() && partitionLoad != null && copies.opening() == 0) {
-            Rebalancer.Choice move = rebalancer.choose(partitionLoad, copies.servingOn(alive), alive, nowNanos);
+            Rebalancer.Choice move = rebalancer.choose(partitionLoad, copies.servingOn(alive.all()), alive.all(), nowNanos);
             if (move != null) {
                 Copy copy = open(move.partition(), move.toLeaf(), Reason.REBALANCE, move.why(), nowNanos);
                 copy.replaces = move.fromLeaf();
@@ -268,7 +255,7 @@ public final class Placement {
 
     private int desired(int partition) {
         int extra = settings.selectiveReplication() ? hot.extra(partition) : 0;
-        return Math.min(liveLeaves(), replicas + extra);
+        return Math.min(alive.count(), replicas + extra);
     }
 
     /** Copies that count towards a partition's replicas: not retiring, on a leaf alive or within its grace. */
@@ -283,7 +270,7 @@ public final class Placement {
     }
 
     private boolean gone(int leaf, long nowNanos) {
-        return !alive[leaf] && settings.reReplication() && nowNanos - lostSinceNanos[leaf] >= settings.grace().toNanos();
+        return settings.reReplication() && alive.lostFor(leaf, settings.grace().toNanos(), nowNanos);
     }
 
     private void addMissing(long nowNanos) {
@@ -303,7 +290,7 @@ public final class Placement {
                 Copy lost = copies.of(p).stream().filter(c -> gone(c.leaf, nowNanos)).findFirst().orElse(null);
                 if (lost != null && counted(p, nowNanos) < replicas) {
                     open(p, target, Reason.RE_REPLICATION, "replaces the copy on leaf " + lost.leaf + ", lost "
-                            + (nowNanos - lostSinceNanos[lost.leaf]) / 1_000_000 + " ms before", nowNanos);
+                            + (nowNanos - alive.lostSinceNanos(lost.leaf)) / 1_000_000 + " ms before", nowNanos);
                 } else {
                     open(p, target, Reason.HOT, hot.why(p), nowNanos);
                 }
@@ -313,23 +300,10 @@ public final class Placement {
 
     /** The live leaf with the fewest copies holding no copy of {@code partition}, or -1. */
     private int leastLoaded(int partition, long nowNanos) {
-        int[] opening = copies.openingPerLeaf();
-        int[] held = copies.perLeaf(CopyState.SERVING);
-        for (int leaf = 0; leaf < leaves; leaf++) {
-            held[leaf] += opening[leaf]; // not retiring
-        }
-        int best = -1;
-        for (int i = 0; i < leaves; i++) {
-            int leaf = (partition + i) % leaves;
+        return copies.leastLoaded(partition, leaf -> {
             Long until = avoidUntil.get(partition * leaves + leaf);
-            if (!alive[leaf] || copies.find(partition, leaf) != null || (until != null && nowNanos - until < 0)) {
-                continue;
-            }
-            if (best < 0 || held[leaf] < held[best] || (held[leaf] == held[best] && opening[leaf] < opening[best])) {
-                best = leaf;
-            }
-        }
-        return best;
+            return alive.alive(leaf) && (until == null || nowNanos - until >= 0);
+        });
     }
 
     private void retireSurplus(long nowNanos) {
@@ -339,7 +313,7 @@ public final class Placement {
                 continue;
             }
             while (true) {
-                List<Copy> live = list.stream().filter(c -> c.state == CopyState.SERVING && alive[c.leaf]).toList();
+                List<Copy> live = list.stream().filter(c -> c.state == CopyState.SERVING && alive.alive(c.leaf)).toList();
                 if (live.size() <= Math.max(1, desired(p))) {
                     break;
                 }
@@ -382,17 +356,9 @@ public final class Placement {
         changedLeaves.add(leaf);
     }
 
-    private int liveLeaves() {
-        int count = 0;
-        for (boolean a : alive) {
-            count += a ? 1 : 0;
-        }
-        return count;
-    }
-
     /** Partitions with fewer serving copies on live leaves than they should have. */
     public int underReplicated() {
-        int[][] serving = copies.servingOn(alive);
+        int[][] serving = copies.servingOn(alive.all());
         int count = 0;
         for (int p = 0; p < serving.length; p++) {
             if (serving[p].length < desired(p)) {

@@ -2,21 +2,17 @@ package io.hedgerow.root.write;
 
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.root.cluster.StaleReplicas;
-import java.io.IOException;
-import java.util.ArrayDeque;
 import io.hedgerow.root.write.ReplicaSet.Replica;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
 
 /**
@@ -44,12 +40,11 @@ import java.util.function.IntFunction;
  * <p><b>Log trimming and snapshots.</b> Every request carries the seq below which every replica's
  * log may be trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit,
  * the records at or below both that and its own commit. A replica whose last seq is below what the
- * primary's log still holds (a new copy opened from the build, or one more than
- * {@link WriteSettings#retainedLogOps} behind) is caught up from a snapshot instead (file-based
- * recovery, as Elasticsearch's peer recovery copies segment files): the primary commits and
- * publishes the commit in the partition store as hard links, the replica replaces its copy with it,
- * and the primary's log above the snapshot follows. The leaves must share the partition store (they
- * share the build); copying the files over the network is not built.
+ * source's log still holds (a new copy opened from the build, or one more than
+ * {@link WriteSettings#retainedLogOps} behind) is caught up from a snapshot instead
+ * ({@link ReplicaCatchUp}: file-based recovery, as Elasticsearch's peer recovery copies segment
+ * files). The leaves must share the partition store (they share the build); copying the files over
+ * the network is not built.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: the queue is guarded by this object's
  * monitor, the in-sync set by its {@link ReplicaSet}'s (taken inside this one, never the other way
@@ -62,7 +57,6 @@ import java.util.function.IntFunction;
  */
 final class PartitionWriter {
     private static final long CATCH_UP_EVERY_NANOS = 1_000_000_000L;
-    private static final int CATCH_UP_CHUNK_OPS = 256;
     /** Prefix of the error of a write no replica could take. */
     static final String UNAVAILABLE = "unavailable: ";
 
@@ -72,6 +66,7 @@ final class PartitionWriter {
 
     private final int partition;
     private final ReplicaSet replicas;
+    private final ReplicaCatchUp catchUps;
     private final WriteSettings settings;
     private final Ticker ticker;
     private final WriteMeters meters;
@@ -89,6 +84,7 @@ final class PartitionWriter {
             Ticker ticker, WriteMeters meters) {
         this.partition = partition;
         this.replicas = new ReplicaSet(partition, links, leaves, stale);
+        this.catchUps = new ReplicaCatchUp(replicas, settings, meters);
         this.settings = settings;
         this.ticker = ticker;
         this.meters = meters;
@@ -153,7 +149,7 @@ final class PartitionWriter {
         }
         List<CompletableFuture<Long>> visible = new ArrayList<>();
         for (Replica replica : targets) {
-            visible.add(replica.link.send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response ->
+            visible.add(replica.link.send(ReplicaCatchUp.readLog(request(), Long.MAX_VALUE), settings.timeout()).thenApply(response ->
                     response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
         }
         CompletableFuture.allOf(visible.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> {
@@ -215,7 +211,11 @@ final class PartitionWriter {
         long now = ticker.nanoTime();
         if (needsCatchUp && now - lastCatchUpNanos >= CATCH_UP_EVERY_NANOS) {
             lastCatchUpNanos = now;
-            step = catchUp();
+            step = catchUps.run(seq -> {
+                synchronized (this) {
+                    ackedSeq = Math.max(ackedSeq, seq);
+                }
+            });
         } else if (!queue.isEmpty()) {
             List<Pending> batch = new ArrayList<>();
             while (!queue.isEmpty() && batch.size() < settings.maxBatchOps()) {
@@ -266,10 +266,8 @@ final class PartitionWriter {
         }).thenCompose(step -> step);
     }
 
-    /** A request to this partition's replicas, with the seq their logs may be trimmed to. */
     private WriteRequest.Builder request() {
-        return WriteRequest.newBuilder().setPartition(partition)
-                .setTrimmableSeq(replicas.trimmableSeq(settings.retainedLogOps()));
+        return replicas.request(settings.retainedLogOps());
     }
 
     /** Null when the answer is OK, else what went wrong. */
@@ -315,147 +313,5 @@ final class PartitionWriter {
                 batch.get(i).result().complete(numbered.getResults(i));
             }
         });
-    }
-
-    /** A replica's answer to "what is your last seq" (-1: none, it did not answer). */
-    private record Probe(long lastSeq, long trimmedSeq) {
-        static final Probe NONE = new Probe(-1, -1);
-    }
-
-    /**
-     * Compares the replicas at start ({@link ReplicaSet#reconcile}), then brings every reachable
-     * out-of-sync replica up to the primary: from the primary's log when it still holds every write
-     * the replica lacks, else from a snapshot of the primary's copy, then its log above it.
-     */
-    private CompletableFuture<Void> catchUp() {
-        List<Replica> probed = replicas.members();
-        List<CompletableFuture<Probe>> answers = new ArrayList<>();
-        for (Replica replica : probed) {
-            answers.add(probe(replica.link));
-        }
-        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).handle((ignored, f) -> {
-            Probe[] probes = answers.stream().map(a -> a.isCompletedExceptionally() ? Probe.NONE : a.join())
-                    .toArray(Probe[]::new);
-            long[] seqs = Arrays.stream(probes).mapToLong(Probe::lastSeq).toArray();
-            if (!replicas.reconciled()) {
-                replicas.reconcile(probed, seqs);
-            }
-            // The source: the first replica in sync that answered (every one holds every acknowledged
-            // write); when none is in sync, the most advanced reachable replica leads.
-            int sourceIndex = -1;
-            for (int r = 0; r < probed.size() && sourceIndex < 0; r++) {
-                if (seqs[r] >= 0 && replicas.inSync(probed.get(r))) {
-                    sourceIndex = r;
-                }
-            }
-            if (sourceIndex < 0 && replicas.primary() == null) {
-                for (int r = 0; r < seqs.length; r++) {
-                    if (seqs[r] >= 0 && (sourceIndex < 0 || seqs[r] > seqs[sourceIndex])) {
-                        sourceIndex = r;
-                    }
-                }
-                if (sourceIndex >= 0) {
-                    replicas.markInSync(probed.get(sourceIndex), seqs[sourceIndex]);
-                }
-            }
-            if (sourceIndex < 0) {
-                return CompletableFuture.<Void>completedFuture(null); // the in-sync replicas are unreachable: later
-            }
-            synchronized (this) {
-                // What an in-sync replica holds was acknowledged by some root, maybe an earlier one.
-                ackedSeq = Math.max(ackedSeq, seqs[sourceIndex]);
-            }
-            CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
-            Replica source = probed.get(sourceIndex);
-            long sourceTrimmed = probes[sourceIndex].trimmedSeq();
-            for (int r = 0; r < probed.size(); r++) {
-                Replica replica = probed.get(r);
-                replicas.observed(replica, seqs[r]);
-                if (replicas.contains(replica) && !replicas.inSync(replica) && seqs[r] >= 0) {
-                    long from = seqs[r];
-                    all = all.thenCompose(done -> from < sourceTrimmed
-                            ? fromSnapshot(source, replica) : copyLog(source, replica, from));
-                }
-            }
-            return all;
-        }).thenCompose(step -> step);
-    }
-
-    private CompletableFuture<Probe> probe(WriteLink replica) {
-        return replica.send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response -> {
-            if (response.getStatus() != Status.OK) {
-                throw new IllegalStateException(response.getStatus() + ": " + response.getError());
-            }
-            return new Probe(response.getLastSeq(), response.getTrimmedSeq());
-        });
-    }
-
-    private WriteRequest.Builder readLog(long fromSeq) {
-        return request().setFromSeq(fromSeq).addOps(WriteOp.newBuilder().setKind(WriteKind.READ_LOG));
-    }
-
-    /**
-     * File-based recovery, for a replica further behind than the source's log reaches: the source
-     * commits and publishes a snapshot of its copy in the partition store, the replica's copy is
-     * replaced by it, and the source's log above the snapshot follows ({@link #copyLog}).
-     */
-    private CompletableFuture<Void> fromSnapshot(Replica source, Replica replica) {
-        WriteRequest.Builder snapshot = request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT));
-        return source.link.send(snapshot, settings.timeout()).thenCompose(made -> {
-            if (made.getStatus() != Status.OK) {
-                return CompletableFuture.<Void>failedFuture(new IOException("a snapshot of leaf " + source.address()
-                        + "'s copy: " + made.getStatus() + ": " + made.getError()));
-            }
-            WriteRequest.Builder restore = request().setSnapshot(made.getSnapshot())
-                    .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE));
-            return replica.link.send(restore, settings.timeout()).thenCompose(restored -> {
-                if (restored.getStatus() != Status.OK) {
-                    return CompletableFuture.<Void>failedFuture(new IOException("restoring snapshot "
-                            + made.getSnapshot() + " of leaf " + source.address() + ": " + restored.getStatus() + ": "
-                            + restored.getError()));
-                }
-                meters.snapshotRestored();
-                return copyLog(source, replica, restored.getLastSeq());
-            });
-        }).exceptionally(failure -> {
-            caughtUpOrNot(replica, failure);
-            return null;
-        });
-    }
-
-    private CompletableFuture<Void> copyLog(Replica source, Replica replica, long fromSeq) {
-        return source.link.send(readLog(fromSeq), settings.timeout()).thenCompose(log -> {
-            if (log.getStatus() != Status.OK) {
-                return CompletableFuture.<Void>failedFuture(new IOException("reading the log of leaf "
-                        + source.address() + " from seq " + fromSeq + ": " + log.getError()));
-            }
-            CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
-            List<WriteOp> ops = log.getLogList();
-            for (int from = 0; from < ops.size(); from += CATCH_UP_CHUNK_OPS) {
-                List<WriteOp> chunk = ops.subList(from, Math.min(ops.size(), from + CATCH_UP_CHUNK_OPS));
-                sent = sent.thenCompose(done -> replica.link.send(request().setPrimary(false)
-                        .setWaitForRefresh(true).addAllOps(chunk), settings.timeout())
-                        .thenAccept(answer -> {
-                            if (answer.getStatus() != Status.OK) {
-                                throw new IllegalStateException(answer.getStatus() + ": " + answer.getError());
-                            }
-                        }));
-            }
-            long target = log.getLastSeq();
-            return sent.thenRun(() -> {
-                replicas.markInSync(replica, target);
-                meters.catchUp(true);
-            });
-        }).exceptionally(failure -> {
-            caughtUpOrNot(replica, failure);
-            return null;
-        });
-    }
-
-    private void caughtUpOrNot(Replica replica, Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        replicas.catchUpFailed(replica, String.valueOf(cause.getMessage()));
-        meters.catchUp(false);
     }
 }

@@ -1,5 +1,6 @@
 package io.hedgerow.root.write;
 
+import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.StaleReplicas;
 import java.util.ArrayList;
@@ -289,6 +290,11 @@ final class ReplicaSet {
             most = Math.max(most, replica.knownSeq);
         }
         return Math.max(least, most - retainOps);
+    }
+
+    /** A request to the partition's replicas, with the seq their logs may be trimmed to ({@link #trimmableSeq}). */
+    WriteRequest.Builder request(long retainOps) {
+        return WriteRequest.newBuilder().setPartition(partition).setTrimmableSeq(trimmableSeq(retainOps));
     }
 
     synchronized List<ReplicaStatus> status() {
