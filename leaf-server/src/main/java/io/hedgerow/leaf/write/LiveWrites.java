@@ -37,12 +37,12 @@ import java.util.stream.Stream;
  * named after the build (a rebuilt index starts without writes; the writes of the old build are not
  * carried over) and the leaf's stable name ({@link LiveSettings#nodeId}, which {@code ./hedgerow
  * local} sets to the leaf's number), since leaves of one machine share an index directory and a
- * fresh {@code local} gives them new ports. A leaf without a name uses {@code port-<port>}.
- * Snapshots of a leaf's copies, for new copies on other leaves to start from (file-based recovery,
- * {@link LivePartition#snapshot}), go to {@code <index>/live/<build>/snapshots/partition-NNNN/}: the
- * leaves must share the partition store, as they share the build. Two
+ * fresh {@code local} gives them new ports. A leaf without a name uses {@code port-<port>}. Two
  * leaves started with one name on one index cannot both write: Lucene's write lock refuses the
- * second one's writes.
+ * second one's writes. Snapshots of a leaf's copies, for copies on other leaves to start from
+ * (file-based recovery, {@link LivePartition#snapshot}), go to
+ * {@code <index>/live/<build>/snapshots/partition-NNNN/}: the leaves must share the partition store,
+ * as they share the build.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. {@link #start} is called once, after the leaf
  * has bound its port and before any write is handled; a write that comes earlier is answered with
