@@ -123,7 +123,7 @@ public final class RootServer implements AutoCloseable {
             PlacementService placement = null;
             if (config.placement().anyOn()) {
                 placement = new PlacementService(cluster, config.placement(), Ticker.system(), fanOut::reassign,
-                        documents::tookWrites).start();
+                        documents).start();
                 placement.registerMeters(metrics.registry());
                 cluster.placementReport(placement::report);
             }
