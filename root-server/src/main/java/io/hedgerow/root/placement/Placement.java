@@ -233,7 +233,7 @@ public final class Placement {
         if (settings.selectiveReplication() && partitionLoad != null) {
             hot.update(partitionLoad, nowNanos);
         }
-        addMissing(nowNanos);
+        addMissing(nowNanos, partitionLoad);
         retireSurplus(nowNanos);
         if (settings.rebalancing() && partitionLoad != null && copies.opening() == 0) {
             Rebalancer.Choice move = rebalancer.choose(partitionLoad, copies.servingOn(alive.all()), alive.all(), nowNanos);
@@ -273,7 +273,7 @@ public final class Placement {
         return settings.reReplication() && alive.lostFor(leaf, settings.grace().toNanos(), nowNanos);
     }
 
-    private void addMissing(long nowNanos) {
+    private void addMissing(long nowNanos, double[] partitionLoad) {
         List<Integer> order = new ArrayList<>();
         for (int p = 0; p < copies.partitions(); p++) {
             if (counted(p, nowNanos) < desired(p)) {
@@ -283,7 +283,7 @@ public final class Placement {
         order.sort(Comparator.comparingInt((Integer p) -> counted(p, nowNanos) - desired(p)).thenComparingInt(p -> p));
         for (int p : order) {
             while (copies.opening() < settings.maxOpening() && counted(p, nowNanos) < desired(p)) {
-                int target = leastLoaded(p, nowNanos);
+                int target = leastLoaded(p, nowNanos, partitionLoad);
                 if (target < 0) {
                     break;
                 }
@@ -298,12 +298,17 @@ public final class Placement {
         }
     }
 
-    /** The live leaf with the fewest copies holding no copy of {@code partition}, or -1. */
-    private int leastLoaded(int partition, long nowNanos) {
+    /**
+     * Where a new copy of {@code partition} goes: the least loaded live leaf holding none (by measured
+     * load when there is some: by copy count alone, a hot partition's extra copy often lands on a leaf
+     * serving another hot one and makes the tail worse; docs/simulation.md), or -1.
+     */
+    private int leastLoaded(int partition, long nowNanos, double[] partitionLoad) {
+        double[] leafLoad = partitionLoad == null ? null : copies.leafLoads(partitionLoad, alive.all());
         return copies.leastLoaded(partition, leaf -> {
             Long until = avoidUntil.get(partition * leaves + leaf);
             return alive.alive(leaf) && (until == null || nowNanos - until >= 0);
-        });
+        }, leafLoad);
     }
 
     private void retireSurplus(long nowNanos) {

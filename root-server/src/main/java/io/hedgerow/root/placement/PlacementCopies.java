@@ -103,11 +103,12 @@ final class PlacementCopies {
     }
 
     /**
-     * The leaf with the fewest copies (serving or on their way) among those {@code eligible} that hold
-     * no copy of {@code partition}, or -1; ties: fewest not serving yet, then a rotation by partition,
-     * so a gone leaf's partitions spread over the survivors.
+     * The leaf with the least {@code leafLoad} (when not null), then the fewest copies (serving or on
+     * their way), among those {@code eligible} that hold no copy of {@code partition}, or -1; ties:
+     * fewest not serving yet, then a rotation by partition, so a gone leaf's partitions spread over
+     * the survivors.
      */
-    int leastLoaded(int partition, IntPredicate eligible) {
+    int leastLoaded(int partition, IntPredicate eligible, double[] leafLoad) {
         int[] opening = openingPerLeaf();
         int[] held = perLeaf(Placement.CopyState.SERVING);
         for (int leaf = 0; leaf < leaves; leaf++) {
@@ -119,7 +120,9 @@ final class PlacementCopies {
             if (!eligible.test(leaf) || find(partition, leaf) != null) {
                 continue;
             }
-            if (best < 0 || held[leaf] < held[best] || (held[leaf] == held[best] && opening[leaf] < opening[best])) {
+            int byLoad = best < 0 || leafLoad == null ? 0 : Double.compare(leafLoad[leaf], leafLoad[best]);
+            if (best < 0 || byLoad < 0 || (byLoad == 0 && (held[leaf] < held[best]
+                    || (held[leaf] == held[best] && opening[leaf] < opening[best])))) {
                 best = leaf;
             }
         }
@@ -162,6 +165,19 @@ final class PlacementCopies {
             count += n;
         }
         return count;
+    }
+
+    /**
+     * Each leaf's share of {@code partitionLoad}: a partition's load split evenly over its copies on
+     * leaves {@code alive} that are not retiring (copies on their way count: they will take a share).
+     */
+    double[] leafLoads(double[] partitionLoad, boolean[] alive) {
+        int[][] held = new int[byPartition.size()][];
+        for (int p = 0; p < held.length; p++) {
+            held[p] = byPartition.get(p).stream().filter(c -> c.state != Placement.CopyState.RETIRING && alive[c.leaf])
+                    .mapToInt(c -> c.leaf).toArray();
+        }
+        return Rebalancer.leafLoads(partitionLoad, held, leaves);
     }
 
     /** For each partition, the leaves {@code alive} that serve it. */

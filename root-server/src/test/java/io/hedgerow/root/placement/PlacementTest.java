@@ -184,6 +184,29 @@ class PlacementTest {
     }
 
     @Test
+    void aHotPartitionsExtraCopyGoesToTheLeastLoadedLeafNotTheOneWithFewestCopies() {
+        int[] holders = START.replicasOf(5);
+        int[] candidates = java.util.stream.IntStream.range(0, 4)
+                .filter(leaf -> Arrays.stream(holders).noneMatch(h -> h == leaf)).toArray();
+        assertThat(candidates).hasSize(2);
+        for (int busy : candidates) {
+            int cool = busy == candidates[0] ? candidates[1] : candidates[0];
+            Placement selective = new Placement(START, 2, SETTINGS.withSelectiveReplication(true), 0);
+            double[] load = new double[16];
+            Arrays.fill(load, 10);
+            load[5] = 25;
+            for (int p : START.partitionsOf(busy)) {
+                if (p != 5 && Arrays.stream(START.replicasOf(p)).noneMatch(leaf -> leaf == cool)) {
+                    load[p] = 19; // warm, not hot: below twice the median
+                }
+            }
+            selective.tick(S, load);
+            assertThat(selective.report(S).copies()).as("leaf %d busy", busy).singleElement()
+                    .satisfies(c -> assertThat(c.leaf()).isEqualTo(cool));
+        }
+    }
+
+    @Test
     void rebalancingMovesAShareFromTheHotLeafAndClosesTheSourceAfterTheTargetServes() {
         Placement balancing = new Placement(START, 2, SETTINGS.withRebalancing(true), 0);
         double[] load = new double[16];

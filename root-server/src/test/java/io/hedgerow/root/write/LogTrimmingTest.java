@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexManifest;
@@ -20,7 +23,6 @@ import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.EventLoopGroup;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -60,15 +62,18 @@ class LogTrimmingTest {
             second.close();
             write(documents, 10, 41);
 
-            Path firstLog = walOf(index, manifest, first.port());
-            Path secondLog = walOf(index, manifest, secondPort);
+            // 41 records against the stopped replica's 10 until the primary trims past seq 10 (the
+            // primary's log, asked as the root asks it; its file size says nothing: the stopped
+            // replica's own log was trimmed as it went while it was in sync).
+            WriteLink primary = new WriteLink(LeafAddress.parse(first.address()), group, Transport.best().channelClass(),
+                    root.cluster().rootHello(), root.cluster().config().maxFrameBytes(), root.cluster().linkTls());
             long deadline = System.nanoTime() + PATIENCE.toNanos();
-            // 41 records against the stopped replica's 10 until trimmed to the 21 above seq 20.
-            while (Files.size(firstLog) > Files.size(secondLog) * 5 / 2) {
+            while (trimmedSeq(primary) <= 10) {
                 assertThat(System.nanoTime() - deadline).as("the primary trims its log").isNegative();
                 write(documents, 41, 42);
                 Thread.sleep(50);
             }
+            primary.close();
 
             try (LeafServer restarted = LeafServer.start(LeafConfig.defaults(index.dir()).withPort(secondPort)
                     .withLive(LIVE))) {
@@ -102,9 +107,11 @@ class LogTrimmingTest {
         }
     }
 
-    private static Path walOf(PartitionStore index, IndexManifest manifest, int port) {
-        String build = manifest.build() == null ? "build-0000" : manifest.build();
-        return index.liveDir().resolve(build).resolve("port-" + port).resolve("partition-0000").resolve("wal.log");
+    private static long trimmedSeq(WriteLink leaf) {
+        WriteResponse answer = leaf.send(ReplicaCatchUp.readLog(WriteRequest.newBuilder().setPartition(0), Long.MAX_VALUE),
+                PATIENCE).join();
+        assertThat(answer.getStatus()).isEqualTo(Status.OK);
+        return answer.getTrimmedSeq();
     }
 
     private static String problemOf(DocumentWriter documents, LeafAddress leaf) {
