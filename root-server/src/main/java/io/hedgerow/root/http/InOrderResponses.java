@@ -18,10 +18,10 @@ import java.util.ArrayDeque;
  * what is written to it (the outbound buffer is under its high water mark). So a client that
  * pipelines a lot is slowed down rather than filling memory, one that gets more than {@code
  * maxPipelined} requests ahead of its answers (in the reads before the pause) is disconnected, and
- * one that sends but never reads stops being read once its answers pile up, which bounds the
- * memory it holds to the high water mark and the answers to what it had sent by then. Both
- * conditions are decided here, in one place: each alone would resume reading while the other
- * still says pause.
+ * one that sends but never reads stops being read once its answers pass the high water mark: the
+ * root then holds at most that plus the answers to the requests it had already read. Both
+ * conditions are decided in this one place because each alone would resume reading while the
+ * other still says pause.
  *
  * <p><b>Assumptions and guarantees.</b> One instance per connection, called only on its event
  * loop. The handler after it writes exactly one full response (ending in a {@link LastHttpContent})
