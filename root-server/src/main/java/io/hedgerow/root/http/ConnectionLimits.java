@@ -1,7 +1,6 @@
 package io.hedgerow.root.http;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -28,10 +27,10 @@ import java.util.concurrent.atomic.LongAdder;
  *       between requests;</li>
  *   <li>a request must arrive whole within {@code requestTimeout} of its first byte (a client
  *       trickling headers a byte at a time holds a connection that long at most);</li>
- *   <li>an answer not taken by the client within {@code writeTimeout} closes the connection;</li>
- *   <li>while the connection's outbound buffer is over its high water mark (the client sends but
- *       does not read), reading from it pauses, so the root's memory does not grow with it.</li>
+ *   <li>an answer not taken by the client within {@code writeTimeout} closes the connection.</li>
  * </ul>
+ * Reading pauses while a client does not take its answers: {@link InOrderResponses} decides that,
+ * with the pipelined requests it holds.
  *
  * <p><b>Assumptions and guarantees.</b> One instance per server; {@link #admit} runs on the
  * accepting event loops concurrently (an atomic count), the per-connection handlers on their
@@ -65,8 +64,7 @@ final class ConnectionLimits {
     }
 
     /**
-     * Adds the handlers that go first in the pipeline: write timeout, idle timeout, backpressure,
-     * request timer.
+     * Adds the handlers that go first in the pipeline: write timeout, idle timeout, request timer.
      *
      * @return the handler to put after the aggregator, which marks a request arrived whole (and stops
      *         that connection's request timer)
@@ -76,7 +74,6 @@ final class ConnectionLimits {
         pipeline.addLast("writeTimeout", new WriteTimeoutHandler(settings.writeTimeout().toNanos(), TimeUnit.NANOSECONDS))
                 .addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeout().toNanos(), TimeUnit.NANOSECONDS))
                 .addLast("idleClose", new IdleClose())
-                .addLast("backpressure", new Backpressure())
                 .addLast("requestTimeout", deadline);
         return new RequestArrived(deadline);
     }
@@ -125,15 +122,6 @@ final class ConnectionLimits {
                 return;
             }
             super.userEventTriggered(ctx, event);
-        }
-    }
-
-    /** Pauses reading while the client does not take what is written to it. */
-    private static final class Backpressure extends ChannelDuplexHandler {
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
-            super.channelWritabilityChanged(ctx);
         }
     }
 

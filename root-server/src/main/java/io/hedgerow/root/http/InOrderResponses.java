@@ -14,9 +14,14 @@ import java.util.ArrayDeque;
  * by a later {@code /health} or 400 on the same connection, and a pipelining client reads one
  * request's answer as another's.
  *
- * <p>While requests are held, reading from the socket pauses, so a client that pipelines a lot
- * is slowed down rather than filling memory; one that gets more than {@code maxPipelined}
- * requests ahead of its answers (in the reads before the pause) is disconnected.
+ * <p>It also decides when the connection reads: only while no request is held and the client takes
+ * what is written to it (the outbound buffer is under its high water mark). So a client that
+ * pipelines a lot is slowed down rather than filling memory, one that gets more than {@code
+ * maxPipelined} requests ahead of its answers (in the reads before the pause) is disconnected, and
+ * one that sends but never reads stops being read once its answers pass the high water mark: the
+ * root then holds at most that plus the answers to the requests it had already read. Both
+ * conditions are decided in this one place because each alone would resume reading while the
+ * other still says pause.
  *
  * <p><b>Assumptions and guarantees.</b> One instance per connection, called only on its event
  * loop. The handler after it writes exactly one full response (ending in a {@link LastHttpContent})
@@ -53,7 +58,7 @@ final class InOrderResponses extends ChannelDuplexHandler {
                 return;
             }
             held.add(request);
-            ctx.channel().config().setAutoRead(false);
+            updateReading(ctx);
         } else {
             answering = true;
             ctx.fireChannelRead(request);
@@ -75,13 +80,23 @@ final class InOrderResponses extends ChannelDuplexHandler {
         Object request = held.poll();
         if (request == null) {
             answering = false;
-            ctx.channel().config().setAutoRead(true);
+            updateReading(ctx);
         } else if (ctx.channel().isActive()) {
             ctx.fireChannelRead(request);
         } else {
             ReferenceCountUtil.release(request);
             releaseHeld();
         }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        updateReading(ctx);
+        super.channelWritabilityChanged(ctx);
+    }
+
+    private void updateReading(ChannelHandlerContext ctx) {
+        ctx.channel().config().setAutoRead(held.isEmpty() && ctx.channel().isWritable());
     }
 
     @Override
