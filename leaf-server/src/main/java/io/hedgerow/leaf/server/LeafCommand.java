@@ -166,6 +166,13 @@ public final class LeafCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     private long expensiveCost;
 
+    @Option(names = "--lane-priority", paramLabel = "PRIORITY", defaultValue = "idle",
+            description = "The CPU priority of the expensive lane's workers: idle (Linux SCHED_IDLE: an ordinary"
+                    + " thread that wakes takes the core from them at once), nice:N (N from 1 to 19) or normal. The"
+                    + " operating system shares the cores between processes, so only it can hand a core to cheap work"
+                    + " at once; lowering needs no privileges (default: ${DEFAULT-VALUE}).")
+    private String lanePriority;
+
     @Option(names = "--continuation-aging", paramLabel = "DURATION", converter = DurationConverter.class,
             defaultValue = "10ms",
             description = "A sliced search's continuation waits behind fresh work of its class for at most this long,"
@@ -249,7 +256,8 @@ public final class LeafCommand implements Callable<Integer> {
     /** The queue depths, starvation guard, lanes and aging the flags ask for. */
     SchedulingConfig scheduling() {
         SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery)
-                .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging);
+                .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging)
+                .withLanePriority(LanePriority.parse(lanePriority));
         for (var depth : queueDepths.entrySet()) {
             scheduling = scheduling.withDepth(priorityNamed(depth.getKey()), depth.getValue());
         }

@@ -24,9 +24,10 @@ import java.util.Objects;
  *                          the leaf then runs at least two workers); 0 turns lanes off
  * @param continuationAging how long a continuation may wait behind fresh work of its class before it
  *                          goes ahead of it
+ * @param lanePriority      what the lane's workers do to their CPU priority when they start
  */
 public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long expensiveCost,
-        Duration continuationAging) {
+        Duration continuationAging, LanePriority lanePriority) {
     /** Scheduling classes, highest first, as {@link Priority} numbers them. */
     public static final int CLASSES = Priority.values().length - 1; // less UNRECOGNIZED
 
@@ -69,11 +70,12 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
         if (continuationAging.isNegative()) {
             throw new IllegalArgumentException("continuationAging: " + continuationAging + " (expected: >= 0)");
         }
+        Objects.requireNonNull(lanePriority, "lanePriority");
     }
 
     /** Without lanes, continuations aging after the default. */
     public SchedulingConfig(List<Integer> depths, int lowerClassEvery) {
-        this(depths, lowerClassEvery, 0, DEFAULT_CONTINUATION_AGING);
+        this(depths, lowerClassEvery, 0, DEFAULT_CONTINUATION_AGING, LanePriority.NORMAL);
     }
 
     /**
@@ -88,20 +90,25 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
     public SchedulingConfig withDepth(Priority priority, int depth) {
         Integer[] changed = depths.toArray(Integer[]::new);
         changed[priority.getNumber()] = depth;
-        return new SchedulingConfig(List.of(changed), lowerClassEvery, expensiveCost, continuationAging);
+        return new SchedulingConfig(List.of(changed), lowerClassEvery, expensiveCost, continuationAging, lanePriority);
     }
 
     public SchedulingConfig withLowerClassEvery(int every) {
-        return new SchedulingConfig(depths, every, expensiveCost, continuationAging);
+        return new SchedulingConfig(depths, every, expensiveCost, continuationAging, lanePriority);
     }
 
     /** Searches estimated to cost at least this run in the expensive lane (0: no lanes). */
     public SchedulingConfig withExpensiveCost(long cost) {
-        return new SchedulingConfig(depths, lowerClassEvery, cost, continuationAging);
+        return new SchedulingConfig(depths, lowerClassEvery, cost, continuationAging, lanePriority);
     }
 
     public SchedulingConfig withContinuationAging(Duration aging) {
-        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, aging);
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, aging, lanePriority);
+    }
+
+    /** What the lane's workers do to their CPU priority when they start. */
+    public SchedulingConfig withLanePriority(LanePriority priority) {
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, continuationAging, priority);
     }
 
     /** Whether searches are split into cheap work and an expensive lane. */

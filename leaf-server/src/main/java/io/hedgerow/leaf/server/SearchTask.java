@@ -9,6 +9,7 @@ import io.hedgerow.leaf.search.PartitionSearcher;
 import io.hedgerow.leaf.search.QueryCost;
 import io.hedgerow.leaf.search.SlicedSearch;
 import java.io.IOException;
+import jdk.jfr.EventType;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopDocs;
@@ -33,6 +34,9 @@ import org.apache.lucene.search.TopScoreDocCollector;
  * in its first slice.
  */
 final class SearchTask extends LeafTask {
+    private static final EventType STRETCH_EVENTS = EventType.getEventType(SearchSliceEvent.class);
+    private static final EventType TASK_EVENTS = EventType.getEventType(SearchTaskEvent.class);
+
     private final SearchRequest request;
     // Set by execute, read by the slices after it; each hand-over to another worker goes through the
     // scheduler's lock, which orders these writes before the reads.
@@ -44,6 +48,8 @@ final class SearchTask extends LeafTask {
     /** The search, and the partition whose reader it holds until it answers. */
     private SlicedSearch<TopScoreDocCollector, TopDocs> search;
     private PartitionSearcher partition;
+    /** The running stretch's JFR event; null when the event is not recorded, or between stretches. */
+    private SearchSliceEvent stretch;
 
     SearchTask(SearchRequest request, OutboundBatcher replyTo, LeafContext leaf, long receivedNanos) {
         super(request.getRequestId(), request.getBudgetNanos(), replyTo, leaf, receivedNanos);
@@ -73,6 +79,7 @@ final class SearchTask extends LeafTask {
         this.startNanos = startNanos;
         this.queueNanos = queueNanos;
         this.budget = new SliceBudget(leaf.scheduler().workClock(), leaf.sliceNanos());
+        beginStretch();
         PartitionSearcher partition = leaf.partitions().get(request.getPartition());
         if (partition == null || !partition.tryAcquire()) {
             return answer(failure(Status.NOT_ASSIGNED, "partition " + request.getPartition() + " is not open on this leaf"));
@@ -104,24 +111,32 @@ final class SearchTask extends LeafTask {
     @Override
     Frame proceed() {
         budget.resumed();
+        if (stretch == null) {
+            beginStretch();
+        }
         boolean yielded = false;
         try {
-            if (expensive && !leaf.scheduler().enterLane()) {
-                leaf.counters().laneWaits.increment();
-                yielded = park();
+            SearchScheduler scheduler = leaf.scheduler();
+            if (expensive && !scheduler.runsExpensiveWork()) {
+                yielded = park("to lane");
                 if (yielded) {
                     return null;
                 }
             }
             while (search.step(budget.sliceLeft())) {
-                if (leaf.scheduler().hasWaitingAtOrAbove(priority())) {
+                if (!scheduler.runsExpensiveWork()) {
+                    // A whole slice on a search worker and not done: long, whatever its estimate said.
+                    leaf.counters().movedToLane.increment();
+                    expensive = true;
+                    yielded = park("to lane");
+                } else if (scheduler.shouldYield(priority())) {
                     leaf.counters().slicesYielded.increment();
-                    yielded = park();
-                    if (yielded) {
-                        return null;
-                    }
-                    // Closed: no worker would take the rest, so finish here.
+                    yielded = park("yielded");
                 }
+                if (yielded) {
+                    return null;
+                }
+                // Not parked (the scheduler closed: no worker would take the rest), or nothing waits.
                 budget.nextSlice();
             }
             return answer(partition.response(request, search.result(), search.cutShort()));
@@ -137,9 +152,38 @@ final class SearchTask extends LeafTask {
     }
 
     /** Queues the rest of the search; true when this thread must touch nothing of the task any more. */
-    private boolean park() {
-        budget.paused(); // before the hand-over: after it, another worker may resume the task
+    private boolean park(String why) {
+        // Before the hand-over: after it, another worker may resume the task.
+        long cpuBefore = budget.cpuNanos();
+        budget.paused();
+        endStretch(budget.cpuNanos() - cpuBefore, why);
         return yieldWorker(expensive);
+    }
+
+    private void beginStretch() {
+        if (STRETCH_EVENTS.isEnabled()) {
+            stretch = new SearchSliceEvent();
+            stretch.begin();
+        }
+    }
+
+    private void endStretch(long cpuNanos, String why) {
+        SearchSliceEvent ending = stretch;
+        stretch = null;
+        if (ending == null) {
+            return;
+        }
+        ending.end();
+        if (ending.shouldCommit()) {
+            ending.requestId = request.getRequestId();
+            ending.partition = request.getPartition();
+            ending.priority = priority();
+            ending.expensive = expensive;
+            ending.stretch = budget.slices();
+            ending.cpuNanos = cpuNanos;
+            ending.ended = why;
+            ending.commit();
+        }
     }
 
     @Override
@@ -149,7 +193,9 @@ final class SearchTask extends LeafTask {
 
     private Frame answer(SearchResponse.Builder response) {
         if (budget != null) {
+            long cpuBefore = budget.cpuNanos();
             budget.paused();
+            endStretch(budget.cpuNanos() - cpuBefore, "answered");
         }
         if (budget != null && response.getStatus() == Status.OK) {
             response.setCost(io.hedgerow.common.wire.proto.QueryCost.newBuilder()
@@ -158,8 +204,23 @@ final class SearchTask extends LeafTask {
                     .setSlices(budget.slices())
                     .setExpensive(expensive));
         }
-        response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos)
+        long serviceNanos = leaf.ticker().nanoTime() - startNanos;
+        response.setQueueNanos(queueNanos).setServiceNanos(serviceNanos)
                 .setQueueLength(leaf.scheduler().queued());
+        if (TASK_EVENTS.isEnabled()) {
+            SearchTaskEvent event = new SearchTaskEvent();
+            event.requestId = request.getRequestId();
+            event.partition = request.getPartition();
+            event.priority = priority();
+            event.estimate = cost == null ? 0 : cost.estimate();
+            event.costHint = request.getCostHint();
+            event.expensive = expensive;
+            event.queueNanos = queueNanos;
+            event.serviceNanos = serviceNanos;
+            event.cpuNanos = budget == null ? 0 : budget.cpuNanos();
+            event.stretches = budget == null ? 0 : budget.slices();
+            event.commit();
+        }
         return Frame.newBuilder().setResult(response).build();
     }
 
