@@ -159,24 +159,25 @@ public final class LeafCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     private Duration slice;
 
-    @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "200000",
+    @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "60000",
             description = "A search whose estimated cost on its partition (postings its terms and expansions read) is"
-                    + " at least N runs in the expensive lane, which takes at most all workers but one, so cheap"
-                    + " searches always find a free worker (the leaf then runs at least 2 workers); 0 for one lane"
-                    + " (default: ${DEFAULT-VALUE}).")
+                    + " at least N, or that uses a whole --slice, runs in the expensive lane: max(1, workers - 1)"
+                    + " threads of its own that never take cheap work and step aside while cheap work of the same"
+                    + " class or higher runs or waits; 0 for one lane (default: ${DEFAULT-VALUE}).")
     private long expensiveCost;
 
-    @Option(names = "--lane-priority", paramLabel = "PRIORITY", defaultValue = "idle",
-            description = "The CPU priority of the expensive lane's workers: idle (Linux SCHED_IDLE: an ordinary"
-                    + " thread that wakes takes the core from them at once), nice:N (N from 1 to 19) or normal. The"
-                    + " operating system shares the cores between processes, so only it can hand a core to cheap work"
-                    + " at once; lowering needs no privileges (default: ${DEFAULT-VALUE}).")
-    private String lanePriority;
+    @Option(names = "--lane-slice", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "0.25ms",
+            description = "With --slice: a search in the expensive lane runs slices of this much CPU time, at the end"
+                    + " of each stepping aside while cheap work of its class or higher runs or waits"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private Duration laneSlice;
 
     @Option(names = "--continuation-aging", paramLabel = "DURATION", converter = DurationConverter.class,
             defaultValue = "10ms",
             description = "A sliced search's continuation waits behind fresh work of its class for at most this long,"
-                    + " then goes ahead of it (default: ${DEFAULT-VALUE}).")
+                    + " then goes ahead of it; with lanes, the most cheap work holds the lane back before it runs a"
+                    + " slice anyway (default: ${DEFAULT-VALUE}).")
     private Duration continuationAging;
 
     @Option(names = "--cluster-secret-file", paramLabel = "FILE",
@@ -257,7 +258,7 @@ public final class LeafCommand implements Callable<Integer> {
     SchedulingConfig scheduling() {
         SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery)
                 .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging)
-                .withLanePriority(LanePriority.parse(lanePriority));
+                .withLaneSlice(laneSlice);
         for (var depth : queueDepths.entrySet()) {
             scheduling = scheduling.withDepth(priorityNamed(depth.getKey()), depth.getValue());
         }

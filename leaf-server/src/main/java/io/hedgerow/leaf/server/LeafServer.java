@@ -85,8 +85,7 @@ public final class LeafServer implements AutoCloseable {
         LiveWrites writes = new LiveWrites(index, config.live(), partitions::replace,
                 partition -> partitions.get(partition) != null);
         partitions.attachLive(writes);
-        SearchScheduler scheduler = new SearchScheduler(config.workers(), config.scheduling(), Ticker.system(),
-                ThreadCpuClock.orWallClock(), config.scheduling().lanePriority());
+        SearchScheduler scheduler = new SearchScheduler(config.workers(), config.scheduling(), Ticker.system());
         ExecutorService admin = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "leaf-admin");
             thread.setDaemon(true);
@@ -135,8 +134,7 @@ public final class LeafServer implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}{6}; protocol {7})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name(), config.workers(), scheduler.laneWorkers() == 0 ? ""
-                            : " and " + scheduler.laneWorkers() + " in the expensive lane at " + scheduler.lanePriority()
-                                    + " CPU priority",
+                            : " and " + scheduler.laneWorkers() + " in the expensive lane",
                     config.faultInjection() ? ", fault injection enabled" : "", String.valueOf(Protocol.VERSION));
             if (config.clusterSecret() == null) {
                 LOG.log(System.Logger.Level.WARNING, "no cluster secret (--cluster-secret-file): anyone who reaches "

@@ -5,11 +5,6 @@ import io.hedgerow.common.wire.proto.Priority;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -35,9 +30,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * root's hint on arrival, {@link #trySubmit(LeafTask, int, long, Runnable)}, or its cost estimated
  * on the worker that took it), or one that used a whole slice on a search worker, moves to the lane
  * ({@link #requeue(Runnable, int, boolean)}). So cheap work never waits for a worker behind
- * expensive work, and the lane workers can run below the search workers' CPU priority ({@link
- * LanePriority}): on cores the operating system shares between several processes, a free worker is
- * not a free core, and only the operating system's scheduler can hand the core to cheap work at once.
+ * expensive work. And since a free worker is not a free core (the operating system shares the
+ * cores between the leaf's threads and other processes), the lane also steps aside for cheap work
+ * of its class or higher at the end of each of its slices, and waits while such work runs or waits
+ * ({@link LaneGate}).
  *
  * <p><b>Assumptions and guarantees.</b> {@link #trySubmit}, {@link #requeue} and {@link #remove}
  * are non-blocking (they take a lock held only for a few field updates, as
@@ -73,21 +69,19 @@ final class SearchScheduler implements AutoCloseable {
     private final LaneGate gate;
     private final Ticker ticker;
     private final Ticker workClock;
-    private final String lanePriority;
     private volatile boolean closed;
 
-    /** Slices measured on each worker's thread CPU time; lane workers at normal priority. */
+    /** Slices measured on each worker's thread CPU time. */
     SearchScheduler(int workers, SchedulingConfig config, Ticker ticker) {
-        this(workers, config, ticker, ThreadCpuClock.orWallClock(), LanePriority.NORMAL);
+        this(workers, config, ticker, ThreadCpuClock.orWallClock());
     }
 
     /**
-     * @param workers      search threads
-     * @param ticker       the clock of deadlines, queueing and aging
-     * @param workClock    what a slice's budget is measured on, read on the worker that runs the slice
-     * @param lanePriority what each lane worker does to its own CPU priority when it starts
+     * @param workers   search threads
+     * @param ticker    the clock of deadlines, queueing, aging and the lane's gate
+     * @param workClock what a slice's budget is measured on, read on the worker that runs the slice
      */
-    SearchScheduler(int workers, SchedulingConfig config, Ticker ticker, Ticker workClock, LanePriority lanePriority) {
+    SearchScheduler(int workers, SchedulingConfig config, Ticker ticker, Ticker workClock) {
         if (workers < 1) {
             throw new IllegalArgumentException("workers: " + workers + " (expected: >= 1)");
         }
@@ -100,34 +94,9 @@ final class SearchScheduler implements AutoCloseable {
             this.workers.add(start("leaf-worker-" + i, () -> work(false)));
         }
         int lanes = config.lanes() ? SchedulingConfig.laneWorkers(workers) : 0;
-        Set<String> priorities = ConcurrentHashMap.newKeySet();
-        CountDownLatch lowered = new CountDownLatch(lanes);
         for (int i = 0; i < lanes; i++) {
-            laneWorkers.add(start("leaf-lane-" + i, () -> {
-                priorities.add(lanePriority.lowerCallingThread());
-                lowered.countDown();
-                work(true);
-            }));
+            laneWorkers.add(start("leaf-lane-" + i, () -> work(true)));
         }
-        this.lanePriority = awaitLowered(lowered, priorities);
-    }
-
-    /** What the lane workers run at, once each has lowered itself (a few milliseconds: one command each). */
-    private static String awaitLowered(CountDownLatch lowered, Set<String> priorities) {
-        try {
-            if (!lowered.await(30, TimeUnit.SECONDS)) {
-                return "not known (the lane workers did not start within 30 s)";
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "not known (interrupted)";
-        }
-        return String.join(", ", new TreeSet<>(priorities));
-    }
-
-    /** What the lane workers run at ({@link LanePriority#lowerCallingThread()}); empty without lanes. */
-    String lanePriority() {
-        return lanePriority;
     }
 
     private static Thread start(String name, Runnable body) {
@@ -241,6 +210,12 @@ final class SearchScheduler implements AutoCloseable {
     boolean runsExpensiveWork() {
         Worker worker = currentWorker.get();
         return !config.lanes() || worker == null || worker.lane();
+    }
+
+    /** Whether the calling thread is one of the lane's workers. */
+    boolean onLaneWorker() {
+        Worker worker = currentWorker.get();
+        return worker != null && worker.lane();
     }
 
     /**

@@ -22,16 +22,15 @@ import org.apache.lucene.search.TopScoreDocCollector;
  * <p><b>Cost first.</b> Before anything of the query is set up (rewrite, weight, scorers), the task
  * estimates what it will cost on its partition from the terms' statistics ({@link
  * PartitionSearcher#estimateCost}), which also enforces the expansion budget. A search past the
- * expensive threshold takes a place in the expensive lane, or parks as an expensive continuation
- * when the lane is full, so it never holds the worker that is kept for cheap work. The answer
+ * expensive threshold moves to the expensive lane before it is set up, so it never holds a worker
+ * kept for cheap work. The answer
  * reports the estimate and what the search cost ({@code SearchResponse.cost}), and the root learns
  * it per query, so the next copy of an expensive query is queued in the lane on arrival.
  *
  * <p><b>Slices.</b> When the leaf slices searches ({@code --slice}), the search runs a budget of
- * work at a time, on the worker's CPU time ({@link SliceBudget}), the set-up counted in the first;
- * when a slice ends while other work of its class or a higher one waits, it yields: its
- * continuation goes to its class's continuation sub-queue (see {@link LeafTask}). A cheap query ends
- * in its first slice.
+ * work at a time, on the worker's CPU time ({@link SliceBudget}), the set-up counted in the first. A
+ * cheap query ends in its first slice; one that does not is long, whatever its estimate said, and
+ * moves to the lane (with lanes on) or yields to waiting work (with lanes off); see {@link #proceed}.
  */
 final class SearchTask extends LeafTask {
     private static final EventType STRETCH_EVENTS = EventType.getEventType(SearchSliceEvent.class);
@@ -104,9 +103,12 @@ final class SearchTask extends LeafTask {
     }
 
     /**
-     * Runs slices until the search ends, or until a slice ends while work of this class or a
-     * higher one waits: then the rest goes back in the queue behind that work. An expensive search
-     * first takes its place in the lane, or parks until there is one.
+     * Runs slices until the search ends or it yields. On a search worker (with lanes on), an
+     * expensive search moves to the lane before it runs, and one that uses a whole slice moves to
+     * the lane after it; with lanes off, a slice that ends while work of its class or a higher one
+     * waits yields to it. On a lane worker, slices are the lane's (shorter), and the search pauses
+     * when lane work of a higher class or cheap work of its class or higher runs or waits ({@link
+     * SearchScheduler#shouldYield}), keeping its place in the lane.
      */
     @Override
     Frame proceed() {
@@ -117,6 +119,9 @@ final class SearchTask extends LeafTask {
         boolean yielded = false;
         try {
             SearchScheduler scheduler = leaf.scheduler();
+            if (scheduler.onLaneWorker()) {
+                budget.useLaneSlices(scheduler.config().laneSlice().toNanos());
+            }
             if (expensive && !scheduler.runsExpensiveWork()) {
                 yielded = park("to lane");
                 if (yielded) {

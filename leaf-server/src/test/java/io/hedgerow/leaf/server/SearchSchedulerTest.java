@@ -185,7 +185,6 @@ class SearchSchedulerTest {
         scheduler = new SearchScheduler(2, SchedulingConfig.defaults().withExpensiveCost(1000), new ManualTicker());
         assertThat(scheduler.workers()).isEqualTo(2);
         assertThat(scheduler.laneWorkers()).as("all workers but one, in the lane").isEqualTo(1);
-        assertThat(scheduler.lanePriority()).isEqualTo("normal");
         CountDownLatch expensiveStarted = new CountDownLatch(1);
         List<Boolean> mayRunExpensive = new CopyOnWriteArrayList<>();
         assertThat(scheduler.requeue(() -> {
