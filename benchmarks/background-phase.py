@@ -12,6 +12,9 @@ caveat. Writes <results>/<time>-background-phase/ with every run and background-
 generator's comparison: median of the rounds and their range). Run it under the shared lock:
 
   flock /work/cpu.lock python3 benchmarks/background-phase.py --port 18700
+
+Ingestion starts --ingest-warmup seconds (30) before the load generator's own warm-up, so the write
+path is compiled before anything is measured.
 """
 import argparse
 import importlib.util
@@ -69,11 +72,17 @@ def stop_cluster(cluster, data):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--port", type=int, default=18700)
+    ap.add_argument("--start-with", choices=("aligned", "random"), default="aligned",
+                    help="the setting each round starts with (alternate it between invocations of one round each)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--search-rate", type=int, default=150, help="searches/s, open loop (default: 150)")
     # 300 docs/s next to 150 searches/s overloaded this machine (p50 56-60 ms, 9-13% refused, both settings).
     ap.add_argument("--ingest-rate", type=int, default=50, help="documents/s ingested meanwhile (default: 50)")
     ap.add_argument("--seconds", type=int, default=40, help="measured seconds per run (default: 40)")
+    # Ingestion started with the measurement put the write path's JIT compilation (about a core for
+    # a few tens of seconds on 4 leaves) into the measured phase, in either setting.
+    ap.add_argument("--ingest-warmup", type=int, default=30,
+                    help="seconds of ingestion before the load generator starts its own warm-up (default: 30)")
     ap.add_argument("--data", default=os.path.join(HERE, "data"), help="where the built europarl index is")
     ap.add_argument("--results", default=os.path.join(HERE, "results"))
     args = ap.parse_args()
@@ -84,7 +93,7 @@ def main():
     base = "http://127.0.0.1:%d" % args.port
     folders = {"aligned": [], "random": []}
     for round_ in range(1, args.rounds + 1):
-        for phase in ("aligned", "random"):
+        for phase in (("aligned", "random") if args.start_with == "aligned" else ("random", "aligned")):
             say(started, "Round %d/%d: %s, searches at %d/s while ingesting %d docs/s"
                 % (round_, args.rounds, phase, args.search_rate, args.ingest_rate))
             data = os.path.join(out, "data")
@@ -94,8 +103,9 @@ def main():
                 try:
                     result = {}
                     ingesting = threading.Thread(target=lambda: result.update(zip(("acked", "failed", "took"), bench.ingest(
-                        base, docs, args.seconds + 20, 4, "bg%d" % round_, args.ingest_rate))))
+                        base, docs, args.ingest_warmup + args.seconds + 20, 4, "bg%d" % round_, args.ingest_rate))))
                     ingesting.start()
+                    time.sleep(args.ingest_warmup)
                     run = subprocess.run([HEDGEROW, "loadgen", "--target", base, "--rate", str(args.search_rate),
                                           "--duration", "%ds" % args.seconds, "--warmup", "15s",
                                           "--label", phase, "--results", os.path.join(out, "runs")],
@@ -117,9 +127,9 @@ def main():
     report = os.path.join(out, "background-phase.md")
     with open(report, "w") as md:
         md.write("# Background work aligned or at random phases: measured %s\n\n" % time.strftime("%Y-%m-%d", time.gmtime()))
-        md.write("- Command: `benchmarks/background-phase.py --rounds %d --search-rate %d --ingest-rate %d --seconds %d`"
-                 " (`./hedgerow local`, defaults but `--leaf-arg=--background-phase=random` in random).\n\n"
-                 % (args.rounds, args.search_rate, args.ingest_rate, args.seconds))
+        md.write("- Command: `benchmarks/background-phase.py --rounds %d --search-rate %d --ingest-rate %d --seconds %d"
+                 " --ingest-warmup %d` (`./hedgerow local`, defaults but `--leaf-arg=--background-phase=random` in random).\n\n"
+                 % (args.rounds, args.search_rate, args.ingest_rate, args.seconds, args.ingest_warmup))
         for phase, runs in folders.items():
             if runs:
                 compare = subprocess.run([HEDGEROW, "loadgen", "compare", "--spread", "--label", phase,

@@ -30,13 +30,20 @@ measured run in ./hedgerow simulate:
   rate      the rate the run achieved; as many searches as it answered (plus the 5% warm-up)
   pause     for the pause scenario: one leaf stopped 150 ms every second (--pause-every 1s --pause
             150ms --pause-leaves 1), with the no-fault run's times (the pause run's own hold the pause)
-in two variants, each from the same round's no-fault phase (<phase>-leaves/ of its results folder):
+in three variants, each from the same round's no-fault phase (<phase>-leaves/ of its results folder):
   service     each leaf's own service time (leaf-N-search-service.hgrm), one worker per core per leaf
               (nproc), contention 0 (the measured time holds this load's slowdown), the network half
               of (round trip - queue - service) at the median: the simulator's model as designed
   round-trip  each leaf's root-observed round trip (leaf-N-search-round_trip.hgrm) as the work, no
               network, 64 workers a leaf so that nothing queues again: the measured sub-requests as a
               whole, which tests the request path's composition apart from the leaf model
+  cores       the machine as one: --cores (nproc) shared by every leaf, the root and the generator, each
+              leaf's own CPU time per search and fetch (leaf-N-<search|fetch>-cpu.hgrm) as the work, one
+              worker per core per leaf, the root's fetch phase run (--hits fitted so that it sends the
+              run's fetches per search), and the
+              CPU of the root per message, of the leaves per sub-request beyond their workers' and of the
+              generator per search, each calibrated from the phase's busy cores (summary.json
+              root.cpu_cores); 20 us of loopback each way
 and writes validation.md: measured p50/p99/p99.9 (median of the runs [min-max]) against simulated
 (and simulated plus a fetch phase drawn from the measured fetch round trips), whether the simulated
 p99 is within 20% of the measured median and its p99.9 within the measured range.
@@ -107,15 +114,35 @@ fi
 
 # ---------------------------------------------------------------- replay
 # One run folder of a scenario in a round: <round>/<suite>/runs/<time>-<scenario>.
-run_folder() { ls -d "$OUT/round-$1"/*/runs/*-"$2" 2>/dev/null | head -n 1; }
+run_folder() { ls -d "$OUT/round-$1"/*/runs/*-"$2" 2>/dev/null | head -n 1 || true; }
 # The per-leaf files of one part (service, round_trip) of a <phase>-leaves/ folder, comma-separated.
 leaf_files() { ls "$1"/leaf-*-search-"$2".hgrm | sort -V | paste -sd, -; }
 WORKERS="$(nproc)"
+# One way over loopback with the CPU of both ends counted apart (the cores variant's messages).
+LOOPBACK=20us
 # Every simulation under one hold of the lock (a few seconds each), not one wait per run.
 if [[ -n "$LOCK" ]]; then
   exec 9>>"$LOCK"
   flock 9
 fi
+# The hits per search (--hits) at which the simulated root's fetch phase sends as many fetches per
+# search as the measured root did: a few short runs, each scaling hits by measured/simulated.
+declare -a hits=()
+fit_hits() {
+  local folder="$1"; shift
+  local answered target h f
+  read -r _ answered < <(python3 "$HERE/benchmarks/sim_validation.py" rate "$folder/summary.json" steady)
+  target="$(python3 "$HERE/benchmarks/sim_validation.py" fetches "$folder/steady-leaves" "$answered")"
+  h="$target"
+  for _ in 1 2 3 4; do
+    f="$("$HEDGEROW" simulate --leaves 4 --partitions 16 --replicas 2 --contention 0 --rate "$rate" --queries 10000 \
+      --policy hedged+good-enough "$@" --hits "$h" --seed "$SEED" --json 2>/dev/null \
+      | python3 -c 'import json,sys; s=json.load(sys.stdin); s=s[0] if isinstance(s,list) else s; print(s["fetches_per_search"])')"
+    h="$(python3 -c "print(f'{min(10.0, $h * $target / max($f, 1e-9)):.3f}')")"
+  done
+  say "  hits per search fitted: $h (measured $target fetches per search, simulated $f before the last step)" >&2
+  echo "$h"
+}
 SIM="$OUT/sim"
 mkdir -p "$SIM"
 : >"$SIM/runs.tsv"
@@ -137,11 +164,20 @@ for round in $(seq 1 "$ROUNDS"); do
     # round-trip: the root-observed round trip as the work, no network, and workers enough that the
     # simulated leaf never queues it again (the round trip holds the leaf's queue): the measured
     # sub-request as a whole, which tests the request path's composition apart from the leaf model.
-    for variant in service round-trip; do
+    # cores: the machine as one, its cores shared by every leaf, the root and the generator; the work
+    # is each leaf's CPU time per sub-request, and every process's other CPU is calibrated from the
+    # busy cores the load generator measured over the phase (sim_validation.py cores): no fitted
+    # constant but the loopback's own delay.
+    for variant in service round-trip cores; do
       if [[ $variant == service ]]; then
         model=(--service "empirical:$leaves" --network "${network_us}us" --peer "${network_us}us" --workers "$WORKERS")
-      else
+      elif [[ $variant == round-trip ]]; then
         model=(--service "empirical:$(leaf_files "$leaves" round_trip)" --network 1us --peer 1us --workers 64)
+      else
+        read -r -a calibrated < <(python3 "$HERE/benchmarks/sim_validation.py" cores "$nf/summary.json" steady "$leaves" "$WORKERS")
+        model=("${calibrated[@]}" --network "$LOOPBACK" --peer "$LOOPBACK" --workers "$WORKERS")
+        [[ -n "${hits[$round]:-}" ]] || hits[$round]="$(fit_hits "$nf" "${model[@]}")"
+        model+=(--hits "${hits[$round]}")
       fi
       args=(--leaves 4 --partitions 16 --replicas 2 --contention 0 --rate "$rate"
         --queries "$queries" --policy hedged+good-enough "${model[@]}" --seed "$SEED" ${fault[@]+"${fault[@]}"})

@@ -4,6 +4,13 @@
   network DIR          one-way network delay in us: half of (round trip - queue - service) at the
                        median, from a <phase>-leaves/ folder's merged all-search-*.hgrm files
   rate SUMMARY PHASE   the phase's achieved rate and its answered count, from a load run's summary.json
+  cores SUMMARY PHASE DIR CORES
+                       the shared-cores replay's flags, calibrated from the phase's CPU (summary.json's
+                       root.cpu_cores) and its <phase>-leaves/ folder DIR: each leaf's search and fetch
+                       CPU times as the work, and the CPU per message of the root,
+                       per sub-request of the leaves (beyond their workers' CPU time) and per search of
+                       the generator
+  fetches DIR SEARCHES fetches per search of a measured phase, from its <phase>-leaves/ folder DIR
   table RUNS MACHINE   the validation table (Markdown) from the script's runs.tsv
 """
 import glob
@@ -74,6 +81,55 @@ def rate(summary_file, name):
     print(f"{phase['achieved_rate']:.1f} {phase['latency_ms']['answered']['count']}")
 
 
+def mean(path):
+    """The mean in ms of a percentile file's distribution (its quantile function integrated)."""
+    rows = percentiles(path)
+    steps = 20_000
+    return sum(at(rows, (i + 0.5) / steps) for i in range(steps)) / steps
+
+
+def leaf_files(folder, phase, part):
+    return sorted(glob.glob(os.path.join(folder, f"leaf-*-{phase}-{part}.hgrm")),
+                  key=lambda f: int(os.path.basename(f).split("-")[1]))
+
+
+def cores(summary_file, name, folder, cores_):
+    """Flags of `simulate --cores` for one measured phase. The phase's busy cores (machine, generator,
+    root, and the rest: the leaves) over its length give each process's CPU per unit of work: the
+    generator's per search, the root's per message it handles (the HTTP request and answer, and each
+    search and fetch sub-request out and its answer back), and the leaves' beyond their workers' reported
+    CPU time per sub-request (reading and writing frames, event loops, garbage collection)."""
+    phase = phase_of(summary_file, name)
+    cpu = ((phase.get("root") or {}).get("cpu_cores")) or {}
+    if any(cpu.get(k) is None for k in ("generator", "root", "others")):
+        raise SystemExit(f"{summary_file}: phase '{name}' has no root.cpu_cores (a load generator before 2efbd36?)")
+    searches = phase["latency_ms"]["answered"]["count"]
+    seconds = searches / phase["achieved_rate"]
+    work_ms = 0.0
+    sub_requests = {}
+    for kind in ("search", "fetch"):
+        files = leaf_files(folder, kind, "cpu")
+        if not files:
+            raise SystemExit(f"{folder}: no leaf-N-{kind}-cpu.hgrm (a root before leaves reported CPU time?)")
+        counts = [total_count(f) for f in leaf_files(folder, kind, "service")]
+        sub_requests[kind] = sum(counts)
+        work_ms += sum(total_count(f) * mean(f) for f in files)
+    messages = 2 * searches + 2 * (sub_requests["search"] + sub_requests["fetch"])
+    root_us = cpu["root"] * seconds / messages * 1e6
+    leaf_us = max(0.0, (cpu["others"] * seconds - work_ms / 1e3) / (sub_requests["search"] + sub_requests["fetch"]) * 1e6)
+    client_us = cpu["generator"] * seconds / searches * 1e6
+    flags = ["--cores", str(cores_),
+             "--service", "empirical:" + ",".join(leaf_files(folder, "search", "cpu")),
+             "--fetch-service", "empirical:" + ",".join(leaf_files(folder, "fetch", "cpu")),
+             "--root-cpu", f"{root_us:.1f}us", "--leaf-cpu", f"{leaf_us:.1f}us", "--client-cpu", f"{client_us:.1f}us"]
+    print(" ".join(flags))
+
+
+def fetches(folder, searches):
+    """Fetches per search the measured run sent (every leaf's fetch answers over its searches)."""
+    print(f"{sum(total_count(f) for f in leaf_files(folder, 'fetch', 'service')) / int(searches):.4f}")
+
+
 def sim_summary(folder):
     with open(os.path.join(folder, "summary.json")) as f:
         summary = json.load(f)
@@ -139,15 +195,17 @@ def table(runs_file, machine):
             rows.setdefault((scenario, variant), []).append({
                 "round": round_, "args": args,
                 "sim": [sim["p50_ms"], sim["p99_ms"], sim["p999_ms"]],
-                "sim_fetch": with_fetch(sim_folder, leaves, no_fault_count(runs_file, round_))[0],
+                "sim_fetch": None if variant == "cores" else with_fetch(sim_folder, leaves, no_fault_count(runs_file, round_))[0],
                 "extra": sim.get("extra_requests"),
             })
     out = [f"# Simulator against the local cluster: {machine}", "",
            "Latency in ms, the median of the runs [min-max]. measured: the load generator's answers (from each "
            "request's intended start, HTTP and the fetch phase included). Simulated, `./hedgerow simulate` replaying "
-           "each run's leaves (query phase only: the detached root has no fetch phase): *service*, the leaves' own "
+           "each run's leaves (service and round-trip: the query phase only): *service*, the leaves' own "
            "service times (the simulator adds queue, workers and network); *round-trip*, the root-observed "
-           "sub-request round trips as the work, no network, 64 workers a leaf (never queued again). *+ fetch*: each simulated search plus the slowest of "
+           "sub-request round trips as the work, no network, 64 workers a leaf (never queued again); *cores*, the machine's "
+           "cores shared by leaves, root and generator, the leaves' CPU times as the work, each process's other CPU "
+           "calibrated from the phase's busy cores, the fetch phase simulated. *+ fetch*: each simulated search plus the slowest of "
            "as many draws of the measured fetch round trip as the run sent fetches per search.", "",
            "| scenario | | p50 | p99 | p99.9 | p99 within 20% | p99.9 within the measured range |",
            "| --- | --- | ---: | ---: | ---: | --- | --- |"]
@@ -158,7 +216,8 @@ def table(runs_file, machine):
         for (sc, variant), runs in rows.items():
             if sc != scenario:
                 continue
-            for key, suffix in (("sim", ""), ("sim_fetch", " + fetch")):
+            # The cores variant simulates its fetch phase: nothing to add after the fact.
+            for key, suffix in (("sim", ""),) if variant == "cores" else (("sim", ""), ("sim_fetch", " + fetch")):
                 s = [[r[key][i] for r in runs] for i in range(3)]
                 p99, p999 = statistics.median(s[1]), statistics.median(s[2])
                 off = (p99 - med99) / med99 * 100
@@ -176,8 +235,9 @@ def table(runs_file, machine):
             extra_m = "?" if m["extra"] is None else f"{m['extra']:.1f}%"
             extra_s = "?" if r["extra"] is None else f"{r['extra'] * 100:.1f}%"
             root_p99 = "?" if m["root_p99"] is None else f"{m['root_p99']:.3g}"
+            fetched = "fetch simulated" if r["sim_fetch"] is None else f"+ fetch: {fmt(r['sim_fetch'])}"
             out.append(f"| {scenario} | {r['round']} | {m['count']:,} | {fmt(m['latency'])} | {root_p99} | {extra_m} | "
-                       f"{variant}: {fmt(r['sim'])} | + fetch: {fmt(r['sim_fetch'])} | {extra_s} |")
+                       f"{variant}: {fmt(r['sim'])} | {fetched} | {extra_s} |")
     out += ["", "Commands (per run):", ""]
     for (scenario, variant), runs in rows.items():
         for r in runs:
@@ -192,6 +252,10 @@ if __name__ == "__main__":
         network(sys.argv[2])
     elif command == "rate":
         rate(sys.argv[2], sys.argv[3])
+    elif command == "cores":
+        cores(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif command == "fetches":
+        fetches(sys.argv[2], sys.argv[3])
     elif command == "table":
         table(sys.argv[2], sys.argv[3])
     else:

@@ -8,8 +8,9 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SUITE_DIR="$HERE/docs/benchmarks/suite"
 # Run in this order each round; cold-start ends a round (it restarts the cluster).
 ALL_SCENARIOS=(no-fault pause delay kill slow-leaf long-pause rolling-restart overload no-fault-cache cold-start)
-# Run only when named with --only: kill-for-good needs a cluster that does not restart dead leaves.
-EXTRA_SCENARIOS=(kill-for-good)
+# Run only when named with --only: kill-for-good needs a cluster that does not restart dead leaves;
+# hot-leaf runs 4 minutes, for the placement's rebalancing (docs/benchmarks/adaptation.md).
+EXTRA_SCENARIOS=(kill-for-good hot-leaf)
 # Scenarios that need a feature a later issue brings; listed, not run, until it is there.
 PENDING=()
 
@@ -50,6 +51,10 @@ and --fault-injection, which changes nothing until a fault is injected), with th
   overload        2x capacity for 60 s.
   no-fault-cache  no fault, the root's result cache on (as users run it).
   cold-start      a freshly started cluster loaded at once at 50% (it restarts the cluster).
+Only with --only (not in the default run):
+  kill-for-good   leaf 2 SIGKILLed 10 s into a 70 s phase, not restarted (--cluster-arg=--no-leaf-restarts).
+  hot-leaf        leaf 1 delays every sub-request 20 ms for 120 s: phases before, hot, hot-late and
+                  after, 60 s each whatever the mode (for --cluster-arg=--rebalancing).
 
 Each scenario runs --runs times, interleaved (round after round), each after its own unmeasured
 warm-up phase. Full mode: measured phases long enough for 50,000 requests (p99.9 backed by 50
@@ -221,6 +226,7 @@ run_scenario() { # scenario round
     kill-for-good) seconds="$(max "$PHASE_SECONDS" 70)" ;;  # killed at 10 s, re-replicated from 40 s, back at the end
     rolling-restart) seconds="$(max "$PHASE_SECONDS" 75)" ;; # four leaves, one every 15 s from 5 s
     slow-leaf) seconds=30 ;; # before, 30 s slowed, after
+    hot-leaf) seconds=60 ;; # before, 2 x 60 s hot (moves every 30 s at most), after
     long-pause) seconds="$(max "$PHASE_SECONDS" 30)" ;; # paused at 4, 14, 24 s...
     cold-start) seconds="$(max "$PHASE_SECONDS" 30)" ;;
     no-fault-cache) args+=(--use-cache) ;;

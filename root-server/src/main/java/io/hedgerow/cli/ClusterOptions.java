@@ -67,10 +67,17 @@ final class ClusterOptions {
                     + " none (default: ${DEFAULT-VALUE}).")
     Duration rootWarmup;
 
-    @Option(names = "--leaf-warmup", paramLabel = "DURATION", defaultValue = "3s",
+    @Option(names = "--tls",
+            description = "TLS on the links between root and leaves and between leaves, with a self-signed certificate"
+                    + " made for the run by the JDK's keytool (<run dir>/tls-cert.pem). The HTTP API stays plain"
+                    + " ('root' serves HTTPS with --tls-cert and --tls-key). Default: plaintext.")
+    boolean tls;
+
+    @Option(names = "--leaf-warmup", paramLabel = "DURATION", defaultValue = "30s",
             converter = LeafCommand.DurationConverter.class,
-            description = "How long each leaf runs warm-up searches before it serves, so the first queries do not wait"
-                    + " for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
+            description = "The longest each leaf runs warm-up searches before it serves, so the first queries do not"
+                    + " wait for the JIT: it stops sooner once their rate stops rising; 0s for none (default:"
+                    + " ${DEFAULT-VALUE}).")
     Duration leafWarmup;
 
     @Option(names = "--leaf-workers", paramLabel = "N", defaultValue = "0",
@@ -141,6 +148,7 @@ final class ClusterOptions {
                 .withBatchAdmission(intake.toBatchAdmission())
                 .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults())
                 .withAdaptation(adapt.toSettings())
-                .withPlacement(placement.toSettings());
+                .withPlacement(placement.toSettings())
+                .withTls(tls);
     }
 }

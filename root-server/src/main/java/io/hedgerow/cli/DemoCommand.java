@@ -63,7 +63,8 @@ final class DemoCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 1;
         }
-        CountDownLatch stopped = Shutdown.closeOnExit(local);
+        LocalCluster running = local;
+        CountDownLatch stopped = Shutdown.closeOnExit(local, () -> running.root().stopReport());
         String base = "http://" + cluster.host + ":" + local.httpPort();
         out.printf("%nThe cluster is serving on %s/%n", base);
         out.printf("Try:  curl '%s/search?q=european+parliament&k=3'%n", base);

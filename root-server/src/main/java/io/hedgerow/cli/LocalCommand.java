@@ -34,7 +34,7 @@ final class LocalCommand implements Callable<Integer> {
             out.println("Starting " + cluster.leaves + " leaf processes and the root"
                     + (cluster.faultInjection ? " (leaves with fault injection enabled)" : "") + "...");
             LocalCluster local = LocalCluster.start(cluster.toOptions(index), out);
-            CountDownLatch stopped = Shutdown.closeOnExit(local);
+            CountDownLatch stopped = Shutdown.closeOnExit(local, () -> local.root().stopReport());
             out.println("  root: " + local.root().warmUp(cluster.rootWarmup));
             out.printf("Serving on http://%s:%d/  (pid files in %s; Ctrl-C or './hedgerow local stop' to stop)%n",
                     cluster.host, local.httpPort(), cluster.runDirectory().dir());

@@ -1,6 +1,7 @@
 package io.hedgerow.cli;
 
 import io.hedgerow.common.net.ClusterSecret;
+import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.RootServer;
@@ -80,6 +81,20 @@ final class RootCommand implements Callable<Integer> {
                     + ClusterSecret.ENV + "; without either, none.")
     private Path clusterSecretFile;
 
+    @Option(names = "--tls-trust", paramLabel = "PEM",
+            description = "Dial the leaves over TLS, trusting the certificates in this PEM file (the leaves serve TLS"
+                    + " with --tls-cert and --tls-key); each leaf's certificate must name the address it is dialled"
+                    + " at. Default: plaintext.")
+    private Path tlsTrust;
+
+    @Option(names = "--tls-cert", paramLabel = "PEM",
+            description = "Serve the HTTP API as HTTPS with this certificate chain (PEM), with --tls-key. Default:"
+                    + " plain HTTP.")
+    private Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "The private key of --tls-cert (PEM, PKCS#8).")
+    private Path tlsKey;
+
     @Mixin
     private HedgeOptions hedge;
 
@@ -95,6 +110,16 @@ final class RootCommand implements Callable<Integer> {
     @Mixin
     private PlacementOptions placement;
 
+    private TlsFiles httpTls() {
+        if (tlsCert == null && tlsKey == null) {
+            return null;
+        }
+        if (tlsCert == null || tlsKey == null) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together (expected: both)");
+        }
+        return new TlsFiles(tlsCert, tlsKey, null);
+    }
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -106,7 +131,7 @@ final class RootCommand implements Callable<Integer> {
                 manifest = new PartitionStore(indexDir).readManifest();
                 source = "read from " + indexDir;
             } else {
-                manifest = IndexProbe.learn(leaves, rootId, clusterSecret, READY_TIMEOUT);
+                manifest = IndexProbe.learn(leaves, rootId, clusterSecret, tlsTrust, READY_TIMEOUT);
                 source = "learnt from the leaves";
             }
             if (partitions != null && partitions != manifest.partitions()) {
@@ -125,15 +150,17 @@ final class RootCommand implements Callable<Integer> {
                     .withBatchAdmission(intake.toBatchAdmission())
                     .withAdaptation(adapt.toSettings())
                     .withPlacement(placement.toSettings())
-                    .withClusterSecret(clusterSecret);
+                    .withClusterSecret(clusterSecret)
+                    .withTlsTrust(tlsTrust);
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);
             HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())
-                    .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken());
+                    .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken()).withTls(httpTls());
             RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId);
-            CountDownLatch stopped = Shutdown.closeOnExit(root);
+            CountDownLatch stopped = Shutdown.closeOnExit(root, root::stopReport);
             spec.commandLine().getOut().println(root.warmUp(warmup));
-            spec.commandLine().getOut().printf("root serving http://%s:%d/ over %d leaves%n", host, root.httpPort(), leaves.size());
+            spec.commandLine().getOut().printf("root serving %s://%s:%d/ over %d leaves%s%n", tlsCert != null ? "https" : "http",
+                    host, root.httpPort(), leaves.size(), tlsTrust != null ? " (TLS to the leaves)" : "");
             spec.commandLine().getOut().flush();
             stopped.await();
             return 0;

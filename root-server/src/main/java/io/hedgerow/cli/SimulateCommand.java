@@ -86,6 +86,10 @@ final class SimulateCommand implements Callable<Integer> {
             + " client's, as on one machine: service times are CPU, slower while the cores are busy (default: none,"
             + " each leaf's workers have their own).")
     private String cores;
+    @Option(names = "--cpu-sched", paramLabel = "S", description = "With --cores: how they are shared: las (the work"
+            + " that has had the least CPU first, as Linux favours a thread that wakes) or ps (an equal share for all"
+            + " running work) (default: las).")
+    private String cpuSched;
     @Option(names = "--root-cpu", paramLabel = "D", description = "With --cores: the root's CPU per message (the HTTP"
             + " request and answer, each sub-request, reply, fetch) (default: 0).")
     private String rootCpu;
@@ -95,9 +99,10 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--client-cpu", paramLabel = "D", description = "With --cores: the load generator's CPU per search,"
             + " beside its path (default: 0).")
     private String clientCpu;
-    @Option(names = "--fetch-leaves", paramLabel = "F", description = "After the query phase, fetch the hits from F leaves"
-            + " on average, as a real root does (default: 0, no fetch phase).")
-    private String fetchLeaves;
+    @Option(names = "--hits", paramLabel = "H", description = "A search's hits lie in H of its partitions on average,"
+            + " and the root's fetch phase fetches their stored fields and snippets from the leaves that answered"
+            + " them (default: 0, ids and scores only: no fetch phase).")
+    private String hits;
     @Option(names = "--fetch-service", paramLabel = "DIST", description = "A fetch's service time at the leaf, as"
             + " --service (e.g. empirical:A.hgrm,B.hgrm from leaf-N-fetch-service.hgrm) (default: fixed:0).")
     private String fetchService;
@@ -140,6 +145,18 @@ final class SimulateCommand implements Callable<Integer> {
     private String crashLeaves;
     @Option(names = "--crash-at", paramLabel = "T", description = "When they crash, simulated time (default: 1s).")
     private String crashAt;
+    @Option(names = "--skew-partitions", paramLabel = "N", description = "The first N partitions are hot: their"
+            + " searches cost --skew-factor times as much on every leaf (default: 0).")
+    private String skewPartitions;
+    @Option(names = "--skew-factor", paramLabel = "X", description = "How many times as much (default: 1).")
+    private String skewFactor;
+    @Option(names = "--selective-replication", paramLabel = "on|off", description = "The root's placement gives hot"
+            + " partitions an extra copy, with its defaults (2x the median load over 30 s), as a root does with"
+            + " --selective-replication (default: off, as the root).")
+    private String selectiveReplication;
+    @Option(names = "--rebalancing", paramLabel = "on|off", description = "The root's placement moves copies from hot"
+            + " leaves to cool ones, with its defaults (1.5x the mean load, a move per 30 s) (default: off, as the root).")
+    private String rebalancing;
     @Option(names = "--re-replicate-after", paramLabel = "D|off", description = "The root's placement re-replicates a"
             + " crashed leaf's partitions to the survivors after this grace, as a root does (default: 30s; off: never).")
     private String reReplicateAfter;
@@ -248,13 +265,15 @@ final class SimulateCommand implements Callable<Integer> {
         Object[][] given = {{"leaves", leaves}, {"partitions", partitions}, {"replicas", replicas}, {"rate", rate},
                 {"load", load}, {"queries", queries}, {"warmup", warmup}, {"policy", policy}, {"service", service},
                 {"workers", workers}, {"contention", contention}, {"network", network}, {"peer", peer},
-                {"cores", cores}, {"root-cpu", rootCpu}, {"leaf-cpu", leafCpu}, {"client-cpu", clientCpu},
-                {"fetch-leaves", fetchLeaves}, {"fetch-service", fetchService},
+                {"cores", cores}, {"cpu-sched", cpuSched}, {"root-cpu", rootCpu}, {"leaf-cpu", leafCpu}, {"client-cpu", clientCpu},
+                {"hits", hits}, {"fetch-service", fetchService},
                 {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"pause-every", pauseEvery},
                 {"pause", pause}, {"pause-leaves", pauseLeaves}, {"pause-phase", pausePhase},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},
                 {"degraded-from", degradedFrom}, {"degraded-until", degradedUntil}, {"adapt", adapt}, {"crash-leaves", crashLeaves},
-                {"crash-at", crashAt}, {"re-replicate-after", reReplicateAfter}, {"open-time", openTime}, {"max-opening", maxOpening},
+                {"crash-at", crashAt}, {"skew-partitions", skewPartitions}, {"skew-factor", skewFactor},
+                {"selective-replication", selectiveReplication}, {"rebalancing", rebalancing},
+                {"re-replicate-after", reReplicateAfter}, {"open-time", openTime}, {"max-opening", maxOpening},
                 {"timeout", timeout}, {"hedge-after", hedgeAfter},
                 {"hedge-percentile", hedgePercentile}, {"budget", budget}, {"min-coverage", minCoverage},
                 {"slow-threshold", slowThreshold}, {"seed", seed}};

@@ -1,5 +1,6 @@
 package io.hedgerow.root;
 
+import io.hedgerow.common.net.TlsContexts;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.time.Durations;
@@ -11,6 +12,7 @@ import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fanout.DispatchPolicy;
 import io.hedgerow.root.fanout.FanOut;
+import io.hedgerow.root.http.DrainOutcome;
 import io.hedgerow.root.http.HttpApiServer;
 import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.http.Readiness;
@@ -24,6 +26,7 @@ import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 
 /**
  * A root: connections to the leaves, the fan-out engine, and (optionally) the HTTP API, all on
@@ -42,6 +45,7 @@ public final class RootServer implements AutoCloseable {
     private final String adminToken;
     private final DocumentWriter documents;
     private final PlacementService placement;
+    private volatile String stopReport;
 
     private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http,
             AdmissionControl admission, Readiness readiness, Duration drainTimeout, String adminToken,
@@ -119,7 +123,7 @@ public final class RootServer implements AutoCloseable {
             PlacementService placement = null;
             if (config.placement().anyOn()) {
                 placement = new PlacementService(cluster, config.placement(), Ticker.system(), fanOut::reassign,
-                        documents::tookWrites).start();
+                        documents).start();
                 placement.registerMeters(metrics.registry());
                 cluster.placementReport(placement::report);
             }
@@ -153,7 +157,14 @@ public final class RootServer implements AutoCloseable {
         }
         readiness.warming("warming up: searching through its own HTTP port until its search rate stops rising"
                 + " (at most " + Durations.format(longest) + ")");
-        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), System::nanoTime).run(longest);
+        SSLContext tls;
+        try {
+            tls = http.tls() == null ? null : TlsContexts.pinned(http.tls().certificateChain());
+        } catch (IOException e) {
+            readiness.markWarm();
+            return "no warm-up: " + e.getMessage();
+        }
+        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), tls, System::nanoTime).run(longest);
         readiness.markWarm();
         return RootWarmup.describe(outcome, longest);
     }
@@ -227,29 +238,35 @@ public final class RootServer implements AutoCloseable {
     }
 
     /**
-     * Stops gracefully, then closes: stops accepting connections, reports not ready and refuses new
-     * searches (503 {@code shutting_down}), waits up to the drain timeout for the searches in flight
-     * to be answered (each ends by its own deadline anyway), then closes the HTTP connections, the
-     * leaf connections and the event loops. Idempotent.
+     * Stops gracefully, then closes: stops accepting connections, reports not ready, refuses new
+     * searches (503 {@code shutting_down}) and closes each HTTP connection after its next answer;
+     * waits up to the drain timeout for the searches in flight to be answered (each ends by its own
+     * deadline anyway) and for the clients to stop sending, closing idle connections only between
+     * requests ({@link HttpApiServer#drain}); then closes the leaf connections and the event loops.
+     * What the drain did is logged and kept ({@link #stopReport()}). Idempotent.
      */
     @Override
     public synchronized void close() {
         if (group.isShuttingDown()) {
             return;
         }
+        long startNanos = Ticker.system().nanoTime();
+        if (http != null) {
+            http.stopAccepting(); // first: answers still keep their connections until the root says stopping
+        }
         readiness.markStopping();
         if (http != null) {
-            http.stopAccepting();
             int inflight = admission.inflight();
             if (inflight > 0) {
                 LOG.log(System.Logger.Level.INFO, "stopping: waiting up to {0} for {1} searches in flight",
                         Durations.format(drainTimeout), inflight);
             }
-            if (!awaitDrained(drainTimeout)) {
-                LOG.log(System.Logger.Level.WARNING, "stopping with {0} searches still in flight after {1}",
-                        admission.inflight(), Durations.format(drainTimeout));
-            }
-            http.close();
+            DrainOutcome drained = http.drain(startNanos, admission::inflight);
+            stopReport = "root stopped: HTTP " + drained.describe();
+            LOG.log(drained.searchesLeft() > 0 || drained.closedAtDeadline() > 0 ? System.Logger.Level.WARNING
+                    : System.Logger.Level.INFO, stopReport);
+        } else {
+            stopReport = "root stopped (no HTTP API)";
         }
         if (placement != null) {
             placement.close();
@@ -259,20 +276,12 @@ public final class RootServer implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    /** Waits until no admitted search is in flight (answered and written), or the timeout passes. */
-    private boolean awaitDrained(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (admission.inflight() > 0) {
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
+    /**
+     * What the stop did (its HTTP drain), once {@link #close()} has returned; null before. The
+     * command line prints it, since logging may have ended before the shutdown hook that stops the
+     * root runs.
+     */
+    public String stopReport() {
+        return stopReport;
     }
 }

@@ -1,5 +1,6 @@
 package io.hedgerow.root;
 
+import io.hedgerow.common.policy.WarmupConvergence;
 import io.hedgerow.common.time.Durations;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /**
  * Warms a root's whole request path (HTTP parsing, admission, fan-out, merge, fetch, snippets,
@@ -40,12 +42,16 @@ final class RootWarmup {
     private static final int CONCURRENCY = 4;
     private static final int MAX_WORDS = 200;
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client;
     private final String base;
     private final LongSupplier nanoTime;
 
-    RootWarmup(String host, int port, LongSupplier nanoTime) {
-        this.base = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/search?cache=false&q=";
+    /** @param tls the root's own TLS context to trust when its API serves HTTPS; null for plain HTTP */
+    RootWarmup(String host, int port, SSLContext tls, LongSupplier nanoTime) {
+        this.base = (tls == null ? "http://" : "https://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port
+                + "/search?cache=false&q=";
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        this.client = (tls == null ? builder : builder.sslContext(tls)).build();
         this.nanoTime = nanoTime;
     }
 

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.search;
 
+import io.hedgerow.common.policy.WarmupConvergence;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -8,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
@@ -15,36 +18,57 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Runs newly opened partitions' search and fetch code for a while before they serve, with queries
- * made from their own frequent terms: terms, ANDs, ORs, phrases and prefixes.
+ * Runs newly opened partitions' search and fetch code before they serve, with queries made from
+ * their own frequent terms (terms, ANDs, ORs, phrases and prefixes), until the warm-up's search rate
+ * stops rising ({@link WarmupConvergence}: no 1 s window 10% better than the best for 3 s) or for
+ * the longest warm-up allowed.
  *
  * <p>Why: a leaf JVM starts interpreted. On a small machine the first minute of real traffic
  * otherwise runs while the JIT compiles Lucene's scorers and the leaf's own code, and a freshly
  * (re)started leaf answers so slowly that queries time out and come back tainted. Warming before
  * the leaf acknowledges its partitions keeps that cost out of served traffic: the root sends a
- * leaf nothing until it has acknowledged.
+ * leaf nothing until it has acknowledged. A fixed warm-up of 3 s left a restarted leaf still
+ * compiling once it served; how long the JIT needs depends on the machine and its load, so the
+ * warm-up watches its own rate instead.
+ *
+ * <p>It pauses after each search as long as the search took, so it takes at most half a core: a
+ * leaf restarted under load shares its machine with leaves that serve (on the project's two cores,
+ * with all of them), and the rate it watches still rises as the code gets faster.
  */
 public final class PartitionWarmer {
     /** Frequent terms taken to build warm-up queries. */
     private static final int TERMS_PER_PARTITION = 24;
     private static final int TERMS_SCANNED = 20_000;
     private static final QueryTimeout NEVER = () -> false;
+    private static final long WINDOW_NANOS = 1_000_000_000L;
+    private static final int STABLE_WINDOWS = 3;
+    private static final double IMPROVEMENT = 0.10;
 
     private final Ticker ticker;
     private final long budgetNanos;
+    private final LongConsumer pause;
 
-    /** @param budget how long a warm-up runs; zero for none */
-    public PartitionWarmer(Ticker ticker, Duration budget) {
-        if (budget.isNegative()) {
-            throw new IllegalArgumentException("budget: " + budget + " (expected: >= 0)");
+    /**
+     * @param longest how long a warm-up may run at most; zero for none
+     * @param pause   waits the given nanoseconds (after each search, as long as it took)
+     */
+    public PartitionWarmer(Ticker ticker, Duration longest, LongConsumer pause) {
+        if (longest.isNegative()) {
+            throw new IllegalArgumentException("longest: " + longest + " (expected: >= 0)");
         }
         this.ticker = ticker;
-        this.budgetNanos = budget.toNanos();
+        this.budgetNanos = longest.toNanos();
+        this.pause = pause;
+    }
+
+    /** A warm-up on the system clock that pauses by parking its thread. */
+    public static PartitionWarmer paced(Duration longest) {
+        return new PartitionWarmer(Ticker.system(), longest, LockSupport::parkNanos);
     }
 
     /**
-     * Searches and fetches from {@code partitions} until the budget is spent. The partitions must
-     * not be closed meanwhile.
+     * Searches and fetches from {@code partitions} until the rate converges or the budget is spent.
+     * The partitions must not be closed meanwhile.
      *
      * @return the number of searches run
      */
@@ -52,7 +76,9 @@ public final class PartitionWarmer {
         if (budgetNanos == 0 || partitions.isEmpty()) {
             return 0;
         }
-        long endNanos = ticker.nanoTime() + budgetNanos;
+        long startNanos = ticker.nanoTime();
+        long endNanos = startNanos + budgetNanos;
+        WarmupConvergence convergence = new WarmupConvergence(startNanos, WINDOW_NANOS, STABLE_WINDOWS, IMPROVEMENT);
         // Partitions of one index share most of their vocabulary: one partition's terms will do.
         List<Query> queries = queriesFrom(partitions.get(0));
         if (queries.isEmpty()) {
@@ -63,18 +89,21 @@ public final class PartitionWarmer {
         while (true) {
             for (Query query : queries) {
                 for (PartitionSearcher partition : partitions) {
-                    if (ticker.nanoTime() - endNanos >= 0) {
+                    long beganNanos = ticker.nanoTime();
+                    if (beganNanos - endNanos >= 0 || convergence.converged(beganNanos)) {
                         return searches;
                     }
-                    SearchResponse.Builder answer;
                     searches++;
                     try {
-                        answer = partition.search(query, request, NEVER);
+                        SearchResponse.Builder answer = partition.search(query, request, NEVER);
+                        int[] docs = answer.getHitsList().stream().mapToInt(hit -> hit.getDoc()).toArray();
+                        partition.fetch(query, docs, true, true);
                     } catch (BadQueryException e) {
-                        continue; // not with plain terms and phrases; the time budget still ends the loop
+                        // not with plain terms and phrases; the time budget still ends the loop
                     }
-                    int[] docs = answer.getHitsList().stream().mapToInt(hit -> hit.getDoc()).toArray();
-                    partition.fetch(query, docs, true, true);
+                    long doneNanos = ticker.nanoTime();
+                    convergence.searchDone(doneNanos);
+                    pause.accept(doneNanos - beganNanos);
                 }
             }
         }

@@ -37,8 +37,10 @@ final class FetchTask extends LeafTask {
 
     @Override
     Frame execute(long startNanos, long queueNanos) {
+        long cpuStartNanos = leaf.scheduler().workClock().nanoTime();
         FetchResponse.Builder response = fetch();
-        response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos);
+        response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos)
+                .setCpuNanos(leaf.scheduler().workClock().nanoTime() - cpuStartNanos);
         return Frame.newBuilder().setFetchResult(response).build();
     }
 

@@ -1,6 +1,7 @@
 package io.hedgerow.leaf.server;
 
 import io.hedgerow.common.net.ClusterSecret;
+import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.time.Durations;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.leaf.fault.InjectedDelay;
@@ -144,9 +145,10 @@ public final class LeafCommand implements Callable<Integer> {
                     + " as a crash bug in the query parser would.")
     private String queryOfDeath;
 
-    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "3s",
-            description = "Run warm-up searches on newly assigned partitions for this long before serving them, so"
-                    + " the first real queries do not wait for the JIT; 0s for none (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "30s",
+            description = "Run warm-up searches on newly assigned partitions before serving them, so the first real"
+                    + " queries do not wait for the JIT: until their rate stops rising, for this long at most, at"
+                    + " most half a core; 0s for none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
     // On by default, with the expensive lane: measured, 2% expensive queries left the cheap p99 at
@@ -185,6 +187,19 @@ public final class LeafCommand implements Callable<Integer> {
                     + " secret; 'local' and 'demo' write one to <run dir>/cluster-secret). Without it, the environment"
                     + " variable " + ClusterSecret.ENV + "; without either, any peer is served (a warning is logged).")
     private Path clusterSecretFile;
+
+    @Option(names = "--tls-cert", paramLabel = "PEM",
+            description = "Serve TLS on the leaf's port with this certificate chain (PEM), with --tls-key: roots and"
+                    + " other leaves must dial TLS. Default: plaintext.")
+    private Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "The private key of --tls-cert (PEM, PKCS#8).")
+    private Path tlsKey;
+
+    @Option(names = "--tls-trust", paramLabel = "PEM",
+            description = "With --tls-cert: the certificates (PEM) to trust when dialling other leaves (tied requests'"
+                    + " cancels). Default: the leaf's own certificate (a cluster whose leaves share one).")
+    private Path tlsTrust;
 
     @Option(names = "--drain-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             defaultValue = "2s",
@@ -227,7 +242,8 @@ public final class LeafCommand implements Callable<Integer> {
                     .withWarmup(warmup).withSlice(slice)
                     .withDrainTimeout(drainTimeout)
                     .withLive(LiveSettings.defaults().withNodeId(nodeId).withAlignedOnClock(backgroundPhase.equals("aligned")))
-                    .withClusterSecret(ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv()));
+                    .withClusterSecret(ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv()))
+                    .withTls(tls());
             server = LeafServer.start(config);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -252,6 +268,21 @@ public final class LeafCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;
+    }
+
+    /** The TLS files the flags name, or null for plaintext. */
+    TlsFiles tls() {
+        if (tlsCert == null && tlsKey == null) {
+            if (tlsTrust != null) {
+                throw new IllegalArgumentException("--tls-trust without --tls-cert and --tls-key (expected: all, or"
+                        + " --tls-cert and --tls-key)");
+            }
+            return null;
+        }
+        if (tlsCert == null || tlsKey == null) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together (expected: both)");
+        }
+        return new TlsFiles(tlsCert, tlsKey, tlsTrust);
     }
 
     /** The queue depths, starvation guard, lanes and aging the flags ask for. */

@@ -1,5 +1,7 @@
 package io.hedgerow.leaf.server;
 
+import io.hedgerow.common.net.LinkTls;
+import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
@@ -37,6 +39,8 @@ import java.util.Objects;
  * @param clusterSecret    the secret every connection's Hello must carry, or null to serve any peer
  *                         (a leaf started by hand without {@code --cluster-secret-file})
  * @param live             live writes: the leaf's stable name for its live copies, refresh and commit
+ * @param tls              TLS on the leaf's port and on its links to other leaves ({@link LinkTls}); null:
+ *                         plaintext
  */
 public record LeafConfig(
         Path indexDir,
@@ -55,7 +59,8 @@ public record LeafConfig(
         String queryOfDeath,
         Duration drainTimeout,
         String clusterSecret,
-        LiveSettings live) {
+        LiveSettings live,
+        TlsFiles tls) {
 
     /** How long a leaf started from the command line waits at most, when it closes, for the work it holds. */
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(2);
@@ -117,84 +122,89 @@ public record LeafConfig(
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(),
                 SchedulingConfig.defaults(), 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO,
-                Duration.ZERO, QueryLimits.defaults(), null, Duration.ZERO, null, LiveSettings.defaults());
+                Duration.ZERO, QueryLimits.defaults(), null, Duration.ZERO, null, LiveSettings.defaults(), null);
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, newPort, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, newHost, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, newWorkers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     /** Queue depths per class and the starvation guard. */
     public LeafConfig withScheduling(SchedulingConfig newScheduling) {
-        return new LeafConfig(indexDir, host, port, workers, newScheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, newScheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     /** Obey (or refuse) requests to inject faults; off by default. */
     public LeafConfig withFaultInjection(boolean enabled) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     /** How long to run newly opened partitions' code before they serve (zero: not at all). */
     public LeafConfig withWarmup(Duration newWarmup) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, newWarmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, newWarmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialDelay(InjectedDelay delay) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, delay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, delay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     /** A stall in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialStall(InjectedStall stall) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, stall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, stall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     /** Slice searches with this budget each (zero: run each search to its end). */
     public LeafConfig withSlice(Duration newSlice) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, newSlice, limits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, newSlice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     /** Halt when a query contains this token (null: never); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withQueryOfDeath(String token) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, token, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, token, drainTimeout, clusterSecret, live, tls);
     }
 
     /** The cost guards queries are checked against. */
     public LeafConfig withLimits(QueryLimits newLimits) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, newLimits, queryOfDeath, drainTimeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, newLimits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
     }
 
     /** How long closing waits for held work (zero: close at once). */
     public LeafConfig withDrainTimeout(Duration timeout) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, timeout, clusterSecret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, timeout, clusterSecret, live, tls);
     }
 
     /** The secret every Hello must carry (null: none required). */
     public LeafConfig withClusterSecret(String secret) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, secret, live);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, secret, live, tls);
     }
 
     /** How live writes are kept, refreshed and committed. */
     public LeafConfig withLive(LiveSettings value) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, value);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, value, tls);
+    }
+
+    /** Serve TLS with these files, and dial other leaves over TLS (null: plaintext). */
+    public LeafConfig withTls(TlsFiles files) {
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, files);
     }
 
     @Override
     public String toString() {
         // Never print the secret.
         return "LeafConfig[indexDir=" + indexDir + ", host=" + host + ", port=" + port + ", workers=" + workers
-                + ", drainTimeout=" + drainTimeout + ", live=" + live + ", clusterSecret=" + (clusterSecret == null ? "none" : "set") + "]";
+                + ", drainTimeout=" + drainTimeout + ", live=" + live + ", clusterSecret=" + (clusterSecret == null ? "none" : "set") + ", tls=" + (tls == null ? "off" : tls.certificateChain()) + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.server;
 
+import io.hedgerow.common.net.LinkTls;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.Protocol;
@@ -10,9 +11,9 @@ import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.PartitionStore;
-import io.hedgerow.leaf.write.LiveWrites;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionWarmer;
+import io.hedgerow.leaf.write.LiveWrites;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -81,7 +82,7 @@ public final class LeafServer implements AutoCloseable {
         // Held while the leaf runs, so no rebuild deletes the build it serves.
         PartitionStore.ServedBuild build = store.lockCurrentBuild();
         IndexContext index = IndexContext.of(store, build.manifest(), config.limits());
-        OpenPartitions partitions = new OpenPartitions(index, new PartitionWarmer(Ticker.system(), config.warmup()));
+        OpenPartitions partitions = new OpenPartitions(index, PartitionWarmer.paced(config.warmup()));
         LiveWrites writes = new LiveWrites(index, config.live(), partitions::replace,
                 partition -> partitions.get(partition) != null);
         partitions.attachLive(writes);
@@ -99,12 +100,13 @@ public final class LeafServer implements AutoCloseable {
         if (config.initialStall() != null) {
             faults.inject(config.initialStall());
         }
+        LinkTls tls = LinkTls.serving(config.tls());
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "leaf-io");
         LeafCounters counters = new LeafCounters();
         // Twin cancels to other leaves go out on this leaf's own event loops: no threads of their own.
         PeerCancels peers = new PeerCancels(group, transport.channelClass(), config.maxFrameBytes(), Ticker.system(),
-                counters, Clock.systemUTC(), config.clusterSecret());
+                counters, Clock.systemUTC(), config.clusterSecret(), tls);
         LeafDrain drain = new LeafDrain(group);
         LeafContext leaf = new LeafContext(partitions, scheduler, new InflightTasks(Ticker.system(), counters, Clock.systemUTC()),
                 Ticker.system(), faults, counters, peers, config.slice().toNanos(),
@@ -120,6 +122,7 @@ public final class LeafServer implements AutoCloseable {
                         protected void initChannel(Channel ch) {
                             connections.add(ch);
                             WireCodec.install(ch.pipeline(), config.maxFrameBytes());
+                            tls.accepted(ch);
                             ch.pipeline().addLast("leaf", new LeafConnectionHandler(leaf, admin));
                         }
                     })
@@ -133,8 +136,8 @@ public final class LeafServer implements AutoCloseable {
                     : build.manifest().build()), server.port());
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}{6}; protocol {7})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
-                    transport.name(), config.workers(), scheduler.laneWorkers() == 0 ? ""
-                            : " and " + scheduler.laneWorkers() + " in the expensive lane",
+                    transport.name() + (config.tls() != null ? ", TLS" : ""), config.workers(),
+                    scheduler.laneWorkers() == 0 ? "" : " and " + scheduler.laneWorkers() + " in the expensive lane",
                     config.faultInjection() ? ", fault injection enabled" : "", String.valueOf(Protocol.VERSION));
             if (config.clusterSecret() == null) {
                 LOG.log(System.Logger.Level.WARNING, "no cluster secret (--cluster-secret-file): anyone who reaches "

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.server;
 
+import io.hedgerow.common.net.LinkTls;
 import io.hedgerow.common.policy.Backoff;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.Protocol;
@@ -53,12 +54,14 @@ final class PeerCancels {
     private final InstantSource wallClock;
     private final ConcurrentHashMap<String, PeerLink> links = new ConcurrentHashMap<>();
     private final Frame hello;
+    private final LinkTls tls;
     /** The leaves of the cluster, from the last assignment; empty until one came. */
     private volatile Set<String> cluster = Set.of();
 
     /** @param clusterSecret the secret peers require in the Hello; null: none */
     PeerCancels(EventLoopGroup group, Class<? extends Channel> channelClass, int maxFrameBytes, Ticker ticker,
-            LeafCounters counters, InstantSource wallClock, String clusterSecret) {
+            LeafCounters counters, InstantSource wallClock, String clusterSecret, LinkTls tls) {
+        this.tls = tls;
         this.hello = Protocol.twinCancelsHello(clusterSecret);
         this.group = group;
         this.channelClass = channelClass;
@@ -90,7 +93,7 @@ final class PeerCancels {
                 return;
             }
             link = links.computeIfAbsent(address, a -> new PeerLink(a, group.next(), channelClass, maxFrameBytes,
-                    ticker, counters, hello));
+                    ticker, counters, hello, tls));
         }
         link.send(cancel);
     }

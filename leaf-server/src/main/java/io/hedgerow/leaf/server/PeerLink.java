@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.server;
 
+import io.hedgerow.common.net.LinkTls;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.WireCodec;
@@ -55,9 +56,11 @@ final class PeerLink {
     private int failedAttempts;
     private long retryAtNanos;
     private volatile boolean connected;
+    private final LinkTls tls;
 
     PeerLink(String address, EventLoop loop, Class<? extends Channel> channelClass, int maxFrameBytes, Ticker ticker,
-            LeafCounters counters, Frame hello) {
+            LeafCounters counters, Frame hello, LinkTls tls) {
+        this.tls = tls;
         this.hello = hello;
         this.address = address;
         this.loop = loop;
@@ -116,6 +119,8 @@ final class PeerLink {
             return;
         }
         connecting = true;
+        String host = address.substring(0, colon);
+        int peerPort = port;
         new Bootstrap()
                 .group(loop)
                 .channel(channelClass)
@@ -125,6 +130,7 @@ final class PeerLink {
                     @Override
                     protected void initChannel(Channel ch) {
                         WireCodec.install(ch.pipeline(), maxFrameBytes);
+                        tls.dialled(ch, host, peerPort);
                         ch.pipeline().addLast("peer", new Discard());
                     }
                 })

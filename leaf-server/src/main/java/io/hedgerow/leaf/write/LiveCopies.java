@@ -8,10 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Makes a leaf's writable copy of a built partition. Hard links where the file system allows
+ * Makes a leaf's writable copy of a built partition, or of a snapshot of another leaf's copy
+ * ({@link LivePartition#snapshot}), and the snapshot itself. Hard links where the file system allows
  * (Lucene writes each file once and never changes it, so a link is as good as a copy and costs no
  * space), copies elsewhere. The copy is made under a temporary name and renamed into place, so a
  * crash midway leaves no half copy that looks whole.
@@ -20,27 +24,41 @@ final class LiveCopies {
     private LiveCopies() {
     }
 
+    /** Links (or copies) every file of the {@code source} directory to {@code target}, under {@code parent}. */
     static void linkOrCopy(Path source, Path parent, Path target) throws IOException {
         if (!Files.isDirectory(source)) {
             throw new IOException("no partition to copy at " + source + " (expected: the build's partition directory)");
         }
+        List<String> names = new ArrayList<>();
+        try (Stream<Path> files = Files.list(source)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String name = file.getFileName().toString();
+                if (!name.equals("write.lock") && !name.startsWith(".") && Files.isRegularFile(file)) {
+                    names.add(name);
+                }
+            }
+        }
+        linkOrCopy(source, names, parent, target);
+    }
+
+    /**
+     * Links (or copies) the files {@code names} of {@code source} to {@code target}, under
+     * {@code parent}: for a snapshot, exactly the files of one Lucene commit, since other files of
+     * a live index (a merge's, being written or deleted) may come and go meanwhile.
+     */
+    static void linkOrCopy(Path source, Collection<String> names, Path parent, Path target) throws IOException {
         Files.createDirectories(parent);
         Path tmp = parent.resolve(target.getFileName() + ".tmp");
         PartitionStore.deleteTree(tmp);
         Files.createDirectories(tmp);
-        try (Stream<Path> files = Files.list(source)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                String name = file.getFileName().toString();
-                if (name.equals("write.lock") || name.startsWith(".") || !Files.isRegularFile(file)) {
-                    continue;
-                }
-                try {
-                    Files.createLink(tmp.resolve(name), file);
-                } catch (IOException | UnsupportedOperationException e) {
-                    Files.copy(file, tmp.resolve(name));
-                    try (FileChannel channel = FileChannel.open(tmp.resolve(name), StandardOpenOption.WRITE)) {
-                        channel.force(true);
-                    }
+        for (String name : names) {
+            Path file = source.resolve(name);
+            try {
+                Files.createLink(tmp.resolve(name), file);
+            } catch (IOException | UnsupportedOperationException e) {
+                Files.copy(file, tmp.resolve(name));
+                try (FileChannel channel = FileChannel.open(tmp.resolve(name), StandardOpenOption.WRITE)) {
+                    channel.force(true);
                 }
             }
         }

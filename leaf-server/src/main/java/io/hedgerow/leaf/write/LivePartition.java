@@ -20,12 +20,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.store.FSDirectory;
 
@@ -320,6 +322,26 @@ final class LivePartition implements Closeable {
                     + " catch up from the log (file-based recovery is not built): rebuild its copy");
         }
         return log.readFrom(fromSeq);
+    }
+
+    /**
+     * Commits, then publishes that commit as a snapshot in the directory {@code where} names for
+     * its seq (kept as it is if it exists: a snapshot of that seq was made before): hard links to
+     * exactly the commit's files, so the snapshot never changes whatever this copy does next.
+     * Another leaf's copy starts from it ({@code RESTORE}) when it is too far behind this copy's
+     * log to catch up from it (file-based recovery).
+     *
+     * @return the seq the snapshot holds every write up to
+     */
+    synchronized long snapshot(LongFunction<Path> where) throws IOException {
+        commit();
+        Path target = where.apply(committedSeq);
+        if (!Files.isDirectory(target)) {
+            // No commit can run meanwhile (this monitor), so the files of the last one stay on disk.
+            SegmentInfos commit = SegmentInfos.readLatestCommit(directory);
+            LiveCopies.linkOrCopy(directory.getDirectory(), commit.files(true), target.getParent(), target);
+        }
+        return committedSeq;
     }
 
     /** The root's word that every replica holds every write up to {@code seq}; only ever raised. */

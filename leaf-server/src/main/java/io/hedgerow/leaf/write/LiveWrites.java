@@ -6,6 +6,7 @@ import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
+import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
 import java.io.Closeable;
@@ -21,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The writes of one leaf: its {@link LivePartition}s, made on a partition's first write (or found
@@ -36,7 +39,10 @@ import java.util.function.IntPredicate;
  * local} sets to the leaf's number), since leaves of one machine share an index directory and a
  * fresh {@code local} gives them new ports. A leaf without a name uses {@code port-<port>}. Two
  * leaves started with one name on one index cannot both write: Lucene's write lock refuses the
- * second one's writes.
+ * second one's writes. Snapshots of a leaf's copies, for copies on other leaves to start from
+ * (file-based recovery, {@link LivePartition#snapshot}), go to
+ * {@code <index>/live/<build>/snapshots/partition-NNNN/}: the leaves must share the partition store,
+ * as they share the build.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. {@link #start} is called once, after the leaf
  * has bound its port and before any write is handled; a write that comes earlier is answered with
@@ -44,6 +50,9 @@ import java.util.function.IntPredicate;
  */
 public final class LiveWrites implements Closeable {
     private static final System.Logger LOG = System.getLogger(LiveWrites.class.getName());
+    /** Beside the leaves' directories under a build's live directory: snapshots of copies, for new copies. */
+    static final String SNAPSHOTS_DIR = "snapshots";
+    private static final Pattern SNAPSHOT_NAME = Pattern.compile("partition-\\d{4}/[A-Za-z0-9_.-]+-seq-\\d+");
     private final IndexContext index;
     private final LiveSettings settings;
     private final BiConsumer<Integer, PartitionSearcher> publish;
@@ -166,16 +175,27 @@ public final class LiveWrites implements Closeable {
         }
         try {
             WriteOp first = request.getOpsCount() == 1 ? request.getOps(0) : null;
-            if (first != null && first.getKind() == WriteKind.READ_LOG && !partitions.containsKey(request.getPartition())
+            WriteKind kind = first == null ? null : first.getKind();
+            if (kind == WriteKind.READ_LOG && !partitions.containsKey(request.getPartition())
                     && !hasCopy(request.getPartition())) {
                 // Never written here: the build as it is (a root asking at start makes no copy).
                 return response.setStatus(Status.OK).setLastSeq(0).setVisibleSeq(0).build();
             }
+            if (kind == WriteKind.RESTORE) {
+                LivePartition restored = restore(request.getPartition(), request.getSnapshot());
+                return response.setStatus(Status.OK).setLastSeq(restored.lastSeq()).setVisibleSeq(restored.visibleSeq())
+                        .setTrimmedSeq(restored.trimmedSeq()).build();
+            }
             LivePartition live = partition(request.getPartition());
             live.allowTrimming(request.getTrimmableSeq());
-            if (first != null && first.getKind() == WriteKind.READ_LOG) {
+            if (kind == WriteKind.SNAPSHOT) {
+                long seq = snapshot(live, request.getPartition());
+                return response.setStatus(Status.OK).setSnapshot(snapshotName(request.getPartition(), seq))
+                        .setLastSeq(seq).build();
+            }
+            if (kind == WriteKind.READ_LOG) {
                 response.addAllLog(live.logFrom(request.getFromSeq()));
-            } else if (first != null && first.getKind() == WriteKind.GET) {
+            } else if (kind == WriteKind.GET) {
                 response.addResults(live.get(first.getId()));
             } else {
                 response.addAllResults(live.write(request.getOpsList(), request.getPrimary()));
@@ -183,10 +203,79 @@ public final class LiveWrites implements Closeable {
                     live.refresh();
                 }
             }
-            return response.setStatus(Status.OK).setLastSeq(live.lastSeq()).setVisibleSeq(live.visibleSeq()).build();
+            return response.setStatus(Status.OK).setLastSeq(live.lastSeq()).setVisibleSeq(live.visibleSeq())
+                    .setTrimmedSeq(live.trimmedSeq()).build();
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "write to partition " + request.getPartition() + " failed", e);
             return response.setStatus(Status.ERROR).setError(String.valueOf(e.getMessage())).build();
+        }
+    }
+
+    /** Where this leaf's snapshots for other leaves' copies go: beside the leaves' own live copies. */
+    private Path snapshotsDir() throws IOException {
+        Path leafDir = dir;
+        if (leafDir == null) {
+            throw new IOException("this leaf does not take writes yet (it has not finished starting)");
+        }
+        return leafDir.resolveSibling(SNAPSHOTS_DIR);
+    }
+
+    /** {@code partition-NNNN/<this leaf's directory>-seq-<seq>}: one snapshot per partition, leaf and seq. */
+    private String snapshotName(int partition, long seq) {
+        return String.format("partition-%04d/%s-seq-%d", partition, dir.getFileName(), seq);
+    }
+
+    /** Makes the snapshot, then drops this leaf's older snapshots of the partition (their copies were made). */
+    private long snapshot(LivePartition live, int partition) throws IOException {
+        Path snapshots = snapshotsDir();
+        long seq = live.snapshot(at -> snapshots.resolve(snapshotName(partition, at)));
+        Path target = snapshots.resolve(snapshotName(partition, seq));
+        String prefix = dir.getFileName() + "-seq-";
+        try (Stream<Path> older = Files.list(target.getParent())) {
+            for (Path snapshot : (Iterable<Path>) older::iterator) {
+                String name = snapshot.getFileName().toString();
+                if (name.startsWith(prefix) && !snapshot.equals(target)) {
+                    PartitionStore.deleteTree(snapshot);
+                }
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "partition {0}: snapshot at seq {1} for a copy to start from ({2})", partition,
+                seq, target);
+        return seq;
+    }
+
+    /**
+     * Replaces this leaf's copy of {@code partition} with the snapshot {@code name} (another
+     * leaf's, in the partition store) and serves it: the root does this to a copy too far behind
+     * the primary's log, then replays the log above the snapshot. What this copy held and the
+     * snapshot lacks was never acknowledged (the root restores only copies out of its in-sync set,
+     * from the primary, which holds every acknowledged write), so it is dropped.
+     */
+    private LivePartition restore(int partition, String name) throws IOException {
+        if (!SNAPSHOT_NAME.matcher(name).matches() || !name.startsWith(String.format("partition-%04d/", partition))) {
+            throw new IOException("snapshot '" + name + "' (expected: partition-" + String.format("%04d", partition)
+                    + "/<leaf>-seq-<n>, as a SNAPSHOT answer names it)");
+        }
+        Path snapshot = snapshotsDir().resolve(name);
+        if (!Files.isDirectory(snapshot)) {
+            throw new IOException("no snapshot at " + snapshot + " (the primary made a newer one, or this leaf does"
+                    + " not share the partition store with it)");
+        }
+        synchronized (this) {
+            LivePartition old = partitions.remove(partition);
+            if (old != null) {
+                closeQuietly(old);
+            }
+            Path target = partitionDir(dir, partition);
+            PartitionStore.deleteTree(target);
+            LiveCopies.linkOrCopy(snapshot, target, target.resolve(LivePartition.INDEX_DIR));
+            LivePartition live = LivePartition.open(index, partition, target,
+                    index.store().partitionDir(index.manifest(), partition),
+                    searcher -> publish.accept(partition, searcher));
+            partitions.put(partition, live);
+            LOG.log(System.Logger.Level.INFO, "partition {0} restored from snapshot {1} (last seq {2})", partition, name,
+                    live.lastSeq());
+            return live;
         }
     }
 

@@ -71,14 +71,41 @@ class PartitionWarmerTest {
     }
 
     @Test
-    void searchesAndFetchesUntilTheBudgetIsSpent() throws IOException {
+    void searchesAndFetchesUntilTheBudgetIsSpentPausingAsLongAsEachSearchTook() throws IOException {
         AtomicLong reads = new AtomicLong();
         Ticker millisPerRead = () -> reads.incrementAndGet() * 1_000_000L;
+        List<Long> pauses = new ArrayList<>();
 
-        int searches = new PartitionWarmer(millisPerRead, Duration.ofMillis(200)).warm(partitions);
+        int searches = new PartitionWarmer(millisPerRead, Duration.ofMillis(200), pauses::add).warm(partitions);
 
-        // One clock read to start, then one before each search: 199 searches fit in 200 ms.
-        assertThat(searches).isEqualTo(199);
+        // One clock read to start (1 ms), then two per search (its start and end): searches start at
+        // 2, 4, ... 200 ms, and the one that would start at 202 ms is past the budget's end, 201 ms.
+        assertThat(searches).isEqualTo(100);
+        assertThat(pauses).hasSize(100).containsOnly(1_000_000L);
+    }
+
+    @Test
+    void stopsOnceItsSearchRateStopsRising() throws IOException {
+        AtomicLong reads = new AtomicLong();
+        Ticker fiveMillisPerRead = () -> reads.incrementAndGet() * 5_000_000L;
+
+        int searches = new PartitionWarmer(fiveMillisPerRead, Duration.ofSeconds(60), nanos -> { }).warm(partitions);
+
+        // 100 searches a second from the first 1 s window on, none 10% better for 3 more: converged
+        // at the end of the fourth window (4.005 s); the search that would start at 4.01 s does not.
+        assertThat(searches).isEqualTo(400);
+    }
+
+    @Test
+    void keepsWarmingWhileItsSearchRateRises() throws IOException {
+        AtomicLong nanos = new AtomicLong();
+        // Each read advances the clock less as time goes on: the rate rises 33% from one second to the next.
+        Ticker faster = () -> nanos.addAndGet((long) (10_000_000 * Math.pow(0.75, nanos.get() / 1_000_000_000L)));
+
+        new PartitionWarmer(faster, Duration.ofSeconds(5), pause -> { }).warm(partitions);
+
+        // A steady rate would have converged at 4 s.
+        assertThat(nanos.get()).as("ran to the end of its budget, 5 s").isGreaterThanOrEqualTo(5_000_000_000L);
     }
 
     @Test
@@ -86,6 +113,6 @@ class PartitionWarmerTest {
         Ticker unused = () -> {
             throw new AssertionError("a warm-up without a budget reads no clock");
         };
-        assertThat(new PartitionWarmer(unused, Duration.ZERO).warm(partitions)).isZero();
+        assertThat(new PartitionWarmer(unused, Duration.ZERO, pause -> { }).warm(partitions)).isZero();
     }
 }

@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param shadowFraction     the fraction of primaries of a partition with a replica on probation
  *                           that send that replica a shadow copy (SHADOW class, answer dropped,
  *                           charged to the hedge budget)
+ * @param slowStart          how long a leaf that comes back takes at best to get its full share of
+ *                           primaries ({@link SlowStart}, which its latency caps as well); zero: off
  */
 public record AdaptationSettings(
         boolean latencyAwareChoice,
@@ -38,7 +40,8 @@ public record AdaptationSettings(
         Duration probationAfter,
         int probationMinSamples,
         Duration probationRecovery,
-        double shadowFraction) {
+        double shadowFraction,
+        Duration slowStart) {
 
     public AdaptationSettings {
         if (!(stallFactor >= 1) || Double.isInfinite(stallFactor)) {
@@ -57,6 +60,10 @@ public record AdaptationSettings(
         if (probationMinSamples < 1) {
             throw new IllegalArgumentException("probationMinSamples: " + probationMinSamples + " (expected: >= 1)");
         }
+        Objects.requireNonNull(slowStart, "slowStart");
+        if (slowStart.isNegative()) {
+            throw new IllegalArgumentException("slowStart: " + slowStart + " (expected: >= 0; 0 for off)");
+        }
         if (!(shadowFraction >= 0 && shadowFraction <= 1)) {
             throw new IllegalArgumentException("shadowFraction: " + shadowFraction + " (expected: >= 0.0 and <= 1.0)");
         }
@@ -65,42 +72,50 @@ public record AdaptationSettings(
     /**
      * Everything on: C3 ranking; a stall after 8 usual latencies (at least 20 ms) of silence;
      * probation for a leaf 3 times slower than its peers' median (and 2 ms slower) for 2 s over 20
-     * answers, back after 3 s of normal latency; a shadow copy for 20% of the primaries it misses.
+     * answers, back after 3 s of normal latency; a shadow copy for 20% of the primaries it misses;
+     * a slow start of 30 s at least for a leaf that comes back.
      */
     public static AdaptationSettings defaults() {
         return new AdaptationSettings(true, true, 8, Duration.ofMillis(20), true, 3, Duration.ofMillis(2),
-                Duration.ofSeconds(2), 20, Duration.ofSeconds(3), 0.2);
+                Duration.ofSeconds(2), 20, Duration.ofSeconds(3), 0.2, Duration.ofSeconds(30));
     }
 
-    /** Nothing adapts: the fewest outstanding replica, no stall detection, no probation. */
+    /** Nothing adapts: the fewest outstanding replica, no stall detection, no probation, no slow start. */
     public static AdaptationSettings off() {
-        return defaults().withLatencyAwareChoice(false).withStallDetection(false).withProbation(false);
+        return defaults().withLatencyAwareChoice(false).withStallDetection(false).withProbation(false)
+                .withSlowStart(Duration.ZERO);
     }
 
     public AdaptationSettings withLatencyAwareChoice(boolean on) {
         return new AdaptationSettings(on, stallDetection, stallFactor, stallMin, probation, probationFactor,
-                probationMinExcess, probationAfter, probationMinSamples, probationRecovery, shadowFraction);
+                probationMinExcess, probationAfter, probationMinSamples, probationRecovery, shadowFraction, slowStart);
     }
 
     public AdaptationSettings withStallDetection(boolean on) {
         return new AdaptationSettings(latencyAwareChoice, on, stallFactor, stallMin, probation, probationFactor,
-                probationMinExcess, probationAfter, probationMinSamples, probationRecovery, shadowFraction);
+                probationMinExcess, probationAfter, probationMinSamples, probationRecovery, shadowFraction, slowStart);
     }
 
     public AdaptationSettings withProbation(boolean on) {
         return new AdaptationSettings(latencyAwareChoice, stallDetection, stallFactor, stallMin, on, probationFactor,
-                probationMinExcess, probationAfter, probationMinSamples, probationRecovery, shadowFraction);
+                probationMinExcess, probationAfter, probationMinSamples, probationRecovery, shadowFraction, slowStart);
     }
 
     /** Probation's timing: slow for {@code after} before it starts, normal for {@code recovery} before it ends. */
     public AdaptationSettings withProbationTiming(Duration after, Duration recovery, int minSamples) {
         return new AdaptationSettings(latencyAwareChoice, stallDetection, stallFactor, stallMin, probation, probationFactor,
-                probationMinExcess, after, minSamples, recovery, shadowFraction);
+                probationMinExcess, after, minSamples, recovery, shadowFraction, slowStart);
     }
 
     public AdaptationSettings withShadowFraction(double fraction) {
         return new AdaptationSettings(latencyAwareChoice, stallDetection, stallFactor, stallMin, probation, probationFactor,
-                probationMinExcess, probationAfter, probationMinSamples, probationRecovery, fraction);
+                probationMinExcess, probationAfter, probationMinSamples, probationRecovery, fraction, slowStart);
+    }
+
+    /** How long a returning leaf's slow start takes at best ({@link SlowStart}); zero: off. */
+    public AdaptationSettings withSlowStart(Duration window) {
+        return new AdaptationSettings(latencyAwareChoice, stallDetection, stallFactor, stallMin, probation, probationFactor,
+                probationMinExcess, probationAfter, probationMinSamples, probationRecovery, shadowFraction, window);
     }
 
     /** The stall rule these settings give, or null when stall detection is off. */

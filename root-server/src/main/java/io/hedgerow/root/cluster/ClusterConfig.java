@@ -7,6 +7,7 @@ import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.placement.PlacementSettings;
 import io.hedgerow.root.tail.TailSettings;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +35,8 @@ import java.util.Objects;
  *                       started without one serve any root)
  * @param adaptation     replica choice, stall detection and latency-induced probation, across requests
  * @param placement      re-replication, selective replication and rebalancing of partition copies
+ * @param tlsTrust       dial the leaves over TLS, trusting the PEM certificates in this file
+ *                       ({@link io.hedgerow.common.net.LinkTls}); null: plaintext
  */
 public record ClusterConfig(
         String indexName,
@@ -50,7 +53,8 @@ public record ClusterConfig(
         BatchAdmissionSettings batchAdmission,
         String clusterSecret,
         AdaptationSettings adaptation,
-        PlacementSettings placement) {
+        PlacementSettings placement,
+        Path tlsTrust) {
 
     public ClusterConfig {
         if (clusterSecret != null && clusterSecret.isBlank()) {
@@ -92,6 +96,15 @@ public record ClusterConfig(
         }
     }
 
+    /** Plaintext links to the leaves: as the canonical constructor without {@code tlsTrust}. */
+    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
+            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
+            IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
+            AdaptationSettings adaptation, PlacementSettings placement) {
+        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
+                index, batchAdmission, clusterSecret, adaptation, placement, null);
+    }
+
     /**
      * Defaults: 1 s default timeout, 60 s maximum, an event loop per core, {@link
      * HedgeSettings#defaults()}, {@link TailSettings#defaults()}.
@@ -100,7 +113,7 @@ public record ClusterConfig(
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
                 Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults(),
                 TailSettings.defaults(), null, BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults(),
-                PlacementSettings.defaults());
+                PlacementSettings.defaults(), null);
     }
 
     /** As {@link #of(String, List, int, int)}, for exactly this index: its name and partition count. */
@@ -111,50 +124,56 @@ public record ClusterConfig(
     /** For exactly this index; its name and partition count must be this config's. */
     public ClusterConfig withIndex(IndexManifest manifest) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation, placement);
+                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement);
+                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
     }
 
     public ClusterConfig withIoThreads(int threads) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement);
+                hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation, placement);
+                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
     }
 
     public ClusterConfig withTail(TailSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation, placement);
+                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
     }
 
     public ClusterConfig withBatchAdmission(BatchAdmissionSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation, placement);
+                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation, placement, tlsTrust);
     }
 
     /** The shared secret every Hello to a leaf carries (null: none). */
     public ClusterConfig withClusterSecret(String secret) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation, placement);
+                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation, placement, tlsTrust);
     }
 
     /** Across-request adaptation: replica choice, stall detection, probation. */
     public ClusterConfig withAdaptation(AdaptationSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings, placement);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings, placement, tlsTrust);
     }
 
     /** Re-replication, selective replication and rebalancing of partition copies. */
     public ClusterConfig withPlacement(PlacementSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, settings);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, settings, tlsTrust);
+    }
+
+    /** Dial the leaves over TLS trusting the PEM certificates in {@code trusted} (null: plaintext). */
+    public ClusterConfig withTlsTrust(Path trusted) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, trusted);
     }
 
     @Override

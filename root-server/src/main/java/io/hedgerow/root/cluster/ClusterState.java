@@ -1,8 +1,11 @@
 package io.hedgerow.root.cluster;
 
+import io.hedgerow.common.net.LinkTls;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.adapt.Probation;
+import io.hedgerow.root.adapt.SlowStart;
 import io.hedgerow.root.placement.PlacementReport;
+import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Set;
@@ -31,6 +34,8 @@ public final class ClusterState {
     private final ServedIndex index;
     private final long rootId;
     private final Probation probation;
+    private final SlowStart slowStart;
+    private final LinkTls linkTls;
     private final StaleReplicas staleReplicas;
     private final Ticker ticker;
 
@@ -72,6 +77,12 @@ public final class ClusterState {
             partitionDocs.set(p, -1);
         }
         // A leaf that can serve at all: probation keeps one such replica of every partition in rotation.
+        try {
+            this.linkTls = LinkTls.dialing(config.tlsTrust());
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        this.slowStart = new SlowStart(config.leaves().size(), config.adaptation().slowStart());
         this.probation = new Probation(config.adaptation(), this::assignment,
                 leaf -> leaves.get(leaf).state() == LeafStatus.State.UP || leaves.get(leaf).state() == LeafStatus.State.DEGRADED);
     }
@@ -84,6 +95,16 @@ public final class ClusterState {
     /** Now on the root's ticker (the clock of probation's times). */
     public long nanoTime() {
         return ticker.nanoTime();
+    }
+
+    /** TLS on the connections to the leaves, or none ({@link ClusterConfig#tlsTrust()}). */
+    public LinkTls linkTls() {
+        return linkTls;
+    }
+
+    /** Leaves that came back and get a growing share of primaries, shared by every event loop. */
+    public SlowStart slowStart() {
+        return slowStart;
     }
 
     /** Which leaves are on latency-induced probation, shared by every event loop. */

@@ -1,5 +1,6 @@
 package io.hedgerow.root.cluster;
 
+import io.hedgerow.common.net.TlsContexts;
 import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.HelloAck;
@@ -11,12 +12,16 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Learns, before a root starts, which index its leaves serve: it says Hello to each leaf, as the
@@ -54,6 +59,16 @@ public final class IndexProbe {
     /** As {@link #learn(List, long, Duration)}, saying the cluster's secret (null: none) in the Hello. */
     public static IndexManifest learn(List<String> leaves, long rootId, String clusterSecret, Duration timeout)
             throws IOException, InterruptedException {
+        return learn(leaves, rootId, clusterSecret, null, timeout);
+    }
+
+    /**
+     * As {@link #learn(List, long, String, Duration)}, over TLS trusting the PEM certificates in
+     * {@code tlsTrust} (null: plaintext), as the root's connections will.
+     */
+    public static IndexManifest learn(List<String> leaves, long rootId, String clusterSecret, Path tlsTrust,
+            Duration timeout) throws IOException, InterruptedException {
+        SSLSocketFactory tls = tlsTrust == null ? null : TlsContexts.jdkClient(tlsTrust).getSocketFactory();
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<String, IndexIdentity> identities = new LinkedHashMap<>();
         Map<String, String> problems = new LinkedHashMap<>();
@@ -63,7 +78,7 @@ public final class IndexProbe {
                     continue;
                 }
                 try {
-                    HelloAck ack = hello(LeafAddress.parse(leaf), rootId, clusterSecret, remaining(deadline));
+                    HelloAck ack = hello(LeafAddress.parse(leaf), rootId, clusterSecret, tls, remaining(deadline));
                     String refused = !ack.getError().isEmpty() ? "refused: " + ack.getError()
                             : Protocol.mismatch(ack.getProtocolVersion(), "it", "this root");
                     if (refused != null) {
@@ -105,9 +120,18 @@ public final class IndexProbe {
                 Math.min(Duration.ofSeconds(2).toNanos(), deadlineNanos - System.nanoTime())));
     }
 
-    private static HelloAck hello(LeafAddress address, long rootId, String clusterSecret, Duration timeout) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(address.host(), address.port()), (int) timeout.toMillis());
+    private static HelloAck hello(LeafAddress address, long rootId, String clusterSecret, SSLSocketFactory tls,
+            Duration timeout) throws IOException {
+        try (Socket plain = new Socket()) {
+            plain.connect(new InetSocketAddress(address.host(), address.port()), (int) timeout.toMillis());
+            Socket socket = plain;
+            if (tls != null) {
+                SSLSocket secure = (SSLSocket) tls.createSocket(plain, address.host(), address.port(), true);
+                SSLParameters parameters = secure.getSSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                secure.setSSLParameters(parameters);
+                socket = secure;
+            }
             socket.setSoTimeout((int) timeout.toMillis());
             socket.setTcpNoDelay(true);
             DataOutputStream out = new DataOutputStream(socket.getOutputStream());

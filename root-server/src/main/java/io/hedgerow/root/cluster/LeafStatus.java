@@ -29,6 +29,7 @@ public final class LeafStatus {
     private volatile String lastError;
     private volatile String refusal;
     private volatile boolean draining;
+    private volatile boolean everReady;
     private volatile Supervision supervision;
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
@@ -150,10 +151,17 @@ public final class LeafStatus {
         return supervision;
     }
 
-    public void connectionReady() {
+    /**
+     * A connection to the leaf is ready (its assignment acknowledged).
+     *
+     * @return true when the leaf comes back: no connection of it was ready, and one was before
+     */
+    public boolean connectionReady() {
         draining = false;
         refusal = null;
-        readyConnections.incrementAndGet();
+        boolean cameBack = readyConnections.getAndIncrement() == 0 && everReady;
+        everReady = true;
+        return cameBack;
     }
 
     /**

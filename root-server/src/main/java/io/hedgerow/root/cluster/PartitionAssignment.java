@@ -26,11 +26,17 @@ public final class PartitionAssignment {
     private final int leaves;
     private final int[][] replicasOfPartition;
     private final int[][] partitionsOfLeaf;
+    private final int mostReplicas;
 
     private PartitionAssignment(int partitions, int leaves, int[][] replicasOfPartition) {
         this.partitions = partitions;
         this.leaves = leaves;
         this.replicasOfPartition = replicasOfPartition;
+        int most = 0;
+        for (int[] replicas : replicasOfPartition) {
+            most = Math.max(most, replicas.length);
+        }
+        this.mostReplicas = most;
         List<List<Integer>> byLeaf = new ArrayList<>();
         for (int leaf = 0; leaf < leaves; leaf++) {
             byLeaf.add(new ArrayList<>());
@@ -195,6 +201,20 @@ public final class PartitionAssignment {
     /** The leaves holding {@code partition}, preferred first. Do not modify. */
     public int[] replicasOf(int partition) {
         return replicasOfPartition[partition];
+    }
+
+    /** The most replicas any partition has (a hot partition's extra copies included). */
+    public int mostReplicas() {
+        return mostReplicas;
+    }
+
+    /** The most replicas any of {@code targets} has. */
+    public int mostReplicas(int[] targets) {
+        int most = 0;
+        for (int p : targets) {
+            most = Math.max(most, replicasOfPartition[p].length);
+        }
+        return most;
     }
 
     /** The partitions {@code leaf} holds, ascending. */

@@ -1,6 +1,8 @@
 package io.hedgerow.root.fanout;
 
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.FetchRequest;
+import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
@@ -27,7 +29,9 @@ import java.util.random.RandomGenerator;
  * the clock) supplied by the caller. This is what the simulator ({@code io.hedgerow.root.sim})
  * drives at thousands of leaves: it plays the part of {@link Gatherer} and one event loop's
  * {@link LoopConnections}, turning what its modelled leaves do into events and executing the
- * actions on them. Every decision stays in the request path's own classes.
+ * actions on them. Every decision stays in the request path's own classes, the fetch phase's
+ * included: a search that wants stored fields or snippets and has hits fetches them ({@link
+ * Copy#fetch()}), hedged and retried as {@link FetchPhase} decides.
  *
  * <p>As one event loop's connections do, it keeps per leaf the copies outstanding (sent and neither
  * answered nor lost: a copy the run cancelled stays outstanding until its leaf answers the cancel;
@@ -43,7 +47,7 @@ public final class DetachedRoot {
 
     /** What the request path asks of the world: implemented by the simulator. */
     public interface Wire {
-        /** Deliver {@code copy} to its leaf ({@link Copy#leaf()}). */
+        /** Deliver {@code copy}, a search or a fetch ({@link Copy#fetch()}), to its leaf ({@link Copy#leaf()}). */
         void send(Copy copy);
 
         /**
@@ -92,7 +96,7 @@ public final class DetachedRoot {
         this.ready = new boolean[leaves];
         for (int leaf = 0; leaf < leaves; leaf++) {
             progress[leaf] = new LeafProgress();
-            listeners[leaf] = new LeafListener(leaf, cluster.probation());
+            listeners[leaf] = new LeafListener(leaf, cluster.probation(), cluster.slowStart());
             ready[leaf] = true;
             leavesByName.put(cluster.leaf(leaf).name(), leaf);
         }
@@ -168,11 +172,12 @@ public final class DetachedRoot {
             this.run = run;
         }
 
-        /** The leaf answered {@code copy} at {@code nowNanos}; dropped if the search cancelled it. */
+        /** The leaf answered {@code copy}, a search, at {@code nowNanos}; dropped if the search cancelled it. */
         public void answered(Copy copy, SearchResponse response, long nowNanos) {
             int leaf = copy.leaf();
             outstanding[leaf]--;
             listeners[leaf].heard(nowNanos);
+            context.cluster().partitionLoad().record(response.getPartition(), response.getServiceNanos());
             listeners[leaf].searched(copy.sub, response, nowNanos);
             if (copy.sub.cancelled() || copy.sub.kind() == SubRequestTrace.Kind.SHADOW) {
                 return; // as a connection does: the run stopped waiting for it, or never waited
@@ -181,6 +186,20 @@ public final class DetachedRoot {
                 progress[leaf].done(nowNanos, copy.sub.sentNanos(), copy.sub.priority());
             }
             execute(run.handle(new Event.Answered((SearchCopy) copy.sub, response, nowNanos)));
+        }
+
+        /**
+         * The leaf answered {@code copy}, a fetch, at {@code nowNanos}: as a connection does, it tells
+         * the leaf's load it heard from it, and the run unless the run cancelled the fetch.
+         */
+        public void fetched(Copy copy, FetchResponse response, long nowNanos) {
+            int leaf = copy.leaf();
+            outstanding[leaf]--;
+            listeners[leaf].heard(nowNanos);
+            if (copy.sub.cancelled()) {
+                return;
+            }
+            execute(run.handle(new Event.Fetched((FetchCopy) copy.sub, response, nowNanos)));
         }
 
         /** The connection that carried {@code copy} closed before its answer came. */
@@ -206,15 +225,14 @@ public final class DetachedRoot {
                         wire.send(new Copy(this, copy, request.getBudgetNanos(),
                                 request.hasTwin() ? request.getTwin().getRequestId() : 0,
                                 request.hasTwin() ? leafOf(request.getTwin().getLeafAddress()) : -1,
-                                request.hasTwin() ? request.getTwin().getGraceNanos() : 0));
+                                request.hasTwin() ? request.getTwin().getGraceNanos() : 0, null));
                     }
                     case Action.SendShadow shadow -> {
                         SearchCopy copy = sent(shadow.copy());
-                        wire.send(new Copy(this, copy, shadow.wire().getBudgetNanos(), 0, -1, 0));
+                        wire.send(new Copy(this, copy, shadow.wire().getBudgetNanos(), 0, -1, 0, null));
                     }
-                    case Action.SendFetch send -> throw new IllegalStateException(
-                            "a fetch to leaf " + send.copy().leaf() + " (expected: searches of ids and scores only;"
-                                    + " the detached root does not model the fetch phase)");
+                    case Action.SendFetch send -> wire.send(new Copy(this, sent(send.copy()),
+                            send.wire().getBudgetNanos(), 0, -1, 0, send.wire()));
                     case Action.Cancel cancel -> {
                         // Still outstanding: the leaf holds it until it answers the cancel.
                         context.metrics().cancelSent();
@@ -229,7 +247,7 @@ public final class DetachedRoot {
     }
 
     /** The copy goes out now: owed by its leaf until answered or lost. */
-    private SearchCopy sent(SearchCopy copy) {
+    private <C extends SubRequest> C sent(C copy) {
         listeners[copy.leaf()].sent(context.ticker().nanoTime(), outstanding[copy.leaf()]);
         outstanding[copy.leaf()]++;
         return copy;
@@ -245,8 +263,8 @@ public final class DetachedRoot {
 
     /**
      * One sub-request as the wire carries it: its leaf, partition, class and request id, the budget
-     * its leaf gets, and its tied twin if it has one. A cancel names the copy it cancels by the same
-     * {@link #requestId()}.
+     * its leaf gets, and its tied twin if it has one; or a fetch, with what it fetches. A cancel
+     * names the copy it cancels by the same {@link #requestId()}.
      */
     public static final class Copy {
         private final Search search;
@@ -255,17 +273,24 @@ public final class DetachedRoot {
         private final long twinRequestId;
         private final int twinLeaf;
         private final long twinGraceNanos;
+        private final FetchRequest fetch;
         /** Anything the simulator wants to keep with the copy (its modelled task). */
         public Object attachment;
 
         private Copy(Search search, SubRequest sub, long budgetNanos, long twinRequestId, int twinLeaf,
-                long twinGraceNanos) {
+                long twinGraceNanos, FetchRequest fetch) {
             this.search = search;
             this.sub = sub;
             this.budgetNanos = budgetNanos;
             this.twinRequestId = twinRequestId;
             this.twinLeaf = twinLeaf;
             this.twinGraceNanos = twinGraceNanos;
+            this.fetch = fetch;
+        }
+
+        /** What this copy fetches when it is a fetch (answer it with {@link Search#fetched}); null for a search. */
+        public FetchRequest fetch() {
+            return fetch;
         }
 
         public Search search() {
@@ -276,6 +301,7 @@ public final class DetachedRoot {
             return sub.leaf();
         }
 
+        /** The partition a search copy searches; -1 for a fetch. */
         public int partition() {
             return sub.tracePartition();
         }

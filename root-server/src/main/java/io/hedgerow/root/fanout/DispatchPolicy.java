@@ -60,6 +60,14 @@ public interface DispatchPolicy {
         default boolean stale(int partition, int leaf) {
             return false;
         }
+
+        /**
+         * The fraction (0..1] of the primaries it would win that the leaf should get: below 1 while
+         * it is in slow start ({@link io.hedgerow.root.adapt.SlowStart}).
+         */
+        default double share(int leaf) {
+            return 1;
+        }
     }
 
     /** The fewest outstanding replica, ties to the preferred one; probation, stalled and stale replicas last. */

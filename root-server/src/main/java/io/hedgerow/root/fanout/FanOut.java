@@ -224,7 +224,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         static SearchLoop of(LoopConnections connections, Ticker ticker, ClusterState cluster) {
             EventLoop loop = connections.loop();
             LeafView view = new LoopLeafView(connections, ticker, cluster.config().adaptation().stallRule(),
-                    cluster.probation(), cluster.staleReplicas());
+                    cluster.probation(), cluster.staleReplicas(), cluster.slowStart());
             return new SearchLoop(connections, view, (task, delayNanos) -> {
                 ScheduledFuture<?> scheduled = loop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
                 return () -> scheduled.cancel(false);

@@ -148,7 +148,7 @@ final class FetchPhase {
         if (response.getStatus() == Status.OK && response.getDocsCount() == copy.hits().size()) {
             ctx.shared.fetchDelay().record(ctx.requestClass, nowNanos - copy.sentNanos());
             ctx.metrics().fetchAnswered(copy.leaf(), nowNanos - copy.sentNanos(), response.getQueueNanos(),
-                    response.getServiceNanos());
+                    response.getServiceNanos(), response.getCpuNanos());
             List<HitSlot> notThere = new ArrayList<>(0);
             boolean used = false;
             for (int i = 0; i < copy.hits().size(); i++) {
@@ -171,7 +171,8 @@ final class FetchPhase {
             cancelRedundant();
             retry(notThere, nowNanos);
         } else {
-            ctx.metrics().subRequestFailed(response.getStatus() == Status.BUSY ? SubRequestError.BUSY : SubRequestError.FAILED);
+            ctx.metrics().subRequestFailed(response.getStatus() != Status.BUSY ? SubRequestError.FAILED
+                    : ctx.shared.cluster().leaf(copy.leaf()).isDraining() ? SubRequestError.DRAINING : SubRequestError.BUSY);
             failed(copy, leaf + ": " + response.getStatus().name().toLowerCase(Locale.ROOT)
                     + (response.getError().isEmpty() ? "" : " (" + response.getError() + ")"), nowNanos);
         }

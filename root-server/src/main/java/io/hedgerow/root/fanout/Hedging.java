@@ -12,9 +12,10 @@ import io.hedgerow.root.hedge.RoundTrip;
  * <ul>
  *   <li><b>hedged:</b> at the hedge delay, every partition still waiting on its copy gets a backup
  *       on another ready replica, at the leaves' BACKUP class, if the {@link HedgeBudget} allows.
- *       Where partitions have a third replica, a second round one hedge delay later gives a
- *       partition still waiting on both copies a third (budgeted too), so that two delayed copies
- *       of one partition no longer own the tail. A backup the budget refuses is tried again
+ *       Where a partition has a third replica (configured, or a hot partition's extra copy), a
+ *       second round one hedge delay later gives it a third copy if it still waits on both
+ *       (budgeted too), and so on, a round per replica ({@link RunContext#hedgeRounds}), so that
+ *       two delayed copies of one partition no longer own the tail. A backup the budget refuses is tried again
  *       later ({@link RefusedBackups}).</li>
  *   <li><b>tied:</b> each partition's first copy names a twin on another replica, and the twin
  *       follows after the tied delay unless the partition answered; the leaf that starts one copy

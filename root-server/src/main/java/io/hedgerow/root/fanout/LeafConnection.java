@@ -80,7 +80,7 @@ final class LeafConnection {
 
     LeafConnection(int leaf, ClusterState cluster, EventLoop loop, Class<? extends Channel> channelClass,
             Supplier<Frame> assignment, Backoff backoff, Ticker ticker) {
-        this.listener = new LeafListener(leaf, cluster.probation());
+        this.listener = new LeafListener(leaf, cluster.probation(), cluster.slowStart());
         this.ticker = ticker;
         this.leaf = leaf;
         this.status = cluster.leaf(leaf);
@@ -98,6 +98,8 @@ final class LeafConnection {
                     @Override
                     protected void initChannel(Channel ch) {
                         WireCodec.install(ch.pipeline(), maxFrameBytes);
+                        LeafAddress address = status.address();
+                        cluster.linkTls().dialled(ch, address.host(), address.port());
                         ch.pipeline().addLast("answers", new AnswerHandler());
                     }
                 });
@@ -305,7 +307,11 @@ final class LeafConnection {
         if (!ready) {
             ready = true;
             failedAttempts = 0;
-            status.connectionReady();
+            if (status.connectionReady()) {
+                cluster.slowStart().begin(leaf, cluster.nanoTime());
+                LOG.log(System.Logger.Level.INFO, "leaf {0} is back: slow start (its share of primaries grows as its"
+                        + " latency comes down)", status.name());
+            }
         }
     }
 
@@ -316,7 +322,9 @@ final class LeafConnection {
         channel = null;
         if (!helloAnswered && !closed) {
             refuse("leaf " + status.name() + " closed the connection without answering this root's Hello: " + reason
-                    + " (a leaf from before protocol versions, 0, does that; this root speaks " + Protocol.VERSION + ")");
+                    + " (a leaf from before protocol versions, 0, does that, this root speaks " + Protocol.VERSION
+                    + "; so does a leaf that serves TLS when this root dials plaintext, or the reverse: this root dials "
+                    + (cluster.linkTls().dialsTls() ? "TLS" : "plaintext") + ")");
         }
         if (ready) {
             ready = false;

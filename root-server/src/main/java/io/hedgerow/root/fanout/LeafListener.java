@@ -5,22 +5,25 @@ import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.adapt.Probation;
+import io.hedgerow.root.adapt.SlowStart;
 
 /**
  * What one connection learns of its leaf from what it sends and hears: the leaf's load and silence
  * ({@link LeafLoad}, for the replica choice and stall detection) and latency samples for
- * {@link Probation}. Shared by {@link LeafConnection} and {@link DetachedRoot}, so the simulator
+ * {@link Probation} and {@link SlowStart}. Shared by {@link LeafConnection} and {@link DetachedRoot}, so the simulator
  * learns as a connection does. Confined to one event loop (or the simulator's thread); times come in
  * with the calls.
  */
 final class LeafListener {
     private final int leaf;
     private final Probation probation;
+    private final SlowStart slowStart;
     private final LeafLoad load = new LeafLoad();
 
-    LeafListener(int leaf, Probation probation) {
+    LeafListener(int leaf, Probation probation, SlowStart slowStart) {
         this.leaf = leaf;
         this.probation = probation;
+        this.slowStart = slowStart;
     }
 
     LeafLoad load() {
@@ -49,5 +52,6 @@ final class LeafListener {
         long roundTripNanos = nowNanos - copy.sentNanos();
         load.searched(nowNanos, roundTripNanos, response.getServiceNanos(), response.getQueueLength());
         probation.record(leaf, roundTripNanos, nowNanos);
+        slowStart.record(leaf, roundTripNanos);
     }
 }

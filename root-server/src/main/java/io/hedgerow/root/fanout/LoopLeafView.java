@@ -4,6 +4,7 @@ import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.adapt.Probation;
+import io.hedgerow.root.adapt.SlowStart;
 import io.hedgerow.root.adapt.StallRule;
 import io.hedgerow.root.cluster.StaleReplicas;
 
@@ -18,10 +19,12 @@ final class LoopLeafView implements LeafView {
     private final StallRule stallRule;
     private final Probation probation;
     private final StaleReplicas staleReplicas;
+    private final SlowStart slowStart;
 
     /** @param stallRule when a silent leaf counts as stalled; null: never */
     LoopLeafView(LoopConnections connections, Ticker ticker, StallRule stallRule, Probation probation,
-            StaleReplicas staleReplicas) {
+            StaleReplicas staleReplicas, SlowStart slowStart) {
+        this.slowStart = slowStart;
         this.connections = connections;
         this.ticker = ticker;
         this.stallRule = stallRule;
@@ -48,6 +51,11 @@ final class LoopLeafView implements LeafView {
     @Override
     public boolean stale(int partition, int leaf) {
         return staleReplicas.stale(partition, leaf);
+    }
+
+    @Override
+    public double share(int leaf) {
+        return slowStart.share(leaf, ticker.nanoTime());
     }
 
     @Override

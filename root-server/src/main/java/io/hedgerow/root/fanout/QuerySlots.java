@@ -147,7 +147,7 @@ final class QuerySlots {
                 long leafNanos = response.getQueueNanos() + response.getServiceNanos();
                 ctx.shared.cluster().leaf(copy.leaf()).answered(roundTripNanos, leafNanos);
                 ctx.metrics().subRequestAnswered(copy.leaf(), roundTripNanos, response.getQueueNanos(),
-                        response.getServiceNanos());
+                        response.getServiceNanos(), response.getCost().getCpuNanos());
                 ctx.shared.hedgeDelay().record(ctx.requestClass, roundTripNanos);
                 ctx.shared.roundTrip().record(copy.leaf(), roundTripNanos, leafNanos);
                 noteCost(response.getCost());
@@ -159,7 +159,7 @@ final class QuerySlots {
             }
             case BAD_QUERY -> Outcome.BAD_QUERY;
             case CANCELLED -> Outcome.DROPPED;
-            case BUSY -> failed(slot, copy, SubRequestError.BUSY, PartitionError.Kind.BUSY, leaf, response.getError());
+            case BUSY -> failed(slot, copy, busy(copy.leaf()), PartitionError.Kind.BUSY, leaf, response.getError());
             case NOT_ASSIGNED -> failed(slot, copy, SubRequestError.NOT_ASSIGNED, PartitionError.Kind.UNAVAILABLE, leaf,
                     response.getError());
             case EXPIRED -> {
@@ -168,6 +168,11 @@ final class QuerySlots {
             }
             default -> failed(slot, copy, SubRequestError.FAILED, PartitionError.Kind.FAILED, leaf, response.getError());
         };
+    }
+
+    /** A busy answer's kind: a draining leaf's refusal is not a sign of load. */
+    private SubRequestError busy(int leaf) {
+        return ctx.shared.cluster().leaf(leaf).isDraining() ? SubRequestError.DRAINING : SubRequestError.BUSY;
     }
 
     /** Takes in the loss of {@code copy}'s connection. */

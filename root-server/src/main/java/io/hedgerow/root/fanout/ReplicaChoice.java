@@ -21,6 +21,9 @@ import java.util.random.RandomGenerator;
  * the winner's ({@link LeafLoad#passedOver}, as Elasticsearch does): without it, at light load, a
  * replica once measured slower would never be chosen again, nor measured, and every partition's
  * work would stay on the other. Pure but for that nudge.
+ *
+ * <p>Last, slow start ({@link io.hedgerow.root.adapt.SlowStart}): a winner that came back recently
+ * keeps the choice only with the probability of its share, else the runner-up gets it.
  */
 final class ReplicaChoice implements DispatchPolicy {
     private final boolean latencyAware;
@@ -65,13 +68,17 @@ final class ReplicaChoice implements DispatchPolicy {
         }
         if (!latencyAware) {
             int best = -1;
+            int second = -1;
             for (long rest = candidates; rest != 0; rest &= rest - 1) {
                 int leaf = replicas[Long.numberOfTrailingZeros(rest)];
                 if (best < 0 || view.outstanding(leaf) < view.outstanding(best)) {
+                    second = best;
                     best = leaf;
+                } else if (second < 0 || view.outstanding(leaf) < view.outstanding(second)) {
+                    second = leaf;
                 }
             }
-            return best;
+            return slowStarted(best, second, view, random);
         }
         int first = 0;
         int second = 1;
@@ -96,7 +103,21 @@ final class ReplicaChoice implements DispatchPolicy {
         if (loserLoad != null && winnerLoad != null) {
             loserLoad.passedOver(winnerLoad);
         }
-        return winner;
+        return slowStarted(winner, loser, view, random);
+    }
+
+    /**
+     * The winner, or the runner-up instead when the winner is in slow start and loses the draw of
+     * its share (and the runner-up has a larger share): a returning leaf gets its share of the
+     * primaries it would win. No draw unless a share is below 1, so choices among leaves out of slow
+     * start use no randomness beyond the two choices'.
+     */
+    private static int slowStarted(int winner, int runnerUp, ReplicaView view, RandomGenerator random) {
+        double share = view.share(winner);
+        if (share >= 1 || view.share(runnerUp) <= share) {
+            return winner;
+        }
+        return random.nextDouble() < share ? winner : runnerUp;
     }
 
     /** The index of the {@code n}-th (from 0) set bit of {@code bits}, lowest first. */

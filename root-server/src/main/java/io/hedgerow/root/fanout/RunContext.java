@@ -17,8 +17,6 @@ import java.util.random.RandomGenerator;
  * sees them: the request, its deadline and classes, how to choose a replica, the leaves' budget.
  */
 final class RunContext {
-    /** Hedge rounds at most: a backup, then one more on a third replica when there is one. */
-    static final int MAX_HEDGE_ROUNDS = 2;
     /** The leaves' budget is the root's remaining time less this fraction of it... */
     private static final long LEAF_MARGIN_DIVISOR = 10;
     /** ...but less at most this much: enough for the answer to travel and be merged. */
@@ -44,6 +42,8 @@ final class RunContext {
     /** The partitions this search asks, in order: every one, or those of its routing value. */
     final int[] targets;
     final io.hedgerow.common.wire.proto.SearchRequest wirePrototype;
+    /** Backups one partition (or fetch) may get: see {@link #hedgeRounds}. */
+    private final int hedgeRounds;
 
     /**
      * @param targets the partitions to ask ({@link #targetsOf}); null for every partition
@@ -66,6 +66,9 @@ final class RunContext {
         this.backupPriority = BACKUP_PRIORITY[request.priority().ordinal()];
         this.partitions = shared.cluster().assignment().partitions();
         this.targets = targets != null ? targets : shared.cluster().allPartitions();
+        var assignment = shared.cluster().assignment();
+        int mostReplicas = targets != null ? assignment.mostReplicas(targets) : assignment.mostReplicas();
+        this.hedgeRounds = hedgeMode == HedgeMode.HEDGED ? Math.max(0, mostReplicas - 1) : 0;
         this.wirePrototype = io.hedgerow.common.wire.proto.SearchRequest.newBuilder()
                 .setQuery(request.query())
                 .setK(request.k())
@@ -117,12 +120,13 @@ final class RunContext {
     }
 
     /**
-     * How many backups one partition (or fetch) may get: none unless hedged; one, and a second on
-     * a third replica when partitions have one.
+     * How many hedge rounds the search may run: none unless hedged; else one per replica beyond the
+     * first of its most replicated target partition in the serving assignment as the search starts
+     * (a hot partition's extra copies count, not only the configured replicas). A round gives a
+     * backup only to a partition that still has a replica not asked, within the budget.
      */
     int hedgeRounds() {
-        return hedgeMode == HedgeMode.HEDGED
-                ? Math.min(MAX_HEDGE_ROUNDS, shared.cluster().config().replicas() - 1) : 0;
+        return hedgeRounds;
     }
 
     /** The ready replica the dispatch policy prefers for {@code partition}, or -1. */

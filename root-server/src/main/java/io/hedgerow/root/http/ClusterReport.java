@@ -76,6 +76,9 @@ final class ClusterReport {
                 json.writeNumberField("since_ms_ago", millis(agoNanos));
                 json.writeEndObject();
             }
+            if (cluster.slowStart().inSlowStart(leaf.index())) {
+                json.writeNumberField("slow_start_share", cluster.slowStart().share(leaf.index(), cluster.nanoTime()));
+            }
             json.writeNumberField("ready_connections", leaf.readyConnections());
             json.writeArrayFieldStart("partitions");
             for (int partition : cluster.assignment().partitionsOf(leaf.index())) {

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.LongAdder;
  * service from the others ({@link HttpSettings}):
  * <ul>
  *   <li>at most {@code maxConnections} open: one more is closed as soon as it is accepted;</li>
- *   <li>a connection with nothing read or written for {@code idleTimeout} is closed;</li>
+ *   <li>a connection with nothing read or written for {@code idleTimeout} is closed, if it is
+ *       between requests;</li>
  *   <li>a request must arrive whole within {@code requestTimeout} of its first byte (a client
  *       trickling headers a byte at a time holds a connection that long at most);</li>
  *   <li>an answer not taken by the client within {@code writeTimeout} closes the connection;</li>
@@ -34,8 +35,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p><b>Assumptions and guarantees.</b> One instance per server; {@link #admit} runs on the
  * accepting event loops concurrently (an atomic count), the per-connection handlers on their
- * connection's loop only. {@code idleTimeout} should exceed the longest search timeout: a
- * connection whose search is running reads and writes nothing meanwhile.
+ * connection's loop only.
  */
 final class ConnectionLimits {
     private static final System.Logger LOG = System.getLogger(ConnectionLimits.class.getName());
@@ -94,11 +94,34 @@ final class ConnectionLimits {
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
+    /** The open connections (a closed one leaves the group by itself). */
+    ChannelGroup channels() {
+        return channels;
+    }
+
+    /**
+     * Whether {@code channel} is between requests: nothing of a next request has arrived, and no
+     * request is being answered or held. Call on its event loop.
+     */
+    static boolean betweenRequests(Channel channel) {
+        InOrderResponses order = channel.pipeline().get(InOrderResponses.class);
+        boolean arriving = channel.pipeline().get(RequestDeadline.class) instanceof RequestDeadline deadline
+                && deadline.timer != null;
+        return (order == null || order.idle()) && !arriving;
+    }
+
+    /**
+     * Closes a connection idle for the idle timeout, between requests only: one whose request is
+     * being answered (a rolling restart through {@code /admin} takes minutes) stays open, and the
+     * request and write timeouts bound what a client can hold.
+     */
     private static final class IdleClose extends ChannelInboundHandlerAdapter {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
             if (event instanceof IdleStateEvent idle && idle.state() == IdleState.ALL_IDLE) {
-                ctx.close();
+                if (betweenRequests(ctx.channel())) {
+                    ctx.close();
+                }
                 return;
             }
             super.userEventTriggered(ctx, event);
@@ -118,7 +141,7 @@ final class ConnectionLimits {
      * Arms a timer at the first byte of a request; the request must be whole by then ({@link
      * RequestArrived} disarms it), or the connection is closed.
      */
-    private final class RequestDeadline extends ChannelInboundHandlerAdapter {
+    final class RequestDeadline extends ChannelInboundHandlerAdapter {
         private ScheduledFuture<?> timer;
 
         @Override

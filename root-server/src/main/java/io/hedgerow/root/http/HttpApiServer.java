@@ -1,5 +1,7 @@
 package io.hedgerow.root.http;
 
+import io.hedgerow.common.net.TlsContexts;
+import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.admission.AdmissionControl;
@@ -8,6 +10,7 @@ import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.write.DocumentWriter;
 import io.netty.bootstrap.ServerBootstrap;
@@ -40,6 +43,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * The HTTP/1.1 server of the API, on the same event loops as the leaf connections, so a query
@@ -59,10 +63,17 @@ public final class HttpApiServer implements AutoCloseable {
 
     private final Channel serverChannel;
     private final ConnectionLimits limits;
+    private final ConnectionDrain drain;
+    private final RootMetrics metrics;
+    private final HttpSettings settings;
 
-    private HttpApiServer(Channel serverChannel, ConnectionLimits limits) {
+    private HttpApiServer(Channel serverChannel, ConnectionLimits limits, ConnectionDrain drain, RootMetrics metrics,
+            HttpSettings settings) {
         this.serverChannel = serverChannel;
         this.limits = limits;
+        this.drain = drain;
+        this.metrics = metrics;
+        this.settings = settings;
     }
 
     /**
@@ -99,6 +110,7 @@ public final class HttpApiServer implements AutoCloseable {
                 AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths);
         SslContext ssl = settings.tls() == null ? null : TlsContexts.server(settings.tls());
         ConnectionLimits limits = new ConnectionLimits(settings);
+        ConnectionDrain drain = new ConnectionDrain(limits.channels(), ticker, settings.quietPeriod());
         String host = settings.host();
         int port = settings.port();
         try {
@@ -115,6 +127,7 @@ public final class HttpApiServer implements AutoCloseable {
                             }
                             var timer = RequestTimer.install(ch, ticker);
                             ChannelPipeline pipeline = ch.pipeline();
+                            pipeline.addLast("drain", drain.readWatch());
                             if (ssl != null) {
                                 pipeline.addLast("tls", ssl.newHandler(ch.alloc()));
                             }
@@ -131,7 +144,7 @@ public final class HttpApiServer implements AutoCloseable {
                     .bind(host, port)
                     .sync()
                     .channel();
-            return new HttpApiServer(channel, limits);
+            return new HttpApiServer(channel, limits, drain, metrics, settings);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding " + host + ":" + port, e);
@@ -156,6 +169,11 @@ public final class HttpApiServer implements AutoCloseable {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
 
+    /** The certificate and key this server serves HTTPS with; null for plain HTTP. */
+    public TlsFiles tls() {
+        return settings.tls();
+    }
+
     /** Connections open now. */
     public int openConnections() {
         return limits.open();
@@ -169,6 +187,22 @@ public final class HttpApiServer implements AutoCloseable {
     /** Stops accepting connections; those open stay open (their searches end, then they close). */
     public void stopAccepting() {
         serverChannel.close().syncUninterruptibly();
+    }
+
+    /**
+     * The graceful end of a stop that began at {@code startNanos} (on the system ticker) with
+     * {@link #stopAccepting()}: waits for the admitted searches to be answered and for the clients to
+     * stop sending, closing each connection between requests ({@link ConnectionDrain}), for the drain
+     * timeout at most; then every connection is closed. The caller has made the API refuse new
+     * searches and close connections after their answers (its {@code stopping} flag).
+     *
+     * @param searchesInFlight admitted searches not answered yet
+     */
+    public DrainOutcome drain(long startNanos, IntSupplier searchesInFlight) {
+        DrainOutcome outcome = drain.drain(startNanos, settings.drainTimeout(), searchesInFlight,
+                () -> metrics.requestErrors(RequestError.SHUTTING_DOWN));
+        limits.closeAll();
+        return outcome;
     }
 
     /** Stops accepting, and closes every open connection. */

@@ -23,7 +23,10 @@ import java.util.Objects;
  * @param writeTimeout   a connection whose client takes none of its answer for this long (the
  *                       socket stays full) is closed
  * @param drainTimeout   on stop, how long the root waits for the searches in flight to end
- *                       (each ends by its own deadline anyway)
+ *                       (each ends by its own deadline anyway) and for its clients to stop sending
+ * @param quietPeriod    on stop, an idle keep-alive connection is closed only once no request byte has
+ *                       arrived on any connection for this long ({@link ConnectionDrain}): a client
+ *                       still sending may be about to write on it
  * @param adminToken     the token {@code /admin} requests must carry ({@code Authorization: Bearer
  *                       <token>}); null: this root has no admin token and refuses every {@code /admin} request
  * @param writeToken     the token {@code POST}, {@code PUT} and {@code DELETE} on {@code /documents} must
@@ -31,8 +34,8 @@ import java.util.Objects;
  * @param tls            serve HTTPS with this certificate and key; null for plain HTTP
  */
 public record HttpSettings(String host, int port, AdmissionSettings admission, int maxConnections, Duration idleTimeout,
-        Duration requestTimeout, int maxPipelined, Duration writeTimeout, Duration drainTimeout, String adminToken,
-        String writeToken, TlsFiles tls) {
+        Duration requestTimeout, int maxPipelined, Duration writeTimeout, Duration drainTimeout, Duration quietPeriod,
+        String adminToken, String writeToken, TlsFiles tls) {
     /** Shortest admin token accepted: a token is a password, and a short one can be guessed. */
     public static final int MIN_TOKEN_CHARS = 16;
 
@@ -49,6 +52,7 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
         requirePositive("requestTimeout", requestTimeout);
         requirePositive("writeTimeout", writeTimeout);
         requirePositive("drainTimeout", drainTimeout);
+        requirePositive("quietPeriod", quietPeriod);
         if (maxPipelined < 1) {
             throw new IllegalArgumentException("maxPipelined: " + maxPipelined + " (expected: >= 1)");
         }
@@ -73,51 +77,57 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
     /**
      * On {@code host:port}: the default admission control, 10,000 connections, closed after 60 s
      * idle, 10 s to send a request, 16 pipelined requests, 30 s for a stuck client to read, 30 s to
-     * drain on stop, no admin token, plain HTTP.
+     * drain on stop with a quiet period of 500 ms, no admin token, plain HTTP.
      */
     public static HttpSettings defaults(String host, int port) {
         return new HttpSettings(host, port, AdmissionSettings.defaults(), 10_000, Duration.ofSeconds(60),
-                Duration.ofSeconds(10), 16, Duration.ofSeconds(30), Duration.ofSeconds(30), null, null, null);
+                Duration.ofSeconds(10), 16, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(500),
+                null, null, null);
     }
 
     public HttpSettings withPort(int value) {
         return new HttpSettings(host, value, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, adminToken, writeToken, tls);
+                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, tls);
     }
 
     public HttpSettings withAdmission(AdmissionSettings value) {
         return new HttpSettings(host, port, value, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, adminToken, writeToken, tls);
+                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, tls);
     }
 
     public HttpSettings withMaxConnections(int value) {
         return new HttpSettings(host, port, admission, value, idleTimeout, requestTimeout, maxPipelined, writeTimeout,
-                drainTimeout, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls);
     }
 
     public HttpSettings withIdleTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, value, requestTimeout, maxPipelined, writeTimeout,
-                drainTimeout, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls);
     }
 
     public HttpSettings withRequestTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, value, maxPipelined, writeTimeout,
-                drainTimeout, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls);
     }
 
     public HttpSettings withMaxPipelined(int value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, value, writeTimeout,
-                drainTimeout, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls);
     }
 
     public HttpSettings withWriteTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined, value,
-                drainTimeout, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls);
     }
 
     public HttpSettings withDrainTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, value, adminToken, writeToken, tls);
+                writeTimeout, value, quietPeriod, adminToken, writeToken, tls);
+    }
+
+    public HttpSettings withQuietPeriod(Duration value) {
+        return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
+                writeTimeout, drainTimeout, value, adminToken, writeToken, tls);
     }
 
     /** A new random admin token: 32 URL-safe characters (192 bits) from {@link java.security.SecureRandom}. */
@@ -130,18 +140,18 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
     /** The token {@code /admin} requests must carry; null for none (then {@code /admin} refuses everyone). */
     public HttpSettings withAdminToken(String value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, value, writeToken, tls);
+                writeTimeout, drainTimeout, quietPeriod, value, writeToken, tls);
     }
 
     /** The token writes to {@code /documents} must carry; null for none. */
     public HttpSettings withWriteToken(String value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, adminToken, value, tls);
+                writeTimeout, drainTimeout, quietPeriod, adminToken, value, tls);
     }
 
     /** Serve HTTPS with these files; null for plain HTTP. */
     public HttpSettings withTls(TlsFiles value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, adminToken, writeToken, value);
+                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, value);
     }
 }

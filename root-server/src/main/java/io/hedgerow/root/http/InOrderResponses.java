@@ -36,6 +36,11 @@ final class InOrderResponses extends ChannelDuplexHandler {
         this.maxPipelined = maxPipelined;
     }
 
+    /** Whether no request is being answered or held: the connection is between requests. */
+    boolean idle() {
+        return !answering && held.isEmpty();
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object request) {
         if (answering) {

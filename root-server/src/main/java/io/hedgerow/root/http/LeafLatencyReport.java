@@ -25,7 +25,7 @@ final class LeafLatencyReport {
         json.writeStartObject();
         json.writeStringField("measures", "each leaf's OK answers since the root started: service (the leaf's own time,"
                 + " from its answer), queue (the leaf's queue wait, from its answer), round_trip (sent to answered, at"
-                + " the root)");
+                + " the root), cpu (the leaf's thread CPU time, from its answer)");
         json.writeStringField("unit", "microseconds");
         json.writeNumberField("highest_trackable", LeafLatency.HIGHEST_MICROS);
         json.writeNumberField("significant_digits", LeafLatency.SIGNIFICANT_DIGITS);

@@ -1,5 +1,6 @@
 package io.hedgerow.root.local;
 
+import io.hedgerow.common.net.TlsFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +14,9 @@ import java.util.List;
  *
  * @param options          the cluster's options
  * @param clusterSecretFile the file holding the cluster's shared secret
+ * @param tls              the certificate and key every leaf serves TLS with; null: plaintext
  */
-record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile) {
+record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile, TlsFiles tls) {
 
     /** Starts leaf {@code leaf} on {@code port} (0: a free one); it writes its port file once listening. */
     Process spawn(int leaf, int port) throws IOException {
@@ -40,6 +42,10 @@ record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile) {
         if (options.queryOfDeath() != null) {
             arguments.add("--query-of-death");
             arguments.add(options.queryOfDeath());
+        }
+        if (tls != null) {
+            arguments.addAll(List.of("--tls-cert", tls.certificateChain().toString(), "--tls-key",
+                    tls.privateKey().toString()));
         }
         arguments.addAll(options.leafArguments());
         // A leaf out of memory exits (status 3) rather than limp on: the supervisor starts it afresh.

@@ -4,6 +4,7 @@ import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.ServingLock;
 import io.hedgerow.common.net.ClusterSecret;
+import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.time.Durations;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.cluster.LeafStatus;
@@ -108,7 +109,8 @@ public final class LocalCluster implements AutoCloseable {
         String clusterSecret = ClusterSecret.generate();
         Path secretFile = run.dir().resolve(ClusterSecret.FILE_NAME);
         ClusterSecret.write(secretFile, clusterSecret);
-        LeafSpawner spawner = new LeafSpawner(options, secretFile.toAbsolutePath());
+        TlsFiles tls = options.tls() ? SelfSignedTls.generate(run.dir().toAbsolutePath()) : null;
+        LeafSpawner spawner = new LeafSpawner(options, secretFile.toAbsolutePath(), tls);
 
         List<Process> started = new ArrayList<>();
         List<LeafProcess> leaves = new ArrayList<>();
@@ -126,7 +128,8 @@ public final class LocalCluster implements AutoCloseable {
                     leaves.stream().map(l -> options.host() + ":" + l.port()).toList(), options.replicas())
                     .withHedge(options.hedge()).withTail(options.tail()).withClusterSecret(clusterSecret)
                     .withBatchAdmission(options.batchAdmission())
-                    .withAdaptation(options.adaptation()).withPlacement(options.placement());
+                    .withAdaptation(options.adaptation()).withPlacement(options.placement())
+                    .withTlsTrust(tls == null ? null : tls.trustedCertificates());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             String adminToken = options.adminToken() != null ? options.adminToken() : HttpSettings.newAdminToken();
             Path tokenFile = run.adminTokenFile();
@@ -159,6 +162,10 @@ public final class LocalCluster implements AutoCloseable {
             progress.printf("  leaves: cluster secret in %s; %s%n", secretFile, options.supervision() == null
                     ? "not restarted when they die" : "restarted when they die (crash loop: "
                     + options.supervision().crashLoopDeaths() + " deaths in " + Durations.format(options.supervision().window()) + ")");
+            if (tls != null) {
+                progress.printf("  links: TLS between root and leaves and between leaves, with a self-signed certificate"
+                        + " made for this run (%s)%n", tls.certificateChain());
+            }
             LocalCluster cluster = new LocalCluster(options, manifest, spawner, leaves, root, adminToken, writeToken,
                     servingLock);
             self.set(cluster);
@@ -328,10 +335,16 @@ public final class LocalCluster implements AutoCloseable {
                     }
                     return process.pid();
                 }
-            }, leaf -> root.cluster().leaf(leaf).state() == LeafStatus.State.UP, options.startTimeout()).run();
+            }, this::servesWarm, options.startTimeout()).run();
         } finally {
             rolling.set(false);
         }
+    }
+
+    /** Whether the root has every connection to the leaf ready and the leaf is out of slow start. */
+    private boolean servesWarm(int leaf) {
+        return root.cluster().leaf(leaf).state() == LeafStatus.State.UP
+                && root.cluster().slowStart().share(leaf, root.cluster().nanoTime()) >= 1;
     }
 
     private synchronized Process currentProcess(int leaf) {

@@ -25,7 +25,7 @@ import java.util.Objects;
  * @param faultInjection start the leaves with {@code --fault-injection}, so that
  *                     {@code /admin/leaves/{n}/delay} and {@code /stall} work (without it the
  *                     leaves refuse)
- * @param leafWarmup   each leaf's {@code --warmup}: how long it runs warm-up searches before serving
+ * @param leafWarmup   each leaf's {@code --warmup}: the longest it runs warm-up searches before serving
  * @param hedge        the root's hedging settings
  * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)
  * @param queryOfDeath each leaf's {@code --query-of-death}: a leaf halts when a query holding this
@@ -41,13 +41,15 @@ import java.util.Objects;
  *                     to {@code <run dir>/write-token}
  * @param adaptation   the root's replica choice, stall detection and probation
  * @param placement    the root's re-replication, selective replication and rebalancing
+ * @param tls          TLS on the links between root and leaves and between leaves, with a self-signed
+ *                     certificate made for the run ({@link SelfSignedTls}, in the run directory)
  */
 public record LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
         RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
         Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
         List<String> leafArguments, AdmissionSettings admission, String adminToken,
         RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken,
-        AdaptationSettings adaptation, PlacementSettings placement) {
+        AdaptationSettings adaptation, PlacementSettings placement, boolean tls) {
     public LocalClusterOptions {
         Objects.requireNonNull(placement, "placement");
         Objects.requireNonNull(admission, "admission");
@@ -86,74 +88,81 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
             HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath, List<String> leafArguments) {
         this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, AdmissionSettings.defaults(), null, null,
-                BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults(), PlacementSettings.defaults());
+                BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults(), PlacementSettings.defaults(), false);
     }
 
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement);
+                batchAdmission, writeToken, adaptation, placement, tls);
     }
 
     /** The admin token to require; null for a new random one. */
     public LocalClusterOptions withAdminToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision,
-                batchAdmission, writeToken, adaptation, placement);
+                batchAdmission, writeToken, adaptation, placement, tls);
     }
 
     /** Leaves restarted when they die, by this policy (null: not restarted). */
     public LocalClusterOptions withSupervision(RestartPolicy.Settings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                value, batchAdmission, writeToken, adaptation, placement);
+                value, batchAdmission, writeToken, adaptation, placement, tls);
     }
 
     public LocalClusterOptions withFaultInjection(boolean enabled) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement);
+                batchAdmission, writeToken, adaptation, placement, tls);
     }
 
     /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
     public LocalClusterOptions withQueryOfDeath(String token) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement);
+                batchAdmission, writeToken, adaptation, placement, tls);
     }
 
     /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
     public LocalClusterOptions withLeafArguments(List<String> arguments) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement);
+                batchAdmission, writeToken, adaptation, placement, tls);
     }
 
     /** The root's batch admission ({@link BatchAdmissionSettings#off()} sends batch work out as it comes). */
     public LocalClusterOptions withBatchAdmission(BatchAdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, value, writeToken, adaptation, placement);
+                supervision, value, writeToken, adaptation, placement, tls);
     }
 
     /** The write token to require; null for a new random one. */
     public LocalClusterOptions withWriteToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, value, adaptation, placement);
+                supervision, batchAdmission, value, adaptation, placement, tls);
     }
 
     /** The root's adaptation across requests (default: all on). */
     public LocalClusterOptions withAdaptation(AdaptationSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, value, placement);
+                supervision, batchAdmission, writeToken, value, placement, tls);
     }
 
     /** The root's re-replication, selective replication and rebalancing (default: re-replication only). */
     public LocalClusterOptions withPlacement(PlacementSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, adaptation, value);
+                supervision, batchAdmission, writeToken, adaptation, value, tls);
+    }
+
+    /** TLS on the cluster's links, with a certificate made for the run (default: plaintext). */
+    public LocalClusterOptions withTls(boolean on) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
+                supervision, batchAdmission, writeToken, adaptation, placement, on);
     }
 }

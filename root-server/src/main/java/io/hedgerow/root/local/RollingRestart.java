@@ -13,8 +13,9 @@ import java.util.function.IntPredicate;
  * replica throughout: for each leaf in turn, wait until every other leaf serves, stop it gracefully
  * (SIGTERM: it drains, answering what it holds and refusing new work as draining, which the root
  * retries on another replica), start it again on its port, and wait until the root has it ready
- * again (every connection's assignment acknowledged: all its partitions open and warmed) before the
- * next.
+ * again (every connection's assignment acknowledged: all its partitions open and warmed) and out of
+ * its slow start (its latency down to its peers') before the next, so that only one leaf at a time is
+ * cold.
  *
  * <p><b>Assumptions and guarantees.</b> Runs on the caller's thread and blocks for the whole
  * restart. With one replica per partition a restart leaves partitions unserved while their leaf
@@ -37,7 +38,8 @@ final class RollingRestart {
     private final Duration readyTimeout;
 
     /**
-     * @param ready        whether the root has leaf n ready (every connection's assignment acknowledged)
+     * @param ready        whether the root has leaf n ready (every connection's assignment acknowledged, out
+     *                     of slow start)
      * @param readyTimeout how long to wait for a leaf to be ready before giving up the restart
      */
     RollingRestart(Leaves leaves, IntPredicate ready, Duration readyTimeout) {
@@ -65,7 +67,7 @@ final class RollingRestart {
             long stoppedNanos = System.nanoTime() - stepStarted;
             long newPid = leaves.start(leaf);
             awaitReady(leaf, "after its restart");
-            steps.add(String.format(Locale.ROOT, "leaf %d: pid %d -> %d, stopped in %s, ready again after %s", leaf, oldPid,
+            steps.add(String.format(Locale.ROOT, "leaf %d: pid %d -> %d, stopped in %s, ready and warm again after %s", leaf, oldPid,
                     newPid, Durations.format(Duration.ofMillis(stoppedNanos / 1_000_000)),
                     Durations.format(Duration.ofMillis((System.nanoTime() - stepStarted) / 1_000_000))));
         }

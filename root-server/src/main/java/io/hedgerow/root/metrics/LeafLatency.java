@@ -17,6 +17,8 @@ import org.HdrHistogram.Recorder;
  *   <li>{@link Part#QUEUE}: the time it waited in the leaf's queue before a worker took it;</li>
  *   <li>{@link Part#ROUND_TRIP}: sent to answered, as the root sees it (queue, service, network
  *       and both ends' event loops).</li>
+ *   <li>{@link Part#CPU}: the thread CPU time the leaf reported for it (its worker's, set-up
+ *       included; not the frame's reading and writing), when the answer carries one.</li>
  * </ul>
  * The service time is what a simulation replays: its modelled leaf adds the queue, the workers'
  * contention and the network itself, and replaying a round trip would count them twice.
@@ -37,7 +39,7 @@ public final class LeafLatency {
 
     /** Which part of an answer's time. */
     public enum Part {
-        SERVICE, QUEUE, ROUND_TRIP;
+        SERVICE, QUEUE, ROUND_TRIP, CPU;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -76,8 +78,12 @@ public final class LeafLatency {
         return (leaf * PHASES + phase.ordinal()) * PARTS + part.ordinal();
     }
 
-    /** An OK answer from {@code leaf} in {@code phase}: its round trip and what the leaf reported. */
-    public void record(int leaf, RootMetrics.Phase phase, long roundTripNanos, long queueNanos, long serviceNanos) {
+    /**
+     * An OK answer from {@code leaf} in {@code phase}: its round trip and what the leaf reported
+     * ({@code cpuNanos} 0 when it did not say: then no CPU time is recorded).
+     */
+    public void record(int leaf, RootMetrics.Phase phase, long roundTripNanos, long queueNanos, long serviceNanos,
+            long cpuNanos) {
         if (leaf < 0 || leaf >= leaves) {
             return;
         }
@@ -85,6 +91,9 @@ public final class LeafLatency {
         recorders[base + Part.SERVICE.ordinal()].recordValue(micros(serviceNanos));
         recorders[base + Part.QUEUE.ordinal()].recordValue(micros(queueNanos));
         recorders[base + Part.ROUND_TRIP.ordinal()].recordValue(micros(roundTripNanos));
+        if (cpuNanos > 0) {
+            recorders[base + Part.CPU.ordinal()].recordValue(micros(cpuNanos));
+        }
     }
 
     private static long micros(long nanos) {

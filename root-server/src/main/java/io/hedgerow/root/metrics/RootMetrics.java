@@ -46,8 +46,12 @@ public final class RootMetrics {
      */
     public enum CancelOutcome { DROPPED_QUEUED, STOPPED_RUNNING, TOO_LATE }
 
-    /** Why one sub-request failed, as counted in {@code hedgerow_subrequest_errors_total}. */
-    public enum SubRequestError { BUSY, CONNECTION, TIMED_OUT, FAILED, NOT_ASSIGNED, EXPIRED, NO_REPLICA }
+    /**
+     * Why one sub-request failed, as counted in {@code hedgerow_subrequest_errors_total}. DRAINING:
+     * refused busy by a leaf that is shutting down, which says nothing of the cluster's load (unlike
+     * BUSY, it does not feed admission control).
+     */
+    public enum SubRequestError { BUSY, DRAINING, CONNECTION, TIMED_OUT, FAILED, NOT_ASSIGNED, EXPIRED, NO_REPLICA }
 
     private static final Duration[] SUB_REQUEST_BUCKETS = {
             Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2),
@@ -280,6 +284,11 @@ public final class RootMetrics {
         requestErrors.get(kind).increment();
     }
 
+    /** Requests failed or refused for {@code kind} so far. */
+    public long requestErrors(RequestError kind) {
+        return (long) requestErrors.get(kind).count();
+    }
+
     /** A request refused before it became a search (bad parameters, unknown path...). */
     public void requestRejected(RequestError kind) {
         requestErrors.get(kind).increment();
@@ -292,17 +301,17 @@ public final class RootMetrics {
     }
 
     /**
-     * A search's OK answer from {@code leaf}: its round trip at the root, and the queue and service
-     * time the leaf reported in it (for {@link #leafLatency()} as well as the per-leaf timer).
+     * A search's OK answer from {@code leaf}: its round trip at the root, and the queue, service and
+     * CPU time the leaf reported in it (for {@link #leafLatency()} as well as the per-leaf timer).
      */
-    public void subRequestAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos) {
+    public void subRequestAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos, long cpuNanos) {
         subRequestAnswered(leaf, roundTripNanos);
-        leafHistograms.record(leaf, Phase.QUERY, roundTripNanos, queueNanos, serviceNanos);
+        leafHistograms.record(leaf, Phase.QUERY, roundTripNanos, queueNanos, serviceNanos, cpuNanos);
     }
 
-    /** A fetch's OK answer from {@code leaf}, as {@link #subRequestAnswered(int, long, long, long)}. */
-    public void fetchAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos) {
-        leafHistograms.record(leaf, Phase.FETCH, roundTripNanos, queueNanos, serviceNanos);
+    /** A fetch's OK answer from {@code leaf}, as {@link #subRequestAnswered(int, long, long, long, long)}. */
+    public void fetchAnswered(int leaf, long roundTripNanos, long queueNanos, long serviceNanos, long cpuNanos) {
+        leafHistograms.record(leaf, Phase.FETCH, roundTripNanos, queueNanos, serviceNanos, cpuNanos);
     }
 
     /** Each leaf's latency histograms ({@code /metrics/leaves}). */

@@ -9,14 +9,14 @@ import java.util.ArrayDeque;
  *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: the placement's thread owns it.
  */
-final class LoadWindow {
+public final class LoadWindow {
     private record Reading(long nanos, long[] totals) {
     }
 
     private final long windowNanos;
     private final ArrayDeque<Reading> readings = new ArrayDeque<>();
 
-    LoadWindow(long windowNanos) {
+    public LoadWindow(long windowNanos) {
         if (windowNanos <= 0) {
             throw new IllegalArgumentException("windowNanos: " + windowNanos + " (expected: > 0)");
         }
@@ -27,7 +27,7 @@ final class LoadWindow {
      * Adds a reading of the cumulative totals and returns each partition's rate per second over the
      * window, or null until the window holds two readings.
      */
-    double[] add(long[] totals, long nowNanos) {
+    public double[] add(long[] totals, long nowNanos) {
         readings.addLast(new Reading(nowNanos, totals.clone()));
         while (readings.size() > 2 && nowNanos - readings.peekFirst().nanos() > windowNanos) {
             readings.removeFirst();

@@ -20,7 +20,11 @@ import java.util.TreeSet;
  *
  * <p><b>Copies.</b> A copy is {@link CopyState#OPENING} from the moment its leaf is told until the
  * leaf's acknowledgement (of that target or a later one) lists it open: only then does it enter
- * the serving assignment. A copy leaving is {@link CopyState#RETIRING}: out of the serving
+ * the serving assignment. In a root that takes live writes (constructed with {@code catchUp}), the
+ * copy opened from the partition store may miss writes: it is {@link CopyState#CATCHING_UP} until
+ * the write path reports it in sync ({@link #caughtUp}), and serves only then; one not caught up
+ * within {@link PlacementSettings#openTimeout} of its acknowledgement is given up, like one that did
+ * not open. A copy leaving is {@link CopyState#RETIRING}: out of the serving
  * assignment at once, still open on its leaf for {@link PlacementSettings#retireDelay} so the
  * searches already sent there finish, then dropped from the leaf's target.
  *
@@ -46,14 +50,18 @@ public final class Placement {
     /** Why a copy exists. */
     public enum Reason { ORIGINAL, RE_REPLICATION, HOT, REBALANCE }
 
-    public enum CopyState { OPENING, SERVING, RETIRING }
+    /**
+     * OPENING until its leaf acknowledges it open; CATCHING_UP (only when copies must catch up) until
+     * the write path has it in sync; SERVING; RETIRING.
+     */
+    public enum CopyState { OPENING, CATCHING_UP, SERVING, RETIRING }
 
     private final PlacementSettings settings;
+    private final boolean catchUp;
     private final int replicas;
     private final int leaves;
     private final PlacementCopies copies;
-    private final boolean[] alive;
-    private final long[] lostSinceNanos;
+    private final LeafLiveness alive;
     private final long[] version;
     private final Set<Integer> changedLeaves = new TreeSet<>();
     /** Partition * leaves + leaf: a copy that failed there is not tried there again before this time. */
@@ -66,14 +74,22 @@ public final class Placement {
     private long underReplicatedSinceNanos = -1;
     private long lastFullReplicationNanos = -1;
 
-    /** Starts from {@code initial}, every copy serving, every leaf alive. */
+    /** Starts from {@code initial}, every copy serving, every leaf alive; copies serve once open. */
     public Placement(PartitionAssignment initial, int replicas, PlacementSettings settings, long nowNanos) {
+        this(initial, replicas, settings, nowNanos, false);
+    }
+
+    /**
+     * As {@link #Placement(PartitionAssignment, int, PlacementSettings, long)}; with {@code catchUp},
+     * a copy opened serves only once {@link #caughtUp} (the partition may have taken live writes).
+     */
+    public Placement(PartitionAssignment initial, int replicas, PlacementSettings settings, long nowNanos,
+            boolean catchUp) {
         this.settings = settings;
+        this.catchUp = catchUp;
         this.replicas = replicas;
         this.leaves = initial.leaves();
-        this.alive = new boolean[leaves];
-        Arrays.fill(alive, true);
-        this.lostSinceNanos = new long[leaves];
+        this.alive = new LeafLiveness(leaves);
         this.version = new long[leaves];
         this.copies = new PlacementCopies(initial, nowNanos);
         this.hot = new HotPartitions(initial.partitions(), settings);
@@ -82,14 +98,13 @@ public final class Placement {
 
     /** Every connection to {@code leaf} is gone (or it said it is draining). */
     public void leafLost(int leaf, long nowNanos) {
-        if (!alive[leaf]) {
+        if (!alive.lost(leaf, nowNanos)) {
             return;
         }
-        alive[leaf] = false;
-        lostSinceNanos[leaf] = nowNanos;
         for (Copy copy : copies.on(leaf)) {
-            if (copy.state == CopyState.OPENING) {
-                fail(copy, "its leaf was lost while it opened", nowNanos);
+            if (copy.state == CopyState.OPENING || copy.state == CopyState.CATCHING_UP) {
+                fail(copy, "its leaf was lost while it " + (copy.state == CopyState.OPENING ? "opened" : "caught up"),
+                        nowNanos);
             }
         }
         if (underReplicatedSinceNanos < 0) {
@@ -99,7 +114,7 @@ public final class Placement {
 
     /** {@code leaf} is connected again, with its whole target acknowledged. */
     public void leafBack(int leaf, long nowNanos) {
-        alive[leaf] = true;
+        alive.back(leaf);
     }
 
     /**
@@ -109,7 +124,7 @@ public final class Placement {
      * @return whether it changed
      */
     public boolean leafSeen(int leaf, boolean up, long nowNanos) {
-        if (up == alive[leaf]) {
+        if (up == alive.alive(leaf)) {
             return false;
         }
         if (up) {
@@ -122,7 +137,7 @@ public final class Placement {
 
     /** Whether the plan holds {@code leaf} alive. */
     public boolean alive(int leaf) {
-        return alive[leaf];
+        return alive.alive(leaf);
     }
 
     /** How long the last return to full replication took, from the leaf loss that began it; -1 for none yet. */
@@ -144,18 +159,53 @@ public final class Placement {
                 fail(copy, "the leaf did not open it", nowNanos);
                 continue;
             }
-            copy.state = CopyState.SERVING;
-            copy.sinceNanos = nowNanos;
-            servingChanged = true;
-            history.opened(copy.move("serving", nowNanos));
-            if (copy.replaces >= 0) {
-                Copy source = copies.find(copy.partition, copy.replaces);
-                if (source != null && source.state == CopyState.SERVING) {
-                    retire(source, nowNanos);
-                }
+            if (catchUp) {
+                copy.state = CopyState.CATCHING_UP;
+                copy.sinceNanos = nowNanos;
+            } else {
+                serve(copy, nowNanos);
             }
         }
         checkFull(nowNanos);
+    }
+
+    /**
+     * The write path has {@code leaf}'s copy of {@code partition} in sync: a copy catching up serves
+     * from now on (anything else is left as it is).
+     */
+    public void caughtUp(int partition, int leaf, long nowNanos) {
+        Copy copy = copies.find(partition, leaf);
+        if (copy != null && copy.state == CopyState.CATCHING_UP) {
+            serve(copy, nowNanos);
+            checkFull(nowNanos);
+        }
+    }
+
+    private void serve(Copy copy, long nowNanos) {
+        copy.state = CopyState.SERVING;
+        copy.sinceNanos = nowNanos;
+        servingChanged = true;
+        history.opened(copy.move("serving", nowNanos));
+        if (copy.replaces >= 0) {
+            Copy source = copies.find(copy.partition, copy.replaces);
+            if (source != null && source.state == CopyState.SERVING) {
+                retire(source, nowNanos);
+            }
+        }
+    }
+
+    /** The copies catching up now, as {partition, leaf} pairs: ask the write path about each. */
+    public List<int[]> catchingUp() {
+        return copies.inState(CopyState.CATCHING_UP);
+    }
+
+    /**
+     * The leaves holding a copy of {@code partition} that is not retiring (opening, catching up,
+     * serving; on a live leaf or not), the starting assignment's first: the replicas the write path
+     * keeps in sync.
+     */
+    public int[] keptCopies(int partition) {
+        return copies.notRetiring(partition);
     }
 
     /**
@@ -170,6 +220,9 @@ public final class Placement {
             for (Copy copy : List.copyOf(list)) {
                 if (copy.state == CopyState.OPENING && nowNanos - copy.startedNanos >= settings.openTimeout().toNanos()) {
                     fail(copy, "not acknowledged open within " + settings.openTimeout(), nowNanos);
+                } else if (copy.state == CopyState.CATCHING_UP
+                        && nowNanos - copy.sinceNanos >= settings.openTimeout().toNanos()) {
+                    fail(copy, "not caught up with the partition's writes within " + settings.openTimeout(), nowNanos);
                 } else if (copy.state == CopyState.RETIRING
                         && nowNanos - copy.sinceNanos >= settings.retireDelay().toNanos()) {
                     list.remove(copy);
@@ -180,10 +233,10 @@ public final class Placement {
         if (settings.selectiveReplication() && partitionLoad != null) {
             hot.update(partitionLoad, nowNanos);
         }
-        addMissing(nowNanos);
+        addMissing(nowNanos, partitionLoad);
         retireSurplus(nowNanos);
         if (settings.rebalancing() && partitionLoad != null && copies.opening() == 0) {
-            Rebalancer.Choice move = rebalancer.choose(partitionLoad, copies.servingOn(alive), alive, nowNanos);
+            Rebalancer.Choice move = rebalancer.choose(partitionLoad, copies.servingOn(alive.all()), alive.all(), nowNanos);
             if (move != null) {
                 Copy copy = open(move.partition(), move.toLeaf(), Reason.REBALANCE, move.why(), nowNanos);
                 copy.replaces = move.fromLeaf();
@@ -202,7 +255,7 @@ public final class Placement {
 
     private int desired(int partition) {
         int extra = settings.selectiveReplication() ? hot.extra(partition) : 0;
-        return Math.min(liveLeaves(), replicas + extra);
+        return Math.min(alive.count(), replicas + extra);
     }
 
     /** Copies that count towards a partition's replicas: not retiring, on a leaf alive or within its grace. */
@@ -217,10 +270,10 @@ public final class Placement {
     }
 
     private boolean gone(int leaf, long nowNanos) {
-        return !alive[leaf] && settings.reReplication() && nowNanos - lostSinceNanos[leaf] >= settings.grace().toNanos();
+        return settings.reReplication() && alive.lostFor(leaf, settings.grace().toNanos(), nowNanos);
     }
 
-    private void addMissing(long nowNanos) {
+    private void addMissing(long nowNanos, double[] partitionLoad) {
         List<Integer> order = new ArrayList<>();
         for (int p = 0; p < copies.partitions(); p++) {
             if (counted(p, nowNanos) < desired(p)) {
@@ -230,14 +283,14 @@ public final class Placement {
         order.sort(Comparator.comparingInt((Integer p) -> counted(p, nowNanos) - desired(p)).thenComparingInt(p -> p));
         for (int p : order) {
             while (copies.opening() < settings.maxOpening() && counted(p, nowNanos) < desired(p)) {
-                int target = leastLoaded(p, nowNanos);
+                int target = leastLoaded(p, nowNanos, partitionLoad);
                 if (target < 0) {
                     break;
                 }
                 Copy lost = copies.of(p).stream().filter(c -> gone(c.leaf, nowNanos)).findFirst().orElse(null);
                 if (lost != null && counted(p, nowNanos) < replicas) {
                     open(p, target, Reason.RE_REPLICATION, "replaces the copy on leaf " + lost.leaf + ", lost "
-                            + (nowNanos - lostSinceNanos[lost.leaf]) / 1_000_000 + " ms before", nowNanos);
+                            + (nowNanos - alive.lostSinceNanos(lost.leaf)) / 1_000_000 + " ms before", nowNanos);
                 } else {
                     open(p, target, Reason.HOT, hot.why(p), nowNanos);
                 }
@@ -245,35 +298,27 @@ public final class Placement {
         }
     }
 
-    /** The live leaf with the fewest copies holding no copy of {@code partition}, or -1. */
-    private int leastLoaded(int partition, long nowNanos) {
-        int[] opening = copies.perLeaf(CopyState.OPENING);
-        int[] held = copies.perLeaf(CopyState.SERVING);
-        for (int leaf = 0; leaf < leaves; leaf++) {
-            held[leaf] += opening[leaf]; // not retiring
-        }
-        int best = -1;
-        for (int i = 0; i < leaves; i++) {
-            int leaf = (partition + i) % leaves;
+    /**
+     * Where a new copy of {@code partition} goes: the least loaded live leaf holding none (by measured
+     * load when there is some: by copy count alone, a hot partition's extra copy often lands on a leaf
+     * serving another hot one and makes the tail worse; docs/simulation.md), or -1.
+     */
+    private int leastLoaded(int partition, long nowNanos, double[] partitionLoad) {
+        double[] leafLoad = partitionLoad == null ? null : copies.leafLoads(partitionLoad, alive.all());
+        return copies.leastLoaded(partition, leaf -> {
             Long until = avoidUntil.get(partition * leaves + leaf);
-            if (!alive[leaf] || copies.find(partition, leaf) != null || (until != null && nowNanos - until < 0)) {
-                continue;
-            }
-            if (best < 0 || held[leaf] < held[best] || (held[leaf] == held[best] && opening[leaf] < opening[best])) {
-                best = leaf;
-            }
-        }
-        return best;
+            return alive.alive(leaf) && (until == null || nowNanos - until >= 0);
+        }, leafLoad);
     }
 
     private void retireSurplus(long nowNanos) {
         for (int p = 0; p < copies.partitions(); p++) {
             List<Copy> list = copies.of(p);
-            if (list.stream().anyMatch(c -> c.state == CopyState.OPENING)) {
+            if (list.stream().anyMatch(c -> c.state == CopyState.OPENING || c.state == CopyState.CATCHING_UP)) {
                 continue;
             }
             while (true) {
-                List<Copy> live = list.stream().filter(c -> c.state == CopyState.SERVING && alive[c.leaf]).toList();
+                List<Copy> live = list.stream().filter(c -> c.state == CopyState.SERVING && alive.alive(c.leaf)).toList();
                 if (live.size() <= Math.max(1, desired(p))) {
                     break;
                 }
@@ -316,17 +361,9 @@ public final class Placement {
         changedLeaves.add(leaf);
     }
 
-    private int liveLeaves() {
-        int count = 0;
-        for (boolean a : alive) {
-            count += a ? 1 : 0;
-        }
-        return count;
-    }
-
     /** Partitions with fewer serving copies on live leaves than they should have. */
     public int underReplicated() {
-        int[][] serving = copies.servingOn(alive);
+        int[][] serving = copies.servingOn(alive.all());
         int count = 0;
         for (int p = 0; p < serving.length; p++) {
             if (serving[p].length < desired(p)) {

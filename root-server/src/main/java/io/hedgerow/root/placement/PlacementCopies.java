@@ -4,6 +4,7 @@ import io.hedgerow.root.cluster.PartitionAssignment;
 import io.hedgerow.root.cluster.PlacementSnapshot;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * Every copy of every partition in the placement plan, and what can be read off them: the copies of
@@ -101,12 +102,82 @@ final class PlacementCopies {
         return count;
     }
 
+    /**
+     * The leaf with the least {@code leafLoad} (when not null), then the fewest copies (serving or on
+     * their way), among those {@code eligible} that hold no copy of {@code partition}, or -1; ties:
+     * fewest not serving yet, then a rotation by partition, so a gone leaf's partitions spread over
+     * the survivors.
+     */
+    int leastLoaded(int partition, IntPredicate eligible, double[] leafLoad) {
+        int[] opening = openingPerLeaf();
+        int[] held = perLeaf(Placement.CopyState.SERVING);
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            held[leaf] += opening[leaf]; // not retiring
+        }
+        int best = -1;
+        for (int i = 0; i < leaves; i++) {
+            int leaf = (partition + i) % leaves;
+            if (!eligible.test(leaf) || find(partition, leaf) != null) {
+                continue;
+            }
+            int byLoad = best < 0 || leafLoad == null ? 0 : Double.compare(leafLoad[leaf], leafLoad[best]);
+            if (best < 0 || byLoad < 0 || (byLoad == 0 && (held[leaf] < held[best]
+                    || (held[leaf] == held[best] && opening[leaf] < opening[best])))) {
+                best = leaf;
+            }
+        }
+        return best;
+    }
+
+    /** The leaves of the partition's copies that are not retiring, in the list's order. */
+    int[] notRetiring(int partition) {
+        return byPartition.get(partition).stream().filter(c -> c.state != Placement.CopyState.RETIRING)
+                .mapToInt(c -> c.leaf).toArray();
+    }
+
+    /** The copies in {@code state}, as {partition, leaf} pairs. */
+    List<int[]> inState(Placement.CopyState state) {
+        List<int[]> out = new ArrayList<>();
+        for (List<Copy> list : byPartition) {
+            for (Copy copy : list) {
+                if (copy.state == state) {
+                    out.add(new int[] {copy.partition, copy.leaf});
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Copies not serving yet on each leaf: opening or catching up. */
+    int[] openingPerLeaf() {
+        int[] opening = perLeaf(Placement.CopyState.OPENING);
+        int[] catchingUp = perLeaf(Placement.CopyState.CATCHING_UP);
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            opening[leaf] += catchingUp[leaf];
+        }
+        return opening;
+    }
+
+    /** Copies not serving yet: opening or catching up (they count against the cap on copies opening). */
     int opening() {
         int count = 0;
-        for (int n : perLeaf(Placement.CopyState.OPENING)) {
+        for (int n : openingPerLeaf()) {
             count += n;
         }
         return count;
+    }
+
+    /**
+     * Each leaf's share of {@code partitionLoad}: a partition's load split evenly over its copies on
+     * leaves {@code alive} that are not retiring (copies on their way count: they will take a share).
+     */
+    double[] leafLoads(double[] partitionLoad, boolean[] alive) {
+        int[][] held = new int[byPartition.size()][];
+        for (int p = 0; p < held.length; p++) {
+            held[p] = byPartition.get(p).stream().filter(c -> c.state != Placement.CopyState.RETIRING && alive[c.leaf])
+                    .mapToInt(c -> c.leaf).toArray();
+        }
+        return Rebalancer.leafLoads(partitionLoad, held, leaves);
     }
 
     /** For each partition, the leaves {@code alive} that serve it. */

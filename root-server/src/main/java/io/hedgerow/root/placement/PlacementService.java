@@ -8,14 +8,14 @@ import io.hedgerow.root.cluster.PlacementSnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.HashSet;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
-import java.util.function.IntPredicate;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -25,12 +25,11 @@ import java.util.function.ToDoubleFunction;
  * leaves whose target changed. Acknowledgements come from the leaf connections' event loops and are
  * handed to the placement's thread.
  *
- * <p><b>Live writes.</b> The write path keeps the replicas of the assignment at start in sync; it
- * does not know copies the placement adds. A copy added to a partition that took live writes would
- * miss them (catching it up from the primary's log is not built), so it is marked stale
- * ({@link io.hedgerow.root.cluster.StaleReplicas}): searches read it only when the partition has no
- * other replica. Rebalancing, which moves original copies away from the write path's replicas,
- * starts no move once any partition took writes.
+ * <p><b>Live writes.</b> The write path keeps every copy the plan holds in sync (told on each
+ * change, {@link CopyCatchUp#copies}): a copy added joins its partition's replicas out of sync and
+ * is caught up from the primary (its log, or a snapshot of its copy first when the log no longer
+ * reaches back far enough); the plan lets it serve searches only once the write path has it in
+ * sync ({@link Placement#caughtUp}), checked every tick. A copy retiring stops taking writes.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: the plan is confined to one thread; the
  * report and meters read a volatile snapshot. An acknowledgement of a target older than the
@@ -48,31 +47,35 @@ public final class PlacementService implements AutoCloseable {
     private final LoadWindow window;
     private final Ticker ticker;
     private final IntConsumer reassign;
-    private final IntPredicate tookWrites;
+    private final CopyCatchUp writes;
     private final boolean measureLoad;
     private final long[] ackedVersion;
     private final long[] sentNanos;
-    private final Set<Long> markedStale = new HashSet<>();
+    /** What the write path was last told each partition's copies are. */
+    private final int[][] toldCopies;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "placement");
         t.setDaemon(true);
         return t;
     });
     private volatile PlacementReport report;
-    private volatile boolean writesSeen;
 
     /**
-     * @param reassign   sends a leaf its current target ({@code FanOut::reassign})
-     * @param tookWrites whether a partition took live writes ({@code DocumentWriter::tookWrites})
+     * @param reassign sends a leaf its current target ({@code FanOut::reassign})
+     * @param writes   the write path, which keeps the plan's copies in sync ({@code DocumentWriter})
      */
     public PlacementService(ClusterState cluster, PlacementSettings settings, Ticker ticker, IntConsumer reassign,
-            IntPredicate tookWrites) {
+            CopyCatchUp writes) {
         this.cluster = cluster;
         this.original = cluster.assignment();
         this.ticker = ticker;
         this.reassign = reassign;
-        this.tookWrites = tookWrites;
-        this.placement = new Placement(original, cluster.config().replicas(), settings, ticker.nanoTime());
+        this.writes = writes;
+        this.placement = new Placement(original, cluster.config().replicas(), settings, ticker.nanoTime(), true);
+        this.toldCopies = new int[original.partitions()][];
+        for (int p = 0; p < toldCopies.length; p++) {
+            toldCopies[p] = original.replicasOf(p);
+        }
         this.window = new LoadWindow(settings.loadWindow().toNanos());
         this.measureLoad = settings.measuresLoad();
         int leaves = cluster.leaves().size();
@@ -109,8 +112,9 @@ public final class PlacementService implements AutoCloseable {
                 .description("Partitions with fewer serving copies on live leaves than they should have")
                 .register(registry);
         Gauge.builder("hedgerow.placement.opening", this, s -> s.report.copies().stream()
-                        .filter(c -> c.state() == Placement.CopyState.OPENING).count())
-                .description("Copies opening now").register(registry);
+                        .filter(c -> c.state() == Placement.CopyState.OPENING
+                                || c.state() == Placement.CopyState.CATCHING_UP).count())
+                .description("Copies opening now, or open and catching up with the partition's writes").register(registry);
         Gauge.builder("hedgerow.placement.full_replication.last.seconds", this,
                         s -> s.report.lastFullReplicationNanos() < 0 ? Double.NaN : s.report.lastFullReplicationNanos() / 1e9)
                 .description("How long the last return to full replication took, from the leaf loss that began it")
@@ -140,12 +144,13 @@ public final class PlacementService implements AutoCloseable {
             }
         }
         double[] load = measureLoad ? window.add(cluster.partitionLoad().totals(), now) : null;
-        writesSeen = writesSeen || anyWrites();
-        placement.tick(now, writesSeen ? null : load);
-        publish(now);
-        if (writesSeen) {
-            markStale(cluster.assignment()); // a partition may take its first writes after its copy began serving
+        placement.tick(now, load);
+        for (int[] copy : placement.catchingUp()) {
+            if (writes.caughtUp(copy[0], copy[1])) {
+                placement.caughtUp(copy[0], copy[1], now);
+            }
         }
+        publish(now);
         for (int leaf = 0; leaf < ackedVersion.length; leaf++) {
             if (placement.alive(leaf) && ackedVersion[leaf] < cluster.placement().targetVersion()[leaf]
                     && now - sentNanos[leaf] >= RESEND_NANOS) {
@@ -154,37 +159,39 @@ public final class PlacementService implements AutoCloseable {
         }
     }
 
-    private boolean anyWrites() {
-        for (int p = 0; p < original.partitions(); p++) {
-            if (tookWrites.test(p)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void acked(int leaf, long version, Set<Integer> open) {
         long now = ticker.nanoTime();
         ackedVersion[leaf] = Math.max(ackedVersion[leaf], version);
         placement.acked(leaf, version, open, now);
+        for (int[] copy : placement.catchingUp()) {
+            if (copy[1] == leaf) {
+                writes.catchUpSoon(copy[0]);
+            }
+        }
         publish(now);
     }
 
     private void publish(long now) {
+        // The write path learns of a copy before its leaf is told to open it, so no write misses it.
+        for (int p = 0; p < toldCopies.length; p++) {
+            int[] kept = placement.keptCopies(p);
+            if (!Arrays.equals(kept, toldCopies[p])) {
+                writes.copies(p, kept);
+                toldCopies[p] = kept;
+            }
+        }
         PlacementSnapshot snapshot = placement.snapshot();
         if (snapshot != cluster.placement()) {
-            markStale(snapshot.serving());
             cluster.publish(snapshot);
         }
         for (int leaf : placement.takeChangedLeaves()) {
             send(leaf, now);
         }
-        long lastFull = report == null ? -1 : report.lastFullReplicationNanos();
-        long hotBefore = report == null ? 0 : report.hotCopies();
+        PlacementReport before = report;
+        long lastFull = before == null ? -1 : before.lastFullReplicationNanos();
         report = placement.report(now);
-        if (report.hotCopies() > hotBefore) {
-            LOG.log(System.Logger.Level.INFO, "placement: {0} extra copies of hot partitions started so far",
-                    report.hotCopies());
+        if (before != null) {
+            logChanges(before, report);
         }
         if (report.lastFullReplicationNanos() >= 0 && report.lastFullReplicationNanos() != lastFull) {
             LOG.log(System.Logger.Level.INFO, "placement: every partition has its replicas again, {0} s after the"
@@ -193,41 +200,35 @@ public final class PlacementService implements AutoCloseable {
         }
     }
 
-    private void send(int leaf, long now) {
-        sentNanos[leaf] = now;
-        reassign.accept(leaf);
-    }
-
-    /** Marks added copies of partitions that took writes stale, and clears the marks of copies gone. */
-    private void markStale(PartitionAssignment serving) {
-        int leaves = ackedVersion.length;
-        Set<Long> now = new HashSet<>();
-        for (int p = 0; p < serving.partitions(); p++) {
-            for (int leaf : serving.replicasOf(p)) {
-                if (!contains(original.replicasOf(p), leaf) && tookWrites.test(p)) {
-                    now.add((long) p * leaves + leaf);
+    /** Logs the copies started and ended since {@code before}: the root's log then times every move. */
+    private static void logChanges(PlacementReport before, PlacementReport now) {
+        if (now.hotCopies() > before.hotCopies()) {
+            LOG.log(System.Logger.Level.INFO, "placement: {0} extra copies of hot partitions started so far",
+                    now.hotCopies());
+        }
+        if (now.rebalanceMoves() > before.rebalanceMoves()) {
+            for (PlacementReport.CopyView copy : now.copies()) {
+                if (copy.reason() == Placement.Reason.REBALANCE && copy.state() == Placement.CopyState.OPENING
+                        && copy.startedNanos() == copy.sinceNanos()) {
+                    LOG.log(System.Logger.Level.INFO, "placement: move {0} started: partition {1} to leaf {2} ({3})",
+                            now.rebalanceMoves(), copy.partition(), copy.leaf(), copy.why());
                 }
             }
         }
-        for (long key : markedStale) {
-            if (!now.contains(key)) {
-                cluster.staleReplicas().mark((int) (key / leaves), (int) (key % leaves), false);
-            }
+        long ended = now.opened() + now.failed() + now.retired() - before.opened() - before.failed() - before.retired();
+        List<PlacementReport.Move> recent = now.recent();
+        for (int i = Math.max(0, recent.size() - (int) Math.min(ended, recent.size())); i < recent.size(); i++) {
+            PlacementReport.Move move = recent.get(i);
+            String took = move.reason() == Placement.Reason.ORIGINAL ? "" : String.format(Locale.ROOT,
+                    ", %.1f s after it started", (move.endedNanos() - move.startedNanos()) / 1e9);
+            LOG.log(System.Logger.Level.INFO, "placement: partition {0}''s copy on leaf {1} ({2}): {3}{4}",
+                    move.partition(), move.leaf(), move.reason().name().toLowerCase(Locale.ROOT), move.outcome(), took);
         }
-        for (long key : now) {
-            cluster.staleReplicas().mark((int) (key / leaves), (int) (key % leaves), true);
-        }
-        markedStale.clear();
-        markedStale.addAll(now);
     }
 
-    private static boolean contains(int[] values, int value) {
-        for (int v : values) {
-            if (v == value) {
-                return true;
-            }
-        }
-        return false;
+    private void send(int leaf, long now) {
+        sentNanos[leaf] = now;
+        reassign.accept(leaf);
     }
 
     @Override

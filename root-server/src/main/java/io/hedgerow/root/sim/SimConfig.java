@@ -33,14 +33,16 @@ public final class SimConfig {
     final long peerNanos;
     /** Cores shared by every leaf, the root and the client ({@link SharedCpu}); 0: each leaf's workers have cores of their own. */
     final int cores;
+    /** How the shared cores divide themselves among their jobs ({@link SharedCpu#of}). */
+    final String cpuSched;
     /** With shared cores: the root's CPU per message it handles (the HTTP request and answer, each sub-request and reply). */
     final long rootCpuNanos;
     /** With shared cores: a leaf's CPU per sub-request outside its service time (reading and writing it). */
     final long leafCpuNanos;
     /** With shared cores: the load generator's CPU per search, off the search's path. */
     final long clientCpuNanos;
-    /** Leaves a search fetches its hits from after the query phase, on average; 0: no fetch phase. */
-    final double fetchLeaves;
+    /** Partitions a search's hits lie in, on average; 0: ids and scores only, no fetch phase. */
+    final double hits;
     final ServiceTime fetchService;
     final double slowFraction;
     final long slowNanos;
@@ -61,7 +63,13 @@ public final class SimConfig {
     final AdaptationSettings adaptation;
     final int crashLeaves;
     final long crashAtNanos;
-    /** The root's placement: re-replication after its grace ({@code re-replicate-after}, or off). */
+    /** Partitions 0 to this one (excluded) whose searches cost {@link #skewFactor} times their drawn time. */
+    final int skewPartitions;
+    final double skewFactor;
+    /**
+     * The root's placement: re-replication after its grace ({@code re-replicate-after}, or off),
+     * selective replication and rebalancing ({@code selective-replication}, {@code rebalancing}).
+     */
     final PlacementSettings placement;
     /** How long a leaf takes to open and warm a partition it is told to serve. */
     final long openNanos;
@@ -91,10 +99,11 @@ public final class SimConfig {
         d.put("network", "50us");
         d.put("peer", "50us");
         d.put("cores", "none");
+        d.put("cpu-sched", "las");
         d.put("root-cpu", "0");
         d.put("leaf-cpu", "0");
         d.put("client-cpu", "0");
-        d.put("fetch-leaves", "0");
+        d.put("hits", "0");
         d.put("fetch-service", "fixed:0");
         d.put("slow-fraction", "0");
         d.put("slow", "1s");
@@ -110,6 +119,10 @@ public final class SimConfig {
         d.put("adapt", "choice+stall+probation");
         d.put("crash-leaves", "0");
         d.put("crash-at", "1s");
+        d.put("skew-partitions", "0");
+        d.put("skew-factor", "1");
+        d.put("selective-replication", "off");
+        d.put("rebalancing", "off");
         d.put("re-replicate-after", "30s");
         d.put("open-time", "3s");
         d.put("max-opening", "2");
@@ -141,6 +154,8 @@ public final class SimConfig {
         this.networkNanos = SimDurations.parseNanos(get("network"));
         this.peerNanos = SimDurations.parseNanos(get("peer"));
         this.cores = get("cores").equals("none") ? 0 : positiveInt("cores");
+        this.cpuSched = get("cpu-sched");
+        SharedCpu.of(cpuSched, 1, new EventQueue()); // refuses an unknown discipline now, not mid-run
         // Shared cores are the contention: a busy machine slows all work, so no per-leaf factor on top.
         this.contention = get("contention").equals("auto") ? (cores > 0 ? 0 : 0.2) : nonNegativeDouble("contention");
         this.rootCpuNanos = SimDurations.parseNanos(get("root-cpu"));
@@ -151,7 +166,7 @@ public final class SimConfig {
                     + ", client-cpu " + get("client-cpu") + " (expected: 0 without cores: CPU outside the leaves'"
                     + " workers is only modelled on shared cores)");
         }
-        this.fetchLeaves = nonNegativeDouble("fetch-leaves");
+        this.hits = nonNegativeDouble("hits");
         this.fetchService = ServiceTime.parse(get("fetch-service"));
         this.slowFraction = fraction("slow-fraction", true);
         this.slowNanos = SimDurations.parseNanos(get("slow"));
@@ -188,11 +203,19 @@ public final class SimConfig {
         this.adaptation = parseAdaptation(get("adapt"));
         this.crashLeaves = nonNegativeInt("crash-leaves");
         this.crashAtNanos = SimDurations.parseNanos(get("crash-at"));
-        this.placement = get("re-replicate-after").equals("off")
+        this.skewPartitions = nonNegativeInt("skew-partitions");
+        this.skewFactor = positiveDouble("skew-factor");
+        if (skewPartitions > partitions) {
+            throw new IllegalArgumentException("skew-partitions: " + skewPartitions + " (expected: <= partitions "
+                    + partitions + ")");
+        }
+        this.placement = (get("re-replicate-after").equals("off")
                 ? PlacementSettings.off()
                 : PlacementSettings.defaults()
                         .withGrace(Duration.ofNanos(positiveNanos("re-replicate-after")))
-                        .withMaxOpening(positiveInt("max-opening"));
+                        .withMaxOpening(positiveInt("max-opening")))
+                .withSelectiveReplication(onOff("selective-replication"))
+                .withRebalancing(onOff("rebalancing"));
         this.openNanos = SimDurations.parseNanos(get("open-time"));
         if (degradedLeaves > leaves || crashLeaves > leaves) {
             throw new IllegalArgumentException("degraded-leaves " + degradedLeaves + ", crash-leaves " + crashLeaves
@@ -287,6 +310,14 @@ public final class SimConfig {
             throw new IllegalArgumentException(option + ": " + get(option) + " (expected: a duration > 0, or off)");
         }
         return value;
+    }
+
+    private boolean onOff(String key) {
+        return switch (get(key)) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException(key + ": '" + get(key) + "' (expected: on or off)");
+        };
     }
 
     private int nonNegativeInt(String option) {

@@ -14,6 +14,8 @@ final class SimCounters {
     long twinDroppedQueued;
     /** Tied copies whose twin's cancel came when they were running already: both ran. */
     long twinBothRan;
+    /** Fetches the measured searches sent (the fetch phase; {@code hits}). */
+    long fetchesSent;
     /** Core-nanoseconds the shared cores worked, set at the end of a run; NaN without shared cores. */
     double cpuCoreNanos = Double.NaN;
 }

@@ -32,12 +32,14 @@ import java.util.SplittableRandom;
  *       until {@code degraded-until};</li>
  *   <li><b>query cost</b>: each search's work is its own multiple of the drawn time on every leaf
  *       ({@code query-cost}), slowness correlated across the leaves of one search;</li>
+ *   <li><b>skew</b>: the first {@code skew-partitions} partitions' searches cost {@code skew-factor}
+ *       times as much (a hot part of the index: what selective replication and rebalancing see);</li>
  *   <li><b>crashed</b>: it drops everything and answers nothing; the root sees its connection
  *       close.</li>
  * </ul>
  * With {@code cores}, the leaf's work runs on the machine's cores shared with every other leaf, the
  * root and the client ({@link SharedCpu}): a task's drawn time is CPU it needs, which takes longer
- * while the machine is busy; each sub-request and fetch also costs {@code leaf-cpu} of reading and
+ * while the machine is busy; each sub-request (a fetch too) also costs {@code leaf-cpu} of reading and
  * writing before it is queued; a pause suspends all of the leaf's work on the cores (its process
  * stopped), and a paused leaf reads nothing until the pause ends.
  * Cancels act as a real leaf's do ({@code InflightTasks}): the root's drops a queued task or stops
@@ -113,24 +115,6 @@ final class SimLeaf {
         }
     }
 
-    /**
-     * A fetch of {@code search}'s hits: read, served ({@code fetch-service}, on the shared cores when
-     * they are; not through the workers' queue, a simplification), then {@code answered}. A crashed
-     * leaf answers nothing; the root learns it a network delay later, as of a search.
-     */
-    void fetch(Runnable answered) {
-        if (crashed) {
-            answered.run();
-            return;
-        }
-        long work = (long) (fetchService.sampleNanos(random) * speedNow());
-        if (cpu == null) {
-            clock.at(finishAt(clock.nanoTime(), work), answered);
-            return;
-        }
-        onCpu(config.leafCpuNanos + work, answered); // crashed meanwhile: the root hears of it just as soon
-    }
-
     private void take(SimTask task) {
         if (crashed) {
             sim.lostOnArrival(task);
@@ -204,9 +188,12 @@ final class SimLeaf {
         if (task.copy.twinLeaf() >= 0) {
             sim.cancelTwin(task.copy.twinLeaf(), task.copy.twinRequestId());
         }
-        double slowdown = (1 + config.contention * busy / config.workers) * speedNow() * sim.costOf(task.copy);
-        long work = (long) (service.sampleNanos(random) * slowdown);
-        long stall = config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
+        // A fetch (fetch-service) costs the same whatever the query: no query cost, no slow draw.
+        boolean fetch = task.copy.fetch() != null;
+        double slowdown = (1 + config.contention * busy / config.workers) * speedNow()
+                * (fetch ? 1 : sim.costOf(task.copy) * (task.copy.partition() < config.skewPartitions ? config.skewFactor : 1));
+        long work = (long) ((fetch ? fetchService : service).sampleNanos(random) * slowdown);
+        long stall = !fetch && config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
         sim.counters().started++;
         if (cpu != null) {
             // The worker's wall time is counted as it ends: on shared cores it is not known at the start.
@@ -340,8 +327,8 @@ final class SimLeaf {
         }
         inflight.clear();
         if (cpu != null) {
-            // Reads and fetches in progress end as they would, told of the crash as they do (a
-            // crashed leaf's pause never ends, so a paused one's are let go now).
+            // Reads in progress end as they would, told of the crash as they do (a crashed leaf's
+            // pause never ends, so a paused one's are let go now).
             for (SharedCpu.Job job : List.copyOf(jobs)) {
                 cpu.resume(job);
             }

@@ -2,7 +2,9 @@ package io.hedgerow.root.sim;
 
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.PlacementSnapshot;
+import io.hedgerow.root.placement.LoadWindow;
 import io.hedgerow.root.placement.Placement;
+import io.hedgerow.root.placement.PlacementReport;
 import io.hedgerow.root.placement.PlacementSettings;
 import java.util.HashSet;
 import java.util.Set;
@@ -17,6 +19,8 @@ import java.util.function.BooleanSupplier;
  * later (a real one opens and warms its new partitions first), unless it crashed meanwhile. So after
  * {@code crash-leaves} crash, their partitions are re-replicated across the survivors once the grace
  * has passed, and the run reports how long it took until every partition had its replicas again.
+ * With selective replication or rebalancing on, each tick also reads the partitions' load over the
+ * load window, as the root's service does, so hot partitions gain copies and hot leaves shed them.
  */
 final class SimPlacement {
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
@@ -26,6 +30,8 @@ final class SimPlacement {
     private final EventQueue clock;
     private final long openNanos;
     private final BooleanSupplier running;
+    /** Null unless a controller reads the partitions' load. */
+    private final LoadWindow window;
 
     /**
      * @param running whether searches are still to come: the ticks stop when they are not, so the
@@ -38,15 +44,16 @@ final class SimPlacement {
         this.openNanos = openNanos;
         this.running = running;
         this.placement = new Placement(cluster.assignment(), cluster.config().replicas(), settings, clock.nanoTime());
+        this.window = settings.measuresLoad() ? new LoadWindow(settings.loadWindow().toNanos()) : null;
     }
 
     void start() {
         clock.after(TICK_NANOS, this::tick);
     }
 
-    /** How long the last return to full replication took from the leaf loss that began it; -1 for none. */
-    long fullReplicationNanos() {
-        return placement.lastFullReplicationNanos();
+    /** What the placement did: copies started by reason, moves, failures. */
+    PlacementReport report() {
+        return placement.report(clock.nanoTime());
     }
 
     private void tick() {
@@ -54,7 +61,7 @@ final class SimPlacement {
         for (int leaf = 0; leaf < cluster.leaves().size(); leaf++) {
             placement.leafSeen(leaf, cluster.leaf(leaf).readyConnections() > 0, now);
         }
-        placement.tick(now, null);
+        placement.tick(now, window == null ? null : window.add(cluster.partitionLoad().totals(), now));
         publish(now);
         if (running.getAsBoolean()) {
             clock.after(TICK_NANOS, this::tick);

@@ -1,5 +1,6 @@
 package io.hedgerow.root.sim;
 
+import io.hedgerow.root.placement.PlacementReport;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +26,10 @@ import org.HdrHistogram.Histogram;
  *                       replicas again (re-replication); NaN when that did not happen
  * @param cpuBusyCores   with shared cores: how many were busy on average over the run (the
  *                       machine's load, to set against a measured run's); NaN without them
+ * @param fetchesPerSearch fetches the fetch phase sent per measured search ({@code hits}), backups
+ *                       and retries included; 0 without hits
+ * @param hotCopies      extra copies the placement started for hot partitions (selective replication)
+ * @param rebalanceMoves copies the placement's rebalancer moved
  */
 public record SimSummary(
         Map<String, String> options,
@@ -55,12 +60,16 @@ public record SimSummary(
         long wallNanos,
         Histogram histogram,
         double fullReplicationSeconds,
-        double cpuBusyCores) {
+        double cpuBusyCores,
+        double fetchesPerSearch,
+        long hotCopies,
+        long rebalanceMoves) {
 
     static SimSummary of(SimConfig config, double rate, Histogram latencies, Histogram subRequests,
             Histogram finish95, long measured, long slow, long tainted,
             long failed, long sent, long refused, SimCounters counters, long events, long endNanos, long wallNanos,
-            long fullReplicationNanos) {
+            PlacementReport placement) {
+        long fullReplicationNanos = placement.lastFullReplicationNanos();
         double needed = (double) measured * config.partitions;
         double utilization = endNanos <= 0 ? 0 : counters.workNanos / ((double) endNanos * config.leaves * config.workers);
         return new SimSummary(config.options(), measured, rate, ms(latencies, 50), ms(latencies, 99),
@@ -70,7 +79,9 @@ public record SimSummary(
                 ms(finish95, 99), sent, counters.twinBothRan, counters.twinDroppedQueued,
                 counters.busyAnswers, counters.expiredAnswers, events, endNanos / 1e9, wallNanos, latencies,
                 fullReplicationNanos < 0 ? Double.NaN : fullReplicationNanos / 1e9,
-                endNanos <= 0 ? Double.NaN : counters.cpuCoreNanos / endNanos);
+                endNanos <= 0 ? Double.NaN : counters.cpuCoreNanos / endNanos,
+                measured == 0 ? 0 : (double) counters.fetchesSent / measured, placement.hotCopies(),
+                placement.rebalanceMoves());
     }
 
     private static double ms(Histogram histogram, double percentile) {
@@ -118,6 +129,9 @@ public record SimSummary(
         json.put("events", events);
         json.put("full_replication_s", Double.isNaN(fullReplicationSeconds) ? null : round(fullReplicationSeconds));
         json.put("cpu_busy_cores", Double.isNaN(cpuBusyCores) ? null : round(cpuBusyCores));
+        json.put("fetches_per_search", round(fetchesPerSearch));
+        json.put("hot_copies", hotCopies);
+        json.put("rebalance_moves", rebalanceMoves);
         json.put("simulated_s", round(simulatedSeconds));
         json.put("wall_s", round(wallNanos / 1e9));
         json.put("events_per_s", Math.round(eventsPerSecond()));

@@ -1,6 +1,11 @@
 package io.hedgerow.root.sim;
 
 import io.hedgerow.common.wire.WireCodec;
+import io.hedgerow.common.wire.proto.FetchItem;
+import io.hedgerow.common.wire.proto.FetchRequest;
+import io.hedgerow.common.wire.proto.FetchResponse;
+import io.hedgerow.common.wire.proto.FetchedDoc;
+import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.api.SearchException;
@@ -29,7 +34,9 @@ import org.HdrHistogram.Histogram;
  * runs through the production request path ({@link DetachedRoot}: the real {@code SearchRun},
  * replica choice, hedge delay, budget, tied requests, canaries and good-enough cutoff), which is
  * this class's {@link DetachedRoot.Wire}: it carries copies and cancels over a modelled network,
- * and the run's timer on the virtual clock. Nothing of a policy is modelled here.
+ * and the run's timer on the virtual clock. Nothing of a policy is modelled here. With {@code hits},
+ * a search's answers carry hits from that many of its partitions, and the root's own fetch phase
+ * fetches their stored fields and snippets from the leaves, as a default request's are.
  *
  * <p>A run is a function of its config, seed included: one thread, events in time order and ties
  * in scheduling order, every random draw from generators split off the seed.
@@ -38,6 +45,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class Simulation implements DetachedRoot.Wire {
     private static final String QUERY = "hedgerow";
+    private static final int[] NO_HITS = {};
     /** Latencies in microseconds, up to an hour, 3 significant digits. */
     private static final long HIGHEST_MICROS = 3_600_000_000L;
 
@@ -51,7 +59,8 @@ public final class Simulation implements DetachedRoot.Wire {
     private final SimLeaf[] leaves;
     /** The machine's cores, shared by the leaves, the root and the client; null when not modelled. */
     private final SharedCpu cpu;
-    private final SimFetch fetch;
+    /** Which partitions hold a search's hits ({@code hits}); split after the cost's generator. */
+    private final SplittableRandom hitsRandom;
     private final DetachedRoot root;
     private final ClusterState cluster;
     private final SimPlacement placement;
@@ -95,6 +104,8 @@ public final class Simulation implements DetachedRoot.Wire {
         long timerAtNanos = -1;
         boolean done;
         int answers;
+        /** The partitions whose answers carry a hit, the first the best ({@code hits}). */
+        int[] hitPartitions = NO_HITS;
 
         SimSearch(int index, long startNanos) {
             this.index = index;
@@ -116,13 +127,13 @@ public final class Simulation implements DetachedRoot.Wire {
         }
         this.root = new DetachedRoot(cluster, DispatchPolicy.of(config.adaptation, 1), new RootMetrics(cluster, false), clock,
                 IndexQueryParser.standard(), this);
-        this.cpu = config.cores > 0 ? new SharedCpu(config.cores, clock) : null;
+        this.cpu = config.cores > 0 ? SharedCpu.of(config.cpuSched, config.cores, clock) : null;
         this.leaves = new SimLeaf[config.leaves];
         for (int leaf = 0; leaf < config.leaves; leaf++) {
             leaves[leaf] = new SimLeaf(leaf, this, config, clock, seed.split(), degraded(leaf, config));
         }
         this.costRandom = seed.split();
-        this.fetch = new SimFetch(config, clock, seed.split(), leaves, this::onRoot);
+        this.hitsRandom = seed.split();
         this.cluster = cluster;
         this.placement = new SimPlacement(cluster, config.placement, clock, config.openNanos,
                 () -> ended < config.queries);
@@ -189,7 +200,7 @@ public final class Simulation implements DetachedRoot.Wire {
         counters.cpuCoreNanos = cpu == null ? Double.NaN : cpu.busyCoreNanos();
         return SimSummary.of(config, perSecond, latencies, subRequestLatencies, finish95Latencies, measured, measuredSlow, measuredTainted, measuredFailed,
                 measuredSent, refused, counters, clock.executed(), lastSearchEndNanos, wallNanos,
-                placement.fullReplicationNanos());
+                placement.report());
     }
 
     private void arrive(double perSecond) {
@@ -223,9 +234,39 @@ public final class Simulation implements DetachedRoot.Wire {
             SimSearch state = new SimSearch(startingIndex, startingNanos); // made as it starts
             state.search = search;
             state.cost = startingCost;
+            if (config.hits > 0) {
+                state.hitPartitions = drawHitPartitions();
+            }
             search.attachment = state;
         }
         return (SimSearch) search.attachment;
+    }
+
+    /**
+     * {@code hits} distinct partitions on average (the whole part, one more with the fraction's
+     * probability), at most the request's k: whose answers carry the search's hits.
+     */
+    private int[] drawHitPartitions() {
+        int count = (int) config.hits + (hitsRandom.nextDouble() < config.hits % 1 ? 1 : 0);
+        count = Math.min(count, Math.min(config.partitions, request.k()));
+        int[] chosen = new int[count];
+        for (int i = 0; i < count; i++) {
+            int partition;
+            do {
+                partition = hitsRandom.nextInt(config.partitions);
+            } while (contains(chosen, i, partition));
+            chosen[i] = partition;
+        }
+        return chosen;
+    }
+
+    private static boolean contains(int[] values, int length, int value) {
+        for (int i = 0; i < length; i++) {
+            if (values[i] == value) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean isMeasured(SimSearch search) {
@@ -235,7 +276,11 @@ public final class Simulation implements DetachedRoot.Wire {
     @Override
     public void send(DetachedRoot.Copy copy) {
         if (isMeasured(state(copy.search()))) {
-            measuredSent++;
+            if (copy.fetch() == null) {
+                measuredSent++;
+            } else {
+                counters.fetchesSent++;
+            }
         }
         SimLeaf leaf = leaves[copy.leaf()];
         onRoot(() -> {
@@ -289,13 +334,12 @@ public final class Simulation implements DetachedRoot.Wire {
             return;
         }
         SimSearch state = finish(search);
-        // Then its hits are fetched and the answer written, and only then has the search ended.
-        fetch.run(() -> onRoot(() -> {
+        onRoot(() -> { // the answer written: only then has the search ended
             end(state);
             if (isMeasured(state) && result.tainted()) {
                 measuredTainted++;
             }
-        }));
+        });
     }
 
     @Override
@@ -338,15 +382,47 @@ public final class Simulation implements DetachedRoot.Wire {
 
     /** A leaf's answer to {@code task}, on its way back to the root ({@code stallNanos} late). */
     void answer(SimTask task, Status status, long queueNanos, long serviceNanos, long stallNanos) {
-        SearchResponse response = SearchResponse.newBuilder()
-                .setRequestId(task.copy.requestId())
-                .setPartition(task.copy.partition())
+        DetachedRoot.Copy copy = task.copy;
+        if (copy.fetch() != null) {
+            FetchResponse response = fetched(copy.fetch(), status, queueNanos, serviceNanos);
+            clock.after(config.networkNanos + stallNanos,
+                    () -> onRoot(() -> copy.search().fetched(copy, response, clock.nanoTime())));
+            return;
+        }
+        SearchResponse.Builder response = SearchResponse.newBuilder()
+                .setRequestId(copy.requestId())
+                .setPartition(copy.partition())
                 .setStatus(status)
                 .setTotalHitsExact(true)
                 .setQueueNanos(queueNanos)
-                .setServiceNanos(serviceNanos)
-                .build();
-        clock.after(config.networkNanos + stallNanos, () -> onRoot(() -> deliver(task.copy, response)));
+                .setServiceNanos(serviceNanos);
+        if (status == Status.OK) {
+            int[] hitPartitions = state(copy.search()).hitPartitions;
+            for (int rank = 0; rank < hitPartitions.length; rank++) {
+                if (hitPartitions[rank] == copy.partition()) {
+                    response.addHits(Hit.newBuilder().setId("p" + copy.partition()).setScore(hitPartitions.length - rank))
+                            .setTotalHits(1);
+                }
+            }
+        }
+        SearchResponse answer = response.build();
+        clock.after(config.networkNanos + stallNanos, () -> onRoot(() -> deliver(copy, answer)));
+    }
+
+    /** A leaf's answer to a fetch: every document it was asked for, when OK. */
+    private static FetchResponse fetched(FetchRequest request, Status status, long queueNanos, long serviceNanos) {
+        FetchResponse.Builder response = FetchResponse.newBuilder()
+                .setRequestId(request.getRequestId())
+                .setStatus(status)
+                .setQueueNanos(queueNanos)
+                .setServiceNanos(serviceNanos);
+        if (status == Status.OK) {
+            for (FetchItem item : request.getItemsList()) {
+                response.addDocs(FetchedDoc.newBuilder().setPartition(item.getPartition()).setDoc(item.getDoc())
+                        .setId(item.getId()));
+            }
+        }
+        return response.build();
     }
 
     private void deliver(DetachedRoot.Copy copy, SearchResponse response) {

@@ -13,6 +13,7 @@ import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.Partitioner;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.placement.CopyCatchUp;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -35,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * sync when it was written. Documents are checked against the index config by the primary (and by
  * {@code /documents} before that, per line).
  */
-public final class DocumentWriter implements ReplicaSync, AutoCloseable {
+public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoCloseable {
     private final ClusterState cluster;
     private final WriteLink[] links;
     private final PartitionWriter[] partitions;
@@ -66,7 +67,7 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
         this.links = new WriteLink[leaves.size()];
         for (int leaf = 0; leaf < leaves.size(); leaf++) {
             links[leaf] = new WriteLink(LeafAddress.parse(leaves.get(leaf)), group, transport.channelClass(),
-                    cluster.rootHello(), cluster.config().maxFrameBytes());
+                    cluster.rootHello(), cluster.config().maxFrameBytes(), cluster.linkTls());
         }
         int count = cluster.assignment().partitions();
         this.partitions = new PartitionWriter[count];
@@ -261,12 +262,19 @@ public final class DocumentWriter implements ReplicaSync, AutoCloseable {
         return partition < 0 || partition >= partitions.length || partitions[partition].replicas().inSync(leaf);
     }
 
-    /**
-     * Whether {@code partition} took live writes: a copy the placement opens elsewhere (not one of the
-     * replicas this write path keeps in sync) would miss them.
-     */
-    public boolean tookWrites(int partition) {
-        return partitions[partition].tookWrites();
+    @Override
+    public void copies(int partition, int[] leaves) {
+        partitions[partition].copies(leaves, leaf -> links[leaf]);
+    }
+
+    @Override
+    public boolean caughtUp(int partition, int leaf) {
+        return partitions[partition].replicas().memberInSync(leaf);
+    }
+
+    @Override
+    public void catchUpSoon(int partition) {
+        partitions[partition].catchUpSoon();
     }
 
     /** Each replica of a partition as the write path sees it: primary, in sync, known seq, problem. */

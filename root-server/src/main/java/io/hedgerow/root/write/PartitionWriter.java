@@ -2,18 +2,18 @@ package io.hedgerow.root.write;
 
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.root.cluster.StaleReplicas;
-import java.io.IOException;
+import io.hedgerow.root.write.ReplicaSet.Replica;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 /**
  * The writes of one partition, in order: queued, sent a batch at a time to the partition's primary
@@ -32,11 +32,19 @@ import java.util.concurrent.CompletableFuture;
  * replica its last seq ({@link ReplicaSet#reconcile}), so a root started afresh never makes a
  * replica that missed writes the primary.
  *
- * <p><b>Log trimming.</b> Every request carries the seq below which every replica's log may be
- * trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit, the records
- * at or below both that and its own commit. A replica more than {@link WriteSettings#retainedLogOps}
- * behind is given up on: its catch-up then fails, saying so, and it stays out of the in-sync set
- * (file-based recovery, copying the primary's segments, is not built).
+ * <p><b>New copies.</b> A copy the placement adds ({@link #copies}) joins out of sync and is caught
+ * up at once, the same way, between batches; the placement lets it serve searches only once it is
+ * in sync. Writes acknowledged meanwhile are on the replicas in sync, and the catch-up, which runs
+ * with no batch in flight, brings the copy to the last of them before the next batch includes it.
+ *
+ * <p><b>Log trimming and snapshots.</b> Every request carries the seq below which every replica's
+ * log may be trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit,
+ * the records at or below both that and its own commit. A replica whose last seq is below what the
+ * source's log still holds (a new copy opened from the build, or one more than
+ * {@link WriteSettings#retainedLogOps} behind) is caught up from a snapshot instead
+ * ({@link ReplicaCatchUp}: file-based recovery, as Elasticsearch's peer recovery copies segment
+ * files). The leaves must share the partition store (they share the build); copying the files over
+ * the network is not built.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: the queue is guarded by this object's
  * monitor, the in-sync set by its {@link ReplicaSet}'s (taken inside this one, never the other way
@@ -49,7 +57,6 @@ import java.util.concurrent.CompletableFuture;
  */
 final class PartitionWriter {
     private static final long CATCH_UP_EVERY_NANOS = 1_000_000_000L;
-    private static final int CATCH_UP_CHUNK_OPS = 256;
     /** Prefix of the error of a write no replica could take. */
     static final String UNAVAILABLE = "unavailable: ";
 
@@ -59,6 +66,7 @@ final class PartitionWriter {
 
     private final int partition;
     private final ReplicaSet replicas;
+    private final ReplicaCatchUp catchUps;
     private final WriteSettings settings;
     private final Ticker ticker;
     private final WriteMeters meters;
@@ -76,6 +84,7 @@ final class PartitionWriter {
             Ticker ticker, WriteMeters meters) {
         this.partition = partition;
         this.replicas = new ReplicaSet(partition, links, leaves, stale);
+        this.catchUps = new ReplicaCatchUp(replicas, settings, meters);
         this.settings = settings;
         this.ticker = ticker;
         this.meters = meters;
@@ -126,7 +135,7 @@ final class PartitionWriter {
      */
     boolean pollVisibility() {
         long target;
-        boolean[] targets;
+        List<Replica> targets;
         synchronized (this) {
             if (ackedSeq <= confirmedVisibleSeq) {
                 return false;
@@ -139,11 +148,9 @@ final class PartitionWriter {
             targets = replicas.inSyncNow();
         }
         List<CompletableFuture<Long>> visible = new ArrayList<>();
-        for (int r = 0; r < replicas.size(); r++) {
-            if (targets[r]) {
-                visible.add(replicas.link(r).send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response ->
-                        response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
-            }
+        for (Replica replica : targets) {
+            visible.add(replica.link.send(ReplicaCatchUp.readLog(request(), Long.MAX_VALUE), settings.timeout()).thenApply(response ->
+                    response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
         }
         CompletableFuture.allOf(visible.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> {
             synchronized (this) {
@@ -156,16 +163,27 @@ final class PartitionWriter {
         return true;
     }
 
-    /**
-     * Whether the partition took live writes (this root's, or before it: a replica's log says so), so
-     * a new copy opened from the built index would miss them.
-     */
-    synchronized boolean tookWrites() {
-        return ackedSeq > 0 || replicas.highestKnownSeq() > 0;
-    }
-
     /** Called every second: checks the replicas at start, or catches one up, when nothing else runs. */
     synchronized void tick() {
+        if (!busy) {
+            startNext();
+        }
+    }
+
+    /**
+     * The placement's copies of the partition are now those on {@code leaves} (in order of
+     * preference): a new copy joins out of sync and is caught up at once, between batches; a copy
+     * gone leaves the replicas ({@link ReplicaSet#retain}).
+     */
+    synchronized void copies(int[] leaves, IntFunction<WriteLink> links) {
+        if (replicas.retain(leaves, links)) {
+            catchUpSoon();
+        }
+    }
+
+    /** Catches out-of-sync replicas up at the next step rather than within the second (a copy just opened). */
+    synchronized void catchUpSoon() {
+        lastCatchUpNanos = ticker.nanoTime() - CATCH_UP_EVERY_NANOS;
         if (!busy) {
             startNext();
         }
@@ -177,8 +195,8 @@ final class PartitionWriter {
 
     /** The replica reads by id go to: the primary, which has every acknowledged write; null when none is in sync. */
     WriteLink primaryLink() {
-        int primary = replicas.firstInSync();
-        return primary < 0 ? null : replicas.link(primary);
+        Replica primary = replicas.primary();
+        return primary == null ? null : primary.link;
     }
 
     /** Runs the next step; the caller holds the monitor. */
@@ -193,7 +211,11 @@ final class PartitionWriter {
         long now = ticker.nanoTime();
         if (needsCatchUp && now - lastCatchUpNanos >= CATCH_UP_EVERY_NANOS) {
             lastCatchUpNanos = now;
-            step = catchUp();
+            step = catchUps.run(seq -> {
+                synchronized (this) {
+                    ackedSeq = Math.max(ackedSeq, seq);
+                }
+            });
         } else if (!queue.isEmpty()) {
             List<Pending> batch = new ArrayList<>();
             while (!queue.isEmpty() && batch.size() < settings.maxBatchOps()) {
@@ -217,7 +239,7 @@ final class PartitionWriter {
     }
 
     private CompletableFuture<Void> runBatch(List<Pending> batch, long startNanos) {
-        int primary = replicas.firstInSync();
+        Replica primary = replicas.primary();
         boolean stopping;
         synchronized (this) {
             stopping = closed;
@@ -226,7 +248,7 @@ final class PartitionWriter {
             batch.forEach(pending -> pending.result().complete(shuttingDown()));
             return CompletableFuture.completedFuture(null);
         }
-        if (primary < 0) {
+        if (primary == null) {
             batch.forEach(pending -> pending.result().complete(
                     unavailable("no replica of partition " + partition + " is in sync")));
             return CompletableFuture.completedFuture(null);
@@ -234,7 +256,7 @@ final class PartitionWriter {
         WriteRequest.Builder request = request().setPrimary(true)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
         batch.forEach(pending -> request.addOps(pending.op()));
-        return replicas.link(primary).send(request, settings.timeout()).handle((response, failure) -> {
+        return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem != null) {
                 replicas.markOutOfSync(primary, problem);
@@ -244,10 +266,8 @@ final class PartitionWriter {
         }).thenCompose(step -> step);
     }
 
-    /** A request to this partition's replicas, with the seq their logs may be trimmed to. */
     private WriteRequest.Builder request() {
-        return WriteRequest.newBuilder().setPartition(partition)
-                .setTrimmableSeq(replicas.trimmableSeq(settings.retainedLogOps()));
+        return replicas.request(settings.retainedLogOps());
     }
 
     /** Null when the answer is OK, else what went wrong. */
@@ -258,7 +278,8 @@ final class PartitionWriter {
         return response.getStatus() == Status.OK ? null : response.getStatus() + ": " + response.getError();
     }
 
-    private CompletableFuture<Void> replicate(int primary, List<Pending> batch, WriteResponse numbered, long startNanos) {
+    private CompletableFuture<Void> replicate(Replica primary, List<Pending> batch, WriteResponse numbered,
+            long startNanos) {
         WriteRequest.Builder copy = request().setPrimary(false)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
         for (int i = 0; i < batch.size(); i++) {
@@ -269,13 +290,11 @@ final class PartitionWriter {
         }
         List<CompletableFuture<Void>> copies = new ArrayList<>();
         if (copy.getOpsCount() > 0) {
-            boolean[] targets = replicas.inSyncNow();
-            for (int r = 0; r < replicas.size(); r++) {
-                if (r == primary || !targets[r]) {
+            for (Replica replica : replicas.inSyncNow()) {
+                if (replica == primary) {
                     continue;
                 }
-                int replica = r;
-                copies.add(replicas.link(r).send(copy.clone(), settings.timeout()).handle((response, failure) -> {
+                copies.add(replica.link.send(copy.clone(), settings.timeout()).handle((response, failure) -> {
                     String problem = problem(response, failure);
                     if (problem != null) {
                         replicas.markOutOfSync(replica, problem);
@@ -293,95 +312,6 @@ final class PartitionWriter {
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).result().complete(numbered.getResults(i));
             }
-        });
-    }
-
-    /**
-     * Compares the replicas at start ({@link ReplicaSet#reconcile}), then brings every reachable
-     * out-of-sync replica up to the primary.
-     */
-    private CompletableFuture<Void> catchUp() {
-        List<CompletableFuture<Long>> lastSeqs = new ArrayList<>();
-        for (int r = 0; r < replicas.size(); r++) {
-            lastSeqs.add(lastSeq(replicas.link(r)));
-        }
-        return CompletableFuture.allOf(lastSeqs.toArray(CompletableFuture[]::new)).handle((ignored, f) -> {
-            long[] seqs = lastSeqs.stream().mapToLong(seq -> seq.isCompletedExceptionally() ? -1 : seq.join()).toArray();
-            if (!replicas.reconciled()) {
-                replicas.reconcile(seqs);
-            }
-            int primary = replicas.firstInSync();
-            if (primary < 0) {
-                // Nobody in sync: the most advanced reachable replica leads.
-                for (int r = 0; r < seqs.length; r++) {
-                    if (seqs[r] >= 0 && (primary < 0 || seqs[r] > seqs[primary])) {
-                        primary = r;
-                    }
-                }
-                if (primary < 0) {
-                    return CompletableFuture.<Void>completedFuture(null);
-                }
-                replicas.markInSync(primary, seqs[primary]);
-            }
-            synchronized (this) {
-                // What the primary holds was acknowledged by some root, maybe an earlier one.
-                ackedSeq = Math.max(ackedSeq, seqs[primary]);
-            }
-            CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
-            for (int r = 0; r < replicas.size(); r++) {
-                replicas.observed(r, seqs[r]);
-                if (!replicas.inSync(r) && seqs[r] >= 0) {
-                    int replica = r;
-                    int source = primary;
-                    all = all.thenCompose(done -> copyLog(source, replica, seqs[replica]));
-                }
-            }
-            return all;
-        }).thenCompose(step -> step);
-    }
-
-    private CompletableFuture<Long> lastSeq(WriteLink replica) {
-        return replica.send(readLog(Long.MAX_VALUE), settings.timeout()).thenApply(response -> {
-            if (response.getStatus() != Status.OK) {
-                throw new IllegalStateException(response.getStatus() + ": " + response.getError());
-            }
-            return response.getLastSeq();
-        });
-    }
-
-    private WriteRequest.Builder readLog(long fromSeq) {
-        return request().setFromSeq(fromSeq).addOps(WriteOp.newBuilder().setKind(WriteKind.READ_LOG));
-    }
-
-    private CompletableFuture<Void> copyLog(int source, int replica, long fromSeq) {
-        return replicas.link(source).send(readLog(fromSeq), settings.timeout()).thenCompose(log -> {
-            if (log.getStatus() != Status.OK) {
-                return CompletableFuture.<Void>failedFuture(new IOException("reading the log of leaf "
-                        + replicas.link(source).address() + " from seq " + fromSeq + ": " + log.getError()));
-            }
-            CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
-            List<WriteOp> ops = log.getLogList();
-            for (int from = 0; from < ops.size(); from += CATCH_UP_CHUNK_OPS) {
-                List<WriteOp> chunk = ops.subList(from, Math.min(ops.size(), from + CATCH_UP_CHUNK_OPS));
-                sent = sent.thenCompose(done -> replicas.link(replica).send(request().setPrimary(false)
-                        .setWaitForRefresh(true).addAllOps(chunk), settings.timeout())
-                        .thenAccept(answer -> {
-                            if (answer.getStatus() != Status.OK) {
-                                throw new IllegalStateException(answer.getStatus() + ": " + answer.getError());
-                            }
-                        }));
-            }
-            long target = log.getLastSeq();
-            return sent.thenRun(() -> {
-                replicas.markInSync(replica, target);
-                meters.catchUp(true);
-            });
-        }).exceptionally(failure -> {
-            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            replicas.catchUpFailed(replica, String.valueOf(cause.getMessage()));
-            meters.catchUp(false);
-            return null;
         });
     }
 }

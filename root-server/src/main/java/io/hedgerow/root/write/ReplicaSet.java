@@ -1,16 +1,17 @@
 package io.hedgerow.root.write;
 
+import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.StaleReplicas;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 /**
  * The replicas of one partition and what the root knows of each: in sync or not, the seq up to which
  * it is known to hold every write, and why it left the in-sync set. The primary is the first in-sync
- * replica in assignment order.
+ * replica in order (the assignment's, then copies in the order they were added).
  *
  * <p><b>Knowing the replicas at start.</b> A root knows nothing of writes made before it started: a
  * replica may have missed some (it was down when the last root wrote). So the partition's first step
@@ -19,57 +20,120 @@ import java.util.concurrent.CompletableFuture;
  * advanced. Without that, a replica that missed writes could become primary and number new writes
  * below what another replica holds, which that replica would then skip as already held.
  *
+ * <p><b>Copies come and go.</b> The placement adds copies of a partition (re-replication, a hot
+ * partition's extra copy, a move) and retires them ({@link #retain}). A copy added joins out of sync,
+ * to be caught up like any replica that missed writes before it serves; a copy retired leaves the
+ * set at once, unless it is the last one in sync (it then stays until another is: it alone holds
+ * every acknowledged write).
+ *
  * <p>A replica out of the set is marked in {@link StaleReplicas}, so that searches read it only when
  * its partition has no other replica.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every method holds this object's monitor, and
- * none calls out, so callers may hold their own lock around a call.
+ * none calls out, so callers may hold their own lock around a call. A {@link Replica} removed from
+ * the set is inert: marking it in or out of sync changes nothing.
  */
 final class ReplicaSet {
     private static final System.Logger LOG = System.getLogger(ReplicaSet.class.getName());
+    static final String NEW_COPY = "a new copy: catching up from the primary before it serves";
+
+    /** One replica of the partition; its mutable fields are guarded by the set's monitor. */
+    static final class Replica {
+        final WriteLink link;
+        /** Its leaf, by index in the cluster (for {@link StaleReplicas} and the placement). */
+        final int leaf;
+        private boolean inSync;
+        private long knownSeq = -1;
+        private String problem;
+
+        private Replica(WriteLink link, int leaf, boolean inSync, String problem) {
+            this.link = link;
+            this.leaf = leaf;
+            this.inSync = inSync;
+            this.problem = problem;
+        }
+
+        LeafAddress address() {
+            return link.address();
+        }
+    }
 
     private final int partition;
-    private final WriteLink[] links;
-    /** Each replica's leaf, by its index in the cluster (for {@link #stale}). */
-    private final int[] leaves;
     private final StaleReplicas stale;
-    private final boolean[] inSync;
-    private final long[] knownSeq;
-    private final String[] problem;
+    private final List<Replica> members = new ArrayList<>();
     private boolean reconciled;
     private final CompletableFuture<Void> whenReconciled = new CompletableFuture<>();
 
+    /** The partition's replicas at start, each on the leaf of the same index in {@code leaves}, all in sync. */
     ReplicaSet(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale) {
         if (leaves.length != links.length) {
             throw new IllegalArgumentException("leaves: " + leaves.length + ", links: " + links.length
                     + " (expected: one leaf per replica)");
         }
         this.partition = partition;
-        this.links = links.clone();
-        this.leaves = leaves.clone();
         this.stale = stale;
-        this.inSync = new boolean[links.length];
-        this.knownSeq = new long[links.length];
-        this.problem = new String[links.length];
-        Arrays.fill(inSync, true);
-        Arrays.fill(knownSeq, -1);
-    }
-
-    int size() {
-        return links.length;
-    }
-
-    /** The highest last seq any replica is known to have: above 0 once the partition took live writes. */
-    synchronized long highestKnownSeq() {
-        long highest = -1;
-        for (long seq : knownSeq) {
-            highest = Math.max(highest, seq);
+        for (int r = 0; r < links.length; r++) {
+            members.add(new Replica(links[r], leaves[r], true, null));
         }
-        return highest;
     }
 
-    WriteLink link(int replica) {
-        return links[replica];
+    synchronized int size() {
+        return members.size();
+    }
+
+    /** The replicas now, in order (a copy: the set may change after). */
+    synchronized List<Replica> members() {
+        return List.copyOf(members);
+    }
+
+    /**
+     * Makes the set the copies on {@code leaves}, in that order: a copy not in the set joins it out
+     * of sync (to be caught up), one not in {@code leaves} leaves it, unless it is the last in sync.
+     *
+     * @param links each leaf's write link
+     * @return whether a copy joined (so a catch-up is due)
+     */
+    synchronized boolean retain(int[] leaves, IntFunction<WriteLink> links) {
+        boolean joined = false;
+        List<Replica> next = new ArrayList<>(leaves.length);
+        for (int leaf : leaves) {
+            Replica replica = member(leaf);
+            if (replica == null) {
+                replica = new Replica(links.apply(leaf), leaf, false, NEW_COPY);
+                stale.mark(partition, leaf, true);
+                joined = true;
+                LOG.log(System.Logger.Level.INFO, "partition {0}: a new copy on leaf {1} joins the replicas, out of"
+                        + " sync until caught up", partition, replica.address());
+            }
+            next.add(replica);
+        }
+        boolean nextHasInSync = next.stream().anyMatch(r -> r.inSync);
+        for (Replica replica : members) {
+            if (next.contains(replica)) {
+                continue;
+            }
+            if (replica.inSync && !nextHasInSync) {
+                // It alone holds every acknowledged write: it goes once another copy is in sync.
+                next.add(replica);
+                nextHasInSync = true;
+                continue;
+            }
+            stale.mark(partition, replica.leaf, false);
+            LOG.log(System.Logger.Level.INFO, "partition {0}: the copy on leaf {1} leaves the replicas", partition,
+                    replica.address());
+        }
+        members.clear();
+        members.addAll(next);
+        return joined;
+    }
+
+    private Replica member(int leaf) {
+        for (Replica replica : members) {
+            if (replica.leaf == leaf) {
+                return replica;
+            }
+        }
+        return null;
     }
 
     synchronized boolean reconciled() {
@@ -81,86 +145,106 @@ final class ReplicaSet {
         return whenReconciled;
     }
 
-    synchronized boolean inSync(int replica) {
-        return inSync[replica];
+    synchronized boolean contains(Replica replica) {
+        return members.contains(replica);
+    }
+
+    synchronized boolean inSync(Replica replica) {
+        return replica.inSync && members.contains(replica);
     }
 
     /** Whether the replica on {@code leaf} is in sync; true when no replica is on it. */
     synchronized boolean inSync(LeafAddress leaf) {
-        for (int r = 0; r < links.length; r++) {
-            if (links[r].address().equals(leaf)) {
-                return inSync[r];
+        for (Replica replica : members) {
+            if (replica.address().equals(leaf)) {
+                return replica.inSync;
             }
         }
         return true;
     }
 
-    synchronized boolean[] inSyncNow() {
-        return inSync.clone();
+    /** Whether {@code leaf} (by index) holds a replica of the partition and it is in sync. */
+    synchronized boolean memberInSync(int leaf) {
+        Replica replica = member(leaf);
+        return replica != null && replica.inSync;
     }
 
-    synchronized int firstInSync() {
-        for (int r = 0; r < inSync.length; r++) {
-            if (inSync[r]) {
-                return r;
+    synchronized List<Replica> inSyncNow() {
+        return members.stream().filter(r -> r.inSync).toList();
+    }
+
+    /** The primary: the first replica in sync, or null. */
+    synchronized Replica primary() {
+        for (Replica replica : members) {
+            if (replica.inSync) {
+                return replica;
             }
         }
-        return -1;
+        return null;
     }
 
     synchronized int inSyncCount() {
         int count = 0;
-        for (boolean in : inSync) {
-            count += in ? 1 : 0;
+        for (Replica replica : members) {
+            count += replica.inSync ? 1 : 0;
         }
         return count;
     }
 
-    synchronized void markOutOfSync(int replica, String reason) {
-        problem[replica] = reason;
-        if (inSync[replica]) {
-            inSync[replica] = false;
-            stale.mark(partition, leaves[replica], true);
+    synchronized void markOutOfSync(Replica replica, String reason) {
+        if (!members.contains(replica)) {
+            return;
+        }
+        replica.problem = reason;
+        if (replica.inSync) {
+            replica.inSync = false;
+            stale.mark(partition, replica.leaf, true);
             LOG.log(System.Logger.Level.WARNING, "partition {0}: replica on leaf {1} leaves the in-sync set: {2}",
-                    partition, links[replica].address(), reason);
+                    partition, replica.address(), reason);
         }
     }
 
-    synchronized void markInSync(int replica, long lastSeq) {
-        knownSeq[replica] = Math.max(knownSeq[replica], lastSeq);
-        problem[replica] = null;
-        if (!inSync[replica]) {
-            inSync[replica] = true;
-            stale.mark(partition, leaves[replica], false);
+    synchronized void markInSync(Replica replica, long lastSeq) {
+        if (!members.contains(replica)) {
+            return;
+        }
+        replica.knownSeq = Math.max(replica.knownSeq, lastSeq);
+        replica.problem = null;
+        if (!replica.inSync) {
+            replica.inSync = true;
+            stale.mark(partition, replica.leaf, false);
             LOG.log(System.Logger.Level.INFO, "partition {0}: replica on leaf {1} is in sync again at seq {2}",
-                    partition, links[replica].address(), lastSeq);
+                    partition, replica.address(), lastSeq);
         }
     }
 
     /** Catching the replica up failed; logged when the reason is new (it is retried every second). */
-    synchronized void catchUpFailed(int replica, String reason) {
-        if (!reason.equals(problem[replica])) {
-            LOG.log(System.Logger.Level.WARNING, "partition {0}: catching up the replica on leaf {1} failed (retried"
-                    + " every second): {2}", partition, links[replica].address(), reason);
+    synchronized void catchUpFailed(Replica replica, String reason) {
+        if (!members.contains(replica)) {
+            return;
         }
-        problem[replica] = reason;
+        if (!reason.equals(replica.problem)) {
+            LOG.log(System.Logger.Level.WARNING, "partition {0}: catching up the replica on leaf {1} failed (retried"
+                    + " every second): {2}", partition, replica.address(), reason);
+        }
+        replica.problem = reason;
     }
 
     /** Every in-sync replica now holds every write up to {@code seq}. */
     synchronized void acknowledged(long seq) {
-        for (int r = 0; r < links.length; r++) {
-            if (inSync[r]) {
-                knownSeq[r] = Math.max(knownSeq[r], seq);
+        for (Replica replica : members) {
+            if (replica.inSync) {
+                replica.knownSeq = Math.max(replica.knownSeq, seq);
             }
         }
     }
 
     /** The replica said its last seq (-1: it did not answer). */
-    synchronized void observed(int replica, long lastSeq) {
-        if (lastSeq >= 0 && !inSync[replica]) {
+    synchronized void observed(Replica replica, long lastSeq) {
+        if (lastSeq >= 0 && !replica.inSync) {
             // An out-of-sync replica may hold writes past what it holds contiguously only after a
             // failed primary logged them; its last seq is what it will be caught up from.
-            knownSeq[replica] = lastSeq;
+            replica.knownSeq = lastSeq;
         }
     }
 
@@ -169,22 +253,24 @@ final class ReplicaSet {
      * reachable ones stay in sync, every other leaves the set (to be caught up). With no replica
      * reachable all leave it, and the next catch-up picks the most advanced that answers.
      *
-     * @param lastSeqs each replica's last seq, -1 for one that did not answer
+     * @param probed   the replicas asked
+     * @param lastSeqs each one's last seq, -1 for one that did not answer
      */
-    synchronized void reconcile(long[] lastSeqs) {
+    synchronized void reconcile(List<Replica> probed, long[] lastSeqs) {
         long most = -1;
         for (long seq : lastSeqs) {
             most = Math.max(most, seq);
         }
-        for (int r = 0; r < links.length; r++) {
+        for (int r = 0; r < probed.size(); r++) {
+            Replica replica = probed.get(r);
             if (lastSeqs[r] < 0) {
-                markOutOfSync(r, "did not answer when the root started");
+                markOutOfSync(replica, "did not answer when the root started");
             } else if (lastSeqs[r] < most) {
-                markOutOfSync(r, "holds writes up to seq " + lastSeqs[r] + " of " + most
+                markOutOfSync(replica, "holds writes up to seq " + lastSeqs[r] + " of " + most
                         + " (it missed writes before this root started)");
             }
             if (lastSeqs[r] >= 0) {
-                knownSeq[r] = lastSeqs[r];
+                replica.knownSeq = lastSeqs[r];
             }
         }
         reconciled = true;
@@ -194,23 +280,29 @@ final class ReplicaSet {
     /**
      * The seq up to which every replica's log may be trimmed: every replica is known to hold every
      * write up to it, except replicas more than {@code retainOps} behind the most advanced (or
-     * unknown), which are given up on: they can no longer catch up from the log.
+     * unknown, as a copy just added), which then catch up from a snapshot instead.
      */
     synchronized long trimmableSeq(long retainOps) {
         long least = Long.MAX_VALUE;
         long most = 0;
-        for (long seq : knownSeq) {
-            least = Math.min(least, Math.max(seq, 0));
-            most = Math.max(most, seq);
+        for (Replica replica : members) {
+            least = Math.min(least, Math.max(replica.knownSeq, 0));
+            most = Math.max(most, replica.knownSeq);
         }
         return Math.max(least, most - retainOps);
     }
 
+    /** A request to the partition's replicas, with the seq their logs may be trimmed to ({@link #trimmableSeq}). */
+    WriteRequest.Builder request(long retainOps) {
+        return WriteRequest.newBuilder().setPartition(partition).setTrimmableSeq(trimmableSeq(retainOps));
+    }
+
     synchronized List<ReplicaStatus> status() {
-        int primary = firstInSync();
-        List<ReplicaStatus> replicas = new ArrayList<>(links.length);
-        for (int r = 0; r < links.length; r++) {
-            replicas.add(new ReplicaStatus(links[r].address(), r == primary, inSync[r], knownSeq[r], problem[r]));
+        Replica primary = primary();
+        List<ReplicaStatus> replicas = new ArrayList<>(members.size());
+        for (Replica replica : members) {
+            replicas.add(new ReplicaStatus(replica.address(), replica == primary, replica.inSync, replica.knownSeq,
+                    replica.problem));
         }
         return replicas;
     }

@@ -1,5 +1,6 @@
 package io.hedgerow.root.write;
 
+import io.hedgerow.common.net.LinkTls;
 import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.common.wire.proto.Frame;
@@ -42,7 +43,7 @@ final class WriteLink {
     private CompletableFuture<Channel> ready;
 
     WriteLink(LeafAddress address, EventLoopGroup group, Class<? extends Channel> channelClass, Frame hello,
-            int maxFrameBytes) {
+            int maxFrameBytes, LinkTls tls) {
         this.address = address;
         this.hello = hello;
         this.bootstrap = new Bootstrap()
@@ -54,6 +55,7 @@ final class WriteLink {
                     @Override
                     protected void initChannel(Channel ch) {
                         WireCodec.install(ch.pipeline(), maxFrameBytes);
+                        tls.dialled(ch, address.host(), address.port());
                         ch.pipeline().addLast("writes", new Answers());
                     }
                 });

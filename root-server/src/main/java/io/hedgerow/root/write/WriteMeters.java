@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The write path's meters on {@code /metrics}: writes by outcome, catch-ups, the time of a batch
  * (from its send to the primary to the last in-sync replica's answer: what a write waits for besides
- * its queue), and each partition's in-sync replicas.
+ * its queue), snapshot restores, and each partition's in-sync replicas.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe (Micrometer's meters are).
  */
@@ -26,6 +26,7 @@ final class WriteMeters {
     private final Counter failed;
     private final Counter caughtUp;
     private final Counter catchUpsFailed;
+    private final Counter restored;
     private final Timer batches;
 
     WriteMeters(MeterRegistry registry) {
@@ -39,6 +40,10 @@ final class WriteMeters {
         catchUpsFailed = Counter.builder("hedgerow.write.catchups").tag("result", "failed")
                 .description("Attempts to catch up an out-of-sync replica that failed (retried every second)")
                 .register(registry);
+        restored = Counter.builder("hedgerow.write.snapshot.restores")
+                .description("Replicas too far behind the primary's log (a new copy, among others) restarted from a"
+                        + " snapshot of the primary's copy, before its log above the snapshot")
+                .register(registry);
         batches = Timer.builder("hedgerow.write.batch.latency")
                 .description("From sending a batch of writes to the primary to every in-sync replica having it on disk")
                 .serviceLevelObjectives(BATCH_BUCKETS).register(registry);
@@ -47,6 +52,10 @@ final class WriteMeters {
     private Counter outcome(String outcome, String what) {
         return Counter.builder("hedgerow.writes").tag("outcome", outcome)
                 .description("Document writes answered, by outcome; " + outcome + ": " + what).register(registry);
+    }
+
+    void snapshotRestored() {
+        restored.increment();
     }
 
     /** The in-sync replicas of a partition, read at each scrape. */

@@ -110,4 +110,14 @@ class PartitionAssignmentTest {
         assertThatThrownBy(() -> PartitionAssignment.spread(16, 2, 3))
                 .hasMessageContaining("replicas: 3 (expected: 1..2");
     }
+
+    @Test
+    void countsTheMostReplicasOfAllPartitionsOrOfTheOnesASearchAsks() {
+        PartitionAssignment assignment = PartitionAssignment.of(4, new int[][] {{0, 1}, {1, 2, 3}, {2}, {3, 0}});
+
+        assertThat(assignment.mostReplicas()).isEqualTo(3);
+        assertThat(assignment.mostReplicas(new int[] {0, 3})).isEqualTo(2);
+        assertThat(assignment.mostReplicas(new int[] {2})).isEqualTo(1);
+        assertThat(assignment.mostReplicas(new int[] {2, 1})).isEqualTo(3);
+    }
 }

@@ -51,6 +51,7 @@ class ReplicaChoiceTest {
         final boolean[] probation;
         /** Stale replicas of partition 0 (those of other partitions are in sync). */
         final boolean[] staleInPartition0;
+        final double[] share;
 
         View(int leaves) {
             staleInPartition0 = new boolean[leaves];
@@ -58,6 +59,8 @@ class ReplicaChoiceTest {
             loads = new LeafLoad[leaves];
             stalled = new boolean[leaves];
             probation = new boolean[leaves];
+            share = new double[leaves];
+            java.util.Arrays.fill(share, 1);
             for (int leaf = 0; leaf < leaves; leaf++) {
                 loads[leaf] = new LeafLoad();
             }
@@ -97,6 +100,31 @@ class ReplicaChoiceTest {
         public boolean stale(int partition, int leaf) {
             return partition == 0 && staleInPartition0[leaf];
         }
+
+        @Override
+        public double share(int leaf) {
+            return share[leaf];
+        }
+    }
+
+    /** The two choices of {@link #FIRST_TWO}, then {@code draw} for every share's draw. */
+    private static RandomGenerator drawing(double draw) {
+        return new RandomGenerator() {
+            @Override
+            public long nextLong() {
+                return 0;
+            }
+
+            @Override
+            public int nextInt(int bound) {
+                return 0;
+            }
+
+            @Override
+            public double nextDouble() {
+                return draw;
+            }
+        };
     }
 
     private final DispatchPolicy c3 = new ReplicaChoice(true, 2);
@@ -162,6 +190,24 @@ class ReplicaChoiceTest {
             }
         };
         assertThat(c3.chooseReplica(0, new int[] {0, 1, 2}, view, LeafSet.EMPTY, lastTwo)).isEqualTo(2);
+    }
+
+    @Test
+    void aLeafInSlowStartKeepsTheChoicesItWinsOnlyWithTheProbabilityOfItsShare() {
+        View view = new View(2).measured(0, 1, 1, 0).measured(1, 9, 9, 4); // leaf 0 wins on rank
+        view.outstanding[1] = 1; // and on outstanding calls
+        view.share[0] = 0.3;
+        for (DispatchPolicy policy : List.of(c3, DispatchPolicy.leastOutstanding())) {
+            assertThat(policy.chooseReplica(0, new int[] {0, 1}, view, LeafSet.EMPTY, drawing(0.29)))
+                    .as("a draw under its share").isEqualTo(0);
+            assertThat(policy.chooseReplica(0, new int[] {0, 1}, view, LeafSet.EMPTY, drawing(0.3)))
+                    .as("a draw at its share: the runner-up").isEqualTo(1);
+            assertThat(policy.chooseReplica(0, new int[] {0, 1}, view, LeafSet.of(1), drawing(0.9)))
+                    .as("the only replica left keeps the partition served").isEqualTo(0);
+        }
+        view.share[1] = 0.2;
+        assertThat(c3.chooseReplica(0, new int[] {0, 1}, view, LeafSet.EMPTY, drawing(0.9)))
+                .as("the runner-up in a slower start gets nothing from it").isEqualTo(0);
     }
 
     @Test

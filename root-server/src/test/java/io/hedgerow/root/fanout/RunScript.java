@@ -16,6 +16,8 @@ import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.PartitionAssignment;
+import io.hedgerow.root.cluster.PlacementSnapshot;
 import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.cost.CostControl;
 import io.hedgerow.root.hedge.HedgeBudget;
@@ -100,6 +102,21 @@ final class RunScript {
         return defaults.withSkipKnownSafe(false).withCutoff(defaults.cutoff().withFixed(Duration.ofMillis(20)))
                 .withCanaryTimeout(defaults.canaryTimeout().withFixed(Duration.ofMillis(50)))
                 .withCache(defaults.cacheTtl(), 0, defaults.cacheMaxBytes());
+    }
+
+    /**
+     * Publishes a serving assignment in which {@code partition} has the copies {@code leaves} (in
+     * that order of preference) and every other partition keeps its own: a placement controller's
+     * extra copy of a hot partition, say.
+     */
+    RunScript serving(int partition, int... leaves) {
+        PartitionAssignment current = cluster.assignment();
+        int[][] replicas = new int[current.partitions()][];
+        for (int p = 0; p < replicas.length; p++) {
+            replicas[p] = p == partition ? leaves : current.replicasOf(p);
+        }
+        cluster.publish(PlacementSnapshot.fixed(PartitionAssignment.of(current.leaves(), replicas)));
+        return this;
     }
 
     /** The budget every run of this script shares. */

@@ -112,6 +112,30 @@ class SearchRunFetchTest {
     }
 
     @Test
+    void aHitOfAPartitionWithAThirdCopyGetsASecondFetchBackupRound() {
+        // Partition 7 has gained a third copy on leaf 0; partition 3 keeps its two (leaves 3 and 0).
+        RunScript script = RunScript.standard().serving(7, 3, 1, 0);
+        Map<Integer, FetchCopy> fetches = queryPhase(script, withFields());
+        for (int leaf : List.of(0, 1, 2)) {
+            script.at(2).fetched(fetches.get(leaf));
+        }
+        List<FetchCopy> first = fetches(script.at(4).fire());
+        assertThat(first).extracting(FetchCopy::leaf).containsExactly(1, 0);
+        assertThat(script.timerAtMillis()).as("a second round, a fetch hedge delay later").isEqualTo(7.0);
+        script.at(5).fetched(first.get(1)); // partition 3's hit, from leaf 0
+
+        // At t=7 ms partition 7's hit still waits on leaves 3 and 1: a third fetch, on leaf 0.
+        List<FetchCopy> second = fetches(script.at(7).fire());
+        assertThat(second).extracting(FetchCopy::leaf).containsExactly(0);
+        assertThat(second.getFirst().kind()).isEqualTo(Kind.FETCH_BACKUP);
+
+        List<Action> end = script.at(9).fetched(second.getFirst());
+        assertThat(cancels(end)).containsExactlyInAnyOrder(fetches.get(3), first.get(0));
+        assertThat(result(end).hits()).allSatisfy(hit -> assertThat(hit.fields()).isNotEmpty());
+        assertThat(script.subRequests(Kind.FETCH_BACKUP)).isEqualTo(3);
+    }
+
+    @Test
     void aFailedFetchIsRetriedOnceElsewhereThenItsHitComesWithoutFieldsAndTheResultStaysComplete() {
         RunScript script = RunScript.standard();
         Map<Integer, FetchCopy> fetches = queryPhase(script, withFields().hedge(HedgeMode.OFF));

@@ -127,6 +127,64 @@ class SearchRunQueryPhaseTest {
     }
 
     @Test
+    void aHotPartitionsThirdCopyGetsASecondHedgeRoundWhereTwoCopyPartitionsGetOne() {
+        // Two replicas configured; partition 2 has gained a third copy on leaf 0 (selective replication).
+        RunScript script = RunScript.standard().serving(2, 2, 1, 0);
+        List<SearchCopy> primaries = searches(script.start(query()));
+        answerAllBut(script.at(1), primaries, 2, 5); // partition 5 lives on leaves 1 and 3
+
+        List<Action> first = script.at(3).fire();
+        SearchCopy backupOf2 = sent(first, 2, 1, Kind.BACKUP, BACKUP);
+        SearchCopy backupOf5 = sent(first, 5, 3, Kind.BACKUP, BACKUP);
+        assertThat(script.timerAtMillis()).as("a second round, a hedge delay later").isEqualTo(6.0);
+
+        // At t=6 ms both partitions still wait on two copies: only partition 2 has a third replica.
+        List<Action> second = script.at(6).fire();
+        SearchCopy thirdOf2 = sent(second, 2, 0, Kind.BACKUP, BACKUP);
+        assertThat(searches(second)).as("partition 5 has no replica left to ask").hasSize(1);
+        assertThat(script.timerAtMillis()).as("no third round: next, the cutoff").isEqualTo(20.0);
+
+        script.at(7).ok(backupOf5);
+        List<Action> end = script.at(8).ok(thirdOf2);
+        assertThat(cancels(end)).containsExactlyInAnyOrder(primaries.get(2), backupOf2);
+        assertThat(result(end).tainted()).isFalse();
+        assertThat(script.subRequests(Kind.BACKUP)).isEqualTo(3);
+    }
+
+    @Test
+    void aPartitionWithFourCopiesGetsAHedgeRoundPerCopyBeyondTheFirst() {
+        RunScript script = RunScript.standard().serving(2, 2, 1, 0, 3);
+        List<SearchCopy> primaries = searches(script.start(query()));
+        answerAllBut(script.at(1), primaries, 2);
+
+        SearchCopy first = sent(script.at(3).fire(), 2, 1, Kind.BACKUP, BACKUP);
+        SearchCopy second = sent(script.at(6).fire(), 2, 0, Kind.BACKUP, BACKUP);
+        assertThat(script.timerAtMillis()).as("a third round").isEqualTo(9.0);
+        SearchCopy third = sent(script.at(9).fire(), 2, 3, Kind.BACKUP, BACKUP);
+        assertThat(script.timerAtMillis()).as("every replica asked: next, the cutoff").isEqualTo(20.0);
+
+        List<Action> end = script.at(10).ok(third);
+        assertThat(cancels(end)).containsExactlyInAnyOrder(primaries.get(2), first, second);
+        assertThat(script.subRequests(Kind.BACKUP)).isEqualTo(3);
+    }
+
+    @Test
+    void aHedgeRoundForAThirdCopyStillNeedsTheBudget() {
+        RunScript script = RunScript.standard().serving(2, 2, 1, 0);
+        List<SearchCopy> primaries = searches(script.start(query()));
+        answerAllBut(script.at(1), primaries, 2);
+        sent(script.at(3).fire(), 2, 1, Kind.BACKUP, BACKUP);
+        while (script.budget().tryBackup()) {
+            // spend what is left of the budget (10 a second, with no primaries yet in its window)
+        }
+
+        List<Action> second = script.at(6).fire();
+
+        assertThat(searches(second)).as("the budget refuses the third copy").isEmpty();
+        assertThat(script.counter("hedgerow.hedge.budget.refusals")).isEqualTo(1);
+    }
+
+    @Test
     void aSpentBudgetSendsNoBackupAndCountsTheRefusal() {
         RunScript script = new RunScript(4, 8, 2, RunScript.hedge().withBudgetRatio(0).withBudgetMinPerSecond(0),
                 RunScript.tail().withCanaries(0));
@@ -176,6 +234,24 @@ class SearchRunQueryPhaseTest {
         SearchResult result = result(script.at(3).ok(retry));
         assertThat(result.tainted()).isFalse();
         assertThat(result.errors()).isEmpty();
+    }
+
+    @Test
+    void aDrainingLeafsBusyAnswerIsRetriedAndNotCountedAsLoad() {
+        RunScript script = RunScript.standard();
+        int[] busyCharged = {0};
+        script.metrics.onLeafBusy(() -> busyCharged[0]++);
+        List<SearchCopy> primaries = searches(script.start(query()));
+
+        // Leaf 2 said it drains after partition 2's primary went out; it refuses it busy.
+        script.cluster.leaf(2).draining("shutting down");
+        SearchCopy retry = sent(script.at(1).answer(primaries.get(2), Status.BUSY), 2, 1, Kind.RETRY, INTERACTIVE);
+        answerAllBut(script.at(2), primaries, 2);
+        assertThat(result(script.at(3).ok(retry)).tainted()).isFalse();
+
+        assertThat(script.counter("hedgerow.subrequest.errors", "kind", "draining")).isEqualTo(1);
+        assertThat(script.counter("hedgerow.subrequest.errors", "kind", "busy")).isZero();
+        assertThat(busyCharged[0]).as("admission control is not told of load").isZero();
     }
 
     @Test

@@ -162,6 +162,63 @@ class IntakeTest {
     }
 
     @Test
+    void aStoppingRootRefusesARequestOnAnIdleKeepAliveConnectionInsteadOfClosingItUnderTheClient() throws Exception {
+        // A long quiet period: the idle connection stays open after the searches are drained.
+        RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withQuietPeriod(PATIENCE)
+                .withDrainTimeout(PATIENCE.multipliedBy(2)));
+        Socket idle = socket(root);
+        send(idle, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(RawResponse.read(idle.getInputStream()).headers()).containsEntry("connection", "keep-alive");
+        holdSearches();
+        CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(get(root, "/search?q=delta&cache=false"),
+                BodyHandlers.ofString());
+        await(() -> root.admission().inflight() == 1, "a search in flight");
+
+        CompletableFuture<Void> stopped = stopInBackground(root);
+        await(() -> root.readiness().stopping(), "the root stopping");
+        assertThat(inFlight.get().statusCode()).as(inFlight.get().body()).isEqualTo(200);
+        await(() -> root.httpOpenConnections() == 1, "only the idle connection left open");
+
+        // The client writes on its idle keep-alive connection after the searches are drained.
+        send(idle, "GET /search?q=echo&cache=false HTTP/1.1\r\nHost: x\r\n\r\n");
+        RawResponse refused = RawResponse.read(idle.getInputStream());
+        assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+        assertThat(JSON.readTree(refused.body()).get("error").asText()).isEqualTo("shutting_down");
+        assertThat(refused.headers()).containsEntry("connection", "close");
+        assertThat(idle.getInputStream().read()).as("closed after the refusal").isEqualTo(-1);
+
+        stopped.get(); // no connection left: the stop ends without waiting for the quiet period
+        assertThat(root.stopReport()).contains("1 searches in flight at the stop, all answered",
+                "1 refused as shutting down", "0 closed idle", "0 cut at the drain timeout");
+    }
+
+    @Test
+    void aStoppingRootClosesIdleConnectionsOnceQuietButAnswersARequestStillArriving() throws Exception {
+        RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withQuietPeriod(Duration.ofMillis(50))
+                .withRequestTimeout(PATIENCE).withDrainTimeout(PATIENCE.multipliedBy(2)));
+        Socket idle = socket(root);
+        send(idle, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(RawResponse.read(idle.getInputStream()).status()).isEqualTo(200);
+        Socket arriving = socket(root);
+        send(arriving, "GET /search?q=foxtrot&cache=false HTTP/1.1\r\nHost: x\r\n"); // the head's end not sent yet
+        await(() -> root.httpOpenConnections() == 2, "two connections open");
+
+        CompletableFuture<Void> stopped = stopInBackground(root);
+        assertThat(readAll(idle)).as("the idle connection is closed once nothing has arrived for 50 ms").isEmpty();
+        send(arriving, "\r\n");
+        RawResponse refused = RawResponse.read(arriving.getInputStream());
+        assertThat(refused.status()).as("the request that was arriving is answered: %s", refused.body()).isEqualTo(503);
+        assertThat(JSON.readTree(refused.body()).get("error").asText()).isEqualTo("shutting_down");
+        assertThat(refused.headers()).containsEntry("connection", "close");
+        assertThat(arriving.getInputStream().read()).isEqualTo(-1);
+
+        stopped.get();
+        assertThat(root.stopReport()).contains("0 searches in flight at the stop", "1 refused as shutting down",
+                "2 HTTP connections open: 1 closed after their last answer or by their client, 1 closed idle after a"
+                        + " quiet period of 50ms, 0 cut at the drain timeout");
+    }
+
+    @Test
     void closesIdleAndTricklingConnectionsAndOnesPastTheCapWhileServingOthers() throws Exception {
         RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withMaxConnections(3)
                 .withIdleTimeout(Duration.ofSeconds(2)).withRequestTimeout(Duration.ofMillis(300)));
@@ -181,6 +238,17 @@ class IntakeTest {
         await(() -> root.httpOpenConnections() == 0, "every connection closed");
         HttpResponse<String> health = http.send(get(root, "/health"), BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void keepsAConnectionWhoseRequestIsBeingAnsweredPastTheIdleTimeout() throws Exception {
+        RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withIdleTimeout(Duration.ofMillis(100)));
+        holdSearches(); // 400 ms at the leaves: the connection reads and writes nothing for longer than 100 ms
+        Socket socket = socket(root);
+        send(socket, "GET /search?q=golf&cache=false HTTP/1.1\r\nHost: x\r\n\r\n");
+        RawResponse answer = RawResponse.read(socket.getInputStream());
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        assertThat(readAll(socket)).as("closed once idle between requests").isEmpty();
     }
 
     /** A delay at every leaf long enough that a search stays in flight while the test acts. */
@@ -206,6 +274,19 @@ class IntakeTest {
         socket.setSoTimeout((int) PATIENCE.toMillis());
         opened.add(socket);
         return socket;
+    }
+
+    /**
+     * Stops the root on a thread of its own: its drain can take the whole quiet period, and on two
+     * cores the common pool has a single thread, which the HTTP client's completions also need.
+     */
+    private static CompletableFuture<Void> stopInBackground(RootServer root) {
+        return CompletableFuture.runAsync(root::close, command -> Thread.ofPlatform().name("root-stop").start(command));
+    }
+
+    private static void send(Socket socket, String text) throws IOException {
+        socket.getOutputStream().write(text.getBytes(US_ASCII));
+        socket.getOutputStream().flush();
     }
 
     /** Everything the server sends until it closes the connection. */

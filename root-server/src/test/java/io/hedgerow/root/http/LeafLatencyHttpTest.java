@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code /metrics/leaves} over real sockets: each leaf's service, queue and round-trip histograms
+ * {@code /metrics/leaves} over real sockets: each leaf's service, queue, round-trip and CPU histograms
  * count every search and fetch sub-request the root sent and got an answer to. Hedging, canaries
  * and adaptation are off, so every sub-request sent is needed and answered OK before its search's
  * response is written: the counts are exact.
@@ -100,7 +100,7 @@ class LeafLatencyHttpTest {
 
         for (String phase : List.of("search", "fetch")) {
             long expected = phase.equals("search") ? searches * PARTITIONS : (long) fetchesSent;
-            for (String part : List.of("service", "queue", "round_trip")) {
+            for (String part : List.of("service", "queue", "round_trip", "cpu")) {
                 long total = 0;
                 for (int leaf = 0; leaf < LEAVES; leaf++) {
                     JsonNode entry = after.get("leaves").get(leaf);
@@ -115,13 +115,16 @@ class LeafLatencyHttpTest {
                 assertThat(total).as(phase + " " + part + ", all leaves").isEqualTo(expected);
             }
         }
-        // The leaf's own time is part of the round trip the root saw, answer by answer, so at every percentile.
+        // The leaf's own time is part of the round trip the root saw, and its CPU time part of its own
+        // time, answer by answer, so at every percentile.
         for (int leaf = 0; leaf < LEAVES; leaf++) {
             Histogram service = histogram(after, leaf, "search", "service");
             Histogram roundTrip = histogram(after, leaf, "search", "round_trip");
+            Histogram cpu = histogram(after, leaf, "search", "cpu");
             if (service.getTotalCount() > 0) {
                 assertThat(roundTrip.getValueAtPercentile(50))
                         .isGreaterThanOrEqualTo(service.getValueAtPercentile(50) * 99 / 100);
+                assertThat(cpu.getValueAtPercentile(50)).isLessThanOrEqualTo(service.getValueAtPercentile(50) * 101 / 100);
             }
         }
     }

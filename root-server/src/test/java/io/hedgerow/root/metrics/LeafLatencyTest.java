@@ -12,15 +12,15 @@ class LeafLatencyTest {
     @Test
     void keepsEachLeafPhaseAndPartApartAndCumulative() {
         LeafLatency latency = new LeafLatency(2);
-        latency.record(1, RootMetrics.Phase.QUERY, 5 * MS, 1 * MS, 3 * MS);
-        latency.record(1, RootMetrics.Phase.FETCH, 2 * MS, 0, 1 * MS);
-        latency.record(7, RootMetrics.Phase.QUERY, 5 * MS, 1 * MS, 3 * MS); // not a leaf of this root: ignored
+        latency.record(1, RootMetrics.Phase.QUERY, 5 * MS, 1 * MS, 3 * MS, 2 * MS);
+        latency.record(1, RootMetrics.Phase.FETCH, 2 * MS, 0, 1 * MS, 0); // no CPU time said
+        latency.record(7, RootMetrics.Phase.QUERY, 5 * MS, 1 * MS, 3 * MS, 2 * MS); // not a leaf of this root: ignored
         assertThat(histogram(latency.snapshot(), 1, RootMetrics.Phase.QUERY, LeafLatency.Part.SERVICE).getMaxValue())
                 .isBetween(2_950L, 3_050L);
 
-        latency.record(1, RootMetrics.Phase.QUERY, 9 * MS, 2 * MS, 6 * MS);
+        latency.record(1, RootMetrics.Phase.QUERY, 9 * MS, 2 * MS, 6 * MS, 4 * MS);
         List<LeafLatency.Reading> readings = latency.snapshot();
-        assertThat(readings).hasSize(2 * 2 * 3);
+        assertThat(readings).hasSize(2 * 2 * 4);
         Histogram service = histogram(readings, 1, RootMetrics.Phase.QUERY, LeafLatency.Part.SERVICE);
         assertThat(service.getTotalCount()).as("since the start, not since the last snapshot").isEqualTo(2);
         assertThat(service.getMaxValue()).isBetween(5_900L, 6_100L);
@@ -28,7 +28,11 @@ class LeafLatencyTest {
                 .isBetween(1_950L, 2_050L);
         assertThat(histogram(readings, 1, RootMetrics.Phase.QUERY, LeafLatency.Part.ROUND_TRIP).getMaxValue())
                 .isBetween(8_900L, 9_100L);
+        assertThat(histogram(readings, 1, RootMetrics.Phase.QUERY, LeafLatency.Part.CPU).getMaxValue())
+                .isBetween(3_950L, 4_050L);
         assertThat(histogram(readings, 1, RootMetrics.Phase.FETCH, LeafLatency.Part.SERVICE).getTotalCount()).isEqualTo(1);
+        assertThat(histogram(readings, 1, RootMetrics.Phase.FETCH, LeafLatency.Part.CPU).getTotalCount())
+                .as("an answer without CPU time adds none").isZero();
         assertThat(histogram(readings, 1, RootMetrics.Phase.FETCH, LeafLatency.Part.QUEUE).getMinValue())
                 .as("a zero wait is kept as the smallest value, 1 us").isEqualTo(1);
         assertThat(histogram(readings, 0, RootMetrics.Phase.QUERY, LeafLatency.Part.SERVICE).getTotalCount()).isZero();
@@ -37,7 +41,7 @@ class LeafLatencyTest {
     @Test
     void recordsNothingForARootOfNoLeaves() {
         LeafLatency latency = new LeafLatency(0);
-        latency.record(0, RootMetrics.Phase.QUERY, MS, MS, MS);
+        latency.record(0, RootMetrics.Phase.QUERY, MS, MS, MS, MS);
         assertThat(latency.snapshot()).isEmpty();
     }
 

@@ -184,6 +184,29 @@ class PlacementTest {
     }
 
     @Test
+    void aHotPartitionsExtraCopyGoesToTheLeastLoadedLeafNotTheOneWithFewestCopies() {
+        int[] holders = START.replicasOf(5);
+        int[] candidates = java.util.stream.IntStream.range(0, 4)
+                .filter(leaf -> Arrays.stream(holders).noneMatch(h -> h == leaf)).toArray();
+        assertThat(candidates).hasSize(2);
+        for (int busy : candidates) {
+            int cool = busy == candidates[0] ? candidates[1] : candidates[0];
+            Placement selective = new Placement(START, 2, SETTINGS.withSelectiveReplication(true), 0);
+            double[] load = new double[16];
+            Arrays.fill(load, 10);
+            load[5] = 25;
+            for (int p : START.partitionsOf(busy)) {
+                if (p != 5 && Arrays.stream(START.replicasOf(p)).noneMatch(leaf -> leaf == cool)) {
+                    load[p] = 19; // warm, not hot: below twice the median
+                }
+            }
+            selective.tick(S, load);
+            assertThat(selective.report(S).copies()).as("leaf %d busy", busy).singleElement()
+                    .satisfies(c -> assertThat(c.leaf()).isEqualTo(cool));
+        }
+    }
+
+    @Test
     void rebalancingMovesAShareFromTheHotLeafAndClosesTheSourceAfterTheTargetServes() {
         Placement balancing = new Placement(START, 2, SETTINGS.withRebalancing(true), 0);
         double[] load = new double[16];
@@ -204,6 +227,70 @@ class PlacementTest {
         assertThat(balancing.snapshot().targetOfLeaf()[0]).doesNotContain(target.partition());
         balancing.tick(4 * S, load);
         assertThat(balancing.report(4 * S).rebalanceMoves()).as("one move per cooldown").isEqualTo(1);
+    }
+
+    @Test
+    void withLiveWritesAnOpenedCopyServesOnlyOnceCaughtUp() {
+        Placement writes = new Placement(START, 2, SETTINGS, 0, true);
+        writes.leafLost(0, 0);
+        writes.tick(30 * S, null);
+        PlacementReport.CopyView copy = writes.report(30 * S).copies().getFirst();
+        assertThat(writes.keptCopies(copy.partition())).as("the write path keeps it in sync from the start")
+                .containsExactly(0, START.replicasOf(copy.partition())[1], copy.leaf());
+
+        ackEverything(writes, 31 * S);
+        assertThat(writes.snapshot().serving().replicasOf(copy.partition())).as("open, not caught up")
+                .doesNotContain(copy.leaf());
+        assertThat(writes.catchingUp()).anySatisfy(c -> assertThat(c).containsExactly(copy.partition(), copy.leaf()));
+        assertThat(writes.underReplicated()).isEqualTo(8);
+        writes.tick(31 * S, null);
+        assertThat(writes.report(31 * S).copies().stream().filter(c -> c.state() != Placement.CopyState.SERVING))
+                .as("catching up counts against the copies opening at once").hasSize(SETTINGS.maxOpening());
+
+        writes.caughtUp(copy.partition(), copy.leaf(), 32 * S);
+        assertThat(writes.snapshot().serving().replicasOf(copy.partition())).contains(copy.leaf());
+        assertThat(writes.catchingUp()).noneSatisfy(c -> assertThat(c).containsExactly(copy.partition(), copy.leaf()));
+    }
+
+    @Test
+    void aCopyNotCaughtUpInTimeIsGivenUpAndOneWhoseLeafIsLostToo() {
+        Placement writes = new Placement(START, 2, SETTINGS, 0, true);
+        writes.leafLost(0, 0);
+        writes.tick(30 * S, null);
+        ackEverything(writes, 31 * S);
+        assertThat(writes.catchingUp()).hasSize(2);
+        int[] lost = writes.catchingUp().getFirst();
+        writes.leafLost(lost[1], 32 * S);
+        assertThat(writes.report(32 * S).failed()).isEqualTo(1);
+        assertThat(writes.report(32 * S).recent().getLast().outcome()).contains("lost while it caught up");
+
+        writes.tick(31 * S + SETTINGS.openTimeout().toNanos(), null);
+        assertThat(writes.report(61 * S).failed()).isEqualTo(2);
+        assertThat(writes.report(61 * S).recent()).anySatisfy(move -> assertThat(move.outcome())
+                .contains("not caught up with the partition's writes"));
+    }
+
+    @Test
+    void withLiveWritesAMovesSourceRetiresOnlyOnceTheTargetIsCaughtUp() {
+        Placement balancing = new Placement(START, 2, SETTINGS.withRebalancing(true), 0, true);
+        double[] load = new double[16];
+        Arrays.fill(load, 1);
+        for (int p : START.partitionsOf(0)) {
+            load[p] = 6;
+        }
+        balancing.tick(S, load);
+        PlacementReport.CopyView target = balancing.report(S).copies().getFirst();
+        ackEverything(balancing, 2 * S);
+        balancing.tick(3 * S, load);
+        assertThat(balancing.snapshot().serving().replicasOf(target.partition())).as("the source serves on")
+                .contains(0).doesNotContain(target.leaf());
+        assertThat(balancing.keptCopies(target.partition())).contains(0, target.leaf());
+
+        balancing.caughtUp(target.partition(), target.leaf(), 4 * S);
+        assertThat(balancing.snapshot().serving().replicasOf(target.partition()))
+                .contains(target.leaf()).doesNotContain(0);
+        assertThat(balancing.keptCopies(target.partition())).as("the retiring source takes no more writes")
+                .doesNotContain(0).contains(target.leaf());
     }
 
     /** Every leaf acknowledges its current target with all of it open. */

@@ -183,8 +183,8 @@ class SimulationTest {
      * With shared cores and nothing else running (5 searches a second, one leaf), a search is the
      * sum of its steps: the root reads the request (100 us), sends the sub-request (100 us), 1 ms of
      * network, the leaf reads it (200 us) and works 1 ms, 1 ms back, the root reads the reply (100
-     * us) and writes the answer (100 us): 3.6 ms. A fetch phase from one leaf adds a send, the
-     * network both ways, the leaf's read and 500 us of fetch, and the reply: 2.9 ms more.
+     * us) and writes the answer (100 us): 3.6 ms. With a hit, the root's fetch phase adds a send,
+     * the network both ways, the leaf's read and 500 us of fetch, and the reply: 2.9 ms more.
      */
     @Test
     void onSharedCoresASearchAloneTakesEachOfItsStepsInTurn() {
@@ -192,11 +192,47 @@ class SimulationTest {
                 .with("cores", "1").with("root-cpu", "100us").with("leaf-cpu", "200us");
 
         SimSummary query = Simulation.run(config, null);
-        SimSummary fetched = Simulation.run(config.with("fetch-leaves", "1").with("fetch-service", "fixed:500us"), null);
+        SimSummary fetched = Simulation.run(config.with("hits", "1").with("fetch-service", "fixed:500us"), null);
 
         assertThat(query.p50Ms()).isCloseTo(3.6, org.assertj.core.data.Offset.offset(0.005));
+        assertThat(query.fetchesPerSearch()).isZero();
         assertThat(fetched.p50Ms()).isCloseTo(6.5, org.assertj.core.data.Offset.offset(0.01));
-        assertThat(query.extraRequests()).isZero();
+        assertThat(fetched.fetchesPerSearch()).isEqualTo(1.0);
+        assertThat(fetched.extraRequests()).as("fetches are not the query phase's extra requests").isZero();
+    }
+
+    /**
+     * The root's own fetch phase runs: hits in 3 of 8 partitions, one replica each over 8 leaves, so
+     * each search fetches from exactly the 3 leaves that answered them, one fetch each.
+     */
+    @Test
+    void theFetchPhaseFetchesFromTheLeavesThatAnsweredTheHits() {
+        SimSummary run = Simulation.run(paperFigure(8, 0, 2_000).with("partitions", "8").with("hits", "3")
+                .with("fetch-service", "fixed:1ms"), null);
+
+        assertThat(run.fetchesPerSearch()).isEqualTo(3.0);
+        assertThat(run.p50Ms()).as("10 ms searched, 1 ms fetched, 50 us each way twice").isCloseTo(11.2,
+                org.assertj.core.data.Offset.offset(0.01));
+        assertThat(run.failed()).isZero();
+    }
+
+    /**
+     * A leaf paused 150 ms every second holds no search up for long: hedging moves its partitions'
+     * answers to the other replica, and the fetch phase fetches from the replica that answered (a
+     * fetch sent to the paused leaf itself gets a backup after the fetch hedge delay).
+     */
+    @Test
+    void onSharedCoresAPausedLeafIsRoutedAroundInTheFetchPhaseToo() {
+        SimConfig config = SimConfig.defaults().with("leaves", "4").with("partitions", "16").with("replicas", "2")
+                .with("service", "fixed:100us").with("fetch-service", "fixed:300us").with("hits", "3")
+                .with("rate", "200").with("queries", "6000").with("policy", "hedged").with("cores", "2")
+                .with("pause-every", "1s").with("pause", "150ms").with("pause-leaves", "1").with("seed", "3");
+
+        SimSummary run = Simulation.run(config, null);
+
+        assertThat(run.p99Ms()).as("well under the pause").isLessThan(50);
+        assertThat(run.fetchesPerSearch()).as("3 hits: up to 3 leaves, a few backups").isBetween(1.5, 3.2);
+        assertThat(run.failed()).isZero();
     }
 
     /**
@@ -226,5 +262,29 @@ class SimulationTest {
 
         assertThat(run.p50Ms()).isCloseTo(10.1, org.assertj.core.data.Offset.offset(0.1));
         assertThat(run.maxMs()).isBetween(100.0, 110.3);
+    }
+
+    /**
+     * The root's selective replication and rebalancing in the simulation: 4 of 40 partitions cost 8
+     * times as much; over 80 simulated seconds the placement's 30 s load window sees them, and gives
+     * each hot partition an extra copy (selective replication) or moves copies off the leaves that
+     * hold them (rebalancing); with both off the assignment stays as it was.
+     */
+    @Test
+    void hotPartitionsGainCopiesAndHotLeavesShedThem() {
+        SimConfig skewed = SimConfig.defaults().with("leaves", "20").with("partitions", "40").with("replicas", "2")
+                .with("service", "fixed:1ms").with("skew-partitions", "4").with("skew-factor", "8").with("rate", "100")
+                .with("queries", "8000").with("policy", "hedged").with("seed", "11");
+
+        SimSummary still = Simulation.run(skewed, null);
+        SimSummary selective = Simulation.run(skewed.with("selective-replication", "on"), null);
+        SimSummary rebalanced = Simulation.run(skewed.with("rebalancing", "on"), null);
+
+        assertThat(still.hotCopies()).isZero();
+        assertThat(still.rebalanceMoves()).isZero();
+        assertThat(selective.hotCopies()).as("one extra copy per hot partition").isEqualTo(4);
+        assertThat(rebalanced.rebalanceMoves()).isPositive();
+        assertThat(selective.failed()).isZero();
+        assertThat(rebalanced.failed()).isZero();
     }
 }

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Processor sharing on a virtual clock, each case worked out by hand. */
-class SharedCpuTest {
+class ProcessorSharingTest {
     private final EventQueue clock = new EventQueue();
     private final List<String> done = new ArrayList<>();
 
@@ -25,7 +25,7 @@ class SharedCpuTest {
 
     @Test
     void jobsUpToTheCoreCountEachRunAtFullSpeed() {
-        SharedCpu cpu = new SharedCpu(2, clock);
+        SharedCpu cpu = new ProcessorSharing(2, clock);
         run(cpu, 1_000, "a");
         run(cpu, 3_000, "b");
 
@@ -38,7 +38,7 @@ class SharedCpuTest {
     @Test
     void moreJobsThanCoresShareThemEvenly() {
         // Three jobs of 1,000 ns on 2 cores: each at 2/3 speed, all done at 1,500 ns.
-        SharedCpu cpu = new SharedCpu(2, clock);
+        SharedCpu cpu = new ProcessorSharing(2, clock);
         run(cpu, 1_000, "a");
         run(cpu, 1_000, "b");
         run(cpu, 1_000, "c");
@@ -53,7 +53,7 @@ class SharedCpuTest {
     void aJobArrivingLaterSlowsTheOnesRunning() {
         // One core. a (1,000 ns) alone until 500, then with b (1,000 ns): each at half speed. a has
         // 500 left, done at 1,500; b has 500 left then, alone: done at 2,000.
-        SharedCpu cpu = new SharedCpu(1, clock);
+        SharedCpu cpu = new ProcessorSharing(1, clock);
         run(cpu, 1_000, "a");
         clock.at(500, () -> run(cpu, 1_000, "b"));
 
@@ -66,7 +66,7 @@ class SharedCpuTest {
     void aStoppedJobNeverFinishesAndGivesBackItsShare() {
         // One core, a and b of 1,000 ns each at half speed; b stopped at 400 (200 done, 800 left):
         // a has 800 left at 400, alone from then: done at 1,200.
-        SharedCpu cpu = new SharedCpu(1, clock);
+        SharedCpu cpu = new ProcessorSharing(1, clock);
         run(cpu, 1_000, "a");
         SharedCpu.Job b = run(cpu, 1_000, "b");
         double[] left = new double[1];
@@ -83,7 +83,7 @@ class SharedCpuTest {
     @Test
     void aSuspendedJobKeepsItsWorkUntilResumed() {
         // Two cores, a of 1,000 ns suspended from 300 to 800 (a process stopped): done at 1,500.
-        SharedCpu cpu = new SharedCpu(2, clock);
+        SharedCpu cpu = new ProcessorSharing(2, clock);
         SharedCpu.Job a = run(cpu, 1_000, "a");
         clock.at(300, () -> cpu.suspend(a));
         clock.at(800, () -> cpu.resume(a));
@@ -96,7 +96,7 @@ class SharedCpuTest {
 
     @Test
     void aJobStartedFromAnotherJobsCompletionRunsOnTheFreedCore() {
-        SharedCpu cpu = new SharedCpu(1, clock);
+        SharedCpu cpu = new ProcessorSharing(1, clock);
         cpu.run(1_000, () -> run(cpu, 500, "next"));
         run(cpu, 3_000, "long");
 
@@ -109,7 +109,7 @@ class SharedCpuTest {
 
     @Test
     void refusesNoCores() {
-        assertThatThrownBy(() -> new SharedCpu(0, clock))
+        assertThatThrownBy(() -> new ProcessorSharing(0, clock))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cores: 0");
     }
 }

@@ -1,4 +1,4 @@
-package io.hedgerow.root;
+package io.hedgerow.common.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

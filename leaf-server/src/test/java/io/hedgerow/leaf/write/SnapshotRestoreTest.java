@@ -1,0 +1,143 @@
+package io.hedgerow.leaf.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.common.wire.proto.StoredField;
+import io.hedgerow.common.wire.proto.WriteKind;
+import io.hedgerow.common.wire.proto.WriteOp;
+import io.hedgerow.common.wire.proto.WriteOutcome;
+import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.common.wire.proto.WriteResponse;
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.leaf.search.IndexContext;
+import io.hedgerow.leaf.search.PartitionSearcher;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * File-based recovery between two leaves' live writes over one partition store, driven through the
+ * write requests the root sends (no sockets: {@link LiveWrites#answer} on the test's thread): a
+ * snapshot of one copy, restored as another's, holds every write up to its seq, takes the next ones
+ * as a replica, and drops what the replaced copy held beyond it.
+ */
+class SnapshotRestoreTest {
+    @TempDir
+    Path dir;
+    private final Map<String, PartitionSearcher> served = new ConcurrentHashMap<>();
+    private LiveWrites primary;
+    private LiveWrites replica;
+
+    @BeforeEach
+    void start() throws IOException {
+        PartitionStore store = new PartitionStore(dir.resolve("index"));
+        List<SourceDocument> docs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            docs.add(new SourceDocument("built-" + i, Map.of("title", "built " + i), i + 1));
+        }
+        new IndexBuilder(IndexOptions.defaults().withPartitions(1), IndexProgress.none())
+                .build(store, "snap", IndexConfig.defaults(), docs);
+        IndexContext index = IndexContext.of(store, store.readManifest());
+        Path buildLive = store.liveDir().resolve(store.readManifest().build());
+        primary = start(index, "a", buildLive);
+        replica = start(index, "b", buildLive);
+    }
+
+    private LiveWrites start(IndexContext index, String node, Path buildLive) {
+        LiveWrites writes = new LiveWrites(index, LiveSettings.defaults().withNodeId(node),
+                (partition, searcher) -> served.put(node, searcher), partition -> partition == 0);
+        writes.start(buildLive, 0);
+        return writes;
+    }
+
+    @AfterEach
+    void stop() {
+        primary.close();
+        replica.close();
+    }
+
+    @Test
+    void aRestoredSnapshotHoldsThePrimarysWritesAndTakesTheNextOnesAsAReplica() {
+        assertThat(answer(primary, writes(0, 30, true)).getLastSeq()).isEqualTo(30);
+        // The replica took a write the primary never acknowledged (a failed primary's, say).
+        assertThat(answer(replica, request().addOps(upsert("stray", 1))).getStatus()).isEqualTo(Status.OK);
+
+        WriteResponse snapshot = answer(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT)));
+        assertThat(snapshot.getStatus()).isEqualTo(Status.OK);
+        assertThat(snapshot.getLastSeq()).isEqualTo(30);
+        assertThat(snapshot.getSnapshot()).isEqualTo("partition-0000/node-a-seq-30");
+        assertThat(answer(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot())
+                .as("asked again at the same seq: the same snapshot").isEqualTo(snapshot.getSnapshot());
+
+        WriteResponse restored = answer(replica, request().setSnapshot(snapshot.getSnapshot())
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
+        assertThat(restored.getStatus()).as(restored.getError()).isEqualTo(Status.OK);
+        assertThat(restored.getLastSeq()).isEqualTo(30);
+        assertThat(restored.getTrimmedSeq()).as("its log starts above the snapshot").isEqualTo(30);
+        assertThat(get(replica, "w-29").getOutcome()).isEqualTo(WriteOutcome.FOUND);
+        assertThat(get(replica, "w-29").getVersion()).isEqualTo(30);
+        assertThat(get(replica, "built-3").getOutcome()).isEqualTo(WriteOutcome.FOUND);
+        assertThat(get(replica, "stray").getOutcome()).as("never acknowledged: dropped").isEqualTo(WriteOutcome.NOT_FOUND);
+        assertThat(served.get("b").docCount()).as("the restored copy is served").isEqualTo(20 + 30);
+
+        assertThat(answer(replica, request().addOps(upsert("w-30", 31))).getLastSeq()).as("the next write, numbered")
+                .isEqualTo(31);
+        assertThat(answer(replica, request().addOps(upsert("w-40", 41))).getStatus()).as("a gap is refused")
+                .isEqualTo(Status.ERROR);
+    }
+
+    @Test
+    void aRestoreOfASnapshotThatIsNotThereOrNotThePartitionsFailsAndKeepsTheCopy() {
+        answer(replica, writes(0, 3, true));
+        WriteResponse missing = answer(replica, request().setSnapshot("partition-0000/node-a-seq-99")
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
+        assertThat(missing.getStatus()).isEqualTo(Status.ERROR);
+        assertThat(missing.getError()).contains("no snapshot at");
+        WriteResponse escaping = answer(replica, request().setSnapshot("partition-0000/../../node-b")
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
+        assertThat(escaping.getStatus()).isEqualTo(Status.ERROR);
+        assertThat(escaping.getError()).contains("expected: partition-0000/<leaf>-seq-<n>");
+        assertThat(get(replica, "w-2").getOutcome()).isEqualTo(WriteOutcome.FOUND);
+        assertThat(Files.isDirectory(dir.resolve("index/live/build-0001/node-b/partition-0000/index"))).isTrue();
+    }
+
+    private static WriteRequest.Builder request() {
+        return WriteRequest.newBuilder().setPartition(0);
+    }
+
+    private static WriteRequest.Builder writes(int from, int to, boolean primary) {
+        WriteRequest.Builder request = request().setPrimary(primary);
+        for (int i = from; i < to; i++) {
+            request.addOps(WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId("w-" + i)
+                    .addFields(StoredField.newBuilder().setName("title").setValue("written " + i)));
+        }
+        return request;
+    }
+
+    private static WriteOp upsert(String id, long seq) {
+        return WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId(id).setSeq(seq)
+                .addFields(StoredField.newBuilder().setName("title").setValue(id)).build();
+    }
+
+    private static io.hedgerow.common.wire.proto.WriteResult get(LiveWrites writes, String id) {
+        return answer(writes, request().addOps(WriteOp.newBuilder().setKind(WriteKind.GET).setId(id))).getResults(0);
+    }
+
+    private static WriteResponse answer(LiveWrites writes, WriteRequest.Builder request) {
+        return writes.answer(request.build());
+    }
+}

@@ -1,0 +1,59 @@
+package io.hedgerow.root.placement;
+
+import java.util.Arrays;
+
+/**
+ * Which leaves the placement holds alive, and since when each lost one has been lost. Not
+ * thread-safe: confined to the placement's thread, like {@link Placement}.
+ */
+final class LeafLiveness {
+    private final boolean[] alive;
+    private final long[] lostSinceNanos;
+
+    /** Every leaf alive. */
+    LeafLiveness(int leaves) {
+        this.alive = new boolean[leaves];
+        this.lostSinceNanos = new long[leaves];
+        Arrays.fill(alive, true);
+    }
+
+    /** @return whether it was alive until now */
+    boolean lost(int leaf, long nowNanos) {
+        if (!alive[leaf]) {
+            return false;
+        }
+        alive[leaf] = false;
+        lostSinceNanos[leaf] = nowNanos;
+        return true;
+    }
+
+    void back(int leaf) {
+        alive[leaf] = true;
+    }
+
+    boolean alive(int leaf) {
+        return alive[leaf];
+    }
+
+    /** Every leaf's state (the live array: do not modify). */
+    boolean[] all() {
+        return alive;
+    }
+
+    long lostSinceNanos(int leaf) {
+        return lostSinceNanos[leaf];
+    }
+
+    /** Whether {@code leaf} has been lost for {@code graceNanos} or longer. */
+    boolean lostFor(int leaf, long graceNanos, long nowNanos) {
+        return !alive[leaf] && nowNanos - lostSinceNanos[leaf] >= graceNanos;
+    }
+
+    int count() {
+        int count = 0;
+        for (boolean a : alive) {
+            count += a ? 1 : 0;
+        }
+        return count;
+    }
+}
