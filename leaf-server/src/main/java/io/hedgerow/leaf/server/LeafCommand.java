@@ -151,14 +151,14 @@ public final class LeafCommand implements Callable<Integer> {
                     + " most half a core; 0s for none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
-    // On by default, with the expensive lane: measured, 2% expensive queries left the cheap p99 at
-    // its cheap-only baseline, at a throughput cost within the machine's run-to-run spread
-    // (docs/benchmarks/time-slicing.md).
+    // On by default, with the expensive lane: measured, 2% expensive queries left the cheap p99
+    // within 1.5x of its cheap-only baseline (15x with both off), but closed-loop throughput fell
+    // 38% (docs/benchmarks/time-slicing.md).
     @Option(names = "--slice", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1ms",
             description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms): a"
-                    + " search that used its slice while other work waits goes back in the queue behind it, so"
-                    + " expensive queries do not hold up cheap ones; 0s runs every search to its end"
-                    + " (default: ${DEFAULT-VALUE}).")
+                    + " search that uses a whole slice moves to the expensive lane (with --expensive-cost=0: goes"
+                    + " back in the queue behind waiting work), so expensive queries do not hold up cheap ones; 0s"
+                    + " runs every search to its end (default: ${DEFAULT-VALUE}).")
     private Duration slice;
 
     @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "60000",
