@@ -115,9 +115,12 @@ def main():
         verdict = "n/a" if ok is None else ("yes" if ok else "**no**")
         print(f"| {what} | {goal} | {measured} | {verdict} |")
 
-    cost = ratios("off", "mixed-expensive", "off", "mixed", "p50") or ratios("on", "mixed-expensive", "on", "mixed", "p50")
-    target("expensive query vs cheap, p50 latency ratio (leaves off: service time)", "30-100x",
-           spread(cost, 0) + "x" if cost else "n/a", None if not cost else statistics.median(cost) >= 30)
+    # Against a cheap query alone (the cheap-only baseline), with the leaves off: each query runs to
+    # its end at once, so the ratio is of their service times.
+    cost = (ratios("off", "mixed-expensive", "off", "cheap-only", "p50")
+            or ratios("on", "mixed-expensive", "on", "cheap-only", "p50"))
+    target("expensive query vs a cheap one alone, p50 latency ratio (leaves off)", "30-100x",
+           spread(cost, 0) + "x" if cost else "n/a", None if not cost else 30 <= statistics.median(cost) <= 100)
     hostage = ratios("on", "mixed", "on", "cheap-only", "p99")
     target("cheap p99 with expensive / cheap-only p99, leaves on", "<= 1.5x",
            spread(hostage, 2) + "x" if hostage else "n/a", None if not hostage else statistics.median(hostage) <= 1.5)

@@ -4,7 +4,8 @@
 # "on" (the defaults: CPU-time slices of 1 ms, the expensive lane, the root's batch admission) and
 # "off" (--slice=0s --expensive-cost=0: every search runs to its end, one lane; --batch-in-flight 0:
 # batch goes out as it comes), each on a fresh cluster, round after
-# round (interleaved, as the tail suite's protocol asks). Each round and setting measures, at one
+# round (interleaved, as the tail suite's protocol asks). --round K --out DIR measures one round into
+# DIR (each round its own hold of the CPU lock) and tabulates every round DIR holds. Each round and setting measures, at one
 # fixed cheap rate:
 #   cheap-only   the cheap mix alone: the baseline
 #   mixed        the same cheap load plus expensive queries at 2% of the total, from a second generator
@@ -19,17 +20,19 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 SCALE=20
 ROUNDS=3
-PHASE=20s
+PHASE=30s
 WARMUP=20s
-CHEAP_RATE=100
-OR_TERMS=128
+CHEAP_RATE=50
+OR_TERMS=256
 EXPENSIVE_PCT=2
 PORT=8080
 RESULTS="$HERE/results"
+OUT=""
+ONLY_ROUND=""
 ONLY="on,off"
 # Cheap: term and two-term queries of the generated set, ids only, k=10.
 CHEAP_MIX="high_term=20,medium_term=20,low_term=10,and_high_high=9,and_high_med=9,or_high_high=9,or_high_med=9"
-# Expensive, within every cost guard: ORs of 128 frequent terms (256 clauses over the two default
+# Expensive, within every cost guard: ORs of 256 frequent terms (512 clauses over the two default
 # fields, <= --max-clauses 1024) and sloppy phrases of 3 frequent terms (slop 30: 3 x 31 = 93 <=
 # --max-phrase-cost 100), with k=1000 and exact totals, so Lucene cannot skip what does not compete.
 EXPENSIVE_MIX="heavy_or=3,heavy_phrase=1"
@@ -46,7 +49,7 @@ Usage: benchmarks/time-slicing.sh [options]
 Runs the cost-aware scheduling benchmark on Europarl scaled up (./hedgerow index --scale N, built
 once into $HEDGEROW_DATA/europarl-xN if missing), on ./hedgerow local --leaves 4 --replicas 2
 --partitions 16 --canaries 0 --cache-entries 0 --min-coverage 1 (leaves with their default workers).
-Settings: "on" = the defaults (leaves --slice=1ms, --expensive-cost=200000; root --batch-in-flight 8);
+Settings: "on" = the defaults (leaves --slice=1ms, --expensive-cost=60000, --lane-slice=0.25ms; root --batch-in-flight 8);
 "off" = leaves --slice=0s --expensive-cost=0, root --batch-in-flight 0. Each round starts a fresh cluster per setting and measures, at --cheap-rate:
 cheap-only (the baseline), mixed (the cheap load plus expensive queries at --expensive-pct of the
 total), throughput (98/2 mix at k=10 and the default threshold, closed loop, 16 in flight),
@@ -54,16 +57,20 @@ batch-alone (priority=batch, the same mix, closed loop, 16 in flight) and with-b
 interactive load next to it).
 Cheap: term and two-term queries, k=10. Expensive: heavy_or (an OR of --or-terms frequent terms)
 and heavy_phrase (3 frequent terms, slop 30), 3 to 1, k=1000, exact totals. Ids only, timeout_ms 5000.
-Writes <results>/<time>-time-slicing/time-slicing.md. About 5 minutes a round at the defaults.
+Writes <results>/<time>-time-slicing/time-slicing.md (or DIR/time-slicing.md with --out). About 10
+minutes a round at the defaults.
 
 Options:
   --scale N          Europarl scale (default: 20, 351,940 docs).
   --rounds N         Rounds, each setting once per round (default: 3).
-  --phase D          Length of each measured phase (default: 20s).
+  --round K          Measure only round K (1..rounds) into --out, then tabulate every round there: split a
+                     long benchmark into holds of the CPU lock, one round each.
+  --out DIR          Results folder (default: <results>/<time>-time-slicing).
+  --phase D          Length of each measured phase (default: 30s).
   --warmup D         Load on each fresh cluster before anything is measured (default: 20s).
-  --cheap-rate R     Cheap (interactive) queries per second, open loop (default: 100).
+  --cheap-rate R     Cheap (interactive) queries per second, open loop (default: 50).
   --expensive-pct P  Expensive queries, percent of the mixed total (default: 2).
-  --or-terms N       Frequent terms in each heavy_or (default: 128).
+  --or-terms N       Frequent terms in each heavy_or (default: 256).
   --only LIST        on, off or both (default: on,off).
   --port N           The root's HTTP port (default: 8080).
   --results DIR      Where the results folder goes (default: results/).
@@ -79,6 +86,8 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --scale) require_value "$1" "${2:-}"; SCALE="$2"; shift 2 ;;
     --rounds) require_value "$1" "${2:-}"; ROUNDS="$2"; shift 2 ;;
+    --round) require_value "$1" "${2:-}"; ONLY_ROUND="$2"; shift 2 ;;
+    --out) require_value "$1" "${2:-}"; OUT="$2"; shift 2 ;;
     --phase) require_value "$1" "${2:-}"; PHASE="$2"; shift 2 ;;
     --warmup) require_value "$1" "${2:-}"; WARMUP="$2"; shift 2 ;;
     --cheap-rate) require_value "$1" "${2:-}"; CHEAP_RATE="$2"; shift 2 ;;
@@ -95,6 +104,10 @@ done
 
 [[ "$SCALE" =~ ^[1-9][0-9]*$ ]] || die "--scale: '$SCALE' (expected: a whole number >= 1)"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "--rounds: '$ROUNDS' (expected: a whole number >= 1)"
+if [[ -n "$ONLY_ROUND" ]]; then
+  [[ "$ONLY_ROUND" =~ ^[1-9][0-9]*$ && "$ONLY_ROUND" -le "$ROUNDS" ]] || die "--round: '$ONLY_ROUND' (expected: 1..$ROUNDS)"
+  [[ -n "$OUT" ]] || die "--round needs --out DIR (the folder every round of the run goes to)"
+fi
 [[ "$CHEAP_RATE" =~ ^[1-9][0-9]*$ ]] || die "--cheap-rate: '$CHEAP_RATE' (expected: a whole number >= 1)"
 [[ "$EXPENSIVE_PCT" =~ ^[1-9][0-9]?$ ]] || die "--expensive-pct: '$EXPENSIVE_PCT' (expected: a percentage, 1..99)"
 [[ "$OR_TERMS" =~ ^[1-9][0-9]*$ ]] || die "--or-terms: '$OR_TERMS' (expected: a whole number >= 1)"
@@ -112,7 +125,7 @@ require_port_free "$PORT"
 PHASE_SECONDS="$(awk -v d="$PHASE" 'BEGIN { n = d + 0; if (d ~ /ms$/) n /= 1000; else if (d ~ /m$/) n *= 60; print int(n) }')"
 
 URL="http://127.0.0.1:$PORT"
-OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-time-slicing"
+[[ -n "$OUT" ]] || OUT="$RESULTS/$(date +%Y%m%d-%H%M%S)-time-slicing"
 bench_init
 BACKGROUND_PIDS=()
 # Waits for the generators and probes started in the background (not the cluster, also a child).
@@ -224,8 +237,17 @@ in_background() {
   BACKGROUND_PIDS+=($!)
 }
 
-# Each measured run's folder, by name: "<setting> <round> <run>" -> folder.
+# Each measured run's folder, by name: "<setting> <round> <run>" -> folder; written to runs.tsv
+# after each round and setting, so rounds measured by separate invocations (--round) add up.
 declare -A RUNS
+INDEX_FILE="$OUT/runs.tsv"
+record_runs() { # setting round
+  local run cpu_file
+  for run in cheap-only mixed mixed-expensive throughput batch-alone with-batch batch; do
+    cpu_file="$OUT/cpu-$1-r$2-$run.txt"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$run" "${RUNS["$1 $2 $run"]:-}" "$(cat "$cpu_file" 2>/dev/null || echo -)"
+  done >>"$INDEX_FILE"
+}
 measure() { # setting round
   local setting="$1" round="$2" tag="$1-r$2"
   say "  [$tag] cheap-only at $CHEAP_RATE req/s"
@@ -255,23 +277,26 @@ measure() { # setting round
   RUNS["$setting $round batch"]="$(cat "$OUT/$tag-batch.folder")"
 }
 
-for round in $(seq 1 "$ROUNDS"); do
+if [[ -n "$ONLY_ROUND" ]]; then
+  ROUND_LIST="$ONLY_ROUND"
+  if [[ -f "$INDEX_FILE" ]] && awk -F'\t' -v r="$ONLY_ROUND" '$2 == r { found = 1 } END { exit !found }' "$INDEX_FILE"; then
+    die "$INDEX_FILE has round $ONLY_ROUND already (pick another --round or --out)"
+  fi
+else
+  ROUND_LIST="$(seq 1 "$ROUNDS")"
+fi
+for round in $ROUND_LIST; do
   for setting in "${SETTINGS[@]}"; do
     say "Round $round of $ROUNDS, leaves $setting"
     start_cluster "$setting-r$round" "$setting"
     warm_up "$setting-r$round" "$CHEAP_RATE" "$WARMUP" --queries "$QUERIES" "${WORKLOAD[@]}" --mix "$MIXED_MIX"
     measure "$setting" "$round"
     cluster_stop
+    record_runs "$setting" "$round"
   done
 done
 
-# Every run's folder and CPU reading, one line each, for the tables.
-INDEX_FILE="$OUT/runs.tsv"
-for key in "${!RUNS[@]}"; do
-  read -r setting round run <<<"$key"
-  cpu_file="$OUT/cpu-$setting-r$round-$run.txt"
-  printf '%s\t%s\t%s\t%s\t%s\n' "$setting" "$round" "$run" "${RUNS[$key]}" "$(cat "$cpu_file" 2>/dev/null || echo -)"
-done | sort >"$INDEX_FILE"
+sort -o "$INDEX_FILE" "$INDEX_FILE"
 
 TABLE="$OUT/time-slicing.md"
 {
@@ -281,11 +306,11 @@ TABLE="$OUT/time-slicing.md"
   docs="$(jq -r .doc_count "$INDEX/index.json" 2>/dev/null || echo "?")"
   echo "- Index: $INDEX_NAME ($docs docs, 16 partitions); cluster"
   echo "  \`./hedgerow local --leaves 4 --replicas 2 --partitions 16 ${ROOT_FLAGS[*]}\`, leaves with their default"
-  echo "  workers; \"on\": the leaves' defaults (1 ms CPU slices, the expensive lane); \"off\":"
-  echo "  \`--leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0\`."
+  echo "  workers; \"on\": the defaults (leaves: 1 ms CPU slices, the expensive lane; root: batch admission);"
+  echo "  \"off\": \`--leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 --batch-in-flight 0\`."
   echo "- Cheap: $CHEAP_MIX, k=10. Expensive: $EXPENSIVE_MIX; heavy_or an OR of $OR_TERMS frequent terms,"
   echo "  heavy_phrase 3 frequent terms at slop 30; k=1000, total_hits_threshold 100000000. Ids only, timeout_ms 5000."
-  echo "- Command: \`benchmarks/time-slicing.sh --scale $SCALE --rounds $ROUNDS --phase $PHASE --warmup $WARMUP --cheap-rate $CHEAP_RATE --expensive-pct $EXPENSIVE_PCT --or-terms $OR_TERMS --only $ONLY\`"
+  echo "- Command: \`benchmarks/time-slicing.sh --scale $SCALE --rounds $ROUNDS --phase $PHASE --warmup $WARMUP --cheap-rate $CHEAP_RATE --expensive-pct $EXPENSIVE_PCT --or-terms $OR_TERMS --only $ONLY\`${ONLY_ROUND:+ (one \`--round K --out DIR\` per round)}"
   echo
   python3 "$HERE/benchmarks/time-slicing-tables.py" "$INDEX_FILE" "$CHEAP_RATE" "$EXPENSIVE_RATE"
   if [[ -s "$PROBLEMS" ]]; then

@@ -151,27 +151,35 @@ public final class LeafCommand implements Callable<Integer> {
                     + " most half a core; 0s for none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
-    // On by default, with the expensive lane: measured, 2% expensive queries left the cheap p99 at
-    // its cheap-only baseline, at a throughput cost within the machine's run-to-run spread
-    // (docs/benchmarks/time-slicing.md).
+    // On by default, with the expensive lane: measured, 2% expensive queries left the cheap p99
+    // within 1.5x of its cheap-only baseline (15x with both off), but closed-loop throughput fell
+    // 38% (docs/benchmarks/time-slicing.md).
     @Option(names = "--slice", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1ms",
             description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms): a"
-                    + " search that used its slice while other work waits goes back in the queue behind it, so"
-                    + " expensive queries do not hold up cheap ones; 0s runs every search to its end"
-                    + " (default: ${DEFAULT-VALUE}).")
+                    + " search that uses a whole slice moves to the expensive lane (with --expensive-cost=0: goes"
+                    + " back in the queue behind waiting work), so expensive queries do not hold up cheap ones; 0s"
+                    + " runs every search to its end (default: ${DEFAULT-VALUE}).")
     private Duration slice;
 
-    @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "200000",
+    @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "60000",
             description = "A search whose estimated cost on its partition (postings its terms and expansions read) is"
-                    + " at least N runs in the expensive lane, which takes at most all workers but one, so cheap"
-                    + " searches always find a free worker (the leaf then runs at least 2 workers); 0 for one lane"
-                    + " (default: ${DEFAULT-VALUE}).")
+                    + " at least N, or that uses a whole --slice, runs in the expensive lane: max(1, workers - 1)"
+                    + " threads of its own that never take cheap work and step aside while cheap work of the same"
+                    + " class or higher runs or waits; 0 for one lane (default: ${DEFAULT-VALUE}).")
     private long expensiveCost;
+
+    @Option(names = "--lane-slice", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "0.25ms",
+            description = "With --slice: a search in the expensive lane runs slices of this much CPU time, at the end"
+                    + " of each stepping aside while cheap work of its class or higher runs or waits"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private Duration laneSlice;
 
     @Option(names = "--continuation-aging", paramLabel = "DURATION", converter = DurationConverter.class,
             defaultValue = "10ms",
             description = "A sliced search's continuation waits behind fresh work of its class for at most this long,"
-                    + " then goes ahead of it (default: ${DEFAULT-VALUE}).")
+                    + " then goes ahead of it; with lanes, the most cheap work holds the lane back before it runs a"
+                    + " slice anyway (default: ${DEFAULT-VALUE}).")
     private Duration continuationAging;
 
     @Option(names = "--cluster-secret-file", paramLabel = "FILE",
@@ -280,7 +288,8 @@ public final class LeafCommand implements Callable<Integer> {
     /** The queue depths, starvation guard, lanes and aging the flags ask for. */
     SchedulingConfig scheduling() {
         SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery)
-                .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging);
+                .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging)
+                .withLaneSlice(laneSlice);
         for (var depth : queueDepths.entrySet()) {
             scheduling = scheduling.withDepth(priorityNamed(depth.getKey()), depth.getValue());
         }

@@ -35,7 +35,7 @@ public final class LeafCounters {
     final LongAdder stallHolds = new LongAdder();
     final LongAdder slicesYielded = new LongAdder();
     final LongAdder expensiveSearches = new LongAdder();
-    final LongAdder laneWaits = new LongAdder();
+    final LongAdder movedToLane = new LongAdder();
     final LongAdder twinGraceWaits = new LongAdder();
     final LongAdder twinCancelDelaysNegative = new LongAdder();
     /** Microseconds from a twin's leaf deciding to cancel to this leaf reading the cancel; auto-resizing. */
@@ -79,7 +79,8 @@ public final class LeafCounters {
      * @param twinCancelDelayMaxMicros  ... the longest
      * @param twinCancelDelaysNegative  twin cancels stamped later than they arrived (the clocks disagree): not recorded
      * @param expensiveSearches         searches whose estimated cost put them in the expensive lane
-     * @param laneWaits                 times an expensive search found the lane full and parked until a place was free
+     * @param movedToLane               searches estimated cheap that used a whole slice on a search worker and
+     *                                  moved to the expensive lane
      */
     public record Snapshot(
             long rootCancelsReceived,
@@ -104,7 +105,7 @@ public final class LeafCounters {
             long twinCancelDelayMaxMicros,
             long twinCancelDelaysNegative,
             long expensiveSearches,
-            long laneWaits) {
+            long movedToLane) {
 
         /** One line for the log, e.g. at shutdown. */
         public String describe() {
@@ -116,7 +117,7 @@ public final class LeafCounters {
                     + "), dropped on arrival " + tombstonedDrops + "; expired in queue " + expiredAtDequeue
                     + "; injected delays " + delaysInjected + ", stall holds " + stallHolds
                     + "; slices yielded " + slicesYielded + "; expensive searches " + expensiveSearches
-                    + " (lane waits " + laneWaits + "); twin grace waits " + twinGraceWaits
+                    + ", moved to the lane after a slice " + movedToLane + "; twin grace waits " + twinGraceWaits
                     + "; twin cancel delay p50 " + twinCancelDelayP50Micros + " us, p99 " + twinCancelDelayP99Micros
                     + " us, max " + twinCancelDelayMaxMicros + " us over " + twinCancelDelays + " (clock skew "
                     + twinCancelDelaysNegative + ")";
@@ -141,6 +142,6 @@ public final class LeafCounters {
                 tombstonedDrops.sum(), expiredAtDequeue.sum(), delaysInjected.sum(), stallHolds.sum(),
                 slicesYielded.sum(), twinGraceWaits.sum(), delays.getTotalCount(),
                 delays.getValueAtPercentile(50), delays.getValueAtPercentile(99), delays.getMaxValue(),
-                twinCancelDelaysNegative.sum(), expensiveSearches.sum(), laneWaits.sum());
+                twinCancelDelaysNegative.sum(), expensiveSearches.sum(), movedToLane.sum());
     }
 }

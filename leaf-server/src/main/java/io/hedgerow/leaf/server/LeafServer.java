@@ -134,10 +134,11 @@ public final class LeafServer implements AutoCloseable {
             // its name finds its writes, and one on a rebuilt index does not serve the old build's.
             writes.start(store.liveDir().resolve(build.manifest().build() == null ? "build-0000"
                     : build.manifest().build()), server.port());
-            LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}; protocol {6})",
+            LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}{6}; protocol {7})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
-                    transport.name() + (config.tls() != null ? ", TLS" : ""), config.workers(), config.faultInjection() ? ", fault injection enabled" : "",
-                    String.valueOf(Protocol.VERSION));
+                    transport.name() + (config.tls() != null ? ", TLS" : ""), config.workers(),
+                    scheduler.laneWorkers() == 0 ? "" : " and " + scheduler.laneWorkers() + " in the expensive lane",
+                    config.faultInjection() ? ", fault injection enabled" : "", String.valueOf(Protocol.VERSION));
             if (config.clusterSecret() == null) {
                 LOG.log(System.Logger.Level.WARNING, "no cluster secret (--cluster-secret-file): anyone who reaches "
                         + "{0}:{1} can assign this leaf partitions and search it", config.host(), String.valueOf(server.port()));

@@ -24,9 +24,12 @@ import java.util.Objects;
  *                          the leaf then runs at least two workers); 0 turns lanes off
  * @param continuationAging how long a continuation may wait behind fresh work of its class before it
  *                          goes ahead of it
+ *                          (with lanes on: the most cheap work holds the lane back, see {@code LaneGate})
+ * @param laneSlice         the slices of a search on a lane worker (when searches are sliced at all):
+ *                          how soon the lane looks whether cheap work came, and steps aside for it
  */
 public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long expensiveCost,
-        Duration continuationAging) {
+        Duration continuationAging, Duration laneSlice) {
     /** Scheduling classes, highest first, as {@link Priority} numbers them. */
     public static final int CLASSES = Priority.values().length - 1; // less UNRECOGNIZED
 
@@ -39,12 +42,21 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
     /** Lower classes get at least one turn in ten. */
     public static final int DEFAULT_LOWER_CLASS_EVERY = 10;
     /**
-     * What the command line starts leaves with: two hundred thousand postings, a few milliseconds of
-     * one core, ten to a hundred times a one- or two-term query of frequent words.
+     * What the command line starts leaves with: sixty thousand postings. On Europarl x20 (22,000
+     * documents a partition) the term and two-term queries of the generated query set estimate at
+     * most 48,000 and take 0.1-0.7 ms of CPU, sloppy phrases of three frequent terms 70,000 and more
+     * (1-3 ms), ORs of 128 frequent terms with exact counts 130,000 and more (8-20 ms). A query the
+     * estimate misses still moves to the lane once it has used a whole slice.
      */
-    public static final long DEFAULT_EXPENSIVE_COST = 200_000;
+    public static final long DEFAULT_EXPENSIVE_COST = 60_000;
     /** Ten slices of the default length: a long search still moves at least every 10 ms. */
     public static final Duration DEFAULT_CONTINUATION_AGING = Duration.ofMillis(10);
+    /**
+     * A quarter of the default slice: the lane steps aside for cheap work within a quarter of a
+     * millisecond of CPU. (SliceResumptionBenchmark: a search resumed at once at 1 ms slices costs
+     * what it costs whole; in the cluster benchmark a search in the lane cost about twice.)
+     */
+    public static final Duration DEFAULT_LANE_SLICE = Duration.ofNanos(250_000);
 
     public SchedulingConfig {
         depths = List.copyOf(depths);
@@ -69,11 +81,15 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
         if (continuationAging.isNegative()) {
             throw new IllegalArgumentException("continuationAging: " + continuationAging + " (expected: >= 0)");
         }
+        Objects.requireNonNull(laneSlice, "laneSlice");
+        if (laneSlice.isNegative() || laneSlice.isZero()) {
+            throw new IllegalArgumentException("laneSlice: " + laneSlice + " (expected: > 0)");
+        }
     }
 
     /** Without lanes, continuations aging after the default. */
     public SchedulingConfig(List<Integer> depths, int lowerClassEvery) {
-        this(depths, lowerClassEvery, 0, DEFAULT_CONTINUATION_AGING);
+        this(depths, lowerClassEvery, 0, DEFAULT_CONTINUATION_AGING, DEFAULT_LANE_SLICE);
     }
 
     /**
@@ -88,20 +104,24 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
     public SchedulingConfig withDepth(Priority priority, int depth) {
         Integer[] changed = depths.toArray(Integer[]::new);
         changed[priority.getNumber()] = depth;
-        return new SchedulingConfig(List.of(changed), lowerClassEvery, expensiveCost, continuationAging);
+        return new SchedulingConfig(List.of(changed), lowerClassEvery, expensiveCost, continuationAging, laneSlice);
     }
 
     public SchedulingConfig withLowerClassEvery(int every) {
-        return new SchedulingConfig(depths, every, expensiveCost, continuationAging);
+        return new SchedulingConfig(depths, every, expensiveCost, continuationAging, laneSlice);
     }
 
     /** Searches estimated to cost at least this run in the expensive lane (0: no lanes). */
     public SchedulingConfig withExpensiveCost(long cost) {
-        return new SchedulingConfig(depths, lowerClassEvery, cost, continuationAging);
+        return new SchedulingConfig(depths, lowerClassEvery, cost, continuationAging, laneSlice);
     }
 
     public SchedulingConfig withContinuationAging(Duration aging) {
-        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, aging);
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, aging, laneSlice);
+    }
+
+    public SchedulingConfig withLaneSlice(Duration slice) {
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, continuationAging, slice);
     }
 
     /** Whether searches are split into cheap work and an expensive lane. */

@@ -14,51 +14,60 @@ import java.util.concurrent.locks.ReentrantLock;
  * for the first free worker, whatever connection it came on (see "Tales of the Tail": per-connection
  * queues skew load and lengthen the tail). Which task a free worker takes is {@link ClassQueues}'s
  * decision: highest class first, fresh work before continuations within a class (with aging), a
- * starvation guard for lower classes, expired work dropped at dequeue (answered EXPIRED without
- * running), and at most {@code workers - 1} expensive searches at once. Each class's queue of fresh
- * work is shallow and bounded: a full one refuses at once, so the root can try another replica
- * instead of waiting behind a backlog. A cancelled task leaves its queue at once ({@link #remove}).
+ * starvation guard for lower classes, and expired work dropped at dequeue (answered EXPIRED without
+ * running). Each class's queue of fresh work is shallow and bounded: a full one refuses at once, so
+ * the root can try another replica instead of waiting behind a backlog. A cancelled task leaves its
+ * queue at once ({@link #remove}).
  *
  * <p>Requests carry a scheduling class ({@link Priority}: interactive, backup, batch, shadow), so a
  * leaf serves its own primaries before other leaves' backups: a backup sent to hedge a slow replica
  * must not slow down the primaries of the leaf it lands on. A sliced search that yields
  * ({@code --slice}) {@link #requeue requeues} its continuation below the fresh work of its class.
  *
- * <p><b>Lanes.</b> With lanes on ({@link SchedulingConfig#lanes()}) the pool runs at least two
- * workers and the expensive lane takes at most all but one of them, so cheap work always finds a
- * worker that no expensive search can take. A search is expensive when its estimated cost is past
- * the threshold: known on arrival from the root's hint ({@link #trySubmit(LeafTask, int, long,
- * Runnable)}), or estimated by the worker that took it, which then {@link #enterLane enters the
- * lane} or, when it is full, parks the search as an expensive continuation. A worker's place in the
- * lane lasts until the slice it runs ends.
+ * <p><b>The expensive lane.</b> With lanes on ({@link SchedulingConfig#lanes()}) the pool has, next
+ * to its search workers, {@link SchedulingConfig#laneWorkers(int) lane workers} of their own that
+ * run only expensive work, and the search workers run none: a search known to be expensive (the
+ * root's hint on arrival, {@link #trySubmit(LeafTask, int, long, Runnable)}, or its cost estimated
+ * on the worker that took it), or one that used a whole slice on a search worker, moves to the lane
+ * ({@link #requeue(Runnable, int, boolean)}). So cheap work never waits for a worker behind
+ * expensive work. And since a free worker is not a free core (the operating system shares the
+ * cores between the leaf's threads and other processes), the lane also steps aside for cheap work
+ * of its class or higher at the end of each of its slices, and waits while such work runs or waits
+ * ({@link LaneGate}).
  *
  * <p><b>Assumptions and guarantees.</b> {@link #trySubmit}, {@link #requeue} and {@link #remove}
  * are non-blocking (they take a lock held only for a few field updates, as
  * {@code ArrayBlockingQueue} does) and may be called from event loops. Tasks run on platform threads
- * created once. {@link #enterLane} and {@link #hasWaitingAtOrAbove} answer for the calling worker.
- * After {@link #close()} nothing new is accepted and workers stop after their current task.
+ * created once. {@link #runsExpensiveWork} and {@link #shouldYield} answer for the calling
+ * worker. After {@link #close()} nothing new is accepted and workers stop after their current task.
  */
 final class SearchScheduler implements AutoCloseable {
-    /** A queued task, what answers it if its deadline passes while it waits, and whether it is expensive. */
-    private record Queued(Runnable work, Runnable onExpiry, boolean expensive) {
+    /** A queued task, its wire priority, and what answers it if its deadline passes while it waits. */
+    private record Queued(Runnable work, int priority, Runnable onExpiry) {
     }
 
-    /** A worker's own state: whether the slice it runs holds a place in the expensive lane. */
-    private static final class Worker {
-        boolean holdsLane;
+    /** A worker's own state: whether it is one of the lane's. */
+    private record Worker(boolean lane) {
     }
 
     private static final Runnable NOTHING = () -> { };
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition notEmpty = lock.newCondition();
+    /** Search workers wait on this for cheap work, lane workers on the other for expensive work. */
+    private final Condition cheapWork = lock.newCondition();
+    private final Condition laneWork = lock.newCondition();
     private final SchedulingConfig config;
     /** Guarded by {@link #lock}. */
     private final ClassQueues<Queued> queues;
     /** Queued entries of tasks, so a cancel can take its task out; guarded by {@link #lock}. */
     private final IdentityHashMap<Runnable, Queued> entries = new IdentityHashMap<>();
     private final List<Thread> workers = new ArrayList<>();
+    private final List<Thread> laneWorkers = new ArrayList<>();
+    /** The calling worker's state; null on other threads. */
     private final ThreadLocal<Worker> currentWorker = new ThreadLocal<>();
+    /** Guarded by {@link #lock}. */
+    private final LaneGate gate;
+    private final Ticker ticker;
     private final Ticker workClock;
     private volatile boolean closed;
 
@@ -68,8 +77,8 @@ final class SearchScheduler implements AutoCloseable {
     }
 
     /**
-     * @param workers   search threads; at least two with lanes on
-     * @param ticker    the clock of deadlines, queueing and aging
+     * @param workers   search threads
+     * @param ticker    the clock of deadlines, queueing, aging and the lane's gate
      * @param workClock what a slice's budget is measured on, read on the worker that runs the slice
      */
     SearchScheduler(int workers, SchedulingConfig config, Ticker ticker, Ticker workClock) {
@@ -77,16 +86,24 @@ final class SearchScheduler implements AutoCloseable {
             throw new IllegalArgumentException("workers: " + workers + " (expected: >= 1)");
         }
         this.config = config;
+        this.ticker = ticker;
         this.workClock = workClock;
-        int threads = config.lanes() ? Math.max(2, workers) : workers;
-        this.queues = new ClassQueues<>(config, ticker,
-                config.lanes() ? SchedulingConfig.laneWorkers(threads) : ClassQueues.UNLIMITED_LANE);
-        for (int i = 0; i < threads; i++) {
-            Thread worker = new Thread(this::work, "leaf-worker-" + i);
-            worker.setDaemon(true);
-            this.workers.add(worker);
-            worker.start();
+        this.queues = new ClassQueues<>(config, ticker);
+        this.gate = new LaneGate(config.continuationAging());
+        for (int i = 0; i < workers; i++) {
+            this.workers.add(start("leaf-worker-" + i, () -> work(false)));
         }
+        int lanes = config.lanes() ? SchedulingConfig.laneWorkers(workers) : 0;
+        for (int i = 0; i < lanes; i++) {
+            laneWorkers.add(start("leaf-lane-" + i, () -> work(true)));
+        }
+    }
+
+    private static Thread start(String name, Runnable body) {
+        Thread thread = new Thread(body, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
     }
 
     /** Queues an interactive task without a deadline; false when its queue is full or the scheduler is closed. */
@@ -123,14 +140,14 @@ final class SearchScheduler implements AutoCloseable {
         if (closed) {
             return false;
         }
-        Queued queued = new Queued(task, onExpiry, expensive);
+        Queued queued = new Queued(task, priority, onExpiry);
         lock.lock();
         try {
             if (!queues.offer(queued, priority, deadlineNanos, expensive)) {
                 return false;
             }
             entries.put(task, queued);
-            notEmpty.signal();
+            (expensive ? laneWork : cheapWork).signal();
             return true;
         } finally {
             lock.unlock();
@@ -148,19 +165,26 @@ final class SearchScheduler implements AutoCloseable {
      * refused for a full queue and does not count against the depth: refusing it would leave a
      * request that started without an answer.
      *
-     * @param expensive whether it runs in the expensive lane when taken again
+     * @param expensive whether it runs in the expensive lane (with lanes on; cheap work otherwise)
      * @return false only when the scheduler is closed
      */
     boolean requeue(Runnable continuation, int priority, boolean expensive) {
         if (closed) {
             return false;
         }
+        boolean toLane = expensive && config.lanes();
+        Worker worker = currentWorker.get();
+        boolean paused = toLane && worker != null && worker.lane(); // a lane search keeps its place
         lock.lock();
         try {
-            Queued queued = new Queued(continuation, NOTHING, expensive);
-            queues.requeue(queued, priority, expensive);
+            Queued queued = new Queued(continuation, priority, NOTHING);
+            if (paused) {
+                queues.requeueFirst(queued, priority);
+            } else {
+                queues.requeue(queued, priority, toLane);
+            }
             entries.put(continuation, queued);
-            notEmpty.signal();
+            (toLane ? laneWork : cheapWork).signal();
             return true;
         } finally {
             lock.unlock();
@@ -179,36 +203,39 @@ final class SearchScheduler implements AutoCloseable {
     }
 
     /**
-     * The calling worker's search turned out expensive: it takes a place in the expensive lane for
-     * the rest of its slice, if the lane has room (or it holds one already). False: the lane is full,
-     * and the search should park as an expensive continuation. Always true with lanes off, and on a
-     * thread that is not one of the workers.
+     * Whether the calling thread may run expensive work: with lanes off, on a lane worker, or on a
+     * thread that is not one of the workers. False on a search worker with lanes on: an expensive
+     * search there moves to the lane.
      */
-    boolean enterLane() {
+    boolean runsExpensiveWork() {
         Worker worker = currentWorker.get();
-        if (!config.lanes() || worker == null || worker.holdsLane) {
-            return true;
-        }
-        lock.lock();
-        try {
-            worker.holdsLane = queues.tryEnterLane();
-            return worker.holdsLane;
-        } finally {
-            lock.unlock();
-        }
+        return !config.lanes() || worker == null || worker.lane();
+    }
+
+    /** Whether the calling thread is one of the lane's workers. */
+    boolean onLaneWorker() {
+        Worker worker = currentWorker.get();
+        return worker != null && worker.lane();
     }
 
     /**
-     * Whether a task a worker could take is waiting in class {@code priority} or a higher one: what
-     * a slice of a running search should yield to. (Lower classes would not run first anyway: a
-     * worker takes the highest class waiting.) An expensive search asking counts its own place in
-     * the lane as free, since yielding frees it.
+     * Whether the calling worker's search should yield at the end of a slice of class {@code
+     * priority}. On a search worker (or another thread): whether cheap work of that class or a
+     * higher one waits (lower classes would not run first anyway: a worker takes the highest class
+     * waiting). On a lane worker: whether lane work of a higher class waits, or cheap work of its
+     * class or a higher one runs or waits ({@link LaneGate}); lane work of its own class waits its
+     * turn (see {@link ClassQueues}: the lane runs one search after the other).
      */
-    boolean hasWaitingAtOrAbove(int priority) {
+    boolean shouldYield(int priority) {
         Worker worker = currentWorker.get();
+        int cls = SchedulingConfig.classOf(priority);
         lock.lock();
         try {
-            return queues.hasWaitingAtOrAbove(priority, worker != null && worker.holdsLane);
+            if (worker == null || !worker.lane()) {
+                return queues.hasWaitingAtOrAbove(priority);
+            }
+            int laneWaiting = queues.highestWaiting(true);
+            return laneWaiting >= 0 && laneWaiting < cls || gate.holdsBack(cls, queues.highestWaiting(false));
         } finally {
             lock.unlock();
         }
@@ -230,6 +257,7 @@ final class SearchScheduler implements AutoCloseable {
      */
     void wakeWorkers() {
         workers.forEach(LockSupport::unpark);
+        laneWorkers.forEach(LockSupport::unpark);
     }
 
     /** Tasks and continuations waiting in every class. */
@@ -242,70 +270,85 @@ final class SearchScheduler implements AutoCloseable {
         }
     }
 
-    /** Search threads (at least two with lanes on). */
+    /** Search threads. */
     int workers() {
         return workers.size();
     }
 
-    /** The next live task; the expired ones met on the way go to {@code expired}. */
-    private Queued take(Worker worker, List<Queued> expired) throws InterruptedException {
+    /** Threads of the expensive lane (none with lanes off). */
+    int laneWorkers() {
+        return laneWorkers.size();
+    }
+
+    /**
+     * The next live task of the worker's pool; the expired ones met on the way go to {@code expired}.
+     * A lane worker waits while cheap work holds the lane back ({@link LaneGate}), up to the most it
+     * may. A search worker's previous task, if any, ended.
+     *
+     * @param ended the search worker's task that ended, or null
+     */
+    private Queued take(Worker worker, Queued ended, List<Queued> expired) throws InterruptedException {
         lock.lockInterruptibly();
         try {
+            if (ended != null) {
+                gate.cheapEnded(ended.priority());
+                if (!laneWorkers.isEmpty()) {
+                    laneWork.signal(); // the gate may have opened
+                }
+            }
+            long waitingSince = LaneGate.NOT_WAITING;
             while (true) {
-                Queued next = queues.poll(expired);
+                if (worker.lane()) {
+                    int laneClass = queues.highestWaiting(true);
+                    long nowNanos = ticker.nanoTime();
+                    if (laneClass >= 0 && !gate.mayRun(laneClass, queues.highestWaiting(false), waitingSince, nowNanos)) {
+                        if (waitingSince == LaneGate.NOT_WAITING) {
+                            waitingSince = nowNanos;
+                        }
+                        laneWork.awaitNanos(gate.waitLeftNanos(waitingSince, nowNanos));
+                        continue;
+                    }
+                }
+                Queued next = queues.poll(expired, worker.lane());
                 expired.forEach(queued -> entries.remove(queued.work()));
                 if (next != null) {
                     entries.remove(next.work());
-                    worker.holdsLane = next.expensive(); // the queues counted it in the lane
+                    if (!worker.lane()) {
+                        gate.cheapStarted(next.priority());
+                    }
                     return next;
                 }
                 if (!expired.isEmpty()) {
                     return null; // answer those first, outside the lock
                 }
-                notEmpty.await();
+                (worker.lane() ? laneWork : cheapWork).await();
             }
         } finally {
             lock.unlock();
         }
     }
 
-    /** The worker's slice ended: its place in the lane, if it held one, is free for the next. */
-    private void leaveLane(Worker worker) {
-        if (!worker.holdsLane) {
-            return;
-        }
-        lock.lock();
-        try {
-            worker.holdsLane = false;
-            queues.leaveLane();
-            notEmpty.signal(); // an expensive task may have waited for the place
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void work() {
-        Worker worker = new Worker();
+    private void work(boolean lane) {
+        Worker worker = new Worker(lane);
         currentWorker.set(worker);
         List<Queued> expired = new ArrayList<>();
+        Queued ended = null;
         while (!closed) {
             Queued next;
             try {
-                next = take(worker, expired);
+                next = take(worker, ended, expired);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+            ended = null;
             for (Queued queued : expired) {
                 runSafely(queued.onExpiry());
             }
             expired.clear();
             if (next != null) {
-                try {
-                    runSafely(next.work());
-                } finally {
-                    leaveLane(worker);
-                }
+                runSafely(next.work());
+                ended = lane ? null : next;
             }
         }
     }
@@ -324,5 +367,6 @@ final class SearchScheduler implements AutoCloseable {
     public void close() {
         closed = true;
         workers.forEach(Thread::interrupt);
+        laneWorkers.forEach(Thread::interrupt);
     }
 }

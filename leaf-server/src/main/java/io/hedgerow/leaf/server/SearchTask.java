@@ -9,6 +9,7 @@ import io.hedgerow.leaf.search.PartitionSearcher;
 import io.hedgerow.leaf.search.QueryCost;
 import io.hedgerow.leaf.search.SlicedSearch;
 import java.io.IOException;
+import jdk.jfr.EventType;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopDocs;
@@ -21,18 +22,20 @@ import org.apache.lucene.search.TopScoreDocCollector;
  * <p><b>Cost first.</b> Before anything of the query is set up (rewrite, weight, scorers), the task
  * estimates what it will cost on its partition from the terms' statistics ({@link
  * PartitionSearcher#estimateCost}), which also enforces the expansion budget. A search past the
- * expensive threshold takes a place in the expensive lane, or parks as an expensive continuation
- * when the lane is full, so it never holds the worker that is kept for cheap work. The answer
+ * expensive threshold moves to the expensive lane before it is set up, so it never holds a worker
+ * kept for cheap work. The answer
  * reports the estimate and what the search cost ({@code SearchResponse.cost}), and the root learns
  * it per query, so the next copy of an expensive query is queued in the lane on arrival.
  *
  * <p><b>Slices.</b> When the leaf slices searches ({@code --slice}), the search runs a budget of
- * work at a time, on the worker's CPU time ({@link SliceBudget}), the set-up counted in the first;
- * when a slice ends while other work of its class or a higher one waits, it yields: its
- * continuation goes to its class's continuation sub-queue (see {@link LeafTask}). A cheap query ends
- * in its first slice.
+ * work at a time, on the worker's CPU time ({@link SliceBudget}), the set-up counted in the first. A
+ * cheap query ends in its first slice; one that does not is long, whatever its estimate said, and
+ * moves to the lane (with lanes on) or yields to waiting work (with lanes off); see {@link #proceed}.
  */
 final class SearchTask extends LeafTask {
+    private static final EventType STRETCH_EVENTS = EventType.getEventType(SearchSliceEvent.class);
+    private static final EventType TASK_EVENTS = EventType.getEventType(SearchTaskEvent.class);
+
     private final SearchRequest request;
     // Set by execute, read by the slices after it; each hand-over to another worker goes through the
     // scheduler's lock, which orders these writes before the reads.
@@ -44,6 +47,8 @@ final class SearchTask extends LeafTask {
     /** The search, and the partition whose reader it holds until it answers. */
     private SlicedSearch<TopScoreDocCollector, TopDocs> search;
     private PartitionSearcher partition;
+    /** The running stretch's JFR event; null when the event is not recorded, or between stretches. */
+    private SearchSliceEvent stretch;
 
     SearchTask(SearchRequest request, OutboundBatcher replyTo, LeafContext leaf, long receivedNanos) {
         super(request.getRequestId(), request.getBudgetNanos(), replyTo, leaf, receivedNanos);
@@ -73,6 +78,7 @@ final class SearchTask extends LeafTask {
         this.startNanos = startNanos;
         this.queueNanos = queueNanos;
         this.budget = new SliceBudget(leaf.scheduler().workClock(), leaf.sliceNanos());
+        beginStretch();
         PartitionSearcher partition = leaf.partitions().get(request.getPartition());
         if (partition == null || !partition.tryAcquire()) {
             return answer(failure(Status.NOT_ASSIGNED, "partition " + request.getPartition() + " is not open on this leaf"));
@@ -97,31 +103,45 @@ final class SearchTask extends LeafTask {
     }
 
     /**
-     * Runs slices until the search ends, or until a slice ends while work of this class or a
-     * higher one waits: then the rest goes back in the queue behind that work. An expensive search
-     * first takes its place in the lane, or parks until there is one.
+     * Runs slices until the search ends or it yields. On a search worker (with lanes on), an
+     * expensive search moves to the lane before it runs, and one that uses a whole slice moves to
+     * the lane after it; with lanes off, a slice that ends while work of its class or a higher one
+     * waits yields to it. On a lane worker, slices are the lane's (shorter), and the search pauses
+     * when lane work of a higher class or cheap work of its class or higher runs or waits ({@link
+     * SearchScheduler#shouldYield}), keeping its place in the lane.
      */
     @Override
     Frame proceed() {
         budget.resumed();
+        if (stretch == null) {
+            beginStretch();
+        }
         boolean yielded = false;
         try {
-            if (expensive && !leaf.scheduler().enterLane()) {
-                leaf.counters().laneWaits.increment();
-                yielded = park();
+            SearchScheduler scheduler = leaf.scheduler();
+            if (scheduler.onLaneWorker()) {
+                budget.useLaneSlices(scheduler.config().laneSlice().toNanos());
+            }
+            if (expensive && !scheduler.runsExpensiveWork()) {
+                yielded = park("to lane");
                 if (yielded) {
                     return null;
                 }
             }
             while (search.step(budget.sliceLeft())) {
-                if (leaf.scheduler().hasWaitingAtOrAbove(priority())) {
+                if (!scheduler.runsExpensiveWork()) {
+                    // A whole slice on a search worker and not done: long, whatever its estimate said.
+                    leaf.counters().movedToLane.increment();
+                    expensive = true;
+                    yielded = park("to lane");
+                } else if (scheduler.shouldYield(priority())) {
                     leaf.counters().slicesYielded.increment();
-                    yielded = park();
-                    if (yielded) {
-                        return null;
-                    }
-                    // Closed: no worker would take the rest, so finish here.
+                    yielded = park("yielded");
                 }
+                if (yielded) {
+                    return null;
+                }
+                // Not parked (the scheduler closed: no worker would take the rest), or nothing waits.
                 budget.nextSlice();
             }
             return answer(partition.response(request, search.result(), search.cutShort()));
@@ -137,9 +157,38 @@ final class SearchTask extends LeafTask {
     }
 
     /** Queues the rest of the search; true when this thread must touch nothing of the task any more. */
-    private boolean park() {
-        budget.paused(); // before the hand-over: after it, another worker may resume the task
+    private boolean park(String why) {
+        // Before the hand-over: after it, another worker may resume the task.
+        long cpuBefore = budget.cpuNanos();
+        budget.paused();
+        endStretch(budget.cpuNanos() - cpuBefore, why);
         return yieldWorker(expensive);
+    }
+
+    private void beginStretch() {
+        if (STRETCH_EVENTS.isEnabled()) {
+            stretch = new SearchSliceEvent();
+            stretch.begin();
+        }
+    }
+
+    private void endStretch(long cpuNanos, String why) {
+        SearchSliceEvent ending = stretch;
+        stretch = null;
+        if (ending == null) {
+            return;
+        }
+        ending.end();
+        if (ending.shouldCommit()) {
+            ending.requestId = request.getRequestId();
+            ending.partition = request.getPartition();
+            ending.priority = priority();
+            ending.expensive = expensive;
+            ending.stretch = budget.slices();
+            ending.cpuNanos = cpuNanos;
+            ending.ended = why;
+            ending.commit();
+        }
     }
 
     @Override
@@ -149,7 +198,9 @@ final class SearchTask extends LeafTask {
 
     private Frame answer(SearchResponse.Builder response) {
         if (budget != null) {
+            long cpuBefore = budget.cpuNanos();
             budget.paused();
+            endStretch(budget.cpuNanos() - cpuBefore, "answered");
         }
         if (budget != null && response.getStatus() == Status.OK) {
             response.setCost(io.hedgerow.common.wire.proto.QueryCost.newBuilder()
@@ -158,8 +209,23 @@ final class SearchTask extends LeafTask {
                     .setSlices(budget.slices())
                     .setExpensive(expensive));
         }
-        response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos)
+        long serviceNanos = leaf.ticker().nanoTime() - startNanos;
+        response.setQueueNanos(queueNanos).setServiceNanos(serviceNanos)
                 .setQueueLength(leaf.scheduler().queued());
+        if (TASK_EVENTS.isEnabled()) {
+            SearchTaskEvent event = new SearchTaskEvent();
+            event.requestId = request.getRequestId();
+            event.partition = request.getPartition();
+            event.priority = priority();
+            event.estimate = cost == null ? 0 : cost.estimate();
+            event.costHint = request.getCostHint();
+            event.expensive = expensive;
+            event.queueNanos = queueNanos;
+            event.serviceNanos = serviceNanos;
+            event.cpuNanos = budget == null ? 0 : budget.cpuNanos();
+            event.stretches = budget == null ? 0 : budget.slices();
+            event.commit();
+        }
         return Frame.newBuilder().setResult(response).build();
     }
 

@@ -17,7 +17,7 @@ import io.hedgerow.common.time.Ticker;
  */
 final class SliceBudget {
     private final Ticker workClock;
-    private final long sliceNanos;
+    private long sliceNanos;
     private long stretchStartNanos;
     private long sliceStartNanos;
     private long cpuNanos;
@@ -58,6 +58,19 @@ final class SliceBudget {
             return Long.MAX_VALUE;
         }
         return Math.max(0, sliceNanos - (workClock.nanoTime() - sliceStartNanos));
+    }
+
+    /**
+     * From the current slice on, slices of {@code laneSliceNanos}: the search runs on a lane worker,
+     * whose slices are shorter. Unsliced searches stay unsliced.
+     */
+    void useLaneSlices(long laneSliceNanos) {
+        if (laneSliceNanos <= 0) {
+            throw new IllegalArgumentException("laneSliceNanos: " + laneSliceNanos + " (expected: > 0)");
+        }
+        if (sliceNanos != 0) {
+            sliceNanos = laneSliceNanos;
+        }
     }
 
     /** The slice is used up but the search keeps its worker (nothing waits): a fresh budget. */

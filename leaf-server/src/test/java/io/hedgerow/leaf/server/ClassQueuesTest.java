@@ -2,7 +2,6 @@ package io.hedgerow.leaf.server;
 
 import static io.hedgerow.leaf.server.ClassQueues.NO_DEADLINE;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.wire.proto.Priority;
@@ -160,42 +159,41 @@ class ClassQueuesTest {
     }
 
     @Test
-    void runsAtMostTheLaneWorkersExpensiveTasksAtOnceAndTakesCheapWorkMeanwhile() {
-        ClassQueues<String> queues = new ClassQueues<>(lanes(), ticker, 1);
+    void searchWorkersTakeOnlyCheapWorkAndLaneWorkersOnlyExpensiveWork() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes(), ticker);
         queues.offer("expensive 1", INTERACTIVE, NO_DEADLINE, true);
         ticker.advanceMillis(1);
         queues.offer("expensive 2", INTERACTIVE, NO_DEADLINE, true);
         ticker.advanceMillis(1);
         queues.offer("cheap", INTERACTIVE, NO_DEADLINE, false);
 
-        assertThat(queues.poll(expired)).isEqualTo("expensive 1");
-        assertThat(queues.laneRunning()).isEqualTo(1);
-        // The lane is full: the older expensive task waits, the cheap one behind it runs.
+        // The expensive tasks are older, but no search worker takes them.
         assertThat(queues.poll(expired)).isEqualTo("cheap");
-        assertThat(queues.poll(expired)).as("nothing a worker may take").isNull();
-        assertThat(queues.size()).isEqualTo(1);
+        assertThat(queues.poll(expired)).as("nothing a search worker may take").isNull();
+        assertThat(queues.size()).isEqualTo(2);
 
-        queues.leaveLane();
-        assertThat(queues.poll(expired)).isEqualTo("expensive 2");
-        assertThat(queues.laneRunning()).isEqualTo(1);
+        assertThat(queues.poll(expired, true)).isEqualTo("expensive 1");
+        assertThat(queues.poll(expired, true)).isEqualTo("expensive 2");
+        assertThat(queues.poll(expired, true)).isNull();
         assertThat(expired).isEmpty();
     }
 
     @Test
-    void aTaskFoundExpensiveOnItsWorkerEntersTheLaneOnlyWhenThereIsRoom() {
-        ClassQueues<String> queues = new ClassQueues<>(lanes(), ticker, 2);
+    void aSearchMovedToTheLaneWaitsForALaneWorkerNotACheapOne() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes(), ticker);
+        queues.requeue("long, moved after a slice", INTERACTIVE, true);
+        ticker.advanceMillis(50); // long past its aging: still not a search worker's
 
-        assertThat(queues.tryEnterLane()).isTrue();
-        assertThat(queues.tryEnterLane()).isTrue();
-        assertThat(queues.tryEnterLane()).as("two places, both taken").isFalse();
-        assertThat(queues.laneRunning()).isEqualTo(2);
+        assertThat(queues.poll(expired)).isNull();
+        assertThat(queues.hasWaitingAtOrAbove(INTERACTIVE)).as("nothing a cheap slice should yield to").isFalse();
+        assertThat(queues.highestWaiting(false)).isEqualTo(-1);
+        assertThat(queues.highestWaiting(true)).isEqualTo(INTERACTIVE);
 
-        queues.leaveLane();
-        assertThat(queues.tryEnterLane()).isTrue();
-        queues.leaveLane();
-        queues.leaveLane();
-        assertThatThrownBy(queues::leaveLane).isInstanceOf(IllegalStateException.class)
-                .hasMessage("leaveLane: no expensive task runs (expected: one per place taken)");
+        queues.offer("cheap", BATCH, NO_DEADLINE);
+        assertThat(queues.hasWaitingAtOrAbove(INTERACTIVE)).as("batch does not preempt interactive").isFalse();
+        assertThat(queues.highestWaiting(false)).isEqualTo(BATCH);
+        assertThat(queues.poll(expired, true)).isEqualTo("long, moved after a slice");
+        assertThat(queues.poll(expired)).isEqualTo("cheap");
     }
 
     @Test
@@ -211,25 +209,47 @@ class ClassQueuesTest {
     }
 
     @Test
+    void theLaneResumesItsContinuationsBeforeStartingFreshWorkAndAPausedOneKeepsItsPlace() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes().withLowerClassEvery(0), ticker);
+        queues.offer("expensive fresh", INTERACTIVE, NO_DEADLINE, true);
+        ticker.advanceMillis(1);
+        queues.requeue("moved to the lane 1", INTERACTIVE, true);
+        ticker.advanceMillis(1);
+        queues.requeue("moved to the lane 2", INTERACTIVE, true);
+        queues.offer("expensive batch", BATCH, NO_DEADLINE, true);
+
+        assertThat(queues.poll(expired, true)).isEqualTo("moved to the lane 1");
+        // It paused (cheap work came) and keeps its place ahead of the one moved after it.
+        ticker.advanceMillis(5);
+        queues.requeueFirst("moved to the lane 1, paused", INTERACTIVE);
+
+        assertThat(queues.poll(expired, true)).isEqualTo("moved to the lane 1, paused");
+        assertThat(queues.poll(expired, true)).isEqualTo("moved to the lane 2");
+        assertThat(queues.poll(expired, true)).isEqualTo("expensive fresh");
+        assertThat(queues.poll(expired, true)).isEqualTo("expensive batch");
+        assertThat(queues.poll(expired, true)).isNull();
+    }
+
+    @Test
     void continuationsDoNotCountAgainstTheDepthFreshRequestsSee() {
-        ClassQueues<String> queues = new ClassQueues<>(lanes().withDepth(Priority.INTERACTIVE, 2), ticker, 1);
+        ClassQueues<String> queues = new ClassQueues<>(lanes().withDepth(Priority.INTERACTIVE, 2), ticker);
         for (int i = 1; i <= 5; i++) {
             queues.requeue("parked " + i, INTERACTIVE, true);
         }
         assertThat(queues.waitingFresh(INTERACTIVE)).isZero();
 
         assertThat(queues.offer("cheap 1", INTERACTIVE, NO_DEADLINE)).isTrue();
-        assertThat(queues.offer("cheap 2", INTERACTIVE, NO_DEADLINE)).isTrue();
+        assertThat(queues.offer("expensive", INTERACTIVE, NO_DEADLINE, true)).isTrue();
         assertThat(queues.offer("cheap 3", INTERACTIVE, NO_DEADLINE)).as("two fresh fill the depth").isFalse();
         assertThat(queues.size(INTERACTIVE)).isEqualTo(7);
         assertThat(queues.waitingFresh(INTERACTIVE)).isEqualTo(2);
     }
 
     @Test
-    void aContinuationThatWaitedItsAgingGoesAheadOfFreshWork() {
-        ClassQueues<String> queues = new ClassQueues<>(lanes().withContinuationAging(Duration.ofMillis(10))
-                .withLowerClassEvery(0), ticker, 1);
-        queues.requeue("long, slice 2", INTERACTIVE, true);
+    void anAgedCheapContinuationGoesAheadOfFreshCheapWork() {
+        ClassQueues<String> queues = new ClassQueues<>(SchedulingConfig.defaults()
+                .withContinuationAging(Duration.ofMillis(10)).withLowerClassEvery(0), ticker);
+        queues.requeue("long, slice 2", INTERACTIVE);
         ticker.advanceMillis(9);
         queues.offer("fresh 1", INTERACTIVE, NO_DEADLINE);
         assertThat(queues.poll(expired)).as("at 9 ms it still waits").isEqualTo("fresh 1");
@@ -241,38 +261,24 @@ class ClassQueuesTest {
     }
 
     @Test
-    void anAgedExpensiveContinuationStillWaitsForItsPlaceInTheLane() {
-        ClassQueues<String> queues = new ClassQueues<>(lanes().withContinuationAging(Duration.ofMillis(10))
-                .withLowerClassEvery(0), ticker, 1);
-        assertThat(queues.tryEnterLane()).isTrue(); // another expensive search runs
-        queues.requeue("expensive, slice 2", INTERACTIVE, true);
-        ticker.advanceMillis(50);
-        queues.offer("cheap", INTERACTIVE, NO_DEADLINE);
-
-        assertThat(queues.poll(expired)).isEqualTo("cheap");
-        assertThat(queues.poll(expired)).isNull();
-        assertThat(queues.hasWaitingAtOrAbove(INTERACTIVE, false)).as("nothing a cheap slice should yield to").isFalse();
-        assertThat(queues.hasWaitingAtOrAbove(INTERACTIVE, true)).as("the running expensive one yields to it").isTrue();
-
-        queues.leaveLane();
-        assertThat(queues.poll(expired)).isEqualTo("expensive, slice 2");
-    }
-
-    @Test
-    void theStarvationGuardSkipsLowerWorkThatMustWaitForTheLane() {
-        ClassQueues<String> queues = new ClassQueues<>(lanes().withLowerClassEvery(2), ticker, 1);
-        assertThat(queues.tryEnterLane()).isTrue();
+    void theStarvationGuardCountsTurnsInEachPoolApart() {
+        ClassQueues<String> queues = new ClassQueues<>(lanes().withLowerClassEvery(2), ticker);
         queues.offer("batch expensive", BATCH, NO_DEADLINE, true);
         ticker.advanceMillis(1);
         queues.offer("batch cheap", BATCH, NO_DEADLINE, false);
-        for (int i = 1; i <= 4; i++) {
+        for (int i = 1; i <= 3; i++) {
             queues.offer("interactive " + i, INTERACTIVE, NO_DEADLINE);
+            queues.offer("interactive expensive " + i, INTERACTIVE, NO_DEADLINE, true);
         }
 
-        assertThat(drain(queues)).containsExactly("interactive 1", "batch cheap", "interactive 2", "interactive 3",
-                "interactive 4");
-        queues.leaveLane();
-        assertThat(queues.poll(expired)).isEqualTo("batch expensive");
+        assertThat(queues.poll(expired)).isEqualTo("interactive 1");
+        assertThat(queues.poll(expired, true)).as("the lane's first turn: none passed over yet")
+                .isEqualTo("interactive expensive 1");
+        assertThat(queues.poll(expired)).as("the search workers' second turn").isEqualTo("batch cheap");
+        assertThat(queues.poll(expired, true)).as("the lane's second turn").isEqualTo("batch expensive");
+        assertThat(drain(queues)).containsExactly("interactive 2", "interactive 3");
+        assertThat(queues.poll(expired, true)).isEqualTo("interactive expensive 2");
+        assertThat(queues.poll(expired, true)).isEqualTo("interactive expensive 3");
     }
 
     private static SchedulingConfig lanes() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.wire.proto.Priority;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -180,13 +181,15 @@ class SearchSchedulerTest {
     }
 
     @Test
-    void withLanesKeepsAWorkerThatNoExpensiveTaskCanTake() throws InterruptedException {
-        // One worker asked for: lanes need two, one of them out of the expensive lane's reach.
-        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000), new ManualTicker());
+    void withLanesExpensiveWorkRunsOnLaneWorkersOfItsOwnAndNeverHoldsASearchWorker() throws InterruptedException {
+        scheduler = new SearchScheduler(2, SchedulingConfig.defaults().withExpensiveCost(1000), new ManualTicker());
         assertThat(scheduler.workers()).isEqualTo(2);
+        assertThat(scheduler.laneWorkers()).as("all workers but one, in the lane").isEqualTo(1);
         CountDownLatch expensiveStarted = new CountDownLatch(1);
+        List<Boolean> mayRunExpensive = new CopyOnWriteArrayList<>();
         assertThat(scheduler.requeue(() -> {
-            ran.add("expensive 1");
+            ran.add("expensive 1 on " + Thread.currentThread().getName());
+            mayRunExpensive.add(scheduler.runsExpensiveWork());
             expensiveStarted.countDown();
             try {
                 releaseBlocker.await();
@@ -195,18 +198,86 @@ class SearchSchedulerTest {
             }
         }, Priority.INTERACTIVE_VALUE, true)).isTrue();
         await(expensiveStarted);
-        CountDownLatch cheapDone = new CountDownLatch(1);
+        CountDownLatch cheapDone = new CountDownLatch(2);
         CountDownLatch secondDone = new CountDownLatch(1);
 
-        // Both continuations; the expensive one is older, so only the lane keeps the free worker from it.
+        // The second expensive one is older than the cheap ones, but waits for the lane's only worker.
         scheduler.requeue(record("expensive 2", secondDone), Priority.INTERACTIVE_VALUE, true);
-        scheduler.requeue(record("cheap", cheapDone), Priority.INTERACTIVE_VALUE, false);
+        scheduler.trySubmit(() -> {
+            mayRunExpensive.add(scheduler.runsExpensiveWork());
+            cheapDone.countDown();
+        });
+        scheduler.trySubmit(record("cheap", cheapDone));
         await(cheapDone);
-        assertThat(ran).containsExactly("expensive 1", "cheap");
+        assertThat(ran).containsExactly("expensive 1 on leaf-lane-0", "cheap");
+        assertThat(mayRunExpensive).as("on the lane worker, then on a search worker").containsExactly(true, false);
 
         releaseBlocker.countDown();
         await(secondDone);
-        assertThat(ran).containsExactly("expensive 1", "cheap", "expensive 2");
+        assertThat(ran).containsExactly("expensive 1 on leaf-lane-0", "cheap", "expensive 2");
+    }
+
+    @Test
+    void theLaneWaitsWhileCheapWorkRunsAndGoesOnWhenItEnds() throws InterruptedException {
+        ManualTicker ticker = new ManualTicker();
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000)
+                .withContinuationAging(Duration.ofMinutes(10)), ticker);
+        occupyTheWorker();
+        CountDownLatch expensiveDone = new CountDownLatch(1);
+        scheduler.requeue(record("expensive", expensiveDone), Priority.INTERACTIVE_VALUE, true);
+
+        awaitLaneWorkerHeldAtTheGate();
+        assertThat(ran).containsExactly("blocker");
+        releaseBlocker.countDown();
+
+        await(expensiveDone);
+        assertThat(ran).containsExactly("blocker", "expensive");
+    }
+
+    @Test
+    void theLaneRunsAnywayOnceCheapWorkHasHeldItBackItsMaximumWait() throws InterruptedException {
+        ManualTicker ticker = new ManualTicker();
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000)
+                .withContinuationAging(Duration.ofMillis(50)), ticker);
+        occupyTheWorker();
+        CountDownLatch expensiveDone = new CountDownLatch(1);
+        scheduler.requeue(record("expensive", expensiveDone), Priority.INTERACTIVE_VALUE, true);
+        awaitLaneWorkerHeldAtTheGate();
+
+        ticker.advanceMillis(50); // the gate's own wait ends within 50 ms of real time, and finds this
+
+        await(expensiveDone);
+        assertThat(ran).as("while the cheap task still runs").containsExactly("blocker", "expensive");
+    }
+
+    /** The lane's worker waits with a timeout only at the gate (without work it waits for a signal). */
+    private static void awaitLaneWorkerHeldAtTheGate() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_SECONDS);
+        while (laneWorkerState() != Thread.State.TIMED_WAITING) {
+            assertThat(System.nanoTime() < deadline).as("lane worker held at the gate within %d s", AWAIT_SECONDS)
+                    .isTrue();
+            Thread.onSpinWait();
+        }
+    }
+
+    private static Thread.State laneWorkerState() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("leaf-lane-0"))
+                .findFirst().map(Thread::getState).orElse(Thread.State.NEW);
+    }
+
+    @Test
+    void withoutLanesThereAreNoLaneWorkersAndEveryWorkerRunsAnything() throws InterruptedException {
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults(), new ManualTicker());
+        assertThat(scheduler.laneWorkers()).isZero();
+        CountDownLatch done = new CountDownLatch(1);
+        List<Boolean> mayRunExpensive = new CopyOnWriteArrayList<>();
+        // Marked expensive, but with lanes off that means nothing: the only worker runs it.
+        scheduler.requeue(() -> {
+            mayRunExpensive.add(scheduler.runsExpensiveWork());
+            done.countDown();
+        }, Priority.INTERACTIVE_VALUE, true);
+        await(done);
+        assertThat(mayRunExpensive).containsExactly(true);
     }
 
     @Test

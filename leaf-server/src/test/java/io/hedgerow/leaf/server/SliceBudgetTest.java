@@ -58,4 +58,17 @@ class SliceBudgetTest {
         assertThat(unsliced.sliceLeft()).isEqualTo(Long.MAX_VALUE);
         assertThatThrownBy(() -> new SliceBudget(work, -1)).hasMessage("sliceNanos: -1 (expected: >= 0)");
     }
+
+    @Test
+    void onALaneWorkerTheSlicesAreTheLanesButAnUnslicedSearchStaysUnsliced() {
+        SliceBudget budget = new SliceBudget(work, SLICE);
+        budget.useLaneSlices(SLICE / 4);
+        work.advance(Duration.ofNanos(SLICE / 8));
+        assertThat(budget.sliceLeft()).isEqualTo(SLICE / 8);
+
+        SliceBudget unsliced = new SliceBudget(work, 0);
+        unsliced.useLaneSlices(SLICE / 4);
+        assertThat(unsliced.sliceLeft()).isEqualTo(Long.MAX_VALUE);
+        assertThatThrownBy(() -> budget.useLaneSlices(0)).hasMessage("laneSliceNanos: 0 (expected: > 0)");
+    }
 }
