@@ -55,7 +55,8 @@ final class LoopLeafView implements LeafView {
 
     @Override
     public double share(int leaf) {
-        return slowStart.share(leaf, ticker.nanoTime());
+        // Every replica choice asks, and almost never is a leaf in slow start: no clock read then.
+        return slowStart.inSlowStart(leaf) ? slowStart.share(leaf, ticker.nanoTime()) : 1;
     }
 
     @Override
