@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.write.LiveSettings;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
@@ -21,7 +22,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,10 +72,10 @@ class NewCopyCatchUpTest {
             try {
                 cluster.leaves().get(1).close();
                 adding.set(true);
-                awaitTrue("leaf 2's new copy serves", () -> contains(state.assignment().replicasOf(0), 2));
+                Await.until("leaf 2's new copy serves", PATIENCE, () -> contains(state.assignment().replicasOf(0), 2));
                 assertThat(documents.caughtUp(0, 2)).as("in sync when it began to serve").isTrue();
                 adding.set(false);
-                awaitTrue("some more writes with the new copy in sync", () -> acknowledged.size() > 50 + whileAdding.get() + 20);
+                Await.until("some more writes with the new copy in sync", PATIENCE, () -> acknowledged.size() > 50 + whileAdding.get() + 20);
             } finally {
                 writing.set(false);
                 writer.join();
@@ -86,7 +86,7 @@ class NewCopyCatchUpTest {
                     .isGreaterThanOrEqualTo(1);
 
             cluster.leaves().get(0).close();
-            awaitTrue("leaf 0 seen down", () -> state.leaf(0).readyConnections() == 0);
+            Await.until("leaf 0 seen down", PATIENCE, () -> state.leaf(0).readyConnections() == 0);
             DocumentResult after = documents.upsert("after", Map.of("title", "zephyr"), new WriteOptions(0, true)).join();
             assertThat(after.outcome()).as("writes go on with the new copy as primary")
                     .isEqualTo(DocumentResult.Outcome.CREATED);
@@ -124,13 +124,5 @@ class NewCopyCatchUpTest {
 
     private static boolean contains(int[] values, int value) {
         return Arrays.stream(values).anyMatch(v -> v == value);
-    }
-
-    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
-            Thread.sleep(20);
-        }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * leaves down lose the partitions they alone held, as {@link FailoverTest} shows).
  */
 class ReReplicationTest {
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final List<String> QUERIES = List.of("alpha", "bravo charlie", "+delta +echo", "kilo OR lima");
 
     @Test
@@ -45,7 +46,7 @@ class ReReplicationTest {
             List<SearchResult> before = searchAll(cluster);
 
             cluster.leaves().get(1).close();
-            awaitTrue("every partition back to two serving copies on live leaves", () -> {
+            Await.until("every partition back to two serving copies on live leaves", PATIENCE, () -> {
                 PartitionAssignment now = state.assignment();
                 for (int p = 0; p < now.partitions(); p++) {
                     if (Arrays.stream(now.replicasOf(p)).filter(leaf -> leaf != 1).count() < 2) {
@@ -78,7 +79,7 @@ class ReReplicationTest {
                     .filter(p -> contains(start.replicasOf(p), 1) && contains(start.replicasOf(p), 2)))
                     .as("partitions only leaves 1 and 2 held at start").isNotEmpty();
             cluster.leaves().get(2).close();
-            awaitTrue("leaf 2 seen down", () -> state.leaf(2).readyConnections() == 0);
+            Await.until("leaf 2 seen down", PATIENCE, () -> state.leaf(2).readyConnections() == 0);
             List<SearchResult> afterSecondLoss = searchAll(cluster);
             for (int i = 0; i < QUERIES.size(); i++) {
                 assertThat(afterSecondLoss.get(i).tainted()).as(QUERIES.get(i)).isFalse();
@@ -95,14 +96,5 @@ class ReReplicationTest {
 
     private static boolean contains(int[] values, int value) {
         return Arrays.stream(values).anyMatch(v -> v == value);
-    }
-
-    /** Polls {@code condition} until it holds, for 20 s at most (the grace is 0.5 s; opening takes well under a second). */
-    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos(); // generous: a deadline, not a timing claim
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
-            Thread.sleep(20);
-        }
     }
 }

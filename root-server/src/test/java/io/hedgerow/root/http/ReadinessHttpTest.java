@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
@@ -79,11 +80,7 @@ class ReadinessHttpTest {
         int[] lost = root.cluster().assignment().partitionsOf(1);
         assertThat(lost).isNotEmpty();
         cluster.leaves().get(1).close();
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (get(root, "/ready").statusCode() == 200) {
-            assertThat(System.nanoTime()).as("waiting for the root to see leaf 1 gone").isLessThan(deadline);
-            Thread.sleep(10); // the root shares the two cores with this loop
-        }
+        Await.until("the root to see leaf 1 gone", PATIENCE, () -> get(root, "/ready").statusCode() != 200);
         JsonNode unavailable = ready(root, 503);
         assertThat(unavailable.get("status").asText()).isEqualTo("partitions_unavailable");
         assertThat(unavailable.get("detail").asText()).endsWith(Arrays.stream(lost).sorted().mapToObj(Integer::toString)
@@ -106,11 +103,7 @@ class ReadinessHttpTest {
 
         CompletableFuture<Void> stopped = CompletableFuture.runAsync(root::close,
                 command -> Thread.ofPlatform().name("root-stop").start(command));
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!root.readiness().stopping()) {
-            assertThat(System.nanoTime()).as("waiting for the root to stop").isLessThan(deadline);
-            Thread.sleep(2);
-        }
+        Await.until("the root to stop", PATIENCE, () -> root.readiness().stopping());
         send(idle, "GET /ready HTTP/1.1\r\nHost: x\r\n\r\n");
         RawResponse stopping = RawResponse.read(idle.getInputStream());
         assertThat(stopping.status()).isEqualTo(503);

@@ -13,6 +13,7 @@ import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.api.SearchRequest;
@@ -35,7 +36,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -127,7 +127,7 @@ class LinkTlsTest {
         }
 
         RootServer plaintextRoot = root(config(leaf), null);
-        await(() -> plaintextRoot.cluster().leaf(0).refusal() != null);
+        Await.until("the plaintext root refused", PATIENCE, () -> plaintextRoot.cluster().leaf(0).refusal() != null);
         assertThat(plaintextRoot.cluster().leaf(0).readyConnections()).isZero();
         assertThat(plaintextRoot.cluster().leaf(0).refusal()).contains("a leaf that serves TLS when this root dials"
                 + " plaintext");
@@ -150,13 +150,5 @@ class LinkTlsTest {
                 ClusterState.randomRootId());
         started.add(root);
         return root;
-    }
-
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting").isNegative();
-            Thread.sleep(5);
-        }
     }
 }

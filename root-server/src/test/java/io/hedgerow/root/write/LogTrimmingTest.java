@@ -16,6 +16,7 @@ import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.leaf.write.LiveSettings;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
@@ -67,23 +68,17 @@ class LogTrimmingTest {
             // replica's own log was trimmed as it went while it was in sync).
             WriteLink primary = new WriteLink(LeafAddress.parse(first.address()), group, Transport.best().channelClass(),
                     root.cluster().rootHello(), root.cluster().config().maxFrameBytes(), root.cluster().linkTls());
-            long deadline = System.nanoTime() + PATIENCE.toNanos();
-            while (trimmedSeq(primary) <= 10) {
-                assertThat(System.nanoTime() - deadline).as("the primary trims its log").isNegative();
+            Await.until("the primary to trim its log", PATIENCE, () -> {
                 write(documents, 41, 42);
-                Thread.sleep(50);
-            }
+                return trimmedSeq(primary) > 10;
+            });
             primary.close();
 
             try (LeafServer restarted = LeafServer.start(LeafConfig.defaults(index.dir()).withPort(secondPort)
                     .withLive(LIVE))) {
                 LeafAddress behind = LeafAddress.parse(restarted.address());
-                deadline = System.nanoTime() + PATIENCE.toNanos();
-                while (!documents.inSync(0, behind)) {
-                    assertThat(System.nanoTime() - deadline).as("catch-up from a snapshot: %s",
-                            problemOf(documents, behind)).isNegative();
-                    Thread.sleep(50);
-                }
+                Await.until(() -> "catch-up from a snapshot: " + problemOf(documents, behind), PATIENCE,
+                        () -> documents.inSync(0, behind));
                 assertThat(registry.get("hedgerow.write.snapshot.restores").counter().count()).isEqualTo(1);
                 first.close();
                 assertThat(documents.upsert("after", Map.of("title", "taiga"), WriteOptions.NONE).join().outcome())
