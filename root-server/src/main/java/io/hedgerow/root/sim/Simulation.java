@@ -1,31 +1,19 @@
 package io.hedgerow.root.sim;
 
-import io.hedgerow.common.wire.WireCodec;
-import io.hedgerow.common.wire.proto.FetchItem;
-import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.FetchResponse;
-import io.hedgerow.common.wire.proto.FetchedDoc;
-import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.api.SearchException;
 import io.hedgerow.root.api.SearchRequest;
 import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
-import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.cost.BatchAdmissionSettings;
 import io.hedgerow.root.fanout.DetachedRoot;
 import io.hedgerow.root.fanout.DispatchPolicy;
-import io.hedgerow.root.hedge.HedgeMode;
-import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.IndexQueryParser;
-import io.hedgerow.root.tail.TailSettings;
-import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
-import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -121,7 +109,7 @@ public final class Simulation implements DetachedRoot.Wire {
         this.searchRandom = seed.split();
         this.warmupSearches = (int) Math.round(config.queries * config.warmup);
         this.answersFor95 = (int) Math.ceil(0.95 * config.partitions);
-        ClusterState cluster = new ClusterState(clusterConfig(config), 1, clock, 1L, false);
+        ClusterState cluster = new ClusterState(SimRootConfig.of(config), 1, clock, 1L, false);
         for (int leaf = 0; leaf < config.leaves; leaf++) {
             cluster.leaf(leaf).connectionReady(); // serving, for probation's last-replica rule
         }
@@ -142,30 +130,6 @@ public final class Simulation implements DetachedRoot.Wire {
                 .build();
     }
 
-    /** The root's settings for the config's policies. */
-    static ClusterConfig clusterConfig(SimConfig config) {
-        HedgeMode mode = config.policies.contains(SimPolicy.HEDGED) ? HedgeMode.HEDGED
-                : config.policies.contains(SimPolicy.TIED) ? HedgeMode.TIED : HedgeMode.OFF;
-        HedgeSettings hedge = HedgeSettings.defaults().withDefaultMode(mode).withPercentile(config.hedgePercentile);
-        if (config.hedgeAfterNanos > 0) {
-            hedge = hedge.withFixedDelay(Duration.ofNanos(config.hedgeAfterNanos));
-        }
-        if (config.budget < 0) {
-            hedge = hedge.withBudgetRatio(1.0).withBudgetMinPerSecond(1e9); // a backup for every copy: no budget
-        } else if (!Double.isNaN(config.budget)) {
-            hedge = hedge.withBudgetRatio(config.budget);
-        }
-        TailSettings tail = TailSettings.defaults()
-                .withCanaries(config.policies.contains(SimPolicy.CANARY) ? 1 : 0)
-                .withSkipKnownSafe(false) // every search here has the same text: known safe after the first
-                .withMinCoverage(config.policies.contains(SimPolicy.GOOD_ENOUGH) ? config.minCoverage : 1.0)
-                .withCache(Duration.ofSeconds(1), 0, 1); // no entries: off
-        Duration timeout = Duration.ofNanos(config.timeoutNanos);
-        return new ClusterConfig("sim", IntStream.range(0, config.leaves).mapToObj(i -> "leaf" + i + ":7000").toList(),
-                config.partitions, config.replicas, timeout, timeout, 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, hedge, tail,
-                null, BatchAdmissionSettings.defaults(), null, config.adaptation, // every simulated search is
-                config.placement); // interactive: admission never holds one back
-    }
 
     /**
      * Runs {@code config} to the end: every search arrived and finished.
@@ -235,38 +199,12 @@ public final class Simulation implements DetachedRoot.Wire {
             state.search = search;
             state.cost = startingCost;
             if (config.hits > 0) {
-                state.hitPartitions = drawHitPartitions();
+                state.hitPartitions = SimAnswers.drawHitPartitions(config.hits, config.partitions,
+                        Math.min(config.partitions, request.k()), hitsRandom);
             }
             search.attachment = state;
         }
         return (SimSearch) search.attachment;
-    }
-
-    /**
-     * {@code hits} distinct partitions on average (the whole part, one more with the fraction's
-     * probability), at most the request's k: whose answers carry the search's hits.
-     */
-    private int[] drawHitPartitions() {
-        int count = (int) config.hits + (hitsRandom.nextDouble() < config.hits % 1 ? 1 : 0);
-        count = Math.min(count, Math.min(config.partitions, request.k()));
-        int[] chosen = new int[count];
-        for (int i = 0; i < count; i++) {
-            int partition;
-            do {
-                partition = hitsRandom.nextInt(config.partitions);
-            } while (contains(chosen, i, partition));
-            chosen[i] = partition;
-        }
-        return chosen;
-    }
-
-    private static boolean contains(int[] values, int length, int value) {
-        for (int i = 0; i < length; i++) {
-            if (values[i] == value) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private boolean isMeasured(SimSearch search) {
@@ -384,45 +322,14 @@ public final class Simulation implements DetachedRoot.Wire {
     void answer(SimTask task, Status status, long queueNanos, long serviceNanos, long stallNanos) {
         DetachedRoot.Copy copy = task.copy;
         if (copy.fetch() != null) {
-            FetchResponse response = fetched(copy.fetch(), status, queueNanos, serviceNanos);
+            FetchResponse response = SimAnswers.fetch(copy.fetch(), status, queueNanos, serviceNanos);
             clock.after(config.networkNanos + stallNanos,
                     () -> onRoot(() -> copy.search().fetched(copy, response, clock.nanoTime())));
             return;
         }
-        SearchResponse.Builder response = SearchResponse.newBuilder()
-                .setRequestId(copy.requestId())
-                .setPartition(copy.partition())
-                .setStatus(status)
-                .setTotalHitsExact(true)
-                .setQueueNanos(queueNanos)
-                .setServiceNanos(serviceNanos);
-        if (status == Status.OK) {
-            int[] hitPartitions = state(copy.search()).hitPartitions;
-            for (int rank = 0; rank < hitPartitions.length; rank++) {
-                if (hitPartitions[rank] == copy.partition()) {
-                    response.addHits(Hit.newBuilder().setId("p" + copy.partition()).setScore(hitPartitions.length - rank))
-                            .setTotalHits(1);
-                }
-            }
-        }
-        SearchResponse answer = response.build();
+        SearchResponse answer = SimAnswers.search(copy, status, queueNanos, serviceNanos,
+                state(copy.search()).hitPartitions);
         clock.after(config.networkNanos + stallNanos, () -> onRoot(() -> deliver(copy, answer)));
-    }
-
-    /** A leaf's answer to a fetch: every document it was asked for, when OK. */
-    private static FetchResponse fetched(FetchRequest request, Status status, long queueNanos, long serviceNanos) {
-        FetchResponse.Builder response = FetchResponse.newBuilder()
-                .setRequestId(request.getRequestId())
-                .setStatus(status)
-                .setQueueNanos(queueNanos)
-                .setServiceNanos(serviceNanos);
-        if (status == Status.OK) {
-            for (FetchItem item : request.getItemsList()) {
-                response.addDocs(FetchedDoc.newBuilder().setPartition(item.getPartition()).setDoc(item.getDoc())
-                        .setId(item.getId()));
-            }
-        }
-        return response.build();
     }
 
     private void deliver(DetachedRoot.Copy copy, SearchResponse response) {
