@@ -44,7 +44,8 @@ import org.apache.lucene.util.Bits;
  * window of a search is small, so a step of a dense query cannot overrun its budget by much before
  * the first clock read, and each next one is half as large again, up to {@link Windows#maxDocs()},
  * so a long search reads the clock rarely. A window is also never larger than what the rest of the
- * step's budget affords at the rate the previous window was scored.
+ * step's budget affords at the rate the previous window was scored, nor smaller than a first
+ * window: when what is left affords less, the step ends there.
  *
  * <p>The same collector sees the same documents in the same order as in the unsliced search, so it
  * ends with the same top hits, scores and order. Only a hit count that stopped being exact (past the
@@ -179,7 +180,7 @@ public final class SlicedSearch<C extends Collector, T> {
             }
             units++;
             usedNanos = workClock.nanoTime() - startNanos;
-        } while (usedNanos < budgetNanos);
+        } while (usedNanos < budgetNanos && !tooLittleLeftForAWindow(budgetNanos - usedNanos));
         // Look ahead, so a search whose last unit was this step's says it is done now.
         if (!nextUnitReady()) {
             end();
@@ -244,11 +245,23 @@ public final class SlicedSearch<C extends Collector, T> {
         collector.setWeight(weight);
     }
 
+    /**
+     * Whether the next unit is a window and what is left of the step's budget affords less than a
+     * first window at the last window's rate: such a sliver of a window would cost its scorer's
+     * fixed cost per call (a disjunction visits each of its clauses) for a few doc ids, so the step
+     * ends and the next one scores a whole window.
+     */
+    private boolean tooLittleLeftForAWindow(long remainingNanos) {
+        return scorer != null && nanosPerDoc > 0 && remainingNanos / nanosPerDoc < windows.initialDocs();
+    }
+
     private void scoreWindow(long remainingNanos) throws IOException {
         int docs = windowDocs;
         if (nanosPerDoc > 0) {
-            // No larger than what is left of the step's budget, at the last window's rate.
-            docs = (int) Math.max(1, Math.min(docs, remainingNanos / nanosPerDoc));
+            // No larger than what is left of the step's budget at the last window's rate, and no
+            // smaller than a first window (see tooLittleLeftForAWindow).
+            long affordable = (long) (remainingNanos / nanosPerDoc);
+            docs = (int) Math.min(docs, Math.max(affordable, windows.initialDocs()));
         }
         int windowEnd = (int) Math.min((long) nextDoc + docs, maxDoc);
         int from = nextDoc;

@@ -31,9 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * on the worker that took it), or one that used a whole slice on a search worker, moves to the lane
  * ({@link #requeue(Runnable, int, boolean)}). So cheap work never waits for a worker behind
  * expensive work. And since a free worker is not a free core (the operating system shares the
- * cores between the leaf's threads and other processes), the lane also steps aside for cheap work
- * of its class or higher at the end of each of its slices, and waits while such work runs or waits
- * ({@link LaneGate}).
+ * cores between the leaf's threads and other processes), the lane also steps aside at the end of
+ * its slices: for cheap work of a higher class while it runs or waits, and for cheap work of its own
+ * class once the lane has had its share of the time ({@link LaneGate}).
  *
  * <p><b>Assumptions and guarantees.</b> {@link #trySubmit}, {@link #requeue} and {@link #remove}
  * are non-blocking (they take a lock held only for a few field updates, as
@@ -46,8 +46,8 @@ final class SearchScheduler implements AutoCloseable {
     private record Queued(Runnable work, int priority, Runnable onExpiry) {
     }
 
-    /** A worker's own state: whether it is one of the lane's. */
-    private record Worker(boolean lane) {
+    /** A worker's own state: whether it is one of the lane's, and which (from 0; search workers -1). */
+    private record Worker(boolean lane, int index) {
     }
 
     private static final Runnable NOTHING = () -> { };
@@ -89,13 +89,14 @@ final class SearchScheduler implements AutoCloseable {
         this.ticker = ticker;
         this.workClock = workClock;
         this.queues = new ClassQueues<>(config, ticker);
-        this.gate = new LaneGate(config.continuationAging());
-        for (int i = 0; i < workers; i++) {
-            this.workers.add(start("leaf-worker-" + i, () -> work(false)));
-        }
         int lanes = config.lanes() ? SchedulingConfig.laneWorkers(workers) : 0;
+        this.gate = new LaneGate(config.continuationAging(), SchedulingConfig.LANE_SHARE, config.laneSlice(), lanes);
+        for (int i = 0; i < workers; i++) {
+            this.workers.add(start("leaf-worker-" + i, () -> work(new Worker(false, -1))));
+        }
         for (int i = 0; i < lanes; i++) {
-            laneWorkers.add(start("leaf-lane-" + i, () -> work(true)));
+            Worker lane = new Worker(true, i);
+            laneWorkers.add(start("leaf-lane-" + i, () -> work(lane)));
         }
     }
 
@@ -222,8 +223,9 @@ final class SearchScheduler implements AutoCloseable {
      * Whether the calling worker's search should yield at the end of a slice of class {@code
      * priority}. On a search worker (or another thread): whether cheap work of that class or a
      * higher one waits (lower classes would not run first anyway: a worker takes the highest class
-     * waiting). On a lane worker: whether lane work of a higher class waits, or cheap work of its
-     * class or a higher one runs or waits ({@link LaneGate}); lane work of its own class waits its
+     * waiting). On a lane worker: whether lane work of a higher class waits, or cheap work of a
+     * higher class runs or waits, or cheap work of its class does and the lane worker has had its
+     * share ({@link LaneGate}); lane work of its own class waits its
      * turn (see {@link ClassQueues}: the lane runs one search after the other).
      */
     boolean shouldYield(int priority) {
@@ -235,7 +237,8 @@ final class SearchScheduler implements AutoCloseable {
                 return queues.hasWaitingAtOrAbove(priority);
             }
             int laneWaiting = queues.highestWaiting(true);
-            return laneWaiting >= 0 && laneWaiting < cls || gate.holdsBack(cls, queues.highestWaiting(false));
+            boolean aside = gate.stepsAside(worker.index(), cls, queues.highestWaiting(false), ticker.nanoTime());
+            return aside || laneWaiting >= 0 && laneWaiting < cls;
         } finally {
             lock.unlock();
         }
@@ -296,16 +299,20 @@ final class SearchScheduler implements AutoCloseable {
                     laneWork.signal(); // the gate may have opened
                 }
             }
+            if (worker.lane()) {
+                gate.laneStopped(worker.index(), ticker.nanoTime());
+            }
             long waitingSince = LaneGate.NOT_WAITING;
             while (true) {
                 if (worker.lane()) {
                     int laneClass = queues.highestWaiting(true);
                     long nowNanos = ticker.nanoTime();
-                    if (laneClass >= 0 && !gate.mayRun(laneClass, queues.highestWaiting(false), waitingSince, nowNanos)) {
+                    int cheapClass = queues.highestWaiting(false);
+                    if (laneClass >= 0 && !gate.mayRun(worker.index(), laneClass, cheapClass, waitingSince, nowNanos)) {
                         if (waitingSince == LaneGate.NOT_WAITING) {
                             waitingSince = nowNanos;
                         }
-                        laneWork.awaitNanos(gate.waitLeftNanos(waitingSince, nowNanos));
+                        laneWork.awaitNanos(gate.waitLeftNanos(worker.index(), laneClass, cheapClass, waitingSince, nowNanos));
                         continue;
                     }
                 }
@@ -313,13 +320,18 @@ final class SearchScheduler implements AutoCloseable {
                 expired.forEach(queued -> entries.remove(queued.work()));
                 if (next != null) {
                     entries.remove(next.work());
-                    if (!worker.lane()) {
+                    if (worker.lane()) {
+                        gate.laneRunning(worker.index(), ticker.nanoTime());
+                    } else {
                         gate.cheapStarted(next.priority());
                     }
                     return next;
                 }
                 if (!expired.isEmpty()) {
                     return null; // answer those first, outside the lock
+                }
+                if (worker.lane()) {
+                    gate.laneIdle(worker.index(), ticker.nanoTime());
                 }
                 (worker.lane() ? laneWork : cheapWork).await();
             }
@@ -328,8 +340,8 @@ final class SearchScheduler implements AutoCloseable {
         }
     }
 
-    private void work(boolean lane) {
-        Worker worker = new Worker(lane);
+    private void work(Worker worker) {
+        boolean lane = worker.lane();
         currentWorker.set(worker);
         List<Queued> expired = new ArrayList<>();
         Queued ended = null;
