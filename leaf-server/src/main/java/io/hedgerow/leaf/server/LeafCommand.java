@@ -164,14 +164,15 @@ public final class LeafCommand implements Callable<Integer> {
     @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "60000",
             description = "A search whose estimated cost on its partition (postings its terms and expansions read) is"
                     + " at least N, or that uses a whole --slice, runs in the expensive lane: max(1, workers - 1)"
-                    + " threads of its own that never take cheap work and step aside while cheap work of the same"
-                    + " class or higher runs or waits; 0 for one lane (default: ${DEFAULT-VALUE}).")
+                    + " threads of its own that never take cheap work and step aside for it (see --lane-slice); 0 turns"
+                    + " lanes off (default: ${DEFAULT-VALUE}).")
     private long expensiveCost;
 
     @Option(names = "--lane-slice", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "0.25ms",
+            defaultValue = "1ms",
             description = "With --slice: a search in the expensive lane runs slices of this much CPU time, at the end"
-                    + " of each stepping aside while cheap work of its class or higher runs or waits"
+                    + " of each stepping aside while cheap work of a higher class runs or waits, or cheap work of its"
+                    + " own class does and the lane has had half of the CPU time"
                     + " (default: ${DEFAULT-VALUE}).")
     private Duration laneSlice;
 

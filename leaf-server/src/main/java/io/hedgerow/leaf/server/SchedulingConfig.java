@@ -53,18 +53,19 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
     /** Ten slices of the default length: a long search still moves at least every 10 ms. */
     public static final Duration DEFAULT_CONTINUATION_AGING = Duration.ofMillis(10);
     /**
-     * While cheap work of the lane's own class runs or waits, each lane worker keeps half of its
-     * time (see {@code LaneGate}): cheap work still goes first most of the time, and a saturated leaf
-     * does not starve its expensive searches (with one slice in every aging time, a closed loop of
-     * clients filled up with expensive requests and lost 38% of its throughput).
+     * While cheap work of the lane's own class runs or waits, the lane may have half of the CPU time
+     * the two spend (see {@code LaneGate}), so a saturated leaf does not starve its expensive
+     * searches (with one slice in every aging time, a closed loop of clients filled up with expensive
+     * requests and lost 38% of its throughput).
      */
     static final double LANE_SHARE = 0.5;
     /**
-     * A quarter of the default slice: the lane steps aside for cheap work within a quarter of a
-     * millisecond of CPU. (SliceResumptionBenchmark: a search resumed at once at 1 ms slices costs
-     * what it costs whole; in the cluster benchmark a search in the lane cost about twice.)
+     * The default slice. Shorter lane slices cost CPU: a disjunction's bulk scorer pays for visiting
+     * every clause (and, scoring top hits, for sorting them by their best score) once per window, and
+     * 0.25 ms slices took an OR of 512 clauses to twice its CPU time at k=10 in the cluster
+     * benchmark, for no better cheap-query latency there.
      */
-    public static final Duration DEFAULT_LANE_SLICE = Duration.ofNanos(250_000);
+    public static final Duration DEFAULT_LANE_SLICE = Duration.ofMillis(1);
 
     public SchedulingConfig {
         depths = List.copyOf(depths);

@@ -46,8 +46,15 @@ final class SearchScheduler implements AutoCloseable {
     private record Queued(Runnable work, int priority, Runnable onExpiry) {
     }
 
-    /** A worker's own state: whether it is one of the lane's, and which (from 0; search workers -1). */
-    private record Worker(boolean lane, int index) {
+    /** A worker's own state, touched only by its thread: whether it is one of the lane's. */
+    private static final class Worker {
+        final boolean lane;
+        /** The worker's CPU clock when it last started work, or last counted a lane slice. */
+        long cpuMark;
+
+        Worker(boolean lane) {
+            this.lane = lane;
+        }
     }
 
     private static final Runnable NOTHING = () -> { };
@@ -89,14 +96,13 @@ final class SearchScheduler implements AutoCloseable {
         this.ticker = ticker;
         this.workClock = workClock;
         this.queues = new ClassQueues<>(config, ticker);
-        int lanes = config.lanes() ? SchedulingConfig.laneWorkers(workers) : 0;
-        this.gate = new LaneGate(config.continuationAging(), SchedulingConfig.LANE_SHARE, config.laneSlice(), lanes);
+        this.gate = new LaneGate(config.continuationAging(), SchedulingConfig.LANE_SHARE, config.laneSlice());
         for (int i = 0; i < workers; i++) {
-            this.workers.add(start("leaf-worker-" + i, () -> work(new Worker(false, -1))));
+            this.workers.add(start("leaf-worker-" + i, () -> work(new Worker(false))));
         }
+        int lanes = config.lanes() ? SchedulingConfig.laneWorkers(workers) : 0;
         for (int i = 0; i < lanes; i++) {
-            Worker lane = new Worker(true, i);
-            laneWorkers.add(start("leaf-lane-" + i, () -> work(lane)));
+            laneWorkers.add(start("leaf-lane-" + i, () -> work(new Worker(true))));
         }
     }
 
@@ -175,7 +181,7 @@ final class SearchScheduler implements AutoCloseable {
         }
         boolean toLane = expensive && config.lanes();
         Worker worker = currentWorker.get();
-        boolean paused = toLane && worker != null && worker.lane(); // a lane search keeps its place
+        boolean paused = toLane && worker != null && worker.lane; // a lane search keeps its place
         lock.lock();
         try {
             Queued queued = new Queued(continuation, priority, NOTHING);
@@ -210,13 +216,13 @@ final class SearchScheduler implements AutoCloseable {
      */
     boolean runsExpensiveWork() {
         Worker worker = currentWorker.get();
-        return !config.lanes() || worker == null || worker.lane();
+        return !config.lanes() || worker == null || worker.lane;
     }
 
     /** Whether the calling thread is one of the lane's workers. */
     boolean onLaneWorker() {
         Worker worker = currentWorker.get();
-        return worker != null && worker.lane();
+        return worker != null && worker.lane;
     }
 
     /**
@@ -231,17 +237,27 @@ final class SearchScheduler implements AutoCloseable {
     boolean shouldYield(int priority) {
         Worker worker = currentWorker.get();
         int cls = SchedulingConfig.classOf(priority);
+        long cpuNanos = worker != null && worker.lane ? laneSliceCpu(worker) : 0;
         lock.lock();
         try {
-            if (worker == null || !worker.lane()) {
+            if (worker == null || !worker.lane) {
                 return queues.hasWaitingAtOrAbove(priority);
             }
             int laneWaiting = queues.highestWaiting(true);
-            boolean aside = gate.stepsAside(worker.index(), cls, queues.highestWaiting(false), ticker.nanoTime());
-            return aside || laneWaiting >= 0 && laneWaiting < cls;
+            int cheapWaiting = queues.highestWaiting(false);
+            gate.laneRan(cls, cheapWaiting, cpuNanos);
+            return laneWaiting >= 0 && laneWaiting < cls || gate.stepsAside(cls, cheapWaiting);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The CPU time a lane worker spent since it last counted, read on that worker. */
+    private long laneSliceCpu(Worker worker) {
+        long now = workClock.nanoTime();
+        long spent = now - worker.cpuMark;
+        worker.cpuMark = now;
+        return spent;
     }
 
     /** What each worker's slices are measured on; read it on the worker that runs the slice. */
@@ -288,41 +304,38 @@ final class SearchScheduler implements AutoCloseable {
      * A lane worker waits while cheap work holds the lane back ({@link LaneGate}), up to the most it
      * may. A search worker's previous task, if any, ended.
      *
-     * @param ended the search worker's task that ended, or null
+     * @param ended    the worker's task that ended or yielded, or null
+     * @param cpuNanos what it cost since it started, or (on a lane worker) since its last slice was counted
      */
-    private Queued take(Worker worker, Queued ended, List<Queued> expired) throws InterruptedException {
+    private Queued take(Worker worker, Queued ended, long cpuNanos, List<Queued> expired) throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            if (ended != null) {
-                gate.cheapEnded(ended.priority());
+            if (ended != null && worker.lane) {
+                gate.laneRan(SchedulingConfig.classOf(ended.priority()), queues.highestWaiting(false), cpuNanos);
+            } else if (ended != null) {
+                gate.cheapEnded(ended.priority(), cpuNanos);
                 if (!laneWorkers.isEmpty()) {
                     laneWork.signal(); // the gate may have opened
                 }
             }
-            if (worker.lane()) {
-                gate.laneStopped(worker.index(), ticker.nanoTime());
-            }
             long waitingSince = LaneGate.NOT_WAITING;
             while (true) {
-                if (worker.lane()) {
+                if (worker.lane) {
                     int laneClass = queues.highestWaiting(true);
                     long nowNanos = ticker.nanoTime();
-                    int cheapClass = queues.highestWaiting(false);
-                    if (laneClass >= 0 && !gate.mayRun(worker.index(), laneClass, cheapClass, waitingSince, nowNanos)) {
+                    if (laneClass >= 0 && !gate.mayRun(laneClass, queues.highestWaiting(false), waitingSince, nowNanos)) {
                         if (waitingSince == LaneGate.NOT_WAITING) {
                             waitingSince = nowNanos;
                         }
-                        laneWork.awaitNanos(gate.waitLeftNanos(worker.index(), laneClass, cheapClass, waitingSince, nowNanos));
+                        laneWork.awaitNanos(gate.waitLeftNanos(waitingSince, nowNanos));
                         continue;
                     }
                 }
-                Queued next = queues.poll(expired, worker.lane());
+                Queued next = queues.poll(expired, worker.lane);
                 expired.forEach(queued -> entries.remove(queued.work()));
                 if (next != null) {
                     entries.remove(next.work());
-                    if (worker.lane()) {
-                        gate.laneRunning(worker.index(), ticker.nanoTime());
-                    } else {
+                    if (!worker.lane) {
                         gate.cheapStarted(next.priority());
                     }
                     return next;
@@ -330,10 +343,7 @@ final class SearchScheduler implements AutoCloseable {
                 if (!expired.isEmpty()) {
                     return null; // answer those first, outside the lock
                 }
-                if (worker.lane()) {
-                    gate.laneIdle(worker.index(), ticker.nanoTime());
-                }
-                (worker.lane() ? laneWork : cheapWork).await();
+                (worker.lane ? laneWork : cheapWork).await();
             }
         } finally {
             lock.unlock();
@@ -341,14 +351,14 @@ final class SearchScheduler implements AutoCloseable {
     }
 
     private void work(Worker worker) {
-        boolean lane = worker.lane();
         currentWorker.set(worker);
         List<Queued> expired = new ArrayList<>();
         Queued ended = null;
+        long cpuNanos = 0;
         while (!closed) {
             Queued next;
             try {
-                next = take(worker, ended, expired);
+                next = take(worker, ended, cpuNanos, expired);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -359,8 +369,11 @@ final class SearchScheduler implements AutoCloseable {
             }
             expired.clear();
             if (next != null) {
+                boolean lanes = config.lanes(); // the gate counts CPU time only with lanes
+                worker.cpuMark = lanes ? workClock.nanoTime() : 0;
                 runSafely(next.work());
-                ended = lane ? null : next;
+                cpuNanos = lanes ? workClock.nanoTime() - worker.cpuMark : 0;
+                ended = next;
             }
         }
     }
