@@ -49,7 +49,7 @@ Usage: benchmarks/time-slicing.sh [options]
 Runs the cost-aware scheduling benchmark on Europarl scaled up (./hedgerow index --scale N, built
 once into $HEDGEROW_DATA/europarl-xN if missing), on ./hedgerow local --leaves 4 --replicas 2
 --partitions 16 --canaries 0 --cache-entries 0 --min-coverage 1 (leaves with their default workers).
-Settings: "on" = the defaults (leaves --slice=1ms, --expensive-cost=60000, --lane-slice=0.25ms; root --batch-in-flight 8);
+Settings: "on" = the defaults (leaves --slice=1ms, --expensive-cost=60000, --lane-slice=1ms; root --batch-in-flight 8);
 "off" = leaves --slice=0s --expensive-cost=0, root --batch-in-flight 0. Each round starts a fresh cluster per setting and measures, at --cheap-rate:
 cheap-only (the baseline), mixed (the cheap load plus expensive queries at --expensive-pct of the
 total), throughput (98/2 mix at k=10 and the default threshold, closed loop, 16 in flight),
