@@ -6,12 +6,21 @@ import java.time.Duration;
  * When the expensive lane may run, as pure code. Cheap work of a <em>higher</em> class than the
  * lane's work holds it back while it runs or waits, for at most {@code maxWait}, after which the
  * lane runs a slice anyway (so interactive work next to a batch lane goes first, and the batch lane
- * still moves). Cheap work of the lane's <em>own</em> class shares the leaf's CPU with it: while such
- * work runs or waits, the lane may have {@code share} of the CPU time the two spend, kept as a
- * credit that grows by {@code share} of every cheap task's CPU time and shrinks by the rest of the
- * lane's CPU time spent contended. The lane steps aside at the end of a slice when its credit is
- * spent, and runs again once cheap work has made it up (or is gone). The credit never goes above
- * zero, so a lane that ran alone has no time saved up against cheap work that comes.
+ * still moves). Cheap work of the lane's <em>own</em> class shares the leaf's CPU with it: the
+ * lane keeps a credit, in CPU nanoseconds, that grows by {@code share} of every cheap task's CPU
+ * time and shrinks by the rest of every lane slice's, kept within a few slices either way, so over
+ * any stretch in which both have work the lane gets {@code share} of what the two spend. At the end
+ * of a slice the lane steps aside while cheap work of its class runs or waits and its credit is
+ * below zero, and runs again once cheap work has made the credit up (or is gone). A lane that ran
+ * alone is in debt, so at a moderate load it steps aside for each burst of cheap work that comes.
+ *
+ * <p>The share holds the other way too: a credit above zero is CPU time the lane is owed, cheap work
+ * having had more than its part while lane work waited or ran (the operating system gives a lane
+ * thread no more of a core than any other thread, and a leaf has more search workers than lane
+ * workers). While the lane is owed at least half a slice, a search worker leaves cheap work of the
+ * lane's class or a lower one to the other search workers ({@link #holdsCheapBack}), as long as
+ * another one runs cheap work, so one always does. The credit goes above zero only while lane work
+ * is there.
  *
  * <p>Why a share of CPU time: without one a steady stream of cheap work (a saturated leaf) starved
  * the lane, and a closed loop of clients filled up with expensive requests that never ended (38% of
@@ -38,11 +47,16 @@ final class LaneGate {
 
     private final long maxWaitNanos;
     private final double share;
-    /** The most debt the lane keeps: what the aging rule's forced slices can pile up is forgiven. */
+    /** The most debt the lane keeps: how far back its share is kept. */
     private final double maxDebtNanos;
+    /** The most the lane may be owed, and what it must be owed before cheap work is held back. */
+    private final double maxOwedNanos;
+    private final double holdAtNanos;
     /** Cheap tasks running now, by class. */
     private final int[] cheapRunning = new int[SchedulingConfig.CLASSES];
-    /** CPU nanoseconds the lane may still spend against cheap work of its class: at most 0. */
+    /** Lane tasks running now, by class. */
+    private final int[] laneRunning = new int[SchedulingConfig.CLASSES];
+    /** CPU nanoseconds the lane may still spend against cheap work of its class (below 0: its debt). */
     private double credit;
 
     /**
@@ -57,6 +71,8 @@ final class LaneGate {
         this.maxWaitNanos = maxWait.toNanos();
         this.share = share;
         this.maxDebtNanos = 4 * (1 - share) * slice.toNanos();
+        this.maxOwedNanos = 4 * share * slice.toNanos();
+        this.holdAtNanos = share * slice.toNanos();
     }
 
     /** A search worker started a cheap task of wire priority {@code priority}. */
@@ -64,25 +80,66 @@ final class LaneGate {
         cheapRunning[SchedulingConfig.classOf(priority)]++;
     }
 
-    /** A search worker's cheap task ended, after {@code cpuNanos} of CPU time: the lane earns its share. */
-    void cheapEnded(int priority, long cpuNanos) {
+    /**
+     * A search worker's cheap task ended, after {@code cpuNanos} of CPU time: the lane earns its
+     * share, up to nothing owed unless lane work waits ({@code laneWaiting}) or runs.
+     */
+    void cheapEnded(int priority, long cpuNanos, boolean laneWaiting) {
         int cls = SchedulingConfig.classOf(priority);
         if (cheapRunning[cls] <= 0) {
             throw new IllegalStateException("cheapEnded: no cheap " + SchedulingConfig.className(cls)
                     + " task runs (expected: one end per start)");
         }
         cheapRunning[cls]--;
-        credit = Math.min(0, credit + share * Math.max(0, cpuNanos));
+        double most = laneWaiting || count(laneRunning) > 0 ? maxOwedNanos : 0;
+        credit = Math.max(credit, Math.min(most, credit + share * Math.max(0, cpuNanos)));
+    }
+
+    /** A lane worker started (or resumed) a task of wire priority {@code priority}. */
+    void laneStarted(int priority) {
+        laneRunning[SchedulingConfig.classOf(priority)]++;
+    }
+
+    /** A lane worker's task ended or paused. */
+    void laneStopped(int priority) {
+        int cls = SchedulingConfig.classOf(priority);
+        if (laneRunning[cls] <= 0) {
+            throw new IllegalStateException("laneStopped: no " + SchedulingConfig.className(cls)
+                    + " lane task runs (expected: one stop per start)");
+        }
+        laneRunning[cls]--;
+    }
+
+    /** A lane worker found no lane work: if no other runs any, the lane is owed nothing any more. */
+    void laneIdle() {
+        if (count(laneRunning) == 0) {
+            credit = Math.min(0, credit);
+        }
     }
 
     /**
-     * A lane worker ran lane work of class {@code laneClass} for {@code cpuNanos} of CPU time: if
-     * cheap work of that class or a higher one is there, the lane spends the rest of that time.
+     * Whether a search worker should leave cheap work of class {@code cheapClass} to the others for
+     * now: the lane is owed at least half a slice, lane work of that class or a higher one waits
+     * ({@code laneWaitingClass}, -1 for none) or runs, and another search worker runs cheap work.
      */
-    void laneRan(int laneClass, int cheapWaitingClass, long cpuNanos) {
-        if (cheapThere(0, laneClass, cheapWaitingClass)) {
-            credit = Math.max(-maxDebtNanos, credit - (1 - share) * Math.max(0, cpuNanos));
+    boolean holdsCheapBack(int cheapClass, int laneWaitingClass) {
+        if (credit < holdAtNanos || count(cheapRunning) == 0) {
+            return false;
         }
+        if (laneWaitingClass >= 0 && laneWaitingClass <= cheapClass) {
+            return true;
+        }
+        for (int cls = 0; cls <= cheapClass && cls < laneRunning.length; cls++) {
+            if (laneRunning[cls] > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A lane worker ran lane work for {@code cpuNanos} of CPU time: the lane spends the rest of its share of it. */
+    void laneRan(long cpuNanos) {
+        credit = Math.max(-maxDebtNanos, credit - (1 - share) * Math.max(0, cpuNanos));
     }
 
     /**
@@ -110,7 +167,7 @@ final class LaneGate {
         return Math.max(1, maxWaitNanos - (nowNanos - since));
     }
 
-    /** The lane's credit now, in CPU nanoseconds (0 or less). */
+    /** The lane's credit now, in CPU nanoseconds (above 0: owed; below: its debt). */
     double credit() {
         return credit;
     }
@@ -126,6 +183,14 @@ final class LaneGate {
             }
         }
         return false;
+    }
+
+    private static int count(int[] byClass) {
+        int total = 0;
+        for (int n : byClass) {
+            total += n;
+        }
+        return total;
     }
 
     /** Whether a lane worker waiting since then has waited the most the gate holds it. */

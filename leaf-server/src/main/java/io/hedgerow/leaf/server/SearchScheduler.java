@@ -46,17 +46,6 @@ final class SearchScheduler implements AutoCloseable {
     private record Queued(Runnable work, int priority, Runnable onExpiry) {
     }
 
-    /** A worker's own state, touched only by its thread: whether it is one of the lane's. */
-    private static final class Worker {
-        final boolean lane;
-        /** The worker's CPU clock when it last started work, or last counted a lane slice. */
-        long cpuMark;
-
-        Worker(boolean lane) {
-            this.lane = lane;
-        }
-    }
-
     private static final Runnable NOTHING = () -> { };
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -71,7 +60,7 @@ final class SearchScheduler implements AutoCloseable {
     private final List<Thread> workers = new ArrayList<>();
     private final List<Thread> laneWorkers = new ArrayList<>();
     /** The calling worker's state; null on other threads. */
-    private final ThreadLocal<Worker> currentWorker = new ThreadLocal<>();
+    private final ThreadLocal<PoolWorker> currentWorker = new ThreadLocal<>();
     /** Guarded by {@link #lock}. */
     private final LaneGate gate;
     private final Ticker ticker;
@@ -98,11 +87,11 @@ final class SearchScheduler implements AutoCloseable {
         this.queues = new ClassQueues<>(config, ticker);
         this.gate = new LaneGate(config.continuationAging(), SchedulingConfig.LANE_SHARE, config.laneSlice());
         for (int i = 0; i < workers; i++) {
-            this.workers.add(start("leaf-worker-" + i, () -> work(new Worker(false))));
+            this.workers.add(start("leaf-worker-" + i, () -> work(new PoolWorker(false, workClock))));
         }
         int lanes = config.lanes() ? SchedulingConfig.laneWorkers(workers) : 0;
         for (int i = 0; i < lanes; i++) {
-            laneWorkers.add(start("leaf-lane-" + i, () -> work(new Worker(true))));
+            laneWorkers.add(start("leaf-lane-" + i, () -> work(new PoolWorker(true, workClock))));
         }
     }
 
@@ -180,8 +169,8 @@ final class SearchScheduler implements AutoCloseable {
             return false;
         }
         boolean toLane = expensive && config.lanes();
-        Worker worker = currentWorker.get();
-        boolean paused = toLane && worker != null && worker.lane; // a lane search keeps its place
+        PoolWorker worker = currentWorker.get();
+        boolean paused = toLane && worker != null && worker.lane(); // a lane search keeps its place
         lock.lock();
         try {
             Queued queued = new Queued(continuation, priority, NOTHING);
@@ -215,14 +204,14 @@ final class SearchScheduler implements AutoCloseable {
      * search there moves to the lane.
      */
     boolean runsExpensiveWork() {
-        Worker worker = currentWorker.get();
-        return !config.lanes() || worker == null || worker.lane;
+        PoolWorker worker = currentWorker.get();
+        return !config.lanes() || worker == null || worker.lane();
     }
 
     /** Whether the calling thread is one of the lane's workers. */
     boolean onLaneWorker() {
-        Worker worker = currentWorker.get();
-        return worker != null && worker.lane;
+        PoolWorker worker = currentWorker.get();
+        return worker != null && worker.lane();
     }
 
     /**
@@ -235,29 +224,20 @@ final class SearchScheduler implements AutoCloseable {
      * turn (see {@link ClassQueues}: the lane runs one search after the other).
      */
     boolean shouldYield(int priority) {
-        Worker worker = currentWorker.get();
+        PoolWorker worker = currentWorker.get();
         int cls = SchedulingConfig.classOf(priority);
-        long cpuNanos = worker != null && worker.lane ? laneSliceCpu(worker) : 0;
+        long cpuNanos = worker != null && worker.lane() ? worker.lap() : 0;
         lock.lock();
         try {
-            if (worker == null || !worker.lane) {
+            if (worker == null || !worker.lane()) {
                 return queues.hasWaitingAtOrAbove(priority);
             }
             int laneWaiting = queues.highestWaiting(true);
-            int cheapWaiting = queues.highestWaiting(false);
-            gate.laneRan(cls, cheapWaiting, cpuNanos);
-            return laneWaiting >= 0 && laneWaiting < cls || gate.stepsAside(cls, cheapWaiting);
+            gate.laneRan(cpuNanos);
+            return laneWaiting >= 0 && laneWaiting < cls || gate.stepsAside(cls, queues.highestWaiting(false));
         } finally {
             lock.unlock();
         }
-    }
-
-    /** The CPU time a lane worker spent since it last counted, read on that worker. */
-    private long laneSliceCpu(Worker worker) {
-        long now = workClock.nanoTime();
-        long spent = now - worker.cpuMark;
-        worker.cpuMark = now;
-        return spent;
     }
 
     /** What each worker's slices are measured on; read it on the worker that runs the slice. */
@@ -302,25 +282,34 @@ final class SearchScheduler implements AutoCloseable {
     /**
      * The next live task of the worker's pool; the expired ones met on the way go to {@code expired}.
      * A lane worker waits while cheap work holds the lane back ({@link LaneGate}), up to the most it
-     * may. A search worker's previous task, if any, ended.
+     * may; a search worker, while the lane is owed CPU time and another search worker runs cheap
+     * work ({@link LaneGate#holdsCheapBack}).
      *
      * @param ended    the worker's task that ended or yielded, or null
      * @param cpuNanos what it cost since it started, or (on a lane worker) since its last slice was counted
      */
-    private Queued take(Worker worker, Queued ended, long cpuNanos, List<Queued> expired) throws InterruptedException {
+    private Queued take(PoolWorker worker, Queued ended, long cpuNanos, List<Queued> expired) throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            if (ended != null && worker.lane) {
-                gate.laneRan(SchedulingConfig.classOf(ended.priority()), queues.highestWaiting(false), cpuNanos);
+            if (ended != null && worker.lane()) {
+                gate.laneRan(cpuNanos);
+                gate.laneStopped(ended.priority());
             } else if (ended != null) {
-                gate.cheapEnded(ended.priority(), cpuNanos);
+                gate.cheapEnded(ended.priority(), cpuNanos, queues.highestWaiting(true) >= 0);
                 if (!laneWorkers.isEmpty()) {
                     laneWork.signal(); // the gate may have opened
                 }
             }
             long waitingSince = LaneGate.NOT_WAITING;
             while (true) {
-                if (worker.lane) {
+                if (!worker.lane() && !laneWorkers.isEmpty()) {
+                    int cheapClass = queues.highestWaiting(false);
+                    if (cheapClass >= 0 && gate.holdsCheapBack(cheapClass, queues.highestWaiting(true))) {
+                        cheapWork.awaitNanos(config.laneSlice().toNanos()); // the lane is owed CPU time
+                        continue;
+                    }
+                }
+                if (worker.lane()) {
                     int laneClass = queues.highestWaiting(true);
                     long nowNanos = ticker.nanoTime();
                     if (laneClass >= 0 && !gate.mayRun(laneClass, queues.highestWaiting(false), waitingSince, nowNanos)) {
@@ -331,11 +320,13 @@ final class SearchScheduler implements AutoCloseable {
                         continue;
                     }
                 }
-                Queued next = queues.poll(expired, worker.lane);
+                Queued next = queues.poll(expired, worker.lane());
                 expired.forEach(queued -> entries.remove(queued.work()));
                 if (next != null) {
                     entries.remove(next.work());
-                    if (!worker.lane) {
+                    if (worker.lane()) {
+                        gate.laneStarted(next.priority());
+                    } else {
                         gate.cheapStarted(next.priority());
                     }
                     return next;
@@ -343,14 +334,17 @@ final class SearchScheduler implements AutoCloseable {
                 if (!expired.isEmpty()) {
                     return null; // answer those first, outside the lock
                 }
-                (worker.lane ? laneWork : cheapWork).await();
+                if (worker.lane()) {
+                    gate.laneIdle();
+                }
+                (worker.lane() ? laneWork : cheapWork).await();
             }
         } finally {
             lock.unlock();
         }
     }
 
-    private void work(Worker worker) {
+    private void work(PoolWorker worker) {
         currentWorker.set(worker);
         List<Queued> expired = new ArrayList<>();
         Queued ended = null;
@@ -370,9 +364,11 @@ final class SearchScheduler implements AutoCloseable {
             expired.clear();
             if (next != null) {
                 boolean lanes = config.lanes(); // the gate counts CPU time only with lanes
-                worker.cpuMark = lanes ? workClock.nanoTime() : 0;
+                if (lanes) {
+                    worker.startCounting();
+                }
                 runSafely(next.work());
-                cpuNanos = lanes ? workClock.nanoTime() - worker.cpuMark : 0;
+                cpuNanos = lanes ? worker.lap() : 0;
                 ended = next;
             }
         }

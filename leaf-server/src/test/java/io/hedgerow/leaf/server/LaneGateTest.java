@@ -20,13 +20,14 @@ class LaneGateTest {
     private final LaneGate gate = new LaneGate(Duration.ofMillis(10), 0.5, Duration.ofMillis(1));
 
     @Test
-    void withoutCheapWorkTheLaneRunsAndOwesNothing() {
+    void withoutCheapWorkTheLaneRunsOnButRunsIntoDebtToStepAsideWhenSomeComes() {
         assertThat(gate.mayRun(INTERACTIVE, NONE_WAITING, NOT_WAITING, now())).isTrue();
         for (int slice = 0; slice < 20; slice++) {
-            gate.laneRan(INTERACTIVE, NONE_WAITING, MS);
+            gate.laneRan(MS);
             assertThat(gate.stepsAside(INTERACTIVE, NONE_WAITING)).isFalse();
         }
-        assertThat(gate.credit()).isZero();
+        assertThat(gate.credit()).as("at most four slices' worth").isEqualTo(-2.0 * MS);
+        assertThat(gate.stepsAside(INTERACTIVE, INTERACTIVE)).as("cheap work comes").isTrue();
     }
 
     @Test
@@ -43,7 +44,7 @@ class LaneGateTest {
         ticker.advanceMillis(1);
         assertThat(gate.mayRun(BATCH, NONE_WAITING, since, now())).as("waited 10 ms").isTrue();
         assertThat(gate.waitLeftNanos(since, now())).as("never a wait of 0").isEqualTo(1);
-        gate.laneRan(BATCH, NONE_WAITING, MS);
+        gate.laneRan(MS);
         assertThat(gate.stepsAside(BATCH, NONE_WAITING)).as("after one slice").isTrue();
     }
 
@@ -56,11 +57,11 @@ class LaneGateTest {
             gate.cheapStarted(INTERACTIVE);
             if (gate.mayRun(INTERACTIVE, NONE_WAITING, NOT_WAITING, now())) {
                 do {
-                    gate.laneRan(INTERACTIVE, NONE_WAITING, MS);
+                    gate.laneRan(MS);
                     laneCpu += MS;
                 } while (!gate.stepsAside(INTERACTIVE, NONE_WAITING));
             }
-            gate.cheapEnded(INTERACTIVE, 250_000);
+            gate.cheapEnded(INTERACTIVE, 250_000, true);
             cheapCpu += 250_000;
         }
         assertThat((double) laneCpu / (laneCpu + cheapCpu)).isCloseTo(0.5, org.assertj.core.data.Offset.offset(0.01));
@@ -70,36 +71,68 @@ class LaneGateTest {
     void theLaneStepsAsideForCheapWorkOnlyOnceItHasSpentItsShare() {
         gate.cheapStarted(INTERACTIVE);
         assertThat(gate.mayRun(INTERACTIVE, NONE_WAITING, NOT_WAITING, now())).as("nothing owed yet").isTrue();
-        gate.laneRan(INTERACTIVE, NONE_WAITING, MS);
+        gate.laneRan(MS);
         assertThat(gate.credit()).isEqualTo(-0.5 * MS);
         assertThat(gate.stepsAside(INTERACTIVE, NONE_WAITING)).isTrue();
         assertThat(gate.stepsAside(INTERACTIVE, BATCH)).as("cheap work of a lower class does not count").isTrue();
 
-        gate.cheapEnded(INTERACTIVE, MS / 2);
+        gate.cheapEnded(INTERACTIVE, MS / 2, true);
         assertThat(gate.credit()).isEqualTo(-0.25 * MS);
         assertThat(gate.mayRun(INTERACTIVE, INTERACTIVE, NOT_WAITING, now())).as("cheap work still waits").isFalse();
         assertThat(gate.mayRun(INTERACTIVE, NONE_WAITING, NOT_WAITING, now())).as("none left: runs").isTrue();
         assertThat(gate.mayRun(INTERACTIVE, BATCH, NOT_WAITING, now())).as("batch waiting: runs").isTrue();
 
         gate.cheapStarted(INTERACTIVE);
-        gate.cheapEnded(INTERACTIVE, 10 * MS);
-        assertThat(gate.credit()).as("never saved up").isZero();
+        gate.cheapEnded(INTERACTIVE, 10 * MS, false);
+        assertThat(gate.credit()).as("no lane work there: nothing owed").isZero();
     }
 
     @Test
-    void debtIsKeptToAFewSlices() {
+    void cheapWorkThatOutrunsWaitingLaneWorkIsHeldBackUntilTheLaneHasHadItsShare() {
         gate.cheapStarted(INTERACTIVE);
-        for (int i = 0; i < 100; i++) {
-            gate.laneRan(BATCH, NONE_WAITING, MS); // forced slices of a batch lane by the aging rule
-        }
-        assertThat(gate.credit()).isEqualTo(-2.0 * MS);
+        gate.cheapStarted(INTERACTIVE);
+        gate.cheapEnded(INTERACTIVE, 800_000, true); // lane work waits: the lane is owed 0.4 ms
+        assertThat(gate.credit()).isEqualTo(0.4 * MS);
+        assertThat(gate.holdsCheapBack(INTERACTIVE, INTERACTIVE)).as("owed less than half a slice").isFalse();
+        gate.cheapStarted(INTERACTIVE);
+        gate.cheapEnded(INTERACTIVE, 200_000, true);
+        assertThat(gate.holdsCheapBack(INTERACTIVE, INTERACTIVE)).as("owed half a slice, another worker runs cheap work")
+                .isTrue();
+        assertThat(gate.holdsCheapBack(INTERACTIVE, BATCH)).as("lower-class lane work is owed nothing by it").isFalse();
+        assertThat(gate.holdsCheapBack(BATCH, INTERACTIVE)).isTrue();
+
+        gate.cheapEnded(INTERACTIVE, 0, true);
+        assertThat(gate.holdsCheapBack(INTERACTIVE, INTERACTIVE)).as("no other worker runs cheap work").isFalse();
+
+        gate.cheapStarted(INTERACTIVE);
+        gate.laneStarted(INTERACTIVE);
+        assertThat(gate.holdsCheapBack(INTERACTIVE, NONE_WAITING)).as("lane work runs").isTrue();
+        gate.laneRan(MS); // spends half of it
+        assertThat(gate.credit()).isZero();
+        assertThat(gate.holdsCheapBack(INTERACTIVE, NONE_WAITING)).isFalse();
+        gate.laneStopped(INTERACTIVE);
+    }
+
+    @Test
+    void theLaneIsOwedAtMostAFewSlicesAndNothingOnceItHasNoWork() {
+        gate.cheapStarted(INTERACTIVE);
+        gate.cheapEnded(INTERACTIVE, 100 * MS, true);
+        assertThat(gate.credit()).isEqualTo(2.0 * MS);
+        gate.laneStarted(INTERACTIVE);
+        gate.laneIdle();
+        assertThat(gate.credit()).as("another lane worker still runs").isEqualTo(2.0 * MS);
+        gate.laneStopped(INTERACTIVE);
+        gate.laneIdle();
+        assertThat(gate.credit()).isZero();
+        assertThatThrownBy(() -> gate.laneStopped(BATCH)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("laneStopped: no batch lane task runs (expected: one stop per start)");
     }
 
     @Test
     void refusesAnEndWithoutAStartAndAShareOutsideItsRange() {
         gate.cheapStarted(BATCH);
-        gate.cheapEnded(BATCH, 0);
-        assertThatThrownBy(() -> gate.cheapEnded(BATCH, 0)).isInstanceOf(IllegalStateException.class)
+        gate.cheapEnded(BATCH, 0, false);
+        assertThatThrownBy(() -> gate.cheapEnded(BATCH, 0, false)).isInstanceOf(IllegalStateException.class)
                 .hasMessage("cheapEnded: no cheap batch task runs (expected: one end per start)");
         assertThatThrownBy(() -> new LaneGate(Duration.ofMillis(10), 1, Duration.ofMillis(1)))
                 .hasMessage("share: 1.0 (expected: above 0 and below 1)");
