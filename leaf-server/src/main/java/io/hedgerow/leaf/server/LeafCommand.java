@@ -171,9 +171,8 @@ public final class LeafCommand implements Callable<Integer> {
     @Option(names = "--lane-slice", paramLabel = "DURATION", converter = DurationConverter.class,
             defaultValue = "1ms",
             description = "With --slice: a search in the expensive lane runs slices of this much CPU time, at the end"
-                    + " of each stepping aside while cheap work of a higher class runs or waits, or cheap work of its"
-                    + " own class does and the lane has had half of the CPU time"
-                    + " (default: ${DEFAULT-VALUE}).")
+                    + " of each stepping aside while cheap work of its class or higher runs or waits; shorter slices cost"
+                    + " CPU (default: ${DEFAULT-VALUE}).")
     private Duration laneSlice;
 
     @Option(names = "--continuation-aging", paramLabel = "DURATION", converter = DurationConverter.class,

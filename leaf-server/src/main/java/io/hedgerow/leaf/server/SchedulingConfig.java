@@ -24,8 +24,7 @@ import java.util.Objects;
  *                          the leaf then runs at least two workers); 0 turns lanes off
  * @param continuationAging how long a continuation may wait behind fresh work of its class before it
  *                          goes ahead of it
- *                          (with lanes on: the most cheap work of a higher class holds the lane back,
- *                          see {@code LaneGate})
+ *                          (with lanes on: the most cheap work holds the lane back, see {@code LaneGate})
  * @param laneSlice         the slices of a search on a lane worker (when searches are sliced at all):
  *                          how soon the lane looks whether cheap work came, and steps aside for it
  */
@@ -52,13 +51,6 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
     public static final long DEFAULT_EXPENSIVE_COST = 60_000;
     /** Ten slices of the default length: a long search still moves at least every 10 ms. */
     public static final Duration DEFAULT_CONTINUATION_AGING = Duration.ofMillis(10);
-    /**
-     * While cheap work of the lane's own class runs or waits, the lane may have half of the CPU time
-     * the two spend (see {@code LaneGate}), so a saturated leaf does not starve its expensive
-     * searches (with one slice in every aging time, a closed loop of clients filled up with expensive
-     * requests and lost 38% of its throughput).
-     */
-    static final double LANE_SHARE = 0.5;
     /**
      * The default slice. Shorter lane slices cost CPU: a disjunction's bulk scorer pays for visiting
      * every clause (and, scoring top hits, for sorting them by their best score) once per window, and

@@ -31,9 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * on the worker that took it), or one that used a whole slice on a search worker, moves to the lane
  * ({@link #requeue(Runnable, int, boolean)}). So cheap work never waits for a worker behind
  * expensive work. And since a free worker is not a free core (the operating system shares the
- * cores between the leaf's threads and other processes), the lane also steps aside at the end of
- * its slices: for cheap work of a higher class while it runs or waits, and for cheap work of its own
- * class once the lane has had its share of the time ({@link LaneGate}).
+ * cores between the leaf's threads and other processes), the lane also steps aside for cheap work
+ * of its class or higher at the end of each of its slices, and waits while such work runs or waits
+ * ({@link LaneGate}).
  *
  * <p><b>Assumptions and guarantees.</b> {@link #trySubmit}, {@link #requeue} and {@link #remove}
  * are non-blocking (they take a lock held only for a few field updates, as
@@ -44,6 +44,10 @@ import java.util.concurrent.locks.ReentrantLock;
 final class SearchScheduler implements AutoCloseable {
     /** A queued task, its wire priority, and what answers it if its deadline passes while it waits. */
     private record Queued(Runnable work, int priority, Runnable onExpiry) {
+    }
+
+    /** A worker's own state: whether it is one of the lane's. */
+    private record Worker(boolean lane) {
     }
 
     private static final Runnable NOTHING = () -> { };
@@ -60,7 +64,7 @@ final class SearchScheduler implements AutoCloseable {
     private final List<Thread> workers = new ArrayList<>();
     private final List<Thread> laneWorkers = new ArrayList<>();
     /** The calling worker's state; null on other threads. */
-    private final ThreadLocal<PoolWorker> currentWorker = new ThreadLocal<>();
+    private final ThreadLocal<Worker> currentWorker = new ThreadLocal<>();
     /** Guarded by {@link #lock}. */
     private final LaneGate gate;
     private final Ticker ticker;
@@ -85,13 +89,13 @@ final class SearchScheduler implements AutoCloseable {
         this.ticker = ticker;
         this.workClock = workClock;
         this.queues = new ClassQueues<>(config, ticker);
-        this.gate = new LaneGate(config.continuationAging(), SchedulingConfig.LANE_SHARE, config.laneSlice());
+        this.gate = new LaneGate(config.continuationAging());
         for (int i = 0; i < workers; i++) {
-            this.workers.add(start("leaf-worker-" + i, () -> work(new PoolWorker(false, workClock))));
+            this.workers.add(start("leaf-worker-" + i, () -> work(false)));
         }
         int lanes = config.lanes() ? SchedulingConfig.laneWorkers(workers) : 0;
         for (int i = 0; i < lanes; i++) {
-            laneWorkers.add(start("leaf-lane-" + i, () -> work(new PoolWorker(true, workClock))));
+            laneWorkers.add(start("leaf-lane-" + i, () -> work(true)));
         }
     }
 
@@ -169,7 +173,7 @@ final class SearchScheduler implements AutoCloseable {
             return false;
         }
         boolean toLane = expensive && config.lanes();
-        PoolWorker worker = currentWorker.get();
+        Worker worker = currentWorker.get();
         boolean paused = toLane && worker != null && worker.lane(); // a lane search keeps its place
         lock.lock();
         try {
@@ -204,13 +208,13 @@ final class SearchScheduler implements AutoCloseable {
      * search there moves to the lane.
      */
     boolean runsExpensiveWork() {
-        PoolWorker worker = currentWorker.get();
+        Worker worker = currentWorker.get();
         return !config.lanes() || worker == null || worker.lane();
     }
 
     /** Whether the calling thread is one of the lane's workers. */
     boolean onLaneWorker() {
-        PoolWorker worker = currentWorker.get();
+        Worker worker = currentWorker.get();
         return worker != null && worker.lane();
     }
 
@@ -218,23 +222,20 @@ final class SearchScheduler implements AutoCloseable {
      * Whether the calling worker's search should yield at the end of a slice of class {@code
      * priority}. On a search worker (or another thread): whether cheap work of that class or a
      * higher one waits (lower classes would not run first anyway: a worker takes the highest class
-     * waiting). On a lane worker: whether lane work of a higher class waits, or cheap work of a
-     * higher class runs or waits, or cheap work of its class does and the lane worker has had its
-     * share ({@link LaneGate}); lane work of its own class waits its
+     * waiting). On a lane worker: whether lane work of a higher class waits, or cheap work of its
+     * class or a higher one runs or waits ({@link LaneGate}); lane work of its own class waits its
      * turn (see {@link ClassQueues}: the lane runs one search after the other).
      */
     boolean shouldYield(int priority) {
-        PoolWorker worker = currentWorker.get();
+        Worker worker = currentWorker.get();
         int cls = SchedulingConfig.classOf(priority);
-        long cpuNanos = worker != null && worker.lane() ? worker.lap() : 0;
         lock.lock();
         try {
             if (worker == null || !worker.lane()) {
                 return queues.hasWaitingAtOrAbove(priority);
             }
             int laneWaiting = queues.highestWaiting(true);
-            gate.laneRan(cpuNanos);
-            return laneWaiting >= 0 && laneWaiting < cls || gate.stepsAside(cls, queues.highestWaiting(false));
+            return laneWaiting >= 0 && laneWaiting < cls || gate.holdsBack(cls, queues.highestWaiting(false));
         } finally {
             lock.unlock();
         }
@@ -282,33 +283,21 @@ final class SearchScheduler implements AutoCloseable {
     /**
      * The next live task of the worker's pool; the expired ones met on the way go to {@code expired}.
      * A lane worker waits while cheap work holds the lane back ({@link LaneGate}), up to the most it
-     * may; a search worker, while the lane is owed CPU time and another search worker runs cheap
-     * work ({@link LaneGate#holdsCheapBack}).
+     * may. A search worker's previous task, if any, ended.
      *
-     * @param ended    the worker's task that ended or yielded, or null
-     * @param cpuNanos what it cost since it started, or (on a lane worker) since its last slice was counted
+     * @param ended the search worker's task that ended, or null
      */
-    private Queued take(PoolWorker worker, Queued ended, long cpuNanos, List<Queued> expired) throws InterruptedException {
+    private Queued take(Worker worker, Queued ended, List<Queued> expired) throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            if (ended != null && worker.lane()) {
-                gate.laneRan(cpuNanos);
-                gate.laneStopped(ended.priority());
-            } else if (ended != null) {
-                gate.cheapEnded(ended.priority(), cpuNanos, queues.highestWaiting(true) >= 0);
+            if (ended != null) {
+                gate.cheapEnded(ended.priority());
                 if (!laneWorkers.isEmpty()) {
                     laneWork.signal(); // the gate may have opened
                 }
             }
             long waitingSince = LaneGate.NOT_WAITING;
             while (true) {
-                if (!worker.lane() && !laneWorkers.isEmpty()) {
-                    int cheapClass = queues.highestWaiting(false);
-                    if (cheapClass >= 0 && gate.holdsCheapBack(cheapClass, queues.highestWaiting(true))) {
-                        cheapWork.awaitNanos(config.laneSlice().toNanos()); // the lane is owed CPU time
-                        continue;
-                    }
-                }
                 if (worker.lane()) {
                     int laneClass = queues.highestWaiting(true);
                     long nowNanos = ticker.nanoTime();
@@ -324,18 +313,13 @@ final class SearchScheduler implements AutoCloseable {
                 expired.forEach(queued -> entries.remove(queued.work()));
                 if (next != null) {
                     entries.remove(next.work());
-                    if (worker.lane()) {
-                        gate.laneStarted(next.priority());
-                    } else {
+                    if (!worker.lane()) {
                         gate.cheapStarted(next.priority());
                     }
                     return next;
                 }
                 if (!expired.isEmpty()) {
                     return null; // answer those first, outside the lock
-                }
-                if (worker.lane()) {
-                    gate.laneIdle();
                 }
                 (worker.lane() ? laneWork : cheapWork).await();
             }
@@ -344,15 +328,15 @@ final class SearchScheduler implements AutoCloseable {
         }
     }
 
-    private void work(PoolWorker worker) {
+    private void work(boolean lane) {
+        Worker worker = new Worker(lane);
         currentWorker.set(worker);
         List<Queued> expired = new ArrayList<>();
         Queued ended = null;
-        long cpuNanos = 0;
         while (!closed) {
             Queued next;
             try {
-                next = take(worker, ended, cpuNanos, expired);
+                next = take(worker, ended, expired);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -363,13 +347,8 @@ final class SearchScheduler implements AutoCloseable {
             }
             expired.clear();
             if (next != null) {
-                boolean lanes = config.lanes(); // the gate counts CPU time only with lanes
-                if (lanes) {
-                    worker.startCounting();
-                }
                 runSafely(next.work());
-                cpuNanos = lanes ? worker.lap() : 0;
-                ended = next;
+                ended = lane ? null : next;
             }
         }
     }

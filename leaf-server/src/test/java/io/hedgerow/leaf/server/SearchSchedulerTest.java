@@ -218,13 +218,13 @@ class SearchSchedulerTest {
     }
 
     @Test
-    void theLaneWaitsWhileCheapWorkOfAHigherClassRunsAndGoesOnWhenItEnds() throws InterruptedException {
+    void theLaneWaitsWhileCheapWorkRunsAndGoesOnWhenItEnds() throws InterruptedException {
         ManualTicker ticker = new ManualTicker();
         scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000)
                 .withContinuationAging(Duration.ofMinutes(10)), ticker);
-        occupyTheWorker(); // interactive
+        occupyTheWorker();
         CountDownLatch expensiveDone = new CountDownLatch(1);
-        scheduler.requeue(record("expensive", expensiveDone), Priority.BATCH_VALUE, true);
+        scheduler.requeue(record("expensive", expensiveDone), Priority.INTERACTIVE_VALUE, true);
 
         awaitLaneWorkerHeldAtTheGate();
         assertThat(ran).containsExactly("blocker");
@@ -239,9 +239,9 @@ class SearchSchedulerTest {
         ManualTicker ticker = new ManualTicker();
         scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000)
                 .withContinuationAging(Duration.ofMillis(50)), ticker);
-        occupyTheWorker(); // interactive
+        occupyTheWorker();
         CountDownLatch expensiveDone = new CountDownLatch(1);
-        scheduler.requeue(record("expensive", expensiveDone), Priority.BATCH_VALUE, true);
+        scheduler.requeue(record("expensive", expensiveDone), Priority.INTERACTIVE_VALUE, true);
         awaitLaneWorkerHeldAtTheGate();
 
         ticker.advanceMillis(50); // the gate's own wait ends within 50 ms of real time, and finds this
