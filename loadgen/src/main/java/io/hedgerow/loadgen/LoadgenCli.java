@@ -11,6 +11,7 @@ import io.hedgerow.loadgen.report.ResultTable;
 import io.hedgerow.loadgen.report.RunResult;
 import io.hedgerow.loadgen.run.CapacitySearch;
 import io.hedgerow.loadgen.run.LoadRun;
+import io.hedgerow.loadgen.run.ReadyWait;
 import io.hedgerow.loadgen.run.PhaseSpec;
 import io.hedgerow.loadgen.run.RequestSource;
 import io.hedgerow.loadgen.scenario.FaultRunner;
@@ -142,6 +143,11 @@ public final class LoadgenCli implements Callable<Integer> {
     @Option(names = "--label", description = "Name of this run in reports (default: the scenario's name, or 'run').")
     private String label;
 
+    @Option(names = "--await-ready", description = "For a cluster still starting: warm the generator's own JVM for 10 s"
+            + " against an in-process responder, then wait until the target's /ready answers 200 (at most 10 minutes)"
+            + " and start the load at once.")
+    private boolean awaitReady;
+
     public static void main(String[] args) {
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
         if (System.getProperty("io.netty.leakDetection.level") == null) {
@@ -176,12 +182,17 @@ public final class LoadgenCli implements Callable<Integer> {
         settings.put("duration", duration);
         settings.put("warmup", warmup);
         List<PhaseResult> phases = new ArrayList<>();
+        PhaseSpec main = closedLoop != null
+                ? new PhaseSpec("closed-" + closedLoop, Durations.parse(duration), 0, "closed", closedLoop, true)
+                : new PhaseSpec("rate-" + Math.round(rate), Durations.parse(duration), rate, arrival, 0, true);
+        if (awaitReady) {
+            ReadyWait wait = new ReadyWait(out);
+            wait.warmGenerator(main, requests, Duration.ofSeconds(10), seed);
+            wait.awaitReady(target, Duration.ofMinutes(10));
+        }
         Instant startedAt = Instant.now();
         try (LoadRun run = new LoadRun(target, connections, out)) {
             noteLoop(out, settings, run);
-            PhaseSpec main = closedLoop != null
-                    ? new PhaseSpec("closed-" + closedLoop, Durations.parse(duration), 0, "closed", closedLoop, true)
-                    : new PhaseSpec("rate-" + Math.round(rate), Durations.parse(duration), rate, arrival, 0, true);
             out.printf(Locale.ROOT, "Loading %s: %s for %s%s%n", target,
                     main.closedLoop() ? "closed loop, " + closedLoop + " in flight" : "open loop (" + arrival + ") at "
                             + Math.round(rate) + " req/s", duration, warmupLabel());
