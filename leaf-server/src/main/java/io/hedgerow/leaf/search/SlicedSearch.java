@@ -123,6 +123,8 @@ public final class SlicedSearch<C extends Collector, T> {
     private boolean done;
     private boolean cutShort;
     private long windowsScored;
+    /** The fewest doc ids a window was sized to (a segment's end may cut one shorter). */
+    private int smallestWindowDocs = Integer.MAX_VALUE;
     private long units;
     private long steps;
 
@@ -263,6 +265,7 @@ public final class SlicedSearch<C extends Collector, T> {
             long affordable = (long) (remainingNanos / nanosPerDoc);
             docs = (int) Math.min(docs, Math.max(affordable, windows.initialDocs()));
         }
+        smallestWindowDocs = Math.min(smallestWindowDocs, docs);
         int windowEnd = (int) Math.min((long) nextDoc + docs, maxDoc);
         int from = nextDoc;
         long before = workClock.nanoTime();
@@ -324,6 +327,11 @@ public final class SlicedSearch<C extends Collector, T> {
     /** Windows scored so far. */
     public long windows() {
         return windowsScored;
+    }
+
+    /** The fewest doc ids a window was sized to so far (a segment's end may have cut it shorter). */
+    public int smallestWindowDocs() {
+        return smallestWindowDocs;
     }
 
     /** Units of work done so far: the set-up, segments' scorers and windows. */

@@ -53,9 +53,11 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
     public static final Duration DEFAULT_CONTINUATION_AGING = Duration.ofMillis(10);
     /**
      * The default slice. Shorter lane slices cost CPU: a disjunction's bulk scorer pays for visiting
-     * every clause (and, scoring top hits, for sorting them by their best score) once per window, and
-     * 0.25 ms slices took an OR of 512 clauses to twice its CPU time at k=10 in the cluster
-     * benchmark, for no better cheap-query latency there.
+     * every clause once per window. In the cluster benchmark, 0.25 ms slices took a search of an OR
+     * of 512 clauses with exact counts to 25 ms of CPU a partition against 6 ms run whole (7 ms once
+     * a step no longer ended on a sliver of a window, 5.5 ms at 1 ms slices), and the closed-loop
+     * throughput of the 98/2 mix to 270 against 399 req/s at 1 ms (single runs), for no better
+     * cheap-query latency (docs/benchmarks/time-slicing.md).
      */
     public static final Duration DEFAULT_LANE_SLICE = Duration.ofMillis(1);
 

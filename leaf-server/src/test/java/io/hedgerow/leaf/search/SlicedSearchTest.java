@@ -7,6 +7,7 @@ import io.hedgerow.common.time.Ticker;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +23,7 @@ import org.apache.lucene.index.NoMergePolicy;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
@@ -29,6 +31,8 @@ import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.SimpleCollector;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopScoreDocCollector;
@@ -203,6 +207,44 @@ class SlicedSearchTest {
         assertThat(new SlicedSearch.Windows(100, 1000).grow(100)).isEqualTo(150);
         assertThat(new SlicedSearch.Windows(100, 1000).grow(900)).isEqualTo(1000);
         assertThat(SlicedSearch.Windows.fixed(7).grow(7)).isEqualTo(7);
+    }
+
+    @Test
+    void aStepNeverScoresASliverOfAWindowWithWhatIsLeftOfItsBudget() throws IOException {
+        // Work is documents collected, plus a fixed cost for each clock read (as a disjunction pays per
+        // window for visiting its clauses): a step's last window used to be sized to whatever was left.
+        AtomicLong work = new AtomicLong();
+        Ticker workClock = () -> work.addAndGet(20);
+        CollectorManager<SimpleCollector, Long> counting = new CollectorManager<>() {
+            @Override
+            public SimpleCollector newCollector() {
+                return new SimpleCollector() {
+                    @Override
+                    public void collect(int doc) {
+                        work.incrementAndGet();
+                    }
+
+                    @Override
+                    public ScoreMode scoreMode() {
+                        return ScoreMode.COMPLETE_NO_SCORES;
+                    }
+                };
+            }
+
+            @Override
+            public Long reduce(Collection<SimpleCollector> collectors) {
+                return work.get();
+            }
+        };
+        SlicedSearch<SimpleCollector, Long> search = SlicedSearch.start(searcher, MatchAllDocsQuery.INSTANCE, counting,
+                null, workClock, new SlicedSearch.Windows(100, 4096));
+
+        while (search.step(400)) {
+            // steps of 400 units of work
+        }
+
+        assertThat(search.windows()).isGreaterThan(DOCS / 400);
+        assertThat(search.smallestWindowDocs()).isEqualTo(100);
     }
 
     @Test
