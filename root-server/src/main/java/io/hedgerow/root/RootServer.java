@@ -114,8 +114,7 @@ public final class RootServer implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "not every leaf is ready; serving anyway{0}", refusals(cluster));
             }
             AdmissionControl admission = new AdmissionControl(
-                    httpSettings == null ? AdmissionSettings.off() : httpSettings.admission(),
-                    () -> cluster.slowStart().count() > 0);
+                    httpSettings == null ? AdmissionSettings.off() : httpSettings.admission());
             metrics.watch(admission);
             metrics.onLeafBusy(admission::leafBusy);
             Readiness readiness = new Readiness(cluster); // not ready until warmUp

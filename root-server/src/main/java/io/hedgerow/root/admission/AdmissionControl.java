@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BooleanSupplier;
 
 /**
  * Admission control at the root: a bound on the searches in flight, learnt from their latency, so
@@ -35,12 +34,6 @@ import java.util.function.BooleanSupplier;
  * sending more than it can do. Each such answer ({@link #leafBusy()}) makes the next search to end
  * count as a drop, at most one per search in the limit. Vegas (and the fixed limit trivially) act on
  * drops; Gradient2 ignores them by design and sees the latency that the retries add.
- *
- * <p><b>A returning leaf teaches it nothing.</b> While a leaf that came back is in slow start
- * ({@code learningPaused}), searches' latencies are not samples (drops still are): they rise with
- * the new leaf's cold JVM compiling on cores it shares, not with what the root admits, and shedding
- * would refuse users for a leaf's warm-up (measured: 63 refusals in bursts as each leaf of a rolling
- * restart came back). The limit stays where it was meanwhile.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every event loop admits and releases searches
  * of its own connections. Admission is a compare-and-set on one counter, so the limit is never
@@ -67,17 +60,9 @@ public final class AdmissionControl {
     private final LongAdder admitted = new LongAdder();
     private final LongAdder drops = new LongAdder();
     private final Map<QueryPriority, LongAdder> rejected = new EnumMap<>(QueryPriority.class);
-    private final BooleanSupplier learningPaused;
 
-    /** Learning from every search. */
     public AdmissionControl(AdmissionSettings settings) {
-        this(settings, () -> false);
-    }
-
-    /** @param learningPaused true while searches' latencies teach the limit nothing (a leaf is in slow start) */
-    public AdmissionControl(AdmissionSettings settings, BooleanSupplier learningPaused) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.learningPaused = Objects.requireNonNull(learningPaused, "learningPaused");
         this.limit = switch (settings.algorithm()) {
             case GRADIENT2 -> Gradient2Limit.newBuilder()
                     .initialLimit(settings.initialLimit())
@@ -213,8 +198,6 @@ public final class AdmissionControl {
             boolean drop = outcome == Outcome.DROPPED || takeBusy();
             if (drop) {
                 drops.increment();
-            } else if (learningPaused.getAsBoolean()) {
-                return;
             }
             limit.onSample(startNanos, Math.max(1, endNanos - startNanos), inflightAtStart, drop);
         }

@@ -9,7 +9,6 @@ import io.hedgerow.root.admission.AdmissionSettings.Algorithm;
 import io.hedgerow.root.api.QueryPriority;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** Admission scripted on a manual ticker: what is admitted, what is refused, how the limit moves. */
@@ -148,25 +147,6 @@ class AdmissionControlTest {
 
         load(admission, 200, 64, 2, Outcome.SUCCESS); // the queue drains
         assertThat(admission.limit()).as("limit once latency is back").isGreaterThan(loaded);
-    }
-
-    @Test
-    void whileALeafWarmsUpLatencyTeachesTheLimitNothingButDropsStillDo() {
-        AtomicBoolean warming = new AtomicBoolean();
-        AdmissionControl admission = new AdmissionControl(
-                AdmissionSettings.defaults().withAlgorithm(Algorithm.GRADIENT2).withLimits(32, 4, 256), warming::get);
-        load(admission, 50, 32, 2, Outcome.SUCCESS);
-        int steady = admission.limit();
-
-        warming.set(true);
-        load(admission, 20, 64, 20, Outcome.SUCCESS); // latency rises tenfold while the leaf warms up
-        assertThat(admission.limit()).isEqualTo(steady);
-        load(admission, 1, 8, 20, Outcome.DROPPED);
-        assertThat(admission.drops()).isEqualTo(8);
-
-        warming.set(false);
-        load(admission, 20, 64, 20, Outcome.SUCCESS);
-        assertThat(admission.limit()).as("the same rise once no leaf warms up").isLessThan(steady);
     }
 
     @Test
