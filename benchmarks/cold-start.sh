@@ -63,7 +63,8 @@ wait "$COLD_PID" || true
 cold="$(cat "$OUT/cold.folder")"
 [[ -n "$cold" ]] || die "the cold phase did not run (see $OUT/logs/cold.log)"
 warm_up cluster "$CAPACITY" 60s
-warm=$(loadgen_run "$OUT/logs/warm.log" --target "$URL" --rate "$HALF" --duration 30s --warmup 0s --label warm --results "$OUT/runs")
+# Its generator warms its own JVM too (--await-ready: the cluster is ready), or its first second measures that.
+warm=$(loadgen_run "$OUT/logs/warm.log" --target "$URL" --rate "$HALF" --duration 30s --warmup 0s --await-ready --label warm --results "$OUT/runs")
 p99_cold=$(lg_read "$cold" phases.0.latency_ms.answered.p99)
 p99_warm=$(lg_read "$warm" phases.0.latency_ms.answered.p99)
 {
