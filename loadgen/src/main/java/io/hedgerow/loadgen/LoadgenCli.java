@@ -11,7 +11,6 @@ import io.hedgerow.loadgen.report.ResultTable;
 import io.hedgerow.loadgen.report.RunResult;
 import io.hedgerow.loadgen.run.CapacitySearch;
 import io.hedgerow.loadgen.run.LoadRun;
-import io.hedgerow.loadgen.run.ReadyWait;
 import io.hedgerow.loadgen.run.PhaseSpec;
 import io.hedgerow.loadgen.run.RequestSource;
 import io.hedgerow.loadgen.scenario.FaultRunner;
@@ -143,10 +142,8 @@ public final class LoadgenCli implements Callable<Integer> {
     @Option(names = "--label", description = "Name of this run in reports (default: the scenario's name, or 'run').")
     private String label;
 
-    @Option(names = "--await-ready", description = "For a cluster still starting: warm the generator's own JVM for 10 s"
-            + " against an in-process responder, then wait until the target's /ready answers 200 (at most 10 minutes)"
-            + " and start the load at once.")
-    private boolean awaitReady;
+    @Mixin
+    private ReadyFlags ready;
 
     public static void main(String[] args) {
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
@@ -163,6 +160,7 @@ public final class LoadgenCli implements Callable<Integer> {
         PrintStream out = new PrintStream(System.out, true);
         try {
             RequestOptions options = request.toOptions(); // checks them before anything slow
+            ready.check(scenario != null, capacity.enabled);
             if (scenario != null) {
                 return runScenario(out);
             }
@@ -185,11 +183,7 @@ public final class LoadgenCli implements Callable<Integer> {
         PhaseSpec main = closedLoop != null
                 ? new PhaseSpec("closed-" + closedLoop, Durations.parse(duration), 0, "closed", closedLoop, true)
                 : new PhaseSpec("rate-" + Math.round(rate), Durations.parse(duration), rate, arrival, 0, true);
-        if (awaitReady) {
-            ReadyWait wait = new ReadyWait(out);
-            wait.warmGenerator(main, requests, Duration.ofSeconds(10), seed);
-            wait.awaitReady(target, Duration.ofMinutes(10));
-        }
+        ready.awaitIfAsked(out, main, requests, seed, target);
         Instant startedAt = Instant.now();
         try (LoadRun run = new LoadRun(target, connections, out)) {
             noteLoop(out, settings, run);

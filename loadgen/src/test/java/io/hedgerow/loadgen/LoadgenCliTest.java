@@ -147,6 +147,13 @@ class LoadgenCliTest {
     }
 
     @Test
+    void refusesAwaitReadyWhereItMeansNothing() {
+        assertThat(loadgen("--await-ready", "--find-capacity", "--results", dir.toString())).isEqualTo(1);
+        assertThat(err.toString().strip())
+                .isEqualTo("error: --await-ready goes with a steady run (--rate or --closed-loop), not with --find-capacity");
+    }
+
+    @Test
     void saysWhatIsWrongWithAMissingQueryFile() {
         int code = loadgen("--queries", dir.resolve("nope.tsv").toString(), "--results", dir.toString());
 
