@@ -3,7 +3,6 @@ package io.hedgerow.leaf.server;
 import io.hedgerow.common.net.ClusterSecret;
 import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.time.Durations;
-import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
@@ -14,13 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -46,16 +44,8 @@ public final class LeafCommand implements Callable<Integer> {
     @Option(names = "--workers", description = "Search threads (default: one per core, here ${DEFAULT-VALUE}).")
     private int workers = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = "--queue-depth", paramLabel = "CLASS=N[,CLASS=N...]", split = ",",
-            description = "How many sub-requests of a scheduling class (interactive, backup, batch, shadow) may wait"
-                    + " for a worker; one more is answered busy at once, so the root tries another replica"
-                    + " (default: interactive=256,backup=64,batch=64,shadow=16).")
-    private Map<String, Integer> queueDepths = new LinkedHashMap<>();
-
-    @Option(names = "--lower-class-every", paramLabel = "N", defaultValue = "10",
-            description = "Starvation guard: while lower-class work (e.g. batch) waits behind higher-class work, one"
-                    + " turn in N goes to the oldest lower-class task; 0 for strict priority (default: ${DEFAULT-VALUE}).")
-    private int lowerClassEvery;
+    @Mixin
+    private SchedulingFlags schedulingFlags;
 
     @Option(names = "--max-query-chars", paramLabel = "N", defaultValue = "8192",
             description = "Refuse longer query strings (default: ${DEFAULT-VALUE}).")
@@ -151,37 +141,6 @@ public final class LeafCommand implements Callable<Integer> {
                     + " most half a core; 0s for none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
-    // On by default, with the expensive lane: measured, 2% expensive queries left the cheap p99
-    // within 1.5x of its cheap-only baseline (15x with both off), but closed-loop throughput fell
-    // 38% (docs/benchmarks/time-slicing.md).
-    @Option(names = "--slice", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1ms",
-            description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms): a"
-                    + " search that uses a whole slice moves to the expensive lane (with --expensive-cost=0: goes"
-                    + " back in the queue behind waiting work), so expensive queries do not hold up cheap ones; 0s"
-                    + " runs every search to its end (default: ${DEFAULT-VALUE}).")
-    private Duration slice;
-
-    @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "60000",
-            description = "A search whose estimated cost on its partition (postings its terms and expansions read) is"
-                    + " at least N, or that uses a whole --slice, runs in the expensive lane: max(1, workers - 1)"
-                    + " threads of its own that never take cheap work and step aside for it (see --lane-slice); 0 turns"
-                    + " lanes off (default: ${DEFAULT-VALUE}).")
-    private long expensiveCost;
-
-    @Option(names = "--lane-slice", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "1ms",
-            description = "With --slice: a search in the expensive lane runs slices of this much CPU time, at the end"
-                    + " of each stepping aside while cheap work of its class or higher runs or waits; shorter slices cost"
-                    + " CPU (default: ${DEFAULT-VALUE}).")
-    private Duration laneSlice;
-
-    @Option(names = "--continuation-aging", paramLabel = "DURATION", converter = DurationConverter.class,
-            defaultValue = "10ms",
-            description = "A sliced search's continuation waits behind fresh work of its class for at most this long,"
-                    + " then goes ahead of it; with lanes, the most cheap work holds the lane back before it runs a"
-                    + " slice anyway (default: ${DEFAULT-VALUE}).")
-    private Duration continuationAging;
-
     @Option(names = "--cluster-secret-file", paramLabel = "FILE",
             description = "Serve only roots and leaves whose Hello carries the secret in FILE (the cluster's shared"
                     + " secret; 'local' and 'demo' write one to <run dir>/cluster-secret). Without it, the environment"
@@ -234,12 +193,12 @@ public final class LeafCommand implements Callable<Integer> {
                         + "' (expected: aligned or random)");
             }
             LeafConfig config = LeafConfig.defaults(indexDir)
-                    .withHost(host).withPort(port).withWorkers(workers).withScheduling(scheduling())
+                    .withHost(host).withPort(port).withWorkers(workers).withScheduling(schedulingFlags.scheduling())
                     .withLimits(new QueryLimits(maxQueryChars, maxClauses, maxExpansions, allowLeadingWildcard,
                             maxExpansionsTotal, maxExpansionPostings, maxTermsVisited, maxPhraseCost))
                     .withFaultInjection(faultInjection).withInitialDelay(initialDelay()).withInitialStall(initialStall())
                     .withQueryOfDeath(queryOfDeath())
-                    .withWarmup(warmup).withSlice(slice)
+                    .withWarmup(warmup).withSlice(schedulingFlags.slice())
                     .withDrainTimeout(drainTimeout)
                     .withLive(LiveSettings.defaults().withNodeId(nodeId).withAlignedOnClock(backgroundPhase.equals("aligned")))
                     .withClusterSecret(ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv()))
@@ -283,27 +242,6 @@ public final class LeafCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together (expected: both)");
         }
         return new TlsFiles(tlsCert, tlsKey, tlsTrust);
-    }
-
-    /** The queue depths, starvation guard, lanes and aging the flags ask for. */
-    SchedulingConfig scheduling() {
-        SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery)
-                .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging)
-                .withLaneSlice(laneSlice);
-        for (var depth : queueDepths.entrySet()) {
-            scheduling = scheduling.withDepth(priorityNamed(depth.getKey()), depth.getValue());
-        }
-        return scheduling;
-    }
-
-    private static Priority priorityNamed(String name) {
-        for (int i = 0; i < SchedulingConfig.CLASSES; i++) {
-            if (SchedulingConfig.className(i).equals(name.toLowerCase(Locale.ROOT))) {
-                return Priority.forNumber(i);
-            }
-        }
-        throw new IllegalArgumentException("--queue-depth: '" + name
-                + "' is not a scheduling class (expected: interactive, backup, batch or shadow)");
     }
 
     /** The delay the flags ask for from the start, or null. */

@@ -1,0 +1,79 @@
+package io.hedgerow.leaf.server;
+
+import io.hedgerow.common.wire.proto.Priority;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** The leaf's scheduling flags: class queues, the starvation guard, slices and the expensive lane. */
+final class SchedulingFlags {
+    @Option(names = "--queue-depth", paramLabel = "CLASS=N[,CLASS=N...]", split = ",",
+            description = "How many sub-requests of a scheduling class (interactive, backup, batch, shadow) may wait"
+                    + " for a worker; one more is answered busy at once, so the root tries another replica"
+                    + " (default: interactive=256,backup=64,batch=64,shadow=16).")
+    private Map<String, Integer> queueDepths = new LinkedHashMap<>();
+
+    @Option(names = "--lower-class-every", paramLabel = "N", defaultValue = "10",
+            description = "Starvation guard: while lower-class work (e.g. batch) waits behind higher-class work, one"
+                    + " turn in N goes to the oldest lower-class task; 0 for strict priority (default: ${DEFAULT-VALUE}).")
+    private int lowerClassEvery;
+
+    // On by default, with the expensive lane: measured over three rounds, 2% expensive queries left
+    // the cheap p99 1.44x its cheap-only baseline (21x with both off), and closed-loop throughput
+    // 13% below both off, inside the spread (docs/benchmarks/time-slicing.md).
+    @Option(names = "--slice", paramLabel = "DURATION", converter = LeafCommand.DurationConverter.class, defaultValue = "1ms",
+            description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms): a"
+                    + " search that uses a whole slice moves to the expensive lane (with --expensive-cost=0: goes"
+                    + " back in the queue behind waiting work), so expensive queries do not hold up cheap ones; 0s"
+                    + " runs every search to its end (default: ${DEFAULT-VALUE}).")
+    private Duration slice;
+
+    @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "60000",
+            description = "A search whose estimated cost on its partition (postings its terms and expansions read) is"
+                    + " at least N, or that uses a whole --slice, runs in the expensive lane: max(1, workers - 1)"
+                    + " threads of its own that never take cheap work and step aside for it (see --lane-slice); 0 turns"
+                    + " lanes off (default: ${DEFAULT-VALUE}).")
+    private long expensiveCost;
+
+    @Option(names = "--lane-slice", paramLabel = "DURATION", converter = LeafCommand.DurationConverter.class,
+            defaultValue = "1ms",
+            description = "With --slice: a search in the expensive lane runs slices of this much CPU time, at the end"
+                    + " of each stepping aside while cheap work of its class or higher runs or waits; shorter slices cost"
+                    + " CPU (default: ${DEFAULT-VALUE}).")
+    private Duration laneSlice;
+
+    @Option(names = "--continuation-aging", paramLabel = "DURATION", converter = LeafCommand.DurationConverter.class,
+            defaultValue = "10ms",
+            description = "A sliced search's continuation waits behind fresh work of its class for at most this long,"
+                    + " then goes ahead of it; with lanes, the most cheap work holds the lane back before it runs a"
+                    + " slice anyway (default: ${DEFAULT-VALUE}).")
+    private Duration continuationAging;
+
+    /** The slice of a search's work, 0 for none. */
+    Duration slice() {
+        return slice;
+    }
+
+    /** The queue depths, starvation guard, lanes and aging the flags ask for. */
+    SchedulingConfig scheduling() {
+        SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery)
+                .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging)
+                .withLaneSlice(laneSlice);
+        for (var depth : queueDepths.entrySet()) {
+            scheduling = scheduling.withDepth(priorityNamed(depth.getKey()), depth.getValue());
+        }
+        return scheduling;
+    }
+
+    private static Priority priorityNamed(String name) {
+        for (int i = 0; i < SchedulingConfig.CLASSES; i++) {
+            if (SchedulingConfig.className(i).equals(name.toLowerCase(Locale.ROOT))) {
+                return Priority.forNumber(i);
+            }
+        }
+        throw new IllegalArgumentException("--queue-depth: '" + name
+                + "' is not a scheduling class (expected: interactive, backup, batch or shadow)");
+    }
+}
