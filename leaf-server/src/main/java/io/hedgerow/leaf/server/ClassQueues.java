@@ -245,16 +245,14 @@ final class ClassQueues<T> {
             return !byClass[CONTINUED_EXPENSIVE].isEmpty() ? CONTINUED_EXPENSIVE
                     : !byClass[FRESH_EXPENSIVE].isEmpty() ? FRESH_EXPENSIVE : -1;
         }
-        int fresh = FRESH;
-        int continued = CONTINUED;
-        Entry<T> oldestContinued = byClass[continued].peekFirst();
+        Entry<T> oldestContinued = byClass[CONTINUED].peekFirst();
         if (oldestContinued != null && nowNanos - oldestContinued.queuedNanos() >= agingNanos) {
-            return continued;
+            return CONTINUED;
         }
-        if (!byClass[fresh].isEmpty()) {
-            return fresh;
+        if (!byClass[FRESH].isEmpty()) {
+            return FRESH;
         }
-        return oldestContinued != null ? continued : -1;
+        return oldestContinued != null ? CONTINUED : -1;
     }
 
     /** The class below {@code top} whose next task of the pool has waited longest (the higher class on a tie). */

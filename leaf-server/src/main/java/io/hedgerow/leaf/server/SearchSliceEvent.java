@@ -42,6 +42,6 @@ final class SearchSliceEvent extends Event {
     long cpuNanos;
 
     @Label("Ended")
-    @Description("answered, yielded (to waiting work) or lane full (parked until the expensive lane has room)")
+    @Description("answered, yielded (to waiting work, or a lane search stepping aside for cheap work) or to lane (an expensive search leaving a search worker)")
     String ended;
 }

@@ -159,9 +159,7 @@ final class SearchTask extends LeafTask {
     /** Queues the rest of the search; true when this thread must touch nothing of the task any more. */
     private boolean park(String why) {
         // Before the hand-over: after it, another worker may resume the task.
-        long cpuBefore = budget.cpuNanos();
-        budget.paused();
-        endStretch(budget.cpuNanos() - cpuBefore, why);
+        endStretch(why);
         return yieldWorker(expensive);
     }
 
@@ -172,7 +170,11 @@ final class SearchTask extends LeafTask {
         }
     }
 
-    private void endStretch(long cpuNanos, String why) {
+    /** The search leaves its worker: the stretch's CPU time is added, and its event (if recorded) ends. */
+    private void endStretch(String why) {
+        long cpuBefore = budget.cpuNanos();
+        budget.paused();
+        long cpuNanos = budget.cpuNanos() - cpuBefore;
         SearchSliceEvent ending = stretch;
         stretch = null;
         if (ending == null) {
@@ -198,9 +200,7 @@ final class SearchTask extends LeafTask {
 
     private Frame answer(SearchResponse.Builder response) {
         if (budget != null) {
-            long cpuBefore = budget.cpuNanos();
-            budget.paused();
-            endStretch(budget.cpuNanos() - cpuBefore, "answered");
+            endStretch("answered");
         }
         if (budget != null && response.getStatus() == Status.OK) {
             response.setCost(io.hedgerow.common.wire.proto.QueryCost.newBuilder()

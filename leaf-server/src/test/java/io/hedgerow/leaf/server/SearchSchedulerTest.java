@@ -219,14 +219,7 @@ class SearchSchedulerTest {
 
     @Test
     void theLaneWaitsWhileCheapWorkRunsAndGoesOnWhenItEnds() throws InterruptedException {
-        ManualTicker ticker = new ManualTicker();
-        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000)
-                .withContinuationAging(Duration.ofMinutes(10)), ticker);
-        occupyTheWorker();
-        CountDownLatch expensiveDone = new CountDownLatch(1);
-        scheduler.requeue(record("expensive", expensiveDone), Priority.INTERACTIVE_VALUE, true);
-
-        awaitLaneWorkerHeldAtTheGate();
+        CountDownLatch expensiveDone = laneWorkHeldBackByCheapWork(new ManualTicker(), Duration.ofMinutes(10));
         assertThat(ran).containsExactly("blocker");
         releaseBlocker.countDown();
 
@@ -237,17 +230,27 @@ class SearchSchedulerTest {
     @Test
     void theLaneRunsAnywayOnceCheapWorkHasHeldItBackItsMaximumWait() throws InterruptedException {
         ManualTicker ticker = new ManualTicker();
-        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000)
-                .withContinuationAging(Duration.ofMillis(50)), ticker);
-        occupyTheWorker();
-        CountDownLatch expensiveDone = new CountDownLatch(1);
-        scheduler.requeue(record("expensive", expensiveDone), Priority.INTERACTIVE_VALUE, true);
-        awaitLaneWorkerHeldAtTheGate();
+        CountDownLatch expensiveDone = laneWorkHeldBackByCheapWork(ticker, Duration.ofMillis(50));
 
         ticker.advanceMillis(50); // the gate's own wait ends within 50 ms of real time, and finds this
 
         await(expensiveDone);
         assertThat(ran).as("while the cheap task still runs").containsExactly("blocker", "expensive");
+    }
+
+    /**
+     * One worker and a lane with {@code aging}: the worker runs a cheap task until {@link
+     * #releaseBlocker} opens, and lane work queued meanwhile is held at the gate; returns the lane
+     * work's latch.
+     */
+    private CountDownLatch laneWorkHeldBackByCheapWork(ManualTicker ticker, Duration aging) throws InterruptedException {
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000)
+                .withContinuationAging(aging), ticker);
+        occupyTheWorker();
+        CountDownLatch expensiveDone = new CountDownLatch(1);
+        scheduler.requeue(record("expensive", expensiveDone), Priority.INTERACTIVE_VALUE, true);
+        awaitLaneWorkerHeldAtTheGate();
+        return expensiveDone;
     }
 
     /** The lane's worker waits with a timeout only at the gate (without work it waits for a signal). */
