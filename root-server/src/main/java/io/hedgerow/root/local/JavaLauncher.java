@@ -65,7 +65,9 @@ public record JavaLauncher(String javaCommand, String classPath, String heap, Li
     /**
      * JVM flags for Hedgerow servers on the running JDK. The parallel collector because a leaf's or
      * root's live data is small and steady: its young pauses measured about 3 ms where G1's took 4 ms
-     * (leaf) and 12 ms (root) on 2 cores, and every leaf's pause lands in some queries' tail.
+     * (leaf) and 12 ms (root) on 2 cores, and every leaf's pause lands in some queries' tail. The
+     * serial collector halves the leaves' pauses but showed no difference in the searches' p99, and
+     * ZGC's concurrent threads made it worse (docs/benchmarks/overload.md, the collector comparison).
      */
     public static List<String> jvmFlags() {
         List<String> flags = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector",
