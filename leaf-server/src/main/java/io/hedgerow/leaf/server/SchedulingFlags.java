@@ -20,9 +20,9 @@ final class SchedulingFlags {
                     + " turn in N goes to the oldest lower-class task; 0 for strict priority (default: ${DEFAULT-VALUE}).")
     private int lowerClassEvery;
 
-    // On by default, with the expensive lane: measured over three rounds, 2% expensive queries left
-    // the cheap p99 1.44x its cheap-only baseline (21x with both off), and closed-loop throughput
-    // 13% below both off, inside the spread (docs/benchmarks/time-slicing.md).
+    // On by default, with the expensive lane: measured over five rounds, 2% expensive queries left
+    // the cheap p99 1.44x its cheap-only baseline (13x that with both off), and closed-loop
+    // throughput 7% below both off, inside the spread (docs/benchmarks/time-slicing.md).
     @Option(names = "--slice", paramLabel = "DURATION", converter = LeafCommand.DurationConverter.class, defaultValue = "1ms",
             description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms): a"
                     + " search that uses a whole slice moves to the expensive lane (with --expensive-cost=0: goes"
