@@ -29,7 +29,7 @@ final class AdaptOptions {
 
     @Option(names = "--slow-start", paramLabel = "DURATION", defaultValue = "30s",
             converter = io.hedgerow.leaf.server.LeafCommand.DurationConverter.class,
-            description = "A leaf that comes back (restarted, or reconnected) gets 10% of the primaries it would win at"
+            description = "A leaf that comes back (restarted, or reconnected) gets 10%% of the primaries it would win at"
                     + " first, growing with time to all of them after this long at best, and capped by its latency"
                     + " (its peers' over its own) until that is within 1.5 times its peers'; 0s turns it off"
                     + " (default: ${DEFAULT-VALUE}).")
