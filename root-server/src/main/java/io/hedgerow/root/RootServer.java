@@ -10,7 +10,7 @@ import io.hedgerow.root.api.HedgerowClient;
 import io.hedgerow.root.api.LeafFaults;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.fanout.DispatchPolicy;
+import io.hedgerow.root.search.DispatchPolicy;
 import io.hedgerow.root.fanout.FanOut;
 import io.hedgerow.root.http.DrainOutcome;
 import io.hedgerow.root.http.HttpApiServer;

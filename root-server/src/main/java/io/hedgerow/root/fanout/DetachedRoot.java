@@ -1,5 +1,19 @@
 package io.hedgerow.root.fanout;
 
+import io.hedgerow.root.search.Action;
+import io.hedgerow.root.search.DispatchPolicy;
+import io.hedgerow.root.search.Event;
+import io.hedgerow.root.search.FanOutContext;
+import io.hedgerow.root.search.FetchCopy;
+import io.hedgerow.root.search.FetchPhase;
+import io.hedgerow.root.search.LeafProgress;
+import io.hedgerow.root.search.LeafView;
+import io.hedgerow.root.search.RunContext;
+import io.hedgerow.root.search.SearchCopy;
+import io.hedgerow.root.search.SearchRun;
+import io.hedgerow.root.search.SubRequest;
+import io.hedgerow.root.transport.LeafListener;
+import io.hedgerow.root.transport.LoopConnections;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.FetchResponse;

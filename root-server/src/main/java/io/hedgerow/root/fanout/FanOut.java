@@ -1,5 +1,14 @@
 package io.hedgerow.root.fanout;
 
+import io.hedgerow.root.search.DispatchPolicy;
+import io.hedgerow.root.search.FanOutContext;
+import io.hedgerow.root.search.LeafView;
+import io.hedgerow.root.search.RunContext;
+import io.hedgerow.root.search.SearchRun;
+import io.hedgerow.root.transport.LeafConnection;
+import io.hedgerow.root.transport.LeafFaultSender;
+import io.hedgerow.root.transport.LoopConnections;
+import io.hedgerow.root.transport.LoopLeafView;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.policy.Backoff;
 import io.hedgerow.common.time.Ticker;

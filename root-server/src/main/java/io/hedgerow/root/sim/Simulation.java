@@ -9,7 +9,7 @@ import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fanout.DetachedRoot;
-import io.hedgerow.root.fanout.DispatchPolicy;
+import io.hedgerow.root.search.DispatchPolicy;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.IndexQueryParser;
 import java.util.SplittableRandom;

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the cancels did on the wire. Checks are on traces and counters, never on how fast anything ran:
  * a stuck replica is stuck for longer than any test waits. Every path of the decisions themselves
  * (backups that win and lose, a second round, the budget, twins, fetch backups) is scripted on a
- * manual clock in {@code io.hedgerow.root.fanout.SearchRun*Test}.
+ * manual clock in {@code io.hedgerow.root.search.SearchRun*Test}.
  */
 class HedgingTest {
     /** Longer than every query's timeout here: a query that completes did not wait for it. */

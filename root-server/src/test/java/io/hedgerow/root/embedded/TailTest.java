@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * indexes. Slow leaves are stalled for longer than any test waits, so every check is on what came
  * back (coverage, missing partitions, traces, cache status), never on how fast it came. Every
  * canary path (ok, error, busy, crash, silent, overtaken) and the cutoff are scripted on a manual
- * clock in {@code io.hedgerow.root.fanout.SearchRun*Test}.
+ * clock in {@code io.hedgerow.root.search.SearchRun*Test}.
  */
 class TailTest {
     private static final int PARTITIONS = 6;
