@@ -1,5 +1,12 @@
 package io.hedgerow.root.fanout;
 
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.FetchResponse;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.search.Action;
 import io.hedgerow.root.search.Event;
 import io.hedgerow.root.search.FanOutContext;
@@ -11,13 +18,6 @@ import io.hedgerow.root.transport.LoopConnections;
 import io.hedgerow.root.transport.QueryCall;
 import io.hedgerow.root.transport.QueryCallListener;
 import io.hedgerow.root.transport.ShardCall;
-import io.hedgerow.common.time.Ticker;
-import io.hedgerow.common.wire.proto.FetchResponse;
-import io.hedgerow.common.wire.proto.SearchResponse;
-import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
-import io.hedgerow.root.metrics.RootMetrics;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;

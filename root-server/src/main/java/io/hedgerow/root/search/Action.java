@@ -1,9 +1,9 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.SearchRequest;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchResult;
 
 /**
  * What a {@link SearchRun} asks its adapter to do, in order. The adapter only executes: every

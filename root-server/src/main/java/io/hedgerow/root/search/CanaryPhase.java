@@ -1,12 +1,12 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.SearchResponse;
-import io.hedgerow.root.api.PartitionError;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SubRequestTrace;
-import io.hedgerow.root.search.QuerySlots.Outcome;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
+import io.hedgerow.root.search.QuerySlots.Outcome;
 import io.hedgerow.root.tail.Blocklist;
 import io.hedgerow.root.tail.CanaryCheck;
 import io.hedgerow.root.tail.ScaledPercentile;

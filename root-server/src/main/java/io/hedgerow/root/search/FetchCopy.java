@@ -1,7 +1,7 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.Priority;
-import io.hedgerow.root.api.SubRequestTrace;
 import java.util.List;
 
 /** A fetch of some merged hits' stored fields and snippets from one leaf, which holds all of them. */

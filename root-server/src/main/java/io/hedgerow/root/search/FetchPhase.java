@@ -1,15 +1,15 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.FetchItem;
 import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.FetchedDoc;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.merge.HitMerger.MergedHit;
-import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
+import io.hedgerow.root.metrics.RootMetrics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.Twin;
-import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.hedge.HedgeBudget;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.RoundTrip;
 
 /**

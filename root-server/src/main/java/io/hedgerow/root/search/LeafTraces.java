@@ -1,8 +1,8 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.LeafTrace;
 import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.adapt.Probation;
-import io.hedgerow.root.api.LeafTrace;
 import java.util.ArrayList;
 import java.util.List;
 

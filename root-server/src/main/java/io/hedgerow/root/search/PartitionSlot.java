@@ -1,7 +1,7 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.PartitionError;
 import io.hedgerow.common.wire.proto.SearchResponse;
-import io.hedgerow.root.api.PartitionError;
 import java.util.ArrayList;
 import java.util.List;
 

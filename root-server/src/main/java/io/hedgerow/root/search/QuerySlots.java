@@ -1,14 +1,14 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.QueryCost;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Twin;
-import io.hedgerow.root.api.PartitionError;
-import io.hedgerow.root.api.SubRequestTrace;
-import io.hedgerow.root.metrics.RootMetrics;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.metrics.RootMetrics.SubRequestError;
+import io.hedgerow.root.metrics.RootMetrics;
 
 /**
  * The query phase's partitions ({@link PartitionSlot}s) and what every phase does to them alike:

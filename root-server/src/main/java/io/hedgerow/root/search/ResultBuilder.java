@@ -1,15 +1,15 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.CacheStatus;
+import io.hedgerow.api.Coverage;
+import io.hedgerow.api.Hit;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
+import io.hedgerow.api.TotalHits;
 import io.hedgerow.common.wire.proto.FetchedDoc;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.StoredField;
-import io.hedgerow.root.api.CacheStatus;
-import io.hedgerow.root.api.Coverage;
-import io.hedgerow.root.api.Hit;
-import io.hedgerow.root.api.PartitionError;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
-import io.hedgerow.root.api.TotalHits;
 import io.hedgerow.root.merge.HitMerger.MergedHit;
 import java.util.ArrayList;
 import java.util.Collections;

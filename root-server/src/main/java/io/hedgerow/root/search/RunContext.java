@@ -1,10 +1,10 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.QueryPriority;
+import io.hedgerow.api.SearchRequest;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.Twin;
-import io.hedgerow.root.api.QueryPriority;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.RequestClass;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.TailGuard;
@@ -82,7 +82,7 @@ public final class RunContext {
      * The partitions {@code request} asks: null (every one) without a routing value, else its
      * value's partitions.
      *
-     * @throws io.hedgerow.root.api.SearchException when the request names a routing value the index
+     * @throws io.hedgerow.api.SearchException when the request names a routing value the index
      *                                              cannot route (it has no routing key, or is not known yet)
      */
     public static int[] targetsOf(FanOutContext shared, SearchRequest request) {

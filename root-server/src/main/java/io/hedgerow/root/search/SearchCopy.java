@@ -1,7 +1,7 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.Priority;
-import io.hedgerow.root.api.SubRequestTrace;
 
 /**
  * One copy of a partition's query-phase sub-request. A partition may have several over a search

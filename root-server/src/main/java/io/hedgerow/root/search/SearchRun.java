@@ -1,11 +1,11 @@
 package io.hedgerow.root.search;
 
-import io.hedgerow.root.merge.HitMerger;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.root.merge.HitMerger.MergedHit;
-import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.merge.HitMerger;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
+import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.Blocklist;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.Priority;
-import io.hedgerow.root.api.SubRequestTrace;
 
 /**
  * Shadow requests ("The Tail at Scale", latency-induced probation): a leaf on probation gets no

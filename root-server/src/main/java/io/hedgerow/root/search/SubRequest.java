@@ -1,8 +1,8 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.SubRequestTrace;
 import java.util.Arrays;
 import java.util.Locale;
 

@@ -1,10 +1,10 @@
 package io.hedgerow.root.transport;
 
-import io.hedgerow.root.search.SubRequest;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Priority;
-import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cost.BatchAdmission;
+import io.hedgerow.root.search.SubRequest;
 import io.netty.channel.EventLoop;
 import java.util.Collections;
 import java.util.IdentityHashMap;

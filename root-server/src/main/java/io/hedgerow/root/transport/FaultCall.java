@@ -2,7 +2,7 @@ package io.hedgerow.root.transport;
 
 import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
-import io.hedgerow.root.api.LeafFaultException;
+import io.hedgerow.root.fault.LeafFaultException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;

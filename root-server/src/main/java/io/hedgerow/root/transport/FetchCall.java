@@ -1,7 +1,7 @@
 package io.hedgerow.root.transport;
 
-import io.hedgerow.root.search.FetchCopy;
 import io.hedgerow.common.wire.proto.FetchResponse;
+import io.hedgerow.root.search.FetchCopy;
 
 /** One fetch of merged hits' details, waiting on its leaf's connection. */
 public final class FetchCall extends QueryCall {

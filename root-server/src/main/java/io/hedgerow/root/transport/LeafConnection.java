@@ -1,6 +1,5 @@
 package io.hedgerow.root.transport;
 
-import io.hedgerow.root.search.LeafProgress;
 import io.hedgerow.common.policy.Backoff;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.Protocol;
@@ -20,6 +19,7 @@ import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.search.LeafProgress;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

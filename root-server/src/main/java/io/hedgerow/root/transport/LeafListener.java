@@ -1,12 +1,12 @@
 package io.hedgerow.root.transport;
 
-import io.hedgerow.root.search.SubRequest;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.adapt.SlowStart;
+import io.hedgerow.root.search.SubRequest;
 
 /**
  * What one connection learns of its leaf from what it sends and hears: the leaf's load and silence

@@ -1,6 +1,5 @@
 package io.hedgerow.root.transport;
 
-import io.hedgerow.root.search.LeafView;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.root.adapt.LeafLoad;
@@ -8,6 +7,7 @@ import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.adapt.SlowStart;
 import io.hedgerow.root.adapt.StallRule;
 import io.hedgerow.root.cluster.StaleReplicas;
+import io.hedgerow.root.search.LeafView;
 
 /**
  * The leaves as one event loop's connections see them, for the searches on that loop.

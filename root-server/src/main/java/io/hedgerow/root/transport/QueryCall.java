@@ -1,11 +1,11 @@
 package io.hedgerow.root.transport;
 
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
+import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.search.SearchCopy;
 import io.hedgerow.root.search.SearchRun;
 import io.hedgerow.root.search.SubRequest;
-import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.metrics.RootMetrics;
-import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
 
 /**
  * The Netty side of one sub-request of a search: what a {@link LeafConnection} waits on, and

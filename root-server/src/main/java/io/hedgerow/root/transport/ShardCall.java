@@ -1,7 +1,7 @@
 package io.hedgerow.root.transport;
 
-import io.hedgerow.root.search.SearchCopy;
 import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.root.search.SearchCopy;
 
 /** One copy of a partition's search, waiting on its leaf's connection. */
 public final class ShardCall extends QueryCall {

@@ -2,6 +2,10 @@ package io.hedgerow.root.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.index.IndexConfig;
@@ -9,10 +13,6 @@ import io.hedgerow.leaf.server.LeafCounters;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.adapt.AdaptationSettings;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import io.micrometer.core.instrument.Counter;

@@ -4,14 +4,14 @@ import io.hedgerow.root.fanout.DetachedRoot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.adapt.LeafLoad;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.hedge.HedgeSettings;

@@ -2,6 +2,10 @@ package io.hedgerow.root.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.FetchedDoc;
@@ -10,10 +14,6 @@ import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.StoredField;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.PartitionAssignment;

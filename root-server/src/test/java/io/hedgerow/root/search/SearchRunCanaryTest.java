@@ -9,12 +9,12 @@ import static io.hedgerow.root.search.RunScript.searches;
 import static io.hedgerow.root.search.RunScript.sent;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace.Kind;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.PartitionError;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace.Kind;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.tail.Blocklist;
 import java.util.List;
 import org.junit.jupiter.api.Test;

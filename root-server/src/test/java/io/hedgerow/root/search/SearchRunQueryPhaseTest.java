@@ -13,14 +13,14 @@ import static io.hedgerow.root.search.RunScript.sent;
 import static io.hedgerow.root.search.RunScript.wires;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace.Kind;
+import io.hedgerow.api.SubRequestTrace;
+import io.hedgerow.api.TotalHits;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.PartitionError;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
-import io.hedgerow.root.api.SubRequestTrace.Kind;
-import io.hedgerow.root.api.TotalHits;
-import io.hedgerow.root.hedge.HedgeMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +63,7 @@ class SearchRunQueryPhaseTest {
         SearchResult result = result(end);
         assertThat(result.tainted()).isFalse();
         assertThat(result.totalHits()).isEqualTo(new TotalHits(16, TotalHits.Relation.EQUAL_TO));
-        assertThat(result.hits()).extracting(io.hedgerow.root.api.Hit::id)
+        assertThat(result.hits()).extracting(io.hedgerow.api.Hit::id)
                 .containsExactly("p7-0", "p6-0", "p5-0", "p4-0", "p3-0");
         assertThat(cancels(end)).isEmpty();
         assertThat(script.timerAtMillis()).as("no timer once finished").isNull();
@@ -376,7 +376,7 @@ class SearchRunQueryPhaseTest {
 
         assertThat(result.tainted()).isTrue();
         assertThat(result.coverage().partitionsAnswered()).isEqualTo(7);
-        assertThat(result.hits()).extracting(io.hedgerow.root.api.Hit::id).contains("p6-0");
+        assertThat(result.hits()).extracting(io.hedgerow.api.Hit::id).contains("p6-0");
         assertThat(result.totalHits().exact()).as("a partial count is a lower bound").isFalse();
         assertThat(result.errors()).singleElement().satisfies(error -> {
             assertThat(error.partition()).isEqualTo(6);

@@ -10,10 +10,10 @@ import static io.hedgerow.root.search.RunScript.sent;
 import static io.hedgerow.root.search.RunScript.wires;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace.Kind;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace.Kind;
-import io.hedgerow.root.hedge.HedgeMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

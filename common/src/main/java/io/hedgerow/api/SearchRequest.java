@@ -1,6 +1,5 @@
-package io.hedgerow.root.api;
+package io.hedgerow.api;
 
-import io.hedgerow.root.hedge.HedgeMode;
 import java.util.Objects;
 
 /**
@@ -42,9 +41,10 @@ public record SearchRequest(
         boolean cache,
         String routing) {
 
-    public static final int MAX_K = io.hedgerow.common.wire.WireLimits.MAX_K;
+    /** Most hits one search may ask for (leaves refuse more on the wire). */
+    public static final int MAX_K = 1000;
     /** Most hits a partition counts exactly (leaves refuse more on the wire). */
-    public static final int MAX_TOTAL_HITS_THRESHOLD = io.hedgerow.common.wire.WireLimits.MAX_TOTAL_HITS_THRESHOLD;
+    public static final int MAX_TOTAL_HITS_THRESHOLD = 100_000_000;
     public static final int DEFAULT_K = 10;
     public static final int DEFAULT_TOTAL_HITS_THRESHOLD = 1000;
     public static final int MAX_QUERY_CHARS = 8192;

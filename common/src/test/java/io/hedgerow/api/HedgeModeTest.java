@@ -1,4 +1,4 @@
-package io.hedgerow.root.hedge;
+package io.hedgerow.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

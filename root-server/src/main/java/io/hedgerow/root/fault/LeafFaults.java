@@ -1,4 +1,4 @@
-package io.hedgerow.root.api;
+package io.hedgerow.root.fault;
 
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;

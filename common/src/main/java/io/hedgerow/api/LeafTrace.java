@@ -1,4 +1,4 @@
-package io.hedgerow.root.api;
+package io.hedgerow.api;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package io.hedgerow.root.api;
+package io.hedgerow.api;
 
 /** How many documents matched: exactly {@code value}, or at least {@code value}. */
 public record TotalHits(long value, Relation relation) {

@@ -1,4 +1,4 @@
-package io.hedgerow.root.api;
+package io.hedgerow.api;
 
 /**
  * Why one partition is missing from a result, or why its hits lack their details.

@@ -1,4 +1,4 @@
-package io.hedgerow.root.api;
+package io.hedgerow.api;
 
 /** A whole search failed; {@link #kind()} says why, in terms a client can act on. */
 public final class SearchException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.hedgerow.root.api;
+package io.hedgerow.root.fault;
 
 /** A fault injection that did not take effect; {@link #kind()} says why. */
 public final class LeafFaultException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.hedgerow.root.hedge;
+package io.hedgerow.api;
 
 import java.util.Locale;
 
@@ -8,12 +8,12 @@ public enum HedgeMode {
     OFF,
     /**
      * A backup to another replica when the first sub-request is still unanswered after the hedge
-     * delay ({@link HedgeDelay}), within the {@link HedgeBudget}; the first answer wins and the
+     * delay (the root's {@code HedgeDelay}), within the root's {@code HedgeBudget}; the first answer wins and the
      * other copy is cancelled.
      */
     HEDGED,
     /**
-     * Two copies on two replicas, the second a round trip or so later ({@link RoundTrip}), each
+     * Two copies on two replicas, the second a round trip or so later ({@code RoundTrip}), each
      * naming its twin, so the leaf that starts one first cancels the other while it is still
      * queued.
      */
