@@ -2,7 +2,7 @@ package io.hedgerow.benchmarks;
 
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchResponse;
-import io.hedgerow.root.fanout.HitMerger;
+import io.hedgerow.root.merge.HitMerger;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;

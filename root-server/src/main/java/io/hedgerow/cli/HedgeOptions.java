@@ -1,7 +1,7 @@
 package io.hedgerow.cli;
 
+import io.hedgerow.api.HedgeMode;
 import io.hedgerow.leaf.server.LeafCommand;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.HedgeSettings;
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;

@@ -10,13 +10,13 @@ import io.hedgerow.common.wire.proto.SearchRequest;
  */
 public final class WireLimits {
     /** Most hits one search may ask for. */
-    public static final int MAX_K = 1000;
+    public static final int MAX_K = io.hedgerow.api.SearchRequest.MAX_K;
     /**
      * Most hits a partition counts exactly for one search, as the root's API bounds it: more than a
      * micro-partition holds, so it means "exact" (what an exact count costs is the cost guards' and
      * the expensive lane's business). Not checked on the wire: leaf tests send {@code Integer.MAX_VALUE}.
      */
-    public static final int MAX_TOTAL_HITS_THRESHOLD = 100_000_000;
+    public static final int MAX_TOTAL_HITS_THRESHOLD = io.hedgerow.api.SearchRequest.MAX_TOTAL_HITS_THRESHOLD;
     /** Longest query text, in characters. */
     public static final int MAX_QUERY_CHARS = 8192;
 

@@ -4,7 +4,7 @@ import com.netflix.concurrency.limits.Limit;
 import com.netflix.concurrency.limits.limit.FixedLimit;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limit.VegasLimit;
-import io.hedgerow.root.api.QueryPriority;
+import io.hedgerow.api.QueryPriority;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package io.hedgerow.root.cluster;
 
+import io.hedgerow.api.SearchException;
 import io.hedgerow.common.wire.proto.IndexIdentity;
 import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.IndexManifest;
@@ -7,7 +8,6 @@ import io.hedgerow.leaf.index.Partitioner;
 import io.hedgerow.leaf.search.BadQueryException;
 import io.hedgerow.leaf.search.QueryLimits;
 import io.hedgerow.leaf.search.QueryParsing;
-import io.hedgerow.root.api.SearchException;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;

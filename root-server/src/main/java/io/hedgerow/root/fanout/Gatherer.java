@@ -1,12 +1,23 @@
 package io.hedgerow.root.fanout;
 
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.search.Action;
+import io.hedgerow.root.search.Event;
+import io.hedgerow.root.search.FanOutContext;
+import io.hedgerow.root.search.SearchRun;
+import io.hedgerow.root.search.SubRequest;
+import io.hedgerow.root.transport.BatchSends;
+import io.hedgerow.root.transport.FetchCall;
+import io.hedgerow.root.transport.LoopConnections;
+import io.hedgerow.root.transport.QueryCall;
+import io.hedgerow.root.transport.QueryCallListener;
+import io.hedgerow.root.transport.ShardCall;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +34,7 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Assumptions and guarantees.</b> Confined to its event loop (the loop of its {@link
  * LoopConnections}); its promise is completed exactly once, on that loop.
  */
-final class Gatherer {
+final class Gatherer implements QueryCallListener {
     private final SearchRun run;
     private final LoopConnections connections;
     private final Ticker ticker;
@@ -51,11 +62,13 @@ final class Gatherer {
         execute(run.start(ticker.nanoTime()));
     }
 
-    RootMetrics metrics() {
+    @Override
+    public RootMetrics metrics() {
         return metrics;
     }
 
-    void answered(ShardCall call, SearchResponse response) {
+    @Override
+    public void answered(ShardCall call, SearchResponse response) {
         long now = ticker.nanoTime();
         if (response.getStatus() == Status.OK) {
             // Only work done says the leaf is alive and how far it got: a busy or expired answer
@@ -69,12 +82,14 @@ final class Gatherer {
         execute(run.handle(new Event.Answered(call.copy(), response, now)));
     }
 
-    void fetched(FetchCall call, FetchResponse response) {
+    @Override
+    public void fetched(FetchCall call, FetchResponse response) {
         batch.ended(call);
         execute(run.handle(new Event.Fetched(call.copy(), response, ticker.nanoTime())));
     }
 
-    void lost(QueryCall call, String reason) {
+    @Override
+    public void lost(QueryCall call, String reason) {
         if (call.copy().kind() == SubRequestTrace.Kind.SHADOW) {
             return;
         }

@@ -1,5 +1,7 @@
 package io.hedgerow.root.fanout;
 
+import io.hedgerow.root.search.Action;
+
 /**
  * Runs a search's timer. The search decides when on the root's ticker ({@link Action.ArmTimer});
  * this only runs the task after the delay, on the search's thread. The root's implementation is

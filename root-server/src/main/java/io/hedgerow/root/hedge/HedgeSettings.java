@@ -1,5 +1,6 @@
 package io.hedgerow.root.hedge;
 
+import io.hedgerow.api.HedgeMode;
 import io.hedgerow.common.time.Durations;
 import java.time.Duration;
 import java.util.Objects;

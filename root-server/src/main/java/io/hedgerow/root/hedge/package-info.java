@@ -21,7 +21,7 @@
  *
  * <h2>The pieces</h2>
  * <ul>
- * <li>{@link io.hedgerow.root.hedge.HedgeMode}: off, hedged or tied, per query or the cluster's
+ * <li>{@link io.hedgerow.api.HedgeMode}: off, hedged or tied, per query or the cluster's
  *     default.</li>
  * <li>{@link io.hedgerow.root.hedge.RequestClass}: cheap or expensive query shape, read from the
  *     query text, so each class learns its own latency.</li>

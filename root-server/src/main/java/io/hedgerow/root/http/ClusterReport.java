@@ -1,9 +1,9 @@
 package io.hedgerow.root.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.hedgerow.root.admission.AdmissionControl;
-import io.hedgerow.root.api.QueryPriority;
+import io.hedgerow.api.QueryPriority;
 import io.hedgerow.root.adapt.Probation;
+import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.write.DocumentWriter;

@@ -1,16 +1,16 @@
 package io.hedgerow.root.http;
 
+import io.hedgerow.api.CacheStatus;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.common.time.Ticker;
-import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.admission.AdmissionControl.Outcome;
 import io.hedgerow.root.admission.AdmissionControl.Permit;
-import io.hedgerow.root.api.CacheStatus;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.metrics.RequestLatency;
-import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
+import io.hedgerow.root.metrics.RootMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;

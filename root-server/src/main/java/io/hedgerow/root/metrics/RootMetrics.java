@@ -1,7 +1,7 @@
 package io.hedgerow.root.metrics;
 
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.root.admission.AdmissionControl;
-import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.cost.CostControl;

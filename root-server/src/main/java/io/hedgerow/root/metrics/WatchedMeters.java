@@ -1,7 +1,7 @@
 package io.hedgerow.root.metrics;
 
+import io.hedgerow.api.QueryPriority;
 import io.hedgerow.root.admission.AdmissionControl;
-import io.hedgerow.root.api.QueryPriority;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.cost.BatchAdmission;
 import io.hedgerow.root.cost.CostControl;

@@ -1,9 +1,9 @@
 package io.hedgerow.root.sim;
 
+import io.hedgerow.api.HedgeMode;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cost.BatchAdmissionSettings;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import java.time.Duration;

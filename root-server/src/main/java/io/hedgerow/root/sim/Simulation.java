@@ -1,16 +1,16 @@
 package io.hedgerow.root.sim;
 
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fanout.DetachedRoot;
-import io.hedgerow.root.fanout.DispatchPolicy;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.search.DispatchPolicy;
 import io.hedgerow.root.tail.IndexQueryParser;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;

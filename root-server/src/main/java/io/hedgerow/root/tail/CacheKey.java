@@ -1,6 +1,6 @@
 package io.hedgerow.root.tail;
 
-import io.hedgerow.root.api.SearchRequest;
+import io.hedgerow.api.SearchRequest;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package io.hedgerow.root.tail;
 
-import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.api.SearchResult;
 
 /**
  * Which of two results of one cache key is worth keeping or serving: the pure rules behind

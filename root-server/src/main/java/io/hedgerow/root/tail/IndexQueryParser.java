@@ -17,7 +17,7 @@ public interface IndexQueryParser {
 
     /**
      * @throws BadQueryException when the text does not parse, or no leaf could run it
-     * @throws io.hedgerow.root.api.SearchException when the root cannot parse yet (it does not know the index)
+     * @throws io.hedgerow.api.SearchException when the root cannot parse yet (it does not know the index)
      */
     Query parse(String queryText) throws BadQueryException;
 

@@ -1,7 +1,7 @@
 package io.hedgerow.root.tail;
 
-import io.hedgerow.root.api.PartitionError;
-import io.hedgerow.root.api.SearchResult;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchResult;
 import java.util.Map;
 
 /** The estimated heap size of a result, which weighs {@link ResultCache} entries. */
@@ -17,7 +17,7 @@ public final class ResultSize {
      */
     public static long estimatedBytes(SearchResult result) {
         long bytes = 48 + 32 + 32 + 3 * 40L; // result, total hits, coverage, three lists
-        for (io.hedgerow.root.api.Hit hit : result.hits()) {
+        for (io.hedgerow.api.Hit hit : result.hits()) {
             bytes += 40 + 8 + string(hit.id()) + string(hit.snippet());
             Map<String, String> fields = hit.fields();
             if (fields != null) {

@@ -1,12 +1,12 @@
 package io.hedgerow.root.tail;
 
+import io.hedgerow.api.CacheStatus;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.common.time.Durations;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.leaf.search.BadQueryException;
-import io.hedgerow.root.api.CacheStatus;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.hedge.HedgeDelay;
 import java.time.Duration;
 import java.util.Objects;

@@ -2,11 +2,11 @@ package io.hedgerow.root.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.QueryPriority;
 import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.root.admission.AdmissionControl.Outcome;
 import io.hedgerow.root.admission.AdmissionControl.Permit;
 import io.hedgerow.root.admission.AdmissionSettings.Algorithm;
-import io.hedgerow.root.api.QueryPriority;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

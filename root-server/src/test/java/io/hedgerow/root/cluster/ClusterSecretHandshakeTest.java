@@ -2,6 +2,7 @@ package io.hedgerow.root.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.SearchRequest;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexOptions;
@@ -11,7 +12,6 @@ import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.SearchRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,12 +3,12 @@ package io.hedgerow.root.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.api.SearchException;
 import io.hedgerow.common.wire.proto.IndexIdentity;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.search.BadQueryException;
-import io.hedgerow.root.api.SearchException;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,15 +2,15 @@ package io.hedgerow.root.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.adapt.AdaptationSettings;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.LeafStatus;
-import io.hedgerow.root.hedge.HedgeMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -3,12 +3,12 @@ package io.hedgerow.root.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.PartitionError;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.PartitionAssignment;
 import java.nio.file.Path;
 import java.util.List;

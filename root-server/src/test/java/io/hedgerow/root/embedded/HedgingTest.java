@@ -2,6 +2,10 @@ package io.hedgerow.root.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.index.IndexConfig;
@@ -9,10 +13,6 @@ import io.hedgerow.leaf.server.LeafCounters;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.adapt.AdaptationSettings;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import io.micrometer.core.instrument.Counter;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the cancels did on the wire. Checks are on traces and counters, never on how fast anything ran:
  * a stuck replica is stuck for longer than any test waits. Every path of the decisions themselves
  * (backups that win and lose, a second round, the budget, twins, fetch backups) is scripted on a
- * manual clock in {@code io.hedgerow.root.fanout.SearchRun*Test}.
+ * manual clock in {@code io.hedgerow.root.search.SearchRun*Test}.
  */
 class HedgingTest {
     /** Longer than every query's timeout here: a query that completes did not wait for it. */

@@ -2,17 +2,17 @@ package io.hedgerow.root.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.Hit;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.Hit;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.write.DocumentResult;
-import io.hedgerow.root.write.DocumentWriter;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
+import io.hedgerow.root.write.DocumentWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

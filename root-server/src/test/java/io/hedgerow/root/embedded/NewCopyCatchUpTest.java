@@ -2,17 +2,17 @@ package io.hedgerow.root.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.write.LiveSettings;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.placement.PlacementSettings;
 import io.hedgerow.root.write.DocumentResult;
-import io.hedgerow.root.write.DocumentWriter;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
+import io.hedgerow.root.write.DocumentWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -95,7 +95,7 @@ class NewCopyCatchUpTest {
             assertThat(written.tainted()).as("leaf 2 answers the partition").isFalse();
             assertThat(written.totalHits().value()).as("every acknowledged write, from the new copy alone")
                     .isEqualTo(acknowledged.size() + 1);
-            assertThat(written.hits()).extracting(io.hedgerow.root.api.Hit::id)
+            assertThat(written.hits()).extracting(io.hedgerow.api.Hit::id)
                     .allSatisfy(id -> assertThat(id.equals("after") || acknowledged.contains(id)).as(id).isTrue());
             for (String id : acknowledged) {
                 assertThat(documents.get(id).join().outcome()).as(id).isEqualTo(DocumentResult.Outcome.FOUND);

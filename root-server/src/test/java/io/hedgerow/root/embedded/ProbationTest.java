@@ -2,15 +2,15 @@ package io.hedgerow.root.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.LeafTrace;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.adapt.Probation;
-import io.hedgerow.root.api.LeafTrace;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import java.net.URI;

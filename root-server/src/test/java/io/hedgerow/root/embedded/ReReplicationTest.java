@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.PartitionAssignment;
 import io.hedgerow.root.placement.PlacementSettings;

@@ -5,16 +5,16 @@ import static io.hedgerow.root.embedded.HedgingTest.counter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.hedgerow.api.CacheStatus;
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.CacheStatus;
-import io.hedgerow.root.api.PartitionError;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.SubRequestTrace;
 import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.tail.TailSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * indexes. Slow leaves are stalled for longer than any test waits, so every check is on what came
  * back (coverage, missing partitions, traces, cache status), never on how fast it came. Every
  * canary path (ok, error, busy, crash, silent, overtaken) and the cutoff are scripted on a manual
- * clock in {@code io.hedgerow.root.fanout.SearchRun*Test}.
+ * clock in {@code io.hedgerow.root.search.SearchRun*Test}.
  */
 class TailTest {
     private static final int PARTITIONS = 6;

@@ -2,6 +2,10 @@ package io.hedgerow.root.fanout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.Hit;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexOptions;
@@ -11,11 +15,7 @@ import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.Hit;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterConfig;
-import io.hedgerow.root.hedge.HedgeMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package io.hedgerow.root.hedge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.api.HedgeMode;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.api.HedgeMode;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.embedded.EmbeddedCluster;
-import io.hedgerow.root.hedge.HedgeMode;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.metrics.RequestLatency;
 import io.hedgerow.root.tail.TailSettings;

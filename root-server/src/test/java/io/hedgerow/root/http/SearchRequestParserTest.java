@@ -3,9 +3,9 @@ package io.hedgerow.root.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hedgerow.root.api.QueryPriority;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.hedge.HedgeMode;
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.QueryPriority;
+import io.hedgerow.api.SearchRequest;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;

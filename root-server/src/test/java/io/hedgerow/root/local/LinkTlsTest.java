@@ -3,6 +3,8 @@ package io.hedgerow.root.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.common.net.TlsContexts;
 import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.wire.Protocol;
@@ -16,8 +18,6 @@ import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.IndexProbe;

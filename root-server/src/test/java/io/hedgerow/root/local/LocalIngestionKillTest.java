@@ -2,15 +2,15 @@ package io.hedgerow.root.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.Hit;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexOptions;
 import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.Hit;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import io.hedgerow.root.write.DocumentResult;

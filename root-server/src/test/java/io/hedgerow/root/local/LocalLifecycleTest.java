@@ -3,6 +3,8 @@ package io.hedgerow.root.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
 import io.hedgerow.common.net.ClusterSecret;
 import io.hedgerow.common.policy.Backoff;
 import io.hedgerow.leaf.index.IndexBuilder;
@@ -12,8 +14,6 @@ import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.ServingLock;
 import io.hedgerow.root.TestData;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;

@@ -3,8 +3,8 @@ package io.hedgerow.root.tail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.hedge.HedgeMode;
+import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.SearchRequest;
 import org.junit.jupiter.api.Test;
 
 class CacheKeyTest {

@@ -1,7 +1,7 @@
 package io.hedgerow.root.tail;
 
+import io.hedgerow.api.SearchRequest;
 import io.hedgerow.leaf.search.BadQueryException;
-import io.hedgerow.root.api.SearchRequest;
 
 /** Fingerprints for tests of the tail policies, parsed as an index of title and body fields would parse them. */
 final class Fingerprints {

@@ -2,15 +2,15 @@ package io.hedgerow.root.tail;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.CacheStatus;
+import io.hedgerow.api.Coverage;
+import io.hedgerow.api.Hit;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.TotalHits;
 import io.hedgerow.common.time.ManualTicker;
-import io.hedgerow.root.api.CacheStatus;
-import io.hedgerow.root.api.Coverage;
-import io.hedgerow.root.api.Hit;
-import io.hedgerow.root.api.PartitionError;
-import io.hedgerow.root.api.SearchException;
-import io.hedgerow.root.api.SearchRequest;
-import io.hedgerow.root.api.SearchResult;
-import io.hedgerow.root.api.TotalHits;
 import io.hedgerow.root.hedge.HedgeDelay;
 import io.hedgerow.root.hedge.HedgeSettings;
 import java.time.Duration;

@@ -1,0 +1,227 @@
+package io.hedgerow.api;
+
+import java.util.Objects;
+
+/**
+ * One query as a client asks it. Immutable; build with {@link #builder(String)} or {@link #of}.
+ *
+ * @param query              Lucene classic query syntax
+ * @param k                  number of hits wanted, 1..{@value #MAX_K}
+ * @param timeoutMillis      time the root waits for partitions before answering with what it
+ *                           has; 0 means the cluster's default
+ * @param snippets           whether hits carry a highlighted snippet
+ * @param storedFields       whether hits carry their stored fields
+ * @param totalHitsThreshold hits are counted exactly up to this many per partition; beyond it
+ *                           the total is a lower bound. Higher is exact but slower.
+ * @param hedge              how a slow partition is made up for: no backup, a backup after the
+ *                           hedge delay, or tied copies; null means the cluster's default
+ * @param hedgeAfterMillis   a fixed hedge delay for this query (implies {@link HedgeMode#HEDGED}
+ *                           when {@code hedge} is null); 0 means the cluster's adaptive delay
+ * @param explain            whether the result lists every sub-request sent for it
+ * @param priority           the leaves' service class for this query
+ * @param minCoverage        the fraction of documents the answered partitions must hold for a
+ *                           result to be returned at the good-enough cutoff, (0, 1]; 1 waits for
+ *                           every partition (up to the timeout); 0 means the cluster's default
+ * @param cache              whether the result may come from, and go to, the root's result cache
+ * @param routing            a value of the index's routing key: only the partitions that key's
+ *                           documents live in are searched; null searches every partition
+ */
+public record SearchRequest(
+        String query,
+        int k,
+        long timeoutMillis,
+        boolean snippets,
+        boolean storedFields,
+        int totalHitsThreshold,
+        HedgeMode hedge,
+        long hedgeAfterMillis,
+        boolean explain,
+        QueryPriority priority,
+        double minCoverage,
+        boolean cache,
+        String routing) {
+
+    /** Most hits one search may ask for (leaves refuse more on the wire). */
+    public static final int MAX_K = 1000;
+    /** Most hits a partition counts exactly (leaves refuse more on the wire). */
+    public static final int MAX_TOTAL_HITS_THRESHOLD = 100_000_000;
+    public static final int DEFAULT_K = 10;
+    public static final int DEFAULT_TOTAL_HITS_THRESHOLD = 1000;
+    public static final int MAX_QUERY_CHARS = 8192;
+    public static final long MAX_HEDGE_AFTER_MILLIS = 60_000;
+    public static final int MAX_ROUTING_CHARS = 512;
+
+    public SearchRequest {
+        Objects.requireNonNull(query, "query");
+        if (query.isBlank()) {
+            throw new IllegalArgumentException("query: empty (expected: a query in Lucene syntax, e.g. \"european parliament\")");
+        }
+        if (query.length() > MAX_QUERY_CHARS) {
+            throw new IllegalArgumentException("query: " + query.length() + " characters (expected: <= " + MAX_QUERY_CHARS + ")");
+        }
+        if (k < 1 || k > MAX_K) {
+            throw new IllegalArgumentException("k: " + k + " (expected: 1.." + MAX_K + ")");
+        }
+        if (timeoutMillis < 0) {
+            throw new IllegalArgumentException("timeout_ms: " + timeoutMillis + " (expected: >= 1, or 0 for the default)");
+        }
+        if (totalHitsThreshold < 1 || totalHitsThreshold > MAX_TOTAL_HITS_THRESHOLD) {
+            throw new IllegalArgumentException("total_hits_threshold: " + totalHitsThreshold + " (expected: 1.."
+                    + MAX_TOTAL_HITS_THRESHOLD + ")");
+        }
+        if (hedgeAfterMillis < 0 || hedgeAfterMillis > MAX_HEDGE_AFTER_MILLIS) {
+            throw new IllegalArgumentException("hedge_after_ms: " + hedgeAfterMillis + " (expected: 1.."
+                    + MAX_HEDGE_AFTER_MILLIS + ", or 0 for the cluster's adaptive delay)");
+        }
+        if (hedgeAfterMillis > 0 && hedge != null && hedge != HedgeMode.HEDGED) {
+            throw new IllegalArgumentException("hedge_after_ms: " + hedgeAfterMillis + " with hedge "
+                    + hedge.name().toLowerCase() + " (expected: hedge hedged, or no hedge_after_ms)");
+        }
+        Objects.requireNonNull(priority, "priority");
+        if (minCoverage != 0 && !(minCoverage > 0 && minCoverage <= 1)) {
+            throw new IllegalArgumentException("min_coverage: " + minCoverage
+                    + " (expected: > 0.0 and <= 1.0, or 0 for the cluster's default)");
+        }
+        if (routing != null && (routing.isEmpty() || routing.length() > MAX_ROUTING_CHARS)) {
+            throw new IllegalArgumentException("routing: " + routing.length() + " characters (expected: 1.."
+                    + MAX_ROUTING_CHARS + ", or no routing to search every partition)");
+        }
+    }
+
+    /** Without a routing value: every partition. */
+    public SearchRequest(String query, int k, long timeoutMillis, boolean snippets, boolean storedFields,
+            int totalHitsThreshold, HedgeMode hedge, long hedgeAfterMillis, boolean explain, QueryPriority priority,
+            double minCoverage, boolean cache) {
+        this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
+                priority, minCoverage, cache, null);
+    }
+
+    /** The hedging mode this query asks for, or {@code clusterDefault} when it names none. */
+    public HedgeMode hedgeMode(HedgeMode clusterDefault) {
+        if (hedge != null) {
+            return hedge;
+        }
+        return hedgeAfterMillis > 0 ? HedgeMode.HEDGED : clusterDefault;
+    }
+
+    /** The minimum coverage this query asks for, or {@code clusterDefault} when it names none. */
+    public double minCoverage(double clusterDefault) {
+        return minCoverage > 0 ? minCoverage : clusterDefault;
+    }
+
+    /** The query with every other setting at its default. */
+    public static SearchRequest of(String query) {
+        return builder(query).build();
+    }
+
+    public static SearchRequest of(String query, int k) {
+        return builder(query).k(k).build();
+    }
+
+    public static Builder builder(String query) {
+        return new Builder(query);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(query).k(k).timeoutMillis(timeoutMillis).snippets(snippets)
+                .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold).hedge(hedge)
+                .hedgeAfterMillis(hedgeAfterMillis).explain(explain).priority(priority).minCoverage(minCoverage)
+                .cache(cache).routing(routing);
+    }
+
+    /** Builder for {@link SearchRequest}; every setting has a default. */
+    public static final class Builder {
+        private final String query;
+        private int k = DEFAULT_K;
+        private long timeoutMillis;
+        private boolean snippets = true;
+        private boolean storedFields = true;
+        private int totalHitsThreshold = DEFAULT_TOTAL_HITS_THRESHOLD;
+        private HedgeMode hedge;
+        private long hedgeAfterMillis;
+        private boolean explain;
+        private QueryPriority priority = QueryPriority.INTERACTIVE;
+        private double minCoverage;
+        private boolean cache = true;
+        private String routing;
+
+        private Builder(String query) {
+            this.query = query;
+        }
+
+        public Builder k(int k) {
+            this.k = k;
+            return this;
+        }
+
+        public Builder timeoutMillis(long timeoutMillis) {
+            this.timeoutMillis = timeoutMillis;
+            return this;
+        }
+
+        public Builder snippets(boolean snippets) {
+            this.snippets = snippets;
+            return this;
+        }
+
+        public Builder storedFields(boolean storedFields) {
+            this.storedFields = storedFields;
+            return this;
+        }
+
+        public Builder totalHitsThreshold(int totalHitsThreshold) {
+            this.totalHitsThreshold = totalHitsThreshold;
+            return this;
+        }
+
+        /** Null for the cluster's default. */
+        public Builder hedge(HedgeMode hedge) {
+            this.hedge = hedge;
+            return this;
+        }
+
+        public Builder hedgeAfterMillis(long hedgeAfterMillis) {
+            this.hedgeAfterMillis = hedgeAfterMillis;
+            return this;
+        }
+
+        public Builder explain(boolean explain) {
+            this.explain = explain;
+            return this;
+        }
+
+        public Builder priority(QueryPriority priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        /** 0 for the cluster's default. */
+        public Builder minCoverage(double minCoverage) {
+            this.minCoverage = minCoverage;
+            return this;
+        }
+
+        /** False: neither served from nor stored in the result cache. */
+        public Builder cache(boolean cache) {
+            this.cache = cache;
+            return this;
+        }
+
+        /** Searches only the partitions of this routing key value (null: every partition). */
+        public Builder routing(String routing) {
+            this.routing = routing;
+            return this;
+        }
+
+        /** Counts every hit exactly (up to {@link #MAX_TOTAL_HITS_THRESHOLD} per partition). */
+        public Builder exactTotalHits() {
+            return totalHitsThreshold(MAX_TOTAL_HITS_THRESHOLD);
+        }
+
+        /** @throws IllegalArgumentException naming the first invalid setting */
+        public SearchRequest build() {
+            return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge,
+                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing);
+        }
+    }
+}

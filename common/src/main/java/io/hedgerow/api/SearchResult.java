@@ -1,0 +1,60 @@
+package io.hedgerow.api;
+
+import java.util.List;
+
+/**
+ * The merged answer to a {@link SearchRequest}.
+ *
+ * @param hits      top hits by score; ties broken by partition, then by document
+ * @param totalHits matching documents over the answered partitions
+ * @param tookNanos time from the root receiving the query to the result being ready
+ * @param coverage  how much of the index answered
+ * @param errors    why partitions are missing, one entry per missing partition
+ * @param trace     every sub-request sent, in the order sent, when the request asked to explain;
+ *                  empty otherwise
+ * @param cache     whether the result came from the root's result cache
+ * @param leaves    with {@code trace}: every leaf as the replica choice saw it; empty otherwise
+ */
+public record SearchResult(
+        List<Hit> hits,
+        TotalHits totalHits,
+        long tookNanos,
+        Coverage coverage,
+        List<PartitionError> errors,
+        List<SubRequestTrace> trace,
+        CacheStatus cache,
+        List<LeafTrace> leaves) {
+
+    public SearchResult {
+        hits = List.copyOf(hits);
+        errors = List.copyOf(errors);
+        trace = List.copyOf(trace);
+        java.util.Objects.requireNonNull(cache, "cache");
+        leaves = List.copyOf(leaves);
+    }
+
+    /** A result without the leaves' trace. */
+    public SearchResult(List<Hit> hits, TotalHits totalHits, long tookNanos, Coverage coverage,
+            List<PartitionError> errors, List<SubRequestTrace> trace, CacheStatus cache) {
+        this(hits, totalHits, tookNanos, coverage, errors, trace, cache, List.of());
+    }
+
+    /** This result as the cache served it. */
+    public SearchResult withCache(CacheStatus status) {
+        return status == cache ? this : new SearchResult(hits, totalHits, tookNanos, coverage, errors, trace, status, leaves);
+    }
+
+    /** This result, stored in or served from the cache at {@code took}: without a trace. */
+    public SearchResult asCached(long took, CacheStatus status) {
+        return new SearchResult(hits, totalHits, took, coverage, errors, List.of(), status);
+    }
+
+    /** True when some partition did not answer: the hits are good, but maybe not the best. */
+    public boolean tainted() {
+        return !coverage.complete();
+    }
+
+    public double tookMillis() {
+        return tookNanos / 1e6;
+    }
+}

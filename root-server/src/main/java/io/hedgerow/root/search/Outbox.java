@@ -1,0 +1,48 @@
+package io.hedgerow.root.search;
+
+import io.hedgerow.common.wire.proto.FetchRequest;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The actions one event produced, in order, and every sub-request the search sent (its trace).
+ */
+final class Outbox {
+    private List<Action> actions = new ArrayList<>(4);
+    private final List<SubRequest> sent = new ArrayList<>();
+
+    void send(SearchCopy copy, SearchRequest wire) {
+        sent.add(copy);
+        actions.add(new Action.SendSearch(copy, wire));
+    }
+
+    void send(FetchCopy copy, FetchRequest wire) {
+        sent.add(copy);
+        actions.add(new Action.SendFetch(copy, wire));
+    }
+
+    /** Cancels {@code copy} unless it is done already. */
+    void cancel(SubRequest copy) {
+        if (!copy.done()) {
+            copy.markCancelled();
+            actions.add(new Action.Cancel(copy));
+        }
+    }
+
+    void add(Action action) {
+        actions.add(action);
+    }
+
+    /** Every sub-request sent, in the order sent. */
+    List<SubRequest> sent() {
+        return sent;
+    }
+
+    /** The actions so far, and a fresh list for the next event. */
+    List<Action> drain() {
+        List<Action> drained = actions;
+        actions = new ArrayList<>(4);
+        return drained;
+    }
+}

@@ -1,0 +1,132 @@
+package io.hedgerow.root.search;
+
+import io.hedgerow.api.CacheStatus;
+import io.hedgerow.api.Coverage;
+import io.hedgerow.api.Hit;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
+import io.hedgerow.api.TotalHits;
+import io.hedgerow.common.wire.proto.FetchedDoc;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.StoredField;
+import io.hedgerow.root.merge.HitMerger.MergedHit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Puts a search's result together from its partitions and hits: totals, coverage (complete answers
+ * only, so an answer cut short taints the result), one error per partition missing or cut short
+ * and per hit without details, and the trace of every sub-request when asked.
+ */
+final class ResultBuilder {
+    private final RunContext ctx;
+    private final QuerySlots slots;
+    private final boolean cutOff;
+    private final long cutoffNanos;
+
+    /** @param cutOff the query phase ended at the good-enough cutoff (of {@code cutoffNanos}) */
+    ResultBuilder(RunContext ctx, QuerySlots slots, boolean cutOff, long cutoffNanos) {
+        this.ctx = ctx;
+        this.slots = slots;
+        this.cutOff = cutOff;
+        this.cutoffNanos = cutoffNanos;
+    }
+
+    /**
+     * @param merged the merged top k
+     * @param hits   their fetch phase, or null when there was none
+     * @param sent   every sub-request, in the order sent
+     */
+    SearchResult build(List<MergedHit> merged, List<HitSlot> hits, List<SubRequest> sent, long nowNanos) {
+        List<PartitionError> errors = new ArrayList<>(0);
+        long totalHits = 0;
+        boolean exact = true;
+        for (PartitionSlot slot : slots.all()) {
+            SearchResponse answer = slot.answer();
+            if (answer == null) {
+                errors.add(missingReason(slot));
+                exact = false;
+                continue;
+            }
+            totalHits += answer.getTotalHits();
+            exact &= answer.getTotalHitsExact() && !answer.getCutShort();
+            if (answer.getCutShort()) {
+                errors.add(new PartitionError(slot.partition(), PartitionError.Kind.CUT_SHORT,
+                        ctx.leafName(slots.answeredBy(slot)), "stopped at its deadline with the hits found so far"));
+            }
+        }
+        List<Hit> result = new ArrayList<>(merged.size());
+        for (int i = 0; i < merged.size(); i++) {
+            MergedHit hit = merged.get(i);
+            FetchedDoc doc = hits == null ? null : hits.get(i).doc();
+            if (hits != null && doc == null) {
+                String reason = hits.get(i).failure() != null ? hits.get(i).failure()
+                        : "no answer within " + TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos - ctx.startNanos) + " ms";
+                errors.add(new PartitionError(hit.partition(), PartitionError.Kind.FETCH_FAILED, null,
+                        "details of hit " + hit.hit().getId() + ": " + reason));
+            }
+            result.add(new Hit(hit.hit().getId(), hit.hit().getScore(), hit.partition(), fields(doc),
+                    doc == null || doc.getSnippet().isEmpty() ? null : doc.getSnippet()));
+        }
+        Coverage coverage = new Coverage(ctx.targets.length, slots.completeAnswers(), slots.completeDocsFraction());
+        return new SearchResult(result,
+                new TotalHits(totalHits, exact ? TotalHits.Relation.EQUAL_TO : TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO),
+                nowNanos - ctx.startNanos, coverage, errors, ctx.request.explain() ? trace(sent) : List.of(),
+                CacheStatus.OFF, ctx.request.explain() ? LeafTraces.of(ctx) : List.of());
+    }
+
+    /** Why a partition has no answer: its last failure if it was given up, else still out at the end. */
+    PartitionError missingReason(PartitionSlot slot) {
+        if (slot.gaveUp() && slot.failure() != null) {
+            return slot.failure();
+        }
+        if (cutOff) {
+            return new PartitionError(slot.partition(), PartitionError.Kind.CANCELLED, null, "still searching at the "
+                    + "good-enough cutoff of " + TimeUnit.NANOSECONDS.toMillis(cutoffNanos) + " ms, when the answered "
+                    + "partitions held " + percent(slots.completeDocsFraction()) + " of the documents (min_coverage "
+                    + percent(ctx.run.minCoverage()) + ")");
+        }
+        return new PartitionError(slot.partition(), PartitionError.Kind.TIMED_OUT, null,
+                "no answer within " + TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos - ctx.startNanos) + " ms");
+    }
+
+    /** Why no partition answered, for the failure of the whole search. */
+    String describeMissing() {
+        Set<String> reasons = new LinkedHashSet<>();
+        for (PartitionSlot slot : slots.all()) {
+            reasons.add(missingReason(slot).detail());
+        }
+        return "no partition answered: " + String.join("; ", reasons);
+    }
+
+    private List<SubRequestTrace> trace(List<SubRequest> sent) {
+        List<SubRequestTrace> trace = new ArrayList<>(sent.size());
+        for (SubRequest copy : sent) {
+            trace.add(copy.trace(ctx.leafName(copy.leaf()), ctx.startNanos));
+        }
+        return trace;
+    }
+
+    private static Map<String, String> fields(FetchedDoc doc) {
+        if (doc == null || doc.getFieldsCount() == 0) {
+            return Map.of();
+        }
+        Map<String, String> ordered = new LinkedHashMap<>();
+        for (StoredField field : doc.getFieldsList()) {
+            ordered.putIfAbsent(field.getName(), field.getValue());
+        }
+        return Collections.unmodifiableMap(ordered);
+    }
+
+    private static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.1f%%", fraction * 100);
+    }
+}

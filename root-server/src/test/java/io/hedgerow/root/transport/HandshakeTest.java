@@ -1,0 +1,224 @@
+package io.hedgerow.root.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.common.wire.Protocol;
+import io.hedgerow.common.wire.proto.AssignAck;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.HelloAck;
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexIdentities;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.server.LeafConfig;
+import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.root.RootServer;
+import io.hedgerow.root.TestData;
+import io.hedgerow.root.cluster.ClusterConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The root's side of the handshake, against real leaves and leaves written by hand: a leaf of
+ * another protocol version, of another index or partition count, or whose assignment failed, is
+ * never ready, gets no traffic, and {@code /cluster} says why; the coverage of what the others
+ * answer is honest about what is missing.
+ */
+class HandshakeTest {
+    private static final String INDEX = "handshake";
+    private static final Duration SHORT_WAIT = Duration.ofMillis(200);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dataDir;
+
+    /** Two builds of one index name with two partitions, and one with four. */
+    private static PartitionStore buildA;
+    private static PartitionStore buildB;
+    private static PartitionStore fourPartitions;
+
+    private final List<AutoCloseable> started = new ArrayList<>();
+
+    @BeforeAll
+    static void buildIndexes() throws IOException {
+        buildA = build("a", 2, 1);
+        buildB = build("b", 2, 2);
+        fourPartitions = build("four", 4, 1);
+    }
+
+    private static PartitionStore build(String dir, int partitions, long seed) throws IOException {
+        PartitionStore store = new PartitionStore(dataDir.resolve(dir));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(partitions), IndexProgress.none())
+                .build(store, INDEX, IndexConfig.defaults(), TestData.documents(seed, 60));
+        return store;
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            started.get(i).close();
+        }
+    }
+
+    @Test
+    void aRootConfiguredForFewerPartitionsThanTheIndexRefusesItsLeavesAndSaysWhy() throws Exception {
+        LeafServer leaf = leaf(fourPartitions);
+        RootServer root = root(ClusterConfig.of(INDEX, List.of(leaf.address()), 2, 1));
+
+        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        String expected = "leaf " + leaf.address() + " serves index '" + INDEX + "' with 4 partitions, this root is"
+                + " configured for 2";
+        assertThat(root.cluster().leaf(0).refusal()).contains(expected);
+        assertThat(root.cluster().leaf(0).readyConnections()).isZero();
+        assertThat(leaf.openPartitions()).as("nothing assigned to a refused leaf").isEmpty();
+        JsonNode cluster = getCluster(root);
+        assertThat(cluster.get("leaves").get(0).get("state").asText()).isEqualTo("down");
+        assertThat(cluster.get("leaves").get(0).get("refused").asText()).contains(expected);
+
+        // Not half the index with coverage 1.0: no answer at all, and the reason.
+        assertThat(failure(root.client().search(SearchRequest.of("alpha")))).satisfies(e -> {
+            assertThat(e.kind()).isEqualTo(SearchException.Kind.UNAVAILABLE);
+            assertThat(e.getMessage()).contains("/cluster");
+        });
+    }
+
+    @Test
+    void aLeafServingAnotherBuildIsRefusedAndTheResultSaysWhatIsMissing() throws Exception {
+        LeafServer right = leaf(buildA);
+        LeafServer wrong = leaf(buildB);
+        RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(right.address(), wrong.address()), 1));
+
+        awaitTrue(() -> root.cluster().leaf(1).refusal() != null && root.cluster().leaf(0).readyConnections() > 0);
+        assertThat(root.cluster().leaf(1).refusal()).contains("leaf " + wrong.address() + " serves another build of"
+                + " index '" + INDEX + "'", "the index files this root was started with");
+        assertThat(root.cluster().leaf(0).refusal()).isNull();
+
+        SearchResult result = root.client().search(SearchRequest.of("alpha")).join();
+        assertThat(result.tainted()).as("one of two partitions is on the refused leaf").isTrue();
+        assertThat(result.coverage().partitionsAnswered()).isEqualTo(1);
+        assertThat(result.coverage().docsFraction()).isLessThan(1.0);
+    }
+
+    @Test
+    void aLeafOfAnotherProtocolVersionIsRefusedNamingBothVersions() throws Exception {
+        FakeLeaf newer = fake(frame -> frame.hasHello() ? Frame.newBuilder().setHelloAck(HelloAck.newBuilder()
+                .setProtocolVersion(Protocol.VERSION + 1).setIndex(identityA())).build() : null);
+        RootServer root = root(ClusterConfig.of(INDEX, List.of(newer.address()), 2, 1));
+
+        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        assertThat(root.cluster().leaf(0).refusal()).isEqualTo("leaf " + newer.address() + " speaks hedgerow protocol "
+                + (Protocol.VERSION + 1) + ", this root speaks " + Protocol.VERSION + " (expected: equal versions; mixed"
+                + " versions refuse each other until the rolling restart is done)");
+        assertThat(newer.searches()).isZero();
+    }
+
+    @Test
+    void aLeafFromBeforeVersionsThatClosesOnTheHelloIsRefused() throws Exception {
+        FakeLeaf old = fake(frame -> null); // protocol 0 closes a connection on a frame it does not know
+        RootServer root = root(ClusterConfig.of(INDEX, List.of(old.address()), 2, 1));
+
+        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        assertThat(root.cluster().leaf(0).refusal()).contains("closed the connection without answering this root's"
+                + " Hello", "a leaf from before protocol versions, 0, does that");
+    }
+
+    @Test
+    void aLeafWhoseAssignmentFailedGetsNoTrafficAndIsTriedAgain() throws Exception {
+        FakeLeaf failing = fake(frame -> switch (frame.getBodyCase()) {
+            case HELLO -> Frame.newBuilder().setHelloAck(HelloAck.newBuilder().setProtocolVersion(Protocol.VERSION)
+                    .setIndex(identityA())).build();
+            case ASSIGN -> Frame.newBuilder().setAssignAck(AssignAck.newBuilder()
+                    .setRequestId(frame.getAssign().getRequestId())
+                    .setError("could not open partition 1: disk on fire")).build();
+            default -> null;
+        });
+        RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(failing.address()), 1));
+
+        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        assertThat(root.cluster().leaf(0).refusal()).isEqualTo("leaf " + failing.address()
+                + " failed its assignment: could not open partition 1: disk on fire");
+        assertThat(root.cluster().leaf(0).readyConnections()).isZero();
+        assertThat(failure(root.client().search(SearchRequest.of("alpha"))).kind())
+                .isEqualTo(SearchException.Kind.UNAVAILABLE);
+        assertThat(failing.searches()).as("no traffic to a leaf whose assignment failed").isZero();
+        awaitTrue(() -> failing.connectionsAccepted() >= 2); // closed, and reconnected after a backoff
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static io.hedgerow.common.wire.proto.IndexIdentity identityA() {
+        try {
+            return IndexIdentities.of(buildA.readManifest());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private LeafServer leaf(PartitionStore store) throws IOException {
+        LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1));
+        started.add(leaf);
+        return leaf;
+    }
+
+    private FakeLeaf fake(FakeLeaf.Script script) throws IOException {
+        FakeLeaf leaf = new FakeLeaf(script);
+        started.add(leaf);
+        return leaf;
+    }
+
+    private RootServer root(ClusterConfig config) throws IOException, InterruptedException {
+        RootServer root = RootServer.start(config.withIoThreads(1), "127.0.0.1", 0, SHORT_WAIT);
+        started.add(root);
+        return root;
+    }
+
+    private static JsonNode getCluster(RootServer root) throws IOException, InterruptedException {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + root.httpPort() + "/cluster")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(200);
+            return JSON.readTree(response.body());
+        }
+    }
+
+    private static SearchException failure(java.util.concurrent.CompletableFuture<SearchResult> search) {
+        try {
+            search.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof SearchException searchException) {
+                return searchException;
+            }
+            throw e;
+        }
+        throw new AssertionError("the search succeeded");
+    }
+
+    private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waited 30 s").isNegative();
+            Thread.sleep(5);
+        }
+    }
+}
