@@ -328,7 +328,8 @@ measure() {
       answers = g * (t1 - t0)
       ms = 1000 / hz
       if (answers > 0) { all = (a1 - a0) * ms / answers; root = (r1 - r0) * ms / answers } else { all = "nan"; root = "nan" }
-      printf "%.1f %.1f %s %s %s\n", g, (s > 0 ? e / s : 0), all, root, (answers > 0 ? all - root : "nan") }')
+      if (answers > 0) { leaf = sprintf("%.3f", all - root); all = sprintf("%.3f", all); root = sprintf("%.3f", root) } else { leaf = "nan" }
+      printf "%.1f %.1f %s %s %s\n", g, (s > 0 ? e / s : 0), all, root, leaf }')
   say "  closed: $capacity complete answers/s, $refused refused/s, $cpu CPU ms per answer (root $root_cpu)"
 
   # (b) Open loop at half the capacity just measured.
@@ -341,7 +342,7 @@ measure() {
       phase_problems "$open"
       read -r p50 p99 p999 errors seconds < <(lg_read "$open" phases.0.latency_ms.answered.p50 \
         phases.0.latency_ms.answered.p99 phases.0.latency_ms.answered.p99_9 phases.0.errors phases.0.duration_s | paste -sd' ')
-      open_refused="$(awk -v e="$errors" -v s="$seconds" 'BEGIN { printf "%.1f", s > 0 ? e / s : 0 }')"
+      open_refused="$(awk -v e="$errors" -v s="$seconds" 'BEGIN { printf "%.1f", (s > 0 ? e / s : 0) }')"
       say "  open: p50 $p50 ms, p99 $p99 ms, p99.9 $p999 ms, $open_refused refused/s"
     else
       problem "$name: the open loop did not run (see $OUT/logs/open-$name.log)"
@@ -449,7 +450,7 @@ for build, commit, config in seen:
     col = lambda name: [r[name] for r in runs]
     if build == "ceiling":
         label = "in-process ceiling: the default request" if config == "full" else "in-process ceiling: raw Lucene (body, pre-parsed, no fetch)"
-        print(f"| {commit} | {label} | {cell(col('capacity_per_s'), 0)} queries/s | – | – | – | – | – | – | – | – |")
+        print(f"| ceiling ({commit}) | {label} | {cell(col('capacity_per_s'), 0)} queries/s | – | – | – | – | – | – | – | – |")
         continue
     print(f"| {build} ({commit}) | {config} | {cell(col('capacity_per_s'), 0)} | {cell(col('refused_per_s'), 0)} | "
           f"{cell(col('cpu_ms_per_answer'), 2)} | {cell(col('root_cpu_ms_per_answer'), 2)} | {cell(col('open_rate_per_s'), 0)} | "
@@ -467,13 +468,14 @@ PY
     sed 's/^/- /' "$PROBLEMS"
   fi
 } >"$TABLE"
-python3 - "$RUNS_TSV" >"$OUT/runs.md" <<'PY'
+python3 - "$RUNS_TSV" "$OUT/" >"$OUT/runs.md" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1]), delimiter="\t"))
+print("# Every run (folders relative to this one)\n")
 print("| " + " | ".join(rows[0]) + " |")
 print("|" + " --- |" * len(rows[0]))
 for row in rows[1:]:
-    print("| " + " | ".join(value or "–" for value in row) + " |")
+    print("| " + " | ".join((value or "–").replace(sys.argv[2], "") for value in row) + " |")
 PY
 
 echo

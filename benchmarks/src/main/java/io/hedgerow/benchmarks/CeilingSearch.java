@@ -68,7 +68,15 @@ sealed interface CeilingSearch extends Closeable {
         List<DirectoryReader> readers = new ArrayList<>();
         try {
             for (int p = 0; p < searchers.length; p++) {
-                DirectoryReader reader = DirectoryReader.open(new MMapDirectory(store.partitionDir(context.manifest(), p)));
+                MMapDirectory directory = new MMapDirectory(store.partitionDir(context.manifest(), p));
+                DirectoryReader reader;
+                try {
+                    reader = DirectoryReader.open(directory);
+                } catch (IOException | RuntimeException e) {
+                    directory.close();
+                    throw e;
+                }
+                reader.getReaderCacheHelper().addClosedListener(key -> directory.close());
                 readers.add(reader);
                 searchers[p] = new IndexSearcher(reader);
                 searchers[p].setQueryCache(null); // as the leaf's searchers
