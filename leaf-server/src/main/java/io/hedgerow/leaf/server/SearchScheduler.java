@@ -38,7 +38,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Assumptions and guarantees.</b> {@link #trySubmit}, {@link #requeue} and {@link #remove}
  * are non-blocking (they take a lock held only for a few field updates, as
  * {@code ArrayBlockingQueue} does) and may be called from event loops. Tasks run on platform threads
- * created once. {@link #runsExpensiveWork} and {@link #shouldYield} answer for the calling
+ * created once. A cheap task that runs in one pass takes the lock twice: once queued, once taken
+ * (the end of the worker's previous task is booked in the same round trip as the take). {@link
+ * #queued()} reads a volatile copy of the queues' size written under the lock after each change,
+ * so it needs no lock and may be a moment old (it is only reported). A lane worker is signalled
+ * only when lane work waits: when lane work is queued, or when a cheap task ends while lane work
+ * waits at the gate ({@link LaneGate}); cheap work alone never wakes it. {@link #runsExpensiveWork} and {@link #shouldYield} answer for the calling
  * worker. After {@link #close()} nothing new is accepted and workers stop after their current task.
  */
 final class SearchScheduler implements AutoCloseable {
@@ -69,6 +74,10 @@ final class SearchScheduler implements AutoCloseable {
     private final LaneGate gate;
     private final Ticker ticker;
     private final Ticker workClock;
+    /** {@code queues.size()}, written under the lock after each change, read without it. */
+    private volatile int queuedCount;
+    /** Signals of {@link #laneWork}; guarded by {@link #lock}. */
+    private long laneSignals;
     private volatile boolean closed;
 
     /** Slices measured on each worker's thread CPU time. */
@@ -147,7 +156,12 @@ final class SearchScheduler implements AutoCloseable {
                 return false;
             }
             entries.put(task, queued);
-            (expensive ? laneWork : cheapWork).signal();
+            queuedCount = queues.size();
+            if (expensive) {
+                signalLane();
+            } else {
+                cheapWork.signal();
+            }
             return true;
         } finally {
             lock.unlock();
@@ -184,7 +198,12 @@ final class SearchScheduler implements AutoCloseable {
                 queues.requeue(queued, priority, toLane);
             }
             entries.put(continuation, queued);
-            (toLane ? laneWork : cheapWork).signal();
+            queuedCount = queues.size();
+            if (toLane) {
+                signalLane();
+            } else {
+                cheapWork.signal();
+            }
             return true;
         } finally {
             lock.unlock();
@@ -196,7 +215,9 @@ final class SearchScheduler implements AutoCloseable {
         lock.lock();
         try {
             Queued queued = entries.remove(task);
-            return queued != null && queues.remove(queued, priority);
+            boolean removed = queued != null && queues.remove(queued, priority);
+            queuedCount = queues.size();
+            return removed;
         } finally {
             lock.unlock();
         }
@@ -260,14 +281,28 @@ final class SearchScheduler implements AutoCloseable {
         laneWorkers.forEach(LockSupport::unpark);
     }
 
-    /** Tasks and continuations waiting in every class. */
+    /**
+     * Tasks and continuations waiting in every class, as of the last change to the queues: read
+     * without the lock (every answer reports it), so it may be a moment old.
+     */
     int queued() {
+        return queuedCount;
+    }
+
+    /** How often a lane worker was signalled (for tests: cheap work alone signals it never). */
+    long laneSignals() {
         lock.lock();
         try {
-            return queues.size();
+            return laneSignals;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Wakes a lane worker; the caller holds the lock. */
+    private void signalLane() {
+        laneSignals++;
+        laneWork.signal();
     }
 
     /** Search threads. */
@@ -292,8 +327,11 @@ final class SearchScheduler implements AutoCloseable {
         try {
             if (ended != null) {
                 gate.cheapEnded(ended.priority());
-                if (!laneWorkers.isEmpty()) {
-                    laneWork.signal(); // the gate may have opened
+                // The gate may have opened, which matters only to lane work waiting at it: with none
+                // waiting a signal would only wake a lane worker to find nothing (a context switch
+                // per cheap task).
+                if (!laneWorkers.isEmpty() && queues.highestWaiting(true) >= 0) {
+                    signalLane();
                 }
             }
             long waitingSince = LaneGate.NOT_WAITING;
@@ -310,6 +348,7 @@ final class SearchScheduler implements AutoCloseable {
                     }
                 }
                 Queued next = queues.poll(expired, worker.lane());
+                queuedCount = queues.size();
                 expired.forEach(queued -> entries.remove(queued.work()));
                 if (next != null) {
                     entries.remove(next.work());

@@ -218,6 +218,31 @@ class SearchSchedulerTest {
     }
 
     @Test
+    void cheapWorkAloneNeverWakesTheLane() throws InterruptedException {
+        // One search worker, so each task starts only after the worker has ended the one before it
+        // (and, on the old code, signalled the lane for it).
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000), new ManualTicker());
+        int tasks = 20;
+        CountDownLatch allRan = new CountDownLatch(tasks);
+        for (int i = 0; i < tasks; i++) {
+            assertThat(scheduler.trySubmit(record("cheap " + i, allRan))).isTrue();
+        }
+        await(allRan);
+
+        assertThat(scheduler.laneSignals()).as("lane wake-ups with no lane work").isZero();
+    }
+
+    @Test
+    void aCheapTaskEndingWakesTheLaneWhenLaneWorkWaitsAtTheGate() throws InterruptedException {
+        CountDownLatch expensiveDone = laneWorkHeldBackByCheapWork(new ManualTicker(), Duration.ofMinutes(10));
+        long before = scheduler.laneSignals();
+        releaseBlocker.countDown();
+
+        await(expensiveDone);
+        assertThat(scheduler.laneSignals()).as("the cheap task's end signalled the waiting lane").isGreaterThan(before);
+    }
+
+    @Test
     void theLaneWaitsWhileCheapWorkRunsAndGoesOnWhenItEnds() throws InterruptedException {
         CountDownLatch expensiveDone = laneWorkHeldBackByCheapWork(new ManualTicker(), Duration.ofMinutes(10));
         assertThat(ran).containsExactly("blocker");
