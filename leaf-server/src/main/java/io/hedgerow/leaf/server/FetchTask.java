@@ -53,8 +53,8 @@ final class FetchTask extends LeafTask {
         FetchedDoc[] fetched = new FetchedDoc[request.getItemsCount()];
         Query query = null;
         for (Map.Entry<Integer, List<Integer>> group : positionsByPartition.entrySet()) {
-            PartitionSearcher partition = leaf.partitions().get(group.getKey());
-            if (partition == null || !partition.tryAcquire()) {
+            PartitionSearcher partition = leaf.partitions().acquire(group.getKey());
+            if (partition == null) {
                 return failure(Status.NOT_ASSIGNED, "partition " + group.getKey() + " is not open on this leaf");
             }
             try {

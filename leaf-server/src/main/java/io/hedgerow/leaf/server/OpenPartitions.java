@@ -18,14 +18,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntConsumer;
 
 /**
  * The partitions this leaf currently serves. The root says which ones (an
  * {@link AssignPartitions} is the complete set); this opens what is new and closes what is gone.
  *
- * <p><b>Assumptions and guarantees.</b> {@link #get} is lock-free and may run concurrently with
- * {@link #assign}; a searcher returned by {@code get} may be closing, which its
- * {@link PartitionSearcher#tryAcquire()} reports. Assignments are serialized.
+ * <p><b>Assumptions and guarantees.</b> {@link #acquire} and {@link #get} are lock-free and may run
+ * concurrently with {@link #assign} and {@link #replace}. {@code acquire} returns a pinned searcher
+ * unless the partition is not open: a refresh racing it never makes a served partition look
+ * unassigned. A searcher returned by {@code get} may be closing. Assignments are serialized.
  */
 final class OpenPartitions implements Closeable {
     private static final System.Logger LOG = System.getLogger(OpenPartitions.class.getName());
@@ -36,6 +38,8 @@ final class OpenPartitions implements Closeable {
     private final Map<Integer, PartitionSearcher> open = new ConcurrentHashMap<>();
     /** The partitions' writes; null until attached (a leaf without writes serves its build). */
     private volatile LiveWrites live;
+    /** See {@link #afterLookup(IntConsumer)}; does nothing outside tests. */
+    private volatile IntConsumer afterLookup = partition -> { };
 
     OpenPartitions(IndexContext index, PartitionWarmer warmer) {
         this.index = index;
@@ -68,8 +72,40 @@ final class OpenPartitions implements Closeable {
         }
     }
 
+    /** The partition's current searcher, not pinned (it may be closing); null if it is not open here. */
     PartitionSearcher get(int partition) {
         return open.get(partition);
+    }
+
+    /**
+     * The partition's current searcher, pinned ({@link PartitionSearcher#tryAcquire()}) for the
+     * caller, who {@link Partitions#release releases} it; null only when the partition is not open
+     * here. A refresh may close the searcher found between the lookup and the pin ({@link
+     * #replace} publishes the newer one first, then closes the old): the pin then fails, and the
+     * lookup is tried again, which finds the newer one (as Lucene's {@code
+     * ReferenceManager.acquire} retries). It gives up only when the partition is gone from the map
+     * or the same closed searcher is still there (the leaf is closing).
+     */
+    PartitionSearcher acquire(int partition) {
+        while (true) {
+            PartitionSearcher searcher = open.get(partition);
+            if (searcher == null) {
+                return null;
+            }
+            afterLookup.accept(partition);
+            if (searcher.tryAcquire()) {
+                return searcher;
+            }
+            if (open.get(partition) == searcher) {
+                return null; // closed but not replaced: the leaf closes
+            }
+            // Replaced (or removed) while we looked: look again.
+        }
+    }
+
+    /** A seam for tests: runs after {@link #acquire} found a searcher, before it pins it. */
+    void afterLookup(IntConsumer hook) {
+        this.afterLookup = hook;
     }
 
     Set<Integer> openPartitions() {

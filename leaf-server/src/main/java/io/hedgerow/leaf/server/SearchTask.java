@@ -79,8 +79,8 @@ final class SearchTask extends LeafTask {
         this.queueNanos = queueNanos;
         this.budget = new SliceBudget(leaf.scheduler().workClock(), leaf.sliceNanos());
         beginStretch();
-        PartitionSearcher partition = leaf.partitions().get(request.getPartition());
-        if (partition == null || !partition.tryAcquire()) {
+        PartitionSearcher partition = leaf.partitions().acquire(request.getPartition());
+        if (partition == null) {
             return answer(failure(Status.NOT_ASSIGNED, "partition " + request.getPartition() + " is not open on this leaf"));
         }
         try {
