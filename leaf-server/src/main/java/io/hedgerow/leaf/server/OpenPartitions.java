@@ -129,6 +129,7 @@ final class OpenPartitions implements Closeable {
         }
         List<String> errors = new ArrayList<>();
         List<PartitionSearcher> opened = new ArrayList<>();
+        List<PartitionSearcher> liveCopies = new ArrayList<>(); // pinned until warmed
         int partitions = index.manifest().partitions();
         for (int partition : new TreeSet<>(wanted)) {
             if (partition < 0 || partition >= partitions) {
@@ -138,12 +139,17 @@ final class OpenPartitions implements Closeable {
             PartitionSearcher searcher = open.get(partition);
             if (searcher == null && live != null && live.hasCopy(partition)) {
                 // It took writes before this leaf restarted: serve the live copy, with its log replayed.
+                // Opening it publishes its searcher at once; it is warmed with the others before the
+                // ack says the partition is served, pinned meanwhile (a refresh may replace it).
                 try {
                     live.open(partition);
-                    searcher = open.get(partition);
+                    searcher = acquire(partition);
                 } catch (IOException | RuntimeException e) {
                     errors.add("partition " + partition + " (live copy): " + e.getMessage());
                     continue;
+                }
+                if (searcher != null) {
+                    liveCopies.add(searcher);
                 }
             }
             if (searcher == null) {
@@ -157,7 +163,10 @@ final class OpenPartitions implements Closeable {
             }
             ack.addPartitions(PartitionInfo.newBuilder().setPartition(partition).setDocCount(searcher.docCount()));
         }
-        warm(opened);
+        List<PartitionSearcher> toWarm = new ArrayList<>(opened);
+        toWarm.addAll(liveCopies);
+        warm(toWarm);
+        liveCopies.forEach(Partitions::release);
         opened.forEach(searcher -> open.put(searcher.partition(), searcher));
         if (!errors.isEmpty()) {
             ack.setError("could not open " + String.join("; ", errors));
@@ -166,7 +175,10 @@ final class OpenPartitions implements Closeable {
         return ack.build();
     }
 
-    /** Warms new partitions before they serve; a failed warm-up is logged, not fatal. */
+    /**
+     * Warms new partitions (opened from the build, or from a live copy found on disk) before the
+     * ack says they are served; a failed warm-up is logged, not fatal.
+     */
     private void warm(List<PartitionSearcher> opened) {
         long startNanos = System.nanoTime();
         try {
