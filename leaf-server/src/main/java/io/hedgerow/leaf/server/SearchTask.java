@@ -7,6 +7,7 @@ import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.leaf.search.BadQueryException;
 import io.hedgerow.leaf.search.PartitionSearcher;
 import io.hedgerow.leaf.search.QueryCost;
+import io.hedgerow.leaf.search.QueryCostEstimator;
 import io.hedgerow.leaf.search.SlicedSearch;
 import java.io.IOException;
 import jdk.jfr.EventType;
@@ -21,7 +22,8 @@ import org.apache.lucene.search.TopScoreDocCollector;
  *
  * <p><b>Cost first.</b> Before anything of the query is set up (rewrite, weight, scorers), the task
  * estimates what it will cost on its partition from the terms' statistics ({@link
- * PartitionSearcher#estimateCost}), which also enforces the expansion budget. A search past the
+ * PartitionSearcher#prepare}), which also enforces the expansion budget; the same pass over the
+ * terms gives the query their term states, so its set-up does not look them up again. A search past the
  * expensive threshold moves to the expensive lane before it is set up, so it never holds a worker
  * kept for cheap work. The answer
  * reports the estimate and what the search cost ({@code SearchResponse.cost}), and the root learns
@@ -85,8 +87,9 @@ final class SearchTask extends LeafTask {
         }
         try {
             Query query = partition.context().parsing().parse(request.getQuery());
-            cost = partition.estimateCost(query);
-            search = partition.startSliced(query, request, this, leaf.scheduler().workClock(), SlicedSearch.Windows.DEFAULT);
+            QueryCostEstimator.Prepared prepared = partition.prepare(query);
+            cost = prepared.cost();
+            search = partition.startSliced(prepared.query(), request, this, leaf.scheduler().workClock(), SlicedSearch.Windows.DEFAULT);
         } catch (BadQueryException e) {
             Partitions.release(partition);
             return answer(failure(Status.BAD_QUERY, e.getMessage()));
