@@ -37,10 +37,10 @@ final class FetchTask extends LeafTask {
 
     @Override
     Frame execute(long startNanos, long queueNanos) {
-        long cpuStartNanos = leaf.scheduler().workClock().nanoTime();
         FetchResponse.Builder response = fetch();
+        // One reading of the work clock: the worker's time since its previous task ended.
         response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos)
-                .setCpuNanos(leaf.scheduler().workClock().nanoTime() - cpuStartNanos);
+                .setCpuNanos(leaf.scheduler().taskCpuNanos());
         return Frame.newBuilder().setFetchResult(response).build();
     }
 

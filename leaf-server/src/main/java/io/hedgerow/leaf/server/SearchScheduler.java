@@ -51,8 +51,24 @@ final class SearchScheduler implements AutoCloseable {
     private record Queued(Runnable work, int priority, Runnable onExpiry) {
     }
 
-    /** A worker's own state: whether it is one of the lane's. */
-    private record Worker(boolean lane) {
+    /**
+     * A worker's own state, touched only on its thread: whether it is one of the lane's, and its
+     * last reading of the work clock, which a task's cost is measured from ({@link #taskCpuNanos}).
+     */
+    private static final class Worker {
+        private final boolean lane;
+        /** The work clock when the worker's previous task ended (or the worker started). */
+        private long lastReadingNanos;
+        /** Whether the running task read the clock through {@link #taskCpuNanos}. */
+        private boolean taskRead;
+
+        Worker(boolean lane) {
+            this.lane = lane;
+        }
+
+        boolean lane() {
+            return lane;
+        }
     }
 
     private static final Runnable NOTHING = () -> { };
@@ -267,6 +283,35 @@ final class SearchScheduler implements AutoCloseable {
         return workClock;
     }
 
+    /**
+     * The work clock when the calling worker's previous task ended, about when its current task
+     * began (what a sliced search's first slice is measured from); no reading of the clock. On a
+     * thread that is not a worker, a reading now.
+     */
+    long taskStartNanos() {
+        Worker worker = currentWorker.get();
+        return worker == null ? workClock.nanoTime() : worker.lastReadingNanos;
+    }
+
+    /**
+     * The work-clock time the calling worker spent on its current task so far, from one reading of
+     * the clock: since its previous task ended, so it includes taking this task from the queue (a
+     * few lock operations; a worker waiting for work is parked, which costs no CPU time). The reading
+     * is where the next task's time starts. Read it once, as the task answers. On a thread that is not
+     * a worker (a test running a task itself): 0, nothing to measure from.
+     */
+    long taskCpuNanos() {
+        Worker worker = currentWorker.get();
+        if (worker == null) {
+            return 0;
+        }
+        long nowNanos = workClock.nanoTime();
+        long spentNanos = nowNanos - worker.lastReadingNanos;
+        worker.lastReadingNanos = nowNanos;
+        worker.taskRead = true;
+        return spentNanos;
+    }
+
     /** The lanes, the threshold and the aging. */
     SchedulingConfig config() {
         return config;
@@ -370,6 +415,7 @@ final class SearchScheduler implements AutoCloseable {
     private void work(boolean lane) {
         Worker worker = new Worker(lane);
         currentWorker.set(worker);
+        worker.lastReadingNanos = workClock.nanoTime();
         List<Queued> expired = new ArrayList<>();
         Queued ended = null;
         while (!closed) {
@@ -381,6 +427,7 @@ final class SearchScheduler implements AutoCloseable {
                 return;
             }
             ended = null;
+            worker.taskRead = false;
             for (Queued queued : expired) {
                 runSafely(queued.onExpiry());
             }
@@ -388,6 +435,10 @@ final class SearchScheduler implements AutoCloseable {
             if (next != null) {
                 runSafely(next.work());
                 ended = lane ? null : next;
+            }
+            if (!worker.taskRead) {
+                // The task measured itself otherwise (or not at all): the next one starts from here.
+                worker.lastReadingNanos = workClock.nanoTime();
             }
         }
     }

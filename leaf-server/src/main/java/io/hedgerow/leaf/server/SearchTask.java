@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.server;
 
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -29,10 +30,21 @@ import org.apache.lucene.search.TopScoreDocCollector;
  * reports the estimate and what the search cost ({@code SearchResponse.cost}), and the root learns
  * it per query, so the next copy of an expensive query is queued in the lane on arrival.
  *
- * <p><b>Slices.</b> When the leaf slices searches ({@code --slice}), the search runs a budget of
- * work at a time, on the worker's CPU time ({@link SliceBudget}), the set-up counted in the first. A
- * cheap query ends in its first slice; one that does not is long, whatever its estimate said, and
- * moves to the lane (with lanes on) or yields to waiting work (with lanes off); see {@link #proceed}.
+ * <p><b>A cheap search runs in one pass.</b> With lanes on, a search estimated cheap runs whole on
+ * the worker that took it: each segment scored in one window, as Lucene's own search does, reading
+ * no clock while it runs (only the leaf's ticker, when it checks for a cancel or its deadline
+ * between segments), and its CPU time read once, as it answers ({@link
+ * SearchScheduler#taskCpuNanos}). So a search pays for slicing only when it is expected to be long.
+ * What that gives up: a search the estimate calls cheap that turns out long holds its worker to the
+ * end rather than moving to the lane after a slice (the estimate is an upper bound of the postings
+ * read, so that takes a query whose cost is not in its postings). The same holds with slicing off
+ * ({@code --slice=0}).
+ *
+ * <p><b>Slices.</b> Otherwise, when the leaf slices searches ({@code --slice}), the search runs a
+ * budget of work at a time, on the worker's CPU time ({@link SliceBudget}), the set-up counted in
+ * the first. An expensive search moves to the lane (with lanes on); with lanes off, a search that
+ * uses a whole slice yields to waiting work; see {@link #proceed}. The clock is read at the edges of
+ * slices and of the windows of doc ids within them ({@link SlicedSearch}).
  */
 final class SearchTask extends LeafTask {
     private static final EventType STRETCH_EVENTS = EventType.getEventType(SearchSliceEvent.class);
@@ -40,7 +52,8 @@ final class SearchTask extends LeafTask {
 
     private final SearchRequest request;
     // Set by execute, read by the slices after it; each hand-over to another worker goes through the
-    // scheduler's lock, which orders these writes before the reads.
+    // scheduler's lock, which orders these writes before the reads. The budget is null for a search
+    // run in one pass.
     private long startNanos;
     private long queueNanos;
     private SliceBudget budget;
@@ -74,22 +87,39 @@ final class SearchTask extends LeafTask {
         return request.getCostHint();
     }
 
-    /** Estimates the cost, prepares the search (holding the partition's reader until it answers) and runs it. */
+    /** The clock of a search run in one pass: never read (the budget is unlimited). */
+    private static final Ticker NO_CLOCK = () -> 0;
+
+    /**
+     * Estimates the cost, prepares the search (holding the partition's reader until it answers) and
+     * runs it: in one pass if it is cheap, in slices otherwise.
+     */
     @Override
     Frame execute(long startNanos, long queueNanos) {
         this.startNanos = startNanos;
         this.queueNanos = queueNanos;
-        this.budget = new SliceBudget(leaf.scheduler().workClock(), leaf.sliceNanos());
         beginStretch();
+        SearchScheduler scheduler = leaf.scheduler();
         PartitionSearcher partition = leaf.partitions().acquire(request.getPartition());
         if (partition == null) {
             return answer(failure(Status.NOT_ASSIGNED, "partition " + request.getPartition() + " is not open on this leaf"));
         }
+        boolean onePass;
         try {
             Query query = partition.context().parsing().parse(request.getQuery());
             QueryCostEstimator.Prepared prepared = partition.prepare(query);
             cost = prepared.cost();
-            search = partition.startSliced(prepared.query(), request, this, leaf.scheduler().workClock(), SlicedSearch.Windows.DEFAULT);
+            expensive = scheduler.config().isExpensive(cost.estimate());
+            // With lanes off every estimate is "cheap": then only slicing off means one pass.
+            onePass = !expensive && (scheduler.config().lanes() || leaf.sliceNanos() == 0);
+            if (onePass) {
+                search = partition.startSliced(prepared.query(), request, this, NO_CLOCK, SlicedSearch.Windows.WHOLE);
+            } else {
+                // From when the task began, so the parsing and the estimate count against the first slice.
+                budget = new SliceBudget(scheduler.workClock(), leaf.sliceNanos(), scheduler.taskStartNanos());
+                search = partition.startSliced(prepared.query(), request, this, scheduler.workClock(),
+                        SlicedSearch.Windows.DEFAULT);
+            }
         } catch (BadQueryException e) {
             Partitions.release(partition);
             return answer(failure(Status.BAD_QUERY, e.getMessage()));
@@ -98,11 +128,24 @@ final class SearchTask extends LeafTask {
             return answer(failure(Status.ERROR, e.toString()));
         }
         this.partition = partition;
-        expensive = leaf.scheduler().config().isExpensive(cost.estimate());
         if (expensive) {
             leaf.counters().expensiveSearches.increment();
         }
-        return proceed();
+        return onePass ? runWhole() : proceed();
+    }
+
+    /** Runs a cheap search to its end on this worker, in one step with no budget. */
+    private Frame runWhole() {
+        try {
+            TopDocs top = search.run();
+            return answer(partition.response(request, top, search.cutShort()));
+        } catch (IndexSearcher.TooManyClauses e) {
+            return answer(failure(Status.BAD_QUERY, PartitionSearcher.expandedPastClauseLimit(e).getMessage()));
+        } catch (IOException | RuntimeException e) {
+            return answer(failure(Status.ERROR, e.toString()));
+        } finally {
+            Partitions.release(partition);
+        }
     }
 
     /**
@@ -177,7 +220,11 @@ final class SearchTask extends LeafTask {
     private void endStretch(String why) {
         long cpuBefore = budget.cpuNanos();
         budget.paused();
-        long cpuNanos = budget.cpuNanos() - cpuBefore;
+        endStretch(why, budget.cpuNanos() - cpuBefore);
+    }
+
+    /** The stretch's event (if recorded) ends, having taken {@code cpuNanos} of work-clock time. */
+    private void endStretch(String why, long cpuNanos) {
         SearchSliceEvent ending = stretch;
         stretch = null;
         if (ending == null) {
@@ -189,7 +236,7 @@ final class SearchTask extends LeafTask {
             ending.partition = request.getPartition();
             ending.priority = priority();
             ending.expensive = expensive;
-            ending.stretch = budget.slices();
+            ending.stretch = budget == null ? 1 : budget.slices();
             ending.cpuNanos = cpuNanos;
             ending.ended = why;
             ending.commit();
@@ -202,14 +249,23 @@ final class SearchTask extends LeafTask {
     }
 
     private Frame answer(SearchResponse.Builder response) {
+        long cpuNanos;
+        int slices;
         if (budget != null) {
             endStretch("answered");
+            cpuNanos = budget.cpuNanos();
+            slices = budget.slices();
+        } else {
+            // In one pass (or before the search began): the one reading of the work clock.
+            cpuNanos = leaf.scheduler().taskCpuNanos();
+            slices = 1;
+            endStretch("answered", cpuNanos);
         }
-        if (budget != null && response.getStatus() == Status.OK) {
+        if (response.getStatus() == Status.OK) {
             response.setCost(io.hedgerow.common.wire.proto.QueryCost.newBuilder()
                     .setEstimate(cost == null ? 0 : cost.estimate())
-                    .setCpuNanos(budget.cpuNanos())
-                    .setSlices(budget.slices())
+                    .setCpuNanos(cpuNanos)
+                    .setSlices(slices)
                     .setExpensive(expensive));
         }
         long serviceNanos = leaf.ticker().nanoTime() - startNanos;
@@ -225,8 +281,8 @@ final class SearchTask extends LeafTask {
             event.expensive = expensive;
             event.queueNanos = queueNanos;
             event.serviceNanos = serviceNanos;
-            event.cpuNanos = budget == null ? 0 : budget.cpuNanos();
-            event.stretches = budget == null ? 0 : budget.slices();
+            event.cpuNanos = cpuNanos;
+            event.stretches = slices;
             event.commit();
         }
         return Frame.newBuilder().setResult(response).build();
