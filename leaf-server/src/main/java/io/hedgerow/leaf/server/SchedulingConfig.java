@@ -45,8 +45,10 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
      * What the command line starts leaves with: sixty thousand postings. On Europarl x20 (22,000
      * documents a partition) the term and two-term queries of the generated query set estimate at
      * most 48,000 and take 0.1-0.7 ms of CPU, sloppy phrases of three frequent terms 70,000 and more
-     * (1-3 ms), ORs of 128 frequent terms with exact counts 130,000 and more (8-20 ms). A query the
-     * estimate misses still moves to the lane once it has used a whole slice.
+     * (1-3 ms), ORs of 128 frequent terms with exact counts 130,000 and more (8-20 ms). A search
+     * estimated below runs in one pass on a search worker, so a query the estimate misses holds its
+     * worker to its end (it no longer moves to the lane after a slice: that cost every search its
+     * clock readings and windows).
      */
     public static final long DEFAULT_EXPENSIVE_COST = 60_000;
     /** Ten slices of the default length: a long search still moves at least every 10 ms. */

@@ -24,15 +24,16 @@ final class SchedulingFlags {
     // the cheap p99 1.44x its cheap-only baseline (13x that with both off), and closed-loop
     // throughput 7% below both off, inside the spread (docs/benchmarks/time-slicing.md).
     @Option(names = "--slice", paramLabel = "DURATION", converter = LeafCommand.DurationConverter.class, defaultValue = "1ms",
-            description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms): a"
-                    + " search that uses a whole slice moves to the expensive lane (with --expensive-cost=0: goes"
-                    + " back in the queue behind waiting work), so expensive queries do not hold up cheap ones; 0s"
-                    + " runs every search to its end (default: ${DEFAULT-VALUE}).")
+            description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms), so"
+                    + " expensive queries do not hold up cheap ones: with lanes, the expensive lane's searches run in"
+                    + " slices (see --lane-slice) and a search estimated cheap runs whole, in one pass; with"
+                    + " --expensive-cost=0, every search runs in slices and one that uses a whole slice goes back in"
+                    + " the queue behind waiting work. 0s runs every search to its end (default: ${DEFAULT-VALUE}).")
     private Duration slice;
 
     @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "60000",
             description = "A search whose estimated cost on its partition (postings its terms and expansions read) is"
-                    + " at least N, or that uses a whole --slice, runs in the expensive lane: max(1, workers - 1)"
+                    + " at least N runs in the expensive lane (one below runs whole, on a search worker): max(1, workers - 1)"
                     + " threads of its own that never take cheap work and step aside for it (see --lane-slice); 0 turns"
                     + " lanes off (default: ${DEFAULT-VALUE}).")
     private long expensiveCost;

@@ -28,8 +28,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * to its search workers, {@link SchedulingConfig#laneWorkers(int) lane workers} of their own that
  * run only expensive work, and the search workers run none: a search known to be expensive (the
  * root's hint on arrival, {@link #trySubmit(LeafTask, int, long, Runnable)}, or its cost estimated
- * on the worker that took it), or one that used a whole slice on a search worker, moves to the lane
- * ({@link #requeue(Runnable, int, boolean)}). So cheap work never waits for a worker behind
+ * on the worker that took it) moves to the lane ({@link #requeue(Runnable, int, boolean)}); a search
+ * estimated cheap runs whole on its search worker ({@link SearchTask}). So cheap work never waits for a worker behind
  * expensive work. And since a free worker is not a free core (the operating system shares the
  * cores between the leaf's threads and other processes), the lane also steps aside for cheap work
  * of its class or higher at the end of each of its slices, and waits while such work runs or waits

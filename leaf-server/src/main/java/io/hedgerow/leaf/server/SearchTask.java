@@ -150,8 +150,8 @@ final class SearchTask extends LeafTask {
 
     /**
      * Runs slices until the search ends or it yields. On a search worker (with lanes on), an
-     * expensive search moves to the lane before it runs, and one that uses a whole slice moves to
-     * the lane after it; with lanes off, a slice that ends while work of its class or a higher one
+     * expensive search moves to the lane before it runs (cheap ones do not come here: they run in
+     * one pass); with lanes off, a slice that ends while work of its class or a higher one
      * waits yields to it. On a lane worker, slices are the lane's (shorter), and the search pauses
      * when lane work of a higher class or cheap work of its class or higher runs or waits ({@link
      * SearchScheduler#shouldYield}), keeping its place in the lane.
@@ -176,7 +176,9 @@ final class SearchTask extends LeafTask {
             }
             while (search.step(budget.sliceLeft())) {
                 if (!scheduler.runsExpensiveWork()) {
-                    // A whole slice on a search worker and not done: long, whatever its estimate said.
+                    // A whole slice on a search worker and not done: long, whatever its estimate said. Not
+                    // reached while cheap searches run in one pass (see the class comment); kept so a
+                    // search sliced on a search worker with lanes on still moves.
                     leaf.counters().movedToLane.increment();
                     expensive = true;
                     yielded = park("to lane");
