@@ -27,9 +27,13 @@ import java.util.Objects;
  *                          (with lanes on: the most cheap work holds the lane back, see {@code LaneGate})
  * @param laneSlice         the slices of a search on a lane worker (when searches are sliced at all):
  *                          how soon the lane looks whether cheap work came, and steps aside for it
+ * @param inlineCheap       experimental, off by default: with lanes on, a search the root already knows
+ *                          to be cheap (its cost hint) runs on the event loop that read it, without a
+ *                          thread hop, when nothing is queued and a search worker is idle (see {@code
+ *                          SearchScheduler#tryStartInline}); not yet measured
  */
 public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long expensiveCost,
-        Duration continuationAging, Duration laneSlice) {
+        Duration continuationAging, Duration laneSlice, boolean inlineCheap) {
     /** Scheduling classes, highest first, as {@link Priority} numbers them. */
     public static final int CLASSES = Priority.values().length - 1; // less UNRECOGNIZED
 
@@ -92,6 +96,12 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
         }
     }
 
+    /** Searches never run inline (see {@link #inlineCheap()}). */
+    public SchedulingConfig(List<Integer> depths, int lowerClassEvery, long expensiveCost,
+            Duration continuationAging, Duration laneSlice) {
+        this(depths, lowerClassEvery, expensiveCost, continuationAging, laneSlice, false);
+    }
+
     /** Without lanes, continuations aging after the default. */
     public SchedulingConfig(List<Integer> depths, int lowerClassEvery) {
         this(depths, lowerClassEvery, 0, DEFAULT_CONTINUATION_AGING, DEFAULT_LANE_SLICE);
@@ -109,24 +119,38 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
     public SchedulingConfig withDepth(Priority priority, int depth) {
         Integer[] changed = depths.toArray(Integer[]::new);
         changed[priority.getNumber()] = depth;
-        return new SchedulingConfig(List.of(changed), lowerClassEvery, expensiveCost, continuationAging, laneSlice);
+        return new SchedulingConfig(List.of(changed), lowerClassEvery, expensiveCost, continuationAging, laneSlice,
+                inlineCheap);
     }
 
     public SchedulingConfig withLowerClassEvery(int every) {
-        return new SchedulingConfig(depths, every, expensiveCost, continuationAging, laneSlice);
+        return new SchedulingConfig(depths, every, expensiveCost, continuationAging, laneSlice, inlineCheap);
     }
 
     /** Searches estimated to cost at least this run in the expensive lane (0: no lanes). */
     public SchedulingConfig withExpensiveCost(long cost) {
-        return new SchedulingConfig(depths, lowerClassEvery, cost, continuationAging, laneSlice);
+        return new SchedulingConfig(depths, lowerClassEvery, cost, continuationAging, laneSlice, inlineCheap);
     }
 
     public SchedulingConfig withContinuationAging(Duration aging) {
-        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, aging, laneSlice);
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, aging, laneSlice, inlineCheap);
     }
 
     public SchedulingConfig withLaneSlice(Duration slice) {
-        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, continuationAging, slice);
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, continuationAging, slice, inlineCheap);
+    }
+
+    /** Whether a search known to be cheap may run inline, on the event loop (experimental; see the record). */
+    public SchedulingConfig withInlineCheap(boolean inline) {
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, continuationAging, laneSlice, inline);
+    }
+
+    /**
+     * Whether a search whose root-sent cost hint is {@code costHint} is known to be cheap: lanes on,
+     * and a hint (the root saw the query before) below the threshold.
+     */
+    boolean isKnownCheap(long costHint) {
+        return lanes() && costHint > 0 && costHint < expensiveCost;
     }
 
     /** Whether searches are split into cheap work and an expensive lane. */

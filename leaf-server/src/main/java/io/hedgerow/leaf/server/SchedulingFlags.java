@@ -52,6 +52,15 @@ final class SchedulingFlags {
                     + " slice anyway (default: ${DEFAULT-VALUE}).")
     private Duration continuationAging;
 
+    // Off until measured: it saves a thread hop per cheap search but runs Lucene on an event loop.
+    @Option(names = "--inline-cheap", defaultValue = "false",
+            description = "Experimental: with lanes on, a search the root already knows to be cheap (its cost hint is"
+                    + " below --expensive-cost) runs on the connection's event loop, without a hop to a worker, when"
+                    + " nothing is queued and a search worker is idle; one whose estimate here says expensive moves to"
+                    + " the lane before it is set up. Never with --fault-injection, whose holds would block the event loop"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private boolean inlineCheap;
+
     /** The slice of a search's work, 0 for none. */
     Duration slice() {
         return slice;
@@ -61,7 +70,7 @@ final class SchedulingFlags {
     SchedulingConfig scheduling() {
         SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery)
                 .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging)
-                .withLaneSlice(laneSlice);
+                .withLaneSlice(laneSlice).withInlineCheap(inlineCheap);
         for (var depth : queueDepths.entrySet()) {
             scheduling = scheduling.withDepth(priorityNamed(depth.getKey()), depth.getValue());
         }

@@ -92,6 +92,8 @@ final class SearchScheduler implements AutoCloseable {
     private final Ticker workClock;
     /** {@code queues.size()}, written under the lock after each change, read without it. */
     private volatile int queuedCount;
+    /** Search workers waiting for cheap work; guarded by {@link #lock}. */
+    private int idleSearchWorkers;
     /** Signals of {@link #laneWork}; guarded by {@link #lock}. */
     private long laneSignals;
     private volatile boolean closed;
@@ -179,6 +181,43 @@ final class SearchScheduler implements AutoCloseable {
                 cheapWork.signal();
             }
             return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether the caller may run a cheap task of class {@code priority} itself, now, instead of
+     * queueing it ({@link SchedulingConfig#inlineCheap()}, experimental): only when nothing is
+     * queued, so it overtakes nothing, and a search worker is idle, so it adds no more searches at
+     * once than the workers would run. When true, the task counts as cheap work running, which the
+     * lane steps aside for ({@link LaneGate}), until the caller calls {@link #inlineEnded}.
+     * Non-blocking (the lock, briefly): callable from an event loop.
+     */
+    boolean tryStartInline(int priority) {
+        if (!config.inlineCheap() || !config.lanes() || closed) {
+            return false;
+        }
+        lock.lock();
+        try {
+            if (queues.size() > 0 || idleSearchWorkers == 0) {
+                return false;
+            }
+            gate.cheapStarted(priority);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A task {@link #tryStartInline started inline} ended. */
+    void inlineEnded(int priority) {
+        lock.lock();
+        try {
+            gate.cheapEnded(priority);
+            if (!laneWorkers.isEmpty() && queues.highestWaiting(true) >= 0) {
+                signalLane();
+            }
         } finally {
             lock.unlock();
         }
@@ -405,7 +444,16 @@ final class SearchScheduler implements AutoCloseable {
                 if (!expired.isEmpty()) {
                     return null; // answer those first, outside the lock
                 }
-                (worker.lane() ? laneWork : cheapWork).await();
+                if (worker.lane()) {
+                    laneWork.await();
+                } else {
+                    idleSearchWorkers++;
+                    try {
+                        cheapWork.await();
+                    } finally {
+                        idleSearchWorkers--;
+                    }
+                }
             }
         } finally {
             lock.unlock();

@@ -40,6 +40,12 @@ import org.apache.lucene.search.TopScoreDocCollector;
  * read, so that takes a query whose cost is not in its postings). The same holds with slicing off
  * ({@code --slice=0}).
  *
+ * <p><b>Inline (experimental, off by default).</b> With {@code --inline-cheap}, a search the root
+ * knows to be cheap may run on the event loop that read it ({@link #runInline}), saving the hop to
+ * a worker; if its estimate here says expensive it moves to the lane before it is set up, so an event
+ * loop runs at most the estimate and a cheap search. Not yet measured: the lead measures it before
+ * it is turned on anywhere.
+ *
  * <p><b>Slices.</b> Otherwise, when the leaf slices searches ({@code --slice}), the search runs a
  * budget of work at a time, on the worker's CPU time ({@link SliceBudget}), the set-up counted in
  * the first. An expensive search moves to the lane (with lanes on); with lanes off, a search that
@@ -62,6 +68,12 @@ final class SearchTask extends LeafTask {
     /** The search, and the partition whose reader it holds until it answers. */
     private SlicedSearch<TopScoreDocCollector, TopDocs> search;
     private PartitionSearcher partition;
+    /**
+     * Whether it runs on an event loop ({@link #runInline}), until it leaves it for the lane; and
+     * the work clock there when it began (a worker measures a task itself, an event loop does not).
+     */
+    private boolean inline;
+    private long inlineStartNanos;
     /** The running stretch's JFR event; null when the event is not recorded, or between stretches. */
     private SearchSliceEvent stretch;
 
@@ -75,6 +87,26 @@ final class SearchTask extends LeafTask {
         if (request.hasTwin()) {
             leaf.peers().cancelTwin(request.getTwin().getLeafAddress(), key().rootId(), request.getTwin().getRequestId());
         }
+    }
+
+    /**
+     * Whether it may run on the event loop that read it ({@link SchedulingConfig#inlineCheap()},
+     * experimental): the root knows it to be cheap, it has no twin, and no fault can be injected
+     * (an injected hold would hold the event loop).
+     */
+    boolean mayRunInline() {
+        return leaf.scheduler().config().inlineCheap() && leaf.scheduler().config().isKnownCheap(costHint())
+                && !request.hasTwin() && !leaf.faults().enabled();
+    }
+
+    /**
+     * Runs the task on the calling event loop, which {@link SearchScheduler#tryStartInline} allowed.
+     * A search estimated cheap runs there in one pass; one estimated expensive moves to the lane
+     * before it is set up, as from a search worker.
+     */
+    void runInline() {
+        inline = true;
+        run();
     }
 
     @Override
@@ -100,6 +132,9 @@ final class SearchTask extends LeafTask {
         this.queueNanos = queueNanos;
         beginStretch();
         SearchScheduler scheduler = leaf.scheduler();
+        if (inline) {
+            inlineStartNanos = scheduler.workClock().nanoTime();
+        }
         PartitionSearcher partition = leaf.partitions().acquire(request.getPartition());
         if (partition == null) {
             return answer(failure(Status.NOT_ASSIGNED, "partition " + request.getPartition() + " is not open on this leaf"));
@@ -168,7 +203,7 @@ final class SearchTask extends LeafTask {
             if (scheduler.onLaneWorker()) {
                 budget.useLaneSlices(scheduler.config().laneSlice().toNanos());
             }
-            if (expensive && !scheduler.runsExpensiveWork()) {
+            if (expensive && (inline || !scheduler.runsExpensiveWork())) {
                 yielded = park("to lane");
                 if (yielded) {
                     return null;
@@ -207,6 +242,7 @@ final class SearchTask extends LeafTask {
     /** Queues the rest of the search; true when this thread must touch nothing of the task any more. */
     private boolean park(String why) {
         // Before the hand-over: after it, another worker may resume the task.
+        inline = false;
         endStretch(why);
         return yieldWorker(expensive);
     }
@@ -259,7 +295,8 @@ final class SearchTask extends LeafTask {
             slices = budget.slices();
         } else {
             // In one pass (or before the search began): the one reading of the work clock.
-            cpuNanos = leaf.scheduler().taskCpuNanos();
+            cpuNanos = inline ? leaf.scheduler().workClock().nanoTime() - inlineStartNanos
+                    : leaf.scheduler().taskCpuNanos();
             slices = 1;
             endStretch("answered", cpuNanos);
         }
