@@ -81,8 +81,9 @@ final class ClusterOptions {
     Duration leafWarmup;
 
     @Option(names = "--leaf-workers", paramLabel = "N", defaultValue = "0",
-            description = "Search threads per leaf (default: one per core). More than cores helps only when requests"
-                    + " wait without using CPU, as injected delays do.")
+            description = "Search threads per leaf (default 0: the machine's cores shared out between the leaves,"
+                    + " max(1, cores / leaves), so 4 leaves on 2 cores run 1 each). More than cores helps only when"
+                    + " requests wait without using CPU, as injected delays do.")
     int leafWorkers;
 
     @Option(names = "--leaf-arg", paramLabel = "ARG",

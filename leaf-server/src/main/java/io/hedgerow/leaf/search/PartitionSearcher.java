@@ -137,7 +137,7 @@ public final class PartitionSearcher implements Closeable {
      */
     public SearchResponse.Builder search(Query query, SearchRequest request, QueryTimeout timeout)
             throws IOException, BadQueryException {
-        estimateCost(query);
+        query = prepare(query).query();
         IndexSearcher searcher = sharedSearcher;
         if (timeout != null) {
             // The timeout is per searcher, and searchers are cheap views of the shared reader.
@@ -162,14 +162,25 @@ public final class PartitionSearcher implements Closeable {
      *         than the limits allow
      */
     public QueryCost estimateCost(Query query) throws IOException, BadQueryException {
-        return QueryCostEstimator.estimate(query, reader, context.parsing().limits(), partition);
+        return prepare(query).cost();
+    }
+
+    /**
+     * What the query will cost here and the query ready to run here, from one pass over its terms
+     * ({@link QueryCostEstimator#prepare}): run {@link QueryCostEstimator.Prepared#query()}, whose
+     * term queries carry the term states the estimate looked up, on this partition only. Enforces
+     * the expansion budget as {@link #estimateCost} does. The caller holds an {@link #tryAcquire()
+     * acquired} reader.
+     */
+    public QueryCostEstimator.Prepared prepare(Query query) throws IOException, BadQueryException {
+        return QueryCostEstimator.prepare(query, sharedSearcher, context.parsing().limits(), partition);
     }
 
     /**
      * The query phase in slices: the same search as {@link #search}, ready to run a budget of work at
      * a time ({@link SlicedSearch#step}; the first step rewrites the query and builds its weight);
-     * its end gives the same answer through {@link #response}. The caller has {@link #estimateCost
-     * estimated} the query's cost here, which enforces the expansion budget, and holds an {@link
+     * its end gives the same answer through {@link #response}. The caller has {@link #prepare
+     * prepared} the query here (which enforces the expansion budget) and passes the prepared one, and holds an {@link
      * #tryAcquire() acquired} reader until the search is done.
      *
      * @param timeout   polled before each unit of work; when it says to exit, the search ends with what

@@ -2,20 +2,29 @@ package io.hedgerow.leaf.search;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.lucene.index.FilterLeafReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TermStates;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.MultiTermQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.automaton.ByteRunAutomaton;
 
@@ -47,23 +56,101 @@ public final class QueryCostEstimator {
     }
 
     /**
+     * A query ready to run, and what it will cost: the query is the parsed one with each of its
+     * term queries given the {@link TermStates} the estimate looked up ({@code new TermQuery(term,
+     * states)}), so setting it up does not look its terms up in the term dictionary again.
+     *
+     * @param query the query to run, on a searcher of the reader it was prepared on
+     */
+    public record Prepared(Query query, QueryCost cost) {
+    }
+
+    /**
+     * What the query costs on the searcher's reader, with the query prepared to run there: one pass
+     * over its terms serves both. Each distinct term is looked up once per segment ({@link
+     * TermStates#build}), its statistics giving the estimate and its states the term query's setup
+     * (the states hold on to nothing of the reader but its segments' term positions, and are valid
+     * for searchers of this reader only, which Lucene checks: on another reader it looks the term up
+     * itself). Terms of phrases and other queries are looked up for the estimate only: Lucene takes
+     * no states from outside for them.
+     *
      * @param partition for refusal messages
      * @throws BadQueryException naming the first expansion limit the query is over on this partition
      */
-    public static QueryCost estimate(Query query, IndexReader reader, QueryLimits limits, int partition)
+    public static Prepared prepare(Query query, IndexSearcher searcher, QueryLimits limits, int partition)
             throws IOException, BadQueryException {
         Collector collector = new Collector();
         query.visit(collector);
+        IndexReader reader = searcher.getIndexReader();
+        Map<Term, TermStates> states = new HashMap<>();
         long postings = 0;
         for (Weighted term : collector.terms) {
-            postings = saturatedAdd(postings, (long) reader.docFreq(term.term()) * term.weight());
+            TermStates termStates = states.get(term.term());
+            if (termStates == null) {
+                termStates = TermStates.build(searcher, term.term(), true);
+                states.put(term.term(), termStates);
+            }
+            postings = saturatedAdd(postings, (long) termStates.docFreq() * term.weight());
         }
         postings = saturatedAdd(postings, (long) collector.wholePartition * reader.maxDoc());
         Budget budget = new Budget(limits, partition);
         for (MultiTermQuery expanding : collector.multiTerm) {
             budget.enumerate(expanding, reader);
         }
-        return QueryCost.of(saturatedAdd(postings, budget.postings), budget.expandedTotal, budget.visited);
+        QueryCost cost = QueryCost.of(saturatedAdd(postings, budget.postings), budget.expandedTotal, budget.visited);
+        return new Prepared(withTermStates(query, states), cost);
+    }
+
+    /**
+     * What the query costs on {@code reader} (see {@link #prepare}, of which this is the estimate only).
+     *
+     * @param partition for refusal messages
+     * @throws BadQueryException naming the first expansion limit the query is over on this partition
+     */
+    public static QueryCost estimate(Query query, IndexReader reader, QueryLimits limits, int partition)
+            throws IOException, BadQueryException {
+        return prepare(query, new IndexSearcher(reader), limits, partition).cost();
+    }
+
+    /**
+     * The query with each term query in it (through boolean, boost, disjunction-max and
+     * constant-score wrappers) carrying its term's states; the same object where nothing changed.
+     */
+    static Query withTermStates(Query query, Map<Term, TermStates> states) {
+        return switch (query) {
+            case TermQuery term when term.getTermStates() == null && states.containsKey(term.getTerm()) ->
+                    new TermQuery(term.getTerm(), states.get(term.getTerm()));
+            case BoostQuery boost -> {
+                Query inner = withTermStates(boost.getQuery(), states);
+                yield inner == boost.getQuery() ? boost : new BoostQuery(inner, boost.getBoost());
+            }
+            case ConstantScoreQuery constant -> {
+                Query inner = withTermStates(constant.getQuery(), states);
+                yield inner == constant.getQuery() ? constant : new ConstantScoreQuery(inner);
+            }
+            case DisjunctionMaxQuery max -> {
+                List<Query> disjuncts = new ArrayList<>();
+                boolean changed = false;
+                for (Query disjunct : max.getDisjuncts()) {
+                    Query prepared = withTermStates(disjunct, states);
+                    changed |= prepared != disjunct;
+                    disjuncts.add(prepared);
+                }
+                yield changed ? new DisjunctionMaxQuery(disjuncts, max.getTieBreakerMultiplier()) : max;
+            }
+            case BooleanQuery bool -> {
+                BooleanQuery.Builder builder = new BooleanQuery.Builder()
+                        .setMinimumNumberShouldMatch(bool.getMinimumNumberShouldMatch());
+                boolean changed = false;
+                for (BooleanClause clause : bool.clauses()) {
+                    Query prepared = withTermStates(clause.query(), states);
+                    changed |= prepared != clause.query();
+                    builder.add(prepared, clause.occur());
+                }
+                yield changed ? builder.build() : bool;
+            }
+            default -> query;
+        };
     }
 
     /** How much a phrase's postings weigh: positions are read, and a loose phrase tries many alignments. */

@@ -84,6 +84,12 @@ public final class SlicedSearch<C extends Collector, T> {
             }
         }
 
+        /**
+         * Each segment in one window, as {@link IndexSearcher#search} scores it: for a search run in
+         * one pass (a step with an unlimited budget), whose clock need not be read at all.
+         */
+        public static final Windows WHOLE = new Windows(Integer.MAX_VALUE, Integer.MAX_VALUE);
+
         /** Windows that never grow (for tests that count them). */
         public static Windows fixed(int docs) {
             return new Windows(docs, docs);

@@ -34,6 +34,11 @@ final class FaultControl {
         this.wakeHeldWorkers = wakeHeldWorkers;
     }
 
+    /** Whether faults may be injected (then nothing may run on an event loop that a fault could hold). */
+    boolean enabled() {
+        return enabled;
+    }
+
     FaultInjector injector() {
         return injector;
     }

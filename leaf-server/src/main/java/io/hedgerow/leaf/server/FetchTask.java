@@ -37,10 +37,10 @@ final class FetchTask extends LeafTask {
 
     @Override
     Frame execute(long startNanos, long queueNanos) {
-        long cpuStartNanos = leaf.scheduler().workClock().nanoTime();
         FetchResponse.Builder response = fetch();
+        // One reading of the work clock: the worker's time since its previous task ended.
         response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos)
-                .setCpuNanos(leaf.scheduler().workClock().nanoTime() - cpuStartNanos);
+                .setCpuNanos(leaf.scheduler().taskCpuNanos());
         return Frame.newBuilder().setFetchResult(response).build();
     }
 
@@ -53,8 +53,8 @@ final class FetchTask extends LeafTask {
         FetchedDoc[] fetched = new FetchedDoc[request.getItemsCount()];
         Query query = null;
         for (Map.Entry<Integer, List<Integer>> group : positionsByPartition.entrySet()) {
-            PartitionSearcher partition = leaf.partitions().get(group.getKey());
-            if (partition == null || !partition.tryAcquire()) {
+            PartitionSearcher partition = leaf.partitions().acquire(group.getKey());
+            if (partition == null) {
                 return failure(Status.NOT_ASSIGNED, "partition " + group.getKey() + " is not open on this leaf");
             }
             try {

@@ -41,7 +41,11 @@ public final class LeafCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "0", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     private int port;
 
-    @Option(names = "--workers", description = "Search threads (default: one per core, here ${DEFAULT-VALUE}).")
+    @Option(names = "--workers", description = "Search threads (default: one per core this JVM may use,"
+            + " Runtime.availableProcessors(), which counts a container's CPU limit: here ${DEFAULT-VALUE}). With"
+            + " lanes on, the expensive lane adds max(1, workers - 1) threads, parked unless expensive work waits."
+            + " Several leaves on one machine should share its cores: `hedgerow local` gives each"
+            + " max(1, cores / leaves).")
     private int workers = Runtime.getRuntime().availableProcessors();
 
     @Mixin

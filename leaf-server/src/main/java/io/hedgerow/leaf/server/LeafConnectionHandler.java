@@ -260,6 +260,20 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         if (!leaf.inflight().register(task, tied)) {
             return; // its twin's cancel came first: answered CANCELLED
         }
+        if (!tied && task instanceof SearchTask search && search.mayRunInline()
+                && leaf.scheduler().tryStartInline(task.priority())) {
+            // Experimental, off by default (--inline-cheap): a known-cheap search with nothing queued
+            // and a worker idle runs here, saving the hop to the worker. Not yet measured.
+            try {
+                search.runInline();
+            } catch (RuntimeException e) {
+                // A task answers its own errors, as on a worker; reaching here is a bug, but the connection lives on.
+                LOG.log(System.Logger.Level.ERROR, "search task failed inline", e);
+            } finally {
+                leaf.scheduler().inlineEnded(task.priority());
+            }
+            return;
+        }
         if (!enqueue(task)) {
             ctx.write(task.busy(), ctx.voidPromise());
             wroteInThisRead = true;

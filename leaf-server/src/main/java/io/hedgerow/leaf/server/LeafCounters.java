@@ -80,7 +80,7 @@ public final class LeafCounters {
      * @param twinCancelDelaysNegative  twin cancels stamped later than they arrived (the clocks disagree): not recorded
      * @param expensiveSearches         searches whose estimated cost put them in the expensive lane
      * @param movedToLane               searches estimated cheap that used a whole slice on a search worker and
-     *                                  moved to the expensive lane
+     *                                  moved to the expensive lane (none since cheap searches run in one pass)
      */
     public record Snapshot(
             long rootCancelsReceived,

@@ -18,14 +18,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntConsumer;
 
 /**
  * The partitions this leaf currently serves. The root says which ones (an
  * {@link AssignPartitions} is the complete set); this opens what is new and closes what is gone.
  *
- * <p><b>Assumptions and guarantees.</b> {@link #get} is lock-free and may run concurrently with
- * {@link #assign}; a searcher returned by {@code get} may be closing, which its
- * {@link PartitionSearcher#tryAcquire()} reports. Assignments are serialized.
+ * <p><b>Assumptions and guarantees.</b> {@link #acquire} and {@link #get} are lock-free and may run
+ * concurrently with {@link #assign} and {@link #replace}. {@code acquire} returns a pinned searcher
+ * unless the partition is not open: a refresh racing it never makes a served partition look
+ * unassigned. A searcher returned by {@code get} may be closing. Assignments are serialized.
  */
 final class OpenPartitions implements Closeable {
     private static final System.Logger LOG = System.getLogger(OpenPartitions.class.getName());
@@ -36,6 +38,8 @@ final class OpenPartitions implements Closeable {
     private final Map<Integer, PartitionSearcher> open = new ConcurrentHashMap<>();
     /** The partitions' writes; null until attached (a leaf without writes serves its build). */
     private volatile LiveWrites live;
+    /** See {@link #afterLookup(IntConsumer)}; does nothing outside tests. */
+    private volatile IntConsumer afterLookup = partition -> { };
 
     OpenPartitions(IndexContext index, PartitionWarmer warmer) {
         this.index = index;
@@ -68,8 +72,40 @@ final class OpenPartitions implements Closeable {
         }
     }
 
+    /** The partition's current searcher, not pinned (it may be closing); null if it is not open here. */
     PartitionSearcher get(int partition) {
         return open.get(partition);
+    }
+
+    /**
+     * The partition's current searcher, pinned ({@link PartitionSearcher#tryAcquire()}) for the
+     * caller, who {@link Partitions#release releases} it; null only when the partition is not open
+     * here. A refresh may close the searcher found between the lookup and the pin ({@link
+     * #replace} publishes the newer one first, then closes the old): the pin then fails, and the
+     * lookup is tried again, which finds the newer one (as Lucene's {@code
+     * ReferenceManager.acquire} retries). It gives up only when the partition is gone from the map
+     * or the same closed searcher is still there (the leaf is closing).
+     */
+    PartitionSearcher acquire(int partition) {
+        while (true) {
+            PartitionSearcher searcher = open.get(partition);
+            if (searcher == null) {
+                return null;
+            }
+            afterLookup.accept(partition);
+            if (searcher.tryAcquire()) {
+                return searcher;
+            }
+            if (open.get(partition) == searcher) {
+                return null; // closed but not replaced: the leaf closes
+            }
+            // Replaced (or removed) while we looked: look again.
+        }
+    }
+
+    /** A seam for tests: runs after {@link #acquire} found a searcher, before it pins it. */
+    void afterLookup(IntConsumer hook) {
+        this.afterLookup = hook;
     }
 
     Set<Integer> openPartitions() {
@@ -93,6 +129,7 @@ final class OpenPartitions implements Closeable {
         }
         List<String> errors = new ArrayList<>();
         List<PartitionSearcher> opened = new ArrayList<>();
+        List<PartitionSearcher> liveCopies = new ArrayList<>(); // pinned until warmed
         int partitions = index.manifest().partitions();
         for (int partition : new TreeSet<>(wanted)) {
             if (partition < 0 || partition >= partitions) {
@@ -102,12 +139,17 @@ final class OpenPartitions implements Closeable {
             PartitionSearcher searcher = open.get(partition);
             if (searcher == null && live != null && live.hasCopy(partition)) {
                 // It took writes before this leaf restarted: serve the live copy, with its log replayed.
+                // Opening it publishes its searcher at once; it is warmed with the others before the
+                // ack says the partition is served, pinned meanwhile (a refresh may replace it).
                 try {
                     live.open(partition);
-                    searcher = open.get(partition);
+                    searcher = acquire(partition);
                 } catch (IOException | RuntimeException e) {
                     errors.add("partition " + partition + " (live copy): " + e.getMessage());
                     continue;
+                }
+                if (searcher != null) {
+                    liveCopies.add(searcher);
                 }
             }
             if (searcher == null) {
@@ -121,7 +163,10 @@ final class OpenPartitions implements Closeable {
             }
             ack.addPartitions(PartitionInfo.newBuilder().setPartition(partition).setDocCount(searcher.docCount()));
         }
-        warm(opened);
+        List<PartitionSearcher> toWarm = new ArrayList<>(opened);
+        toWarm.addAll(liveCopies);
+        warm(toWarm);
+        liveCopies.forEach(Partitions::release);
         opened.forEach(searcher -> open.put(searcher.partition(), searcher));
         if (!errors.isEmpty()) {
             ack.setError("could not open " + String.join("; ", errors));
@@ -130,7 +175,10 @@ final class OpenPartitions implements Closeable {
         return ack.build();
     }
 
-    /** Warms new partitions before they serve; a failed warm-up is logged, not fatal. */
+    /**
+     * Warms new partitions (opened from the build, or from a live copy found on disk) before the
+     * ack says they are served; a failed warm-up is logged, not fatal.
+     */
     private void warm(List<PartitionSearcher> opened) {
         long startNanos = System.nanoTime();
         try {

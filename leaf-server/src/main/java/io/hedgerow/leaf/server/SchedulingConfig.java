@@ -27,9 +27,13 @@ import java.util.Objects;
  *                          (with lanes on: the most cheap work holds the lane back, see {@code LaneGate})
  * @param laneSlice         the slices of a search on a lane worker (when searches are sliced at all):
  *                          how soon the lane looks whether cheap work came, and steps aside for it
+ * @param inlineCheap       experimental, off by default: with lanes on, a search the root already knows
+ *                          to be cheap (its cost hint) runs on the event loop that read it, without a
+ *                          thread hop, when nothing is queued and a search worker is idle (see {@code
+ *                          SearchScheduler#tryStartInline}); not yet measured
  */
 public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long expensiveCost,
-        Duration continuationAging, Duration laneSlice) {
+        Duration continuationAging, Duration laneSlice, boolean inlineCheap) {
     /** Scheduling classes, highest first, as {@link Priority} numbers them. */
     public static final int CLASSES = Priority.values().length - 1; // less UNRECOGNIZED
 
@@ -45,8 +49,10 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
      * What the command line starts leaves with: sixty thousand postings. On Europarl x20 (22,000
      * documents a partition) the term and two-term queries of the generated query set estimate at
      * most 48,000 and take 0.1-0.7 ms of CPU, sloppy phrases of three frequent terms 70,000 and more
-     * (1-3 ms), ORs of 128 frequent terms with exact counts 130,000 and more (8-20 ms). A query the
-     * estimate misses still moves to the lane once it has used a whole slice.
+     * (1-3 ms), ORs of 128 frequent terms with exact counts 130,000 and more (8-20 ms). A search
+     * estimated below runs in one pass on a search worker, so a query the estimate misses holds its
+     * worker to its end (it no longer moves to the lane after a slice: that cost every search its
+     * clock readings and windows).
      */
     public static final long DEFAULT_EXPENSIVE_COST = 60_000;
     /** Ten slices of the default length: a long search still moves at least every 10 ms. */
@@ -90,6 +96,12 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
         }
     }
 
+    /** Searches never run inline (see {@link #inlineCheap()}). */
+    public SchedulingConfig(List<Integer> depths, int lowerClassEvery, long expensiveCost,
+            Duration continuationAging, Duration laneSlice) {
+        this(depths, lowerClassEvery, expensiveCost, continuationAging, laneSlice, false);
+    }
+
     /** Without lanes, continuations aging after the default. */
     public SchedulingConfig(List<Integer> depths, int lowerClassEvery) {
         this(depths, lowerClassEvery, 0, DEFAULT_CONTINUATION_AGING, DEFAULT_LANE_SLICE);
@@ -107,24 +119,38 @@ public record SchedulingConfig(List<Integer> depths, int lowerClassEvery, long e
     public SchedulingConfig withDepth(Priority priority, int depth) {
         Integer[] changed = depths.toArray(Integer[]::new);
         changed[priority.getNumber()] = depth;
-        return new SchedulingConfig(List.of(changed), lowerClassEvery, expensiveCost, continuationAging, laneSlice);
+        return new SchedulingConfig(List.of(changed), lowerClassEvery, expensiveCost, continuationAging, laneSlice,
+                inlineCheap);
     }
 
     public SchedulingConfig withLowerClassEvery(int every) {
-        return new SchedulingConfig(depths, every, expensiveCost, continuationAging, laneSlice);
+        return new SchedulingConfig(depths, every, expensiveCost, continuationAging, laneSlice, inlineCheap);
     }
 
     /** Searches estimated to cost at least this run in the expensive lane (0: no lanes). */
     public SchedulingConfig withExpensiveCost(long cost) {
-        return new SchedulingConfig(depths, lowerClassEvery, cost, continuationAging, laneSlice);
+        return new SchedulingConfig(depths, lowerClassEvery, cost, continuationAging, laneSlice, inlineCheap);
     }
 
     public SchedulingConfig withContinuationAging(Duration aging) {
-        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, aging, laneSlice);
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, aging, laneSlice, inlineCheap);
     }
 
     public SchedulingConfig withLaneSlice(Duration slice) {
-        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, continuationAging, slice);
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, continuationAging, slice, inlineCheap);
+    }
+
+    /** Whether a search known to be cheap may run inline, on the event loop (experimental; see the record). */
+    public SchedulingConfig withInlineCheap(boolean inline) {
+        return new SchedulingConfig(depths, lowerClassEvery, expensiveCost, continuationAging, laneSlice, inline);
+    }
+
+    /**
+     * Whether a search whose root-sent cost hint is {@code costHint} is known to be cheap: lanes on,
+     * and a hint (the root saw the query before) below the threshold.
+     */
+    boolean isKnownCheap(long costHint) {
+        return lanes() && costHint > 0 && costHint < expensiveCost;
     }
 
     /** Whether searches are split into cheap work and an expensive lane. */

@@ -24,15 +24,16 @@ final class SchedulingFlags {
     // the cheap p99 1.44x its cheap-only baseline (13x that with both off), and closed-loop
     // throughput 7% below both off, inside the spread (docs/benchmarks/time-slicing.md).
     @Option(names = "--slice", paramLabel = "DURATION", converter = LeafCommand.DurationConverter.class, defaultValue = "1ms",
-            description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms): a"
-                    + " search that uses a whole slice moves to the expensive lane (with --expensive-cost=0: goes"
-                    + " back in the queue behind waiting work), so expensive queries do not hold up cheap ones; 0s"
-                    + " runs every search to its end (default: ${DEFAULT-VALUE}).")
+            description = "Run searches in slices of this much work, measured on the worker's CPU time (e.g. 1ms), so"
+                    + " expensive queries do not hold up cheap ones: with lanes, the expensive lane's searches run in"
+                    + " slices (see --lane-slice) and a search estimated cheap runs whole, in one pass; with"
+                    + " --expensive-cost=0, every search runs in slices and one that uses a whole slice goes back in"
+                    + " the queue behind waiting work. 0s runs every search to its end (default: ${DEFAULT-VALUE}).")
     private Duration slice;
 
     @Option(names = "--expensive-cost", paramLabel = "N", defaultValue = "60000",
             description = "A search whose estimated cost on its partition (postings its terms and expansions read) is"
-                    + " at least N, or that uses a whole --slice, runs in the expensive lane: max(1, workers - 1)"
+                    + " at least N runs in the expensive lane (one below runs whole, on a search worker): max(1, workers - 1)"
                     + " threads of its own that never take cheap work and step aside for it (see --lane-slice); 0 turns"
                     + " lanes off (default: ${DEFAULT-VALUE}).")
     private long expensiveCost;
@@ -51,6 +52,15 @@ final class SchedulingFlags {
                     + " slice anyway (default: ${DEFAULT-VALUE}).")
     private Duration continuationAging;
 
+    // Off until measured: it saves a thread hop per cheap search but runs Lucene on an event loop.
+    @Option(names = "--inline-cheap", defaultValue = "false",
+            description = "Experimental: with lanes on, a search the root already knows to be cheap (its cost hint is"
+                    + " below --expensive-cost) runs on the connection's event loop, without a hop to a worker, when"
+                    + " nothing is queued and a search worker is idle; one whose estimate here says expensive moves to"
+                    + " the lane before it is set up. Never with --fault-injection, whose holds would block the event loop"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private boolean inlineCheap;
+
     /** The slice of a search's work, 0 for none. */
     Duration slice() {
         return slice;
@@ -60,7 +70,7 @@ final class SchedulingFlags {
     SchedulingConfig scheduling() {
         SchedulingConfig scheduling = SchedulingConfig.defaults().withLowerClassEvery(lowerClassEvery)
                 .withExpensiveCost(expensiveCost).withContinuationAging(continuationAging)
-                .withLaneSlice(laneSlice);
+                .withLaneSlice(laneSlice).withInlineCheap(inlineCheap);
         for (var depth : queueDepths.entrySet()) {
             scheduling = scheduling.withDepth(priorityNamed(depth.getKey()), depth.getValue());
         }

@@ -28,8 +28,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * to its search workers, {@link SchedulingConfig#laneWorkers(int) lane workers} of their own that
  * run only expensive work, and the search workers run none: a search known to be expensive (the
  * root's hint on arrival, {@link #trySubmit(LeafTask, int, long, Runnable)}, or its cost estimated
- * on the worker that took it), or one that used a whole slice on a search worker, moves to the lane
- * ({@link #requeue(Runnable, int, boolean)}). So cheap work never waits for a worker behind
+ * on the worker that took it) moves to the lane ({@link #requeue(Runnable, int, boolean)}); a search
+ * estimated cheap runs whole on its search worker ({@link SearchTask}). So cheap work never waits for a worker behind
  * expensive work. And since a free worker is not a free core (the operating system shares the
  * cores between the leaf's threads and other processes), the lane also steps aside for cheap work
  * of its class or higher at the end of each of its slices, and waits while such work runs or waits
@@ -38,7 +38,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Assumptions and guarantees.</b> {@link #trySubmit}, {@link #requeue} and {@link #remove}
  * are non-blocking (they take a lock held only for a few field updates, as
  * {@code ArrayBlockingQueue} does) and may be called from event loops. Tasks run on platform threads
- * created once. {@link #runsExpensiveWork} and {@link #shouldYield} answer for the calling
+ * created once. A cheap task that runs in one pass takes the lock twice: once queued, once taken
+ * (the end of the worker's previous task is booked in the same round trip as the take). {@link
+ * #queued()} reads a volatile copy of the queues' size written under the lock after each change,
+ * so it needs no lock and may be a moment old (it is only reported). A lane worker is signalled
+ * only when lane work waits: when lane work is queued, or when a cheap task ends while lane work
+ * waits at the gate ({@link LaneGate}); cheap work alone never wakes it. {@link #runsExpensiveWork} and {@link #shouldYield} answer for the calling
  * worker. After {@link #close()} nothing new is accepted and workers stop after their current task.
  */
 final class SearchScheduler implements AutoCloseable {
@@ -46,8 +51,24 @@ final class SearchScheduler implements AutoCloseable {
     private record Queued(Runnable work, int priority, Runnable onExpiry) {
     }
 
-    /** A worker's own state: whether it is one of the lane's. */
-    private record Worker(boolean lane) {
+    /**
+     * A worker's own state, touched only on its thread: whether it is one of the lane's, and its
+     * last reading of the work clock, which a task's cost is measured from ({@link #taskCpuNanos}).
+     */
+    private static final class Worker {
+        private final boolean lane;
+        /** The work clock when the worker's previous task ended (or the worker started). */
+        private long lastReadingNanos;
+        /** Whether the running task read the clock through {@link #taskCpuNanos}. */
+        private boolean taskRead;
+
+        Worker(boolean lane) {
+            this.lane = lane;
+        }
+
+        boolean lane() {
+            return lane;
+        }
     }
 
     private static final Runnable NOTHING = () -> { };
@@ -69,6 +90,12 @@ final class SearchScheduler implements AutoCloseable {
     private final LaneGate gate;
     private final Ticker ticker;
     private final Ticker workClock;
+    /** {@code queues.size()}, written under the lock after each change, read without it. */
+    private volatile int queuedCount;
+    /** Search workers waiting for cheap work; guarded by {@link #lock}. */
+    private int idleSearchWorkers;
+    /** Signals of {@link #laneWork}; guarded by {@link #lock}. */
+    private long laneSignals;
     private volatile boolean closed;
 
     /** Slices measured on each worker's thread CPU time. */
@@ -147,8 +174,50 @@ final class SearchScheduler implements AutoCloseable {
                 return false;
             }
             entries.put(task, queued);
-            (expensive ? laneWork : cheapWork).signal();
+            queuedCount = queues.size();
+            if (expensive) {
+                signalLane();
+            } else {
+                cheapWork.signal();
+            }
             return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether the caller may run a cheap task of class {@code priority} itself, now, instead of
+     * queueing it ({@link SchedulingConfig#inlineCheap()}, experimental): only when nothing is
+     * queued, so it overtakes nothing, and a search worker is idle, so it adds no more searches at
+     * once than the workers would run. When true, the task counts as cheap work running, which the
+     * lane steps aside for ({@link LaneGate}), until the caller calls {@link #inlineEnded}.
+     * Non-blocking (the lock, briefly): callable from an event loop.
+     */
+    boolean tryStartInline(int priority) {
+        if (!config.inlineCheap() || !config.lanes() || closed) {
+            return false;
+        }
+        lock.lock();
+        try {
+            if (queues.size() > 0 || idleSearchWorkers == 0) {
+                return false;
+            }
+            gate.cheapStarted(priority);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A task {@link #tryStartInline started inline} ended. */
+    void inlineEnded(int priority) {
+        lock.lock();
+        try {
+            gate.cheapEnded(priority);
+            if (!laneWorkers.isEmpty() && queues.highestWaiting(true) >= 0) {
+                signalLane();
+            }
         } finally {
             lock.unlock();
         }
@@ -184,7 +253,12 @@ final class SearchScheduler implements AutoCloseable {
                 queues.requeue(queued, priority, toLane);
             }
             entries.put(continuation, queued);
-            (toLane ? laneWork : cheapWork).signal();
+            queuedCount = queues.size();
+            if (toLane) {
+                signalLane();
+            } else {
+                cheapWork.signal();
+            }
             return true;
         } finally {
             lock.unlock();
@@ -196,7 +270,9 @@ final class SearchScheduler implements AutoCloseable {
         lock.lock();
         try {
             Queued queued = entries.remove(task);
-            return queued != null && queues.remove(queued, priority);
+            boolean removed = queued != null && queues.remove(queued, priority);
+            queuedCount = queues.size();
+            return removed;
         } finally {
             lock.unlock();
         }
@@ -246,6 +322,35 @@ final class SearchScheduler implements AutoCloseable {
         return workClock;
     }
 
+    /**
+     * The work clock when the calling worker's previous task ended, about when its current task
+     * began (what a sliced search's first slice is measured from); no reading of the clock. On a
+     * thread that is not a worker, a reading now.
+     */
+    long taskStartNanos() {
+        Worker worker = currentWorker.get();
+        return worker == null ? workClock.nanoTime() : worker.lastReadingNanos;
+    }
+
+    /**
+     * The work-clock time the calling worker spent on its current task so far, from one reading of
+     * the clock: since its previous task ended, so it includes taking this task from the queue (a
+     * few lock operations; a worker waiting for work is parked, which costs no CPU time). The reading
+     * is where the next task's time starts. Read it once, as the task answers. On a thread that is not
+     * a worker (a test running a task itself): 0, nothing to measure from.
+     */
+    long taskCpuNanos() {
+        Worker worker = currentWorker.get();
+        if (worker == null) {
+            return 0;
+        }
+        long nowNanos = workClock.nanoTime();
+        long spentNanos = nowNanos - worker.lastReadingNanos;
+        worker.lastReadingNanos = nowNanos;
+        worker.taskRead = true;
+        return spentNanos;
+    }
+
     /** The lanes, the threshold and the aging. */
     SchedulingConfig config() {
         return config;
@@ -260,14 +365,28 @@ final class SearchScheduler implements AutoCloseable {
         laneWorkers.forEach(LockSupport::unpark);
     }
 
-    /** Tasks and continuations waiting in every class. */
+    /**
+     * Tasks and continuations waiting in every class, as of the last change to the queues: read
+     * without the lock (every answer reports it), so it may be a moment old.
+     */
     int queued() {
+        return queuedCount;
+    }
+
+    /** How often a lane worker was signalled (for tests: cheap work alone signals it never). */
+    long laneSignals() {
         lock.lock();
         try {
-            return queues.size();
+            return laneSignals;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Wakes a lane worker; the caller holds the lock. */
+    private void signalLane() {
+        laneSignals++;
+        laneWork.signal();
     }
 
     /** Search threads. */
@@ -292,8 +411,11 @@ final class SearchScheduler implements AutoCloseable {
         try {
             if (ended != null) {
                 gate.cheapEnded(ended.priority());
-                if (!laneWorkers.isEmpty()) {
-                    laneWork.signal(); // the gate may have opened
+                // The gate may have opened, which matters only to lane work waiting at it: with none
+                // waiting a signal would only wake a lane worker to find nothing (a context switch
+                // per cheap task).
+                if (!laneWorkers.isEmpty() && queues.highestWaiting(true) >= 0) {
+                    signalLane();
                 }
             }
             long waitingSince = LaneGate.NOT_WAITING;
@@ -310,6 +432,7 @@ final class SearchScheduler implements AutoCloseable {
                     }
                 }
                 Queued next = queues.poll(expired, worker.lane());
+                queuedCount = queues.size();
                 expired.forEach(queued -> entries.remove(queued.work()));
                 if (next != null) {
                     entries.remove(next.work());
@@ -321,7 +444,16 @@ final class SearchScheduler implements AutoCloseable {
                 if (!expired.isEmpty()) {
                     return null; // answer those first, outside the lock
                 }
-                (worker.lane() ? laneWork : cheapWork).await();
+                if (worker.lane()) {
+                    laneWork.await();
+                } else {
+                    idleSearchWorkers++;
+                    try {
+                        cheapWork.await();
+                    } finally {
+                        idleSearchWorkers--;
+                    }
+                }
             }
         } finally {
             lock.unlock();
@@ -331,6 +463,7 @@ final class SearchScheduler implements AutoCloseable {
     private void work(boolean lane) {
         Worker worker = new Worker(lane);
         currentWorker.set(worker);
+        worker.lastReadingNanos = workClock.nanoTime();
         List<Queued> expired = new ArrayList<>();
         Queued ended = null;
         while (!closed) {
@@ -342,6 +475,7 @@ final class SearchScheduler implements AutoCloseable {
                 return;
             }
             ended = null;
+            worker.taskRead = false;
             for (Queued queued : expired) {
                 runSafely(queued.onExpiry());
             }
@@ -349,6 +483,10 @@ final class SearchScheduler implements AutoCloseable {
             if (next != null) {
                 runSafely(next.work());
                 ended = lane ? null : next;
+            }
+            if (!worker.taskRead) {
+                // The task measured itself otherwise (or not at all): the next one starts from here.
+                worker.lastReadingNanos = workClock.nanoTime();
             }
         }
     }

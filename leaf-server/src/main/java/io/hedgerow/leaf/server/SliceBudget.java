@@ -30,12 +30,22 @@ final class SliceBudget {
      * @param sliceNanos a slice's budget; 0: one slice runs the whole search
      */
     SliceBudget(Ticker workClock, long sliceNanos) {
+        this(workClock, sliceNanos, workClock.nanoTime());
+    }
+
+    /**
+     * Starts the first stretch at {@code startNanos}, a reading of the work clock on the calling
+     * worker (when its task began, so the work done before the search was set up counts).
+     *
+     * @param sliceNanos a slice's budget; 0: one slice runs the whole search
+     */
+    SliceBudget(Ticker workClock, long sliceNanos, long startNanos) {
         if (sliceNanos < 0) {
             throw new IllegalArgumentException("sliceNanos: " + sliceNanos + " (expected: >= 0)");
         }
         this.workClock = workClock;
         this.sliceNanos = sliceNanos;
-        this.stretchStartNanos = workClock.nanoTime();
+        this.stretchStartNanos = startNanos;
         this.sliceStartNanos = stretchStartNanos;
         this.slices = 1;
         this.running = true;

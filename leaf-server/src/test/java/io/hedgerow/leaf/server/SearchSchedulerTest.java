@@ -218,6 +218,81 @@ class SearchSchedulerTest {
     }
 
     @Test
+    void cheapWorkAloneNeverWakesTheLane() throws InterruptedException {
+        // One search worker, so each task starts only after the worker has ended the one before it
+        // (and, on the old code, signalled the lane for it).
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000), new ManualTicker());
+        int tasks = 20;
+        CountDownLatch allRan = new CountDownLatch(tasks);
+        for (int i = 0; i < tasks; i++) {
+            assertThat(scheduler.trySubmit(record("cheap " + i, allRan))).isTrue();
+        }
+        await(allRan);
+
+        assertThat(scheduler.laneSignals()).as("lane wake-ups with no lane work").isZero();
+    }
+
+    @Test
+    void aCheapTaskEndingWakesTheLaneWhenLaneWorkWaitsAtTheGate() throws InterruptedException {
+        CountDownLatch expensiveDone = laneWorkHeldBackByCheapWork(new ManualTicker(), Duration.ofMinutes(10));
+        long before = scheduler.laneSignals();
+        releaseBlocker.countDown();
+
+        await(expensiveDone);
+        assertThat(scheduler.laneSignals()).as("the cheap task's end signalled the waiting lane").isGreaterThan(before);
+    }
+
+    @Test
+    void runsNothingInlineUnlessTheSettingIsOn() throws InterruptedException {
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000), new ManualTicker());
+        CountDownLatch ran = new CountDownLatch(1);
+        scheduler.trySubmit(record("warm-up", ran));
+        await(ran);
+
+        assertThat(scheduler.tryStartInline(Priority.INTERACTIVE_VALUE)).isFalse();
+    }
+
+    @Test
+    void runsInlineOnlyWithNothingQueuedAndASearchWorkerIdle() throws InterruptedException {
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000).withInlineCheap(true),
+                new ManualTicker());
+        awaitInlineAllowed();
+
+        occupyTheWorker();
+        assertThat(scheduler.tryStartInline(Priority.INTERACTIVE_VALUE)).as("no search worker idle").isFalse();
+        assertThat(scheduler.trySubmit(record("queued", null))).isTrue();
+        assertThat(scheduler.tryStartInline(Priority.INTERACTIVE_VALUE)).as("work queued").isFalse();
+    }
+
+    @Test
+    void theLaneStepsAsideForASearchRunningInline() throws InterruptedException {
+        scheduler = new SearchScheduler(1, SchedulingConfig.defaults().withExpensiveCost(1000).withInlineCheap(true)
+                .withContinuationAging(Duration.ofMinutes(10)), new ManualTicker());
+        awaitInlineAllowed();
+        assertThat(scheduler.tryStartInline(Priority.INTERACTIVE_VALUE)).isTrue();
+        CountDownLatch expensiveDone = new CountDownLatch(1);
+
+        scheduler.requeue(record("expensive", expensiveDone), Priority.INTERACTIVE_VALUE, true);
+        awaitLaneWorkerHeldAtTheGate();
+        assertThat(ran).isEmpty();
+        scheduler.inlineEnded(Priority.INTERACTIVE_VALUE);
+
+        await(expensiveDone);
+        assertThat(ran).containsExactly("expensive");
+    }
+
+    /** Waits until the search worker waits for work (a probe that is allowed ends at once). */
+    private void awaitInlineAllowed() {
+        Eventually.await(() -> {
+            if (!scheduler.tryStartInline(Priority.INTERACTIVE_VALUE)) {
+                return false;
+            }
+            scheduler.inlineEnded(Priority.INTERACTIVE_VALUE);
+            return true;
+        }, "the search worker idle");
+    }
+
+    @Test
     void theLaneWaitsWhileCheapWorkRunsAndGoesOnWhenItEnds() throws InterruptedException {
         CountDownLatch expensiveDone = laneWorkHeldBackByCheapWork(new ManualTicker(), Duration.ofMinutes(10));
         assertThat(ran).containsExactly("blocker");

@@ -18,6 +18,20 @@ import java.util.List;
  */
 record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile, TlsFiles tls) {
 
+    /**
+     * Search threads for each of {@code leaves} leaves on one machine of {@code cores} cores, when the
+     * cluster's options leave it to the default: the cores shared out, at least one each. A leaf alone
+     * takes one per core; four leaves on two cores one each, where one per core each (two workers, a
+     * lane and an event loop per leaf) had their threads wait for a core 4-5 times longer than they
+     * ran (issue 30).
+     */
+    static int workersPerLeaf(int cores, int leaves) {
+        if (cores < 1 || leaves < 1) {
+            throw new IllegalArgumentException("cores: " + cores + ", leaves: " + leaves + " (expected: both >= 1)");
+        }
+        return Math.max(1, cores / leaves);
+    }
+
     /** Starts leaf {@code leaf} on {@code port} (0: a free one); it writes its port file once listening. */
     Process spawn(int leaf, int port) throws IOException {
         RunDirectory run = options.runDirectory();
@@ -32,10 +46,9 @@ record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile, TlsFiles
                 "--node-id", Integer.toString(leaf),
                 "--exit-with-parent",
                 "--warmup", options.leafWarmup().toMillis() + "ms"));
-        if (options.leafWorkers() > 0) {
-            arguments.add("--workers");
-            arguments.add(Integer.toString(options.leafWorkers()));
-        }
+        arguments.add("--workers");
+        arguments.add(Integer.toString(options.leafWorkers() > 0 ? options.leafWorkers()
+                : workersPerLeaf(Runtime.getRuntime().availableProcessors(), options.leaves())));
         if (options.faultInjection()) {
             arguments.add("--fault-injection");
         }

@@ -27,7 +27,8 @@ import java.util.Objects;
  *                     leaves refuse)
  * @param leafWarmup   each leaf's {@code --warmup}: the longest it runs warm-up searches before serving
  * @param hedge        the root's hedging settings
- * @param leafWorkers  each leaf's {@code --workers}; 0 for the leaf's default (one per core)
+ * @param leafWorkers  each leaf's {@code --workers}; 0 for the machine's cores shared out between the leaves,
+ *                     at least one each ({@code LeafSpawner.workersPerLeaf})
  * @param queryOfDeath each leaf's {@code --query-of-death}: a leaf halts when a query holding this
  *                     token reaches it; null for none; only with {@code faultInjection}
  * @param leafArguments more arguments for every leaf's command line (e.g. {@code --slice=0s}), after the others

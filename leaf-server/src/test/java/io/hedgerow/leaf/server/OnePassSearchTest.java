@@ -1,0 +1,154 @@
+package io.hedgerow.leaf.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.time.ManualTicker;
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.leaf.fault.FaultInjector;
+import io.hedgerow.leaf.fault.QueryOfDeath;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.search.IndexContext;
+import io.hedgerow.leaf.search.PartitionWarmer;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A search pays for slicing only when it is expected to be long: one estimated cheap runs in one
+ * pass and reads its worker's CPU clock once (as it answers), where a sliced one reads it at the
+ * edges of its slices and windows. Counted on a work clock that counts the search worker's readings;
+ * the search runs between two marker tasks on the only search worker, so the readings between the
+ * markers are the search's (and one by the worker after the first marker, which reads no clock).
+ */
+@Timeout(60)
+class OnePassSearchTest {
+    private static final String INDEX = "one-pass";
+    private static final long SLICE_NANOS = Duration.ofMillis(1).toNanos();
+
+    @TempDir
+    static Path dir;
+
+    private static PartitionStore store;
+
+    private final ManualTicker ticker = new ManualTicker();
+    private final LeafCounters counters = new LeafCounters();
+    private final EmbeddedChannel channel = new EmbeddedChannel();
+    private final OutboundBatcher replies = new OutboundBatcher(channel, 1);
+    private final AtomicLong workerReadings = new AtomicLong();
+    /** Counts the readings of the search worker only: the lane's worker reads it on its own thread. */
+    private final Ticker countingClock = () -> {
+        if (Thread.currentThread().getName().equals("leaf-worker-0")) {
+            workerReadings.incrementAndGet();
+        }
+        return System.nanoTime();
+    };
+    private SearchScheduler scheduler;
+    private OpenPartitions partitions;
+
+    @BeforeAll
+    static void buildIndex() throws IOException {
+        store = TestLeaves.hedgerowIndex(dir.resolve(INDEX), INDEX, 1);
+    }
+
+    @AfterEach
+    void close() {
+        if (scheduler != null) {
+            scheduler.close();
+        }
+        if (partitions != null) {
+            partitions.close();
+        }
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void withLanesASearchEstimatedCheapRunsInOnePassReadingTheClockOnce() throws Exception {
+        LeafContext leaf = leaf(SchedulingConfig.defaults().withExpensiveCost(1_000_000), SLICE_NANOS);
+
+        long readings = readingsOf(new SearchTask(search(1), replies, leaf, ticker.nanoTime()));
+
+        SearchResponse answer = onlyAnswer();
+        assertThat(answer.getStatus()).as(answer.getError()).isEqualTo(Status.OK);
+        assertThat(answer.getTotalHits()).isPositive();
+        assertThat(answer.getCost().getExpensive()).isFalse();
+        assertThat(answer.getCost().getSlices()).isEqualTo(1);
+        assertThat(readings).as("work-clock readings of a cheap search").isEqualTo(1);
+    }
+
+    @Test
+    void withSlicingOffASearchReadsTheClockOnce() throws Exception {
+        LeafContext leaf = leaf(SchedulingConfig.defaults(), 0);
+
+        long readings = readingsOf(new SearchTask(search(2), replies, leaf, ticker.nanoTime()));
+
+        assertThat(onlyAnswer().getStatus()).isEqualTo(Status.OK);
+        assertThat(readings).as("work-clock readings of an unsliced search").isEqualTo(1);
+    }
+
+    @Test
+    void withLanesOffASlicedSearchStillReadsTheClockAtItsSlicesAndWindows() throws Exception {
+        // A slice long enough for the whole search, so it does not yield to the marker behind it.
+        LeafContext leaf = leaf(SchedulingConfig.defaults(), Duration.ofSeconds(10).toNanos());
+
+        long readings = readingsOf(new SearchTask(search(3), replies, leaf, ticker.nanoTime()));
+
+        assertThat(onlyAnswer().getStatus()).isEqualTo(Status.OK);
+        assertThat(readings).as("the counting sees a sliced search's readings").isGreaterThan(1);
+    }
+
+    private LeafContext leaf(SchedulingConfig scheduling, long sliceNanos) throws IOException {
+        IndexContext index = IndexContext.of(store, store.readManifest());
+        partitions = new OpenPartitions(index, PartitionWarmer.paced(Duration.ZERO));
+        assertThat(partitions.assign(AssignPartitions.newBuilder().setRequestId(1).setIndexName(INDEX)
+                .addPartitions(0).build()).getError()).isEmpty();
+        scheduler = new SearchScheduler(1, scheduling, ticker, countingClock);
+        return new LeafContext(partitions, scheduler, new InflightTasks(ticker, counters, InstantSource.fixed(Instant.EPOCH)),
+                ticker, new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null,
+                sliceNanos, QueryOfDeath.NONE, null, null);
+    }
+
+    private static SearchRequest search(long requestId) {
+        return SearchRequest.newBuilder().setRequestId(requestId).setPartition(0).setQuery("meadow hawthorn").setK(10)
+                .build();
+    }
+
+    /** The search worker's readings of the work clock while it ran {@code task}. */
+    private long readingsOf(SearchTask task) throws InterruptedException {
+        AtomicLong before = new AtomicLong();
+        AtomicLong after = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(1);
+        assertThat(scheduler.trySubmit(() -> before.set(workerReadings.get()))).isTrue();
+        assertThat(scheduler.trySubmit(task)).isTrue();
+        assertThat(scheduler.trySubmit(() -> {
+            after.set(workerReadings.get());
+            done.countDown();
+        })).isTrue();
+        assertThat(done.await(30, TimeUnit.SECONDS)).as("the tasks ran").isTrue();
+        // The worker reads the clock once after the first marker, which measured nothing itself.
+        return after.get() - before.get() - 1;
+    }
+
+    private SearchResponse onlyAnswer() {
+        channel.runPendingTasks();
+        Frame frame = channel.readOutbound();
+        assertThat(frame).as("an answer").isNotNull();
+        assertThat((Object) channel.readOutbound()).as("only one answer").isNull();
+        return frame.getResult();
+    }
+}
