@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * ({@link LivePartition#snapshot}), and the snapshot itself. Hard links where the file system allows
  * (Lucene writes each file once and never changes it, so a link is as good as a copy and costs no
  * space), copies elsewhere. The copy is made under a temporary name and renamed into place, so a
- * crash midway leaves no half copy that looks whole.
+ * crash midway leaves no half copy that looks whole. Every directory made, and the one renamed into,
+ * is synced, so a crash cannot lose a copy (or a log in it) whose files were synced.
  */
 final class LiveCopies {
     private LiveCopies() {
@@ -47,7 +48,7 @@ final class LiveCopies {
      * a live index (a merge's, being written or deleted) may come and go meanwhile.
      */
     static void linkOrCopy(Path source, Collection<String> names, Path parent, Path target) throws IOException {
-        Files.createDirectories(parent);
+        createDirectories(parent);
         Path tmp = parent.resolve(target.getFileName() + ".tmp");
         PartitionStore.deleteTree(tmp);
         Files.createDirectories(tmp);
@@ -62,13 +63,39 @@ final class LiveCopies {
                 }
             }
         }
+        // The links' directory entries, before the directory holding them is renamed into place.
+        WalFiles.SYSTEM.syncDirectory(tmp);
         try {
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(tmp, target);
         }
-        try (FileChannel channel = FileChannel.open(parent, StandardOpenOption.READ)) {
-            channel.force(true);
+        WalFiles.SYSTEM.syncDirectory(parent);
+    }
+
+    /**
+     * Makes {@code dir} and any missing parents of it, syncing the directory that holds each one
+     * made, so none of them (nor what is later synced in them) vanishes in a crash.
+     */
+    static void createDirectories(Path dir) throws IOException {
+        Path absolute = dir.toAbsolutePath();
+        if (Files.isDirectory(absolute)) {
+            return;
+        }
+        Path parent = absolute.getParent();
+        if (parent != null) {
+            createDirectories(parent);
+        }
+        try {
+            Files.createDirectory(absolute);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            if (!Files.isDirectory(absolute)) {
+                throw e;
+            }
+            return; // made meanwhile by another leaf
+        }
+        if (parent != null) {
+            WalFiles.SYSTEM.syncDirectory(parent);
         }
     }
 
