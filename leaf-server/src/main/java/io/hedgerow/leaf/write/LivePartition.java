@@ -459,6 +459,16 @@ final class LivePartition implements Closeable {
         return trimmedSeq;
     }
 
+    /**
+     * Closes without committing, as a crash would leave the copy (Lucene keeps its last commit, the
+     * log what it synced): for tests that open it again to see what recovery makes of it.
+     */
+    synchronized void closeWithoutCommit() throws IOException {
+        writer.rollback();
+        reader.decRef();
+        closeAll(log, null, directory, new IOException("closing partition " + partition));
+    }
+
     /** Commits and closes; the published searcher stays until its server closes it. */
     @Override
     public synchronized void close() throws IOException {
