@@ -27,6 +27,11 @@ final class LiveCopies {
 
     /** Links (or copies) every file of the {@code source} directory to {@code target}, under {@code parent}. */
     static void linkOrCopy(Path source, Path parent, Path target) throws IOException {
+        linkOrCopy(source, parent, target, WalFiles.SYSTEM);
+    }
+
+    /** As {@link #linkOrCopy(Path, Path, Path)}, syncing directories through {@code files}. */
+    static void linkOrCopy(Path source, Path parent, Path target, WalFiles files) throws IOException {
         if (!Files.isDirectory(source)) {
             throw new IOException("no partition to copy at " + source + " (expected: the build's partition directory)");
         }
@@ -39,7 +44,7 @@ final class LiveCopies {
                 }
             }
         }
-        linkOrCopy(source, names, parent, target);
+        linkOrCopy(source, names, parent, target, files);
     }
 
     /**
@@ -48,7 +53,12 @@ final class LiveCopies {
      * a live index (a merge's, being written or deleted) may come and go meanwhile.
      */
     static void linkOrCopy(Path source, Collection<String> names, Path parent, Path target) throws IOException {
-        createDirectories(parent);
+        linkOrCopy(source, names, parent, target, WalFiles.SYSTEM);
+    }
+
+    private static void linkOrCopy(Path source, Collection<String> names, Path parent, Path target, WalFiles files)
+            throws IOException {
+        createDirectories(parent, files);
         Path tmp = parent.resolve(target.getFileName() + ".tmp");
         PartitionStore.deleteTree(tmp);
         Files.createDirectories(tmp);
@@ -64,13 +74,13 @@ final class LiveCopies {
             }
         }
         // The links' directory entries, before the directory holding them is renamed into place.
-        WalFiles.SYSTEM.syncDirectory(tmp);
+        files.syncDirectory(tmp);
         try {
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(tmp, target);
         }
-        WalFiles.SYSTEM.syncDirectory(parent);
+        files.syncDirectory(parent);
     }
 
     /**
@@ -78,13 +88,18 @@ final class LiveCopies {
      * made, so none of them (nor what is later synced in them) vanishes in a crash.
      */
     static void createDirectories(Path dir) throws IOException {
+        createDirectories(dir, WalFiles.SYSTEM);
+    }
+
+    /** As {@link #createDirectories(Path)}, syncing through {@code files}. */
+    static void createDirectories(Path dir, WalFiles files) throws IOException {
         Path absolute = dir.toAbsolutePath();
         if (Files.isDirectory(absolute)) {
             return;
         }
         Path parent = absolute.getParent();
         if (parent != null) {
-            createDirectories(parent);
+            createDirectories(parent, files);
         }
         try {
             Files.createDirectory(absolute);
@@ -95,7 +110,7 @@ final class LiveCopies {
             return; // made meanwhile by another leaf
         }
         if (parent != null) {
-            WalFiles.SYSTEM.syncDirectory(parent);
+            files.syncDirectory(parent);
         }
     }
 

@@ -134,7 +134,7 @@ final class LivePartition implements Closeable {
             Consumer<PartitionSearcher> publish, WalFiles files) throws IOException {
         Path index = dir.resolve(INDEX_DIR);
         if (!Files.isDirectory(index)) {
-            LiveCopies.linkOrCopy(source, dir, index);
+            LiveCopies.linkOrCopy(source, dir, index, files);
         }
         FSDirectory directory = FSDirectory.open(index);
         IndexWriter writer = null;
