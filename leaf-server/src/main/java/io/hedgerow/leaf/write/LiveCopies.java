@@ -36,8 +36,8 @@ final class LiveCopies {
             throw new IOException("no partition to copy at " + source + " (expected: the build's partition directory)");
         }
         List<String> names = new ArrayList<>();
-        try (Stream<Path> files = Files.list(source)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
+        try (Stream<Path> listed = Files.list(source)) {
+            for (Path file : (Iterable<Path>) listed::iterator) {
                 String name = file.getFileName().toString();
                 if (!name.equals("write.lock") && !name.startsWith(".") && Files.isRegularFile(file)) {
                     names.add(name);
