@@ -228,6 +228,10 @@ final class LivePartition implements Closeable {
         for (WriteOp op : ops) {
             if (!primary) {
                 long seq = op.getSeq();
+                if (seq <= 0) {
+                    throw new IOException("partition " + partition + ": a replica's op with seq " + seq
+                            + " (expected: the primary's number, > 0)");
+                }
                 if (seq > next + 1) {
                     // A gap: this replica missed writes (it was down, or another root wrote meanwhile).
                     throw new IOException(BEHIND + next + " and was sent seq " + seq

@@ -191,6 +191,11 @@ public final class LiveWrites implements Closeable {
             if (kind == WriteKind.READ_LOG && !partitions.containsKey(request.getPartition())
                     && !hasCopy(request.getPartition())) {
                 // Never written here: the build as it is (a root asking at start makes no copy).
+                if (request.getFromSeq() != LivePartition.PROBE && request.getFromSeq() > 0) {
+                    return response.setStatus(Status.ERROR).setError(LivePartition.DIVERGED + "the requester is ahead: it"
+                            + " holds writes up to seq " + request.getFromSeq() + " and partition " + request.getPartition()
+                            + " here none; it must be rebuilt from this copy").build();
+                }
                 return response.setStatus(Status.OK).setLastSeq(0).setVisibleSeq(0).build();
             }
             if (kind == WriteKind.RESTORE) {

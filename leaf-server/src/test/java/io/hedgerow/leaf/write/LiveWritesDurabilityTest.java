@@ -92,6 +92,9 @@ class LiveWritesDurabilityTest {
     @Test
     void aLogReadFromAboveTheLastSeqAnswersDivergedNotAnEmptyLog() {
         LiveWrites source = start("s");
+        WriteResponse noCopy = answer(source, readLog(2));
+        assertThat(noCopy.getStatus()).as("no copy here yet: the requester is ahead too").isEqualTo(Status.ERROR);
+        assertThat(noCopy.getError()).startsWith(LivePartition.DIVERGED);
         assertThat(answer(source, writes(0, 3)).getLastSeq()).isEqualTo(3);
 
         WriteResponse ahead = answer(source, readLog(5));
