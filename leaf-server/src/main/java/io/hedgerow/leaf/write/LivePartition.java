@@ -41,8 +41,8 @@ import org.apache.lucene.store.FSDirectory;
  * <p><b>Sequence numbers and versions.</b> As primary, the partition gives each write the next
  * number ({@code lastSeq + 1}); as replica it takes the primary's, and acknowledges a seq it already
  * has only when the op is the one it holds under that seq ({@link SeqDigests}), so a resend is
- * harmless and a diverged copy is refused ({@link #DIVERGED}) rather than skipping ops silently. A document's version is the seq of its last write (0 for a document from the
- * build). {@code lastSeq} is recovered at open from the Lucene commit and the log, so numbers are
+ * harmless and a diverged copy is refused ({@link #DIVERGED}) rather than skipping ops silently. A
+ * document's version is the seq of its last write (0 for a document from the build). {@code lastSeq} is recovered at open from the Lucene commit and the log, so numbers are
  * never reused across restarts. A Lucene {@link #commit} records the seq it covers, and opening
  * replays only the logged writes above it. {@link #trimLog} then drops the records below both that
  * commit and what every replica holds; a catch-up that would need dropped records fails
@@ -234,7 +234,7 @@ final class LivePartition implements Closeable {
                 }
                 if (seq > next + 1) {
                     // A gap: this replica missed writes (it was down, or another root wrote meanwhile).
-                    throw new IOException(BEHIND + next + " and was sent seq " + seq
+                    throw new IOException(BEHIND + lastSeq + " and was sent seq " + seq
                             + " (expected: at most " + (next + 1) + "); it must catch up from the log first");
                 }
                 if (seq > next) {
