@@ -3,68 +3,41 @@ package io.hedgerow.leaf.write;
 import io.hedgerow.common.wire.proto.WriteOp;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
 
 /**
  * A digest of each operation a copy's log holds, by seq, so a replica sent a seq it already holds
  * can tell a harmless resend (the same op) from a diverged one (another op under that number,
- * which it must refuse rather than skip). The seqs are contiguous (a replica takes seq
- * {@code last + 1} only), so 8 bytes per operation in a ring from the first seq held.
+ * which it must refuse rather than skip). 8 bytes per logged op ({@link SeqRing}).
  *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: its {@link LivePartition} calls it under
  * its own lock.
  */
 final class SeqDigests {
-    private long[] digests = new long[64];
-    private int start;
-    private int count;
-    /** The seq of {@code digests[start]}. */
-    private long firstSeq = 1;
+    private final SeqRing ring = new SeqRing();
 
     /** Forgets everything: the next seq added is {@code afterSeq + 1}. */
     void reset(long afterSeq) {
-        start = 0;
-        count = 0;
-        firstSeq = afterSeq + 1;
+        ring.reset(afterSeq);
     }
 
-    /** Adds the next seq's digest; a seq that does not follow the last starts over from it. */
+    /** Adds the next seq's op; a seq that does not follow the last starts over from it. */
     void add(WriteOp op) {
-        long seq = op.getSeq();
-        if (seq != firstSeq + count) {
-            reset(seq - 1);
-        }
-        if (start + count == digests.length) {
-            if (count < digests.length / 2) {
-                System.arraycopy(digests, start, digests, 0, count);
-            } else {
-                digests = Arrays.copyOfRange(digests, start, start + digests.length * 2);
-            }
-            start = 0;
-        }
-        digests[start + count] = of(op);
-        count++;
+        ring.add(op.getSeq(), of(op));
     }
 
     /** Whether the digest of {@code seq} is held (false for a seq trimmed from the log, or never taken). */
     boolean holds(long seq) {
-        return seq >= firstSeq && seq < firstSeq + count;
+        return ring.holds(seq);
     }
 
     /** Whether {@code op} is the op held under its seq; the seq must be {@link #holds held}. */
     boolean matches(WriteOp op) {
-        return digests[start + (int) (op.getSeq() - firstSeq)] == of(op);
+        return ring.get(op.getSeq()) == of(op);
     }
 
     /** Forgets the seqs at or below {@code seq} (trimmed from the log). */
     void dropThrough(long seq) {
-        long dropped = Math.min(count, Math.max(0, seq - firstSeq + 1));
-        start += (int) dropped;
-        count -= (int) dropped;
-        firstSeq = Math.max(firstSeq + dropped, seq + 1);
-        if (count == 0) {
-            start = 0;
-        }
+        ring.dropThrough(seq);
     }
 
     /**

@@ -61,8 +61,10 @@ final class WriteLog implements Closeable {
     private long written;
     /** The I/O error that failed this log; null while it is usable. */
     private IOException failure;
+    /** Where each record starts, by seq, so a catch-up read seeks to its first record rather than scan. */
+    private SeqRing offsets;
 
-    private WriteLog(WalFiles files, Path file, FileChannel channel, long generation, long end) {
+    private WriteLog(WalFiles files, Path file, FileChannel channel, long generation, long end, SeqRing offsets) {
         this.files = files;
         this.file = file;
         this.checkpointFile = checkpointOf(file);
@@ -70,6 +72,7 @@ final class WriteLog implements Closeable {
         this.generation = generation;
         this.end = end;
         this.written = end;
+        this.offsets = offsets;
     }
 
     static Path checkpointOf(Path file) {
@@ -138,13 +141,14 @@ final class WriteLog implements Closeable {
                 throw refused(file, "is generation " + generation + " but its checkpoint is of generation "
                         + checkpoint.generation());
             }
-            readRecords(file, channel, FILE_HEADER_BYTES, synced, 0, Long.MAX_VALUE, replayed);
+            SeqRing offsets = new SeqRing();
+            readRecords(file, channel, FILE_HEADER_BYTES, synced, 0, Long.MAX_VALUE, replayed, offsets);
             if (size > synced) {
                 // Never acknowledged (a batch whose sync or checkpoint did not complete): cut off.
                 channel.truncate(synced);
                 channel.force(true);
             }
-            WriteLog log = new WriteLog(files, file, channel, generation, synced);
+            WriteLog log = new WriteLog(files, file, channel, generation, synced, offsets);
             if (checkpoint == null || checkpoint.generation() != generation) {
                 log.checkpoint();
             }
@@ -163,7 +167,7 @@ final class WriteLog implements Closeable {
             writeFully(channel, fileHeader(1), 0);
             channel.force(true);
             files.syncDirectory(file.getParent());
-            WriteLog log = new WriteLog(files, file, channel, 1, FILE_HEADER_BYTES);
+            WriteLog log = new WriteLog(files, file, channel, 1, FILE_HEADER_BYTES, new SeqRing());
             log.checkpoint();
             return log;
         } catch (IOException | RuntimeException e) {
@@ -213,7 +217,7 @@ final class WriteLog implements Closeable {
             files.move(next, file);
             files.syncDirectory(file.getParent());
             replayed.addAll(ops);
-            return new WriteLog(files, file, channel, 1, channel.size());
+            return new WriteLog(files, file, channel, 1, channel.size(), offsetsOf(ops));
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -252,6 +256,17 @@ final class WriteLog implements Closeable {
         }
     }
 
+    /** Where each of {@code ops} starts in a log file that holds exactly them. */
+    private static SeqRing offsetsOf(List<WriteOp> ops) {
+        SeqRing offsets = new SeqRing();
+        long at = FILE_HEADER_BYTES;
+        for (WriteOp op : ops) {
+            offsets.add(op.getSeq(), at);
+            at += HEADER_BYTES + op.getSerializedSize();
+        }
+        return offsets;
+    }
+
     private static IOException refused(Path file, String what) {
         return new IOException("write-ahead log " + file + " " + what + ": it is not opened, as it may hold"
                 + " acknowledged writes; rebuild this copy (stop the leaf, delete " + file.getParent()
@@ -265,13 +280,13 @@ final class WriteLog implements Closeable {
     /**
      * Reads the records between {@code position} and {@code limit} (which must end on a record)
      * with a seq above {@code fromSeq} into {@code into}, until they hold {@code maxBytes} of
-     * operations (always at least one).
+     * operations (always at least one); notes where each record starts in {@code offsets} (if any).
      *
      * @return whether it stopped at {@code maxBytes} before {@code limit}
      * @throws IOException naming the file and offset of a damaged record
      */
     private static boolean readRecords(Path file, FileChannel channel, long position, long limit, long fromSeq,
-            long maxBytes, List<WriteOp> into) throws IOException {
+            long maxBytes, List<WriteOp> into, SeqRing offsets) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
         long bytes = 0;
         while (position < limit) {
@@ -290,6 +305,9 @@ final class WriteLog implements Closeable {
                 throw corrupt(file, position, limit, "a checksum that does not match");
             }
             WriteOp op = WriteOp.parseFrom(body.array());
+            if (offsets != null) {
+                offsets.add(op.getSeq(), position);
+            }
             if (op.getSeq() > fromSeq) {
                 if (!into.isEmpty() && bytes + length > maxBytes) {
                     return true;
@@ -383,6 +401,10 @@ final class WriteLog implements Closeable {
             long at = written;
             writeFully(channel, buffer, at);
             written = at + buffer.limit();
+            for (WriteOp op : ops) {
+                offsets.add(op.getSeq(), at);
+                at += HEADER_BYTES + op.getSerializedSize();
+            }
         } catch (IOException | RuntimeException e) {
             throw fail(e);
         }
@@ -423,7 +445,9 @@ final class WriteLog implements Closeable {
     List<WriteOp> readFrom(long fromSeq, long maxBytes) throws IOException {
         requireUsable();
         List<WriteOp> ops = new ArrayList<>();
-        readRecords(file, channel, FILE_HEADER_BYTES, end, fromSeq, maxBytes, ops);
+        // Seek to the first record wanted when its place is known; else read from the start.
+        long from = fromSeq < Long.MAX_VALUE && offsets.holds(fromSeq + 1) ? offsets.get(fromSeq + 1) : FILE_HEADER_BYTES;
+        readRecords(file, channel, from, end, fromSeq, maxBytes, ops, null);
         return ops;
     }
 
@@ -435,7 +459,7 @@ final class WriteLog implements Closeable {
     int trim(long seq) throws IOException {
         requireUsable();
         List<WriteOp> all = new ArrayList<>();
-        readRecords(file, channel, FILE_HEADER_BYTES, end, Long.MIN_VALUE, Long.MAX_VALUE, all);
+        readRecords(file, channel, FILE_HEADER_BYTES, end, Long.MIN_VALUE, Long.MAX_VALUE, all, null);
         List<WriteOp> kept = all.stream().filter(op -> op.getSeq() > seq).toList();
         if (kept.size() == all.size()) {
             return 0;
@@ -456,6 +480,7 @@ final class WriteLog implements Closeable {
             generation++;
             end = channel.size();
             written = end;
+            offsets = offsetsOf(kept);
             files.syncDirectory(file.getParent());
             checkpoint();
         } catch (IOException | RuntimeException e) {

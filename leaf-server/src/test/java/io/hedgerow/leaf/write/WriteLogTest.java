@@ -66,6 +66,26 @@ class WriteLogTest {
     }
 
     @Test
+    void aReadFromASeqFindsItsFirstRecordAfterAReopenATrimAndAnAppend() throws IOException {
+        Path file = dir.resolve("wal.log");
+        try (WriteLog log = WriteLog.open(file, new ArrayList<>())) {
+            log.append(List.of(op(1), op(2), op(3), op(4)));
+            log.sync();
+        }
+        try (WriteLog log = WriteLog.open(file, new ArrayList<>())) {
+            assertThat(seqs(log.readFrom(2))).containsExactly(3L, 4L);
+            log.trim(2);
+            assertThat(seqs(log.readFrom(3))).containsExactly(4L);
+            log.append(List.of(op(5), op(6)));
+            log.sync();
+            assertThat(seqs(log.readFrom(4))).containsExactly(5L, 6L);
+            assertThat(seqs(log.readFrom(0))).as("from below the log: all of it").containsExactly(3L, 4L, 5L, 6L);
+            log.append(List.of(op(7)));
+            assertThat(seqs(log.readFrom(6))).as("appended, not synced: not read").isEmpty();
+        }
+    }
+
+    @Test
     void trimDropsTheRecordsAtOrBelowASeqKeepsTheRestAndAppendsAfterThem() throws IOException {
         Path file = dir.resolve("wal.log");
         try (WriteLog log = WriteLog.open(file, new ArrayList<>())) {
