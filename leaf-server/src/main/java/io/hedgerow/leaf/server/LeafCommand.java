@@ -173,8 +173,9 @@ public final class LeafCommand implements Callable<Integer> {
     @Option(names = "--node-id", paramLabel = "NAME",
             description = "This leaf's stable name among the leaves sharing the index directory: its live writes are"
                     + " kept under <index>/live/<build>/node-NAME/, so the leaf started again under NAME, on any port,"
-                    + " serves them ('hedgerow local' names its leaves 0..n-1). Default: named after the port"
-                    + " (port-PORT), found again only on the same port.")
+                    + " serves them ('hedgerow local' names its leaves 0..n-1). Default: the leaf claims the first"
+                    + " node-auto-N directory no running leaf holds (or its port-PORT one from before), found again on"
+                    + " any port when it is the only leaf on its index directory; name leaves that share one.")
     private String nodeId;
 
     @Option(names = "--background-phase", paramLabel = "PHASE", defaultValue = "aligned",
