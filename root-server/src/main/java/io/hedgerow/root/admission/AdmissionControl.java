@@ -324,7 +324,7 @@ public final class AdmissionControl {
         return waitedNanos.sum();
     }
 
-    /** The queue delay of the last search to leave the queue; 0 once the queue emptied. */
+    /** The queue delay of the last search to leave the queue. */
     public long lastWaitNanos() {
         return lastWaitNanos;
     }

@@ -10,8 +10,8 @@ import java.util.function.Predicate;
  * interactive ones apart from batch ones, and the rules that refuse an arrival instead of queueing
  * it: the queue is full ({@code capacity}, about one per open connection; batch searches get
  * {@code batchShare} of it, so they are shed first), the search's deadline would pass before its
- * turn (the expected wait, {@link #estimatedWaitNanos}, is the longer of the last search's wait and
- * the oldest waiting one's age), or the queue delay keeps growing ({@link QueueDelayRule}). Every
+ * turn (the expected wait, {@link #estimatedWaitNanos}, is the longer of the last search's recent
+ * wait and the oldest waiting one's age), or the queue delay keeps growing ({@link QueueDelayRule}). Every
  * refusal is decided on arrival, so it is immediate; nothing queued is refused later.
  *
  * <p>When a place frees up, interactive searches start before batch ones ({@link #poll}); each
@@ -54,12 +54,15 @@ final class AdmissionQueue<T> {
     private final ArrayDeque<Entry<T>> batch = new ArrayDeque<>();
     private final double batchShare;
     private final QueueDelayRule delayRule;
-    /** The queue delay of the last search to leave the queue; 0 once it emptied. */
+    private final long intervalNanos;
+    /** The queue delay of the last search to leave the queue, and when it left. */
     private long lastWaitNanos;
+    private long lastWaitAtNanos;
 
     AdmissionQueue(AdmissionSettings settings) {
         this.batchShare = settings.batchShare();
-        this.delayRule = new QueueDelayRule(settings.queueTarget().toNanos(), settings.queueInterval().toNanos());
+        this.intervalNanos = settings.queueInterval().toNanos();
+        this.delayRule = new QueueDelayRule(settings.queueTarget().toNanos(), intervalNanos);
     }
 
     /**
@@ -107,6 +110,7 @@ final class AdmissionQueue<T> {
         }
         long waited = nowNanos - next.enqueuedNanos;
         lastWaitNanos = waited;
+        lastWaitAtNanos = nowNanos;
         delayRule.observe(waited, nowNanos);
         if (isEmpty()) {
             emptied();
@@ -124,20 +128,21 @@ final class AdmissionQueue<T> {
     }
 
     private void emptied() {
-        lastWaitNanos = 0;
         delayRule.queueEmptied();
     }
 
     /**
-     * How long a search arriving now is expected to wait: the longer of the last search's wait and
-     * the oldest waiting one's age; 0 when nothing waits.
+     * How long a search arriving now to wait is expected to: the longer of the oldest waiting one's
+     * age and the last search's wait, if that search left the queue within the last interval (an
+     * older figure says nothing about now).
      */
     long estimatedWaitNanos(long nowNanos) {
         Entry<T> oldest = oldest();
-        return oldest == null ? 0 : Math.max(lastWaitNanos, nowNanos - oldest.enqueuedNanos);
+        long age = oldest == null ? 0 : nowNanos - oldest.enqueuedNanos;
+        return nowNanos - lastWaitAtNanos <= intervalNanos ? Math.max(age, lastWaitNanos) : age;
     }
 
-    /** The queue delay of the last search to leave the queue, 0 once it emptied. */
+    /** The queue delay of the last search to leave the queue. */
     long lastWaitNanos() {
         return lastWaitNanos;
     }
