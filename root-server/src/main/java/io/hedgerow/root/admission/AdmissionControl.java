@@ -40,8 +40,11 @@ import java.util.function.IntSupplier;
  * only while fewer than {@code batchShare} of it are, so batch work is shed first and cannot crowd
  * out interactive work; queued, interactive searches start first and batch ones get {@code
  * batchShare} of the queue. Each admitted search reports when it ends ({@link Permit#release}): its
- * latency from the first byte of its request (so time queued at the root counts), or a drop when it
- * failed for want of capacity (a timeout, no partition answering). Searches that measure nothing
+ * latency from the first byte of its request, or from when it left the queue if it waited (or a
+ * drop when it failed for want of capacity: a timeout, no partition answering). Time queued at the
+ * root is left out of the sample on purpose: the limit is what it measures against, so counting it
+ * would read the limit's own queue as the cluster's load, and Vegas would sink to its floor and
+ * lengthen the queue further. Searches that measure nothing
  * about the cluster's load (served from the cache, refused as bad or blocklisted) are left out, so
  * a cache hit's few microseconds do not pass for an idle cluster.
  *
@@ -111,7 +114,7 @@ public final class AdmissionControl {
     private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     private final ReentrantLock queueLock = new ReentrantLock();
     /** Guarded by queueLock. */
-    private final AdmissionQueue<Waiting> queue;
+    private final AdmissionQueue<Waiter> queue;
     /** The queue's size, written under queueLock, read without it. */
     private final AtomicInteger queued = new AtomicInteger();
     private final LongAdder waited = new LongAdder();
@@ -188,7 +191,8 @@ public final class AdmissionControl {
      * Admits a search now, queues it, or refuses it at once (see the class comment). A queued
      * search's {@code waiter} may be called before this returns, on this thread.
      *
-     * @param startNanos    when the search's request began to arrive, on the ticker
+     * @param startNanos    when the search's request began to arrive, on the ticker: its latency
+     *                      sample starts there if it is admitted now (from when it leaves the queue if it waits)
      * @param deadlineNanos when its time is up, on the ticker: it is refused when the expected
      *                      queue delay would outlast it
      */
@@ -200,8 +204,7 @@ public final class AdmissionControl {
                 return new Admitted(permit);
             }
         }
-        AdmissionQueue.Entry<Waiting> entry = new AdmissionQueue.Entry<>(new Waiting(waiter, startNanos), priority,
-                deadlineNanos);
+        AdmissionQueue.Entry<Waiter> entry = new AdmissionQueue.Entry<>(waiter, priority, deadlineNanos);
         queueLock.lock();
         try {
             if (queue.isEmpty()) {
@@ -257,7 +260,7 @@ public final class AdmissionControl {
             while (!queue.isEmpty()) {
                 long now = ticker.nanoTime();
                 int[] taken = new int[1];
-                AdmissionQueue.Entry<Waiting> next = queue.poll(priority -> (taken[0] = reserve(priority)) > 0, now);
+                AdmissionQueue.Entry<Waiter> next = queue.poll(priority -> (taken[0] = reserve(priority)) > 0, now);
                 if (next == null) {
                     break;
                 }
@@ -267,8 +270,8 @@ public final class AdmissionControl {
                 if (starts == null) {
                     starts = new ArrayList<>();
                 }
-                Permit permit = new Permit(next.waiter().startNanos(), taken[0]);
-                Waiter waiter = next.waiter().waiter();
+                Permit permit = new Permit(now, taken[0]); // its sample starts now: see the class comment
+                Waiter waiter = next.waiter();
                 starts.add(() -> waiter.start(permit, waitNanos));
             }
             lastWaitNanos = queue.lastWaitNanos();
@@ -373,15 +376,11 @@ public final class AdmissionControl {
         }
     }
 
-    /** What waits in the queue: the search's callback and when its request began to arrive. */
-    private record Waiting(Waiter waiter, long startNanos) {
-    }
-
     /** A queued search's place in the queue. */
     public final class Ticket {
-        private final AdmissionQueue.Entry<Waiting> entry;
+        private final AdmissionQueue.Entry<Waiter> entry;
 
-        private Ticket(AdmissionQueue.Entry<Waiting> entry) {
+        private Ticket(AdmissionQueue.Entry<Waiter> entry) {
             this.entry = entry;
         }
 

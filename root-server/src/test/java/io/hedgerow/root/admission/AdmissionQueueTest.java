@@ -246,6 +246,56 @@ class AdmissionQueueTest {
         assertThat(admission.rejected(QueryPriority.INTERACTIVE)).isZero();
     }
 
+    /**
+     * Vegas, the default, sees each search's latency from when it left the queue: 300 closed-loop
+     * clients over a limit of 64, every search taking 2 ms once it runs, keep a standing queue at
+     * the root, and the limit must not read that queue as the cluster's (it would sink to its floor).
+     */
+    @Test
+    void timeQueuedAtTheRootIsNotTakenForTheClustersLoad() {
+        AdmissionControl admission = new AdmissionControl(AdmissionSettings.defaults(), ticker);
+        List<Permit> running = new ArrayList<>();
+        List<Long> ends = new ArrayList<>();
+        List<Started> waiting = new ArrayList<>();
+        for (int client = 0; client < 300; client++) {
+            send(admission, running, ends, waiting);
+        }
+        for (int ms = 1; ms <= 3_000; ms++) {
+            ticker.advanceMillis(1);
+            for (int i = running.size() - 1; i >= 0; i--) {
+                if (ends.get(i) <= ticker.nanoTime()) {
+                    Permit done = running.remove(i);
+                    ends.remove(i);
+                    done.release(Outcome.SUCCESS, ticker.nanoTime());
+                    send(admission, running, ends, waiting); // the client sends again
+                }
+            }
+            for (var it = waiting.iterator(); it.hasNext();) {
+                Started w = it.next();
+                if (w.permit != null) {
+                    running.add(w.permit);
+                    ends.add(ticker.nanoTime() + 2 * MS);
+                    it.remove();
+                }
+            }
+        }
+        assertThat(admission.queued()).as("a standing queue at the root").isPositive();
+        assertThat(admission.rejected(QueryPriority.INTERACTIVE)).isZero();
+        assertThat(admission.limit()).as("the limit, from 64").isGreaterThanOrEqualTo(64);
+    }
+
+    private void send(AdmissionControl admission, List<Permit> running, List<Long> ends, List<Started> waiting) {
+        Started waiter = new Started();
+        Admission arrival = arrive(admission, waiter);
+        if (arrival instanceof Admitted admitted) {
+            running.add(admitted.permit());
+            ends.add(ticker.nanoTime() + 2 * MS);
+        } else {
+            assertThat(arrival).isInstanceOf(Queued.class);
+            waiting.add(waiter);
+        }
+    }
+
     @Test
     void batchSearchesGetTheirShareOfTheQueueAndStartAfterInteractiveOnes() {
         AdmissionControl admission = new AdmissionControl(AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED)
