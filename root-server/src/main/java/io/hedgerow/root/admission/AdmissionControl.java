@@ -102,6 +102,8 @@ public final class AdmissionControl {
     public record Refused(Refusal reason) implements Admission {
     }
 
+    private static final System.Logger LOG = System.getLogger(AdmissionControl.class.getName());
+
     private final AdmissionSettings settings;
     /** Null when admission is off. */
     private final Limit limit;
@@ -252,9 +254,13 @@ public final class AdmissionControl {
         }
     }
 
-    /** Starts waiting searches while places are free: takes them under the lock, calls them after. */
+    /**
+     * Starts waiting searches while places are free: takes them under the lock, calls them after. A
+     * waiter that throws (a bug: it must only hand the search to its thread) gives its place back and
+     * is logged; the others still start, and the release that freed the place is not failed by it.
+     */
     private void startWaiting() {
-        List<Runnable> starts = null;
+        List<Start> starts = null;
         queueLock.lock();
         try {
             while (!queue.isEmpty()) {
@@ -270,18 +276,28 @@ public final class AdmissionControl {
                 if (starts == null) {
                     starts = new ArrayList<>();
                 }
-                Permit permit = new Permit(now, taken[0]); // its sample starts now: see the class comment
-                Waiter waiter = next.waiter();
-                starts.add(() -> waiter.start(permit, waitNanos));
+                // Its latency sample starts now, not at its first byte: see the class comment.
+                starts.add(new Start(next.waiter(), new Permit(now, taken[0]), waitNanos));
             }
             lastWaitNanos = queue.lastWaitNanos();
             queued.set(queue.size());
         } finally {
             queueLock.unlock();
         }
-        if (starts != null) {
-            starts.forEach(Runnable::run);
+        if (starts == null) {
+            return;
         }
+        for (Start start : starts) {
+            try {
+                start.waiter().start(start.permit(), start.waitNanos());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "a queued search could not be started; its place goes to the next", e);
+                start.permit().release(Outcome.IGNORED, ticker.nanoTime());
+            }
+        }
+    }
+
+    private record Start(Waiter waiter, Permit permit, long waitNanos) {
     }
 
     private int cap(QueryPriority priority) {

@@ -356,6 +356,28 @@ class AdmissionQueueTest {
     }
 
     @Test
+    void aWaiterThatThrowsGivesItsPlaceBackAndTheNextStillStarts() {
+        AdmissionControl admission = fixed(2, 100);
+        Permit first = ((Admitted) arrive(admission, new Started())).permit();
+        Permit second = ((Admitted) arrive(admission, new Started())).permit();
+        AdmissionControl.Waiter broken = (permit, waited) -> {
+            throw new IllegalStateException("event loop shut down");
+        };
+        assertThat(admission.acquire(QueryPriority.INTERACTIVE, ticker.nanoTime(), NO_DEADLINE, broken))
+                .isInstanceOf(Queued.class);
+        Started next = new Started();
+        arrive(admission, next);
+        ticker.advanceMillis(1);
+        first.release(Outcome.SUCCESS, ticker.nanoTime()); // the broken waiter's failure is not this release's
+        assertThat(next.calls).as("started on the place the broken waiter gave back").isEqualTo(1);
+        assertThat(admission.inflight()).as("the second and the next").isEqualTo(2);
+        assertThat(admission.queued()).isZero();
+        second.release(Outcome.SUCCESS, ticker.nanoTime());
+        next.permit.release(Outcome.SUCCESS, ticker.nanoTime());
+        assertThat(admission.inflight()).isZero();
+    }
+
+    @Test
     void offNeverQueues() {
         AdmissionControl admission = new AdmissionControl(AdmissionSettings.off(), ticker);
         for (int i = 0; i < 1_000; i++) {
