@@ -256,12 +256,13 @@ public final class RootServer implements AutoCloseable {
         }
         readiness.markStopping();
         if (http != null) {
-            int inflight = admission.inflight();
+            // Queued searches were accepted too: they start as places free up and are answered.
+            int inflight = admission.inflight() + admission.queued();
             if (inflight > 0) {
                 LOG.log(System.Logger.Level.INFO, "stopping: waiting up to {0} for {1} searches in flight",
                         Durations.format(drainTimeout), inflight);
             }
-            DrainOutcome drained = http.drain(startNanos, admission::inflight);
+            DrainOutcome drained = http.drain(startNanos, () -> admission.inflight() + admission.queued());
             stopReport = "root stopped: HTTP " + drained.describe();
             LOG.log(drained.searchesLeft() > 0 || drained.closedAtDeadline() > 0 ? System.Logger.Level.WARNING
                     : System.Logger.Level.INFO, stopReport);

@@ -31,7 +31,7 @@ public final class RootMetrics {
     /** Why a whole request failed, as counted in {@code hedgerow_request_errors_total}. */
     public enum RequestError {
         BAD_REQUEST, BAD_QUERY, UNAVAILABLE, TIMED_OUT, NOT_FOUND, INTERNAL, DANGEROUS, BLOCKLISTED,
-        /** Refused by admission control: too many searches in flight. */
+        /** Refused by admission control: over the limit, and its queue refused it (full, deadline, growing delay). */
         OVERLOADED,
         /** Refused because the root is stopping. */
         SHUTTING_DOWN,
@@ -213,7 +213,7 @@ public final class RootMetrics {
         watched.costs(costs, leaves);
     }
 
-    /** Meters of admission control, read at each scrape: its limit, what is in flight, what it refused. */
+    /** Meters of admission control, read at each scrape: its limit, what is in flight, its queue, what it refused. */
     public void watch(AdmissionControl admission) {
         watched.admission(admission);
     }
