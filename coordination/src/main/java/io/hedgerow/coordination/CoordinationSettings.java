@@ -13,8 +13,10 @@ import java.util.Objects;
  * about two thirds of the timeout (2.6 s here, 17 times the 150 ms pause; the client's own read
  * timeout, after which it reconnects, is also two thirds). And a dead leaf must be noticed within a
  * few seconds: ZooKeeper keeps a dead client's session (even one whose TCP connection closed, as
- * it could reconnect) until the timeout passes, then removes its ephemeral znodes at the next tick,
- * so a killed or hung leaf leaves {@link Membership} 4-6 s after it stopped. 4 s is also the smallest
+ * it could reconnect) until a whole timeout has passed since it last heard from it (up to a ping
+ * interval before the death), then removes its ephemeral znodes at the next tick, so a killed or hung
+ * leaf leaves {@link Membership} 2.7-4.5 s after it stopped on the embedded server (3.6 s in
+ * {@code LeafPauseTest}'s run), up to 6 s on a default one. 4 s is also the smallest
  * timeout a default ZooKeeper server grants (2 ticks of 2 s); the embedded server ticks every 500 ms
  * ({@link EmbeddedZooKeeper}) and grants 1-10 s.
  *
