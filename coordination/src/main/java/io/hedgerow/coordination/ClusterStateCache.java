@@ -9,8 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -32,7 +30,7 @@ import org.apache.curator.utils.ZKPaths;
  * Listeners are called on Curator's event thread, one event at a time.
  */
 public final class ClusterStateCache implements AutoCloseable {
-    private static final Logger LOG = Logger.getLogger(ClusterStateCache.class.getName());
+    private static final System.Logger LOG = System.getLogger(ClusterStateCache.class.getName());
 
     private final CuratorCache cache;
     private final String partitionsPath;
@@ -90,7 +88,7 @@ public final class ClusterStateCache implements AutoCloseable {
         try {
             state = codec.decode(partition, data.getData(), data.getStat().getVersion());
         } catch (CoordinationException e) {
-            LOG.log(Level.WARNING, e.getMessage(), e);
+            LOG.log(System.Logger.Level.WARNING, e.getMessage(), e);
             deleted(partition);
             return;
         }
@@ -124,7 +122,7 @@ public final class ClusterStateCache implements AutoCloseable {
             int partition = Integer.parseInt(split.getNode());
             return partition >= 0 ? partition : -1;
         } catch (NumberFormatException e) {
-            LOG.log(Level.WARNING, () -> "ignoring " + data.getPath() + " (expected: a partition number)");
+            LOG.log(System.Logger.Level.WARNING, () -> "ignoring " + data.getPath() + " (expected: a partition number)");
             return -1;
         }
     }

@@ -3,8 +3,6 @@ package io.hedgerow.coordination;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryUntilElapsed;
@@ -21,7 +19,7 @@ import org.apache.curator.retry.RetryUntilElapsed;
  * connection are Curator's to retry (calls then fail with {@link CoordinationException}).
  */
 public final class CoordinationClient implements AutoCloseable {
-    private static final Logger LOG = Logger.getLogger(CoordinationClient.class.getName());
+    private static final System.Logger LOG = System.getLogger(CoordinationClient.class.getName());
     /** Pause between retries of a call whose connection dropped. */
     private static final int RETRY_SLEEP_MS = 100;
 
@@ -82,7 +80,7 @@ public final class CoordinationClient implements AutoCloseable {
         try {
             return curator.getZookeeperClient().getZooKeeper().getSessionTimeout();
         } catch (Exception e) {
-            throw CuratorClusterStore.failure("reading the session timeout", e);
+            throw CoordinationException.failed("reading the session timeout", e);
         }
     }
 
@@ -108,7 +106,7 @@ public final class CoordinationClient implements AutoCloseable {
                 try {
                     recipe.close();
                 } catch (Exception e) {
-                    LOG.log(Level.WARNING, "closing " + recipe + " before the session ends", e);
+                    LOG.log(System.Logger.Level.WARNING, "closing " + recipe + " before the session ends", e);
                 }
             }
         } finally {

@@ -16,4 +16,12 @@ public final class CoordinationException extends Exception {
     public CoordinationException(String message) {
         super(message);
     }
+
+    /** {@code what} failed with {@code e} (a Curator call's exception); restores the interrupt flag. */
+    static CoordinationException failed(String what, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return new CoordinationException(what + " failed: " + e, e);
+    }
 }

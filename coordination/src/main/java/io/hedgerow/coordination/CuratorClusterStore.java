@@ -36,7 +36,7 @@ public final class CuratorClusterStore implements ClusterStore {
         } catch (KeeperException.NoNodeException e) {
             return Optional.empty();
         } catch (Exception e) {
-            throw failure("reading partition " + partition + " at " + path, e);
+            throw CoordinationException.failed("reading partition " + partition + " at " + path, e);
         }
         return Optional.of(codec.decode(partition, bytes, stat.getVersion()));
     }
@@ -49,7 +49,7 @@ public final class CuratorClusterStore implements ClusterStore {
         } catch (KeeperException.NodeExistsException e) {
             return new UpdateOutcome.Conflict(initial.partition(), PartitionState.UNSTORED);
         } catch (Exception e) {
-            throw failure("creating partition " + initial.partition() + " at " + path, e);
+            throw CoordinationException.failed("creating partition " + initial.partition() + " at " + path, e);
         }
         return new UpdateOutcome.Written(initial.withVersion(0));
     }
@@ -73,16 +73,9 @@ public final class CuratorClusterStore implements ClusterStore {
         } catch (KeeperException.NoNodeException e) {
             return new UpdateOutcome.Missing(current.partition());
         } catch (Exception e) {
-            throw failure("writing partition " + current.partition() + " at " + path + " over version "
+            throw CoordinationException.failed("writing partition " + current.partition() + " at " + path + " over version "
                     + current.version(), e);
         }
         return new UpdateOutcome.Written(next.withVersion(stat.getVersion()));
-    }
-
-    static CoordinationException failure(String what, Exception e) {
-        if (e instanceof InterruptedException) {
-            Thread.currentThread().interrupt();
-        }
-        return new CoordinationException(what + " failed: " + e, e);
     }
 }

@@ -6,8 +6,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -23,7 +21,7 @@ import org.apache.curator.utils.ZKPaths;
  * hear the leaves present at start as joins, then {@link #awaitInitialized} returns.
  */
 public final class Membership implements AutoCloseable {
-    private static final Logger LOG = Logger.getLogger(Membership.class.getName());
+    private static final System.Logger LOG = System.getLogger(Membership.class.getName());
 
     private final CuratorCache cache;
     private final String leavesPath;
@@ -89,7 +87,7 @@ public final class Membership implements AutoCloseable {
         try {
             return NodeId.of(split.getNode());
         } catch (IllegalArgumentException e) {
-            LOG.log(Level.WARNING, () -> "ignoring " + data.getPath() + ": " + e.getMessage());
+            LOG.log(System.Logger.Level.WARNING, () -> "ignoring " + data.getPath() + ": " + e.getMessage());
             return null;
         }
     }

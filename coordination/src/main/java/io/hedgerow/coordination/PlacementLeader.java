@@ -45,7 +45,7 @@ public final class PlacementLeader implements AutoCloseable {
         try {
             latch.start();
         } catch (Exception e) {
-            throw CuratorClusterStore.failure("starting the placement leader latch of " + participantId, e);
+            throw CoordinationException.failed("starting the placement leader latch of " + participantId, e);
         }
     }
 
