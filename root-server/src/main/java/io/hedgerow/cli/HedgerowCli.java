@@ -1,5 +1,6 @@
 package io.hedgerow.cli;
 
+import io.hedgerow.coordination.ZooKeeperCommand;
 import io.hedgerow.leaf.index.IndexCommand;
 import io.hedgerow.leaf.server.LeafCommand;
 import io.netty.util.ResourceLeakDetector;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "hedgerow", mixinStandardHelpOptions = true, version = "hedgerow 0.1.0",
         description = "Scatter-gather search that stays fast in the tail.",
         subcommands = {DemoCommand.class, IndexCommand.class, LocalCommand.class, RootCommand.class, LeafCommand.class,
-                SimulateCommand.class,
+                ZooKeeperCommand.class, SimulateCommand.class,
                 CommandLine.HelpCommand.class})
 public final class HedgerowCli implements Runnable {
 
