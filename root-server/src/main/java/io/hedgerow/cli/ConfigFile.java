@@ -27,8 +27,9 @@ import picocli.CommandLine.Model.OptionSpec;
  * exactly as it converts a flag's.
  *
  * <p>Keys are flat within a section ({@code root: {hedge-budget: 0.1}}); a nested mapping is the same
- * key joined with dashes ({@code root: {hedge: {budget: 0.1}}}), except under an option whose value is
- * itself a mapping ({@code leaf: {queue-depth: {batch: 16}}}).
+ * key joined with dashes ({@code root: {hedge: {budget: 0.1}}}, although {@code root.hedge} is a key
+ * too, written {@code hedge: tied}), except under an option whose value is itself a mapping
+ * ({@code leaf: {queue-depth: {batch: 16}}}).
  *
  * @param path   where it was read from
  * @param values each option key's value as command-line text (lists joined by the option's split)
@@ -130,19 +131,14 @@ record ConfigFile(Path path, Map<String, String> values, Map<String, List<String
             String key = section + "." + name;
             JsonNode value = entry.getValue();
             List<OptionSpec> options = keys.options(key);
-            if (options.isEmpty() && value.isObject() && hasKeysUnder(keys, key + "-")) {
+            boolean mapOption = !options.isEmpty() && Map.class.isAssignableFrom(options.getFirst().type());
+            if (value.isObject() && !mapOption && hasKeysUnder(keys, key + "-")) {
+                // root: {hedge: {budget: 0.1}} is root.hedge-budget, even though root.hedge is a key of its own.
                 flatten(path, keys, section, name, value, values);
                 continue;
             }
             if (options.isEmpty()) {
                 throw unknown(path, key, keys.keys());
-            }
-            if (value.isObject() && !Map.class.isAssignableFrom(options.getFirst().type())
-                    && hasKeysUnder(keys, key + "-")) {
-                throw new ConfigException(path + ": " + key + ": a mapping (expected: "
-                        + expected(options.getFirst(), options.getFirst().type()) + "; '" + name
-                        + "' is a key of its own, so write the keys that start with it flat, e.g. " + name + "-"
-                        + value.properties().iterator().next().getKey() + ")");
             }
             if (values.containsKey(key)) {
                 throw new ConfigException(path + ": " + key + " is set twice (once nested, once flat)");
