@@ -228,8 +228,6 @@ record ConfigFile(Path path, Map<String, String> values, Map<String, List<String
             } catch (NumberFormatException e) {
                 throw wrongType(path, key, value, expected(option, type));
             }
-        } else if (!value.isTextual() && type != String.class) {
-            throw wrongType(path, key, value, expected(option, type));
         }
         ITypeConverter<?>[] converters = option.converters();
         if (converters != null && converters.length > 0) {
