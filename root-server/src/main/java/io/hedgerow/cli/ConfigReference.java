@@ -74,8 +74,9 @@ final class ConfigReference {
         if (raw != null) {
             String variable = EffectiveConfig.environmentDefault(option);
             if (variable != null) {
-                String fallback = raw.replaceFirst("^.*:-", "").replaceFirst("}$", "");
-                return "`" + fallback + "` (or `$" + variable + "`)";
+                int fallback = raw.indexOf(":-");
+                return fallback < 0 ? "`$" + variable + "`, else unset"
+                        : "`$" + variable + "`, else `" + raw.substring(fallback + 2, raw.lastIndexOf('}')) + "`";
             }
             return "`" + raw + "`";
         }
@@ -85,7 +86,7 @@ final class ConfigReference {
         Object initial = option.initialValue();
         if (initial == null || initial instanceof java.util.Collection<?> c && c.isEmpty()
                 || initial instanceof Map<?, ?> m && m.isEmpty()) {
-            return option.required() ? "required" : "none";
+            return option.required() ? "required" : "unset";
         }
         return "see description";
     }

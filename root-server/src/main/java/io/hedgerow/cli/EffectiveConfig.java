@@ -101,6 +101,11 @@ final class EffectiveConfig {
         return String.join(separator, values);
     }
 
+    /** Whether a key's value is a secret, never printed: the admin and write tokens. */
+    static boolean secret(String key) {
+        return key.endsWith("-token") || key.endsWith("-secret");
+    }
+
     /** The rows as YAML: sections in the order met, each key with its source as a comment. */
     static String yaml(List<Row> rows) {
         Map<String, List<Row>> bySection = new LinkedHashMap<>();
@@ -119,8 +124,9 @@ final class EffectiveConfig {
             }
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i);
-                out.append(line).append(" ".repeat(width - line.length() + 2)).append("# ")
-                        .append(section.getValue().get(i).source()).append('\n');
+                Row row = section.getValue().get(i);
+                out.append(line).append(" ".repeat(width - line.length() + 2)).append("# ").append(row.source())
+                        .append(secret(row.key()) && row.value() != null ? "; set, a secret not shown" : "").append('\n');
             }
         }
         return out.toString();
@@ -129,6 +135,9 @@ final class EffectiveConfig {
     private static String yamlValue(Row row) {
         if (row.value() == null) {
             return "~";
+        }
+        if (secret(row.key())) {
+            return "~"; // printed as unset, so that the output used as a file cannot carry it by mistake
         }
         OptionSpec option = row.option();
         if (option != null && option.isMultiValue()) {
