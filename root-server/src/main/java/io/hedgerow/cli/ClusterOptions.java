@@ -91,7 +91,7 @@ final class ClusterOptions {
     int leafWorkers;
 
     // split: a configuration file's list arrives as one text, a line each (ConfigFile); an ARG holds no line break.
-    @Option(names = "--leaf-arg", paramLabel = "ARG", split = "\\n", splitSynopsisLabel = " ",
+    @Option(names = "--leaf-arg", paramLabel = "ARG", split = "\\n", hideParamSyntax = true,
             description = "Pass ARG on to every leaf's command line, e.g. --leaf-arg=--slice=0s or"
                     + " --leaf-arg=--queue-depth=batch=16 (see 'hedgerow leaf --help'); repeatable.")
     List<String> leafArguments = new ArrayList<>();

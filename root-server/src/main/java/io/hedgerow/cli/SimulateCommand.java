@@ -187,7 +187,8 @@ final class SimulateCommand implements Callable<Integer> {
     private String seed;
 
     // split: a configuration file's list of sweeps arrives as one text, a line each (ConfigFile).
-    @Option(names = "--sweep", paramLabel = "OPTION=V1,V2", split = "\\n", splitSynopsisLabel = " ", description = "Run a series: OPTION takes each value in"
+    @Option(names = "--sweep", paramLabel = "OPTION=V1,V2", split = "\\n", hideParamSyntax = true,
+            description = "Run a series: OPTION takes each value in"
             + " turn; several --sweep run every combination, e.g. --sweep policy=none,hedged --sweep leaves=10,100.")
     private List<String> sweeps = new ArrayList<>();
     @Option(names = "--json", description = "Print the summaries as JSON instead of the table.")
