@@ -102,7 +102,11 @@ final class ConfigCommand implements Runnable {
                 String top = parsed.spec().qualifiedName(" ").split(" ")[1];
                 if (top.equals("local") || top.equals("demo")) {
                     ParsedCommand leaf = parse(environment, List.of("leaf"));
-                    rows.addAll(EffectiveConfig.rows(leaf.spec(), leaf.provider()));
+                    for (EffectiveConfig.Row row : EffectiveConfig.rows(leaf.spec(), leaf.provider())) {
+                        String name = row.key().substring(row.key().indexOf('.') + 1);
+                        rows.add(SET_BY_LOCAL.contains(name) ? new EffectiveConfig.Row(row.key(), row.option(), null,
+                                "set by " + top + " for each leaf") : row);
+                    }
                     out.append("# Its leaves read the leaf section, but local sets index, host, port, port-file,\n"
                             + "# cluster-secret-file, node-id, exit-with-parent, tls-cert and tls-key itself, and workers\n"
                             + "# and warmup (from local.leaf-workers and local.leaf-warmup unless only leaf.* sets them).\n");
@@ -117,6 +121,10 @@ final class ConfigCommand implements Runnable {
             out.append(EffectiveConfig.yaml(rows));
             return out.toString();
         }
+
+        /** The leaf flags {@code local} gives each leaf itself (LeafSpawner). */
+        private static final java.util.Set<String> SET_BY_LOCAL = java.util.Set.of("index", "host", "port", "port-file",
+                "cluster-secret-file", "node-id", "exit-with-parent");
 
         private record ParsedCommand(CommandSpec spec, ConfigDefaultProvider provider) {
         }

@@ -144,6 +144,7 @@ final class ConfigReference {
             `root: { hedge: { budget: 0.1 } }` is `root.hedge-budget`. A flag taking several values takes a YAML list
             (`root: { leaves: [127.0.0.1:9001, 127.0.0.1:9002] }`), and one taking `NAME=VALUE` pairs a mapping
             (`leaf: { queue-depth: { batch: 16 } }`). A key with no value (`hedge-after:`) leaves the default.
+            Relative paths are read from the working directory, as on the command line, not from the file's.
 
             **Errors.** An unknown key stops the command and names the nearest valid one
             (`unknown key 'root.hedge-budgte' (nearest valid key: 'root.hedge-budget')`); a value of the wrong type

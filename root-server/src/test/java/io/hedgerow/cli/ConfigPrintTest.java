@@ -37,6 +37,8 @@ class ConfigPrintTest {
         assertThat(line(printed, "  loadgen: ")).contains("-XX:+UseZGC").endsWith("# default");
         // local's leaves read the leaf section: it is shown too
         assertThat(printed).contains("\nleaf:\n").contains("  slice: 1ms");
+        assertThat(printed.substring(printed.indexOf("\nleaf:\n"))).contains("  index: ~")
+                .containsPattern("  index: ~ +# set by local for each leaf");
     }
 
     @Test
