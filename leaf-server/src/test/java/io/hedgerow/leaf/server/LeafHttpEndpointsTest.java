@@ -7,7 +7,9 @@ import io.hedgerow.common.metrics.PrometheusText.Family;
 import io.hedgerow.common.metrics.PrometheusText.Sample;
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.AssignPartitions;
+import io.hedgerow.common.wire.proto.FaultKind;
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.HelloAck;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.Status;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -96,6 +99,38 @@ class LeafHttpEndpointsTest {
         assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
         assertThat(ready.body()).contains("\"ready\":true", "\"status\":\"ready\"");
         assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void isAliveButNotReadyWhileItDrains() throws Exception {
+        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true)
+                .withDrainTimeout(PATIENCE));
+        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        assertThat(get("/ready").statusCode()).isEqualTo(200);
+        // A search held on the only worker keeps the drain going while the probes are asked.
+        assertThat(inject(root, PATIENCE.multipliedBy(2)).getInjectAck().getError()).isEmpty();
+        root.send(Frame.newBuilder().setSearch(SearchRequest.newBuilder().setRequestId(200).setPartition(0)
+                .setQuery("meadow").setK(3)).build());
+        Eventually.await(() -> leaf.delaysInjected() >= 1, "the only worker to hold the search");
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(leaf::close);
+        assertThat(root.receive().getBodyCase()).as("the drain began").isEqualTo(Frame.BodyCase.DRAINING);
+
+        HttpResponse<String> draining = get("/ready");
+        assertThat(draining.statusCode()).isEqualTo(503);
+        assertThat(draining.body()).contains("\"status\":\"draining\"");
+        assertThat(get("/health").statusCode()).as("alive while it drains").isEqualTo(200);
+
+        assertThat(inject(root, Duration.ZERO).getInjectAck().getError()).isEmpty();
+        assertThat(root.receive().getResult().getStatus()).isEqualTo(Status.OK);
+        closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** A delay of {@code length} on every sub-request for a minute (zero clears it). */
+    private static Frame inject(FrameSocket root, Duration length) throws IOException {
+        root.send(Frame.newBuilder().setInject(InjectFault.newBuilder().setRequestId(300 + length.toMillis())
+                .setKind(FaultKind.DELAY).setDelayNanos(length.toNanos()).setProbability(1.0)
+                .setDurationNanos(Duration.ofMinutes(1).toNanos())).build());
+        return root.receive();
     }
 
     @Test
