@@ -227,7 +227,7 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
             ack.setError(problem);
         } else if (hello.getRole() == ConnectionRole.ROOT) {
             role = Role.ROOT;
-            replies = new OutboundBatcher(ctx.channel(), hello.getRootId());
+            replies = new OutboundBatcher(ctx.channel(), hello.getRootId(), leaf.counters().timings);
             leaf.drain().rootConnected(ctx.channel());
         } else {
             role = Role.TWIN_CANCELS;

@@ -29,7 +29,7 @@ import java.util.function.ToDoubleFunction;
  *
  * <p><b>Assumptions and guarantees.</b> The meters read the leaf's counters and queues at each
  * scrape (function counters and gauges: nothing is recorded for them on the answer path, but the
- * queue timings of {@link LeafTimings}). {@link #close()} is idempotent.
+ * answers' times of {@link LeafTimings}, on the event loop that writes them). {@link #close()} is idempotent.
  */
 final class LeafObservability implements AutoCloseable {
     private final PrometheusMeterRegistry registry;

@@ -334,7 +334,6 @@ abstract class LeafTask implements Runnable, QueryTimeout {
     private void answer(Frame answer) {
         // Before the send: a cancel that finds DONE is too late, one that finds RUNNING stopped it.
         state = DONE;
-        leaf.counters().timings.answered(answer, priority());
         replyTo.send(answer);
     }
 

@@ -8,17 +8,23 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The queue and service times of the searches and fetches this leaf answered, per kind and
- * scheduling class, as {@code hedgerow_leaf_queue_seconds} and {@code hedgerow_leaf_service_seconds}
- * histograms: what the leaf measured itself, where the root's timers add the network and its own
- * queues. A dozen fixed buckets, as the root's sub-request timers have: every answer records, and a
- * full percentile histogram's binary search per record costs CPU on the answer path.
+ * The queue and service times of the searches and fetches this leaf answered, per kind, as
+ * {@code hedgerow_leaf_queue_seconds} and {@code hedgerow_leaf_service_seconds} histograms: what
+ * the leaf measured itself and wrote in each answer, where the root's timers add the network and
+ * its own queues. A dozen fixed buckets, as the root's sub-request timers have: every answer
+ * records, and a full percentile histogram's binary search per record costs CPU on the answer path.
+ *
+ * <p>Recorded where the answers are written ({@link OutboundBatcher}, on the connection's event
+ * loop), not on the worker: what a worker does after its task's reading of the work clock counts
+ * towards its next task's CPU time ({@link SearchScheduler#taskCpuNanos}). So an answer carries no
+ * scheduling class, and the times are per kind only; the queue depth is per class
+ * ({@code hedgerow_leaf_queue_depth}).
  *
  * <p>The timers live in a registry of their own that holds nothing until {@link #bindTo} adds the
- * leaf's exported registry to it (Micrometer's composite), so a leaf made without an HTTP port, or
- * by a test, records into nothing.
+ * leaf's exported registry to it (Micrometer's composite), so a leaf made by a test records into
+ * nothing.
  *
- * <p><b>Assumptions and guarantees.</b> {@link #answered} may be called from any worker: Micrometer's
+ * <p><b>Assumptions and guarantees.</b> {@link #answered} may be called from any thread: Micrometer's
  * timers are lock-free for recording. {@link #bindTo} may be called once, before or after answers.
  */
 public final class LeafTimings {
@@ -27,30 +33,24 @@ public final class LeafTimings {
             Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(20),
             Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(500),
             Duration.ofSeconds(1), Duration.ofSeconds(5)};
-    private static final String[] KINDS = {"search", "fetch"};
 
     private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
-    /** By kind (0 search, 1 fetch), then class. */
-    private final Timer[][] queue = new Timer[KINDS.length][SchedulingConfig.CLASSES];
-    private final Timer[][] service = new Timer[KINDS.length][SchedulingConfig.CLASSES];
+    private final Timer searchQueue = timer("hedgerow.leaf.queue", "Time an answered request waited in the leaf's queue",
+            "search");
+    private final Timer searchService = timer("hedgerow.leaf.service", "Time from a worker taking an answered request"
+            + " to its answer (slices and the waits between them included)", "search");
+    private final Timer fetchQueue = timer("hedgerow.leaf.queue", "Time an answered request waited in the leaf's queue",
+            "fetch");
+    private final Timer fetchService = timer("hedgerow.leaf.service", "Time from a worker taking an answered request"
+            + " to its answer (slices and the waits between them included)", "fetch");
 
     LeafTimings() {
-        for (int kind = 0; kind < KINDS.length; kind++) {
-            for (int cls = 0; cls < SchedulingConfig.CLASSES; cls++) {
-                queue[kind][cls] = timer("hedgerow.leaf.queue", "Time an answered request waited in the leaf's queue",
-                        KINDS[kind], cls);
-                service[kind][cls] = timer("hedgerow.leaf.service",
-                        "Time from a worker taking an answered request to its answer (slices and waits between them"
-                                + " included)", KINDS[kind], cls);
-            }
-        }
     }
 
-    private Timer timer(String name, String description, String kind, int cls) {
+    private Timer timer(String name, String description, String kind) {
         return Timer.builder(name)
                 .description(description)
                 .tag("kind", kind)
-                .tag("class", SchedulingConfig.className(cls))
                 .serviceLevelObjectives(BUCKETS)
                 .register(registry);
     }
@@ -60,18 +60,21 @@ public final class LeafTimings {
         registry.add(exported);
     }
 
-    /** Records the times an answer carries; refusals and anything but a search or fetch answer are not timed. */
-    void answered(Frame answer, int priority) {
-        int cls = SchedulingConfig.classOf(priority);
-        if (answer.hasResult()) {
-            record(0, cls, answer.getResult().getQueueNanos(), answer.getResult().getServiceNanos());
-        } else if (answer.hasFetchResult()) {
-            record(1, cls, answer.getFetchResult().getQueueNanos(), answer.getFetchResult().getServiceNanos());
+    /**
+     * Records the times an answer carries. Only answers the leaf ran have a service time: refusals
+     * (cancelled, expired, busy, not assigned) and other frames are not timed.
+     */
+    void answered(Frame frame) {
+        if (frame.hasResult() && frame.getResult().getServiceNanos() > 0) {
+            record(searchQueue, searchService, frame.getResult().getQueueNanos(), frame.getResult().getServiceNanos());
+        } else if (frame.hasFetchResult() && frame.getFetchResult().getServiceNanos() > 0) {
+            record(fetchQueue, fetchService, frame.getFetchResult().getQueueNanos(),
+                    frame.getFetchResult().getServiceNanos());
         }
     }
 
-    private void record(int kind, int cls, long queueNanos, long serviceNanos) {
-        queue[kind][cls].record(Math.max(0, queueNanos), TimeUnit.NANOSECONDS);
-        service[kind][cls].record(Math.max(0, serviceNanos), TimeUnit.NANOSECONDS);
+    private static void record(Timer queue, Timer service, long queueNanos, long serviceNanos) {
+        queue.record(Math.max(0, queueNanos), TimeUnit.NANOSECONDS);
+        service.record(serviceNanos, TimeUnit.NANOSECONDS);
     }
 }

@@ -176,7 +176,7 @@ class LeafHttpEndpointsTest {
             Family family = families.get(timer);
             assertThat(family).as(timer).isNotNull();
             assertThat(family.type()).isEqualTo("histogram");
-            assertThat(value(family, timer + "_count", Map.of("kind", "search", "class", "interactive")))
+            assertThat(value(family, timer + "_count", Map.of("kind", "search")))
                     .as("every answered search timed").isEqualTo(searches);
         }
         assertThat(families.get("hedgerow_leaf_assignments_total").samples().get(0).value()).isEqualTo(1);
