@@ -106,6 +106,7 @@ public final class RootServer implements AutoCloseable {
         try {
             ClusterState cluster = new ClusterState(config, FanOut.connectionsPerLeaf(group), Ticker.system(), rootId);
             RootMetrics metrics = new RootMetrics(cluster);
+            metrics.bindProcess(); // JVM, GC and build_info meters; closed with the root
             FanOut fanOut = new FanOut(cluster, group, transport,
                     DispatchPolicy.of(config.adaptation(), FanOut.connectionsPerLeaf(group)), metrics,
                     Ticker.system());
@@ -274,6 +275,7 @@ public final class RootServer implements AutoCloseable {
         }
         documents.close();
         fanOut.close();
+        metrics.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 

@@ -79,6 +79,9 @@ final class ClusterReport {
             json.writeStartObject();
             json.writeNumberField("leaf", leaf.index());
             json.writeStringField("address", leaf.address().toString());
+            if (!leaf.httpAddress().isEmpty()) {
+                json.writeStringField("http", leaf.httpAddress());
+            }
             Probation.State probation = cluster.probation().state(leaf.index());
             // Probation is reported over a leaf that is up: a leaf down or draining says so instead.
             json.writeStringField("state", probation.onProbation() && leaf.state() != LeafStatus.State.DOWN

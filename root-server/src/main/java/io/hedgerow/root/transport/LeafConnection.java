@@ -265,6 +265,7 @@ public final class LeafConnection {
             refuse(problem);
             return;
         }
+        status.httpAddress(ack.getHttpAddress());
         channel.writeAndFlush(assignment.get(), channel.voidPromise());
     }
 
