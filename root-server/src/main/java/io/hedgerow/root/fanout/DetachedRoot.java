@@ -376,12 +376,24 @@ public final class DetachedRoot {
 
         @Override
         public boolean stalled(int leaf) {
-            return ledgers[leaf].load().stalled(stallRule, outstanding[leaf], context.ticker().nanoTime());
+            return stallRule != null
+                    && ledgers[leaf].load().stalled(stallRule, outstanding[leaf], context.ticker().nanoTime());
         }
 
         @Override
         public boolean onProbation(int leaf) {
             return context.cluster().probation().onProbation(leaf);
+        }
+
+        @Override
+        public boolean stale(int partition, int leaf) {
+            return context.cluster().staleReplicas().stale(partition, leaf);
+        }
+
+        @Override
+        public double share(int leaf) {
+            var slowStart = context.cluster().slowStart();
+            return slowStart.inSlowStart(leaf) ? slowStart.share(leaf, context.ticker().nanoTime()) : 1;
         }
 
         @Override

@@ -25,7 +25,8 @@ public final class RunContext {
     private static final Priority[] BACKUP_PRIORITY = {Priority.BACKUP, Priority.BATCH};
 
     final FanOutContext shared;
-    final LeafView leaves;
+    /** The leaves, with the copies this search chose and has not handed over yet counted as outstanding. */
+    final ChosenLeaves leaves;
     final LongSupplier requestIds;
     final RandomGenerator random;
     final SearchRequest request;
@@ -51,7 +52,7 @@ public final class RunContext {
     public RunContext(FanOutContext shared, LeafView leaves, LongSupplier requestIds, RandomGenerator random,
             SearchRequest request, TailGuard.Run run, long startNanos, long timeoutNanos, int[] targets) {
         this.shared = shared;
-        this.leaves = leaves;
+        this.leaves = new ChosenLeaves(leaves);
         this.requestIds = requestIds;
         this.random = random;
         this.request = request;
