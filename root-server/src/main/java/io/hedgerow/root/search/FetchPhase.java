@@ -81,7 +81,7 @@ public final class FetchPhase {
     private int send(List<HitSlot> batch, SubRequestTrace.Kind kind, Priority priority, long nowNanos) {
         Map<Integer, List<HitSlot>> byLeaf = new LinkedHashMap<>();
         for (HitSlot hit : batch) {
-            int leaf = leafFor(hit, kind == SubRequestTrace.Kind.FETCH);
+            int leaf = leafFor(hit, kind);
             if (leaf < 0) {
                 if (hit.failure() == null) {
                     hit.failed("no replica of partition " + hit.partition() + " is reachable");
@@ -132,13 +132,17 @@ public final class FetchPhase {
     }
 
     /** The leaf that answered the hit's partition, while ready and not asked yet; else a replica not asked yet. */
-    private int leafFor(HitSlot hit, boolean preferAnswering) {
+    private int leafFor(HitSlot hit, SubRequestTrace.Kind kind) {
+        boolean preferAnswering = kind == SubRequestTrace.Kind.FETCH;
         int preferred = slots.answeredBy(slots.slot(hit.partition()));
         if (preferAnswering && preferred >= 0 && !hit.triedLeaves().contains(preferred)
                 && ctx.leaves.isReady(preferred)) {
             return preferred;
         }
-        return ctx.chooseReplica(hit.partition(), hit.triedLeaves());
+        // A backup races the fetch out: from an in-sync replica only, as the query phase's backups.
+        return kind != SubRequestTrace.Kind.FETCH_BACKUP
+                ? ctx.chooseReplica(hit.partition(), hit.triedLeaves())
+                : ctx.chooseInSyncReplica(hit.partition(), hit.triedLeaves());
     }
 
     void onFetched(FetchCopy copy, FetchResponse response, long nowNanos) {
