@@ -181,8 +181,12 @@ final class QuerySlots {
     /** Takes in the loss of {@code copy}'s connection. */
     Outcome lost(SearchCopy copy, String reason, long nowNanos) {
         copy.noteLost(nowNanos);
-        return failed(byPartition[copy.partition()], copy, SubRequestError.CONNECTION, PartitionError.Kind.UNAVAILABLE,
-                ctx.leafName(copy.leaf()), reason);
+        PartitionSlot slot = byPartition[copy.partition()];
+        String leaf = ctx.leafName(copy.leaf());
+        ctx.shared.cluster().leaf(copy.leaf()).failed(reason);
+        ctx.metrics().subRequestFailed(SubRequestError.CONNECTION);
+        slot.lostOn(copy.leaf(), new PartitionError(slot.partition(), PartitionError.Kind.UNAVAILABLE, leaf, reason));
+        return Outcome.FAILED;
     }
 
     private Outcome failed(PartitionSlot slot, SearchCopy copy, SubRequestError metric, PartitionError.Kind kind,
