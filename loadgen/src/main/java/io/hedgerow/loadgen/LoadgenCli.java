@@ -63,7 +63,8 @@ import picocli.CommandLine.Spec;
                 "  ./hedgerow loadgen compare results/A results/B",
                 "  ./hedgerow loadgen read results/A capacity.rate_per_s",
                 ""},
-        subcommands = {SelfTestCommand.class, QueriesCommand.class, CompareCommand.class, ReadCommand.class})
+        subcommands = {SelfTestCommand.class, QueriesCommand.class, CompareCommand.class, ReadCommand.class,
+                DurabilityCommand.class})
 public final class LoadgenCli implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
