@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The short seeded fault run of CI: a real cluster (root in this JVM, leaves as child JVMs, as
- * {@code ./hedgerow local} runs them), the set workload for 60 s while the leaf nemesis kills and
+ * {@code ./hedgerow local} runs them), the set workload for 50 s while the leaf nemesis kills and
  * pauses primaries and replicas, then every id read back. Nothing acknowledged may be lost or come
  * back. On a failure the message carries the seed, the verdict and the history's file.
  */
@@ -62,7 +62,7 @@ class LeafNemesisClusterTest {
             FinalReads reads = new FinalReads(client, root, Duration.ofSeconds(40), 4);
             NemesisLoop.Timing timing = new NemesisLoop.Timing(Duration.ofSeconds(1), Duration.ofSeconds(3),
                     Duration.ofSeconds(2), Duration.ofSeconds(5));
-            DurabilityRun.Settings settings = new DurabilityRun.Settings(Duration.ofSeconds(60), SEED, 3, 0.25, timing,
+            DurabilityRun.Settings settings = new DurabilityRun.Settings(Duration.ofSeconds(50), SEED, 3, 0.25, timing,
                     "ci-" + SEED, run.dir(), data.resolve("out"));
             result = new DurabilityRun(settings, List.of(new LeafNemesis(root, run)), Ticker.system(), out)
                     .run(client, reads, Map.of("seed", SEED));
