@@ -67,8 +67,18 @@ LOCAL=(./hedgerow local --index "$OUT/index" --run-dir "$RUN" --port "$PORT" --l
   ${LEAF_ARGS[@]+"${LEAF_ARGS[@]}"})
 RESTART_COMMAND="cd $(printf '%q' "$HERE") && exec $(printf '%q ' "${LOCAL[@]}")"
 
+# By its pid file (the root nemesis may have started it again), SIGTERM, its leaves exit with it; the
+# launcher's 'local stop' only if that fails (it rebuilds first if the sources changed meanwhile).
 stop_cluster() {
-  ./hedgerow local stop --run-dir "$RUN" >>"$OUT/cluster.log" 2>&1 || true
+  local pid waited=0 file alive=""
+  pid="$(cat "$RUN/root.pid" 2>/dev/null || true)"
+  if [[ -n "$pid" ]] && kill -TERM "$pid" 2>/dev/null; then
+    while kill -0 "$pid" 2>/dev/null && [[ $waited -lt 30 ]]; do sleep 1; waited=$((waited + 1)); done
+  fi
+  for file in "$RUN"/*.pid; do
+    if [[ -f "$file" ]] && kill -0 "$(cat "$file")" 2>/dev/null; then alive=yes; fi
+  done
+  [[ -z "$alive" ]] || ./hedgerow local stop --run-dir "$RUN" >>"$OUT/cluster.log" 2>&1 || true
 }
 trap stop_cluster EXIT
 trap 'echo "Interrupted." >&2; exit 130' INT TERM
