@@ -16,7 +16,8 @@ import java.time.Duration;
  *
  * <p>What counts as a definite refusal ({@link Type#FAIL}) is narrow on purpose: only a 4xx,
  * which the root gives before anything is written (a bad document, a version conflict, a missing
- * token; for a delete, 404: there was nothing to delete). A 503 promises only that the write was not
+ * token; for a delete, 404: there was nothing to delete), and a connection refused (the request was
+ * never sent). A 503 promises only that the write was not
  * <i>acknowledged</i> (docs/http-api.md): a primary may have logged it before its replicas failed,
  * so it is {@link Type#INFO}, like a timeout, a lost connection or a 5xx.
  *
@@ -86,6 +87,9 @@ public final class DocumentClient {
         try {
             HttpResponse<String> response = http.send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
             return classify(response.statusCode(), response.body(), delete);
+        } catch (java.net.ConnectException e) {
+            // No connection, so no request: nothing can have been written.
+            return new Answer(Type.FAIL, "connection refused" + (e.getMessage() != null ? ": " + e.getMessage() : ""));
         } catch (IOException e) {
             return new Answer(Type.INFO, e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + e.getMessage() : ""));
         } catch (InterruptedException e) {

@@ -17,7 +17,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * expected state: present (acknowledged add, no delete that may have happened) or absent
  * (acknowledged delete).
  *
- * <p>No retries: a retried write would blur which attempt an acknowledgement belongs to.
+ * <p>No retries: a retried write would blur which attempt an acknowledgement belongs to. After an
+ * answer other than OK a client waits {@link #PAUSE_AFTER_ERROR_MILLIS} before its next operation,
+ * so a cluster that is down (connection refused at once) is not met with a hot loop of new ids,
+ * each of which the final reads must then read back.
  *
  * <p><b>Assumptions and guarantees.</b> Each client is one platform thread with its own
  * {@link Random} (seeded from the run's seed and its number), so the choice of operations is
@@ -25,6 +28,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * deletable ids is a lock-free queue; the history takes one lock per entry.
  */
 public final class SetWorkload {
+    static final long PAUSE_AFTER_ERROR_MILLIS = 250;
+
     private final DocumentClient client;
     private final History history;
     private final Ticker ticker;
@@ -78,13 +83,22 @@ public final class SetWorkload {
         long next = 0;
         while (ticker.nanoTime() < endNanos && !Thread.currentThread().isInterrupted()) {
             String victim = random.nextDouble() < deleteShare ? deletable.poll() : null;
+            Answer answer;
             if (victim != null) {
-                perform(process, Kind.DELETE, victim, () -> client.delete(victim));
+                answer = perform(process, Kind.DELETE, victim, () -> client.delete(victim));
             } else {
                 String id = runTag + "-" + process + "-" + next++;
-                Answer answer = perform(process, Kind.ADD, id, () -> client.add(id, body(id)));
+                answer = perform(process, Kind.ADD, id, () -> client.add(id, body(id)));
                 if (answer.type() == Type.OK) {
                     deletable.add(id);
+                }
+            }
+            if (answer.type() != Type.OK) {
+                try {
+                    Thread.sleep(PAUSE_AFTER_ERROR_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
             }
         }
