@@ -6,7 +6,10 @@
 # or the run itself failed).
 #
 #   benchmarks/durability.sh --minutes N --seed S [--nemesis leaf[,root]] [--port 18431]
-#       [--leaves 4] [--partitions 16] [--replicas 2] [--clients 4] [--leaf-arg ARG]... [--out DIR]
+#       [--leaves 4] [--partitions 16] [--replicas 2] [--clients 4] [--leaf-arg ARG]... [--arg=ARG]... [--out DIR]
+#
+# --leaf-arg goes to every leaf's command line; --arg=ARG to 'loadgen durability' (e.g.
+# --arg=--quiet=60s..90s for longer spells without a fault; see './hedgerow loadgen durability --help').
 #
 # It builds a small index of its own (200 documents, in the output folder, so the writes never land
 # in the shared Europarl index), starts './hedgerow local' on it with fixed write and admin tokens
@@ -18,8 +21,8 @@
 # durability.json (throughput, ok/fail/info counts, unavailable seconds, the ids that failed).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
-MINUTES=""; SEED=""; NEMESIS=leaf; PORT=18431; LEAVES=4; PARTITIONS=16; REPLICAS=2; CLIENTS=4; OUT=""; LEAF_ARGS=()
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+MINUTES=""; SEED=""; NEMESIS=leaf; PORT=18431; LEAVES=4; PARTITIONS=16; REPLICAS=2; CLIENTS=4; OUT=""; LEAF_ARGS=(); EXTRA=()
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || { echo "error: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -32,6 +35,7 @@ while [[ $# -gt 0 ]]; do
     --replicas) need "$1" "${2:-}"; REPLICAS="$2"; shift 2 ;;
     --clients) need "$1" "${2:-}"; CLIENTS="$2"; shift 2 ;;
     --leaf-arg) need "$1" "${2:-}"; LEAF_ARGS+=("--leaf-arg=$2"); shift 2 ;;
+    --arg=*) EXTRA+=("${1#--arg=}"); shift ;;
     --out) need "$1" "${2:-}"; OUT="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "error: unknown argument: $1 (see --help)" >&2; exit 2 ;;
@@ -83,7 +87,8 @@ stop_cluster() {
 trap stop_cluster EXIT
 trap 'echo "Interrupted." >&2; exit 130' INT TERM
 
-say "Starting: ${LOCAL[*]/$WRITE_TOKEN/<write token>} (log: $OUT/cluster.log)"
+SHOWN=("${LOCAL[@]/$WRITE_TOKEN/<write token>}")
+say "Starting: ${SHOWN[*]/$ADMIN_TOKEN/<admin token>} (log: $OUT/cluster.log)"
 "${LOCAL[@]}" >"$OUT/cluster.log" 2>&1 &
 for waited in $(seq 1 300); do
   [[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/ready" || true)" == 200 ]] && break
@@ -97,7 +102,7 @@ say "Cluster ready after ${waited} s on $URL"
 set +e
 ./hedgerow loadgen durability --minutes "$MINUTES" --seed "$SEED" --target "$URL" --run-dir "$RUN" \
   --nemesis "$NEMESIS" --restart-command "$RESTART_COMMAND" --clients "$CLIENTS" --write-token "$WRITE_TOKEN" \
-  --results "$OUT" 2>&1 | tee "$OUT/durability.log"
+  --results "$OUT" ${EXTRA[@]+"${EXTRA[@]}"} 2>&1 | tee "$OUT/durability.log"
 status=${PIPESTATUS[0]}
 set -e
 say "Stopping the cluster"

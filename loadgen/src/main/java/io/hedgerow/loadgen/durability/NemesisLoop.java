@@ -97,13 +97,15 @@ public final class NemesisLoop {
         try {
             while (!pause(timing.quietMin(), timing.quietMax())) {
                 Nemesis nemesis = nemeses.get(random.nextInt(nemeses.size()));
+                // Recorded at the moment of the strike: a strike returns only once its processes are gone.
+                long struckNanos = ticker.nanoTime();
                 try {
                     String what = nemesis.strike(random);
                     strikes++;
-                    record(Kind.FAULT_START, nemesis, what);
+                    record(Kind.FAULT_START, nemesis, what, struckNanos);
                 } catch (IOException | RuntimeException e) {
                     failures++;
-                    record(Kind.FAULT_START, nemesis, "failed: " + e.getMessage());
+                    record(Kind.FAULT_START, nemesis, "failed: " + e.getMessage(), struckNanos);
                 }
                 pause(timing.faultMin(), timing.faultMax());
                 heal(nemesis);
@@ -119,11 +121,11 @@ public final class NemesisLoop {
         try {
             String what = nemesis.heal();
             if (!what.isEmpty()) {
-                record(Kind.FAULT_END, nemesis, what);
+                record(Kind.FAULT_END, nemesis, what, ticker.nanoTime());
             }
         } catch (IOException | RuntimeException e) {
             failures++;
-            record(Kind.FAULT_END, nemesis, "failed: " + e.getMessage());
+            record(Kind.FAULT_END, nemesis, "failed: " + e.getMessage(), ticker.nanoTime());
         }
     }
 
@@ -134,8 +136,8 @@ public final class NemesisLoop {
         return stopped.await(millis, TimeUnit.MILLISECONDS);
     }
 
-    private void record(Kind kind, Nemesis nemesis, String what) {
-        long atNanos = ticker.nanoTime() - startNanos;
+    private void record(Kind kind, Nemesis nemesis, String what, long tickerNanos) {
+        long atNanos = tickerNanos - startNanos;
         history.add(Op.nemesis(kind, nemesis.name(), atNanos, what));
         log.printf(java.util.Locale.ROOT, "  nemesis %6.1fs %s %s: %s%n", atNanos / 1e9, nemesis.name(),
                 kind == Kind.FAULT_START ? "start" : "heal", what);
