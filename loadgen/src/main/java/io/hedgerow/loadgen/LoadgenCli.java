@@ -62,8 +62,10 @@ import picocli.CommandLine.Spec;
                 "  ./hedgerow loadgen selftest",
                 "  ./hedgerow loadgen compare results/A results/B",
                 "  ./hedgerow loadgen read results/A capacity.rate_per_s",
+                "  ./hedgerow loadgen durability --minutes 2 --seed 7 --run-dir data/run",
                 ""},
-        subcommands = {SelfTestCommand.class, QueriesCommand.class, CompareCommand.class, ReadCommand.class})
+        subcommands = {SelfTestCommand.class, QueriesCommand.class, CompareCommand.class, ReadCommand.class,
+                DurabilityCommand.class})
 public final class LoadgenCli implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
