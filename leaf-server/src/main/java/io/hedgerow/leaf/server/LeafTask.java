@@ -275,6 +275,15 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         if (state != QUEUED) {
             return; // dropped while queued; whoever dropped it has answered
         }
+        boolean tagged = RequestLog.tag(logRequestId());
+        try {
+            runTagged();
+        } finally {
+            RequestLog.untag(tagged);
+        }
+    }
+
+    private void runTagged() {
         boolean yielded = false;
         try {
             holds.queuedThroughStall();
@@ -284,8 +293,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             long startNanos = leaf.ticker().nanoTime();
             if (expiredAt(startNanos)) {
                 leaf.counters().expiredAtDequeue.increment();
-                state = DONE;
-                replyTo.send(refusal(Status.EXPIRED, "deadline passed while queued"));
+                answer(refusal(Status.EXPIRED, "deadline passed while queued"));
                 return;
             }
             started();
@@ -316,6 +324,15 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         if (!STATE.compareAndSet(this, PARKED, RUNNING)) {
             return; // a cancel dropped it while it waited, and answered
         }
+        boolean tagged = RequestLog.tag(logRequestId());
+        try {
+            resumeTagged();
+        } finally {
+            RequestLog.untag(tagged);
+        }
+    }
+
+    private void resumeTagged() {
         boolean yielded = false;
         try {
             Frame answer = proceed();
@@ -335,6 +352,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         // Before the send: a cancel that finds DONE is too late, one that finds RUNNING stopped it.
         state = DONE;
         replyTo.send(answer);
+        RequestLog.answered(getClass().getSimpleName(), requestId, answer, receivedNanos, leaf.ticker().nanoTime());
     }
 
     private void settle() {
@@ -342,6 +360,11 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             state = DONE; // only if the work threw: a bug, answered by nobody
         }
         leaf.inflight().remove(this);
+    }
+
+    /** The HTTP request's id the root sent with it, for the leaf's log lines ({@link RequestLog}); empty for none. */
+    String logRequestId() {
+        return "";
     }
 
     /** Its scheduling class, a {@link io.hedgerow.common.wire.proto.Priority} number (0 the highest). */
