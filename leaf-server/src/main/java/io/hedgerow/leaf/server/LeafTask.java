@@ -352,7 +352,9 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         // Before the send: a cancel that finds DONE is too late, one that finds RUNNING stopped it.
         state = DONE;
         replyTo.send(answer);
-        RequestLog.answered(getClass().getSimpleName(), requestId, answer, receivedNanos, leaf.ticker().nanoTime());
+        if (RequestLog.enabled()) {
+            RequestLog.answered(getClass().getSimpleName(), requestId, answer, receivedNanos, leaf.ticker().nanoTime());
+        }
     }
 
     private void settle() {

@@ -42,11 +42,13 @@ final class RequestLog {
         }
     }
 
-    /** The DEBUG line of an answer the task sends. */
+    /** Whether {@link #answered} writes anything: ask first, so that a task gathers nothing for a line not written. */
+    static boolean enabled() {
+        return LOG.isDebugEnabled();
+    }
+
+    /** The DEBUG line of an answer a task sent. */
     static void answered(String what, long requestId, Frame answer, long receivedNanos, long nowNanos) {
-        if (!LOG.isDebugEnabled()) {
-            return;
-        }
         String status = switch (answer.getBodyCase()) {
             case RESULT -> answer.getResult().getStatus() + " partition " + answer.getResult().getPartition()
                     + ", " + answer.getResult().getHitsCount() + " hits";
