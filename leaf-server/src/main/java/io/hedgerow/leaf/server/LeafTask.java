@@ -275,22 +275,17 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         if (state != QUEUED) {
             return; // dropped while queued; whoever dropped it has answered
         }
-        boolean tagged = RequestLog.tag(logRequestId());
-        try {
-            runTagged();
-        } finally {
-            RequestLog.untag(tagged);
-        }
-    }
-
-    private void runTagged() {
         boolean yielded = false;
+        boolean tagged = false;
         try {
             holds.queuedThroughStall();
             if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
                 return;
             }
             long startNanos = leaf.ticker().nanoTime();
+            // After the start: the task's CPU time counts from the worker's previous task, its
+            // service time from here, and the first may hold nothing the second does not.
+            tagged = RequestLog.tag(logRequestId());
             if (expiredAt(startNanos)) {
                 leaf.counters().expiredAtDequeue.increment();
                 answer(refusal(Status.EXPIRED, "deadline passed while queued"));
@@ -312,6 +307,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             if (!yielded) {
                 settle();
             }
+            RequestLog.untag(tagged);
         }
     }
 
