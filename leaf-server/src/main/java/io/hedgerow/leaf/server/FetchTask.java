@@ -31,6 +31,11 @@ final class FetchTask extends LeafTask {
     }
 
     @Override
+    String logRequestId() {
+        return request.getLogRequestId();
+    }
+
+    @Override
     int priority() {
         return request.getPriorityValue();
     }

@@ -110,6 +110,11 @@ final class SearchTask extends LeafTask {
     }
 
     @Override
+    String logRequestId() {
+        return request.getLogRequestId();
+    }
+
+    @Override
     int priority() {
         return request.getPriorityValue();
     }

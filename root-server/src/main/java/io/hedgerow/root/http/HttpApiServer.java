@@ -11,6 +11,7 @@ import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fault.LeafFaults;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.search.RequestTag;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.write.DocumentWriter;
 import io.netty.bootstrap.ServerBootstrap;
@@ -39,6 +40,7 @@ import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -55,10 +57,13 @@ public final class HttpApiServer implements AutoCloseable {
     /** Request bodies larger than this are refused with 413. */
     public static final int MAX_BODY_BYTES = 64 * 1024;
 
-    /** Runs a search whose request began to arrive at {@code startNanos} (on the root's ticker). */
+    /**
+     * Runs a search whose request began to arrive at {@code startNanos} (on the root's ticker), for
+     * the HTTP request {@code tag} names.
+     */
     @FunctionalInterface
     public interface SearchService {
-        CompletableFuture<SearchResult> search(SearchRequest request, long startNanos);
+        CompletableFuture<SearchResult> search(SearchRequest request, long startNanos, RequestTag tag);
     }
 
     private final Channel serverChannel;
@@ -94,7 +99,8 @@ public final class HttpApiServer implements AutoCloseable {
         BooleanSupplier stopping = readiness::stopping;
         List<Routes> routes = new ArrayList<>();
         routes.add(new SearchRoutes(search, new SearchRequestParser(cluster.config().maxTimeout().toMillis()), admission,
-                metrics, ticker, stopping, cluster.config().defaultTimeout().toNanos()));
+                metrics, ticker, stopping, cluster.config().defaultTimeout().toNanos(),
+                new SlowQueryLog(settings.slowQuery())));
         routes.add(new StatusRoutes(cluster, metrics, admission, readiness, documents));
         routes.add(new TailRoutes(tail));
         String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /metrics/leaves, /admin/blocklist, /admin/cache";
@@ -107,7 +113,8 @@ public final class HttpApiServer implements AutoCloseable {
             paths += " or /admin/leaves/{n}/...";
         }
         HttpApiHandler api = new HttpApiHandler(routes, AdminToken.of(settings.adminToken()),
-                AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths);
+                AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths,
+                new RequestIds(new SecureRandom()), new AccessLog(ticker));
         SslContext ssl = settings.tls() == null ? null : TlsContexts.server(settings.tls());
         ConnectionLimits limits = new ConnectionLimits(settings);
         admission.queueCapacityFrom(limits::open); // about one waiting search per open connection
