@@ -59,9 +59,10 @@ final class PartitionWriter {
     private static final long CATCH_UP_EVERY_NANOS = 1_000_000_000L;
     /** Prefix of the error of a write no replica could take. */
     static final String UNAVAILABLE = "unavailable: ";
+    private static final String DIVERGED = "diverged: ";
 
     /** A queued write and the future its caller waits on. */
-    record Pending(WriteOp op, boolean waitForRefresh, CompletableFuture<WriteResult> result) {
+    record Pending(WriteOp op, boolean refreshNow, CompletableFuture<WriteResult> result) {
     }
 
     private final int partition;
@@ -78,6 +79,15 @@ final class PartitionWriter {
     private long confirmedVisibleSeq;
     private boolean polling;
     private long lastCatchUpNanos;
+    /** A catch-up copying beside the writes ({@link ReplicaCatchUp#advance}) is under way. */
+    private boolean advancing;
+    /** Replicas that caught up beside the writes, for the next step to let join ({@link ReplicaCatchUp#finish}). */
+    private List<ReplicaCatchUp.Ready> ready = List.of();
+    /** Writes waiting for searches to see them (refresh=wait_for): each completes once its seq is visible. */
+    private final List<VisibleWaiter> visibleWaiters = new ArrayList<>();
+
+    private record VisibleWaiter(long seq, CompletableFuture<Void> visible) {
+    }
 
     /** @param links the partition's replicas, and {@code leaves} the index of each one's leaf in the cluster */
     PartitionWriter(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale, WriteSettings settings,
@@ -157,10 +167,33 @@ final class PartitionWriter {
                 polling = false;
                 if (failure == null && visible.stream().allMatch(seq -> seq.join() >= target)) {
                     confirmedVisibleSeq = Math.max(confirmedVisibleSeq, target);
+                    visibleWaiters.removeIf(waiter -> waiter.seq() <= confirmedVisibleSeq
+                            && waiter.visible().complete(null));
                 }
             }
         });
         return true;
+    }
+
+    /**
+     * Completes once every in-sync replica has answered that its searches see {@code seq} (its
+     * scheduled refresh made it visible; refresh=wait_for), or after the write timeout, whichever
+     * comes first: a replica that stops answering the polls never holds the answer longer.
+     */
+    CompletableFuture<Void> whenVisible(long seq) {
+        CompletableFuture<Void> visible = new CompletableFuture<>();
+        synchronized (this) {
+            if (seq <= confirmedVisibleSeq) {
+                return CompletableFuture.completedFuture(null);
+            }
+            visibleWaiters.add(new VisibleWaiter(seq, visible));
+        }
+        return visible.completeOnTimeout(null, settings.timeout().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)
+                .whenComplete((ignored, failure) -> {
+                    synchronized (this) {
+                        visibleWaiters.removeIf(waiter -> waiter.visible() == visible);
+                    }
+                });
     }
 
     /** Called every second: checks the replicas at start, or catches one up, when nothing else runs. */
@@ -199,7 +232,13 @@ final class PartitionWriter {
         return primary == null ? null : primary.link;
     }
 
-    /** Runs the next step; the caller holds the monitor. */
+    /**
+     * Runs the next step; the caller holds the monitor. At start, before anything else, the
+     * replicas are compared ({@link ReplicaCatchUp#reconcile}, writes wait). Afterwards an
+     * out-of-sync replica is caught up beside the writes, at most once a second
+     * ({@link ReplicaCatchUp#advance}), and joins the set in a step of its own, between batches and
+     * within {@link ReplicaCatchUp#FINISH_TIMEOUT}; otherwise the next batch is sent.
+     */
     private void startNext() {
         if (closed) {
             busy = false;
@@ -207,24 +246,56 @@ final class PartitionWriter {
         }
         busy = true;
         CompletableFuture<Void> step;
-        boolean needsCatchUp = !replicas.reconciled() || replicas.inSyncCount() < replicas.size();
         long now = ticker.nanoTime();
-        if (needsCatchUp && now - lastCatchUpNanos >= CATCH_UP_EVERY_NANOS) {
-            lastCatchUpNanos = now;
-            step = catchUps.run(seq -> {
-                synchronized (this) {
-                    ackedSeq = Math.max(ackedSeq, seq);
-                }
-            });
-        } else if (!queue.isEmpty()) {
-            List<Pending> batch = new ArrayList<>();
-            while (!queue.isEmpty() && batch.size() < settings.maxBatchOps()) {
-                batch.add(queue.poll());
+        boolean due = now - lastCatchUpNanos >= CATCH_UP_EVERY_NANOS;
+        if (!replicas.reconciled()) {
+            if (!due && queue.isEmpty()) {
+                busy = false;
+                return;
             }
-            step = runBatch(batch, now);
+            if (due) {
+                lastCatchUpNanos = now;
+                step = catchUps.reconcile(seq -> {
+                    synchronized (this) {
+                        ackedSeq = Math.max(ackedSeq, seq);
+                    }
+                });
+            } else {
+                step = runBatch(nextBatch(), now);
+            }
         } else {
-            busy = false;
-            return;
+            if (due && !advancing && ready.isEmpty() && replicas.inSyncCount() < replicas.size()) {
+                lastCatchUpNanos = now;
+                advancing = true;
+                catchUps.advance().whenComplete((caughtUp, failure) -> {
+                    synchronized (this) {
+                        advancing = false;
+                        ready = failure == null ? caughtUp : List.of();
+                        if (!busy) {
+                            startNext();
+                        }
+                    }
+                });
+            }
+            if (!ready.isEmpty()) {
+                List<ReplicaCatchUp.Ready> joining = ready;
+                ready = List.of();
+                // Writes wait for this step at most FINISH_TIMEOUT; a replica not through by then stays out.
+                step = catchUps.finish(joining)
+                        .completeOnTimeout(List.of(), ReplicaCatchUp.FINISH_TIMEOUT.toNanos(),
+                                java.util.concurrent.TimeUnit.NANOSECONDS)
+                        .thenAccept(joined -> {
+                            for (ReplicaCatchUp.Ready replica : joined) {
+                                replicas.markInSync(replica.replica(), replica.copiedSeq());
+                                catchUps.joined();
+                            }
+                        });
+            } else if (!queue.isEmpty()) {
+                step = runBatch(nextBatch(), now);
+            } else {
+                busy = false;
+                return;
+            }
         }
         step.whenComplete((ignored, failure) -> {
             if (failure != null) {
@@ -238,6 +309,45 @@ final class PartitionWriter {
         });
     }
 
+    /** The next batch: up to {@link WriteSettings#maxBatchOps} writes and {@link WriteSettings#maxBatchBytes}, at least one. */
+    private List<Pending> nextBatch() {
+        List<Pending> batch = new ArrayList<>();
+        long bytes = 0;
+        while (!queue.isEmpty() && batch.size() < settings.maxBatchOps()) {
+            long size = queue.peek().op().getSerializedSize() + 8L; // the op's field tag and length, roughly
+            if (!batch.isEmpty() && bytes + size > settings.maxBatchBytes()) {
+                break;
+            }
+            bytes += size;
+            batch.add(queue.poll());
+        }
+        return batch;
+    }
+
+    /**
+     * {@code ops} in consecutive chunks of at most {@code maxOps} ops and {@code maxBytes} of encoded
+     * ops each (an op larger than that alone in its chunk), so that no request outgrows a frame.
+     */
+    static List<List<WriteOp>> chunks(List<WriteOp> ops, int maxOps, long maxBytes) {
+        List<List<WriteOp>> chunks = new ArrayList<>();
+        int from = 0;
+        while (from < ops.size()) {
+            int to = from;
+            long bytes = 0;
+            while (to < ops.size() && to - from < maxOps) {
+                long size = ops.get(to).getSerializedSize() + 8L;
+                if (to > from && bytes + size > maxBytes) {
+                    break;
+                }
+                bytes += size;
+                to++;
+            }
+            chunks.add(ops.subList(from, to));
+            from = to;
+        }
+        return chunks;
+    }
+
     private CompletableFuture<Void> runBatch(List<Pending> batch, long startNanos) {
         Replica primary = replicas.primary();
         boolean stopping;
@@ -248,22 +358,50 @@ final class PartitionWriter {
             batch.forEach(pending -> pending.result().complete(shuttingDown()));
             return CompletableFuture.completedFuture(null);
         }
+        if (!replicas.reconciled()) {
+            refuse(batch, "partition " + partition + " takes no writes yet: this root has not heard every replica's"
+                    + " last seq since it started (" + problems() + "); a replica that does not answer may hold"
+                    + " acknowledged writes the others lack");
+            return CompletableFuture.completedFuture(null);
+        }
         if (primary == null) {
-            batch.forEach(pending -> pending.result().complete(
-                    unavailable("no replica of partition " + partition + " is in sync")));
+            refuse(batch, "no replica of partition " + partition + " is in sync (" + problems() + ")");
             return CompletableFuture.completedFuture(null);
         }
         WriteRequest.Builder request = request().setPrimary(true)
-                .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
+                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
         batch.forEach(pending -> request.addOps(pending.op()));
         return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem != null) {
-                replicas.markOutOfSync(primary, problem);
-                return runBatch(batch, startNanos);
+                if (problem.contains(DIVERGED)) {
+                    replicas.markDiverged(primary, problem);
+                    return runBatch(batch, startNanos);
+                }
+                if (replicas.markOutOfSync(primary, problem)) {
+                    return runBatch(batch, startNanos);
+                }
+                refuse(batch, "partition " + partition + ": its only replica in sync, on leaf " + primary.address()
+                        + ", failed the write (" + problem + "); no other copy holds every acknowledged write, so"
+                        + " the partition takes no writes until that one answers again");
+                return CompletableFuture.<Void>completedFuture(null);
             }
             return replicate(primary, batch, response, startNanos);
         }).thenCompose(step -> step);
+    }
+
+    private void refuse(List<Pending> batch, String why) {
+        batch.forEach(pending -> pending.result().complete(unavailable(why)));
+    }
+
+    /** What is wrong with the partition's replicas, for a refusal. */
+    private String problems() {
+        List<String> problems = new ArrayList<>();
+        for (ReplicaStatus replica : replicas.status()) {
+            problems.add("leaf " + replica.leaf() + (replica.inSync() ? " in sync" : " out of sync")
+                    + (replica.problem() == null ? "" : ": " + replica.problem()));
+        }
+        return String.join("; ", problems);
     }
 
     private WriteRequest.Builder request() {
@@ -281,9 +419,22 @@ final class PartitionWriter {
     private CompletableFuture<Void> replicate(Replica primary, List<Pending> batch, WriteResponse numbered,
             long startNanos) {
         WriteRequest.Builder copy = request().setPrimary(false)
-                .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
+                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
+        long acked;
+        synchronized (this) {
+            acked = ackedSeq;
+        }
         for (int i = 0; i < batch.size(); i++) {
             long seq = numbered.getResults(i).getSeq();
+            if (seq > 0 && seq <= acked) {
+                // It numbered over acknowledged writes: it lost them (a copy replaced or rolled back).
+                replicas.markLost(primary, "numbered a write seq " + seq + ", at or below the acknowledged seq "
+                        + acked + ": it lacks acknowledged writes");
+                refuse(batch, "partition " + partition + ": the primary on leaf " + primary.address() + " numbered a"
+                        + " write seq " + seq + " although writes up to seq " + acked + " were acknowledged; it left"
+                        + " the in-sync set and the write was not acknowledged");
+                return CompletableFuture.completedFuture(null);
+            }
             if (seq > 0) {
                 copy.addOps(batch.get(i).op().toBuilder().setSeq(seq));
             }
@@ -296,7 +447,10 @@ final class PartitionWriter {
                 }
                 copies.add(replica.link.send(copy.clone(), settings.timeout()).handle((response, failure) -> {
                     String problem = problem(response, failure);
-                    if (problem != null) {
+                    if (problem != null && problem.contains(DIVERGED)) {
+                        replicas.markDiverged(replica, problem);
+                    } else if (problem != null) {
+                        // Before the write is acknowledged without it; never the last in sync (the primary is).
                         replicas.markOutOfSync(replica, problem);
                     }
                     return null;
