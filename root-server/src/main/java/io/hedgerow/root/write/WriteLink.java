@@ -51,6 +51,12 @@ final class WriteLink {
     private final AtomicLong nextRequestId = new AtomicLong(1);
     private CompletableFuture<Channel> ready;
 
+    /** A link that does not check the leaf's index (a test's, or a tool's that knows its leaf). */
+    WriteLink(LeafAddress address, EventLoopGroup group, Class<? extends Channel> channelClass, Frame hello,
+            int maxFrameBytes, LinkTls tls) {
+        this(address, group, channelClass, hello, maxFrameBytes, tls, null);
+    }
+
     WriteLink(LeafAddress address, EventLoopGroup group, Class<? extends Channel> channelClass, Frame hello,
             int maxFrameBytes, LinkTls tls, BiFunction<String, IndexIdentity, String> indexCheck) {
         this.address = address;
