@@ -23,19 +23,28 @@ import java.util.function.IntFunction;
  * order, and the batch is the group commit (one fsync per replica per batch).
  *
  * <p><b>Replicas out of sync.</b> A replica that fails a write (down, timed out, an error, or a gap
- * in its numbers after it missed writes) leaves the in-sync set, so it no longer blocks writes. When
- * the primary fails, the batch goes to the next in-sync replica, which becomes primary. Between
- * batches, at most once a second per partition, an out-of-sync replica is caught up: it says its
- * last seq, the primary's log supplies what follows, and once it has applied them (with no batch in
- * flight meanwhile) it is in sync again. When no replica is in sync (all were restarted), the one
- * with the highest last seq becomes primary. The very first step, before any batch, asks every
- * replica its last seq ({@link ReplicaSet#reconcile}), so a root started afresh never makes a
- * replica that missed writes the primary.
+ * in its numbers after it missed writes) leaves the in-sync set before the write is acknowledged
+ * without it, so it no longer blocks writes: a write is answered within the replica timeout (plus
+ * the catch-up step below, one second at most). When the primary fails, the batch goes to the next
+ * in-sync replica, which becomes primary. Promotion is only ever from the in-sync set: the last
+ * replica in sync never leaves it by failing ({@link ReplicaSet#markOutOfSync}), and while it is
+ * down the partition's writes are refused ({@link #UNAVAILABLE}, a 503 naming the partition and
+ * why), never acknowledged by a replica that missed writes. A primary that numbers a write at or
+ * below the acknowledged seq has lost acknowledged writes: it leaves the set and the batch is refused.
+ * A replica that answers {@code diverged:} leaves the set to be rebuilt from a snapshot.
+ *
+ * <p><b>Catching up.</b> At most once a second per partition, the out-of-sync replicas are caught up
+ * beside the writes ({@link ReplicaCatchUp#advance}: they say their last seq, the primary's log
+ * supplies what follows); one that got to the end of it joins the set in a step between batches
+ * that copies what was logged since and lasts one second at most ({@link ReplicaCatchUp#finish}).
+ * The very first step, before any batch, asks every replica its last seq
+ * ({@link ReplicaSet#reconcile}), so a root started afresh never makes a replica that missed writes
+ * the primary; until every replica has answered, the partition refuses writes.
  *
  * <p><b>New copies.</b> A copy the placement adds ({@link #copies}) joins out of sync and is caught
- * up at once, the same way, between batches; the placement lets it serve searches only once it is
- * in sync. Writes acknowledged meanwhile are on the replicas in sync, and the catch-up, which runs
- * with no batch in flight, brings the copy to the last of them before the next batch includes it.
+ * up at once, the same way; the placement lets it serve searches only once it is in sync. Writes
+ * acknowledged meanwhile are on the replicas in sync, and the catch-up's last step, which runs with
+ * no batch in flight, brings the copy to the last of them before the next batch includes it.
  *
  * <p><b>Log trimming and snapshots.</b> Every request carries the seq below which every replica's
  * log may be trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit,
@@ -50,7 +59,8 @@ import java.util.function.IntFunction;
  * monitor, the in-sync set by its {@link ReplicaSet}'s (taken inside this one, never the other way
  * round); leaf answers arrive on event loops and never block. A queue over
  * {@code maxQueuedOps} refuses new writes ({@link DocumentResult.Outcome#OVERLOADED}) rather than
- * buffer without bound. Where this differs from Elasticsearch: the root, not a master, decides the
+ * buffer without bound. A batch holds at most {@link WriteSettings#maxBatchOps} writes and
+ * {@link WriteSettings#maxBatchBytes} of them, so no request outgrows the leaves' frame. Where this differs from Elasticsearch: the root, not a master, decides the
  * in-sync set, and keeps it in memory only; a write a failed primary logged but never acknowledged
  * is not rolled back on it (there are no primary terms), so such a replica may hold a write the
  * others lack until the document is written again.
