@@ -384,10 +384,6 @@ final class PartitionWriter {
         return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem != null) {
-                if (problem.contains(DIVERGED)) {
-                    replicas.markDiverged(primary, problem);
-                    return runBatch(batch, startNanos);
-                }
                 if (replicas.markOutOfSync(primary, problem)) {
                     return runBatch(batch, startNanos);
                 }

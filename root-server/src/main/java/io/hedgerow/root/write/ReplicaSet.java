@@ -295,6 +295,7 @@ final class ReplicaSet {
         for (Replica replica : members) {
             if (replica.inSync) {
                 replica.knownSeq = Math.max(replica.knownSeq, seq);
+                replica.problem = null; // it answered: whatever it had is over
             }
         }
     }
