@@ -196,6 +196,11 @@ final class DocumentRoutes implements Routes {
         if (!(tree instanceof ObjectNode object)) {
             throw ApiException.badRequest("the body must be a JSON object of the document's fields");
         }
+        return parseOne(id, object, config);
+    }
+
+    /** One document's fields from a JSON object, checked as a bulk line is; {@code id} names it. */
+    static SourceDocument parseOne(String id, ObjectNode object, IndexConfig config) throws ApiException {
         JsonNode bodyId = object.get(IndexConfig.ID_FIELD);
         if (bodyId != null && !bodyId.asText().equals(id)) {
             throw ApiException.badRequest("'id' in the body is '" + bodyId.asText() + "' but the path names '" + id

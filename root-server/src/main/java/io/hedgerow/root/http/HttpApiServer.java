@@ -55,7 +55,7 @@ public final class HttpApiServer implements AutoCloseable {
     /** Request bodies larger than this are refused with 413 (every path but {@code /documents}). */
     public static final int MAX_BODY_BYTES = 64 * 1024;
     /**
-     * Bodies to {@code /documents} (a bulk of JSON lines) up to this are taken (aggregated in memory,
+     * Bodies to {@code /documents} and {@code /_bulk} (a bulk of JSON lines) up to this are taken (aggregated in memory,
      * then written in batches); larger ones are refused with 413. A single document is capped lower,
      * by the leaves' largest op ({@link DocumentRoutes#MAX_DOCUMENT_BYTES}).
      */
@@ -106,7 +106,8 @@ public final class HttpApiServer implements AutoCloseable {
         String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /metrics/leaves, /admin/blocklist, /admin/cache";
         if (documents != null) {
             routes.add(new DocumentRoutes(documents));
-            paths += ", /documents";
+            routes.add(new BulkRoutes(documents));
+            paths += ", /documents, /_bulk";
         }
         if (admin != null) {
             routes.add(new AdminRoutes(admin, faults));
@@ -277,7 +278,7 @@ public final class HttpApiServer implements AutoCloseable {
             if (msg instanceof HttpRequest request) {
                 String path = new io.netty.handler.codec.http.QueryStringDecoder(request.uri()).path();
                 int limit = path.equals(DocumentRoutes.PATH) || path.startsWith(DocumentRoutes.PATH + "/")
-                        ? MAX_DOCUMENTS_BODY_BYTES : MAX_BODY_BYTES;
+                        || path.equals(BulkRoutes.PATH) ? MAX_DOCUMENTS_BODY_BYTES : MAX_BODY_BYTES;
                 if (limit != current) {
                     ctx.pipeline().replace("aggregator", "aggregator", new JsonErrorAggregator(limit));
                     current = limit;

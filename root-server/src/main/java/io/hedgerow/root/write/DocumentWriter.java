@@ -109,14 +109,19 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
     public enum Refresh { NONE, IMMEDIATE, WAIT_FOR }
 
     /** Options of one write. */
-    public record WriteOptions(long expectedVersion, Refresh refresh) {
-        public static final WriteOptions NONE = new WriteOptions(0, Refresh.NONE);
+    public record WriteOptions(long expectedVersion, Refresh refresh, boolean createOnly) {
+        public static final WriteOptions NONE = new WriteOptions(0, Refresh.NONE, false);
 
         public WriteOptions {
             if (expectedVersion < 0) {
                 throw new IllegalArgumentException("expectedVersion: " + expectedVersion + " (expected: >= 0; 0: any)");
             }
             java.util.Objects.requireNonNull(refresh, "refresh");
+        }
+
+        /** Writes whether or not the document exists. */
+        public WriteOptions(long expectedVersion, Refresh refresh) {
+            this(expectedVersion, refresh, false);
         }
 
         /** {@code waitForRefresh}: searchable when answered ({@link Refresh#IMMEDIATE}), or not ({@link Refresh#NONE}). */
@@ -134,6 +139,11 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
     public IndexConfig config() {
         IndexManifest manifest = cluster.index().manifest();
         return manifest == null ? null : manifest.config();
+    }
+
+    /** The name of the index this root serves. */
+    public String indexName() {
+        return cluster.index().name();
     }
 
     /** The partition a document id belongs to, in an index without a routing key. */
@@ -156,10 +166,14 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         return partitioner.partitionOf(id, routing);
     }
 
-    /** Adds the document, or replaces the one with its id; in a routed index its routing field places it. */
+    /**
+     * Adds the document, or replaces the one with its id (only adds it with
+     * {@link WriteOptions#createOnly}: CONFLICT when one exists); in a routed index its routing
+     * field places it.
+     */
     public CompletableFuture<DocumentResult> upsert(String id, Map<String, String> fields, WriteOptions options) {
         WriteOp.Builder op = WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId(id)
-                .setExpectedVersion(options.expectedVersion());
+                .setExpectedVersion(options.expectedVersion()).setCreateOnly(options.createOnly());
         fields.forEach((name, value) -> op.addFields(StoredField.newBuilder().setName(name).setValue(value)));
         IndexConfig config = config();
         String routing = config == null || config.routing() == null ? null : fields.get(config.routing().field());
@@ -279,6 +293,28 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
             case UNRECOGNIZED -> DocumentResult.Outcome.REJECTED;
         };
         return new DocumentResult(id, outcome, written.getVersion(), written.getError(), fields);
+    }
+
+    /**
+     * Waits (the caller's thread, never an event loop) until every partition's replicas have been
+     * compared ({@link ReplicaSet#reconcile}: every replica said its last seq), for {@code patience}
+     * at most.
+     *
+     * @return whether every partition is reconciled
+     */
+    public boolean awaitReconciled(java.time.Duration patience) throws InterruptedException {
+        CompletableFuture<?>[] all = new CompletableFuture<?>[partitions.length];
+        for (int p = 0; p < partitions.length; p++) {
+            all[p] = partitions[p].replicas().whenReconciled();
+        }
+        try {
+            CompletableFuture.allOf(all).get(patience.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false;
+        }
     }
 
     /** How many replicas of a partition are in sync now (for {@code /cluster} and tests). */

@@ -90,26 +90,31 @@ final class ReplicaCatchUp {
     }
 
     /**
-     * Copies the primary's log (after a snapshot, where needed) to every reachable out-of-sync
-     * replica, beside the writes: what it returns is ready for {@link #finish}. Never marks a
+     * Copies the log of an in-sync replica (the first that answers; after a snapshot of its copy,
+     * where needed) to every reachable out-of-sync replica, beside the writes: what it returns is ready for {@link #finish}. Never marks a
      * replica in sync.
      */
     CompletableFuture<List<Ready>> advance() {
-        Replica source = replicas.primary();
-        if (source == null) {
-            return CompletableFuture.completedFuture(List.of());
-        }
+        List<Replica> sources = replicas.inSyncNow();
         List<Replica> behind = replicas.members().stream().filter(r -> !replicas.inSync(r)).toList();
-        if (behind.isEmpty()) {
+        if (sources.isEmpty() || behind.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
         List<Replica> probed = new ArrayList<>(behind);
-        probed.add(source);
+        probed.addAll(sources);
         return probeAll(probed).thenCompose(probes -> {
-            Probe from = probes[probes.length - 1];
-            if (from.lastSeq() < 0) {
-                return CompletableFuture.completedFuture(List.<Ready>of()); // the primary is unreachable: later
+            // The source: the first in-sync replica that answers (each holds every acknowledged write).
+            int sourceAt = -1;
+            for (int r = behind.size(); r < probed.size() && sourceAt < 0; r++) {
+                if (probes[r].lastSeq() >= 0) {
+                    sourceAt = r;
+                }
             }
+            if (sourceAt < 0) {
+                return CompletableFuture.completedFuture(List.<Ready>of()); // no in-sync replica answers: later
+            }
+            Replica source = probed.get(sourceAt);
+            Probe from = probes[sourceAt];
             List<Ready> ready = new ArrayList<>();
             CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
             for (int r = 0; r < behind.size(); r++) {
@@ -148,7 +153,7 @@ final class ReplicaCatchUp {
         CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
         for (Ready candidate : ready) {
             all = all.thenCompose(done -> {
-                if (replicas.primary() != candidate.source() || !replicas.contains(candidate.replica())) {
+                if (!replicas.inSync(candidate.source()) || !replicas.contains(candidate.replica())) {
                     return CompletableFuture.completedFuture(null);
                 }
                 return copyLog(candidate.source(), candidate.replica(), candidate.copiedSeq(), FINISH_TIMEOUT, 1)
