@@ -52,12 +52,12 @@ import java.util.function.IntSupplier;
  * pipelined requests, and reading paused while a connection's client does not read its answers.
  */
 public final class HttpApiServer implements AutoCloseable {
-    /** Request bodies larger than this are refused with 413 (every path but {@code /documents}). */
+    /** Request bodies larger than this are refused with 413 (every path but {@code /documents} and {@code /_bulk}). */
     public static final int MAX_BODY_BYTES = 64 * 1024;
     /**
-     * Bodies to {@code /documents} and {@code /_bulk} (a bulk of JSON lines) up to this are taken (aggregated in memory,
-     * then written in batches); larger ones are refused with 413. A single document is capped lower,
-     * by the leaves' largest op ({@link DocumentRoutes#MAX_DOCUMENT_BYTES}).
+     * Bodies to {@code /documents} and {@code /_bulk} (a bulk of JSON lines) up to this are taken
+     * (aggregated in memory, then written in batches); larger ones are refused with 413. A single
+     * document is capped lower, by the leaves' largest op ({@link DocumentRoutes#MAX_DOCUMENT_BYTES}).
      */
     public static final int MAX_DOCUMENTS_BODY_BYTES = 100 * 1024 * 1024;
 

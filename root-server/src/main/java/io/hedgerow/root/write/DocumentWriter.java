@@ -124,7 +124,10 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
             this(expectedVersion, refresh, false);
         }
 
-        /** {@code waitForRefresh}: searchable when answered ({@link Refresh#IMMEDIATE}), or not ({@link Refresh#NONE}). */
+        /**
+         * {@code waitForRefresh}: searchable when answered ({@link Refresh#IMMEDIATE}), or not
+         * ({@link Refresh#NONE}).
+         */
         public WriteOptions(long expectedVersion, boolean waitForRefresh) {
             this(expectedVersion, waitForRefresh ? Refresh.IMMEDIATE : Refresh.NONE);
         }

@@ -60,10 +60,12 @@ import java.util.function.IntFunction;
  * round); leaf answers arrive on event loops and never block. A queue over
  * {@code maxQueuedOps} refuses new writes ({@link DocumentResult.Outcome#OVERLOADED}) rather than
  * buffer without bound. A batch holds at most {@link WriteSettings#maxBatchOps} writes and
- * {@link WriteSettings#maxBatchBytes} of them, so no request outgrows the leaves' frame. Where this differs from Elasticsearch: the root, not a master, decides the
- * in-sync set, and keeps it in memory only; a write a failed primary logged but never acknowledged
- * is not rolled back on it (there are no primary terms), so such a replica may hold a write the
- * others lack until the document is written again.
+ * {@link WriteSettings#maxBatchBytes} of them, so no request outgrows the leaves' frame. Where this
+ * differs from Elasticsearch: the root, not a master, decides the in-sync set, and keeps it in
+ * memory only; a write a failed primary logged but never acknowledged is not rolled back on it
+ * (there are no primary terms), so such a replica may hold a write the others lack until the
+ * document is written again (or, when another op reaches it under that seq, it answers
+ * {@code diverged:} and is rebuilt).
  */
 final class PartitionWriter {
     private static final long CATCH_UP_EVERY_NANOS = 1_000_000_000L;
@@ -173,14 +175,21 @@ final class PartitionWriter {
                     response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
         }
         CompletableFuture.allOf(visible.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> {
+            List<VisibleWaiter> seen = new ArrayList<>();
             synchronized (this) {
                 polling = false;
                 if (failure == null && visible.stream().allMatch(seq -> seq.join() >= target)) {
                     confirmedVisibleSeq = Math.max(confirmedVisibleSeq, target);
-                    visibleWaiters.removeIf(waiter -> waiter.seq() <= confirmedVisibleSeq
-                            && waiter.visible().complete(null));
+                    for (VisibleWaiter waiter : visibleWaiters) {
+                        if (waiter.seq() <= confirmedVisibleSeq) {
+                            seen.add(waiter);
+                        }
+                    }
+                    visibleWaiters.removeAll(seen);
                 }
             }
+            // Outside the monitor: what waits on them (the answer to a write) runs here.
+            seen.forEach(waiter -> waiter.visible().complete(null));
         });
         return true;
     }
@@ -319,7 +328,10 @@ final class PartitionWriter {
         });
     }
 
-    /** The next batch: up to {@link WriteSettings#maxBatchOps} writes and {@link WriteSettings#maxBatchBytes}, at least one. */
+    /**
+     * The next batch: up to {@link WriteSettings#maxBatchOps} writes and
+     * {@link WriteSettings#maxBatchBytes}, at least one.
+     */
     private List<Pending> nextBatch() {
         List<Pending> batch = new ArrayList<>();
         long bytes = 0;

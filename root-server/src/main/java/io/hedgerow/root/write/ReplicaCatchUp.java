@@ -91,8 +91,8 @@ final class ReplicaCatchUp {
 
     /**
      * Copies the log of an in-sync replica (the first that answers; after a snapshot of its copy,
-     * where needed) to every reachable out-of-sync replica, beside the writes: what it returns is ready for {@link #finish}. Never marks a
-     * replica in sync.
+     * where needed) to every reachable out-of-sync replica, beside the writes: what it returns is
+     * ready for {@link #finish}. Never marks a replica in sync.
      */
     CompletableFuture<List<Ready>> advance() {
         List<Replica> sources = replicas.inSyncNow();
