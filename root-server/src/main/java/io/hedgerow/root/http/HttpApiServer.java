@@ -54,8 +54,14 @@ import java.util.function.IntSupplier;
  * pipelined requests, and reading paused while a connection's client does not read its answers.
  */
 public final class HttpApiServer implements AutoCloseable {
-    /** Request bodies larger than this are refused with 413. */
+    /** Request bodies larger than this are refused with 413 (every path but {@code /documents} and {@code /_bulk}). */
     public static final int MAX_BODY_BYTES = 64 * 1024;
+    /**
+     * Bodies to {@code /documents} and {@code /_bulk} (a bulk of JSON lines) up to this are taken
+     * (aggregated in memory, then written in batches); larger ones are refused with 413. A single
+     * document is capped lower, by the leaves' largest op ({@link DocumentRoutes#MAX_DOCUMENT_BYTES}).
+     */
+    public static final int MAX_DOCUMENTS_BODY_BYTES = 100 * 1024 * 1024;
 
     /**
      * Runs a search whose request began to arrive at {@code startNanos} (on the root's ticker), for
@@ -106,7 +112,8 @@ public final class HttpApiServer implements AutoCloseable {
         String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /metrics/leaves, /admin/blocklist, /admin/cache";
         if (documents != null) {
             routes.add(new DocumentRoutes(documents));
-            paths += ", /documents";
+            routes.add(new BulkRoutes(documents));
+            paths += ", /documents, /_bulk";
         }
         if (admin != null) {
             routes.add(new AdminRoutes(admin, faults));
@@ -143,7 +150,8 @@ public final class HttpApiServer implements AutoCloseable {
                             pipeline.addLast("reads", timer[0])
                                     .addLast("http", new HttpServerCodec())
                                     .addLast("requests", timer[1])
-                                    .addLast("aggregator", new JsonErrorAggregator())
+                                    .addLast("bodyLimit", new BodyLimit())
+                                    .addLast("aggregator", new JsonErrorAggregator(MAX_BODY_BYTES))
                                     .addLast("wholeRequest", wholeRequest)
                                     .addLast("inOrder", new InOrderResponses(settings.maxPipelined()))
                                     .addLast("api", api);
@@ -232,8 +240,11 @@ public final class HttpApiServer implements AutoCloseable {
      * body.
      */
     private static final class JsonErrorAggregator extends HttpObjectAggregator {
-        JsonErrorAggregator() {
-            super(MAX_BODY_BYTES);
+        private final int maxBytes;
+
+        JsonErrorAggregator(int maxBytes) {
+            super(maxBytes);
+            this.maxBytes = maxBytes;
         }
 
         @Override
@@ -255,8 +266,32 @@ public final class HttpApiServer implements AutoCloseable {
             FullHttpRequest refused = new DefaultFullHttpRequest(request.protocolVersion(), request.method(),
                     request.uri(), Unpooled.EMPTY_BUFFER, headers, EmptyHttpHeaders.INSTANCE);
             refused.setDecoderResult(DecoderResult.failure(new TooLongHttpContentException(
-                    "request body is larger than " + MAX_BODY_BYTES + " bytes")));
+                    "request body is larger than " + maxBytes + " bytes")));
             ctx.fireChannelRead(refused);
+        }
+    }
+
+    /**
+     * Gives each request the body limit of its path: {@link #MAX_DOCUMENTS_BODY_BYTES} for
+     * {@code /documents}, {@link #MAX_BODY_BYTES} for the rest. It swaps the aggregator at the start
+     * of a request, when the one before it has finished its message (requests on a connection come
+     * one after the other), so a search body stays small while a bulk of documents may be large.
+     */
+    private static final class BodyLimit extends io.netty.channel.ChannelInboundHandlerAdapter {
+        private int current = MAX_BODY_BYTES;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof HttpRequest request) {
+                String path = new io.netty.handler.codec.http.QueryStringDecoder(request.uri()).path();
+                int limit = path.equals(DocumentRoutes.PATH) || path.startsWith(DocumentRoutes.PATH + "/")
+                        || path.equals(BulkRoutes.PATH) ? MAX_DOCUMENTS_BODY_BYTES : MAX_BODY_BYTES;
+                if (limit != current) {
+                    ctx.pipeline().replace("aggregator", "aggregator", new JsonErrorAggregator(limit));
+                    current = limit;
+                }
+            }
+            ctx.fireChannelRead(msg);
         }
     }
 }
