@@ -733,7 +733,7 @@ class HttpApiTest {
     /** Documents whose title or body holds {@code word} as a token, as the index counts them. */
     private static long docsContaining(String word) {
         return documents.stream()
-                .filter(doc -> tokens(doc.fields().get("title")).contains(word) || tokens(doc.fields().get("body")).contains(word))
+                .filter(doc -> tokens(doc.value("title")).contains(word) || tokens(doc.value("body")).contains(word))
                 .count();
     }
 
