@@ -54,7 +54,7 @@ class ScaledEuroparlSourceTest {
             SourceDocument doc = (SourceDocument) entry;
             assertThat(doc.id()).isEqualTo(Long.toString(count));
             assertThat(doc.lineNumber()).isEqualTo(count);
-            assertThat(doc.fields().keySet()).containsExactly("title", "date", "body", "lang");
+            assertThat(doc.fields().keySet()).containsExactly("title", "date", "body", "lang", "body_length");
             ids.add(doc.id());
         }
 
