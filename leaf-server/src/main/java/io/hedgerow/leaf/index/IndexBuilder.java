@@ -246,7 +246,8 @@ public final class IndexBuilder {
         try {
             manifest = store.readManifest();
         } catch (IOException e) {
-            return "its " + PartitionStore.MANIFEST_FILE + " is unreadable";
+            // An index of an older format (IndexManifest.FORMAT) lands here too: rebuilt, as its message asks.
+            return "its " + PartitionStore.MANIFEST_FILE + " is unreadable or of an older format";
         }
         if (manifest.partitions() != partitions) {
             return "it has " + manifest.partitions() + " partitions, not " + partitions;
