@@ -427,7 +427,7 @@ class IndexBuilderTest {
         assertThat(IndexBuilder.rebuildReason(store, 2)).isEqualTo("it has 10 docs, not 17,597");
 
         Files.writeString(store.manifestFile(), "{\"format\": 99}");
-        assertThat(IndexBuilder.rebuildReason(store, 2)).isEqualTo("its index.json is unreadable");
+        assertThat(IndexBuilder.rebuildReason(store, 2)).isEqualTo("its index.json is unreadable or of an older format");
     }
 
     private static IndexManifest europarlManifest(int partitions, IndexConfig config, long docs) {
