@@ -58,7 +58,7 @@ public record SearchRequest(
         List<Object> searchAfter,
         String lang) {
 
-    /** Most hits one search may ask for (leaves refuse more on the wire). */
+    /** Most hits one search may return (k); a page may start as deep as {@link #MAX_WINDOW} minus k. */
     public static final int MAX_K = 1000;
     /** Most hits a partition counts exactly (leaves refuse more on the wire). */
     public static final int MAX_TOTAL_HITS_THRESHOLD = 100_000_000;

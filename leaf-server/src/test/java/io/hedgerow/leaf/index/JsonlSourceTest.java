@@ -41,6 +41,16 @@ class JsonlSourceTest {
     }
 
     @Test
+    void keepsNumbersAndBooleansAsTheirJsonTextArraysAsListsAndDropsNulls() throws IOException {
+        List<SourceEntry> entries = readAll(source("""
+                {"id": "t", "price": 1.50, "n": -7, "big": 12345678901234567890, "ok": true, "tags": ["a", 2, false, null], "gone": null}
+                """));
+
+        assertThat(entries).containsExactly(new SourceDocument("t", Map.of("price", "1.50", "n", "-7",
+                "big", "12345678901234567890", "ok", "true", "tags", List.of("a", "2", "false")), 1));
+    }
+
+    @Test
     void acceptsIntegralIdsAsTheirDecimalString() throws IOException {
         List<SourceEntry> entries = readAll(source("""
                 {"id": 42}
