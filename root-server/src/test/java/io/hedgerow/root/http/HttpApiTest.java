@@ -300,7 +300,7 @@ class HttpApiTest {
 
     @Test
     void refusesUnknownParameterNamingIt() throws Exception {
-        assertError(get("/search?q=meadow&size=3"), 400, "bad_request", "unknown parameter 'size'");
+        assertError(get("/search?q=meadow&sise=3"), 400, "bad_request", "unknown parameter 'sise'");
         assertStillServes();
     }
 
@@ -536,7 +536,7 @@ class HttpApiTest {
         double badQueriesBefore = counter(metrics(), "hedgerow_request_errors_total", "bad_query");
         double notFoundBefore = counter(metrics(), "hedgerow_request_errors_total", "not_found");
 
-        assertError(get("/search?q=meadow&k=0"), 400, "bad_request", "k: 0");
+        assertError(get("/search?q=meadow&k=-1"), 400, "bad_request", "k: -1");
         assertError(postJson("/search", "{\"query\": \"meadow\", \"size\": 3}"), 400, "bad_request", "size");
         assertError(postJson("/search", "{\"query\""), 400, "bad_request", "malformed JSON");
         assertError(send(request("/search").DELETE().build()), 405, "method_not_allowed", "DELETE");
@@ -594,7 +594,7 @@ class HttpApiTest {
             InputStream in = socket.getInputStream();
             String[] requests = {
                 "GET /search?q=meadow&k=2 HTTP/1.1\r\nHost: test\r\n\r\n",
-                "GET /search?q=meadow&k=0 HTTP/1.1\r\nHost: test\r\n\r\n",
+                "GET /search?q=meadow&k=-1 HTTP/1.1\r\nHost: test\r\n\r\n",
                 "GET /missing HTTP/1.1\r\nHost: test\r\n\r\n",
                 "DELETE /search HTTP/1.1\r\nHost: test\r\n\r\n",
                 "POST /search HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"q\":1}",
@@ -626,7 +626,7 @@ class HttpApiTest {
             out.write(("GET /search?q=meadow&k=2 HTTP/1.1\r\nHost: test\r\n\r\n"
                     + "GET /health HTTP/1.1\r\nHost: test\r\n\r\n"
                     + "GET /search?q=bramble&k=3 HTTP/1.1\r\nHost: test\r\n\r\n"
-                    + "GET /search?q=meadow&k=0 HTTP/1.1\r\nHost: test\r\n\r\n"
+                    + "GET /search?q=meadow&k=-1 HTTP/1.1\r\nHost: test\r\n\r\n"
                     + "GET /search?q=hazel&k=1 HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").getBytes(UTF_8));
             out.flush();
 
