@@ -537,7 +537,7 @@ class HttpApiTest {
         double notFoundBefore = counter(metrics(), "hedgerow_request_errors_total", "not_found");
 
         assertError(get("/search?q=meadow&k=-1"), 400, "bad_request", "k: -1");
-        assertError(postJson("/search", "{\"query\": \"meadow\", \"size\": 3}"), 400, "bad_request", "size");
+        assertError(postJson("/search", "{\"query\": \"meadow\", \"sise\": 3}"), 400, "bad_request", "sise");
         assertError(postJson("/search", "{\"query\""), 400, "bad_request", "malformed JSON");
         assertError(send(request("/search").DELETE().build()), 405, "method_not_allowed", "DELETE");
         assertError(postJson("/search", "{\"query\": \"" + "x".repeat(HttpApiServer.MAX_BODY_BYTES) + "\"}"), 413,
