@@ -92,8 +92,8 @@ class ScenarioTest {
                 {"name": "x", "phases": [{"name": "a", "rate": 2}]}
                 """))).hasMessageContaining("phases[0]").hasMessageContaining("missing required field 'duration'");
         assertThatThrownBy(() -> Scenario.read(write("""
-                {"name": "x", "phases": [{"name": "a", "duration": "5s", "rate": 2, "request": {"k": -1}}]}
-                """))).hasMessageContaining("phases[0].request").hasMessageContaining("k: -1 (expected: 0..1000, 0 for counts only)");
+                {"name": "x", "phases": [{"name": "a", "duration": "5s", "rate": 2, "request": {"k": 0}}]}
+                """))).hasMessageContaining("phases[0].request").hasMessageContaining("k: 0 (expected: 1..1000)");
     }
 
     @Test
