@@ -110,8 +110,12 @@ public class SliceResumptionBenchmark {
         partition.close();
     }
 
-    private SlicedSearch<TopScoreDocCollector, TopDocs> start(Query query) throws IOException {
-        return partition.startSliced(query, request, null, Ticker.system(), SlicedSearch.Windows.DEFAULT);
+    private SlicedSearch<?, ? extends TopDocs> start(Query query) throws IOException {
+        try {
+            return partition.startSliced(query, request, null, Ticker.system(), SlicedSearch.Windows.DEFAULT);
+        } catch (io.hedgerow.leaf.search.BadQueryException e) {
+            throw new IllegalStateException("a plain scored search has no sort to refuse", e);
+        }
     }
 
     /** One search to its end. */
@@ -123,7 +127,7 @@ public class SliceResumptionBenchmark {
     /** One search in slices, resumed at once after each. */
     @Benchmark
     public long sliced() throws IOException {
-        SlicedSearch<TopScoreDocCollector, TopDocs> search = start(queries.get(next++ % TURNS));
+        SlicedSearch<?, ? extends TopDocs> search = start(queries.get(next++ % TURNS));
         long budget = sliceMicros * 1000;
         while (search.step(budget)) {
             // resumes where it stopped
@@ -134,7 +138,7 @@ public class SliceResumptionBenchmark {
     /** Four searches taking turns a slice at a time; the time is for all four (compare with 4 x whole). */
     @Benchmark
     public long interleaved() throws IOException {
-        List<SlicedSearch<TopScoreDocCollector, TopDocs>> searches = new ArrayList<>();
+        List<SlicedSearch<?, ? extends TopDocs>> searches = new ArrayList<>();
         for (Query query : queries) {
             searches.add(start(query));
         }

@@ -1,12 +1,15 @@
 package io.hedgerow.api;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * One query as a client asks it. Immutable; build with {@link #builder(String)} or {@link #of}.
  *
  * @param query              Lucene classic query syntax
- * @param k                  number of hits wanted, 1..{@value #MAX_K}
+ * @param k                  number of hits wanted, 0..{@value #MAX_K}; 0 returns counts only
  * @param timeoutMillis      time the root waits for partitions before answering with what it
  *                           has; 0 means the cluster's default
  * @param snippets           whether hits carry a highlighted snippet
@@ -25,6 +28,15 @@ import java.util.Objects;
  * @param cache              whether the result may come from, and go to, the root's result cache
  * @param routing            a value of the index's routing key: only the partitions that key's
  *                           documents live in are searched; null searches every partition
+ * @param filter             a non-scoring filter, or null for none
+ * @param sort               sort keys in order; empty for the classic order (score, then partition
+ *                           and document)
+ * @param from               hits to skip before the k returned; {@code from + k} is at most
+ *                           {@value #MAX_WINDOW}
+ * @param searchAfter        the last hit's {@link Hit#sort() sort values} (one per sort key, then the
+ *                           id) to page after it; null for the first page. Needs a sort, and from 0
+ * @param lang               the query's language (e.g. {@code de}): per-language text fields are
+ *                           searched in that language only; null searches them all
  */
 public record SearchRequest(
         String query,
@@ -39,9 +51,14 @@ public record SearchRequest(
         QueryPriority priority,
         double minCoverage,
         boolean cache,
-        String routing) {
+        String routing,
+        Filter filter,
+        List<SortField> sort,
+        int from,
+        List<Object> searchAfter,
+        String lang) {
 
-    /** Most hits one search may ask for (leaves refuse more on the wire). */
+    /** Most hits one search may return (k); a page may start as deep as {@link #MAX_WINDOW} minus k. */
     public static final int MAX_K = 1000;
     /** Most hits a partition counts exactly (leaves refuse more on the wire). */
     public static final int MAX_TOTAL_HITS_THRESHOLD = 100_000_000;
@@ -50,6 +67,10 @@ public record SearchRequest(
     public static final int MAX_QUERY_CHARS = 8192;
     public static final long MAX_HEDGE_AFTER_MILLIS = 60_000;
     public static final int MAX_ROUTING_CHARS = 512;
+    /** Most hits a search may page through with {@code from} ({@code from + k}), as Elasticsearch's max_result_window. */
+    public static final int MAX_WINDOW = 10_000;
+    /** Most sort keys. */
+    public static final int MAX_SORT_FIELDS = 8;
 
     public SearchRequest {
         Objects.requireNonNull(query, "query");
@@ -59,8 +80,42 @@ public record SearchRequest(
         if (query.length() > MAX_QUERY_CHARS) {
             throw new IllegalArgumentException("query: " + query.length() + " characters (expected: <= " + MAX_QUERY_CHARS + ")");
         }
-        if (k < 1 || k > MAX_K) {
-            throw new IllegalArgumentException("k: " + k + " (expected: 1.." + MAX_K + ")");
+        if (k < 0 || k > MAX_K) {
+            throw new IllegalArgumentException("k: " + k + " (expected: 0.." + MAX_K + ", 0 for counts only)");
+        }
+        if (from < 0 || (long) from + k > MAX_WINDOW) {
+            throw new IllegalArgumentException("from: " + from + " with k " + k + " (expected: from >= 0 and from + k <= "
+                    + MAX_WINDOW + "; page deeper with search_after)");
+        }
+        sort = sort == null ? List.of() : List.copyOf(sort);
+        if (sort.size() > MAX_SORT_FIELDS) {
+            throw new IllegalArgumentException("sort: " + sort.size() + " keys (expected: <= " + MAX_SORT_FIELDS + ")");
+        }
+        if (filter != null && filter.clauses() > Filter.MAX_CLAUSES) {
+            throw new IllegalArgumentException("filter: " + filter.clauses() + " clauses (expected: <= " + Filter.MAX_CLAUSES + ")");
+        }
+        if (searchAfter != null) {
+            if (sort.isEmpty()) {
+                throw new IllegalArgumentException("search_after: needs a sort (expected: sort, and search_after as the"
+                        + " last hit's sort values)");
+            }
+            if (from != 0) {
+                throw new IllegalArgumentException("search_after with from " + from + " (expected: from 0 with search_after)");
+            }
+            if (searchAfter.size() != sort.size() + 1) {
+                throw new IllegalArgumentException("search_after: " + searchAfter.size() + " values (expected: "
+                        + (sort.size() + 1) + ", the last hit's sort values: one per sort key, then its id)");
+            }
+            for (Object value : searchAfter) {
+                if (value != null && !(value instanceof String) && !(value instanceof Number) && !(value instanceof Boolean)) {
+                    throw new IllegalArgumentException("search_after: " + value + " (expected: strings, numbers, booleans or null)");
+                }
+            }
+            searchAfter = Collections.unmodifiableList(new ArrayList<>(searchAfter));
+        }
+        if (lang != null && !lang.matches("[a-z]{2,8}")) {
+            throw new IllegalArgumentException("lang: '" + lang + "' (expected: a language code of 2 to 8 lower-case letters,"
+                    + " such as de)");
         }
         if (timeoutMillis < 0) {
             throw new IllegalArgumentException("timeout_ms: " + timeoutMillis + " (expected: >= 1, or 0 for the default)");
@@ -86,6 +141,24 @@ public record SearchRequest(
             throw new IllegalArgumentException("routing: " + routing.length() + " characters (expected: 1.."
                     + MAX_ROUTING_CHARS + ", or no routing to search every partition)");
         }
+    }
+
+    /** Without filter, sort or paging: the classic scored search. */
+    public SearchRequest(String query, int k, long timeoutMillis, boolean snippets, boolean storedFields,
+            int totalHitsThreshold, HedgeMode hedge, long hedgeAfterMillis, boolean explain, QueryPriority priority,
+            double minCoverage, boolean cache, String routing) {
+        this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
+                priority, minCoverage, cache, routing, null, List.of(), 0, null, null);
+    }
+
+    /** Hits each partition must return so the merged page is right: {@code from + k}, at least 1. */
+    public int window() {
+        return Math.max(1, from + k);
+    }
+
+    /** Whether hits come sorted by fields (or an explicit {@code _score}) rather than in the classic order. */
+    public boolean sorted() {
+        return !sort.isEmpty();
     }
 
     /** Without a routing value: every partition. */
@@ -126,7 +199,7 @@ public record SearchRequest(
         return new Builder(query).k(k).timeoutMillis(timeoutMillis).snippets(snippets)
                 .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold).hedge(hedge)
                 .hedgeAfterMillis(hedgeAfterMillis).explain(explain).priority(priority).minCoverage(minCoverage)
-                .cache(cache).routing(routing);
+                .cache(cache).routing(routing).filter(filter).sort(sort).from(from).searchAfter(searchAfter).lang(lang);
     }
 
     /** Builder for {@link SearchRequest}; every setting has a default. */
@@ -144,6 +217,11 @@ public record SearchRequest(
         private double minCoverage;
         private boolean cache = true;
         private String routing;
+        private Filter filter;
+        private List<SortField> sort = List.of();
+        private int from;
+        private List<Object> searchAfter;
+        private String lang;
 
         private Builder(String query) {
             this.query = query;
@@ -213,6 +291,34 @@ public record SearchRequest(
             return this;
         }
 
+        /** A non-scoring filter (null: none). */
+        public Builder filter(Filter filter) {
+            this.filter = filter;
+            return this;
+        }
+
+        public Builder sort(List<SortField> sort) {
+            this.sort = sort;
+            return this;
+        }
+
+        public Builder from(int from) {
+            this.from = from;
+            return this;
+        }
+
+        /** The last hit's sort values (null: the first page). */
+        public Builder searchAfter(List<Object> searchAfter) {
+            this.searchAfter = searchAfter;
+            return this;
+        }
+
+        /** The query's language (null: any). */
+        public Builder lang(String lang) {
+            this.lang = lang;
+            return this;
+        }
+
         /** Counts every hit exactly (up to {@link #MAX_TOTAL_HITS_THRESHOLD} per partition). */
         public Builder exactTotalHits() {
             return totalHitsThreshold(MAX_TOTAL_HITS_THRESHOLD);
@@ -221,7 +327,7 @@ public record SearchRequest(
         /** @throws IllegalArgumentException naming the first invalid setting */
         public SearchRequest build() {
             return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge,
-                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing);
+                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang);
         }
     }
 }

@@ -9,8 +9,8 @@ import io.hedgerow.common.wire.proto.SearchRequest;
  * queue that size).
  */
 public final class WireLimits {
-    /** Most hits one search may ask for. */
-    public static final int MAX_K = io.hedgerow.api.SearchRequest.MAX_K;
+    /** Most hits one search may ask a partition for: the paging window ({@code from + k}). */
+    public static final int MAX_K = io.hedgerow.api.SearchRequest.MAX_WINDOW;
     /**
      * Most hits a partition counts exactly for one search, as the root's API bounds it: more than a
      * micro-partition holds, so it means "exact" (what an exact count costs is the cost guards' and
@@ -28,6 +28,12 @@ public final class WireLimits {
         // 0 is protobuf's unset value, searched as 1 (PartitionSearcher), as before these checks.
         if (search.getK() < 0 || search.getK() > MAX_K) {
             return "k: " + search.getK() + " (expected: 0.." + MAX_K + ", 0 for 1)";
+        }
+        if (search.getSortCount() > io.hedgerow.api.SearchRequest.MAX_SORT_FIELDS) {
+            return "sort: " + search.getSortCount() + " keys (expected: <= " + io.hedgerow.api.SearchRequest.MAX_SORT_FIELDS + ")";
+        }
+        if (search.getSearchAfterCount() > 0 && search.getSearchAfterCount() != search.getSortCount() + 1) {
+            return "search_after: " + search.getSearchAfterCount() + " values (expected: " + (search.getSortCount() + 1) + ")";
         }
         if (search.getQuery().length() > MAX_QUERY_CHARS) {
             return "query: " + search.getQuery().length() + " characters (expected: <= " + MAX_QUERY_CHARS + ")";

@@ -7,7 +7,7 @@ import java.util.Objects;
  *
  * @param lineNumber the 1-based line number
  * @param reason     what was wrong with it, precise enough to fix the line without a debugger, e.g.
- *                   {@code field 'tags' must be a string, got array}
+ *                   {@code field 'tags' must be a string, number, boolean or an array of them, got object}
  */
 public record BadLine(long lineNumber, String reason) implements SourceEntry {
 
@@ -18,7 +18,7 @@ public record BadLine(long lineNumber, String reason) implements SourceEntry {
         Objects.requireNonNull(reason, "reason");
     }
 
-    /** {@code line 17: field 'tags' must be a string, got array}. */
+    /** {@code line 17: field 'tags' must be a string, number, boolean or an array of them, got object}. */
     public String describe() {
         return "line " + lineNumber + ": " + reason;
     }

@@ -1,10 +1,15 @@
 package io.hedgerow.leaf.index;
 
+import java.util.List;
 import java.util.Map;
-import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.SortedNumericDocValuesField;
+import org.apache.lucene.document.SortedSetDocValuesField;
+import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
@@ -12,13 +17,25 @@ import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.UnicodeUtil;
 
 /**
- * Turns one source document (an id and string fields) into a Lucene document as its
- * {@link IndexConfig} says. Text fields index offsets in their postings so the leaf's highlighter
- * finds snippets without re-analyzing the stored text.
+ * Turns one source document (an id and its field values) into a Lucene document as its
+ * {@link IndexConfig} says:
+ * <ul>
+ *   <li>{@code text}: analyzed, with offsets in its postings so the leaf's highlighter finds
+ *       snippets without re-analyzing the stored text; with a {@code language_field}, a second,
+ *       unstored copy {@code <field>.<lang>} analyzed by that language's analyzer;</li>
+ *   <li>{@code keyword}: one term, and sorted-set doc values (sorting, {@code exists});</li>
+ *   <li>{@code long}, {@code double}, {@code date}, {@code boolean}: a point per value (ranges and
+ *       exact terms, without term expansion) and sorted-numeric doc values, both over the
+ *       {@link FieldValues sortable long}; the stored value is the source's text.</li>
+ * </ul>
+ * A multi-valued field (a JSON array) adds each value. Every value of a typed field is checked
+ * here, so a bad one fails its document with the field named (the caller adds the line).
  */
 public final class DocumentMapper {
-    private static final FieldType TEXT_STORED = textType(true);
-    private static final FieldType TEXT_NOT_STORED = textType(false);
+    private static final FieldType TEXT_STORED = textType(true, true);
+    private static final FieldType TEXT_NOT_STORED = textType(false, true);
+    /** A per-language copy: searched, never highlighted (the base field is), so no offsets. */
+    private static final FieldType LANGUAGE_COPY = textType(false, false);
 
     private final IndexConfig config;
 
@@ -26,32 +43,35 @@ public final class DocumentMapper {
         this.config = config;
     }
 
-    private static FieldType textType(boolean stored) {
+    private static FieldType textType(boolean stored, boolean offsets) {
         FieldType type = new FieldType();
         type.setTokenized(true);
         type.setStored(stored);
-        type.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
+        type.setIndexOptions(offsets ? IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS
+                : IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);
         type.freeze();
         return type;
     }
 
     /**
-     * The Lucene document for {@code id} and {@code fields}.
+     * The Lucene document for {@code id} and {@code fields} (values as {@link SourceDocument#fields()}
+     * holds them: a string, or a list of strings).
      *
-     * @throws IllegalArgumentException naming the field when the config rejects it, or when the id
-     *                                  or a keyword is too long to be one Lucene term
+     * @throws IllegalArgumentException naming the field when the config rejects it, when a value is
+     *                                  not of the field's type, or when the id or a keyword is too
+     *                                  long to be one Lucene term
      */
-    public Document toDocument(String id, Map<String, String> fields) {
+    public Document toDocument(String id, Map<String, ?> fields) {
         if (id == null || id.isEmpty()) {
             throw new IllegalArgumentException("id: missing or empty (expected: a non-empty string)");
         }
         requireOneTerm("id", id);
         Document doc = new Document();
         doc.add(new StringField(IndexConfig.ID_FIELD, id, Field.Store.YES));
-        // Also as doc values: the query phase reads each hit's id from them, which is far cheaper
-        // than decompressing a block of stored fields per hit.
-        doc.add(new BinaryDocValuesField(IndexConfig.ID_FIELD, new BytesRef(id)));
-        for (Map.Entry<String, String> field : fields.entrySet()) {
+        // Also as sorted doc values: the query phase reads each hit's id from them (far cheaper than
+        // decompressing a block of stored fields per hit), and sorts break ties by them.
+        doc.add(new SortedDocValuesField(IndexConfig.ID_FIELD, new BytesRef(id)));
+        for (Map.Entry<String, ?> field : fields.entrySet()) {
             String name = field.getKey();
             if (IndexConfig.ID_FIELD.equals(name)) {
                 continue;
@@ -63,16 +83,51 @@ public final class DocumentMapper {
                 }
                 continue;
             }
-            String value = field.getValue();
-            switch (spec.type()) {
-                case TEXT -> doc.add(new Field(name, value, spec.stored() ? TEXT_STORED : TEXT_NOT_STORED));
-                case KEYWORD -> {
-                    requireOneTerm("field '" + name + "'", value);
-                    doc.add(new StringField(name, value, spec.stored() ? Field.Store.YES : Field.Store.NO));
-                }
+            List<String> values = SourceDocument.valuesOf(field.getValue());
+            for (String value : values) {
+                add(doc, name, spec, value, fields);
             }
         }
         return doc;
+    }
+
+    private void add(Document doc, String name, FieldSpec spec, String value, Map<String, ?> fields) {
+        switch (spec.type()) {
+            case TEXT -> {
+                doc.add(new Field(name, value, spec.stored() ? TEXT_STORED : TEXT_NOT_STORED));
+                String copy = languageCopyOf(name, spec, fields);
+                if (copy != null) {
+                    doc.add(new Field(copy, value, LANGUAGE_COPY));
+                }
+            }
+            case KEYWORD -> {
+                requireOneTerm("field '" + name + "'", value);
+                doc.add(new StringField(name, value, spec.stored() ? Field.Store.YES : Field.Store.NO));
+                doc.add(new SortedSetDocValuesField(name, new BytesRef(value)));
+            }
+            case LONG, DOUBLE, DATE, BOOLEAN -> {
+                long sortable = FieldValues.toSortableLong(spec.type(), name, value);
+                doc.add(new LongPoint(name, sortable));
+                doc.add(new SortedNumericDocValuesField(name, sortable));
+                if (spec.stored()) {
+                    doc.add(new StoredField(name, value));
+                }
+            }
+        }
+    }
+
+    /**
+     * The per-language copy of text field {@code name} in a document with {@code fields}:
+     * {@code <name>.<lang>}, with {@code lang} the value of the field's language field; null when
+     * the field has no language field, or the document no usable language (one value that is a
+     * lower-case code of 2 to 8 letters).
+     */
+    public String languageCopyOf(String name, FieldSpec spec, Map<String, ?> fields) {
+        if (spec.languageField() == null) {
+            return null;
+        }
+        Object language = fields.get(spec.languageField());
+        return language instanceof String code && Analyzers.isLanguageCode(code) ? name + "." + code : null;
     }
 
     /**

@@ -134,6 +134,7 @@ final class EuroparlRecombiner {
         fields.put("date", dates[doc]);
         fields.put("body", recombination.sentences().isEmpty() ? bodies[doc] : join(recombination.sentences(), SENTENCE_SEPARATOR));
         fields.put("lang", EuroparlSource.languageCode(languages[doc]));
+        fields.put("body_length", Integer.toString(fields.get("body").length()));
         return new SourceDocument(Long.toString(n), fields, n);
     }
 
@@ -158,7 +159,7 @@ final class EuroparlRecombiner {
     }
 
     private static String field(SourceDocument doc, String name) {
-        return Objects.requireNonNull(doc.fields().get(name), () -> "document " + doc.id() + " has no '" + name + "'");
+        return Objects.requireNonNull(doc.value(name), () -> "document " + doc.id() + " has no '" + name + "'");
     }
 
     private static String join(List<Piece> pieces, String separator) {

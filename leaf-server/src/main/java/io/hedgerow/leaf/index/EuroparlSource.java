@@ -18,7 +18,8 @@ import java.util.zip.GZIPInputStream;
  * The Europarl sample that Lucene's test framework ships (17,597 short multilingual European
  * Parliament documents, about 21 MB of text): a gzipped UTF-8 file with one {@code title TAB date
  * TAB body} line per document. A document's id is its line number ("1" to "17597"), so ids are
- * stable across runs; its fields are {@code title}, {@code date}, {@code body} and {@code lang},
+ * stable across runs; its fields are {@code title}, {@code date} (ISO 8601), {@code body}, {@code lang} and
+ * {@code body_length} (the body's length in characters),
  * as {@link IndexConfig#europarl()} expects. The sample mixes 21 languages line by line and does not
  * say which is which: {@code lang} is the {@link LanguageGuesser}'s two-letter code ({@value
  * #UNDETERMINED_LANGUAGE} for a body without words), so the file is read whole when opened (21 MB, a
@@ -94,6 +95,7 @@ public final class EuroparlSource implements DocumentSource {
             fields.put("date", columns[1]);
             fields.put("body", columns[2]);
             fields.put("lang", languageCode(languages[i]));
+            fields.put("body_length", Integer.toString(columns[2].length()));
             entries.add(new SourceDocument(Long.toString(lineNumber), fields, lineNumber));
         }
         return entries;

@@ -160,7 +160,7 @@ public final class IndexBuilder {
         }
 
         private void add(SourceDocument source, PartitionWriters writers) throws IOException {
-            String key = config.routing() == null ? null : source.fields().get(config.routing().field());
+            String key = config.routing() == null ? null : source.value(config.routing().field());
             if (config.routing() != null && (key == null || key.isEmpty())) {
                 onBadLine(new BadLine(source.lineNumber(), "missing the routing field '" + config.routing().field()
                         + "' (the index is routed by it)"));
@@ -173,14 +173,17 @@ public final class IndexBuilder {
                 onBadLine(new BadLine(source.lineNumber(), e.getMessage()));
                 return;
             }
-            long chars = source.id().length();
-            for (var field : source.fields().entrySet()) {
-                if (config.specOf(field.getKey()) != null) {
-                    fieldsSeen.add(field.getKey());
+            for (String field : source.fields().keySet()) {
+                FieldSpec spec = config.specOf(field);
+                if (spec != null) {
+                    fieldsSeen.add(field);
+                    String copy = mapper.languageCopyOf(field, spec, source.fields());
+                    if (copy != null) {
+                        fieldsSeen.add(copy);
+                    }
                 }
-                chars += field.getValue().length();
             }
-            writers.add(partitioner.partitionOf(source.id(), key), source.id(), doc, chars);
+            writers.add(partitioner.partitionOf(source.id(), key), source.id(), doc, source.chars());
             docsRead++;
         }
 
@@ -243,7 +246,8 @@ public final class IndexBuilder {
         try {
             manifest = store.readManifest();
         } catch (IOException e) {
-            return "its " + PartitionStore.MANIFEST_FILE + " is unreadable";
+            // An index of an older format (IndexManifest.FORMAT) lands here too: rebuilt, as its message asks.
+            return "its " + PartitionStore.MANIFEST_FILE + " is unreadable or of an older format";
         }
         if (manifest.partitions() != partitions) {
             return "it has " + manifest.partitions() + " partitions, not " + partitions;

@@ -72,6 +72,19 @@ public record IndexConfig(
                         + " {\"type\": \"text\"}, or {} for the defaults)");
             }
         });
+        Map<String, FieldSpec> declared = fields;
+        declared.forEach((name, spec) -> {
+            if (name.isEmpty() || name.startsWith("_")) {
+                throw new IllegalArgumentException("fields: '" + name + "' (expected: a name that does not start with '_')");
+            }
+            if (spec.languageField() != null) {
+                FieldSpec language = declared.get(spec.languageField());
+                if (language == null || language.type() != FieldSpec.Type.KEYWORD) {
+                    throw new IllegalArgumentException("fields: '" + name + "' has language_field '" + spec.languageField()
+                            + "' (expected: a configured keyword field)");
+                }
+            }
+        });
         if (fields.containsKey(ID_FIELD)) {
             throw new IllegalArgumentException("fields: must not configure '" + ID_FIELD + "' (it is always a stored keyword)");
         }
@@ -111,15 +124,18 @@ public record IndexConfig(
     }
 
     /**
-     * The config for the bundled Europarl corpus: title, date, body and the guessed language
-     * ({@code lang}, a keyword), snippets of the body; no routing key.
+     * The config for the bundled Europarl corpus: title, the debate's date (a {@code date}), body
+     * (with a copy per language, {@code body.<lang>}, analyzed by the document's language's analyzer),
+     * the guessed language ({@code lang}, a keyword) and the body's length in characters
+     * ({@code body_length}, a long); snippets of the body; no routing key.
      */
     public static IndexConfig europarl() {
         Map<String, FieldSpec> fields = new LinkedHashMap<>();
         fields.put("title", FieldSpec.text(true, true));
-        fields.put("date", FieldSpec.keyword(true));
-        fields.put("body", FieldSpec.text(true, false));
+        fields.put("date", FieldSpec.of(FieldSpec.Type.DATE, true));
+        fields.put("body", FieldSpec.text(true, false).withLanguageField("lang"));
         fields.put("lang", FieldSpec.keyword(true));
+        fields.put("body_length", FieldSpec.of(FieldSpec.Type.LONG, true));
         return new IndexConfig("standard", fields, UnknownFields.REJECT, List.of("title", "body"), "body");
     }
 
@@ -192,18 +208,70 @@ public record IndexConfig(
         return unknownFields == UnknownFields.TEXT ? FieldSpec.text(true, true) : null;
     }
 
-    /** The query's default fields, given every field name the index has seen. */
+    /**
+     * The query's default fields, given every field name the index has seen, for a query in any
+     * language: a text field with a language field is searched in itself and in each of its
+     * per-language copies the index has ({@code body}, {@code body.de}, {@code body.fr}, ...).
+     */
     public List<String> queryFields(List<String> fieldsSeen) {
+        return queryFields(fieldsSeen, null);
+    }
+
+    /**
+     * The query's default fields for a query in {@code language} (null: any): as
+     * {@link #queryFields(List)}, except that a text field with a language field is searched in its
+     * copy for that language only ({@code body.de}), analyzed as that language.
+     */
+    public List<String> queryFields(List<String> fieldsSeen, String language) {
+        List<String> base = new ArrayList<>();
         if (!defaultFields.isEmpty()) {
-            return defaultFields;
-        }
-        List<String> textFields = new ArrayList<>();
-        for (String field : fieldsSeen) {
-            FieldSpec spec = specOf(field);
-            if (spec != null && spec.type() == FieldSpec.Type.TEXT) {
-                textFields.add(field);
+            base.addAll(defaultFields);
+        } else {
+            for (String field : fieldsSeen) {
+                FieldSpec spec = specOf(field);
+                if (spec != null && spec.type() == FieldSpec.Type.TEXT && !isLanguageCopy(field)) {
+                    base.add(field);
+                }
             }
         }
-        return textFields;
+        List<String> result = new ArrayList<>();
+        for (String field : base) {
+            FieldSpec spec = fields.get(field);
+            if (spec == null || spec.languageField() == null) {
+                result.add(field);
+            } else if (language != null) {
+                result.add(field + "." + language);
+            } else {
+                result.add(field);
+                for (String seen : fieldsSeen) {
+                    if (seen.startsWith(field + ".") && isLanguageCopy(seen)) {
+                        result.add(seen);
+                    }
+                }
+            }
+        }
+        return result;
+    }
+
+    /** Whether {@code field} is a per-language copy ({@code body.de}) of a configured text field. */
+    public boolean isLanguageCopy(String field) {
+        int dot = field.lastIndexOf('.');
+        if (dot <= 0 || fields.containsKey(field)) {
+            return false;
+        }
+        FieldSpec base = fields.get(field.substring(0, dot));
+        return base != null && base.languageField() != null;
+    }
+
+    /** The type of {@code field}: its spec's, text for a per-language copy, null when documents may not have it. */
+    public FieldSpec.Type typeOf(String field) {
+        if (isLanguageCopy(field)) {
+            return FieldSpec.Type.TEXT;
+        }
+        if (ID_FIELD.equals(field)) {
+            return FieldSpec.Type.KEYWORD;
+        }
+        FieldSpec spec = specOf(field);
+        return spec == null ? null : spec.type();
     }
 }

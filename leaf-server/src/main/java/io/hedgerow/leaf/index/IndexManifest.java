@@ -37,12 +37,17 @@ public record IndexManifest(
         @JsonProperty("created_at") String createdAt,
         @JsonProperty("build") @JsonInclude(JsonInclude.Include.NON_NULL) String build) {
 
-    /** 2: ids are also doc values. */
-    public static final int FORMAT = 2;
+    /**
+     * 2: ids are also doc values. 3: typed fields (points and doc values), per-language copies of
+     * text fields, keywords with doc values, ids as sorted doc values.
+     */
+    public static final int FORMAT = 3;
 
     public IndexManifest {
         if (format != FORMAT) {
-            throw new IllegalArgumentException("format: " + format + " (expected: " + FORMAT + "; rebuild the index)");
+            throw new IllegalArgumentException("format: " + format + " (expected: " + FORMAT + "): this index was built"
+                    + " by " + (format < FORMAT ? "an older" : "a newer") + " Hedgerow; rebuild it from its source with"
+                    + " `hedgerow index` (the Europarl demo rebuilds its own index by itself when it finds an old one)");
         }
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions: " + partitions + " (expected: >= 1)");

@@ -9,14 +9,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.zip.GZIPInputStream;
 
 /**
  * Documents from a JSON-lines file: one JSON object per line, with an {@code id} (a non-empty
- * string, or an integer that becomes its decimal string) and string-valued fields. Blank lines are
+ * string, or an integer that becomes its decimal string) and fields whose values are strings, numbers,
+ * booleans or arrays of them (a multi-valued field; numbers and booleans are kept as their JSON text,
+ * which the field's type then reads, and a null is a missing value). Blank lines are
  * skipped. Any other line that is not such an object comes back as a {@link BadLine} naming the
  * problem, and reading goes on with the next line: each line is parsed on its own, which is what
  * lets a bad line be skipped at all (a streaming parser over the whole file cannot resynchronize).
@@ -87,7 +91,7 @@ public final class JsonlSource implements DocumentSource {
                 return new BadLine(lineNumber, "expected a JSON object, got " + kind(token));
             }
             String id = null;
-            Map<String, String> fields = new LinkedHashMap<>();
+            Map<String, Object> fields = new LinkedHashMap<>();
             for (token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
@@ -107,15 +111,35 @@ public final class JsonlSource implements DocumentSource {
                     }
                     continue;
                 }
-                if (value != JsonToken.VALUE_STRING) {
-                    return new BadLine(lineNumber, "field '" + field + "' must be a string, got " + kind(value));
-                }
                 if (config.specOf(field) == null && config.unknownFields() == IndexConfig.UnknownFields.REJECT) {
                     return new BadLine(lineNumber, "field '" + field + "' is not in the index config (unknown_fields: reject)");
                 }
-                if (fields.put(field, parser.getText()) != null) {
+                Object fieldValue;
+                if (value == JsonToken.START_ARRAY) {
+                    List<String> values = new ArrayList<>();
+                    for (JsonToken element = parser.nextToken(); element != JsonToken.END_ARRAY; element = parser.nextToken()) {
+                        if (element == JsonToken.VALUE_NULL) {
+                            continue;
+                        }
+                        if (!isScalar(element)) {
+                            return new BadLine(lineNumber, "field '" + field + "' must hold strings, numbers or booleans,"
+                                    + " got an array holding " + (element == null ? "nothing" : "an " + kind(element)));
+                        }
+                        values.add(parser.getText());
+                    }
+                    fieldValue = values;
+                } else if (value == JsonToken.VALUE_NULL) {
+                    fieldValue = null; // as in Elasticsearch: a null is a missing value
+                } else if (isScalar(value)) {
+                    fieldValue = parser.getText();
+                } else {
+                    return new BadLine(lineNumber, "field '" + field + "' must be a string, number, boolean or an array of"
+                            + " them, got " + kind(value));
+                }
+                if (fields.containsKey(field)) {
                     return new BadLine(lineNumber, "field '" + field + "' appears twice");
                 }
+                fields.put(field, fieldValue);
             }
             if (parser.nextToken() != null) {
                 return new BadLine(lineNumber, "unexpected content after the JSON object");
@@ -123,13 +147,27 @@ public final class JsonlSource implements DocumentSource {
             if (id == null) {
                 return new BadLine(lineNumber, "missing 'id' (expected: a non-empty string or an integer)");
             }
-            return new SourceDocument(id, fields, lineNumber);
+            fields.values().removeIf(java.util.Objects::isNull);
+            if (config.routing() != null && fields.get(config.routing().field()) instanceof List) {
+                return new BadLine(lineNumber, "field '" + config.routing().field() + "' holds several values (expected:"
+                        + " one, since the index is routed by it)");
+            }
+            try {
+                return new SourceDocument(id, fields, lineNumber);
+            } catch (IllegalArgumentException e) {
+                return new BadLine(lineNumber, e.getMessage());
+            }
         } catch (JsonProcessingException e) {
             return new BadLine(lineNumber, "not valid JSON: " + firstLine(e.getOriginalMessage()));
         } catch (IOException e) {
             // Parsing a byte array does no I/O; Jackson declares it anyway.
             return new BadLine(lineNumber, "not valid JSON: " + firstLine(e.getMessage()));
         }
+    }
+
+    private static boolean isScalar(JsonToken token) {
+        return token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT
+                || token == JsonToken.VALUE_TRUE || token == JsonToken.VALUE_FALSE;
     }
 
     private static String kind(JsonToken token) {

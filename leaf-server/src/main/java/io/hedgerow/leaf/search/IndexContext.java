@@ -42,7 +42,7 @@ public record IndexContext(
         }
         String snippetField = config.snippetField() != null && manifest.fieldsSeen().contains(config.snippetField())
                 ? config.snippetField() : null;
-        return new IndexContext(store, manifest, analyzer, new QueryParsing(analyzer, manifest.queryFields(), limits),
+        return new IndexContext(store, manifest, analyzer, QueryParsing.of(manifest, analyzer, limits),
                 returned, snippetField);
     }
 

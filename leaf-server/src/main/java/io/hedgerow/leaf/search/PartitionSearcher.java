@@ -16,7 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.lucene.document.DocumentStoredFieldVisitor;
-import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexableField;
@@ -28,12 +28,17 @@ import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.TopFieldCollectorManager;
+import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.TopScoreDocCollector;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.uhighlight.DefaultPassageFormatter;
@@ -62,12 +67,15 @@ public final class PartitionSearcher implements Closeable {
     private final IndexSearcher sharedSearcher;
     /** How snippets are made; each fetch builds its own highlighter from it. Null: no snippet field. */
     private final UnifiedHighlighter.Builder highlighterSettings;
+    /** The request's filter, sort and search_after, made Lucene's with the index's config. */
+    private final SearchShape shape;
 
     private PartitionSearcher(int partition, IndexContext context, DirectoryReader reader) {
         this.partition = partition;
         this.context = context;
         this.reader = reader;
         this.sharedSearcher = newSearcher(reader);
+        this.shape = new SearchShape(context.manifest().config());
         this.highlighterSettings = context.snippetField() == null ? null
                 : UnifiedHighlighter.builder(sharedSearcher, context.analyzer())
                         .withBreakIterator(() -> LengthGoalBreakIterator.createClosestToLength(
@@ -115,6 +123,14 @@ public final class PartitionSearcher implements Closeable {
         return MultiTerms.getTerms(reader, field);
     }
 
+    /**
+     * The query a search request asks here: its text parsed in its language ({@link QueryParsing}),
+     * with its filter as a FILTER clause.
+     */
+    public Query queryOf(SearchRequest request) throws BadQueryException {
+        return shape.filtered(context.parsing().parse(request.getQuery(), request.getLang()), request);
+    }
+
     /** Pins the reader for one search; false when the partition is closing. */
     public boolean tryAcquire() {
         return reader.tryIncRef();
@@ -146,7 +162,7 @@ public final class PartitionSearcher implements Closeable {
         }
         TopDocs top;
         try {
-            top = searcher.search(query, collectorManager(request));
+            top = searcher.search(query, collectorManager(request, shape));
         } catch (IndexSearcher.TooManyClauses e) {
             throw expandedPastClauseLimit(e);
         }
@@ -187,9 +203,9 @@ public final class PartitionSearcher implements Closeable {
      *                  it found, {@link SlicedSearch#cutShort() cut short}. Null means run to the end.
      * @param workClock measures each slice's budget
      */
-    public SlicedSearch<TopScoreDocCollector, TopDocs> startSliced(Query query, SearchRequest request,
-            QueryTimeout timeout, Ticker workClock, SlicedSearch.Windows windows) throws IOException {
-        return SlicedSearch.start(sharedSearcher, query, collectorManager(request), timeout, workClock, windows);
+    public SlicedSearch<?, ? extends TopDocs> startSliced(Query query, SearchRequest request,
+            QueryTimeout timeout, Ticker workClock, SlicedSearch.Windows windows) throws IOException, BadQueryException {
+        return SlicedSearch.start(sharedSearcher, query, collectorManager(request, shape), timeout, workClock, windows);
     }
 
     /**
@@ -204,10 +220,18 @@ public final class PartitionSearcher implements Closeable {
                 + " rewriting, Lucene's clause limit, which --max-clauses cannot raise; use fewer such terms)", e);
     }
 
-    /** Top k by score (ties by doc id), counting hits exactly up to the request's threshold (default 1,000). */
-    private static TopScoreDocCollectorManager collectorManager(SearchRequest request) {
+    /**
+     * Top k by score (ties by doc id), or by the request's sort (ties by id) after its search_after,
+     * counting hits exactly up to the request's threshold (default 1,000).
+     */
+    private static CollectorManager<? extends Collector, ? extends TopDocs> collectorManager(SearchRequest request,
+            SearchShape shape) throws BadQueryException {
         int threshold = request.getTotalHitsThreshold() > 0 ? request.getTotalHitsThreshold() : 1000;
-        return new TopScoreDocCollectorManager(Math.max(1, request.getK()), null, threshold);
+        Sort sort = shape.sort(request);
+        if (sort == null) {
+            return new TopScoreDocCollectorManager(Math.max(1, request.getK()), null, threshold);
+        }
+        return new TopFieldCollectorManager(sort, Math.max(1, request.getK()), shape.after(request, sort), threshold);
     }
 
     /** The answer to a query phase that found {@code top}, with each hit's id. */
@@ -220,10 +244,23 @@ public final class PartitionSearcher implements Closeable {
                 .setTotalHits(top.totalHits.value())
                 .setTotalHitsExact(top.totalHits.relation() == TotalHits.Relation.EQUAL_TO)
                 .setCutShort(cutShort);
+        Sort sort = top instanceof TopFieldDocs ? sortOf(request) : null;
         for (int i = 0; i < top.scoreDocs.length; i++) {
-            response.addHits(Hit.newBuilder().setId(ids[i]).setScore(top.scoreDocs[i].score).setDoc(top.scoreDocs[i].doc));
+            Hit.Builder hit = Hit.newBuilder().setId(ids[i]).setScore(top.scoreDocs[i].score).setDoc(top.scoreDocs[i].doc);
+            if (sort != null) {
+                shape.addSortValues(hit, (FieldDoc) top.scoreDocs[i], sort);
+            }
+            response.addHits(hit);
         }
         return response;
+    }
+
+    private Sort sortOf(SearchRequest request) {
+        try {
+            return shape.sort(request);
+        } catch (BadQueryException e) {
+            throw new IllegalStateException("the sort was accepted when the search started: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -260,18 +297,18 @@ public final class PartitionSearcher implements Closeable {
         Arrays.sort(byDoc);
         List<LeafReaderContext> leaves = reader.leaves();
         LeafReaderContext leaf = null;
-        BinaryDocValues values = null;
+        SortedDocValues values = null;
         for (long entry : byDoc) {
             int i = (int) entry;
             int doc = (int) (entry >>> 32);
             if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
                 leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-                values = DocValues.getBinary(leaf.reader(), IndexConfig.ID_FIELD);
+                values = DocValues.getSorted(leaf.reader(), IndexConfig.ID_FIELD);
             }
             if (!values.advanceExact(doc - leaf.docBase)) {
                 throw new IOException("document " + doc + " of partition " + partition + " has no id doc value (rebuild the index)");
             }
-            ids[i] = values.binaryValue().utf8ToString();
+            ids[i] = values.lookupOrd(values.ordValue()).utf8ToString();
         }
         return ids;
     }

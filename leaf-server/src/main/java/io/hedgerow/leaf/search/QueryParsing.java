@@ -3,6 +3,7 @@ package io.hedgerow.leaf.search;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.hedgerow.leaf.index.Analyzers;
+import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexManifest;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
@@ -30,6 +31,8 @@ public final class QueryParsing {
     private final Analyzer analyzer;
     private final String[] defaultFields;
     private final QueryLimits limits;
+    /** The index's config and fields, for typed fields and per-language fields; null: every field is text. */
+    private final IndexManifest manifest;
     private final Cache<String, Query> parsed = Caffeine.newBuilder().maximumSize(CACHED_QUERIES).build();
 
     /** With the {@linkplain QueryLimits#defaults() default} cost guards. */
@@ -38,12 +41,38 @@ public final class QueryParsing {
     }
 
     public QueryParsing(Analyzer analyzer, List<String> defaultFields, QueryLimits limits) {
+        this(analyzer, defaultFields, limits, null);
+    }
+
+    private QueryParsing(Analyzer analyzer, List<String> defaultFields, QueryLimits limits, IndexManifest manifest) {
         if (defaultFields.isEmpty()) {
             throw new IllegalArgumentException("defaultFields: empty (expected: at least one field to search)");
         }
         this.analyzer = analyzer;
         this.defaultFields = defaultFields.toArray(String[]::new);
         this.limits = limits;
+        this.manifest = manifest;
+        if (manifest != null) {
+            warmUp();
+        }
+    }
+
+    /**
+     * Parses a word over every default field once, so that the first real query does not pay for
+     * loading and building each field's analyzer (with per-language copies, some twenty language
+     * analyzers: about 0.7 s on the development machine, enough to time out a cold first search).
+     */
+    private void warmUp() {
+        try {
+            parseUncached("warm", null);
+        } catch (BadQueryException | RuntimeException e) {
+            // Nothing to warm: the first real query reports whatever is wrong.
+        }
+    }
+
+    /** Parsing for an index whose analyzer is {@code analyzer} (built from its config). */
+    static QueryParsing of(IndexManifest manifest, Analyzer analyzer, QueryLimits limits) {
+        return new QueryParsing(analyzer, manifest.queryFields(), limits, manifest);
     }
 
     /**
@@ -52,7 +81,7 @@ public final class QueryParsing {
      * this way gets the same {@link Query} a leaf does.
      */
     public static QueryParsing forIndex(IndexManifest manifest, QueryLimits limits) {
-        return new QueryParsing(Analyzers.forConfig(manifest.config()), manifest.queryFields(), limits);
+        return of(manifest, Analyzers.forConfig(manifest.config()), limits);
     }
 
     /** The cost guards queries are checked against. */
@@ -61,6 +90,22 @@ public final class QueryParsing {
     }
 
     public Query parse(String queryText) throws BadQueryException {
+        return parse(queryText, null);
+    }
+
+    /**
+     * Parses {@code queryText} as a query in {@code language} (an ISO 639-1 code such as {@code de};
+     * null or empty: any language): a text field with per-language copies is searched in that
+     * language's copy, with its analyzer, or in all of them.
+     */
+    public Query parse(String queryText, String language) throws BadQueryException {
+        if (language != null && language.isEmpty()) {
+            language = null;
+        }
+        if (language != null && !Analyzers.isLanguageCode(language)) {
+            throw new BadQueryException("lang: '" + language + "' (expected: a language code of 2 to 8 lower-case"
+                    + " letters, such as de)", null);
+        }
         if (queryText == null) {
             throw new BadQueryException("empty query", null);
         }
@@ -68,21 +113,29 @@ public final class QueryParsing {
             throw new BadQueryException("query: " + queryText.length() + " characters (expected: <= "
                     + limits.maxQueryChars() + ", the leaf's --max-query-chars)", null);
         }
-        Query query = parsed.getIfPresent(queryText);
+        String key = language == null ? queryText : language + '\u0000' + queryText;
+        Query query = parsed.getIfPresent(key);
         if (query == null) {
-            query = parseUncached(queryText);
-            parsed.put(queryText, query);
+            query = parseUncached(queryText, language);
+            parsed.put(key, query);
         }
         return query;
     }
 
-    private Query parseUncached(String queryText) throws BadQueryException {
+    private Query parseUncached(String queryText, String language) throws BadQueryException {
         if (queryText.isBlank()) {
             throw new BadQueryException("empty query", null);
         }
-        QueryParser parser = defaultFields.length == 1
-                ? new QueryParser(defaultFields[0], analyzer)
-                : new MultiFieldQueryParser(defaultFields, analyzer);
+        String[] fields = defaultFields;
+        if (manifest != null && (language != null || !manifest.fieldsSeen().isEmpty())) {
+            List<String> forLanguage = manifest.config().queryFields(manifest.fieldsSeen(), language);
+            if (!forLanguage.isEmpty()) {
+                fields = forLanguage.toArray(String[]::new);
+            }
+        }
+        QueryParser parser = manifest == null
+                ? (fields.length == 1 ? new QueryParser(fields[0], analyzer) : new MultiFieldQueryParser(fields, analyzer))
+                : new TypedQueryParser(fields, analyzer, manifest.config());
         parser.setDefaultOperator(QueryParser.Operator.OR);
         // The cost guard refuses leading wildcards itself, naming the flag that allows them.
         parser.setAllowLeadingWildcard(true);
@@ -97,6 +150,49 @@ public final class QueryParsing {
                     + ", the leaf's --max-clauses)", e);
         } catch (TooComplexToDeterminizeException e) {
             throw new BadQueryException("pattern too complex: " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    /**
+     * The classic parser, except that {@code field:value} and {@code field:[a TO b]} on a long,
+     * double, date or boolean field become point queries (exact, no term expansion), as
+     * Elasticsearch's query_string does.
+     */
+    private static final class TypedQueryParser extends MultiFieldQueryParser {
+        private final IndexConfig config;
+
+        TypedQueryParser(String[] fields, Analyzer analyzer, IndexConfig config) {
+            super(fields, analyzer);
+            this.config = config;
+        }
+
+        @Override
+        protected Query newFieldQuery(Analyzer analyzer, String field, String queryText, boolean quoted)
+                throws ParseException {
+            io.hedgerow.leaf.index.FieldSpec.Type type = config.typeOf(field);
+            if (type != null && type.numeric()) {
+                try {
+                    return Filters.exact(field, type, queryText);
+                } catch (IllegalArgumentException e) {
+                    throw new ParseException(e.getMessage());
+                }
+            }
+            return super.newFieldQuery(analyzer, field, queryText, quoted);
+        }
+
+        @Override
+        protected Query getRangeQuery(String field, String part1, String part2, boolean startInclusive,
+                boolean endInclusive) throws ParseException {
+            io.hedgerow.leaf.index.FieldSpec.Type type = field == null ? null : config.typeOf(field);
+            if (type != null && type.numeric()) {
+                try {
+                    return Filters.range(field, type, "*".equals(part1) ? null : part1, startInclusive,
+                            "*".equals(part2) ? null : part2, endInclusive);
+                } catch (IllegalArgumentException e) {
+                    throw new ParseException(e.getMessage());
+                }
+            }
+            return super.getRangeQuery(field, part1, part2, startInclusive, endInclusive);
         }
     }
 

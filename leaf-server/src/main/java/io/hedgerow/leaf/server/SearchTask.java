@@ -66,7 +66,7 @@ final class SearchTask extends LeafTask {
     private QueryCost cost;
     private boolean expensive;
     /** The search, and the partition whose reader it holds until it answers. */
-    private SlicedSearch<TopScoreDocCollector, TopDocs> search;
+    private SlicedSearch<?, ? extends TopDocs> search;
     private PartitionSearcher partition;
     /**
      * Whether it runs on an event loop ({@link #runInline}), until it leaves it for the lane; and
@@ -146,7 +146,7 @@ final class SearchTask extends LeafTask {
         }
         boolean onePass;
         try {
-            Query query = partition.context().parsing().parse(request.getQuery());
+            Query query = partition.queryOf(request);
             QueryCostEstimator.Prepared prepared = partition.prepare(query);
             cost = prepared.cost();
             expensive = scheduler.config().isExpensive(cost.estimate());

@@ -21,13 +21,14 @@ class EuroparlSourceTest {
         SourceDocument first = (SourceDocument) entries.get(0);
         assertThat(first.id()).isEqualTo("1");
         assertThat(first.lineNumber()).isEqualTo(1);
-        assertThat(first.fields().keySet()).containsExactly("title", "date", "body", "lang");
-        assertThat(first.fields().get("title")).isNotBlank();
-        assertThat(first.fields().get("body")).isNotBlank();
-        assertThat(first.fields().get("date")).matches("\\d{4}-\\d{2}-\\d{2}");
+        assertThat(first.fields().keySet()).containsExactly("title", "date", "body", "lang", "body_length");
+        assertThat(first.value("body_length")).isEqualTo(Integer.toString(first.value("body").length()));
+        assertThat(first.value("title")).isNotBlank();
+        assertThat(first.value("body")).isNotBlank();
+        assertThat(first.value("date")).matches("\\d{4}-\\d{2}-\\d{2}");
         assertThat(((SourceDocument) entries.get(17_596)).id()).isEqualTo("17597");
         // Every document has a language: one of the 21, or "und" for a body without words.
-        Map<String, Long> byLanguage = entries.stream().map(e -> ((SourceDocument) e).fields().get("lang"))
+        Map<String, Long> byLanguage = entries.stream().map(e -> ((SourceDocument) e).value("lang"))
                 .collect(Collectors.groupingBy(l -> l, Collectors.counting()));
         assertThat(byLanguage.keySet()).containsAll(List.of("de", "en", "fr", "es", "pl", "el"))
                 .allMatch(l -> l.equals(EuroparlSource.UNDETERMINED_LANGUAGE) || l.matches("[a-z]{2}"));

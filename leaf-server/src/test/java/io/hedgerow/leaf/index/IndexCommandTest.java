@@ -63,20 +63,20 @@ class IndexCommandTest {
     void badLineExitsOneNamingTheLineOnStderr() throws IOException {
         Path input = Files.writeString(tmp.resolve("docs.jsonl"), """
                 {"id": "1", "title": "fine"}
-                {"id": "2", "tags": ["a", "b"]}
+                {"id": "2", "tags": {"a": "b"}}
                 """);
 
         int exit = run("--input", input.toString(), "--data", tmp.toString());
 
         assertThat(exit).isEqualTo(1);
-        assertThat(err.toString()).isEqualTo("index: docs.jsonl: line 2: field 'tags' must be a string, got array"
+        assertThat(err.toString()).isEqualTo("index: docs.jsonl: line 2: field 'tags' must be a string, number, boolean or an array of them, got object"
                 + " (use --skip-bad to skip bad lines)" + System.lineSeparator());
         assertThat(new PartitionStore(tmp.resolve("docs")).isComplete()).isFalse();
     }
 
     @Test
     void skipBadIndexesTheRestAndReportsTheSkippedLines() throws IOException {
-        Path input = Files.writeString(tmp.resolve("docs.jsonl"), GOOD_LINES + "{\"id\": \"4\", \"tags\": [\"a\"]}\nnonsense\n");
+        Path input = Files.writeString(tmp.resolve("docs.jsonl"), GOOD_LINES + "{\"id\": \"4\", \"tags\": {\"a\": 1}}\nnonsense\n");
 
         int exit = run("--input", input.toString(), "--data", tmp.toString(), "--skip-bad");
 
@@ -85,7 +85,7 @@ class IndexCommandTest {
         assertThat(out.toString())
                 .contains("indexed 3 docs into 16 partitions")
                 .contains("skipped 2 bad lines:")
-                .contains("  line 4: field 'tags' must be a string, got array")
+                .contains("  line 4: field 'tags' must be a string, number, boolean or an array of them, got object")
                 .contains("  line 5: not valid JSON");
         assertThat(new PartitionStore(tmp.resolve("docs")).readManifest().docCount()).isEqualTo(3);
     }

@@ -41,6 +41,16 @@ class JsonlSourceTest {
     }
 
     @Test
+    void keepsNumbersAndBooleansAsTheirJsonTextArraysAsListsAndDropsNulls() throws IOException {
+        List<SourceEntry> entries = readAll(source("""
+                {"id": "t", "price": 1.50, "n": -7, "big": 12345678901234567890, "ok": true, "tags": ["a", 2, false, null], "gone": null}
+                """));
+
+        assertThat(entries).containsExactly(new SourceDocument("t", Map.of("price", "1.50", "n", "-7",
+                "big", "12345678901234567890", "ok", "true", "tags", List.of("a", "2", "false")), 1));
+    }
+
+    @Test
     void acceptsIntegralIdsAsTheirDecimalString() throws IOException {
         List<SourceEntry> entries = readAll(source("""
                 {"id": 42}
@@ -64,9 +74,9 @@ class JsonlSourceTest {
             boolean id               | {"id": true}                           | line 2: 'id' must be a string or an integer, got boolean
             object id                | {"id": {"n": 1}}                       | line 2: 'id' must be a string or an integer, got object
             repeated id              | {"id": "x", "id": "y"}                 | line 2: 'id' appears twice
-            array field              | {"id": "x", "tags": ["a", "b"]}        | line 2: field 'tags' must be a string, got array
-            number field             | {"id": "x", "year": 2004}              | line 2: field 'year' must be a string, got number
-            null field               | {"id": "x", "title": null}             | line 2: field 'title' must be a string, got null
+            object field             | {"id": "x", "tags": {"a": 1}}          | line 2: field 'tags' must be a string, number, boolean or an array of them, got object
+            array of objects         | {"id": "x", "tags": [{"a": 1}]}        | line 2: field 'tags' must hold strings, numbers or booleans, got an array holding an object
+            array of arrays          | {"id": "x", "tags": [["a"]]}           | line 2: field 'tags' must hold strings, numbers or booleans, got an array holding an array
             repeated field           | {"id": "x", "t": "a", "t": "b"}        | line 2: field 't' appears twice
             two objects on a line    | {"id": "x"} {"id": "y"}                | line 2: unexpected content after the JSON object
             """)
@@ -129,7 +139,7 @@ class JsonlSourceTest {
     void failsTheBuildAtTheFirstBadLineByDefault() throws IOException {
         Path file = write("docs.jsonl", """
                 {"id": "1", "title": "fine"}
-                {"id": "2", "tags": ["a"]}
+                {"id": "2", "tags": {"a": 1}}
                 {"id": "3", "title": [1]}
                 """);
         IndexBuilder builder = new IndexBuilder(IndexOptions.defaults().withPartitions(2), IndexProgress.none());
@@ -138,7 +148,7 @@ class JsonlSourceTest {
             org.assertj.core.api.Assertions.assertThatThrownBy(
                             () -> builder.build(new PartitionStore(tmp.resolve("index")), "docs", IndexConfig.defaults(), source))
                     .isInstanceOf(BadInputException.class)
-                    .hasMessage("docs.jsonl: line 2: field 'tags' must be a string, got array");
+                    .hasMessage("docs.jsonl: line 2: field 'tags' must be a string, number, boolean or an array of them, got object");
         }
     }
 

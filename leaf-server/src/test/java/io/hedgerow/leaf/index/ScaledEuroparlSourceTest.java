@@ -54,7 +54,7 @@ class ScaledEuroparlSourceTest {
             SourceDocument doc = (SourceDocument) entry;
             assertThat(doc.id()).isEqualTo(Long.toString(count));
             assertThat(doc.lineNumber()).isEqualTo(count);
-            assertThat(doc.fields().keySet()).containsExactly("title", "date", "body", "lang");
+            assertThat(doc.fields().keySet()).containsExactly("title", "date", "body", "lang", "body_length");
             ids.add(doc.id());
         }
 
@@ -86,9 +86,10 @@ class ScaledEuroparlSourceTest {
         MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
         for (long n = D + 1; n <= D + 200; n++) {
             SourceDocument doc = (SourceDocument) europarl.entry(n);
-            Map<String, String> text = new LinkedHashMap<>(doc.fields());
+            Map<String, String> text = new LinkedHashMap<>(doc.singleValued());
             String language = text.remove("lang");
-            assertThat(language).isEqualTo(((SourceDocument) europarl.entry(n - D)).fields().get("lang"));
+            assertThat(text.remove("body_length")).isEqualTo(Integer.toString(text.get("body").length()));
+            assertThat(language).isEqualTo(((SourceDocument) europarl.entry(n - D)).value("lang"));
             sha256.update((doc.id() + "\t" + text + "\n").getBytes(StandardCharsets.UTF_8));
         }
 
@@ -105,19 +106,19 @@ class ScaledEuroparlSourceTest {
             SourceDocument copy = (SourceDocument) europarl.entry(n);
             EuroparlRecombiner.Recombination made = europarl.recombine(n);
 
-            assertThat(copy.fields().get("date")).isEqualTo(original.fields().get("date"));
-            String body = original.fields().get("body");
+            assertThat(copy.value("date")).isEqualTo(original.value("date"));
+            String body = original.value("body");
             assertThat(made.sentences()).as("doc %d", n).hasSize(SentenceSplitter.sentences(body).length / 2);
-            assertThat(copy.fields().get("body")).isEqualTo(String.join(" ",
+            assertThat(copy.value("body")).isEqualTo(String.join(" ",
                     made.sentences().stream().map(EuroparlRecombiner.Piece::text).toList()));
             for (EuroparlRecombiner.Piece sentence : made.sentences()) {
-                assertIsAWholePieceOf(((SourceDocument) europarl.original(sentence.doc())).fields().get("body"), sentence.text());
+                assertIsAWholePieceOf(((SourceDocument) europarl.original(sentence.doc())).value("body"), sentence.text());
                 assertThat(europarl.languageOf(sentence.doc())).as("language of a sentence of doc %d", n)
                         .isEqualTo(europarl.languageOf(doc));
             }
-            assertThat(made.titleParts()).hasSize(EuroparlRecombiner.titleParts(original.fields().get("title")).length / 2);
+            assertThat(made.titleParts()).hasSize(EuroparlRecombiner.titleParts(original.value("title")).length / 2);
             for (EuroparlRecombiner.Piece part : made.titleParts()) {
-                assertThat(((SourceDocument) europarl.original(part.doc())).fields().get("title")).contains(part.text());
+                assertThat(((SourceDocument) europarl.original(part.doc())).value("title")).contains(part.text());
                 assertThat(europarl.languageOf(part.doc())).isEqualTo(europarl.languageOf(doc));
             }
         }
@@ -128,7 +129,7 @@ class ScaledEuroparlSourceTest {
         Set<String> bodies = new HashSet<>();
         int copiesOfDoc4501 = 0;
         for (long n = 4_501; n <= 10L * D; n += D) {
-            bodies.add(((SourceDocument) europarl.entry(n)).fields().get("body"));
+            bodies.add(((SourceDocument) europarl.entry(n)).value("body"));
             copiesOfDoc4501++;
         }
         assertThat(bodies).hasSize(copiesOfDoc4501);
@@ -166,9 +167,10 @@ class ScaledEuroparlSourceTest {
         assertThat(small.entry(5)).isEqualTo(new BadLine(5, "expected 3 tab-separated columns (title, date, body), got 1"));
         SourceDocument copyOfFirst = (SourceDocument) small.entry(4);
         assertThat(copyOfFirst.id()).isEqualTo("4");
-        assertThat(copyOfFirst.fields().get("title").split(" - ")).hasSize(2);
+        assertThat(copyOfFirst.value("title").split(" - ")).hasSize(2);
         SourceDocument copyOfThird = (SourceDocument) small.entry(6);
-        assertThat(copyOfThird.fields()).containsEntry("title", "").containsEntry("body", "");
+        assertThat(copyOfThird.value("title")).isEmpty();
+        assertThat(copyOfThird.value("body")).isEmpty();
     }
 
     @Test

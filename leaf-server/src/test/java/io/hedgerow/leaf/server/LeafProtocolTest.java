@@ -227,8 +227,8 @@ class LeafProtocolTest {
                     .collect(Collectors.toMap(StoredField::getName, StoredField::getValue));
             SourceDocument source = documents.get(hit.getId());
             assertThat(fields).containsOnlyKeys("title", "body")
-                    .containsEntry("title", source.fields().get("title"))
-                    .containsEntry("body", source.fields().get("body"));
+                    .containsEntry("title", source.value("title"))
+                    .containsEntry("body", source.value("body"));
             assertThat(doc.getSnippet()).contains("<b>meadow</b>");
         }
     }

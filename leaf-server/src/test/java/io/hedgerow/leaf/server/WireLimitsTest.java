@@ -54,14 +54,14 @@ class WireLimitsTest {
     }
 
     @Test
-    void refusesKOverAThousandAndOverlongQueriesAsBadQueries() throws IOException {
+    void refusesKOverThePagingWindowAndOverlongQueriesAsBadQueries() throws IOException {
         LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1));
         leaves.add(leaf);
         FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, 1);
 
-        assertRefused(root, 1, search(1).setK(WireLimits.MAX_K + 1), "k: 1001 (expected: 0..1000, 0 for 1)");
-        assertRefused(root, 2, search(2).setK(Integer.MAX_VALUE), "k: 2147483647 (expected: 0..1000, 0 for 1)");
-        assertRefused(root, 3, search(3).setK(-1), "k: -1 (expected: 0..1000, 0 for 1)");
+        assertRefused(root, 1, search(1).setK(WireLimits.MAX_K + 1), "k: 10001 (expected: 0..10000, 0 for 1)");
+        assertRefused(root, 2, search(2).setK(Integer.MAX_VALUE), "k: 2147483647 (expected: 0..10000, 0 for 1)");
+        assertRefused(root, 3, search(3).setK(-1), "k: -1 (expected: 0..10000, 0 for 1)");
         assertRefused(root, 5, search(5).setQuery("x".repeat(WireLimits.MAX_QUERY_CHARS + 1)),
                 "query: 8193 characters (expected: <= 8192)");
 

@@ -179,7 +179,10 @@ final class BulkRoutes implements Routes {
                                 "the source must be a JSON object of the document's fields");
                     }
                     SourceDocument doc = DocumentRoutes.parseOne(id, object, config);
-                    yield new Item(kind, id, writer.upsert(id, doc.fields(), options), 0, null, null);
+                    if (doc.multiValued()) {
+                        yield Item.refused(kind, id, 400, "mapper_parsing_exception", DocumentRoutes.MULTI_VALUED_NOT_YET);
+                    }
+                    yield new Item(kind, id, writer.upsert(id, doc.singleValued(), options), 0, null, null);
                 }
             };
         } catch (ApiException e) {
@@ -226,8 +229,12 @@ final class BulkRoutes implements Routes {
                 return CompletableFuture.completedFuture(new DocumentResult(id, DocumentResult.Outcome.REJECTED, 0,
                         e.detail(), Map.of()));
             }
+            if (checked.multiValued()) {
+                return CompletableFuture.completedFuture(new DocumentResult(id, DocumentResult.Outcome.REJECTED, 0,
+                        DocumentRoutes.MULTI_VALUED_NOT_YET, Map.of()));
+            }
             WriteOptions write = new WriteOptions(exists ? current.version() : 0, options.refresh(), !exists);
-            return writer.upsert(id, checked.fields(), write);
+            return writer.upsert(id, checked.singleValued(), write);
         });
         return new Item("update", id, result, 0, null, null);
     }

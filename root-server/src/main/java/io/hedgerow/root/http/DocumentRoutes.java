@@ -119,7 +119,7 @@ final class DocumentRoutes implements Routes {
                         + "' is '" + doc.fields().get(config.routing().field()) + "' (expected: the same value, or no"
                         + " routing parameter: a document is placed by its own field)");
             }
-            result = writer.upsert(id, doc.fields(), options);
+            result = writer.upsert(id, doc.singleValued(), options);
         } else {
             throw HttpApiHandler.methodNotAllowed(request, "GET, PUT, DELETE");
         }
@@ -185,6 +185,13 @@ final class DocumentRoutes implements Routes {
         throw ApiException.badRequest("if_version=" + text + " (expected: a version >= 1)");
     }
 
+    /**
+     * Live writes carry one value per field (the write op's fields become a map at the leaf), so a
+     * JSON array is refused here rather than losing all but one of its values.
+     */
+    static final String MULTI_VALUED_NOT_YET = "a field holds an array: live writes take one value per field"
+            + " (multi-valued fields are accepted when indexing a file, not yet on the write path)";
+
     /** One document's fields from a PUT body, checked as a bulk line is; the id comes from the path. */
     private static SourceDocument parseOne(String id, ByteBuf body, IndexConfig config) throws ApiException {
         JsonNode tree;
@@ -211,6 +218,9 @@ final class DocumentRoutes implements Routes {
                 config)) {
             SourceEntry entry = source.next();
             if (entry instanceof SourceDocument doc) {
+                if (doc.multiValued()) {
+                    throw ApiException.badRequest(MULTI_VALUED_NOT_YET);
+                }
                 return doc;
             }
             throw ApiException.badRequest(entry instanceof BadLine bad ? bad.reason() : "an empty body");
@@ -231,8 +241,10 @@ final class DocumentRoutes implements Routes {
             for (SourceEntry entry = source.next(); entry != null; entry = source.next()) {
                 switch (entry) {
                     case BadLine bad -> lines.add(new Line(bad.lineNumber(), null, null, bad.reason()));
+                    case SourceDocument doc when doc.multiValued() ->
+                            lines.add(new Line(doc.lineNumber(), doc.id(), null, MULTI_VALUED_NOT_YET));
                     case SourceDocument doc -> lines.add(new Line(doc.lineNumber(), doc.id(),
-                            writer.upsert(doc.id(), doc.fields(), options), null));
+                            writer.upsert(doc.id(), doc.singleValued(), options), null));
                 }
             }
         } catch (IOException e) {

@@ -119,8 +119,25 @@ final class JsonResponses {
         for (Hit hit : result.hits()) {
             json.writeStartObject();
             json.writeStringField("id", hit.id());
-            json.writeNumberField("score", hit.score());
+            if (Float.isNaN(hit.score())) {
+                json.writeNullField("score"); // sorted by fields only: not scored, as Elasticsearch's null _score
+            } else {
+                json.writeNumberField("score", hit.score());
+            }
             json.writeNumberField("partition", hit.partition());
+            if (hit.sort() != null) {
+                json.writeArrayFieldStart("sort");
+                for (Object value : hit.sort()) {
+                    switch (value) {
+                        case null -> json.writeNull();
+                        case Long l -> json.writeNumber(l);
+                        case Double d -> json.writeNumber(d);
+                        case Float f -> json.writeNumber(f);
+                        default -> json.writeString(value.toString());
+                    }
+                }
+                json.writeEndArray();
+            }
             if (!hit.fields().isEmpty()) {
                 json.writeObjectFieldStart("fields");
                 for (Map.Entry<String, String> field : hit.fields().entrySet()) {

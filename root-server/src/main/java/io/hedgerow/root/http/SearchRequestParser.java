@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import io.hedgerow.api.HedgeMode;
 import io.hedgerow.api.QueryPriority;
 import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SortField;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
@@ -29,11 +31,13 @@ import java.util.regex.Pattern;
  */
 final class SearchRequestParser {
     static final List<String> FIELDS =
-            List.of("query", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold", "hedge",
-                    "hedge_after_ms", "explain", "priority", "min_coverage", "cache", "routing");
+            List.of("query", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
+                    "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
+                    "routing", "lang", "filter", "sort", "search_after");
     private static final List<String> PARAMETERS =
-            List.of("q", "k", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold", "hedge",
-                    "hedge_after_ms", "explain", "priority", "min_coverage", "cache", "routing");
+            List.of("q", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
+                    "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
+                    "routing", "lang", "sort");
 
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
@@ -74,7 +78,22 @@ final class SearchRequestParser {
             @JsonProperty("priority") String priority,
             @JsonProperty("min_coverage") Double minCoverage,
             @JsonProperty("cache") Boolean cache,
-            @JsonProperty("routing") String routing) {
+            @JsonProperty("routing") String routing,
+            @JsonProperty("size") Integer size,
+            @JsonProperty("from") Integer from,
+            @JsonProperty("track_total_hits") Boolean trackTotalHits,
+            @JsonProperty("lang") String lang,
+            @JsonProperty("filter") JsonNode filter,
+            @JsonProperty("sort") JsonNode sort,
+            @JsonProperty("search_after") JsonNode searchAfter) {
+
+        /** Query-string parameters (no filter, no search_after); the sort comes parsed. */
+        Body(String query, Integer k, Long timeoutMs, Boolean snippets, Boolean storedFields, Integer totalHitsThreshold,
+                String hedge, Long hedgeAfterMs, Boolean explain, String priority, Double minCoverage, Boolean cache,
+                String routing) {
+            this(query, k, timeoutMs, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMs, explain, priority,
+                    minCoverage, cache, routing, null, null, null, null, null, null, null);
+        }
     }
 
     SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
@@ -92,6 +111,7 @@ final class SearchRequestParser {
         if (query == null) {
             throw ApiException.badRequest("missing parameter 'q' (expected: /search?q=your+query)");
         }
+        String sort = single(parameters, "sort");
         return build(new Body(query,
                 intParameter(parameters, "k"),
                 longParameter(parameters, "timeout_ms"),
@@ -104,7 +124,12 @@ final class SearchRequestParser {
                 single(parameters, "priority"),
                 doubleParameter(parameters, "min_coverage"),
                 booleanParameter(parameters, "cache"),
-                single(parameters, "routing")));
+                single(parameters, "routing"),
+                intParameter(parameters, "size"),
+                intParameter(parameters, "from"),
+                booleanParameter(parameters, "track_total_hits"),
+                single(parameters, "lang"),
+                null, null, null), sort == null ? null : SearchBodyParts.sort(sort));
     }
 
     SearchRequest fromJson(ByteBuf content) throws ApiException {
@@ -133,17 +158,42 @@ final class SearchRequestParser {
         if (body.query() == null) {
             throw ApiException.badRequest("missing field 'query' (expected: a string in Lucene query syntax)");
         }
-        return build(body);
+        return build(body, body.sort() == null || body.sort().isNull() ? null : SearchBodyParts.sort(body.sort()));
     }
 
-    private SearchRequest build(Body body) throws ApiException {
+    private SearchRequest build(Body body, List<SortField> sort) throws ApiException {
         if (body.timeoutMs() != null && (body.timeoutMs() < 1 || body.timeoutMs() > maxTimeoutMillis)) {
             throw ApiException.badRequest("timeout_ms: " + body.timeoutMs() + " (expected: 1.." + maxTimeoutMillis + ")");
         }
         SearchRequest.Builder builder = SearchRequest.builder(body.query());
+        if (body.k() != null && body.size() != null) {
+            throw ApiException.badRequest("both k and size (expected: one of them; size is k's Elasticsearch name)");
+        }
         if (body.k() != null) {
             builder.k(body.k());
         }
+        if (body.size() != null) {
+            builder.k(body.size());
+        }
+        if (body.from() != null) {
+            builder.from(body.from());
+        }
+        if (Boolean.TRUE.equals(body.trackTotalHits())) {
+            if (body.totalHitsThreshold() != null) {
+                throw ApiException.badRequest("both track_total_hits and total_hits_threshold (expected: one of them)");
+            }
+            builder.exactTotalHits();
+        }
+        if (sort != null) {
+            builder.sort(sort);
+        }
+        if (body.filter() != null && !body.filter().isNull()) {
+            builder.filter(SearchBodyParts.filter(body.filter(), "filter"));
+        }
+        if (body.searchAfter() != null && !body.searchAfter().isNull()) {
+            builder.searchAfter(SearchBodyParts.searchAfter(body.searchAfter()));
+        }
+        builder.lang(body.lang() == null || body.lang().isEmpty() ? null : body.lang());
         if (body.timeoutMs() != null) {
             builder.timeoutMillis(body.timeoutMs());
         }
@@ -218,10 +268,10 @@ final class SearchRequestParser {
 
     private static String expectedType(String field) {
         return switch (field) {
-            case "query", "hedge", "priority" -> "a string";
+            case "query", "hedge", "priority", "routing", "lang" -> "a string";
             case "min_coverage" -> "a number";
-            case "k", "timeout_ms", "total_hits_threshold", "hedge_after_ms" -> "an integer";
-            case "snippets", "stored_fields", "explain", "cache" -> "true or false";
+            case "k", "size", "from", "timeout_ms", "total_hits_threshold", "hedge_after_ms" -> "an integer";
+            case "snippets", "stored_fields", "explain", "cache", "track_total_hits" -> "true or false";
             default -> "of another type";
         };
     }

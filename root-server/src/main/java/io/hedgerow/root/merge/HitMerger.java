@@ -1,24 +1,51 @@
 package io.hedgerow.root.merge;
 
+import com.google.protobuf.ByteString;
+import io.hedgerow.api.SortField;
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.common.wire.proto.SortValue;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
- * Merges per-partition top hits into the global top k: by score descending, ties by partition
- * ascending, then by document ascending. Each partition's list is already in that order (Lucene
- * breaks score ties by doc id), so this is a k-way merge over a small heap of partitions. Pure.
+ * Merges per-partition top hits into one page. In the classic order: by score descending, ties by
+ * partition ascending, then by document ascending. With a sort: by the hits' sort values, key by key
+ * in each key's direction, then by id ascending (the leaves' last sort value), so ties break the
+ * same way on every replica and at every root, whatever the partition or doc id. Each partition's
+ * list is already in that order (the leaf sorted it so), so this is a k-way merge over a small heap
+ * of partitions, which skips the first {@code from} hits of the merged order. Pure.
  */
 public final class HitMerger {
+    private static final Comparator<ByteString> BYTES = ByteString.unsignedLexicographicalComparator();
+
     private HitMerger() {
     }
 
     /**
+     * The classic top k by score.
+     *
      * @param byPartition answers indexed by partition; null entries are partitions without one
      * @param k           hits wanted
      */
     public static List<MergedHit> merge(SearchResponse[] byPartition, int k) {
+        return merge(byPartition, 0, k, List.of());
+    }
+
+    /**
+     * Hits {@code from} to {@code from + k} of the merged order.
+     *
+     * @param byPartition answers indexed by partition (each holding at least its top {@code from + k});
+     *                    null entries are partitions without one
+     * @param sort        the request's sort keys; empty for the classic score order
+     */
+    public static List<MergedHit> merge(SearchResponse[] byPartition, int from, int k, List<SortField> sort) {
+        boolean[] descending = new boolean[sort.size()];
+        for (int i = 0; i < descending.length; i++) {
+            descending[i] = sort.get(i).descending();
+        }
+        Order order = sort.isEmpty() ? null : new Order(descending);
         int[] heap = new int[byPartition.length];
         int[] cursor = new int[byPartition.length];
         int size = 0;
@@ -28,25 +55,34 @@ public final class HitMerger {
             }
         }
         for (int i = size / 2 - 1; i >= 0; i--) {
-            siftDown(heap, size, i, byPartition, cursor);
+            siftDown(heap, size, i, byPartition, cursor, order);
         }
         List<MergedHit> merged = new ArrayList<>(Math.min(k, 64));
+        int skipped = 0;
         while (size > 0 && merged.size() < k) {
             int p = heap[0];
-            merged.add(new MergedHit(p, byPartition[p].getHits(cursor[p])));
+            if (skipped < from) {
+                skipped++;
+            } else {
+                merged.add(new MergedHit(p, byPartition[p].getHits(cursor[p])));
+            }
             cursor[p]++;
             if (cursor[p] == byPartition[p].getHitsCount()) {
                 heap[0] = heap[--size];
             }
-            siftDown(heap, size, 0, byPartition, cursor);
+            siftDown(heap, size, 0, byPartition, cursor, order);
         }
         return merged;
     }
 
     /** True when partition a's current hit ranks before partition b's. */
-    private static boolean before(int a, int b, SearchResponse[] byPartition, int[] cursor) {
+    private static boolean before(int a, int b, SearchResponse[] byPartition, int[] cursor, Order order) {
         Hit ha = byPartition[a].getHits(cursor[a]);
         Hit hb = byPartition[b].getHits(cursor[b]);
+        if (order != null) {
+            int cmp = order.compare(ha, hb);
+            return cmp != 0 ? cmp < 0 : a < b; // equal only for one document in two partitions: never, by id
+        }
         int byScore = Float.compare(hb.getScore(), ha.getScore());
         if (byScore != 0) {
             return byScore < 0;
@@ -54,15 +90,15 @@ public final class HitMerger {
         return a < b; // each partition contributes one current hit, so partitions never tie
     }
 
-    private static void siftDown(int[] heap, int size, int i, SearchResponse[] byPartition, int[] cursor) {
+    private static void siftDown(int[] heap, int size, int i, SearchResponse[] byPartition, int[] cursor, Order order) {
         while (true) {
             int smallest = i;
             int left = 2 * i + 1;
             int right = left + 1;
-            if (left < size && before(heap[left], heap[smallest], byPartition, cursor)) {
+            if (left < size && before(heap[left], heap[smallest], byPartition, cursor, order)) {
                 smallest = left;
             }
-            if (right < size && before(heap[right], heap[smallest], byPartition, cursor)) {
+            if (right < size && before(heap[right], heap[smallest], byPartition, cursor, order)) {
                 smallest = right;
             }
             if (smallest == i) {
@@ -73,6 +109,68 @@ public final class HitMerger {
             heap[smallest] = tmp;
             i = smallest;
         }
+    }
+
+    /**
+     * The order of sorted hits, as the leaves sorted them: each key's value (a number, a score, or
+     * keyword bytes compared unsigned; a keyword without a value last either way; a number without one
+     * carries the sentinel that sorts it last) in its direction, then the id ascending.
+     */
+    public record Order(boolean[] descending) implements Comparator<Hit> {
+        @Override
+        public int compare(Hit a, Hit b) {
+            int keys = Math.min(a.getSortValuesCount(), b.getSortValuesCount());
+            for (int i = 0; i < keys; i++) {
+                SortValue x = a.getSortValues(i);
+                SortValue y = b.getSortValues(i);
+                boolean desc = i < descending.length && descending[i];
+                int cmp;
+                if (x.getKindCase() == SortValue.KindCase.KEYWORD && (x.getMissing() || y.getMissing())) {
+                    cmp = Boolean.compare(x.getMissing(), y.getMissing()); // missing last, in both directions
+                } else {
+                    cmp = switch (x.getKindCase()) {
+                        case SORTABLE -> Long.compare(x.getSortable(), y.getSortable());
+                        case SCORE -> Float.compare(x.getScore(), y.getScore());
+                        case KEYWORD -> BYTES.compare(x.getKeyword(), y.getKeyword());
+                        case KIND_NOT_SET -> 0;
+                    };
+                    cmp = desc ? -cmp : cmp;
+                }
+                if (cmp != 0) {
+                    return cmp;
+                }
+            }
+            return 0;
+        }
+    }
+
+    /**
+     * A hit's sort values as the API gives them: Long (long, date, boolean), Double, String
+     * (keywords and the id), Float (score), null for a missing value; null without a sort.
+     */
+    public static List<Object> sortValues(Hit hit) {
+        if (hit.getSortValuesCount() == 0) {
+            return null;
+        }
+        List<Object> values = new ArrayList<>(hit.getSortValuesCount());
+        for (SortValue value : hit.getSortValuesList()) {
+            if (value.getMissing()) {
+                values.add(null);
+                continue;
+            }
+            values.add(switch (value.getKindCase()) {
+                case SORTABLE -> value.getIsDouble() ? sortableLongToDouble(value.getSortable()) : (Object) value.getSortable();
+                case SCORE -> value.getScore();
+                case KEYWORD -> value.getKeyword().toStringUtf8();
+                case KIND_NOT_SET -> null;
+            });
+        }
+        return values;
+    }
+
+    /** Lucene's NumericUtils.sortableLongToDouble (the leaves index doubles so). */
+    static double sortableLongToDouble(long sortable) {
+        return Double.longBitsToDouble(sortable ^ (sortable >> 63) & 0x7fffffffffffffffL);
     }
 
     /** One hit of the merged top k and the partition it came from. */

@@ -78,7 +78,8 @@ final class ResultBuilder {
                         "details of hit " + hit.hit().getId() + ": " + reason));
             }
             result.add(new Hit(hit.hit().getId(), hit.hit().getScore(), hit.partition(), fields(doc),
-                    doc == null || doc.getSnippet().isEmpty() ? null : doc.getSnippet()));
+                    doc == null || doc.getSnippet().isEmpty() ? null : doc.getSnippet(),
+                    io.hedgerow.root.merge.HitMerger.sortValues(hit.hit())));
         }
         Coverage coverage = new Coverage(ctx.targets.length, slots.completeAnswers(), slots.completeDocsFraction());
         if (fetchFailed) {

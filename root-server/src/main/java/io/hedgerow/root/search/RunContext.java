@@ -82,11 +82,12 @@ public final class RunContext {
         this.hedgeRounds = hedgeMode == HedgeMode.HEDGED ? Math.max(0, mostReplicas - 1) : 0;
         this.wirePrototype = io.hedgerow.common.wire.proto.SearchRequest.newBuilder()
                 .setQuery(request.query())
-                .setK(request.k())
+                .setK(request.window())
                 .setPriority(priority)
                 .setTotalHitsThreshold(request.totalHitsThreshold())
                 .setCostHint(run.fingerprint() == null ? 0 : shared.costs().book().hint(run.fingerprint()))
                 .setLogRequestId(tag.requestId())
+                .mergeFrom(io.hedgerow.root.merge.WireShape.of(request))
                 .build();
     }
 

@@ -175,7 +175,7 @@ public final class SearchRun {
         if (query.cutOff()) {
             ctx.metrics().cutOff();
         }
-        merged = HitMerger.merge(slots.answers(), ctx.request.k());
+        merged = HitMerger.merge(slots.answers(), ctx.request.from(), ctx.request.k(), ctx.request.sort());
         if (merged.isEmpty() || !(ctx.request.snippets() || ctx.request.storedFields())) {
             finish(now);
             return;

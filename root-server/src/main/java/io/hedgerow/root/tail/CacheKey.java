@@ -16,28 +16,48 @@ import java.util.Objects;
  * @param snippets           whether hits carry a snippet
  * @param totalHitsThreshold how far hits are counted exactly
  * @param routing            the routing value (which partitions were searched), or null for all
+ * @param shape              the request's filter, sort, from, search_after and lang, described; null
+ *                           when it has none (the classic scored search)
  */
 public record CacheKey(QueryFingerprint fingerprint, int k, boolean storedFields, boolean snippets,
-        int totalHitsThreshold, String routing) {
+        int totalHitsThreshold, String routing, String shape) {
 
     public CacheKey {
         Objects.requireNonNull(fingerprint, "fingerprint");
-        if (k < 1) {
-            throw new IllegalArgumentException("k: " + k + " (expected: >= 1)");
+        if (k < 0) {
+            throw new IllegalArgumentException("k: " + k + " (expected: >= 0)");
         }
         if (totalHitsThreshold < 1) {
             throw new IllegalArgumentException("totalHitsThreshold: " + totalHitsThreshold + " (expected: >= 1)");
         }
     }
 
+    /** A key of a classic scored search (no filter, sort, paging or language). */
+    public CacheKey(QueryFingerprint fingerprint, int k, boolean storedFields, boolean snippets, int totalHitsThreshold,
+            String routing) {
+        this(fingerprint, k, storedFields, snippets, totalHitsThreshold, routing, null);
+    }
+
     /** The key of a request whose query was fingerprinted already (for the blocklist, say). */
     public static CacheKey of(QueryFingerprint fingerprint, SearchRequest request) {
         return new CacheKey(fingerprint, request.k(), request.storedFields(), request.snippets(),
-                request.totalHitsThreshold(), request.routing());
+                request.totalHitsThreshold(), request.routing(), shapeOf(request));
+    }
+
+    /** Everything besides the query that changes which hits a request returns and in what order. */
+    static String shapeOf(SearchRequest request) {
+        if (request.filter() == null && request.sort().isEmpty() && request.from() == 0 && request.searchAfter() == null
+                && request.lang() == null) {
+            return null;
+        }
+        // Records and lists print their contents, deterministically.
+        return "filter=" + request.filter() + ";sort=" + request.sort() + ";from=" + request.from()
+                + ";after=" + request.searchAfter() + ";lang=" + request.lang();
     }
 
     /** A rough size of this key on the heap, for the cache's weigher. */
     long estimatedBytes() {
-        return 32 + fingerprint.estimatedBytes() + (routing == null ? 0 : 40 + 2L * routing.length());
+        return 32 + fingerprint.estimatedBytes() + (routing == null ? 0 : 40 + 2L * routing.length())
+                + (shape == null ? 0 : 40 + 2L * shape.length());
     }
 }

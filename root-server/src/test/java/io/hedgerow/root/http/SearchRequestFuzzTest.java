@@ -126,7 +126,7 @@ class SearchRequestFuzzTest {
     }
 
     private static void checkValid(SearchRequest request) {
-        assertThat(request.k()).isBetween(1, SearchRequest.MAX_K);
+        assertThat(request.k()).isBetween(0, SearchRequest.MAX_K);
         assertThat(request.totalHitsThreshold()).isBetween(1, SearchRequest.MAX_TOTAL_HITS_THRESHOLD);
         assertThat(request.query()).isNotBlank();
     }

@@ -99,8 +99,8 @@ class SearchRequestParserTest {
     void refusesBadParametersNamingThem() {
         assertThatThrownBy(() -> get("/search?k=3")).hasMessageContaining("missing parameter 'q'");
         assertThatThrownBy(() -> get("/search?q=x&k=abc")).hasMessageContaining("parameter 'k': 'abc' (expected: an integer)");
-        assertThatThrownBy(() -> get("/search?q=x&k=0")).hasMessageContaining("k: 0 (expected: 1..1000)");
-        assertThatThrownBy(() -> get("/search?q=x&k=1001")).hasMessageContaining("k: 1001 (expected: 1..1000)");
+        assertThatThrownBy(() -> get("/search?q=x&k=-1")).hasMessageContaining("k: -1 (expected: 0..1000, 0 for counts only)");
+        assertThatThrownBy(() -> get("/search?q=x&k=1001")).hasMessageContaining("k: 1001 (expected: 0..1000, 0 for counts only)");
         assertThatThrownBy(() -> get("/search?q=x&kk=1")).hasMessageContaining("unknown parameter 'kk'");
         assertThatThrownBy(() -> get("/search?q=x&q=y")).hasMessageContaining("parameter 'q' given 2 times");
         assertThatThrownBy(() -> get("/search?q=x&snippets=maybe")).hasMessageContaining("expected: true or false");
@@ -110,8 +110,8 @@ class SearchRequestParserTest {
 
     @Test
     void refusesBadJsonNamingTheFieldAndTheExpectedType() {
-        assertThatThrownBy(() -> post("{\"query\": \"x\", \"size\": 3}"))
-                .hasMessageContaining("unknown field 'size'").hasMessageContaining("query, k, timeout_ms");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"sise\": 3}"))
+                .hasMessageContaining("unknown field 'sise'").hasMessageContaining("query, k, size, from, timeout_ms");
         assertThatThrownBy(() -> post("{\"query\": \"x\", \"k\": \"3\"}")).hasMessageContaining("field 'k' must be an integer");
         assertThatThrownBy(() -> post("{\"query\": \"x\", \"k\": 2.5}")).hasMessageContaining("field 'k' must be an integer");
         assertThatThrownBy(() -> post("{\"query\": 42}")).hasMessageContaining("field 'query' must be a string");

@@ -1,0 +1,73 @@
+package io.hedgerow.root.merge;
+
+import io.hedgerow.api.Filter;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SortField;
+import io.hedgerow.common.wire.proto.AfterValue;
+import io.hedgerow.common.wire.proto.BoolFilter;
+import io.hedgerow.common.wire.proto.RangeFilter;
+import io.hedgerow.common.wire.proto.TermsFilter;
+
+/**
+ * The filter, sort, search_after and language of an API request as the leaves' wire request holds
+ * them (the fields the root copies onto every partition's sub-request). Pure.
+ */
+public final class WireShape {
+    private WireShape() {
+    }
+
+    /** A wire request holding only {@code request}'s filter, sort, search_after and lang, to merge into a prototype. */
+    public static io.hedgerow.common.wire.proto.SearchRequest of(SearchRequest request) {
+        io.hedgerow.common.wire.proto.SearchRequest.Builder wire = io.hedgerow.common.wire.proto.SearchRequest.newBuilder();
+        if (request.filter() != null) {
+            wire.setFilter(filter(request.filter()));
+        }
+        for (SortField key : request.sort()) {
+            wire.addSort(io.hedgerow.common.wire.proto.SortField.newBuilder().setField(key.field())
+                    .setDescending(key.descending()));
+        }
+        if (request.searchAfter() != null) {
+            for (Object value : request.searchAfter()) {
+                wire.addSearchAfter(value == null ? AfterValue.newBuilder().setMissing(true).build()
+                        : AfterValue.newBuilder().setText(String.valueOf(value)).build());
+            }
+        }
+        if (request.lang() != null) {
+            wire.setLang(request.lang());
+        }
+        return wire.build();
+    }
+
+    public static io.hedgerow.common.wire.proto.Filter filter(Filter filter) {
+        io.hedgerow.common.wire.proto.Filter.Builder wire = io.hedgerow.common.wire.proto.Filter.newBuilder();
+        switch (filter) {
+            case Filter.Terms terms -> wire.setTerms(TermsFilter.newBuilder().setField(terms.field())
+                    .addAllValues(terms.values()));
+            case Filter.Range range -> {
+                RangeFilter.Builder r = RangeFilter.newBuilder().setField(range.field());
+                if (range.gte() != null) {
+                    r.setGte(range.gte());
+                }
+                if (range.gt() != null) {
+                    r.setGt(range.gt());
+                }
+                if (range.lte() != null) {
+                    r.setLte(range.lte());
+                }
+                if (range.lt() != null) {
+                    r.setLt(range.lt());
+                }
+                wire.setRange(r);
+            }
+            case Filter.Exists exists -> wire.setExists(exists.field());
+            case Filter.Bool bool -> {
+                BoolFilter.Builder b = BoolFilter.newBuilder();
+                bool.must().forEach(f -> b.addMust(filter(f)));
+                bool.should().forEach(f -> b.addShould(filter(f)));
+                bool.mustNot().forEach(f -> b.addMustNot(filter(f)));
+                wire.setBool(b);
+            }
+        }
+        return wire.build();
+    }
+}

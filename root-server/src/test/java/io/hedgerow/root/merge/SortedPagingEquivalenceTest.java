@@ -1,0 +1,242 @@
+package io.hedgerow.root.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.api.Filter;
+import io.hedgerow.api.SortField;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.leaf.index.Analyzers;
+import io.hedgerow.leaf.index.DocumentMapper;
+import io.hedgerow.leaf.index.FieldSpec;
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.leaf.search.IndexContext;
+import io.hedgerow.leaf.search.PartitionSearcher;
+import io.hedgerow.leaf.search.SearchShape;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.TopFieldCollectorManager;
+import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Field-sorted, filtered and paged searches over 16 real partitions (the leaf's own search of each,
+ * then {@link HitMerger}) return the same hits, in the same order, with the same exact counts, as
+ * one Lucene index over the same documents. Seeded: the seed is printed, and
+ * {@code -Dtest.seed=<seed>} is not read (no system properties below main): change {@link #SEED} to rerun.
+ */
+@Timeout(300)
+class SortedPagingEquivalenceTest {
+    /** Fixed so a failure reruns exactly; printed with every failure. */
+    private static final long SEED = 0x5EED_2026_1128L;
+    private static final int DOCS = 700;
+    private static final int QUERIES = 1200;
+    private static final int PARTITIONS = 16;
+    private static final String[] WORDS = {"hedge", "hawthorn", "bramble", "meadow", "ditch", "willow", "oak", "ash"};
+    private static final String[] CATEGORIES = {"alpha", "beta", "gamma", "delta", "epsilon", "Zeta", "éta"};
+    private static final String[] SORTABLE = {"cat", "price", "qty", "day", "flag", "id"};
+
+    @TempDir
+    Path dir;
+
+    private static IndexConfig config() {
+        Map<String, FieldSpec> fields = new LinkedHashMap<>();
+        fields.put("title", FieldSpec.text(true, true));
+        fields.put("cat", FieldSpec.keyword(true));
+        fields.put("price", FieldSpec.of(FieldSpec.Type.DOUBLE, true));
+        fields.put("qty", FieldSpec.of(FieldSpec.Type.LONG, true));
+        fields.put("day", FieldSpec.of(FieldSpec.Type.DATE, true));
+        fields.put("flag", FieldSpec.of(FieldSpec.Type.BOOLEAN, true));
+        return new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title"), null);
+    }
+
+    private static List<SourceDocument> documents(Random random) {
+        List<SourceDocument> docs = new ArrayList<>();
+        for (int i = 0; i < DOCS; i++) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            StringBuilder title = new StringBuilder();
+            for (int w = 1 + random.nextInt(4); w > 0; w--) {
+                title.append(WORDS[random.nextInt(WORDS.length)]).append(' ');
+            }
+            fields.put("title", title.toString().strip());
+            if (random.nextInt(8) != 0) { // some documents miss each field
+                fields.put("cat", random.nextInt(6) == 0
+                        ? List.of(CATEGORIES[random.nextInt(CATEGORIES.length)], CATEGORIES[random.nextInt(CATEGORIES.length)])
+                        : CATEGORIES[random.nextInt(CATEGORIES.length)]);
+            }
+            if (random.nextInt(8) != 0) {
+                // Few distinct values: many ties, which only the id breaks.
+                fields.put("price", Double.toString((random.nextInt(40) - 10) / 4.0));
+            }
+            if (random.nextInt(8) != 0) {
+                fields.put("qty", random.nextInt(5) == 0
+                        ? List.of(Long.toString(random.nextInt(30)), Long.toString(random.nextInt(30)))
+                        : Long.toString(random.nextInt(30) - 5));
+            }
+            if (random.nextInt(8) != 0) {
+                fields.put("day", String.format("2024-%02d-%02d", 1 + random.nextInt(3), 1 + random.nextInt(28)));
+            }
+            if (random.nextInt(8) != 0) {
+                fields.put("flag", Boolean.toString(random.nextBoolean()));
+            }
+            docs.add(new SourceDocument("d" + random.nextInt(100_000) + "-" + i, fields, i + 1));
+        }
+        return docs;
+    }
+
+    @Test
+    void sortedFilteredPagedSearchesOverSixteenPartitionsMatchOneIndex() throws Exception {
+        System.out.println("SortedPagingEquivalenceTest seed: " + SEED);
+        Random random = new Random(SEED);
+        List<SourceDocument> docs = documents(random);
+        IndexConfig config = config();
+
+        PartitionStore store = new PartitionStore(dir.resolve("index"));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(PARTITIONS), IndexProgress.none())
+                .build(store, "index", config, docs);
+        IndexContext context = IndexContext.of(store, store.readManifest());
+        List<PartitionSearcher> partitions = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            partitions.add(PartitionSearcher.open(context, p));
+        }
+        try (Directory one = new ByteBuffersDirectory()) {
+            DocumentMapper mapper = new DocumentMapper(config);
+            try (IndexWriter writer = new IndexWriter(one, new IndexWriterConfig(Analyzers.forConfig(config)))) {
+                for (SourceDocument doc : docs) {
+                    writer.addDocument(mapper.toDocument(doc.id(), doc.fields()));
+                }
+            }
+            try (DirectoryReader reader = DirectoryReader.open(one)) {
+                IndexSearcher reference = new IndexSearcher(reader);
+                SearchShape shape = new SearchShape(config);
+                int nonEmptyPages = 0;
+                for (int q = 0; q < QUERIES; q++) {
+                    String what = "seed " + SEED + ", query " + q;
+                    String text = random.nextInt(3) == 0 ? "*:*" : WORDS[random.nextInt(WORDS.length)]
+                            + (random.nextBoolean() ? " " + WORDS[random.nextInt(WORDS.length)] : "");
+                    Filter filter = random.nextInt(4) == 0 ? null : randomFilter(random, 2);
+                    List<SortField> sort = randomSort(random);
+                    int k = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(20);
+                    int from = random.nextInt(3) == 0 ? 0 : random.nextInt(40);
+                    SearchRequest wire = wire(text, filter, sort, null, from + k);
+                    Query query = partitions.get(0).queryOf(wire);
+                    Sort luceneSort = shape.sort(wire);
+
+                    // Page by from.
+                    SearchResponse[] answers = searchAll(partitions, wire);
+                    List<HitMerger.MergedHit> merged = HitMerger.merge(answers, from, k, sort);
+                    TopFieldDocs expected = reference.search(query,
+                            new TopFieldCollectorManager(luceneSort, Math.max(1, from + k), null, Integer.MAX_VALUE));
+                    assertThat(ids(merged)).as(what + " " + wire).isEqualTo(ids(expected.scoreDocs, from, k, reader));
+                    assertThat(total(answers)).as(what + " total").isEqualTo(expected.totalHits.value());
+                    if (!merged.isEmpty()) {
+                        nonEmptyPages++;
+                    }
+
+                    // The next page by search_after: the last hit's sort values, as a client sends them back.
+                    if (!merged.isEmpty() && k > 0) {
+                        List<Object> after = HitMerger.sortValues(merged.get(merged.size() - 1).hit());
+                        io.hedgerow.api.SearchRequest api = io.hedgerow.api.SearchRequest.builder(text).k(k).sort(sort)
+                                .filter(filter).searchAfter(after).build();
+                        SearchRequest next = wire(text, filter, sort, api, k);
+                        List<HitMerger.MergedHit> page = HitMerger.merge(searchAll(partitions, next), 0, k, sort);
+                        FieldDoc last = (FieldDoc) expected.scoreDocs[from + merged.size() - 1];
+                        TopFieldDocs expectedPage = reference.search(query,
+                                new TopFieldCollectorManager(luceneSort, k, last, Integer.MAX_VALUE));
+                        assertThat(ids(page)).as(what + " search_after " + after).isEqualTo(ids(expectedPage.scoreDocs, 0, k, reader));
+                    }
+                }
+                assertThat(nonEmptyPages).as("queries that found something").isGreaterThan(QUERIES / 2);
+            }
+        } finally {
+            for (PartitionSearcher partition : partitions) {
+                partition.close();
+            }
+        }
+    }
+
+    private static SearchRequest wire(String text, Filter filter, List<SortField> sort, io.hedgerow.api.SearchRequest api,
+            int window) {
+        io.hedgerow.api.SearchRequest request = api != null ? api
+                : io.hedgerow.api.SearchRequest.builder(text).k(0).sort(sort).filter(filter).build();
+        return SearchRequest.newBuilder().setQuery(text).setK(Math.max(1, window)).setTotalHitsThreshold(Integer.MAX_VALUE)
+                .mergeFrom(WireShape.of(request)).build();
+    }
+
+    private static SearchResponse[] searchAll(List<PartitionSearcher> partitions, SearchRequest wire) throws Exception {
+        SearchResponse[] answers = new SearchResponse[partitions.size()];
+        for (int p = 0; p < partitions.size(); p++) {
+            PartitionSearcher partition = partitions.get(p);
+            answers[p] = partition.search(partition.queryOf(wire), wire, null).build();
+        }
+        return answers;
+    }
+
+    private static long total(SearchResponse[] answers) {
+        long total = 0;
+        for (SearchResponse answer : answers) {
+            assertThat(answer.getTotalHitsExact()).isTrue();
+            total += answer.getTotalHits();
+        }
+        return total;
+    }
+
+    private static List<String> ids(List<HitMerger.MergedHit> merged) {
+        return merged.stream().map(hit -> hit.hit().getId()).toList();
+    }
+
+    private static List<String> ids(ScoreDoc[] docs, int from, int k, DirectoryReader reader) throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = from; i < Math.min(docs.length, from + k); i++) {
+            ids.add(reader.storedFields().document(docs[i].doc).get(IndexConfig.ID_FIELD));
+        }
+        return ids;
+    }
+
+    private static List<SortField> randomSort(Random random) {
+        List<SortField> sort = new ArrayList<>();
+        for (int n = 1 + random.nextInt(2); n > 0; n--) {
+            sort.add(new SortField(SORTABLE[random.nextInt(SORTABLE.length)], random.nextBoolean()));
+        }
+        return sort;
+    }
+
+    private static Filter randomFilter(Random random, int depth) {
+        int kind = random.nextInt(depth > 0 ? 6 : 5);
+        return switch (kind) {
+            case 0 -> Filter.term("cat", CATEGORIES[random.nextInt(CATEGORIES.length)]);
+            case 1 -> Filter.terms("qty", List.of(Integer.toString(random.nextInt(30) - 5), Integer.toString(random.nextInt(30))));
+            case 2 -> new Filter.Range("price", random.nextBoolean() ? Double.toString(random.nextInt(20) / 2.0 - 3) : null,
+                    null, null, random.nextBoolean() ? Double.toString(random.nextInt(20) / 2.0) : "100");
+            case 3 -> new Filter.Range("day", null, "2024-0" + (1 + random.nextInt(3)) + "-10", null,
+                    random.nextBoolean() ? null : "2024-03-01T00:00:00Z");
+            case 4 -> random.nextBoolean() ? Filter.exists(SORTABLE[random.nextInt(SORTABLE.length - 1)])
+                    : Filter.term("flag", Boolean.toString(random.nextBoolean()));
+            default -> new Filter.Bool(
+                    random.nextBoolean() ? List.of(randomFilter(random, depth - 1)) : List.of(),
+                    random.nextBoolean() ? List.of(randomFilter(random, depth - 1), randomFilter(random, depth - 1)) : List.of(),
+                    List.of(randomFilter(random, depth - 1)));
+        };
+    }
+}
