@@ -47,12 +47,15 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HttpHedgerowClient implements HedgerowClient, AutoCloseable {
     private static final String JSON_TYPE = "application/json";
+    /** Beyond a search's own timeout: the root's merge, fetch and the answer's way back. */
+    private static final Duration SEARCH_TIMEOUT_SLACK = Duration.ofSeconds(10);
 
     private final URI base;
     private final HttpClient http;
     private final Duration requestTimeout;
     private final String writeToken;
     private final RetryPolicy retry;
+    /** Where retries run once their wait is over; null for the common pool. */
     private final Executor executor;
     private final ObjectMapper json = new ObjectMapper();
     private final DocumentCodec documents = new DocumentCodec(json);
@@ -68,7 +71,7 @@ public final class HttpHedgerowClient implements HedgerowClient, AutoCloseable {
             client.executor(builder.executor);
         }
         this.http = client.build();
-        this.executor = builder.executor != null ? builder.executor : CompletableFuture.delayedExecutor(0, TimeUnit.NANOSECONDS);
+        this.executor = builder.executor;
     }
 
     /** A client of the root at {@code base}, e.g. {@code http://127.0.0.1:8080}. */
@@ -84,7 +87,7 @@ public final class HttpHedgerowClient implements HedgerowClient, AutoCloseable {
     @Override
     public CompletableFuture<SearchResult> search(SearchRequest request) {
         Objects.requireNonNull(request, "request");
-        HttpRequest post = request("/search").header("Content-Type", JSON_TYPE)
+        HttpRequest post = request("/search").timeout(searchTimeout(request)).header("Content-Type", JSON_TYPE)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(SearchRequestEncoder.encode(request).toString()
                         .getBytes(StandardCharsets.UTF_8)))
                 .build();
@@ -102,6 +105,12 @@ public final class HttpHedgerowClient implements HedgerowClient, AutoCloseable {
                         "unreadable answer from " + base + "/search: " + e.getMessage()));
             }
         });
+    }
+
+    /** The client's wait for a search: its request timeout, or longer when the search itself may take longer. */
+    private Duration searchTimeout(SearchRequest request) {
+        Duration asked = Duration.ofMillis(request.timeoutMillis()).plus(SEARCH_TIMEOUT_SLACK);
+        return request.timeoutMillis() > 0 && asked.compareTo(requestTimeout) > 0 ? asked : requestTimeout;
     }
 
     /** Adds or replaces a document ({@code PUT /documents/{id}}). */
@@ -229,7 +238,9 @@ public final class HttpHedgerowClient implements HedgerowClient, AutoCloseable {
                                 parse(response.body()), response.body(), attempt, retryAfter));
                     }
                     // A timer, not a sleeping thread: the next attempt is scheduled after the root's wait.
-                    Executor later = CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS, executor);
+                    Executor later = executor == null
+                            ? CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS)
+                            : CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS, executor);
                     return CompletableFuture.supplyAsync(() -> request, later)
                             .thenCompose(same -> attempt(same, attempt + 1, policy));
                 });
@@ -314,7 +325,8 @@ public final class HttpHedgerowClient implements HedgerowClient, AutoCloseable {
 
         /**
          * How long one request may wait for its answer (default 30 s); a search's own
-         * {@code timeoutMillis} bounds the root's wait, this bounds the client's.
+         * {@code timeoutMillis} bounds the root's wait, this bounds the client's (a search whose
+         * timeout is longer gets that plus 10 s).
          */
         public Builder requestTimeout(Duration timeout) {
             this.requestTimeout = positive("requestTimeout", timeout);
@@ -333,7 +345,10 @@ public final class HttpHedgerowClient implements HedgerowClient, AutoCloseable {
             return this;
         }
 
-        /** The executor futures complete on and retries are scheduled with (default: the HTTP client's own). */
+        /**
+         * The executor the HTTP client completes its futures on and retries run on once their wait
+         * is over (default: the HTTP client's own, and the common pool for retries).
+         */
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
