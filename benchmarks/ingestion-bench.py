@@ -190,7 +190,8 @@ def main():
         deadline = time.time() + 300
         while True:
             try:
-                s, body = call("GET", base + "/health", timeout=2)
+                # /ready, not /health: /health is liveness (200 while no leaf serves yet).
+                s, body = call("GET", base + "/ready", timeout=2)
                 if s == 200:
                     break
             except OSError:

@@ -162,9 +162,11 @@ warm_cluster() { # rate seconds
     --label warm --results "$OUT/warm" >/dev/null || die "the warm-up failed"
 }
 
-wait_leaves_up() { # the cluster's leaves, all up again (after a kill or a restart)
+wait_leaves_up() { # the cluster's leaves, all up again (after a kill or a restart), and the root ready
   local waited=0
-  until curl -fsS --max-time 2 "$URL/health" 2>/dev/null | grep -q '"leaves_up":4'; do
+  # /health is liveness (200 whatever the leaves): its body counts the leaves up; /ready says serve.
+  until curl -fsS --max-time 2 "$URL/ready" >/dev/null 2>&1 \
+      && curl -fsS --max-time 2 "$URL/health" 2>/dev/null | grep -q '"leaves_up":4'; do
     [[ $waited -lt 120 ]] || { problem "not every leaf was up 120 s after $1"; return 0; }
     sleep 1
     waited=$((waited + 1))

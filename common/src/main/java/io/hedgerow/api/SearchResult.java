@@ -8,7 +8,7 @@ import java.util.List;
  * @param hits      top hits by score; ties broken by partition, then by document
  * @param totalHits matching documents over the answered partitions
  * @param tookNanos time from the root receiving the query to the result being ready
- * @param coverage  how much of the index answered
+ * @param coverage  how much of the index answered, and how what answered is degraded
  * @param errors    why partitions are missing, one entry per missing partition
  * @param trace     every sub-request sent, in the order sent, when the request asked to explain;
  *                  empty otherwise
@@ -52,6 +52,15 @@ public record SearchResult(
     /** True when some partition did not answer: the hits are good, but maybe not the best. */
     public boolean tainted() {
         return !coverage.complete();
+    }
+
+    /**
+     * True when the answers the result covers fall short of what was asked ({@link
+     * Coverage#degraded}: hits without the stored fields asked for, a stale replica's answer).
+     * Independent of {@link #tainted}: a result may be complete and degraded.
+     */
+    public boolean degraded() {
+        return !coverage.degraded().isEmpty();
     }
 
     public double tookMillis() {

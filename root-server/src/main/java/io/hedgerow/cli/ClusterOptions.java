@@ -15,7 +15,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import io.hedgerow.common.time.Durations;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /** The options {@code local} and {@code demo} share: the shape of the cluster and where data lives. */
@@ -86,7 +90,8 @@ final class ClusterOptions {
                     + " requests wait without using CPU, as injected delays do.")
     int leafWorkers;
 
-    @Option(names = "--leaf-arg", paramLabel = "ARG",
+    // split: a configuration file's list arrives as one text, a line each (ConfigFile); an ARG holds no line break.
+    @Option(names = "--leaf-arg", paramLabel = "ARG", split = "\\n", hideParamSyntax = true,
             description = "Pass ARG on to every leaf's command line, e.g. --leaf-arg=--slice=0s or"
                     + " --leaf-arg=--queue-depth=batch=16 (see 'hedgerow leaf --help'); repeatable.")
     List<String> leafArguments = new ArrayList<>();
@@ -111,6 +116,14 @@ final class ClusterOptions {
 
     @Mixin
     PlacementOptions placement;
+
+    /** Whether {@code name} was given as a flag or by the file. */
+    private static boolean setHere(CommandSpec command, String name, ConfigFile file) {
+        OptionSpec option = command.findOption(name);
+        ConfigDefaultProvider provider = ConfigDefaultProvider.of(command);
+        return !option.originalStringValues().isEmpty()
+                || provider != null && file.value(provider.keys().keyOf(option)) != null;
+    }
 
     RunDirectory runDirectory() {
         return new RunDirectory(runDir != null ? runDir : dataDir.resolve("run"));
@@ -140,11 +153,35 @@ final class ClusterOptions {
         return store.dir();
     }
 
-    LocalClusterOptions toOptions(Path index) {
+    /**
+     * The cluster's options. With a configuration file ({@code command}'s), every leaf gets the file
+     * ({@code --config}) and reads its leaf section, under the flags given here; {@code leaf.workers} and
+     * {@code leaf.warmup} apply when {@code --leaf-workers} and {@code --leaf-warmup} are set neither by a
+     * flag nor by the file's local section. The leaves' JVMs get the leaf role's options ({@link JvmOptions}).
+     */
+    LocalClusterOptions toOptions(Path index, CommandSpec command) {
+        ConfigDefaultProvider provider = ConfigDefaultProvider.of(command);
+        ConfigFile file = provider == null ? null : provider.fileFor(command);
+        Map<String, String> env = provider == null ? Map.of() : provider.env();
+        int workers = leafWorkers;
+        Duration leafWarmupTime = leafWarmup;
+        List<String> leafArgs = new ArrayList<>();
+        if (file != null) {
+            leafArgs.addAll(List.of("--config", file.path().toAbsolutePath().toString()));
+            if (!setHere(command, "--leaf-workers", file) && file.value("leaf.workers") != null) {
+                workers = Integer.parseInt(file.value("leaf.workers"));
+            }
+            if (!setHere(command, "--leaf-warmup", file) && file.value("leaf.warmup") != null) {
+                leafWarmupTime = Durations.parse(file.value("leaf.warmup"));
+            }
+        }
+        leafArgs.addAll(leafArguments);
+        JavaLauncher launcher = JavaLauncher.sameJvm(System.getProperty("java.class.path"))
+                .withOptions(JvmOptions.resolve("leaf", env, file).options());
         return new LocalClusterOptions(index, leaves, replicas, host, port, runDirectory(),
-                JavaLauncher.sameJvm(System.getProperty("java.class.path")), Duration.ofSeconds(60), faultInjection,
-                leafWarmup, hedge.toSettings(), tail.toSettings(), leafWorkers).withQueryOfDeath(queryOfDeath)
-                .withLeafArguments(leafArguments).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken())
+                launcher, Duration.ofSeconds(60), faultInjection,
+                leafWarmupTime, hedge.toSettings(), tail.toSettings(), workers).withQueryOfDeath(queryOfDeath)
+                .withLeafArguments(leafArgs).withAdmission(intake.toAdmission()).withAdminToken(intake.adminToken())
                 .withWriteToken(intake.writeToken())
                 .withBatchAdmission(intake.toBatchAdmission())
                 .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults())

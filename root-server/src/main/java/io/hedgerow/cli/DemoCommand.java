@@ -57,7 +57,7 @@ final class DemoCommand implements Callable<Integer> {
             Path index = cluster.resolveIndex(out);
             out.println("Starting " + cluster.leaves + " leaf processes and the root"
                     + (cluster.faultInjection ? " (leaves with fault injection enabled)" : "") + "...");
-            local = LocalCluster.start(cluster.toOptions(index), out);
+            local = LocalCluster.start(cluster.toOptions(index, spec), out);
             out.println("  root: " + local.root().warmUp(cluster.rootWarmup));
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());

@@ -1,8 +1,10 @@
 package io.hedgerow.cli;
 
+import io.hedgerow.coordination.ZooKeeperCommand;
 import io.hedgerow.leaf.index.IndexCommand;
 import io.hedgerow.leaf.server.LeafCommand;
 import io.netty.util.ResourceLeakDetector;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "hedgerow", mixinStandardHelpOptions = true, version = "hedgerow 0.1.0",
         description = "Scatter-gather search that stays fast in the tail.",
         subcommands = {DemoCommand.class, IndexCommand.class, LocalCommand.class, RootCommand.class, LeafCommand.class,
-                SimulateCommand.class,
+                ZooKeeperCommand.class, SimulateCommand.class, ConfigCommand.class,
                 CommandLine.HelpCommand.class})
 public final class HedgerowCli implements Runnable {
 
@@ -27,9 +29,47 @@ public final class HedgerowCli implements Runnable {
         System.exit(exitCode);
     }
 
-    /** The command line with every subcommand, as tests can also run it. */
+    /** The command line with every subcommand, reading this process's environment. */
     public static CommandLine newCommandLine() {
-        return new CommandLine(new HedgerowCli());
+        return newCommandLine(System.getenv());
+    }
+
+    /**
+     * The command line with every subcommand, as tests can also run it: every command that runs
+     * something takes {@code --config FILE} (or {@code HEDGEROW_CONFIG} from {@code env}), whose values
+     * are its defaults ({@link ConfigDefaultProvider}).
+     */
+    public static CommandLine newCommandLine(Map<String, String> env) {
+        CommandLine commandLine = new CommandLine(new HedgerowCli());
+        for (CommandLine sub : commandLine.getSubcommands().values()) {
+            addConfigOption(sub);
+        }
+        ConfigKeys keys = ConfigKeys.of(commandLine.getCommandSpec());
+        commandLine.setDefaultValueProvider(new ConfigDefaultProvider(keys, env));
+        CommandLine print = commandLine.getSubcommands().get("config").getSubcommands().get("print");
+        // Everything after the command to print belongs to that command.
+        print.setStopAtPositional(true).setUnmatchedOptionsArePositionalParams(true);
+        CommandLine.IParameterExceptionHandler usual = commandLine.getParameterExceptionHandler();
+        commandLine.setParameterExceptionHandler((e, args) -> {
+            if (e.getCause() instanceof ConfigException config) {
+                e.getCommandLine().getErr().println("error: " + config.getMessage());
+                return 2;
+            }
+            return usual.handleParseException(e, args);
+        });
+        return commandLine;
+    }
+
+    /** {@code --config FILE} on {@code line} and its subcommands; not on {@code index}, whose --config is its own. */
+    private static void addConfigOption(CommandLine line) {
+        String name = line.getCommandName();
+        if (ConfigKeys.UNCONFIGURED_COMMANDS.contains(name) || name.equals("index")) {
+            return;
+        }
+        line.getCommandSpec().addOption(ConfigDefaultProvider.newConfigOption());
+        for (CommandLine sub : line.getSubcommands().values()) {
+            addConfigOption(sub);
+        }
     }
 
     @Override

@@ -11,20 +11,27 @@ import picocli.CommandLine.Option;
  */
 final class IntakeOptions {
     @Option(names = "--admission", paramLabel = "ALGORITHM", defaultValue = "vegas",
-            description = "How many searches the root runs at once; the excess is refused at once with 503 overloaded"
-                    + " and Retry-After: vegas or gradient2 (learnt from latency, Netflix concurrency-limits), fixed"
-                    + " (--admission-limit) or off (default: ${DEFAULT-VALUE}).")
+            description = "How many searches the root runs at once; the excess waits in a queue (--admission-queue) and"
+                    + " is refused at once with 503 overloaded and Retry-After only when the queue is full, its deadline"
+                    + " would pass while queued, or the queue delay keeps growing: vegas or gradient2 (learnt from"
+                    + " latency, Netflix concurrency-limits), fixed (--admission-limit) or off (default: ${DEFAULT-VALUE}).")
     String admission;
 
     @Option(names = "--admission-limit", paramLabel = "N",
-            description = "The initial limit of searches in flight (the limit itself when fixed; default: 16).")
+            description = "The initial limit of searches in flight (the limit itself when fixed; default: 64).")
     Integer initialLimit;
 
-    @Option(names = "--admission-min", paramLabel = "N", description = "The adaptive limit's floor (default: 16).")
+    @Option(names = "--admission-min", paramLabel = "N", description = "The adaptive limit's floor (default: 32).")
     Integer minLimit;
 
     @Option(names = "--admission-max", paramLabel = "N", description = "The adaptive limit's ceiling (default: 256).")
     Integer maxLimit;
+
+    @Option(names = "--admission-queue", paramLabel = "N",
+            description = "The most searches that may wait over the limit; the queue holds about one per open HTTP"
+                    + " connection, at least " + AdmissionSettings.QUEUE_FLOOR + ", never more than N. 0: no queue, the"
+                    + " excess is refused at once (default: 10000).")
+    Integer maxQueued;
 
     @Option(names = "--batch-in-flight", paramLabel = "N",
             defaultValue = "" + BatchAdmissionSettings.DEFAULT_MAX_IN_FLIGHT,
@@ -55,7 +62,11 @@ final class IntakeOptions {
             min = Math.min(min, initial);
             max = Math.max(max, initial);
         }
-        return defaults.withAlgorithm(algorithm).withLimits(initial, min, max);
+        if (maxQueued != null && maxQueued < 0) {
+            throw new IllegalArgumentException("--admission-queue: " + maxQueued + " (expected: >= 0; 0 for no queue)");
+        }
+        return defaults.withAlgorithm(algorithm).withLimits(initial, min, max)
+                .withMaxQueued(maxQueued != null ? maxQueued : defaults.maxQueued());
     }
 
     /** @throws IllegalArgumentException when --batch-in-flight is negative */

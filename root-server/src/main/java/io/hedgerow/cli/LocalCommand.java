@@ -33,7 +33,7 @@ final class LocalCommand implements Callable<Integer> {
             Path index = cluster.resolveIndex(out);
             out.println("Starting " + cluster.leaves + " leaf processes and the root"
                     + (cluster.faultInjection ? " (leaves with fault injection enabled)" : "") + "...");
-            LocalCluster local = LocalCluster.start(cluster.toOptions(index), out);
+            LocalCluster local = LocalCluster.start(cluster.toOptions(index, spec), out);
             CountDownLatch stopped = Shutdown.closeOnExit(local, () -> local.root().stopReport());
             out.println("  root: " + local.root().warmUp(cluster.rootWarmup));
             out.printf("Serving on http://%s:%d/  (pid files in %s; Ctrl-C or './hedgerow local stop' to stop)%n",

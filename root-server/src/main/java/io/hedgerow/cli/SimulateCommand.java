@@ -186,7 +186,9 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed of every random draw (default: 1).")
     private String seed;
 
-    @Option(names = "--sweep", paramLabel = "OPTION=V1,V2", description = "Run a series: OPTION takes each value in"
+    // split: a configuration file's list of sweeps arrives as one text, a line each (ConfigFile).
+    @Option(names = "--sweep", paramLabel = "OPTION=V1,V2", split = "\\n", hideParamSyntax = true,
+            description = "Run a series: OPTION takes each value in"
             + " turn; several --sweep run every combination, e.g. --sweep policy=none,hedged --sweep leaves=10,100.")
     private List<String> sweeps = new ArrayList<>();
     @Option(names = "--json", description = "Print the summaries as JSON instead of the table.")

@@ -17,7 +17,7 @@ final class TailOptions {
     int canaries;
 
     @Option(names = "--canary-skip-known-safe", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Skip the canary for a query whose canaried run succeeded in the last 5 minutes (default:"
+            description = "Skip the canary for a query whose canaried run succeeded in the last hour (default:"
                     + " on; --no-canary-skip-known-safe canaries every query).")
     boolean skipKnownSafe;
 

@@ -106,6 +106,7 @@ public final class RootServer implements AutoCloseable {
         try {
             ClusterState cluster = new ClusterState(config, FanOut.connectionsPerLeaf(group), Ticker.system(), rootId);
             RootMetrics metrics = new RootMetrics(cluster);
+            metrics.bindProcess(); // JVM, GC and build_info meters; closed with the root
             FanOut fanOut = new FanOut(cluster, group, transport,
                     DispatchPolicy.of(config.adaptation(), FanOut.connectionsPerLeaf(group)), metrics,
                     Ticker.system());
@@ -256,12 +257,13 @@ public final class RootServer implements AutoCloseable {
         }
         readiness.markStopping();
         if (http != null) {
-            int inflight = admission.inflight();
+            // Queued searches were accepted too: they start as places free up and are answered.
+            int inflight = admission.inflight() + admission.queued();
             if (inflight > 0) {
                 LOG.log(System.Logger.Level.INFO, "stopping: waiting up to {0} for {1} searches in flight",
                         Durations.format(drainTimeout), inflight);
             }
-            DrainOutcome drained = http.drain(startNanos, admission::inflight);
+            DrainOutcome drained = http.drain(startNanos, () -> admission.inflight() + admission.queued());
             stopReport = "root stopped: HTTP " + drained.describe();
             LOG.log(drained.searchesLeft() > 0 || drained.closedAtDeadline() > 0 ? System.Logger.Level.WARNING
                     : System.Logger.Level.INFO, stopReport);
@@ -273,6 +275,7 @@ public final class RootServer implements AutoCloseable {
         }
         documents.close();
         fanOut.close();
+        metrics.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 

@@ -3,6 +3,7 @@ package io.hedgerow.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.cost.BatchAdmissionSettings;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -49,5 +50,34 @@ class IntakeOptionsTest {
 
         assertThatThrownBy(intake::toBatchAdmission).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--batch-in-flight: -1");
+    }
+
+    @Test
+    void admissionDefaultsAreAdmissionSettingsDefaults() {
+        assertThat(parse().toAdmission()).isEqualTo(AdmissionSettings.defaults());
+    }
+
+    @Test
+    void admissionQueueSetsTheQueuesCapAndZeroMeansNoQueue() {
+        assertThat(parse("--admission-queue", "500").toAdmission().maxQueued()).isEqualTo(500);
+        assertThat(parse("--admission-queue", "0").toAdmission().maxQueued()).isZero();
+        IntakeOptions negative = parse("--admission-queue", "-1");
+        assertThatThrownBy(negative::toAdmission).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--admission-queue: -1");
+    }
+
+    /** The help's default strings are copies (picocli needs constants): they must say what the defaults say. */
+    @Test
+    void theHelpStatesTheAdmissionDefaults() {
+        AdmissionSettings defaults = AdmissionSettings.defaults();
+        var spec = new CommandLine(new Probe()).getCommandSpec();
+        assertThat(String.join(" ", spec.findOption("--admission-limit").description()))
+                .contains("default: " + defaults.initialLimit() + ")");
+        assertThat(String.join(" ", spec.findOption("--admission-min").description()))
+                .contains("default: " + defaults.minLimit() + ")");
+        assertThat(String.join(" ", spec.findOption("--admission-max").description()))
+                .contains("default: " + defaults.maxLimit() + ")");
+        assertThat(String.join(" ", spec.findOption("--admission-queue").description()))
+                .contains("default: " + defaults.maxQueued() + ")", "at least " + AdmissionSettings.QUEUE_FLOOR);
     }
 }

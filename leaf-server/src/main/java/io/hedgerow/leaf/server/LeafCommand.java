@@ -6,6 +6,7 @@ import io.hedgerow.common.time.Durations;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
+import io.hedgerow.leaf.http.LeafHttpConfig;
 import io.hedgerow.leaf.search.QueryLimits;
 import io.hedgerow.leaf.write.LiveSettings;
 import java.io.IOException;
@@ -40,6 +41,14 @@ public final class LeafCommand implements Callable<Integer> {
 
     @Option(names = "--port", defaultValue = "0", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     private int port;
+
+    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "0",
+            description = "HTTP port for probes and metrics (/health, /ready, /metrics) on --host; 0 picks a free one,"
+                    + " which the root's /cluster names (default: ${DEFAULT-VALUE}).")
+    private int httpPort;
+
+    @Option(names = "--no-http", description = "Open no HTTP port (no probes, no /metrics).")
+    private boolean noHttp;
 
     @Option(names = "--workers", description = "Search threads (default: one per core this JVM may use,"
             + " Runtime.availableProcessors(), which counts a container's CPU limit: here ${DEFAULT-VALUE}). With"
@@ -173,8 +182,9 @@ public final class LeafCommand implements Callable<Integer> {
     @Option(names = "--node-id", paramLabel = "NAME",
             description = "This leaf's stable name among the leaves sharing the index directory: its live writes are"
                     + " kept under <index>/live/<build>/node-NAME/, so the leaf started again under NAME, on any port,"
-                    + " serves them ('hedgerow local' names its leaves 0..n-1). Default: named after the port"
-                    + " (port-PORT), found again only on the same port.")
+                    + " serves them ('hedgerow local' names its leaves 0..n-1). Default: the leaf claims the first"
+                    + " node-auto-N directory no running leaf holds (or its port-PORT one from before), found again on"
+                    + " any port when it is the only leaf on its index directory; name leaves that share one.")
     private String nodeId;
 
     @Option(names = "--background-phase", paramLabel = "PHASE", defaultValue = "aligned",
@@ -207,7 +217,7 @@ public final class LeafCommand implements Callable<Integer> {
                     .withLive(LiveSettings.defaults().withNodeId(nodeId).withAlignedOnClock(backgroundPhase.equals("aligned")))
                     .withClusterSecret(ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv()))
                     .withTls(tls());
-            server = LeafServer.start(config);
+            server = LeafServer.start(config, noHttp ? LeafHttpConfig.disabled() : LeafHttpConfig.onPort(httpPort));
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 1;
@@ -227,7 +237,8 @@ public final class LeafCommand implements Callable<Integer> {
         if (portFile != null) {
             writeAtomically(portFile, Integer.toString(server.port()));
         }
-        spec.commandLine().getOut().println("leaf listening on " + server.address() + " serving " + indexDir);
+        spec.commandLine().getOut().println("leaf listening on " + server.address() + " serving " + indexDir
+                + (server.httpAddress().isEmpty() ? "" : "; HTTP on " + server.httpAddress()));
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;

@@ -57,6 +57,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
 
     private final LeafContext leaf;
     private final Executor admin;
+    /** The leaf's HTTP address, told to roots in the HelloAck; "" when it has none. */
+    private final String httpAddress;
     private Role role = Role.AWAITING_HELLO;
     /** Why the connection was refused, for the answers to what it sends after; null unless REFUSED. */
     private String refusal;
@@ -66,9 +68,10 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     /** Close the connection once this read's answers are flushed (a refused secret). */
     private boolean closeAfterAnswers;
 
-    LeafConnectionHandler(LeafContext leaf, Executor admin) {
+    LeafConnectionHandler(LeafContext leaf, Executor admin, String httpAddress) {
         this.leaf = leaf;
         this.admin = admin;
+        this.httpAddress = httpAddress;
     }
 
     @Override
@@ -217,13 +220,14 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         }
         HelloAck.Builder ack = HelloAck.newBuilder()
                 .setProtocolVersion(Protocol.VERSION)
-                .setIndex(leaf.partitions().identity());
+                .setIndex(leaf.partitions().identity())
+                .setHttpAddress(httpAddress);
         if (problem != null) {
             refuse(ctx, problem);
             ack.setError(problem);
         } else if (hello.getRole() == ConnectionRole.ROOT) {
             role = Role.ROOT;
-            replies = new OutboundBatcher(ctx.channel(), hello.getRootId());
+            replies = new OutboundBatcher(ctx.channel(), hello.getRootId(), leaf.counters().timings);
             leaf.drain().rootConnected(ctx.channel());
         } else {
             role = Role.TWIN_CANCELS;

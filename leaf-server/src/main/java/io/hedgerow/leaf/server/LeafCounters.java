@@ -38,6 +38,8 @@ public final class LeafCounters {
     final LongAdder movedToLane = new LongAdder();
     final LongAdder twinGraceWaits = new LongAdder();
     final LongAdder twinCancelDelaysNegative = new LongAdder();
+    /** Queue and service times of the answered searches and fetches, exported on the leaf's /metrics. */
+    final LeafTimings timings = new LeafTimings();
     /** Microseconds from a twin's leaf deciding to cancel to this leaf reading the cancel; auto-resizing. */
     private final ConcurrentHistogram twinCancelDelayMicros = new ConcurrentHistogram(2);
 

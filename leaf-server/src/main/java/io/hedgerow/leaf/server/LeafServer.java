@@ -9,6 +9,7 @@ import io.hedgerow.leaf.fault.FaultInjector;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
+import io.hedgerow.leaf.http.LeafHttpConfig;
 import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
@@ -31,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A leaf: a Netty TCP server speaking the protobuf protocol, serving the partitions a root assigns
@@ -53,11 +55,14 @@ public final class LeafServer implements AutoCloseable {
     private final PartitionStore.ServedBuild build;
     private final LeafDrain drain;
     private final InflightTasks inflight;
+    private final LeafObservability observability;
     private volatile String drained = "closed at once, without a drain";
 
     private LeafServer(LeafConfig config, LeafContext leaf, ExecutorService admin, EventLoopGroup group,
-            Channel serverChannel, ChannelGroup connections, PartitionStore.ServedBuild build) {
+            Channel serverChannel, ChannelGroup connections, PartitionStore.ServedBuild build,
+            LeafObservability observability) {
         this.config = config;
+        this.observability = observability;
         this.build = build;
         this.partitions = leaf.partitions();
         this.scheduler = leaf.scheduler();
@@ -78,12 +83,25 @@ public final class LeafServer implements AutoCloseable {
      * @throws IOException when the index is missing or unreadable, or the port cannot be bound
      */
     public static LeafServer start(LeafConfig config) throws IOException {
+        return start(config, LeafHttpConfig.ephemeral());
+    }
+
+    /**
+     * As {@link #start(LeafConfig)}, with the leaf's HTTP port (probes and metrics) as {@code http} says.
+     *
+     * @throws IOException also when the HTTP port cannot be bound
+     */
+    public static LeafServer start(LeafConfig config, LeafHttpConfig http) throws IOException {
         PartitionStore store = new PartitionStore(config.indexDir());
         // Held while the leaf runs, so no rebuild deletes the build it serves.
         PartitionStore.ServedBuild build = store.lockCurrentBuild();
         IndexContext index = IndexContext.of(store, build.manifest(), config.limits());
         OpenPartitions partitions = new OpenPartitions(index, PartitionWarmer.paced(config.warmup()));
-        LiveWrites writes = new LiveWrites(index, config.live(), partitions::replace,
+        LongAdder refreshes = new LongAdder();
+        LiveWrites writes = new LiveWrites(index, config.live(), (p, searcher) -> {
+            refreshes.increment();
+            partitions.replace(p, searcher);
+        },
                 partition -> partitions.get(partition) != null);
         partitions.attachLive(writes);
         SearchScheduler scheduler = new SearchScheduler(config.workers(), config.scheduling(), Ticker.system());
@@ -112,7 +130,10 @@ public final class LeafServer implements AutoCloseable {
                 Ticker.system(), faults, counters, peers, config.slice().toNanos(),
                 QueryOfDeath.halting(config.queryOfDeath()), drain, config.clusterSecret());
         ChannelGroup connections = new DefaultChannelGroup(group.next());
+        LeafObservability observability = null;
         try {
+            observability = LeafObservability.start(http, config.host(), transport, group, leaf, refreshes);
+            String httpAddress = observability.httpAddress();
             Channel channel = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverChannelClass())
@@ -123,13 +144,13 @@ public final class LeafServer implements AutoCloseable {
                             connections.add(ch);
                             WireCodec.install(ch.pipeline(), config.maxFrameBytes());
                             tls.accepted(ch);
-                            ch.pipeline().addLast("leaf", new LeafConnectionHandler(leaf, admin));
+                            ch.pipeline().addLast("leaf", new LeafConnectionHandler(leaf, admin, httpAddress));
                         }
                     })
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
-            LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build);
+            LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build, observability);
             // Named after the build and the leaf's name (or bound port): a leaf started again under
             // its name finds its writes, and one on a rebuilt index does not serve the old build's.
             writes.start(store.liveDir().resolve(build.manifest().build() == null ? "build-0000"
@@ -148,13 +169,17 @@ public final class LeafServer implements AutoCloseable {
                         + "''{0}'' halts this leaf", config.queryOfDeath());
             }
             return server;
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
+            if (observability != null) {
+                observability.close();
+            }
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             scheduler.close();
             admin.shutdownNow();
             writes.close();
             build.close();
-            throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
+            throw e instanceof IOException io ? io
+                    : new IOException("cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage(), e);
         }
     }
 
@@ -165,6 +190,11 @@ public final class LeafServer implements AutoCloseable {
 
     public String address() {
         return config.host() + ":" + port();
+    }
+
+    /** host:port of the leaf's HTTP port (probes, {@code /metrics}); "" when it was disabled. */
+    public String httpAddress() {
+        return observability.httpAddress();
     }
 
     /** Partitions open right now. */
@@ -234,6 +264,7 @@ public final class LeafServer implements AutoCloseable {
             LOG.log(System.Logger.Level.INFO, "leaf {0} {1}", address, drained);
         }
         connections.close().syncUninterruptibly();
+        observability.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         scheduler.close();
         admin.shutdownNow();

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntConsumer;
 
 /**
@@ -40,6 +41,14 @@ final class OpenPartitions implements Closeable {
     private volatile LiveWrites live;
     /** See {@link #afterLookup(IntConsumer)}; does nothing outside tests. */
     private volatile IntConsumer afterLookup = partition -> { };
+    /** An assignment is opening and warming partitions; for the leaf's {@code /ready}. */
+    private volatile boolean assigning;
+    /** Assignments answered, warm-ups run, their searches and their time; for the leaf's {@code /metrics}. */
+    final LongAdder assignments = new LongAdder();
+    final LongAdder warmups = new LongAdder();
+    final LongAdder warmupSearches = new LongAdder();
+    final LongAdder warmupNanos = new LongAdder();
+    final LongAdder warmupFailures = new LongAdder();
 
     OpenPartitions(IndexContext index, PartitionWarmer warmer) {
         this.index = index;
@@ -112,7 +121,22 @@ final class OpenPartitions implements Closeable {
         return new TreeSet<>(open.keySet());
     }
 
+    /** Whether an assignment is opening or warming partitions right now. */
+    boolean assigning() {
+        return assigning;
+    }
+
     synchronized AssignAck assign(AssignPartitions assignment) {
+        assigning = true;
+        try {
+            return assignNow(assignment);
+        } finally {
+            assigning = false;
+            assignments.increment();
+        }
+    }
+
+    private AssignAck assignNow(AssignPartitions assignment) {
         AssignAck.Builder ack = AssignAck.newBuilder().setRequestId(assignment.getRequestId());
         if (!index.indexName().equals(assignment.getIndexName())) {
             return ack.setError("this leaf serves index '" + index.indexName() + "', not '"
@@ -183,11 +207,17 @@ final class OpenPartitions implements Closeable {
         long startNanos = System.nanoTime();
         try {
             int searches = warmer.warm(opened);
+            if (!opened.isEmpty()) {
+                warmups.increment();
+            }
+            warmupSearches.add(searches);
+            warmupNanos.add(System.nanoTime() - startNanos);
             if (searches > 0) {
                 LOG.log(System.Logger.Level.INFO, "warmed {0} partitions with {1} searches in {2} ms", opened.size(),
                         searches, (System.nanoTime() - startNanos) / 1_000_000);
             }
         } catch (IOException | RuntimeException e) {
+            warmupFailures.increment();
             LOG.log(System.Logger.Level.WARNING, "warming partitions failed; serving them cold", e);
         }
     }

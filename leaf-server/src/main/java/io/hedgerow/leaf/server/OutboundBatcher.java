@@ -23,10 +23,21 @@ final class OutboundBatcher {
     private final Queue<Frame> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drain = this::drain;
+    /** Where the answers' times are recorded; null: nowhere. */
+    private final LeafTimings timings;
 
     OutboundBatcher(Channel channel, long rootId) {
+        this(channel, rootId, null);
+    }
+
+    /**
+     * @param timings records the queue and service times of the answers written, on the event loop:
+     *                not on the worker, whose CPU time after its answer counts towards its next task
+     */
+    OutboundBatcher(Channel channel, long rootId, LeafTimings timings) {
         this.channel = channel;
         this.rootId = rootId;
+        this.timings = timings;
     }
 
     /** The id of the root whose connection this is. */
@@ -47,6 +58,9 @@ final class OutboundBatcher {
         boolean wrote = false;
         Frame frame;
         while ((frame = pending.poll()) != null) {
+            if (timings != null) {
+                timings.answered(frame);
+            }
             if (channel.isActive()) {
                 channel.write(frame, channel.voidPromise());
                 wrote = true;

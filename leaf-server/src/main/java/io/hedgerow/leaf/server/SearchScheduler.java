@@ -373,6 +373,19 @@ final class SearchScheduler implements AutoCloseable {
         return queuedCount;
     }
 
+    /**
+     * Tasks and continuations waiting in {@code priority}'s class, read under the lock: for the
+     * leaf's {@code /metrics}, once a scrape, never on the answer path.
+     */
+    int queued(int priority) {
+        lock.lock();
+        try {
+            return queues.size(priority);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** How often a lane worker was signalled (for tests: cheap work alone signals it never). */
     long laneSignals() {
         lock.lock();

@@ -39,9 +39,10 @@ import org.apache.lucene.store.FSDirectory;
  * which hands the new {@link PartitionSearcher} to whoever serves the partition.
  *
  * <p><b>Sequence numbers and versions.</b> As primary, the partition gives each write the next
- * number ({@code lastSeq + 1}); as replica it takes the primary's and skips any it already has, so a
- * resend is harmless. A document's version is the seq of its last write (0 for a document from the
- * build). {@code lastSeq} is recovered at open from the Lucene commit and the log, so numbers are
+ * number ({@code lastSeq + 1}); as replica it takes the primary's, and acknowledges a seq it already
+ * has only when the op is the one it holds under that seq ({@link SeqDigests}), so a resend is
+ * harmless and a diverged copy is refused ({@link #DIVERGED}) rather than skipping ops silently. A
+ * document's version is the seq of its last write (0 for a document from the build). {@code lastSeq} is recovered at open from the Lucene commit and the log, so numbers are
  * never reused across restarts. A Lucene {@link #commit} records the seq it covers, and opening
  * replays only the logged writes above it. {@link #trimLog} then drops the records below both that
  * commit and what every replica holds; a catch-up that would need dropped records fails
@@ -50,7 +51,9 @@ import org.apache.lucene.store.FSDirectory;
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every method holds this object's monitor, so
  * writes, refreshes, commits and realtime gets of one partition are serialized (the root sends a
  * partition's writes one batch at a time anyway). A write is answered only after its log record is
- * on the disk; a failed log write or sync answers the whole batch with an error and applies none.
+ * on the disk, and every op is checked ({@link OpChecks}) before it is logged. A failed log write or
+ * sync answers the whole batch with an error, applies none, and fails the copy: it takes no more
+ * writes until it is opened again or rebuilt ({@link WriteLog}'s failure rules).
  */
 final class LivePartition implements Closeable {
     /** Each live write's seq, as a doc value: the document's version. */
@@ -63,6 +66,20 @@ final class LivePartition implements Closeable {
     static final String BEHIND = "replica behind: its last seq is ";
     /** How the error of a catch-up whose writes were trimmed from the log begins. */
     static final String TRIMMED = "log trimmed: ";
+    /**
+     * How the error begins when a replica holds another op under a seq it is sent, or a catch-up
+     * asks from a seq above this copy's last: the copies diverged, and the one behind the source's
+     * history must be rebuilt from the source, never skip or be marked in sync.
+     */
+    static final String DIVERGED = "diverged: ";
+    /** A log read from this seq asks only for the copy's seqs (the root's probe), never for ops. */
+    static final long PROBE = Long.MAX_VALUE;
+    /**
+     * How many bytes of encoded ops a catch-up read answers at most (one op however large, up to
+     * {@link OpChecks#MAX_OP_BYTES}): the answer stays well within a frame, and a replica far behind
+     * catches up in several reads.
+     */
+    static final long LOG_READ_BYTES = 4 * 1024 * 1024;
 
     private final int partition;
     private final IndexContext context;
@@ -74,6 +91,10 @@ final class LivePartition implements Closeable {
     private final Consumer<PartitionSearcher> publish;
     /** Writes since the last refresh: id to version, negative when deleted at that seq. */
     private final Map<String, Long> recent = new HashMap<>();
+    /** What op the log holds under each seq, to tell a resend from a diverged op. */
+    private final SeqDigests digests = new SeqDigests();
+    /** Why this copy takes no more writes (a failed log, or Lucene refusing a logged op); null while it does. */
+    private Exception failure;
     private long lastSeq;
     private long committedSeq;
     /** The root's word: every replica holds every write up to it (or is given up on). */
@@ -105,9 +126,15 @@ final class LivePartition implements Closeable {
      */
     static LivePartition open(IndexContext context, int partition, Path dir, Path source,
             Consumer<PartitionSearcher> publish) throws IOException {
+        return open(context, partition, dir, source, publish, WalFiles.SYSTEM);
+    }
+
+    /** As {@link #open(IndexContext, int, Path, Path, Consumer)}, with the log's files on {@code files}. */
+    static LivePartition open(IndexContext context, int partition, Path dir, Path source,
+            Consumer<PartitionSearcher> publish, WalFiles files) throws IOException {
         Path index = dir.resolve(INDEX_DIR);
         if (!Files.isDirectory(index)) {
-            LiveCopies.linkOrCopy(source, dir, index);
+            LiveCopies.linkOrCopy(source, dir, index, files);
         }
         FSDirectory directory = FSDirectory.open(index);
         IndexWriter writer = null;
@@ -118,7 +145,7 @@ final class LivePartition implements Closeable {
                     .setCodec(new HedgerowCodec())
                     .setCommitOnClose(false));
             List<WriteOp> logged = new ArrayList<>();
-            log = WriteLog.open(dir.resolve(LOG_FILE), logged);
+            log = WriteLog.open(files, dir.resolve(LOG_FILE), logged);
             LivePartition live = new LivePartition(partition, context, directory, writer, log, publish);
             live.recover(logged);
             return live;
@@ -154,6 +181,8 @@ final class LivePartition implements Closeable {
         visibleSeq = lastSeq;
         // A trimmed log starts above what was dropped; an empty one may have dropped up to the commit.
         trimmedSeq = logged.isEmpty() ? committedSeq : logged.get(0).getSeq() - 1;
+        digests.reset(trimmedSeq);
+        logged.forEach(digests::add);
         reader = DirectoryReader.open(writer);
         reader.incRef();
         publish.accept(PartitionSearcher.of(context, partition, reader));
@@ -179,30 +208,47 @@ final class LivePartition implements Closeable {
 
     /**
      * Writes a batch: as primary, checks each op (its document against the index config, its
-     * expected version) and numbers the ones that pass; as replica, takes the ones above
-     * {@code lastSeq}. Then logs and syncs them, applies them, and answers one result per op.
+     * expected version) and numbers the ones that pass; as replica, checks each op's content and
+     * takes the ones above {@code lastSeq}, acknowledging one it already holds only when it is the
+     * same op. Then logs and syncs them, applies them, and answers one result per op.
      *
-     * @throws IOException when the log cannot be written or synced: nothing of the batch is applied
+     * @throws IOException when the log cannot be written or synced (nothing of the batch is applied,
+     *                     and the copy takes no more writes), when this copy failed earlier, or, as
+     *                     replica, when the batch leaves a gap, holds an op this copy refuses, or
+     *                     diverges from what this copy holds (nothing of the batch is logged)
      */
     synchronized List<WriteResult> write(List<WriteOp> ops, boolean primary) throws IOException {
+        requireUsable();
         List<WriteResult> results = new ArrayList<>(ops.size());
         List<WriteOp> accepted = new ArrayList<>(ops.size());
         long seqBefore = lastSeq;
+        long next = lastSeq;
         // Versions as this batch changes them, so two ops on one id in a batch see each other.
         Map<String, Long> batchVersions = new HashMap<>();
         for (WriteOp op : ops) {
             if (!primary) {
-                if (op.getSeq() > lastSeq + 1) {
+                long seq = op.getSeq();
+                if (seq <= 0) {
+                    throw new IOException("partition " + partition + ": a replica's op with seq " + seq
+                            + " (expected: the primary's number, > 0)");
+                }
+                if (seq > next + 1) {
                     // A gap: this replica missed writes (it was down, or another root wrote meanwhile).
-                    lastSeq = seqBefore;
-                    throw new IOException(BEHIND + lastSeq + " and was sent seq " + op.getSeq()
-                            + " (expected: at most " + (lastSeq + 1) + "); it must catch up from the log first");
+                    throw new IOException(BEHIND + lastSeq + " and was sent seq " + seq
+                            + " (expected: at most " + (next + 1) + "); it must catch up from the log first");
                 }
-                if (op.getSeq() > lastSeq) {
-                    lastSeq = op.getSeq();
+                if (seq > next) {
+                    WriteResult invalid = checks.checkContent(op);
+                    if (invalid != null) {
+                        throw new IOException("partition " + partition + ": seq " + seq + " from the primary is refused"
+                                + " here (" + invalid.getError() + "); nothing of the batch was logged");
+                    }
+                    next = seq;
                     accepted.add(op);
+                } else {
+                    requireSameOp(op, seqBefore, accepted);
                 }
-                results.add(WriteResult.newBuilder().setOutcome(WriteOutcome.UPDATED).setSeq(op.getSeq()).build());
+                results.add(WriteResult.newBuilder().setOutcome(WriteOutcome.UPDATED).setSeq(seq).build());
                 continue;
             }
             long current = batchVersions.containsKey(op.getId()) ? batchVersions.get(op.getId()) : version(op.getId());
@@ -211,7 +257,7 @@ final class LivePartition implements Closeable {
                 results.add(refused);
                 continue;
             }
-            long seq = ++lastSeq;
+            long seq = ++next;
             accepted.add(op.toBuilder().setSeq(seq).build());
             batchVersions.put(op.getId(), op.getKind() == WriteKind.DELETE ? -1L : seq);
             WriteOutcome outcome = op.getKind() == WriteKind.DELETE ? WriteOutcome.DELETED
@@ -223,15 +269,50 @@ final class LivePartition implements Closeable {
                 log.append(accepted);
                 log.sync();
             } catch (IOException | RuntimeException e) {
-                lastSeq = seqBefore;
+                failure = e;
                 throw new IOException("partition " + partition + ": cannot log " + accepted.size()
-                        + " writes durably (" + e.getMessage() + "); none was applied", e);
+                        + " writes durably (" + e.getMessage() + "); none was applied, and this copy takes no more"
+                        + " writes until it is opened again or rebuilt", e);
             }
-            for (WriteOp op : accepted) {
-                apply(op);
+            lastSeq = next;
+            try {
+                for (WriteOp op : accepted) {
+                    digests.add(op);
+                    apply(op);
+                }
+            } catch (IOException | RuntimeException e) {
+                // Logged but not (all) applied: the copy's index and log disagree until it is opened again.
+                failure = e;
+                throw e;
             }
         }
         return results;
+    }
+
+    /** A replica sent a seq it holds: fine when it is the same op (a resend), else the copies diverged. */
+    private void requireSameOp(WriteOp op, long seqBefore, List<WriteOp> batch) throws IOException {
+        long seq = op.getSeq();
+        boolean same;
+        if (seq > seqBefore) {
+            same = SeqDigests.of(batch.get((int) (seq - seqBefore - 1))) == SeqDigests.of(op);
+        } else if (digests.holds(seq)) {
+            same = digests.matches(op);
+        } else {
+            throw new IOException(DIVERGED + "partition " + partition + " was sent seq " + seq + ", which it holds but"
+                    + " no longer has in its log (trimmed at seq " + trimmedSeq + "), so it cannot tell whether it"
+                    + " is the same op; refused");
+        }
+        if (!same) {
+            throw new IOException(DIVERGED + "partition " + partition + " holds another op under seq " + seq
+                    + " than the one sent (id '" + op.getId() + "'): this copy must be rebuilt from the primary");
+        }
+    }
+
+    private void requireUsable() throws IOException {
+        if (failure != null) {
+            throw new IOException("partition " + partition + " failed earlier (" + failure.getMessage()
+                    + "): this copy takes no more writes until it is opened again or rebuilt", failure);
+        }
     }
 
     private void apply(WriteOp op) throws IOException {
@@ -297,6 +378,9 @@ final class LivePartition implements Closeable {
 
     /** Commits the Lucene index with the seq it covers, so a restart replays less of the log. */
     synchronized void commit() throws IOException {
+        // A failed copy's index may lack ops its log holds: a commit would claim them, and the next
+        // open would not replay them.
+        requireUsable();
         if (committedSeq == lastSeq) {
             return;
         }
@@ -307,21 +391,29 @@ final class LivePartition implements Closeable {
     }
 
     /**
-     * The logged writes above {@code fromSeq}, for a replica catching up.
+     * The logged writes above {@code fromSeq}, for a replica catching up: at most
+     * {@link #LOG_READ_BYTES} of them (at least one), so the replica asks again from the last one it
+     * got until it has {@link #lastSeq}. From {@link #PROBE}, or from the last seq: none.
      *
      * @throws IOException when some of them were trimmed from the log: the replica cannot catch up
-     *                     from it (file-based recovery is not built), and never gets a log with a hole
+     *                     from it (file-based recovery is not built), and never gets a log with a hole;
+     *                     or ({@link #DIVERGED}) when the requester is ahead of this copy
      */
     synchronized List<WriteOp> logFrom(long fromSeq) throws IOException {
-        if (fromSeq >= lastSeq) {
+        if (fromSeq == PROBE || fromSeq == lastSeq) {
             return List.of();
+        }
+        if (fromSeq > lastSeq) {
+            throw new IOException(DIVERGED + "the requester is ahead: it holds writes up to seq " + fromSeq
+                    + " and partition " + partition + " here only up to seq " + lastSeq + "; it must be rebuilt from"
+                    + " this copy (never marked in sync: its ops above seq " + lastSeq + " are not this copy's)");
         }
         if (fromSeq < trimmedSeq) {
             throw new IOException(TRIMMED + "partition " + partition + " keeps writes above seq " + trimmedSeq
                     + " and the replica needs them from seq " + (fromSeq + 1) + "; a replica this far behind cannot"
                     + " catch up from the log (file-based recovery is not built): rebuild its copy");
         }
-        return log.readFrom(fromSeq);
+        return log.readFrom(fromSeq, LOG_READ_BYTES);
     }
 
     /**
@@ -362,6 +454,7 @@ final class LivePartition implements Closeable {
         }
         int dropped = log.trim(below);
         trimmedSeq = below;
+        digests.dropThrough(below);
         return dropped;
     }
 
@@ -370,11 +463,23 @@ final class LivePartition implements Closeable {
         return trimmedSeq;
     }
 
+    /**
+     * Closes without committing, as a crash would leave the copy (Lucene keeps its last commit, the
+     * log what it synced): for tests that open it again to see what recovery makes of it.
+     */
+    synchronized void closeWithoutCommit() throws IOException {
+        writer.rollback();
+        reader.decRef();
+        closeAll(log, null, directory, new IOException("closing partition " + partition));
+    }
+
     /** Commits and closes; the published searcher stays until its server closes it. */
     @Override
     public synchronized void close() throws IOException {
         try {
-            commit();
+            if (failure == null) {
+                commit();
+            }
         } finally {
             reader.decRef();
             closeAll(log, writer, directory, new IOException("closing partition " + partition));

@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
  * @param nodeId          the leaf's stable name among the leaves that share an index directory: its
  *                        live copies live under {@code <index>/live/<build>/node-<nodeId>/}, so a leaf
  *                        started again under the same name (on any port) serves the writes it took
- *                        before. Null: named after the port it listens on ({@code port-<port>}), which
- *                        only a leaf started again on the same port finds again
+ *                        before. Null: the leaf claims a directory of its own ({@link LeafDirClaim}),
+ *                        which it finds again when started on another port
  * @param refreshInterval how often new writes become searchable
  * @param commitInterval  how often each partition with new writes commits Lucene (bounding what a
  *                        restart replays) and then trims its write-ahead log below what every replica
@@ -39,7 +39,7 @@ public record LiveSettings(String nodeId, Duration refreshInterval, Duration com
         }
     }
 
-    /** Named by port, refreshed every 500 ms, committed every 30 s, both aligned on the clock. */
+    /** Unnamed, refreshed every 500 ms, committed every 30 s, both aligned on the clock. */
     public static LiveSettings defaults() {
         return new LiveSettings(null, Duration.ofMillis(500), Duration.ofSeconds(30), true);
     }
@@ -56,8 +56,4 @@ public record LiveSettings(String nodeId, Duration refreshInterval, Duration com
         return new LiveSettings(nodeId, refreshInterval, commitInterval, value);
     }
 
-    /** The directory, under a build's live directory, of the live copies of a leaf listening on {@code port}. */
-    public String leafDirName(int port) {
-        return nodeId != null ? "node-" + nodeId : "port-" + port;
-    }
 }

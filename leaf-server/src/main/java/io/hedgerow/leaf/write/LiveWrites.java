@@ -37,9 +37,10 @@ import java.util.stream.Stream;
  * named after the build (a rebuilt index starts without writes; the writes of the old build are not
  * carried over) and the leaf's stable name ({@link LiveSettings#nodeId}, which {@code ./hedgerow
  * local} sets to the leaf's number), since leaves of one machine share an index directory and a
- * fresh {@code local} gives them new ports. A leaf without a name uses {@code port-<port>}. Two
- * leaves started with one name on one index cannot both write: Lucene's write lock refuses the
- * second one's writes. Snapshots of a leaf's copies, for copies on other leaves to start from
+ * fresh {@code local} gives them new ports. A leaf without a name claims a stable directory of its
+ * own ({@link LeafDirClaim}: the first {@code node-auto-<n>} no running leaf holds), so started again
+ * on another port it finds its copies. Two leaves started with one name on one index cannot both
+ * write: Lucene's write lock refuses the second one's writes. Snapshots of a leaf's copies, for copies on other leaves to start from
  * (file-based recovery, {@link LivePartition#snapshot}), go to
  * {@code <index>/live/<build>/snapshots/partition-NNNN/}: the leaves must share the partition store,
  * as they share the build.
@@ -61,6 +62,9 @@ public final class LiveWrites implements Closeable {
     private final ExecutorService writers;
     private final ScheduledExecutorService timer;
     private volatile Path dir;
+    private volatile LeafDirClaim claim;
+    /** Why {@link #start} could not claim a directory; null when it did (or has not run). */
+    private volatile IOException startFailure;
 
     /**
      * @param publish  serves a partition's newer searcher from now on (and retires the old one)
@@ -86,10 +90,18 @@ public final class LiveWrites implements Closeable {
 
     /**
      * Starts taking writes, keeping live copies under {@code buildLiveDir} (the build's live
-     * directory), in this leaf's own directory, named by {@link LiveSettings#leafDirName}.
+     * directory), in this leaf's own directory ({@link LeafDirClaim}). When it cannot be claimed,
+     * the leaf serves searches and refuses writes, saying why.
      */
     public void start(Path buildLiveDir, int port) {
-        this.dir = buildLiveDir.resolve(settings.leafDirName(port));
+        try {
+            this.claim = LeafDirClaim.claim(buildLiveDir, settings, port);
+            this.dir = claim.dir();
+        } catch (IOException e) {
+            startFailure = e;
+            LOG.log(System.Logger.Level.ERROR, "this leaf takes no writes: no directory for its live copies under "
+                    + buildLiveDir, e);
+        }
         long refreshNanos = settings.refreshInterval().toNanos();
         long commitNanos = settings.commitInterval().toNanos();
         timer.scheduleAtFixedRate(this::refreshAll, firstDelayNanos(refreshNanos), refreshNanos, TimeUnit.NANOSECONDS);
@@ -131,7 +143,7 @@ public final class LiveWrites implements Closeable {
             if (live == null) {
                 Path leafDir = dir;
                 if (leafDir == null) {
-                    throw new IOException("this leaf does not take writes yet (it has not finished starting)");
+                    throw notStarted();
                 }
                 live = LivePartition.open(index, partition, partitionDir(leafDir, partition),
                         index.store().partitionDir(index.manifest(), partition),
@@ -179,6 +191,11 @@ public final class LiveWrites implements Closeable {
             if (kind == WriteKind.READ_LOG && !partitions.containsKey(request.getPartition())
                     && !hasCopy(request.getPartition())) {
                 // Never written here: the build as it is (a root asking at start makes no copy).
+                if (request.getFromSeq() != LivePartition.PROBE && request.getFromSeq() > 0) {
+                    return response.setStatus(Status.ERROR).setError(LivePartition.DIVERGED + "the requester is ahead: it"
+                            + " holds writes up to seq " + request.getFromSeq() + " and partition " + request.getPartition()
+                            + " here none; it must be rebuilt from this copy").build();
+                }
                 return response.setStatus(Status.OK).setLastSeq(0).setVisibleSeq(0).build();
             }
             if (kind == WriteKind.RESTORE) {
@@ -194,6 +211,7 @@ public final class LiveWrites implements Closeable {
                         .setLastSeq(seq).build();
             }
             if (kind == WriteKind.READ_LOG) {
+                // At most LivePartition.LOG_READ_BYTES of ops: the root asks again from the last one.
                 response.addAllLog(live.logFrom(request.getFromSeq()));
             } else if (kind == WriteKind.GET) {
                 response.addResults(live.get(first.getId()));
@@ -211,11 +229,17 @@ public final class LiveWrites implements Closeable {
         }
     }
 
+    private IOException notStarted() {
+        IOException failure = startFailure;
+        return failure == null ? new IOException("this leaf does not take writes yet (it has not finished starting)")
+                : new IOException("this leaf takes no writes: " + failure.getMessage(), failure);
+    }
+
     /** Where this leaf's snapshots for other leaves' copies go: beside the leaves' own live copies. */
     private Path snapshotsDir() throws IOException {
         Path leafDir = dir;
         if (leafDir == null) {
-            throw new IOException("this leaf does not take writes yet (it has not finished starting)");
+            throw notStarted();
         }
         return leafDir.resolveSibling(SNAPSHOTS_DIR);
     }
@@ -321,6 +345,14 @@ public final class LiveWrites implements Closeable {
         synchronized (this) {
             partitions.values().forEach(LiveWrites::closeQuietly);
             partitions.clear();
+            LeafDirClaim held = claim;
+            if (held != null) {
+                try {
+                    held.close();
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, "releasing " + held.dir() + " failed", e);
+                }
+            }
         }
     }
 }

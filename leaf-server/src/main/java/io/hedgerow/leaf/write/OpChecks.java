@@ -1,6 +1,7 @@
 package io.hedgerow.leaf.write;
 
 import io.hedgerow.common.wire.proto.StoredField;
+import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteResult;
@@ -9,11 +10,19 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a partition's primary checks before it numbers a write: an id, the expected version, a
- * document to delete, and a document the index config accepts. Replicas take what the primary
- * numbered without checking again.
+ * What a copy checks before it logs a write: as primary, an id, the expected version, a document
+ * to delete, and a document the index config accepts; as replica, the op's content only (the
+ * primary checked its version). Every check runs before the op is logged: an op logged and then
+ * refused by Lucene would be replayed, and refused again, at every open of the copy.
  */
 final class OpChecks {
+    /**
+     * The largest op a copy takes (its encoded bytes): more than a catch-up read's byte cap
+     * ({@link LivePartition#LOG_READ_BYTES}), so such an op goes alone in a read, and well within
+     * a frame ({@code WireCodec.DEFAULT_MAX_FRAME_BYTES}, 16 MiB).
+     */
+    static final int MAX_OP_BYTES = 8 * 1024 * 1024;
+
     private final DocumentMapper mapper;
 
     OpChecks(DocumentMapper mapper) {
@@ -21,27 +30,50 @@ final class OpChecks {
     }
 
     /**
+     * The primary's checks.
+     *
      * @param current the document's version now: -1 when there is none, 0 for one from the build
      * @return null when the op may be written, else the result that refuses it
      */
     WriteResult check(WriteOp op, long current) {
-        if (op.getId().isEmpty()) {
-            return refused(WriteOutcome.REJECTED, "missing 'id' (expected: a non-empty string)");
+        WriteResult invalid = checkContent(op);
+        if (invalid != null) {
+            return invalid;
         }
         if (op.getExpectedVersion() > 0 && current != op.getExpectedVersion()) {
             return refused(WriteOutcome.CONFLICT, "document '" + op.getId() + "' is at version "
                     + (current < 0 ? "none (it does not exist)" : Long.toString(current))
                     + " (expected: " + op.getExpectedVersion() + ")");
         }
+        if (op.getKind() == WriteKind.DELETE && current < 0) {
+            return refused(WriteOutcome.NOT_FOUND, "no document '" + op.getId() + "'");
+        }
+        return null;
+    }
+
+    /**
+     * What the op writes, whoever numbered it: an id, a kind that writes, a size a frame holds,
+     * and a document the index config accepts.
+     *
+     * @return null when the op may be written, else the result that refuses it
+     */
+    WriteResult checkContent(WriteOp op) {
+        if (op.getId().isEmpty()) {
+            return refused(WriteOutcome.REJECTED, "missing 'id' (expected: a non-empty string)");
+        }
+        int bytes = op.getSerializedSize();
+        if (bytes > MAX_OP_BYTES) {
+            return refused(WriteOutcome.REJECTED, "document '" + op.getId() + "' is " + bytes
+                    + " bytes encoded (expected: at most " + MAX_OP_BYTES + ")");
+        }
         switch (op.getKind()) {
             case DELETE -> {
-                if (current < 0) {
-                    return refused(WriteOutcome.NOT_FOUND, "no document '" + op.getId() + "'");
-                }
+                return null;
             }
             case UPSERT -> {
                 try {
                     mapper.toDocument(op.getId(), fieldsOf(op));
+                    return null;
                 } catch (IllegalArgumentException e) {
                     return refused(WriteOutcome.REJECTED, e.getMessage());
                 }
@@ -50,7 +82,6 @@ final class OpChecks {
                 return refused(WriteOutcome.REJECTED, "a " + op.getKind() + " op in a write (expected: UPSERT or DELETE)");
             }
         }
-        return null;
     }
 
     private static WriteResult refused(WriteOutcome outcome, String error) {

@@ -7,7 +7,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,123 +14,441 @@ import java.util.zip.CRC32C;
 
 /**
  * One partition's write-ahead log: every operation a leaf acknowledges is here, synced to the
- * disk ({@code fsync}), before the acknowledgement leaves. A record is the operation's length (4
- * bytes), the CRC32C of its bytes (4 bytes) and the operation ({@link WriteOp}, with its sequence
- * number). Opening the log reads it whole and cuts off a torn tail (a record a crash left half
- * written, whose length or checksum does not hold): such a record was never synced, so never
- * acknowledged.
+ * disk ({@code fsync}), before the acknowledgement leaves.
+ *
+ * <p><b>Format (version 2).</b> A file header (magic, version, generation), then records: the
+ * operation's length (4 bytes, never 0: an all-zero header is not a record), the CRC32C of the length
+ * and the operation's bytes (4 bytes), and the operation ({@link WriteOp}, with its sequence number).
+ * A log of version 1 (no file header; a CRC of the bytes alone) is rewritten as version 2 when opened.
+ *
+ * <p><b>Failure rules.</b> A {@link WalCheckpoint} beside the log records the offset up to which it
+ * was synced; it is rewritten after every sync, before anything is acknowledged. Opening reads
+ * every record below that offset and refuses to open, naming the file and the offset, when one
+ * of them is damaged (they are acknowledged writes: cutting them off would lose them silently);
+ * what lies beyond it was never acknowledged and is cut off, whole or torn. Any I/O error while
+ * appending, syncing, checkpointing or trimming fails the log: it refuses everything from then on
+ * ({@link #failure}), so a seq whose record may be on the disk is never given out again, until the
+ * copy is opened again (recovery then drops whatever lies beyond the checkpoint) or rebuilt.
  *
  * <p>Group commit: {@link #append} writes a whole batch and {@link #sync} makes it durable with one
  * {@code force}, so the cost of an fsync is shared by every operation of the batch (the root sends
  * a partition's writes in batches).
  *
  * <p><b>Trimming.</b> {@link #trim} drops the records at or below a seq by writing the rest to a new
- * file, syncing it and renaming it over the log (then syncing the directory): a crash leaves either
- * the old log or the new one whole, never a mix. Its {@link LivePartition} trims only below what it
- * has committed to Lucene and what every replica holds.
+ * file (the next generation), syncing it and renaming it over the log, then syncing the directory
+ * and checkpointing: a crash leaves either the old log or the new one whole, never a mix (a new one
+ * with no checkpoint of its generation yet was synced whole before its rename).
  *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: its {@link LivePartition} calls it under
  * its own lock.
  */
 final class WriteLog implements Closeable {
+    static final int MAGIC = 0x48524C47; // "HRLG"
+    static final int VERSION = 2;
+    static final int FILE_HEADER_BYTES = 16;
     private static final int HEADER_BYTES = 8;
     /** Larger than any sane operation; a length above it is a torn or corrupt record. */
     private static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
+    private final WalFiles files;
     private final Path file;
+    private final Path checkpointFile;
     private FileChannel channel;
+    private long generation;
+    /** Where the records synced and checkpointed end: everything acknowledged lies below. */
     private long end;
+    /** Where the records appended end (the next append goes here); above {@link #end} until a sync. */
+    private long written;
+    /** The I/O error that failed this log; null while it is usable. */
+    private IOException failure;
+    /** Where each record starts, by seq, so a catch-up read seeks to its first record rather than scan. */
+    private SeqRing offsets;
 
-    private WriteLog(Path file, FileChannel channel, long end) {
+    private WriteLog(WalFiles files, Path file, FileChannel channel, long generation, long end, SeqRing offsets) {
+        this.files = files;
         this.file = file;
+        this.checkpointFile = checkpointOf(file);
         this.channel = channel;
+        this.generation = generation;
         this.end = end;
+        this.written = end;
+        this.offsets = offsets;
+    }
+
+    static Path checkpointOf(Path file) {
+        return file.resolveSibling(file.getFileName() + ".checkpoint");
+    }
+
+    static WriteLog open(Path file, List<WriteOp> replayed) throws IOException {
+        return open(WalFiles.SYSTEM, file, replayed);
     }
 
     /**
-     * Opens (or creates) the log and reads every whole record in it into {@code replayed}, in
-     * order, cutting off a torn tail.
+     * Opens (or creates) the log and reads every record below its checkpoint into {@code replayed},
+     * in order, cutting off whatever lies beyond it.
+     *
+     * @throws IOException when a record below the checkpoint is damaged, or the log and its
+     *                     checkpoint disagree: the message names the file, the offset and how to rebuild
      */
-    static WriteLog open(Path file, List<WriteOp> replayed) throws IOException {
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+    static WriteLog open(WalFiles files, Path file, List<WriteOp> replayed) throws IOException {
+        WalCheckpoint checkpoint = WalCheckpoint.read(checkpointOf(file));
+        if (!Files.exists(file)) {
+            if (checkpoint != null) {
+                throw refused(file, "is missing, but its checkpoint says " + checkpoint.syncedOffset()
+                        + " bytes of it were synced");
+            }
+            return create(files, file);
+        }
+        FileChannel channel = files.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            long end = readRecords(channel, 0, replayed);
-            if (end < channel.size()) {
-                channel.truncate(end);
+            long size = channel.size();
+            ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES);
+            readFully(channel, header, 0);
+            if (size >= 4 && header.getInt(0) != MAGIC) {
+                channel.close();
+                return migrate(files, file, replayed);
+            }
+            if (size < FILE_HEADER_BYTES) {
+                if (checkpoint != null) {
+                    throw refused(file, "is " + size + " bytes long, shorter than its header, but has a checkpoint");
+                }
+                // A creation a crash cut short, before its checkpoint: nothing was ever written to it.
+                channel.close();
+                Files.delete(file);
+                return create(files, file);
+            }
+            int version = header.getInt(4);
+            long generation = header.getLong(8);
+            if (version != VERSION) {
+                throw refused(file, "has format version " + version + " (expected: " + VERSION + ")");
+            }
+            long synced;
+            if (checkpoint == null) {
+                if (size > FILE_HEADER_BYTES) {
+                    throw refused(file, "holds " + (size - FILE_HEADER_BYTES) + " bytes of records but has no checkpoint "
+                            + checkpointOf(file) + ", so which of them were acknowledged is unknown");
+                }
+                synced = FILE_HEADER_BYTES; // created, then a crash before its first checkpoint
+            } else if (checkpoint.generation() == generation) {
+                synced = checkpoint.syncedOffset();
+                if (size < synced) {
+                    throw refused(file, "is " + size + " bytes long, but its checkpoint says " + synced
+                            + " bytes were synced: acknowledged writes are missing");
+                }
+            } else if (generation == checkpoint.generation() + 1) {
+                synced = size; // a trim's new log, renamed in before its checkpoint: synced whole before that
+            } else {
+                throw refused(file, "is generation " + generation + " but its checkpoint is of generation "
+                        + checkpoint.generation());
+            }
+            SeqRing offsets = new SeqRing();
+            readRecords(file, channel, FILE_HEADER_BYTES, synced, 0, Long.MAX_VALUE, replayed, offsets);
+            if (size > synced) {
+                // Never acknowledged (a batch whose sync or checkpoint did not complete): cut off.
+                channel.truncate(synced);
                 channel.force(true);
             }
-            channel.position(end);
-            return new WriteLog(file, channel, end);
+            WriteLog log = new WriteLog(files, file, channel, generation, synced, offsets);
+            if (checkpoint == null || checkpoint.generation() != generation) {
+                log.checkpoint();
+            }
+            return log;
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
         }
     }
 
-    /** Reads whole records from {@code position}; returns where the last whole one ends. */
-    private static long readRecords(FileChannel channel, long position, List<WriteOp> into) throws IOException {
-        long size = channel.size();
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-        while (position + HEADER_BYTES <= size) {
-            header.clear();
-            channel.read(header, position);
-            header.flip();
-            int length = header.getInt();
-            int crc = header.getInt();
-            if (length < 0 || length > MAX_RECORD_BYTES || position + HEADER_BYTES + length > size) {
-                break;
-            }
-            ByteBuffer body = ByteBuffer.allocate(length);
-            while (body.hasRemaining() && channel.read(body, position + HEADER_BYTES + body.position()) > 0) {
-                // read until full
-            }
-            if (body.hasRemaining() || checksum(body.array(), length) != crc) {
-                break;
-            }
-            into.add(WriteOp.parseFrom(body.array()));
-            position += HEADER_BYTES + length;
+    /** A new, empty log of generation 1: its header synced, its directory entry synced, checkpointed. */
+    private static WriteLog create(WalFiles files, Path file) throws IOException {
+        FileChannel channel = files.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            writeFully(channel, fileHeader(1), 0);
+            channel.force(true);
+            files.syncDirectory(file.getParent());
+            WriteLog log = new WriteLog(files, file, channel, 1, FILE_HEADER_BYTES, new SeqRing());
+            log.checkpoint();
+            return log;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
-        return position;
     }
 
-    private static int checksum(byte[] bytes, int length) {
+    /**
+     * Reads a log of version 1 (records from offset 0, a CRC of the operation's bytes alone, no
+     * checkpoint) and rewrites it as version 2. With no checkpoint, only a last record the end of
+     * the file cuts short (or zeros to the end) counts as torn; any other damage refuses to open.
+     */
+    private static WriteLog migrate(WalFiles files, Path file, List<WriteOp> replayed) throws IOException {
+        List<WriteOp> ops = new ArrayList<>();
+        try (FileChannel old = files.open(file, StandardOpenOption.READ)) {
+            long size = old.size();
+            long position = 0;
+            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+            while (position < size) {
+                if (position + HEADER_BYTES > size || zerosToEnd(old, position, size)) {
+                    break; // torn tail
+                }
+                header.clear();
+                readFully(old, header, position);
+                int length = header.getInt(0);
+                int crc = header.getInt(4);
+                if (length > 0 && length <= MAX_RECORD_BYTES && position + HEADER_BYTES + length > size) {
+                    break; // torn tail
+                }
+                ByteBuffer body = length > 0 && length <= MAX_RECORD_BYTES ? ByteBuffer.allocate(length) : null;
+                if (body == null || !readFully(old, body, position + HEADER_BYTES)
+                        || crc32c(null, body.array()) != crc) {
+                    throw refused(file, "(format version 1) has a damaged record at offset " + position + " of " + size
+                            + " with whole data after it");
+                }
+                ops.add(WriteOp.parseFrom(body.array()));
+                position += HEADER_BYTES + length;
+            }
+        }
+        Path next = file.resolveSibling(file.getFileName() + ".v2");
+        Files.deleteIfExists(next);
+        FileChannel channel = writeGeneration(files, next, 1, ops);
+        try {
+            // Checkpoint first: a crash before the rename leaves the old log, which is migrated again.
+            new WalCheckpoint(1, channel.size()).write(files, checkpointOf(file));
+            files.move(next, file);
+            files.syncDirectory(file.getParent());
+            replayed.addAll(ops);
+            return new WriteLog(files, file, channel, 1, channel.size(), offsetsOf(ops));
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private static boolean zerosToEnd(FileChannel channel, long position, long size) throws IOException {
+        if (size - position > 1024 * 1024) {
+            return false;
+        }
+        ByteBuffer rest = ByteBuffer.allocate((int) (size - position));
+        readFully(channel, rest, position);
+        for (byte b : rest.array()) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Writes a whole log file of {@code generation} holding {@code ops} and syncs it; returns it open. */
+    private static FileChannel writeGeneration(WalFiles files, Path path, long generation, List<WriteOp> ops)
+            throws IOException {
+        FileChannel channel = files.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            writeFully(channel, fileHeader(generation), 0);
+            if (!ops.isEmpty()) {
+                writeFully(channel, encode(ops), FILE_HEADER_BYTES);
+            }
+            channel.force(true);
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** Where each of {@code ops} starts in a log file that holds exactly them. */
+    private static SeqRing offsetsOf(List<WriteOp> ops) {
+        SeqRing offsets = new SeqRing();
+        long at = FILE_HEADER_BYTES;
+        for (WriteOp op : ops) {
+            offsets.add(op.getSeq(), at);
+            at += HEADER_BYTES + op.getSerializedSize();
+        }
+        return offsets;
+    }
+
+    private static IOException refused(Path file, String what) {
+        return new IOException("write-ahead log " + file + " " + what + ": it is not opened, as it may hold"
+                + " acknowledged writes; rebuild this copy (stop the leaf, delete " + file.getParent()
+                + ", start it again: the root restores it from another replica)");
+    }
+
+    private static ByteBuffer fileHeader(long generation) {
+        return ByteBuffer.allocate(FILE_HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(generation).flip();
+    }
+
+    /**
+     * Reads the records between {@code position} and {@code limit} (which must end on a record)
+     * with a seq above {@code fromSeq} into {@code into}, until they hold {@code maxBytes} of
+     * operations (always at least one); notes where each record starts in {@code offsets} (if any).
+     *
+     * @return whether it stopped at {@code maxBytes} before {@code limit}
+     * @throws IOException naming the file and offset of a damaged record
+     */
+    private static boolean readRecords(Path file, FileChannel channel, long position, long limit, long fromSeq,
+            long maxBytes, List<WriteOp> into, SeqRing offsets) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+        long bytes = 0;
+        while (position < limit) {
+            if (position + HEADER_BYTES > limit) {
+                throw corrupt(file, position, limit, "a record header runs past the synced end");
+            }
+            header.clear();
+            readFully(channel, header, position);
+            int length = header.getInt(0);
+            int crc = header.getInt(4);
+            if (length <= 0 || length > MAX_RECORD_BYTES || position + HEADER_BYTES + length > limit) {
+                throw corrupt(file, position, limit, "a record length of " + length);
+            }
+            ByteBuffer body = ByteBuffer.allocate(length);
+            if (!readFully(channel, body, position + HEADER_BYTES) || crc32c(lengthBytes(length), body.array()) != crc) {
+                throw corrupt(file, position, limit, "a checksum that does not match");
+            }
+            WriteOp op = WriteOp.parseFrom(body.array());
+            if (offsets != null) {
+                offsets.add(op.getSeq(), position);
+            }
+            if (op.getSeq() > fromSeq) {
+                if (!into.isEmpty() && bytes + length > maxBytes) {
+                    return true;
+                }
+                into.add(op);
+                bytes += length;
+            }
+            position += HEADER_BYTES + length;
+        }
+        return false;
+    }
+
+    private static IOException corrupt(Path file, long position, long limit, String what) {
+        return refused(file, "is damaged at offset " + position + " (" + what + "), inside the range its checkpoint"
+                + " says was synced (up to offset " + limit + ")");
+    }
+
+    private static boolean readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer, position + buffer.position()) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+        long at = position;
+        while (buffer.hasRemaining()) {
+            at += channel.write(buffer, at);
+        }
+    }
+
+    private static byte[] lengthBytes(int length) {
+        return ByteBuffer.allocate(4).putInt(length).array();
+    }
+
+    private static int crc32c(byte[] prefix, byte[] bytes) {
         CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, length);
+        if (prefix != null) {
+            crc.update(prefix);
+        }
+        crc.update(bytes);
         return (int) crc.getValue();
     }
 
-    /** Writes the operations at the end of the log; not durable until {@link #sync}. */
-    void append(List<WriteOp> ops) throws IOException {
+    private static ByteBuffer encode(List<WriteOp> ops) {
         int total = 0;
         List<byte[]> encoded = new ArrayList<>(ops.size());
         for (WriteOp op : ops) {
             byte[] bytes = op.toByteArray();
+            if (bytes.length == 0) {
+                throw new IllegalArgumentException("op: an empty operation (expected: one with a kind, id or seq)");
+            }
             encoded.add(bytes);
             total += HEADER_BYTES + bytes.length;
         }
         ByteBuffer buffer = ByteBuffer.allocate(total);
         for (byte[] bytes : encoded) {
-            buffer.putInt(bytes.length).putInt(checksum(bytes, bytes.length)).put(bytes);
+            buffer.putInt(bytes.length).putInt(crc32c(lengthBytes(bytes.length), bytes)).put(bytes);
         }
-        buffer.flip();
-        long position = end;
-        while (buffer.hasRemaining()) {
-            position += channel.write(buffer, position);
-        }
-        end = position;
+        return buffer.flip();
     }
 
-    /** Makes everything appended durable. */
+    /** The I/O error that failed this log, or null while it takes writes. */
+    IOException failure() {
+        return failure;
+    }
+
+    private void requireUsable() throws IOException {
+        if (failure != null) {
+            throw new IOException("write-ahead log " + file + " failed earlier (" + failure.getMessage()
+                    + "): this copy takes no more writes until it is opened again or rebuilt", failure);
+        }
+    }
+
+    /** Remembers the first I/O error: from now on the log refuses everything. */
+    private IOException fail(Exception e) {
+        IOException cause = e instanceof IOException io ? io : new IOException(e);
+        if (failure == null) {
+            failure = cause;
+        }
+        return cause;
+    }
+
+    /** Writes the operations at the end of the log; not durable (nor read back) until {@link #sync}. */
+    void append(List<WriteOp> ops) throws IOException {
+        requireUsable();
+        ByteBuffer buffer = encode(ops);
+        try {
+            long at = written;
+            writeFully(channel, buffer, at);
+            written = at + buffer.limit();
+            for (WriteOp op : ops) {
+                offsets.add(op.getSeq(), at);
+                at += HEADER_BYTES + op.getSerializedSize();
+            }
+        } catch (IOException | RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** Makes everything appended durable, then records that in the checkpoint. */
     void sync() throws IOException {
-        channel.force(false);
+        requireUsable();
+        try {
+            channel.force(false);
+            long synced = end;
+            end = written;
+            try {
+                checkpoint();
+            } catch (IOException | RuntimeException e) {
+                end = synced;
+                throw e;
+            }
+        } catch (IOException | RuntimeException e) {
+            throw fail(e);
+        }
     }
 
-    /** The logged operations with a seq above {@code fromSeq}, in order. */
+    private void checkpoint() throws IOException {
+        new WalCheckpoint(generation, end).write(files, checkpointFile);
+    }
+
+    /** The synced operations with a seq above {@code fromSeq}, in order. */
     List<WriteOp> readFrom(long fromSeq) throws IOException {
-        List<WriteOp> all = new ArrayList<>();
-        readRecords(channel, 0, all);
-        return all.stream().filter(op -> op.getSeq() > fromSeq).toList();
+        return readFrom(fromSeq, Long.MAX_VALUE);
+    }
+
+    /**
+     * The synced operations with a seq above {@code fromSeq}, in order, up to {@code maxBytes} of
+     * encoded operations (at least one, however large), so an answer fits in a frame; the caller
+     * asks again from the last one it got.
+     */
+    List<WriteOp> readFrom(long fromSeq, long maxBytes) throws IOException {
+        requireUsable();
+        List<WriteOp> ops = new ArrayList<>();
+        // Seek to the first record wanted when its place is known; else read from the start.
+        long from = fromSeq < Long.MAX_VALUE && offsets.holds(fromSeq + 1) ? offsets.get(fromSeq + 1) : FILE_HEADER_BYTES;
+        readRecords(file, channel, from, end, fromSeq, maxBytes, ops, null);
+        return ops;
     }
 
     /**
@@ -140,36 +457,34 @@ final class WriteLog implements Closeable {
      * @return how many were dropped
      */
     int trim(long seq) throws IOException {
+        requireUsable();
         List<WriteOp> all = new ArrayList<>();
-        readRecords(channel, 0, all);
+        readRecords(file, channel, FILE_HEADER_BYTES, end, Long.MIN_VALUE, Long.MAX_VALUE, all, null);
         List<WriteOp> kept = all.stream().filter(op -> op.getSeq() > seq).toList();
         if (kept.size() == all.size()) {
             return 0;
         }
         Path next = file.resolveSibling(file.getFileName() + ".trimmed");
-        Files.deleteIfExists(next);
-        FileChannel trimmed = FileChannel.open(next, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        long trimmedEnd;
         try {
-            WriteLog writer = new WriteLog(next, trimmed, 0);
-            if (!kept.isEmpty()) {
-                writer.append(kept);
+            Files.deleteIfExists(next);
+            FileChannel trimmed = writeGeneration(files, next, generation + 1, kept);
+            try {
+                files.move(next, file);
+            } catch (IOException | RuntimeException e) {
+                trimmed.close();
+                throw e;
             }
-            trimmed.force(true);
-            trimmedEnd = writer.end;
-            Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            // The new file is the log from here on, whatever the directory sync says.
+            channel.close();
+            channel = trimmed;
+            generation++;
+            end = channel.size();
+            written = end;
+            offsets = offsetsOf(kept);
+            files.syncDirectory(file.getParent());
+            checkpoint();
         } catch (IOException | RuntimeException e) {
-            trimmed.close();
-            throw e;
-        }
-        // The new file is the log from here on, whatever the directory sync says.
-        channel.close();
-        channel = trimmed;
-        end = trimmedEnd;
-        channel.position(end);
-        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            dir.force(true);
+            throw fail(e);
         }
         return all.size() - kept.size();
     }

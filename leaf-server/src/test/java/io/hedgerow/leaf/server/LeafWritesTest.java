@@ -106,15 +106,21 @@ class LeafWritesTest {
     }
 
     @Test
-    void aReplicaTakesThePrimarysNumbersSkipsAResendRefusesAGapAndServesItsWritesAfterARestart() throws IOException {
+    void aReplicaTakesThePrimarysNumbersAcceptsAResendRefusesADivergedOpAndAGapAndServesItsWritesAfterARestart()
+            throws IOException {
         PartitionStore store = TestLeaves.hedgerowIndex(dir.resolve(INDEX), INDEX, PARTITIONS);
         FrameSocket root = start(store, 0);
         int partition = PARTITIONER.partitionOf("new-7");
         WriteOp numbered = upsert("new-7", "an otter in the reeds").toBuilder().setSeq(1).build();
 
         assertThat(write(root, partition, false, true, numbered).getLastSeq()).isEqualTo(1);
-        assertThat(write(root, partition, false, true, numbered.toBuilder().setFields(0,
-                StoredField.newBuilder().setName("body").setValue("ignored resend")).build()).getLastSeq()).isEqualTo(1);
+        assertThat(write(root, partition, false, true, numbered).getLastSeq()).as("the same op again").isEqualTo(1);
+        root.send(Frame.newBuilder().setWrite(WriteRequest.newBuilder().setRequestId(nextId++).setPartition(partition)
+                .addOps(numbered.toBuilder().setFields(0, StoredField.newBuilder().setName("body")
+                        .setValue("another op under seq 1")))).build());
+        WriteResponse diverged = root.receive().getWriteResult();
+        assertThat(diverged.getStatus()).as("never skipped as a resend").isEqualTo(Status.ERROR);
+        assertThat(diverged.getError()).startsWith("diverged: ");
         assertThat(ids(search(root, partition, "otter"))).containsExactly("new-7");
         root.send(Frame.newBuilder().setWrite(WriteRequest.newBuilder().setRequestId(nextId++).setPartition(partition)
                 .addOps(upsert("new-9", "a gap").toBuilder().setSeq(5))).build());

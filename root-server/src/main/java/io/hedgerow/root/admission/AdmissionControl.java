@@ -5,18 +5,32 @@ import com.netflix.concurrency.limits.limit.FixedLimit;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limit.VegasLimit;
 import io.hedgerow.api.QueryPriority;
+import io.hedgerow.common.time.Ticker;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 
 /**
- * Admission control at the root: a bound on the searches in flight, learnt from their latency, so
- * that what the cluster cannot serve in time is refused at once (a 503 with {@code Retry-After})
- * instead of queueing behind work that will then miss its deadline too. Without it, a root offered
- * twice its capacity sends everything on, leaves fill their queues and answer busy, retries and
- * backups pile on, and nearly every result comes back late or tainted.
+ * Admission control at the root: a bound on the searches in flight, learnt from their latency, and
+ * a bounded queue in front of it. Without a bound, a root offered twice its capacity sends
+ * everything on, leaves fill their queues and answer busy, retries and backups pile on, and nearly
+ * every result comes back late or tainted.
+ *
+ * <p><b>Over the limit, a search waits.</b> A search that finds the limit reached waits at the root
+ * in a FIFO ({@link AdmissionQueue}) and starts when a search in flight ends, on the thread that
+ * ended it, through the {@link Waiter} it left (the HTTP layer hands it to its own event loop: the
+ * queue holds callbacks, no thread waits). It is refused at once (a 503 with {@code Retry-After})
+ * only when the queue is full, when its deadline would pass before its turn, or when the queue delay
+ * keeps growing ({@link QueueDelayRule}, CoDel decided at arrival): never after having waited. A
+ * waiting search whose client goes away leaves the queue ({@link Ticket#cancel}). So a closed loop
+ * of more clients than the limit is served, slower, instead of being refused three times in four
+ * (issue 30), while an open loop over capacity is still shed at once.
  *
  * <p>The limit comes from a {@link Limit} of Netflix's concurrency-limits library ({@link
  * AdmissionSettings.Algorithm}): Gradient2 compares the latency of each search with a long-term
@@ -24,9 +38,13 @@ import java.util.concurrent.atomic.LongAdder;
  * estimates the queue from the least latency seen and backs off on drops. The gate around it is
  * ours: an interactive search is admitted while fewer than the limit are in flight, a batch search
  * only while fewer than {@code batchShare} of it are, so batch work is shed first and cannot crowd
- * out interactive work. Each admitted search reports when it ends ({@link Permit#release}): its
- * latency from the first byte of its request (so time queued at the root counts), or a drop when it
- * failed for want of capacity (a timeout, no partition answering). Searches that measure nothing
+ * out interactive work; queued, interactive searches start first and batch ones get {@code
+ * batchShare} of the queue. Each admitted search reports when it ends ({@link Permit#release}): its
+ * latency from the first byte of its request, or from when it left the queue if it waited (or a
+ * drop when it failed for want of capacity: a timeout, no partition answering). Time queued at the
+ * root is left out of the sample on purpose: the limit is what it measures against, so counting it
+ * would read the limit's own queue as the cluster's load, and Vegas would sink to its floor and
+ * lengthen the queue further. Searches that measure nothing
  * about the cluster's load (served from the cache, refused as bad or blocklisted) are left out, so
  * a cache hit's few microseconds do not pass for an idle cluster.
  *
@@ -36,10 +54,14 @@ import java.util.concurrent.atomic.LongAdder;
  * drops; Gradient2 ignores them by design and sees the latency that the retries add.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every event loop admits and releases searches
- * of its own connections. Admission is a compare-and-set on one counter, so the limit is never
+ * of its own connections. Taking a place is a compare-and-set on one counter, so the limit is never
  * exceeded (batch never beyond its share); the limit read is a volatile read, updated under the
- * library's lock when a search ends. Time comes from the caller (ticker readings), never from a
- * clock of this class: tests drive it with a manual ticker.
+ * library's lock when a search ends. While nothing waits, admission takes no lock; the queue is
+ * guarded by one lock, taken only over the limit, by a release while something waits, and by a
+ * cancel. A release that frees a place while a search waits always starts one: both the enqueuer and
+ * the releaser look at the other's side after changing their own. Waiters are called outside the
+ * lock. Time comes from the injected {@link Ticker} (queue times) and from the caller (latency
+ * samples, on the same ticker): tests drive both with a manual ticker.
  */
 public final class AdmissionControl {
     /** How an admitted search ended, for the limit. */
@@ -52,17 +74,67 @@ public final class AdmissionControl {
         IGNORED
     }
 
+    /** Starts a search that waited in the queue. Called once, on the thread that freed its place. */
+    @FunctionalInterface
+    public interface Waiter {
+        /**
+         * Its turn came: run it and release {@code permit} when it ends. Must not block (it runs on
+         * another search's thread): hand the work to the search's own thread.
+         *
+         * @param queuedNanos how long it waited in the queue
+         */
+        void start(Permit permit, long queuedNanos);
+    }
+
+    /** What {@link #acquire} decided. */
+    public sealed interface Admission permits Admitted, Queued, Refused {
+    }
+
+    /** Run it now; release the permit when it ends. */
+    public record Admitted(Permit permit) implements Admission {
+    }
+
+    /** It waits: its waiter is called when its turn comes; cancel the ticket if its client goes away. */
+    public record Queued(Ticket ticket) implements Admission {
+    }
+
+    /** Refused at once (counted). */
+    public record Refused(Refusal reason) implements Admission {
+    }
+
+    private static final System.Logger LOG = System.getLogger(AdmissionControl.class.getName());
+
     private final AdmissionSettings settings;
     /** Null when admission is off. */
     private final Limit limit;
+    private final Ticker ticker;
     private final AtomicInteger inflight = new AtomicInteger();
     private final AtomicInteger busyUncharged = new AtomicInteger();
     private final LongAdder admitted = new LongAdder();
     private final LongAdder drops = new LongAdder();
     private final Map<QueryPriority, LongAdder> rejected = new EnumMap<>(QueryPriority.class);
+    private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
+    private final ReentrantLock queueLock = new ReentrantLock();
+    /** Guarded by queueLock. */
+    private final AdmissionQueue<Waiter> queue;
+    /** The queue's size, written under queueLock, read without it. */
+    private final AtomicInteger queued = new AtomicInteger();
+    private final LongAdder waited = new LongAdder();
+    private final LongAdder waitedNanos = new LongAdder();
+    private final LongAdder abandoned = new LongAdder();
+    private volatile long lastWaitNanos;
+    private volatile IntSupplier openConnections = () -> 0;
 
+    /** On the system ticker. */
     public AdmissionControl(AdmissionSettings settings) {
+        this(settings, Ticker.system());
+    }
+
+    /** @param ticker the clock of queue times; latency samples must come from the same one */
+    public AdmissionControl(AdmissionSettings settings, Ticker ticker) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.queue = new AdmissionQueue<>(settings);
         this.limit = switch (settings.algorithm()) {
             case GRADIENT2 -> Gradient2Limit.newBuilder()
                     .initialLimit(settings.initialLimit())
@@ -79,6 +151,23 @@ public final class AdmissionControl {
         for (QueryPriority priority : QueryPriority.values()) {
             rejected.put(priority, new LongAdder());
         }
+        for (Refusal reason : Refusal.values()) {
+            refusals.put(reason, new LongAdder());
+        }
+    }
+
+    /**
+     * Where the queue's capacity comes from: about one waiting search per open HTTP connection
+     * ({@link AdmissionSettings#queueCapacity}). The HTTP server sets it once when it starts; until
+     * then the capacity is as for no connection.
+     */
+    public void queueCapacityFrom(IntSupplier connections) {
+        this.openConnections = Objects.requireNonNull(connections, "connections");
+    }
+
+    /** Searches that may wait now. */
+    public int queueCapacity() {
+        return settings.queueCapacity(openConnections.getAsInt());
     }
 
     public AdmissionSettings settings() {
@@ -86,24 +175,129 @@ public final class AdmissionControl {
     }
 
     /**
-     * Admits a search if the limit allows it.
+     * Admits a search if the limit allows it, never queueing it: a search over the limit is refused
+     * ({@link Refusal#QUEUE_FULL}, counted).
      *
-     * @param startNanos when the search's request began to arrive, on the caller's ticker
-     * @return its permit, to release when it ends; null when it is refused (counted)
+     * @param startNanos when the search's request began to arrive, on the ticker
+     * @return its permit, to release when it ends; null when it is refused
      */
     public Permit tryAcquire(QueryPriority priority, long startNanos) {
+        Permit permit = tryTake(priority, startNanos);
+        if (permit == null) {
+            refuse(priority, Refusal.QUEUE_FULL);
+        }
+        return permit;
+    }
+
+    /**
+     * Admits a search now, queues it, or refuses it at once (see the class comment). A queued
+     * search's {@code waiter} may be called before this returns, on this thread.
+     *
+     * @param startNanos    when the search's request began to arrive, on the ticker: its latency
+     *                      sample starts there if it is admitted now (from when it leaves the queue if it waits)
+     * @param deadlineNanos when its time is up, on the ticker: it is refused when the expected
+     *                      queue delay would outlast it
+     */
+    public Admission acquire(QueryPriority priority, long startNanos, long deadlineNanos, Waiter waiter) {
+        Objects.requireNonNull(waiter, "waiter");
+        if (queued.get() == 0) {
+            Permit permit = tryTake(priority, startNanos);
+            if (permit != null) {
+                return new Admitted(permit);
+            }
+        }
+        AdmissionQueue.Entry<Waiter> entry = new AdmissionQueue.Entry<>(waiter, priority, deadlineNanos);
+        queueLock.lock();
+        try {
+            if (queue.isEmpty()) {
+                // Nothing waits: a place freed since the look above goes to this search (FIFO kept).
+                Permit permit = tryTake(priority, startNanos);
+                if (permit != null) {
+                    return new Admitted(permit);
+                }
+            }
+            Refusal refusal = queue.offer(entry, queueCapacity(), ticker.nanoTime());
+            if (refusal != null) {
+                refuse(priority, refusal);
+                return new Refused(refusal);
+            }
+            queued.set(queue.size());
+        } finally {
+            queueLock.unlock();
+        }
+        startWaiting(); // a place may have freed up between the look above and the enqueue
+        return new Queued(new Ticket(entry));
+    }
+
+    private void refuse(QueryPriority priority, Refusal reason) {
+        rejected.get(priority).increment();
+        refusals.get(reason).increment();
+    }
+
+    private Permit tryTake(QueryPriority priority, long startNanos) {
+        int taken = reserve(priority);
+        return taken == 0 ? null : new Permit(startNanos, taken);
+    }
+
+    /** Takes a place under the class's cap: the searches in flight with it, or 0 when there is none. */
+    private int reserve(QueryPriority priority) {
         int cap = cap(priority);
         while (true) {
             int current = inflight.get();
             if (current >= cap) {
-                rejected.get(priority).increment();
-                return null;
+                return 0;
             }
             if (inflight.compareAndSet(current, current + 1)) {
                 admitted.increment();
-                return new Permit(startNanos, current + 1);
+                return current + 1;
             }
         }
+    }
+
+    /**
+     * Starts waiting searches while places are free: takes them under the lock, calls them after. A
+     * waiter that throws (a bug: it must only hand the search to its thread) gives its place back and
+     * is logged; the others still start, and the release that freed the place is not failed by it.
+     */
+    private void startWaiting() {
+        List<Start> starts = null;
+        queueLock.lock();
+        try {
+            while (!queue.isEmpty()) {
+                long now = ticker.nanoTime();
+                int[] taken = new int[1];
+                AdmissionQueue.Entry<Waiter> next = queue.poll(priority -> (taken[0] = reserve(priority)) > 0, now);
+                if (next == null) {
+                    break;
+                }
+                long waitNanos = now - next.enqueuedNanos();
+                waited.increment();
+                waitedNanos.add(waitNanos);
+                if (starts == null) {
+                    starts = new ArrayList<>();
+                }
+                // Its latency sample starts now, not at its first byte: see the class comment.
+                starts.add(new Start(next.waiter(), new Permit(now, taken[0]), waitNanos));
+            }
+            lastWaitNanos = queue.lastWaitNanos();
+            queued.set(queue.size());
+        } finally {
+            queueLock.unlock();
+        }
+        if (starts == null) {
+            return;
+        }
+        for (Start start : starts) {
+            try {
+                start.waiter().start(start.permit(), start.waitNanos());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "a queued search could not be started; its place goes to the next", e);
+                start.permit().release(Outcome.IGNORED, ticker.nanoTime());
+            }
+        }
+    }
+
+    private record Start(Waiter waiter, Permit permit, long waitNanos) {
     }
 
     private int cap(QueryPriority priority) {
@@ -127,6 +321,36 @@ public final class AdmissionControl {
     /** Searches admitted and not yet ended. */
     public int inflight() {
         return inflight.get();
+    }
+
+    /** Searches waiting in the queue now. */
+    public int queued() {
+        return queued.get();
+    }
+
+    /** Searches refused so far for {@code reason}. */
+    public long refused(Refusal reason) {
+        return refusals.get(reason).sum();
+    }
+
+    /** Searches that waited in the queue and then started. */
+    public long waited() {
+        return waited.sum();
+    }
+
+    /** The time those searches waited, in total. */
+    public long waitedNanos() {
+        return waitedNanos.sum();
+    }
+
+    /** The queue delay of the last search to leave the queue. */
+    public long lastWaitNanos() {
+        return lastWaitNanos;
+    }
+
+    /** Queued searches taken out of the queue because their client went away. */
+    public long abandoned() {
+        return abandoned.sum();
     }
 
     public long admitted() {
@@ -168,6 +392,35 @@ public final class AdmissionControl {
         }
     }
 
+    /** A queued search's place in the queue. */
+    public final class Ticket {
+        private final AdmissionQueue.Entry<Waiter> entry;
+
+        private Ticket(AdmissionQueue.Entry<Waiter> entry) {
+            this.entry = entry;
+        }
+
+        /**
+         * Takes the search out of the queue (its client went away): its waiter will not be called.
+         *
+         * @return false when it had already started (or was cancelled)
+         */
+        public boolean cancel() {
+            queueLock.lock();
+            try {
+                boolean removed = queue.remove(entry);
+                if (removed) {
+                    abandoned.increment();
+                    lastWaitNanos = queue.lastWaitNanos();
+                    queued.set(queue.size());
+                }
+                return removed;
+            } finally {
+                queueLock.unlock();
+            }
+        }
+    }
+
     /** One admitted search. Release it exactly once; later releases are ignored. */
     public final class Permit {
         private final long startNanos;
@@ -192,9 +445,15 @@ public final class AdmissionControl {
                 released = true;
             }
             inflight.decrementAndGet();
-            if (limit == null || outcome == Outcome.IGNORED) {
-                return;
+            if (limit != null && outcome != Outcome.IGNORED) {
+                sample(outcome, endNanos);
             }
+            if (queued.get() > 0) {
+                startWaiting();
+            }
+        }
+
+        private void sample(Outcome outcome, long endNanos) {
             boolean drop = outcome == Outcome.DROPPED || takeBusy();
             if (drop) {
                 drops.increment();

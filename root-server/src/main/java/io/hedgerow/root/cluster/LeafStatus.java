@@ -31,6 +31,8 @@ public final class LeafStatus {
     private volatile boolean draining;
     private volatile boolean everReady;
     private volatile Supervision supervision;
+    /** The leaf's HTTP port as its HelloAck named it ("": none, or not heard yet). */
+    private volatile String httpAddress = "";
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
         this(index, address, connections, ticker, true);
@@ -51,6 +53,26 @@ public final class LeafStatus {
 
     public int index() {
         return index;
+    }
+
+    /** host:port of the leaf's HTTP port (probes, /metrics), as it last said; "" when it named none. */
+    public String httpAddress() {
+        return httpAddress;
+    }
+
+    /**
+     * Remembers the HTTP address the leaf's HelloAck named. A leaf listening on every interface names
+     * a wildcard host; the root names it by the host it dials the leaf on instead.
+     */
+    public void httpAddress(String reported) {
+        int colon = reported.lastIndexOf(':');
+        if (colon > 0) {
+            String host = reported.substring(0, colon);
+            if (host.equals("0.0.0.0") || host.equals("::") || host.equals("0:0:0:0:0:0:0:0")) {
+                reported = address.host() + reported.substring(colon);
+            }
+        }
+        httpAddress = reported;
     }
 
     public LeafAddress address() {

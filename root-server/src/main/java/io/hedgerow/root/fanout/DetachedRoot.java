@@ -22,6 +22,7 @@ import io.hedgerow.root.search.Event;
 import io.hedgerow.root.search.FanOutContext;
 import io.hedgerow.root.search.FetchCopy;
 import io.hedgerow.root.search.FetchPhase;
+import io.hedgerow.root.search.LeafLedger;
 import io.hedgerow.root.search.LeafProgress;
 import io.hedgerow.root.search.LeafView;
 import io.hedgerow.root.search.RunContext;
@@ -30,7 +31,6 @@ import io.hedgerow.root.search.SearchRun;
 import io.hedgerow.root.search.SubRequest;
 import io.hedgerow.root.tail.IndexQueryParser;
 import io.hedgerow.root.tail.TailGuard;
-import io.hedgerow.root.transport.LeafListener;
 import io.hedgerow.root.transport.LoopConnections;
 import java.util.HashMap;
 import java.util.List;
@@ -51,7 +51,9 @@ import java.util.random.RandomGenerator;
  * answered nor lost: a copy the run cancelled stays outstanding until its leaf answers the cancel;
  * what the dispatch policy sees), the leaf's load ({@link LeafLoad}: latency, queue, silence) and its
  * progress ({@link LeafProgress}, what the canary check reads); and, as a connection does, it hands
- * the run no answer to a copy the run has cancelled, nor to a shadow copy. The wire must answer
+ * the run no answer to a copy the run has cancelled, nor to a shadow copy. What it books of each copy
+ * and answer is booked by the server's own {@link LeafLedger}, one per leaf, as a connection books
+ * it: the simulator cannot drift from the server there. The wire must answer
  * every copy, cancelled or not, or lose it, as a leaf does.
  *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: one thread drives it and all its searches,
@@ -83,8 +85,7 @@ public final class DetachedRoot {
     private final FanOutContext context;
     private final Wire wire;
     private final int[] outstanding;
-    private final LeafProgress[] progress;
-    private final LeafListener[] listeners;
+    private final LeafLedger[] ledgers;
     private final StallRule stallRule;
     private final boolean[] ready;
     private final View view = new View();
@@ -104,13 +105,11 @@ public final class DetachedRoot {
         this.wire = wire;
         int leaves = cluster.leaves().size();
         this.outstanding = new int[leaves];
-        this.progress = new LeafProgress[leaves];
-        this.listeners = new LeafListener[leaves];
+        this.ledgers = new LeafLedger[leaves];
         this.stallRule = cluster.config().adaptation().stallRule();
         this.ready = new boolean[leaves];
         for (int leaf = 0; leaf < leaves; leaf++) {
-            progress[leaf] = new LeafProgress();
-            listeners[leaf] = new LeafListener(leaf, cluster.probation(), cluster.slowStart());
+            ledgers[leaf] = new LeafLedger(leaf, cluster.probation(), cluster.slowStart(), cluster.partitionLoad());
             ready[leaf] = true;
             leavesByName.put(cluster.leaf(leaf).name(), leaf);
         }
@@ -139,6 +138,11 @@ public final class DetachedRoot {
     /** Copies sent to {@code leaf} and not yet answered or lost (cancelled ones included). */
     public int outstanding(int leaf) {
         return outstanding[leaf];
+    }
+
+    /** How far {@code leaf} has got through what was sent to it (what the canary check reads). */
+    public LeafProgress progress(int leaf) {
+        return ledgers[leaf].progress();
     }
 
     /**
@@ -190,16 +194,12 @@ public final class DetachedRoot {
         public void answered(Copy copy, SearchResponse response, long nowNanos) {
             int leaf = copy.leaf();
             outstanding[leaf]--;
-            listeners[leaf].heard(nowNanos);
-            context.cluster().partitionLoad().record(response.getPartition(), response.getServiceNanos());
-            listeners[leaf].searched(copy.sub, response, nowNanos);
-            if (copy.sub.cancelled() || copy.sub.kind() == SubRequestTrace.Kind.SHADOW) {
-                return; // as a connection does: the run stopped waiting for it, or never waited
+            SearchCopy sub = (SearchCopy) copy.sub;
+            if (sub.cancelled()) { // as a connection does: the run stopped waiting for it
+                ledgers[leaf].answeredAfterCancel(sub, response, nowNanos, context.metrics());
+            } else if (ledgers[leaf].answered(sub, response, nowNanos)) {
+                execute(run.handle(new Event.Answered(sub, response, nowNanos)));
             }
-            if (response.getStatus() == Status.OK) {
-                progress[leaf].done(nowNanos, copy.sub.sentNanos(), copy.sub.priority());
-            }
-            execute(run.handle(new Event.Answered((SearchCopy) copy.sub, response, nowNanos)));
         }
 
         /**
@@ -209,17 +209,18 @@ public final class DetachedRoot {
         public void fetched(Copy copy, FetchResponse response, long nowNanos) {
             int leaf = copy.leaf();
             outstanding[leaf]--;
-            listeners[leaf].heard(nowNanos);
             if (copy.sub.cancelled()) {
+                ledgers[leaf].fetchedAfterCancel(copy.sub, response.getStatus(), nowNanos, context.metrics());
                 return;
             }
+            ledgers[leaf].fetched(nowNanos);
             execute(run.handle(new Event.Fetched((FetchCopy) copy.sub, response, nowNanos)));
         }
 
         /** The connection that carried {@code copy} closed before its answer came. */
         public void lost(Copy copy, String reason, long nowNanos) {
             outstanding[copy.leaf()]--;
-            if (copy.sub.cancelled() || copy.sub.kind() == SubRequestTrace.Kind.SHADOW) {
+            if (!LeafLedger.runHearsLoss(copy.sub)) {
                 return;
             }
             execute(run.handle(new Event.ConnectionLost(copy.sub, reason, nowNanos)));
@@ -262,7 +263,7 @@ public final class DetachedRoot {
 
     /** The copy goes out now: owed by its leaf until answered or lost. */
     private <C extends SubRequest> C sent(C copy) {
-        listeners[copy.leaf()].sent(context.ticker().nanoTime(), outstanding[copy.leaf()]);
+        ledgers[copy.leaf()].sent(context.ticker().nanoTime(), outstanding[copy.leaf()]);
         outstanding[copy.leaf()]++;
         return copy;
     }
@@ -370,12 +371,13 @@ public final class DetachedRoot {
 
         @Override
         public LeafLoad load(int leaf) {
-            return listeners[leaf].load();
+            return ledgers[leaf].load();
         }
 
         @Override
         public boolean stalled(int leaf) {
-            return listeners[leaf].load().stalled(stallRule, outstanding[leaf], context.ticker().nanoTime());
+            return stallRule != null
+                    && ledgers[leaf].load().stalled(stallRule, outstanding[leaf], context.ticker().nanoTime());
         }
 
         @Override
@@ -384,13 +386,24 @@ public final class DetachedRoot {
         }
 
         @Override
+        public boolean stale(int partition, int leaf) {
+            return context.cluster().staleReplicas().stale(partition, leaf);
+        }
+
+        @Override
+        public double share(int leaf) {
+            var slowStart = context.cluster().slowStart();
+            return slowStart.inSlowStart(leaf) ? slowStart.share(leaf, context.ticker().nanoTime()) : 1;
+        }
+
+        @Override
         public boolean overtaken(int leaf, long sentNanos, Priority priority) {
-            return progress[leaf].overtaken(sentNanos, priority);
+            return ledgers[leaf].progress().overtaken(sentNanos, priority);
         }
 
         @Override
         public boolean doneSince(int leaf, long nanos) {
-            return progress[leaf].doneSince(nanos);
+            return ledgers[leaf].progress().doneSince(nanos);
         }
     }
 }

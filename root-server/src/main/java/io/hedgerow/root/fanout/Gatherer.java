@@ -1,7 +1,6 @@
 package io.hedgerow.root.fanout;
 
 import io.hedgerow.api.SearchResult;
-import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -10,6 +9,7 @@ import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.search.Action;
 import io.hedgerow.root.search.Event;
 import io.hedgerow.root.search.FanOutContext;
+import io.hedgerow.root.search.LeafLedger;
 import io.hedgerow.root.search.SearchRun;
 import io.hedgerow.root.search.SubRequest;
 import io.hedgerow.root.transport.BatchSends;
@@ -69,15 +69,8 @@ final class Gatherer implements QueryCallListener {
 
     @Override
     public void answered(ShardCall call, SearchResponse response) {
+        // Its connection booked it (LeafLedger) and hands on no shadow's answer.
         long now = ticker.nanoTime();
-        if (response.getStatus() == Status.OK) {
-            // Only work done says the leaf is alive and how far it got: a busy or expired answer
-            // comes from a leaf that may be stalled, and jumps its queue.
-            call.connection().progress().done(now, call.copy().sentNanos(), call.copy().priority());
-        }
-        if (call.copy().kind() == SubRequestTrace.Kind.SHADOW) {
-            return; // its connection measured it; the answer itself is dropped
-        }
         batch.answered(call, response.getStatus() == Status.OK, now);
         execute(run.handle(new Event.Answered(call.copy(), response, now)));
     }
@@ -90,7 +83,7 @@ final class Gatherer implements QueryCallListener {
 
     @Override
     public void lost(QueryCall call, String reason) {
-        if (call.copy().kind() == SubRequestTrace.Kind.SHADOW) {
+        if (!LeafLedger.runHearsLoss(call.copy())) {
             return;
         }
         batch.ended(call);

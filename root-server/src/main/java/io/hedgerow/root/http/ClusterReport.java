@@ -2,8 +2,9 @@ package io.hedgerow.root.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.hedgerow.api.QueryPriority;
-import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.admission.AdmissionControl;
+import io.hedgerow.root.admission.Refusal;
+import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.write.DocumentWriter;
@@ -43,9 +44,23 @@ final class ClusterReport {
             }
             json.writeNumberField("inflight", admission.inflight());
             json.writeNumberField("admitted", admission.admitted());
+            json.writeObjectFieldStart("queue");
+            json.writeNumberField("queued", admission.queued());
+            json.writeNumberField("capacity", admission.queueCapacity());
+            json.writeNumberField("waited", admission.waited());
+            long waited = admission.waited();
+            json.writeNumberField("mean_delay_ms", waited == 0 ? 0.0 : admission.waitedNanos() / 1e6 / waited);
+            json.writeNumberField("last_delay_ms", admission.lastWaitNanos() / 1e6);
+            json.writeNumberField("abandoned", admission.abandoned());
+            json.writeEndObject();
             json.writeObjectFieldStart("rejected");
             for (QueryPriority priority : QueryPriority.values()) {
                 json.writeNumberField(priority.label(), admission.rejected(priority));
+            }
+            json.writeEndObject();
+            json.writeObjectFieldStart("refused");
+            for (Refusal reason : Refusal.values()) {
+                json.writeNumberField(reason.label(), admission.refused(reason));
             }
             json.writeEndObject();
             json.writeNumberField("drops", admission.drops());
@@ -64,6 +79,9 @@ final class ClusterReport {
             json.writeStartObject();
             json.writeNumberField("leaf", leaf.index());
             json.writeStringField("address", leaf.address().toString());
+            if (!leaf.httpAddress().isEmpty()) {
+                json.writeStringField("http", leaf.httpAddress());
+            }
             Probation.State probation = cluster.probation().state(leaf.index());
             // Probation is reported over a leaf that is up: a leaf down or draining says so instead.
             json.writeStringField("state", probation.onProbation() && leaf.state() != LeafStatus.State.DOWN

@@ -94,7 +94,7 @@ public final class HttpApiServer implements AutoCloseable {
         BooleanSupplier stopping = readiness::stopping;
         List<Routes> routes = new ArrayList<>();
         routes.add(new SearchRoutes(search, new SearchRequestParser(cluster.config().maxTimeout().toMillis()), admission,
-                metrics, ticker, stopping));
+                metrics, ticker, stopping, cluster.config().defaultTimeout().toNanos()));
         routes.add(new StatusRoutes(cluster, metrics, admission, readiness, documents));
         routes.add(new TailRoutes(tail));
         routes.add(new OpenApiRoutes());
@@ -111,6 +111,7 @@ public final class HttpApiServer implements AutoCloseable {
                 AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths);
         SslContext ssl = settings.tls() == null ? null : TlsContexts.server(settings.tls());
         ConnectionLimits limits = new ConnectionLimits(settings);
+        admission.queueCapacityFrom(limits::open); // about one waiting search per open connection
         ConnectionDrain drain = new ConnectionDrain(limits.channels(), ticker, settings.quietPeriod());
         String host = settings.host();
         int port = settings.port();

@@ -3,6 +3,7 @@ package io.hedgerow.root.http;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.hedgerow.api.Coverage;
 import io.hedgerow.api.Hit;
 import io.hedgerow.api.LeafTrace;
 import io.hedgerow.api.PartitionError;
@@ -95,11 +96,19 @@ final class JsonResponses {
         json.writeStringField("relation", result.totalHits().relation().label());
         json.writeEndObject();
         json.writeBooleanField("tainted", result.tainted());
+        json.writeBooleanField("degraded", result.degraded());
         json.writeStringField("cache", result.cache().label());
         json.writeObjectFieldStart("coverage");
         json.writeNumberField("partitions_total", result.coverage().partitionsTotal());
         json.writeNumberField("partitions_answered", result.coverage().partitionsAnswered());
         json.writeNumberField("docs_fraction", Math.round(result.coverage().docsFraction() * 1e6) / 1e6);
+        if (result.degraded()) {
+            json.writeArrayFieldStart("degraded");
+            for (Coverage.Degradation reason : result.coverage().degraded()) {
+                json.writeString(reason.label());
+            }
+            json.writeEndArray();
+        }
         json.writeEndObject();
         json.writeArrayFieldStart("hits");
         for (Hit hit : result.hits()) {

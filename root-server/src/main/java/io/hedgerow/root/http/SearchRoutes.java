@@ -8,10 +8,17 @@ import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.admission.AdmissionControl.Outcome;
 import io.hedgerow.root.admission.AdmissionControl.Permit;
 import io.hedgerow.root.admission.AdmissionControl;
+import io.hedgerow.root.admission.AdmissionControl.Admitted;
+import io.hedgerow.root.admission.AdmissionControl.Queued;
+import io.hedgerow.root.admission.AdmissionControl.Refused;
+import io.hedgerow.root.admission.AdmissionControl.Ticket;
+import io.hedgerow.root.admission.Refusal;
 import io.hedgerow.root.metrics.RequestLatency;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -20,11 +27,14 @@ import java.util.function.BooleanSupplier;
 
 /**
  * {@code GET} and {@code POST /search}: parses the request, asks admission control for a place
- * (refusing at once with a 503 {@code overloaded} and {@code Retry-After} when there is none, or a
- * 503 {@code shutting_down} when the root is stopping), runs the search with its deadline counted
- * from the request's first byte, and answers. Each answer is timed from that first byte to its
- * last byte written ({@link RequestLatency}, by outcome), and each admitted search reports its end
- * to admission control.
+ * (a 503 {@code shutting_down} when the root is stopping), runs the search with its deadline
+ * counted from the request's first byte, and answers. Over the limit the search waits in
+ * admission control's queue: its callback, called on the thread of the search that freed the
+ * place, hands it back to its own connection's event loop; a client that disconnects meanwhile
+ * takes it out of the queue. A search the queue refuses is answered at once with a 503 {@code
+ * overloaded} and {@code Retry-After}. Each answer is timed from that first byte to its last byte
+ * written ({@link RequestLatency}, by outcome), and each admitted search reports its end to
+ * admission control.
  */
 final class SearchRoutes implements Routes {
     static final String PATH = "/search";
@@ -37,13 +47,17 @@ final class SearchRoutes implements Routes {
     private final RootMetrics metrics;
     private final Ticker ticker;
     private final BooleanSupplier stopping;
+    private final long defaultTimeoutNanos;
 
     /**
-     * @param ticker   the ticker {@link RequestTimer} stamps first bytes with
-     * @param stopping true once the root is stopping: searches are then refused
+     * @param ticker              the ticker {@link RequestTimer} stamps first bytes with
+     * @param stopping            true once the root is stopping: searches are then refused
+     * @param defaultTimeoutNanos a search's timeout when it asks for none: admission refuses a
+     *                            search whose deadline would pass in its queue
      */
     SearchRoutes(HttpApiServer.SearchService service, SearchRequestParser parser, AdmissionControl admission, RootMetrics metrics,
-            Ticker ticker, BooleanSupplier stopping) {
+            Ticker ticker, BooleanSupplier stopping, long defaultTimeoutNanos) {
+        this.defaultTimeoutNanos = defaultTimeoutNanos;
         this.service = service;
         this.parser = parser;
         this.admission = admission;
@@ -75,12 +89,61 @@ final class SearchRoutes implements Routes {
                     RequestLatency.Outcome.REFUSED);
             return;
         }
-        Permit permit = admission.tryAcquire(search.priority(), exchange.receivedNanos());
-        if (permit == null) {
-            metrics.requestRejected(RequestError.OVERLOADED);
-            answer(exchange, HttpApiHandler.errorResponse(exchange.ctx(), overloaded(search)), RequestLatency.Outcome.REFUSED);
-            return;
+        long timeoutNanos = search.timeoutMillis() > 0 ? search.timeoutMillis() * 1_000_000L : defaultTimeoutNanos;
+        QueuedSearch waiting = new QueuedSearch(exchange, search);
+        switch (admission.acquire(search.priority(), exchange.receivedNanos(), exchange.receivedNanos() + timeoutNanos,
+                waiting)) {
+            case Admitted admitted -> run(exchange, search, admitted.permit());
+            case Queued queued -> waiting.queued(queued.ticket());
+            case Refused refused -> {
+                metrics.requestRejected(RequestError.OVERLOADED);
+                answer(exchange, HttpApiHandler.errorResponse(exchange.ctx(), overloaded(search, refused.reason())),
+                        RequestLatency.Outcome.REFUSED);
+            }
         }
+    }
+
+    /**
+     * A search waiting in admission control's queue: taken out when its connection closes, started on
+     * its connection's event loop when its turn comes.
+     */
+    private final class QueuedSearch implements AdmissionControl.Waiter, ChannelFutureListener {
+        private final Exchange exchange;
+        private final SearchRequest search;
+        /** Set on the connection's event loop once queued; read there (the close listener runs there too). */
+        private Ticket ticket;
+
+        QueuedSearch(Exchange exchange, SearchRequest search) {
+            this.exchange = exchange;
+            this.search = search;
+        }
+
+        void queued(Ticket queuedTicket) {
+            this.ticket = queuedTicket;
+            exchange.ctx().channel().closeFuture().addListener(this);
+        }
+
+        /** The connection closed while the search waited: it leaves the queue. */
+        @Override
+        public void operationComplete(ChannelFuture closed) {
+            ticket.cancel();
+        }
+
+        @Override
+        public void start(Permit permit, long queuedNanos) {
+            // Called on the thread of the search that freed the place: the search runs on its own loop.
+            exchange.ctx().executor().execute(() -> {
+                exchange.ctx().channel().closeFuture().removeListener(this);
+                if (!exchange.ctx().channel().isActive()) {
+                    permit.release(Outcome.IGNORED, ticker.nanoTime()); // its client left: nothing to run
+                    return;
+                }
+                run(exchange, search, permit);
+            });
+        }
+    }
+
+    private void run(Exchange exchange, SearchRequest search, Permit permit) {
         service.search(search, exchange.receivedNanos()).whenComplete((result, failure) -> {
             if (failure == null) {
                 permit.release(result.cache() == CacheStatus.HIT ? Outcome.IGNORED : Outcome.SUCCESS, ticker.nanoTime());
@@ -108,11 +171,18 @@ final class SearchRoutes implements Routes {
         throw HttpApiHandler.methodNotAllowed(exchange.request(), "GET, POST");
     }
 
-    private ApiException overloaded(SearchRequest search) {
+    private ApiException overloaded(SearchRequest search, Refusal reason) {
         long retryAfterSeconds = admission.settings().retryAfter().toSeconds();
+        String why = switch (reason) {
+            case QUEUE_FULL -> admission.queueCapacity() == 0 ? "queues none"
+                    : "its queue is full (" + admission.queued() + " waiting)";
+            case DEADLINE -> "the search's deadline would pass in its queue";
+            case STANDING_DELAY -> "its queue delay keeps growing (" + admission.lastWaitNanos() / 1_000_000 + " ms)";
+        };
         return new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "overloaded", "the root is running all the "
                 + search.priority().label() + " searches it can at once (" + admission.limit() + " in flight, "
-                + admission.settings().algorithm().label() + " admission control); retry in " + retryAfterSeconds + " s")
+                + admission.settings().algorithm().label() + " admission control) and " + why + " (refused: "
+                + reason.label() + "); retry in " + retryAfterSeconds + " s")
                 .withHeader(HttpHeaderNames.RETRY_AFTER, retryAfterSeconds);
     }
 

@@ -48,8 +48,10 @@ final class StatusRoutes implements Routes {
         }
         var ctx = exchange.ctx();
         switch (exchange.path()) {
-            case "/health" -> HttpApiHandler.send(exchange, ClusterReport.upLeaves(cluster) == 0
-                            ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
+            // Liveness: answered at all means the process and its event loop work, whatever the leaves
+            // do (a probe that restarts a root because its leaves are down only adds a cold root).
+            // Whether to send it traffic is /ready's question.
+            case "/health" -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
                     JsonResponses.write(ctx.alloc(), json -> ClusterReport.writeHealth(json, cluster)));
             case "/ready" -> {
                 Readiness.State state = readiness.state();

@@ -11,11 +11,14 @@ import java.util.Objects;
  *
  * @param javaCommand path of the java executable
  * @param classPath   class path holding Hedgerow and its dependencies
- * @param heap        maximum heap, e.g. {@code 1g}
- * @param extraFlags  flags for every JVM started this way, after the standard ones (the launcher's
- *                    AOT cache for leaves: see {@link #LEAF_JVM_FLAGS_PROPERTY})
+ * @param heap        maximum heap, e.g. {@code 1g}, when {@code options} is empty
+ * @param extraFlags  flags for every JVM started this way, after the standard ones and {@code options}
+ *                    (the launcher's AOT cache for leaves: see {@link #LEAF_JVM_FLAGS_PROPERTY})
+ * @param options     the role's JVM options (collector, heap: the configuration's {@code jvm.leaf});
+ *                    empty for {@link #DEFAULT_COLLECTOR} and {@code -Xmx<heap>}
  */
-public record JavaLauncher(String javaCommand, String classPath, String heap, List<String> extraFlags) {
+public record JavaLauncher(String javaCommand, String classPath, String heap, List<String> extraFlags,
+        List<String> options) {
     public static final String MAIN_CLASS = "io.hedgerow.cli.HedgerowCli";
 
     /**
@@ -31,10 +34,20 @@ public record JavaLauncher(String javaCommand, String classPath, String heap, Li
         Objects.requireNonNull(classPath, "classPath");
         Objects.requireNonNull(heap, "heap");
         extraFlags = List.copyOf(extraFlags);
+        options = List.copyOf(options);
+    }
+
+    public JavaLauncher(String javaCommand, String classPath, String heap, List<String> extraFlags) {
+        this(javaCommand, classPath, heap, extraFlags, List.of());
     }
 
     public JavaLauncher(String javaCommand, String classPath, String heap) {
         this(javaCommand, classPath, heap, List.of());
+    }
+
+    /** The same, with these JVM options instead of the default collector and heap. */
+    public JavaLauncher withOptions(List<String> value) {
+        return new JavaLauncher(javaCommand, classPath, heap, extraFlags, value);
     }
 
     /** The JVM this process runs on, with the given class path and the leaf flags of {@link #LEAF_JVM_FLAGS_PROPERTY}. */
@@ -63,15 +76,19 @@ public record JavaLauncher(String javaCommand, String classPath, String heap, Li
     }
 
     /**
-     * JVM flags for Hedgerow servers on the running JDK. The parallel collector because a leaf's or
-     * root's live data is small and steady: its young pauses measured about 3 ms where G1's took 4 ms
-     * (leaf) and 12 ms (root) on 2 cores, and every leaf's pause lands in some queries' tail. The
-     * serial collector halves the leaves' pauses but showed no difference in the searches' p99, and
-     * ZGC's concurrent threads made it worse (docs/benchmarks/overload.md, the collector comparison).
+     * The collector of Hedgerow servers unless their options name another. The parallel collector
+     * because a leaf's or root's live data is small and steady: its young pauses measured about 3 ms
+     * where G1's took 4 ms (leaf) and 12 ms (root) on 2 cores, and every leaf's pause lands in some
+     * queries' tail. The serial collector halves the leaves' pauses but showed no difference in the
+     * searches' p99, and ZGC's concurrent threads made it worse (docs/benchmarks/overload.md, the
+     * collector comparison).
      */
+    public static final String DEFAULT_COLLECTOR = "-XX:+UseParallelGC";
+
+    /** JVM flags every Hedgerow JVM needs on the running JDK, whatever its role's options. */
     public static List<String> jvmFlags() {
         List<String> flags = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector",
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC"));
+                "--enable-native-access=ALL-UNNAMED"));
         if (Runtime.version().feature() >= 23) {
             flags.add("--sun-misc-unsafe-memory-access=allow");
         }
@@ -88,9 +105,9 @@ public record JavaLauncher(String javaCommand, String classPath, String heap, Li
         List<String> command = new ArrayList<>();
         command.add(javaCommand);
         command.addAll(jvmFlags());
+        command.addAll(options.isEmpty() ? List.of(DEFAULT_COLLECTOR, "-Xmx" + heap) : options);
         command.addAll(extraFlags);
         command.addAll(moreJvmFlags);
-        command.add("-Xmx" + heap);
         command.add("-cp");
         command.add(classPath);
         command.add(MAIN_CLASS);

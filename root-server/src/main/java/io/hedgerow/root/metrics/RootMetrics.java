@@ -1,6 +1,7 @@
 package io.hedgerow.root.metrics;
 
 import io.hedgerow.api.SubRequestTrace;
+import io.hedgerow.common.metrics.ProcessMeters;
 import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
@@ -26,12 +27,12 @@ import java.util.function.LongSupplier;
  * The root's Micrometer meters, exposed in Prometheus text format on {@code /metrics}. Meters are
  * created once here so the request path only records (no registry lookups per request).
  */
-public final class RootMetrics {
+public final class RootMetrics implements AutoCloseable {
 
     /** Why a whole request failed, as counted in {@code hedgerow_request_errors_total}. */
     public enum RequestError {
         BAD_REQUEST, BAD_QUERY, UNAVAILABLE, TIMED_OUT, NOT_FOUND, INTERNAL, DANGEROUS, BLOCKLISTED,
-        /** Refused by admission control: too many searches in flight. */
+        /** Refused by admission control: over the limit, and its queue refused it (full, deadline, growing delay). */
         OVERLOADED,
         /** Refused because the root is stopping. */
         SHUTTING_DOWN,
@@ -84,6 +85,8 @@ public final class RootMetrics {
     /** Each leaf's service, queue and round-trip histograms for {@code /metrics/leaves}; none in a simulation. */
     private final LeafLatency leafHistograms;
     /** Told of every busy answer from a leaf (admission control backs off on them). */
+    /** The JVM's meters, once {@link #bindProcess()} bound them; guarded by this. */
+    private ProcessMeters process;
     private volatile Runnable onLeafBusy = () -> {
     };
 
@@ -213,7 +216,7 @@ public final class RootMetrics {
         watched.costs(costs, leaves);
     }
 
-    /** Meters of admission control, read at each scrape: its limit, what is in flight, what it refused. */
+    /** Meters of admission control, read at each scrape: its limit, what is in flight, its queue, what it refused. */
     public void watch(AdmissionControl admission) {
         watched.admission(admission);
     }
@@ -375,5 +378,24 @@ public final class RootMetrics {
 
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * Exports the process's JVM, GC, memory, thread, class-loading, CPU and uptime meters and
+     * {@code hedgerow_build_info} ({@link ProcessMeters}) from now on: a root serving traffic does, a
+     * simulation does not (its process is not a root's). Idempotent; undone by {@link #close()}.
+     */
+    public synchronized void bindProcess() {
+        if (process == null) {
+            process = ProcessMeters.bindTo(registry, "root");
+        }
+    }
+
+    /** Unhooks what {@link #bindProcess()} hooked into the JVM (the GC listener). */
+    @Override
+    public synchronized void close() {
+        if (process != null) {
+            process.close();
+        }
     }
 }

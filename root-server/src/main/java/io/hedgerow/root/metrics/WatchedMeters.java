@@ -2,6 +2,7 @@ package io.hedgerow.root.metrics;
 
 import io.hedgerow.api.QueryPriority;
 import io.hedgerow.root.admission.AdmissionControl;
+import io.hedgerow.root.admission.Refusal;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.cost.BatchAdmission;
 import io.hedgerow.root.cost.CostControl;
@@ -11,10 +12,12 @@ import io.hedgerow.root.tail.Blocklist;
 import io.hedgerow.root.tail.ResultCache;
 import io.hedgerow.root.tail.TailGuard;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
@@ -102,7 +105,10 @@ final class WatchedMeters {
                 .register(registry);
     }
 
-    /** Meters of admission control: its limit, what is in flight, what it refused, its drops. */
+    /**
+     * Meters of admission control: its limit, what is in flight, its queue (length, capacity, the
+     * delay of the searches that waited), what it refused (by priority and by reason), its drops.
+     */
     void admission(AdmissionControl admission) {
         Gauge.builder("hedgerow.admission.limit", admission, a -> a.enabled() ? a.limit() : Double.NaN)
                 .description("Searches admission control allows in flight now (NaN when it is off)").register(registry);
@@ -112,6 +118,25 @@ final class WatchedMeters {
             FunctionCounter.builder("hedgerow.admission.rejected", admission, a -> a.rejected(priority))
                     .description("Searches refused at once with 503 overloaded, by priority")
                     .tag("priority", priority.label()).register(registry);
+        }
+        Gauge.builder("hedgerow.admission.queued", admission, AdmissionControl::queued)
+                .description("Searches waiting over the limit now").register(registry);
+        Gauge.builder("hedgerow.admission.queue.capacity", admission, AdmissionControl::queueCapacity)
+                .description("Searches that may wait now: about one per open HTTP connection, within its floor and cap")
+                .register(registry);
+        FunctionTimer.builder("hedgerow.admission.queue.delay", admission, AdmissionControl::waited,
+                        a -> (double) a.waitedNanos(), TimeUnit.NANOSECONDS)
+                .description("Time searches waited in the queue before they started (count and total)").register(registry);
+        Gauge.builder("hedgerow.admission.queue.last.delay", admission, a -> a.lastWaitNanos() / 1e9)
+                .description("Seconds the last search to leave the queue waited in it").baseUnit("seconds")
+                .register(registry);
+        FunctionCounter.builder("hedgerow.admission.queue.abandoned", admission, AdmissionControl::abandoned)
+                .description("Queued searches taken out of the queue because their client disconnected").register(registry);
+        for (Refusal reason : Refusal.values()) {
+            FunctionCounter.builder("hedgerow.admission.refused", admission, a -> a.refused(reason))
+                    .description("Searches refused at once with 503 overloaded, by reason: queue_full, deadline (it"
+                            + " would pass while queued), standing_delay (the queue delay kept growing)")
+                    .tag("reason", reason.label()).register(registry);
         }
         FunctionCounter.builder("hedgerow.admission.drops", admission, AdmissionControl::drops)
                 .description("Admitted searches reported to the limit as drops: failed for want of capacity, or"

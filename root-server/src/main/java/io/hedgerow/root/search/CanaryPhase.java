@@ -35,7 +35,9 @@ import java.util.Set;
  *       asks a second opinion, silence asks a second opinion once, queued behind older work waits.</li>
  *   <li><b>An ordinary failure</b> (busy, error, not assigned) is retried on the partition's other
  *       replicas; a canary that failed on every replica it could go to fails the search (503, not
- *       blocklisted) instead of fanning a failing query out to every partition.</li>
+ *       blocklisted) instead of fanning a failing query out to every partition. A retry the budget
+ *       refuses is no such evidence: the query gets a second opinion on another partition instead,
+ *       and the partition its retry at the fan-out.</li>
  * </ul>
  *
  * <p>The phase passes when as many canaries as asked for have answered, or when one has and no
@@ -162,7 +164,13 @@ final class CanaryPhase {
             return;
         }
         if (leaf >= 0) {
+            // Refused for want of budget (a crash elsewhere spent it): that proves nothing about the
+            // query. The partition waits for the fan-out's retry; the query gets a second opinion, the
+            // first copy of another partition on another leaf (no extra request), not a 503.
             ctx.metrics().budgetRefused();
+            if (passed == 0 && leavesOut() == 0 && secondOpinion(nowNanos)) {
+                return;
+            }
         }
         slots.giveUp(slot, null);
         settleIfNoneOut(nowNanos);

@@ -79,9 +79,15 @@ public final class FetchPhase {
      * @return the number of fetches sent
      */
     private int send(List<HitSlot> batch, SubRequestTrace.Kind kind, Priority priority, long nowNanos) {
+        return send(batch, kind, priority, true, nowNanos);
+    }
+
+    /** @param charged whether a retry is charged to the budget (not when it replaces a copy lost with its leaf) */
+    private int send(List<HitSlot> batch, SubRequestTrace.Kind kind, Priority priority, boolean charged,
+            long nowNanos) {
         Map<Integer, List<HitSlot>> byLeaf = new LinkedHashMap<>();
         for (HitSlot hit : batch) {
-            int leaf = leafFor(hit, kind == SubRequestTrace.Kind.FETCH);
+            int leaf = leafFor(hit, kind);
             if (leaf < 0) {
                 if (hit.failure() == null) {
                     hit.failed("no replica of partition " + hit.partition() + " is reachable");
@@ -98,7 +104,7 @@ public final class FetchPhase {
         for (Map.Entry<Integer, List<HitSlot>> group : byLeaf.entrySet()) {
             boolean allowed = switch (kind) {
                 case FETCH_BACKUP -> ctx.shared.budget().tryBackup();
-                case FETCH_RETRY -> ctx.shared.budget().tryRetry();
+                case FETCH_RETRY -> !charged || ctx.shared.budget().tryRetry();
                 default -> true;
             };
             if (!allowed) {
@@ -132,13 +138,17 @@ public final class FetchPhase {
     }
 
     /** The leaf that answered the hit's partition, while ready and not asked yet; else a replica not asked yet. */
-    private int leafFor(HitSlot hit, boolean preferAnswering) {
+    private int leafFor(HitSlot hit, SubRequestTrace.Kind kind) {
+        boolean preferAnswering = kind == SubRequestTrace.Kind.FETCH;
         int preferred = slots.answeredBy(slots.slot(hit.partition()));
         if (preferAnswering && preferred >= 0 && !hit.triedLeaves().contains(preferred)
                 && ctx.leaves.isReady(preferred)) {
             return preferred;
         }
-        return ctx.chooseReplica(hit.partition(), hit.triedLeaves());
+        // A backup races the fetch out: from an in-sync replica only, as the query phase's backups.
+        return kind != SubRequestTrace.Kind.FETCH_BACKUP
+                ? ctx.chooseReplica(hit.partition(), hit.triedLeaves())
+                : ctx.chooseInSyncReplica(hit.partition(), hit.triedLeaves());
     }
 
     void onFetched(FetchCopy copy, FetchResponse response, long nowNanos) {
@@ -183,11 +193,16 @@ public final class FetchPhase {
         copy.noteLost(nowNanos);
         copyDone(copy);
         ctx.metrics().subRequestFailed(SubRequestError.CONNECTION);
-        failed(copy, ctx.leafName(copy.leaf()) + ": " + reason, nowNanos);
+        // Lost with its leaf, the fetch did no work: its retry adds no load, and is not charged.
+        failed(copy, ctx.leafName(copy.leaf()) + ": " + reason, false, nowNanos);
         finishIfDone(nowNanos);
     }
 
     private void failed(FetchCopy copy, String reason, long nowNanos) {
+        failed(copy, reason, true, nowNanos);
+    }
+
+    private void failed(FetchCopy copy, String reason, boolean charged, long nowNanos) {
         List<HitSlot> again = new ArrayList<>(copy.hits().size());
         for (HitSlot hit : copy.hits()) {
             if (!hit.fetched()) {
@@ -195,11 +210,15 @@ public final class FetchPhase {
                 again.add(hit);
             }
         }
-        retry(again, nowNanos);
+        retry(again, charged, nowNanos);
     }
 
     /** Hits without details and with no copy out: once more, on replicas not asked yet. */
     private void retry(List<HitSlot> failed, long nowNanos) {
+        retry(failed, true, nowNanos);
+    }
+
+    private void retry(List<HitSlot> failed, boolean charged, long nowNanos) {
         List<HitSlot> again = new ArrayList<>(failed.size());
         for (HitSlot hit : failed) {
             if (!hit.fetched() && hit.out() == 0 && hit.retries() < MAX_RETRIES) {
@@ -208,7 +227,7 @@ public final class FetchPhase {
             }
         }
         if (!again.isEmpty()) {
-            send(again, SubRequestTrace.Kind.FETCH_RETRY, ctx.priority, nowNanos);
+            send(again, SubRequestTrace.Kind.FETCH_RETRY, ctx.priority, charged, nowNanos);
         }
     }
 

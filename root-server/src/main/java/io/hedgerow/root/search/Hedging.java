@@ -73,7 +73,7 @@ final class Hedging {
         if (ctx.hedgeMode != HedgeMode.TIED) {
             return null;
         }
-        int other = ctx.chooseReplica(slot.partition(), slot.excludedLeaves().with(firstLeaf));
+        int other = ctx.chooseInSyncReplica(slot.partition(), slot.excludedLeaves().with(firstLeaf));
         if (other < 0) {
             return null;
         }
@@ -97,9 +97,9 @@ final class Hedging {
             if (slot.settled() || slot.outstanding() == 0 || slot.backups() >= round) {
                 continue;
             }
-            int leaf = slots.chooseReplica(slot);
+            int leaf = ctx.chooseInSyncReplica(slot.partition(), slot.excludedLeaves());
             if (leaf < 0) {
-                continue; // no other replica is ready: nothing to hedge with
+                continue; // no other in-sync replica is ready: nothing to hedge with
             }
             if (!ctx.shared.budget().tryBackup()) {
                 ctx.metrics().budgetRefused();

@@ -11,14 +11,24 @@ import java.util.List;
 final class Outbox {
     private List<Action> actions = new ArrayList<>(4);
     private final List<SubRequest> sent = new ArrayList<>();
+    /** Counts each copy as it is chosen, for the choices after it in the same event. */
+    private final ChosenLeaves chosen;
+    private final int leafCount;
+
+    Outbox(ChosenLeaves chosen, int leafCount) {
+        this.chosen = chosen;
+        this.leafCount = leafCount;
+    }
 
     void send(SearchCopy copy, SearchRequest wire) {
         sent.add(copy);
+        chosen.chose(copy.leaf(), leafCount);
         actions.add(new Action.SendSearch(copy, wire));
     }
 
     void send(FetchCopy copy, FetchRequest wire) {
         sent.add(copy);
+        chosen.chose(copy.leaf(), leafCount);
         actions.add(new Action.SendFetch(copy, wire));
     }
 
@@ -31,6 +41,9 @@ final class Outbox {
     }
 
     void add(Action action) {
+        if (action instanceof Action.SendShadow shadow) {
+            chosen.chose(shadow.copy().leaf(), leafCount); // a shadow too is work its leaf owes
+        }
         actions.add(action);
     }
 
@@ -39,8 +52,9 @@ final class Outbox {
         return sent;
     }
 
-    /** The actions so far, and a fresh list for the next event. */
+    /** The actions so far, and a fresh list for the next event; the adapter counts what they send. */
     List<Action> drain() {
+        chosen.handedOver();
         List<Action> drained = actions;
         actions = new ArrayList<>(4);
         return drained;

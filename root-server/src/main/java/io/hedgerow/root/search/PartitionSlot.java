@@ -18,6 +18,8 @@ final class PartitionSlot {
     private int retries;
     private int backups;
     private PartitionError failure;
+    /** The last failure was a lost connection. */
+    private boolean lostLast;
     private boolean gaveUp;
     private boolean canary;
     /** Tied mode: the twin the first copy names, until it is sent or given up. */
@@ -123,6 +125,18 @@ final class PartitionSlot {
     void failedOn(int leaf, PartitionError error) {
         failedLeaves = failedLeaves.with(leaf);
         failure = error;
+        lostLast = false;
+    }
+
+    /** Its last copy to fail was lost with its connection: that copy did no work. */
+    void lostOn(int leaf, PartitionError error) {
+        failedOn(leaf, error);
+        lostLast = true;
+    }
+
+    /** True when its last failure was a lost connection (a leaf gone), not an answer. */
+    boolean lostLast() {
+        return lostLast;
     }
 
     void retried() {

@@ -113,8 +113,8 @@ final class QueryPhase {
     /**
      * A copy failed (or was dropped for its twin): unless another copy is out or the partition is
      * answered, one retry on a replica that has not failed it (a leaf that only dropped a tied
-     * twin is eligible again), charged to the budget's retry floor; otherwise the partition is
-     * given up. A copy that expired is not retried: the deadline is as near for every replica.
+     * twin is eligible again), charged to the budget's retry floor unless the copy was lost with
+     * its connection; otherwise the partition is given up. A copy that expired is not retried: the deadline is as near for every replica.
      */
     private void afterFailure(PartitionSlot slot, long nowNanos) {
         if (slot.settled() || slot.outstanding() > 0) {
@@ -122,7 +122,11 @@ final class QueryPhase {
         }
         boolean expired = slot.failure() != null && slot.failure().kind() == PartitionError.Kind.TIMED_OUT;
         int leaf = expired || slot.retries() >= MAX_RETRIES ? -1 : slots.chooseReplica(slot);
-        if (leaf >= 0 && ctx.shared.budget().tryRetry()) {
+        // A copy lost with its connection (a leaf gone) did no work: its retry replaces it and adds no
+        // load, so the budget, which bounds extra load, is not asked. A crash under load fails every
+        // copy it held at once; charged, their retries would empty the budget and leave partitions
+        // out (or fail routed searches) although their replicas are up.
+        if (leaf >= 0 && (slot.lostLast() || ctx.shared.budget().tryRetry())) {
             slot.retried();
             if (slots.send(slot, leaf, ctx.requestIds.getAsLong(), SubRequestTrace.Kind.RETRY, ctx.priority, null,
                     nowNanos) != null) {

@@ -100,6 +100,9 @@ final class QuerySlots {
             return null;
         }
         SearchCopy copy = new SearchCopy(slot.partition(), leaf, requestId, kind, priority, nowNanos);
+        if (ctx.leaves.stale(slot.partition(), leaf)) {
+            copy.markStale(); // the partition's last resort: the result will say so if it wins
+        }
         if (slot.unsent()) {
             // The partition's first copy is the one it needs; any other is extra load.
             ctx.metrics().subRequestsNeeded(RootMetrics.Phase.QUERY, 1);
@@ -178,8 +181,12 @@ final class QuerySlots {
     /** Takes in the loss of {@code copy}'s connection. */
     Outcome lost(SearchCopy copy, String reason, long nowNanos) {
         copy.noteLost(nowNanos);
-        return failed(byPartition[copy.partition()], copy, SubRequestError.CONNECTION, PartitionError.Kind.UNAVAILABLE,
-                ctx.leafName(copy.leaf()), reason);
+        PartitionSlot slot = byPartition[copy.partition()];
+        String leaf = ctx.leafName(copy.leaf());
+        ctx.shared.cluster().leaf(copy.leaf()).failed(reason);
+        ctx.metrics().subRequestFailed(SubRequestError.CONNECTION);
+        slot.lostOn(copy.leaf(), new PartitionError(slot.partition(), PartitionError.Kind.UNAVAILABLE, leaf, reason));
+        return Outcome.FAILED;
     }
 
     private Outcome failed(PartitionSlot slot, SearchCopy copy, SubRequestError metric, PartitionError.Kind kind,
@@ -270,6 +277,20 @@ final class QuerySlots {
             answers[slot.partition()] = slot.answer();
         }
         return answers;
+    }
+
+    /** True when some partition's winning answer came from an out-of-sync replica. */
+    boolean anyStaleAnswer() {
+        for (PartitionSlot slot : slots) {
+            if (slot.answered()) {
+                for (SearchCopy copy : slot.copies()) {
+                    if (copy.used() && copy.stale()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** The leaf whose answer won the partition, or -1. */

@@ -23,8 +23,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Puts a search's result together from its partitions and hits: totals, coverage (complete answers
- * only, so an answer cut short taints the result), one error per partition missing or cut short
- * and per hit without details, and the trace of every sub-request when asked.
+ * only, so an answer cut short taints the result), what degrades it even where it covers (hits
+ * whose details could not be fetched, a partition answered by an out-of-sync replica), one error per
+ * partition missing or cut short and per hit without details, and the trace of every sub-request
+ * when asked.
  */
 final class ResultBuilder {
     private final RunContext ctx;
@@ -64,10 +66,12 @@ final class ResultBuilder {
             }
         }
         List<Hit> result = new ArrayList<>(merged.size());
+        boolean fetchFailed = false;
         for (int i = 0; i < merged.size(); i++) {
             MergedHit hit = merged.get(i);
             FetchedDoc doc = hits == null ? null : hits.get(i).doc();
             if (hits != null && doc == null) {
+                fetchFailed = true;
                 String reason = hits.get(i).failure() != null ? hits.get(i).failure()
                         : "no answer within " + TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos - ctx.startNanos) + " ms";
                 errors.add(new PartitionError(hit.partition(), PartitionError.Kind.FETCH_FAILED, null,
@@ -77,6 +81,12 @@ final class ResultBuilder {
                     doc == null || doc.getSnippet().isEmpty() ? null : doc.getSnippet()));
         }
         Coverage coverage = new Coverage(ctx.targets.length, slots.completeAnswers(), slots.completeDocsFraction());
+        if (fetchFailed) {
+            coverage = coverage.degradedBy(Coverage.Degradation.FETCH_FAILED); // hits without what was asked
+        }
+        if (slots.anyStaleAnswer()) {
+            coverage = coverage.degradedBy(Coverage.Degradation.STALE_COPY);
+        }
         return new SearchResult(result,
                 new TotalHits(totalHits, exact ? TotalHits.Relation.EQUAL_TO : TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO),
                 nowNanos - ctx.startNanos, coverage, errors, ctx.request.explain() ? trace(sent) : List.of(),

@@ -25,7 +25,8 @@ public final class RunContext {
     private static final Priority[] BACKUP_PRIORITY = {Priority.BACKUP, Priority.BATCH};
 
     final FanOutContext shared;
-    final LeafView leaves;
+    /** The leaves, with the copies this search chose and has not handed over yet counted as outstanding. */
+    final ChosenLeaves leaves;
     final LongSupplier requestIds;
     final RandomGenerator random;
     final SearchRequest request;
@@ -51,7 +52,7 @@ public final class RunContext {
     public RunContext(FanOutContext shared, LeafView leaves, LongSupplier requestIds, RandomGenerator random,
             SearchRequest request, TailGuard.Run run, long startNanos, long timeoutNanos, int[] targets) {
         this.shared = shared;
-        this.leaves = leaves;
+        this.leaves = new ChosenLeaves(leaves);
         this.requestIds = requestIds;
         this.random = random;
         this.request = request;
@@ -129,10 +130,30 @@ public final class RunContext {
         return hedgeRounds;
     }
 
-    /** The ready replica the dispatch policy prefers for {@code partition}, or -1. */
+    /**
+     * The ready replica the dispatch policy prefers for {@code partition}, or -1. An out-of-sync
+     * (stale) replica only as the last resort, when no other may answer: the copy is marked, and the
+     * result says so ({@link io.hedgerow.api.Coverage.Degradation#STALE_COPY}).
+     */
     int chooseReplica(int partition, LeafSet excludedLeaves) {
         return shared.policy().chooseReplica(partition, shared.cluster().assignment().replicasOf(partition), leaves,
                 excludedLeaves, random);
+    }
+
+    /**
+     * As {@link #chooseReplica}, among the in-sync replicas only: for backups and twins, extra
+     * copies that race the partition's first one, so a stale copy never wins a race against a
+     * merely slow in-sync one. -1 when no in-sync replica may be used.
+     */
+    int chooseInSyncReplica(int partition, LeafSet excludedLeaves) {
+        int[] replicas = shared.cluster().assignment().replicasOf(partition);
+        LeafSet excluded = excludedLeaves;
+        for (int leaf : replicas) {
+            if (leaves.stale(partition, leaf) && !excluded.contains(leaf)) {
+                excluded = excluded.with(leaf); // rare: one volatile read per replica while none is stale
+            }
+        }
+        return shared.policy().chooseReplica(partition, replicas, leaves, excluded, random);
     }
 
     String leafName(int leaf) {

@@ -11,6 +11,8 @@ public final class SearchCopy extends SubRequest {
     private final int partition;
     /** Cancelled because a tied twin answered first: its late answer tells whether both ran. */
     private boolean tiedLoser;
+    /** Sent to an out-of-sync replica (the partition's last resort): its answer may lack acknowledged writes. */
+    private boolean stale;
 
     SearchCopy(int partition, int leaf, long requestId, SubRequestTrace.Kind kind, Priority priority, long sentNanos) {
         super(leaf, requestId, kind, priority, sentNanos);
@@ -27,6 +29,15 @@ public final class SearchCopy extends SubRequest {
 
     public boolean tiedLoser() {
         return tiedLoser;
+    }
+
+    void markStale() {
+        stale = true;
+    }
+
+    /** Went to an out-of-sync replica of its partition. */
+    boolean stale() {
+        return stale;
     }
 
     @Override

@@ -41,7 +41,7 @@ public final class SearchRun {
     enum Stage { CANARY, QUERY, FETCH, DONE }
 
     private final RunContext ctx;
-    private final Outbox out = new Outbox();
+    private final Outbox out;
     private final RunTimers timers = new RunTimers();
     private final QuerySlots slots;
     private final Hedging hedging;
@@ -55,6 +55,7 @@ public final class SearchRun {
 
     public SearchRun(RunContext ctx) {
         this.ctx = ctx;
+        this.out = new Outbox(ctx.leaves, ctx.shared.cluster().leaves().size());
         this.slots = new QuerySlots(ctx, out);
         this.hedging = new Hedging(ctx, slots, timers);
         this.query = new QueryPhase(ctx, slots, timers, hedging, this, out);

@@ -14,6 +14,13 @@ import java.util.Objects;
  * <p>Callers should mark a fingerprint only after a canaried run succeeded: a query that skipped
  * its canary then does not extend its own time to live, so every shape is canaried again at least
  * once per {@code knownSafeTtl}, which catches a leaf release that brings a new query of death.
+ * That is why the time to live runs from the last mark, not from the last check (Caffeine's
+ * expire-after-write, not after-access): checked on every search, a popular shape would otherwise
+ * never be canaried again. The default is long (an hour, {@link TailSettings#defaults()}), so a
+ * varied workload rarely pays the canary's round trip, and the bound is large (100,000).
+ *
+ * <p>Keyed by the parsed query ({@link QueryFingerprint}), never by its terms: a re-spelling of a
+ * safe query is safe, but a query that merely shares a term with one still gets its canary.
  *
  * <p><b>Assumptions and guarantees.</b> All methods may be called from any number of threads; a
  * check is one concurrent hash-map read plus a ticker read and never blocks. The cache's upkeep runs

@@ -82,7 +82,7 @@ public record TailSettings(
      * One canary partition, always (no known-safe skip); canary timeout 3 x the p99 of leaf latency
      * in [100 ms, 1 s]; good-enough cutoff 1.5 x the p99 of query latency in [10 ms, 1 s],
      * at 90% of the documents; windows of 10 s trusted from 100 samples; blocklist 10 minutes and
-     * 10,000 fingerprints; known safe 5 minutes and 10,000 fingerprints; cache 30 s, 10,000 results
+     * 10,000 fingerprints; known safe 1 hour and 100,000 fingerprints; cache 30 s, 10,000 results
      * and 64 MiB.
      *
      * <p>Why these numbers. <b>Canary 3 x p99, at least 100 ms</b>: a false alarm refuses a good
@@ -98,8 +98,15 @@ public record TailSettings(
      * samples</b>: a p99 resting on at least one observation above it. <b>Known-safe on</b>: a canary
      * before every query added 31% to the p50 of the default request at half capacity (2.10 against
      * 1.60 ms with {@code --canaries 0}, docs/benchmarks/request-path.md), over the 10% the design
-     * allows; a query that ran safely in the last 5 minutes skips it, and every shape is canaried
-     * again at least once per 5 minutes.
+     * allows; a query that ran safely in the last hour skips it, and every shape is canaried
+     * again at least once per hour. <b>Known safe 1 hour, 100,000 fingerprints</b> (5 minutes and
+     * 10,000 before issue 30): a varied workload repeats a shape minutes apart, not seconds, so with 5
+     * minutes most fan-outs paid a serial canary round trip first. An hour still canaries every shape
+     * again after a leaf release (a rolling restart takes minutes, the hour bounds how long a new query
+     * of death can hide behind an old mark); 100,000 fingerprints of a few hundred bytes each are tens
+     * of MB at most, and Caffeine's size bound keeps the frequent ones. Still keyed by the parsed query
+     * ({@link QueryFingerprint}): a re-spelling of a safe query is safe, a query merely sharing a term
+     * with one is not, so a query of death still costs at most 2 leaves.
      */
     public static TailSettings defaults() {
         return new TailSettings(1, true,
@@ -107,7 +114,7 @@ public record TailSettings(
                 AdaptiveLimit.adaptive(99.0, 1.5, Duration.ofMillis(10), Duration.ofSeconds(1)),
                 0.9, Duration.ofSeconds(10), 100,
                 Duration.ofMinutes(10), 10_000,
-                Duration.ofMinutes(5), 10_000,
+                Duration.ofHours(1), 100_000,
                 Duration.ofSeconds(30), 10_000, 64L << 20);
     }
 

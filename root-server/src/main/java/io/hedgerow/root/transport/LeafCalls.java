@@ -1,6 +1,5 @@
 package io.hedgerow.root.transport;
 
-import io.hedgerow.common.wire.proto.Status;
 import io.netty.util.collection.LongObjectHashMap;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,13 +46,9 @@ final class LeafCalls {
         cancelled.put(call.requestId(), call);
     }
 
-    /** An answer to a call the root had cancelled: the call, told, or null when none waited for it. */
-    QueryCall answeredAfterCancel(long requestId, Status status, boolean cutShort) {
-        QueryCall call = cancelled.remove(requestId);
-        if (call != null) {
-            call.answeredAfterCancel(status, cutShort);
-        }
-        return call;
+    /** An answer to a call the root had cancelled: the call, no longer owed, or null when none waited for it. */
+    QueryCall answeredAfterCancel(long requestId) {
+        return cancelled.remove(requestId);
     }
 
     /** The connection closed: nothing is owed any more; the calls waited on, to fail. */

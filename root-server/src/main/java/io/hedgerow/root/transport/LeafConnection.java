@@ -19,6 +19,7 @@ import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.search.LeafLedger;
 import io.hedgerow.root.search.LeafProgress;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -68,8 +69,8 @@ public final class LeafConnection {
     private final Backoff backoff;
     private final LeafCalls calls = new LeafCalls();
     private final Runnable flush = this::flush;
-    private final LeafProgress progress = new LeafProgress();
-    private final LeafListener listener;
+    /** What this connection books of its leaf per copy and answer (shared with the simulator). */
+    private final LeafLedger ledger;
     private final Ticker ticker;
     private Channel channel;
     /** Whether the leaf answered this channel's Hello (a leaf from before versions closes instead). */
@@ -81,7 +82,7 @@ public final class LeafConnection {
 
     public LeafConnection(int leaf, ClusterState cluster, EventLoop loop, Class<? extends Channel> channelClass,
             Supplier<Frame> assignment, Backoff backoff, Ticker ticker) {
-        this.listener = new LeafListener(leaf, cluster.probation(), cluster.slowStart());
+        this.ledger = new LeafLedger(leaf, cluster.probation(), cluster.slowStart(), cluster.partitionLoad());
         this.ticker = ticker;
         this.leaf = leaf;
         this.status = cluster.leaf(leaf);
@@ -125,12 +126,12 @@ public final class LeafConnection {
 
     /** How far the leaf has got through what this connection sent it. */
     public LeafProgress progress() {
-        return progress;
+        return ledger.progress();
     }
 
     /** What this connection has learnt of the leaf's latency and queue, and since when it is silent. */
     LeafLoad load() {
-        return listener.load();
+        return ledger.load();
     }
 
     /** Calls the leaf has not answered, cancelled ones included ({@link LeafCalls#outstanding}). */
@@ -177,7 +178,7 @@ public final class LeafConnection {
     }
 
     private void send(LeafCall call, Frame frame) {
-        listener.sent(ticker.nanoTime(), outstanding());
+        ledger.sent(ticker.nanoTime(), outstanding());
         calls.sent(call);
         channel.write(frame, channel.voidPromise());
         scheduleFlush();
@@ -185,7 +186,7 @@ public final class LeafConnection {
 
     /**
      * Stops waiting for {@code call} and tells the leaf to drop it; the leaf's answer to it, when it
-     * comes, goes to {@link QueryCall#answeredAfterCancel}.
+     * comes, is booked by the {@link LeafLedger} (what the cancel did).
      *
      * @return true when a cancel was sent
      */
@@ -221,30 +222,35 @@ public final class LeafConnection {
 
     private void onAnswer(SearchResponse response) {
         long now = ticker.nanoTime();
-        listener.heard(now);
         if (calls.answered(response.getRequestId()) instanceof ShardCall call) {
-            cluster.partitionLoad().record(response.getPartition(), response.getServiceNanos());
-            listener.searched(call.copy(), response, now);
-            call.answered(response);
+            if (ledger.answered(call.copy(), response, now)) {
+                call.answered(response);
+            }
             return;
         }
-        QueryCall call = calls.answeredAfterCancel(response.getRequestId(), response.getStatus(), response.getCutShort());
-        if (call != null) {
-            listener.searched(call.copy(), response, now);
+        if (calls.answeredAfterCancel(response.getRequestId()) instanceof ShardCall call) {
+            ledger.answeredAfterCancel(call.copy(), response, now, call.listener.metrics());
+        } else {
+            ledger.heard(now);
         }
     }
 
     private void onFetched(FetchResponse response) {
-        listener.heard(ticker.nanoTime());
+        long now = ticker.nanoTime();
         if (calls.answered(response.getRequestId()) instanceof FetchCall call) {
+            ledger.fetched(now);
             call.answered(response);
             return;
         }
-        calls.answeredAfterCancel(response.getRequestId(), response.getStatus(), false);
+        if (calls.answeredAfterCancel(response.getRequestId()) instanceof FetchCall call) {
+            ledger.fetchedAfterCancel(call.copy(), response.getStatus(), now, call.listener.metrics());
+        } else {
+            ledger.heard(now);
+        }
     }
 
     private void onInjectAck(InjectFaultAck ack) {
-        listener.heard(ticker.nanoTime());
+        ledger.heard(ticker.nanoTime());
         if (calls.answered(ack.getRequestId()) instanceof FaultCall call) {
             call.answered(ack);
         }
@@ -265,6 +271,7 @@ public final class LeafConnection {
             refuse(problem);
             return;
         }
+        status.httpAddress(ack.getHttpAddress());
         channel.writeAndFlush(assignment.get(), channel.voidPromise());
     }
 

@@ -1,9 +1,5 @@
 package io.hedgerow.root.transport;
 
-import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
-import io.hedgerow.root.metrics.RootMetrics;
-import io.hedgerow.root.search.SearchCopy;
 import io.hedgerow.root.search.SearchRun;
 import io.hedgerow.root.search.SubRequest;
 
@@ -49,26 +45,5 @@ public abstract sealed class QueryCall implements LeafCall permits ShardCall, Fe
     @Override
     public final void connectionLost(String reason) {
         listener.lost(this, reason);
-    }
-
-    /**
-     * The leaf's answer to a sub-request the search had cancelled, maybe after the search ended:
-     * says whether the cancel came in time ({@link Status#CANCELLED}), stopped the work ({@code
-     * cutShort}), or was too late, and for a tied pair whether both copies ran.
-     */
-    final void answeredAfterCancel(Status status, boolean cutShort) {
-        CancelOutcome outcome = switch (status) {
-            case CANCELLED, BUSY, EXPIRED -> CancelOutcome.DROPPED_QUEUED;
-            case OK -> cutShort ? CancelOutcome.STOPPED_RUNNING : CancelOutcome.TOO_LATE;
-            default -> null;
-        };
-        if (outcome == null) {
-            return;
-        }
-        RootMetrics metrics = listener.metrics();
-        metrics.cancelled(outcome);
-        if (status == Status.OK && copy() instanceof SearchCopy search && search.tiedLoser()) {
-            metrics.tiedBothRan();
-        }
     }
 }

@@ -173,6 +173,11 @@ final class ReplicaCatchUp {
                         }));
             }
             long target = log.getLastSeq();
+            // The leaf answers at most a few MiB of its log at a time: ask again from the last op until the end.
+            long copied = ops.isEmpty() ? fromSeq : ops.get(ops.size() - 1).getSeq();
+            if (!ops.isEmpty() && copied < target) {
+                return sent.thenCompose(done -> copyLog(source, replica, copied));
+            }
             return sent.thenRun(() -> {
                 replicas.markInSync(replica, target);
                 meters.catchUp(true);

@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The root's intake over real sockets: admission control refuses at once past its limit (batch
- * before interactive), a stopping root answers what it admitted and then closes, and the
+ * The root's intake over real sockets: admission control without a queue refuses at once past its
+ * limit (batch before interactive; the queue has tests of its own, {@link AdmissionQueueHttpTest}), a stopping root answers what it admitted and then closes, and the
  * connection limits close idle, trickling and surplus connections while others are served.
  * Searches are held in flight by a delay injected into every leaf; the tests wait on the root's
  * in-flight count, never on a sleep.
@@ -90,9 +90,9 @@ class IntakeTest {
     }
 
     @Test
-    void refusesASearchPastTheLimitAtOnceWith503AndRetryAfterAndAnswersTheAdmittedOne() throws Exception {
-        RootServer root = root(HttpSettings.defaults("127.0.0.1", 0)
-                .withAdmission(AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED).withLimits(1, 1, 1)));
+    void withoutAQueueRefusesASearchPastTheLimitAtOnceWith503AndRetryAfterAndAnswersTheAdmittedOne() throws Exception {
+        RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withAdmission(
+                AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED).withLimits(1, 1, 1).withMaxQueued(0)));
         holdSearches();
         CompletableFuture<HttpResponse<String>> admitted = http.sendAsync(get(root, "/search?q=alpha&cache=false"),
                 BodyHandlers.ofString());
@@ -103,7 +103,8 @@ class IntakeTest {
         assertThat(refused.headers().firstValue("retry-after")).hasValue("1");
         JsonNode error = JSON.readTree(refused.body());
         assertThat(error.get("error").asText()).isEqualTo("overloaded");
-        assertThat(error.get("detail").asText()).contains("1 in flight", "fixed admission control", "retry in 1 s");
+        assertThat(error.get("detail").asText()).contains("1 in flight", "fixed admission control", "queues none",
+                "refused: queue_full", "retry in 1 s");
 
         assertThat(admitted.get().statusCode()).as(admitted.get().body()).isEqualTo(200);
         assertThat(root.admission().rejected(QueryPriority.INTERACTIVE)).isEqualTo(1);
@@ -111,14 +112,19 @@ class IntakeTest {
         JsonNode admission = JSON.readTree(http.send(get(root, "/cluster"), BodyHandlers.ofString()).body()).get("admission");
         assertThat(admission.get("limit").asInt()).isEqualTo(1);
         assertThat(admission.get("rejected").get("interactive").asLong()).isEqualTo(1);
-        assertThat(http.send(get(root, "/metrics"), BodyHandlers.ofString()).body())
-                .containsPattern("hedgerow_admission_rejected_total\\{priority=\"interactive\"\\} 1(\\.0)?\\n");
+        assertThat(admission.get("refused").get("queue_full").asLong()).isEqualTo(1);
+        assertThat(admission.get("refused").get("deadline").asLong()).isZero();
+        String metrics = http.send(get(root, "/metrics"), BodyHandlers.ofString()).body();
+        assertThat(metrics)
+                .containsPattern("hedgerow_admission_rejected_total\\{priority=\"interactive\"\\} 1(\\.0)?\\n")
+                .containsPattern("hedgerow_admission_refused_total\\{reason=\"queue_full\"\\} 1(\\.0)?\\n");
     }
 
     @Test
     void shedsBatchSearchesBeforeInteractiveOnes() throws Exception {
         RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withAdmission(
-                AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED).withLimits(2, 1, 2).withBatchShare(0.5)));
+                AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED).withLimits(2, 1, 2).withBatchShare(0.5)
+                        .withMaxQueued(0)));
         holdSearches();
         CompletableFuture<HttpResponse<String>> first = http.sendAsync(get(root, "/search?q=alpha&cache=false"),
                 BodyHandlers.ofString());

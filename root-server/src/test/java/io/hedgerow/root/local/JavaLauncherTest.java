@@ -35,8 +35,8 @@ class JavaLauncherTest {
         List<String> command = launcher.command(List.of("-XX:+ExitOnOutOfMemoryError"), List.of("leaf"));
 
         assertThat(command).containsSubsequence(JavaLauncher.jvmFlags());
-        assertThat(command).containsSubsequence("-XX:+UseParallelGC", "-XX:AOTCache=leaf.aot",
-                "-XX:+ExitOnOutOfMemoryError", "-Xmx1g", "-cp", "hedgerow.jar", JavaLauncher.MAIN_CLASS, "leaf");
+        assertThat(command).containsSubsequence("-XX:+UseParallelGC", "-Xmx1g", "-XX:AOTCache=leaf.aot",
+                "-XX:+ExitOnOutOfMemoryError", "-cp", "hedgerow.jar", JavaLauncher.MAIN_CLASS, "leaf");
     }
 
     @Test
@@ -44,7 +44,15 @@ class JavaLauncherTest {
         JavaLauncher launcher = new JavaLauncher("java", "hedgerow.jar", "1g");
 
         assertThat(launcher.command(List.of("leaf"))).containsExactlyElementsOf(concat("java", JavaLauncher.jvmFlags(),
-                "-Xmx1g", "-cp", "hedgerow.jar", JavaLauncher.MAIN_CLASS, "leaf"));
+                "-XX:+UseParallelGC", "-Xmx1g", "-cp", "hedgerow.jar", JavaLauncher.MAIN_CLASS, "leaf"));
+    }
+
+    @Test
+    void roleOptionsReplaceTheDefaultCollectorAndHeap() {
+        JavaLauncher launcher = new JavaLauncher("java", "hedgerow.jar", "1g").withOptions(List.of("-XX:+UseG1GC", "-Xmx3g"));
+
+        assertThat(launcher.command(List.of("leaf"))).containsExactlyElementsOf(concat("java", JavaLauncher.jvmFlags(),
+                "-XX:+UseG1GC", "-Xmx3g", "-cp", "hedgerow.jar", JavaLauncher.MAIN_CLASS, "leaf"));
     }
 
     private static List<String> concat(String first, List<String> middle, String... rest) {

@@ -359,4 +359,24 @@ class ReplicaChoiceTest {
         script.search();
         assertThat(script.last(0).leaf()).isEqualTo(1);
     }
+
+    @Test
+    void aSearchsSecondChoiceCountsItsFirstInC3sRank() {
+        Script script = new Script(AdaptationSettings.defaults().withStallDetection(false).withProbation(false));
+        script.search();
+        DetachedRoot.Copy p0 = script.last(0);
+        DetachedRoot.Copy p1 = script.last(1);
+        assertThat(p0.leaf()).isZero();
+        assertThat(p1.leaf()).isEqualTo(1);
+        script.ticker.advance(Duration.ofNanos(MS));
+        script.answer(p0, Status.OK); // leaf 0: 1 ms
+        script.ticker.advance(Duration.ofNanos(MS / 5));
+        script.answer(p1, Status.OK); // leaf 1: 1.2 ms, almost as good
+
+        script.ticker.advance(Duration.ofMillis(10));
+        script.search();
+        assertThat(script.last(0).leaf()).as("partition 0 to the best leaf").isZero();
+        assertThat(script.last(1).leaf()).as("partition 1: leaf 0 with partition 0's copy ranks below leaf 1")
+                .isEqualTo(1);
+    }
 }

@@ -317,6 +317,8 @@ final class RunScript {
         private final boolean[] ready;
         private final boolean[] overtaken;
         private final boolean[] working;
+        /** Out-of-sync replicas, as partition * 1_000_000 + leaf. */
+        private final java.util.Set<Long> stale = new java.util.HashSet<>();
 
         FakeLeaves(int count) {
             ready = new boolean[count];
@@ -327,6 +329,16 @@ final class RunScript {
 
         void down(int leaf) {
             ready[leaf] = false;
+        }
+
+        /** The leaf's replica of the partition missed acknowledged writes (out of sync). */
+        void markStale(int partition, int leaf) {
+            stale.add(partition * 1_000_000L + leaf);
+        }
+
+        @Override
+        public boolean stale(int partition, int leaf) {
+            return stale.contains(partition * 1_000_000L + leaf);
         }
 
         /** The leaf finished sub-requests sent after every copy it holds: later work overtook them. */

@@ -10,6 +10,7 @@ import static io.hedgerow.root.search.RunScript.result;
 import static io.hedgerow.root.search.RunScript.searches;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.api.Coverage;
 import io.hedgerow.api.HedgeMode;
 import io.hedgerow.api.Hit;
 import io.hedgerow.api.PartitionError;
@@ -76,6 +77,7 @@ class SearchRunFetchTest {
         }
         SearchResult result = result(end);
         assertThat(result.tainted()).isFalse();
+        assertThat(result.degraded()).isFalse();
         assertThat(result.errors()).isEmpty();
         assertThat(result.hits()).allSatisfy(hit -> assertThat(hit.fields()).containsEntry("title", "title of " + hit.id()));
     }
@@ -153,6 +155,8 @@ class SearchRunFetchTest {
 
         SearchResult result = result(end);
         assertThat(result.tainted()).as("a hit without details does not reduce coverage").isFalse();
+        assertThat(result.degraded()).as("but the answer says, at its top, that hits lack what was asked").isTrue();
+        assertThat(result.coverage().degraded()).containsExactly(Coverage.Degradation.FETCH_FAILED);
         assertThat(result.hits()).filteredOn(h -> h.id().equals("p5-0")).singleElement()
                 .satisfies(hit -> assertThat(hit.fields()).isEmpty());
         assertThat(result.errors()).singleElement().satisfies(error -> {

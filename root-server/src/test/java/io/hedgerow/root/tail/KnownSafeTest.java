@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.time.ManualTicker;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
 class KnownSafeTest {
     private final ManualTicker ticker = new ManualTicker();
     private final KnownSafe knownSafe = new KnownSafe(
@@ -42,5 +45,40 @@ class KnownSafeTest {
             small.markSafe(Fingerprints.of("q" + i));
         }
         assertThat(small.size()).isLessThanOrEqualTo(5);
+    }
+
+    @Test
+    void keyedByTheParsedQuery() {
+        knownSafe.markSafe(Fingerprints.of("european AND parliament"));
+        assertThat(knownSafe.isKnownSafe(Fingerprints.of("parliament && european"))).as("a re-spelling").isTrue();
+        assertThat(knownSafe.isKnownSafe(Fingerprints.of("+european +parliament"))).as("a re-spelling").isTrue();
+        assertThat(knownSafe.isKnownSafe(Fingerprints.of("european"))).as("one of its terms").isFalse();
+        assertThat(knownSafe.isKnownSafe(Fingerprints.of("european AND commission"))).as("sharing a term").isFalse();
+        assertThat(knownSafe.isKnownSafe(Fingerprints.of("european OR parliament"))).as("other operators").isFalse();
+    }
+
+    @Test
+    void byDefaultAShapeStaysSafeForAnHourFromItsLastCanariedRunHoweverOftenItIsChecked() {
+        KnownSafe defaults = new KnownSafe(TailSettings.defaults(), ticker);
+        QueryFingerprint query = Fingerprints.of("fisheries policy");
+        defaults.markSafe(query);
+        for (int minute = 1; minute < 60; minute++) {
+            ticker.advance(Duration.ofMinutes(1));
+            assertThat(defaults.isKnownSafe(query)).as("after %d minutes", minute).isTrue();
+        }
+        ticker.advance(Duration.ofMinutes(1));
+        assertThat(defaults.isKnownSafe(query))
+                .as("checks do not extend it: every shape is canaried again once an hour").isFalse();
+    }
+
+    @Test
+    void byDefaultHoldsFarMoreShapesThanTheOldTenThousand() {
+        KnownSafe defaults = new KnownSafe(TailSettings.defaults(), ticker);
+        int shapes = 30_000;
+        for (int i = 0; i < shapes; i++) {
+            defaults.markSafe(Fingerprints.of("term" + i));
+        }
+        assertThat(defaults.size()).isEqualTo(shapes);
+        assertThat(defaults.isKnownSafe(Fingerprints.of("term0"))).isTrue();
     }
 }

@@ -92,6 +92,36 @@ class TailGuardTest {
     }
 
     @Test
+    void aKnownSafeQuerysReSpellingSkipsItsCanaryButAQuerySharingATermDoesNot() {
+        TailGuard guard = guard(TailSettings.defaults().withCache(Duration.ofSeconds(1), 0, 1));
+        TailGuard.Run canaried = (TailGuard.Run) guard.admit(SearchRequest.of("fishing AND quota"), ticker.nanoTime());
+        assertThat(canaried.canaries()).isEqualTo(1);
+        guard.served(canaried, result(4), true);
+
+        assertThat(((TailGuard.Run) guard.admit(SearchRequest.of("quota && fishing"), ticker.nanoTime())).canaries())
+                .as("a re-spelling of the query seen safe").isZero();
+        assertThat(((TailGuard.Run) guard.admit(SearchRequest.of("fishing AND boats"), ticker.nanoTime())).canaries())
+                .as("a query sharing a term with it").isEqualTo(1);
+        ticker.advance(Duration.ofMinutes(59));
+        assertThat(((TailGuard.Run) guard.admit(SearchRequest.of("fishing AND quota"), ticker.nanoTime())).canaries())
+                .as("still known safe after 59 minutes (the default hour)").isZero();
+    }
+
+    @Test
+    void aQueryOfDeathAndItsReSpellingsAreRefusedOnceBlocklistedWhateverTheKnownSafeSetHolds() {
+        TailGuard guard = guard(TailSettings.defaults().withCache(Duration.ofSeconds(1), 0, 1));
+        TailGuard.Run safe = (TailGuard.Run) guard.admit(SearchRequest.of("fishing"), ticker.nanoTime());
+        guard.served(safe, result(4), true);
+        TailGuard.Run deadly = (TailGuard.Run) guard.admit(SearchRequest.of("fishing AND quota"), ticker.nanoTime());
+        assertThat(deadly.canaries()).as("sharing a term with a safe query is not safe").isEqualTo(1);
+        guard.dangerous(deadly, Blocklist.Reason.CANARY_CONNECTION_LOST, "lost on two leaves");
+
+        assertThat(guard.admit(SearchRequest.of("quota && fishing"), ticker.nanoTime())).isInstanceOf(TailGuard.Refused.class);
+        assertThat(guard.admit(SearchRequest.of("+fishing +quota"), ticker.nanoTime())).isInstanceOf(TailGuard.Refused.class);
+        assertThat(((TailGuard.Run) guard.admit(SearchRequest.of("fishing"), ticker.nanoTime())).canaries()).isZero();
+    }
+
+    @Test
     void aCanaryTimeoutBlocklistsOnItsSecondStrikeWithinTheTtlAndALostConnectionAtOnce() {
         TailGuard guard = guard(TailSettings.defaults());
         TailGuard.Run slow = (TailGuard.Run) guard.admit(SearchRequest.of("slow"), ticker.nanoTime());

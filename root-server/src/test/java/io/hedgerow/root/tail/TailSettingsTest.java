@@ -21,7 +21,8 @@ class TailSettingsTest {
         assertThat(defaults.minSamples()).isEqualTo(100);
         assertThat(defaults.blocklistTtl()).isEqualTo(Duration.ofMinutes(10));
         assertThat(defaults.blocklistMaxEntries()).isEqualTo(10_000);
-        assertThat(defaults.knownSafeTtl()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(defaults.knownSafeTtl()).isEqualTo(Duration.ofHours(1));
+        assertThat(defaults.knownSafeMaxEntries()).isEqualTo(100_000);
         assertThat(defaults.cacheTtl()).isEqualTo(Duration.ofSeconds(30));
         assertThat(defaults.cacheMaxEntries()).isEqualTo(10_000);
         assertThat(defaults.cacheMaxBytes()).isEqualTo(64L << 20);

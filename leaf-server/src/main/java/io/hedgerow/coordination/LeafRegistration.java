@@ -1,0 +1,73 @@
+package io.hedgerow.coordination;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.recipes.nodes.PersistentNode;
+import org.apache.zookeeper.CreateMode;
+
+/**
+ * A leaf's presence in the cluster: an ephemeral znode {@code leaves/<nodeId>} holding its address,
+ * there while its session lives. It is Curator's {@link PersistentNode}: created again after a
+ * session expires and the leaf reconnects (a leaf that was paused too long rejoins), and adopted when
+ * a node of the same name is still there from an earlier session (a leaf restarted within the session
+ * timeout). So two live leaves given the same node id would share one znode: node ids must be unique.
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe. After {@link #register} returns, the znode exists;
+ * after {@link #close}, it is deleted (Curator keeps trying in the background if the connection is
+ * down), and a closed or expired session removes it too.
+ */
+public final class LeafRegistration implements AutoCloseable {
+    private final PersistentNode node;
+    private final NodeId nodeId;
+
+    private LeafRegistration(PersistentNode node, NodeId nodeId) {
+        this.node = node;
+        this.nodeId = nodeId;
+    }
+
+    /**
+     * Registers leaf {@code nodeId} at {@code address} ({@code host:port} for roots to connect to),
+     * waiting at most {@code patience} for the znode.
+     */
+    public static LeafRegistration register(CoordinationClient client, NodeId nodeId, String address, Duration patience)
+            throws CoordinationException {
+        String path = client.paths().leaf(nodeId);
+        PersistentNode node = new PersistentNode(client.curator(), CreateMode.EPHEMERAL, false, path,
+                address.getBytes(StandardCharsets.UTF_8));
+        node.start();
+        boolean created;
+        try {
+            created = node.waitForInitialCreate(patience.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeQuietly(node);
+            throw new CoordinationException("interrupted while registering leaf " + nodeId + " at " + path, e);
+        }
+        if (!created) {
+            closeQuietly(node);
+            throw new CoordinationException("leaf " + nodeId + ": its znode " + path + " was not created within "
+                    + patience.toMillis() + " ms");
+        }
+        return client.attach(new LeafRegistration(node, nodeId));
+    }
+
+    public NodeId nodeId() {
+        return nodeId;
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(node);
+    }
+
+    private static void closeQuietly(PersistentNode node) {
+        try {
+            node.close();
+        } catch (IOException e) {
+            // PersistentNode.close deletes in the background and declares IOException without throwing it.
+            throw new IllegalStateException("closing " + node.getActualPath(), e);
+        }
+    }
+}

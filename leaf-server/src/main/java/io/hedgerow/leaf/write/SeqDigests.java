@@ -1,0 +1,60 @@
+package io.hedgerow.leaf.write;
+
+import io.hedgerow.common.wire.proto.WriteOp;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * A digest of each operation a copy's log holds, by seq, so a replica sent a seq it already holds
+ * can tell a harmless resend (the same op) from a diverged one (another op under that number,
+ * which it must refuse rather than skip). 8 bytes per logged op ({@link SeqRing}).
+ *
+ * <p><b>Assumptions and guarantees.</b> Not thread-safe: its {@link LivePartition} calls it under
+ * its own lock.
+ */
+final class SeqDigests {
+    private final SeqRing ring = new SeqRing();
+
+    /** Forgets everything: the next seq added is {@code afterSeq + 1}. */
+    void reset(long afterSeq) {
+        ring.reset(afterSeq);
+    }
+
+    /** Adds the next seq's op; a seq that does not follow the last starts over from it. */
+    void add(WriteOp op) {
+        ring.add(op.getSeq(), of(op));
+    }
+
+    /** Whether the digest of {@code seq} is held (false for a seq trimmed from the log, or never taken). */
+    boolean holds(long seq) {
+        return ring.holds(seq);
+    }
+
+    /** Whether {@code op} is the op held under its seq; the seq must be {@link #holds held}. */
+    boolean matches(WriteOp op) {
+        return ring.get(op.getSeq()) == of(op);
+    }
+
+    /** Forgets the seqs at or below {@code seq} (trimmed from the log). */
+    void dropThrough(long seq) {
+        ring.dropThrough(seq);
+    }
+
+    /**
+     * The first 8 bytes of the SHA-256 of what the op writes (kind, id, fields, seq): not its
+     * expected version, which only the primary checks and a copy of the op may carry or not.
+     */
+    static long of(WriteOp op) {
+        byte[] bytes = op.toBuilder().clearExpectedVersion().build().toByteArray();
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(bytes);
+            long digest = 0;
+            for (int i = 0; i < 8; i++) {
+                digest = digest << 8 | (hash[i] & 0xff);
+            }
+            return digest;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 (every JDK has it)", e);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.hedgerow.root.admission;
+
+/**
+ * Whether the root's admission queue has a standing delay that keeps growing, so that the next
+ * search should be refused at once rather than queued: the CoDel idea (Nichols and Jacobson,
+ * "Controlling Queue Delay", 2012), decided when a search arrives, not when it leaves the queue,
+ * so a refusal is immediate and no search is refused after having waited.
+ *
+ * <p>CoDel watches the least delay a packet spent in the queue over an interval (about a round
+ * trip): a queue whose every packet waited more than the target (5 ms) for a whole interval (100 ms)
+ * is a standing queue, not a burst, and it starts dropping. This rule keeps CoDel's measure (the
+ * least delay over each interval of {@code intervalNanos}, fed the delay of each search as it leaves
+ * the queue and the age of the oldest waiting one as each search arrives) and its exit (one delay
+ * below the target, or an empty queue, ends it), but it sheds only a standing delay that also
+ * <em>keeps growing</em>: the least delay rose by at least the target from each interval to the next
+ * over {@link #GROWING_INTERVALS} intervals in a row. The reason: a closed loop of more clients than
+ * the concurrency limit holds a standing queue by construction (each client waits for its own answer,
+ * so the queue never outgrows the connections), and refusing it would only make its clients send
+ * again; the issue asks that such a loop, up to 256 connections, see no refusal. An open loop over
+ * capacity grows the delay by the excess every interval, which this catches within a few intervals.
+ * Once shedding, the rule refuses every arrival until a search leaves the queue within the target or
+ * the queue empties, as CoDel's dropping state ends.
+ *
+ * <p><b>Assumptions and guarantees.</b> Not thread-safe: its owner ({@link AdmissionQueue}) calls it
+ * under its lock. Time comes only from the arguments (ticker readings of one ticker); no clock,
+ * thread or allocation of its own.
+ */
+final class QueueDelayRule {
+    /** Intervals in a row over which the least delay must rise by the target before arrivals are refused. */
+    static final int GROWING_INTERVALS = 2;
+
+    private static final long NONE = Long.MIN_VALUE;
+
+    private final long targetNanos;
+    private final long intervalNanos;
+    /** Start of the interval being measured; NONE while no standing delay is seen. */
+    private long windowStartNanos = NONE;
+    private long windowMinNanos;
+    /** The least delay of the last closed interval; NONE when there is none. */
+    private long lastMinNanos = NONE;
+    /** Closed intervals in a row whose least delay rose by the target over the one before. */
+    private int risingIntervals;
+    private boolean shedding;
+
+    QueueDelayRule(long targetNanos, long intervalNanos) {
+        if (targetNanos <= 0) {
+            throw new IllegalArgumentException("targetNanos: " + targetNanos + " (expected: > 0)");
+        }
+        if (intervalNanos <= targetNanos) {
+            throw new IllegalArgumentException("intervalNanos: " + intervalNanos + " (expected: > targetNanos "
+                    + targetNanos + ")");
+        }
+        this.targetNanos = targetNanos;
+        this.intervalNanos = intervalNanos;
+    }
+
+    /**
+     * A search waited {@code delayNanos} in the queue (it left it, or it is the oldest still waiting)
+     * as of {@code nowNanos}.
+     */
+    void observe(long delayNanos, long nowNanos) {
+        if (delayNanos < targetNanos) {
+            reset(); // the queue is drained in time: a burst, not a standing queue
+            return;
+        }
+        if (windowStartNanos == NONE) {
+            windowStartNanos = nowNanos;
+            windowMinNanos = delayNanos;
+            return;
+        }
+        if (nowNanos - windowStartNanos >= intervalNanos) {
+            closeWindow();
+            windowStartNanos = nowNanos;
+            windowMinNanos = delayNanos;
+        } else {
+            windowMinNanos = Math.min(windowMinNanos, delayNanos);
+        }
+    }
+
+    private void closeWindow() {
+        if (lastMinNanos != NONE && windowMinNanos - lastMinNanos >= targetNanos) {
+            risingIntervals++;
+        } else {
+            risingIntervals = 0;
+        }
+        lastMinNanos = windowMinNanos;
+        if (risingIntervals >= GROWING_INTERVALS) {
+            shedding = true;
+        }
+    }
+
+    /** The queue is empty: whatever standing delay there was is gone. */
+    void queueEmptied() {
+        reset();
+    }
+
+    private void reset() {
+        windowStartNanos = NONE;
+        lastMinNanos = NONE;
+        risingIntervals = 0;
+        shedding = false;
+    }
+
+    /** True while arrivals should be refused: the standing delay kept growing and has not ended. */
+    boolean shedding() {
+        return shedding;
+    }
+}
