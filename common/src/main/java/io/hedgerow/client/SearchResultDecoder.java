@@ -10,10 +10,12 @@ import io.hedgerow.api.SearchResult;
 import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.api.TotalHits;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The JSON of a {@code /search} answer back into a {@link SearchResult}, as the root's
@@ -69,8 +71,24 @@ final class SearchResultDecoder {
     }
 
     static Coverage coverage(JsonNode coverage) {
+        // The root writes "degraded" only when something is (SearchResult.degraded() is derived from it).
+        Set<Coverage.Degradation> degraded = EnumSet.noneOf(Coverage.Degradation.class);
+        for (JsonNode reason : coverage.path("degraded")) {
+            degraded.add(degradation(reason.asText()));
+        }
         return new Coverage(required(coverage, "partitions_total").asInt(),
-                required(coverage, "partitions_answered").asInt(), required(coverage, "docs_fraction").asDouble());
+                required(coverage, "partitions_answered").asInt(), required(coverage, "docs_fraction").asDouble(),
+                degraded);
+    }
+
+    private static Coverage.Degradation degradation(String label) {
+        for (Coverage.Degradation reason : Coverage.Degradation.values()) {
+            if (reason.label().equals(label)) {
+                return reason;
+            }
+        }
+        throw new IllegalArgumentException("coverage.degraded: '" + label + "' (expected one of: "
+                + List.of(Coverage.Degradation.values()).stream().map(Coverage.Degradation::label).toList() + ")");
     }
 
     private static SubRequestTrace subRequest(JsonNode sub) {

@@ -134,6 +134,8 @@ abstract class HedgerowClientContract {
             assertThat(actual.coverage().partitionsTotal()).isEqualTo(expected.coverage().partitionsTotal());
             assertThat(actual.coverage().partitionsAnswered()).isEqualTo(expected.coverage().partitionsAnswered());
             assertThat(actual.coverage().docsFraction()).isCloseTo(expected.coverage().docsFraction(), within(1e-6));
+            assertThat(actual.coverage().degraded()).isEqualTo(expected.coverage().degraded());
+            assertThat(actual.degraded()).isEqualTo(expected.degraded());
             assertThat(actual.errors()).isEqualTo(expected.errors());
             assertThat(actual.cache()).isEqualTo(expected.cache()).isEqualTo(CacheStatus.OFF);
         }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The root's {@code Retry-After} over real sockets: with admission control fixed at one search in
- * flight and that one held at the leaves by an injected delay, a second search is refused with a
+ * flight, no queue, and that one held at the leaves by an injected delay, a second search is refused with a
  * 503 {@code overloaded}; the client waits what the root says and sends it again until admitted,
  * or, allowed one send only, fails with the root's refusal. The tests wait on the root's in-flight
  * count, never on a sleep.
@@ -67,7 +67,8 @@ class RemoteRetryAfterTest {
         return EmbeddedCluster.builder(data).documents("retry", IndexConfig.defaults(), TestData.documents(31, 200))
                 .leaves(2).partitions(4).replicas(2).faultInjection(true)
                 .tail(TailSettings.defaults().withCanaries(0)) // a held search must not be taken for a dangerous one
-                .admission(AdmissionSettings.defaults().withAlgorithm(AdmissionSettings.Algorithm.FIXED).withLimits(1, 1, 1))
+                .admission(AdmissionSettings.defaults().withAlgorithm(AdmissionSettings.Algorithm.FIXED).withLimits(1, 1, 1)
+                        .withMaxQueued(0)) // no queue: over the limit is refused at once
                 .http(0).start();
     }
 

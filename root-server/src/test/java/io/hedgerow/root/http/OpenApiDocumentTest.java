@@ -49,7 +49,9 @@ class OpenApiDocumentTest {
      * supervised or failing; under-replicated partitions, copies being made; a blocklisted query;
      * a replica out of sync; a partition that failed on a leaf rather than having none to ask; a
      * blocklist entry removed; a rolling restart or a leaf restart that succeeded, which needs a
-     * local cluster). Each is written by code next to a property that is checked.
+     * local cluster; a degraded result: a fetch of stored fields that failed, or a stale replica
+     * answering as the last resort, which SearchResultJsonTest and SearchRunStaleCopyTest produce).
+     * Each is written by code next to a property that is checked.
      */
     private static final Set<String> RARE = Set.of(
             "Cluster/properties/leaves/items/properties/probation",
@@ -95,7 +97,8 @@ class OpenApiDocumentTest {
             "Removed/properties/id",
             "Removed/properties/result",
             "RestartResult/properties/leaf",
-            "RestartResult/properties/result");
+            "RestartResult/properties/result",
+            "Coverage/properties/degraded");
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
