@@ -1,5 +1,6 @@
 package io.hedgerow.loadgen;
 
+import io.hedgerow.cli.LogSetup;
 import io.hedgerow.common.time.Durations;
 import io.hedgerow.loadgen.report.Capacity;
 import io.hedgerow.loadgen.report.CapacityText;
@@ -62,8 +63,10 @@ import picocli.CommandLine.Spec;
                 "  ./hedgerow loadgen selftest",
                 "  ./hedgerow loadgen compare results/A results/B",
                 "  ./hedgerow loadgen read results/A capacity.rate_per_s",
+                "  ./hedgerow loadgen durability --minutes 2 --seed 7 --run-dir data/run",
                 ""},
-        subcommands = {SelfTestCommand.class, QueriesCommand.class, CompareCommand.class, ReadCommand.class})
+        subcommands = {SelfTestCommand.class, QueriesCommand.class, CompareCommand.class, ReadCommand.class,
+                DurabilityCommand.class})
 public final class LoadgenCli implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -145,8 +148,19 @@ public final class LoadgenCli implements Callable<Integer> {
     @Mixin
     private ReadyFlags ready;
 
+    /** Read by {@link LogSetup} in {@link #main} before picocli runs; declared so that it is accepted and listed. */
+    @Option(names = LogSetup.OPTION, scope = CommandLine.ScopeType.INHERIT, paramLabel = "text|json",
+            description = "Log lines as text (the default) or as JSON objects, one a line. The environment"
+                    + " variable HEDGEROW_LOG_FORMAT does the same.")
+    private String logFormat;
+
     public static void main(String[] args) {
-        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
+        try {
+            LogSetup.apply(args, System.getenv()); // before anything asks for a logger
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(2);
+        }
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             // Netty's default leak detection takes a stack trace for one buffer in 128, a hundred a second
             // here: cost in the generator's own latency. The tests run with it on.

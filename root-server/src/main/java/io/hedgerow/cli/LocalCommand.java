@@ -50,7 +50,7 @@ final class LocalCommand implements Callable<Integer> {
     /** A write with the run's write token, to copy and paste. */
     static String writeExample(String base, io.hedgerow.root.local.RunDirectory run) {
         return "Write: curl -X PUT '" + base + "/documents/note-1?refresh=wait_for' -H \"Authorization: Bearer $(cat "
-                + run.writeTokenFile() + ")\" -d '{\"title\": \"Hedgerow notes\", \"body\": \"Live ingestion"
+                + run.writeTokenFile() + ")\" -H 'Content-Type: application/json' -d '{\"title\": \"Hedgerow notes\", \"body\": \"Live ingestion"
                 + " reached the hawthorn hedges.\"}'";
     }
 

@@ -42,6 +42,12 @@ final class RootCommand implements Callable<Integer> {
                     + " none (default: ${DEFAULT-VALUE}).")
     private Duration warmup;
 
+    @Option(names = "--slow-query", paramLabel = "DURATION", defaultValue = "1s",
+            converter = io.hedgerow.leaf.server.LeafCommand.DurationConverter.class,
+            description = "Searches that take at least this long go to the slow-query log (logger hedgerow.slowquery)"
+                    + " with their explain trace; 0s for none (default: ${DEFAULT-VALUE}).")
+    private Duration slowQuery;
+
     @Option(names = "--leaves", required = true, split = ",", paramLabel = "HOST:PORT",
             description = "Leaf addresses, comma-separated, e.g. 127.0.0.1:9001,127.0.0.1:9002.")
     private List<String> leaves;
@@ -155,7 +161,8 @@ final class RootCommand implements Callable<Integer> {
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);
             HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())
-                    .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken()).withTls(httpTls());
+                    .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken()).withTls(httpTls())
+                    .withSlowQuery(slowQuery);
             RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId);
             CountDownLatch stopped = Shutdown.closeOnExit(root, root::stopReport);
             spec.commandLine().getOut().println(root.warmUp(warmup));

@@ -10,8 +10,9 @@ final class Shutdown {
 
     /**
      * Closes {@code server} when the JVM exits, then prints what its stop did ({@code report}, when
-     * not null) to standard output: printed as well as logged, because java.util.logging may have shut
-     * down before this hook runs. The latch opens once it is closed.
+     * not null) to standard output: printed as well as logged, because scripts read standard output
+     * and the log goes to standard error (and java.util.logging's bridge may have been reset before
+     * this hook runs). The latch opens once it is closed.
      */
     static CountDownLatch closeOnExit(AutoCloseable server, Supplier<String> report) {
         CountDownLatch stopped = new CountDownLatch(1);

@@ -17,8 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -126,7 +125,6 @@ final class SimulateCommand implements Callable<Integer> {
             + " aligned: every leaf at the same time, as background work in windows aligned on the clock"
             + " (default: random).")
     private String pausePhase;
-    private Logger quietAdaptation;
     @Option(names = "--degraded-leaves", paramLabel = "N",
             description = "Leaves that run slower, all along or from --degraded-from until --degraded-until (default: 0).")
     private String degradedLeaves;
@@ -202,9 +200,10 @@ final class SimulateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         // The simulated leaves go on and off probation thousands of times: those lines are the
-        // production root's log, not the simulation's output. The field keeps the logger (and its level).
-        quietAdaptation = Logger.getLogger("io.hedgerow.root.adapt");
-        quietAdaptation.setLevel(Level.OFF);
+        // production root's log, not the simulation's output.
+        if (LoggerFactory.getLogger("io.hedgerow.root.adapt") instanceof ch.qos.logback.classic.Logger adaptation) {
+            adaptation.setLevel(ch.qos.logback.classic.Level.OFF);
+        }
         SimConfig base;
         Map<String, List<String>> series = new LinkedHashMap<>();
         try {

@@ -99,6 +99,9 @@ public final class RootServer implements AutoCloseable {
      * As {@link #start(ClusterConfig, String, int, Duration, LeafAdmin, long)}, with the HTTP API's
      * settings in full (admission control, connection limits, admin token, TLS); null for no HTTP API.
      */
+    /** How long a start waits, at most, for the write path to compare every partition's replicas. */
+    private static final Duration RECONCILE_PATIENCE = Duration.ofSeconds(10);
+
     public static RootServer start(ClusterConfig config, HttpSettings httpSettings, Duration readyTimeout,
             LeafAdmin admin, long rootId) throws IOException, InterruptedException {
         Transport transport = Transport.best();
@@ -121,6 +124,15 @@ public final class RootServer implements AutoCloseable {
             Readiness readiness = new Readiness(cluster); // not ready until warmUp
             DocumentWriter documents = new DocumentWriter(cluster, group, transport, WriteSettings.defaults(),
                     Ticker.system(), fanOut.tail().cache()::invalidateAll, metrics.registry());
+            // Writes wait until each partition's replicas are compared, which needs every replica's
+            // answer: compared now, while the leaves just found ready are up, a leaf lost right after
+            // start costs its partitions nothing. A leaf down at start keeps its partitions' writes
+            // refused until it answers; the root serves searches meanwhile.
+            if (!documents.awaitReconciled(readyTimeout.compareTo(RECONCILE_PATIENCE) < 0 ? readyTimeout
+                    : RECONCILE_PATIENCE)) {
+                LOG.log(System.Logger.Level.WARNING, "not every partition's replicas answered their last seq; writes"
+                        + " to those partitions are refused until they do");
+            }
             PlacementService placement = null;
             if (config.placement().anyOn()) {
                 placement = new PlacementService(cluster, config.placement(), Ticker.system(), fanOut::reassign,

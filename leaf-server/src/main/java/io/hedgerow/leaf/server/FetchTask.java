@@ -31,6 +31,11 @@ final class FetchTask extends LeafTask {
     }
 
     @Override
+    String logRequestId() {
+        return request.getLogRequestId();
+    }
+
+    @Override
     int priority() {
         return request.getPriorityValue();
     }
@@ -38,7 +43,7 @@ final class FetchTask extends LeafTask {
     @Override
     Frame execute(long startNanos, long queueNanos) {
         FetchResponse.Builder response = fetch();
-        // One reading of the work clock: the worker's time since its previous task ended.
+        // The work clock since this task left the queue (SearchScheduler.taskCpuNanos).
         response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos)
                 .setCpuNanos(leaf.scheduler().taskCpuNanos());
         return Frame.newBuilder().setFetchResult(response).build();

@@ -276,16 +276,19 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             return; // dropped while queued; whoever dropped it has answered
         }
         boolean yielded = false;
+        boolean tagged = false;
         try {
             holds.queuedThroughStall();
             if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
                 return;
             }
             long startNanos = leaf.ticker().nanoTime();
+            // After the start: the task's CPU time counts from the worker's previous task, its
+            // service time from here, and the first may hold nothing the second does not.
+            tagged = RequestLog.tag(logRequestId());
             if (expiredAt(startNanos)) {
                 leaf.counters().expiredAtDequeue.increment();
-                state = DONE;
-                replyTo.send(refusal(Status.EXPIRED, "deadline passed while queued"));
+                answer(refusal(Status.EXPIRED, "deadline passed while queued"));
                 return;
             }
             started();
@@ -304,6 +307,7 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             if (!yielded) {
                 settle();
             }
+            RequestLog.untag(tagged);
         }
     }
 
@@ -316,6 +320,15 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         if (!STATE.compareAndSet(this, PARKED, RUNNING)) {
             return; // a cancel dropped it while it waited, and answered
         }
+        boolean tagged = RequestLog.tag(logRequestId());
+        try {
+            resumeTagged();
+        } finally {
+            RequestLog.untag(tagged);
+        }
+    }
+
+    private void resumeTagged() {
         boolean yielded = false;
         try {
             Frame answer = proceed();
@@ -335,6 +348,9 @@ abstract class LeafTask implements Runnable, QueryTimeout {
         // Before the send: a cancel that finds DONE is too late, one that finds RUNNING stopped it.
         state = DONE;
         replyTo.send(answer);
+        if (RequestLog.enabled()) {
+            RequestLog.answered(getClass().getSimpleName(), requestId, answer, receivedNanos, leaf.ticker().nanoTime());
+        }
     }
 
     private void settle() {
@@ -342,6 +358,11 @@ abstract class LeafTask implements Runnable, QueryTimeout {
             state = DONE; // only if the work threw: a bug, answered by nobody
         }
         leaf.inflight().remove(this);
+    }
+
+    /** The HTTP request's id the root sent with it, for the leaf's log lines ({@link RequestLog}); empty for none. */
+    String logRequestId() {
+        return "";
     }
 
     /** Its scheduling class, a {@link io.hedgerow.common.wire.proto.Priority} number (0 the highest). */

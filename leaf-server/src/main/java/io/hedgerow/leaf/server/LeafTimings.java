@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
  * records, and a full percentile histogram's binary search per record costs CPU on the answer path.
  *
  * <p>Recorded where the answers are written ({@link OutboundBatcher}, on the connection's event
- * loop), not on the worker: what a worker does after its task's reading of the work clock counts
- * towards its next task's CPU time ({@link SearchScheduler#taskCpuNanos}). So an answer carries no
+ * loop), not on the worker: the worker's time after its task's last reading of the work clock is
+ * charged to no task ({@link SearchScheduler#taskCpuNanos}) and delays its next one. So an answer carries no
  * scheduling class, and the times are per kind only; the queue depth is per class
  * ({@code hedgerow_leaf_queue_depth}).
  *

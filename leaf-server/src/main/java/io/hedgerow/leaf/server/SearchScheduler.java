@@ -57,10 +57,8 @@ final class SearchScheduler implements AutoCloseable {
      */
     private static final class Worker {
         private final boolean lane;
-        /** The work clock when the worker's previous task ended (or the worker started). */
+        /** The work clock when the worker's current task left the queue (or its last reading since). */
         private long lastReadingNanos;
-        /** Whether the running task read the clock through {@link #taskCpuNanos}. */
-        private boolean taskRead;
 
         Worker(boolean lane) {
             this.lane = lane;
@@ -323,9 +321,9 @@ final class SearchScheduler implements AutoCloseable {
     }
 
     /**
-     * The work clock when the calling worker's previous task ended, about when its current task
-     * began (what a sliced search's first slice is measured from); no reading of the clock. On a
-     * thread that is not a worker, a reading now.
+     * The work clock when the calling worker's current task left the queue (what a sliced search's
+     * first slice is measured from); no reading of the clock. On a thread that is not a worker, a
+     * reading now.
      */
     long taskStartNanos() {
         Worker worker = currentWorker.get();
@@ -333,11 +331,10 @@ final class SearchScheduler implements AutoCloseable {
     }
 
     /**
-     * The work-clock time the calling worker spent on its current task so far, from one reading of
-     * the clock: since its previous task ended, so it includes taking this task from the queue (a
-     * few lock operations; a worker waiting for work is parked, which costs no CPU time). The reading
-     * is where the next task's time starts. Read it once, as the task answers. On a thread that is not
-     * a worker (a test running a task itself): 0, nothing to measure from.
+     * The work-clock time the calling worker spent on its current task so far: since the task left
+     * the queue, so taking it (locks, waking from a park) is not charged to it, and a task's CPU time
+     * stays within its service time. Read it once, as the task answers. On a thread that is not a
+     * worker (a test running a task itself): 0, nothing to measure from.
      */
     long taskCpuNanos() {
         Worker worker = currentWorker.get();
@@ -347,7 +344,6 @@ final class SearchScheduler implements AutoCloseable {
         long nowNanos = workClock.nanoTime();
         long spentNanos = nowNanos - worker.lastReadingNanos;
         worker.lastReadingNanos = nowNanos;
-        worker.taskRead = true;
         return spentNanos;
     }
 
@@ -476,7 +472,6 @@ final class SearchScheduler implements AutoCloseable {
     private void work(boolean lane) {
         Worker worker = new Worker(lane);
         currentWorker.set(worker);
-        worker.lastReadingNanos = workClock.nanoTime();
         List<Queued> expired = new ArrayList<>();
         Queued ended = null;
         while (!closed) {
@@ -488,18 +483,15 @@ final class SearchScheduler implements AutoCloseable {
                 return;
             }
             ended = null;
-            worker.taskRead = false;
             for (Queued queued : expired) {
                 runSafely(queued.onExpiry());
             }
             expired.clear();
             if (next != null) {
+                // A task's CPU time starts as it leaves the queue: two readings per unsliced task.
+                worker.lastReadingNanos = workClock.nanoTime();
                 runSafely(next.work());
                 ended = lane ? null : next;
-            }
-            if (!worker.taskRead) {
-                // The task measured itself otherwise (or not at all): the next one starts from here.
-                worker.lastReadingNanos = workClock.nanoTime();
             }
         }
     }

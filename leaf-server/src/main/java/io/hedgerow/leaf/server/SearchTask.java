@@ -33,8 +33,8 @@ import org.apache.lucene.search.TopScoreDocCollector;
  * <p><b>A cheap search runs in one pass.</b> With lanes on, a search estimated cheap runs whole on
  * the worker that took it: each segment scored in one window, as Lucene's own search does, reading
  * no clock while it runs (only the leaf's ticker, when it checks for a cancel or its deadline
- * between segments), and its CPU time read once, as it answers ({@link
- * SearchScheduler#taskCpuNanos}). So a search pays for slicing only when it is expected to be long.
+ * between segments), and its CPU time from two readings, as it leaves the queue and as it answers
+ * ({@link SearchScheduler#taskCpuNanos}). So a search pays for slicing only when it is expected to be long.
  * What that gives up: a search the estimate calls cheap that turns out long holds its worker to the
  * end rather than moving to the lane after a slice (the estimate is an upper bound of the postings
  * read, so that takes a query whose cost is not in its postings). The same holds with slicing off
@@ -107,6 +107,11 @@ final class SearchTask extends LeafTask {
     void runInline() {
         inline = true;
         run();
+    }
+
+    @Override
+    String logRequestId() {
+        return request.getLogRequestId();
     }
 
     @Override
@@ -294,7 +299,7 @@ final class SearchTask extends LeafTask {
             cpuNanos = budget.cpuNanos();
             slices = budget.slices();
         } else {
-            // In one pass (or before the search began): the one reading of the work clock.
+            // In one pass (or before the search began): the work clock since the task left the queue.
             cpuNanos = inline ? leaf.scheduler().workClock().nanoTime() - inlineStartNanos
                     : leaf.scheduler().taskCpuNanos();
             slices = 1;

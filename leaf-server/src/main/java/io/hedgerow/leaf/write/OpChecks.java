@@ -45,6 +45,10 @@ final class OpChecks {
                     + (current < 0 ? "none (it does not exist)" : Long.toString(current))
                     + " (expected: " + op.getExpectedVersion() + ")");
         }
+        if (op.getCreateOnly() && current >= 0) {
+            return refused(WriteOutcome.CONFLICT, "document '" + op.getId() + "' already exists, at version " + current
+                    + " (expected: none, the write was create-only)");
+        }
         if (op.getKind() == WriteKind.DELETE && current < 0) {
             return refused(WriteOutcome.NOT_FOUND, "no document '" + op.getId() + "'");
         }

@@ -42,10 +42,11 @@ final class SeqDigests {
 
     /**
      * The first 8 bytes of the SHA-256 of what the op writes (kind, id, fields, seq): not its
-     * expected version, which only the primary checks and a copy of the op may carry or not.
+     * expected version nor whether it was create-only, which only the primary checks and a copy of
+     * the op may carry or not.
      */
     static long of(WriteOp op) {
-        byte[] bytes = op.toBuilder().clearExpectedVersion().build().toByteArray();
+        byte[] bytes = op.toBuilder().clearExpectedVersion().clearCreateOnly().build().toByteArray();
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(bytes);
             long digest = 0;

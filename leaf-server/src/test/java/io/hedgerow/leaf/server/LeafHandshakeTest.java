@@ -3,6 +3,8 @@ package io.hedgerow.leaf.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import io.hedgerow.common.logging.LogCapture;
 import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.AssignPartitions;
@@ -23,12 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,24 +46,7 @@ class LeafHandshakeTest {
     private static PartitionStore store;
 
     private final List<Socket> sockets = new ArrayList<>();
-    private final List<String> warnings = new CopyOnWriteArrayList<>();
-    private final Logger handlerLog = Logger.getLogger(LeafConnectionHandler.class.getName());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                warnings.add(new SimpleFormatter().formatMessage(record));
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture handlerLog;
     private LeafServer leaf;
 
     @BeforeAll
@@ -77,7 +56,7 @@ class LeafHandshakeTest {
 
     @BeforeEach
     void start() throws IOException {
-        handlerLog.addHandler(capture);
+        handlerLog = LogCapture.of(LeafConnectionHandler.class, Level.WARN);
         leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
     }
 
@@ -87,7 +66,7 @@ class LeafHandshakeTest {
             socket.close();
         }
         leaf.close();
-        handlerLog.removeHandler(capture);
+        handlerLog.close();
     }
 
     @Test
@@ -101,7 +80,7 @@ class LeafHandshakeTest {
         assertThat(ack.getIndex()).isEqualTo(IndexIdentities.of(store.readManifest()));
         assertThat(IndexIdentities.manifestOf(ack.getIndex())).as("the manifest travels, checked against its hash")
                 .isEqualTo(store.readManifest());
-        assertThat(warnings).isEmpty();
+        assertThat(handlerLog.messages()).isEmpty();
     }
 
     @Test
@@ -114,7 +93,7 @@ class LeafHandshakeTest {
         String expected = "speaks hedgerow protocol " + (Protocol.VERSION + 1) + ", this leaf speaks " + Protocol.VERSION;
         assertThat(ack.getError()).contains(expected);
         assertThat(ack.getProtocolVersion()).as("so the root can say which versions met").isEqualTo(Protocol.VERSION);
-        assertThat(warnings).singleElement().asString().contains("refusing the connection from", expected);
+        assertThat(handlerLog.messages()).singleElement().asString().contains("refusing the connection from", expected);
 
         newer.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(3).setIndexName(INDEX)
                 .addPartitions(0)).build());
@@ -144,7 +123,7 @@ class LeafHandshakeTest {
                 + Protocol.VERSION);
         assertThat(ack.getPartitionsList()).isEmpty();
         assertThat(leaf.openPartitions()).isEmpty();
-        assertThat(warnings).singleElement().asString().contains("protocol 0");
+        assertThat(handlerLog.messages()).singleElement().asString().contains("protocol 0");
         // A root of protocol 0 marked such a leaf ready anyway: its searches are refused, so it tries a replica.
         assertThat(search(old, 2).getStatus()).isEqualTo(Status.NOT_ASSIGNED);
     }
@@ -173,7 +152,7 @@ class LeafHandshakeTest {
         assertThat(twice.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
         twice.send(Protocol.rootHello(FrameSocket.ROOT_ID));
         assertThatThrownBy(twice::receive).isInstanceOf(IOException.class);
-        assertThat(warnings).singleElement().asString().contains("a second Hello");
+        assertThat(handlerLog.messages()).singleElement().asString().contains("a second Hello");
     }
 
     private static SearchResponse search(FrameSocket root, long requestId) throws IOException {

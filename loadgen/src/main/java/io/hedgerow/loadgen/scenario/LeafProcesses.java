@@ -15,17 +15,17 @@ import java.util.concurrent.TimeoutException;
  * of its run directory ({@code leaf-N.pid}, rewritten by the cluster whenever it restarts a leaf),
  * and the signals faults send them.
  */
-final class LeafProcesses {
+public final class LeafProcesses {
     /** How long a leaf may take to go after SIGKILL before a stop gives up waiting. */
     private static final Duration AFTER_KILL = Duration.ofSeconds(5);
 
     private final RunDirectory run;
 
-    LeafProcesses(RunDirectory run) {
+    public LeafProcesses(RunDirectory run) {
         this.run = run;
     }
 
-    RunDirectory run() {
+    public RunDirectory run() {
         return run;
     }
 
@@ -35,7 +35,7 @@ final class LeafProcesses {
      * @throws IOException with a short reason ({@code no pid file ...}, {@code leaf 1 (pid 42) is not
      *                     running}) that fault events and reports quote
      */
-    long pidOf(int leaf) throws IOException {
+    public long pidOf(int leaf) throws IOException {
         try {
             long pid = Long.parseLong(Files.readString(run.pidFile("leaf-" + leaf)).trim());
             if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
@@ -50,7 +50,7 @@ final class LeafProcesses {
     }
 
     /** Sends {@code signal} ({@code STOP}, {@code CONT}, {@code TERM}, {@code KILL}) with kill(1). */
-    static void signal(String signal, long pid) throws IOException {
+    public static void signal(String signal, long pid) throws IOException {
         try {
             Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
             if (kill.waitFor() != 0) {

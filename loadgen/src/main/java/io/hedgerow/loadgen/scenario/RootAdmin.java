@@ -20,7 +20,7 @@ import java.util.List;
  * <p><b>Assumptions and guarantees.</b> Thread-safe (one {@link HttpClient}); the leaf list is read
  * once and kept.
  */
-final class RootAdmin {
+public final class RootAdmin {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** A restart waits for a new JVM to listen. */
     private static final Duration RESTART_TIMEOUT = Duration.ofSeconds(90);
@@ -43,7 +43,7 @@ final class RootAdmin {
     }
 
     /** The admin of the root of the cluster started from {@code run}, with its admin token ({@link #adminToken}). */
-    static RootAdmin of(URI root, io.hedgerow.root.local.RunDirectory run) {
+    public static RootAdmin of(URI root, io.hedgerow.root.local.RunDirectory run) {
         try {
             return new RootAdmin(root, adminToken(run.dir()));
         } catch (IOException e) {
@@ -69,7 +69,7 @@ final class RootAdmin {
     }
 
     /** The numbers of the cluster's leaves, as {@code GET /cluster} lists them (read once). */
-    synchronized List<Integer> leaves() throws IOException {
+    public synchronized List<Integer> leaves() throws IOException {
         if (leaves == null) {
             URI cluster = root.resolve("/cluster");
             HttpResponse<String> response = send(HttpRequest.newBuilder(cluster).GET(), TIMEOUT);
@@ -91,7 +91,7 @@ final class RootAdmin {
     }
 
     /** Asks the root to start the leaf's process again; answers once the new JVM listens. */
-    HttpResponse<String> restart(int leaf) throws IOException {
+    public HttpResponse<String> restart(int leaf) throws IOException {
         return send(HttpRequest.newBuilder(root.resolve("/admin/leaves/" + leaf + "/restart"))
                 .POST(HttpRequest.BodyPublishers.noBody()), RESTART_TIMEOUT);
     }
@@ -124,7 +124,7 @@ final class RootAdmin {
     }
 
     /** The {@code detail} of an error body, or the body itself. */
-    static String detail(HttpResponse<String> response) {
+    public static String detail(HttpResponse<String> response) {
         String detail = field(response, "detail");
         return detail.isEmpty() ? response.body() : detail;
     }

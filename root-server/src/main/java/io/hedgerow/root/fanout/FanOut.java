@@ -15,6 +15,7 @@ import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.search.DispatchPolicy;
 import io.hedgerow.root.search.FanOutContext;
 import io.hedgerow.root.search.LeafView;
+import io.hedgerow.root.search.RequestTag;
 import io.hedgerow.root.search.RunContext;
 import io.hedgerow.root.search.SearchRun;
 import io.hedgerow.root.tail.TailGuard;
@@ -168,6 +169,11 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
      * first byte.
      */
     public CompletableFuture<SearchResult> search(SearchRequest request, long startNanos) {
+        return search(request, startNanos, RequestTag.NONE);
+    }
+
+    /** As {@link #search(SearchRequest, long)}, for an HTTP request tagged {@code tag} (its id goes to the leaves). */
+    public CompletableFuture<SearchResult> search(SearchRequest request, long startNanos, RequestTag tag) {
         CompletableFuture<SearchResult> promise = new CompletableFuture<>();
         if (closed) {
             promise.completeExceptionally(new SearchException(SearchException.Kind.SHUTTING_DOWN, "the root is shutting down"));
@@ -175,10 +181,10 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         }
         LoopConnections current = LoopConnections.current(loops);
         if (current != null) {
-            start(searchLoop(current), request, startNanos, promise);
+            start(searchLoop(current), request, startNanos, tag, promise);
         } else {
             SearchLoop chosen = searchLoops[ThreadLocalRandom.current().nextInt(searchLoops.length)];
-            chosen.connections().loop().execute(() -> start(chosen, request, startNanos, promise));
+            chosen.connections().loop().execute(() -> start(chosen, request, startNanos, tag, promise));
         }
         return promise;
     }
@@ -193,7 +199,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
     }
 
     /** Refused if blocklisted, served if cached, otherwise run. */
-    private void start(SearchLoop loop, SearchRequest request, long startNanos,
+    private void start(SearchLoop loop, SearchRequest request, long startNanos, RequestTag tag,
             CompletableFuture<SearchResult> promise) {
         switch (context.tail().admit(request, startNanos)) {
             case TailGuard.Refused refused -> refuse(refused.reason(), promise);
@@ -212,7 +218,7 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
                 long timeoutNanos = request.timeoutMillis() == 0 ? defaultTimeoutNanos
                         : Math.min(maxTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(request.timeoutMillis()));
                 RunContext runContext = new RunContext(context, loop.view(), loop.connections()::nextRequestId,
-                        ThreadLocalRandom.current(), request, run, startNanos, timeoutNanos, targets);
+                        ThreadLocalRandom.current(), request, run, startNanos, timeoutNanos, targets, tag);
                 new Gatherer(new SearchRun(runContext), loop.connections(), context, loop.scheduler(), promise).start();
             }
         }

@@ -11,6 +11,7 @@ import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.leaf.index.SourceEntry;
 import io.hedgerow.root.write.DocumentResult;
 import io.hedgerow.root.write.DocumentWriter;
+import io.hedgerow.root.write.DocumentWriter.Refresh;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -35,7 +36,11 @@ import java.util.concurrent.CompletableFuture;
  * {@code PUT /documents/{id}} adds or replaces one document (its fields as a JSON object),
  * {@code DELETE /documents/{id}} deletes one, {@code GET /documents/{id}} reads one, realtime.
  * {@code PUT} and {@code DELETE} take {@code if_version} (409 when the document's version differs);
- * writes take {@code refresh=wait_for} to answer only once searches see them. Documents are checked
+ * writes take {@code refresh=true} (the copies refresh before the answer), {@code refresh=wait_for}
+ * (the answer waits for the scheduled refresh) or {@code refresh=false} (the default). A bulk body
+ * is {@code application/x-ndjson} or {@code application/json} (415 otherwise) of up to
+ * {@link HttpApiServer#MAX_DOCUMENTS_BODY_BYTES}; a single document up to {@link #MAX_DOCUMENT_BYTES}
+ * (413 beyond, with a JSON body). Documents are checked
  * against the index config as {@code index --input} checks its lines. In an index with a routing
  * key a document is placed by its routing field, and {@code GET} and {@code DELETE} by id need the
  * document's value as {@code routing=VALUE} (400 without it: the id alone does not say where it is).
@@ -45,6 +50,11 @@ import java.util.concurrent.CompletableFuture;
  */
 final class DocumentRoutes implements Routes {
     static final String PATH = "/documents";
+    /**
+     * The largest single document body ({@code PUT}): the leaves' largest op (8 MiB encoded,
+     * {@code OpChecks.MAX_OP_BYTES} in leaf.write), so a document the root takes fits a log record.
+     */
+    static final int MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RETRY_AFTER_SECONDS = "1";
 
@@ -74,12 +84,13 @@ final class DocumentRoutes implements Routes {
             throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable",
                     "no leaf has told this root its index yet, so documents cannot be checked against its config");
         }
-        boolean waitForRefresh = "wait_for".equals(parameter(uri, "refresh"));
+        Refresh refresh = refresh(parameter(uri, "refresh"));
         if (uri.path().equals(PATH)) {
             if (request.method() != HttpMethod.POST) {
                 throw HttpApiHandler.methodNotAllowed(request, "POST");
             }
-            bulk(exchange, request.content(), config, waitForRefresh);
+            requireJsonLines(request);
+            bulk(exchange, request.content(), config, refresh);
             return;
         }
         String id = URLDecoder.decode(uri.path().substring(PATH.length() + 1), StandardCharsets.UTF_8);
@@ -87,7 +98,7 @@ final class DocumentRoutes implements Routes {
             throw ApiException.badRequest("document id '" + id + "' (expected: /documents/{id}, a non-empty id)");
         }
         long expectedVersion = version(parameter(uri, "if_version"));
-        WriteOptions options = new WriteOptions(expectedVersion, waitForRefresh);
+        WriteOptions options = new WriteOptions(expectedVersion, refresh);
         CompletableFuture<DocumentResult> result;
         String routing = parameter(uri, "routing");
         if (request.method() == HttpMethod.GET) {
@@ -96,6 +107,11 @@ final class DocumentRoutes implements Routes {
             result = writer.delete(id, routing, options);
         } else if (request.method() == HttpMethod.PUT) {
             HttpApiHandler.requireJson(request);
+            if (request.content().readableBytes() > MAX_DOCUMENT_BYTES) {
+                throw new ApiException(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "payload_too_large",
+                        "document '" + id + "' is " + request.content().readableBytes() + " bytes (expected: at most "
+                                + MAX_DOCUMENT_BYTES + ", the largest op a leaf logs)");
+            }
             SourceDocument doc = parseOne(id, request.content(), config);
             if (routing != null && config.routing() != null
                     && !routing.equals(doc.fields().get(config.routing().field()))) {
@@ -119,6 +135,39 @@ final class DocumentRoutes implements Routes {
     private static String parameter(QueryStringDecoder uri, String name) {
         List<String> values = uri.parameters().get(name);
         return values == null || values.isEmpty() ? null : values.get(values.size() - 1);
+    }
+
+    /**
+     * {@code refresh}, as Elasticsearch reads it: {@code true} (or no value) refreshes the copies
+     * before answering, {@code wait_for} answers once the scheduled refresh made the write visible,
+     * {@code false} (the default) answers at once.
+     */
+    static Refresh refresh(String text) throws ApiException {
+        if (text == null || text.equals("false")) {
+            return Refresh.NONE;
+        }
+        return switch (text) {
+            case "", "true" -> Refresh.IMMEDIATE;
+            case "wait_for" -> Refresh.WAIT_FOR;
+            default -> throw ApiException.badRequest("refresh=" + text + " (expected: true, false or wait_for)");
+        };
+    }
+
+    /**
+     * A bulk body is JSON lines: {@code application/x-ndjson} or {@code application/json} (or no
+     * content type, taken as JSON as everywhere in this API); anything else, as a form that
+     * {@code curl --data} labels by default, is refused with 415 rather than read as documents.
+     */
+    static void requireJsonLines(FullHttpRequest request) throws ApiException {
+        String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        if (contentType == null) {
+            return;
+        }
+        String type = contentType.toLowerCase(java.util.Locale.ROOT);
+        if (!type.startsWith("application/json") && !type.startsWith("application/x-ndjson")) {
+            throw new ApiException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type",
+                    "content type " + contentType + " (expected: application/x-ndjson or application/json)");
+        }
     }
 
     private static long version(String text) throws ApiException {
@@ -147,6 +196,11 @@ final class DocumentRoutes implements Routes {
         if (!(tree instanceof ObjectNode object)) {
             throw ApiException.badRequest("the body must be a JSON object of the document's fields");
         }
+        return parseOne(id, object, config);
+    }
+
+    /** One document's fields from a JSON object, checked as a bulk line is; {@code id} names it. */
+    static SourceDocument parseOne(String id, ObjectNode object, IndexConfig config) throws ApiException {
         JsonNode bodyId = object.get(IndexConfig.ID_FIELD);
         if (bodyId != null && !bodyId.asText().equals(id)) {
             throw ApiException.badRequest("'id' in the body is '" + bodyId.asText() + "' but the path names '" + id
@@ -169,10 +223,10 @@ final class DocumentRoutes implements Routes {
     private record Line(long number, String id, CompletableFuture<DocumentResult> result, String error) {
     }
 
-    private void bulk(Exchange exchange, ByteBuf body, IndexConfig config, boolean waitForRefresh) {
+    private void bulk(Exchange exchange, ByteBuf body, IndexConfig config, Refresh refresh) {
         long startNanos = System.nanoTime();
         List<Line> lines = new ArrayList<>();
-        WriteOptions options = new WriteOptions(0, waitForRefresh);
+        WriteOptions options = new WriteOptions(0, refresh);
         try (JsonlSource source = new JsonlSource("body", new ByteBufInputStream(body.duplicate()), config)) {
             for (SourceEntry entry = source.next(); entry != null; entry = source.next()) {
                 switch (entry) {

@@ -14,9 +14,11 @@ import java.util.function.BooleanSupplier;
  * @param receivedNanos   when the request's first byte was read, on the root's ticker: a search's
  *                        deadline and latency count from here
  * @param stopping        true once the root is stopping
+ * @param requestId       the request's id ({@link RequestIds}): its answer's {@code X-Request-Id}
+ * @param accessLog       where its answer is logged once written
  */
 record Exchange(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, boolean clientKeepAlive,
-        long receivedNanos, BooleanSupplier stopping) {
+        long receivedNanos, BooleanSupplier stopping, String requestId, AccessLog accessLog) {
 
     /**
      * Whether the connection stays open after the answer, decided when the answer is written: an

@@ -43,6 +43,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private final RootMetrics metrics;
     private final BooleanSupplier stopping;
     private final String paths;
+    private final RequestIds requestIds;
+    private final AccessLog accessLog;
 
     /**
      * @param routes   the groups of endpoints, asked in order
@@ -50,7 +52,9 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
      * @param paths    the paths to name when a request's path is none of them
      */
     HttpApiHandler(List<Routes> routes, AdminToken adminToken, AdminToken writeToken, RootMetrics metrics,
-            BooleanSupplier stopping, String paths) {
+            BooleanSupplier stopping, String paths, RequestIds requestIds, AccessLog accessLog) {
+        this.requestIds = requestIds;
+        this.accessLog = accessLog;
         this.writeToken = writeToken;
         this.routes = List.copyOf(routes);
         this.adminToken = adminToken;
@@ -64,7 +68,9 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         RequestTimer timer = RequestTimer.of(ctx.channel());
         long receivedNanos = timer == null ? System.nanoTime() : timer.next();
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
-        Exchange exchange = new Exchange(ctx, request, uri, HttpUtil.isKeepAlive(request), receivedNanos, stopping);
+        String requestId = requestIds.of(request.headers());
+        Exchange exchange = new Exchange(ctx, request, uri, HttpUtil.isKeepAlive(request), receivedNanos, stopping,
+                requestId, accessLog);
         if (request.decoderResult().isFailure()) {
             metrics.requestRejected(RequestError.BAD_REQUEST);
             Throwable cause = request.decoderResult().cause();
@@ -73,8 +79,8 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 sendError(exchange, new ApiException(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "payload_too_large",
                         cause.getMessage()));
             } else {
-                sendError(new Exchange(ctx, request, uri, false, receivedNanos, stopping), ApiException.badRequest(
-                        "malformed HTTP request: " + cause.getMessage()));
+                sendError(new Exchange(ctx, request, uri, false, receivedNanos, stopping, requestId, accessLog),
+                        ApiException.badRequest("malformed HTTP request: " + cause.getMessage()));
             }
             return;
         }
@@ -172,15 +178,25 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         return response;
     }
 
-    /** Writes the answer to the exchange's request; closes the connection after it unless kept alive. */
+    /**
+     * Writes the answer to the exchange's request, with its {@code X-Request-Id}, and logs it in the
+     * access log once written; closes the connection after it unless kept alive.
+     */
     static ChannelFuture write(Exchange exchange, FullHttpResponse response) {
         ChannelHandlerContext ctx = exchange.ctx();
+        response.headers().set(RequestIds.HEADER, exchange.requestId());
+        int status = response.status().code();
+        long bytes = response.content().readableBytes(); // read now: the body is released once written
+        ChannelFuture written;
         if (exchange.keepAlive()) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            return ctx.writeAndFlush(response);
+            written = ctx.writeAndFlush(response);
+        } else {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            written = ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         }
-        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        return ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        exchange.accessLog().answered(exchange, status, bytes, written);
+        return written;
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.fault.LeafFaults;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics;
+import io.hedgerow.root.search.RequestTag;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.write.DocumentWriter;
 import io.netty.bootstrap.ServerBootstrap;
@@ -39,6 +40,7 @@ import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -52,13 +54,22 @@ import java.util.function.IntSupplier;
  * pipelined requests, and reading paused while a connection's client does not read its answers.
  */
 public final class HttpApiServer implements AutoCloseable {
-    /** Request bodies larger than this are refused with 413. */
+    /** Request bodies larger than this are refused with 413 (every path but {@code /documents} and {@code /_bulk}). */
     public static final int MAX_BODY_BYTES = 64 * 1024;
+    /**
+     * Bodies to {@code /documents} and {@code /_bulk} (a bulk of JSON lines) up to this are taken
+     * (aggregated in memory, then written in batches); larger ones are refused with 413. A single
+     * document is capped lower, by the leaves' largest op ({@link DocumentRoutes#MAX_DOCUMENT_BYTES}).
+     */
+    public static final int MAX_DOCUMENTS_BODY_BYTES = 100 * 1024 * 1024;
 
-    /** Runs a search whose request began to arrive at {@code startNanos} (on the root's ticker). */
+    /**
+     * Runs a search whose request began to arrive at {@code startNanos} (on the root's ticker), for
+     * the HTTP request {@code tag} names.
+     */
     @FunctionalInterface
     public interface SearchService {
-        CompletableFuture<SearchResult> search(SearchRequest request, long startNanos);
+        CompletableFuture<SearchResult> search(SearchRequest request, long startNanos, RequestTag tag);
     }
 
     private final Channel serverChannel;
@@ -94,21 +105,24 @@ public final class HttpApiServer implements AutoCloseable {
         BooleanSupplier stopping = readiness::stopping;
         List<Routes> routes = new ArrayList<>();
         routes.add(new SearchRoutes(search, new SearchRequestParser(cluster.config().maxTimeout().toMillis()), admission,
-                metrics, ticker, stopping, cluster.config().defaultTimeout().toNanos()));
+                metrics, ticker, stopping, cluster.config().defaultTimeout().toNanos(),
+                new SlowQueryLog(settings.slowQuery())));
         routes.add(new StatusRoutes(cluster, metrics, admission, readiness, documents));
         routes.add(new TailRoutes(tail));
         routes.add(new OpenApiRoutes());
         String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /metrics/leaves, /admin/blocklist, /admin/cache, /openapi.json";
         if (documents != null) {
             routes.add(new DocumentRoutes(documents));
-            paths += ", /documents";
+            routes.add(new BulkRoutes(documents));
+            paths += ", /documents, /_bulk";
         }
         if (admin != null) {
             routes.add(new AdminRoutes(admin, faults));
             paths += " or /admin/leaves/{n}/...";
         }
         HttpApiHandler api = new HttpApiHandler(routes, AdminToken.of(settings.adminToken()),
-                AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths);
+                AdminToken.of(settings.writeToken(), "write"), metrics, stopping, paths,
+                new RequestIds(new SecureRandom()), new AccessLog(ticker));
         SslContext ssl = settings.tls() == null ? null : TlsContexts.server(settings.tls());
         ConnectionLimits limits = new ConnectionLimits(settings);
         admission.queueCapacityFrom(limits::open); // about one waiting search per open connection
@@ -137,7 +151,8 @@ public final class HttpApiServer implements AutoCloseable {
                             pipeline.addLast("reads", timer[0])
                                     .addLast("http", new HttpServerCodec())
                                     .addLast("requests", timer[1])
-                                    .addLast("aggregator", new JsonErrorAggregator())
+                                    .addLast("bodyLimit", new BodyLimit())
+                                    .addLast("aggregator", new JsonErrorAggregator(MAX_BODY_BYTES))
                                     .addLast("wholeRequest", wholeRequest)
                                     .addLast("inOrder", new InOrderResponses(settings.maxPipelined()))
                                     .addLast("api", api);
@@ -226,8 +241,11 @@ public final class HttpApiServer implements AutoCloseable {
      * body.
      */
     private static final class JsonErrorAggregator extends HttpObjectAggregator {
-        JsonErrorAggregator() {
-            super(MAX_BODY_BYTES);
+        private final int maxBytes;
+
+        JsonErrorAggregator(int maxBytes) {
+            super(maxBytes);
+            this.maxBytes = maxBytes;
         }
 
         @Override
@@ -249,8 +267,32 @@ public final class HttpApiServer implements AutoCloseable {
             FullHttpRequest refused = new DefaultFullHttpRequest(request.protocolVersion(), request.method(),
                     request.uri(), Unpooled.EMPTY_BUFFER, headers, EmptyHttpHeaders.INSTANCE);
             refused.setDecoderResult(DecoderResult.failure(new TooLongHttpContentException(
-                    "request body is larger than " + MAX_BODY_BYTES + " bytes")));
+                    "request body is larger than " + maxBytes + " bytes")));
             ctx.fireChannelRead(refused);
+        }
+    }
+
+    /**
+     * Gives each request the body limit of its path: {@link #MAX_DOCUMENTS_BODY_BYTES} for
+     * {@code /documents}, {@link #MAX_BODY_BYTES} for the rest. It swaps the aggregator at the start
+     * of a request, when the one before it has finished its message (requests on a connection come
+     * one after the other), so a search body stays small while a bulk of documents may be large.
+     */
+    private static final class BodyLimit extends io.netty.channel.ChannelInboundHandlerAdapter {
+        private int current = MAX_BODY_BYTES;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof HttpRequest request) {
+                String path = new io.netty.handler.codec.http.QueryStringDecoder(request.uri()).path();
+                int limit = path.equals(DocumentRoutes.PATH) || path.startsWith(DocumentRoutes.PATH + "/")
+                        || path.equals(BulkRoutes.PATH) ? MAX_DOCUMENTS_BODY_BYTES : MAX_BODY_BYTES;
+                if (limit != current) {
+                    ctx.pipeline().replace("aggregator", "aggregator", new JsonErrorAggregator(limit));
+                    current = limit;
+                }
+            }
+            ctx.fireChannelRead(msg);
         }
     }
 }

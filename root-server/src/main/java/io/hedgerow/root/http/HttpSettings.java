@@ -32,12 +32,16 @@ import java.util.Objects;
  * @param writeToken     the token {@code POST}, {@code PUT} and {@code DELETE} on {@code /documents} must
  *                       carry; null: writes need none (a root on loopback, or behind a proxy that checks)
  * @param tls            serve HTTPS with this certificate and key; null for plain HTTP
+ * @param slowQuery      a search that takes at least this long (from its first byte to its answer)
+ *                       is written to the slow-query log with its explain trace; zero for none
  */
 public record HttpSettings(String host, int port, AdmissionSettings admission, int maxConnections, Duration idleTimeout,
         Duration requestTimeout, int maxPipelined, Duration writeTimeout, Duration drainTimeout, Duration quietPeriod,
-        String adminToken, String writeToken, TlsFiles tls) {
+        String adminToken, String writeToken, TlsFiles tls, Duration slowQuery) {
     /** Shortest admin token accepted: a token is a password, and a short one can be guessed. */
     public static final int MIN_TOKEN_CHARS = 16;
+    /** Searches this slow or slower go to the slow-query log unless configured otherwise. */
+    public static final Duration DEFAULT_SLOW_QUERY = Duration.ofSeconds(1);
 
     public HttpSettings {
         Objects.requireNonNull(host, "host");
@@ -58,6 +62,11 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
         }
         requireToken("adminToken", adminToken);
         requireToken("writeToken", writeToken);
+        Objects.requireNonNull(slowQuery, "slowQuery");
+        if (slowQuery.isNegative()) {
+            throw new IllegalArgumentException("slowQuery: " + Durations.format(slowQuery) + " (expected: >= 0, 0 for no"
+                    + " slow-query log)");
+        }
     }
 
     private static void requireToken(String name, String token) {
@@ -77,57 +86,58 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
     /**
      * On {@code host:port}: the default admission control, 10,000 connections, closed after 60 s
      * idle, 10 s to send a request, 16 pipelined requests, 30 s for a stuck client to read, 30 s to
-     * drain on stop with a quiet period of 500 ms, no admin token, plain HTTP.
+     * drain on stop with a quiet period of 500 ms, no admin token, plain HTTP, searches of 1 s or more
+     * in the slow-query log.
      */
     public static HttpSettings defaults(String host, int port) {
         return new HttpSettings(host, port, AdmissionSettings.defaults(), 10_000, Duration.ofSeconds(60),
                 Duration.ofSeconds(10), 16, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(500),
-                null, null, null);
+                null, null, null, DEFAULT_SLOW_QUERY);
     }
 
     public HttpSettings withPort(int value) {
         return new HttpSettings(host, value, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, tls);
+                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, tls, slowQuery);
     }
 
     public HttpSettings withAdmission(AdmissionSettings value) {
         return new HttpSettings(host, port, value, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, tls);
+                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, tls, slowQuery);
     }
 
     public HttpSettings withMaxConnections(int value) {
         return new HttpSettings(host, port, admission, value, idleTimeout, requestTimeout, maxPipelined, writeTimeout,
-                drainTimeout, quietPeriod, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls, slowQuery);
     }
 
     public HttpSettings withIdleTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, value, requestTimeout, maxPipelined, writeTimeout,
-                drainTimeout, quietPeriod, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls, slowQuery);
     }
 
     public HttpSettings withRequestTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, value, maxPipelined, writeTimeout,
-                drainTimeout, quietPeriod, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls, slowQuery);
     }
 
     public HttpSettings withMaxPipelined(int value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, value, writeTimeout,
-                drainTimeout, quietPeriod, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls, slowQuery);
     }
 
     public HttpSettings withWriteTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined, value,
-                drainTimeout, quietPeriod, adminToken, writeToken, tls);
+                drainTimeout, quietPeriod, adminToken, writeToken, tls, slowQuery);
     }
 
     public HttpSettings withDrainTimeout(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, value, quietPeriod, adminToken, writeToken, tls);
+                writeTimeout, value, quietPeriod, adminToken, writeToken, tls, slowQuery);
     }
 
     public HttpSettings withQuietPeriod(Duration value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, value, adminToken, writeToken, tls);
+                writeTimeout, drainTimeout, value, adminToken, writeToken, tls, slowQuery);
     }
 
     /** A new random admin token: 32 URL-safe characters (192 bits) from {@link java.security.SecureRandom}. */
@@ -140,18 +150,24 @@ public record HttpSettings(String host, int port, AdmissionSettings admission, i
     /** The token {@code /admin} requests must carry; null for none (then {@code /admin} refuses everyone). */
     public HttpSettings withAdminToken(String value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, quietPeriod, value, writeToken, tls);
+                writeTimeout, drainTimeout, quietPeriod, value, writeToken, tls, slowQuery);
     }
 
     /** The token writes to {@code /documents} must carry; null for none. */
     public HttpSettings withWriteToken(String value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, quietPeriod, adminToken, value, tls);
+                writeTimeout, drainTimeout, quietPeriod, adminToken, value, tls, slowQuery);
     }
 
     /** Serve HTTPS with these files; null for plain HTTP. */
     public HttpSettings withTls(TlsFiles value) {
         return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
-                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, value);
+                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, value, slowQuery);
+    }
+
+    /** Searches at least this slow go to the slow-query log, with their trace; zero for none. */
+    public HttpSettings withSlowQuery(Duration value) {
+        return new HttpSettings(host, port, admission, maxConnections, idleTimeout, requestTimeout, maxPipelined,
+                writeTimeout, drainTimeout, quietPeriod, adminToken, writeToken, tls, value);
     }
 }

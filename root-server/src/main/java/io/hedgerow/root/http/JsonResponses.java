@@ -83,11 +83,16 @@ final class JsonResponses {
         json.writeEndObject();
     }
 
-    static ByteBuf searchResult(ByteBufAllocator allocator, SearchResult result) {
-        return write(allocator, json -> writeSearchResult(json, result));
+    /**
+     * @param requestId the request's id, written as {@code request_id}
+     * @param withTrace whether {@code trace} and {@code leaves} are written (the client asked to explain)
+     */
+    static ByteBuf searchResult(ByteBufAllocator allocator, SearchResult result, String requestId, boolean withTrace) {
+        return write(allocator, json -> writeSearchResult(json, result, requestId, withTrace));
     }
 
-    static void writeSearchResult(JsonGenerator json, SearchResult result) throws IOException {
+    static void writeSearchResult(JsonGenerator json, SearchResult result, String requestId, boolean withTrace)
+            throws IOException {
         json.writeStartObject();
         json.writeFieldName("took_ms");
         json.writeNumber(Math.round(result.tookNanos() / 1000.0) / 1000.0);
@@ -143,7 +148,7 @@ final class JsonResponses {
             }
             json.writeEndArray();
         }
-        if (!result.trace().isEmpty()) {
+        if (withTrace && !result.trace().isEmpty()) {
             json.writeArrayFieldStart("trace");
             for (SubRequestTrace sub : result.trace()) {
                 json.writeStartObject();
@@ -165,7 +170,7 @@ final class JsonResponses {
             }
             json.writeEndArray();
         }
-        if (!result.leaves().isEmpty()) {
+        if (withTrace && !result.leaves().isEmpty()) {
             json.writeArrayFieldStart("leaves");
             for (LeafTrace leaf : result.leaves()) {
                 json.writeStartObject();
@@ -187,6 +192,7 @@ final class JsonResponses {
             }
             json.writeEndArray();
         }
+        json.writeStringField("request_id", requestId);
         json.writeEndObject();
     }
 

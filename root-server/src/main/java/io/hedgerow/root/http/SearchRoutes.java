@@ -48,6 +48,7 @@ final class SearchRoutes implements Routes {
     private final Ticker ticker;
     private final BooleanSupplier stopping;
     private final long defaultTimeoutNanos;
+    private final SlowQueryLog slowQueries;
 
     /**
      * @param ticker              the ticker {@link RequestTimer} stamps first bytes with
@@ -56,7 +57,8 @@ final class SearchRoutes implements Routes {
      *                            search whose deadline would pass in its queue
      */
     SearchRoutes(HttpApiServer.SearchService service, SearchRequestParser parser, AdmissionControl admission, RootMetrics metrics,
-            Ticker ticker, BooleanSupplier stopping, long defaultTimeoutNanos) {
+            Ticker ticker, BooleanSupplier stopping, long defaultTimeoutNanos, SlowQueryLog slowQueries) {
+        this.slowQueries = slowQueries;
         this.defaultTimeoutNanos = defaultTimeoutNanos;
         this.service = service;
         this.parser = parser;
@@ -144,13 +146,17 @@ final class SearchRoutes implements Routes {
     }
 
     private void run(Exchange exchange, SearchRequest search, Permit permit) {
-        service.search(search, exchange.receivedNanos()).whenComplete((result, failure) -> {
+        service.search(search, exchange.receivedNanos(), slowQueries.tag(exchange.requestId())).whenComplete((result, failure) -> {
             if (failure == null) {
-                permit.release(result.cache() == CacheStatus.HIT ? Outcome.IGNORED : Outcome.SUCCESS, ticker.nanoTime());
-                sendResult(exchange, result);
+                long nowNanos = ticker.nanoTime();
+                permit.release(result.cache() == CacheStatus.HIT ? Outcome.IGNORED : Outcome.SUCCESS, nowNanos);
+                slowQueries.searched(exchange.requestId(), search, result, nowNanos - exchange.receivedNanos());
+                sendResult(exchange, search, result);
             } else {
                 Throwable cause = HttpApiHandler.unwrap(failure);
-                permit.release(admissionOutcome(cause), ticker.nanoTime());
+                long nowNanos = ticker.nanoTime();
+                permit.release(admissionOutcome(cause), nowNanos);
+                slowQueries.failed(exchange.requestId(), search, cause, nowNanos - exchange.receivedNanos());
                 answer(exchange, HttpApiHandler.errorResponse(exchange.ctx(), toApiException(cause)),
                         RequestLatency.Outcome.ERROR);
             }
@@ -213,10 +219,11 @@ final class SearchRoutes implements Routes {
         return HttpApiHandler.internalError("search failed unexpectedly", cause);
     }
 
-    private void sendResult(Exchange exchange, SearchResult result) {
+    private void sendResult(Exchange exchange, SearchRequest search, SearchResult result) {
         ByteBuf body;
         try {
-            body = JsonResponses.searchResult(exchange.ctx().alloc(), result);
+            // A trace the client did not ask for was built for the slow-query log: the answer leaves it out.
+            body = JsonResponses.searchResult(exchange.ctx().alloc(), result, exchange.requestId(), search.explain());
         } catch (RuntimeException e) {
             answer(exchange, HttpApiHandler.errorResponse(exchange.ctx(), HttpApiHandler.internalError("writing a result", e)),
                     RequestLatency.Outcome.ERROR);

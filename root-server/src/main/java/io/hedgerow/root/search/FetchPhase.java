@@ -123,7 +123,8 @@ public final class FetchPhase {
                     .setBudgetNanos(budgetNanos)
                     .setPriority(priority)
                     .setSnippets(ctx.request.snippets())
-                    .setStoredFields(ctx.request.storedFields());
+                    .setStoredFields(ctx.request.storedFields())
+                    .setLogRequestId(ctx.tag.requestId());
             for (HitSlot hit : copy.hits()) {
                 hit.sent(leaf);
                 wire.addItems(FetchItem.newBuilder().setPartition(hit.partition()).setDoc(hit.hit().hit().getDoc())

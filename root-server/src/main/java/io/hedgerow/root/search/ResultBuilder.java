@@ -87,10 +87,12 @@ final class ResultBuilder {
         if (slots.anyStaleAnswer()) {
             coverage = coverage.degradedBy(Coverage.Degradation.STALE_COPY);
         }
+        // A slow search gets its trace for the slow-query log even unasked; the answer then leaves it out.
+        boolean traced = ctx.request.explain() || ctx.tag.traces(nowNanos - ctx.startNanos);
         return new SearchResult(result,
                 new TotalHits(totalHits, exact ? TotalHits.Relation.EQUAL_TO : TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO),
-                nowNanos - ctx.startNanos, coverage, errors, ctx.request.explain() ? trace(sent) : List.of(),
-                CacheStatus.OFF, ctx.request.explain() ? LeafTraces.of(ctx) : List.of());
+                nowNanos - ctx.startNanos, coverage, errors, traced ? trace(sent) : List.of(),
+                CacheStatus.OFF, traced ? LeafTraces.of(ctx) : List.of());
     }
 
     /** Why a partition has no answer: its last failure if it was given up, else still out at the end. */

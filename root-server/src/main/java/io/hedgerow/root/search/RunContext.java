@@ -43,6 +43,8 @@ public final class RunContext {
     /** The partitions this search asks, in order: every one, or those of its routing value. */
     final int[] targets;
     final io.hedgerow.common.wire.proto.SearchRequest wirePrototype;
+    /** The HTTP request's id (carried to the leaves) and when its result gets a trace unasked. */
+    final RequestTag tag;
     /** Backups one partition (or fetch) may get: see {@link #hedgeRounds}. */
     private final int hedgeRounds;
 
@@ -51,6 +53,14 @@ public final class RunContext {
      */
     public RunContext(FanOutContext shared, LeafView leaves, LongSupplier requestIds, RandomGenerator random,
             SearchRequest request, TailGuard.Run run, long startNanos, long timeoutNanos, int[] targets) {
+        this(shared, leaves, requestIds, random, request, run, startNanos, timeoutNanos, targets, RequestTag.NONE);
+    }
+
+    /** As the constructor above, for a search run for an HTTP request tagged {@code tag}. */
+    public RunContext(FanOutContext shared, LeafView leaves, LongSupplier requestIds, RandomGenerator random,
+            SearchRequest request, TailGuard.Run run, long startNanos, long timeoutNanos, int[] targets,
+            RequestTag tag) {
+        this.tag = tag;
         this.shared = shared;
         this.leaves = new ChosenLeaves(leaves);
         this.requestIds = requestIds;
@@ -76,6 +86,7 @@ public final class RunContext {
                 .setPriority(priority)
                 .setTotalHitsThreshold(request.totalHitsThreshold())
                 .setCostHint(run.fingerprint() == null ? 0 : shared.costs().book().hint(run.fingerprint()))
+                .setLogRequestId(tag.requestId())
                 .build();
     }
 

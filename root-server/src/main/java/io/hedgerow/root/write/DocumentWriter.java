@@ -67,7 +67,7 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         this.links = new WriteLink[leaves.size()];
         for (int leaf = 0; leaf < leaves.size(); leaf++) {
             links[leaf] = new WriteLink(LeafAddress.parse(leaves.get(leaf)), group, transport.channelClass(),
-                    cluster.rootHello(), cluster.config().maxFrameBytes(), cluster.linkTls());
+                    cluster.rootHello(), cluster.config().maxFrameBytes(), cluster.linkTls(), cluster.index()::admit);
         }
         int count = cluster.assignment().partitions();
         this.partitions = new PartitionWriter[count];
@@ -99,14 +99,42 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         }, INVALIDATE_EVERY_MILLIS, INVALIDATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * When searches see a write, as Elasticsearch's {@code refresh}: {@link #NONE} within the
+     * leaves' scheduled refresh (half a second), answered at once; {@link #IMMEDIATE} every in-sync
+     * copy refreshes before the write is answered ({@code refresh=true}); {@link #WAIT_FOR} answered
+     * once the scheduled refreshes of every in-sync copy made it visible ({@code refresh=wait_for}),
+     * or after the write timeout.
+     */
+    public enum Refresh { NONE, IMMEDIATE, WAIT_FOR }
+
     /** Options of one write. */
-    public record WriteOptions(long expectedVersion, boolean waitForRefresh) {
-        public static final WriteOptions NONE = new WriteOptions(0, false);
+    public record WriteOptions(long expectedVersion, Refresh refresh, boolean createOnly) {
+        public static final WriteOptions NONE = new WriteOptions(0, Refresh.NONE, false);
 
         public WriteOptions {
             if (expectedVersion < 0) {
                 throw new IllegalArgumentException("expectedVersion: " + expectedVersion + " (expected: >= 0; 0: any)");
             }
+            java.util.Objects.requireNonNull(refresh, "refresh");
+        }
+
+        /** Writes whether or not the document exists. */
+        public WriteOptions(long expectedVersion, Refresh refresh) {
+            this(expectedVersion, refresh, false);
+        }
+
+        /**
+         * {@code waitForRefresh}: searchable when answered ({@link Refresh#IMMEDIATE}), or not
+         * ({@link Refresh#NONE}).
+         */
+        public WriteOptions(long expectedVersion, boolean waitForRefresh) {
+            this(expectedVersion, waitForRefresh ? Refresh.IMMEDIATE : Refresh.NONE);
+        }
+
+        /** Whether the write is searchable once answered. */
+        public boolean waitForRefresh() {
+            return refresh != Refresh.NONE;
         }
     }
 
@@ -114,6 +142,11 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
     public IndexConfig config() {
         IndexManifest manifest = cluster.index().manifest();
         return manifest == null ? null : manifest.config();
+    }
+
+    /** The name of the index this root serves. */
+    public String indexName() {
+        return cluster.index().name();
     }
 
     /** The partition a document id belongs to, in an index without a routing key. */
@@ -136,10 +169,14 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         return partitioner.partitionOf(id, routing);
     }
 
-    /** Adds the document, or replaces the one with its id; in a routed index its routing field places it. */
+    /**
+     * Adds the document, or replaces the one with its id (only adds it with
+     * {@link WriteOptions#createOnly}: CONFLICT when one exists); in a routed index its routing
+     * field places it.
+     */
     public CompletableFuture<DocumentResult> upsert(String id, Map<String, String> fields, WriteOptions options) {
         WriteOp.Builder op = WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId(id)
-                .setExpectedVersion(options.expectedVersion());
+                .setExpectedVersion(options.expectedVersion()).setCreateOnly(options.createOnly());
         fields.forEach((name, value) -> op.addFields(StoredField.newBuilder().setName(name).setValue(value)));
         IndexConfig config = config();
         String routing = config == null || config.routing() == null ? null : fields.get(config.routing().field());
@@ -170,12 +207,15 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         }
         CompletableFuture<WriteResult> result = new CompletableFuture<>();
         PartitionWriter partition = partitions[p];
-        if (!partition.offer(new PartitionWriter.Pending(op, options.waitForRefresh(), result))) {
+        if (!partition.offer(new PartitionWriter.Pending(op, options.refresh() == Refresh.IMMEDIATE, result))) {
             meters.answered(DocumentResult.Outcome.OVERLOADED);
             return CompletableFuture.completedFuture(DocumentResult.refused(op.getId(), DocumentResult.Outcome.OVERLOADED,
                     "too many writes queued for partition " + p + " (the replicas are behind); retry after a moment"));
         }
-        return result.thenApply(written -> {
+        CompletableFuture<WriteResult> answered = options.refresh() != Refresh.WAIT_FOR ? result
+                : result.thenCompose(written -> written.getSeq() == 0 ? CompletableFuture.completedFuture(written)
+                        : partition.whenVisible(written.getSeq()).thenApply(visible -> written));
+        return answered.thenApply(written -> {
             if (written.getSeq() > 0 && options.waitForRefresh()) {
                 // Searchable now: no cached result from before it may be served from here on.
                 invalidateResults.run();
@@ -209,6 +249,12 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
     }
 
     private CompletableFuture<DocumentResult> read(String id, int partition) {
+        if (!partitions[partition].replicas().reconciled()) {
+            // Before the replicas are compared the first in order may be one that missed writes.
+            return CompletableFuture.completedFuture(DocumentResult.refused(id, DocumentResult.Outcome.UNAVAILABLE,
+                    "partition " + partition + " has not been reconciled since the root started (a replica did not"
+                            + " answer): no replica is known to hold every acknowledged write"));
+        }
         WriteLink primary = partitions[partition].primaryLink();
         if (primary == null) {
             return CompletableFuture.completedFuture(DocumentResult.refused(id, DocumentResult.Outcome.UNAVAILABLE,
@@ -250,6 +296,28 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
             case UNRECOGNIZED -> DocumentResult.Outcome.REJECTED;
         };
         return new DocumentResult(id, outcome, written.getVersion(), written.getError(), fields);
+    }
+
+    /**
+     * Waits (the caller's thread, never an event loop) until every partition's replicas have been
+     * compared ({@link ReplicaSet#reconcile}: every replica said its last seq), for {@code patience}
+     * at most.
+     *
+     * @return whether every partition is reconciled
+     */
+    public boolean awaitReconciled(java.time.Duration patience) throws InterruptedException {
+        CompletableFuture<?>[] all = new CompletableFuture<?>[partitions.length];
+        for (int p = 0; p < partitions.length; p++) {
+            all[p] = partitions[p].replicas().whenReconciled();
+        }
+        try {
+            CompletableFuture.allOf(all).get(patience.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false;
+        }
     }
 
     /** How many replicas of a partition are in sync now (for {@code /cluster} and tests). */

@@ -23,19 +23,28 @@ import java.util.function.IntFunction;
  * order, and the batch is the group commit (one fsync per replica per batch).
  *
  * <p><b>Replicas out of sync.</b> A replica that fails a write (down, timed out, an error, or a gap
- * in its numbers after it missed writes) leaves the in-sync set, so it no longer blocks writes. When
- * the primary fails, the batch goes to the next in-sync replica, which becomes primary. Between
- * batches, at most once a second per partition, an out-of-sync replica is caught up: it says its
- * last seq, the primary's log supplies what follows, and once it has applied them (with no batch in
- * flight meanwhile) it is in sync again. When no replica is in sync (all were restarted), the one
- * with the highest last seq becomes primary. The very first step, before any batch, asks every
- * replica its last seq ({@link ReplicaSet#reconcile}), so a root started afresh never makes a
- * replica that missed writes the primary.
+ * in its numbers after it missed writes) leaves the in-sync set before the write is acknowledged
+ * without it, so it no longer blocks writes: a write is answered within the replica timeout (plus
+ * the catch-up step below, one second at most). When the primary fails, the batch goes to the next
+ * in-sync replica, which becomes primary. Promotion is only ever from the in-sync set: the last
+ * replica in sync never leaves it by failing ({@link ReplicaSet#markOutOfSync}), and while it is
+ * down the partition's writes are refused ({@link #UNAVAILABLE}, a 503 naming the partition and
+ * why), never acknowledged by a replica that missed writes. A primary that numbers a write at or
+ * below the acknowledged seq has lost acknowledged writes: it leaves the set and the batch is refused.
+ * A replica that answers {@code diverged:} leaves the set to be rebuilt from a snapshot.
+ *
+ * <p><b>Catching up.</b> At most once a second per partition, the out-of-sync replicas are caught up
+ * beside the writes ({@link ReplicaCatchUp#advance}: they say their last seq, the primary's log
+ * supplies what follows); one that got to the end of it joins the set in a step between batches
+ * that copies what was logged since and lasts one second at most ({@link ReplicaCatchUp#finish}).
+ * The very first step, before any batch, asks every replica its last seq
+ * ({@link ReplicaSet#reconcile}), so a root started afresh never makes a replica that missed writes
+ * the primary; until every replica has answered, the partition refuses writes.
  *
  * <p><b>New copies.</b> A copy the placement adds ({@link #copies}) joins out of sync and is caught
- * up at once, the same way, between batches; the placement lets it serve searches only once it is
- * in sync. Writes acknowledged meanwhile are on the replicas in sync, and the catch-up, which runs
- * with no batch in flight, brings the copy to the last of them before the next batch includes it.
+ * up at once, the same way; the placement lets it serve searches only once it is in sync. Writes
+ * acknowledged meanwhile are on the replicas in sync, and the catch-up's last step, which runs with
+ * no batch in flight, brings the copy to the last of them before the next batch includes it.
  *
  * <p><b>Log trimming and snapshots.</b> Every request carries the seq below which every replica's
  * log may be trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit,
@@ -50,18 +59,22 @@ import java.util.function.IntFunction;
  * monitor, the in-sync set by its {@link ReplicaSet}'s (taken inside this one, never the other way
  * round); leaf answers arrive on event loops and never block. A queue over
  * {@code maxQueuedOps} refuses new writes ({@link DocumentResult.Outcome#OVERLOADED}) rather than
- * buffer without bound. Where this differs from Elasticsearch: the root, not a master, decides the
- * in-sync set, and keeps it in memory only; a write a failed primary logged but never acknowledged
- * is not rolled back on it (there are no primary terms), so such a replica may hold a write the
- * others lack until the document is written again.
+ * buffer without bound. A batch holds at most {@link WriteSettings#maxBatchOps} writes and
+ * {@link WriteSettings#maxBatchBytes} of them, so no request outgrows the leaves' frame. Where this
+ * differs from Elasticsearch: the root, not a master, decides the in-sync set, and keeps it in
+ * memory only; a write a failed primary logged but never acknowledged is not rolled back on it
+ * (there are no primary terms), so such a replica may hold a write the others lack until the
+ * document is written again (or, when another op reaches it under that seq, it answers
+ * {@code diverged:} and is rebuilt).
  */
 final class PartitionWriter {
     private static final long CATCH_UP_EVERY_NANOS = 1_000_000_000L;
     /** Prefix of the error of a write no replica could take. */
     static final String UNAVAILABLE = "unavailable: ";
+    private static final String DIVERGED = "diverged: ";
 
     /** A queued write and the future its caller waits on. */
-    record Pending(WriteOp op, boolean waitForRefresh, CompletableFuture<WriteResult> result) {
+    record Pending(WriteOp op, boolean refreshNow, CompletableFuture<WriteResult> result) {
     }
 
     private final int partition;
@@ -78,6 +91,15 @@ final class PartitionWriter {
     private long confirmedVisibleSeq;
     private boolean polling;
     private long lastCatchUpNanos;
+    /** A catch-up copying beside the writes ({@link ReplicaCatchUp#advance}) is under way. */
+    private boolean advancing;
+    /** Replicas that caught up beside the writes, for the next step to let join ({@link ReplicaCatchUp#finish}). */
+    private List<ReplicaCatchUp.Ready> ready = List.of();
+    /** Writes waiting for searches to see them (refresh=wait_for): each completes once its seq is visible. */
+    private final List<VisibleWaiter> visibleWaiters = new ArrayList<>();
+
+    private record VisibleWaiter(long seq, CompletableFuture<Void> visible) {
+    }
 
     /** @param links the partition's replicas, and {@code leaves} the index of each one's leaf in the cluster */
     PartitionWriter(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale, WriteSettings settings,
@@ -153,14 +175,44 @@ final class PartitionWriter {
                     response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
         }
         CompletableFuture.allOf(visible.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> {
+            List<VisibleWaiter> seen = new ArrayList<>();
             synchronized (this) {
                 polling = false;
                 if (failure == null && visible.stream().allMatch(seq -> seq.join() >= target)) {
                     confirmedVisibleSeq = Math.max(confirmedVisibleSeq, target);
+                    for (VisibleWaiter waiter : visibleWaiters) {
+                        if (waiter.seq() <= confirmedVisibleSeq) {
+                            seen.add(waiter);
+                        }
+                    }
+                    visibleWaiters.removeAll(seen);
                 }
             }
+            // Outside the monitor: what waits on them (the answer to a write) runs here.
+            seen.forEach(waiter -> waiter.visible().complete(null));
         });
         return true;
+    }
+
+    /**
+     * Completes once every in-sync replica has answered that its searches see {@code seq} (its
+     * scheduled refresh made it visible; refresh=wait_for), or after the write timeout, whichever
+     * comes first: a replica that stops answering the polls never holds the answer longer.
+     */
+    CompletableFuture<Void> whenVisible(long seq) {
+        CompletableFuture<Void> visible = new CompletableFuture<>();
+        synchronized (this) {
+            if (seq <= confirmedVisibleSeq) {
+                return CompletableFuture.completedFuture(null);
+            }
+            visibleWaiters.add(new VisibleWaiter(seq, visible));
+        }
+        return visible.completeOnTimeout(null, settings.timeout().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)
+                .whenComplete((ignored, failure) -> {
+                    synchronized (this) {
+                        visibleWaiters.removeIf(waiter -> waiter.visible() == visible);
+                    }
+                });
     }
 
     /** Called every second: checks the replicas at start, or catches one up, when nothing else runs. */
@@ -199,7 +251,13 @@ final class PartitionWriter {
         return primary == null ? null : primary.link;
     }
 
-    /** Runs the next step; the caller holds the monitor. */
+    /**
+     * Runs the next step; the caller holds the monitor. At start, before anything else, the
+     * replicas are compared ({@link ReplicaCatchUp#reconcile}, writes wait). Afterwards an
+     * out-of-sync replica is caught up beside the writes, at most once a second
+     * ({@link ReplicaCatchUp#advance}), and joins the set in a step of its own, between batches and
+     * within {@link ReplicaCatchUp#FINISH_TIMEOUT}; otherwise the next batch is sent.
+     */
     private void startNext() {
         if (closed) {
             busy = false;
@@ -207,24 +265,56 @@ final class PartitionWriter {
         }
         busy = true;
         CompletableFuture<Void> step;
-        boolean needsCatchUp = !replicas.reconciled() || replicas.inSyncCount() < replicas.size();
         long now = ticker.nanoTime();
-        if (needsCatchUp && now - lastCatchUpNanos >= CATCH_UP_EVERY_NANOS) {
-            lastCatchUpNanos = now;
-            step = catchUps.run(seq -> {
-                synchronized (this) {
-                    ackedSeq = Math.max(ackedSeq, seq);
-                }
-            });
-        } else if (!queue.isEmpty()) {
-            List<Pending> batch = new ArrayList<>();
-            while (!queue.isEmpty() && batch.size() < settings.maxBatchOps()) {
-                batch.add(queue.poll());
+        boolean due = now - lastCatchUpNanos >= CATCH_UP_EVERY_NANOS;
+        if (!replicas.reconciled()) {
+            if (!due && queue.isEmpty()) {
+                busy = false;
+                return;
             }
-            step = runBatch(batch, now);
+            if (due) {
+                lastCatchUpNanos = now;
+                step = catchUps.reconcile(seq -> {
+                    synchronized (this) {
+                        ackedSeq = Math.max(ackedSeq, seq);
+                    }
+                });
+            } else {
+                step = runBatch(nextBatch(), now);
+            }
         } else {
-            busy = false;
-            return;
+            if (due && !advancing && ready.isEmpty() && replicas.inSyncCount() < replicas.size()) {
+                lastCatchUpNanos = now;
+                advancing = true;
+                catchUps.advance().whenComplete((caughtUp, failure) -> {
+                    synchronized (this) {
+                        advancing = false;
+                        ready = failure == null ? caughtUp : List.of();
+                        if (!busy) {
+                            startNext();
+                        }
+                    }
+                });
+            }
+            if (!ready.isEmpty()) {
+                List<ReplicaCatchUp.Ready> joining = ready;
+                ready = List.of();
+                // Writes wait for this step at most FINISH_TIMEOUT; a replica not through by then stays out.
+                step = catchUps.finish(joining)
+                        .completeOnTimeout(List.of(), ReplicaCatchUp.FINISH_TIMEOUT.toNanos(),
+                                java.util.concurrent.TimeUnit.NANOSECONDS)
+                        .thenAccept(joined -> {
+                            for (ReplicaCatchUp.Ready replica : joined) {
+                                replicas.markInSync(replica.replica(), replica.copiedSeq());
+                                catchUps.joined();
+                            }
+                        });
+            } else if (!queue.isEmpty()) {
+                step = runBatch(nextBatch(), now);
+            } else {
+                busy = false;
+                return;
+            }
         }
         step.whenComplete((ignored, failure) -> {
             if (failure != null) {
@@ -238,6 +328,48 @@ final class PartitionWriter {
         });
     }
 
+    /**
+     * The next batch: up to {@link WriteSettings#maxBatchOps} writes and
+     * {@link WriteSettings#maxBatchBytes}, at least one.
+     */
+    private List<Pending> nextBatch() {
+        List<Pending> batch = new ArrayList<>();
+        long bytes = 0;
+        while (!queue.isEmpty() && batch.size() < settings.maxBatchOps()) {
+            long size = queue.peek().op().getSerializedSize() + 8L; // the op's field tag and length, roughly
+            if (!batch.isEmpty() && bytes + size > settings.maxBatchBytes()) {
+                break;
+            }
+            bytes += size;
+            batch.add(queue.poll());
+        }
+        return batch;
+    }
+
+    /**
+     * {@code ops} in consecutive chunks of at most {@code maxOps} ops and {@code maxBytes} of encoded
+     * ops each (an op larger than that alone in its chunk), so that no request outgrows a frame.
+     */
+    static List<List<WriteOp>> chunks(List<WriteOp> ops, int maxOps, long maxBytes) {
+        List<List<WriteOp>> chunks = new ArrayList<>();
+        int from = 0;
+        while (from < ops.size()) {
+            int to = from;
+            long bytes = 0;
+            while (to < ops.size() && to - from < maxOps) {
+                long size = ops.get(to).getSerializedSize() + 8L;
+                if (to > from && bytes + size > maxBytes) {
+                    break;
+                }
+                bytes += size;
+                to++;
+            }
+            chunks.add(ops.subList(from, to));
+            from = to;
+        }
+        return chunks;
+    }
+
     private CompletableFuture<Void> runBatch(List<Pending> batch, long startNanos) {
         Replica primary = replicas.primary();
         boolean stopping;
@@ -248,22 +380,46 @@ final class PartitionWriter {
             batch.forEach(pending -> pending.result().complete(shuttingDown()));
             return CompletableFuture.completedFuture(null);
         }
+        if (!replicas.reconciled()) {
+            refuse(batch, "partition " + partition + " takes no writes yet: this root has not heard every replica's"
+                    + " last seq since it started (" + problems() + "); a replica that does not answer may hold"
+                    + " acknowledged writes the others lack");
+            return CompletableFuture.completedFuture(null);
+        }
         if (primary == null) {
-            batch.forEach(pending -> pending.result().complete(
-                    unavailable("no replica of partition " + partition + " is in sync")));
+            refuse(batch, "no replica of partition " + partition + " is in sync (" + problems() + ")");
             return CompletableFuture.completedFuture(null);
         }
         WriteRequest.Builder request = request().setPrimary(true)
-                .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
+                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
         batch.forEach(pending -> request.addOps(pending.op()));
         return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem != null) {
-                replicas.markOutOfSync(primary, problem);
-                return runBatch(batch, startNanos);
+                if (replicas.markOutOfSync(primary, problem)) {
+                    return runBatch(batch, startNanos);
+                }
+                refuse(batch, "partition " + partition + ": its only replica in sync, on leaf " + primary.address()
+                        + ", failed the write (" + problem + "); no other copy holds every acknowledged write, so"
+                        + " the partition takes no writes until that one answers again");
+                return CompletableFuture.<Void>completedFuture(null);
             }
             return replicate(primary, batch, response, startNanos);
         }).thenCompose(step -> step);
+    }
+
+    private void refuse(List<Pending> batch, String why) {
+        batch.forEach(pending -> pending.result().complete(unavailable(why)));
+    }
+
+    /** What is wrong with the partition's replicas, for a refusal. */
+    private String problems() {
+        List<String> problems = new ArrayList<>();
+        for (ReplicaStatus replica : replicas.status()) {
+            problems.add("leaf " + replica.leaf() + (replica.inSync() ? " in sync" : " out of sync")
+                    + (replica.problem() == null ? "" : ": " + replica.problem()));
+        }
+        return String.join("; ", problems);
     }
 
     private WriteRequest.Builder request() {
@@ -281,9 +437,22 @@ final class PartitionWriter {
     private CompletableFuture<Void> replicate(Replica primary, List<Pending> batch, WriteResponse numbered,
             long startNanos) {
         WriteRequest.Builder copy = request().setPrimary(false)
-                .setWaitForRefresh(batch.stream().anyMatch(Pending::waitForRefresh));
+                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
+        long acked;
+        synchronized (this) {
+            acked = ackedSeq;
+        }
         for (int i = 0; i < batch.size(); i++) {
             long seq = numbered.getResults(i).getSeq();
+            if (seq > 0 && seq <= acked) {
+                // It numbered over acknowledged writes: it lost them (a copy replaced or rolled back).
+                replicas.markLost(primary, "numbered a write seq " + seq + ", at or below the acknowledged seq "
+                        + acked + ": it lacks acknowledged writes");
+                refuse(batch, "partition " + partition + ": the primary on leaf " + primary.address() + " numbered a"
+                        + " write seq " + seq + " although writes up to seq " + acked + " were acknowledged; it left"
+                        + " the in-sync set and the write was not acknowledged");
+                return CompletableFuture.completedFuture(null);
+            }
             if (seq > 0) {
                 copy.addOps(batch.get(i).op().toBuilder().setSeq(seq));
             }
@@ -296,7 +465,10 @@ final class PartitionWriter {
                 }
                 copies.add(replica.link.send(copy.clone(), settings.timeout()).handle((response, failure) -> {
                     String problem = problem(response, failure);
-                    if (problem != null) {
+                    if (problem != null && problem.contains(DIVERGED)) {
+                        replicas.markDiverged(replica, problem);
+                    } else if (problem != null) {
+                        // Before the write is acknowledged without it; never the last in sync (the primary is).
                         replicas.markOutOfSync(replica, problem);
                     }
                     return null;

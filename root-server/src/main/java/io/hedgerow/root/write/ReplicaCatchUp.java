@@ -6,6 +6,7 @@ import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.root.write.ReplicaSet.Replica;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,18 +16,28 @@ import java.util.function.LongConsumer;
 
 /**
  * Brings a partition's out-of-sync replicas (one that missed writes, a copy the placement just
- * added) up to an in-sync one, for its {@link PartitionWriter}, which runs it between batches. A
- * replica the source's log still reaches is sent the log above its last seq; one further behind
- * (the log was trimmed past it, as it is for a copy opened from the build) first replaces its copy
- * with a snapshot of the source's (file-based recovery: the source commits and publishes that
- * commit in the partition store as hard links, the replica restores it), then gets the log above
- * the snapshot. A replica is in sync again once it has applied the last of it.
+ * added, one that diverged) up to the primary, for its {@link PartitionWriter}. A replica the
+ * primary's log still reaches is sent the log above its last seq; one further behind (the log was
+ * trimmed past it, as it is for a copy opened from the build), or one that answered
+ * {@code diverged:} (it holds ops the primary's history does not), first replaces its copy with a
+ * snapshot of the primary's (file-based recovery: the primary commits and publishes that commit in
+ * the partition store as hard links, the replica restores it), then gets the log above the snapshot.
  *
- * <p><b>Assumptions and guarantees.</b> One run at a time (its writer's). Leaf answers arrive on
- * event loops; nothing here blocks.
+ * <p>Three steps, so that a replica that stops answering never holds the partition's writes for
+ * longer than a second: {@link #reconcile} (once, at start, before any write: every replica says its
+ * last seq); {@link #advance}, which runs beside the writes and copies the bulk; and {@link #finish},
+ * which the writer runs with no batch in flight, under a budget of {@link #FINISH_TIMEOUT}: it copies
+ * what the primary logged since, and a replica that has it all joins the set. A replica that does not
+ * finish within the budget stays out and is tried again.
+ *
+ * <p><b>Assumptions and guarantees.</b> One run of each step at a time (its writer's). Leaf answers
+ * arrive on event loops; nothing here blocks. A replica is never marked in sync here: {@link #finish}
+ * says which may be, and the writer marks them before its next batch.
  */
 final class ReplicaCatchUp {
-    private static final int CHUNK_OPS = 256;
+    /** How long the writer's writes wait, at most, for a replica to finish catching up. */
+    static final Duration FINISH_TIMEOUT = Duration.ofSeconds(1);
+    private static final String DIVERGED = "diverged: ";
 
     private final ReplicaSet replicas;
     private final WriteSettings settings;
@@ -43,64 +54,125 @@ final class ReplicaCatchUp {
         static final Probe NONE = new Probe(-1, -1);
     }
 
+    /** A replica that holds the source's log up to {@code copiedSeq}, ready for {@link #finish}. */
+    record Ready(Replica replica, Replica source, long copiedSeq) {
+    }
+
     /**
-     * Compares the replicas at start ({@link ReplicaSet#reconcile}), then brings every reachable
-     * out-of-sync replica up to an in-sync one: from its log when it still holds every write the
-     * replica lacks, else from a snapshot of its copy, then its log above it. The caller runs this
-     * with no batch of writes in flight.
+     * Compares the replicas at start ({@link ReplicaSet#reconcile}): every replica says its last
+     * seq. The caller runs it with no batch of writes in flight.
      *
-     * @param held told the highest seq an in-sync replica holds: every write up to it was
-     *             acknowledged, by this root or an earlier one
+     * @param held told the highest seq an in-sync replica holds once reconciled: every write up to it
+     *             was acknowledged or logged by a primary, by this root or an earlier one
      */
-    CompletableFuture<Void> run(LongConsumer held) {
+    CompletableFuture<Void> reconcile(LongConsumer held) {
         List<Replica> probed = replicas.members();
-        List<CompletableFuture<Probe>> answers = new ArrayList<>();
-        for (Replica replica : probed) {
-            answers.add(probe(replica.link));
-        }
-        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).handle((ignored, f) -> {
-            Probe[] probes = answers.stream().map(a -> a.isCompletedExceptionally() ? Probe.NONE : a.join())
-                    .toArray(Probe[]::new);
+        return probeAll(probed).thenAccept(probes -> {
             long[] seqs = Arrays.stream(probes).mapToLong(Probe::lastSeq).toArray();
-            if (!replicas.reconciled()) {
-                replicas.reconcile(probed, seqs);
-            }
-            // The source: the first replica in sync that answered (every one holds every acknowledged
-            // write); when none is in sync, the most advanced reachable replica leads.
-            int sourceIndex = -1;
-            for (int r = 0; r < probed.size() && sourceIndex < 0; r++) {
-                if (seqs[r] >= 0 && replicas.inSync(probed.get(r))) {
-                    sourceIndex = r;
-                }
-            }
-            if (sourceIndex < 0 && replicas.primary() == null) {
-                for (int r = 0; r < seqs.length; r++) {
-                    if (seqs[r] >= 0 && (sourceIndex < 0 || seqs[r] > seqs[sourceIndex])) {
-                        sourceIndex = r;
+            if (replicas.reconcile(probed, seqs)) {
+                Replica primary = replicas.primary();
+                for (int r = 0; r < probed.size(); r++) {
+                    if (probed.get(r) == primary) {
+                        held.accept(seqs[r]);
                     }
                 }
-                if (sourceIndex >= 0) {
-                    replicas.markInSync(probed.get(sourceIndex), seqs[sourceIndex]);
+            }
+        });
+    }
+
+    private CompletableFuture<Probe[]> probeAll(List<Replica> probed) {
+        List<CompletableFuture<Probe>> answers = new ArrayList<>();
+        for (Replica replica : probed) {
+            answers.add(probe(replica.link).exceptionally(failure -> Probe.NONE));
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> answers.stream().map(CompletableFuture::join).toArray(Probe[]::new));
+    }
+
+    /**
+     * Copies the log of an in-sync replica (the first that answers; after a snapshot of its copy,
+     * where needed) to every reachable out-of-sync replica, beside the writes: what it returns is
+     * ready for {@link #finish}. Never marks a replica in sync.
+     */
+    CompletableFuture<List<Ready>> advance() {
+        List<Replica> sources = replicas.inSyncNow();
+        List<Replica> behind = replicas.members().stream().filter(r -> !replicas.inSync(r)).toList();
+        if (sources.isEmpty() || behind.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        List<Replica> probed = new ArrayList<>(behind);
+        probed.addAll(sources);
+        return probeAll(probed).thenCompose(probes -> {
+            // The source: the first in-sync replica that answers (each holds every acknowledged write).
+            int sourceAt = -1;
+            for (int r = behind.size(); r < probed.size() && sourceAt < 0; r++) {
+                if (probes[r].lastSeq() >= 0) {
+                    sourceAt = r;
                 }
             }
-            if (sourceIndex < 0) {
-                return CompletableFuture.<Void>completedFuture(null); // the in-sync replicas are unreachable: later
+            if (sourceAt < 0) {
+                return CompletableFuture.completedFuture(List.<Ready>of()); // no in-sync replica answers: later
             }
-            held.accept(seqs[sourceIndex]);
+            Replica source = probed.get(sourceAt);
+            Probe from = probes[sourceAt];
+            List<Ready> ready = new ArrayList<>();
             CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
-            Replica source = probed.get(sourceIndex);
-            long sourceTrimmed = probes[sourceIndex].trimmedSeq();
-            for (int r = 0; r < probed.size(); r++) {
-                Replica replica = probed.get(r);
-                replicas.observed(replica, seqs[r]);
-                if (replicas.contains(replica) && !replicas.inSync(replica) && seqs[r] >= 0) {
-                    long from = seqs[r];
-                    all = all.thenCompose(done -> from < sourceTrimmed
-                            ? fromSnapshot(source, replica) : copyLog(source, replica, from));
+            for (int r = 0; r < behind.size(); r++) {
+                Replica replica = behind.get(r);
+                long seq = probes[r].lastSeq();
+                replicas.observed(replica, seq);
+                if (seq < 0 || !replicas.contains(replica)) {
+                    continue;
                 }
+                all = all.thenCompose(done -> {
+                    CompletableFuture<Long> copied = replicas.needsRebuild(replica) || seq < from.trimmedSeq()
+                            ? fromSnapshot(source, replica)
+                            : copyLog(source, replica, seq, settings.timeout(), Integer.MAX_VALUE);
+                    return copied.handle((at, failure) -> {
+                        if (failure != null) {
+                            failed(replica, failure);
+                        } else if (at >= 0) {
+                            ready.add(new Ready(replica, source, at));
+                        }
+                        return null;
+                    });
+                });
             }
-            return all;
-        }).thenCompose(step -> step);
+            return all.thenApply(done -> List.copyOf(ready));
+        });
+    }
+
+    /**
+     * The last of a catch-up, run by the writer with no batch in flight: copies what the source
+     * logged since {@link #advance} (one log read at most, each request under
+     * {@link #FINISH_TIMEOUT}) and answers the replicas that now hold the source's whole log, for the
+     * writer to mark in sync. The writer also stops waiting after {@link #FINISH_TIMEOUT} in all.
+     */
+    CompletableFuture<List<Ready>> finish(List<Ready> ready) {
+        List<Ready> joined = new ArrayList<>();
+        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+        for (Ready candidate : ready) {
+            all = all.thenCompose(done -> {
+                if (!replicas.inSync(candidate.source()) || !replicas.contains(candidate.replica())) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                return copyLog(candidate.source(), candidate.replica(), candidate.copiedSeq(), FINISH_TIMEOUT, 1)
+                        .handle((at, failure) -> {
+                            if (failure != null) {
+                                failed(candidate.replica(), failure);
+                            } else if (at >= 0) {
+                                joined.add(new Ready(candidate.replica(), candidate.source(), at));
+                            }
+                            return null;
+                        });
+            });
+        }
+        return all.thenApply(done -> List.copyOf(joined));
+    }
+
+    /** Counts a completed catch-up (the writer marked the replica in sync). */
+    void joined() {
+        meters.catchUp(true);
     }
 
     private CompletableFuture<Probe> probe(WriteLink replica) {
@@ -126,69 +198,82 @@ final class ReplicaCatchUp {
     }
 
     /**
-     * File-based recovery, for a replica further behind than the source's log reaches: the source
-     * commits and publishes a snapshot of its copy in the partition store, the replica's copy is
-     * replaced by it, and the source's log above the snapshot follows ({@link #copyLog}).
+     * File-based recovery, for a replica further behind than the source's log reaches or diverged
+     * from it: the source commits and publishes a snapshot of its copy in the partition store, the
+     * replica's copy is replaced by it, and the source's log above the snapshot follows
+     * ({@link #copyLog}).
+     *
+     * @return the seq up to which the replica holds the source's log
      */
-    private CompletableFuture<Void> fromSnapshot(Replica source, Replica replica) {
+    private CompletableFuture<Long> fromSnapshot(Replica source, Replica replica) {
         WriteRequest.Builder snapshot = request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT));
         return source.link.send(snapshot, settings.timeout()).thenCompose(made -> {
             if (made.getStatus() != Status.OK) {
-                return CompletableFuture.<Void>failedFuture(new IOException("a snapshot of leaf " + source.address()
+                return CompletableFuture.<Long>failedFuture(new IOException("a snapshot of leaf " + source.address()
                         + "'s copy: " + made.getStatus() + ": " + made.getError()));
             }
             WriteRequest.Builder restore = request().setSnapshot(made.getSnapshot())
                     .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE));
             return replica.link.send(restore, settings.timeout()).thenCompose(restored -> {
                 if (restored.getStatus() != Status.OK) {
-                    return CompletableFuture.<Void>failedFuture(new IOException("restoring snapshot "
+                    return CompletableFuture.<Long>failedFuture(new IOException("restoring snapshot "
                             + made.getSnapshot() + " of leaf " + source.address() + ": " + restored.getStatus() + ": "
                             + restored.getError()));
                 }
+                replicas.rebuilt(replica);
                 meters.snapshotRestored();
-                return copyLog(source, replica, restored.getLastSeq());
+                return copyLog(source, replica, restored.getLastSeq(), settings.timeout(), Integer.MAX_VALUE);
             });
-        }).exceptionally(failure -> {
-            caughtUpOrNot(replica, failure);
-            return null;
         });
     }
 
-    private CompletableFuture<Void> copyLog(Replica source, Replica replica, long fromSeq) {
-        return source.link.send(readLog(fromSeq), settings.timeout()).thenCompose(log -> {
+    /**
+     * Copies the source's log above {@code fromSeq} to the replica, one read (at most a few MiB,
+     * the leaf's cap) and its ops in chunks of at most {@link WriteSettings#maxBatchBytes} at a time.
+     *
+     * @param reads most log reads; a replica still behind after them answers -1 (not yet ready)
+     * @return the seq up to which the replica now holds the source's log, or -1
+     */
+    private CompletableFuture<Long> copyLog(Replica source, Replica replica, long fromSeq, Duration timeout,
+            int reads) {
+        return source.link.send(readLog(fromSeq), timeout).thenCompose(log -> {
             if (log.getStatus() != Status.OK) {
-                return CompletableFuture.<Void>failedFuture(new IOException("reading the log of leaf "
-                        + source.address() + " from seq " + fromSeq + ": " + log.getError()));
+                IOException failure = new IOException("reading the log of leaf " + source.address() + " from seq "
+                        + fromSeq + ": " + log.getError());
+                if (log.getError().startsWith(DIVERGED)) {
+                    // The replica is ahead of the source: it holds ops that are not the source's.
+                    replicas.markDiverged(replica, log.getError());
+                }
+                return CompletableFuture.<Long>failedFuture(failure);
             }
             CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
-            List<WriteOp> ops = log.getLogList();
-            for (int from = 0; from < ops.size(); from += CHUNK_OPS) {
-                List<WriteOp> chunk = ops.subList(from, Math.min(ops.size(), from + CHUNK_OPS));
+            for (List<WriteOp> chunk : PartitionWriter.chunks(log.getLogList(), settings.maxBatchOps(),
+                    settings.maxBatchBytes())) {
                 sent = sent.thenCompose(done -> replica.link.send(request().setPrimary(false)
-                        .setWaitForRefresh(true).addAllOps(chunk), settings.timeout())
+                        .setWaitForRefresh(true).addAllOps(chunk), timeout)
                         .thenAccept(answer -> {
                             if (answer.getStatus() != Status.OK) {
+                                if (answer.getError().startsWith(DIVERGED)) {
+                                    replicas.markDiverged(replica, answer.getError());
+                                }
                                 throw new IllegalStateException(answer.getStatus() + ": " + answer.getError());
                             }
                         }));
             }
+            List<WriteOp> ops = log.getLogList();
             long target = log.getLastSeq();
             // The leaf answers at most a few MiB of its log at a time: ask again from the last op until the end.
             long copied = ops.isEmpty() ? fromSeq : ops.get(ops.size() - 1).getSeq();
-            if (!ops.isEmpty() && copied < target) {
-                return sent.thenCompose(done -> copyLog(source, replica, copied));
+            if (copied < target) {
+                return reads > 1 && !ops.isEmpty()
+                        ? sent.thenCompose(done -> copyLog(source, replica, copied, timeout, reads - 1))
+                        : sent.thenApply(done -> -1L);
             }
-            return sent.thenRun(() -> {
-                replicas.markInSync(replica, target);
-                meters.catchUp(true);
-            });
-        }).exceptionally(failure -> {
-            caughtUpOrNot(replica, failure);
-            return null;
+            return sent.thenApply(done -> copied);
         });
     }
 
-    private void caughtUpOrNot(Replica replica, Throwable failure) {
+    private void failed(Replica replica, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         replicas.catchUpFailed(replica, String.valueOf(cause.getMessage()));

@@ -16,9 +16,19 @@ import java.util.function.IntFunction;
  * <p><b>Knowing the replicas at start.</b> A root knows nothing of writes made before it started: a
  * replica may have missed some (it was down when the last root wrote). So the partition's first step
  * is to ask every replica its last seq and {@link #reconcile} on the answers: the most advanced ones
- * stay in sync, the others (and the unreachable) leave the set and are caught up from the most
- * advanced. Without that, a replica that missed writes could become primary and number new writes
- * below what another replica holds, which that replica would then skip as already held.
+ * stay in sync, the others leave the set and are caught up from the most advanced. Without that, a
+ * replica that missed writes could become primary and number new writes below what another replica
+ * holds. Only every replica's answer decides: one that does not answer may be the only one that
+ * holds the last acknowledged writes, so until each has answered the partition takes no writes (it
+ * is not reconciled) rather than trust the most advanced of those that did.
+ *
+ * <p><b>Leaving the set.</b> A replica leaves the in-sync set when it fails a write, before the write
+ * is acknowledged without it; except the last one in sync: it alone is known to hold every
+ * acknowledged write, so it stays (as Elasticsearch keeps the last in-sync allocation id) and the
+ * partition's writes are refused until it answers again. Promotion is only ever from the set; no
+ * replica that missed writes ever becomes primary. A replica that answers {@code diverged:} (it holds
+ * another op under a seq, or is ahead of the primary) leaves the set and is marked for a rebuild from a
+ * snapshot of the primary's copy ({@link #needsRebuild}), never simply caught up.
  *
  * <p><b>Copies come and go.</b> The placement adds copies of a partition (re-replication, a hot
  * partition's extra copy, a move) and retires them ({@link #retain}). A copy added joins out of sync,
@@ -45,6 +55,8 @@ final class ReplicaSet {
         private boolean inSync;
         private long knownSeq = -1;
         private String problem;
+        /** It diverged from the primary's history: only a snapshot of the primary's copy brings it back. */
+        private boolean rebuild;
 
         private Replica(WriteLink link, int leaf, boolean inSync, String problem) {
             this.link = link;
@@ -191,10 +203,58 @@ final class ReplicaSet {
         return count;
     }
 
-    synchronized void markOutOfSync(Replica replica, String reason) {
+    /**
+     * The replica failed a write: it leaves the in-sync set, unless it is the last one in sync (then
+     * it stays, with the reason as its problem, and the caller refuses the write).
+     *
+     * @return whether it left the set (or was out of it already)
+     */
+    synchronized boolean markOutOfSync(Replica replica, String reason) {
         if (!members.contains(replica)) {
-            return;
+            return true;
         }
+        if (replica.inSync && inSyncCount() == 1) {
+            replica.problem = "the only replica in sync, unreachable: " + reason;
+            return false;
+        }
+        leave(replica, reason);
+        return true;
+    }
+
+    /**
+     * The replica lost acknowledged writes (it answered a last seq below what was acknowledged, or
+     * numbered new writes at or below it): it leaves the set even when it is the last in sync, as
+     * no copy that lacks acknowledged writes may order new ones.
+     */
+    synchronized void markLost(Replica replica, String reason) {
+        if (members.contains(replica)) {
+            leave(replica, reason);
+        }
+    }
+
+    /**
+     * The replica answered {@code diverged:}: it leaves the set (the primary has every acknowledged
+     * write; a diverged replica is never the primary's last in-sync copy in a batch, and if it was,
+     * its history is not the acknowledged one) and is rebuilt from a snapshot of the primary's copy.
+     */
+    synchronized void markDiverged(Replica replica, String reason) {
+        if (members.contains(replica)) {
+            replica.rebuild = true;
+            leave(replica, "diverged from the primary, to be rebuilt from a snapshot of its copy: " + reason);
+        }
+    }
+
+    /** Whether the replica must be rebuilt from a snapshot before it can be caught up ({@link #markDiverged}). */
+    synchronized boolean needsRebuild(Replica replica) {
+        return replica.rebuild;
+    }
+
+    /** The replica's copy was replaced by a snapshot of the primary's: its diverged history is gone. */
+    synchronized void rebuilt(Replica replica) {
+        replica.rebuild = false;
+    }
+
+    private void leave(Replica replica, String reason) {
         replica.problem = reason;
         if (replica.inSync) {
             replica.inSync = false;
@@ -205,7 +265,7 @@ final class ReplicaSet {
     }
 
     synchronized void markInSync(Replica replica, long lastSeq) {
-        if (!members.contains(replica)) {
+        if (!members.contains(replica) || replica.rebuild) {
             return;
         }
         replica.knownSeq = Math.max(replica.knownSeq, lastSeq);
@@ -235,6 +295,7 @@ final class ReplicaSet {
         for (Replica replica : members) {
             if (replica.inSync) {
                 replica.knownSeq = Math.max(replica.knownSeq, seq);
+                replica.problem = null; // it answered: whatever it had is over
             }
         }
     }
@@ -249,25 +310,46 @@ final class ReplicaSet {
     }
 
     /**
-     * The first comparison of the replicas' last seqs since the root started: the most advanced
-     * reachable ones stay in sync, every other leaves the set (to be caught up). With no replica
-     * reachable all leave it, and the next catch-up picks the most advanced that answers.
+     * The first comparison of the replicas' last seqs since the root started. Only when every
+     * replica in the set answered: the most advanced stay in sync, every other leaves the set (to be
+     * caught up). When one did not answer nothing is decided (it may alone hold the last
+     * acknowledged writes): the partition stays unreconciled, takes no writes, and is asked again.
      *
      * @param probed   the replicas asked
      * @param lastSeqs each one's last seq, -1 for one that did not answer
+     * @return whether the set is reconciled now
      */
-    synchronized void reconcile(List<Replica> probed, long[] lastSeqs) {
+    synchronized boolean reconcile(List<Replica> probed, long[] lastSeqs) {
         long most = -1;
-        for (long seq : lastSeqs) {
-            most = Math.max(most, seq);
+        List<String> silent = new ArrayList<>();
+        for (int r = 0; r < probed.size(); r++) {
+            if (probed.get(r).inSync) {
+                most = Math.max(most, lastSeqs[r]);
+            }
+            if (lastSeqs[r] < 0 && members.contains(probed.get(r)) && probed.get(r).inSync) {
+                silent.add(probed.get(r).address().toString());
+            }
+        }
+        if (!silent.isEmpty()) {
+            for (int r = 0; r < probed.size(); r++) {
+                Replica replica = probed.get(r);
+                replica.problem = lastSeqs[r] < 0
+                        ? "did not answer since the root started: the partition takes no writes until every replica"
+                                + " has said its last seq (this one may hold acknowledged writes the others lack)"
+                        : "waiting for " + String.join(", ", silent) + " to answer before the replicas are compared";
+                if (lastSeqs[r] >= 0) {
+                    replica.knownSeq = lastSeqs[r];
+                }
+            }
+            return false;
         }
         for (int r = 0; r < probed.size(); r++) {
             Replica replica = probed.get(r);
-            if (lastSeqs[r] < 0) {
-                markOutOfSync(replica, "did not answer when the root started");
-            } else if (lastSeqs[r] < most) {
-                markOutOfSync(replica, "holds writes up to seq " + lastSeqs[r] + " of " + most
+            if (lastSeqs[r] < most) {
+                leave(replica, "holds writes up to seq " + lastSeqs[r] + " of " + most
                         + " (it missed writes before this root started)");
+            } else if (replica.inSync) {
+                replica.problem = null;
             }
             if (lastSeqs[r] >= 0) {
                 replica.knownSeq = lastSeqs[r];
@@ -275,6 +357,7 @@ final class ReplicaSet {
         }
         reconciled = true;
         whenReconciled.complete(null);
+        return true;
     }
 
     /**

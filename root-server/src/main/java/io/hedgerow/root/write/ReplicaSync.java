@@ -10,9 +10,9 @@ import io.hedgerow.root.cluster.LeafAddress;
  * <p><b>Assumptions and guarantees.</b> Thread-safe, non-blocking and cheap (one short lock per
  * call): fit for the search path. The answer is the root's knowledge at the call; a replica can
  * leave the in-sync set just after. A replica counts as in sync until the root has seen it fail a
- * write or, at start, until the root has compared every replica's last sequence number (done within
- * a second of start): a root knows nothing before that, and refusing every replica would refuse
- * every search.
+ * write or, at start, until the root has compared every replica's last sequence number (done as the
+ * root starts, once every replica has answered): a root knows nothing before that, and refusing
+ * every replica would refuse every search.
  */
 public interface ReplicaSync {
     /**

@@ -4,6 +4,7 @@ import io.hedgerow.common.net.LinkTls;
 import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.IndexIdentity;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.root.cluster.LeafAddress;
@@ -23,29 +24,45 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 /**
  * The root's connection to one leaf for writes, apart from the search connections (writes fsync
  * at the leaf and take longer; they should not queue behind searches nor hold them up). Connects
  * on first use and again after it drops; a request sent while it is down fails at once, which the
- * caller takes as that replica failing.
+ * caller takes as that replica failing. The leaf's Hello answer is checked as the search
+ * connections check it: its protocol version, and the index it serves ({@code indexCheck}), so a
+ * leaf serving another index or build is never written to.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. Every request is answered exactly once: by the
- * leaf, by its timeout, or by the connection closing.
+ * leaf, by the connection closing, or by its timeout, which counts from the send, connecting and the
+ * handshake included (a leaf paused with SIGSTOP accepts a connection in its kernel and never says
+ * Hello: its requests still end at their timeout).
  */
 final class WriteLink {
     private final LeafAddress address;
     private final Bootstrap bootstrap;
+    private final EventLoopGroup group;
+    /** Why this root must not use the leaf serving an index ({@code leaf, identity}); null when it may. */
+    private final BiFunction<String, IndexIdentity, String> indexCheck;
     /** This root's Hello (its id and the cluster's secret). */
     private final Frame hello;
     private final Map<Long, CompletableFuture<WriteResponse>> pending = new ConcurrentHashMap<>();
     private final AtomicLong nextRequestId = new AtomicLong(1);
     private CompletableFuture<Channel> ready;
 
+    /** A link that does not check the leaf's index (a test's, or a tool's that knows its leaf). */
     WriteLink(LeafAddress address, EventLoopGroup group, Class<? extends Channel> channelClass, Frame hello,
             int maxFrameBytes, LinkTls tls) {
+        this(address, group, channelClass, hello, maxFrameBytes, tls, null);
+    }
+
+    WriteLink(LeafAddress address, EventLoopGroup group, Class<? extends Channel> channelClass, Frame hello,
+            int maxFrameBytes, LinkTls tls, BiFunction<String, IndexIdentity, String> indexCheck) {
         this.address = address;
         this.hello = hello;
+        this.group = group;
+        this.indexCheck = indexCheck;
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(channelClass)
@@ -74,6 +91,12 @@ final class WriteLink {
         answer.whenComplete((response, failure) -> pending.remove(id));
         CompletableFuture<Channel> connection;
         try {
+            // From the send: a connection whose handshake never ends (a paused leaf) ends the request too.
+            ScheduledFuture<?> expiry = group.next().schedule(() -> answer.completeExceptionally(
+                    new TimeoutException("leaf " + address + " did not answer write request " + id + " within "
+                            + timeout.toMillis() + " ms")), timeout.toNanos(), TimeUnit.NANOSECONDS);
+            // An answered write drops its timer, so answered writes do not pile up timers for their timeout.
+            answer.whenComplete((response, failed) -> expiry.cancel(false));
             connection = connection();
         } catch (RuntimeException e) {
             // The event loops are shutting down (the root is closing).
@@ -86,11 +109,9 @@ final class WriteLink {
                         + failure.getMessage(), failure));
                 return;
             }
-            ScheduledFuture<?> expiry = channel.eventLoop().schedule(() -> answer.completeExceptionally(
-                    new TimeoutException("leaf " + address + " did not answer write request " + id + " within "
-                            + timeout.toMillis() + " ms")), timeout.toNanos(), TimeUnit.NANOSECONDS);
-            // An answered write drops its timer, so answered writes do not pile up timers for their timeout.
-            answer.whenComplete((response, failed) -> expiry.cancel(false));
+            if (answer.isDone()) {
+                return; // timed out while connecting
+            }
             channel.writeAndFlush(Frame.newBuilder().setWrite(built).build()).addListener(written -> {
                 if (!written.isSuccess()) {
                     answer.completeExceptionally(new IOException("sending to leaf " + address + " failed: "
@@ -132,6 +153,10 @@ final class WriteLink {
                     // another protocol version.
                     CompletableFuture<Channel> hello = ctx.channel().attr(HELLO).get();
                     String problem = Protocol.helloAckProblem(frame.getHelloAck(), "leaf " + address);
+                    if (problem == null && indexCheck != null) {
+                        // Writes to a leaf serving another index (or build) would land in the wrong copy.
+                        problem = indexCheck.apply(address.toString(), frame.getHelloAck().getIndex());
+                    }
                     if (problem == null) {
                         hello.complete(ctx.channel());
                     } else {

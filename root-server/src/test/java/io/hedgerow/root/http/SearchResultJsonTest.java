@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
 class SearchResultJsonTest {
 
     private static JsonNode json(SearchResult result) throws Exception {
-        ByteBuf body = JsonResponses.searchResult(UnpooledByteBufAllocator.DEFAULT, result);
+        ByteBuf body = JsonResponses.searchResult(UnpooledByteBufAllocator.DEFAULT, result, "test-1", false);
         try {
             return new ObjectMapper().readTree(body.toString(StandardCharsets.UTF_8));
         } finally {

@@ -1,0 +1,117 @@
+package io.hedgerow.loadgen.durability;
+
+import io.hedgerow.loadgen.scenario.LeafProcesses;
+import io.hedgerow.root.local.RunDirectory;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Kills the whole {@code ./hedgerow local} process with SIGKILL (its root, and with it every leaf,
+ * which exits with its parent: the crash of the machine the cluster runs on), then starts it again
+ * with the same command on the same index and run directory: a local cluster started afresh finds
+ * its leaves' live copies by their names and replays their logs (docs/ingestion.md). The restart
+ * command is the caller's (the one that started the cluster); it must give fixed write and admin
+ * tokens, or the writes after the restart are refused.
+ *
+ * <p>Only for a cluster in its own process: never for one embedded in the caller's JVM.
+ */
+public final class RootNemesis implements Nemesis {
+    private static final long EXIT_PATIENCE_SECONDS = 30;
+
+    private final RunDirectory run;
+    private final String restartCommand;
+    private final FinalReads readiness;
+    private boolean down;
+
+    /**
+     * @param restartCommand a shell command ({@code bash -c}) that starts the cluster again and runs as long as it does
+     *                       (it is not waited for); its output goes to {@code <run dir>/root-restarts.log}
+     * @param readiness      waits for the restarted root's {@code /ready}
+     */
+    public RootNemesis(RunDirectory run, String restartCommand, FinalReads readiness) {
+        if (restartCommand == null || restartCommand.isBlank()) {
+            throw new IllegalArgumentException("restartCommand: '" + restartCommand + "' (expected: the command that starts"
+                    + " the cluster)");
+        }
+        this.run = run;
+        this.restartCommand = restartCommand;
+        this.readiness = readiness;
+    }
+
+    @Override
+    public String name() {
+        return "root";
+    }
+
+    @Override
+    public String strike(Random random) throws IOException {
+        long rootPid = Long.parseLong(Files.readString(run.pidFile("root")).trim());
+        List<Long> leaves = leafPids();
+        LeafProcesses.signal("KILL", rootPid);
+        down = true;
+        awaitExit(rootPid);
+        for (long leaf : leaves) {
+            awaitExit(leaf); // they exit with their parent
+        }
+        return "kill the local cluster's process (pid " + rootPid + ") and with it leaves " + leaves;
+    }
+
+    @Override
+    public String heal() throws IOException {
+        if (!down) {
+            return "";
+        }
+        Path log = run.dir().resolve("root-restarts.log");
+        new ProcessBuilder("bash", "-c", restartCommand).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).redirectInput(new File("/dev/null")).start();
+        down = false;
+        long startNanos = System.nanoTime();
+        try {
+            if (!readiness.awaitReady()) {
+                throw new IOException("the restarted cluster was not ready in time (see " + log + ")");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for the restarted cluster", e);
+        }
+        return String.format(java.util.Locale.ROOT, "started the cluster again, ready after %.1fs",
+                Duration.ofNanos(System.nanoTime() - startNanos).toMillis() / 1000.0);
+    }
+
+    private List<Long> leafPids() throws IOException {
+        List<Long> pids = new ArrayList<>();
+        for (int leaf = 0; Files.exists(run.pidFile("leaf-" + leaf)); leaf++) {
+            try {
+                pids.add(Long.parseLong(Files.readString(run.pidFile("leaf-" + leaf)).trim()));
+            } catch (NumberFormatException e) {
+                // a pid file being rewritten: that leaf is not waited for
+            }
+        }
+        return pids;
+    }
+
+    private static void awaitExit(long pid) throws IOException {
+        Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        if (process.isEmpty()) {
+            return;
+        }
+        try {
+            process.get().onExit().get(EXIT_PATIENCE_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IOException("pid " + pid + " still running " + EXIT_PATIENCE_SECONDS + "s after its cluster was killed");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException("waiting for pid " + pid + ": " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for pid " + pid, e);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.hedgerow.root.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.hedgerow.api.LeafTrace;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchException;
+import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
+import io.hedgerow.root.search.RequestTag;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The root's slow-query log: each search that took at least the threshold ({@link
+ * HttpSettings#slowQuery()}, counted from its first byte to its result) is written on the logger
+ * {@value #LOGGER} with what a person needs to see why: the request id, the time, the query and its
+ * settings, coverage, the partitions' errors, and the explain trace, every sub-request with when it
+ * was sent and answered and every leaf as the replica choice saw it (the same fields as an answer's
+ * {@code trace} and {@code leaves}), as one JSON object at the end of the line:
+ *
+ * <pre>request_id=3kq9zt1c-1f took_ms=1203.117 outcome=tainted query="europe*" {"k":10,...,"trace":[...],"leaves":[...]}</pre>
+ *
+ * A search that failed as a whole (timed out, say) has no result and so no trace; its line says why.
+ *
+ * <p>The trace costs only the slow searches: a search is tagged ({@link #tag}) so that its result
+ * holds the trace when it ran past the threshold, whether or not the client asked to explain (its
+ * answer then leaves the trace out). The logger is on by default; {@code HEDGEROW_SLOW_QUERY_LOG=OFF}
+ * turns it off, and then no trace is built. It is asynchronous like the access log ({@code
+ * logback.xml}).
+ *
+ * <p><b>Assumptions and guarantees.</b> Shared by every event loop; holds nothing mutable.
+ */
+final class SlowQueryLog {
+    static final String LOGGER = "hedgerow.slowquery";
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    private final Logger log;
+    private final long thresholdNanos;
+
+    /** @param threshold searches this slow or slower are logged; zero for none */
+    SlowQueryLog(Duration threshold) {
+        this.log = LoggerFactory.getLogger(LOGGER);
+        this.thresholdNanos = threshold.isZero() ? Long.MAX_VALUE : threshold.toNanos();
+    }
+
+    private boolean enabled() {
+        return thresholdNanos != Long.MAX_VALUE && log.isInfoEnabled();
+    }
+
+    /** The tag of a search for the request {@code requestId}: traced when it reaches the threshold, if logged. */
+    RequestTag tag(String requestId) {
+        return new RequestTag(requestId, enabled() ? thresholdNanos : Long.MAX_VALUE);
+    }
+
+    /** Logs the search if it was slow. */
+    void searched(String requestId, SearchRequest request, SearchResult result, long tookNanos) {
+        if (tookNanos >= thresholdNanos && enabled()) {
+            log.info(line(requestId, request, tookNanos, result.tainted() ? "tainted" : "complete", null, result));
+        }
+    }
+
+    /** Logs the failed search if it was slow. */
+    void failed(String requestId, SearchRequest request, Throwable cause, long tookNanos) {
+        if (tookNanos >= thresholdNanos && enabled()) {
+            String outcome = cause instanceof SearchException e ? e.kind().name().toLowerCase(Locale.ROOT)
+                    : "internal_error";
+            log.info(line(requestId, request, tookNanos, outcome, String.valueOf(cause.getMessage()), null));
+        }
+    }
+
+    static String line(String requestId, SearchRequest request, long tookNanos, String outcome, String failure,
+            SearchResult result) {
+        StringBuilder line = new StringBuilder(512);
+        line.append("request_id=").append(requestId).append(" took_ms=");
+        AccessLog.millis(line, tookNanos);
+        line.append(" outcome=").append(outcome).append(" query=");
+        AccessLog.quoted(line, request.query());
+        line.append(' ');
+        StringWriter detail = new StringWriter();
+        try (JsonGenerator json = JSON.createGenerator(detail)) {
+            json.writeStartObject();
+            json.writeNumberField("k", request.k());
+            json.writeNumberField("timeout_ms", request.timeoutMillis());
+            json.writeStringField("priority", request.priority().label());
+            if (request.hedge() != null) {
+                json.writeStringField("hedge", request.hedge().name().toLowerCase(Locale.ROOT));
+            }
+            if (request.routing() != null) {
+                json.writeStringField("routing", request.routing());
+            }
+            if (failure != null) {
+                json.writeStringField("failure", failure);
+            }
+            if (result != null) {
+                writeResult(json, result);
+            }
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return line.append(detail).toString();
+    }
+
+    private static void writeResult(JsonGenerator json, SearchResult result) throws IOException {
+        json.writeNumberField("hits", result.hits().size());
+        json.writeStringField("cache", result.cache().label());
+        json.writeObjectFieldStart("coverage");
+        json.writeNumberField("partitions_total", result.coverage().partitionsTotal());
+        json.writeNumberField("partitions_answered", result.coverage().partitionsAnswered());
+        json.writeNumberField("docs_fraction", result.coverage().docsFraction());
+        json.writeEndObject();
+        json.writeArrayFieldStart("errors");
+        for (PartitionError error : result.errors()) {
+            json.writeStartObject();
+            json.writeNumberField("partition", error.partition());
+            json.writeStringField("kind", error.kind().label());
+            if (error.leaf() != null) {
+                json.writeStringField("leaf", error.leaf());
+            }
+            json.writeStringField("detail", error.detail());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("trace");
+        for (SubRequestTrace sub : result.trace()) {
+            json.writeStartObject();
+            if (sub.partition() >= 0) {
+                json.writeNumberField("partition", sub.partition());
+            }
+            json.writeStringField("leaf", sub.leaf());
+            json.writeStringField("kind", sub.kind().label());
+            json.writeNumberField("sent_ms", sub.sentMillis());
+            if (sub.answeredMillis() != null) {
+                json.writeNumberField("answered_ms", sub.answeredMillis());
+            }
+            if (sub.status() != null) {
+                json.writeStringField("status", sub.status());
+            }
+            json.writeBooleanField("used", sub.used());
+            json.writeBooleanField("cancelled", sub.cancelled());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("leaves");
+        for (LeafTrace leaf : result.leaves()) {
+            json.writeStartObject();
+            json.writeStringField("leaf", leaf.leaf());
+            json.writeStringField("state", leaf.state());
+            if (leaf.reason() != null) {
+                json.writeStringField("reason", leaf.reason());
+            }
+            json.writeNumberField("outstanding", leaf.outstanding());
+            if (leaf.responseMillis() != null) {
+                json.writeNumberField("response_ms", leaf.responseMillis());
+                json.writeNumberField("service_ms", leaf.serviceMillis());
+                json.writeNumberField("queue", leaf.queue());
+            }
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+}

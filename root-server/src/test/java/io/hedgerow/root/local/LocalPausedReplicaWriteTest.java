@@ -1,0 +1,100 @@
+package io.hedgerow.root.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.root.Await;
+import io.hedgerow.root.TestData;
+import io.hedgerow.root.hedge.HedgeSettings;
+import io.hedgerow.root.tail.TailSettings;
+import io.hedgerow.root.write.DocumentResult;
+import io.hedgerow.root.write.DocumentWriter;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A replica paused with SIGSTOP (a real leaf process) does not hold writes: a bulk of 20 and single
+ * writes after it are answered (the paused replica leaves the in-sync set and the others take them),
+ * and once resumed it catches up. The bulk is answered within 30 s (generous against the bound the
+ * write path keeps: the replica timeout, 5 s, plus a second). A single write after the paused
+ * replica left the in-sync set waits for nothing of it: it is answered in milliseconds, and the test
+ * allows {@link #SINGLE_SECONDS}, below the replica timeout that each such write waited for when the
+ * catch-up probing the paused replica held the partition's writes (the old write path).
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class LocalPausedReplicaWriteTest {
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final long ANSWER_SECONDS = 30;
+    private static final long SINGLE_SECONDS = 4;
+
+    @Test
+    void writesAreAnsweredWhileAReplicaIsPausedAndItLeavesTheInSyncSet(@TempDir Path data) throws Exception {
+        PartitionStore index = new PartitionStore(data.resolve("pause"));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(4), IndexProgress.none())
+                .build(index, "pause", IndexConfig.defaults(), TestData.documents(5, 100));
+        LocalClusterOptions options = new LocalClusterOptions(index.dir(), 2, 2, "127.0.0.1", 0,
+                new RunDirectory(data.resolve("run")),
+                new JavaLauncher(ProcessHandle.current().info().command().orElse("java"),
+                        System.getProperty("java.class.path"), "256m"),
+                PATIENCE, false, Duration.ZERO, HedgeSettings.defaults(), TailSettings.defaults(), 0);
+        try (LocalCluster cluster = LocalCluster.start(options, new PrintStream(PrintStream.nullOutputStream()))) {
+            DocumentWriter documents = cluster.root().documents();
+            for (int i = 0; i < 8; i++) {
+                assertThat(documents.upsert("before-" + i, Map.of("title", "taiga"), DocumentWriter.WriteOptions.NONE)
+                        .join().outcome()).isEqualTo(DocumentResult.Outcome.CREATED);
+            }
+            long pid = cluster.leafProcess(1).pid();
+            signal("STOP", pid);
+            try {
+                List<CompletableFuture<DocumentResult>> bulk = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    bulk.add(documents.upsert("paused-" + i, Map.of("title", "taiga " + i),
+                            DocumentWriter.WriteOptions.NONE));
+                }
+                for (CompletableFuture<DocumentResult> write : bulk) {
+                    DocumentResult result = write.get(ANSWER_SECONDS, TimeUnit.SECONDS);
+                    assertThat(result.outcome()).as(result.error()).isEqualTo(DocumentResult.Outcome.CREATED);
+                }
+                for (int p = 0; p < 4; p++) {
+                    DocumentResult single = documents.upsert(idIn(documents, p), Map.of("title", "taiga"),
+                            DocumentWriter.WriteOptions.NONE).get(SINGLE_SECONDS, TimeUnit.SECONDS);
+                    assertThat(single.outcome()).as(single.error()).isEqualTo(DocumentResult.Outcome.CREATED);
+                }
+                assertThat(IntStream.range(0, 4).map(documents::inSyncReplicas).boxed().toList())
+                        .as("the paused replica left every partition's in-sync set").containsOnly(1);
+            } finally {
+                signal("CONT", pid);
+            }
+            Await.until("the resumed replica catches up", PATIENCE,
+                    () -> IntStream.range(0, 4).map(documents::inSyncReplicas).allMatch(n -> n == 2));
+        }
+    }
+
+    /** An id of a single write in {@code partition}, so that every partition is written while paused. */
+    private static String idIn(DocumentWriter documents, int partition) {
+        for (int i = 0; ; i++) {
+            if (documents.partitionOf("single-" + i) == partition) {
+                return "single-" + i;
+            }
+        }
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+        assertThat(kill.waitFor()).as("kill -%s %s", name, pid).isZero();
+    }
+}
