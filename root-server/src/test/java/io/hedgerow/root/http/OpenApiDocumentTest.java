@@ -196,6 +196,10 @@ class OpenApiDocumentTest {
         exchange("GET", "/documents/{id}", "/documents/w-1", null, null, 404);
         exchange("POST", "/documents", "/documents?refresh=wait_for",
                 "{\"id\": \"b-1\", \"title\": \"okapi\", \"body\": \"b\"}\n{not json\n", WRITE, 200);
+        exchange("POST", "/_bulk", "/_bulk?refresh=wait_for",
+                "{\"index\": {\"_id\": \"e-1\"}}\n{\"title\": \"okapi\", \"body\": \"e\"}\n", WRITE, 200);
+        exchange("POST", "/_bulk", "/_bulk", "{not json\n", WRITE, 400);
+        exchange("POST", "/_bulk", "/_bulk", "{\"delete\": {\"_id\": \"e-1\"}}\n", null, 401);
 
         assertThat(problems).as("answers that do not match the document").isEmpty();
         assertThat(exercised).as("every route and method the document names was sent a real request")
