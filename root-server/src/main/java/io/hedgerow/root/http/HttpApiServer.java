@@ -109,7 +109,8 @@ public final class HttpApiServer implements AutoCloseable {
                 new SlowQueryLog(settings.slowQuery())));
         routes.add(new StatusRoutes(cluster, metrics, admission, readiness, documents));
         routes.add(new TailRoutes(tail));
-        String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /metrics/leaves, /admin/blocklist, /admin/cache";
+        routes.add(new OpenApiRoutes());
+        String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /metrics/leaves, /admin/blocklist, /admin/cache, /openapi.json";
         if (documents != null) {
             routes.add(new DocumentRoutes(documents));
             routes.add(new BulkRoutes(documents));

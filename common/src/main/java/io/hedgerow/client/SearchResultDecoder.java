@@ -1,0 +1,169 @@
+package io.hedgerow.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hedgerow.api.CacheStatus;
+import io.hedgerow.api.Coverage;
+import io.hedgerow.api.Hit;
+import io.hedgerow.api.LeafTrace;
+import io.hedgerow.api.PartitionError;
+import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SubRequestTrace;
+import io.hedgerow.api.TotalHits;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The JSON of a {@code /search} answer back into a {@link SearchResult}, as the root's
+ * {@code JsonResponses.writeSearchResult} writes it: absent optional fields take the values the
+ * root leaves out ({@code fields} empty, {@code snippet} null, {@code errors}, {@code trace} and
+ * {@code leaves} empty, a trace's {@code partition} -1). Times come back to the microsecond and the
+ * coverage's {@code docs_fraction} to six digits, as the root rounds them.
+ *
+ * <p>A field added to {@link SearchResult}, {@link Hit} or {@link Coverage} is read here (one line
+ * in the method of its object), and documented in {@code SearchResult} of the root's
+ * {@code openapi.json}.
+ *
+ * @throws IllegalArgumentException from each method, naming the field, when the body is not a result
+ */
+final class SearchResultDecoder {
+    private SearchResultDecoder() {
+    }
+
+    static SearchResult decode(JsonNode body) {
+        List<Hit> hits = new ArrayList<>();
+        for (JsonNode hit : array(body, "hits")) {
+            hits.add(hit(hit));
+        }
+        JsonNode total = required(body, "total_hits");
+        TotalHits totalHits = new TotalHits(required(total, "value").asLong(),
+                relation(required(total, "relation").asText()));
+        long tookNanos = Math.round(required(body, "took_ms").asDouble() * 1e6);
+        List<PartitionError> errors = new ArrayList<>();
+        for (JsonNode error : array(body, "errors")) {
+            errors.add(new PartitionError(required(error, "partition").asInt(), errorKind(required(error, "kind").asText()),
+                    text(error, "leaf"), text(error, "detail")));
+        }
+        List<SubRequestTrace> trace = new ArrayList<>();
+        for (JsonNode sub : array(body, "trace")) {
+            trace.add(subRequest(sub));
+        }
+        List<LeafTrace> leaves = new ArrayList<>();
+        for (JsonNode leaf : array(body, "leaves")) {
+            leaves.add(new LeafTrace(required(leaf, "leaf").asText(), required(leaf, "state").asText(), text(leaf, "reason"),
+                    required(leaf, "outstanding").asInt(), number(leaf, "rank"), number(leaf, "response_ms"),
+                    number(leaf, "service_ms"), number(leaf, "queue")));
+        }
+        return new SearchResult(hits, totalHits, tookNanos, coverage(required(body, "coverage")), errors, trace,
+                cache(required(body, "cache").asText()), leaves);
+    }
+
+    static Hit hit(JsonNode hit) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        hit.path("fields").properties().forEach(field -> fields.put(field.getKey(),
+                field.getValue().isTextual() ? field.getValue().asText() : field.getValue().toString()));
+        return new Hit(required(hit, "id").asText(), (float) required(hit, "score").asDouble(),
+                required(hit, "partition").asInt(), fields, text(hit, "snippet"));
+    }
+
+    static Coverage coverage(JsonNode coverage) {
+        // The root writes "degraded" only when something is (SearchResult.degraded() is derived from it).
+        Set<Coverage.Degradation> degraded = EnumSet.noneOf(Coverage.Degradation.class);
+        for (JsonNode reason : coverage.path("degraded")) {
+            degraded.add(degradation(reason.asText()));
+        }
+        return new Coverage(required(coverage, "partitions_total").asInt(),
+                required(coverage, "partitions_answered").asInt(), required(coverage, "docs_fraction").asDouble(),
+                degraded);
+    }
+
+    private static Coverage.Degradation degradation(String label) {
+        for (Coverage.Degradation reason : Coverage.Degradation.values()) {
+            if (reason.label().equals(label)) {
+                return reason;
+            }
+        }
+        throw new IllegalArgumentException("coverage.degraded: '" + label + "' (expected one of: "
+                + List.of(Coverage.Degradation.values()).stream().map(Coverage.Degradation::label).toList() + ")");
+    }
+
+    private static SubRequestTrace subRequest(JsonNode sub) {
+        String kind = required(sub, "kind").asText();
+        SubRequestTrace.Kind parsed;
+        try {
+            parsed = SubRequestTrace.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("trace kind: '" + kind + "' (expected one of: "
+                    + List.of(SubRequestTrace.Kind.values()) + ")");
+        }
+        return new SubRequestTrace(sub.path("partition").asInt(-1), required(sub, "leaf").asText(), parsed,
+                required(sub, "sent_ms").asDouble(), number(sub, "answered_ms"), text(sub, "status"),
+                required(sub, "used").asBoolean(), required(sub, "cancelled").asBoolean());
+    }
+
+    private static TotalHits.Relation relation(String label) {
+        for (TotalHits.Relation relation : TotalHits.Relation.values()) {
+            if (relation.label().equals(label)) {
+                return relation;
+            }
+        }
+        throw new IllegalArgumentException("total_hits.relation: '" + label + "' (expected: eq or gte)");
+    }
+
+    private static PartitionError.Kind errorKind(String label) {
+        for (PartitionError.Kind kind : PartitionError.Kind.values()) {
+            if (kind.label().equals(label)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("errors[].kind: '" + label + "' (expected one of: "
+                + List.of(PartitionError.Kind.values()) + ")");
+    }
+
+    private static CacheStatus cache(String label) {
+        for (CacheStatus status : CacheStatus.values()) {
+            if (status.label().equals(label)) {
+                return status;
+            }
+        }
+        throw new IllegalArgumentException("cache: '" + label + "' (expected: hit, miss, refreshed or off)");
+    }
+
+    private static JsonNode required(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw new IllegalArgumentException("missing field '" + field + "' in " + abbreviated(node));
+        }
+        return value;
+    }
+
+    private static Iterable<JsonNode> array(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null) {
+            return List.of();
+        }
+        if (!value.isArray()) {
+            throw new IllegalArgumentException("field '" + field + "': " + value.getNodeType() + " (expected: an array)");
+        }
+        return value;
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+
+    private static Double number(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asDouble();
+    }
+
+    private static String abbreviated(JsonNode node) {
+        String text = node.toString();
+        return text.length() > 200 ? text.substring(0, 200) + "..." : text;
+    }
+}

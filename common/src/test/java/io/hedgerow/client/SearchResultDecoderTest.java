@@ -1,0 +1,45 @@
+package io.hedgerow.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.api.Coverage;
+import io.hedgerow.api.SearchResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The root's {@code coverage.degraded} list (written only when non-empty) read into {@link Coverage#degraded()}. */
+@Timeout(10)
+class SearchResultDecoderTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static SearchResult decode(String coverage) throws Exception {
+        return SearchResultDecoder.decode(JSON.readTree("""
+                {"took_ms":1.5,"total_hits":{"value":0,"relation":"eq"},"tainted":false,"cache":"miss",
+                 "degraded":%s,"coverage":%s,"hits":[]}""".formatted(coverage.contains("degraded"), coverage)));
+    }
+
+    @Test
+    void degradationsAreReadByLabel() throws Exception {
+        SearchResult result = decode("""
+                {"partitions_total":2,"partitions_answered":2,"docs_fraction":1.0,"degraded":["fetch_failed","stale_copy"]}""");
+        assertThat(result.coverage().degraded())
+                .containsExactlyInAnyOrder(Coverage.Degradation.FETCH_FAILED, Coverage.Degradation.STALE_COPY);
+        assertThat(result.degraded()).isTrue();
+    }
+
+    @Test
+    void anAbsentListIsNothingDegraded() throws Exception {
+        SearchResult result = decode("{\"partitions_total\":2,\"partitions_answered\":2,\"docs_fraction\":1.0}");
+        assertThat(result.coverage().degraded()).isEmpty();
+        assertThat(result.degraded()).isFalse();
+    }
+
+    @Test
+    void anUnknownLabelIsNamed() {
+        assertThatThrownBy(() -> decode("""
+                {"partitions_total":2,"partitions_answered":2,"docs_fraction":1.0,"degraded":["mouldy"]}"""))
+                .hasMessageContaining("'mouldy'").hasMessageContaining("stale_copy");
+    }
+}
