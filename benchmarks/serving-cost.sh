@@ -53,7 +53,8 @@ Writes <out>/table.md (each figure the median of the rounds [min-max]), runs.tsv
 run), the generator's results folders (runs/) and the clusters' logs.
 
 Options:
-  --checkout DIR      Also measure another checkout of Hedgerow (its ./hedgerow starts the cluster).
+  --checkout DIR      Also measure another checkout of Hedgerow (its ./hedgerow starts the cluster, on
+                      the Europarl index in DIR/data, built there first if missing).
   --configs LIST      Configurations, comma-separated (default: all five).
   --rounds N          Rounds (default: 3; 1 with --quick).
   --duration D        Each measured phase (default: 30s; 10s with --quick).
@@ -175,10 +176,12 @@ commit_of() { # dir: short commit, with a + when the work tree has uncommitted c
 BUILDS=(this)
 declare -A LAUNCHER_OF COMMIT_OF
 LAUNCHER_OF[this]="$HEDGEROW"
+declare -A DATA_OF=([this]="$HEDGEROW_DATA")
 COMMIT_OF[this]="$(commit_of "$HERE")"
 if [[ -n "$CHECKOUT" ]]; then
   BUILDS+=(other)
   LAUNCHER_OF[other]="$CHECKOUT/hedgerow"
+  DATA_OF[other]="$CHECKOUT/data"
   COMMIT_OF[other]="$(commit_of "$CHECKOUT")"
   say "Building $CHECKOUT (commit ${COMMIT_OF[other]}) in the foreground..."
   "$CHECKOUT/hedgerow" index --help >/dev/null
@@ -272,8 +275,10 @@ printf 'round\tbuild\tcommit\tconfig\tcapacity_per_s\trefused_per_s\tcpu_ms_per_
 measure() {
   local round="$1" build="$2" config="$3" name="$2-$3-$1"
   HEDGEROW_CLUSTER="${LAUNCHER_OF[$build]}" # cluster_start and cluster_stop use it
+  # Each build serves Europarl from its own data folder: index formats differ between versions, and a
+  # build refuses (or rebuilds) another's index. The same corpus and partitioning give the same documents.
   # shellcheck disable=SC2046
-  cluster_start "$name" "$PORT" --leaves 4 --partitions 16 --replicas 2 \
+  HEDGEROW_DATA="${DATA_OF[$build]}" cluster_start "$name" "$PORT" --leaves 4 --partitions 16 --replicas 2 \
     $(config_args "$config")
   await_ready "$name" || { cluster_stop; return 0; }
   local root="$CLUSTER_PID" leaves

@@ -98,9 +98,15 @@ public final class IndexCommand implements Callable<Integer> {
         PartitionStore store = new PartitionStore(outDir != null ? outDir : dataDir.resolve(indexName));
         try {
             if (store.isComplete() && !force) {
-                out.println(describeExisting(store, copies));
+                String unusable = unusableReason(store);
+                if (unusable == null) {
+                    out.println(describeExisting(store, copies));
+                    out.flush();
+                    return 0;
+                }
+                // It could not be served anyway: rebuilt from its source, as the refusal asks.
+                out.println("rebuilding index '" + indexName + "' in " + store.dir() + ": " + unusable);
                 out.flush();
-                return 0;
             }
             IndexConfig config = configFile != null ? IndexConfig.read(configFile)
                     : chosenCorpus != null ? chosenCorpus.config() : IndexConfig.defaults();
@@ -159,6 +165,16 @@ public final class IndexCommand implements Callable<Integer> {
             return Corpus.named(corpus != null ? corpus : Corpus.EUROPARL.corpusName());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--" + e.getMessage());
+        }
+    }
+
+    /** Why a complete index cannot be used (an older format, an unreadable manifest), or null. */
+    private static String unusableReason(PartitionStore store) {
+        try {
+            store.readManifest();
+            return null;
+        } catch (IOException | UncheckedIOException e) {
+            return oneLine(e);
         }
     }
 

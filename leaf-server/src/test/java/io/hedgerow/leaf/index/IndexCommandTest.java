@@ -44,6 +44,25 @@ class IndexCommandTest {
     }
 
     @Test
+    void rebuildsAnIndexOfAnOlderFormatInsteadOfKeepingOneNothingCanServe() throws IOException {
+        Path input = Files.writeString(tmp.resolve("docs.jsonl"), GOOD_LINES);
+        String[] args = {"--input", input.toString(), "--data", tmp.resolve("data").toString(), "--partitions", "2"};
+        assertThat(run(args)).isZero();
+        PartitionStore store = new PartitionStore(tmp.resolve("data/docs"));
+        Path manifest = store.dir().resolve(PartitionStore.MANIFEST_FILE);
+        Files.writeString(manifest, Files.readString(manifest)
+                .replaceFirst("\"format\"\\s*:\\s*\\d+", "\"format\" : 2"));
+        assertThat(store.isComplete()).isTrue();
+        out.getBuffer().setLength(0);
+
+        int exit = run(args);
+
+        assertThat(exit).isZero();
+        assertThat(out.toString()).contains("rebuilding index 'docs'").contains("indexed 3 docs into 2 partitions");
+        assertThat(store.readManifest().docCount()).isEqualTo(3);
+    }
+
+    @Test
     void writesToOutUnderTheGivenNameWithTheGivenConfig() throws IOException {
         Path input = Files.writeString(tmp.resolve("docs.jsonl"), GOOD_LINES);
         Path config = Files.writeString(tmp.resolve("config.json"), "{\"analyzer\": \"english\"}");
