@@ -38,6 +38,6 @@ class CacheKeyTest {
         QueryFingerprint fingerprint = Fingerprints.of(request.query());
         assertThat(CacheKey.of(fingerprint, request)).isEqualTo(new CacheKey(Fingerprints.of("a && b"), 5, true, true,
                 SearchRequest.DEFAULT_TOTAL_HITS_THRESHOLD, null));
-        assertThatThrownBy(() -> new CacheKey(fingerprint, 0, true, true, 1, null)).hasMessage("k: 0 (expected: >= 1)");
+        assertThatThrownBy(() -> new CacheKey(fingerprint, -1, true, true, 1, null)).hasMessage("k: -1 (expected: >= 0)");
     }
 }

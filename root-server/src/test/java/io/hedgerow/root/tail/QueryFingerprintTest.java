@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The fingerprint is the query the leaves run: spellings that parse to one query share it, queries
  * that parse differently never do. Parsed as the root parses for an index shaped like Europarl
- * (text fields {@code title} and {@code body}, the default fields; a keyword field {@code date}),
+ * (text fields {@code title} and {@code body}, the default fields; a date field {@code date}; a keyword field {@code lang}),
  * through {@link ServedIndex#parse}, the leaves' own parser.
  *
  * <p>The two property tests draw random queries from a small grammar (terms, phrases, prefixes,
@@ -93,7 +93,7 @@ class QueryFingerprintTest {
     void queriesThatParseDifferentlyDoNot() {
         assertThat(fp("rock and roll")).as("lower-case 'and' is a term").isNotEqualTo(fp("rock AND roll"));
         assertThat(fp("b OR a OR b")).as("a repeated clause weighs twice").isNotEqualTo(fp("a OR b"));
-        assertThat(fp("date:ABC")).as("a keyword field keeps case").isNotEqualTo(fp("date:abc"));
+        assertThat(fp("lang:ABC")).as("a keyword field keeps case").isNotEqualTo(fp("lang:abc"));
         assertThat(fp("vote AND budget OR euro")).isNotEqualTo(fp("vote OR budget AND euro"));
         assertThat(fp("vote^2")).isNotEqualTo(fp("vote"));
         assertThat(fp("\"human rights\"")).isNotEqualTo(fp("\"rights human\""));
@@ -113,8 +113,8 @@ class QueryFingerprintTest {
         assertThat(a.text()).isEqualTo(b.text());
         assertThat(a.query()).isEqualTo(b.query());
         // A keyword term holding a space prints like two terms of that field, yet is another query.
-        QueryFingerprint oneTerm = fp("date:\"a b\"");
-        assertThat(oneTerm).isNotEqualTo(fp("date:a date:b"));
+        QueryFingerprint oneTerm = fp("lang:\"a b\"");
+        assertThat(oneTerm).isNotEqualTo(fp("lang:a lang:b"));
     }
 
     // ------------------------------------------------------------------ properties
