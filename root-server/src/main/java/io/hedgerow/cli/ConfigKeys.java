@@ -94,10 +94,13 @@ final class ConfigKeys {
         }
     }
 
-    /** Whether an option has a key: all but help, version and {@code --config}. */
+    /**
+     * Whether an option has a key: all but help, version, {@code --config} and {@code --log-format}
+     * (read before the file, as logging starts before picocli: the flag or HEDGEROW_LOG_FORMAT set it).
+     */
     static boolean configurable(OptionSpec option) {
         return !option.usageHelp() && !option.versionHelp() && option.longestName().startsWith("--")
-                && !ConfigDefaultProvider.isConfigOption(option);
+                && !ConfigDefaultProvider.isConfigOption(option) && !option.longestName().equals(LogSetup.OPTION);
     }
 
     /** The option's long name without its leading dashes: its key within its section. */
