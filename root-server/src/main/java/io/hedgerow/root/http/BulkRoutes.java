@@ -20,10 +20,12 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * {@code POST /_bulk}: Elasticsearch's bulk API over the same write path as {@code /documents}.
@@ -99,6 +101,8 @@ final class BulkRoutes implements Routes {
     private List<Item> parse(ByteBuf body, IndexConfig config, Refresh refresh) throws ApiException {
         String[] lines = body.toString(StandardCharsets.UTF_8).split("\n");
         List<Item> items = new ArrayList<>();
+        // The last op on each id: the next one on that id starts after it (see inOrder).
+        Map<String, CompletableFuture<DocumentResult>> lastById = new HashMap<>();
         int n = 0;
         while (n < lines.length) {
             String line = lines[n++].strip();
@@ -136,12 +140,13 @@ final class BulkRoutes implements Routes {
                     continue;
                 }
             }
-            items.add(item(kind, meta, source, config, refresh));
+            items.add(item(kind, meta, source, config, refresh, lastById));
         }
         return items;
     }
 
-    private Item item(String kind, JsonNode meta, JsonNode source, IndexConfig config, Refresh refresh) {
+    private Item item(String kind, JsonNode meta, JsonNode source, IndexConfig config, Refresh refresh,
+            Map<String, CompletableFuture<DocumentResult>> lastById) {
         String id = text(meta, "_id");
         if (id == null || id.isEmpty()) {
             return Item.refused(kind, "", 400, "action_request_validation_exception",
@@ -171,8 +176,9 @@ final class BulkRoutes implements Routes {
         WriteOptions options = new WriteOptions(expectedVersion, refresh, kind.equals("create"));
         try {
             return switch (kind) {
-                case "delete" -> new Item(kind, id, writer.delete(id, routing, options), 0, null, null);
-                case "update" -> update(id, routing, source, config, options, expectedVersion);
+                case "delete" -> new Item(kind, id, inOrder(lastById, id, () -> writer.delete(id, routing, options)), 0, null,
+                        null);
+                case "update" -> update(id, routing, source, config, options, expectedVersion, lastById);
                 default -> {
                     if (!(source instanceof ObjectNode object)) {
                         yield Item.refused(kind, id, 400, "mapper_parsing_exception",
@@ -182,7 +188,9 @@ final class BulkRoutes implements Routes {
                     if (doc.multiValued()) {
                         yield Item.refused(kind, id, 400, "mapper_parsing_exception", DocumentRoutes.MULTI_VALUED_NOT_YET);
                     }
-                    yield new Item(kind, id, writer.upsert(id, doc.singleValued(), options), 0, null, null);
+                    Map<String, String> fields = doc.singleValued();
+                    yield new Item(kind, id, inOrder(lastById, id, () -> writer.upsert(id, fields, options)), 0, null,
+                            null);
                 }
             };
         } catch (ApiException e) {
@@ -195,13 +203,13 @@ final class BulkRoutes implements Routes {
      * still at the version read ({@code if_seq_no}, when given, must be that version).
      */
     private Item update(String id, String routing, JsonNode source, IndexConfig config, WriteOptions options,
-            long expectedVersion) {
+            long expectedVersion, Map<String, CompletableFuture<DocumentResult>> lastById) {
         if (source == null || !(source.get("doc") instanceof ObjectNode doc)) {
             return Item.refused("update", id, 400, "action_request_validation_exception",
                     "an update needs a source line {\"doc\": {...}} (scripts are not supported)");
         }
         boolean docAsUpsert = source.path("doc_as_upsert").asBoolean(false);
-        CompletableFuture<DocumentResult> result = writer.get(id, routing).thenCompose(current -> {
+        CompletableFuture<DocumentResult> result = inOrder(lastById, id, () -> writer.get(id, routing).thenCompose(current -> {
             if (current.outcome() == DocumentResult.Outcome.NOT_FOUND && !docAsUpsert) {
                 return CompletableFuture.completedFuture(new DocumentResult(id, DocumentResult.Outcome.NOT_FOUND, 0,
                         "[" + id + "]: document missing", Map.of()));
@@ -235,8 +243,22 @@ final class BulkRoutes implements Routes {
             }
             WriteOptions write = new WriteOptions(exists ? current.version() : 0, options.refresh(), !exists);
             return writer.upsert(id, checked.singleValued(), write);
-        });
+        }));
         return new Item("update", id, result, 0, null, null);
+    }
+
+    /**
+     * Starts {@code op} on {@code id} once the bulk's previous op on that id has ended, as
+     * Elasticsearch applies a bulk's items to a shard in order: an update after an index of the same
+     * id reads what that index wrote. Ops on different ids still run at once.
+     */
+    private static CompletableFuture<DocumentResult> inOrder(Map<String, CompletableFuture<DocumentResult>> lastById,
+            String id, Supplier<CompletableFuture<DocumentResult>> op) {
+        CompletableFuture<DocumentResult> previous = lastById.get(id);
+        CompletableFuture<DocumentResult> next = previous == null ? op.get()
+                : previous.handle((answer, failure) -> null).thenCompose(ignored -> op.get());
+        lastById.put(id, next);
+        return next;
     }
 
     private static String text(JsonNode meta, String field) {
