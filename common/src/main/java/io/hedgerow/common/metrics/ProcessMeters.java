@@ -43,7 +43,10 @@ public final class ProcessMeters implements AutoCloseable {
         meters.gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
+        if (registry.find("system.cpu.count").meter() == null) {
+            // A root's RootMetrics binds it already (the load generator reads its process CPU time).
+            new ProcessorMetrics().bindTo(registry);
+        }
         new UptimeMetrics().bindTo(registry);
         BuildInfo build = BuildInfo.read();
         Gauge.builder("hedgerow.build.info", () -> 1)

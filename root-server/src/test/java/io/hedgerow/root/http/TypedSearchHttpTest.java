@@ -149,8 +149,12 @@ class TypedSearchHttpTest {
         long withVerhandlung = documents.stream().filter(doc -> doc.value("body").contains("Verhandlung")).count();
         JsonNode german = get("/search?q=Verhandlungen&lang=de&k=100&track_total_hits=true");
         assertThat(german.get("total_hits").get("value").asLong()).isEqualTo(withVerhandlung);
-        JsonNode anyLanguage = get("/search?q=Verhandlungen&k=100");
-        assertThat(anyLanguage.get("total_hits").get("value").asLong()).as("every language's copy is searched").isEqualTo(withVerhandlung);
+        long withVerhandlungen = documents.stream().filter(doc -> doc.value("body").contains("Verhandlungen")
+                || doc.value("title").contains("Verhandlungen")).count();
+        JsonNode anyLanguage = get("/search?q=Verhandlungen&k=100&track_total_hits=true");
+        assertThat(anyLanguage.get("total_hits").get("value").asLong())
+                .as("without lang: the standard-analyzed fields, no stemming").isEqualTo(withVerhandlungen)
+                .isLessThan(withVerhandlung);
         JsonNode french = get("/search?q=propositions&lang=fr&k=0&track_total_hits=true");
         assertThat(french.get("total_hits").get("value").asLong()).isEqualTo(DOCS / 2);
     }
