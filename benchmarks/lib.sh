@@ -9,7 +9,8 @@
 #   require_value OPTION VALUE    for option parsing
 #   require_duration NAME VALUE   a duration like 150ms, 10s, 2m
 #   require_port_free PORT
-#   cluster_start NAME PORT ARGS...   starts ./hedgerow local with ARGS (of $HEDGEROW_CLUSTER if set), waits until it serves
+#   cluster_start NAME PORT ARGS...   starts ./hedgerow local with ARGS (of $HEDGEROW_CLUSTER if set, on the
+#                                 Europarl index in that checkout's data/), waits until it serves
 #   cluster_stop                  stops it (also on exit)
 #   loadgen_run LOG ARGS...       runs ./hedgerow loadgen ARGS, tee'd to LOG; prints its results folder
 #   lg_read FOLDER PATH...        values of FOLDER/summary.json (see ./hedgerow loadgen read --help)
@@ -81,7 +82,14 @@ cluster_start() {
   shift 2
   CLUSTER_LOG="$OUT/cluster-$name.log"
   say "Starting ./hedgerow local --port $port $* (log: $CLUSTER_LOG)"
-  "${HEDGEROW_CLUSTER:-$HEDGEROW}" local --port "$port" --run-dir "$RUN_DIR" "$@" >"$CLUSTER_LOG" 2>&1 &
+  # Another checkout (--checkout) serves Europarl from its own data folder: index formats differ
+  # between versions, and a build refuses (or rebuilds) another's index. Same corpus, same documents.
+  local data="$HEDGEROW_DATA"
+  if [[ -n "${HEDGEROW_CLUSTER:-}" && "$HEDGEROW_CLUSTER" != "$HEDGEROW" ]]; then
+    data="$(dirname "$HEDGEROW_CLUSTER")/data"
+  fi
+  HEDGEROW_DATA="$data" "${HEDGEROW_CLUSTER:-$HEDGEROW}" local --port "$port" --run-dir "$RUN_DIR" "$@" \
+    >"$CLUSTER_LOG" 2>&1 &
   CLUSTER_PID=$!
   local waited=0
   until grep -qs '^Serving on ' "$CLUSTER_LOG"; do

@@ -176,12 +176,10 @@ commit_of() { # dir: short commit, with a + when the work tree has uncommitted c
 BUILDS=(this)
 declare -A LAUNCHER_OF COMMIT_OF
 LAUNCHER_OF[this]="$HEDGEROW"
-declare -A DATA_OF=([this]="$HEDGEROW_DATA")
 COMMIT_OF[this]="$(commit_of "$HERE")"
 if [[ -n "$CHECKOUT" ]]; then
   BUILDS+=(other)
   LAUNCHER_OF[other]="$CHECKOUT/hedgerow"
-  DATA_OF[other]="$CHECKOUT/data"
   COMMIT_OF[other]="$(commit_of "$CHECKOUT")"
   say "Building $CHECKOUT (commit ${COMMIT_OF[other]}) in the foreground..."
   "$CHECKOUT/hedgerow" index --help >/dev/null
@@ -275,10 +273,8 @@ printf 'round\tbuild\tcommit\tconfig\tcapacity_per_s\trefused_per_s\tcpu_ms_per_
 measure() {
   local round="$1" build="$2" config="$3" name="$2-$3-$1"
   HEDGEROW_CLUSTER="${LAUNCHER_OF[$build]}" # cluster_start and cluster_stop use it
-  # Each build serves Europarl from its own data folder: index formats differ between versions, and a
-  # build refuses (or rebuilds) another's index. The same corpus and partitioning give the same documents.
   # shellcheck disable=SC2046
-  HEDGEROW_DATA="${DATA_OF[$build]}" cluster_start "$name" "$PORT" --leaves 4 --partitions 16 --replicas 2 \
+  cluster_start "$name" "$PORT" --leaves 4 --partitions 16 --replicas 2 \
     $(config_args "$config")
   await_ready "$name" || { cluster_stop; return 0; }
   local root="$CLUSTER_PID" leaves
