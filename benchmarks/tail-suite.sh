@@ -74,9 +74,9 @@ Options:
   --only LIST             Run only these scenarios, comma-separated (default: all).
   --phase-duration D      Length of every measured phase (default: full 50,000 requests, quick 20s).
   --replicas N            Replicas per partition of the cluster (default: the cluster's, 2).
-  --checkout DIR          Start the cluster from another checkout of Hedgerow (its ./hedgerow, on the Europarl
-                          index in DIR/data), loaded by
-                          this one's generator: the same instrument before and after a change.
+  --checkout DIR          Start the cluster from another checkout of Hedgerow (its ./hedgerow, on the
+                          Europarl index in DIR/data), loaded by this one's generator: the same
+                          instrument before and after a change.
   --cluster-arg ARG       Pass ARG to ./hedgerow local (repeatable), e.g. --cluster-arg=--canaries=0; the
                           settings are then not the defaults, and the table says so.
   --label NAME            Name of the results folder and the table's title (default: tail-suite).
