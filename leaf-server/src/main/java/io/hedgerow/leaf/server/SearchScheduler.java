@@ -52,13 +52,13 @@ final class SearchScheduler implements AutoCloseable {
     }
 
     /**
-     * A worker's own state, touched only on its thread: whether it is one of the lane's, and its
-     * last reading of the work clock, which a task's cost is measured from ({@link #taskCpuNanos}).
+     * A worker's own state, touched only on its thread: whether it is one of the lane's, and the work
+     * clock when its current task left the queue, which the task's cost is measured from ({@link
+     * #taskCpuNanos}).
      */
     private static final class Worker {
         private final boolean lane;
-        /** The work clock when the worker's current task left the queue (or its last reading since). */
-        private long lastReadingNanos;
+        private long taskStartNanos;
 
         Worker(boolean lane) {
             this.lane = lane;
@@ -327,24 +327,19 @@ final class SearchScheduler implements AutoCloseable {
      */
     long taskStartNanos() {
         Worker worker = currentWorker.get();
-        return worker == null ? workClock.nanoTime() : worker.lastReadingNanos;
+        return worker == null ? workClock.nanoTime() : worker.taskStartNanos;
     }
 
     /**
      * The work-clock time the calling worker spent on its current task so far: since the task left
      * the queue, so taking it (locks, waking from a park) is not charged to it, and a task's CPU time
-     * stays within its service time. Read it once, as the task answers. On a thread that is not a
-     * worker (a test running a task itself): 0, nothing to measure from.
+     * stays within its service time. One reading of the clock, as the task answers (the other was
+     * taken as the task left the queue). On a thread that is not a worker (a test running a task
+     * itself): 0, nothing to measure from.
      */
     long taskCpuNanos() {
         Worker worker = currentWorker.get();
-        if (worker == null) {
-            return 0;
-        }
-        long nowNanos = workClock.nanoTime();
-        long spentNanos = nowNanos - worker.lastReadingNanos;
-        worker.lastReadingNanos = nowNanos;
-        return spentNanos;
+        return worker == null ? 0 : workClock.nanoTime() - worker.taskStartNanos;
     }
 
     /** The lanes, the threshold and the aging. */
@@ -489,7 +484,7 @@ final class SearchScheduler implements AutoCloseable {
             expired.clear();
             if (next != null) {
                 // A task's CPU time starts as it leaves the queue: two readings per unsliced task.
-                worker.lastReadingNanos = workClock.nanoTime();
+                worker.taskStartNanos = workClock.nanoTime();
                 runSafely(next.work());
                 ended = lane ? null : next;
             }
