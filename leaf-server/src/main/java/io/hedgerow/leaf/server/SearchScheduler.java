@@ -90,8 +90,6 @@ final class SearchScheduler implements AutoCloseable {
     private final Ticker workClock;
     /** {@code queues.size()}, written under the lock after each change, read without it. */
     private volatile int queuedCount;
-    /** Search workers waiting for cheap work; guarded by {@link #lock}. */
-    private int idleSearchWorkers;
     /** Signals of {@link #laneWork}; guarded by {@link #lock}. */
     private long laneSignals;
     private volatile boolean closed;
@@ -198,7 +196,9 @@ final class SearchScheduler implements AutoCloseable {
         }
         lock.lock();
         try {
-            if (queues.size() > 0 || idleSearchWorkers == 0) {
+            // Only search workers wait on cheapWork: one waiting is an idle search worker. Asked
+            // here, not counted on every worker's wait, so the default path pays nothing for it.
+            if (queues.size() > 0 || !lock.hasWaiters(cheapWork)) {
                 return false;
             }
             gate.cheapStarted(priority);
@@ -448,16 +448,7 @@ final class SearchScheduler implements AutoCloseable {
                 if (!expired.isEmpty()) {
                     return null; // answer those first, outside the lock
                 }
-                if (worker.lane()) {
-                    laneWork.await();
-                } else {
-                    idleSearchWorkers++;
-                    try {
-                        cheapWork.await();
-                    } finally {
-                        idleSearchWorkers--;
-                    }
-                }
+                (worker.lane() ? laneWork : cheapWork).await();
             }
         } finally {
             lock.unlock();
