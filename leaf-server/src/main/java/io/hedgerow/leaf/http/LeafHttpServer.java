@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.http;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
@@ -162,24 +163,9 @@ public final class LeafHttpServer implements AutoCloseable {
             return "{\"error\":" + quote(code) + ",\"detail\":" + quote(detail) + "}";
         }
 
-        /** A JSON string: quotes, backslashes and control characters escaped. */
+        /** A JSON string: quotes, backslashes and control characters escaped (Jackson's encoder). */
         static String quote(String value) {
-            StringBuilder out = new StringBuilder(value.length() + 2).append('"');
-            for (int i = 0; i < value.length(); i++) {
-                char c = value.charAt(i);
-                switch (c) {
-                    case '"' -> out.append("\\\"");
-                    case '\\' -> out.append("\\\\");
-                    default -> {
-                        if (c < 0x20) {
-                            out.append(String.format("\\u%04x", (int) c));
-                        } else {
-                            out.append(c);
-                        }
-                    }
-                }
-            }
-            return out.append('"').toString();
+            return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(value)) + '"';
         }
     }
 }

@@ -43,9 +43,9 @@ final class FetchTask extends LeafTask {
     @Override
     Frame execute(long startNanos, long queueNanos) {
         FetchResponse.Builder response = fetch();
-        // The work clock since this task left the queue (SearchScheduler.taskCpuNanos).
+        // The work clock since this task left the queue (TaskCpuTime).
         response.setQueueNanos(queueNanos).setServiceNanos(leaf.ticker().nanoTime() - startNanos)
-                .setCpuNanos(leaf.scheduler().taskCpuNanos());
+                .setCpuNanos(leaf.scheduler().cpuTime().taskCpuNanos());
         return Frame.newBuilder().setFetchResult(response).build();
     }
 

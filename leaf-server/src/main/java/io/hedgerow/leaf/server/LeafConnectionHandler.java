@@ -59,6 +59,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     private final Executor admin;
     /** The leaf's HTTP address, told to roots in the HelloAck; "" when it has none. */
     private final String httpAddress;
+    /** Whether searches may run inline ({@code --inline-cheap}, experimental): fixed for the leaf's life. */
+    private final boolean inlineCheap;
     private Role role = Role.AWAITING_HELLO;
     /** Why the connection was refused, for the answers to what it sends after; null unless REFUSED. */
     private String refusal;
@@ -72,6 +74,7 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         this.leaf = leaf;
         this.admin = admin;
         this.httpAddress = httpAddress;
+        this.inlineCheap = leaf.scheduler().config().inlineCheap();
     }
 
     @Override
@@ -264,24 +267,36 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         if (!leaf.inflight().register(task, tied)) {
             return; // its twin's cancel came first: answered CANCELLED
         }
-        if (!tied && task instanceof SearchTask search && search.mayRunInline()
-                && leaf.scheduler().tryStartInline(task.priority())) {
-            // Experimental, off by default (--inline-cheap): a known-cheap search with nothing queued
-            // and a worker idle runs here, saving the hop to the worker. Not yet measured.
-            try {
-                search.runInline();
-            } catch (RuntimeException e) {
-                // A task answers its own errors, as on a worker; reaching here is a bug, but the connection lives on.
-                LOG.log(System.Logger.Level.ERROR, "search task failed inline", e);
-            } finally {
-                leaf.scheduler().inlineEnded(task.priority());
-            }
+        if (inlineCheap && !tied && ranInline(task)) {
             return;
         }
         if (!enqueue(task)) {
             ctx.write(task.busy(), ctx.voidPromise());
             wroteInThisRead = true;
         }
+    }
+
+    /**
+     * Experimental, off by default ({@code --inline-cheap}; with it off, submit pays one final field's
+     * test for it): a known-cheap search with nothing queued and a worker idle runs here, on the event
+     * loop, saving the hop to the worker. Not yet measured.
+     *
+     * @return whether it ran here (it answered, or moved to the lane); false: queue it
+     */
+    private boolean ranInline(LeafTask task) {
+        if (!(task instanceof SearchTask search && search.mayRunInline()
+                && leaf.scheduler().tryStartInline(task.priority()))) {
+            return false;
+        }
+        try {
+            search.runInline();
+        } catch (RuntimeException e) {
+            // A task answers its own errors, as on a worker; reaching here is a bug, but the connection lives on.
+            LOG.log(System.Logger.Level.ERROR, "search task failed inline", e);
+        } finally {
+            leaf.scheduler().inlineEnded(task.priority());
+        }
+        return true;
     }
 
     /** Queues a registered task; false when its class's queue is full and the caller must answer {@link LeafTask#busy()}. */

@@ -283,8 +283,9 @@ abstract class LeafTask implements Runnable, QueryTimeout {
                 return;
             }
             long startNanos = leaf.ticker().nanoTime();
-            // After the start: the task's CPU time counts from the worker's previous task, its
-            // service time from here, and the first may hold nothing the second does not.
+            // After the start: the task's service time counts from here, its CPU time from just
+            // before run() (as it left the queue), so work done before here is CPU time outside the
+            // service time, which a task's CPU time must stay within.
             tagged = RequestLog.tag(logRequestId());
             if (expiredAt(startNanos)) {
                 leaf.counters().expiredAtDequeue.increment();

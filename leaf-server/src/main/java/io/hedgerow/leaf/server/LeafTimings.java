@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Recorded where the answers are written ({@link OutboundBatcher}, on the connection's event
  * loop), not on the worker: the worker's time after its task's last reading of the work clock is
- * charged to no task ({@link SearchScheduler#taskCpuNanos}) and delays its next one. So an answer carries no
+ * charged to no task ({@link TaskCpuTime}) and delays its next one. So an answer carries no
  * scheduling class, and the times are per kind only; the queue depth is per class
  * ({@code hedgerow_leaf_queue_depth}).
  *

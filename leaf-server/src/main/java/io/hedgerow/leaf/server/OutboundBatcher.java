@@ -32,7 +32,7 @@ final class OutboundBatcher {
 
     /**
      * @param timings records the queue and service times of the answers written, on the event loop:
-     *                not on the worker, whose CPU time after its answer counts towards its next task
+     *                not on the worker, whose time after its answer is charged to no task and delays its next
      */
     OutboundBatcher(Channel channel, long rootId, LeafTimings timings) {
         this.channel = channel;

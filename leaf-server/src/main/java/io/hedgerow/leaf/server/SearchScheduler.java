@@ -43,30 +43,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * #queued()} reads a volatile copy of the queues' size written under the lock after each change,
  * so it needs no lock and may be a moment old (it is only reported). A lane worker is signalled
  * only when lane work waits: when lane work is queued, or when a cheap task ends while lane work
- * waits at the gate ({@link LaneGate}); cheap work alone never wakes it. {@link #runsExpensiveWork} and {@link #shouldYield} answer for the calling
- * worker. After {@link #close()} nothing new is accepted and workers stop after their current task.
+ * waits at the gate ({@link LaneGate}); cheap work alone never wakes it. {@link #runsExpensiveWork}
+ * and {@link #shouldYield} answer for the calling worker. After {@link #close()} nothing new is
+ * accepted and workers stop after their current task.
+ *
+ * <p>What a task costs its worker is not the scheduler's business: each worker marks the start of
+ * its task's CPU time as it takes it, and {@link TaskCpuTime} answers the rest.
  */
 final class SearchScheduler implements AutoCloseable {
     /** A queued task, its wire priority, and what answers it if its deadline passes while it waits. */
     private record Queued(Runnable work, int priority, Runnable onExpiry) {
     }
 
-    /**
-     * A worker's own state, touched only on its thread: whether it is one of the lane's, and its
-     * last reading of the work clock, which a task's cost is measured from ({@link #taskCpuNanos}).
-     */
-    private static final class Worker {
-        private final boolean lane;
-        /** The work clock when the worker's current task left the queue (or its last reading since). */
-        private long lastReadingNanos;
-
-        Worker(boolean lane) {
-            this.lane = lane;
-        }
-
-        boolean lane() {
-            return lane;
-        }
+    /** A worker's own state: whether it is one of the lane's. */
+    private record Worker(boolean lane) {
     }
 
     private static final Runnable NOTHING = () -> { };
@@ -87,11 +77,9 @@ final class SearchScheduler implements AutoCloseable {
     /** Guarded by {@link #lock}. */
     private final LaneGate gate;
     private final Ticker ticker;
-    private final Ticker workClock;
+    private final TaskCpuTime cpuTime;
     /** {@code queues.size()}, written under the lock after each change, read without it. */
     private volatile int queuedCount;
-    /** Search workers waiting for cheap work; guarded by {@link #lock}. */
-    private int idleSearchWorkers;
     /** Signals of {@link #laneWork}; guarded by {@link #lock}. */
     private long laneSignals;
     private volatile boolean closed;
@@ -104,7 +92,8 @@ final class SearchScheduler implements AutoCloseable {
     /**
      * @param workers   search threads
      * @param ticker    the clock of deadlines, queueing, aging and the lane's gate
-     * @param workClock what a slice's budget is measured on, read on the worker that runs the slice
+     * @param workClock what a task's CPU time and a slice's budget are measured on, read on the worker
+     *                  that runs it ({@link TaskCpuTime})
      */
     SearchScheduler(int workers, SchedulingConfig config, Ticker ticker, Ticker workClock) {
         if (workers < 1) {
@@ -112,7 +101,7 @@ final class SearchScheduler implements AutoCloseable {
         }
         this.config = config;
         this.ticker = ticker;
-        this.workClock = workClock;
+        this.cpuTime = new TaskCpuTime(workClock);
         this.queues = new ClassQueues<>(config, ticker);
         this.gate = new LaneGate(config.continuationAging());
         for (int i = 0; i < workers; i++) {
@@ -198,7 +187,9 @@ final class SearchScheduler implements AutoCloseable {
         }
         lock.lock();
         try {
-            if (queues.size() > 0 || idleSearchWorkers == 0) {
+            // Only search workers wait on cheapWork: one waiting is an idle search worker. Asked
+            // here, not counted on every worker's wait, so the default path pays nothing for it.
+            if (queues.size() > 0 || !lock.hasWaiters(cheapWork)) {
                 return false;
             }
             gate.cheapStarted(priority);
@@ -315,36 +306,9 @@ final class SearchScheduler implements AutoCloseable {
         }
     }
 
-    /** What each worker's slices are measured on; read it on the worker that runs the slice. */
-    Ticker workClock() {
-        return workClock;
-    }
-
-    /**
-     * The work clock when the calling worker's current task left the queue (what a sliced search's
-     * first slice is measured from); no reading of the clock. On a thread that is not a worker, a
-     * reading now.
-     */
-    long taskStartNanos() {
-        Worker worker = currentWorker.get();
-        return worker == null ? workClock.nanoTime() : worker.lastReadingNanos;
-    }
-
-    /**
-     * The work-clock time the calling worker spent on its current task so far: since the task left
-     * the queue, so taking it (locks, waking from a park) is not charged to it, and a task's CPU time
-     * stays within its service time. Read it once, as the task answers. On a thread that is not a
-     * worker (a test running a task itself): 0, nothing to measure from.
-     */
-    long taskCpuNanos() {
-        Worker worker = currentWorker.get();
-        if (worker == null) {
-            return 0;
-        }
-        long nowNanos = workClock.nanoTime();
-        long spentNanos = nowNanos - worker.lastReadingNanos;
-        worker.lastReadingNanos = nowNanos;
-        return spentNanos;
+    /** The CPU time of the task each worker runs, and the clock it and the slices are measured on. */
+    TaskCpuTime cpuTime() {
+        return cpuTime;
     }
 
     /** The lanes, the threshold and the aging. */
@@ -453,16 +417,7 @@ final class SearchScheduler implements AutoCloseable {
                 if (!expired.isEmpty()) {
                     return null; // answer those first, outside the lock
                 }
-                if (worker.lane()) {
-                    laneWork.await();
-                } else {
-                    idleSearchWorkers++;
-                    try {
-                        cheapWork.await();
-                    } finally {
-                        idleSearchWorkers--;
-                    }
-                }
+                (worker.lane() ? laneWork : cheapWork).await();
             }
         } finally {
             lock.unlock();
@@ -472,6 +427,7 @@ final class SearchScheduler implements AutoCloseable {
     private void work(boolean lane) {
         Worker worker = new Worker(lane);
         currentWorker.set(worker);
+        TaskCpuTime.Start cpuStart = cpuTime.startsOnThisThread();
         List<Queued> expired = new ArrayList<>();
         Queued ended = null;
         while (!closed) {
@@ -488,8 +444,7 @@ final class SearchScheduler implements AutoCloseable {
             }
             expired.clear();
             if (next != null) {
-                // A task's CPU time starts as it leaves the queue: two readings per unsliced task.
-                worker.lastReadingNanos = workClock.nanoTime();
+                cpuStart.taskLeftQueue();
                 runSafely(next.work());
                 ended = lane ? null : next;
             }

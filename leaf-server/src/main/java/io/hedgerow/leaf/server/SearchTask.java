@@ -34,7 +34,7 @@ import org.apache.lucene.search.TopScoreDocCollector;
  * the worker that took it: each segment scored in one window, as Lucene's own search does, reading
  * no clock while it runs (only the leaf's ticker, when it checks for a cancel or its deadline
  * between segments), and its CPU time from two readings, as it leaves the queue and as it answers
- * ({@link SearchScheduler#taskCpuNanos}). So a search pays for slicing only when it is expected to be long.
+ * ({@link TaskCpuTime}). So a search pays for slicing only when it is expected to be long.
  * What that gives up: a search the estimate calls cheap that turns out long holds its worker to the
  * end rather than moving to the lane after a slice (the estimate is an upper bound of the postings
  * read, so that takes a query whose cost is not in its postings). The same holds with slicing off
@@ -138,7 +138,7 @@ final class SearchTask extends LeafTask {
         beginStretch();
         SearchScheduler scheduler = leaf.scheduler();
         if (inline) {
-            inlineStartNanos = scheduler.workClock().nanoTime();
+            inlineStartNanos = scheduler.cpuTime().workClock().nanoTime();
         }
         PartitionSearcher partition = leaf.partitions().acquire(request.getPartition());
         if (partition == null) {
@@ -156,8 +156,9 @@ final class SearchTask extends LeafTask {
                 search = partition.startSliced(prepared.query(), request, this, NO_CLOCK, SlicedSearch.Windows.WHOLE);
             } else {
                 // From when the task began, so the parsing and the estimate count against the first slice.
-                budget = new SliceBudget(scheduler.workClock(), leaf.sliceNanos(), scheduler.taskStartNanos());
-                search = partition.startSliced(prepared.query(), request, this, scheduler.workClock(),
+                TaskCpuTime cpuTime = scheduler.cpuTime();
+                budget = new SliceBudget(cpuTime.workClock(), leaf.sliceNanos(), cpuTime.taskStartNanos());
+                search = partition.startSliced(prepared.query(), request, this, cpuTime.workClock(),
                         SlicedSearch.Windows.DEFAULT);
             }
         } catch (BadQueryException e) {
@@ -300,8 +301,8 @@ final class SearchTask extends LeafTask {
             slices = budget.slices();
         } else {
             // In one pass (or before the search began): the work clock since the task left the queue.
-            cpuNanos = inline ? leaf.scheduler().workClock().nanoTime() - inlineStartNanos
-                    : leaf.scheduler().taskCpuNanos();
+            TaskCpuTime cpuTime = leaf.scheduler().cpuTime();
+            cpuNanos = inline ? cpuTime.workClock().nanoTime() - inlineStartNanos : cpuTime.taskCpuNanos();
             slices = 1;
             endStretch("answered", cpuNanos);
         }

@@ -2,25 +2,16 @@ package io.hedgerow.leaf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hedgerow.common.time.ManualTicker;
-import io.hedgerow.common.wire.proto.AssignPartitions;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.fault.FaultInjector;
-import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.index.PartitionStore;
-import io.hedgerow.leaf.search.IndexContext;
-import io.hedgerow.leaf.search.PartitionWarmer;
-import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -46,12 +37,7 @@ class InlineCheapSearchTest {
 
     private static PartitionStore store;
 
-    private final ManualTicker ticker = new ManualTicker();
-    private final LeafCounters counters = new LeafCounters();
-    private final EmbeddedChannel channel = new EmbeddedChannel();
-    private final OutboundBatcher replies = new OutboundBatcher(channel, 1);
-    private SearchScheduler scheduler;
-    private OpenPartitions partitions;
+    private final OnePartitionLeaf leaf = new OnePartitionLeaf(store, INDEX);
 
     @BeforeAll
     static void buildIndex() throws IOException {
@@ -60,33 +46,26 @@ class InlineCheapSearchTest {
 
     @AfterEach
     void close() {
-        if (scheduler != null) {
-            scheduler.close();
-        }
-        if (partitions != null) {
-            partitions.close();
-        }
-        channel.finishAndReleaseAll();
+        leaf.close();
     }
 
     @Test
     void aSearchKnownCheapMayRunInlineOnlyWithTheSettingOnAndAHintBelowTheThreshold() throws IOException {
         LeafContext off = leaf(SchedulingConfig.defaults().withExpensiveCost(1_000_000));
-        assertThat(new SearchTask(search(1, 10), replies, off, 0).mayRunInline()).as("setting off").isFalse();
-        close();
+        assertThat(new SearchTask(search(1, 10), leaf.replies, off, 0).mayRunInline()).as("setting off").isFalse();
 
         LeafContext on = leaf(SchedulingConfig.defaults().withExpensiveCost(1_000_000).withInlineCheap(true));
-        assertThat(new SearchTask(search(2, 10), replies, on, 0).mayRunInline()).isTrue();
-        assertThat(new SearchTask(search(3, 0), replies, on, 0).mayRunInline()).as("no hint: unknown").isFalse();
-        assertThat(new SearchTask(search(4, 1_000_000), replies, on, 0).mayRunInline()).as("known expensive")
+        assertThat(new SearchTask(search(2, 10), leaf.replies, on, 0).mayRunInline()).isTrue();
+        assertThat(new SearchTask(search(3, 0), leaf.replies, on, 0).mayRunInline()).as("no hint: unknown").isFalse();
+        assertThat(new SearchTask(search(4, 1_000_000), leaf.replies, on, 0).mayRunInline()).as("known expensive")
                 .isFalse();
     }
 
     @Test
     void aSearchEstimatedCheapAnswersOnTheThreadThatRunsItInline() throws IOException {
-        LeafContext leaf = leaf(SchedulingConfig.defaults().withExpensiveCost(1_000_000).withInlineCheap(true));
+        LeafContext context = leaf(SchedulingConfig.defaults().withExpensiveCost(1_000_000).withInlineCheap(true));
 
-        new SearchTask(search(5, 10), replies, leaf, ticker.nanoTime()).runInline();
+        new SearchTask(search(5, 10), leaf.replies, context, leaf.ticker.nanoTime()).runInline();
 
         SearchResponse answer = onlyAnswer();
         assertThat(answer.getStatus()).as(answer.getError()).isEqualTo(Status.OK);
@@ -97,12 +76,12 @@ class InlineCheapSearchTest {
     @Test
     void aSearchEstimatedExpensiveLeavesTheInlineThreadForTheLane() throws Exception {
         // Every estimate is expensive here: the hint said cheap, the estimate disagrees.
-        LeafContext leaf = leaf(SchedulingConfig.defaults().withExpensiveCost(1).withInlineCheap(true));
+        LeafContext context = leaf(SchedulingConfig.defaults().withExpensiveCost(1).withInlineCheap(true));
 
-        new SearchTask(search(6, 10), replies, leaf, ticker.nanoTime()).runInline();
+        new SearchTask(search(6, 10), leaf.replies, context, leaf.ticker.nanoTime()).runInline();
         // The lane runs its work in order: once a marker queued behind the search has run, it answered.
         CountDownLatch laneDone = new CountDownLatch(1);
-        assertThat(scheduler.requeue(laneDone::countDown, Priority.INTERACTIVE_VALUE, true)).isTrue();
+        assertThat(leaf.scheduler().requeue(laneDone::countDown, Priority.INTERACTIVE_VALUE, true)).isTrue();
         assertThat(laneDone.await(30, TimeUnit.SECONDS)).as("the lane ran").isTrue();
 
         SearchResponse answer = onlyAnswer();
@@ -134,14 +113,7 @@ class InlineCheapSearchTest {
     }
 
     private LeafContext leaf(SchedulingConfig scheduling) throws IOException {
-        IndexContext index = IndexContext.of(store, store.readManifest());
-        partitions = new OpenPartitions(index, PartitionWarmer.paced(Duration.ZERO));
-        assertThat(partitions.assign(AssignPartitions.newBuilder().setRequestId(1).setIndexName(INDEX)
-                .addPartitions(0).build()).getError()).isEmpty();
-        scheduler = new SearchScheduler(1, scheduling, ticker);
-        return new LeafContext(partitions, scheduler, new InflightTasks(ticker, counters, InstantSource.fixed(Instant.EPOCH)),
-                ticker, new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null,
-                Duration.ofMillis(1).toNanos(), QueryOfDeath.NONE, null, null);
+        return leaf.start(scheduling, Duration.ofMillis(1).toNanos());
     }
 
     private static SearchRequest search(long requestId, long costHint) {
@@ -150,10 +122,6 @@ class InlineCheapSearchTest {
     }
 
     private SearchResponse onlyAnswer() {
-        channel.runPendingTasks();
-        Frame frame = channel.readOutbound();
-        assertThat(frame).as("an answer").isNotNull();
-        assertThat((Object) channel.readOutbound()).as("only one answer").isNull();
-        return frame.getResult();
+        return leaf.onlyAnswer().getResult();
     }
 }

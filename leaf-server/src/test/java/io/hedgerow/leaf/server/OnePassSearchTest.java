@@ -2,24 +2,14 @@ package io.hedgerow.leaf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hedgerow.common.time.ManualTicker;
 import io.hedgerow.common.time.Ticker;
-import io.hedgerow.common.wire.proto.AssignPartitions;
-import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.fault.FaultInjector;
-import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.index.PartitionStore;
-import io.hedgerow.leaf.search.IndexContext;
-import io.hedgerow.leaf.search.PartitionWarmer;
-import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,10 +36,7 @@ class OnePassSearchTest {
 
     private static PartitionStore store;
 
-    private final ManualTicker ticker = new ManualTicker();
-    private final LeafCounters counters = new LeafCounters();
-    private final EmbeddedChannel channel = new EmbeddedChannel();
-    private final OutboundBatcher replies = new OutboundBatcher(channel, 1);
+    private final OnePartitionLeaf leaf = new OnePartitionLeaf(store, INDEX);
     private final AtomicLong workerReadings = new AtomicLong();
     /** Counts the readings of the search worker only: the lane's worker reads it on its own thread. */
     private final Ticker countingClock = () -> {
@@ -58,8 +45,6 @@ class OnePassSearchTest {
         }
         return System.nanoTime();
     };
-    private SearchScheduler scheduler;
-    private OpenPartitions partitions;
 
     @BeforeAll
     static void buildIndex() throws IOException {
@@ -68,20 +53,14 @@ class OnePassSearchTest {
 
     @AfterEach
     void close() {
-        if (scheduler != null) {
-            scheduler.close();
-        }
-        if (partitions != null) {
-            partitions.close();
-        }
-        channel.finishAndReleaseAll();
+        leaf.close();
     }
 
     @Test
     void withLanesASearchEstimatedCheapRunsInOnePassReadingTheClockTwice() throws Exception {
-        LeafContext leaf = leaf(SchedulingConfig.defaults().withExpensiveCost(1_000_000), SLICE_NANOS);
+        LeafContext context = leaf(SchedulingConfig.defaults().withExpensiveCost(1_000_000), SLICE_NANOS);
 
-        long readings = readingsOf(new SearchTask(search(1), replies, leaf, ticker.nanoTime()));
+        long readings = readingsOf(new SearchTask(search(1), leaf.replies, context, leaf.ticker.nanoTime()));
 
         SearchResponse answer = onlyAnswer();
         assertThat(answer.getStatus()).as(answer.getError()).isEqualTo(Status.OK);
@@ -93,9 +72,9 @@ class OnePassSearchTest {
 
     @Test
     void withSlicingOffASearchReadsTheClockTwice() throws Exception {
-        LeafContext leaf = leaf(SchedulingConfig.defaults(), 0);
+        LeafContext context = leaf(SchedulingConfig.defaults(), 0);
 
-        long readings = readingsOf(new SearchTask(search(2), replies, leaf, ticker.nanoTime()));
+        long readings = readingsOf(new SearchTask(search(2), leaf.replies, context, leaf.ticker.nanoTime()));
 
         assertThat(onlyAnswer().getStatus()).isEqualTo(Status.OK);
         assertThat(readings).as("work-clock readings of an unsliced search").isEqualTo(2);
@@ -104,23 +83,16 @@ class OnePassSearchTest {
     @Test
     void withLanesOffASlicedSearchStillReadsTheClockAtItsSlicesAndWindows() throws Exception {
         // A slice long enough for the whole search, so it does not yield to the marker behind it.
-        LeafContext leaf = leaf(SchedulingConfig.defaults(), Duration.ofSeconds(10).toNanos());
+        LeafContext context = leaf(SchedulingConfig.defaults(), Duration.ofSeconds(10).toNanos());
 
-        long readings = readingsOf(new SearchTask(search(3), replies, leaf, ticker.nanoTime()));
+        long readings = readingsOf(new SearchTask(search(3), leaf.replies, context, leaf.ticker.nanoTime()));
 
         assertThat(onlyAnswer().getStatus()).isEqualTo(Status.OK);
         assertThat(readings).as("the counting sees a sliced search's readings").isGreaterThan(2);
     }
 
     private LeafContext leaf(SchedulingConfig scheduling, long sliceNanos) throws IOException {
-        IndexContext index = IndexContext.of(store, store.readManifest());
-        partitions = new OpenPartitions(index, PartitionWarmer.paced(Duration.ZERO));
-        assertThat(partitions.assign(AssignPartitions.newBuilder().setRequestId(1).setIndexName(INDEX)
-                .addPartitions(0).build()).getError()).isEmpty();
-        scheduler = new SearchScheduler(1, scheduling, ticker, countingClock);
-        return new LeafContext(partitions, scheduler, new InflightTasks(ticker, counters, InstantSource.fixed(Instant.EPOCH)),
-                ticker, new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null,
-                sliceNanos, QueryOfDeath.NONE, null, null);
+        return leaf.start(scheduling, sliceNanos, countingClock);
     }
 
     private static SearchRequest search(long requestId) {
@@ -133,9 +105,9 @@ class OnePassSearchTest {
         AtomicLong before = new AtomicLong();
         AtomicLong after = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
-        assertThat(scheduler.trySubmit(() -> before.set(workerReadings.get()))).isTrue();
-        assertThat(scheduler.trySubmit(task)).isTrue();
-        assertThat(scheduler.trySubmit(() -> {
+        assertThat(leaf.scheduler().trySubmit(() -> before.set(workerReadings.get()))).isTrue();
+        assertThat(leaf.scheduler().trySubmit(task)).isTrue();
+        assertThat(leaf.scheduler().trySubmit(() -> {
             after.set(workerReadings.get());
             done.countDown();
         })).isTrue();
@@ -145,10 +117,6 @@ class OnePassSearchTest {
     }
 
     private SearchResponse onlyAnswer() {
-        channel.runPendingTasks();
-        Frame frame = channel.readOutbound();
-        assertThat(frame).as("an answer").isNotNull();
-        assertThat((Object) channel.readOutbound()).as("only one answer").isNull();
-        return frame.getResult();
+        return leaf.onlyAnswer().getResult();
     }
 }

@@ -2,28 +2,18 @@ package io.hedgerow.leaf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hedgerow.common.time.ManualTicker;
-import io.hedgerow.common.wire.proto.AssignPartitions;
 import io.hedgerow.common.wire.proto.FetchItem;
 import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.FetchResponse;
-import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.fault.FaultInjector;
-import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
-import io.hedgerow.leaf.search.PartitionWarmer;
-import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,14 +38,9 @@ class PartitionSwapRaceTest {
 
     private static PartitionStore store;
 
-    private final ManualTicker ticker = new ManualTicker();
-    private final LeafCounters counters = new LeafCounters();
-    private final EmbeddedChannel channel = new EmbeddedChannel();
-    private final OutboundBatcher replies = new OutboundBatcher(channel, 1);
+    private final OnePartitionLeaf leaf = new OnePartitionLeaf(store, INDEX);
     private final AtomicInteger swaps = new AtomicInteger();
-    private SearchScheduler scheduler;
-    private OpenPartitions partitions;
-    private LeafContext leaf;
+    private LeafContext context;
 
     @BeforeAll
     static void buildIndex() throws IOException {
@@ -64,14 +49,9 @@ class PartitionSwapRaceTest {
 
     @BeforeEach
     void open() throws IOException {
-        IndexContext index = IndexContext.of(store, store.readManifest());
-        partitions = new OpenPartitions(index, PartitionWarmer.paced(Duration.ZERO));
-        assertThat(partitions.assign(AssignPartitions.newBuilder().setRequestId(1).setIndexName(INDEX)
-                .addPartitions(0).build()).getError()).isEmpty();
-        scheduler = new SearchScheduler(1, SchedulingConfig.defaults(), ticker);
-        leaf = new LeafContext(partitions, scheduler, new InflightTasks(ticker, counters, InstantSource.fixed(Instant.EPOCH)),
-                ticker, new FaultControl(false, new FaultInjector(ticker, () -> 1), () -> { }), counters, null, 0,
-                QueryOfDeath.NONE, null, null);
+        context = leaf.start(SchedulingConfig.defaults(), 0);
+        OpenPartitions partitions = leaf.partitions();
+        IndexContext index = leaf.index();
         // The first lookup of the partition races a refresh: a newer searcher replaces (and closes) the one found.
         partitions.afterLookup(partition -> {
             if (swaps.getAndIncrement() == 0) {
@@ -86,9 +66,7 @@ class PartitionSwapRaceTest {
 
     @AfterEach
     void close() {
-        scheduler.close();
-        partitions.close();
-        channel.finishAndReleaseAll();
+        leaf.close();
     }
 
     @Test
@@ -96,9 +74,9 @@ class PartitionSwapRaceTest {
         SearchRequest request = SearchRequest.newBuilder().setRequestId(7).setPartition(0).setQuery("meadow").setK(10)
                 .build();
 
-        new SearchTask(request, replies, leaf, ticker.nanoTime()).run();
+        new SearchTask(request, leaf.replies, context, leaf.ticker.nanoTime()).run();
 
-        SearchResponse answer = onlyAnswer().getResult();
+        SearchResponse answer = leaf.onlyAnswer().getResult();
         assertThat(answer.getStatus()).as(answer.getError()).isEqualTo(Status.OK);
         assertThat(answer.getTotalHits()).isPositive();
         assertThat(swaps.get()).as("the refresh raced the lookup").isGreaterThanOrEqualTo(1);
@@ -109,18 +87,10 @@ class PartitionSwapRaceTest {
         FetchRequest request = FetchRequest.newBuilder().setRequestId(8).setQuery("meadow").setStoredFields(true)
                 .addItems(FetchItem.newBuilder().setPartition(0).setId("doc-0")).build();
 
-        new FetchTask(request, replies, leaf, ticker.nanoTime()).run();
+        new FetchTask(request, leaf.replies, context, leaf.ticker.nanoTime()).run();
 
-        FetchResponse answer = onlyAnswer().getFetchResult();
+        FetchResponse answer = leaf.onlyAnswer().getFetchResult();
         assertThat(answer.getStatus()).as(answer.getError()).isEqualTo(Status.OK);
         assertThat(answer.getDocsList()).singleElement().satisfies(doc -> assertThat(doc.getId()).isEqualTo("doc-0"));
-    }
-
-    private Frame onlyAnswer() {
-        channel.runPendingTasks();
-        Frame frame = channel.readOutbound();
-        assertThat(frame).as("an answer").isNotNull();
-        assertThat((Object) channel.readOutbound()).as("only one answer").isNull();
-        return frame;
     }
 }
