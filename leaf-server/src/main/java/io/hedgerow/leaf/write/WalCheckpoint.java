@@ -72,7 +72,7 @@ record WalCheckpoint(long generation, long syncedOffset) {
             return;
         }
         try (channel) {
-            writeFully(channel, encode());
+            WalRecords.writeFully(channel, encode(), 0);
             channel.force(false);
         }
     }
@@ -81,7 +81,7 @@ record WalCheckpoint(long generation, long syncedOffset) {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (FileChannel channel = files.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            writeFully(channel, encode());
+            WalRecords.writeFully(channel, encode(), 0);
             channel.force(false);
         }
         files.move(tmp, file);
@@ -92,12 +92,6 @@ record WalCheckpoint(long generation, long syncedOffset) {
         ByteBuffer buffer = ByteBuffer.allocate(BYTES).putInt(MAGIC).putLong(generation).putLong(syncedOffset);
         buffer.putInt(checksum(buffer.array()));
         return buffer.flip();
-    }
-
-    private static void writeFully(FileChannel channel, ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            channel.write(buffer, buffer.position());
-        }
     }
 
     private static int checksum(byte[] bytes) {
