@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -34,16 +33,18 @@ import org.apache.lucene.store.FSDirectory;
 /**
  * A partition that takes writes: a leaf's own copy of the partition's Lucene index (hard links to
  * the build's files at first, which Lucene never changes in place), an {@link IndexWriter} on it,
- * and the partition's {@link WriteLog}. Each write is logged and synced before it is applied and
- * answered; searches see it at the next {@link #refresh} (a near-real-time reader from the writer),
- * which hands the new {@link PartitionSearcher} to whoever serves the partition.
+ * and the partition's log ({@link PartitionLog}: its {@link WriteLog}, and what it holds by seq).
+ * Each write is logged and synced before it is applied and answered; searches see it at the next
+ * {@link #refresh} (a near-real-time reader from the writer), which hands the new
+ * {@link PartitionSearcher} to whoever serves the partition.
  *
  * <p><b>Sequence numbers and versions.</b> As primary, the partition gives each write the next
  * number ({@code lastSeq + 1}); as replica it takes the primary's, and acknowledges a seq it already
  * has only when the op is the one it holds under that seq ({@link SeqDigests}), so a resend is
  * harmless and a diverged copy is refused ({@link #DIVERGED}) rather than skipping ops silently. A
- * document's version is the seq of its last write (0 for a document from the build). {@code lastSeq} is recovered at open from the Lucene commit and the log, so numbers are
- * never reused across restarts. A Lucene {@link #commit} records the seq it covers, and opening
+ * document's version is the seq of its last write (0 for a document from the build). {@code lastSeq}
+ * is recovered at open from the Lucene commit and the log, so numbers are never reused across
+ * restarts. A Lucene {@link #commit} records the seq it covers, and opening
  * replays only the logged writes above it. {@link #trimLog} then drops the records below both that
  * commit and what every replica holds; a catch-up that would need dropped records fails
  * ({@link #logFrom}).
@@ -87,20 +88,14 @@ final class LivePartition implements Closeable {
     private final OpChecks checks;
     private final FSDirectory directory;
     private final IndexWriter writer;
-    private final WriteLog log;
+    private final PartitionLog log;
     private final Consumer<PartitionSearcher> publish;
     /** Writes since the last refresh: id to version, negative when deleted at that seq. */
     private final Map<String, Long> recent = new HashMap<>();
-    /** What op the log holds under each seq, to tell a resend from a diverged op. */
-    private final SeqDigests digests = new SeqDigests();
     /** Why this copy takes no more writes (a failed log, or Lucene refusing a logged op); null while it does. */
     private Exception failure;
     private long lastSeq;
     private long committedSeq;
-    /** The root's word: every replica holds every write up to it (or is given up on). */
-    private long trimmableSeq;
-    /** The log holds every write above this seq (and none at or below it, once trimmed). */
-    private long trimmedSeq;
     /** The highest seq searches see: lastSeq at the last refresh. */
     private long visibleSeq;
     private boolean refreshed = true;
@@ -108,7 +103,7 @@ final class LivePartition implements Closeable {
     private DirectoryReader reader;
 
     private LivePartition(int partition, IndexContext context, FSDirectory directory, IndexWriter writer,
-            WriteLog log, Consumer<PartitionSearcher> publish) {
+            PartitionLog log, long committedSeq, Consumer<PartitionSearcher> publish) {
         this.partition = partition;
         this.context = context;
         this.mapper = new DocumentMapper(context.manifest().config());
@@ -116,6 +111,7 @@ final class LivePartition implements Closeable {
         this.directory = directory;
         this.writer = writer;
         this.log = log;
+        this.committedSeq = committedSeq;
         this.publish = publish;
     }
 
@@ -144,9 +140,11 @@ final class LivePartition implements Closeable {
                     .setOpenMode(IndexWriterConfig.OpenMode.APPEND)
                     .setCodec(new HedgerowCodec())
                     .setCommitOnClose(false));
+            long committedSeq = committedSeq(writer);
             List<WriteOp> logged = new ArrayList<>();
             log = WriteLog.open(files, dir.resolve(LOG_FILE), logged);
-            LivePartition live = new LivePartition(partition, context, directory, writer, log, publish);
+            LivePartition live = new LivePartition(partition, context, directory, writer,
+                    new PartitionLog(partition, log, logged, committedSeq), committedSeq, publish);
             live.recover(logged);
             return live;
         } catch (IOException | RuntimeException e) {
@@ -155,7 +153,20 @@ final class LivePartition implements Closeable {
         }
     }
 
-    private static void closeAll(WriteLog log, IndexWriter writer, FSDirectory directory, Exception failure) {
+    /** The seq the index's last commit covers (0 for the build's own commit). */
+    private static long committedSeq(IndexWriter writer) {
+        Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
+        if (data != null) {
+            for (Map.Entry<String, String> entry : data) {
+                if (entry.getKey().equals(COMMIT_SEQ)) {
+                    return Long.parseLong(entry.getValue());
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static void closeAll(Closeable log, IndexWriter writer, FSDirectory directory, Exception failure) {
         for (Closeable closeable : new Closeable[] {log, writer, directory}) {
             try {
                 if (closeable != null) {
@@ -168,8 +179,6 @@ final class LivePartition implements Closeable {
     }
 
     private synchronized void recover(List<WriteOp> logged) throws IOException {
-        String committed = writer.getLiveCommitData() == null ? null : commitData().get(COMMIT_SEQ);
-        committedSeq = committed == null ? 0 : Long.parseLong(committed);
         lastSeq = committedSeq;
         for (WriteOp op : logged) {
             if (op.getSeq() > committedSeq) {
@@ -179,19 +188,9 @@ final class LivePartition implements Closeable {
         }
         recent.clear();
         visibleSeq = lastSeq;
-        // A trimmed log starts above what was dropped; an empty one may have dropped up to the commit.
-        trimmedSeq = logged.isEmpty() ? committedSeq : logged.get(0).getSeq() - 1;
-        digests.reset(trimmedSeq);
-        logged.forEach(digests::add);
         reader = DirectoryReader.open(writer);
         reader.incRef();
         publish.accept(PartitionSearcher.of(context, partition, reader));
-    }
-
-    private Map<String, String> commitData() {
-        Map<String, String> data = new LinkedHashMap<>();
-        writer.getLiveCommitData().forEach(entry -> data.put(entry.getKey(), entry.getValue()));
-        return data;
     }
 
     int partition() {
@@ -246,7 +245,7 @@ final class LivePartition implements Closeable {
                     next = seq;
                     accepted.add(op);
                 } else {
-                    requireSameOp(op, seqBefore, accepted);
+                    log.requireSameOp(op, seqBefore, accepted);
                 }
                 results.add(WriteResult.newBuilder().setOutcome(WriteOutcome.UPDATED).setSeq(seq).build());
                 continue;
@@ -266,8 +265,7 @@ final class LivePartition implements Closeable {
         }
         if (!accepted.isEmpty()) {
             try {
-                log.append(accepted);
-                log.sync();
+                log.appendAndSync(accepted);
             } catch (IOException | RuntimeException e) {
                 failure = e;
                 throw new IOException("partition " + partition + ": cannot log " + accepted.size()
@@ -277,7 +275,6 @@ final class LivePartition implements Closeable {
             lastSeq = next;
             try {
                 for (WriteOp op : accepted) {
-                    digests.add(op);
                     apply(op);
                 }
             } catch (IOException | RuntimeException e) {
@@ -287,25 +284,6 @@ final class LivePartition implements Closeable {
             }
         }
         return results;
-    }
-
-    /** A replica sent a seq it holds: fine when it is the same op (a resend), else the copies diverged. */
-    private void requireSameOp(WriteOp op, long seqBefore, List<WriteOp> batch) throws IOException {
-        long seq = op.getSeq();
-        boolean same;
-        if (seq > seqBefore) {
-            same = SeqDigests.of(batch.get((int) (seq - seqBefore - 1))) == SeqDigests.of(op);
-        } else if (digests.holds(seq)) {
-            same = digests.matches(op);
-        } else {
-            throw new IOException(DIVERGED + "partition " + partition + " was sent seq " + seq + ", which it holds but"
-                    + " no longer has in its log (trimmed at seq " + trimmedSeq + "), so it cannot tell whether it"
-                    + " is the same op; refused");
-        }
-        if (!same) {
-            throw new IOException(DIVERGED + "partition " + partition + " holds another op under seq " + seq
-                    + " than the one sent (id '" + op.getId() + "'): this copy must be rebuilt from the primary");
-        }
     }
 
     private void requireUsable() throws IOException {
@@ -395,9 +373,9 @@ final class LivePartition implements Closeable {
      * {@link #LOG_READ_BYTES} of them (at least one), so the replica asks again from the last one it
      * got until it has {@link #lastSeq}. From {@link #PROBE}, or from the last seq: none.
      *
-     * @throws IOException when some of them were trimmed from the log: the replica cannot catch up
-     *                     from it (file-based recovery is not built), and never gets a log with a hole;
-     *                     or ({@link #DIVERGED}) when the requester is ahead of this copy
+     * @throws IOException ({@link #TRIMMED}) when some of them were trimmed from the log: the replica
+     *                     never gets a log with a hole, and restores a {@link #snapshot} first; or
+     *                     ({@link #DIVERGED}) when the requester is ahead of this copy
      */
     synchronized List<WriteOp> logFrom(long fromSeq) throws IOException {
         if (fromSeq == PROBE || fromSeq == lastSeq) {
@@ -408,12 +386,7 @@ final class LivePartition implements Closeable {
                     + " and partition " + partition + " here only up to seq " + lastSeq + "; it must be rebuilt from"
                     + " this copy (never marked in sync: its ops above seq " + lastSeq + " are not this copy's)");
         }
-        if (fromSeq < trimmedSeq) {
-            throw new IOException(TRIMMED + "partition " + partition + " keeps writes above seq " + trimmedSeq
-                    + " and the replica needs them from seq " + (fromSeq + 1) + "; a replica this far behind cannot"
-                    + " catch up from the log (file-based recovery is not built): rebuild its copy");
-        }
-        return log.readFrom(fromSeq, LOG_READ_BYTES);
+        return log.readFrom(fromSeq);
     }
 
     /**
@@ -438,7 +411,7 @@ final class LivePartition implements Closeable {
 
     /** The root's word that every replica holds every write up to {@code seq}; only ever raised. */
     synchronized void allowTrimming(long seq) {
-        trimmableSeq = Math.max(trimmableSeq, seq);
+        log.allowTrimming(seq);
     }
 
     /**
@@ -448,19 +421,12 @@ final class LivePartition implements Closeable {
      * @return how many records were dropped
      */
     synchronized int trimLog() throws IOException {
-        long below = Math.min(committedSeq, trimmableSeq);
-        if (below <= trimmedSeq) {
-            return 0;
-        }
-        int dropped = log.trim(below);
-        trimmedSeq = below;
-        digests.dropThrough(below);
-        return dropped;
+        return log.trim(committedSeq);
     }
 
     /** The log holds every write above this seq. */
     synchronized long trimmedSeq() {
-        return trimmedSeq;
+        return log.trimmedSeq();
     }
 
     /**

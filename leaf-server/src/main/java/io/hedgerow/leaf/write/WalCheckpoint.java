@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
@@ -15,9 +16,21 @@ import java.util.zip.CRC32C;
  * acknowledged writes, and the log refuses to open; only bytes beyond it (never acknowledged) may be
  * cut off.
  *
- * <p>Written after each successful sync of the log, atomically: to a temporary file, synced, renamed
- * over the checkpoint, and the directory synced. Its format: magic, generation, synced offset, and
- * the CRC32C of those.
+ * <p><b>Written in place, one fsync.</b> The file is created once, whole: written to a temporary
+ * file, synced, renamed in and its directory synced, so its name is durable before anything relies on
+ * it. After that, each successful sync of the log rewrites its 24 bytes at offset 0 and
+ * syncs this file alone ({@code fdatasync}: its size and name do not change, so its directory need
+ * not be synced again). Why that keeps every acknowledged write: the log is synced before its
+ * checkpoint is written, so a checkpoint on the disk never claims bytes the log does not hold; and a
+ * write is acknowledged only after the checkpoint's sync returns, so every acknowledged write lies
+ * below the offset on the disk. A crash while the checkpoint is rewritten leaves the old one (the
+ * log's records beyond it were never acknowledged, and are cut off), the new one, or, on a device
+ * that does not write a sector atomically, a torn one, which fails its checksum: the log then refuses
+ * to open, as over any corrupt checkpoint, and the copy is rebuilt from a replica; never a silent
+ * loss. (Two alternating slots would spare that rebuild, but would take a damaged newest slot for a
+ * torn one and fall back to the older slot, cutting off acknowledged writes without a word.)
+ *
+ * <p>Its format: magic, generation, synced offset, and the CRC32C of those.
  */
 record WalCheckpoint(long generation, long syncedOffset) {
     private static final int MAGIC = 0x48524350; // "HRCP"
@@ -46,21 +59,39 @@ record WalCheckpoint(long generation, long syncedOffset) {
         return new WalCheckpoint(buffer.getLong(4), buffer.getLong(12));
     }
 
-    /** Replaces the checkpoint in {@code file} with this one, durably. */
+    /**
+     * Replaces the checkpoint in {@code file} with this one, durably: rewritten in place and synced,
+     * or, when there is none yet, created whole (see the class comment).
+     */
     void write(WalFiles files, Path file) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(BYTES).putInt(MAGIC).putLong(generation).putLong(syncedOffset);
-        buffer.putInt(checksum(buffer.array()));
-        buffer.flip();
+        FileChannel channel;
+        try {
+            channel = files.open(file, StandardOpenOption.WRITE);
+        } catch (NoSuchFileException e) {
+            create(files, file);
+            return;
+        }
+        try (channel) {
+            WalRecords.writeFully(channel, encode(), 0);
+            channel.force(false);
+        }
+    }
+
+    private void create(WalFiles files, Path file) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (FileChannel channel = files.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
-            }
+            WalRecords.writeFully(channel, encode(), 0);
             channel.force(false);
         }
         files.move(tmp, file);
         files.syncDirectory(file.getParent());
+    }
+
+    private ByteBuffer encode() {
+        ByteBuffer buffer = ByteBuffer.allocate(BYTES).putInt(MAGIC).putLong(generation).putLong(syncedOffset);
+        buffer.putInt(checksum(buffer.array()));
+        return buffer.flip();
     }
 
     private static int checksum(byte[] bytes) {

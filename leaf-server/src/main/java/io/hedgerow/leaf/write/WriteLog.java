@@ -10,16 +10,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * One partition's write-ahead log: every operation a leaf acknowledges is here, synced to the
  * disk ({@code fsync}), before the acknowledgement leaves.
  *
- * <p><b>Format (version 2).</b> A file header (magic, version, generation), then records: the
- * operation's length (4 bytes, never 0: an all-zero header is not a record), the CRC32C of the length
- * and the operation's bytes (4 bytes), and the operation ({@link WriteOp}, with its sequence number).
- * A log of version 1 (no file header; a CRC of the bytes alone) is rewritten as version 2 when opened.
+ * <p><b>Format (version 2).</b> A file header (magic, version, generation), then records
+ * ({@link WalRecords}: length, CRC32C, operation). A log of version 1 (no file header; a CRC of the
+ * bytes alone) is rewritten as version 2 when opened.
  *
  * <p><b>Failure rules.</b> A {@link WalCheckpoint} beside the log records the offset up to which it
  * was synced; it is rewritten after every sync, before anything is acknowledged. Opening reads
@@ -46,9 +44,6 @@ final class WriteLog implements Closeable {
     static final int MAGIC = 0x48524C47; // "HRLG"
     static final int VERSION = 2;
     static final int FILE_HEADER_BYTES = 16;
-    private static final int HEADER_BYTES = 8;
-    /** Larger than any sane operation; a length above it is a torn or corrupt record. */
-    private static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
     private final WalFiles files;
     private final Path file;
@@ -103,7 +98,7 @@ final class WriteLog implements Closeable {
         try {
             long size = channel.size();
             ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES);
-            readFully(channel, header, 0);
+            WalRecords.readFully(channel, header, 0);
             if (size >= 4 && header.getInt(0) != MAGIC) {
                 channel.close();
                 return migrate(files, file, replayed);
@@ -142,7 +137,7 @@ final class WriteLog implements Closeable {
                         + checkpoint.generation());
             }
             SeqRing offsets = new SeqRing();
-            readRecords(file, channel, FILE_HEADER_BYTES, synced, 0, Long.MAX_VALUE, replayed, offsets);
+            WalRecords.read(file, channel, FILE_HEADER_BYTES, synced, 0, Long.MAX_VALUE, replayed, offsets);
             if (size > synced) {
                 // Never acknowledged (a batch whose sync or checkpoint did not complete): cut off.
                 channel.truncate(synced);
@@ -164,7 +159,7 @@ final class WriteLog implements Closeable {
         FileChannel channel = files.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         try {
-            writeFully(channel, fileHeader(1), 0);
+            WalRecords.writeFully(channel, fileHeader(1), 0);
             channel.force(true);
             files.syncDirectory(file.getParent());
             WriteLog log = new WriteLog(files, file, channel, 1, FILE_HEADER_BYTES, new SeqRing());
@@ -176,38 +171,9 @@ final class WriteLog implements Closeable {
         }
     }
 
-    /**
-     * Reads a log of version 1 (records from offset 0, a CRC of the operation's bytes alone, no
-     * checkpoint) and rewrites it as version 2. With no checkpoint, only a last record the end of
-     * the file cuts short (or zeros to the end) counts as torn; any other damage refuses to open.
-     */
+    /** Reads a log of version 1 ({@link WalRecords#readVersion1}) and rewrites it as version 2. */
     private static WriteLog migrate(WalFiles files, Path file, List<WriteOp> replayed) throws IOException {
-        List<WriteOp> ops = new ArrayList<>();
-        try (FileChannel old = files.open(file, StandardOpenOption.READ)) {
-            long size = old.size();
-            long position = 0;
-            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-            while (position < size) {
-                if (position + HEADER_BYTES > size || zerosToEnd(old, position, size)) {
-                    break; // torn tail
-                }
-                header.clear();
-                readFully(old, header, position);
-                int length = header.getInt(0);
-                int crc = header.getInt(4);
-                if (length > 0 && length <= MAX_RECORD_BYTES && position + HEADER_BYTES + length > size) {
-                    break; // torn tail
-                }
-                ByteBuffer body = length > 0 && length <= MAX_RECORD_BYTES ? ByteBuffer.allocate(length) : null;
-                if (body == null || !readFully(old, body, position + HEADER_BYTES)
-                        || crc32c(null, body.array()) != crc) {
-                    throw refused(file, "(format version 1) has a damaged record at offset " + position + " of " + size
-                            + " with whole data after it");
-                }
-                ops.add(WriteOp.parseFrom(body.array()));
-                position += HEADER_BYTES + length;
-            }
-        }
+        List<WriteOp> ops = WalRecords.readVersion1(files, file);
         Path next = file.resolveSibling(file.getFileName() + ".v2");
         Files.deleteIfExists(next);
         FileChannel channel = writeGeneration(files, next, 1, ops);
@@ -224,29 +190,15 @@ final class WriteLog implements Closeable {
         }
     }
 
-    private static boolean zerosToEnd(FileChannel channel, long position, long size) throws IOException {
-        if (size - position > 1024 * 1024) {
-            return false;
-        }
-        ByteBuffer rest = ByteBuffer.allocate((int) (size - position));
-        readFully(channel, rest, position);
-        for (byte b : rest.array()) {
-            if (b != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Writes a whole log file of {@code generation} holding {@code ops} and syncs it; returns it open. */
     private static FileChannel writeGeneration(WalFiles files, Path path, long generation, List<WriteOp> ops)
             throws IOException {
         FileChannel channel = files.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         try {
-            writeFully(channel, fileHeader(generation), 0);
+            WalRecords.writeFully(channel, fileHeader(generation), 0);
             if (!ops.isEmpty()) {
-                writeFully(channel, encode(ops), FILE_HEADER_BYTES);
+                WalRecords.writeFully(channel, WalRecords.encode(ops), FILE_HEADER_BYTES);
             }
             channel.force(true);
             return channel;
@@ -262,12 +214,12 @@ final class WriteLog implements Closeable {
         long at = FILE_HEADER_BYTES;
         for (WriteOp op : ops) {
             offsets.add(op.getSeq(), at);
-            at += HEADER_BYTES + op.getSerializedSize();
+            at += WalRecords.size(op);
         }
         return offsets;
     }
 
-    private static IOException refused(Path file, String what) {
+    static IOException refused(Path file, String what) {
         return new IOException("write-ahead log " + file + " " + what + ": it is not opened, as it may hold"
                 + " acknowledged writes; rebuild this copy (stop the leaf, delete " + file.getParent()
                 + ", start it again: the root restores it from another replica)");
@@ -275,101 +227,6 @@ final class WriteLog implements Closeable {
 
     private static ByteBuffer fileHeader(long generation) {
         return ByteBuffer.allocate(FILE_HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(generation).flip();
-    }
-
-    /**
-     * Reads the records between {@code position} and {@code limit} (which must end on a record)
-     * with a seq above {@code fromSeq} into {@code into}, until they hold {@code maxBytes} of
-     * operations (always at least one); notes where each record starts in {@code offsets} (if any).
-     *
-     * @return whether it stopped at {@code maxBytes} before {@code limit}
-     * @throws IOException naming the file and offset of a damaged record
-     */
-    private static boolean readRecords(Path file, FileChannel channel, long position, long limit, long fromSeq,
-            long maxBytes, List<WriteOp> into, SeqRing offsets) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-        long bytes = 0;
-        while (position < limit) {
-            if (position + HEADER_BYTES > limit) {
-                throw corrupt(file, position, limit, "a record header runs past the synced end");
-            }
-            header.clear();
-            readFully(channel, header, position);
-            int length = header.getInt(0);
-            int crc = header.getInt(4);
-            if (length <= 0 || length > MAX_RECORD_BYTES || position + HEADER_BYTES + length > limit) {
-                throw corrupt(file, position, limit, "a record length of " + length);
-            }
-            ByteBuffer body = ByteBuffer.allocate(length);
-            if (!readFully(channel, body, position + HEADER_BYTES) || crc32c(lengthBytes(length), body.array()) != crc) {
-                throw corrupt(file, position, limit, "a checksum that does not match");
-            }
-            WriteOp op = WriteOp.parseFrom(body.array());
-            if (offsets != null) {
-                offsets.add(op.getSeq(), position);
-            }
-            if (op.getSeq() > fromSeq) {
-                if (!into.isEmpty() && bytes + length > maxBytes) {
-                    return true;
-                }
-                into.add(op);
-                bytes += length;
-            }
-            position += HEADER_BYTES + length;
-        }
-        return false;
-    }
-
-    private static IOException corrupt(Path file, long position, long limit, String what) {
-        return refused(file, "is damaged at offset " + position + " (" + what + "), inside the range its checkpoint"
-                + " says was synced (up to offset " + limit + ")");
-    }
-
-    private static boolean readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
-        while (buffer.hasRemaining()) {
-            if (channel.read(buffer, position + buffer.position()) < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
-        long at = position;
-        while (buffer.hasRemaining()) {
-            at += channel.write(buffer, at);
-        }
-    }
-
-    private static byte[] lengthBytes(int length) {
-        return ByteBuffer.allocate(4).putInt(length).array();
-    }
-
-    private static int crc32c(byte[] prefix, byte[] bytes) {
-        CRC32C crc = new CRC32C();
-        if (prefix != null) {
-            crc.update(prefix);
-        }
-        crc.update(bytes);
-        return (int) crc.getValue();
-    }
-
-    private static ByteBuffer encode(List<WriteOp> ops) {
-        int total = 0;
-        List<byte[]> encoded = new ArrayList<>(ops.size());
-        for (WriteOp op : ops) {
-            byte[] bytes = op.toByteArray();
-            if (bytes.length == 0) {
-                throw new IllegalArgumentException("op: an empty operation (expected: one with a kind, id or seq)");
-            }
-            encoded.add(bytes);
-            total += HEADER_BYTES + bytes.length;
-        }
-        ByteBuffer buffer = ByteBuffer.allocate(total);
-        for (byte[] bytes : encoded) {
-            buffer.putInt(bytes.length).putInt(crc32c(lengthBytes(bytes.length), bytes)).put(bytes);
-        }
-        return buffer.flip();
     }
 
     /** The I/O error that failed this log, or null while it takes writes. */
@@ -396,14 +253,14 @@ final class WriteLog implements Closeable {
     /** Writes the operations at the end of the log; not durable (nor read back) until {@link #sync}. */
     void append(List<WriteOp> ops) throws IOException {
         requireUsable();
-        ByteBuffer buffer = encode(ops);
+        ByteBuffer buffer = WalRecords.encode(ops);
         try {
             long at = written;
-            writeFully(channel, buffer, at);
+            WalRecords.writeFully(channel, buffer, at);
             written = at + buffer.limit();
             for (WriteOp op : ops) {
                 offsets.add(op.getSeq(), at);
-                at += HEADER_BYTES + op.getSerializedSize();
+                at += WalRecords.size(op);
             }
         } catch (IOException | RuntimeException e) {
             throw fail(e);
@@ -447,7 +304,7 @@ final class WriteLog implements Closeable {
         List<WriteOp> ops = new ArrayList<>();
         // Seek to the first record wanted when its place is known; else read from the start.
         long from = fromSeq < Long.MAX_VALUE && offsets.holds(fromSeq + 1) ? offsets.get(fromSeq + 1) : FILE_HEADER_BYTES;
-        readRecords(file, channel, from, end, fromSeq, maxBytes, ops, null);
+        WalRecords.read(file, channel, from, end, fromSeq, maxBytes, ops, null);
         return ops;
     }
 
@@ -459,7 +316,7 @@ final class WriteLog implements Closeable {
     int trim(long seq) throws IOException {
         requireUsable();
         List<WriteOp> all = new ArrayList<>();
-        readRecords(file, channel, FILE_HEADER_BYTES, end, Long.MIN_VALUE, Long.MAX_VALUE, all, null);
+        WalRecords.read(file, channel, FILE_HEADER_BYTES, end, Long.MIN_VALUE, Long.MAX_VALUE, all, null);
         List<WriteOp> kept = all.stream().filter(op -> op.getSeq() > seq).toList();
         if (kept.size() == all.size()) {
             return 0;

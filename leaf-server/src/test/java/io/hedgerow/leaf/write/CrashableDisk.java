@@ -52,6 +52,7 @@ final class CrashableDisk implements WalFiles {
         failNextWrite = true;
     }
 
+    /** How many fsyncs were made, of files ({@code force}) and of directories. */
     int forces() {
         return forces;
     }
@@ -94,6 +95,7 @@ final class CrashableDisk implements WalFiles {
 
     @Override
     public void syncDirectory(Path dir) {
+        forces++;
         Path directory = dir.toAbsolutePath().normalize();
         durableNames.keySet().removeIf(path -> path.getParent().equals(directory) && !names.containsKey(path));
         names.forEach((path, inode) -> {

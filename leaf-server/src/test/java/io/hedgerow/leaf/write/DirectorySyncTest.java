@@ -2,6 +2,8 @@ package io.hedgerow.leaf.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.common.wire.proto.WriteKind;
+import io.hedgerow.common.wire.proto.WriteOp;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -66,12 +68,18 @@ class DirectorySyncTest {
     }
 
     @Test
-    void aNewLogSyncsItsDirectoryBeforeItsFirstCheckpointAndEachCheckpointIsRenamedThenSynced() throws IOException {
+    void aNewLogSyncsItsDirectoryBeforeItsFirstCheckpointWhichIsRenamedInThenRewrittenInPlace() throws IOException {
         Recording files = new Recording();
-        try (WriteLog ignored = WriteLog.open(files, dir.resolve("wal.log"), new ArrayList<>())) {
+        try (WriteLog log = WriteLog.open(files, dir.resolve("wal.log"), new ArrayList<>())) {
             String here = dir.getFileName().toString();
-            assertThat(files.events).containsExactly("open wal.log", "sync " + here, "open wal.log.checkpoint.tmp",
-                    "move wal.log.checkpoint.tmp wal.log.checkpoint", "sync " + here);
+            assertThat(files.events).containsExactly("open wal.log", "sync " + here, "open wal.log.checkpoint",
+                    "open wal.log.checkpoint.tmp", "move wal.log.checkpoint.tmp wal.log.checkpoint", "sync " + here);
+
+            files.events.clear();
+            log.append(List.of(WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId("a").setSeq(1).build()));
+            log.sync();
+            assertThat(files.events).as("its name is durable already: no rename, no directory sync")
+                    .containsExactly("open wal.log.checkpoint");
         }
     }
 }

@@ -8,17 +8,10 @@ import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteResult;
-import io.hedgerow.leaf.index.IndexBuilder;
-import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.index.IndexOptions;
-import io.hedgerow.leaf.index.IndexProgress;
-import io.hedgerow.leaf.index.PartitionStore;
-import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.leaf.search.IndexContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,10 +32,7 @@ class LivePartitionFaultTest {
 
     @BeforeEach
     void build() throws IOException {
-        PartitionStore store = new PartitionStore(dir.resolve("index"));
-        new IndexBuilder(IndexOptions.defaults().withPartitions(1), IndexProgress.none()).build(store, "faults",
-                IndexConfig.defaults(), List.of(new SourceDocument("built-0", Map.of("title", "built"), 1)));
-        index = IndexContext.of(store, store.readManifest());
+        index = BuiltIndex.build(dir, "faults", 1);
     }
 
     private LivePartition open() throws IOException {

@@ -10,18 +10,11 @@ import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.common.wire.proto.WriteResult;
-import io.hedgerow.leaf.index.IndexBuilder;
-import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.index.IndexOptions;
-import io.hedgerow.leaf.index.IndexProgress;
-import io.hedgerow.leaf.index.PartitionStore;
-import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.leaf.search.IndexContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,15 +38,8 @@ class LiveWritesDurabilityTest {
 
     @BeforeEach
     void build() throws IOException {
-        PartitionStore store = new PartitionStore(dir.resolve("index"));
-        List<SourceDocument> docs = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            docs.add(new SourceDocument("built-" + i, Map.of("title", "built " + i), i + 1));
-        }
-        new IndexBuilder(IndexOptions.defaults().withPartitions(1), IndexProgress.none())
-                .build(store, "durable", IndexConfig.defaults(), docs);
-        index = IndexContext.of(store, store.readManifest());
-        buildLive = store.liveDir().resolve(store.readManifest().build());
+        index = BuiltIndex.build(dir, "durable", 5);
+        buildLive = BuiltIndex.liveDir(index);
     }
 
     private LiveWrites start(LiveSettings settings, int port) {

@@ -9,24 +9,18 @@ import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
-import io.hedgerow.leaf.index.IndexBuilder;
-import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.index.IndexOptions;
-import io.hedgerow.leaf.index.IndexProgress;
-import io.hedgerow.leaf.index.PartitionStore;
-import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * snapshot of one copy, restored as another's, holds every write up to its seq, takes the next ones
  * as a replica, and drops what the replaced copy held beyond it.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SnapshotRestoreTest {
     @TempDir
     Path dir;
@@ -44,15 +39,8 @@ class SnapshotRestoreTest {
 
     @BeforeEach
     void start() throws IOException {
-        PartitionStore store = new PartitionStore(dir.resolve("index"));
-        List<SourceDocument> docs = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            docs.add(new SourceDocument("built-" + i, Map.of("title", "built " + i), i + 1));
-        }
-        new IndexBuilder(IndexOptions.defaults().withPartitions(1), IndexProgress.none())
-                .build(store, "snap", IndexConfig.defaults(), docs);
-        IndexContext index = IndexContext.of(store, store.readManifest());
-        Path buildLive = store.liveDir().resolve(store.readManifest().build());
+        IndexContext index = BuiltIndex.build(dir, "snap", 20);
+        Path buildLive = BuiltIndex.liveDir(index);
         primary = start(index, "a", buildLive);
         replica = start(index, "b", buildLive);
     }

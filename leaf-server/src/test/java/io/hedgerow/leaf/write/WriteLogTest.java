@@ -276,6 +276,44 @@ class WriteLogTest {
     }
 
     @Test
+    void aSyncCostsTwoFsyncsTheLogsAndItsCheckpointsAndSurvivesACrash() throws IOException {
+        CrashableDisk disk = new CrashableDisk();
+        Path file = dir.resolve("wal.log");
+        WriteLog log = WriteLog.open(disk, file, new ArrayList<>());
+        log.append(List.of(op(1), op(2)));
+        int before = disk.forces();
+        log.sync();
+        assertThat(disk.forces() - before).as("the log's fsync, then the checkpoint's in place; no directory sync")
+                .isEqualTo(2);
+        disk.crash();
+
+        List<WriteOp> replayed = new ArrayList<>();
+        WriteLog.open(disk, file, replayed).close();
+        assertThat(replayed).as("the checkpoint rewritten in place was synced").extracting(WriteOp::getSeq)
+                .containsExactly(1L, 2L);
+    }
+
+    @Test
+    void aTornCheckpointRefusesToOpenRatherThanGuessWhatWasSynced() throws IOException {
+        Path file = dir.resolve("wal.log");
+        try (WriteLog log = WriteLog.open(file, new ArrayList<>())) {
+            log.append(List.of(op(1), op(2)));
+            log.sync();
+        }
+        Path checkpoint = WriteLog.checkpointOf(file);
+        byte[] bytes = Files.readAllBytes(checkpoint);
+        bytes[12] ^= 0x01; // a rewrite in place that reached the disk in part: the synced offset's bytes
+        Files.write(checkpoint, bytes);
+        byte[] log = Files.readAllBytes(file);
+
+        assertThatThrownBy(() -> WriteLog.open(file, new ArrayList<>()))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(checkpoint.toString())
+                .hasMessageContaining("corrupt");
+        assertThat(Files.readAllBytes(file)).as("nothing cut off").isEqualTo(log);
+    }
+
+    @Test
     void theCrashableDiskLosesWhatWasNeverSynced() throws IOException {
         CrashableDisk disk = new CrashableDisk();
         Path file = dir.resolve("data");
