@@ -12,11 +12,8 @@ import io.hedgerow.root.write.DocumentWriter.Refresh;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -49,7 +46,6 @@ import java.util.function.Supplier;
 final class BulkRoutes implements Routes {
     static final String PATH = "/_bulk";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String RETRY_AFTER_SECONDS = "1";
 
     private final DocumentWriter writer;
 
@@ -87,10 +83,7 @@ final class BulkRoutes implements Routes {
             throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable",
                     "no leaf has told this root its index yet, so documents cannot be checked against its config");
         }
-        QueryStringDecoder uri = exchange.uri();
-        List<String> refreshValues = uri.parameters().get("refresh");
-        Refresh refresh = DocumentRoutes.refresh(refreshValues == null || refreshValues.isEmpty() ? null
-                : refreshValues.get(refreshValues.size() - 1));
+        Refresh refresh = DocumentRoutes.refresh(DocumentRoutes.parameter(exchange.uri(), "refresh"));
         long startNanos = System.nanoTime();
         List<Item> items = parse(request.content(), config, refresh);
         CompletableFuture<?>[] pending = items.stream().filter(item -> item.result() != null).map(Item::result)
@@ -184,11 +177,8 @@ final class BulkRoutes implements Routes {
                         yield Item.refused(kind, id, 400, "mapper_parsing_exception",
                                 "the source must be a JSON object of the document's fields");
                     }
-                    SourceDocument doc = DocumentRoutes.parseOne(id, object, config);
-                    if (doc.multiValued()) {
-                        yield Item.refused(kind, id, 400, "mapper_parsing_exception", DocumentRoutes.MULTI_VALUED_NOT_YET);
-                    }
-                    Map<String, String> fields = doc.singleValued();
+                    // parseOne refuses a multi-valued field (MULTI_VALUED_NOT_YET), answered below.
+                    Map<String, String> fields = DocumentRoutes.parseOne(id, object, config).singleValued();
                     yield new Item(kind, id, inOrder(lastById, id, () -> writer.upsert(id, fields, options)), 0, null,
                             null);
                 }
@@ -237,10 +227,6 @@ final class BulkRoutes implements Routes {
                 return CompletableFuture.completedFuture(new DocumentResult(id, DocumentResult.Outcome.REJECTED, 0,
                         e.detail(), Map.of()));
             }
-            if (checked.multiValued()) {
-                return CompletableFuture.completedFuture(new DocumentResult(id, DocumentResult.Outcome.REJECTED, 0,
-                        DocumentRoutes.MULTI_VALUED_NOT_YET, Map.of()));
-            }
             WriteOptions write = new WriteOptions(exists ? current.version() : 0, options.refresh(), !exists);
             return writer.upsert(id, checked.singleValued(), write);
         }));
@@ -278,26 +264,21 @@ final class BulkRoutes implements Routes {
             answers.add(answer);
         }
         boolean anyErrors = errors;
-        FullHttpResponse response = HttpApiHandler.response(HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
-                JsonResponses.write(exchange.ctx().alloc(), json -> {
-                    json.writeStartObject();
-                    json.writeNumberField("took", (System.nanoTime() - startNanos) / 1_000_000);
-                    json.writeBooleanField("errors", anyErrors);
-                    json.writeArrayFieldStart("items");
-                    for (int i = 0; i < items.size(); i++) {
-                        json.writeStartObject();
-                        json.writeObjectFieldStart(items.get(i).action());
-                        write(json, answers.get(i));
-                        json.writeEndObject();
-                        json.writeEndObject();
-                    }
-                    json.writeEndArray();
-                    json.writeEndObject();
-                }));
-        if (retry) {
-            response.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
-        }
-        HttpApiHandler.write(exchange, response);
+        DocumentRoutes.send(exchange, HttpResponseStatus.OK, retry, json -> {
+            json.writeStartObject();
+            json.writeNumberField("took", (System.nanoTime() - startNanos) / 1_000_000);
+            json.writeBooleanField("errors", anyErrors);
+            json.writeArrayFieldStart("items");
+            for (int i = 0; i < items.size(); i++) {
+                json.writeStartObject();
+                json.writeObjectFieldStart(items.get(i).action());
+                write(json, answers.get(i));
+                json.writeEndObject();
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        });
     }
 
     private Map<String, Object> answerOf(Item item) {
@@ -309,13 +290,7 @@ final class BulkRoutes implements Routes {
             answer.put("error", errorOf(item.type(), item.reason()));
             return answer;
         }
-        DocumentResult result;
-        try {
-            result = item.result().join();
-        } catch (RuntimeException e) {
-            result = new DocumentResult(item.id(), DocumentResult.Outcome.UNAVAILABLE, 0,
-                    String.valueOf(HttpApiHandler.unwrap(e)), Map.of());
-        }
+        DocumentResult result = DocumentRoutes.settled(item.id(), item.result());
         DocumentResult.Outcome outcome = result.outcome();
         if (outcome.succeeded() || (outcome == DocumentResult.Outcome.NOT_FOUND && item.action().equals("delete"))) {
             answer.put("_version", result.version());
