@@ -13,6 +13,7 @@ import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import io.hedgerow.root.write.DocumentResult;
 import io.hedgerow.root.write.DocumentWriter;
+import io.hedgerow.root.write.PartitionIds;
 import io.hedgerow.root.write.WriteSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -76,8 +77,9 @@ class LocalPausedReplicaWriteTest {
                     assertThat(result.outcome()).as(result.error()).isEqualTo(DocumentResult.Outcome.CREATED);
                 }
                 for (int p = 0; p < 4; p++) {
-                    DocumentResult single = documents.upsert(idIn(documents, p), Map.of("title", "taiga"),
-                            DocumentWriter.WriteOptions.NONE)
+                    // One in each partition, so that every partition is written while paused.
+                    String id = PartitionIds.idIn(documents, p, "single-");
+                    DocumentResult single = documents.upsert(id, Map.of("title", "taiga"), DocumentWriter.WriteOptions.NONE)
                             .get(REPLICA_TIMEOUT.multipliedBy(SINGLE_TIMEOUTS).toMillis(), TimeUnit.MILLISECONDS);
                     assertThat(single.outcome()).as(single.error()).isEqualTo(DocumentResult.Outcome.CREATED);
                 }
@@ -88,15 +90,6 @@ class LocalPausedReplicaWriteTest {
             }
             Await.until("the resumed replica catches up", PATIENCE,
                     () -> IntStream.range(0, 4).map(documents::inSyncReplicas).allMatch(n -> n == 2));
-        }
-    }
-
-    /** An id of a single write in {@code partition}, so that every partition is written while paused. */
-    private static String idIn(DocumentWriter documents, int partition) {
-        for (int i = 0; ; i++) {
-            if (documents.partitionOf("single-" + i) == partition) {
-                return "single-" + i;
-            }
         }
     }
 
