@@ -12,11 +12,8 @@ import io.hedgerow.root.write.DocumentWriter.Refresh;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -49,7 +46,6 @@ import java.util.function.Supplier;
 final class BulkRoutes implements Routes {
     static final String PATH = "/_bulk";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String RETRY_AFTER_SECONDS = "1";
 
     private final DocumentWriter writer;
 
@@ -87,10 +83,7 @@ final class BulkRoutes implements Routes {
             throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable",
                     "no leaf has told this root its index yet, so documents cannot be checked against its config");
         }
-        QueryStringDecoder uri = exchange.uri();
-        List<String> refreshValues = uri.parameters().get("refresh");
-        Refresh refresh = DocumentRoutes.refresh(refreshValues == null || refreshValues.isEmpty() ? null
-                : refreshValues.get(refreshValues.size() - 1));
+        Refresh refresh = DocumentRoutes.refresh(DocumentRoutes.parameter(exchange.uri(), "refresh"));
         long startNanos = System.nanoTime();
         List<Item> items = parse(request.content(), config, refresh);
         CompletableFuture<?>[] pending = items.stream().filter(item -> item.result() != null).map(Item::result)
@@ -101,8 +94,8 @@ final class BulkRoutes implements Routes {
     private List<Item> parse(ByteBuf body, IndexConfig config, Refresh refresh) throws ApiException {
         String[] lines = body.toString(StandardCharsets.UTF_8).split("\n");
         List<Item> items = new ArrayList<>();
-        // The last op on each id: the next one on that id starts after it (see inOrder).
-        Map<String, CompletableFuture<DocumentResult>> lastById = new HashMap<>();
+        // The last op on each id, for the next one on that id to keep the bulk's order (see inOrder).
+        Map<String, Last> lastById = new HashMap<>();
         int n = 0;
         while (n < lines.length) {
             String line = lines[n++].strip();
@@ -146,7 +139,7 @@ final class BulkRoutes implements Routes {
     }
 
     private Item item(String kind, JsonNode meta, JsonNode source, IndexConfig config, Refresh refresh,
-            Map<String, CompletableFuture<DocumentResult>> lastById) {
+            Map<String, Last> lastById) {
         String id = text(meta, "_id");
         if (id == null || id.isEmpty()) {
             return Item.refused(kind, "", 400, "action_request_validation_exception",
@@ -176,7 +169,7 @@ final class BulkRoutes implements Routes {
         WriteOptions options = new WriteOptions(expectedVersion, refresh, kind.equals("create"));
         try {
             return switch (kind) {
-                case "delete" -> new Item(kind, id, inOrder(lastById, id, () -> writer.delete(id, routing, options)), 0, null,
+                case "delete" -> new Item(kind, id, inOrder(lastById, id, false, () -> writer.delete(id, routing, options)), 0, null,
                         null);
                 case "update" -> update(id, routing, source, config, options, expectedVersion, lastById);
                 default -> {
@@ -184,12 +177,9 @@ final class BulkRoutes implements Routes {
                         yield Item.refused(kind, id, 400, "mapper_parsing_exception",
                                 "the source must be a JSON object of the document's fields");
                     }
-                    SourceDocument doc = DocumentRoutes.parseOne(id, object, config);
-                    if (doc.multiValued()) {
-                        yield Item.refused(kind, id, 400, "mapper_parsing_exception", DocumentRoutes.MULTI_VALUED_NOT_YET);
-                    }
-                    Map<String, String> fields = doc.singleValued();
-                    yield new Item(kind, id, inOrder(lastById, id, () -> writer.upsert(id, fields, options)), 0, null,
+                    // parseOne refuses a multi-valued field (MULTI_VALUED_NOT_YET), answered below.
+                    Map<String, String> fields = DocumentRoutes.parseOne(id, object, config).singleValued();
+                    yield new Item(kind, id, inOrder(lastById, id, false, () -> writer.upsert(id, fields, options)), 0, null,
                             null);
                 }
             };
@@ -203,13 +193,13 @@ final class BulkRoutes implements Routes {
      * still at the version read ({@code if_seq_no}, when given, must be that version).
      */
     private Item update(String id, String routing, JsonNode source, IndexConfig config, WriteOptions options,
-            long expectedVersion, Map<String, CompletableFuture<DocumentResult>> lastById) {
+            long expectedVersion, Map<String, Last> lastById) {
         if (source == null || !(source.get("doc") instanceof ObjectNode doc)) {
             return Item.refused("update", id, 400, "action_request_validation_exception",
                     "an update needs a source line {\"doc\": {...}} (scripts are not supported)");
         }
         boolean docAsUpsert = source.path("doc_as_upsert").asBoolean(false);
-        CompletableFuture<DocumentResult> result = inOrder(lastById, id, () -> writer.get(id, routing).thenCompose(current -> {
+        CompletableFuture<DocumentResult> result = inOrder(lastById, id, true, () -> writer.get(id, routing).thenCompose(current -> {
             if (current.outcome() == DocumentResult.Outcome.NOT_FOUND && !docAsUpsert) {
                 return CompletableFuture.completedFuture(new DocumentResult(id, DocumentResult.Outcome.NOT_FOUND, 0,
                         "[" + id + "]: document missing", Map.of()));
@@ -237,27 +227,31 @@ final class BulkRoutes implements Routes {
                 return CompletableFuture.completedFuture(new DocumentResult(id, DocumentResult.Outcome.REJECTED, 0,
                         e.detail(), Map.of()));
             }
-            if (checked.multiValued()) {
-                return CompletableFuture.completedFuture(new DocumentResult(id, DocumentResult.Outcome.REJECTED, 0,
-                        DocumentRoutes.MULTI_VALUED_NOT_YET, Map.of()));
-            }
             WriteOptions write = new WriteOptions(exists ? current.version() : 0, options.refresh(), !exists);
             return writer.upsert(id, checked.singleValued(), write);
         }));
         return new Item("update", id, result, 0, null, null);
     }
 
+    /** The bulk's last op on an id so far, and whether it was queued at its partition as it started. */
+    private record Last(CompletableFuture<DocumentResult> result, boolean queued) {
+    }
+
     /**
-     * Starts {@code op} on {@code id} once the bulk's previous op on that id has ended, as
-     * Elasticsearch applies a bulk's items to a shard in order: an update after an index of the same
-     * id reads what that index wrote. Ops on different ids still run at once.
+     * Starts {@code op} on {@code id} in the bulk's order for that id, as Elasticsearch applies a
+     * bulk's items to a shard in order. A write (index, create, delete) is queued at its partition as
+     * it starts, and the partition applies its queue in order, so a write after writes that were
+     * queued starts at once (in the same batch as them, when it can). An update ({@code reads}) reads
+     * the document before it writes, and a write after an update must follow the update's write: each
+     * starts once the op before it on that id has ended. Ops on different ids run at once.
      */
-    private static CompletableFuture<DocumentResult> inOrder(Map<String, CompletableFuture<DocumentResult>> lastById,
-            String id, Supplier<CompletableFuture<DocumentResult>> op) {
-        CompletableFuture<DocumentResult> previous = lastById.get(id);
-        CompletableFuture<DocumentResult> next = previous == null ? op.get()
-                : previous.handle((answer, failure) -> null).thenCompose(ignored -> op.get());
-        lastById.put(id, next);
+    private static CompletableFuture<DocumentResult> inOrder(Map<String, Last> lastById, String id, boolean reads,
+            Supplier<CompletableFuture<DocumentResult>> op) {
+        Last previous = lastById.get(id);
+        boolean now = previous == null || (!reads && previous.queued());
+        CompletableFuture<DocumentResult> next = now ? op.get()
+                : previous.result().handle((answer, failure) -> null).thenCompose(ignored -> op.get());
+        lastById.put(id, new Last(next, now && !reads));
         return next;
     }
 
@@ -278,26 +272,21 @@ final class BulkRoutes implements Routes {
             answers.add(answer);
         }
         boolean anyErrors = errors;
-        FullHttpResponse response = HttpApiHandler.response(HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
-                JsonResponses.write(exchange.ctx().alloc(), json -> {
-                    json.writeStartObject();
-                    json.writeNumberField("took", (System.nanoTime() - startNanos) / 1_000_000);
-                    json.writeBooleanField("errors", anyErrors);
-                    json.writeArrayFieldStart("items");
-                    for (int i = 0; i < items.size(); i++) {
-                        json.writeStartObject();
-                        json.writeObjectFieldStart(items.get(i).action());
-                        write(json, answers.get(i));
-                        json.writeEndObject();
-                        json.writeEndObject();
-                    }
-                    json.writeEndArray();
-                    json.writeEndObject();
-                }));
-        if (retry) {
-            response.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
-        }
-        HttpApiHandler.write(exchange, response);
+        DocumentRoutes.send(exchange, HttpResponseStatus.OK, retry, json -> {
+            json.writeStartObject();
+            json.writeNumberField("took", (System.nanoTime() - startNanos) / 1_000_000);
+            json.writeBooleanField("errors", anyErrors);
+            json.writeArrayFieldStart("items");
+            for (int i = 0; i < items.size(); i++) {
+                json.writeStartObject();
+                json.writeObjectFieldStart(items.get(i).action());
+                write(json, answers.get(i));
+                json.writeEndObject();
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        });
     }
 
     private Map<String, Object> answerOf(Item item) {
@@ -309,13 +298,7 @@ final class BulkRoutes implements Routes {
             answer.put("error", errorOf(item.type(), item.reason()));
             return answer;
         }
-        DocumentResult result;
-        try {
-            result = item.result().join();
-        } catch (RuntimeException e) {
-            result = new DocumentResult(item.id(), DocumentResult.Outcome.UNAVAILABLE, 0,
-                    String.valueOf(HttpApiHandler.unwrap(e)), Map.of());
-        }
+        DocumentResult result = DocumentRoutes.settled(item.id(), item.result());
         DocumentResult.Outcome outcome = result.outcome();
         if (outcome.succeeded() || (outcome == DocumentResult.Outcome.NOT_FOUND && item.action().equals("delete"))) {
             answer.put("_version", result.version());

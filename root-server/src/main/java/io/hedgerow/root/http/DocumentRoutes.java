@@ -132,7 +132,8 @@ final class DocumentRoutes implements Routes {
         });
     }
 
-    private static String parameter(QueryStringDecoder uri, String name) {
+    /** The last value of the query parameter {@code name}, or null. */
+    static String parameter(QueryStringDecoder uri, String name) {
         List<String> values = uri.parameters().get(name);
         return values == null || values.isEmpty() ? null : values.get(values.size() - 1);
     }
@@ -285,14 +286,16 @@ final class DocumentRoutes implements Routes {
     }
 
     private static DocumentResult outcome(Line line) {
-        if (line.result() == null) {
-            return null;
-        }
+        return line.result() == null ? null : settled(line.id(), line.result());
+    }
+
+    /** The outcome of a write that has ended; one that failed outright is UNAVAILABLE (a 503, retried). */
+    static DocumentResult settled(String id, CompletableFuture<DocumentResult> result) {
         try {
-            return line.result().join();
+            return result.join();
         } catch (RuntimeException e) {
-            return new DocumentResult(line.id(), DocumentResult.Outcome.UNAVAILABLE, 0, String.valueOf(e.getCause()),
-                    Map.of());
+            return new DocumentResult(id, DocumentResult.Outcome.UNAVAILABLE, 0,
+                    String.valueOf(HttpApiHandler.unwrap(e)), Map.of());
         }
     }
 
@@ -320,7 +323,8 @@ final class DocumentRoutes implements Routes {
         json.writeEndObject();
     }
 
-    private static void send(Exchange exchange, HttpResponseStatus status, boolean retry, JsonResponses.Body body) {
+    /** Answers with a JSON body; with {@code Retry-After} when some write was refused for now (a 503). */
+    static void send(Exchange exchange, HttpResponseStatus status, boolean retry, JsonResponses.Body body) {
         FullHttpResponse response = HttpApiHandler.response(status, HttpApiHandler.JSON_TYPE,
                 JsonResponses.write(exchange.ctx().alloc(), body));
         if (retry) {

@@ -86,20 +86,14 @@ final class PartitionWriter {
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private boolean busy;
     private boolean closed;
-    /** The highest seq acknowledged, and the highest every in-sync replica is known to show searches. */
+    private final VisibilityWatch visibility;
+    /** The highest seq acknowledged. */
     private long ackedSeq;
-    private long confirmedVisibleSeq;
-    private boolean polling;
     private long lastCatchUpNanos;
     /** A catch-up copying beside the writes ({@link ReplicaCatchUp#advance}) is under way. */
     private boolean advancing;
     /** Replicas that caught up beside the writes, for the next step to let join ({@link ReplicaCatchUp#finish}). */
     private List<ReplicaCatchUp.Ready> ready = List.of();
-    /** Writes waiting for searches to see them (refresh=wait_for): each completes once its seq is visible. */
-    private final List<VisibleWaiter> visibleWaiters = new ArrayList<>();
-
-    private record VisibleWaiter(long seq, CompletableFuture<Void> visible) {
-    }
 
     /** @param links the partition's replicas, and {@code leaves} the index of each one's leaf in the cluster */
     PartitionWriter(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale, WriteSettings settings,
@@ -107,6 +101,7 @@ final class PartitionWriter {
         this.partition = partition;
         this.replicas = new ReplicaSet(partition, links, leaves, stale);
         this.catchUps = new ReplicaCatchUp(replicas, settings, meters);
+        this.visibility = new VisibilityWatch(replicas, settings);
         this.settings = settings;
         this.ticker = ticker;
         this.meters = meters;
@@ -151,68 +146,21 @@ final class PartitionWriter {
 
     /**
      * Whether searches may still miss an acknowledged write of this partition: true until every
-     * in-sync replica has answered that its searches see the last acknowledged seq (asked here, at
-     * most one question in flight). The caller clears the result cache while any partition says
+     * in-sync replica has answered that its searches see the last acknowledged seq
+     * ({@link VisibilityWatch#poll}). The caller clears the result cache while any partition says
      * true, and once more after.
      */
     boolean pollVisibility() {
-        long target;
-        List<Replica> targets;
+        long acked;
         synchronized (this) {
-            if (ackedSeq <= confirmedVisibleSeq) {
-                return false;
-            }
-            if (polling) {
-                return true;
-            }
-            polling = true;
-            target = ackedSeq;
-            targets = replicas.inSyncNow();
+            acked = ackedSeq;
         }
-        List<CompletableFuture<Long>> visible = new ArrayList<>();
-        for (Replica replica : targets) {
-            visible.add(replica.link.send(ReplicaCatchUp.readLog(request(), Long.MAX_VALUE), settings.timeout()).thenApply(response ->
-                    response.getStatus() == Status.OK ? response.getVisibleSeq() : -1L));
-        }
-        CompletableFuture.allOf(visible.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> {
-            List<VisibleWaiter> seen = new ArrayList<>();
-            synchronized (this) {
-                polling = false;
-                if (failure == null && visible.stream().allMatch(seq -> seq.join() >= target)) {
-                    confirmedVisibleSeq = Math.max(confirmedVisibleSeq, target);
-                    for (VisibleWaiter waiter : visibleWaiters) {
-                        if (waiter.seq() <= confirmedVisibleSeq) {
-                            seen.add(waiter);
-                        }
-                    }
-                    visibleWaiters.removeAll(seen);
-                }
-            }
-            // Outside the monitor: what waits on them (the answer to a write) runs here.
-            seen.forEach(waiter -> waiter.visible().complete(null));
-        });
-        return true;
+        return visibility.poll(acked);
     }
 
-    /**
-     * Completes once every in-sync replica has answered that its searches see {@code seq} (its
-     * scheduled refresh made it visible; refresh=wait_for), or after the write timeout, whichever
-     * comes first: a replica that stops answering the polls never holds the answer longer.
-     */
+    /** Completes once searches see {@code seq}, or after the write timeout ({@link VisibilityWatch#whenVisible}). */
     CompletableFuture<Void> whenVisible(long seq) {
-        CompletableFuture<Void> visible = new CompletableFuture<>();
-        synchronized (this) {
-            if (seq <= confirmedVisibleSeq) {
-                return CompletableFuture.completedFuture(null);
-            }
-            visibleWaiters.add(new VisibleWaiter(seq, visible));
-        }
-        return visible.completeOnTimeout(null, settings.timeout().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)
-                .whenComplete((ignored, failure) -> {
-                    synchronized (this) {
-                        visibleWaiters.removeIf(waiter -> waiter.visible() == visible);
-                    }
-                });
+        return visibility.whenVisible(seq);
     }
 
     /** Called every second: checks the replicas at start, or catches one up, when nothing else runs. */
@@ -336,7 +284,7 @@ final class PartitionWriter {
         List<Pending> batch = new ArrayList<>();
         long bytes = 0;
         while (!queue.isEmpty() && batch.size() < settings.maxBatchOps()) {
-            long size = queue.peek().op().getSerializedSize() + 8L; // the op's field tag and length, roughly
+            long size = encodedSize(queue.peek().op());
             if (!batch.isEmpty() && bytes + size > settings.maxBatchBytes()) {
                 break;
             }
@@ -357,7 +305,7 @@ final class PartitionWriter {
             int to = from;
             long bytes = 0;
             while (to < ops.size() && to - from < maxOps) {
-                long size = ops.get(to).getSerializedSize() + 8L;
+                long size = encodedSize(ops.get(to));
                 if (to > from && bytes + size > maxBytes) {
                     break;
                 }
@@ -368,6 +316,11 @@ final class PartitionWriter {
             from = to;
         }
         return chunks;
+    }
+
+    /** The bytes {@code op} takes in a request: its own, and its field tag and length, roughly. */
+    private static long encodedSize(WriteOp op) {
+        return op.getSerializedSize() + 8L;
     }
 
     private CompletableFuture<Void> runBatch(List<Pending> batch, long startNanos) {

@@ -81,6 +81,29 @@ class BulkApiTest {
             assertThat(conditional.get(1).path("index").path("status").asInt()).isEqualTo(200);
             assertThat(conditional.get(2).path("delete").path("result").asText()).isEqualTo("deleted");
 
+            // Several ops on one id apply in the bulk's order, writes queued together as updates read between them.
+            JsonNode sameId = json.readTree(bulk(cluster, """
+                    {"index": {"_id": "d"}}
+                    {"title": "curlew"}
+                    {"delete": {"_id": "d"}}
+                    {"index": {"_id": "d"}}
+                    {"title": "godwit"}
+                    {"update": {"_id": "d"}}
+                    {"doc": {"body": "probing"}}
+                    {"index": {"_id": "d"}}
+                    {"title": "whimbrel"}
+                    {"update": {"_id": "d"}}
+                    {"doc": {"body": "wading"}}
+                    """, 200)).path("items");
+            assertThat(sameId.get(0).path("index").path("result").asText()).isEqualTo("created");
+            assertThat(sameId.get(1).path("delete").path("result").asText()).isEqualTo("deleted");
+            assertThat(sameId.get(2).path("index").path("result").asText()).isEqualTo("created");
+            assertThat(sameId.get(3).path("update").path("result").asText()).isEqualTo("updated");
+            assertThat(sameId.get(4).path("index").path("result").asText()).isEqualTo("updated");
+            assertThat(sameId.get(5).path("update").path("result").asText()).isEqualTo("updated");
+            assertThat(cluster.root().documents().get("d").join().fields())
+                    .containsEntry("title", "whimbrel").containsEntry("body", "wading");
+
             String malformed = bulk(cluster, "{\"upsert\": {\"_id\": \"x\"}}\n{\"title\": \"x\"}\n", 400);
             assertThat(malformed).contains("malformed action line 1");
         }

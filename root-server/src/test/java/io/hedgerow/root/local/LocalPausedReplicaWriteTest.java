@@ -13,6 +13,8 @@ import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import io.hedgerow.root.write.DocumentResult;
 import io.hedgerow.root.write.DocumentWriter;
+import io.hedgerow.root.write.PartitionIds;
+import io.hedgerow.root.write.WriteSettings;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,17 +31,21 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A replica paused with SIGSTOP (a real leaf process) does not hold writes: a bulk of 20 and single
  * writes after it are answered (the paused replica leaves the in-sync set and the others take them),
- * and once resumed it catches up. The bulk is answered within 30 s (generous against the bound the
- * write path keeps: the replica timeout, 5 s, plus a second). A single write after the paused
- * replica left the in-sync set waits for nothing of it: it is answered in milliseconds, and the test
- * allows {@link #SINGLE_SECONDS}, below the replica timeout that each such write waited for when the
- * catch-up probing the paused replica held the partition's writes (the old write path).
+ * and once resumed it catches up. The old write path left such writes unanswered for over 90 s.
+ *
+ * <p>The bounds come from the root's write settings ({@link WriteSettings#defaults}, which the root
+ * runs with): the write path answers a write within the replica timeout plus a catch-up step of one
+ * second at most. The bulk, whose first batch waits the replica timeout before the paused replica
+ * leaves, gets {@link #BULK_TIMEOUTS} of them; a single write after it left waits for nothing of it
+ * (milliseconds), and gets {@link #SINGLE_TIMEOUTS}: generous for a loaded machine, and still
+ * failing on a write that is never answered, or waits for the paused replica more than once.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class LocalPausedReplicaWriteTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final long ANSWER_SECONDS = 30;
-    private static final long SINGLE_SECONDS = 4;
+    private static final Duration REPLICA_TIMEOUT = WriteSettings.defaults().timeout();
+    private static final int BULK_TIMEOUTS = 6;
+    private static final int SINGLE_TIMEOUTS = 2;
 
     @Test
     void writesAreAnsweredWhileAReplicaIsPausedAndItLeavesTheInSyncSet(@TempDir Path data) throws Exception {
@@ -66,12 +72,15 @@ class LocalPausedReplicaWriteTest {
                             DocumentWriter.WriteOptions.NONE));
                 }
                 for (CompletableFuture<DocumentResult> write : bulk) {
-                    DocumentResult result = write.get(ANSWER_SECONDS, TimeUnit.SECONDS);
+                    DocumentResult result = write.get(REPLICA_TIMEOUT.multipliedBy(BULK_TIMEOUTS).toMillis(),
+                            TimeUnit.MILLISECONDS);
                     assertThat(result.outcome()).as(result.error()).isEqualTo(DocumentResult.Outcome.CREATED);
                 }
                 for (int p = 0; p < 4; p++) {
-                    DocumentResult single = documents.upsert(idIn(documents, p), Map.of("title", "taiga"),
-                            DocumentWriter.WriteOptions.NONE).get(SINGLE_SECONDS, TimeUnit.SECONDS);
+                    // One in each partition, so that every partition is written while paused.
+                    String id = PartitionIds.idIn(documents, p, "single-");
+                    DocumentResult single = documents.upsert(id, Map.of("title", "taiga"), DocumentWriter.WriteOptions.NONE)
+                            .get(REPLICA_TIMEOUT.multipliedBy(SINGLE_TIMEOUTS).toMillis(), TimeUnit.MILLISECONDS);
                     assertThat(single.outcome()).as(single.error()).isEqualTo(DocumentResult.Outcome.CREATED);
                 }
                 assertThat(IntStream.range(0, 4).map(documents::inSyncReplicas).boxed().toList())
@@ -81,15 +90,6 @@ class LocalPausedReplicaWriteTest {
             }
             Await.until("the resumed replica catches up", PATIENCE,
                     () -> IntStream.range(0, 4).map(documents::inSyncReplicas).allMatch(n -> n == 2));
-        }
-    }
-
-    /** An id of a single write in {@code partition}, so that every partition is written while paused. */
-    private static String idIn(DocumentWriter documents, int partition) {
-        for (int i = 0; ; i++) {
-            if (documents.partitionOf("single-" + i) == partition) {
-                return "single-" + i;
-            }
         }
     }
 

@@ -63,19 +63,11 @@ class PromotionTest {
     private static void awaitWritable(DocumentWriter documents) throws Exception {
         DocumentResult[] last = new DocumentResult[1];
         for (int p = 0; p < PARTITIONS; p++) {
-            String id = idIn(documents, p);
+            String id = PartitionIds.idIn(documents, p, "probe-");
             Await.until(() -> "writes taken again: " + last[0], PATIENCE, () -> {
                 last[0] = documents.upsert(id, Map.of("title", "steppe"), WriteOptions.NONE).join();
                 return last[0].outcome().succeeded();
             });
-        }
-    }
-
-    private static String idIn(DocumentWriter documents, int partition) {
-        for (int i = 0; ; i++) {
-            if (documents.partitionOf("probe-" + i) == partition) {
-                return "probe-" + i;
-            }
         }
     }
 
