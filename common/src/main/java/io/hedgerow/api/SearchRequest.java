@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * One query as a client asks it. Immutable; build with {@link #builder(String)} or {@link #of}.
@@ -71,6 +72,8 @@ public record SearchRequest(
     public static final int MAX_WINDOW = 10_000;
     /** Most sort keys. */
     public static final int MAX_SORT_FIELDS = 8;
+    /** A language code: compiled once, not per request ({@link String#matches} compiles its pattern each call). */
+    private static final Pattern LANG = Pattern.compile("[a-z]{2,8}");
 
     public SearchRequest {
         Objects.requireNonNull(query, "query");
@@ -113,7 +116,7 @@ public record SearchRequest(
             }
             searchAfter = Collections.unmodifiableList(new ArrayList<>(searchAfter));
         }
-        if (lang != null && !lang.matches("[a-z]{2,8}")) {
+        if (lang != null && !LANG.matcher(lang).matches()) {
             throw new IllegalArgumentException("lang: '" + lang + "' (expected: a language code of 2 to 8 lower-case letters,"
                     + " such as de)");
         }

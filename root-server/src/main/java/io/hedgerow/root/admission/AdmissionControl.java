@@ -1,9 +1,5 @@
 package io.hedgerow.root.admission;
 
-import com.netflix.concurrency.limits.Limit;
-import com.netflix.concurrency.limits.limit.FixedLimit;
-import com.netflix.concurrency.limits.limit.Gradient2Limit;
-import com.netflix.concurrency.limits.limit.VegasLimit;
 import io.hedgerow.api.QueryPriority;
 import io.hedgerow.common.time.Ticker;
 import java.util.ArrayList;
@@ -32,31 +28,22 @@ import java.util.function.IntSupplier;
  * of more clients than the limit is served, slower, instead of being refused three times in four
  * (issue 30), while an open loop over capacity is still shed at once.
  *
- * <p>The limit comes from a {@link Limit} of Netflix's concurrency-limits library ({@link
- * AdmissionSettings.Algorithm}): Gradient2 compares the latency of each search with a long-term
- * average of it and shrinks the limit while the current one is higher (a queue is growing); Vegas
- * estimates the queue from the least latency seen and backs off on drops. The gate around it is
- * ours: an interactive search is admitted while fewer than the limit are in flight, a batch search
- * only while fewer than {@code batchShare} of it are, so batch work is shed first and cannot crowd
- * out interactive work; queued, interactive searches start first and batch ones get {@code
- * batchShare} of the queue. Each admitted search reports when it ends ({@link Permit#release}): its
- * latency from the first byte of its request, or from when it left the queue if it waited (or a
- * drop when it failed for want of capacity: a timeout, no partition answering). Time queued at the
- * root is left out of the sample on purpose: the limit is what it measures against, so counting it
- * would read the limit's own queue as the cluster's load, and Vegas would sink to its floor and
- * lengthen the queue further. Searches that measure nothing
- * about the cluster's load (served from the cache, refused as bad or blocklisted) are left out, so
- * a cache hit's few microseconds do not pass for an idle cluster.
- *
- * <p><b>Busy leaves feed the limit.</b> A leaf that answers busy has a full queue: the root is
- * sending more than it can do. Each such answer ({@link #leafBusy()}) makes the next search to end
- * count as a drop, at most one per search in the limit. Vegas (and the fixed limit trivially) act on
- * drops; Gradient2 ignores them by design and sees the latency that the retries add.
+ * <p>The limit, and the count of searches in flight held to it, are the {@link ConcurrencyGate}'s:
+ * learnt from latency by one of Netflix's concurrency-limits algorithms ({@link
+ * AdmissionSettings.Algorithm}), batch searches held to {@code batchShare} of it, lowered by leaves
+ * that answer busy ({@link #leafBusy()}). Queued, interactive searches start first and batch ones
+ * get {@code batchShare} of the queue. Each admitted search reports when it ends ({@link
+ * Permit#release}): its latency from the first byte of its request, or from when it left the queue
+ * if it waited (or a drop when it failed for want of capacity: a timeout, no partition answering).
+ * Time queued at the root is left out of the sample on purpose: the limit is what it measures
+ * against, so counting it would read the limit's own queue as the cluster's load, and Vegas would
+ * sink to its floor and lengthen the queue further. Searches that measure nothing about the
+ * cluster's load (served from the cache, refused as bad or blocklisted) are left out, so a cache
+ * hit's few microseconds do not pass for an idle cluster.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every event loop admits and releases searches
- * of its own connections. Taking a place is a compare-and-set on one counter, so the limit is never
- * exceeded (batch never beyond its share); the limit read is a volatile read, updated under the
- * library's lock when a search ends. While nothing waits, admission takes no lock; the queue is
+ * of its own connections. Taking a place is the gate's compare-and-set on one counter, so the limit
+ * is never exceeded. While nothing waits, admission takes no lock; the queue is
  * guarded by one lock, taken only over the limit, by a release while something waits, and by a
  * cancel. A release that frees a place while a search waits always starts one: both the enqueuer and
  * the releaser look at the other's side after changing their own. Waiters are called outside the
@@ -105,13 +92,8 @@ public final class AdmissionControl {
     private static final System.Logger LOG = System.getLogger(AdmissionControl.class.getName());
 
     private final AdmissionSettings settings;
-    /** Null when admission is off. */
-    private final Limit limit;
+    private final ConcurrencyGate gate;
     private final Ticker ticker;
-    private final AtomicInteger inflight = new AtomicInteger();
-    private final AtomicInteger busyUncharged = new AtomicInteger();
-    private final LongAdder admitted = new LongAdder();
-    private final LongAdder drops = new LongAdder();
     private final Map<QueryPriority, LongAdder> rejected = new EnumMap<>(QueryPriority.class);
     private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     private final ReentrantLock queueLock = new ReentrantLock();
@@ -135,19 +117,7 @@ public final class AdmissionControl {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.queue = new AdmissionQueue<>(settings);
-        this.limit = switch (settings.algorithm()) {
-            case GRADIENT2 -> Gradient2Limit.newBuilder()
-                    .initialLimit(settings.initialLimit())
-                    .minLimit(settings.minLimit())
-                    .maxConcurrency(settings.maxLimit())
-                    .build();
-            case VEGAS -> VegasLimit.newBuilder()
-                    .initialLimit(settings.initialLimit())
-                    .maxConcurrency(settings.maxLimit())
-                    .build();
-            case FIXED -> FixedLimit.of(settings.initialLimit());
-            case OFF -> null;
-        };
+        this.gate = new ConcurrencyGate(settings);
         for (QueryPriority priority : QueryPriority.values()) {
             rejected.put(priority, new LongAdder());
         }
@@ -235,23 +205,8 @@ public final class AdmissionControl {
     }
 
     private Permit tryTake(QueryPriority priority, long startNanos) {
-        int taken = reserve(priority);
+        int taken = gate.reserve(priority);
         return taken == 0 ? null : new Permit(startNanos, taken);
-    }
-
-    /** Takes a place under the class's cap: the searches in flight with it, or 0 when there is none. */
-    private int reserve(QueryPriority priority) {
-        int cap = cap(priority);
-        while (true) {
-            int current = inflight.get();
-            if (current >= cap) {
-                return 0;
-            }
-            if (inflight.compareAndSet(current, current + 1)) {
-                admitted.increment();
-                return current + 1;
-            }
-        }
     }
 
     /**
@@ -266,7 +221,7 @@ public final class AdmissionControl {
             while (!queue.isEmpty()) {
                 long now = ticker.nanoTime();
                 int[] taken = new int[1];
-                AdmissionQueue.Entry<Waiter> next = queue.poll(priority -> (taken[0] = reserve(priority)) > 0, now);
+                AdmissionQueue.Entry<Waiter> next = queue.poll(priority -> (taken[0] = gate.reserve(priority)) > 0, now);
                 if (next == null) {
                     break;
                 }
@@ -300,27 +255,19 @@ public final class AdmissionControl {
     private record Start(Waiter waiter, Permit permit, long waitNanos) {
     }
 
-    private int cap(QueryPriority priority) {
-        if (limit == null) {
-            return Integer.MAX_VALUE;
-        }
-        int current = limit();
-        return priority == QueryPriority.BATCH ? Math.max(1, (int) Math.floor(current * settings.batchShare())) : current;
-    }
-
     /** Searches allowed in flight now; {@link Integer#MAX_VALUE} when admission is off. */
     public int limit() {
-        return limit == null ? Integer.MAX_VALUE : Math.max(settings.minLimit(), limit.getLimit());
+        return gate.limit();
     }
 
     /** Whether admission control is on. */
     public boolean enabled() {
-        return limit != null;
+        return gate.enabled();
     }
 
     /** Searches admitted and not yet ended. */
     public int inflight() {
-        return inflight.get();
+        return gate.inflight();
     }
 
     /** Searches waiting in the queue now. */
@@ -354,7 +301,7 @@ public final class AdmissionControl {
     }
 
     public long admitted() {
-        return admitted.sum();
+        return gate.admitted();
     }
 
     public long rejected(QueryPriority priority) {
@@ -363,33 +310,12 @@ public final class AdmissionControl {
 
     /** Searches that ended as drops (failed, or charged with a busy answer). */
     public long drops() {
-        return drops.sum();
+        return gate.drops();
     }
 
     /** A leaf answered busy: the next search to end counts as a drop (see the class comment). */
     public void leafBusy() {
-        if (limit == null) {
-            return;
-        }
-        int cap = limit();
-        while (true) {
-            int current = busyUncharged.get();
-            if (current >= cap || busyUncharged.compareAndSet(current, current + 1)) {
-                return;
-            }
-        }
-    }
-
-    private boolean takeBusy() {
-        while (true) {
-            int current = busyUncharged.get();
-            if (current == 0) {
-                return false;
-            }
-            if (busyUncharged.compareAndSet(current, current - 1)) {
-                return true;
-            }
-        }
+        gate.leafBusy();
     }
 
     /** A queued search's place in the queue. */
@@ -444,21 +370,10 @@ public final class AdmissionControl {
                 }
                 released = true;
             }
-            inflight.decrementAndGet();
-            if (limit != null && outcome != Outcome.IGNORED) {
-                sample(outcome, endNanos);
-            }
+            gate.released(startNanos, inflightAtStart, outcome, endNanos);
             if (queued.get() > 0) {
                 startWaiting();
             }
-        }
-
-        private void sample(Outcome outcome, long endNanos) {
-            boolean drop = outcome == Outcome.DROPPED || takeBusy();
-            if (drop) {
-                drops.increment();
-            }
-            limit.onSample(startNanos, Math.max(1, endNanos - startNanos), inflightAtStart, drop);
         }
     }
 }

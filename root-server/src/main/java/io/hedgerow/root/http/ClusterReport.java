@@ -47,8 +47,8 @@ final class ClusterReport {
             json.writeObjectFieldStart("queue");
             json.writeNumberField("queued", admission.queued());
             json.writeNumberField("capacity", admission.queueCapacity());
-            json.writeNumberField("waited", admission.waited());
-            long waited = admission.waited();
+            long waited = admission.waited(); // read once: the count and the mean agree
+            json.writeNumberField("waited", waited);
             json.writeNumberField("mean_delay_ms", waited == 0 ? 0.0 : admission.waitedNanos() / 1e6 / waited);
             json.writeNumberField("last_delay_ms", admission.lastWaitNanos() / 1e6);
             json.writeNumberField("abandoned", admission.abandoned());

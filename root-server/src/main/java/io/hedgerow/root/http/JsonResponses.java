@@ -15,6 +15,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -103,18 +104,7 @@ final class JsonResponses {
         json.writeBooleanField("tainted", result.tainted());
         json.writeBooleanField("degraded", result.degraded());
         json.writeStringField("cache", result.cache().label());
-        json.writeObjectFieldStart("coverage");
-        json.writeNumberField("partitions_total", result.coverage().partitionsTotal());
-        json.writeNumberField("partitions_answered", result.coverage().partitionsAnswered());
-        json.writeNumberField("docs_fraction", Math.round(result.coverage().docsFraction() * 1e6) / 1e6);
-        if (result.degraded()) {
-            json.writeArrayFieldStart("degraded");
-            for (Coverage.Degradation reason : result.coverage().degraded()) {
-                json.writeString(reason.label());
-            }
-            json.writeEndArray();
-        }
-        json.writeEndObject();
+        writeCoverage(json, result.coverage());
         json.writeArrayFieldStart("hits");
         for (Hit hit : result.hits()) {
             json.writeStartObject();
@@ -151,9 +141,35 @@ final class JsonResponses {
             json.writeEndObject();
         }
         json.writeEndArray();
-        if (!result.errors().isEmpty()) {
+        writeErrors(json, result.errors());
+        if (withTrace) {
+            writeTrace(json, result);
+        }
+        json.writeStringField("request_id", requestId);
+        json.writeEndObject();
+    }
+
+    /** The {@code coverage} field: partitions asked and answered, the documents' fraction, and why degraded if it is. */
+    static void writeCoverage(JsonGenerator json, Coverage coverage) throws IOException {
+        json.writeObjectFieldStart("coverage");
+        json.writeNumberField("partitions_total", coverage.partitionsTotal());
+        json.writeNumberField("partitions_answered", coverage.partitionsAnswered());
+        json.writeNumberField("docs_fraction", Math.round(coverage.docsFraction() * 1e6) / 1e6);
+        if (!coverage.degraded().isEmpty()) {
+            json.writeArrayFieldStart("degraded");
+            for (Coverage.Degradation reason : coverage.degraded()) {
+                json.writeString(reason.label());
+            }
+            json.writeEndArray();
+        }
+        json.writeEndObject();
+    }
+
+    /** The {@code errors} field, when a partition has one: what each partition that fell short says. */
+    static void writeErrors(JsonGenerator json, List<PartitionError> errors) throws IOException {
+        if (!errors.isEmpty()) {
             json.writeArrayFieldStart("errors");
-            for (PartitionError error : result.errors()) {
+            for (PartitionError error : errors) {
                 json.writeStartObject();
                 json.writeNumberField("partition", error.partition());
                 json.writeStringField("kind", error.kind().label());
@@ -165,7 +181,14 @@ final class JsonResponses {
             }
             json.writeEndArray();
         }
-        if (withTrace && !result.trace().isEmpty()) {
+    }
+
+    /**
+     * The explain trace, when the result holds one: {@code trace}, every sub-request with when it was
+     * sent and answered, and {@code leaves}, every leaf as the replica choice saw it.
+     */
+    static void writeTrace(JsonGenerator json, SearchResult result) throws IOException {
+        if (!result.trace().isEmpty()) {
             json.writeArrayFieldStart("trace");
             for (SubRequestTrace sub : result.trace()) {
                 json.writeStartObject();
@@ -187,7 +210,7 @@ final class JsonResponses {
             }
             json.writeEndArray();
         }
-        if (withTrace && !result.leaves().isEmpty()) {
+        if (!result.leaves().isEmpty()) {
             json.writeArrayFieldStart("leaves");
             for (LeafTrace leaf : result.leaves()) {
                 json.writeStartObject();
@@ -209,8 +232,6 @@ final class JsonResponses {
             }
             json.writeEndArray();
         }
-        json.writeStringField("request_id", requestId);
-        json.writeEndObject();
     }
 
     /** Milliseconds to the microsecond, enough to read a trace by. */

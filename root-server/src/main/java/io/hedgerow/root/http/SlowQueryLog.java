@@ -2,12 +2,9 @@ package io.hedgerow.root.http;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.hedgerow.api.LeafTrace;
-import io.hedgerow.api.PartitionError;
 import io.hedgerow.api.SearchException;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SearchResult;
-import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.root.search.RequestTag;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -22,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * HttpSettings#slowQuery()}, counted from its first byte to its result) is written on the logger
  * {@value #LOGGER} with what a person needs to see why: the request id, the time, the query and its
  * settings, coverage, the partitions' errors, and the explain trace, every sub-request with when it
- * was sent and answered and every leaf as the replica choice saw it (the same fields as an answer's
- * {@code trace} and {@code leaves}), as one JSON object at the end of the line:
+ * was sent and answered and every leaf as the replica choice saw it (an answer's {@code coverage},
+ * {@code errors}, {@code trace} and {@code leaves}, written by the answer's own writer, {@link
+ * JsonResponses}), as one JSON object at the end of the line:
  *
  * <pre>request_id=3kq9zt1c-1f took_ms=1203.117 outcome=tainted query="europe*" {"k":10,...,"trace":[...],"leaves":[...]}</pre>
  *
@@ -108,62 +106,12 @@ final class SlowQueryLog {
         return line.append(detail).toString();
     }
 
+    /** What the answer would say of the result, with its explain trace: written by the answer's own writer. */
     private static void writeResult(JsonGenerator json, SearchResult result) throws IOException {
         json.writeNumberField("hits", result.hits().size());
         json.writeStringField("cache", result.cache().label());
-        json.writeObjectFieldStart("coverage");
-        json.writeNumberField("partitions_total", result.coverage().partitionsTotal());
-        json.writeNumberField("partitions_answered", result.coverage().partitionsAnswered());
-        json.writeNumberField("docs_fraction", result.coverage().docsFraction());
-        json.writeEndObject();
-        json.writeArrayFieldStart("errors");
-        for (PartitionError error : result.errors()) {
-            json.writeStartObject();
-            json.writeNumberField("partition", error.partition());
-            json.writeStringField("kind", error.kind().label());
-            if (error.leaf() != null) {
-                json.writeStringField("leaf", error.leaf());
-            }
-            json.writeStringField("detail", error.detail());
-            json.writeEndObject();
-        }
-        json.writeEndArray();
-        json.writeArrayFieldStart("trace");
-        for (SubRequestTrace sub : result.trace()) {
-            json.writeStartObject();
-            if (sub.partition() >= 0) {
-                json.writeNumberField("partition", sub.partition());
-            }
-            json.writeStringField("leaf", sub.leaf());
-            json.writeStringField("kind", sub.kind().label());
-            json.writeNumberField("sent_ms", sub.sentMillis());
-            if (sub.answeredMillis() != null) {
-                json.writeNumberField("answered_ms", sub.answeredMillis());
-            }
-            if (sub.status() != null) {
-                json.writeStringField("status", sub.status());
-            }
-            json.writeBooleanField("used", sub.used());
-            json.writeBooleanField("cancelled", sub.cancelled());
-            json.writeEndObject();
-        }
-        json.writeEndArray();
-        json.writeArrayFieldStart("leaves");
-        for (LeafTrace leaf : result.leaves()) {
-            json.writeStartObject();
-            json.writeStringField("leaf", leaf.leaf());
-            json.writeStringField("state", leaf.state());
-            if (leaf.reason() != null) {
-                json.writeStringField("reason", leaf.reason());
-            }
-            json.writeNumberField("outstanding", leaf.outstanding());
-            if (leaf.responseMillis() != null) {
-                json.writeNumberField("response_ms", leaf.responseMillis());
-                json.writeNumberField("service_ms", leaf.serviceMillis());
-                json.writeNumberField("queue", leaf.queue());
-            }
-            json.writeEndObject();
-        }
-        json.writeEndArray();
+        JsonResponses.writeCoverage(json, result.coverage());
+        JsonResponses.writeErrors(json, result.errors());
+        JsonResponses.writeTrace(json, result);
     }
 }

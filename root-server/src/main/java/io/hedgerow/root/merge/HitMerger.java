@@ -8,6 +8,7 @@ import io.hedgerow.common.wire.proto.SortValue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.lucene.util.NumericUtils;
 
 /**
  * Merges per-partition top hits into one page. In the classic order: by score descending, ties by
@@ -146,7 +147,8 @@ public final class HitMerger {
 
     /**
      * A hit's sort values as the API gives them: Long (long, date, boolean), Double, String
-     * (keywords and the id), Float (score), null for a missing value; null without a sort.
+     * (keywords and the id), Float (score), null for a missing value; null without a sort. A double
+     * comes as the leaves index it ({@link NumericUtils#doubleToSortableLong}) and is decoded here.
      */
     public static List<Object> sortValues(Hit hit) {
         if (hit.getSortValuesCount() == 0) {
@@ -159,18 +161,13 @@ public final class HitMerger {
                 continue;
             }
             values.add(switch (value.getKindCase()) {
-                case SORTABLE -> value.getIsDouble() ? sortableLongToDouble(value.getSortable()) : (Object) value.getSortable();
+                case SORTABLE -> value.getIsDouble() ? NumericUtils.sortableLongToDouble(value.getSortable()) : (Object) value.getSortable();
                 case SCORE -> value.getScore();
                 case KEYWORD -> value.getKeyword().toStringUtf8();
                 case KIND_NOT_SET -> null;
             });
         }
         return values;
-    }
-
-    /** Lucene's NumericUtils.sortableLongToDouble (the leaves index doubles so). */
-    static double sortableLongToDouble(long sortable) {
-        return Double.longBitsToDouble(sortable ^ (sortable >> 63) & 0x7fffffffffffffffL);
     }
 
     /** One hit of the merged top k and the partition it came from. */

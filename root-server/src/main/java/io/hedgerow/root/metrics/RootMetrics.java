@@ -84,9 +84,9 @@ public final class RootMetrics implements AutoCloseable {
     private final RequestLatency requestLatency = new RequestLatency();
     /** Each leaf's service, queue and round-trip histograms for {@code /metrics/leaves}; none in a simulation. */
     private final LeafLatency leafHistograms;
-    /** Told of every busy answer from a leaf (admission control backs off on them). */
     /** The JVM's meters, once {@link #bindProcess()} bound them; guarded by this. */
     private ProcessMeters process;
+    /** Told of every busy answer from a leaf (admission control backs off on them). */
     private volatile Runnable onLeafBusy = () -> {
     };
 

@@ -5,21 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hedgerow.leaf.fault.InjectedDelay;
-import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
-import io.hedgerow.root.TestData;
 import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.admission.AdmissionSettings.Algorithm;
 import io.hedgerow.root.admission.Refusal;
 import io.hedgerow.api.QueryPriority;
-import io.hedgerow.root.cluster.ClusterConfig;
-import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.embedded.EmbeddedCluster;
-import io.hedgerow.root.tail.TailSettings;
 import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -30,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Admission's queue over real sockets (the fixture of {@link IntakeTest}): a closed loop of more
+ * Admission's queue over real sockets ({@link RootOnLeaves}, as {@link IntakeTest}): a closed loop of more
  * clients than the limit is served without one refusal, its searches waiting at the root; a
  * queued search whose client disconnects leaves the queue. Searches are held in flight by a delay
  * injected into every leaf, so that the queue is seen to fill; the tests wait on the root's counts,
@@ -47,45 +38,31 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class AdmissionQueueHttpTest {
-    private static final int LEAVES = 2;
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final Duration PATIENCE = RootOnLeaves.PATIENCE;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     static Path dataDir;
 
-    private static EmbeddedCluster cluster;
+    private static RootOnLeaves fixture;
     private static HttpClient http;
-    private final List<AutoCloseable> opened = new ArrayList<>();
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster = EmbeddedCluster.builder(dataDir)
-                .documents("admission", IndexConfig.defaults(), TestData.documents(31, 200))
-                .leaves(LEAVES).partitions(4).replicas(2)
-                .faultInjection(true)
-                // No canaries: a held search must not be taken for a dangerous one.
-                .tail(TailSettings.defaults().withCanaries(0))
-                .start();
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(PATIENCE).build();
+        fixture = RootOnLeaves.start(dataDir, "admission", 31, 2, true);
+        http = fixture.http();
     }
 
     @AfterAll
     static void stopCluster() {
-        if (http != null) {
-            http.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 
     @AfterEach
     void clear() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-        releaseSearches();
+        fixture.afterEach();
     }
 
     @Test
@@ -93,14 +70,14 @@ class AdmissionQueueHttpTest {
         int clients = 8;
         int searchesEach = 6;
         RootServer root = root(AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED).withLimits(2, 1, 2));
-        holdSearches();
+        fixture.holdSearches();
         List<CompletableFuture<List<Integer>>> loops = new ArrayList<>();
         for (int client = 0; client < clients; client++) {
             loops.add(closedLoop(root, client, searchesEach, new ArrayList<>()));
         }
         // Every client's first search arrived: 2 run, the other 6 wait at the root.
-        await(() -> root.admission().queued() == clients - 2, "6 searches queued behind a limit of 2");
-        releaseSearches();
+        Await.until("6 searches queued behind a limit of 2", PATIENCE, () -> root.admission().queued() == clients - 2);
+        fixture.releaseSearches();
 
         List<Integer> statuses = new ArrayList<>();
         for (CompletableFuture<List<Integer>> loop : loops) {
@@ -128,13 +105,13 @@ class AdmissionQueueHttpTest {
         // The behaviour before the queue, kept with --admission-queue 0: what the test above guards against.
         RootServer root = root(AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED).withLimits(2, 1, 2)
                 .withMaxQueued(0));
-        holdSearches();
+        fixture.holdSearches();
         List<CompletableFuture<List<Integer>>> loops = new ArrayList<>();
         for (int client = 0; client < 8; client++) {
             loops.add(closedLoop(root, client, 1, new ArrayList<>()));
         }
-        await(() -> root.admission().rejected(QueryPriority.INTERACTIVE) == 6, "6 searches refused past a limit of 2");
-        releaseSearches();
+        Await.until("6 searches refused past a limit of 2", PATIENCE, () -> root.admission().rejected(QueryPriority.INTERACTIVE) == 6);
+        fixture.releaseSearches();
         List<Integer> statuses = new ArrayList<>();
         for (CompletableFuture<List<Integer>> loop : loops) {
             statuses.addAll(loop.get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
@@ -145,19 +122,19 @@ class AdmissionQueueHttpTest {
     @Test
     void aQueuedSearchWhoseClientDisconnectsLeavesTheQueue() throws Exception {
         RootServer root = root(AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED).withLimits(1, 1, 1));
-        holdSearches();
+        fixture.holdSearches();
         CompletableFuture<HttpResponse<String>> running = http.sendAsync(get(root, "/search?q=alpha&cache=false"),
                 BodyHandlers.ofString());
-        await(() -> root.admission().inflight() == 1, "a search in flight");
+        Await.until("a search in flight", PATIENCE, () -> root.admission().inflight() == 1);
         Socket leaving = new Socket("127.0.0.1", root.httpPort());
-        opened.add(leaving);
+        fixture.closeAfterTest(leaving);
         leaving.getOutputStream().write("GET /search?q=bravo&cache=false HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(US_ASCII));
-        await(() -> root.admission().queued() == 1, "the second search queued");
+        Await.until("the second search queued", PATIENCE, () -> root.admission().queued() == 1);
 
         leaving.close();
-        await(() -> root.admission().abandoned() == 1, "the queued search abandoned");
+        Await.until("the queued search abandoned", PATIENCE, () -> root.admission().abandoned() == 1);
         assertThat(root.admission().queued()).isZero();
-        releaseSearches();
+        fixture.releaseSearches();
         assertThat(running.get().statusCode()).isEqualTo(200);
         assertThat(root.admission().waited()).as("the abandoned search never started").isZero();
         assertThat(root.admission().admitted()).isEqualTo(1);
@@ -175,40 +152,11 @@ class AdmissionQueueHttpTest {
         });
     }
 
-    private static void holdSearches() {
-        for (int leaf = 0; leaf < LEAVES; leaf++) {
-            cluster.root().leafFaults().injectDelay(leaf, InjectedDelay.of(Duration.ofMillis(400), 1.0,
-                    Duration.ofSeconds(60))).join();
-        }
-    }
-
-    private static void releaseSearches() {
-        for (int leaf = 0; leaf < LEAVES; leaf++) {
-            cluster.root().leafFaults().injectDelay(leaf, InjectedDelay.NONE).join();
-        }
-    }
-
-    private RootServer root(AdmissionSettings admission) throws Exception {
-        List<String> leaves = cluster.leaves().stream().map(LeafServer::address).toList();
-        RootServer root = RootServer.start(ClusterConfig.of(cluster.manifest(), leaves, 2)
-                        .withDefaultTimeout(Duration.ofSeconds(20)).withTail(TailSettings.defaults().withCanaries(0))
-                        .withClusterSecret(cluster.root().cluster().config().clusterSecret()),
-                HttpSettings.defaults("127.0.0.1", 0).withAdmission(admission), PATIENCE, null,
-                ClusterState.randomRootId());
-        opened.add(root);
-        return root;
+    private static RootServer root(AdmissionSettings admission) throws Exception {
+        return fixture.root(HttpSettings.defaults("127.0.0.1", 0).withAdmission(admission));
     }
 
     private static HttpRequest get(RootServer root, String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + root.httpPort() + path)).timeout(PATIENCE).GET()
-                .build();
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for %s", what).isNegative();
-            Thread.sleep(2); // not a spin: the root under test shares the two cores
-        }
+        return RootOnLeaves.get(root, path);
     }
 }

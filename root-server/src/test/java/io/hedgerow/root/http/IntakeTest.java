@@ -6,97 +6,73 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.api.QueryPriority;
-import io.hedgerow.leaf.fault.InjectedDelay;
-import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
-import io.hedgerow.root.TestData;
 import io.hedgerow.root.admission.AdmissionSettings.Algorithm;
 import io.hedgerow.root.admission.AdmissionSettings;
-import io.hedgerow.root.cluster.ClusterConfig;
-import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.embedded.EmbeddedCluster;
-import io.hedgerow.root.tail.TailSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The root's intake over real sockets: admission control without a queue refuses at once past its
+ * The root's intake over real sockets ({@link RootOnLeaves}): admission control without a queue refuses at once past its
  * limit (batch before interactive; the queue has tests of its own, {@link AdmissionQueueHttpTest}), a stopping root answers what it admitted and then closes, and the
  * connection limits close idle, trickling and surplus connections while others are served.
  * Searches are held in flight by a delay injected into every leaf; the tests wait on the root's
  * in-flight count, never on a sleep.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class IntakeTest {
-    private static final int LEAVES = 2;
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final Duration PATIENCE = RootOnLeaves.PATIENCE;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     static Path dataDir;
 
-    private static EmbeddedCluster cluster;
+    private static RootOnLeaves fixture;
     private static HttpClient http;
-    private final List<AutoCloseable> opened = new ArrayList<>();
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster = EmbeddedCluster.builder(dataDir)
-                .documents("intake", IndexConfig.defaults(), TestData.documents(29, 200))
-                .leaves(LEAVES).partitions(4).replicas(2)
-                .faultInjection(true)
-                // No canaries: a held search must not be taken for a dangerous one.
-                .tail(TailSettings.defaults().withCanaries(0))
-                .start();
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(PATIENCE).build();
+        fixture = RootOnLeaves.start(dataDir, "intake", 29, 2, true);
+        http = fixture.http();
     }
 
     @AfterAll
     static void stopCluster() {
-        if (http != null) {
-            http.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 
     @AfterEach
     void clear() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-        for (int leaf = 0; leaf < LEAVES; leaf++) {
-            cluster.root().leafFaults().injectDelay(leaf, InjectedDelay.NONE).join();
-        }
+        fixture.afterEach();
     }
 
     @Test
     void withoutAQueueRefusesASearchPastTheLimitAtOnceWith503AndRetryAfterAndAnswersTheAdmittedOne() throws Exception {
         RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withAdmission(
                 AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED).withLimits(1, 1, 1).withMaxQueued(0)));
-        holdSearches();
+        fixture.holdSearches();
         CompletableFuture<HttpResponse<String>> admitted = http.sendAsync(get(root, "/search?q=alpha&cache=false"),
                 BodyHandlers.ofString());
-        await(() -> root.admission().inflight() == 1, "the first search in flight");
+        Await.until("the first search in flight", PATIENCE, () -> root.admission().inflight() == 1);
 
         HttpResponse<String> refused = http.send(get(root, "/search?q=bravo&cache=false"), BodyHandlers.ofString());
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
@@ -125,10 +101,10 @@ class IntakeTest {
         RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withAdmission(
                 AdmissionSettings.defaults().withAlgorithm(Algorithm.FIXED).withLimits(2, 1, 2).withBatchShare(0.5)
                         .withMaxQueued(0)));
-        holdSearches();
+        fixture.holdSearches();
         CompletableFuture<HttpResponse<String>> first = http.sendAsync(get(root, "/search?q=alpha&cache=false"),
                 BodyHandlers.ofString());
-        await(() -> root.admission().inflight() == 1, "the first search in flight");
+        Await.until("the first search in flight", PATIENCE, () -> root.admission().inflight() == 1);
 
         HttpResponse<String> batch = http.send(get(root, "/search?q=bravo&cache=false&priority=batch"), BodyHandlers.ofString());
         assertThat(batch.statusCode()).as("batch past half the limit: %s", batch.body()).isEqualTo(503);
@@ -146,13 +122,13 @@ class IntakeTest {
     void aStoppingRootAnswersTheSearchesItAdmittedThenStopsListening() throws Exception {
         RootServer root = root(HttpSettings.defaults("127.0.0.1", 0));
         int port = root.httpPort();
-        holdSearches();
+        fixture.holdSearches();
         CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(get(root, "/search?q=delta&cache=false"),
                 BodyHandlers.ofString());
-        await(() -> root.admission().inflight() == 1, "a search in flight");
+        Await.until("a search in flight", PATIENCE, () -> root.admission().inflight() == 1);
 
         CompletableFuture<Void> stopped = CompletableFuture.runAsync(root::close);
-        await(() -> root.readiness().stopping(), "the root stopping");
+        Await.until("the root stopping", PATIENCE, () -> root.readiness().stopping());
         HttpResponse<String> answer = inFlight.get();
         assertThat(answer.statusCode()).as("the search admitted before the stop: %s", answer.body()).isEqualTo(200);
         assertThat(JSON.readTree(answer.body()).get("hits").size()).isPositive();
@@ -175,15 +151,15 @@ class IntakeTest {
         Socket idle = socket(root);
         send(idle, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
         assertThat(RawResponse.read(idle.getInputStream()).headers()).containsEntry("connection", "keep-alive");
-        holdSearches();
+        fixture.holdSearches();
         CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(get(root, "/search?q=delta&cache=false"),
                 BodyHandlers.ofString());
-        await(() -> root.admission().inflight() == 1, "a search in flight");
+        Await.until("a search in flight", PATIENCE, () -> root.admission().inflight() == 1);
 
         CompletableFuture<Void> stopped = stopInBackground(root);
-        await(() -> root.readiness().stopping(), "the root stopping");
+        Await.until("the root stopping", PATIENCE, () -> root.readiness().stopping());
         assertThat(inFlight.get().statusCode()).as(inFlight.get().body()).isEqualTo(200);
-        await(() -> root.httpOpenConnections() == 1, "only the idle connection left open");
+        Await.until("only the idle connection left open", PATIENCE, () -> root.httpOpenConnections() == 1);
 
         // The client writes on its idle keep-alive connection after the searches are drained.
         send(idle, "GET /search?q=echo&cache=false HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -207,7 +183,7 @@ class IntakeTest {
         assertThat(RawResponse.read(idle.getInputStream()).status()).isEqualTo(200);
         Socket arriving = socket(root);
         send(arriving, "GET /search?q=foxtrot&cache=false HTTP/1.1\r\nHost: x\r\n"); // the head's end not sent yet
-        await(() -> root.httpOpenConnections() == 2, "two connections open");
+        Await.until("two connections open", PATIENCE, () -> root.httpOpenConnections() == 2);
 
         CompletableFuture<Void> stopped = stopInBackground(root);
         assertThat(readAll(idle)).as("the idle connection is closed once nothing has arrived for 50 ms").isEmpty();
@@ -232,7 +208,7 @@ class IntakeTest {
         Socket trickling = socket(root);
         trickling.getOutputStream().write("GET /health HTTP/1.1\r\nHost: x\r\n".getBytes(US_ASCII)); // never ends
         Socket third = socket(root);
-        await(() -> root.httpOpenConnections() == 3, "three connections open");
+        Await.until("three connections open", PATIENCE, () -> root.httpOpenConnections() == 3);
         Socket surplus = socket(root);
         assertThat(readAll(surplus)).as("the fourth connection is closed unanswered").isEmpty();
         third.getOutputStream().write("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(US_ASCII));
@@ -241,7 +217,7 @@ class IntakeTest {
         assertThat(readAll(trickling)).as("a request that never arrives whole is not answered").isEmpty();
         assertThat(readAll(idle)).as("an idle connection is closed").isEmpty();
         assertThat(root.httpRefusedConnections()).isEqualTo(1);
-        await(() -> root.httpOpenConnections() == 0, "every connection closed");
+        Await.until("every connection closed", PATIENCE, () -> root.httpOpenConnections() == 0);
         HttpResponse<String> health = http.send(get(root, "/health"), BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
     }
@@ -249,7 +225,7 @@ class IntakeTest {
     @Test
     void keepsAConnectionWhoseRequestIsBeingAnsweredPastTheIdleTimeout() throws Exception {
         RootServer root = root(HttpSettings.defaults("127.0.0.1", 0).withIdleTimeout(Duration.ofMillis(100)));
-        holdSearches(); // 400 ms at the leaves: the connection reads and writes nothing for longer than 100 ms
+        fixture.holdSearches(); // 400 ms at the leaves: the connection reads and writes nothing for longer than 100 ms
         Socket socket = socket(root);
         send(socket, "GET /search?q=golf&cache=false HTTP/1.1\r\nHost: x\r\n\r\n");
         RawResponse answer = RawResponse.read(socket.getInputStream());
@@ -257,28 +233,14 @@ class IntakeTest {
         assertThat(readAll(socket)).as("closed once idle between requests").isEmpty();
     }
 
-    /** A delay at every leaf long enough that a search stays in flight while the test acts. */
-    private static void holdSearches() {
-        for (int leaf = 0; leaf < LEAVES; leaf++) {
-            cluster.root().leafFaults().injectDelay(leaf, InjectedDelay.of(Duration.ofMillis(400), 1.0,
-                    Duration.ofSeconds(60))).join();
-        }
+    private static RootServer root(HttpSettings settings) throws Exception {
+        return fixture.root(settings);
     }
 
-    private RootServer root(HttpSettings settings) throws Exception {
-        List<String> leaves = cluster.leaves().stream().map(LeafServer::address).toList();
-        RootServer root = RootServer.start(ClusterConfig.of(cluster.manifest(), leaves, 2)
-                        .withDefaultTimeout(Duration.ofSeconds(20)).withTail(TailSettings.defaults().withCanaries(0))
-                        .withClusterSecret(cluster.root().cluster().config().clusterSecret()),
-                settings, PATIENCE, null, ClusterState.randomRootId());
-        opened.add(root);
-        return root;
-    }
-
-    private Socket socket(RootServer root) throws IOException {
+    private static Socket socket(RootServer root) throws IOException {
         Socket socket = new Socket("127.0.0.1", root.httpPort());
         socket.setSoTimeout((int) PATIENCE.toMillis());
-        opened.add(socket);
+        fixture.closeAfterTest(socket);
         return socket;
     }
 
@@ -302,15 +264,6 @@ class IntakeTest {
     }
 
     private static HttpRequest get(RootServer root, String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + root.httpPort() + path)).timeout(PATIENCE).GET()
-                .build();
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for %s", what).isNegative();
-            Thread.sleep(2); // not a spin: the root under test shares the two cores
-        }
+        return RootOnLeaves.get(root, path);
     }
 }

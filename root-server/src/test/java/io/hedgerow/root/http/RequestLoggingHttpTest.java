@@ -7,15 +7,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.common.logging.LogCapture;
-import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
-import io.hedgerow.root.TestData;
-import io.hedgerow.root.cluster.ClusterConfig;
-import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.embedded.EmbeddedCluster;
-import io.hedgerow.root.tail.TailSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -42,40 +34,31 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class RequestLoggingHttpTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final Duration PATIENCE = RootOnLeaves.PATIENCE;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     static Path dataDir;
 
-    private static EmbeddedCluster cluster;
+    private static RootOnLeaves fixture;
     private static HttpClient http;
-    private final List<AutoCloseable> opened = new ArrayList<>();
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster = EmbeddedCluster.builder(dataDir)
-                .documents("logging", IndexConfig.defaults(), TestData.documents(33, 200))
-                .leaves(2).partitions(4).replicas(1)
-                .start();
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(PATIENCE).build();
+        fixture = RootOnLeaves.start(dataDir, "logging", 33, 1, false);
+        http = fixture.http();
     }
 
     @AfterAll
     static void stopCluster() {
-        if (http != null) {
-            http.close();
-        }
-        if (cluster != null) {
-            cluster.close();
+        if (fixture != null) {
+            fixture.close();
         }
     }
 
     @AfterEach
     void close() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
+        fixture.afterEach();
     }
 
     @Test
@@ -177,24 +160,15 @@ class RequestLoggingHttpTest {
                 .toList();
     }
 
-    private LogCapture capture(String logger, Level level) {
-        LogCapture capture = LogCapture.of(logger, level);
-        opened.add(capture);
-        return capture;
+    private static LogCapture capture(String logger, Level level) {
+        return fixture.closeAfterTest(LogCapture.of(logger, level));
     }
 
     private static HttpRequest.Builder search(RootServer root, String query) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + root.httpPort() + "/search?q=" + query
-                + "&cache=false")).timeout(PATIENCE);
+        return RootOnLeaves.request(root, "/search?q=" + query + "&cache=false");
     }
 
-    private RootServer root(HttpSettings settings) throws Exception {
-        List<String> leaves = cluster.leaves().stream().map(LeafServer::address).toList();
-        RootServer root = RootServer.start(ClusterConfig.of(cluster.manifest(), leaves, 1)
-                        .withDefaultTimeout(Duration.ofSeconds(20)).withTail(TailSettings.defaults().withCanaries(0))
-                        .withClusterSecret(cluster.root().cluster().config().clusterSecret()),
-                settings, PATIENCE, null, ClusterState.randomRootId());
-        opened.add(root);
-        return root;
+    private static RootServer root(HttpSettings settings) throws Exception {
+        return fixture.root(settings);
     }
 }

@@ -1,29 +1,17 @@
 package io.hedgerow.root.search;
 
 import io.hedgerow.root.fanout.DetachedRoot;
+import io.hedgerow.root.fanout.DetachedRootScript;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.hedgerow.api.SearchException;
-import io.hedgerow.api.SearchRequest;
-import io.hedgerow.api.SearchResult;
-import io.hedgerow.common.time.ManualTicker;
-import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.adapt.LeafLoad;
-import io.hedgerow.root.cluster.ClusterConfig;
-import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.hedge.HedgeSettings;
-import io.hedgerow.root.metrics.RootMetrics;
-import io.hedgerow.root.tail.IndexQueryParser;
-import io.hedgerow.root.tail.TailSettings;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -247,134 +235,77 @@ class ReplicaChoiceTest {
     }
 
     /** The request path on a manual clock: 2 leaves, 2 partitions (p0: 0,1  p1: 1,0), hedged after 3 ms. */
-    private static final class Script implements DetachedRoot.Wire {
-        final ManualTicker ticker = new ManualTicker();
-        final List<DetachedRoot.Copy> sent = new ArrayList<>();
-        final DetachedRoot root;
+    private static DetachedRootScript script(AdaptationSettings adaptation) {
+        return new DetachedRootScript(DetachedRootScript.config(2, adaptation));
+    }
 
-        Script(AdaptationSettings adaptation) {
-            ticker.advance(Duration.ofSeconds(1));
-            ClusterConfig config = ClusterConfig.of("script",
-                            IntStream.range(0, 2).mapToObj(i -> "127.0.0.1:" + (9000 + i)).toList(), 2, 2)
-                    .withHedge(HedgeSettings.defaults().withFixedDelay(Duration.ofMillis(3)))
-                    .withTail(TailSettings.defaults().withCanaries(0).withMinCoverage(1.0).withCache(Duration.ofSeconds(1), 0, 1))
-                    .withAdaptation(adaptation);
-            ClusterState cluster = new ClusterState(config, 1, ticker);
-            root = new DetachedRoot(cluster, DispatchPolicy.of(adaptation, 1), new RootMetrics(cluster), ticker,
-                    IndexQueryParser.standard(), this);
-        }
-
-        DetachedRoot.Search search() {
-            return root.start(SearchRequest.builder("alpha").k(5).snippets(false).storedFields(false).build(), 1_000 * MS,
-                    new SplittableRandom(1), ticker.nanoTime());
-        }
-
-        DetachedRoot.Copy last(int partition) {
-            for (int i = sent.size() - 1; i >= 0; i--) {
-                if (sent.get(i).partition() == partition) {
-                    return sent.get(i);
-                }
-            }
-            throw new AssertionError("nothing sent for partition " + partition);
-        }
-
-        void answer(DetachedRoot.Copy copy, Status status) {
-            copy.search().answered(copy, SearchResponse.newBuilder().setRequestId(copy.requestId())
-                    .setPartition(copy.partition()).setStatus(status).setServiceNanos(MS).setTotalHitsExact(true).build(),
-                    ticker.nanoTime());
-        }
-
-        void at(long millisFromStart, long startNanos) {
-            ticker.advance(Duration.ofNanos(startNanos + millisFromStart * MS - ticker.nanoTime()));
-        }
-
-        @Override
-        public void send(DetachedRoot.Copy copy) {
-            sent.add(copy);
-        }
-
-        @Override
-        public void cancel(DetachedRoot.Search search, int leaf, long requestId) {
-        }
-
-        @Override
-        public void armTimer(DetachedRoot.Search search, long atNanos) {
-            search.attachment = atNanos;
-        }
-
-        @Override
-        public void finished(DetachedRoot.Search search, SearchResult result) {
-        }
-
-        @Override
-        public void failed(DetachedRoot.Search search, SearchException failure) {
-        }
+    /** A search whose random draws are the same every time. */
+    private static DetachedRoot.Search search(DetachedRootScript script) {
+        return script.search(new SplittableRandom(1));
     }
 
     @Test
     void aPausedLeafWhoseCallsWereAllHedgedAwayIsNotChosen() {
-        Script script = new Script(AdaptationSettings.defaults());
-        long start = script.ticker.nanoTime();
-        DetachedRoot.Search first = script.search();
+        DetachedRootScript script = script(AdaptationSettings.defaults());
+        DetachedRoot.Search first = search(script);
         DetachedRoot.Copy p0 = script.last(0);
         DetachedRoot.Copy p1 = script.last(1);
         assertThat(p0.leaf()).isZero();
         assertThat(p1.leaf()).isEqualTo(1);
-        script.at(1, start);
-        script.answer(p1, Status.OK);
-        script.at(3, start); // leaf 0 is paused: at the hedge delay p0 gets a backup on leaf 1
+        script.at(1);
+        script.answer(p1, Status.OK, MS);
+        script.at(3); // leaf 0 is paused: at the hedge delay p0 gets a backup on leaf 1
         first.timer(script.ticker.nanoTime());
         DetachedRoot.Copy backup = script.last(0);
         assertThat(backup.leaf()).isEqualTo(1);
-        script.at(4, start);
-        script.answer(backup, Status.OK); // the search ends and cancels p0's copy on leaf 0
+        script.at(4);
+        script.answer(backup, Status.OK, MS); // the search ends and cancels p0's copy on leaf 0
         assertThat(script.root.outstanding(0)).as("cancelled, but leaf 0 has not answered: still owed").isOne();
         assertThat(script.root.outstanding(1)).isZero();
 
-        script.at(25, start); // leaf 0 silent for 25 ms with a call owed: past the 20 ms floor
-        script.search();
+        script.at(25); // leaf 0 silent for 25 ms with a call owed: past the 20 ms floor
+        search(script);
         assertThat(script.last(0).leaf()).as("p0 avoids the stalled leaf").isEqualTo(1);
         assertThat(script.last(1).leaf()).isEqualTo(1);
 
-        script.answer(p0, Status.CANCELLED); // the leaf resumes and answers the cancel: no longer stalled
+        script.answer(p0, Status.CANCELLED, MS); // the leaf resumes and answers the cancel: no longer stalled
         assertThat(script.root.outstanding(0)).isZero();
-        script.search();
+        search(script);
         assertThat(script.last(0).leaf()).as("idle again, and preferred").isZero();
     }
 
     @Test
     void withoutStallDetectionThePausedLeafIsStillAvoidedForTheCallsItOwes() {
         // Least outstanding alone: the owed cancelled call keeps leaf 0 from looking idle.
-        Script script = new Script(AdaptationSettings.off());
-        long start = script.ticker.nanoTime();
-        DetachedRoot.Search first = script.search();
+        DetachedRootScript script = script(AdaptationSettings.off());
+        DetachedRoot.Search first = search(script);
         DetachedRoot.Copy p1 = script.last(1);
-        script.at(1, start);
-        script.answer(p1, Status.OK);
-        script.at(3, start);
+        script.at(1);
+        script.answer(p1, Status.OK, MS);
+        script.at(3);
         first.timer(script.ticker.nanoTime());
-        script.at(4, start);
-        script.answer(script.last(0), Status.OK);
-        script.at(25, start);
-        script.search();
+        script.at(4);
+        script.answer(script.last(0), Status.OK, MS);
+        script.at(25);
+        search(script);
         assertThat(script.last(0).leaf()).isEqualTo(1);
     }
 
     @Test
     void aSearchsSecondChoiceCountsItsFirstInC3sRank() {
-        Script script = new Script(AdaptationSettings.defaults().withStallDetection(false).withProbation(false));
-        script.search();
+        DetachedRootScript script = script(AdaptationSettings.defaults().withStallDetection(false).withProbation(false));
+        search(script);
         DetachedRoot.Copy p0 = script.last(0);
         DetachedRoot.Copy p1 = script.last(1);
         assertThat(p0.leaf()).isZero();
         assertThat(p1.leaf()).isEqualTo(1);
         script.ticker.advance(Duration.ofNanos(MS));
-        script.answer(p0, Status.OK); // leaf 0: 1 ms
+        script.answer(p0, Status.OK, MS); // leaf 0: 1 ms
         script.ticker.advance(Duration.ofNanos(MS / 5));
-        script.answer(p1, Status.OK); // leaf 1: 1.2 ms, almost as good
+        script.answer(p1, Status.OK, MS); // leaf 1: 1.2 ms, almost as good
 
         script.ticker.advance(Duration.ofMillis(10));
-        script.search();
+        search(script);
         assertThat(script.last(0).leaf()).as("partition 0 to the best leaf").isZero();
         assertThat(script.last(1).leaf()).as("partition 1: leaf 0 with partition 0's copy ranks below leaf 1")
                 .isEqualTo(1);
