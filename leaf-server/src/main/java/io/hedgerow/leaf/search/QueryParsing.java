@@ -96,7 +96,8 @@ public final class QueryParsing {
     /**
      * Parses {@code queryText} as a query in {@code language} (an ISO 639-1 code such as {@code de};
      * null or empty: any language): a text field with per-language copies is searched in that
-     * language's copy, with its analyzer, or in all of them.
+     * language's copy, with its analyzer; without a language, in the field itself
+     * ({@link IndexConfig#queryFields(List, String)}).
      */
     public Query parse(String queryText, String language) throws BadQueryException {
         if (language != null && language.isEmpty()) {
@@ -126,8 +127,8 @@ public final class QueryParsing {
         if (queryText.isBlank()) {
             throw new BadQueryException("empty query", null);
         }
-        String[] fields = defaultFields;
-        if (manifest != null && (language != null || !manifest.fieldsSeen().isEmpty())) {
+        String[] fields = defaultFields; // the index's fields for a query in any language
+        if (manifest != null && language != null) {
             List<String> forLanguage = manifest.config().queryFields(manifest.fieldsSeen(), language);
             if (!forLanguage.isEmpty()) {
                 fields = forLanguage.toArray(String[]::new);
