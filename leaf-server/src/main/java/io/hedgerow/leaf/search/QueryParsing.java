@@ -59,8 +59,11 @@ public final class QueryParsing {
 
     /**
      * Parses a word over every default field once, so that the first real query does not pay for
-     * loading and building each field's analyzer (with per-language copies, some twenty language
-     * analyzers: about 0.7 s on the development machine, enough to time out a cold first search).
+     * loading and building their analyzers and the parser. It was added when a query without
+     * {@code lang} searched every per-language copy, whose twenty-odd language analyzers took about
+     * 0.7 s to load on the development machine (enough to time out a cold first search); now such a
+     * query searches the fields themselves, and a query in a language loads that one language's
+     * analyzer on first use, which this does not warm.
      */
     private void warmUp() {
         try {
