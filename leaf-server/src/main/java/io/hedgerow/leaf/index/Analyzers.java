@@ -37,10 +37,34 @@ import org.apache.lucene.analysis.sv.SwedishAnalyzer;
  */
 public final class Analyzers {
     /**
-     * Language analyzers (stemming, stop words) by ISO 639-1 code, from lucene-analysis-common. A
-     * language not here (e.g. Polish, whose stemmer is a separate module, Slovak and Slovenian, which
-     * Lucene has none for) is analyzed by the standard analyzer: see {@link #forLanguage}.
+     * Language analyzers (stemming, stop words) from lucene-analysis-common, each by its ISO 639-1
+     * code (per-language copies) and its English name (a config's {@code analyzer}). A language not
+     * here (e.g. Polish, whose stemmer is a separate module, Slovak and Slovenian, which Lucene has
+     * none for) is analyzed by the standard analyzer: see {@link #forLanguage}.
      */
+    private record Language(String code, String name, Supplier<Analyzer> analyzer) {
+    }
+
+    private static final List<Language> LANGUAGE_TABLE = List.of(
+            new Language("bg", "bulgarian", BulgarianAnalyzer::new),
+            new Language("cs", "czech", CzechAnalyzer::new),
+            new Language("da", "danish", DanishAnalyzer::new),
+            new Language("de", "german", GermanAnalyzer::new),
+            new Language("el", "greek", GreekAnalyzer::new),
+            new Language("en", "english", EnglishAnalyzer::new),
+            new Language("es", "spanish", SpanishAnalyzer::new),
+            new Language("et", "estonian", EstonianAnalyzer::new),
+            new Language("fi", "finnish", FinnishAnalyzer::new),
+            new Language("fr", "french", FrenchAnalyzer::new),
+            new Language("hu", "hungarian", HungarianAnalyzer::new),
+            new Language("it", "italian", ItalianAnalyzer::new),
+            new Language("lt", "lithuanian", LithuanianAnalyzer::new),
+            new Language("lv", "latvian", LatvianAnalyzer::new),
+            new Language("nl", "dutch", DutchAnalyzer::new),
+            new Language("pt", "portuguese", PortugueseAnalyzer::new),
+            new Language("ro", "romanian", RomanianAnalyzer::new),
+            new Language("sv", "swedish", SwedishAnalyzer::new));
+    /** Language analyzers by code. */
     private static final Map<String, Supplier<Analyzer>> LANGUAGES = languages();
     /** Analyzer names a config may use: the generic ones and each language's English name. */
     private static final Map<String, Supplier<Analyzer>> BY_NAME = byName();
@@ -51,24 +75,9 @@ public final class Analyzers {
 
     private static Map<String, Supplier<Analyzer>> languages() {
         Map<String, Supplier<Analyzer>> map = new LinkedHashMap<>();
-        map.put("bg", BulgarianAnalyzer::new);
-        map.put("cs", CzechAnalyzer::new);
-        map.put("da", DanishAnalyzer::new);
-        map.put("de", GermanAnalyzer::new);
-        map.put("el", GreekAnalyzer::new);
-        map.put("en", EnglishAnalyzer::new);
-        map.put("es", SpanishAnalyzer::new);
-        map.put("et", EstonianAnalyzer::new);
-        map.put("fi", FinnishAnalyzer::new);
-        map.put("fr", FrenchAnalyzer::new);
-        map.put("hu", HungarianAnalyzer::new);
-        map.put("it", ItalianAnalyzer::new);
-        map.put("lt", LithuanianAnalyzer::new);
-        map.put("lv", LatvianAnalyzer::new);
-        map.put("nl", DutchAnalyzer::new);
-        map.put("pt", PortugueseAnalyzer::new);
-        map.put("ro", RomanianAnalyzer::new);
-        map.put("sv", SwedishAnalyzer::new);
+        for (Language language : LANGUAGE_TABLE) {
+            map.put(language.code(), language.analyzer());
+        }
         return Map.copyOf(map);
     }
 
@@ -77,24 +86,9 @@ public final class Analyzers {
         map.put("standard", StandardAnalyzer::new);
         map.put("simple", SimpleAnalyzer::new);
         map.put("whitespace", WhitespaceAnalyzer::new);
-        map.put("bulgarian", BulgarianAnalyzer::new);
-        map.put("czech", CzechAnalyzer::new);
-        map.put("danish", DanishAnalyzer::new);
-        map.put("german", GermanAnalyzer::new);
-        map.put("greek", GreekAnalyzer::new);
-        map.put("english", EnglishAnalyzer::new);
-        map.put("spanish", SpanishAnalyzer::new);
-        map.put("estonian", EstonianAnalyzer::new);
-        map.put("finnish", FinnishAnalyzer::new);
-        map.put("french", FrenchAnalyzer::new);
-        map.put("hungarian", HungarianAnalyzer::new);
-        map.put("italian", ItalianAnalyzer::new);
-        map.put("lithuanian", LithuanianAnalyzer::new);
-        map.put("latvian", LatvianAnalyzer::new);
-        map.put("dutch", DutchAnalyzer::new);
-        map.put("portuguese", PortugueseAnalyzer::new);
-        map.put("romanian", RomanianAnalyzer::new);
-        map.put("swedish", SwedishAnalyzer::new);
+        for (Language language : LANGUAGE_TABLE) {
+            map.put(language.name(), language.analyzer());
+        }
         return map;
     }
 
@@ -102,11 +96,6 @@ public final class Analyzers {
         if (!BY_NAME.containsKey(name)) {
             throw new IllegalArgumentException("analyzer: '" + name + "' (expected one of " + NAMES + ")");
         }
-    }
-
-    /** Whether {@code code} has a language analyzer of its own; the others fall back to standard. */
-    public static boolean hasLanguageAnalyzer(String code) {
-        return LANGUAGES.containsKey(code);
     }
 
     /** A new analyzer for {@code code}'s language: its Lucene analyzer, or the standard one. */
@@ -130,11 +119,8 @@ public final class Analyzers {
     }
 
     private static Analyzer named(String name) {
-        Supplier<Analyzer> supplier = BY_NAME.get(name);
-        if (supplier == null) {
-            throw new IllegalArgumentException("analyzer: '" + name + "' (expected one of " + NAMES + ")");
-        }
-        return supplier.get();
+        requireKnown(name);
+        return BY_NAME.get(name).get();
     }
 
     /** Picks the analyzer per field name; thread-safe (analyzers are, and the caches are concurrent). */
@@ -158,14 +144,9 @@ public final class Analyzers {
             }
             FieldSpec spec = config.fields().get(fieldName);
             if (spec == null) {
-                int dot = fieldName.lastIndexOf('.');
-                if (dot > 0) {
-                    FieldSpec base = config.fields().get(fieldName.substring(0, dot));
-                    if (base != null && base.languageField() != null) {
-                        return byLanguage.computeIfAbsent(fieldName.substring(dot + 1), Analyzers::forLanguage);
-                    }
-                }
-                return defaultAnalyzer;
+                return config.isLanguageCopy(fieldName)
+                        ? byLanguage.computeIfAbsent(fieldName.substring(fieldName.lastIndexOf('.') + 1), Analyzers::forLanguage)
+                        : defaultAnalyzer;
             }
             if (spec.type() != FieldSpec.Type.TEXT) {
                 return keyword;

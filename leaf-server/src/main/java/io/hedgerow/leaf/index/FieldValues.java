@@ -38,15 +38,6 @@ public final class FieldValues {
         };
     }
 
-    /** The value a sortable long stands for, as a JSON-friendly Java object (Long, Double or Boolean). */
-    public static Object fromSortableLong(FieldSpec.Type type, long value) {
-        return switch (type) {
-            case DOUBLE -> NumericUtils.sortableLongToDouble(value);
-            case BOOLEAN -> value != 0;
-            default -> value;
-        };
-    }
-
     static long parseLong(String field, String text) {
         try {
             return Long.parseLong(text.strip());

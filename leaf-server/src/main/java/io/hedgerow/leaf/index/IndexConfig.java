@@ -210,8 +210,9 @@ public record IndexConfig(
 
     /**
      * The query's default fields, given every field name the index has seen, for a query in any
-     * language: a text field with a language field is searched in itself and in each of its
-     * per-language copies the index has ({@code body}, {@code body.de}, {@code body.fr}, ...).
+     * language: the configured default fields, or else every text field seen; a text field with a
+     * language field is searched in itself, not in its per-language copies (see
+     * {@link #queryFields(List, String)}).
      */
     public List<String> queryFields(List<String> fieldsSeen) {
         return queryFields(fieldsSeen, null);
@@ -237,16 +238,13 @@ public record IndexConfig(
                 }
             }
         }
-        List<String> result = new ArrayList<>();
+        if (language == null) {
+            return base;
+        }
+        List<String> result = new ArrayList<>(base.size());
         for (String field : base) {
             FieldSpec spec = fields.get(field);
-            if (spec == null || spec.languageField() == null) {
-                result.add(field);
-            } else if (language != null) {
-                result.add(field + "." + language);
-            } else {
-                result.add(field);
-            }
+            result.add(spec != null && spec.languageField() != null ? field + "." + language : field);
         }
         return result;
     }

@@ -33,6 +33,7 @@ import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.search.IndexSearcher;
@@ -50,7 +51,7 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * Searches one micro-partition in two phases: the query phase finds the top k by score (ties by
- * doc id) and counts hits up to a threshold; the fetch phase loads stored fields and highlights a
+ * doc id), or by the request's sort (ties by id), and counts hits up to a threshold; the fetch phase loads stored fields and highlights a
  * snippet for the few hits that made the merged top k.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; any number of workers may search at once.
@@ -141,8 +142,8 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
-     * The query phase: runs a parsed query for the top k by score (ties by doc id) and the total
-     * hit count, with each hit's id read from doc values. The caller holds an
+     * The query phase: runs a parsed query for the top k by score (ties by doc id) or by the
+     * request's sort, and the total hit count, with each hit's id read from doc values. The caller holds an
      * {@link #tryAcquire() acquired} reader.
      *
      * @throws BadQueryException when a wildcard or the like matches more terms here than the limit, or
@@ -244,7 +245,8 @@ public final class PartitionSearcher implements Closeable {
                 .setTotalHits(top.totalHits.value())
                 .setTotalHitsExact(top.totalHits.relation() == TotalHits.Relation.EQUAL_TO)
                 .setCutShort(cutShort);
-        Sort sort = top instanceof TopFieldDocs ? sortOf(request) : null;
+        // A sorted search's answer carries the sort it ran with: no need to build it again from the request.
+        SortField[] sort = top instanceof TopFieldDocs sorted ? sorted.fields : null;
         for (int i = 0; i < top.scoreDocs.length; i++) {
             Hit.Builder hit = Hit.newBuilder().setId(ids[i]).setScore(top.scoreDocs[i].score).setDoc(top.scoreDocs[i].doc);
             if (sort != null) {
@@ -253,14 +255,6 @@ public final class PartitionSearcher implements Closeable {
             response.addHits(hit);
         }
         return response;
-    }
-
-    private Sort sortOf(SearchRequest request) {
-        try {
-            return shape.sort(request);
-        } catch (BadQueryException e) {
-            throw new IllegalStateException("the sort was accepted when the search started: " + e.getMessage(), e);
-        }
     }
 
     /**

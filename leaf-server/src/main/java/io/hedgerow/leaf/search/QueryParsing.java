@@ -59,8 +59,11 @@ public final class QueryParsing {
 
     /**
      * Parses a word over every default field once, so that the first real query does not pay for
-     * loading and building each field's analyzer (with per-language copies, some twenty language
-     * analyzers: about 0.7 s on the development machine, enough to time out a cold first search).
+     * loading and building their analyzers and the parser. It was added when a query without
+     * {@code lang} searched every per-language copy, whose twenty-odd language analyzers took about
+     * 0.7 s to load on the development machine (enough to time out a cold first search); now such a
+     * query searches the fields themselves, and a query in a language loads that one language's
+     * analyzer on first use, which this does not warm.
      */
     private void warmUp() {
         try {
@@ -96,7 +99,8 @@ public final class QueryParsing {
     /**
      * Parses {@code queryText} as a query in {@code language} (an ISO 639-1 code such as {@code de};
      * null or empty: any language): a text field with per-language copies is searched in that
-     * language's copy, with its analyzer, or in all of them.
+     * language's copy, with its analyzer; without a language, in the field itself
+     * ({@link IndexConfig#queryFields(List, String)}).
      */
     public Query parse(String queryText, String language) throws BadQueryException {
         if (language != null && language.isEmpty()) {
@@ -126,8 +130,8 @@ public final class QueryParsing {
         if (queryText.isBlank()) {
             throw new BadQueryException("empty query", null);
         }
-        String[] fields = defaultFields;
-        if (manifest != null && (language != null || !manifest.fieldsSeen().isEmpty())) {
+        String[] fields = defaultFields; // the index's fields for a query in any language
+        if (manifest != null && language != null) {
             List<String> forLanguage = manifest.config().queryFields(manifest.fieldsSeen(), language);
             if (!forLanguage.isEmpty()) {
                 fields = forLanguage.toArray(String[]::new);

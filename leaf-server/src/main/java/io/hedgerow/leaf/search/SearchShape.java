@@ -223,9 +223,8 @@ public final class SearchShape {
         return new FieldDoc(Integer.MAX_VALUE, Float.NaN, values);
     }
 
-    /** A hit's sort values for the wire, from its {@link FieldDoc}. */
-    public void addSortValues(io.hedgerow.common.wire.proto.Hit.Builder hit, FieldDoc doc, Sort sort) {
-        SortField[] fields = sort.getSort();
+    /** A hit's sort values for the wire, from its {@link FieldDoc} and the {@link #sort} it was found by. */
+    public void addSortValues(io.hedgerow.common.wire.proto.Hit.Builder hit, FieldDoc doc, SortField[] fields) {
         for (int i = 0; i < fields.length; i++) {
             Object value = doc.fields[i];
             SortValue.Builder out = SortValue.newBuilder();

@@ -86,14 +86,6 @@ final class SearchRequestParser {
             @JsonProperty("filter") JsonNode filter,
             @JsonProperty("sort") JsonNode sort,
             @JsonProperty("search_after") JsonNode searchAfter) {
-
-        /** Query-string parameters (no filter, no search_after); the sort comes parsed. */
-        Body(String query, Integer k, Long timeoutMs, Boolean snippets, Boolean storedFields, Integer totalHitsThreshold,
-                String hedge, Long hedgeAfterMs, Boolean explain, String priority, Double minCoverage, Boolean cache,
-                String routing) {
-            this(query, k, timeoutMs, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMs, explain, priority,
-                    minCoverage, cache, routing, null, null, null, null, null, null, null);
-        }
     }
 
     SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {

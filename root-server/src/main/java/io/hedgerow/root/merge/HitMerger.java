@@ -20,6 +20,8 @@ import org.apache.lucene.util.NumericUtils;
  */
 public final class HitMerger {
     private static final Comparator<ByteString> BYTES = ByteString.unsignedLexicographicalComparator();
+    /** The classic order: by score, highest first (ties: see {@link #before}). */
+    private static final Comparator<Hit> BY_SCORE = (a, b) -> Float.compare(b.getScore(), a.getScore());
 
     private HitMerger() {
     }
@@ -42,11 +44,7 @@ public final class HitMerger {
      * @param sort        the request's sort keys; empty for the classic score order
      */
     public static List<MergedHit> merge(SearchResponse[] byPartition, int from, int k, List<SortField> sort) {
-        boolean[] descending = new boolean[sort.size()];
-        for (int i = 0; i < descending.length; i++) {
-            descending[i] = sort.get(i).descending();
-        }
-        Order order = sort.isEmpty() ? null : new Order(descending);
+        Comparator<Hit> order = sort.isEmpty() ? BY_SCORE : Order.of(sort);
         int[] heap = new int[byPartition.length];
         int[] cursor = new int[byPartition.length];
         int size = 0;
@@ -76,22 +74,18 @@ public final class HitMerger {
         return merged;
     }
 
-    /** True when partition a's current hit ranks before partition b's. */
-    private static boolean before(int a, int b, SearchResponse[] byPartition, int[] cursor, Order order) {
-        Hit ha = byPartition[a].getHits(cursor[a]);
-        Hit hb = byPartition[b].getHits(cursor[b]);
-        if (order != null) {
-            int cmp = order.compare(ha, hb);
-            return cmp != 0 ? cmp < 0 : a < b; // equal only for one document in two partitions: never, by id
-        }
-        int byScore = Float.compare(hb.getScore(), ha.getScore());
-        if (byScore != 0) {
-            return byScore < 0;
-        }
-        return a < b; // each partition contributes one current hit, so partitions never tie
+    /**
+     * True when partition a's current hit ranks before partition b's: by {@code order}, then by
+     * partition. Each partition contributes one current hit, so partitions never tie; sorted hits
+     * tie on their values only for one document in two partitions (the id is the last key).
+     */
+    private static boolean before(int a, int b, SearchResponse[] byPartition, int[] cursor, Comparator<Hit> order) {
+        int cmp = order.compare(byPartition[a].getHits(cursor[a]), byPartition[b].getHits(cursor[b]));
+        return cmp != 0 ? cmp < 0 : a < b;
     }
 
-    private static void siftDown(int[] heap, int size, int i, SearchResponse[] byPartition, int[] cursor, Order order) {
+    private static void siftDown(int[] heap, int size, int i, SearchResponse[] byPartition, int[] cursor,
+            Comparator<Hit> order) {
         while (true) {
             int smallest = i;
             int left = 2 * i + 1;
@@ -118,6 +112,15 @@ public final class HitMerger {
      * carries the sentinel that sorts it last) in its direction, then the id ascending.
      */
     public record Order(boolean[] descending) implements Comparator<Hit> {
+        /** The order of {@code sort}'s keys, each in its direction. */
+        public static Order of(List<SortField> sort) {
+            boolean[] descending = new boolean[sort.size()];
+            for (int i = 0; i < descending.length; i++) {
+                descending[i] = sort.get(i).descending();
+            }
+            return new Order(descending);
+        }
+
         @Override
         public int compare(Hit a, Hit b) {
             int keys = Math.min(a.getSortValuesCount(), b.getSortValuesCount());
