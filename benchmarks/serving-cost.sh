@@ -186,9 +186,11 @@ if [[ -n "$CHECKOUT" ]]; then
   say "Building $CHECKOUT (commit ${COMMIT_OF[other]}) in the foreground..."
   "$CHECKOUT/hedgerow" index --help >/dev/null
 fi
-# Both builds were made above, in the foreground. From here no ./hedgerow command may build: a rebuild
-# mid-run (a source edited or merged meanwhile) would load the machine during a measurement and have
-# later rounds measure other code. (An older --checkout's launcher ignores this: it is not edited.)
+# This checkout's build again, in the foreground: the sources may have changed while the lock was
+# waited for, and the jars must be those of the commit named above. From here no ./hedgerow command
+# may build: a rebuild mid-run (a source edited or merged meanwhile) would load the machine during a
+# measurement and have later rounds measure other code. (An older --checkout's launcher ignores this.)
+"$HEDGEROW" loadgen --version >/dev/null
 export HEDGEROW_BUILD=never
 jars_of() { # dir: the modification times of its root and loadgen jars, which a rebuild by anyone changes
   stat -c %Y "$1/root-server/target/hedgerow.jar" "$1/loadgen/target/hedgerow-loadgen.jar" 2>/dev/null | paste -sd,
