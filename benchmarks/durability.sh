@@ -52,8 +52,10 @@ mkdir -p "$OUT"; OUT="$(cd "$OUT" && pwd)"
 RUN="$OUT/run"; URL="http://127.0.0.1:$PORT"
 say() { echo "[$(date -u +%H:%M:%S)] $*"; }
 
-# Build once, in the foreground, so nothing builds while the cluster runs.
+# Build once, in the foreground; then no command builds while the cluster runs, the root nemesis's
+# restarts and the final stop included (they would start another build's code on the same data).
 ./hedgerow loadgen --version >/dev/null
+export HEDGEROW_BUILD=never
 
 if [[ ! -d "$OUT/index" ]]; then
   for i in $(seq 1 200); do
@@ -72,7 +74,7 @@ LOCAL=(./hedgerow local --index "$OUT/index" --run-dir "$RUN" --port "$PORT" --l
 RESTART_COMMAND="cd $(printf '%q' "$HERE") && exec $(printf '%q ' "${LOCAL[@]}")"
 
 # By its pid file (the root nemesis may have started it again), SIGTERM, its leaves exit with it; the
-# launcher's 'local stop' only if that fails (it rebuilds first if the sources changed meanwhile).
+# launcher's 'local stop' only if that fails.
 stop_cluster() {
   local pid waited=0 file alive=""
   pid="$(cat "$RUN/root.pid" 2>/dev/null || true)"

@@ -184,6 +184,17 @@ if [[ -n "$CHECKOUT" ]]; then
   say "Building $CHECKOUT (commit ${COMMIT_OF[other]}) in the foreground..."
   "$CHECKOUT/hedgerow" index --help >/dev/null
 fi
+# This checkout's build again, in the foreground: the sources may have changed while the lock was
+# waited for, and the jars must be those of the commit named above. From here no ./hedgerow command
+# may build: a rebuild mid-run (a source edited or merged meanwhile) would load the machine during a
+# measurement and have later rounds measure other code. (An older --checkout's launcher ignores this.)
+"$HEDGEROW" loadgen --version >/dev/null
+export HEDGEROW_BUILD=never
+jars_of() { # dir: the modification times of its root and loadgen jars, which a rebuild by anyone changes
+  stat -c %Y "$1/root-server/target/hedgerow.jar" "$1/loadgen/target/hedgerow-loadgen.jar" 2>/dev/null | paste -sd,
+}
+declare -A JARS_OF=([this]="$(jars_of "$HERE")")
+[[ -z "$CHECKOUT" ]] || JARS_OF[other]="$(jars_of "$CHECKOUT")"
 say "Serving cost: ${CONFIGS[*]} x ${BUILDS[*]}, $ROUNDS round(s), phases of $DURATION; results in $OUT"
 
 # A configuration a build does not know (an older checkout) is skipped with a problem, not a failure.
@@ -272,6 +283,13 @@ printf 'round\tbuild\tcommit\tconfig\tcapacity_per_s\trefused_per_s\tcpu_ms_per_
 # measure round build config: one cluster, warm-up, closed loop with CPU, open loop at half of it.
 measure() {
   local round="$1" build="$2" config="$3" name="$2-$3-$1"
+  local dir="$HERE"
+  [[ $build == this ]] || dir="$CHECKOUT"
+  if [[ "$(jars_of "$dir")" != "${JARS_OF[$build]}" ]]; then
+    problem "$name: $build's jars were rebuilt during the run (in $dir): this run and the later ones measure" \
+      "another build than the first"
+    JARS_OF[$build]="$(jars_of "$dir")" # said once per rebuild
+  fi
   HEDGEROW_CLUSTER="${LAUNCHER_OF[$build]}" # cluster_start and cluster_stop use it
   # shellcheck disable=SC2046
   cluster_start "$name" "$PORT" --leaves 4 --partitions 16 --replicas 2 \
@@ -389,6 +407,14 @@ for round in $(seq 1 "$ROUNDS"); do
   fi
 done
 
+for build in "${BUILDS[@]}"; do
+  dir="$HERE"
+  [[ $build == this ]] || dir="$CHECKOUT"
+  [[ "$(commit_of "$dir")" == "${COMMIT_OF[$build]}" ]] || problem "$build's commit changed during the run" \
+    "(${COMMIT_OF[$build]} at the start, $(commit_of "$dir") now): the table names the first"
+  [[ "$(jars_of "$dir")" == "${JARS_OF[$build]}" ]] || problem "$build's jars were rebuilt during its last run (in $dir)"
+done
+
 # ---------------------------------------------------------------- profiles
 if [[ $JFR == 1 ]]; then
   for recording in "$OUT"/profiles/*.jfr; do
@@ -453,7 +479,7 @@ for build, commit, config in seen:
         label = "in-process ceiling: the default request" if config == "full" else "in-process ceiling: raw Lucene (body, pre-parsed, no fetch)"
         print(f"| ceiling ({commit}) | {label} | {cell(col('capacity_per_s'), 0)} queries/s | – | – | – | – | – | – | – | – |")
         continue
-    print(f"| {build} ({commit}) | {config} | {cell(col('capacity_per_s'), 0)} | {cell(col('refused_per_s'), 0)} | "
+    print(f"| {build} ({commit}) | {config} | {cell(col('capacity_per_s'), 0)} | {cell(col('refused_per_s'), 1)} | "
           f"{cell(col('cpu_ms_per_answer'), 2)} | {cell(col('root_cpu_ms_per_answer'), 2)} | {cell(col('open_rate_per_s'), 0)} | "
           f"{cell(col('p50_ms'), 1)} | {cell(col('p99_ms'), 1)} | {cell(col('p99_9_ms'), 1)} | {cell(col('open_refused_per_s'), 1)} |")
 print()

@@ -8,6 +8,7 @@ import io.hedgerow.leaf.search.BadQueryException;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
 import io.hedgerow.leaf.search.QueryParsing;
+import io.hedgerow.root.merge.HitMerger;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -110,18 +111,18 @@ sealed interface CeilingSearch extends Closeable {
             String text = queries.get(index);
             SearchRequest request = SearchRequest.newBuilder().setQuery(text).setK(K)
                     .setTotalHitsThreshold(TOTAL_HITS_THRESHOLD).build();
-            List<SearchResponse.Builder> answers = new ArrayList<>(partitions.length);
-            for (PartitionSearcher partition : partitions) {
-                acquire(partition);
+            SearchResponse[] answers = new SearchResponse[partitions.length];
+            for (int p = 0; p < partitions.length; p++) {
+                acquire(partitions[p]);
                 try {
-                    answers.add(partition.search(context.parsing().parse(text), request, null));
+                    answers[p] = partitions[p].search(context.parsing().parse(text), request, null).build();
                 } finally {
-                    partition.release();
+                    partitions[p].release();
                 }
             }
             Map<Integer, List<String>> idsByPartition = new LinkedHashMap<>();
-            for (TopHits.Winner winner : TopHits.merge(answers, K)) {
-                idsByPartition.computeIfAbsent(winner.partition(), p -> new ArrayList<>()).add(winner.id());
+            for (HitMerger.MergedHit winner : HitMerger.merge(answers, K)) {
+                idsByPartition.computeIfAbsent(winner.partition(), p -> new ArrayList<>()).add(winner.hit().getId());
             }
             long fetched = 0;
             Query query = null;

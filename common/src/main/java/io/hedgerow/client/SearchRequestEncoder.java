@@ -1,26 +1,38 @@
 package io.hedgerow.client;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hedgerow.api.Filter;
 import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SortField;
+import java.util.List;
 
 /**
- * A {@link SearchRequest} as the JSON body of {@code POST /search}, in the field names the root's
- * parser reads (its {@code SearchRequestParser.FIELDS}). Settings that mean "the cluster's default"
- * ({@code timeoutMillis}, {@code hedgeAfterMillis} and {@code minCoverage} at 0, no hedge mode, no
- * routing) are left out, so the root applies its own default, as it does in process.
+ * A {@link SearchRequest} as the JSON body of {@code POST /search}, in the field names and shapes
+ * the root's parser reads (its {@code SearchRequestParser.FIELDS} and {@code SearchBodyParts}).
+ * Settings that mean "the cluster's default" ({@code timeoutMillis}, {@code hedgeAfterMillis} and
+ * {@code minCoverage} at 0, no hedge mode, no routing) and those at their "none" value (no filter,
+ * sort, search_after or lang, from 0) are left out, so the root applies its own default, as it does
+ * in process. {@code track_total_hits} is not sent: it is the root's alias of the
+ * {@code total_hits_threshold} this always sends.
  *
  * <p>A field added to {@link SearchRequest} is one more line here, and one more property in
  * {@code SearchRequest} of the root's {@code openapi.json}.
  */
 final class SearchRequestEncoder {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
     private SearchRequestEncoder() {
     }
 
     static ObjectNode encode(SearchRequest request) {
-        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        ObjectNode body = NODES.objectNode();
         body.put("query", request.query());
         body.put("k", request.k());
+        if (request.from() > 0) {
+            body.put("from", request.from());
+        }
         if (request.timeoutMillis() > 0) {
             body.put("timeout_ms", request.timeoutMillis());
         }
@@ -42,6 +54,76 @@ final class SearchRequestEncoder {
         if (request.routing() != null) {
             body.put("routing", request.routing());
         }
+        if (request.lang() != null) {
+            body.put("lang", request.lang());
+        }
+        if (request.filter() != null) {
+            body.set("filter", filter(request.filter()));
+        }
+        if (request.sorted()) {
+            ArrayNode sort = body.putArray("sort");
+            for (SortField key : request.sort()) {
+                sort.addObject().put(key.field(), key.descending() ? "desc" : "asc");
+            }
+        }
+        if (request.searchAfter() != null) {
+            ArrayNode searchAfter = body.putArray("search_after");
+            for (Object value : request.searchAfter()) {
+                switch (value) {
+                    case null -> searchAfter.addNull();
+                    case String text -> searchAfter.add(text);
+                    case Boolean flag -> searchAfter.add(flag);
+                    case Long number -> searchAfter.add(number);
+                    case Integer number -> searchAfter.add(number);
+                    case Float number -> searchAfter.add(number);
+                    case Number number -> searchAfter.add(number.doubleValue());
+                    // SearchRequest admits only the cases above.
+                    default -> throw new IllegalArgumentException("search_after: " + value
+                            + " (expected: strings, numbers, booleans or null)");
+                }
+            }
+        }
         return body;
+    }
+
+    /** Elasticsearch's shapes, as {@code SearchBodyParts.filter} reads them. */
+    static ObjectNode filter(Filter filter) {
+        ObjectNode node = NODES.objectNode();
+        switch (filter) {
+            case Filter.Terms terms when terms.values().size() == 1 ->
+                    node.putObject("term").put(terms.field(), terms.values().get(0));
+            case Filter.Terms terms -> {
+                ArrayNode values = node.putObject("terms").putArray(terms.field());
+                terms.values().forEach(values::add);
+            }
+            case Filter.Range range -> {
+                ObjectNode bounds = node.putObject("range").putObject(range.field());
+                putIfPresent(bounds, "gte", range.gte());
+                putIfPresent(bounds, "gt", range.gt());
+                putIfPresent(bounds, "lte", range.lte());
+                putIfPresent(bounds, "lt", range.lt());
+            }
+            case Filter.Exists exists -> node.putObject("exists").put("field", exists.field());
+            case Filter.Bool bool -> {
+                ObjectNode clauses = node.putObject("bool");
+                putClauses(clauses, "must", bool.must());
+                putClauses(clauses, "should", bool.should());
+                putClauses(clauses, "must_not", bool.mustNot());
+            }
+        }
+        return node;
+    }
+
+    private static void putIfPresent(ObjectNode node, String name, String value) {
+        if (value != null) {
+            node.put(name, value);
+        }
+    }
+
+    private static void putClauses(ObjectNode bool, String name, List<Filter> filters) {
+        if (!filters.isEmpty()) {
+            ArrayNode clauses = bool.putArray(name);
+            filters.forEach(filter -> clauses.add(filter(filter)));
+        }
     }
 }

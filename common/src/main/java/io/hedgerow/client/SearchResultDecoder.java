@@ -7,6 +7,7 @@ import io.hedgerow.api.Hit;
 import io.hedgerow.api.LeafTrace;
 import io.hedgerow.api.PartitionError;
 import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SortField;
 import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.api.TotalHits;
 import java.util.ArrayList;
@@ -22,7 +23,9 @@ import java.util.Set;
  * {@code JsonResponses.writeSearchResult} writes it: absent optional fields take the values the
  * root leaves out ({@code fields} empty, {@code snippet} null, {@code errors}, {@code trace} and
  * {@code leaves} empty, a trace's {@code partition} -1). Times come back to the microsecond and the
- * coverage's {@code docs_fraction} to six digits, as the root rounds them.
+ * coverage's {@code docs_fraction} to six digits, as the root rounds them. A hit of a search sorted
+ * by fields only has a null {@code score} (NaN here), and a hit of a sorted search its {@code sort}
+ * values, typed as in process by the request's sort keys.
  *
  * <p>A field added to {@link SearchResult}, {@link Hit} or {@link Coverage} is read here (one line
  * in the method of its object), and documented in {@code SearchResult} of the root's
@@ -34,10 +37,11 @@ final class SearchResultDecoder {
     private SearchResultDecoder() {
     }
 
-    static SearchResult decode(JsonNode body) {
+    /** @param sort the request's sort keys, which say how each hit's sort values are typed */
+    static SearchResult decode(JsonNode body, List<SortField> sort) {
         List<Hit> hits = new ArrayList<>();
         for (JsonNode hit : array(body, "hits")) {
-            hits.add(hit(hit));
+            hits.add(hit(hit, sort));
         }
         JsonNode total = required(body, "total_hits");
         TotalHits totalHits = new TotalHits(required(total, "value").asLong(),
@@ -62,12 +66,46 @@ final class SearchResultDecoder {
                 cache(required(body, "cache").asText()), leaves);
     }
 
-    static Hit hit(JsonNode hit) {
+    static Hit hit(JsonNode hit, List<SortField> sort) {
         Map<String, String> fields = new LinkedHashMap<>();
         hit.path("fields").properties().forEach(field -> fields.put(field.getKey(),
                 field.getValue().isTextual() ? field.getValue().asText() : field.getValue().toString()));
-        return new Hit(required(hit, "id").asText(), (float) required(hit, "score").asDouble(),
-                required(hit, "partition").asInt(), fields, text(hit, "snippet"));
+        JsonNode score = hit.get("score");
+        if (score == null) {
+            throw new IllegalArgumentException("missing field 'score' in " + abbreviated(hit));
+        }
+        return new Hit(required(hit, "id").asText(), score.isNull() ? Float.NaN : (float) score.asDouble(),
+                required(hit, "partition").asInt(), fields, text(hit, "snippet"), sortValues(hit.get("sort"), sort));
+    }
+
+    /**
+     * As {@code Hit.sort} is typed in process: Float for a {@code _score} key, Long for an integral
+     * number (long, date and boolean fields), Double for another number, String for a keyword and
+     * for the id at the end; null when the hit has none.
+     */
+    private static List<Object> sortValues(JsonNode values, List<SortField> sort) {
+        if (values == null || values.isNull()) {
+            return null;
+        }
+        if (!values.isArray()) {
+            throw new IllegalArgumentException("field 'sort': " + values.getNodeType() + " (expected: an array)");
+        }
+        List<Object> typed = new ArrayList<>(values.size());
+        for (JsonNode value : values) {
+            int key = typed.size();
+            if (value.isNull()) {
+                typed.add(null);
+            } else if (key < sort.size() && SortField.SCORE.equals(sort.get(key).field())) {
+                typed.add(value.floatValue());
+            } else if (value.isIntegralNumber()) {
+                typed.add(value.longValue());
+            } else if (value.isNumber()) {
+                typed.add(value.doubleValue());
+            } else {
+                typed.add(value.asText());
+            }
+        }
+        return typed;
     }
 
     static Coverage coverage(JsonNode coverage) {

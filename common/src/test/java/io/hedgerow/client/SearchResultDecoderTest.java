@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.api.Coverage;
 import io.hedgerow.api.SearchResult;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -17,7 +18,7 @@ class SearchResultDecoderTest {
     private static SearchResult decode(String coverage) throws Exception {
         return SearchResultDecoder.decode(JSON.readTree("""
                 {"took_ms":1.5,"total_hits":{"value":0,"relation":"eq"},"tainted":false,"cache":"miss",
-                 "degraded":%s,"coverage":%s,"hits":[]}""".formatted(coverage.contains("degraded"), coverage)));
+                 "degraded":%s,"coverage":%s,"hits":[]}""".formatted(coverage.contains("degraded"), coverage)), List.of());
     }
 
     @Test

@@ -25,8 +25,9 @@ import picocli.CommandLine.Model.OptionSpec;
  * shares with {@code local} (the shape of the cluster) under {@code local}. Two options with one key
  * mean the same thing (e.g. {@code --data} of {@code local} and {@code local stop}).
  *
- * <p>Not configurable: {@code --help}, {@code --version}, {@code --config FILE} itself, and the
- * {@code config} and {@code help} commands. ({@code index --config} names the index's own JSON
+ * <p>Not configurable: {@code --help}, {@code --version}, {@code --config FILE} itself, the options
+ * of {@code hedgerow} that every command inherits ({@code --log-format}), and the {@code config} and
+ * {@code help} commands. ({@code index --config} names the index's own JSON
  * configuration, an option like any other: {@code index.config}.)
  */
 final class ConfigKeys {
@@ -95,12 +96,14 @@ final class ConfigKeys {
     }
 
     /**
-     * Whether an option has a key: all but help, version, {@code --config} and {@code --log-format}
-     * (read before the file, as logging starts before picocli: the flag or HEDGEROW_LOG_FORMAT set it).
+     * Whether an option has a key: all of a command's own but help, version and {@code --config}. An
+     * option every command inherits from {@code hedgerow} itself (such as {@code --log-format}) has none:
+     * it belongs to the process, not to one command, and is read before the file is (logging starts
+     * before picocli: the flag or {@code HEDGEROW_LOG_FORMAT} set it).
      */
     static boolean configurable(OptionSpec option) {
         return !option.usageHelp() && !option.versionHelp() && option.longestName().startsWith("--")
-                && !ConfigDefaultProvider.isConfigOption(option) && !option.longestName().equals(LogSetup.OPTION);
+                && !ConfigDefaultProvider.isConfigOption(option) && !option.inherited();
     }
 
     /** The option's long name without its leading dashes: its key within its section. */

@@ -105,6 +105,19 @@ class ConfigKeysTest {
         assertThat(keys.commands()).doesNotContainKeys("config", "help", "config print");
     }
 
+    @Test
+    void theOptionsEveryCommandInheritsHaveNoKey() {
+        ConfigKeys keys = ConfigKeys.of(HedgerowCli.newCommandLine(Map.of()).getCommandSpec());
+
+        for (String command : List.of("root", "local", "local stop", "leaf", "demo")) {
+            OptionSpec logFormat = keys.commands().get(command).findOption(LogSetup.OPTION);
+            assertThat(logFormat).as(command).isNotNull();
+            assertThat(ConfigKeys.configurable(logFormat)).as(command).isFalse();
+            assertThat(keys.keyOf(logFormat)).as(command).isNull();
+        }
+        assertThat(keys.keys()).noneMatch(key -> key.endsWith("." + LogSetup.OPTION.substring(2)));
+    }
+
     /** Null when a file's value arrives as the flag's; else what went wrong. */
     private String roundTrip(String path, OptionSpec option, String key) throws IOException {
         List<String> command = List.of(path.split(" "));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.hedgerow.api.CacheStatus;
+import io.hedgerow.api.Filter;
 import io.hedgerow.api.HedgeMode;
 import io.hedgerow.api.HedgerowClient;
 import io.hedgerow.api.Hit;
@@ -12,6 +13,7 @@ import io.hedgerow.api.QueryPriority;
 import io.hedgerow.api.SearchException;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SearchResult;
+import io.hedgerow.api.SortField;
 import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.api.TotalHits;
 import io.hedgerow.leaf.index.FieldSpec;
@@ -85,10 +87,11 @@ abstract class HedgerowClientContract {
         fields.put("title", FieldSpec.text(true, true));
         fields.put("body", FieldSpec.text(true, false));
         fields.put("lang", FieldSpec.keyword(true));
+        fields.put("n", FieldSpec.of(FieldSpec.Type.LONG, false));
         return new IndexConfig(null, fields, IndexConfig.UnknownFields.REJECT, List.of("title", "body"), "body", ROUTING);
     }
 
-    /** 300 documents, every one with "common" in its title and body, "lang" each language in turn. */
+    /** 300 documents, every one with "common" in its title and body, "lang" each language in turn, "n" its number. */
     static List<SourceDocument> documents() {
         List<SourceDocument> documents = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
@@ -96,6 +99,7 @@ abstract class HedgerowClientContract {
             fields.put("title", "common title " + i + (i % 7 == 0 ? " heron" : ""));
             fields.put("body", "common body of document " + i + (i % 3 == 0 ? " with a heron by the river" : ""));
             fields.put("lang", LANGUAGES.get(i % LANGUAGES.size()));
+            fields.put("n", Integer.toString(i));
             documents.add(new SourceDocument("d-" + i, fields, i + 1));
         }
         return documents;
@@ -126,19 +130,55 @@ abstract class HedgerowClientContract {
                 SearchRequest.builder("heron river").k(7).snippets(false).cache(false).build(),
                 SearchRequest.builder("title:heron OR lang:fr").k(50).exactTotalHits().cache(false).build(),
                 SearchRequest.builder("\"heron by the river\"").k(3).routing("it").cache(false).build())) {
-            SearchResult actual = client.search(request).join();
-            SearchResult expected = cluster.client().search(request).join();
-
-            assertThat(actual.hits()).as(request.query()).containsExactlyElementsOf(expected.hits());
-            assertThat(actual.totalHits()).as(request.query()).isEqualTo(expected.totalHits());
-            assertThat(actual.coverage().partitionsTotal()).isEqualTo(expected.coverage().partitionsTotal());
-            assertThat(actual.coverage().partitionsAnswered()).isEqualTo(expected.coverage().partitionsAnswered());
-            assertThat(actual.coverage().docsFraction()).isCloseTo(expected.coverage().docsFraction(), within(1e-6));
-            assertThat(actual.coverage().degraded()).isEqualTo(expected.coverage().degraded());
-            assertThat(actual.degraded()).isEqualTo(expected.degraded());
-            assertThat(actual.errors()).isEqualTo(expected.errors());
-            assertThat(actual.cache()).isEqualTo(expected.cache()).isEqualTo(CacheStatus.OFF);
+            assertAnswersAsTheRootInProcess(request);
         }
+    }
+
+    @Test
+    void filtersSortsAndPagesAsTheRootDoesInProcess() {
+        Filter germanBelow100OrFrench = new Filter.Bool(List.of(new Filter.Range("n", null, null, null, "200")),
+                List.of(Filter.term("lang", "de"), Filter.terms("lang", List.of("fr", "xx"))),
+                List.of(new Filter.Range("n", "100", null, "149", null)));
+        List<SearchRequest> requests = List.of(
+                SearchRequest.builder("common").filter(germanBelow100OrFrench).k(30).cache(false).build(),
+                SearchRequest.builder("heron").filter(Filter.exists("n")).sort(List.of(SortField.desc("n"))).k(12)
+                        .cache(false).build(),
+                SearchRequest.builder("heron").sort(List.of(SortField.desc(SortField.SCORE), SortField.asc("lang")))
+                        .k(9).cache(false).build(),
+                SearchRequest.builder("common").sort(List.of(SortField.asc("lang"), SortField.desc("n"))).from(7).k(5)
+                        .cache(false).build(),
+                SearchRequest.builder("heron").lang("de").k(5).cache(false).build());
+        for (SearchRequest request : requests) {
+            assertAnswersAsTheRootInProcess(request);
+        }
+
+        SearchRequest firstPage = requests.get(1);
+        List<Hit> first = cluster.client().search(firstPage).join().hits();
+        SearchRequest nextPage = firstPage.toBuilder().searchAfter(first.get(first.size() - 1).sort()).build();
+        SearchResult next = assertAnswersAsTheRootInProcess(nextPage);
+
+        assertThat(next.hits()).isNotEmpty().allSatisfy(hit -> {
+            assertThat(hit.sort()).hasSize(2);
+            assertThat((Long) hit.sort().get(0)).isLessThan((Long) first.get(first.size() - 1).sort().get(0));
+        });
+        assertThat(client.search(requests.get(3)).join().hits()).allSatisfy(hit -> assertThat(hit.score()).isNaN());
+    }
+
+    /** Asks {@code request} of the client under test and of the root in process, and compares the answers. */
+    private SearchResult assertAnswersAsTheRootInProcess(SearchRequest request) {
+        SearchResult actual = client.search(request).join();
+        SearchResult expected = cluster.client().search(request).join();
+
+        assertThat(actual.hits()).as(request.toString()).containsExactlyElementsOf(expected.hits());
+        assertThat(actual.totalHits()).as(request.toString()).isEqualTo(expected.totalHits());
+        assertThat(actual.coverage().partitionsTotal()).isEqualTo(expected.coverage().partitionsTotal());
+        assertThat(actual.coverage().partitionsAnswered()).isEqualTo(expected.coverage().partitionsAnswered());
+        assertThat(actual.coverage().docsFraction()).isCloseTo(expected.coverage().docsFraction(), within(1e-6));
+        assertThat(actual.coverage().degraded()).isEqualTo(expected.coverage().degraded());
+        assertThat(actual.degraded()).isEqualTo(expected.degraded());
+        assertThat(actual.errors()).isEqualTo(expected.errors());
+        assertThat(actual.cache()).isEqualTo(expected.cache()).isEqualTo(CacheStatus.OFF);
+        return actual;
     }
 
     @Test

@@ -6,13 +6,12 @@ import io.hedgerow.root.local.RunDirectory;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Kills (SIGKILL) or pauses (SIGSTOP) one leaf process of a local cluster: the primary or a replica
@@ -22,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * run directory's pid files, as the scenario faults find them ({@link LeafProcesses}).
  */
 public final class LeafNemesis implements Nemesis {
-    private static final long EXIT_PATIENCE_SECONDS = 10;
+    private static final Duration EXIT_PATIENCE = Duration.ofSeconds(10);
 
     private final URI root;
     private final RunDirectory run;
@@ -96,19 +95,8 @@ public final class LeafNemesis implements Nemesis {
     }
 
     private static void awaitExit(long pid) throws IOException {
-        Optional<ProcessHandle> process = ProcessHandle.of(pid);
-        if (process.isEmpty()) {
-            return;
-        }
-        try {
-            process.get().onExit().get(EXIT_PATIENCE_SECONDS, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IOException("pid " + pid + " still running " + EXIT_PATIENCE_SECONDS + "s after SIGKILL");
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IOException("waiting for pid " + pid + ": " + e.getCause(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for pid " + pid, e);
+        if (!LeafProcesses.awaitExit(pid, EXIT_PATIENCE)) {
+            throw new IOException("pid " + pid + " still running " + EXIT_PATIENCE.toSeconds() + "s after SIGKILL");
         }
     }
 }

@@ -9,9 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Kills the whole {@code ./hedgerow local} process with SIGKILL (its root, and with it every leaf,
@@ -24,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Only for a cluster in its own process: never for one embedded in the caller's JVM.
  */
 public final class RootNemesis implements Nemesis {
-    private static final long EXIT_PATIENCE_SECONDS = 30;
+    private static final Duration EXIT_PATIENCE = Duration.ofSeconds(30);
 
     private final RunDirectory run;
     private final String restartCommand;
@@ -99,19 +97,8 @@ public final class RootNemesis implements Nemesis {
     }
 
     private static void awaitExit(long pid) throws IOException {
-        Optional<ProcessHandle> process = ProcessHandle.of(pid);
-        if (process.isEmpty()) {
-            return;
-        }
-        try {
-            process.get().onExit().get(EXIT_PATIENCE_SECONDS, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IOException("pid " + pid + " still running " + EXIT_PATIENCE_SECONDS + "s after its cluster was killed");
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IOException("waiting for pid " + pid + ": " + e.getCause(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for pid " + pid, e);
+        if (!LeafProcesses.awaitExit(pid, EXIT_PATIENCE)) {
+            throw new IOException("pid " + pid + " still running " + EXIT_PATIENCE.toSeconds() + "s after its cluster was killed");
         }
     }
 }

@@ -87,6 +87,16 @@ public final class LeafProcesses {
         throw new IOException("pid " + pid + " still running " + seconds(AFTER_KILL.toNanos()) + " after SIGKILL");
     }
 
+    /**
+     * Waits up to {@code patience} for {@code pid} to exit; true when it has (or was not running).
+     *
+     * @throws IOException when interrupted, or the wait itself fails
+     */
+    public static boolean awaitExit(long pid, Duration patience) throws IOException {
+        Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        return process.isEmpty() || awaitExit(process.get(), patience);
+    }
+
     private static boolean awaitExit(ProcessHandle process, Duration patience) throws IOException {
         try {
             process.onExit().get(patience.toNanos(), TimeUnit.NANOSECONDS);

@@ -33,8 +33,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./hedgerow local} runs them), the set workload for 50 s while the leaf nemesis kills and
  * pauses primaries and replicas, then every id read back. Nothing acknowledged may be lost or come
  * back. On a failure the message carries the seed, the verdict and the history's file.
+ *
+ * <p>The timeout only catches a hang: the run's own bounds add up to about 3.5 minutes on a slow
+ * machine (start-up up to 60 s, the 50 s workload, a heal that waits up to 10 s for a killed leaf
+ * and restarts it, then up to 40 s for {@code /ready} and 40 s for the final reads).
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
 class LeafNemesisClusterTest {
     private static final long SEED = 11;
     private static final Duration STARTUP = Duration.ofSeconds(60);
