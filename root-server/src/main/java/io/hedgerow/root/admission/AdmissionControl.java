@@ -116,8 +116,8 @@ public final class AdmissionControl {
     public AdmissionControl(AdmissionSettings settings, Ticker ticker) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
-        this.queue = new AdmissionQueue<>(settings);
         this.gate = new ConcurrencyGate(settings);
+        this.queue = new AdmissionQueue<>(settings, gate::inflight);
         for (QueryPriority priority : QueryPriority.values()) {
             rejected.put(priority, new LongAdder());
         }

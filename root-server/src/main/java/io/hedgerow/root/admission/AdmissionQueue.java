@@ -3,6 +3,7 @@ package io.hedgerow.root.admission;
 import io.hedgerow.api.QueryPriority;
 import java.util.ArrayDeque;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -55,11 +56,15 @@ final class AdmissionQueue<T> {
     private final double batchShare;
     private final QueueDelayRule delayRule;
     private final long intervalNanos;
+    /** Searches running now: with the queue's, the searches outstanding that the delay rule watches. */
+    private final IntSupplier running;
     /** The queue delay of the last search to leave the queue, and when it left. */
     private long lastWaitNanos;
     private long lastWaitAtNanos;
 
-    AdmissionQueue(AdmissionSettings settings) {
+    /** @param running how many searches are running now (admitted and not yet ended) */
+    AdmissionQueue(AdmissionSettings settings, IntSupplier running) {
+        this.running = Objects.requireNonNull(running, "running");
         this.batchShare = settings.batchShare();
         this.intervalNanos = settings.queueInterval().toNanos();
         this.delayRule = new QueueDelayRule(settings.queueTarget().toNanos(), intervalNanos);
@@ -75,7 +80,7 @@ final class AdmissionQueue<T> {
         Entry<T> oldest = oldest();
         if (oldest != null) {
             // The oldest waiting search has waited at least this long: a lower bound of its delay.
-            delayRule.observe(nowNanos - oldest.enqueuedNanos, nowNanos);
+            delayRule.observe(nowNanos - oldest.enqueuedNanos, nowNanos, outstanding(), false);
         }
         boolean isBatch = entry.priority == QueryPriority.BATCH;
         int room = isBatch ? (int) Math.floor(capacity * batchShare) : capacity;
@@ -111,7 +116,7 @@ final class AdmissionQueue<T> {
         long waited = nowNanos - next.enqueuedNanos;
         lastWaitNanos = waited;
         lastWaitAtNanos = nowNanos;
-        delayRule.observe(waited, nowNanos);
+        delayRule.observe(waited, nowNanos, outstanding(), true);
         if (isEmpty()) {
             emptied();
         }
@@ -154,6 +159,10 @@ final class AdmissionQueue<T> {
             return b;
         }
         return b == null || a.enqueuedNanos <= b.enqueuedNanos ? a : b;
+    }
+
+    private int outstanding() {
+        return size() + running.getAsInt();
     }
 
     int size() {

@@ -12,14 +12,20 @@ package io.hedgerow.root.admission;
  * least delay over each interval of {@code intervalNanos}, fed the delay of each search as it leaves
  * the queue and the age of the oldest waiting one as each search arrives) and its exit (one delay
  * below the target, or an empty queue, ends it), but it sheds only a standing delay that also
- * <em>keeps growing</em>: the least delay rose by at least the target from each interval to the next
- * over {@link #GROWING_INTERVALS} intervals in a row. The reason: a closed loop of more clients than
- * the concurrency limit holds a standing queue by construction (each client waits for its own answer,
- * so the queue never outgrows the connections), and refusing it would only make its clients send
- * again; the issue asks that such a loop, up to 256 connections, see no refusal. An open loop over
- * capacity grows the delay by the excess every interval, which this catches within a few intervals.
- * Once shedding, the rule refuses every arrival until a search leaves the queue within the target or
- * the queue empties, as CoDel's dropping state ends.
+ * <em>keeps growing because more searches arrive than end</em>, over {@link #GROWING_INTERVALS}
+ * intervals in a row: from each interval to the next, the least delay rose by at least the target
+ * and the least number of searches outstanding (queued or running) rose by at least what it takes
+ * to explain that rise at the rate searches left the queue (that rate times the target).
+ *
+ * <p>The second condition is what tells a closed loop from an overload. A closed loop of more
+ * clients than the concurrency limit holds a standing queue by construction, and its delay can grow
+ * for a while (the searches slow down, the limit falls), but its outstanding searches cannot: each
+ * client waits for its own answer, so there are never more than its connections. Refusing it would
+ * only make its clients send again (the issue asks that such a loop, up to 256 connections, see no
+ * refusal; on Europarl at 64 connections the delay alone shed a burst of about 30 searches every few
+ * seconds). An open loop over capacity grows both by its excess every interval, which this catches
+ * within a few intervals. Once shedding, the rule refuses every arrival until a search leaves the
+ * queue within the target or the queue empties, as CoDel's dropping state ends.
  *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: its owner ({@link AdmissionQueue}) calls it
  * under its lock. Time comes only from the arguments (ticker readings of one ticker); no clock,
@@ -36,8 +42,12 @@ final class QueueDelayRule {
     /** Start of the interval being measured; NONE while no standing delay is seen. */
     private long windowStartNanos = NONE;
     private long windowMinNanos;
+    private int windowMinOutstanding;
+    /** Searches that left the queue in the interval being measured. */
+    private int windowDepartures;
     /** The least delay of the last closed interval; NONE when there is none. */
     private long lastMinNanos = NONE;
+    private int lastMinOutstanding;
     /** Closed intervals in a row whose least delay rose by the target over the one before. */
     private int risingIntervals;
     private boolean shedding;
@@ -55,35 +65,45 @@ final class QueueDelayRule {
     }
 
     /**
-     * A search waited {@code delayNanos} in the queue (it left it, or it is the oldest still waiting)
-     * as of {@code nowNanos}.
+     * A search that waits or waited {@code delayNanos} (it left the queue, or it is the oldest still
+     * waiting) as of {@code nowNanos}, when {@code outstanding} searches were queued or running.
+     *
+     * @param departed true when the search is leaving the queue now
      */
-    void observe(long delayNanos, long nowNanos) {
+    void observe(long delayNanos, long nowNanos, int outstanding, boolean departed) {
         if (delayNanos < targetNanos) {
             reset(); // the queue is drained in time: a burst, not a standing queue
             return;
         }
+        if (windowStartNanos != NONE && nowNanos - windowStartNanos >= intervalNanos) {
+            closeWindow();
+            windowStartNanos = NONE;
+        }
         if (windowStartNanos == NONE) {
             windowStartNanos = nowNanos;
             windowMinNanos = delayNanos;
-            return;
-        }
-        if (nowNanos - windowStartNanos >= intervalNanos) {
-            closeWindow();
-            windowStartNanos = nowNanos;
-            windowMinNanos = delayNanos;
+            windowMinOutstanding = outstanding;
+            windowDepartures = 0;
         } else {
             windowMinNanos = Math.min(windowMinNanos, delayNanos);
+            windowMinOutstanding = Math.min(windowMinOutstanding, outstanding);
+        }
+        if (departed) {
+            windowDepartures++;
         }
     }
 
     private void closeWindow() {
-        if (lastMinNanos != NONE && windowMinNanos - lastMinNanos >= targetNanos) {
+        // The backlog that delays the searches behind it by the target at the rate they left the queue.
+        long backlogOfTarget = Math.max(1, (long) Math.ceil((double) windowDepartures * targetNanos / intervalNanos));
+        if (lastMinNanos != NONE && windowMinNanos - lastMinNanos >= targetNanos
+                && windowMinOutstanding - lastMinOutstanding >= backlogOfTarget) {
             risingIntervals++;
         } else {
             risingIntervals = 0;
         }
         lastMinNanos = windowMinNanos;
+        lastMinOutstanding = windowMinOutstanding;
         if (risingIntervals >= GROWING_INTERVALS) {
             shedding = true;
         }

@@ -246,6 +246,51 @@ class AdmissionQueueTest {
         assertThat(admission.rejected(QueryPriority.INTERACTIVE)).isZero();
     }
 
+    @Test
+    void aClosedLoopWhoseSearchesSlowDownIsNeverRefused() {
+        AdmissionControl admission = fixed(4, 10_000);
+        // 32 clients, each sending again as soon as it is answered. A search ends every millisecond,
+        // then every 2, 3... up to 6 ms, one more every 50 ms (the leaves slow down): the queue delay
+        // grows by more than the target over several intervals in a row, as an overload's would, but
+        // the searches outstanding stay at 32.
+        List<Permit> running = new ArrayList<>();
+        List<Started> waiting = new ArrayList<>();
+        for (int client = 0; client < 32; client++) {
+            Started waiter = new Started();
+            Admission arrival = arrive(admission, waiter);
+            if (arrival instanceof Admitted admitted) {
+                running.add(admitted.permit());
+            } else {
+                waiting.add(waiter);
+            }
+        }
+        long startNanos = ticker.nanoTime();
+        long slowestWaitNanos = 0;
+        while (ticker.nanoTime() - startNanos < 3_000 * MS) {
+            long elapsedMs = (ticker.nanoTime() - startNanos) / MS;
+            ticker.advanceMillis(1 + Math.min(5, elapsedMs / 50));
+            running.remove(0).release(Outcome.SUCCESS, ticker.nanoTime());
+            for (var it = waiting.iterator(); it.hasNext();) {
+                Started w = it.next();
+                if (w.permit != null) {
+                    running.add(w.permit);
+                    it.remove();
+                }
+            }
+            slowestWaitNanos = Math.max(slowestWaitNanos, admission.lastWaitNanos());
+            Started again = new Started();
+            Admission arrival = arrive(admission, again);
+            assertThat(arrival).as("at %d ms", elapsedMs).isNotInstanceOf(Refused.class);
+            if (arrival instanceof Admitted admitted) {
+                running.add(admitted.permit());
+            } else {
+                waiting.add(again);
+            }
+        }
+        assertThat(slowestWaitNanos).as("the delay grew from 28 ms to 6 x 28").isEqualTo(168 * MS);
+        assertThat(admission.rejected(QueryPriority.INTERACTIVE)).isZero();
+    }
+
     /**
      * Vegas, the default, sees each search's latency from when it left the queue: 300 closed-loop
      * clients over a limit of 64, every search taking 2 ms once it runs, keep a standing queue at

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The CoDel rule scripted in milliseconds: target 5 ms, interval 100 ms. Each observation is a
- * search's queue delay at a time; the rule sheds only a standing delay that keeps growing.
+ * search leaving the queue: its queue delay at a time, and the searches outstanding then; the rule
+ * sheds only a standing delay that keeps growing with the searches outstanding.
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class QueueDelayRuleTest {
@@ -17,10 +18,15 @@ class QueueDelayRuleTest {
 
     private final QueueDelayRule rule = new QueueDelayRule(5 * MS, 100 * MS);
 
-    /** One observation every 10 ms from {@code fromMs} to {@code toMs}, the delay rising linearly. */
+    /**
+     * One search leaving the queue every 10 ms from {@code fromMs} to {@code toMs}, the delay rising
+     * linearly; the searches outstanding rise with the delay, as in an open loop (one search more
+     * waiting for each 10 ms of delay, the time one takes).
+     */
     private void observe(long fromMs, long toMs, long delayAtFromMs, double delayPerMs) {
         for (long t = fromMs; t <= toMs; t += 10) {
-            rule.observe((long) ((delayAtFromMs + (t - fromMs) * delayPerMs) * MS), t * MS);
+            double delayMs = delayAtFromMs + (t - fromMs) * delayPerMs;
+            rule.observe((long) (delayMs * MS), t * MS, (int) (delayMs / 10), true);
         }
     }
 
@@ -37,7 +43,7 @@ class QueueDelayRuleTest {
     void aStandingDelayThatDoesNotGrowIsNeverShed() {
         // A closed loop of more clients than the limit: 50 ms of queue delay, give or take 3 ms, for 10 s.
         for (long t = 0; t <= 10_000; t += 10) {
-            rule.observe((50 + (t / 10) % 7 - 3) * MS, t * MS);
+            rule.observe((50 + (t / 10) % 7 - 3) * MS, t * MS, 64, true);
             assertThat(rule.shedding()).as("at %d ms", t).isFalse();
         }
     }
@@ -51,10 +57,36 @@ class QueueDelayRuleTest {
     }
 
     @Test
+    void aClosedLoopWhoseDelayGrowsIsNotShedForItsSearchesOutstandingDoNot() {
+        // 64 clients over a limit of 32, a search leaving the queue every millisecond; for 400 ms the
+        // searches slow down and the delay climbs by a millisecond every 10 ms, but the searches
+        // outstanding stay at the 64 connections, give or take two in transit between an answer and
+        // the client's next search.
+        for (long t = 0; t <= 2_000; t++) {
+            long delayMs = 30 + (t < 400 ? t / 10 : 40);
+            rule.observe(delayMs * MS, t * MS, 62 + (int) (t * 7 % 3), true);
+            assertThat(rule.shedding()).as("at %d ms", t).isFalse();
+        }
+    }
+
+    @Test
+    void theSameDelayGrowingWithTheSearchesOutstandingIsShed() {
+        // As above, but an open loop: the searches outstanding grow with the delay (a millisecond of
+        // delay per search more, at one search leaving the queue per millisecond).
+        long t;
+        for (t = 0; t <= 400 && !rule.shedding(); t++) {
+            long delayMs = 30 + t / 10;
+            rule.observe(delayMs * MS, t * MS, 62 + (int) delayMs, true);
+        }
+        assertThat(rule.shedding()).isTrue();
+        assertThat(t).as("within a few intervals").isLessThanOrEqualTo(301);
+    }
+
+    @Test
     void oneDelayUnderTheTargetEndsTheShedding() {
         observe(0, 300, 6, 1.0);
         assertThat(rule.shedding()).isTrue();
-        rule.observe(4 * MS, 310 * MS);
+        rule.observe(4 * MS, 310 * MS, 1, true);
         assertThat(rule.shedding()).isFalse();
     }
 
