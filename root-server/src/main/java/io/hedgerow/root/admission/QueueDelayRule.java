@@ -33,7 +33,7 @@ package io.hedgerow.root.admission;
  */
 final class QueueDelayRule {
     /** Intervals in a row over which the least delay must rise by the target before arrivals are refused. */
-    static final int GROWING_INTERVALS = 2;
+    static final int GROWING_INTERVALS = 3;
 
     private static final long NONE = Long.MIN_VALUE;
 

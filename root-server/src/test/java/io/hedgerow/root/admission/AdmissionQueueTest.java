@@ -185,7 +185,7 @@ class AdmissionQueueTest {
         }
         assertThat(refused).as("refused once the delay kept growing, at %d ms", t)
                 .isEqualTo(new Refused(Refusal.STANDING_DELAY));
-        assertThat(t).as("within a few intervals").isLessThanOrEqualTo(400);
+        assertThat(t).as("within a few intervals").isLessThanOrEqualTo(500);
         assertThat(admission.refused(Refusal.QUEUE_FULL)).isZero();
         assertThat(admission.refused(Refusal.DEADLINE)).isZero();
 

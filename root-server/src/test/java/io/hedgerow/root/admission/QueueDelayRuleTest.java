@@ -31,12 +31,12 @@ class QueueDelayRuleTest {
     }
 
     @Test
-    void shedsOnceTheStandingDelayHasRisenByTheTargetOverTwoIntervalsInARow() {
+    void shedsOnceTheStandingDelayHasRisenByTheTargetOverThreeIntervalsInARow() {
         // An open loop at twice the capacity: the delay grows by a millisecond every millisecond.
-        observe(0, 200, 6, 1.0);
-        assertThat(rule.shedding()).as("two intervals closed, one rise").isFalse();
-        observe(210, 300, 216, 1.0);
-        assertThat(rule.shedding()).as("the third interval closes on a second rise").isTrue();
+        observe(0, 300, 6, 1.0);
+        assertThat(rule.shedding()).as("three intervals closed, two rises").isFalse();
+        observe(310, 400, 316, 1.0);
+        assertThat(rule.shedding()).as("the fourth interval closes on a third rise").isTrue();
     }
 
     @Test
@@ -79,24 +79,24 @@ class QueueDelayRuleTest {
             rule.observe(delayMs * MS, t * MS, 62 + (int) delayMs, true);
         }
         assertThat(rule.shedding()).isTrue();
-        assertThat(t).as("within a few intervals").isLessThanOrEqualTo(301);
+        assertThat(t).as("within a few intervals").isLessThanOrEqualTo(401);
     }
 
     @Test
     void oneDelayUnderTheTargetEndsTheShedding() {
-        observe(0, 300, 6, 1.0);
+        observe(0, 400, 6, 1.0);
         assertThat(rule.shedding()).isTrue();
-        rule.observe(4 * MS, 310 * MS, 1, true);
+        rule.observe(4 * MS, 410 * MS, 1, true);
         assertThat(rule.shedding()).isFalse();
     }
 
     @Test
     void anEmptyQueueEndsTheShedding() {
-        observe(0, 300, 6, 1.0);
+        observe(0, 400, 6, 1.0);
         assertThat(rule.shedding()).isTrue();
         rule.queueEmptied();
         assertThat(rule.shedding()).isFalse();
-        observe(310, 400, 300, 1.0);
+        observe(410, 500, 400, 1.0);
         assertThat(rule.shedding()).as("the history went with the queue").isFalse();
     }
 
