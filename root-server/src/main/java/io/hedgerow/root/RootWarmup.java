@@ -30,7 +30,8 @@ import javax.net.ssl.SSLContext;
  *
  * <p>The queries come from the index itself, whatever it is: a match-all search's stored fields
  * give words, and each word makes a term, two words an OR, a phrase and an AND, eight an OR, and a
- * prefix, the shapes users send. Searches go {@code cache=false}, four at a time, until their rate stops rising
+ * prefix, the shapes users send, each query a new one ({@link #query}). Searches go {@code
+ * cache=false}, four at a time, until their rate stops rising
  * ({@link WarmupConvergence}: no 2 s window 10% better than the best for 10 s) or the longest
  * warm-up allowed has passed.
  *
@@ -41,6 +42,7 @@ final class RootWarmup {
     private static final Pattern WORD = Pattern.compile("\\p{L}{4,12}");
     private static final int CONCURRENCY = 4;
     private static final int MAX_WORDS = 200;
+    private static final int SHAPES = 6;
 
     private final HttpClient client;
     private final String base;
@@ -69,7 +71,7 @@ final class RootWarmup {
         long end = start + longest.toNanos();
         WarmupConvergence convergence = new WarmupConvergence(start, WINDOW_NANOS, STABLE_WINDOWS, IMPROVEMENT);
         AtomicBoolean done = new AtomicBoolean();
-        List<String> queries = queries(send("*:*&k=50&stored_fields=true&snippets=true").join());
+        List<String> words = words(send("*:*&k=50&stored_fields=true&snippets=true").join());
         AtomicLong searches = new AtomicLong();
         AtomicLong failures = new AtomicLong();
         List<Thread> loops = new ArrayList<>();
@@ -77,7 +79,7 @@ final class RootWarmup {
             int offset = i;
             loops.add(Thread.ofPlatform().daemon().name("root-warmup-" + i).start(() -> {
                 for (int n = offset; !done.get() && nanoTime.getAsLong() - end < 0; n += CONCURRENCY) {
-                    String query = queries.get(n % queries.size());
+                    String query = query(words, n);
                     String body = send(URLEncoder.encode(query, StandardCharsets.UTF_8)
                             + (n % 3 == 0 ? "&k=100" : "") + (n % 5 == 0 ? "&snippets=false" : "")).join();
                     searches.incrementAndGet();
@@ -97,7 +99,8 @@ final class RootWarmup {
         for (Thread loop : loops) {
             loop.join();
         }
-        return new Outcome(searches.get(), failures.get(), queries.size(), nanoTime.getAsLong() - start, done.get());
+        return new Outcome(searches.get(), failures.get(), (int) Math.min(searches.get(), distinctQueries(words)),
+                nanoTime.getAsLong() - start, done.get());
     }
 
     /** The body of a 200 answer, or null for anything else. */
@@ -107,8 +110,8 @@ final class RootWarmup {
                 .handle((response, failure) -> failure == null && response.statusCode() == 200 ? response.body() : null);
     }
 
-    /** Queries of the shapes users send, from the words of a result's text; just {@code *:*} without any. */
-    static List<String> queries(String resultJson) {
+    /** Words of a result's text (letters only, 4 to 12 of them, lower-cased, at most {@value #MAX_WORDS}). */
+    static List<String> words(String resultJson) {
         Set<String> words = new LinkedHashSet<>();
         if (resultJson != null) {
             Matcher matcher = WORD.matcher(resultJson);
@@ -116,24 +119,48 @@ final class RootWarmup {
                 words.add(matcher.group().toLowerCase(Locale.ROOT));
             }
         }
-        List<String> list = new ArrayList<>(words);
-        List<String> queries = new ArrayList<>();
-        for (int i = 0; i + 1 < list.size(); i++) {
-            String a = list.get(i);
-            String b = list.get(i + 1);
-            queries.add(a);
-            queries.add(a + " " + b);
-            queries.add("\"" + a + " " + b + "\"");
-            queries.add("+" + a + " +" + b);
-            queries.add(a.substring(0, 4) + "*");
-            if (i + 8 <= list.size()) {
-                queries.add(String.join(" ", list.subList(i, i + 8)));
+        return List.copyOf(words);
+    }
+
+    /** How many distinct queries {@link #query} makes of {@code words}. */
+    static long distinctQueries(List<String> words) {
+        return words.size() < 2 ? 1 : (long) SHAPES * words.size() * (words.size() - 1);
+    }
+
+    /**
+     * The {@code n}th warm-up query, of the shapes users send: a term, an OR of two, a phrase, an AND
+     * of two, a prefix, an OR of eight. Every query is new until {@link #distinctQueries} have been
+     * sent: each pass over the words pairs each one with a different partner. Repeating a short list
+     * would warm only the caches' hits; a real load mostly misses them (the leaves' parsed-query
+     * cache, the root's known-safe queries), and the paths behind the misses (parsing, cost
+     * estimation, canaries) then compiled while serving the first real load step. Just {@code *:*}
+     * with fewer than two words.
+     */
+    static String query(List<String> words, long n) {
+        int w = words.size();
+        if (w < 2) {
+            return "*:*";
+        }
+        int shape = (int) (n % SHAPES);
+        long pair = n / SHAPES;
+        int i = (int) (pair % w);
+        int j = (int) ((i + 1 + (pair / w) % (w - 1)) % w);
+        String a = words.get(i);
+        String b = words.get(j);
+        return switch (shape) {
+            case 0 -> a;
+            case 1 -> a + " " + b;
+            case 2 -> "\"" + a + " " + b + "\"";
+            case 3 -> "+" + a + " +" + b;
+            case 4 -> a.substring(0, 4) + "*";
+            default -> {
+                StringBuilder or = new StringBuilder(b);
+                for (int k = 1; k < 8; k++) {
+                    or.append(' ').append(words.get((i + k) % w));
+                }
+                yield or.toString();
             }
-        }
-        if (queries.isEmpty()) {
-            queries.add("*:*");
-        }
-        return queries;
+        };
     }
 
     static String describe(Outcome outcome, Duration longest) {
