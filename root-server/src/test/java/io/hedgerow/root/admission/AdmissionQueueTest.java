@@ -206,24 +206,24 @@ class AdmissionQueueTest {
         assertThat(arrive(admission, new Started())).as("an empty queue sheds nothing").isInstanceOf(Admitted.class);
     }
 
-    @Test
-    void aClosedLoopOfMoreClientsThanTheLimitIsNeverRefused() {
-        AdmissionControl admission = fixed(4, 10_000);
-        // 32 clients, each sending again as soon as it is answered; a search takes 4 ms.
-        List<Permit> running = new ArrayList<>();
-        List<Started> waiting = new ArrayList<>();
-        for (int client = 0; client < 32; client++) {
-            Started waiter = new Started();
-            Admission arrival = arrive(admission, waiter);
-            if (arrival instanceof Admitted admitted) {
-                running.add(admitted.permit());
-            } else {
-                assertThat(arrival).isInstanceOf(Queued.class);
-                waiting.add(waiter);
+    /**
+     * Closed-loop clients, scripted: each sends again as soon as its search ends. The first to
+     * start ends first (the searches take the same time).
+     */
+    private final class ClosedLoop {
+        private final AdmissionControl admission;
+        private final List<Permit> running = new ArrayList<>();
+        private final List<Started> waiting = new ArrayList<>();
+
+        ClosedLoop(AdmissionControl admission, int clients) {
+            this.admission = admission;
+            for (int client = 0; client < clients; client++) {
+                send("client " + client);
             }
         }
-        for (int round = 0; round < 2_000; round++) { // 8 s: every 1 ms one search ends and its client sends again
-            ticker.advanceMillis(1);
+
+        /** The oldest running search ends now; its client's next search must not be refused. */
+        void oneEndsAndItsClientSendsAgain(String when) {
             running.remove(0).release(Outcome.SUCCESS, ticker.nanoTime());
             for (var it = waiting.iterator(); it.hasNext();) {
                 Started w = it.next();
@@ -232,14 +232,29 @@ class AdmissionQueueTest {
                     it.remove();
                 }
             }
-            Started again = new Started();
-            Admission arrival = arrive(admission, again);
-            assertThat(arrival).as("round %d", round).isNotInstanceOf(Refused.class);
+            send(when);
+        }
+
+        private void send(String when) {
+            Started waiter = new Started();
+            Admission arrival = arrive(admission, waiter);
+            assertThat(arrival).as(when).isNotInstanceOf(Refused.class);
             if (arrival instanceof Admitted admitted) {
                 running.add(admitted.permit());
             } else {
-                waiting.add(again);
+                waiting.add(waiter);
             }
+        }
+    }
+
+    @Test
+    void aClosedLoopOfMoreClientsThanTheLimitIsNeverRefused() {
+        AdmissionControl admission = fixed(4, 10_000);
+        // 32 clients, each sending again as soon as it is answered; a search takes 4 ms.
+        ClosedLoop loop = new ClosedLoop(admission, 32);
+        for (int round = 0; round < 2_000; round++) { // 8 s: every 1 ms one search ends and its client sends again
+            ticker.advanceMillis(1);
+            loop.oneEndsAndItsClientSendsAgain("round " + round);
         }
         assertThat(admission.queued()).as("a standing queue of 28").isEqualTo(28);
         assertThat(admission.lastWaitNanos()).isEqualTo(28 * MS);
@@ -253,39 +268,14 @@ class AdmissionQueueTest {
         // then every 2, 3... up to 6 ms, one more every 50 ms (the leaves slow down): the queue delay
         // grows by more than the target over several intervals in a row, as an overload's would, but
         // the searches outstanding stay at 32.
-        List<Permit> running = new ArrayList<>();
-        List<Started> waiting = new ArrayList<>();
-        for (int client = 0; client < 32; client++) {
-            Started waiter = new Started();
-            Admission arrival = arrive(admission, waiter);
-            if (arrival instanceof Admitted admitted) {
-                running.add(admitted.permit());
-            } else {
-                waiting.add(waiter);
-            }
-        }
+        ClosedLoop loop = new ClosedLoop(admission, 32);
         long startNanos = ticker.nanoTime();
         long slowestWaitNanos = 0;
         while (ticker.nanoTime() - startNanos < 3_000 * MS) {
             long elapsedMs = (ticker.nanoTime() - startNanos) / MS;
             ticker.advanceMillis(1 + Math.min(5, elapsedMs / 50));
-            running.remove(0).release(Outcome.SUCCESS, ticker.nanoTime());
-            for (var it = waiting.iterator(); it.hasNext();) {
-                Started w = it.next();
-                if (w.permit != null) {
-                    running.add(w.permit);
-                    it.remove();
-                }
-            }
+            loop.oneEndsAndItsClientSendsAgain("at " + elapsedMs + " ms");
             slowestWaitNanos = Math.max(slowestWaitNanos, admission.lastWaitNanos());
-            Started again = new Started();
-            Admission arrival = arrive(admission, again);
-            assertThat(arrival).as("at %d ms", elapsedMs).isNotInstanceOf(Refused.class);
-            if (arrival instanceof Admitted admitted) {
-                running.add(admitted.permit());
-            } else {
-                waiting.add(again);
-            }
         }
         assertThat(slowestWaitNanos).as("the delay grew from 28 ms to 6 x 28").isEqualTo(168 * MS);
         assertThat(admission.rejected(QueryPriority.INTERACTIVE)).isZero();
