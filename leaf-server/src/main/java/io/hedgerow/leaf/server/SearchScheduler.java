@@ -427,7 +427,7 @@ final class SearchScheduler implements AutoCloseable {
     private void work(boolean lane) {
         Worker worker = new Worker(lane);
         currentWorker.set(worker);
-        TaskCpuTime.Start cpuStart = cpuTime.startsOnThisThread();
+        cpuTime.startsOnThisThread();
         List<Queued> expired = new ArrayList<>();
         Queued ended = null;
         while (!closed) {
@@ -444,7 +444,6 @@ final class SearchScheduler implements AutoCloseable {
             }
             expired.clear();
             if (next != null) {
-                cpuStart.taskLeftQueue();
                 runSafely(next.work());
                 ended = lane ? null : next;
             }

@@ -33,7 +33,7 @@ import org.apache.lucene.search.TopScoreDocCollector;
  * <p><b>A cheap search runs in one pass.</b> With lanes on, a search estimated cheap runs whole on
  * the worker that took it: each segment scored in one window, as Lucene's own search does, reading
  * no clock while it runs (only the leaf's ticker, when it checks for a cancel or its deadline
- * between segments), and its CPU time from two readings, as it leaves the queue and as it answers
+ * between segments), and its CPU time from two readings, as its service starts and as it answers
  * ({@link TaskCpuTime}). So a search pays for slicing only when it is expected to be long.
  * What that gives up: a search the estimate calls cheap that turns out long holds its worker to the
  * end rather than moving to the lane after a slice (the estimate is an upper bound of the postings
@@ -300,7 +300,7 @@ final class SearchTask extends LeafTask {
             cpuNanos = budget.cpuNanos();
             slices = budget.slices();
         } else {
-            // In one pass (or before the search began): the work clock since the task left the queue.
+            // In one pass (or before the search began): the work clock since its service started.
             TaskCpuTime cpuTime = leaf.scheduler().cpuTime();
             cpuNanos = inline ? cpuTime.workClock().nanoTime() - inlineStartNanos : cpuTime.taskCpuNanos();
             slices = 1;

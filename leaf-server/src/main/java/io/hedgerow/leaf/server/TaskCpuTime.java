@@ -4,10 +4,11 @@ import io.hedgerow.common.time.Ticker;
 
 /**
  * The work-clock time (the worker's thread CPU time, {@link ThreadCpuClock}) of the task each
- * worker runs: two readings for a task that runs in one go, as it leaves the queue ({@link
- * Start#taskLeftQueue}) and as it answers ({@link #taskCpuNanos}). So taking a task (locks, waking
- * from a park) is not charged to it and its CPU time stays within its service time; what a worker
- * does after its task answered is charged to no task. A sliced search measures its slices itself
+ * worker runs: two readings for a task that runs in one go, as its service starts ({@link
+ * #serviceStarts}, just after the task reads its service clock) and as it answers ({@link
+ * #taskCpuNanos}). So taking a task (locks, waking from a park) is not charged to it and its CPU
+ * time stays within its service time; what a worker does after its task answered is charged to no
+ * task. A sliced search measures its slices itself
  * ({@link SliceBudget}), from the same start ({@link #taskStartNanos}).
  *
  * <p><b>Assumptions and guarantees.</b> Each worker's start is its own ({@link #startsOnThisThread}),
@@ -16,8 +17,8 @@ import io.hedgerow.common.time.Ticker;
  * a task itself) there is no start: {@link #taskCpuNanos} is 0 there.
  */
 final class TaskCpuTime {
-    /** A worker's start: the work clock when its current task left the queue. */
-    static final class Start {
+    /** A worker's start: the work clock when its current task's service started. */
+    private static final class Start {
         private final Ticker workClock;
         private long taskStartNanos;
 
@@ -25,8 +26,7 @@ final class TaskCpuTime {
             this.workClock = workClock;
         }
 
-        /** The worker took a task: its CPU time starts now. */
-        void taskLeftQueue() {
+        private void serviceStarts() {
             taskStartNanos = workClock.nanoTime();
         }
     }
@@ -39,11 +39,21 @@ final class TaskCpuTime {
         this.workClock = workClock;
     }
 
-    /** Makes the calling thread a worker whose tasks are measured; it calls {@link Start#taskLeftQueue} per task. */
-    Start startsOnThisThread() {
-        Start start = new Start(workClock);
-        starts.set(start);
-        return start;
+    /** Makes the calling thread a worker whose tasks are measured. */
+    void startsOnThisThread() {
+        starts.set(new Start(workClock));
+    }
+
+    /**
+     * The calling worker's task started its service (it read its service clock): its CPU time
+     * starts now, after that reading, so it stays within the service time. Nothing on a thread that
+     * is not a worker.
+     */
+    void serviceStarts() {
+        Start start = starts.get();
+        if (start != null) {
+            start.serviceStarts();
+        }
     }
 
     /** What each worker's slices are measured on; read it on the worker that runs the slice. */
@@ -52,7 +62,7 @@ final class TaskCpuTime {
     }
 
     /**
-     * The work clock when the calling worker's current task left the queue (what a sliced search's
+     * The work clock when the calling worker's current task's service started (what a sliced search's
      * first slice is measured from); no reading of the clock. On a thread that is not a worker, a
      * reading now.
      */
