@@ -169,6 +169,7 @@ public final class RootServer implements AutoCloseable {
             return "no warm-up";
         }
         readiness.warming("warming up: searching through its own HTTP port until its search rate stops rising"
+                + " and the JIT compilers of the root and its leaves go quiet"
                 + " (at most " + Durations.format(longest) + ")");
         SSLContext tls;
         try {
@@ -177,7 +178,8 @@ public final class RootServer implements AutoCloseable {
             readiness.markWarm();
             return "no warm-up: " + e.getMessage();
         }
-        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), tls, System::nanoTime).run(longest);
+        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), tls, System::nanoTime,
+                new CompileTimes(fanOut.cluster())).run(longest);
         readiness.markWarm();
         return RootWarmup.describe(outcome, longest);
     }

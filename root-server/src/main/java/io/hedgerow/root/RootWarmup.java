@@ -1,5 +1,6 @@
 package io.hedgerow.root;
 
+import io.hedgerow.common.policy.CompilationQuiet;
 import io.hedgerow.common.policy.WarmupConvergence;
 import io.hedgerow.common.time.Durations;
 import java.net.URI;
@@ -13,11 +14,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -32,8 +35,12 @@ import javax.net.ssl.SSLContext;
  * give words, and each word makes a term, two words an OR, a phrase and an AND, eight an OR, and a
  * prefix, the shapes users send, each query a new one ({@link #query}). Searches go {@code
  * cache=false}, four at a time, until their rate stops rising
- * ({@link WarmupConvergence}: no 2 s window 10% better than the best for 10 s) or the longest
- * warm-up allowed has passed.
+ * ({@link WarmupConvergence}: no 2 s window 10% better than the best for 10 s) and the JIT
+ * compilers of the root and its leaves have gone quiet ({@link CompilationQuiet}: each compiled
+ * for at most 5% of two 2 s intervals in a row), or the longest warm-up allowed has passed. The rate
+ * alone stopped too soon: with five JVMs on two cores the compilers themselves held the rate down,
+ * so it levelled off while each still compiled for most of a core, and the first load step after
+ * {@code /ready} paid for the rest.
  *
  * <p><b>Assumptions and guarantees.</b> Runs on the caller's thread and blocks it for about the
  * duration; never throws for a failed search (a warm-up that cannot search reports what it did).
@@ -47,22 +54,35 @@ final class RootWarmup {
     private final HttpClient client;
     private final String base;
     private final LongSupplier nanoTime;
+    private final Supplier<Map<String, Long>> compileTimes;
 
-    /** @param tls the root's own TLS context to trust when its API serves HTTPS; null for plain HTTP */
-    RootWarmup(String host, int port, SSLContext tls, LongSupplier nanoTime) {
+    /**
+     * @param tls          the root's own TLS context to trust when its API serves HTTPS; null for plain HTTP
+     * @param compileTimes each JVM's total JIT compilation time in ms, by name ({@link CompileTimes})
+     */
+    RootWarmup(String host, int port, SSLContext tls, LongSupplier nanoTime, Supplier<Map<String, Long>> compileTimes) {
         this.base = (tls == null ? "http://" : "https://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port
                 + "/search?cache=false&q=";
         HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
         this.client = (tls == null ? builder : builder.sslContext(tls)).build();
         this.nanoTime = nanoTime;
+        this.compileTimes = compileTimes;
     }
 
     private static final long WINDOW_NANOS = 2_000_000_000L;
     private static final int STABLE_WINDOWS = 5;
     private static final double IMPROVEMENT = 0.10;
+    private static final long JIT_READING_MILLIS = 2_000;
+    private static final double JIT_BUSY = 0.05;
+    private static final int JIT_QUIET_READINGS = 2;
 
-    /** What a warm-up did. */
-    record Outcome(long searches, long failures, int queries, long nanos, boolean converged) {
+    /**
+     * What a warm-up did.
+     *
+     * @param converged its search rate stopped rising and the compilers went quiet
+     * @param jvms      how many JVMs' compilers the last reading saw
+     */
+    record Outcome(long searches, long failures, int queries, long nanos, boolean converged, int jvms) {
     }
 
     /** Warms up until converged, or for {@code longest} at most. */
@@ -71,6 +91,22 @@ final class RootWarmup {
         long end = start + longest.toNanos();
         WarmupConvergence convergence = new WarmupConvergence(start, WINDOW_NANOS, STABLE_WINDOWS, IMPROVEMENT);
         AtomicBoolean done = new AtomicBoolean();
+        AtomicBoolean jitQuiet = new AtomicBoolean();
+        AtomicLong jvms = new AtomicLong();
+        Thread jitWatch = Thread.ofPlatform().daemon().name("root-warmup-jit").start(() -> {
+            CompilationQuiet quiet = new CompilationQuiet(JIT_BUSY, JIT_QUIET_READINGS);
+            try {
+                while (!done.get() && nanoTime.getAsLong() - end < 0) {
+                    Map<String, Long> reading = compileTimes.get();
+                    quiet.reading(nanoTime.getAsLong(), reading);
+                    jvms.set(reading.size());
+                    jitQuiet.set(quiet.quiet());
+                    Thread.sleep(JIT_READING_MILLIS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         List<String> words = words(send("*:*&k=50&stored_fields=true&snippets=true").join());
         AtomicLong searches = new AtomicLong();
         AtomicLong failures = new AtomicLong();
@@ -89,7 +125,7 @@ final class RootWarmup {
                     synchronized (convergence) {
                         long now = nanoTime.getAsLong();
                         convergence.searchDone(now);
-                        if (convergence.converged(now)) {
+                        if (convergence.converged(now) && jitQuiet.get()) {
                             done.set(true);
                         }
                     }
@@ -99,8 +135,11 @@ final class RootWarmup {
         for (Thread loop : loops) {
             loop.join();
         }
+        boolean converged = done.getAndSet(true); // set by a loop only once converged; now it stops the JIT watch
+        jitWatch.interrupt();
+        jitWatch.join();
         return new Outcome(searches.get(), failures.get(), (int) Math.min(searches.get(), distinctQueries(words)),
-                nanoTime.getAsLong() - start, done.get());
+                nanoTime.getAsLong() - start, converged, (int) jvms.get());
     }
 
     /** The body of a 200 answer, or null for anything else. */
@@ -165,7 +204,8 @@ final class RootWarmup {
 
     static String describe(Outcome outcome, Duration longest) {
         return String.format(Locale.ROOT, "warmed up in %.1f s (%s): %,d searches of %,d queries, %,d failed",
-                outcome.nanos() / 1e9, outcome.converged() ? "its search rate stopped rising"
+                outcome.nanos() / 1e9, outcome.converged()
+                        ? "its search rate stopped rising and the JIT compilers of " + outcome.jvms() + " JVMs went quiet"
                         : "the most allowed, " + Durations.format(longest),
                 outcome.searches(), outcome.queries(), outcome.failures());
     }

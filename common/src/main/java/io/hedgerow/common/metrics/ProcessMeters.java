@@ -3,6 +3,7 @@ package io.hedgerow.common.metrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmCompilationMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -15,7 +16,7 @@ import java.util.Properties;
 
 /**
  * The meters every Hedgerow process exports, root or leaf: the JVM's memory, GC pauses, threads,
- * class loading, CPU and uptime (Micrometer's binders, as {@code jvm_*}, {@code process_*} and
+ * class loading, JIT compilation time, CPU and uptime (Micrometer's binders, as {@code jvm_*}, {@code process_*} and
  * {@code system_*}), and {@code hedgerow_build_info{version,commit}} = 1, so a dashboard can tell
  * which build answers. GC pauses are one of the tail's causes: a leaf's p99 next to its
  * {@code jvm_gc_pause_seconds} says whether they were.
@@ -43,6 +44,8 @@ public final class ProcessMeters implements AutoCloseable {
         meters.gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);
+        // jvm_compilation_time_ms_total: the root's warm-up waits for every JVM's to stop growing.
+        new JvmCompilationMetrics().bindTo(registry);
         if (registry.find("system.cpu.count").meter() == null) {
             // A root's RootMetrics binds it already (the load generator reads its process CPU time).
             new ProcessorMetrics().bindTo(registry);

@@ -189,7 +189,7 @@ class LeafHttpEndpointsTest {
         // The JVM's, as every Hedgerow process exports them.
         assertThat(families.keySet()).contains("jvm_memory_used_bytes", "jvm_memory_max_bytes", "jvm_gc_pause_seconds",
                 "jvm_threads_live_threads", "jvm_classes_loaded_classes", "process_cpu_usage", "system_cpu_count",
-                "process_uptime_seconds");
+                "process_uptime_seconds", "jvm_compilation_time_ms_total");
         Family build = families.get("hedgerow_build_info");
         assertThat(build).as("build_info in " + families.keySet()).isNotNull();
         assertThat(build.samples().get(0).value()).isEqualTo(1);
