@@ -106,7 +106,7 @@ public final class HttpApiServer implements AutoCloseable {
         List<Routes> routes = new ArrayList<>();
         routes.add(new SearchRoutes(search, new SearchRequestParser(cluster.config().maxTimeout().toMillis()), admission,
                 metrics, ticker, stopping, cluster.config().defaultTimeout().toNanos(),
-                new SlowQueryLog(settings.slowQuery())));
+                new SlowQueryLog(settings.slowQuery(), ticker)));
         routes.add(new StatusRoutes(cluster, metrics, admission, readiness, documents));
         routes.add(new TailRoutes(tail));
         routes.add(new OpenApiRoutes());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.hedgerow.api.SearchException;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SearchResult;
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.search.RequestTag;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -26,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * <pre>request_id=3kq9zt1c-1f took_ms=1203.117 outcome=tainted query="europe*" {"k":10,...,"trace":[...],"leaves":[...]}</pre>
  *
  * A search that failed as a whole (timed out, say) has no result and so no trace; its line says why.
+ * At most {@value #LINES_PER_SECOND} lines a second are written ({@link LineRateCap}): at overload
+ * every search is slow, and the first few say why; the next line written after some were left out
+ * says how many ({@code left_out=N}, after {@code outcome}).
  *
  * <p>The trace costs only the slow searches: a search is tagged ({@link #tag}) so that its result
  * holds the trace when it ran past the threshold, whether or not the client asked to explain (its
@@ -37,15 +41,18 @@ import org.slf4j.LoggerFactory;
  */
 final class SlowQueryLog {
     static final String LOGGER = "hedgerow.slowquery";
+    static final int LINES_PER_SECOND = 10;
     private static final JsonFactory JSON = JsonFactory.builder().build();
 
     private final Logger log;
     private final long thresholdNanos;
+    private final LineRateCap cap;
 
     /** @param threshold searches this slow or slower are logged; zero for none */
-    SlowQueryLog(Duration threshold) {
+    SlowQueryLog(Duration threshold, Ticker ticker) {
         this.log = LoggerFactory.getLogger(LOGGER);
         this.thresholdNanos = threshold.isZero() ? Long.MAX_VALUE : threshold.toNanos();
+        this.cap = new LineRateCap(ticker, LINES_PER_SECOND);
     }
 
     private boolean enabled() {
@@ -59,26 +66,31 @@ final class SlowQueryLog {
 
     /** Logs the search if it was slow. */
     void searched(String requestId, SearchRequest request, SearchResult result, long tookNanos) {
-        if (tookNanos >= thresholdNanos && enabled()) {
-            log.info(line(requestId, request, tookNanos, result.tainted() ? "tainted" : "complete", null, result));
+        if (tookNanos >= thresholdNanos && enabled() && cap.tryWrite()) {
+            log.info(line(requestId, request, tookNanos, result.tainted() ? "tainted" : "complete", cap.leftOut(), null,
+                    result));
         }
     }
 
     /** Logs the failed search if it was slow. */
     void failed(String requestId, SearchRequest request, Throwable cause, long tookNanos) {
-        if (tookNanos >= thresholdNanos && enabled()) {
+        if (tookNanos >= thresholdNanos && enabled() && cap.tryWrite()) {
             String outcome = cause instanceof SearchException e ? e.kind().name().toLowerCase(Locale.ROOT)
                     : "internal_error";
-            log.info(line(requestId, request, tookNanos, outcome, String.valueOf(cause.getMessage()), null));
+            log.info(line(requestId, request, tookNanos, outcome, cap.leftOut(), String.valueOf(cause.getMessage()), null));
         }
     }
 
-    static String line(String requestId, SearchRequest request, long tookNanos, String outcome, String failure,
-            SearchResult result) {
+    static String line(String requestId, SearchRequest request, long tookNanos, String outcome, long leftOut,
+            String failure, SearchResult result) {
         StringBuilder line = new StringBuilder(512);
         line.append("request_id=").append(requestId).append(" took_ms=");
         AccessLog.millis(line, tookNanos);
-        line.append(" outcome=").append(outcome).append(" query=");
+        line.append(" outcome=").append(outcome);
+        if (leftOut > 0) {
+            line.append(" left_out=").append(leftOut);
+        }
+        line.append(" query=");
         AccessLog.quoted(line, request.query());
         line.append(' ');
         StringWriter detail = new StringWriter();
