@@ -2,8 +2,9 @@
 # Lays out the binary distribution from the jars ./hedgerow built and packs it as
 # target/hedgerow-<version>.tar.gz: bin/ (a launcher that needs only a Java 21+ runtime), lib/ (the
 # root's and the load generator's jars, each with every dependency inside), conf/ (an example
-# configuration), the LICENSE and a README. Run by './hedgerow dist' after its build; JAVA is the
-# JDK's java the launcher found, used once at the end to check the unpacked launcher runs.
+# configuration), systemd/ (the units and their /etc/hedgerow/hedgerow.yaml), the LICENSE and a
+# README. Run by './hedgerow dist' after its build; JAVA is the JDK's java the launcher found, used
+# once to check the laid-out launcher runs.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +21,7 @@ started=$SECONDS
 
 step() { printf '[%s/4] %s\n' "$1" "$2"; }
 
-step 2 "Laying out $NAME/ (bin, lib, conf)"
+step 2 "Laying out $NAME/ (bin, lib, conf, systemd)"
 dir="$STAGE/$NAME"
 mkdir -p "$dir/bin" "$dir/lib" "$dir/conf"
 install -m 0755 "$HERE/packaging/bin/hedgerow" "$dir/bin/hedgerow"
@@ -28,6 +29,8 @@ install -m 0644 "$HERE/root-server/target/hedgerow.jar" "$dir/lib/hedgerow.jar"
 install -m 0644 "$HERE/loadgen/target/hedgerow-loadgen.jar" "$dir/lib/hedgerow-loadgen.jar"
 install -m 0644 "$HERE/packaging/conf/hedgerow.yaml" "$dir/conf/hedgerow.yaml"
 install -m 0644 "$HERE/LICENSE" "$dir/LICENSE"
+mkdir -p "$dir/systemd"
+install -m 0644 "$HERE"/packaging/systemd/*.service "$HERE/packaging/systemd/hedgerow.yaml" "$dir/systemd/"
 install -m 0644 "$HERE/packaging/README.dist.md" "$dir/README.md"
 commit="$(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 dirty=""
