@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The deployment files under packaging/ (systemd units, the Containerfile, the Kubernetes manifests and
+ * The deployment files under root-server/src/dist/ (systemd units, the Containerfile, the Kubernetes manifests and
  * the configuration files they use) say what the code does: no Kubernetes, systemd or Docker runs here,
  * so this is all that checks them. Every command line they run is parsed by Hedgerow's own command line
  * with their configuration file (a wrong flag or key fails); their ports are the ones those command
@@ -275,13 +275,13 @@ class DeploymentFilesTest {
     @Test
     void theConfigurationFilesLoadWithHedgerowsParser() throws IOException {
         ConfigKeys keys = ConfigKeys.of(HedgerowCli.newCommandLine(Map.of()).getCommandSpec());
-        for (Path file : List.of(configMapFile(), repository().resolve("packaging/conf/hedgerow.yaml"),
-                repository().resolve("packaging/systemd/hedgerow.yaml"))) {
+        for (Path file : List.of(configMapFile(), repository().resolve("root-server/src/dist/conf/hedgerow.yaml"),
+                repository().resolve("root-server/src/dist/systemd/hedgerow.yaml"))) {
             ConfigFile config = ConfigFile.load(file, keys);
             assertThat(config.values()).as(file + ": keys set").isNotEmpty();
         }
         // The dist's own conf/ sets the same defaults as the code, so that it changes nothing until edited.
-        ConfigFile dist = ConfigFile.load(repository().resolve("packaging/conf/hedgerow.yaml"), keys);
+        ConfigFile dist = ConfigFile.load(repository().resolve("root-server/src/dist/conf/hedgerow.yaml"), keys);
         assertThat(dist.value("root.port")).isEqualTo(defaultOf("root", "--port"));
         for (String role : ConfigFile.JVM_ROLES) {
             assertThat(dist.jvm().get(role)).as("jvm." + role).isEqualTo(JvmOptions.DEFAULTS.get(role));
@@ -304,8 +304,8 @@ class DeploymentFilesTest {
 
     @Test
     void systemdUnitsRunTheDistributionsLauncherWithValidCommandLines() throws IOException {
-        Path config = repository().resolve("packaging/systemd/hedgerow.yaml");
-        assertThat(repository().resolve("packaging/bin/hedgerow")).as("the tarball's bin/hedgerow").exists();
+        Path config = repository().resolve("root-server/src/dist/systemd/hedgerow.yaml");
+        assertThat(repository().resolve("root-server/src/dist/bin/hedgerow")).as("the tarball's bin/hedgerow").exists();
         SystemdUnit rootUnit = SystemdUnit.read(systemd().resolve("hedgerow-root.service"));
         SystemdUnit leafUnit = SystemdUnit.read(systemd().resolve("hedgerow-leaf@.service"));
         for (SystemdUnit unit : List.of(rootUnit, leafUnit)) {
@@ -340,7 +340,7 @@ class DeploymentFilesTest {
 
     @Test
     void theImageRunsTheDistributionOnAJre21() throws IOException {
-        String containerfile = Files.readString(repository().resolve("packaging/container/Containerfile"));
+        String containerfile = Files.readString(repository().resolve("root-server/src/dist/container/Containerfile"));
         assertThat(containerfile).containsPattern("(?m)^FROM [^\\s]+:21-jre\\s*$")
                 .contains("ADD target/hedgerow-${VERSION}.tar.gz /opt/")
                 .contains("ENTRYPOINT [\"" + LAUNCHER + "\"]");
@@ -371,11 +371,11 @@ class DeploymentFilesTest {
     }
 
     private static Path kubernetes() {
-        return repository().resolve("packaging/kubernetes");
+        return repository().resolve("root-server/src/dist/kubernetes");
     }
 
     private static Path systemd() {
-        return repository().resolve("packaging/systemd");
+        return repository().resolve("root-server/src/dist/systemd");
     }
 
     private static List<Path> manifestFiles() throws IOException {
@@ -501,7 +501,7 @@ class DeploymentFilesTest {
     /** Every HEDGEROW_* variable the distribution's launcher or a command's help names. */
     private static Set<String> knownEnvironment() throws IOException {
         Set<String> known = new TreeSet<>();
-        collect(Files.readString(repository().resolve("packaging/bin/hedgerow")), known);
+        collect(Files.readString(repository().resolve("root-server/src/dist/bin/hedgerow")), known);
         List<CommandLine> pending = new ArrayList<>(List.of(HedgerowCli.newCommandLine(Map.of())));
         while (!pending.isEmpty()) {
             CommandLine command = pending.removeLast();

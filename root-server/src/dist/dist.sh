@@ -7,7 +7,7 @@
 # once to check the laid-out launcher runs.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 : "${JAVA:?dist.sh is run by ./hedgerow dist}"
 
 # The parent pom has no <parent>: its first <version> is the project's.
@@ -24,14 +24,14 @@ step() { printf '[%s/4] %s\n' "$1" "$2"; }
 step 2 "Laying out $NAME/ (bin, lib, conf, systemd)"
 dir="$STAGE/$NAME"
 mkdir -p "$dir/bin" "$dir/lib" "$dir/conf"
-install -m 0755 "$HERE/packaging/bin/hedgerow" "$dir/bin/hedgerow"
+install -m 0755 "$HERE/root-server/src/dist/bin/hedgerow" "$dir/bin/hedgerow"
 install -m 0644 "$HERE/root-server/target/hedgerow.jar" "$dir/lib/hedgerow.jar"
 install -m 0644 "$HERE/loadgen/target/hedgerow-loadgen.jar" "$dir/lib/hedgerow-loadgen.jar"
-install -m 0644 "$HERE/packaging/conf/hedgerow.yaml" "$dir/conf/hedgerow.yaml"
+install -m 0644 "$HERE/root-server/src/dist/conf/hedgerow.yaml" "$dir/conf/hedgerow.yaml"
 install -m 0644 "$HERE/LICENSE" "$dir/LICENSE"
 mkdir -p "$dir/systemd"
-install -m 0644 "$HERE"/packaging/systemd/*.service "$HERE/packaging/systemd/hedgerow.yaml" "$dir/systemd/"
-install -m 0644 "$HERE/packaging/README.dist.md" "$dir/README.md"
+install -m 0644 "$HERE"/root-server/src/dist/systemd/*.service "$HERE/root-server/src/dist/systemd/hedgerow.yaml" "$dir/systemd/"
+install -m 0644 "$HERE/root-server/src/dist/README.dist.md" "$dir/README.md"
 commit="$(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 dirty=""
 [[ -z "$(git -C "$HERE" status --porcelain 2>/dev/null)" ]] || dirty=" (with uncommitted changes)"
