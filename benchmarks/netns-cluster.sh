@@ -3,13 +3,15 @@
 # multi-host cluster on this machine"): each namespace stands in for a host with its own address,
 # joined to the others by a bridge, so a link can be cut and a host's processes paused or killed.
 #
-#   sudo benchmarks/netns-cluster.sh [--check | --keep | --down] [--leaves 2|3] [--no-root2]
-#       [--index DIR] [--out DIR] [--window SECONDS]
+#   sudo benchmarks/netns-cluster.sh [--check] [--keep] [--leaves 2|3] [--no-root2] [--index DIR]
+#       [--out DIR] [--window SECONDS]
+#   sudo benchmarks/netns-cluster.sh --down
 #
 #   --check     (the default) start the cluster, search, write a document and read it back, then
 #               inject each fault in turn while searching, print a summary table, tear everything
 #               down; exit 1 when a search failed where the docs promise it must not
-#   --keep      start the cluster, print how to reach it and leave it running
+#   --keep      start the cluster, print how to reach it and leave it running (with --check: after
+#               the checks, whatever they found)
 #   --down      tear down a cluster left by --keep (or by a run that could not clean up)
 #   --leaves N  leaf hosts: 3 (the default) or 2
 #   --no-root2  no second root (its host is still made, to show the layout)
@@ -29,7 +31,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 
-MODE=check; LEAVES=3; ROOT2=1; INDEX=""; OUT=""; WINDOW=5
+CHECK=""; KEEP=0; DOWN=0; LEAVES=3; ROOT2=1; INDEX=""; OUT=""; WINDOW=5
 BR=hrbr0; NET=10.77.0; ROOT_PORT=8080; LEAF_PORT=9100; LEAF_HTTP=9200
 # Every namespace this script may make, with its address; all of them exist in every mode.
 NAMESPACES=(hr-root1 hr-leaf1 hr-leaf2 hr-leaf3 hr-root2)
@@ -37,7 +39,7 @@ declare -A ADDR=([hr-root1]=$NET.10 [hr-leaf1]=$NET.11 [hr-leaf2]=$NET.12 [hr-le
 QUERIES=(fisheries+policy human+rights climate+change european+parliament budget agriculture
   "\"common+market\"" energy+security transport+safety enlargement)
 
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "error: $*" >&2; exit 2; }
 need() { [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || die "$1 needs a value (see --help)"; }
 STARTED=$SECONDS
@@ -45,9 +47,9 @@ say() { printf '[%3d:%02d] %s\n' $(((SECONDS - STARTED) / 60)) $(((SECONDS - STA
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --check) MODE=check; shift ;;
-    --keep) MODE=keep; shift ;;
-    --down) MODE=down; shift ;;
+    --check) CHECK=1; shift ;;
+    --keep) KEEP=1; shift ;;
+    --down) DOWN=1; shift ;;
     --leaves) need "$1" "${2:-}"; LEAVES="$2"; shift 2 ;;
     --no-root2) ROOT2=0; shift ;;
     --index) need "$1" "${2:-}"; INDEX="$2"; shift 2 ;;
@@ -57,6 +59,9 @@ while [[ $# -gt 0 ]]; do
     *) die "unknown argument: $1 (see --help)" ;;
   esac
 done
+[[ $DOWN == 0 || ($KEEP == 0 && -z "$CHECK") ]] || die "--down goes alone (it tears a cluster down)"
+# --keep alone starts the cluster and keeps it; with --check it keeps it after the checks.
+[[ -n "$CHECK" ]] || CHECK=$((1 - KEEP))
 [[ "$LEAVES" == 2 || "$LEAVES" == 3 ]] || die "--leaves: '$LEAVES' (expected: 2 or 3)"
 [[ "$WINDOW" =~ ^[0-9]+$ ]] || die "--window: '$WINDOW' (expected: whole seconds)"
 [[ $EUID -eq 0 ]] || die "this script makes network namespaces, veths and a bridge: run it as root (e.g. sudo $0)"
@@ -97,7 +102,7 @@ teardown() {
   say "torn down: no hr-* namespace, veth or bridge left"
 }
 
-if [[ "$MODE" == down ]]; then
+if ((DOWN)); then
   teardown
   exit 0
 fi
@@ -239,8 +244,11 @@ if ((ROOT2)); then
   say "root2 ready"
 fi
 
-if [[ "$MODE" == keep ]]; then
+# Leaves the cluster running, says how to reach it, and exits with status $1.
+keep_and_exit() { # status
   KEEP_ON_EXIT=1
+  local job
+  for job in $(jobs -p); do kill "$job" 2>/dev/null || true; done   # our own loops; the hosts are disowned
   cat <<EOF
 
 The cluster runs (logs in $OUT/logs). From this machine's default namespace:
@@ -255,8 +263,9 @@ Faults by hand:
   ip netns exec hr-leaf1 bash                                    (a shell on "host" leaf1)
 Tear it down: $0 --down
 EOF
-  exit 0
-fi
+  exit "$1"
+}
+((CHECK)) || keep_and_exit 0
 
 # ---- check mode ----------------------------------------------------------------------------
 FAILS=0
@@ -394,6 +403,8 @@ echo "(late: not complete more than ${WINDOW} s after the fault started; max ms:
 echo " waited for it; logs, per-search lines and root1's view of the leaves each second in $OUT)"
 if ((FAILS)); then
   echo "netns-cluster: $FAILS check(s) failed" >&2
-  exit 1
+else
+  say "netns-cluster: every check passed"
 fi
-say "netns-cluster: every check passed"
+((!KEEP)) || keep_and_exit "$((FAILS > 0))"
+exit "$((FAILS > 0))"
