@@ -316,6 +316,63 @@ seen_by_root() { # address start
     END { print "root1 showed it " out }' "$OUT/states.txt"
 }
 
+SUMMARY=()   # "fault|sent|complete|tainted|failed|late|last-not-complete|max ms"
+# Tallies file $2 for fault $1 whose fault started at unix time $3; a search that is not complete
+# later than the window after the start counts as late (with one leaf host lost and 2 replicas,
+# every partition still has a copy once the root noticed).
+tally() { # name file start strict(1: failures and late ones fail the check)
+  local name="$1" file="$2" start="$3" strict="$4" line
+  line="$(awk -v s="$start" -v w="$WINDOW" '
+    { n++; if ($3 == "complete") c++; else if ($3 == "tainted") t++; else f++;
+      if ($3 != "complete") { d = $1 - s; if (d > last) last = d; if (d > w) late++ }
+      if ($6 + 0 > max) max = $6 + 0 }
+    END { printf "%d|%d|%d|%d|%d|%s|%d", n, c, t, f, late, (last > 0 ? sprintf("+%.1f s", last) : "-"), max }' "$file")"
+  SUMMARY+=("$name|$line")
+  IFS='|' read -r sent complete tainted failed late last max <<<"$line"
+  say "  $name: $sent searches, $complete complete, $tainted tainted, $failed failed ($late not complete later than ${WINDOW} s after the fault; the last at $last); slowest $max ms"
+  if ((strict)); then
+    ((failed == 0)) || fail "$name: $failed searches failed (one leaf host lost with 2 replicas must not fail a search)"
+    ((late == 0)) || fail "$name: $late searches not complete later than ${WINDOW}s after the fault started"
+  fi
+}
+
+say "baseline: 20 searches through root1"
+: >"$OUT/baseline.txt"
+for i in $(seq 0 19); do search_once "$ROOT1" "${QUERIES[i % ${#QUERIES[@]}]}" >>"$OUT/baseline.txt"; done
+head -3 "$OUT/baseline.txt" | sed 's/^/           /'
+awk '$5 == 0 || $5 == "-" { bad++ } END { exit bad > 0 }' "$OUT/baseline.txt" \
+  || fail "baseline: a search found no hits (see $OUT/baseline.txt)"
+tally baseline "$OUT/baseline.txt" "$(date +%s)" 1
+if ((ROOT2)); then
+  : >"$OUT/baseline-root2.txt"
+  for i in $(seq 0 9); do search_once "$ROOT2_URL" "${QUERIES[i % ${#QUERIES[@]}]}" >>"$OUT/baseline-root2.txt"; done
+  tally "baseline root2" "$OUT/baseline-root2.txt" "$(date +%s)" 1
+fi
+
+DOC="netns-$(date +%s)"
+say "write: PUT /documents/$DOC through root1, then read it back"
+code="$(curl -s -o "$OUT/put.json" -w '%{http_code}' -m 30 -X PUT "$ROOT1/documents/$DOC?refresh=wait_for" \
+  -H "Authorization: Bearer $WRITE_TOKEN" -H 'Content-Type: application/json' \
+  -d '{"title": "Hedgerow across hosts", "body": "A hawthornhedgerow planted between network namespaces."}' || true)"
+say "  PUT: $code $(head -c 200 "$OUT/put.json")"
+[[ "$code" == 200 || "$code" == 201 ]] || fail "PUT /documents/$DOC answered $code"
+read_back() { # url label
+  local got hits
+  got="$(curl -s -m 10 "$1/documents/$DOC" | jq -r '.fields.title // .title // .source.title // empty' 2>/dev/null || true)"
+  hits="$(curl -s -m 10 "$1/search?q=hawthornhedgerow&cache=false" | jq -r '[.hits[].id] | join(",")' 2>/dev/null || true)"
+  say "  $2: GET title '$got'; search hits [$hits]"
+  [[ "$got" == "Hedgerow across hosts" ]] || fail "$2: GET /documents/$DOC did not return the document"
+  [[ ",$hits," == *",$DOC,"* ]] || fail "$2: a search did not find document $DOC"
+}
+read_back "$ROOT1" "read back through root1"
+if ((ROOT2)); then
+  read_back "$ROOT2_URL" "read back through root2"
+  code="$(curl -s -o /dev/null -w '%{http_code}' -m 10 -X PUT "$ROOT2_URL/documents/$DOC-root2" \
+    -H 'Content-Type: application/json' -d '{"title": "x"}' || true)"
+  say "  a write through root2 without its token: $code (expected 401: root2 is read-only)"
+  [[ "$code" == 401 ]] || fail "root2 took a write without a token (answered $code)"
+fi
+
 # Searching through $2 into file $3 while a fault runs: from 2 s before it until stop_search.
 start_search() { # url file
   : >"$2"; touch "$2.run"
