@@ -219,6 +219,7 @@ wait_leaf_listening() { # namespace seconds
   local ns="$1" deadline=$((SECONDS + $2))
   until curl -s -o /dev/null -m 2 "http://${ADDR[$ns]}:$LEAF_HTTP/health"; do
     ((SECONDS < deadline)) || return 1
+    [[ -n "$(ns_pids "$ns")" ]] || return 1   # it exited
     sleep 1
   done
 }
@@ -228,7 +229,7 @@ for ns in "${LEAF_NS[@]}"; do
   start_leaf "$ns"
 done
 for ns in "${LEAF_NS[@]}"; do
-  wait_leaf_listening "$ns" 120 || die "the leaf in $ns did not listen within 120 s; its log: $OUT/logs/${ns#hr-}.log"
+  wait_leaf_listening "$ns" 120 || die "the leaf in $ns exited or did not listen within 120 s; its log: $OUT/logs/${ns#hr-}.log"
 done
 ROOT1="http://${ADDR[hr-root1]}:$ROOT_PORT"; ROOT2_URL="http://${ADDR[hr-root2]}:$ROOT_PORT"
 say "root1 in hr-root1: $ROOT1 over --leaves $LEAVES_FLAG"
