@@ -72,7 +72,7 @@ command -v jq >/dev/null 2>&1 || die "'jq' is missing: install it (e.g. 'apt ins
 ns_exists() { [[ -e "/var/run/netns/$1" ]] || ip netns list 2>/dev/null | grep -qE "^$1( |\$)"; }
 link_exists() { ip link show "$1" >/dev/null 2>&1; }
 veth() { echo "hrv-${1#hr-}"; }          # the bridge side of a host's link
-ns_pids() { ns_exists "$1" && ip netns pids "$1" 2>/dev/null || true; }
+ns_pids() { if ns_exists "$1"; then ip netns pids "$1" 2>/dev/null || true; fi; }
 
 # Kills every process in our namespaces (resumed first: a stopped process ignores SIGTERM until
 # continued), then deletes the namespaces, veths and the bridge. Only names this script makes.
@@ -96,7 +96,7 @@ teardown() {
   fi
   for ns in "${NAMESPACES[@]}"; do
     ns_exists "$ns" && { ip netns del "$ns" 2>/dev/null || echo "warning: could not delete namespace $ns" >&2; }
-    link_exists "$(veth "$ns")" && ip link del "$(veth "$ns")" 2>/dev/null || true
+    if link_exists "$(veth "$ns")"; then ip link del "$(veth "$ns")" 2>/dev/null || true; fi
   done
   if link_exists "$BR"; then ip link del "$BR" || echo "warning: could not delete bridge $BR" >&2; fi
   say "torn down: no hr-* namespace, veth or bridge left"
@@ -115,6 +115,7 @@ link_exists "$BR" && die "bridge $BR exists already: run '$0 --down' first"
 
 # From here on, whatever happens, the trap undoes what was made (unless --keep started it all).
 CREATED=0; KEEP_ON_EXIT=0
+# shellcheck disable=SC2317 # run by the EXIT trap
 on_exit() {
   local rc=$?
   trap - EXIT INT TERM
