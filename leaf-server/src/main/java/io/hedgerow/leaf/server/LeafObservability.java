@@ -156,6 +156,8 @@ final class LeafObservability implements AutoCloseable {
                 + " lane", counters, c -> c.expensiveSearches.sum());
         counter(registry, "hedgerow.leaf.moved.to.lane", "Searches estimated cheap that moved to the expensive lane after"
                 + " a slice", counters, c -> c.movedToLane.sum());
+        counter(registry, "hedgerow.leaf.search.parts.tasks", "Tasks that ran the cheap parts of one multi-partition"
+                + " request one after another, queued once", counters, c -> c.searchPartsTasks.sum());
         counter(registry, "hedgerow.leaf.expired", "Requests whose deadline passed in the queue: answered EXPIRED,"
                 + " never run", counters, c -> c.expiredAtDequeue.sum());
         counter(registry, "hedgerow.leaf.drain.refusals", "Searches and fetches refused while draining", counters,
