@@ -244,7 +244,7 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
             leaf.inflight().register(task, false); // untied: always true
         }
         SearchParts parts = new SearchParts(together);
-        if (!leaf.scheduler().trySubmit(parts, parts.priority(), parts.deadlineNanos(), parts::expireQueued)) {
+        if (!leaf.scheduler().trySubmit(parts, together.size())) {
             for (SearchTask task : together) {
                 if (task.refuse()) { // false: a cancel answered it first
                     ctx.write(task.busy(), ctx.voidPromise());

@@ -15,6 +15,11 @@ import java.util.List;
  * cancel (or its connection closing) dropped while it waited is skipped: {@link LeafTask#run()}
  * does nothing for a task no longer queued, and the cancel answered it.
  *
+ * <p>The task takes one place in its class's queue to be admitted (refused BUSY, every part, when
+ * the class is full) and then counts for each of its parts in the queue's depth and in the queue
+ * length every answer reports ({@link ClassQueues}), until a worker takes it: a part a cancel
+ * dropped meanwhile still counts until then.
+ *
  * <p>The parts queue under the highest class among them and the latest deadline (a root sends one
  * search's primaries together, which share both); a part whose own deadline has passed when its
  * turn comes answers EXPIRED, as on a dequeue. If the latest deadline passes while they wait, every
