@@ -133,6 +133,11 @@ public final class LeafCounters {
         return twinsOutsideCluster.sum();
     }
 
+    /** Tasks that ran several partitions' searches of one request one after another, since the leaf started. */
+    public long searchPartsTasks() {
+        return searchPartsTasks.sum();
+    }
+
     /** Searches and fetches refused because the leaf was draining, since it started. */
     public long drainRefusals() {
         return drainRefusals.sum();
