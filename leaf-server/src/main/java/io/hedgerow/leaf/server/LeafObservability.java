@@ -117,7 +117,8 @@ final class LeafObservability implements AutoCloseable {
         for (int cls = 0; cls < SchedulingConfig.CLASSES; cls++) {
             int priority = cls;
             Gauge.builder("hedgerow.leaf.queue.depth", scheduler, s -> s.queued(priority))
-                    .description("Tasks and continuations waiting for a worker, by scheduling class")
+                    .description("Searches (a multi-partition task counts for each part) and fetches waiting for a"
+                            + " worker, by scheduling class")
                     .tag("class", SchedulingConfig.className(cls))
                     .register(registry);
         }

@@ -178,6 +178,7 @@ final class Gatherer implements QueryCallListener {
             wires.add(sends.parts().get(i).wire());
         }
         connection.send(parts, wires);
+        metrics.searchPartsSent(parts.size());
     }
 
     /** A leaf budget less the time its sub-request waited at the root (at least 1 ns: 0 would mean none). */
