@@ -10,6 +10,7 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.LeafSearchRequest;
+import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
@@ -40,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * index: a real {@link LeafServer} with one worker, a plain socket playing the root. Each part is
  * answered by its own frame, with what it would have answered alone; a cancel of one part that has
  * not started drops it while the others answer; the cheap parts go to the worker as one task, and a
- * part estimated (or hinted) expensive still goes to the expensive lane alone.
+ * part estimated (or hinted) expensive still goes to the expensive lane alone; parts whose deadline
+ * passed in the queue each answer EXPIRED, and parts a full queue refuses each answer BUSY.
  */
 @Timeout(60)
 class LeafSearchPartsTest {
@@ -188,6 +190,74 @@ class LeafSearchPartsTest {
         LeafCounters.Snapshot counters = leaf.counters().snapshot();
         assertThat(counters.expensiveSearches()).isEqualTo(4);
         assertThat(leaf.counters().searchPartsTasks.sum()).as("the two unhinted parts, together").isEqualTo(1);
+    }
+
+    @Test
+    void partsWhoseDeadlinePassedWhileTheyWaitedEachAnswerExpiredAndNoneRuns() throws IOException {
+        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
+        FrameSocket root = connect(leaf);
+        injectDelay(root, HOLD);
+        receiveInjectAck(root);
+        SearchRequest filler = request(3);
+        root.send(Frame.newBuilder().setSearch(filler).build());
+        awaitCounter(leaf, () -> leaf.counters().snapshot().delaysInjected(), 1);
+        // A budget of 1 ns: passed long before the worker is free.
+        List<SearchRequest> parts = List.of(request(0).toBuilder().setBudgetNanos(1).build(),
+                request(1).toBuilder().setBudgetNanos(1).build());
+        root.send(parts(parts));
+
+        injectDelay(root, Duration.ZERO);
+        Map<Long, SearchResponse> answers = new HashMap<>();
+        boolean acked = false;
+        while (answers.size() < 3 || !acked) {
+            Frame frame = root.receive();
+            if (frame.getBodyCase() == Frame.BodyCase.INJECT_ACK) {
+                acked = true;
+            } else {
+                assertThat(answers.put(frame.getResult().getRequestId(), frame.getResult())).isNull();
+            }
+        }
+
+        assertThat(answers.get(filler.getRequestId()).getStatus()).isEqualTo(Status.OK);
+        for (SearchRequest part : parts) {
+            assertThat(answers.get(part.getRequestId()).getStatus()).isEqualTo(Status.EXPIRED);
+            assertThat(answers.get(part.getRequestId()).getPartition()).isEqualTo(part.getPartition());
+        }
+        assertThat(leaf.counters().snapshot().expiredAtDequeue()).isEqualTo(2);
+    }
+
+    @Test
+    void partsRefusedByAFullQueueAreEachAnsweredBusy() throws IOException {
+        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true)
+                .withScheduling(SchedulingConfig.defaults().withDepth(Priority.INTERACTIVE, 1)));
+        FrameSocket root = connect(leaf);
+        injectDelay(root, HOLD);
+        receiveInjectAck(root);
+        SearchRequest running = request(3);
+        root.send(Frame.newBuilder().setSearch(running).build());
+        awaitCounter(leaf, () -> leaf.counters().snapshot().delaysInjected(), 1); // taken: the queue is empty
+        SearchRequest queued = request(2);
+        root.send(Frame.newBuilder().setSearch(queued).build()); // fills the interactive class's one place
+
+        List<SearchRequest> parts = List.of(request(0), request(1));
+        root.send(parts(parts));
+        Map<Long, SearchResponse> refused = receiveResults(root, parts.size());
+
+        assertThat(refused.keySet()).containsExactlyInAnyOrderElementsOf(
+                parts.stream().map(SearchRequest::getRequestId).toList());
+        assertThat(refused.values()).allSatisfy(answer -> assertThat(answer.getStatus()).isEqualTo(Status.BUSY));
+        injectDelay(root, Duration.ZERO); // the hold ends; the two queued alone answer
+        Map<Long, SearchResponse> rest = new HashMap<>();
+        boolean acked = false;
+        while (rest.size() < 2 || !acked) {
+            Frame frame = root.receive();
+            if (frame.getBodyCase() == Frame.BodyCase.INJECT_ACK) {
+                acked = true;
+            } else {
+                assertThat(rest.put(frame.getResult().getRequestId(), frame.getResult())).isNull();
+            }
+        }
+        assertThat(rest.keySet()).containsExactlyInAnyOrder(running.getRequestId(), queued.getRequestId());
     }
 
     @Test
