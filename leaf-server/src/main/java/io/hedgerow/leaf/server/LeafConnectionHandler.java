@@ -44,6 +44,11 @@ import java.util.concurrent.TimeUnit;
  * connection is closed. Only such an authenticated root's assignment names the peers twin cancels
  * may go to ({@link PeerCancels#clusterLeaves}).
  *
+ * <p><b>Several partitions in one frame.</b> A {@code LeafSearchRequest} (a root's {@code
+ * --leaf-batching}) is handled part by part as if each had come alone (checks, registration,
+ * answers, cancels), except that the parts not known to be expensive and untied are queued as one
+ * {@link SearchParts} task; see {@link #searchParts}.
+ *
  * <p><b>Draining.</b> While the leaf shuts down ({@link LeafDrain}), a search or fetch is answered
  * BUSY with a "draining" error at once, so the root retries it on another replica.
  *
