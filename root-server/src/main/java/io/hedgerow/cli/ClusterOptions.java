@@ -117,6 +117,9 @@ final class ClusterOptions {
     @Mixin
     PlacementOptions placement;
 
+    @Mixin
+    FanOutOptions fanOut;
+
     /** Whether {@code name} was given as a flag or by the file. */
     private static boolean setHere(CommandSpec command, String name, ConfigFile file) {
         OptionSpec option = command.findOption(name);
@@ -187,6 +190,7 @@ final class ClusterOptions {
                 .withSupervision(noLeafRestarts ? null : RestartPolicy.Settings.defaults())
                 .withAdaptation(adapt.toSettings())
                 .withPlacement(placement.toSettings())
-                .withTls(tls);
+                .withTls(tls)
+                .withLeafBatching(fanOut.leafBatching());
     }
 }

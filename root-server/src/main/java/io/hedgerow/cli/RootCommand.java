@@ -116,6 +116,9 @@ final class RootCommand implements Callable<Integer> {
     @Mixin
     private PlacementOptions placement;
 
+    @Mixin
+    private FanOutOptions fanOut;
+
     private TlsFiles httpTls() {
         if (tlsCert == null && tlsKey == null) {
             return null;
@@ -156,6 +159,7 @@ final class RootCommand implements Callable<Integer> {
                     .withBatchAdmission(intake.toBatchAdmission())
                     .withAdaptation(adapt.toSettings())
                     .withPlacement(placement.toSettings())
+                    .withLeafBatching(fanOut.leafBatching())
                     .withClusterSecret(clusterSecret)
                     .withTlsTrust(tlsTrust);
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),

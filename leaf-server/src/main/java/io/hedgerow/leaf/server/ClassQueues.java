@@ -21,7 +21,10 @@ import java.util.List;
  *   <li><b>Classes.</b> A worker takes a task of the highest class that has one in its pool (0 is
  *       the highest).</li>
  *   <li><b>Shallow queues.</b> {@link #offer} refuses when the class's fresh work (of both pools)
- *       fills its depth, so the caller answers BUSY at once.</li>
+ *       fills its depth, so the caller answers BUSY at once. The depth counts searches: a task
+ *       that carries several partitions' searches ({@link SearchParts}) counts for each of them, in
+ *       the depth and in {@link #size()}, until a worker takes it; it is admitted while its class
+ *       has a place left, so it may fill the class past its depth by its searches but one.</li>
  *   <li><b>Cheap continuations</b> (with lanes off, a sliced search that used its slice and
  *       yielded, {@link #requeue}) go to a sub-queue below the fresh work of their class, as in a
  *       multi-level feedback queue: a task that ran a whole slice has shown it is long, and the fresh
@@ -63,7 +66,7 @@ final class ClassQueues<T> {
     private static final int CHEAP_POOL = 0;
     private static final int LANE_POOL = 1;
 
-    private record Entry<T>(T task, long queuedNanos, long deadlineNanos) {
+    private record Entry<T>(T task, long queuedNanos, long deadlineNanos, int searches) {
         boolean expiredAt(long nowNanos) {
             return deadlineNanos != NO_DEADLINE && nowNanos - deadlineNanos >= 0;
         }
@@ -75,7 +78,12 @@ final class ClassQueues<T> {
     /** By class, then sub-queue. */
     @SuppressWarnings("unchecked")
     private final ArrayDeque<Entry<T>>[][] queues = new ArrayDeque[SchedulingConfig.CLASSES][SUBQUEUES];
+    /** Searches waiting (a task of several counts for each), in all classes and sub-queues. */
     private int size;
+    /** Entries waiting, whatever searches each carries: what {@link #poll} looks through. */
+    private int entries;
+    /** By class: searches waiting as fresh work, both pools (what the depth bounds). */
+    private final int[] freshSearches = new int[SchedulingConfig.CLASSES];
     /** Per pool: dequeues in a row that took a higher class while a lower one waited. */
     private final int[] passedOver = new int[2];
 
@@ -103,13 +111,43 @@ final class ClassQueues<T> {
      * @return false, with nothing queued, when its class's fresh work fills the class's depth
      */
     boolean offer(T task, int priority, long deadlineNanos, boolean expensive) {
+        return offer(task, priority, deadlineNanos, expensive, 1);
+    }
+
+    /**
+     * Queues fresh work that carries {@code searches} searches (several partitions' parts of one
+     * request): admitted while its class has a place, it then counts for each of its searches.
+     *
+     * @return false, with nothing queued, when its class's fresh work fills the class's depth
+     */
+    boolean offer(T task, int priority, long deadlineNanos, boolean expensive, int searches) {
+        if (searches < 1) {
+            throw new IllegalArgumentException("searches: " + searches + " (expected: >= 1)");
+        }
         int cls = SchedulingConfig.classOf(priority);
         if (waitingFresh(priority) >= config.depth(cls)) {
             return false;
         }
-        queues[cls][expensive ? FRESH_EXPENSIVE : FRESH].addLast(new Entry<>(task, ticker.nanoTime(), deadlineNanos));
-        size++;
+        queues[cls][expensive ? FRESH_EXPENSIVE : FRESH].addLast(new Entry<>(task, ticker.nanoTime(), deadlineNanos,
+                searches));
+        added(cls, true, searches);
         return true;
+    }
+
+    private void added(int cls, boolean fresh, int searches) {
+        entries++;
+        size += searches;
+        if (fresh) {
+            freshSearches[cls] += searches;
+        }
+    }
+
+    private void taken(int cls, int sub, Entry<T> entry) {
+        entries--;
+        size -= entry.searches();
+        if (sub == FRESH || sub == FRESH_EXPENSIVE) {
+            freshSearches[cls] -= entry.searches();
+        }
     }
 
     /** Queues a cheap continuation (see {@link #requeue(Object, int, boolean)}). */
@@ -124,8 +162,8 @@ final class ClassQueues<T> {
      * @param expensive whether it waits in the expensive lane
      */
     void requeue(T continuation, int priority, boolean expensive) {
-        continuations(priority, expensive).addLast(new Entry<>(continuation, ticker.nanoTime(), NO_DEADLINE));
-        size++;
+        continuations(priority, expensive).addLast(new Entry<>(continuation, ticker.nanoTime(), NO_DEADLINE, 1));
+        added(SchedulingConfig.classOf(priority), false, 1);
     }
 
     /**
@@ -134,8 +172,8 @@ final class ClassQueues<T> {
      * comment: lane work runs one search after the other).
      */
     void requeueFirst(T continuation, int priority) {
-        continuations(priority, true).addFirst(new Entry<>(continuation, ticker.nanoTime(), NO_DEADLINE));
-        size++;
+        continuations(priority, true).addFirst(new Entry<>(continuation, ticker.nanoTime(), NO_DEADLINE, 1));
+        added(SchedulingConfig.classOf(priority), false, 1);
     }
 
     private ArrayDeque<Entry<T>> continuations(int priority, boolean expensive) {
@@ -144,10 +182,15 @@ final class ClassQueues<T> {
 
     /** Takes a queued task or continuation out (a cancelled one); false if it is not queued. */
     boolean remove(T task, int priority) {
-        for (ArrayDeque<Entry<T>> queue : queues[SchedulingConfig.classOf(priority)]) {
-            if (queue.removeIf(entry -> entry.task() == task)) {
-                size--;
-                return true;
+        int cls = SchedulingConfig.classOf(priority);
+        for (int sub = 0; sub < SUBQUEUES; sub++) {
+            for (var it = queues[cls][sub].iterator(); it.hasNext(); ) {
+                Entry<T> entry = it.next();
+                if (entry.task() == task) {
+                    it.remove();
+                    taken(cls, sub, entry);
+                    return true;
+                }
             }
         }
         return false;
@@ -167,7 +210,7 @@ final class ClassQueues<T> {
     T poll(List<T> expired, boolean lane) {
         long nowNanos = ticker.nanoTime();
         int pool = lane ? LANE_POOL : CHEAP_POOL;
-        while (size > 0) {
+        while (entries > 0) {
             int top = highestEligible(0, nowNanos, lane);
             if (top < 0) {
                 return null;
@@ -178,7 +221,7 @@ final class ClassQueues<T> {
             int chosen = guardTurn ? oldestBelow(top, nowNanos, lane) : top;
             int sub = pick(chosen, nowNanos, lane);
             Entry<T> entry = queues[chosen][sub].pollFirst();
-            size--;
+            taken(chosen, sub, entry);
             if (entry.expiredAt(nowNanos)) {
                 expired.add(entry.task());
                 continue;
@@ -201,27 +244,28 @@ final class ClassQueues<T> {
 
     /** The highest class with work of the pool waiting (0 the highest), or -1 when none waits. */
     int highestWaiting(boolean lane) {
-        return size == 0 ? -1 : highestEligible(0, ticker.nanoTime(), lane);
+        return entries == 0 ? -1 : highestEligible(0, ticker.nanoTime(), lane);
     }
 
-    /** Tasks and continuations waiting in all classes and both pools. */
+    /** Searches waiting (tasks and continuations; a task of several parts counts for each), all classes and pools. */
     int size() {
         return size;
     }
 
-    /** Tasks and continuations waiting in {@code priority}'s class, both pools. */
+    /** Searches waiting in {@code priority}'s class (tasks and continuations), both pools. */
     int size(int priority) {
         int waiting = 0;
         for (ArrayDeque<Entry<T>> queue : queues[SchedulingConfig.classOf(priority)]) {
-            waiting += queue.size();
+            for (Entry<T> entry : queue) {
+                waiting += entry.searches();
+            }
         }
         return waiting;
     }
 
-    /** Fresh tasks waiting in {@code priority}'s class, both pools: what its depth bounds. */
+    /** Fresh searches waiting in {@code priority}'s class, both pools: what its depth bounds. */
     int waitingFresh(int priority) {
-        ArrayDeque<Entry<T>>[] byClass = queues[SchedulingConfig.classOf(priority)];
-        return byClass[FRESH].size() + byClass[FRESH_EXPENSIVE].size();
+        return freshSearches[SchedulingConfig.classOf(priority)];
     }
 
     /** The highest class at or below {@code from} with a task of the pool, or -1. */

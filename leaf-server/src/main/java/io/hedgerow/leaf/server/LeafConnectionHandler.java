@@ -9,6 +9,7 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.Hello;
 import io.hedgerow.common.wire.proto.HelloAck;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
+import io.hedgerow.common.wire.proto.LeafSearchRequest;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
@@ -16,6 +17,8 @@ import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -40,6 +43,11 @@ import java.util.concurrent.TimeUnit;
  * the Hello, is answered with the reason (a HelloAck error, or the refusal of what was sent) and the
  * connection is closed. Only such an authenticated root's assignment names the peers twin cancels
  * may go to ({@link PeerCancels#clusterLeaves}).
+ *
+ * <p><b>Several partitions in one frame.</b> A {@code LeafSearchRequest} (a root's {@code
+ * --leaf-batching}) is handled part by part as if each had come alone (checks, registration,
+ * answers, cancels), except that the parts not known to be expensive and untied are queued as one
+ * {@link SearchParts} task; see {@link #searchParts}.
  *
  * <p><b>Draining.</b> While the leaf shuts down ({@link LeafDrain}), a search or fetch is answered
  * BUSY with a "draining" error at once, so the root retries it on another replica.
@@ -87,44 +95,12 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         switch (frame.getBodyCase()) {
             case HELLO -> hello(ctx, frame.getHello());
             case SEARCH -> {
-                // Checked before any work, as a crash bug in the query parser would strike.
-                if (!leaf.queryOfDeath().check(frame.getSearch().getQuery(), "search", frame.getSearch().getRequestId())) {
-                    if (role != Role.ROOT) {
-                        unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
-                                .setRequestId(frame.getSearch().getRequestId())
-                                .setPartition(frame.getSearch().getPartition())
-                                .setStatus(Status.NOT_ASSIGNED)
-                                .setError(unservedReason())).build());
-                        return;
-                    }
-                    SearchRequest search = frame.getSearch();
-                    if (leaf.drain().isDraining()) {
-                        leaf.counters().drainRefusals.increment();
-                        unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
-                                .setRequestId(search.getRequestId())
-                                .setPartition(search.getPartition())
-                                .setStatus(Status.BUSY)
-                                .setError(LeafDrain.refusal())).build());
-                        return;
-                    }
-                    String problem = WireLimits.searchProblem(search);
-                    if (problem != null) {
-                        unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
-                                .setRequestId(search.getRequestId())
-                                .setPartition(search.getPartition())
-                                .setStatus(Status.BAD_QUERY)
-                                .setError("refused by the leaf: " + problem)).build());
-                        return;
-                    }
-                    SearchTask task = new SearchTask(search, replies, leaf, leaf.ticker().nanoTime());
-                    long graceNanos = search.hasTwin() ? search.getTwin().getGraceNanos() : 0;
-                    if (graceNanos > 0) {
-                        submitAfterGrace(ctx, task, graceNanos);
-                    } else {
-                        submit(ctx, task, search.hasTwin());
-                    }
+                SearchTask task = admit(ctx, frame.getSearch());
+                if (task != null) {
+                    submitSearch(ctx, task);
                 }
             }
+            case SEARCH_PARTS -> searchParts(ctx, frame.getSearchParts());
             case FETCH -> {
                 if (!leaf.queryOfDeath().check(frame.getFetch().getQuery(), "fetch", frame.getFetch().getRequestId())) {
                     if (role != Role.ROOT) {
@@ -192,6 +168,97 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         }
     }
 
+    /**
+     * A search as it arrives, checked: its task, to submit; or null when it was answered here
+     * (refused connection, draining, malformed) or halted the process (a query of death).
+     */
+    private SearchTask admit(ChannelHandlerContext ctx, SearchRequest search) {
+        // Checked before any work, as a crash bug in the query parser would strike.
+        if (leaf.queryOfDeath().check(search.getQuery(), "search", search.getRequestId())) {
+            return null;
+        }
+        if (role != Role.ROOT) {
+            unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
+                    .setRequestId(search.getRequestId())
+                    .setPartition(search.getPartition())
+                    .setStatus(Status.NOT_ASSIGNED)
+                    .setError(unservedReason())).build());
+            return null;
+        }
+        if (leaf.drain().isDraining()) {
+            leaf.counters().drainRefusals.increment();
+            unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
+                    .setRequestId(search.getRequestId())
+                    .setPartition(search.getPartition())
+                    .setStatus(Status.BUSY)
+                    .setError(LeafDrain.refusal())).build());
+            return null;
+        }
+        String problem = WireLimits.searchProblem(search);
+        if (problem != null) {
+            unserved(ctx, Frame.newBuilder().setResult(SearchResponse.newBuilder()
+                    .setRequestId(search.getRequestId())
+                    .setPartition(search.getPartition())
+                    .setStatus(Status.BAD_QUERY)
+                    .setError("refused by the leaf: " + problem)).build());
+            return null;
+        }
+        return new SearchTask(search, replies, leaf, leaf.ticker().nanoTime());
+    }
+
+    /** Submits one search alone: a tied one after its twin's grace, if it names one. */
+    private void submitSearch(ChannelHandlerContext ctx, SearchTask task) {
+        SearchRequest search = task.request();
+        long graceNanos = search.hasTwin() ? search.getTwin().getGraceNanos() : 0;
+        if (graceNanos > 0) {
+            submitAfterGrace(ctx, task, graceNanos);
+        } else {
+            submit(ctx, task, search.hasTwin());
+        }
+    }
+
+    /**
+     * One search's sub-requests for several partitions ({@code LeafSearchRequest}): each part is
+     * checked, registered and answered as if it had come alone, but the parts the root does not
+     * know to be expensive are queued together as one {@link SearchParts} task, which runs them one
+     * after another on the worker that takes it. A part with a twin, or whose cost hint is past the
+     * expensive threshold (the lane takes it on arrival), goes alone, as it would have.
+     */
+    private void searchParts(ChannelHandlerContext ctx, LeafSearchRequest request) {
+        List<SearchTask> together = new ArrayList<>(request.getPartsCount());
+        for (SearchRequest part : request.getPartsList()) {
+            SearchTask task = admit(ctx, part);
+            if (task == null) {
+                continue;
+            }
+            if (part.hasTwin() || leaf.scheduler().config().isExpensive(part.getCostHint())) {
+                submitSearch(ctx, task);
+            } else {
+                together.add(task);
+            }
+        }
+        if (together.size() == 1) {
+            submit(ctx, together.get(0), false);
+            return;
+        }
+        if (together.isEmpty()) {
+            return;
+        }
+        leaf.counters().searchPartsTasks.increment();
+        for (SearchTask task : together) {
+            leaf.inflight().register(task, false); // untied: always true
+        }
+        SearchParts parts = new SearchParts(together);
+        if (!leaf.scheduler().trySubmit(parts, together.size())) {
+            for (SearchTask task : together) {
+                if (task.refuse()) { // false: a cancel answered it first
+                    ctx.write(task.busy(), ctx.voidPromise());
+                    wroteInThisRead = true;
+                }
+            }
+        }
+    }
+
     /** Live ingestion: runs on the leaf's write threads ({@link io.hedgerow.leaf.write.LiveWrites}). */
     private void write(ChannelHandlerContext ctx, WriteRequest write) {
         var live = leaf.partitions().live();
@@ -224,7 +291,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         HelloAck.Builder ack = HelloAck.newBuilder()
                 .setProtocolVersion(Protocol.VERSION)
                 .setIndex(leaf.partitions().identity())
-                .setHttpAddress(httpAddress);
+                .setHttpAddress(httpAddress)
+                .setTakesSearchParts(true);
         if (problem != null) {
             refuse(ctx, problem);
             ack.setError(problem);

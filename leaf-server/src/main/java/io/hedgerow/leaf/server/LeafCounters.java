@@ -36,6 +36,8 @@ public final class LeafCounters {
     final LongAdder slicesYielded = new LongAdder();
     final LongAdder expensiveSearches = new LongAdder();
     final LongAdder movedToLane = new LongAdder();
+    /** Tasks that ran several partitions' searches of one request ({@link SearchParts}), queued once. */
+    final LongAdder searchPartsTasks = new LongAdder();
     final LongAdder twinGraceWaits = new LongAdder();
     final LongAdder twinCancelDelaysNegative = new LongAdder();
     /** Queue and service times of the answered searches and fetches, exported on the leaf's /metrics. */
@@ -129,6 +131,11 @@ public final class LeafCounters {
     /** Twins that named an address outside the cluster (no cancel sent), since the leaf started. */
     public long twinsOutsideCluster() {
         return twinsOutsideCluster.sum();
+    }
+
+    /** Tasks that ran several partitions' searches of one request one after another, since the leaf started. */
+    public long searchPartsTasks() {
+        return searchPartsTasks.sum();
     }
 
     /** Searches and fetches refused because the leaf was draining, since it started. */

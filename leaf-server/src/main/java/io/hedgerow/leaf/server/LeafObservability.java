@@ -117,7 +117,8 @@ final class LeafObservability implements AutoCloseable {
         for (int cls = 0; cls < SchedulingConfig.CLASSES; cls++) {
             int priority = cls;
             Gauge.builder("hedgerow.leaf.queue.depth", scheduler, s -> s.queued(priority))
-                    .description("Tasks and continuations waiting for a worker, by scheduling class")
+                    .description("Searches (a multi-partition task counts for each part) and fetches waiting for a"
+                            + " worker, by scheduling class")
                     .tag("class", SchedulingConfig.className(cls))
                     .register(registry);
         }
@@ -156,6 +157,8 @@ final class LeafObservability implements AutoCloseable {
                 + " lane", counters, c -> c.expensiveSearches.sum());
         counter(registry, "hedgerow.leaf.moved.to.lane", "Searches estimated cheap that moved to the expensive lane after"
                 + " a slice", counters, c -> c.movedToLane.sum());
+        counter(registry, "hedgerow.leaf.search.parts.tasks", "Tasks that ran the cheap parts of one multi-partition"
+                + " request one after another, queued once", counters, c -> c.searchPartsTasks.sum());
         counter(registry, "hedgerow.leaf.expired", "Requests whose deadline passed in the queue: answered EXPIRED,"
                 + " never run", counters, c -> c.expiredAtDequeue.sum());
         counter(registry, "hedgerow.leaf.drain.refusals", "Searches and fetches refused while draining", counters,

@@ -150,14 +150,28 @@ final class SearchScheduler implements AutoCloseable {
         return offer(task, priority, deadlineNanos, onExpiry, config.isExpensive(task.costHint()));
     }
 
+    /**
+     * Queues one task that runs {@code searches} searches one after another ({@link SearchParts}),
+     * as cheap work: it takes one place in the queue to be admitted and counts for each of its
+     * searches in the depth and the queue length the answers report (see {@link ClassQueues}).
+     */
+    boolean trySubmit(SearchParts parts, int searches) {
+        return offer(parts, parts.priority(), parts.deadlineNanos(), parts::expireQueued, false, searches);
+    }
+
     private boolean offer(Runnable task, int priority, long deadlineNanos, Runnable onExpiry, boolean expensive) {
+        return offer(task, priority, deadlineNanos, onExpiry, expensive, 1);
+    }
+
+    private boolean offer(Runnable task, int priority, long deadlineNanos, Runnable onExpiry, boolean expensive,
+            int searches) {
         if (closed) {
             return false;
         }
         Queued queued = new Queued(task, priority, onExpiry);
         lock.lock();
         try {
-            if (!queues.offer(queued, priority, deadlineNanos, expensive)) {
+            if (!queues.offer(queued, priority, deadlineNanos, expensive, searches)) {
                 return false;
             }
             entries.put(task, queued);
@@ -326,8 +340,9 @@ final class SearchScheduler implements AutoCloseable {
     }
 
     /**
-     * Tasks and continuations waiting in every class, as of the last change to the queues: read
-     * without the lock (every answer reports it), so it may be a moment old.
+     * Searches waiting in every class (tasks and continuations; a {@link SearchParts} counts for each
+     * of its parts), as of the last change to the queues: read without the lock (every answer
+     * reports it), so it may be a moment old.
      */
     int queued() {
         return queuedCount;

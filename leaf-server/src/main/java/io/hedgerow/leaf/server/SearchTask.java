@@ -82,6 +82,10 @@ final class SearchTask extends LeafTask {
         this.request = request;
     }
 
+    SearchRequest request() {
+        return request;
+    }
+
     @Override
     void started() {
         if (request.hasTwin()) {

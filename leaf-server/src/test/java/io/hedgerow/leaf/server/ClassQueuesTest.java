@@ -56,6 +56,26 @@ class ClassQueuesTest {
     }
 
     @Test
+    void aTaskOfSeveralSearchesTakesOnePlaceToBeAdmittedAndCountsForEachOfItsSearches() {
+        ClassQueues<String> queues = new ClassQueues<>(SchedulingConfig.defaults().withDepth(Priority.INTERACTIVE, 2),
+                ticker);
+
+        assertThat(queues.offer("single", INTERACTIVE, NO_DEADLINE)).isTrue();
+        assertThat(queues.offer("three parts", INTERACTIVE, NO_DEADLINE, false, 3)).as("a place was left").isTrue();
+        assertThat(queues.waitingFresh(INTERACTIVE)).isEqualTo(4);
+        assertThat(queues.size()).as("searches waiting, as the answers report").isEqualTo(4);
+        assertThat(queues.size(INTERACTIVE)).isEqualTo(4);
+        assertThat(queues.offer("refused", INTERACTIVE, NO_DEADLINE)).as("its searches fill the class").isFalse();
+
+        assertThat(queues.poll(expired)).isEqualTo("single");
+        assertThat(queues.offer("still refused", INTERACTIVE, NO_DEADLINE)).as("3 searches of a depth of 2").isFalse();
+        assertThat(queues.remove("three parts", INTERACTIVE)).isTrue();
+        assertThat(queues.size()).isZero();
+        assertThat(queues.offer("admitted", INTERACTIVE, NO_DEADLINE)).isTrue();
+        assertThat(drain(queues)).containsExactly("admitted");
+    }
+
+    @Test
     void requeuesAContinuationBehindTheWorkWaitingInItsClassEvenWhenFull() {
         ClassQueues<String> queues = new ClassQueues<>(
                 SchedulingConfig.defaults().withDepth(Priority.INTERACTIVE, 2).withLowerClassEvery(0), ticker);

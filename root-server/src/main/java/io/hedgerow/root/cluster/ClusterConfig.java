@@ -37,6 +37,9 @@ import java.util.Objects;
  * @param placement      re-replication, selective replication and rebalancing of partition copies
  * @param tlsTrust       dial the leaves over TLS, trusting the PEM certificates in this file
  *                       ({@link io.hedgerow.common.net.LinkTls}); null: plaintext
+ * @param leafBatching   a search's primaries for several partitions of one leaf, chosen in the same
+ *                       instant, go to it in one message ({@code LeafSearchRequest}) rather than one
+ *                       each; backups, retries, twins and canaries always go alone (default: on)
  */
 public record ClusterConfig(
         String indexName,
@@ -54,7 +57,8 @@ public record ClusterConfig(
         String clusterSecret,
         AdaptationSettings adaptation,
         PlacementSettings placement,
-        Path tlsTrust) {
+        Path tlsTrust,
+        boolean leafBatching) {
 
     public ClusterConfig {
         if (clusterSecret != null && clusterSecret.isBlank()) {
@@ -102,7 +106,16 @@ public record ClusterConfig(
             IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
             AdaptationSettings adaptation, PlacementSettings placement) {
         this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
-                index, batchAdmission, clusterSecret, adaptation, placement, null);
+                index, batchAdmission, clusterSecret, adaptation, placement, null, true);
+    }
+
+    /** Leaf batching on: as the canonical constructor without {@code leafBatching}. */
+    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
+            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
+            IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
+            AdaptationSettings adaptation, PlacementSettings placement, Path tlsTrust) {
+        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
+                index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, true);
     }
 
     /**
@@ -113,7 +126,7 @@ public record ClusterConfig(
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
                 Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults(),
                 TailSettings.defaults(), null, BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults(),
-                PlacementSettings.defaults(), null);
+                PlacementSettings.defaults(), null, true);
     }
 
     /** As {@link #of(String, List, int, int)}, for exactly this index: its name and partition count. */
@@ -124,56 +137,62 @@ public record ClusterConfig(
     /** For exactly this index; its name and partition count must be this config's. */
     public ClusterConfig withIndex(IndexManifest manifest) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
+                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
+                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
     }
 
     public ClusterConfig withIoThreads(int threads) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
+                hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
+                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
     }
 
     public ClusterConfig withTail(TailSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust);
+                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
     }
 
     public ClusterConfig withBatchAdmission(BatchAdmissionSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation, placement, tlsTrust);
+                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
     }
 
     /** The shared secret every Hello to a leaf carries (null: none). */
     public ClusterConfig withClusterSecret(String secret) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation, placement, tlsTrust);
+                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation, placement, tlsTrust, leafBatching);
     }
 
     /** Across-request adaptation: replica choice, stall detection, probation. */
     public ClusterConfig withAdaptation(AdaptationSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings, placement, tlsTrust);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings, placement, tlsTrust, leafBatching);
     }
 
     /** Re-replication, selective replication and rebalancing of partition copies. */
     public ClusterConfig withPlacement(PlacementSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, settings, tlsTrust);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, settings, tlsTrust, leafBatching);
     }
 
     /** Dial the leaves over TLS trusting the PEM certificates in {@code trusted} (null: plaintext). */
     public ClusterConfig withTlsTrust(Path trusted) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, trusted);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, trusted, leafBatching);
+    }
+
+    /** Whether a search's primaries for one leaf go to it in one message ({@link #leafBatching()}). */
+    public ClusterConfig withLeafBatching(boolean on) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, on);
     }
 
     @Override

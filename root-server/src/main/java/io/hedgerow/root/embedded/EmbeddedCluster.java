@@ -123,6 +123,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private AdmissionSettings admission = AdmissionSettings.defaults();
         private String adminToken = HttpSettings.newAdminToken();
         private String writeToken;
+        private boolean leafBatching = true;
 
         /** The root's admission control (default: {@link AdmissionSettings#defaults()}). */
         public Builder admission(AdmissionSettings settings) {
@@ -251,6 +252,15 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether the root sends a search's first copies for one leaf in one message (default: on;
+         * {@link io.hedgerow.root.cluster.ClusterConfig#leafBatching()}).
+         */
+        public Builder leafBatching(boolean on) {
+            this.leafBatching = on;
+            return this;
+        }
+
         /** Where to report indexing progress; silent by default. */
         public Builder progress(PrintStream out) {
             this.progress = out;
@@ -283,6 +293,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                         .withTail(tail)
                         .withAdaptation(adaptation)
                         .withPlacement(placement)
+                        .withLeafBatching(leafBatching)
                         .withClusterSecret(clusterSecret);
                 // Its leaves share this JVM, so there is no process to restart; delays are all /admin offers.
                 LeafAdmin admin = !faultInjection ? null : leaf -> CompletableFuture.failedFuture(new UnsupportedOperationException(

@@ -231,17 +231,22 @@ public final class DetachedRoot {
             execute(run.handle(new Event.TimerFired(nowNanos)));
         }
 
+        private void send(Action.SendSearch send) {
+            SearchCopy copy = sent(send.copy());
+            io.hedgerow.common.wire.proto.SearchRequest request = send.wire();
+            wire.send(new Copy(this, copy, request.getBudgetNanos(),
+                    request.hasTwin() ? request.getTwin().getRequestId() : 0,
+                    request.hasTwin() ? leafOf(request.getTwin().getLeafAddress()) : -1,
+                    request.hasTwin() ? request.getTwin().getGraceNanos() : 0, null));
+        }
+
         private void execute(List<Action> actions) {
             for (Action action : actions) {
                 switch (action) {
-                    case Action.SendSearch send -> {
-                        SearchCopy copy = sent(send.copy());
-                        io.hedgerow.common.wire.proto.SearchRequest request = send.wire();
-                        wire.send(new Copy(this, copy, request.getBudgetNanos(),
-                                request.hasTwin() ? request.getTwin().getRequestId() : 0,
-                                request.hasTwin() ? leafOf(request.getTwin().getLeafAddress()) : -1,
-                                request.hasTwin() ? request.getTwin().getGraceNanos() : 0, null));
-                    }
+                    case Action.SendSearch send -> send(send);
+                    // The modelled leaves take each part as its own copy: the simulator models no
+                    // message costs, and every part is answered, cancelled and lost on its own anyway.
+                    case Action.SendSearches sends -> sends.parts().forEach(this::send);
                     case Action.SendShadow shadow -> {
                         SearchCopy copy = sent(shadow.copy());
                         wire.send(new Copy(this, copy, shadow.wire().getBudgetNanos(), 0, -1, 0, null));

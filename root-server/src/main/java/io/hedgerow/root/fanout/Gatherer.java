@@ -18,6 +18,8 @@ import io.hedgerow.root.transport.LoopConnections;
 import io.hedgerow.root.transport.QueryCall;
 import io.hedgerow.root.transport.QueryCallListener;
 import io.hedgerow.root.transport.ShardCall;
+import io.hedgerow.root.transport.LeafConnection;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,16 +100,9 @@ final class Gatherer implements QueryCallListener {
     private void execute(List<Action> actions) {
         for (Action action : actions) {
             switch (action) {
-                case Action.SendSearch send -> {
-                    ShardCall call = new ShardCall(this, send.copy(), connections.leaf(send.copy().leaf()));
-                    calls.put(send.copy(), call);
-                    if (batch.holdsBack(call)) {
-                        batch.send(call, waitedNanos -> call.connection().send(call, waitedNanos == 0 ? send.wire()
-                                : send.wire().toBuilder().setBudgetNanos(lessBudget(send.wire().getBudgetNanos(), waitedNanos)).build()));
-                    } else {
-                        call.connection().send(call, send.wire());
-                    }
-                }
+                case Action.SendSearch send -> sendSearch(new ShardCall(this, send.copy(),
+                        connections.leaf(send.copy().leaf())), send);
+                case Action.SendSearches sends -> sendSearches(sends);
                 case Action.SendShadow shadow -> {
                     ShardCall call = new ShardCall(this, shadow.copy(), connections.leaf(shadow.copy().leaf()));
                     call.connection().send(call, shadow.wire());
@@ -145,6 +140,45 @@ final class Gatherer implements QueryCallListener {
                 }
             }
         }
+    }
+
+    private void sendSearch(ShardCall call, Action.SendSearch send) {
+        calls.put(send.copy(), call);
+        if (batch.holdsBack(call)) {
+            batch.send(call, waitedNanos -> call.connection().send(call, waitedNanos == 0 ? send.wire()
+                    : send.wire().toBuilder().setBudgetNanos(lessBudget(send.wire().getBudgetNanos(), waitedNanos)).build()));
+        } else {
+            call.connection().send(call, send.wire());
+        }
+    }
+
+    /**
+     * Several partitions' copies for one leaf in one message; one by one when its leaf cannot take
+     * such a message (an older leaf), or when the batch admission would hold one back (the run
+     * groups none of those: it admits copies one at a time).
+     */
+    private void sendSearches(Action.SendSearches sends) {
+        LeafConnection connection = connections.leaf(sends.leaf());
+        List<ShardCall> parts = new ArrayList<>(sends.parts().size());
+        boolean together = connection.takesSearchParts();
+        for (Action.SendSearch part : sends.parts()) {
+            ShardCall call = new ShardCall(this, part.copy(), connection);
+            together &= !batch.holdsBack(call);
+            parts.add(call);
+        }
+        if (!together) {
+            for (int i = 0; i < parts.size(); i++) {
+                sendSearch(parts.get(i), sends.parts().get(i));
+            }
+            return;
+        }
+        List<io.hedgerow.common.wire.proto.SearchRequest> wires = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            calls.put(parts.get(i).copy(), parts.get(i));
+            wires.add(sends.parts().get(i).wire());
+        }
+        connection.send(parts, wires);
+        metrics.searchPartsSent(parts.size());
     }
 
     /** A leaf budget less the time its sub-request waited at the root (at least 1 ns: 0 would mean none). */

@@ -129,7 +129,8 @@ public final class LocalCluster implements AutoCloseable {
                     .withHedge(options.hedge()).withTail(options.tail()).withClusterSecret(clusterSecret)
                     .withBatchAdmission(options.batchAdmission())
                     .withAdaptation(options.adaptation()).withPlacement(options.placement())
-                    .withTlsTrust(tls == null ? null : tls.trustedCertificates());
+                    .withTlsTrust(tls == null ? null : tls.trustedCertificates())
+                    .withLeafBatching(options.leafBatching());
             AtomicReference<LocalCluster> self = new AtomicReference<>();
             String adminToken = options.adminToken() != null ? options.adminToken() : HttpSettings.newAdminToken();
             Path tokenFile = run.adminTokenFile();

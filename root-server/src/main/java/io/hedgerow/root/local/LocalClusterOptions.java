@@ -44,13 +44,15 @@ import java.util.Objects;
  * @param placement    the root's re-replication, selective replication and rebalancing
  * @param tls          TLS on the links between root and leaves and between leaves, with a self-signed
  *                     certificate made for the run ({@link SelfSignedTls}, in the run directory)
+ * @param leafBatching the root sends a search's primaries for one leaf in one message
+ *                     ({@link io.hedgerow.root.cluster.ClusterConfig#leafBatching()})
  */
 public record LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
         RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
         Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
         List<String> leafArguments, AdmissionSettings admission, String adminToken,
         RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken,
-        AdaptationSettings adaptation, PlacementSettings placement, boolean tls) {
+        AdaptationSettings adaptation, PlacementSettings placement, boolean tls, boolean leafBatching) {
     public LocalClusterOptions {
         Objects.requireNonNull(placement, "placement");
         Objects.requireNonNull(admission, "admission");
@@ -92,78 +94,97 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
                 BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults(), PlacementSettings.defaults(), false);
     }
 
+    /** With leaf batching on: as the canonical constructor without {@code leafBatching}. */
+    public LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
+            RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
+            Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
+            List<String> leafArguments, AdmissionSettings admission, String adminToken,
+            RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken,
+            AdaptationSettings adaptation, PlacementSettings placement, boolean tls) {
+        this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
+                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
+                batchAdmission, writeToken, adaptation, placement, tls, true);
+    }
+
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
     }
 
     /** The admin token to require; null for a new random one. */
     public LocalClusterOptions withAdminToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
     }
 
     /** Leaves restarted when they die, by this policy (null: not restarted). */
     public LocalClusterOptions withSupervision(RestartPolicy.Settings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                value, batchAdmission, writeToken, adaptation, placement, tls);
+                value, batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
     }
 
     public LocalClusterOptions withFaultInjection(boolean enabled) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
     }
 
     /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
     public LocalClusterOptions withQueryOfDeath(String token) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
     }
 
     /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
     public LocalClusterOptions withLeafArguments(List<String> arguments) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
     }
 
     /** The root's batch admission ({@link BatchAdmissionSettings#off()} sends batch work out as it comes). */
     public LocalClusterOptions withBatchAdmission(BatchAdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, value, writeToken, adaptation, placement, tls);
+                supervision, value, writeToken, adaptation, placement, tls, leafBatching);
     }
 
     /** The write token to require; null for a new random one. */
     public LocalClusterOptions withWriteToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, value, adaptation, placement, tls);
+                supervision, batchAdmission, value, adaptation, placement, tls, leafBatching);
     }
 
     /** The root's adaptation across requests (default: all on). */
     public LocalClusterOptions withAdaptation(AdaptationSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, value, placement, tls);
+                supervision, batchAdmission, writeToken, value, placement, tls, leafBatching);
     }
 
     /** The root's re-replication, selective replication and rebalancing (default: re-replication only). */
     public LocalClusterOptions withPlacement(PlacementSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, adaptation, value, tls);
+                supervision, batchAdmission, writeToken, adaptation, value, tls, leafBatching);
     }
 
     /** TLS on the cluster's links, with a certificate made for the run (default: plaintext). */
     public LocalClusterOptions withTls(boolean on) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, adaptation, placement, on);
+                supervision, batchAdmission, writeToken, adaptation, placement, on, leafBatching);
+    }
+
+    /** Whether the root sends a search's primaries for one leaf in one message (default: on). */
+    public LocalClusterOptions withLeafBatching(boolean on) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
+                supervision, batchAdmission, writeToken, adaptation, placement, tls, on);
     }
 }

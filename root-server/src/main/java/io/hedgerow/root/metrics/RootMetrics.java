@@ -70,6 +70,8 @@ public final class RootMetrics implements AutoCloseable {
     private final Counter partialResults;
     private final Map<CancelOutcome, Counter> cancels = new EnumMap<>(CancelOutcome.class);
     private final Counter cancelsSent;
+    private final Counter searchPartsMessages;
+    private final Counter searchPartsSent;
     private final Counter backupsWon;
     private final Counter budgetRefusals;
     private final Counter tiedPairs;
@@ -160,6 +162,10 @@ public final class RootMetrics implements AutoCloseable {
                     .register(registry));
         }
         cancelsSent = counter("hedgerow.cancels.sent", "Cancels the root sent to leaves");
+        searchPartsMessages = counter("hedgerow.leaf.batching.messages", "Messages that carried several partitions'"
+                + " sub-requests of one search to one leaf (--leaf-batching)");
+        searchPartsSent = counter("hedgerow.leaf.batching.parts", "Sub-requests sent as parts of such messages; each"
+                + " is also counted in hedgerow.subrequests");
         backupsWon = counter("hedgerow.hedge.backups.won", "Backup sub-requests whose answer came first and was used");
         budgetRefusals = counter("hedgerow.hedge.budget.refusals", "Backups not sent because the hedge budget was spent");
         tiedPairs = counter("hedgerow.tied.pairs", "Partitions of tied requests whose second copy was sent");
@@ -337,6 +343,12 @@ public final class RootMetrics implements AutoCloseable {
     /** Runs {@code listener} at every busy answer from a leaf, on the thread that counts it. */
     public void onLeafBusy(Runnable listener) {
         this.onLeafBusy = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
+    /** One message carried {@code parts} partitions' sub-requests of one search to its leaf. */
+    public void searchPartsSent(int parts) {
+        searchPartsMessages.increment();
+        searchPartsSent.increment(parts);
     }
 
     public void cancelSent() {

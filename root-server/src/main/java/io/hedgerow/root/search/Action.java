@@ -16,6 +16,26 @@ public sealed interface Action {
     }
 
     /**
+     * Send several partitions' copies to one leaf, {@code leaf}, in one message: the primaries of
+     * one fan-out that chose the same leaf ({@code --leaf-batching}). Each part is a copy as a
+     * {@link SendSearch} would send it, answered, cancelled and lost on its own; only the message
+     * is shared. An adapter whose leaf cannot take such a message sends the parts one by one.
+     */
+    record SendSearches(int leaf, java.util.List<SendSearch> parts) implements Action {
+        public SendSearches {
+            parts = java.util.List.copyOf(parts);
+            if (parts.size() < 2) {
+                throw new IllegalArgumentException("parts: " + parts.size() + " (expected: >= 2; one goes as SendSearch)");
+            }
+            for (SendSearch part : parts) {
+                if (part.copy().leaf() != leaf) {
+                    throw new IllegalArgumentException("part for leaf " + part.copy().leaf() + " (expected: leaf " + leaf + ")");
+                }
+            }
+        }
+    }
+
+    /**
      * Send a shadow copy of a partition's search to {@code copy.leaf()}, a leaf on probation, at the
      * SHADOW class: only to measure the leaf. Its answer is dropped and the run never hears of it.
      */

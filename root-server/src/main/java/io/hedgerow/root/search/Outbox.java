@@ -3,7 +3,10 @@ package io.hedgerow.root.search;
 import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The actions one event produced, in order, and every sub-request the search sent (its trace).
@@ -45,6 +48,44 @@ final class Outbox {
             chosen.chose(shadow.copy().leaf(), leafCount); // a shadow too is work its leaf owes
         }
         actions.add(action);
+    }
+
+    /** Where the next action goes: a mark for {@link #groupByLeaf}. */
+    int mark() {
+        return actions.size();
+    }
+
+    /**
+     * Puts the {@link Action.SendSearch}es since {@code mark} that {@code groupable} accepts and
+     * that go to the same leaf into one {@link Action.SendSearches}, where the first of them was; a
+     * leaf with one such copy keeps its {@link Action.SendSearch}. The other actions keep their
+     * order, and every copy still comes before anything done to it (a cancel comes later).
+     */
+    void groupByLeaf(int mark, Predicate<Action.SendSearch> groupable) {
+        Map<Integer, List<Action.SendSearch>> byLeaf = null;
+        for (int i = mark; i < actions.size(); i++) {
+            if (actions.get(i) instanceof Action.SendSearch send && groupable.test(send)) {
+                if (byLeaf == null) {
+                    byLeaf = new HashMap<>();
+                }
+                byLeaf.computeIfAbsent(send.copy().leaf(), leaf -> new ArrayList<>(4)).add(send);
+            }
+        }
+        if (byLeaf == null || byLeaf.values().stream().allMatch(sends -> sends.size() < 2)) {
+            return;
+        }
+        List<Action> grouped = new ArrayList<>(actions.subList(0, mark));
+        for (int i = mark; i < actions.size(); i++) {
+            Action action = actions.get(i);
+            List<Action.SendSearch> sends = action instanceof Action.SendSearch send && groupable.test(send)
+                    ? byLeaf.get(send.copy().leaf()) : null;
+            if (sends == null || sends.size() < 2) {
+                grouped.add(action);
+            } else if (sends.get(0) == action) {
+                grouped.add(new Action.SendSearches(((Action.SendSearch) action).copy().leaf(), sends));
+            }
+        }
+        actions = grouped;
     }
 
     /** Every sub-request sent, in the order sent. */

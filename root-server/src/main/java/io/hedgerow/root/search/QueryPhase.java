@@ -25,6 +25,7 @@ final class QueryPhase {
     private final Hedging hedging;
     private final SearchRun run;
     private final Shadows shadows;
+    private final Outbox out;
     /** Since the start; ends the wait once the complete answers cover {@code min_coverage}. */
     private final long cutoffNanos;
     private boolean cutOff;
@@ -36,6 +37,7 @@ final class QueryPhase {
         this.hedging = hedging;
         this.run = run;
         this.shadows = new Shadows(ctx, out);
+        this.out = out;
         double minCoverage = ctx.run.minCoverage();
         this.cutoffNanos = minCoverage < 1
                 ? ctx.shared.tail().cutoff().cutoffNanos(ctx.requestClass, minCoverage) : Long.MAX_VALUE;
@@ -52,18 +54,23 @@ final class QueryPhase {
 
     /**
      * A copy for every partition not asked yet, a retry for a canary partition that failed, then
-     * the timers of hedging and the cutoff.
+     * the timers of hedging and the cutoff. With leaf batching on, the first copies that chose the
+     * same leaf go to it in one message ({@link #travelsTogether}).
      */
     void fanOut(long nowNanos) {
+        int wave = out.mark();
         for (PartitionSlot slot : slots.all()) {
             if (!run.inQueryPhase()) {
-                return;
+                break;
             }
             if (slot.unsent()) {
                 sendFirst(slot, nowNanos);
             } else if (!slot.settled() && slot.outstanding() == 0) {
                 afterFailure(slot, nowNanos); // a canary lost with its leaf, or failed
             }
+        }
+        if (ctx.leafBatching) {
+            out.groupByLeaf(wave, this::travelsTogether);
         }
         if (!run.inQueryPhase()) {
             return;
@@ -76,6 +83,18 @@ final class QueryPhase {
             timers.arm(RunTimers.Timer.CUTOFF, ctx.startNanos + cutoffNanos);
         }
         hedging.start(nowNanos);
+    }
+
+    /**
+     * Whether a copy of the fan-out may share its message with others to its leaf: a primary with
+     * no tied twin (its leaf's cancel of the twin is per copy) that the root's batch admission does
+     * not hold back (it admits copies one by one, each to a place at its leaf). Retries, backups,
+     * twins and canaries are sent alone: they race or replace one partition's copy, on their own
+     * timing.
+     */
+    private boolean travelsTogether(Action.SendSearch send) {
+        return send.copy().kind() == SubRequestTrace.Kind.PRIMARY && !send.wire().hasTwin()
+                && !ctx.heldBackByBatchAdmission(send.copy().priority());
     }
 
     /** The partition's first copy (naming its tied twin, in tied mode). */

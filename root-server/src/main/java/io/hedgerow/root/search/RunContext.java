@@ -45,6 +45,8 @@ public final class RunContext {
     final io.hedgerow.common.wire.proto.SearchRequest wirePrototype;
     /** The HTTP request's id (carried to the leaves) and when its result gets a trace unasked. */
     final RequestTag tag;
+    /** A fan-out's first copies for one leaf go in one message ({@link io.hedgerow.root.cluster.ClusterConfig#leafBatching()}). */
+    final boolean leafBatching;
     /** Backups one partition (or fetch) may get: see {@link #hedgeRounds}. */
     private final int hedgeRounds;
 
@@ -69,6 +71,7 @@ public final class RunContext {
         this.run = run;
         this.startNanos = startNanos;
         this.deadlineNanos = startNanos + timeoutNanos;
+        this.leafBatching = shared.cluster().config().leafBatching();
         this.hedgeMode = request.hedgeMode(shared.cluster().config().hedge().defaultMode());
         // Batch latencies include the root's batch admission: learnt apart from interactive ones.
         this.requestClass = request.priority() == QueryPriority.BATCH ? RequestClass.BATCH
@@ -166,6 +169,15 @@ public final class RunContext {
             }
         }
         return shared.policy().chooseReplica(partition, replicas, leaves, excluded, random);
+    }
+
+    /**
+     * Whether the root's batch admission holds copies of class {@code priority} back until their
+     * leaf has a place ({@link io.hedgerow.root.transport.BatchSends#holdsBack}): batch work, while
+     * the admission is on.
+     */
+    boolean heldBackByBatchAdmission(Priority priority) {
+        return priority == Priority.BATCH && shared.costs().batch().enabled();
     }
 
     String leafName(int leaf) {

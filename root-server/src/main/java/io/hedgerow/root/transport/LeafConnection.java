@@ -12,6 +12,7 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.HelloAck;
 import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
+import io.hedgerow.common.wire.proto.LeafSearchRequest;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -30,6 +31,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +77,8 @@ public final class LeafConnection {
     private Channel channel;
     /** Whether the leaf answered this channel's Hello (a leaf from before versions closes instead). */
     private boolean helloAnswered;
+    /** The leaf's HelloAck said it takes {@code LeafSearchRequest} frames. */
+    private boolean takesSearchParts;
     private boolean ready;
     private boolean flushScheduled;
     private int failedAttempts;
@@ -154,6 +158,7 @@ public final class LeafConnection {
             }
             channel = f.channel();
             helloAnswered = false;
+            takesSearchParts = false;
             if (closed) {
                 channel.close();
                 return;
@@ -165,6 +170,33 @@ public final class LeafConnection {
     /** Sends a query-phase sub-request; its answer or failure reaches {@code call}. Requires {@link #isReady()}. */
     public void send(ShardCall call, SearchRequest request) {
         send(call, Frame.newBuilder().setSearch(request).build());
+    }
+
+    /**
+     * Sends several partitions' query-phase sub-requests in one frame ({@code LeafSearchRequest});
+     * each answer or failure reaches its own call, as if each had gone alone. Requires {@link
+     * #isReady()} and {@link #takesSearchParts()}.
+     *
+     * @param requests {@code calls}' requests, in the same order
+     */
+    public void send(List<ShardCall> calls, List<SearchRequest> requests) {
+        if (calls.size() != requests.size()) {
+            throw new IllegalArgumentException("requests: " + requests.size() + " (expected: one per call, "
+                    + calls.size() + ")");
+        }
+        long now = ticker.nanoTime();
+        for (ShardCall call : calls) {
+            ledger.sent(now, outstanding()); // the leaf owes one answer per part
+            this.calls.sent(call);
+        }
+        channel.write(Frame.newBuilder().setSearchParts(LeafSearchRequest.newBuilder().addAllParts(requests)).build(),
+                channel.voidPromise());
+        scheduleFlush();
+    }
+
+    /** Whether the leaf said it takes several partitions' sub-requests in one frame (older leaves do not). */
+    public boolean takesSearchParts() {
+        return takesSearchParts;
     }
 
     /** Sends a fetch; its answer or failure reaches {@code call}. Requires {@link #isReady()}. */
@@ -272,6 +304,7 @@ public final class LeafConnection {
             return;
         }
         status.httpAddress(ack.getHttpAddress());
+        takesSearchParts = ack.getTakesSearchParts();
         channel.writeAndFlush(assignment.get(), channel.voidPromise());
     }
 

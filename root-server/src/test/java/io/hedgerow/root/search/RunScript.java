@@ -65,8 +65,18 @@ final class RunScript {
     private final long originNanos;
 
     RunScript(int leafCount, int partitions, int replicas, HedgeSettings hedge, TailSettings tail) {
+        this(leafCount, partitions, replicas, hedge, tail, true, BatchAdmissionSettings.defaults());
+    }
+
+    /**
+     * @param leafBatching   whether a fan-out's primaries for one leaf go in one message
+     * @param batchAdmission the root's admission of batch copies to each leaf
+     */
+    RunScript(int leafCount, int partitions, int replicas, HedgeSettings hedge, TailSettings tail,
+            boolean leafBatching, BatchAdmissionSettings batchAdmission) {
         List<String> addresses = IntStream.range(0, leafCount).mapToObj(i -> "127.0.0.1:" + (9000 + i)).toList();
-        ClusterConfig config = ClusterConfig.of("script", addresses, partitions, replicas).withHedge(hedge).withTail(tail);
+        ClusterConfig config = ClusterConfig.of("script", addresses, partitions, replicas).withHedge(hedge).withTail(tail)
+                .withLeafBatching(leafBatching).withBatchAdmission(batchAdmission);
         this.cluster = new ClusterState(config, 1, ticker);
         for (int p = 0; p < partitions; p++) {
             cluster.partitionDocCount(p, 100);
@@ -79,7 +89,7 @@ final class RunScript {
         this.context = new FanOutContext(cluster, DispatchPolicy.leastOutstanding(), metrics, ticker, hedgeDelay,
                 new HedgeDelay(hedge, ticker), new HedgeBudget(hedge, ticker), new RoundTrip(leafCount),
                 new TailGuard(tail, hedgeDelay, ticker),
-                CostControl.of(BatchAdmissionSettings.defaults(), leafCount, ticker));
+                CostControl.of(batchAdmission, leafCount, ticker));
         this.leaves = new FakeLeaves(leafCount);
         ticker.advance(Duration.ofSeconds(1)); // the clock does not start at zero
         this.originNanos = ticker.nanoTime();
@@ -255,12 +265,30 @@ final class RunScript {
 
     // ------------------------------------------------------------------ reading actions
 
+    /**
+     * The search copies sent, whether alone or as parts of one message to their leaf ({@link
+     * Action.SendSearches}): what a leaf receives per partition either way. In the order they were
+     * chosen (their request ids), as if none had been grouped.
+     */
+    static List<Action.SendSearch> sends(List<Action> actions) {
+        return actions.stream().flatMap(a -> switch (a) {
+            case Action.SendSearch send -> java.util.stream.Stream.of(send);
+            case Action.SendSearches sends -> sends.parts().stream();
+            default -> java.util.stream.Stream.<Action.SendSearch>empty();
+        }).sorted(java.util.Comparator.comparingLong(send -> send.copy().requestId())).toList();
+    }
+
+    /** The messages of several copies to one leaf ({@link Action.SendSearches}), in order. */
+    static List<Action.SendSearches> grouped(List<Action> actions) {
+        return actions.stream().filter(a -> a instanceof Action.SendSearches).map(a -> (Action.SendSearches) a).toList();
+    }
+
     static List<SearchCopy> searches(List<Action> actions) {
-        return actions.stream().filter(a -> a instanceof Action.SendSearch).map(a -> ((Action.SendSearch) a).copy()).toList();
+        return sends(actions).stream().map(Action.SendSearch::copy).toList();
     }
 
     static List<io.hedgerow.common.wire.proto.SearchRequest> wires(List<Action> actions) {
-        return actions.stream().filter(a -> a instanceof Action.SendSearch).map(a -> ((Action.SendSearch) a).wire()).toList();
+        return sends(actions).stream().map(Action.SendSearch::wire).toList();
     }
 
     static List<FetchCopy> fetches(List<Action> actions) {

@@ -164,11 +164,49 @@ class HandshakeTest {
         awaitTrue(() -> failing.connectionsAccepted() >= 2); // closed, and reconnected after a backoff
     }
 
+    @Test
+    void aLeafThatDoesNotSayItTakesSeveralPartitionsInOneFrameGetsOneFramePerPartition() throws Exception {
+        // As a leaf from before LeafSearchRequest: it closes the connection on a frame it does not know.
+        java.util.concurrent.atomic.AtomicInteger multiPartitionFrames = new java.util.concurrent.atomic.AtomicInteger();
+        FakeLeaf older = fake(frame -> switch (frame.getBodyCase()) {
+            case HELLO -> Frame.newBuilder().setHelloAck(HelloAck.newBuilder().setProtocolVersion(Protocol.VERSION)
+                    .setIndex(identityOf(fourPartitions))).build();
+            case ASSIGN -> Frame.newBuilder().setAssignAck(AssignAck.newBuilder()
+                    .setRequestId(frame.getAssign().getRequestId())
+                    .addAllPartitions(frame.getAssign().getPartitionsList().stream().map(p ->
+                            io.hedgerow.common.wire.proto.PartitionInfo.newBuilder().setPartition(p).setDocCount(15)
+                                    .build()).toList())).build();
+            case SEARCH -> Frame.newBuilder().setResult(io.hedgerow.common.wire.proto.SearchResponse.newBuilder()
+                    .setRequestId(frame.getSearch().getRequestId()).setPartition(frame.getSearch().getPartition())
+                    .setStatus(io.hedgerow.common.wire.proto.Status.OK).setTotalHitsExact(true)).build();
+            case SEARCH_PARTS -> {
+                multiPartitionFrames.incrementAndGet();
+                yield null;
+            }
+            default -> null;
+        });
+        RootServer root = root(ClusterConfig.of(fourPartitions.readManifest(), List.of(older.address()), 1)
+                .withTail(io.hedgerow.root.tail.TailSettings.defaults().withCanaries(0)));
+        awaitTrue(() -> root.cluster().leaf(0).readyConnections() > 0);
+
+        SearchResult result = root.client().search(SearchRequest.builder("alpha").snippets(false).storedFields(false)
+                .cache(false).build()).join();
+
+        assertThat(result.tainted()).isFalse();
+        assertThat(result.coverage().partitionsAnswered()).isEqualTo(4);
+        assertThat(older.searches()).as("one SearchRequest frame per partition").isEqualTo(4);
+        assertThat(multiPartitionFrames.get()).as("frames it does not know (it would close the connection)").isZero();
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static io.hedgerow.common.wire.proto.IndexIdentity identityA() {
+        return identityOf(buildA);
+    }
+
+    private static io.hedgerow.common.wire.proto.IndexIdentity identityOf(PartitionStore store) {
         try {
-            return IndexIdentities.of(buildA.readManifest());
+            return IndexIdentities.of(store.readManifest());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
