@@ -225,7 +225,29 @@ public final class PartitionSearcher implements Closeable {
      * Top k by score (ties by doc id), or by the request's sort (ties by id) after its search_after,
      * counting hits exactly up to the request's threshold (default 1,000).
      */
-    private static CollectorManager<? extends Collector, ? extends TopDocs> collectorManager(SearchRequest request,
+    private CollectorManager<? extends Collector, ? extends TopDocs> collectorManager(SearchRequest request,
+            SearchShape shape) throws BadQueryException, IOException {
+        CollectorManager<? extends Collector, ? extends TopDocs> hits = hitsManager(request, shape);
+        if (request.getAggsCount() == 0) {
+            return hits; // no aggregations: nothing of them is allocated
+        }
+        // Checked here, before the search runs: a bad aggregation is refused, never half computed.
+        AggregationCollector[] checked = {AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader)};
+        return new AggregatingCollectorManager<>(hits, () -> {
+            AggregationCollector first = checked[0];
+            checked[0] = null;
+            if (first != null) {
+                return first;
+            }
+            try {
+                return AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader);
+            } catch (BadQueryException e) {
+                throw new IllegalStateException("aggregations passed their check once, then failed it", e);
+            }
+        });
+    }
+
+    private static CollectorManager<? extends Collector, ? extends TopDocs> hitsManager(SearchRequest request,
             SearchShape shape) throws BadQueryException {
         int threshold = request.getTotalHitsThreshold() > 0 ? request.getTotalHitsThreshold() : 1000;
         Sort sort = shape.sort(request);
@@ -237,6 +259,11 @@ public final class PartitionSearcher implements Closeable {
 
     /** The answer to a query phase that found {@code top}, with each hit's id. */
     public SearchResponse.Builder response(SearchRequest request, TopDocs top, boolean cutShort) throws IOException {
+        List<io.hedgerow.common.wire.proto.AggregationResult> aggregations = List.of();
+        if (top instanceof AggregatingCollectorManager.Aggregated aggregated) {
+            aggregations = aggregated.results();
+            top = aggregated.hits();
+        }
         String[] ids = ids(top.scoreDocs);
         SearchResponse.Builder response = SearchResponse.newBuilder()
                 .setRequestId(request.getRequestId())
@@ -254,7 +281,7 @@ public final class PartitionSearcher implements Closeable {
             }
             response.addHits(hit);
         }
-        return response;
+        return response.addAllAggs(aggregations);
     }
 
     /**
