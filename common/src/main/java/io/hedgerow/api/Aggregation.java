@@ -129,7 +129,7 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
      * unit (keyed by the unit's start). Empty buckets between the first and the last are included.
      */
     record DateHistogram(String field, long fixedIntervalMillis, CalendarUnit calendarInterval) implements Aggregation {
-        private static final Pattern FIXED = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
+        private static final Pattern FIXED = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
 
         public DateHistogram {
             requireField(field);
@@ -159,13 +159,13 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
                         + " unit, ms, s, m, h or d, such as 1d or 90m)");
             }
             long n = Long.parseLong(m.group(1));
-            return n * switch (m.group(2)) {
+            return Math.multiplyExact(n, switch (m.group(2)) {
                 case "ms" -> 1L;
                 case "s" -> 1_000L;
                 case "m" -> 60_000L;
                 case "h" -> 3_600_000L;
                 default -> 86_400_000L;
-            };
+            });
         }
 
         @Override
