@@ -159,13 +159,18 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
                         + " unit, ms, s, m, h or d, such as 1d or 90m)");
             }
             long n = Long.parseLong(m.group(1));
-            return Math.multiplyExact(n, switch (m.group(2)) {
+            long unit = switch (m.group(2)) {
                 case "ms" -> 1L;
                 case "s" -> 1_000L;
                 case "m" -> 60_000L;
                 case "h" -> 3_600_000L;
                 default -> 86_400_000L;
-            });
+            };
+            if (n > Long.MAX_VALUE / unit) {
+                throw new IllegalArgumentException("fixed_interval: '" + text + "' (expected: at most "
+                        + Long.MAX_VALUE / unit + m.group(2) + ")");
+            }
+            return n * unit;
         }
 
         @Override
