@@ -194,6 +194,25 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
+     * As {@link #prepare(Query)}, with the request's aggregations in the cost: each reads a doc
+     * value of every matching document, so each adds as many postings as the query can match here
+     * (its postings, at most every document). A request without aggregations costs what its query
+     * does.
+     */
+    public QueryCostEstimator.Prepared prepare(Query query, SearchRequest request) throws IOException, BadQueryException {
+        QueryCostEstimator.Prepared prepared = prepare(query);
+        if (request.getAggsCount() == 0) {
+            return prepared;
+        }
+        QueryCost cost = prepared.cost();
+        long matches = Math.min(reader.maxDoc(), cost.postings());
+        long aggregating = matches > Long.MAX_VALUE / request.getAggsCount() ? Long.MAX_VALUE : matches * request.getAggsCount();
+        long postings = cost.postings() + aggregating < 0 ? Long.MAX_VALUE : cost.postings() + aggregating;
+        return new QueryCostEstimator.Prepared(prepared.query(),
+                QueryCost.of(postings, cost.expandedTerms(), cost.termsVisited()));
+    }
+
+    /**
      * The query phase in slices: the same search as {@link #search}, ready to run a budget of work at
      * a time ({@link SlicedSearch#step}; the first step rewrites the query and builds its weight);
      * its end gives the same answer through {@link #response}. The caller has {@link #prepare

@@ -277,4 +277,19 @@ class AggregationCollectorTest {
         assertThatThrownBy(() -> search("*:*", agg("x", "n").build()))
                 .isInstanceOf(BadQueryException.class).hasMessageContaining("no kind");
     }
+
+    @Test
+    void aggregationsAddTheirMatchesToTheCostEstimateAndCostNothingWithout() throws Exception {
+        SearchRequest plain = SearchRequest.newBuilder().setQuery("apple").setK(1).build();
+        SearchRequest twoAggs = plain.toBuilder().addAggs(terms("tags", "tag", 10))
+                .addAggs(agg("n", "n").setStats(StatsAggregation.getDefaultInstance())).build();
+        QueryCost alone = searcher.prepare(searcher.queryOf(plain), plain).cost();
+        QueryCost aggregated = searcher.prepare(searcher.queryOf(twoAggs), twoAggs).cost();
+
+        assertThat(alone).isEqualTo(searcher.prepare(searcher.queryOf(plain)).cost());
+        // "apple" is in 4 documents: each aggregation reads a value of each.
+        assertThat(alone.postings()).isEqualTo(4);
+        assertThat(aggregated.postings()).isEqualTo(4 + 2 * 4);
+        assertThat(aggregated.estimate()).isEqualTo(alone.estimate() + 8);
+    }
 }
