@@ -300,7 +300,10 @@ public final class PartitionSearcher implements Closeable {
             }
             response.addHits(hit);
         }
-        return response.addAllAggs(aggregations);
+        if (!aggregations.isEmpty()) {
+            response.addAllAggs(aggregations); // only then: adding even none would allocate the list
+        }
+        return response;
     }
 
     /**

@@ -42,8 +42,10 @@ public final class WireShape {
         if (request.lang() != null) {
             wire.setLang(request.lang());
         }
-        for (java.util.Map.Entry<String, Aggregation> agg : request.aggs().entrySet()) {
-            wire.addAggs(aggregation(agg.getKey(), agg.getValue()));
+        if (!request.aggs().isEmpty()) {
+            for (java.util.Map.Entry<String, Aggregation> agg : request.aggs().entrySet()) {
+                wire.addAggs(aggregation(agg.getKey(), agg.getValue()));
+            }
         }
         return wire.build();
     }
