@@ -292,4 +292,19 @@ class AggregationCollectorTest {
         assertThat(aggregated.postings()).isEqualTo(4 + 2 * 4);
         assertThat(aggregated.estimate()).isEqualTo(alone.estimate() + 8);
     }
+
+    @Test
+    void aSortedPageCarriesItsSortValuesAndTheAggregationsOfEveryMatch() throws Exception {
+        SearchRequest request = SearchRequest.newBuilder().setQuery("apple").setK(2)
+                .addSort(io.hedgerow.common.wire.proto.SortField.newBuilder().setField("price").setDescending(true))
+                .addAggs(agg("stats", "price").setStats(StatsAggregation.getDefaultInstance())).build();
+        SearchResponse answer = searcher.search(searcher.queryOf(request), request, null).build();
+
+        // apple: d0 (0.5), d1 (1.25), d4 (4.5), d6 (6.0); the top 2 by price, the stats of all four.
+        assertThat(answer.getHitsList()).extracting(hit -> hit.getId()).containsExactly("d6", "d4");
+        assertThat(answer.getHits(0).getSortValuesCount()).isEqualTo(2);
+        assertThat(answer.getAggs(0).getStats().getCount()).isEqualTo(4);
+        assertThat(answer.getAggs(0).getStats().getSum()).isEqualTo(12.25);
+        assertThat(answer.getTotalHits()).isEqualTo(4);
+    }
 }
