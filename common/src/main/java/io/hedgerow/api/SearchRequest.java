@@ -3,6 +3,7 @@ package io.hedgerow.api;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -38,6 +39,8 @@ import java.util.regex.Pattern;
  *                           id) to page after it; null for the first page. Needs a sort, and from 0
  * @param lang               the query's language (e.g. {@code de}): per-language text fields are
  *                           searched in that language only; null searches them all
+ * @param aggs               named aggregations over the matching documents, in the order given;
+ *                           empty for none (then nothing of them is computed anywhere)
  */
 public record SearchRequest(
         String query,
@@ -57,7 +60,8 @@ public record SearchRequest(
         List<SortField> sort,
         int from,
         List<Object> searchAfter,
-        String lang) {
+        String lang,
+        Map<String, Aggregation> aggs) {
 
     /** Most hits one search may return (k); a page may start as deep as {@link #MAX_WINDOW} minus k. */
     public static final int MAX_K = 1000;
@@ -116,6 +120,7 @@ public record SearchRequest(
             }
             searchAfter = Collections.unmodifiableList(new ArrayList<>(searchAfter));
         }
+        aggs = Aggregation.checked(aggs);
         if (lang != null && !LANG.matcher(lang).matches()) {
             throw new IllegalArgumentException("lang: '" + lang + "' (expected: a language code of 2 to 8 lower-case letters,"
                     + " such as de)");
@@ -144,6 +149,15 @@ public record SearchRequest(
             throw new IllegalArgumentException("routing: " + routing.length() + " characters (expected: 1.."
                     + MAX_ROUTING_CHARS + ", or no routing to search every partition)");
         }
+    }
+
+    /** Without aggregations. */
+    public SearchRequest(String query, int k, long timeoutMillis, boolean snippets, boolean storedFields,
+            int totalHitsThreshold, HedgeMode hedge, long hedgeAfterMillis, boolean explain, QueryPriority priority,
+            double minCoverage, boolean cache, String routing, Filter filter, List<SortField> sort, int from,
+            List<Object> searchAfter, String lang) {
+        this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
+                priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, Map.of());
     }
 
     /** Without filter, sort or paging: the classic scored search. */
@@ -202,7 +216,7 @@ public record SearchRequest(
         return new Builder(query).k(k).timeoutMillis(timeoutMillis).snippets(snippets)
                 .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold).hedge(hedge)
                 .hedgeAfterMillis(hedgeAfterMillis).explain(explain).priority(priority).minCoverage(minCoverage)
-                .cache(cache).routing(routing).filter(filter).sort(sort).from(from).searchAfter(searchAfter).lang(lang);
+                .cache(cache).routing(routing).filter(filter).sort(sort).from(from).searchAfter(searchAfter).lang(lang).aggs(aggs);
     }
 
     /** Builder for {@link SearchRequest}; every setting has a default. */
@@ -225,6 +239,7 @@ public record SearchRequest(
         private int from;
         private List<Object> searchAfter;
         private String lang;
+        private Map<String, Aggregation> aggs = Map.of();
 
         private Builder(String query) {
             this.query = query;
@@ -322,6 +337,12 @@ public record SearchRequest(
             return this;
         }
 
+        /** Named aggregations, in the order given (empty or null: none). */
+        public Builder aggs(Map<String, Aggregation> aggs) {
+            this.aggs = aggs;
+            return this;
+        }
+
         /** Counts every hit exactly (up to {@link #MAX_TOTAL_HITS_THRESHOLD} per partition). */
         public Builder exactTotalHits() {
             return totalHitsThreshold(MAX_TOTAL_HITS_THRESHOLD);
@@ -330,7 +351,7 @@ public record SearchRequest(
         /** @throws IllegalArgumentException naming the first invalid setting */
         public SearchRequest build() {
             return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge,
-                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang);
+                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs);
         }
     }
 }

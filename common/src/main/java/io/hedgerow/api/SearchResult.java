@@ -1,6 +1,9 @@
 package io.hedgerow.api;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The merged answer to a {@link SearchRequest}.
@@ -14,6 +17,8 @@ import java.util.List;
  *                  empty otherwise
  * @param cache     whether the result came from the root's result cache
  * @param leaves    with {@code trace}: every leaf as the replica choice saw it; empty otherwise
+ * @param aggregations the request's aggregations by name, in the order asked; empty when it asked
+ *                  none. Over a {@link #tainted} result they count only the partitions that answered
  */
 public record SearchResult(
         List<Hit> hits,
@@ -23,7 +28,8 @@ public record SearchResult(
         List<PartitionError> errors,
         List<SubRequestTrace> trace,
         CacheStatus cache,
-        List<LeafTrace> leaves) {
+        List<LeafTrace> leaves,
+        Map<String, AggregationResult> aggregations) {
 
     public SearchResult {
         hits = List.copyOf(hits);
@@ -31,22 +37,36 @@ public record SearchResult(
         trace = List.copyOf(trace);
         java.util.Objects.requireNonNull(cache, "cache");
         leaves = List.copyOf(leaves);
+        aggregations = aggregations == null || aggregations.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(aggregations));
+    }
+
+    /** A result without aggregations. */
+    public SearchResult(List<Hit> hits, TotalHits totalHits, long tookNanos, Coverage coverage,
+            List<PartitionError> errors, List<SubRequestTrace> trace, CacheStatus cache, List<LeafTrace> leaves) {
+        this(hits, totalHits, tookNanos, coverage, errors, trace, cache, leaves, Map.of());
+    }
+
+    /** This result with the merged aggregations. */
+    public SearchResult withAggregations(Map<String, AggregationResult> merged) {
+        return new SearchResult(hits, totalHits, tookNanos, coverage, errors, trace, cache, leaves, merged);
     }
 
     /** A result without the leaves' trace. */
     public SearchResult(List<Hit> hits, TotalHits totalHits, long tookNanos, Coverage coverage,
             List<PartitionError> errors, List<SubRequestTrace> trace, CacheStatus cache) {
-        this(hits, totalHits, tookNanos, coverage, errors, trace, cache, List.of());
+        this(hits, totalHits, tookNanos, coverage, errors, trace, cache, List.of(), Map.of());
     }
 
     /** This result as the cache served it. */
     public SearchResult withCache(CacheStatus status) {
-        return status == cache ? this : new SearchResult(hits, totalHits, tookNanos, coverage, errors, trace, status, leaves);
+        return status == cache ? this : new SearchResult(hits, totalHits, tookNanos, coverage, errors, trace, status, leaves,
+                aggregations);
     }
 
     /** This result, stored in or served from the cache at {@code took}: without a trace. */
     public SearchResult asCached(long took, CacheStatus status) {
-        return new SearchResult(hits, totalHits, took, coverage, errors, List.of(), status);
+        return new SearchResult(hits, totalHits, took, coverage, errors, List.of(), status, List.of(), aggregations);
     }
 
     /** True when some partition did not answer: the hits are good, but maybe not the best. */

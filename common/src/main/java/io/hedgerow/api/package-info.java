@@ -1,7 +1,8 @@
 /**
  * Hedgerow's public Java API: what a caller sends ({@link io.hedgerow.api.SearchRequest}, with its
- * {@link io.hedgerow.api.HedgeMode} and {@link io.hedgerow.api.QueryPriority}), what it gets back
- * ({@link io.hedgerow.api.SearchResult}, its hits, coverage, errors and explain traces) and the
+ * {@link io.hedgerow.api.HedgeMode}, {@link io.hedgerow.api.QueryPriority} and {@link
+ * io.hedgerow.api.Aggregation}s), what it gets back ({@link io.hedgerow.api.SearchResult}, its hits,
+ * aggregations, coverage, errors and explain traces) and the
  * client interface ({@link io.hedgerow.api.HedgerowClient}) that the root implements.
  *
  * <p>Imports nothing but {@code java.*} and itself: no Netty, no protobuf, no other Hedgerow

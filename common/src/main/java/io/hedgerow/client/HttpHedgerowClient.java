@@ -99,7 +99,7 @@ public final class HttpHedgerowClient implements HedgerowClient, AutoCloseable {
                 throw new CompletionException(ErrorMapping.toSearchException(error(answer), giveUpNote(answer)));
             }
             try {
-                return SearchResultDecoder.decode(answer.body(), request.sort());
+                return SearchResultDecoder.decode(answer.body(), request.sort(), request.aggs());
             } catch (RuntimeException e) {
                 throw new CompletionException(new SearchException(SearchException.Kind.UNAVAILABLE,
                         "unreadable answer from " + base + "/search: " + e.getMessage()));

@@ -3,6 +3,7 @@ package io.hedgerow.client;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hedgerow.api.Aggregation;
 import io.hedgerow.api.Filter;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SortField;
@@ -13,7 +14,7 @@ import java.util.List;
  * the root's parser reads (its {@code SearchRequestParser.FIELDS} and {@code SearchBodyParts}).
  * Settings that mean "the cluster's default" ({@code timeoutMillis}, {@code hedgeAfterMillis} and
  * {@code minCoverage} at 0, no hedge mode, no routing) and those at their "none" value (no filter,
- * sort, search_after or lang, from 0) are left out, so the root applies its own default, as it does
+ * sort, search_after, lang or aggs, from 0) are left out, so the root applies its own default, as it does
  * in process. {@code track_total_hits} is not sent: it is the root's alias of the
  * {@code total_hits_threshold} this always sends.
  *
@@ -83,7 +84,45 @@ final class SearchRequestEncoder {
                 }
             }
         }
+        if (!request.aggs().isEmpty()) {
+            ObjectNode aggs = body.putObject("aggs");
+            request.aggs().forEach((name, agg) -> aggs.set(name, aggregation(agg)));
+        }
         return body;
+    }
+
+    /** Elasticsearch's shapes, as {@code SearchBodyParts.aggs} reads them. */
+    static ObjectNode aggregation(Aggregation agg) {
+        ObjectNode node = NODES.objectNode();
+        switch (agg) {
+            case Aggregation.Terms terms -> node.putObject("terms").put("field", terms.field()).put("size", terms.size())
+                    .put("shard_size", terms.shardSize());
+            case Aggregation.Range range -> {
+                ObjectNode body = node.putObject("range").put("field", range.field());
+                ArrayNode ranges = body.putArray("ranges");
+                for (Aggregation.RangeBucket r : range.ranges()) {
+                    ObjectNode wire = ranges.addObject().put("key", r.key());
+                    if (r.from() != null) {
+                        wire.put("from", r.from());
+                    }
+                    if (r.to() != null) {
+                        wire.put("to", r.to());
+                    }
+                }
+            }
+            case Aggregation.Histogram histogram -> node.putObject("histogram").put("field", histogram.field())
+                    .put("interval", histogram.interval());
+            case Aggregation.DateHistogram dates -> {
+                ObjectNode body = node.putObject("date_histogram").put("field", dates.field());
+                if (dates.calendarInterval() != null) {
+                    body.put("calendar_interval", dates.calendarInterval().label());
+                } else {
+                    body.put("fixed_interval", dates.fixedIntervalMillis() + "ms");
+                }
+            }
+            case Aggregation.Stats stats -> node.putObject("stats").put("field", stats.field());
+        }
+        return node;
     }
 
     /** Elasticsearch's shapes, as {@code SearchBodyParts.filter} reads them. */

@@ -1,6 +1,8 @@
 package io.hedgerow.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hedgerow.api.Aggregation;
+import io.hedgerow.api.AggregationResult;
 import io.hedgerow.api.CacheStatus;
 import io.hedgerow.api.Coverage;
 import io.hedgerow.api.Hit;
@@ -39,6 +41,14 @@ final class SearchResultDecoder {
 
     /** @param sort the request's sort keys, which say how each hit's sort values are typed */
     static SearchResult decode(JsonNode body, List<SortField> sort) {
+        return decode(body, sort, Map.of());
+    }
+
+    /**
+     * @param sort the request's sort keys, which say how each hit's sort values are typed
+     * @param aggs the request's aggregations, which say how each of {@code aggregations} is shaped
+     */
+    static SearchResult decode(JsonNode body, List<SortField> sort, Map<String, Aggregation> aggs) {
         List<Hit> hits = new ArrayList<>();
         for (JsonNode hit : array(body, "hits")) {
             hits.add(hit(hit, sort));
@@ -62,8 +72,45 @@ final class SearchResultDecoder {
                     required(leaf, "outstanding").asInt(), number(leaf, "rank"), number(leaf, "response_ms"),
                     number(leaf, "service_ms"), number(leaf, "queue")));
         }
+        Map<String, AggregationResult> aggregations = new LinkedHashMap<>();
+        JsonNode answered = body.path("aggregations");
+        for (Map.Entry<String, Aggregation> agg : aggs.entrySet()) {
+            JsonNode result = answered.get(agg.getKey());
+            if (result == null) {
+                throw new IllegalArgumentException("missing aggregation '" + agg.getKey() + "' in " + abbreviated(answered));
+            }
+            aggregations.put(agg.getKey(), aggregation(agg.getValue(), result));
+        }
         return new SearchResult(hits, totalHits, tookNanos, coverage(required(body, "coverage")), errors, trace,
-                cache(required(body, "cache").asText()), leaves);
+                cache(required(body, "cache").asText()), leaves, aggregations);
+    }
+
+    /** As {@code JsonResponses.writeAggregations} writes it: keys typed as the kind of aggregation has them. */
+    static AggregationResult aggregation(Aggregation agg, JsonNode result) {
+        if (agg instanceof Aggregation.Stats) {
+            long count = required(result, "count").asLong();
+            Double min = number(result, "min");
+            Double max = number(result, "max");
+            return new AggregationResult.Stats(count, min == null ? Double.NaN : min, max == null ? Double.NaN : max,
+                    required(result, "sum").asDouble());
+        }
+        List<AggregationResult.Bucket> buckets = new ArrayList<>();
+        for (JsonNode bucket : array(result, "buckets")) {
+            JsonNode key = required(bucket, "key");
+            Object typed = switch (agg) {
+                case Aggregation.Histogram histogram -> key.asDouble();
+                case Aggregation.DateHistogram dates -> key.asLong();
+                case Aggregation.Range range -> key.asText();
+                default -> key.isTextual() ? key.asText() : key.isIntegralNumber() ? (Object) key.asLong() : (Object) key.asDouble();
+            };
+            buckets.add(new AggregationResult.Bucket(typed, text(bucket, "key_as_string"),
+                    required(bucket, "doc_count").asLong(), number(bucket, "from"), number(bucket, "to")));
+        }
+        if (agg instanceof Aggregation.Terms) {
+            return new AggregationResult.Terms(buckets, required(result, "doc_count_error_upper_bound").asLong(),
+                    required(result, "sum_other_doc_count").asLong());
+        }
+        return new AggregationResult.Buckets(buckets);
     }
 
     static Hit hit(JsonNode hit, List<SortField> sort) {

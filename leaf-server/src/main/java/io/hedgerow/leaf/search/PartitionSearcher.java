@@ -194,6 +194,25 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
+     * As {@link #prepare(Query)}, with the request's aggregations in the cost: each reads a doc
+     * value of every matching document, so each adds as many postings as the query can match here
+     * (its postings, at most every document). A request without aggregations costs what its query
+     * does.
+     */
+    public QueryCostEstimator.Prepared prepare(Query query, SearchRequest request) throws IOException, BadQueryException {
+        QueryCostEstimator.Prepared prepared = prepare(query);
+        if (request.getAggsCount() == 0) {
+            return prepared;
+        }
+        QueryCost cost = prepared.cost();
+        long matches = Math.min(reader.maxDoc(), cost.postings());
+        long aggregating = matches > Long.MAX_VALUE / request.getAggsCount() ? Long.MAX_VALUE : matches * request.getAggsCount();
+        long postings = cost.postings() + aggregating < 0 ? Long.MAX_VALUE : cost.postings() + aggregating;
+        return new QueryCostEstimator.Prepared(prepared.query(),
+                QueryCost.of(postings, cost.expandedTerms(), cost.termsVisited()));
+    }
+
+    /**
      * The query phase in slices: the same search as {@link #search}, ready to run a budget of work at
      * a time ({@link SlicedSearch#step}; the first step rewrites the query and builds its weight);
      * its end gives the same answer through {@link #response}. The caller has {@link #prepare
@@ -225,7 +244,29 @@ public final class PartitionSearcher implements Closeable {
      * Top k by score (ties by doc id), or by the request's sort (ties by id) after its search_after,
      * counting hits exactly up to the request's threshold (default 1,000).
      */
-    private static CollectorManager<? extends Collector, ? extends TopDocs> collectorManager(SearchRequest request,
+    private CollectorManager<? extends Collector, ? extends TopDocs> collectorManager(SearchRequest request,
+            SearchShape shape) throws BadQueryException, IOException {
+        CollectorManager<? extends Collector, ? extends TopDocs> hits = hitsManager(request, shape);
+        if (request.getAggsCount() == 0) {
+            return hits; // no aggregations: nothing of them is allocated
+        }
+        // Checked here, before the search runs: a bad aggregation is refused, never half computed.
+        AggregationCollector[] checked = {AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader)};
+        return new AggregatingCollectorManager<>(hits, () -> {
+            AggregationCollector first = checked[0];
+            checked[0] = null;
+            if (first != null) {
+                return first;
+            }
+            try {
+                return AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader);
+            } catch (BadQueryException e) {
+                throw new IllegalStateException("aggregations passed their check once, then failed it", e);
+            }
+        });
+    }
+
+    private static CollectorManager<? extends Collector, ? extends TopDocs> hitsManager(SearchRequest request,
             SearchShape shape) throws BadQueryException {
         int threshold = request.getTotalHitsThreshold() > 0 ? request.getTotalHitsThreshold() : 1000;
         Sort sort = shape.sort(request);
@@ -237,6 +278,11 @@ public final class PartitionSearcher implements Closeable {
 
     /** The answer to a query phase that found {@code top}, with each hit's id. */
     public SearchResponse.Builder response(SearchRequest request, TopDocs top, boolean cutShort) throws IOException {
+        List<io.hedgerow.common.wire.proto.AggregationResult> aggregations = List.of();
+        if (top instanceof AggregatingCollectorManager.Aggregated aggregated) {
+            aggregations = aggregated.results();
+            top = aggregated.hits();
+        }
         String[] ids = ids(top.scoreDocs);
         SearchResponse.Builder response = SearchResponse.newBuilder()
                 .setRequestId(request.getRequestId())
@@ -253,6 +299,9 @@ public final class PartitionSearcher implements Closeable {
                 shape.addSortValues(hit, (FieldDoc) top.scoreDocs[i], sort);
             }
             response.addHits(hit);
+        }
+        if (!aggregations.isEmpty()) {
+            response.addAllAggs(aggregations); // only then: adding even none would allocate the list
         }
         return response;
     }

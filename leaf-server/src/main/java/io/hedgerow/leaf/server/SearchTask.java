@@ -151,7 +151,7 @@ final class SearchTask extends LeafTask {
         boolean onePass;
         try {
             Query query = partition.queryOf(request);
-            QueryCostEstimator.Prepared prepared = partition.prepare(query);
+            QueryCostEstimator.Prepared prepared = partition.prepare(query, request);
             cost = prepared.cost();
             expensive = scheduler.config().isExpensive(cost.estimate());
             // With lanes off every estimate is "cheap": then only slicing off means one pass.

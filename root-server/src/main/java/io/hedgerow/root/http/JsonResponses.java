@@ -3,6 +3,7 @@ package io.hedgerow.root.http;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.hedgerow.api.AggregationResult;
 import io.hedgerow.api.Coverage;
 import io.hedgerow.api.Hit;
 import io.hedgerow.api.LeafTrace;
@@ -141,12 +142,77 @@ final class JsonResponses {
             json.writeEndObject();
         }
         json.writeEndArray();
+        if (!result.aggregations().isEmpty()) {
+            writeAggregations(json, result.aggregations());
+        }
         writeErrors(json, result.errors());
         if (withTrace) {
             writeTrace(json, result);
         }
         json.writeStringField("request_id", requestId);
         json.writeEndObject();
+    }
+
+    /**
+     * The {@code aggregations} field, in Elasticsearch's shapes: {@code buckets} of {@code key}
+     * (with {@code key_as_string} for dates, {@code from}/{@code to} for ranges) and {@code
+     * doc_count}, terms' {@code doc_count_error_upper_bound} and {@code sum_other_doc_count}; stats'
+     * {@code count}, {@code min}, {@code max}, {@code sum}, {@code avg} (null without values).
+     */
+    static void writeAggregations(JsonGenerator json, Map<String, AggregationResult> aggregations) throws IOException {
+        json.writeObjectFieldStart("aggregations");
+        for (Map.Entry<String, AggregationResult> entry : aggregations.entrySet()) {
+            json.writeObjectFieldStart(entry.getKey());
+            switch (entry.getValue()) {
+                case AggregationResult.Terms terms -> {
+                    json.writeNumberField("doc_count_error_upper_bound", terms.docCountErrorUpperBound());
+                    json.writeNumberField("sum_other_doc_count", terms.sumOtherDocCount());
+                    writeBuckets(json, terms.buckets());
+                }
+                case AggregationResult.Buckets buckets -> writeBuckets(json, buckets.buckets());
+                case AggregationResult.Stats stats -> {
+                    json.writeNumberField("count", stats.count());
+                    writeNumberOrNull(json, "min", stats.min());
+                    writeNumberOrNull(json, "max", stats.max());
+                    writeNumberOrNull(json, "avg", stats.avg());
+                    json.writeNumberField("sum", stats.sum());
+                }
+            }
+            json.writeEndObject();
+        }
+        json.writeEndObject();
+    }
+
+    private static void writeBuckets(JsonGenerator json, List<AggregationResult.Bucket> buckets) throws IOException {
+        json.writeArrayFieldStart("buckets");
+        for (AggregationResult.Bucket bucket : buckets) {
+            json.writeStartObject();
+            switch (bucket.key()) {
+                case Long l -> json.writeNumberField("key", l);
+                case Double d -> json.writeNumberField("key", d);
+                default -> json.writeStringField("key", bucket.key().toString());
+            }
+            if (bucket.keyAsString() != null) {
+                json.writeStringField("key_as_string", bucket.keyAsString());
+            }
+            if (bucket.from() != null) {
+                json.writeNumberField("from", bucket.from());
+            }
+            if (bucket.to() != null) {
+                json.writeNumberField("to", bucket.to());
+            }
+            json.writeNumberField("doc_count", bucket.docCount());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+    }
+
+    private static void writeNumberOrNull(JsonGenerator json, String name, double value) throws IOException {
+        if (Double.isNaN(value)) {
+            json.writeNullField(name);
+        } else {
+            json.writeNumberField(name, value);
+        }
     }
 
     /** The {@code coverage} field: partitions asked and answered, the documents' fraction, and why degraded if it is. */

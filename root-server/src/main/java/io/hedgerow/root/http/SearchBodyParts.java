@@ -1,16 +1,18 @@
 package io.hedgerow.root.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hedgerow.api.Aggregation;
 import io.hedgerow.api.Filter;
 import io.hedgerow.api.SortField;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The parts of a search's JSON body that are trees rather than scalars, in Elasticsearch's shapes:
- * {@code filter} (term, terms, range, exists, bool), {@code sort} and {@code search_after}; and the
+ * {@code filter} (term, terms, range, exists, bool), {@code sort}, {@code search_after} and {@code aggs}; and the
  * query-string form of a sort ({@code sort=date:desc,_score}). Each problem is an
  * {@link ApiException} naming where in the body it is and what was expected.
  */
@@ -179,6 +181,145 @@ final class SearchBodyParts {
             case "desc" -> true;
             default -> throw ApiException.badRequest(where + ": order '" + order + "' (expected: asc or desc)");
         };
+    }
+
+    /**
+     * {@code aggs}: an object of named aggregations, each an object with one key, its kind:
+     * {@code terms} (field, size, shard_size), {@code range} (field, ranges of from/to/key),
+     * {@code histogram} (field, interval), {@code date_histogram} (field, fixed_interval or
+     * calendar_interval) or {@code stats} (field).
+     */
+    static Map<String, Aggregation> aggs(JsonNode node, String path) throws ApiException {
+        if (!node.isObject()) {
+            throw ApiException.badRequest(path + ": expected an object of named aggregations, such as {\"langs\": {\"terms\":"
+                    + " {\"field\": \"lang\"}}}");
+        }
+        Map<String, Aggregation> aggs = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> named = it.next();
+            aggs.put(named.getKey(), aggregation(named.getValue(), path + "." + named.getKey()));
+        }
+        return aggs;
+    }
+
+    private static Aggregation aggregation(JsonNode node, String where) throws ApiException {
+        if (!node.isObject() || node.size() != 1) {
+            throw ApiException.badRequest(where + ": expected an object with one key: terms, range, histogram,"
+                    + " date_histogram or stats (sub-aggregations are not supported)");
+        }
+        Map.Entry<String, JsonNode> only = node.fields().next();
+        String kind = only.getKey();
+        JsonNode body = only.getValue();
+        String at = where + "." + kind;
+        if (!body.isObject()) {
+            throw ApiException.badRequest(at + ": expected an object with a field");
+        }
+        try {
+            return switch (kind) {
+                case "terms" -> {
+                    allow(body, at, "field", "size", "shard_size");
+                    int size = body.has("size") ? integer(body.get("size"), at + ".size") : Aggregation.Terms.DEFAULT_SIZE;
+                    yield new Aggregation.Terms(field(body, at), size,
+                            body.has("shard_size") ? Math.max(size, integer(body.get("shard_size"), at + ".shard_size"))
+                                    : Aggregation.Terms.defaultShardSize(size));
+                }
+                case "range" -> {
+                    allow(body, at, "field", "ranges");
+                    JsonNode ranges = body.get("ranges");
+                    if (ranges == null || !ranges.isArray()) {
+                        throw ApiException.badRequest(at + ".ranges: expected an array of {\"from\": a, \"to\": b, \"key\": \"name\"}");
+                    }
+                    List<Aggregation.RangeBucket> buckets = new ArrayList<>();
+                    int i = 0;
+                    for (JsonNode range : ranges) {
+                        String r = at + ".ranges[" + i++ + "]";
+                        if (!range.isObject()) {
+                            throw ApiException.badRequest(r + ": expected {\"from\": a, \"to\": b, \"key\": \"name\"}");
+                        }
+                        allow(range, r, "from", "to", "key");
+                        JsonNode key = range.get("key");
+                        if (key != null && !key.isTextual()) {
+                            throw ApiException.badRequest(r + ".key: expected a string");
+                        }
+                        try {
+                            buckets.add(new Aggregation.RangeBucket(key == null ? null : key.asText(),
+                                    number(range.get("from"), r + ".from"), number(range.get("to"), r + ".to")));
+                        } catch (IllegalArgumentException e) {
+                            throw ApiException.badRequest(r + ": " + e.getMessage());
+                        }
+                    }
+                    yield new Aggregation.Range(field(body, at), buckets);
+                }
+                case "histogram" -> {
+                    allow(body, at, "field", "interval");
+                    Double interval = number(body.get("interval"), at + ".interval");
+                    if (interval == null) {
+                        throw ApiException.badRequest(at + ": missing interval (expected: a number > 0)");
+                    }
+                    yield new Aggregation.Histogram(field(body, at), interval);
+                }
+                case "date_histogram" -> {
+                    allow(body, at, "field", "fixed_interval", "calendar_interval");
+                    JsonNode fixed = body.get("fixed_interval");
+                    JsonNode calendar = body.get("calendar_interval");
+                    if ((fixed == null) == (calendar == null)) {
+                        throw ApiException.badRequest(at + ": expected exactly one of fixed_interval (such as \"1d\") and"
+                                + " calendar_interval (such as \"month\")");
+                    }
+                    JsonNode interval = fixed != null ? fixed : calendar;
+                    if (!interval.isTextual()) {
+                        throw ApiException.badRequest(at + "." + (fixed != null ? "fixed_interval" : "calendar_interval")
+                                + ": expected a string");
+                    }
+                    yield fixed != null
+                            ? Aggregation.DateHistogram.fixed(field(body, at), Aggregation.DateHistogram.parseFixed(interval.asText()))
+                            : Aggregation.DateHistogram.calendar(field(body, at), Aggregation.CalendarUnit.parse(interval.asText()));
+                }
+                case "stats" -> {
+                    allow(body, at, "field");
+                    yield new Aggregation.Stats(field(body, at));
+                }
+                default -> throw ApiException.badRequest(where + ": unknown aggregation '" + kind
+                        + "' (expected: terms, range, histogram, date_histogram or stats)");
+            };
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(at + ": " + e.getMessage());
+        }
+    }
+
+    private static void allow(JsonNode body, String at, String... names) throws ApiException {
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!List.of(names).contains(name)) {
+                throw ApiException.badRequest(at + ": unknown parameter '" + name + "' (expected: "
+                        + String.join(", ", names) + ")");
+            }
+        }
+    }
+
+    private static String field(JsonNode body, String at) throws ApiException {
+        JsonNode field = body.get("field");
+        if (field == null || !field.isTextual() || field.asText().isEmpty()) {
+            throw ApiException.badRequest(at + ": missing field (expected: \"field\": \"name\" of a field with doc values)");
+        }
+        return field.asText();
+    }
+
+    private static int integer(JsonNode value, String at) throws ApiException {
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToInt()) {
+            throw ApiException.badRequest(at + ": expected an integer");
+        }
+        return value.asInt();
+    }
+
+    private static Double number(JsonNode value, String at) throws ApiException {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isNumber()) {
+            throw ApiException.badRequest(at + ": expected a number");
+        }
+        return value.asDouble();
     }
 
     /** The last hit's sort values: strings, numbers, booleans or null. */

@@ -33,7 +33,7 @@ final class SearchRequestParser {
     static final List<String> FIELDS =
             List.of("query", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "filter", "sort", "search_after");
+                    "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations");
     private static final List<String> PARAMETERS =
             List.of("q", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
@@ -85,7 +85,9 @@ final class SearchRequestParser {
             @JsonProperty("lang") String lang,
             @JsonProperty("filter") JsonNode filter,
             @JsonProperty("sort") JsonNode sort,
-            @JsonProperty("search_after") JsonNode searchAfter) {
+            @JsonProperty("search_after") JsonNode searchAfter,
+            @JsonProperty("aggs") JsonNode aggs,
+            @JsonProperty("aggregations") JsonNode aggregations) {
     }
 
     SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
@@ -121,7 +123,7 @@ final class SearchRequestParser {
                 intParameter(parameters, "from"),
                 booleanParameter(parameters, "track_total_hits"),
                 single(parameters, "lang"),
-                null, null, null), sort == null ? null : SearchBodyParts.sort(sort));
+                null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort));
     }
 
     SearchRequest fromJson(ByteBuf content) throws ApiException {
@@ -181,6 +183,13 @@ final class SearchRequestParser {
         }
         if (body.filter() != null && !body.filter().isNull()) {
             builder.filter(SearchBodyParts.filter(body.filter(), "filter"));
+        }
+        if (body.aggs() != null && body.aggregations() != null) {
+            throw ApiException.badRequest("both aggs and aggregations (expected: one of them; aggregations is aggs' long name)");
+        }
+        JsonNode aggs = body.aggs() != null ? body.aggs() : body.aggregations();
+        if (aggs != null && !aggs.isNull()) {
+            builder.aggs(SearchBodyParts.aggs(aggs, body.aggs() != null ? "aggs" : "aggregations"));
         }
         if (body.searchAfter() != null && !body.searchAfter().isNull()) {
             builder.searchAfter(SearchBodyParts.searchAfter(body.searchAfter()));

@@ -1,15 +1,22 @@
 package io.hedgerow.root.merge;
 
+import io.hedgerow.api.Aggregation;
 import io.hedgerow.api.Filter;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SortField;
 import io.hedgerow.common.wire.proto.AfterValue;
+import io.hedgerow.common.wire.proto.AggregationRange;
+import io.hedgerow.common.wire.proto.DateHistogramAggregation;
+import io.hedgerow.common.wire.proto.HistogramAggregation;
+import io.hedgerow.common.wire.proto.RangeAggregation;
+import io.hedgerow.common.wire.proto.StatsAggregation;
+import io.hedgerow.common.wire.proto.TermsAggregation;
 import io.hedgerow.common.wire.proto.BoolFilter;
 import io.hedgerow.common.wire.proto.RangeFilter;
 import io.hedgerow.common.wire.proto.TermsFilter;
 
 /**
- * The filter, sort, search_after and language of an API request as the leaves' wire request holds
+ * The filter, sort, search_after, language and aggregations of an API request as the leaves' wire request holds
  * them (the fields the root copies onto every partition's sub-request). Pure.
  */
 public final class WireShape {
@@ -34,6 +41,40 @@ public final class WireShape {
         }
         if (request.lang() != null) {
             wire.setLang(request.lang());
+        }
+        if (!request.aggs().isEmpty()) {
+            for (java.util.Map.Entry<String, Aggregation> agg : request.aggs().entrySet()) {
+                wire.addAggs(aggregation(agg.getKey(), agg.getValue()));
+            }
+        }
+        return wire.build();
+    }
+
+    /** One named aggregation as the leaves read it. */
+    public static io.hedgerow.common.wire.proto.Aggregation aggregation(String name, Aggregation agg) {
+        var wire = io.hedgerow.common.wire.proto.Aggregation.newBuilder().setName(name).setField(agg.field());
+        switch (agg) {
+            case Aggregation.Terms terms -> wire.setTerms(TermsAggregation.newBuilder().setShardSize(terms.shardSize()));
+            case Aggregation.Range range -> {
+                RangeAggregation.Builder ranges = RangeAggregation.newBuilder();
+                for (Aggregation.RangeBucket r : range.ranges()) {
+                    AggregationRange.Builder wireRange = AggregationRange.newBuilder();
+                    if (r.from() != null) {
+                        wireRange.setFrom(r.from());
+                    }
+                    if (r.to() != null) {
+                        wireRange.setTo(r.to());
+                    }
+                    ranges.addRanges(wireRange);
+                }
+                wire.setRange(ranges);
+            }
+            case Aggregation.Histogram histogram -> wire.setHistogram(HistogramAggregation.newBuilder()
+                    .setInterval(histogram.interval()));
+            case Aggregation.DateHistogram dates -> wire.setDateHistogram(DateHistogramAggregation.newBuilder()
+                    .setFixedIntervalMillis(dates.fixedIntervalMillis())
+                    .setCalendarInterval(dates.calendarInterval() == null ? "" : dates.calendarInterval().label()));
+            case Aggregation.Stats stats -> wire.setStats(StatsAggregation.getDefaultInstance());
         }
         return wire.build();
     }

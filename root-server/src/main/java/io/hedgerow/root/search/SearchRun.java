@@ -1,13 +1,16 @@
 package io.hedgerow.root.search;
 
+import io.hedgerow.api.AggregationResult;
 import io.hedgerow.api.SearchException;
 import io.hedgerow.api.SearchResult;
 import io.hedgerow.root.merge.HitMerger.MergedHit;
+import io.hedgerow.root.merge.AggregationMerger;
 import io.hedgerow.root.merge.HitMerger;
 import io.hedgerow.root.metrics.RootMetrics.RequestError;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.tail.Blocklist;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One search at the root, as a state machine with no I/O: events in ({@link Event}: an answer, a
@@ -49,6 +52,8 @@ public final class SearchRun {
     private final CanaryPhase canary;
     private FetchPhase fetch;
     private List<MergedHit> merged;
+    /** The merged aggregations; null when the request asks none. */
+    private Map<String, AggregationResult> aggregations;
     private Stage stage = Stage.QUERY;
     /** The timer the adapter holds for this run, or null. */
     private Long armedAt;
@@ -176,6 +181,14 @@ public final class SearchRun {
             ctx.metrics().cutOff();
         }
         merged = HitMerger.merge(slots.answers(), ctx.request.from(), ctx.request.k(), ctx.request.sort());
+        if (!ctx.request.aggs().isEmpty()) {
+            try {
+                aggregations = AggregationMerger.merge(ctx.request.aggs(), slots.answers());
+            } catch (IllegalArgumentException e) {
+                fail(RequestError.BAD_QUERY, new SearchException(SearchException.Kind.BAD_QUERY, e.getMessage()), now);
+                return;
+            }
+        }
         if (merged.isEmpty() || !(ctx.request.snippets() || ctx.request.storedFields())) {
             finish(now);
             return;
@@ -198,6 +211,9 @@ public final class SearchRun {
         slots.learnCost();
         SearchResult result = new ResultBuilder(ctx, slots, query.cutOff(), query.cutoffNanos())
                 .build(merged, fetch == null ? null : fetch.hits(), out.sent(), now);
+        if (aggregations != null) {
+            result = result.withAggregations(aggregations);
+        }
         SearchResult served = ctx.shared.tail().served(ctx.run, result, canary.passed());
         ctx.metrics().searchFinished(result.tookNanos(), served.tainted());
         out.add(new Action.Finish(served));

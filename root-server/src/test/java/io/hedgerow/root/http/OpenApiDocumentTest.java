@@ -156,6 +156,11 @@ class OpenApiDocumentTest {
         exchange("POST", "/search", "/search", "{\"query\": \"bravo charlie\", \"k\": 3, \"snippets\": false,"
                 + " \"hedge\": \"tied\", \"priority\": \"batch\", \"total_hits_threshold\": 1}", null, 200);
         exchange("POST", "/search", "/search", "{\"query\": \"bravo\", \"k\": \"3\"}", null, 400);
+        // Aggregations (their every kind is checked against the document by AggregationsHttpTest).
+        exchange("POST", "/search", "/search", "{\"query\": \"alpha\", \"k\": 0, \"aggs\": {\"ids\": {\"terms\":"
+                + " {\"field\": \"id\", \"size\": 2}}}}", null, 200);
+        exchange("POST", "/search", "/search", "{\"query\": \"alpha\", \"aggs\": {\"x\": {\"stats\": {\"field\":"
+                + " \"title\"}}}}", null, 400);
         exchangeWith(failing, "GET", "/search", "/search?q=alpha&cache=false", null, null, 200);
         exchangeWith(failing, "GET", "/cluster", "/cluster", null, null, 200);
         exchangeWith(failing, "GET", "/health", "/health", null, null, 200);

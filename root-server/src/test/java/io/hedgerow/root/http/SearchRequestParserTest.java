@@ -3,12 +3,14 @@ package io.hedgerow.root.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.api.Aggregation;
 import io.hedgerow.api.HedgeMode;
 import io.hedgerow.api.QueryPriority;
 import io.hedgerow.api.SearchRequest;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SearchRequestParserTest {
@@ -122,5 +124,58 @@ class SearchRequestParserTest {
         assertThatThrownBy(() -> post("")).hasMessageContaining("empty body");
         assertThatThrownBy(() -> post("{\"query\": \"\"}")).hasMessageContaining("query: empty");
         assertThatThrownBy(() -> post("{\"query\": \"x\"} {}")).hasMessageContaining("malformed JSON");
+    }
+
+    @Test
+    void readsAggregationsInElasticsearchsShapes() throws ApiException {
+        SearchRequest request = post("""
+                {"query": "x", "size": 0, "aggs": {
+                  "langs": {"terms": {"field": "lang", "size": 5}},
+                  "wide": {"terms": {"field": "lang", "size": 5, "shard_size": 100}},
+                  "n": {"range": {"field": "n", "ranges": [{"to": 10}, {"from": 10, "key": "many"}]}},
+                  "price": {"histogram": {"field": "price", "interval": 2.5}},
+                  "days": {"date_histogram": {"field": "date", "fixed_interval": "12h"}},
+                  "months": {"date_histogram": {"field": "date", "calendar_interval": "1M"}},
+                  "stats": {"stats": {"field": "n"}}}}""");
+
+        assertThat(request.k()).isZero();
+        assertThat(request.aggs().keySet()).containsExactly("langs", "wide", "n", "price", "days", "months", "stats");
+        assertThat(request.aggs().get("langs")).isEqualTo(new Aggregation.Terms("lang", 5, 17)); // 5 * 1.5 + 10
+        assertThat(request.aggs().get("wide")).isEqualTo(new Aggregation.Terms("lang", 5, 100));
+        assertThat(request.aggs().get("n")).isEqualTo(new Aggregation.Range("n", List.of(
+                new Aggregation.RangeBucket("*-10.0", null, 10.0), new Aggregation.RangeBucket("many", 10.0, null))));
+        assertThat(request.aggs().get("price")).isEqualTo(new Aggregation.Histogram("price", 2.5));
+        assertThat(request.aggs().get("days")).isEqualTo(Aggregation.DateHistogram.fixed("date", 12 * 3_600_000L));
+        assertThat(request.aggs().get("months")).isEqualTo(Aggregation.DateHistogram.calendar("date",
+                Aggregation.CalendarUnit.MONTH));
+        assertThat(request.aggs().get("stats")).isEqualTo(new Aggregation.Stats("n"));
+        assertThat(post("{\"query\": \"x\", \"aggregations\": {\"s\": {\"stats\": {\"field\": \"n\"}}}}").aggs())
+                .containsKey("s");
+    }
+
+    @Test
+    void refusesAggregationsThatCannotRunNamingWhere() {
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"avg\": {\"field\": \"n\"}}}}"))
+                .hasMessageContaining("aggs.a: unknown aggregation 'avg' (expected: terms, range, histogram, date_histogram or stats)");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"size\": 3}}}}"))
+                .hasMessageContaining("aggs.a.terms: missing field");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"field\": \"f\", \"order\": 1}}}}"))
+                .hasMessageContaining("aggs.a.terms: unknown parameter 'order'");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"field\": \"f\"},"
+                + " \"aggs\": {}}}}")).hasMessageContaining("sub-aggregations are not supported");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"histogram\": {\"field\": \"f\","
+                + " \"interval\": 0}}}}")).hasMessageContaining("interval 0.0 (expected: > 0)");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"range\": {\"field\": \"f\","
+                + " \"ranges\": [{\"from\": 5, \"to\": 1}]}}}}")).hasMessageContaining("aggs.a.range.ranges[0]: range: from 5.0 > to 1.0");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"date_histogram\": {\"field\": \"f\","
+                + " \"calendar_interval\": \"fortnight\"}}}}")).hasMessageContaining("calendar_interval: 'fortnight'");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"date_histogram\": {\"field\": \"f\"}}}}"))
+                .hasMessageContaining("exactly one of fixed_interval");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"field\": \"f\", \"size\": 6000}},"
+                + " \"b\": {\"terms\": {\"field\": \"g\", \"size\": 6000}}}}"))
+                .hasMessageContaining("aggs: 12000 buckets asked for (expected: <= 10000");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": [1]}")).hasMessageContaining("aggs: expected an object");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {}, \"aggregations\": {}}"))
+                .hasMessageContaining("both aggs and aggregations");
     }
 }

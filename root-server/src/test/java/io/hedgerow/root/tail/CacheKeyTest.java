@@ -3,8 +3,10 @@ package io.hedgerow.root.tail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.api.Aggregation;
 import io.hedgerow.api.HedgeMode;
 import io.hedgerow.api.SearchRequest;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CacheKeyTest {
@@ -30,6 +32,23 @@ class CacheKeyTest {
         assertThat(Fingerprints.key(SearchRequest.builder("european parliament").routing("de").build()))
                 .as("another routing value searches other partitions").isNotEqualTo(plain)
                 .isNotEqualTo(Fingerprints.key(SearchRequest.builder("european parliament").routing("fr").build()));
+    }
+
+    @Test
+    void distinguishesSearchesThatDifferOnlyInTheirAggregations() {
+        SearchRequest plain = SearchRequest.of("european parliament");
+        SearchRequest byLang = SearchRequest.builder("european parliament")
+                .aggs(Map.of("a", Aggregation.Terms.of("lang", 10))).build();
+        SearchRequest byDate = SearchRequest.builder("european parliament")
+                .aggs(Map.of("a", Aggregation.DateHistogram.calendar("date", Aggregation.CalendarUnit.MONTH))).build();
+        SearchRequest renamed = SearchRequest.builder("european parliament")
+                .aggs(Map.of("b", Aggregation.Terms.of("lang", 10))).build();
+
+        assertThat(Fingerprints.key(byLang)).isNotEqualTo(Fingerprints.key(plain))
+                .isNotEqualTo(Fingerprints.key(byDate)).isNotEqualTo(Fingerprints.key(renamed))
+                .isEqualTo(Fingerprints.key(SearchRequest.builder("european parliament")
+                        .aggs(Map.of("a", Aggregation.Terms.of("lang", 10))).build()));
+        assertThat(Fingerprints.key(plain).shape()).as("no aggs: the classic key").isNull();
     }
 
     @Test

@@ -1,0 +1,456 @@
+package io.hedgerow.root.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.hedgerow.api.Aggregation;
+import io.hedgerow.api.AggregationResult;
+import io.hedgerow.api.AggregationResult.Bucket;
+import io.hedgerow.api.Filter;
+import io.hedgerow.common.wire.proto.SearchRequest;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import io.hedgerow.leaf.index.Analyzers;
+import io.hedgerow.leaf.index.DocumentMapper;
+import io.hedgerow.leaf.index.FieldSpec;
+import io.hedgerow.leaf.index.IndexBuilder;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexOptions;
+import io.hedgerow.leaf.index.IndexProgress;
+import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.leaf.search.IndexContext;
+import io.hedgerow.leaf.search.PartitionSearcher;
+import java.nio.file.Path;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalAdjusters;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.MultiDocValues;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.BytesRef;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Seeded aggregation requests over 8 real partitions (each partition's own search, then {@link
+ * AggregationMerger}) against the same aggregations worked out in plain Java from the documents
+ * that one Lucene index over the same documents matches. Terms are compared exactly when the shard
+ * size covers every value; otherwise against Elasticsearch's guarantees (no count too high, none
+ * lower than its true count by more than the error bound, everything counted once). The seed is
+ * printed with each failure: change {@link #SEED} to rerun another.
+ */
+@Timeout(300)
+class AggregationEquivalenceTest {
+    private static final long SEED = 0xA6_2026_1128L;
+    private static final int DOCS = 600;
+    private static final int REQUESTS = 400;
+    private static final int PARTITIONS = 8;
+    private static final String[] WORDS = {"hedge", "hawthorn", "bramble", "meadow", "ditch", "willow"};
+    private static final String[] CATEGORIES = {"alpha", "beta", "gamma", "delta", "Zeta", "éta"};
+    /** 2023-01-01T00:00Z, the first instant days are drawn from (over two years). */
+    private static final long START = Instant.parse("2023-01-01T00:00:00Z").toEpochMilli();
+    private static final long DAY = 86_400_000L;
+
+    @TempDir
+    Path dir;
+
+    private static IndexConfig config() {
+        Map<String, FieldSpec> fields = new LinkedHashMap<>();
+        fields.put("title", FieldSpec.text(true, true));
+        fields.put("cat", FieldSpec.keyword(true));
+        fields.put("price", FieldSpec.of(FieldSpec.Type.DOUBLE, true));
+        fields.put("qty", FieldSpec.of(FieldSpec.Type.LONG, true));
+        fields.put("day", FieldSpec.of(FieldSpec.Type.DATE, true));
+        fields.put("flag", FieldSpec.of(FieldSpec.Type.BOOLEAN, true));
+        return new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title"), null);
+    }
+
+    private static List<SourceDocument> documents(Random random) {
+        List<SourceDocument> docs = new ArrayList<>();
+        for (int i = 0; i < DOCS; i++) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            StringBuilder title = new StringBuilder();
+            for (int w = 1 + random.nextInt(3); w > 0; w--) {
+                title.append(WORDS[random.nextInt(WORDS.length)]).append(' ');
+            }
+            fields.put("title", title.toString().strip());
+            if (random.nextInt(8) != 0) {
+                // Common categories, and a long tail of rare ones that small shard sizes cut.
+                fields.put("cat", random.nextInt(5) == 0
+                        ? List.of(category(random), category(random), category(random))
+                        : category(random));
+            }
+            if (random.nextInt(8) != 0) {
+                fields.put("price", Double.toString((random.nextInt(400) - 100) / 8.0));
+            }
+            if (random.nextInt(8) != 0) {
+                fields.put("qty", random.nextInt(5) == 0
+                        ? List.of(Long.toString(random.nextInt(60) - 10), Long.toString(random.nextInt(60) - 10))
+                        : Long.toString(random.nextInt(60) - 10));
+            }
+            if (random.nextInt(8) != 0) {
+                long millis = START + (long) random.nextInt(730) * DAY + (long) random.nextInt(24) * 3_600_000L;
+                fields.put("day", random.nextInt(10) == 0
+                        ? List.of(Instant.ofEpochMilli(millis).toString(), Instant.ofEpochMilli(millis + 40 * DAY).toString())
+                        : Instant.ofEpochMilli(millis).toString());
+            }
+            fields.put("flag", Boolean.toString(random.nextBoolean()));
+            docs.add(new SourceDocument("d" + i, fields, i + 1));
+        }
+        return docs;
+    }
+
+    private static String category(Random random) {
+        return random.nextInt(3) == 0 ? "tail" + random.nextInt(40) : CATEGORIES[random.nextInt(CATEGORIES.length)];
+    }
+
+    @Test
+    void mergedAggregationsOverEightPartitionsMatchOneIndex() throws Exception {
+        System.out.println("AggregationEquivalenceTest seed: " + SEED);
+        Random random = new Random(SEED);
+        List<SourceDocument> docs = documents(random);
+        Map<String, SourceDocument> byId = new HashMap<>();
+        docs.forEach(doc -> byId.put(doc.id(), doc));
+        IndexConfig config = config();
+        PartitionStore store = new PartitionStore(dir.resolve("index"));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(PARTITIONS), IndexProgress.none())
+                .build(store, "index", config, docs);
+        IndexContext context = IndexContext.of(store, store.readManifest());
+        List<PartitionSearcher> partitions = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            partitions.add(PartitionSearcher.open(context, p));
+        }
+        int exactTerms = 0;
+        int boundedTerms = 0;
+        int nonEmpty = 0;
+        try (Directory one = new ByteBuffersDirectory()) {
+            DocumentMapper mapper = new DocumentMapper(config);
+            try (IndexWriter writer = new IndexWriter(one, new IndexWriterConfig(Analyzers.forConfig(config)))) {
+                for (SourceDocument doc : docs) {
+                    writer.addDocument(mapper.toDocument(doc.id(), doc.fields()));
+                }
+            }
+            try (DirectoryReader reader = DirectoryReader.open(one)) {
+                IndexSearcher reference = new IndexSearcher(reader);
+                for (int q = 0; q < REQUESTS; q++) {
+                    String text = random.nextInt(3) == 0 ? "*:*" : WORDS[random.nextInt(WORDS.length)];
+                    Filter filter = random.nextInt(3) == 0 ? randomFilter(random) : null;
+                    Map<String, Aggregation> aggs = new LinkedHashMap<>();
+                    for (int a = 1 + random.nextInt(3); a > 0; a--) {
+                        aggs.put("a" + a, randomAggregation(random));
+                    }
+                    io.hedgerow.api.SearchRequest api = io.hedgerow.api.SearchRequest.builder(text).k(0).filter(filter)
+                            .aggs(aggs).build();
+                    SearchRequest wire = SearchRequest.newBuilder().setQuery(text).setK(1).setTotalHitsThreshold(1)
+                            .mergeFrom(WireShape.of(api)).build();
+                    String what = "seed " + SEED + ", request " + q + ": " + text + " filter " + filter + " aggs " + aggs;
+
+                    SearchResponse[] answers = new SearchResponse[PARTITIONS];
+                    long total = 0;
+                    for (int p = 0; p < PARTITIONS; p++) {
+                        PartitionSearcher partition = partitions.get(p);
+                        answers[p] = partition.search(partition.queryOf(wire), wire, null).build();
+                        total += answers[p].getTotalHits();
+                    }
+                    Map<String, AggregationResult> merged = AggregationMerger.merge(aggs, answers);
+
+                    Query query = partitions.get(0).queryOf(wire);
+                    List<SourceDocument> matching = matching(reference, reader, query, byId);
+                    assertThat(total).as(what + ": every match counted, whatever the threshold").isEqualTo(matching.size());
+                    if (!matching.isEmpty()) {
+                        nonEmpty++;
+                    }
+                    assertThat(merged.keySet()).as(what).containsExactlyElementsOf(aggs.keySet());
+                    for (Map.Entry<String, Aggregation> agg : aggs.entrySet()) {
+                        String at = what + " / " + agg.getKey();
+                        AggregationResult result = merged.get(agg.getKey());
+                        switch (agg.getValue()) {
+                            case Aggregation.Terms terms -> {
+                                if (checkTerms(terms, (AggregationResult.Terms) result, matching, at)) {
+                                    exactTerms++;
+                                } else {
+                                    boundedTerms++;
+                                }
+                            }
+                            case Aggregation.Range range -> assertThat(((AggregationResult.Buckets) result).buckets())
+                                    .as(at).isEqualTo(expectedRanges(range, matching));
+                            case Aggregation.Histogram histogram -> assertThat(((AggregationResult.Buckets) result).buckets())
+                                    .as(at).isEqualTo(expectedHistogram(histogram, matching));
+                            case Aggregation.DateHistogram dates -> assertThat(described(((AggregationResult.Buckets) result)
+                                    .buckets())).as(at).isEqualTo(expectedDates(dates, matching));
+                            case Aggregation.Stats stats -> checkStats(stats, (AggregationResult.Stats) result, matching, at);
+                        }
+                    }
+                }
+            }
+        } finally {
+            for (PartitionSearcher partition : partitions) {
+                partition.close();
+            }
+        }
+        System.out.println("terms compared exactly: " + exactTerms + ", against the error bound: " + boundedTerms);
+        assertThat(nonEmpty).as("requests that matched something").isGreaterThan(REQUESTS / 2);
+        assertThat(exactTerms).as("terms aggregations compared exactly").isGreaterThan(50);
+        assertThat(boundedTerms).as("terms aggregations cut by their shard size").isGreaterThan(20);
+    }
+
+    private static Aggregation randomAggregation(Random random) {
+        String numeric = new String[] {"price", "qty", "day"}[random.nextInt(3)];
+        return switch (random.nextInt(5)) {
+            case 0 -> {
+                String field = random.nextInt(2) == 0 ? "cat" : new String[] {"price", "qty", "day"}[random.nextInt(3)];
+                int size = 1 + random.nextInt(8);
+                int shardSize = switch (random.nextInt(4)) {
+                    case 0 -> Aggregation.Terms.defaultShardSize(size);
+                    case 1 -> size + random.nextInt(3);
+                    default -> 2000; // covers every value of every field
+                };
+                yield new Aggregation.Terms(field, size, shardSize);
+            }
+            case 1 -> {
+                List<Aggregation.RangeBucket> ranges = new ArrayList<>();
+                for (int r = 1 + random.nextInt(4); r > 0; r--) {
+                    double a = rangeEnd(random, numeric);
+                    double b = rangeEnd(random, numeric);
+                    Double from = random.nextInt(4) == 0 ? null : Math.min(a, b);
+                    Double to = from != null && random.nextInt(4) == 0 ? null : Math.max(a, b);
+                    ranges.add(new Aggregation.RangeBucket(random.nextBoolean() ? "r" + r : null, from, to));
+                }
+                yield new Aggregation.Range(numeric, ranges);
+            }
+            case 2 -> new Aggregation.Histogram(numeric, switch (numeric) {
+                case "price" -> new double[] {0.5, 2.5, 7, 10}[random.nextInt(4)];
+                case "qty" -> new double[] {1, 3, 10, 25}[random.nextInt(4)];
+                default -> new double[] {DAY, 7.5 * DAY, 90 * DAY}[random.nextInt(3)];
+            });
+            case 3 -> random.nextBoolean()
+                    ? Aggregation.DateHistogram.fixed("day", new long[] {DAY, 12 * 3_600_000L, 10 * DAY}[random.nextInt(3)])
+                    : Aggregation.DateHistogram.calendar("day", Aggregation.CalendarUnit.values()[2 + random.nextInt(5)]);
+            default -> new Aggregation.Stats(numeric);
+        };
+    }
+
+    private static double rangeEnd(Random random, String field) {
+        return switch (field) {
+            case "price" -> (random.nextInt(400) - 100) / 8.0;
+            case "qty" -> random.nextInt(60) - 10;
+            default -> START + (double) random.nextInt(730) * DAY;
+        };
+    }
+
+    private static Filter randomFilter(Random random) {
+        return switch (random.nextInt(3)) {
+            case 0 -> Filter.term("flag", Boolean.toString(random.nextBoolean()));
+            case 1 -> new Filter.Range("qty", Integer.toString(random.nextInt(30)), null, null, null);
+            default -> Filter.term("cat", CATEGORIES[random.nextInt(CATEGORIES.length)]);
+        };
+    }
+
+    /** The documents the one index matches. */
+    private static List<SourceDocument> matching(IndexSearcher reference, DirectoryReader reader, Query query,
+            Map<String, SourceDocument> byId) throws Exception {
+        TopDocs top = reference.search(query, DOCS);
+        int[] docs = Arrays.stream(top.scoreDocs).mapToInt(hit -> hit.doc).sorted().toArray();
+        SortedDocValues ids = MultiDocValues.getSortedValues(reader, IndexConfig.ID_FIELD);
+        List<SourceDocument> matching = new ArrayList<>();
+        for (int doc : docs) {
+            assertThat(ids.advanceExact(doc)).isTrue();
+            matching.add(byId.get(ids.lookupOrd(ids.ordValue()).utf8ToString()));
+        }
+        return matching;
+    }
+
+    /** A document's values of a field, distinct, as Strings (List order). */
+    private static List<String> texts(SourceDocument doc, String field) {
+        Object value = doc.fields().get(field);
+        if (value == null) {
+            return List.of();
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(Object::toString).toList();
+        }
+        return List.of(value.toString());
+    }
+
+    /** Values as the aggregation keys them: Strings, Longs (qty, day in epoch millis) or Doubles (price). */
+    private static List<Object> keys(SourceDocument doc, String field) {
+        List<Object> keys = new ArrayList<>();
+        for (String text : texts(doc, field)) {
+            keys.add(switch (field) {
+                case "cat" -> text;
+                case "qty" -> Long.parseLong(text);
+                case "price" -> Double.parseDouble(text);
+                default -> Instant.parse(text).toEpochMilli();
+            });
+        }
+        return keys;
+    }
+
+    private static List<Double> numbers(SourceDocument doc, String field) {
+        return keys(doc, field).stream().map(key -> ((Number) key).doubleValue()).toList();
+    }
+
+    /** True when compared exactly; false when against the error bound only. */
+    private static boolean checkTerms(Aggregation.Terms terms, AggregationResult.Terms result, List<SourceDocument> matching,
+            String at) {
+        Map<Object, Long> counts = new HashMap<>();
+        long pairs = 0;
+        for (SourceDocument doc : matching) {
+            for (Object key : new LinkedHashSet<>(keys(doc, terms.field()))) {
+                counts.merge(key, 1L, Long::sum);
+                pairs++;
+            }
+        }
+        List<Map.Entry<Object, Long>> expected = new ArrayList<>(counts.entrySet());
+        expected.sort(Comparator.<Map.Entry<Object, Long>>comparingLong(e -> -e.getValue())
+                .thenComparing(Map.Entry::getKey, AggregationEquivalenceTest::compareKeys));
+        long inBuckets = result.buckets().stream().mapToLong(Bucket::docCount).sum();
+        assertThat(inBuckets + result.sumOtherDocCount()).as(at + ": every value counted once").isEqualTo(pairs);
+        if (terms.shardSize() >= 2000) {
+            List<Bucket> top = expected.stream().limit(terms.size()).map(e -> Bucket.of(e.getKey(), e.getValue())).toList();
+            assertThat(result.buckets()).as(at).isEqualTo(top);
+            assertThat(result.docCountErrorUpperBound()).as(at).isZero();
+            return true;
+        }
+        assertThat(result.buckets().size()).as(at).isEqualTo(Math.min(terms.size(), counts.size()));
+        for (Bucket bucket : result.buckets()) {
+            long truth = counts.getOrDefault(bucket.key(), 0L);
+            assertThat(bucket.docCount()).as(at + " " + bucket.key() + ": never more than its true count").isLessThanOrEqualTo(truth);
+            assertThat(truth - bucket.docCount()).as(at + " " + bucket.key() + ": short by at most the bound")
+                    .isLessThanOrEqualTo(result.docCountErrorUpperBound());
+        }
+        if (result.docCountErrorUpperBound() == 0) {
+            assertThat(described(result.buckets())).as(at + ": exact when the bound is 0")
+                    .isEqualTo(described(expected.stream().limit(terms.size()).map(e -> Bucket.of(e.getKey(), e.getValue())).toList()));
+        }
+        return false;
+    }
+
+    private static int compareKeys(Object a, Object b) {
+        if (a instanceof String x && b instanceof String y) {
+            return new BytesRef(x).compareTo(new BytesRef(y));
+        }
+        return Double.compare(((Number) a).doubleValue(), ((Number) b).doubleValue());
+    }
+
+    private static List<Bucket> expectedRanges(Aggregation.Range range, List<SourceDocument> matching) {
+        List<Bucket> buckets = new ArrayList<>();
+        for (Aggregation.RangeBucket r : range.ranges()) {
+            long count = matching.stream().filter(doc -> numbers(doc, range.field()).stream().anyMatch(v ->
+                    (r.from() == null || v >= r.from()) && (r.to() == null || v < r.to()))).count();
+            buckets.add(new Bucket(r.key(), null, count, r.from(), r.to()));
+        }
+        return buckets;
+    }
+
+    private static List<Bucket> expectedHistogram(Aggregation.Histogram histogram, List<SourceDocument> matching) {
+        TreeMap<Long, Long> counts = new TreeMap<>();
+        for (SourceDocument doc : matching) {
+            Set<Long> buckets = new LinkedHashSet<>();
+            for (double v : numbers(doc, histogram.field())) {
+                buckets.add((long) Math.floor(v / histogram.interval()));
+            }
+            buckets.forEach(b -> counts.merge(b, 1L, Long::sum));
+        }
+        List<Bucket> buckets = new ArrayList<>();
+        if (!counts.isEmpty()) {
+            for (long i = counts.firstKey(); i <= counts.lastKey(); i++) {
+                buckets.add(Bucket.of(i * histogram.interval(), counts.getOrDefault(i, 0L)));
+            }
+        }
+        return buckets;
+    }
+
+    /** Buckets as "ISO start=count", worked out with java.time. */
+    private static List<String> expectedDates(Aggregation.DateHistogram dates, List<SourceDocument> matching) {
+        TreeMap<Long, Long> counts = new TreeMap<>();
+        for (SourceDocument doc : matching) {
+            Set<Long> buckets = new LinkedHashSet<>();
+            for (Object millis : keys(doc, "day")) {
+                buckets.add(start(dates, (Long) millis));
+            }
+            buckets.forEach(b -> counts.merge(b, 1L, Long::sum));
+        }
+        List<String> described = new ArrayList<>();
+        if (!counts.isEmpty()) {
+            for (long key = counts.firstKey(); key <= counts.lastKey(); key = next(dates, key)) {
+                described.add(Instant.ofEpochMilli(key) + "=" + counts.getOrDefault(key, 0L));
+            }
+        }
+        return described;
+    }
+
+    private static long start(Aggregation.DateHistogram dates, long millis) {
+        if (dates.calendarInterval() == null) {
+            return Math.floorDiv(millis, dates.fixedIntervalMillis()) * dates.fixedIntervalMillis();
+        }
+        ZonedDateTime t = Instant.ofEpochMilli(millis).atZone(ZoneOffset.UTC).truncatedTo(ChronoUnit.DAYS);
+        ZonedDateTime start = switch (dates.calendarInterval()) {
+            case DAY -> t;
+            case WEEK -> t.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+            case MONTH -> t.withDayOfMonth(1);
+            case QUARTER -> t.withDayOfMonth(1).withMonth((t.getMonthValue() - 1) / 3 * 3 + 1);
+            case YEAR -> t.withDayOfYear(1);
+            default -> throw new IllegalArgumentException(dates.calendarInterval().toString());
+        };
+        return start.toInstant().toEpochMilli();
+    }
+
+    private static long next(Aggregation.DateHistogram dates, long start) {
+        if (dates.calendarInterval() == null) {
+            return start + dates.fixedIntervalMillis();
+        }
+        ZonedDateTime t = Instant.ofEpochMilli(start).atZone(ZoneOffset.UTC);
+        return (switch (dates.calendarInterval()) {
+            case DAY -> t.plusDays(1);
+            case WEEK -> t.plusWeeks(1);
+            case MONTH -> t.plusMonths(1);
+            case QUARTER -> t.plusMonths(3);
+            case YEAR -> t.plusYears(1);
+            default -> throw new IllegalArgumentException(dates.calendarInterval().toString());
+        }).toInstant().toEpochMilli();
+    }
+
+    private static List<String> described(List<Bucket> buckets) {
+        return buckets.stream().map(b -> (b.key() instanceof Long l ? Instant.ofEpochMilli(l).toString() : b.key())
+                + "=" + b.docCount()).toList();
+    }
+
+    private static void checkStats(Aggregation.Stats stats, AggregationResult.Stats result, List<SourceDocument> matching,
+            String at) {
+        List<Double> values = matching.stream().flatMap(doc -> numbers(doc, stats.field()).stream()).toList();
+        assertThat(result.count()).as(at).isEqualTo(values.size());
+        if (values.isEmpty()) {
+            assertThat(result.min()).as(at).isNaN();
+            return;
+        }
+        assertThat(result.min()).as(at).isEqualTo(values.stream().mapToDouble(Double::doubleValue).min().orElseThrow());
+        assertThat(result.max()).as(at).isEqualTo(values.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
+        double sum = values.stream().mapToDouble(Double::doubleValue).sum();
+        // Added in another order: equal but for rounding (dates are ~1.7e12 each).
+        assertThat(result.sum()).as(at).isCloseTo(sum, within(Math.abs(sum) * 1e-12 + 1e-9));
+    }
+}

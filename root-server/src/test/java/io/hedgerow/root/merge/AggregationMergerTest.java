@@ -1,0 +1,179 @@
+package io.hedgerow.root.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hedgerow.api.Aggregation;
+import io.hedgerow.api.AggregationResult;
+import io.hedgerow.api.AggregationResult.Bucket;
+import io.hedgerow.common.wire.proto.AggregationBucket;
+import io.hedgerow.common.wire.proto.AggregationStats;
+import io.hedgerow.common.wire.proto.SearchResponse;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class AggregationMergerTest {
+
+    private static io.hedgerow.common.wire.proto.AggregationResult terms(String name, long other, boolean more,
+            Object... keysAndCounts) {
+        var result = io.hedgerow.common.wire.proto.AggregationResult.newBuilder().setName(name)
+                .setSumOtherDocCount(other).setMoreValues(more);
+        for (int i = 0; i < keysAndCounts.length; i += 2) {
+            result.addBuckets(bucket(keysAndCounts[i], (Integer) keysAndCounts[i + 1]));
+        }
+        return result.build();
+    }
+
+    private static AggregationBucket bucket(Object key, long count) {
+        AggregationBucket.Builder bucket = AggregationBucket.newBuilder().setDocCount(count);
+        switch (key) {
+            case String s -> bucket.setText(s);
+            case Long l -> bucket.setLongKey(l);
+            case Double d -> bucket.setDoubleKey(d);
+            case null -> { }
+            default -> throw new IllegalArgumentException(key.toString());
+        }
+        return bucket.build();
+    }
+
+    private static io.hedgerow.common.wire.proto.AggregationResult buckets(String name, Object... keysAndCounts) {
+        return terms(name, 0, false, keysAndCounts);
+    }
+
+    private static SearchResponse answer(int partition, io.hedgerow.common.wire.proto.AggregationResult... aggs) {
+        return SearchResponse.newBuilder().setPartition(partition).addAllAggs(List.of(aggs)).build();
+    }
+
+    private static List<String> described(List<Bucket> buckets) {
+        return buckets.stream().map(b -> b.key() + "=" + b.docCount()).toList();
+    }
+
+    @Test
+    void termsSumCountsAndBoundTheErrorByTheLastCountOfEachPartitionThatLeftValuesOut() {
+        // Elasticsearch's worked example, in small: shard_size 3, size 2.
+        Aggregation.Terms asked = new Aggregation.Terms("tag", 2, 3);
+        AggregationResult.Terms merged = (AggregationResult.Terms) AggregationMerger.merge("t", asked, List.of(
+                terms("t", 10, true, "a", 25, "b", 18, "c", 6),   // more values: a missing one had <= 6
+                terms("t", 0, false, "a", 30, "c", 23, "b", 1),   // all its values: exact
+                terms("t", 4, true, "c", 20, "a", 17, "d", 5)));  // more values: <= 5
+
+        assertThat(described(merged.buckets())).containsExactly("a=72", "c=49");
+        assertThat(merged.docCountErrorUpperBound()).isEqualTo(6 + 5);
+        // Everything counted (49 + 10 + 54 + 42 + 4 = 159) less what the buckets hold.
+        assertThat(merged.sumOtherDocCount()).isEqualTo(159 - 72 - 49);
+    }
+
+    @Test
+    void termsAreExactWhenNoPartitionLeftAValueOutAndTiesGoByKey() {
+        Aggregation.Terms asked = new Aggregation.Terms("tag", 3, 10);
+        AggregationResult.Terms merged = (AggregationResult.Terms) AggregationMerger.merge("t", asked, List.of(
+                terms("t", 0, false, "zeta", 2, "Zeta", 2),
+                terms("t", 0, false, "éta", 2, "alpha", 1)));
+
+        assertThat(merged.docCountErrorUpperBound()).isZero();
+        // Ties by UTF-8 bytes, as the leaves order them: "Zeta" < "zeta" < "éta".
+        assertThat(described(merged.buckets())).containsExactly("Zeta=2", "zeta=2", "éta=2");
+        assertThat(merged.sumOtherDocCount()).isEqualTo(1);
+    }
+
+    @Test
+    void numericTermsKeepTheirKeysTypesAndOrderByValue() {
+        AggregationResult.Terms merged = (AggregationResult.Terms) AggregationMerger.merge("n",
+                Aggregation.Terms.of("n", 3), List.of(terms("n", 0, false, 10L, 1, -2L, 1), terms("n", 0, false, 3L, 1)));
+
+        assertThat(merged.buckets()).extracting(Bucket::key).containsExactly(-2L, 3L, 10L);
+    }
+
+    @Test
+    void rangesSumRangeByRangeWithTheirKeysAndEnds() {
+        Aggregation.Range asked = new Aggregation.Range("n", List.of(new Aggregation.RangeBucket(null, null, 10.0),
+                new Aggregation.RangeBucket("mid", 10.0, 20.0), new Aggregation.RangeBucket(null, 20.0, null)));
+        AggregationResult.Buckets merged = (AggregationResult.Buckets) AggregationMerger.merge("r", asked, List.of(
+                buckets("r", null, 1, null, 2, null, 3), buckets("r", null, 10, null, 0, null, 5)));
+
+        assertThat(merged.buckets()).containsExactly(new Bucket("*-10.0", null, 11, null, 10.0),
+                new Bucket("mid", null, 2, 10.0, 20.0), new Bucket("20.0-*", null, 8, 20.0, null));
+    }
+
+    @Test
+    void histogramsSumByKeyAndFillTheEmptyBucketsBetween() {
+        AggregationResult.Buckets merged = (AggregationResult.Buckets) AggregationMerger.merge("h",
+                new Aggregation.Histogram("price", 2.5), List.of(
+                        buckets("h", -2.5, 1, 5.0, 2), buckets("h", 5.0, 3, 12.5, 1)));
+
+        assertThat(described(merged.buckets())).containsExactly("-2.5=1", "0.0=0", "2.5=0", "5.0=5", "7.5=0", "10.0=0",
+                "12.5=1");
+    }
+
+    @Test
+    void dateHistogramsFillCalendarMonthsOfTheirOwnLengths() {
+        long jan = day("2024-01-01");
+        long apr = day("2024-04-01");
+        AggregationResult.Buckets merged = (AggregationResult.Buckets) AggregationMerger.merge("d",
+                Aggregation.DateHistogram.calendar("day", Aggregation.CalendarUnit.MONTH), List.of(
+                        buckets("d", jan, 2), buckets("d", apr, 1, jan, 1)));
+
+        assertThat(merged.buckets()).extracting(Bucket::key).containsExactly(jan, day("2024-02-01"), day("2024-03-01"), apr);
+        assertThat(merged.buckets()).extracting(Bucket::docCount).containsExactly(3L, 0L, 0L, 1L);
+        assertThat(merged.buckets().get(1).keyAsString()).isEqualTo("2024-02-01T00:00:00.000Z");
+    }
+
+    @Test
+    void statsAddCountsAndSumsAndKeepTheExtremesIgnoringEmptyPartitions() {
+        var empty = io.hedgerow.common.wire.proto.AggregationResult.newBuilder().setName("s")
+                .setStats(AggregationStats.newBuilder()).build();
+        var one = io.hedgerow.common.wire.proto.AggregationResult.newBuilder().setName("s")
+                .setStats(AggregationStats.newBuilder().setCount(2).setMin(-1).setMax(4).setSum(3)).build();
+        var two = io.hedgerow.common.wire.proto.AggregationResult.newBuilder().setName("s")
+                .setStats(AggregationStats.newBuilder().setCount(3).setMin(2).setMax(9).setSum(15)).build();
+
+        AggregationResult.Stats merged = (AggregationResult.Stats) AggregationMerger.merge("s",
+                new Aggregation.Stats("n"), List.of(empty, one, two));
+        AggregationResult.Stats none = (AggregationResult.Stats) AggregationMerger.merge("s",
+                new Aggregation.Stats("n"), List.of(empty));
+
+        assertThat(merged).isEqualTo(new AggregationResult.Stats(5, -1, 9, 18));
+        assertThat(merged.avg()).isEqualTo(3.6);
+        assertThat(none.count()).isZero();
+        assertThat(none.min()).isNaN();
+        assertThat(none.avg()).isNaN();
+    }
+
+    @Test
+    void mergesByNameOverTheAnsweredPartitionsOnly() {
+        Map<String, Aggregation> asked = new LinkedHashMap<>();
+        asked.put("tags", Aggregation.Terms.of("tag", 5));
+        asked.put("stats", new Aggregation.Stats("n"));
+        var stats = io.hedgerow.common.wire.proto.AggregationResult.newBuilder().setName("stats")
+                .setStats(AggregationStats.newBuilder().setCount(1).setMin(1).setMax(1).setSum(1)).build();
+
+        Map<String, AggregationResult> merged = AggregationMerger.merge(asked, new SearchResponse[] {
+                answer(0, terms("tags", 0, false, "a", 1), stats), null, answer(2, terms("tags", 0, false, "a", 2), stats)});
+
+        assertThat(merged.keySet()).containsExactly("tags", "stats");
+        assertThat(described(((AggregationResult.Terms) merged.get("tags")).buckets())).containsExactly("a=3");
+        assertThat(((AggregationResult.Stats) merged.get("stats")).count()).isEqualTo(2);
+    }
+
+    @Test
+    void refusesMoreBucketsThanTheCapAndAnswersThatDoNotFitTheRequest() {
+        Map<String, Aggregation> asked = Map.of("h", new Aggregation.Histogram("n", 1));
+        SearchResponse wide = answer(0, buckets("h", 0.0, 1, 20_000.0, 1));
+        assertThatThrownBy(() -> AggregationMerger.merge(asked, new SearchResponse[] {wide}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("aggs.h: 20001 buckets");
+
+        SearchResponse without = SearchResponse.newBuilder().setPartition(3).build();
+        assertThatThrownBy(() -> AggregationMerger.merge(asked, new SearchResponse[] {without}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("partition 3 answered 0 aggregations");
+    }
+
+    private static long day(String date) {
+        return LocalDate.parse(date).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+    }
+}
