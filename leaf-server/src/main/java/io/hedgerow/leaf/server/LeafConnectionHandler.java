@@ -10,6 +10,7 @@ import io.hedgerow.common.wire.proto.Hello;
 import io.hedgerow.common.wire.proto.HelloAck;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
 import io.hedgerow.common.wire.proto.LeafSearchRequest;
+import io.hedgerow.common.wire.proto.Pong;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
@@ -164,6 +165,13 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                 });
             }
             case WRITE -> write(ctx, frame.getWrite());
+            case PING -> {
+                // On the event loop, whatever the workers are doing: the root asks whether the link
+                // and this process are alive, not whether the searches are quick.
+                ctx.write(Frame.newBuilder().setPong(Pong.newBuilder().setSentNanos(frame.getPing().getSentNanos()))
+                        .build(), ctx.voidPromise());
+                wroteInThisRead = true;
+            }
             default -> protocolError(ctx, "unexpected " + frame.getBodyCase() + " frame");
         }
     }
@@ -292,7 +300,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                 .setProtocolVersion(Protocol.VERSION)
                 .setIndex(leaf.partitions().identity())
                 .setHttpAddress(httpAddress)
-                .setTakesSearchParts(true);
+                .setTakesSearchParts(true)
+                .setAnswersPings(true);
         if (problem != null) {
             refuse(ctx, problem);
             ack.setError(problem);

@@ -13,6 +13,7 @@ import io.hedgerow.common.wire.proto.HelloAck;
 import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.InjectFaultAck;
 import io.hedgerow.common.wire.proto.LeafSearchRequest;
+import io.hedgerow.common.wire.proto.Ping;
 import io.hedgerow.common.wire.proto.PartitionInfo;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -33,6 +34,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -53,7 +55,9 @@ import java.util.function.Supplier;
  * leaf gets no traffic, and the reconnection after a backoff tries again. A ready leaf that fails
  * to open a copy of a later target stays ready: the placement places that copy elsewhere. When the
  * connection drops, every sub-request waiting on it fails at once (so it can be retried elsewhere)
- * and it reconnects with exponential backoff and jitter.
+ * and it reconnects with exponential backoff and jitter. A leaf that goes silent without closing
+ * anything (a cut link, a stopped host) is pinged, and given up after {@link LinkLiveness#SILENT_AFTER}
+ * as if it had closed the connection.
  *
  * <p><b>Assumptions and guarantees.</b> Confined to its event loop: every method must be called
  * on {@link #loop()}.
@@ -83,6 +87,9 @@ public final class LeafConnection {
     private boolean flushScheduled;
     private int failedAttempts;
     private boolean closed;
+    /** Whether the leaf is still there, once its HelloAck said it answers pings; null before. */
+    private LinkLiveness liveness;
+    private ScheduledFuture<?> livenessChecks;
 
     public LeafConnection(int leaf, ClusterState cluster, EventLoop loop, Class<? extends Channel> channelClass,
             Supplier<Frame> assignment, Backoff backoff, Ticker ticker) {
@@ -305,6 +312,9 @@ public final class LeafConnection {
         }
         status.httpAddress(ack.getHttpAddress());
         takesSearchParts = ack.getTakesSearchParts();
+        if (ack.getAnswersPings()) {
+            watchLiveness(from);
+        }
         channel.writeAndFlush(assignment.get(), channel.voidPromise());
     }
 
@@ -356,11 +366,42 @@ public final class LeafConnection {
         }
     }
 
+    /** Pings {@code watched} when it is quiet and closes it when it stays silent ({@link LinkLiveness}). */
+    private void watchLiveness(Channel watched) {
+        liveness = new LinkLiveness(LinkLiveness.PING_AFTER, LinkLiveness.SILENT_AFTER, ticker.nanoTime());
+        long every = LinkLiveness.PING_AFTER.toNanos() / 2;
+        livenessChecks = loop.scheduleAtFixedRate(() -> {
+            if (watched != channel || liveness == null) {
+                return; // closed meanwhile: onClosed cancels this
+            }
+            long now = ticker.nanoTime();
+            switch (liveness.check(now)) {
+                case PING -> watched.writeAndFlush(Frame.newBuilder().setPing(Ping.newBuilder().setSentNanos(now)).build(),
+                        watched.voidPromise());
+                case SILENT -> {
+                    AnswerHandler answers = watched.pipeline().get(AnswerHandler.class);
+                    if (answers != null) {
+                        answers.closeReason = "no frame from leaf for " + liveness.silence(now).toMillis()
+                                + " ms, pings unanswered (a cut link or a stopped process)";
+                    }
+                    watched.close();
+                }
+                case QUIET -> {
+                }
+            }
+        }, every, every, TimeUnit.NANOSECONDS);
+    }
+
     private void onClosed(Channel closedChannel, String reason) {
         if (closedChannel != channel) {
             return;
         }
         channel = null;
+        liveness = null;
+        if (livenessChecks != null) {
+            livenessChecks.cancel(false);
+            livenessChecks = null;
+        }
         if (!helloAnswered && !closed) {
             refuse("leaf " + status.name() + " closed the connection without answering this root's Hello: " + reason
                     + " (a leaf from before protocol versions, 0, does that, this root speaks " + Protocol.VERSION
@@ -401,7 +442,13 @@ public final class LeafConnection {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+            if (liveness != null && ctx.channel() == channel) {
+                liveness.heard(ticker.nanoTime());
+            }
             switch (frame.getBodyCase()) {
+                case PONG -> {
+                    // heard: that is all a pong says
+                }
                 case RESULT -> onAnswer(frame.getResult());
                 case FETCH_RESULT -> onFetched(frame.getFetchResult());
                 case HELLO_ACK -> onHelloAck(ctx.channel(), frame.getHelloAck());

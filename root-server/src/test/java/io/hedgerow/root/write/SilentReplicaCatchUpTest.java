@@ -10,6 +10,7 @@ import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
@@ -17,16 +18,9 @@ import io.hedgerow.root.cluster.StaleReplicas;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.EventLoopGroup;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -51,7 +45,7 @@ class SilentReplicaCatchUpTest {
         try (EmbeddedCluster cluster = EmbeddedCluster.builder(data)
                 .documents("silent", IndexConfig.defaults(), TestData.documents(3, 20))
                 .leaves(2).partitions(1).replicas(2).start();
-                Relay relay = new Relay(cluster.leaves().get(1).port())) {
+                LinkRelay relay = new LinkRelay(cluster.leaves().get(1).port())) {
             ClusterState state = cluster.root().cluster();
             EventLoopGroup group = Transport.best().newGroup(1, "test-silent");
             WriteLink first = link(state, group, new LeafAddress("127.0.0.1", cluster.leaves().get(0).port()));
@@ -95,66 +89,5 @@ class SilentReplicaCatchUpTest {
                 .addFields(StoredField.newBuilder().setName("title").setValue("marram")).build();
         assertThat(writer.offer(new PartitionWriter.Pending(op, false, result))).isTrue();
         return result;
-    }
-
-    /**
-     * Passes bytes between a client and the leaf on {@code port} until {@link #stop()}; from then on
-     * it takes what the client sends and passes nothing on either way, releasing a permit of
-     * {@link #arrivals} for each read (the connection stays open, as a paused process's does).
-     */
-    private static final class Relay implements AutoCloseable {
-        final Semaphore arrivals = new Semaphore(0);
-        private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        private final int leafPort;
-        private volatile boolean stopped;
-
-        Relay(int leafPort) throws IOException {
-            this.leafPort = leafPort;
-            Thread.ofVirtual().start(this::accept);
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        void stop() {
-            stopped = true;
-        }
-
-        private void accept() {
-            try {
-                while (true) {
-                    Socket client = server.accept();
-                    Socket leaf = new Socket(InetAddress.getLoopbackAddress(), leafPort);
-                    Thread.ofVirtual().start(() -> pump(client, leaf, true));
-                    Thread.ofVirtual().start(() -> pump(leaf, client, false));
-                }
-            } catch (IOException e) {
-                // closed
-            }
-        }
-
-        private void pump(Socket from, Socket to, boolean fromClient) {
-            byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                    if (stopped) {
-                        if (fromClient) {
-                            arrivals.release();
-                        }
-                        continue;
-                    }
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // either side closed
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
-        }
     }
 }

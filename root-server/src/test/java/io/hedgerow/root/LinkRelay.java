@@ -1,0 +1,79 @@
+package io.hedgerow.root;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.concurrent.Semaphore;
+
+/**
+ * A link a test can cut without closing it: passes bytes between its clients and the server on
+ * {@code port} until {@link #stop()}; from then on it takes what either side sends and passes
+ * nothing on, releasing a permit of {@link #arrivals} for each read from a client. Connections stay
+ * open, as over a cut cable or to a paused process; new ones are still accepted, and stay as
+ * silent.
+ */
+public final class LinkRelay implements AutoCloseable {
+    /** A permit per read from a client after {@link #stop()}. */
+    public final Semaphore arrivals = new Semaphore(0);
+    private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    private final int serverPort;
+    private volatile boolean stopped;
+
+    public LinkRelay(int serverPort) throws IOException {
+        this.serverPort = serverPort;
+        Thread.ofVirtual().start(this::accept);
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    /** {@code 127.0.0.1:port}: the relay's address, to dial instead of the server's. */
+    public String address() {
+        return "127.0.0.1:" + port();
+    }
+
+    /** Cuts the link: nothing passes either way from now on. */
+    public void stop() {
+        stopped = true;
+    }
+
+    private void accept() {
+        try {
+            while (true) {
+                Socket client = server.accept();
+                Socket far = new Socket(InetAddress.getLoopbackAddress(), serverPort);
+                Thread.ofVirtual().start(() -> pump(client, far, true));
+                Thread.ofVirtual().start(() -> pump(far, client, false));
+            }
+        } catch (IOException e) {
+            // closed
+        }
+    }
+
+    private void pump(Socket from, Socket to, boolean fromClient) {
+        byte[] buffer = new byte[64 * 1024];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                if (stopped) {
+                    if (fromClient) {
+                        arrivals.release();
+                    }
+                    continue;
+                }
+                out.write(buffer, 0, n);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // either side closed
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+    }
+}
