@@ -27,6 +27,11 @@
     return node;
   }
 
+  /** The nodes given, without the nulls of optional ones. */
+  function present(...nodes) {
+    return nodes.filter(node => node !== null && node !== undefined);
+  }
+
   function setAttrs(node, attrs) {
     for (const [name, value] of Object.entries(attrs || {})) {
       if (value !== null && value !== undefined && value !== false) {
@@ -95,7 +100,7 @@
     const coverage = result.coverage || {};
     const total = result.total_hits || {};
     summary.hidden = false;
-    summary.replaceChildren(
+    summary.replaceChildren(...present(
       el("span", { id: "total-hits" }, (total.relation === "gte" ? "≥ " : "") + fmt(total.value, 0) + " hits"),
       el("span", { id: "coverage" }, "coverage " + coverage.partitions_answered + "/" + coverage.partitions_total
         + " partitions, " + fmt(100 * coverage.docs_fraction, 2) + "% of documents"),
@@ -103,7 +108,7 @@
         result.tainted ? "tainted" : "complete"),
       result.degraded ? el("span", { class: "badge degraded", title: (coverage.degraded || []).join(", ") }, "degraded") : null,
       el("span", { class: "muted" }, fmt(result.took_ms, 3) + " ms, cache " + result.cache),
-      el("span", { class: "muted" }, "request " + result.request_id));
+      el("span", { class: "muted" }, "request " + result.request_id)));
     errorsList.replaceChildren(...(result.errors || []).map(error => el("li", null,
       "partition " + error.partition + ": " + error.kind + (error.leaf ? " at " + error.leaf : "") + " (" + error.detail + ")")));
     hitsList.replaceChildren(...(result.hits || []).map(hitItem));
@@ -281,7 +286,8 @@
     const width = 420, height = 150, left = 46, right = 8, top = 8, bottom = 18;
     const now = points[points.length - 1].time;
     const from = now - WINDOW_MS;
-    const max = Math.max(1e-9, ...points.flatMap(p => series.map(([key]) => p[key] === null ? 0 : p[key])));
+    // At least 1 (/s or ms) at the top, so an idle chart has a readable scale rather than 0 everywhere.
+    const max = Math.max(1, ...points.flatMap(p => series.map(([key]) => p[key] === null ? 0 : p[key])));
     const yMax = niceCeiling(max);
     const x = t => left + (width - left - right) * (t - from) / WINDOW_MS;
     const y = v => top + (height - top - bottom) * (1 - v / yMax);
@@ -340,12 +346,12 @@
     ready.className = "badge " + (cluster.ready ? "ok" : "warn");
     document.getElementById("index-name").textContent = "index " + cluster.index;
     const admission = cluster.admission;
-    document.getElementById("cluster-summary").replaceChildren(
+    document.getElementById("cluster-summary").replaceChildren(...present(
       el("span", null, cluster.leaves.length + " leaves, " + cluster.partitions + " partitions × " + cluster.replicas
         + " replicas, " + fmt(cluster.docs, 0) + " documents"),
       admission ? el("span", { class: "muted" }, "admission " + admission.algorithm + ": " + admission.inflight
         + " in flight" + (admission.limit !== undefined ? " of " + admission.limit : "") + ", " + admission.queue.queued
-        + " queued") : null);
+        + " queued") : null));
 
     // A copy not yet serving every write: opening (placement) or out of sync (the write path).
     const catchingUp = new Set();

@@ -21,8 +21,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -35,6 +38,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -71,8 +76,9 @@ class ConsoleBrowserTest {
 
     @BeforeAll
     void start() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMEDRIVER), CHROMEDRIVER + " is absent: install Debian's chromium-driver");
-        assumeTrue(Files.isExecutable(CHROMIUM), CHROMIUM + " is absent: install Debian's chromium");
+        if (!browserInstalled()) {
+            return; // each test is then skipped, and says why (below)
+        }
         String screenshotDir = System.getenv("HEDGEROW_CONSOLE_SCREENSHOTS");
         screenshots = screenshotDir == null || screenshotDir.isBlank() ? null : Path.of(screenshotDir);
         List<SourceDocument> documents = new ArrayList<>(TestData.documents(41, 400));
@@ -90,10 +96,22 @@ class ConsoleBrowserTest {
                 .withLogOutput(java.io.OutputStream.nullOutputStream()).build();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(new File(CHROMIUM.toString()));
+        // The browser's console, read after each test: a script error or a CSP refusal fails it.
+        options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
                 "--user-data-dir=" + Files.createDirectories(dataDir.resolve("chromium-profile")));
         browser = new ChromeDriver(service, options);
         browser.manage().timeouts().pageLoadTimeout(PATIENCE).scriptTimeout(PATIENCE);
+    }
+
+    @BeforeEach
+    void needsTheBrowser() {
+        assumeTrue(Files.isExecutable(CHROMEDRIVER), CHROMEDRIVER + " is absent: install Debian's chromium-driver");
+        assumeTrue(Files.isExecutable(CHROMIUM), CHROMIUM + " is absent: install Debian's chromium");
+    }
+
+    private static boolean browserInstalled() {
+        return Files.isExecutable(CHROMEDRIVER) && Files.isExecutable(CHROMIUM);
     }
 
     @AfterAll
@@ -196,6 +214,20 @@ class ConsoleBrowserTest {
         assertThat(browser.findElement(By.id("result-summary")).getText()).contains("bad_query");
         assertThat(browser.findElements(By.cssSelector("#result-summary img"))).isEmpty();
         assertThat(((JavascriptExecutor) browser).executeScript("return window.pwned === undefined")).isEqualTo(true);
+    }
+
+    @AfterEach
+    void noScriptErrorsNorRefusedResources() {
+        if (browser == null) {
+            return;
+        }
+        List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+                .map(LogEntry::getMessage)
+                // The markup test's bad query answers 400, which the browser logs; nothing else may be severe.
+                .filter(message -> !message.contains("/search?q=title") || !message.contains("400"))
+                .toList();
+        assertThat(problems).as("severe entries in the browser's console (script errors, CSP refusals)").isEmpty();
     }
 
     private int points(String chart) {
