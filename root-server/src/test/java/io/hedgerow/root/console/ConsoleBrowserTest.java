@@ -20,7 +20,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -52,8 +56,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  *
  * <p>Skipped (JUnit assumptions) where {@code /usr/bin/chromedriver} or {@code /usr/bin/chromium} is
  * absent (Debian's {@code chromium-driver} and {@code chromium}). With the environment variable
- * {@code HEDGEROW_CONSOLE_SCREENSHOTS} naming a directory, it also runs a minute of searches and
- * saves the screenshots of docs/console.md there ({@code console-*.png}).
+ * {@code HEDGEROW_CONSOLE_SCREENSHOTS} naming a directory, it also runs a minute of searches (one
+ * at a time, going on while the pictures are taken) and saves the screenshots of docs/console.md
+ * there ({@code console-*.png}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -132,13 +137,35 @@ class ConsoleBrowserTest {
 
     @Test
     void showsHitsTheExplainTimelineTheClusterAndLiveCharts() throws Exception {
-        browser.get(base() + "/?poll_ms=500");
+        browser.get(base() + (screenshots == null ? "/?poll_ms=500" : "/?poll_ms=1000"));
         assertThat(browser.getTitle()).isEqualTo("Hedgerow console");
-        search(screenshots == null ? 20 : 0); // traffic for the charts (a minute of it for screenshots, below)
-        if (screenshots != null) {
-            searchFor(Duration.ofSeconds(70));
+        search(20); // traffic for the charts
+        if (screenshots == null) {
+            checkEveryPanel();
+            return;
         }
+        // For the pictures: a minute of searches first, one at a time, going on while they are taken.
+        ExecutorService load = Executors.newSingleThreadExecutor();
+        AtomicBoolean loading = new AtomicBoolean(true);
+        Future<?> searching = load.submit(() -> {
+            while (loading.get()) {
+                search(8);
+            }
+            return null;
+        });
+        try {
+            new WebDriverWait(browser, Duration.ofSeconds(120)).pollingEvery(Duration.ofSeconds(1))
+                    .until(driver -> searching.isDone() || points("chart-rate") >= 65);
+            checkEveryPanel();
+        } finally {
+            loading.set(false);
+            load.shutdown();
+            assertThat(load.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+        }
+        searching.get(); // a search that failed fails the test
+    }
 
+    private void checkEveryPanel() throws Exception {
         // A query typed into the box: hits, total, coverage over every partition, not tainted.
         WebElement box = browser.findElement(By.id("q"));
         box.clear();
@@ -185,7 +212,9 @@ class ConsoleBrowserTest {
         assertThat(browser.findElements(By.cssSelector("#chart-trouble polyline[data-series='tainted']"))).isNotEmpty();
         screenshot("console-charts", browser.findElement(By.id("charts-section")));
         if (screenshots != null) {
-            browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 2000));
+            long height = (Long) ((JavascriptExecutor) browser).executeScript("return document.documentElement.scrollHeight");
+            browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, (int) height + 200));
+            ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
             Files.write(screenshots.resolve("console-overview.png"), browser.getScreenshotAs(OutputType.BYTES));
         }
     }
@@ -251,14 +280,6 @@ class ConsoleBrowserTest {
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(base() + "/search?cache=false&q=" + q))
                     .timeout(PATIENCE).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(answer.statusCode()).isEqualTo(200);
-        }
-    }
-
-    /** Searches one after another for {@code duration}: a steady load for the screenshots' charts. */
-    private void searchFor(Duration duration) throws Exception {
-        long end = System.nanoTime() + duration.toNanos();
-        while (System.nanoTime() < end) {
-            search(8);
         }
     }
 
