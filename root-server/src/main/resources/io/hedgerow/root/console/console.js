@@ -47,8 +47,8 @@
     return Number(value).toLocaleString("en-US", { maximumFractionDigits: digits === undefined ? 2 : digits });
   }
 
-  async function getJson(url) {
-    const response = await fetch(url, { headers: { "Accept": "application/json" }, cache: "no-store" });
+  async function getJson(url, init) {
+    const response = await fetch(url, Object.assign({ headers: { "Accept": "application/json" }, cache: "no-store" }, init));
     let body = null;
     try {
       body = await response.json();
@@ -71,16 +71,17 @@
     search().catch(e => showFailure("the search could not be sent: " + e));
   });
 
+  // POST, so a long query is not limited by the request line's 4,096 bytes.
   async function search() {
-    const q = document.getElementById("q").value;
-    const url = new URL("/search", location.origin);
-    url.searchParams.set("q", q);
-    url.searchParams.set("k", document.getElementById("k").value || "10");
+    const request = { query: document.getElementById("q").value, k: Number(document.getElementById("k").value || 10) };
     const explain = document.getElementById("explain").checked;
     if (explain) {
-      url.searchParams.set("explain", "true");
+      request.explain = true;
     }
-    const { status, body } = await getJson(url);
+    const { status, body } = await getJson("/search", {
+      method: "POST", body: JSON.stringify(request),
+      headers: { "Accept": "application/json", "Content-Type": "application/json" }
+    });
     if (status !== 200) {
       showFailure((body && body.error ? body.error + ": " : "HTTP " + status + ": ") + (body && body.detail ? body.detail : ""));
       return;
@@ -115,6 +116,7 @@
     if (explain && result.trace) {
       explainPanel.hidden = false;
       drawTimeline(result.trace, result.took_ms);
+      drawLeaves(result.leaves || []);
     } else {
       explainPanel.hidden = true;
     }
@@ -200,6 +202,21 @@
       });
     });
     timeline.replaceChildren(...nodes);
+  }
+
+  /** The leaves as the replica choice saw them when the result was built: why copies went where they went. */
+  function drawLeaves(leaves) {
+    const header = el("tr", null, ...["leaf", "state", "outstanding", "rank", "response ms", "service ms", "queue"]
+      .map(name => el("th", null, name)));
+    const rows = leaves.map(leaf => el("tr", null,
+      el("td", null, leaf.leaf),
+      el("td", { title: leaf.reason || "" }, leaf.state + (leaf.reason ? " (" + leaf.reason + ")" : "")),
+      el("td", null, fmt(leaf.outstanding, 0)),
+      el("td", null, fmt(leaf.rank, 3)),
+      el("td", null, fmt(leaf.response_ms, 3)),
+      el("td", null, fmt(leaf.service_ms, 3)),
+      el("td", null, fmt(leaf.queue, 2))));
+    document.getElementById("trace-leaves").replaceChildren(el("thead", null, header), el("tbody", null, ...rows));
   }
 
   /** About {@code count} round tick values from 0 to max. */

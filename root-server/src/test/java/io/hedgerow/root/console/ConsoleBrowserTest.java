@@ -190,6 +190,7 @@ class ConsoleBrowserTest {
         }
         assertThat(browser.findElements(By.cssSelector("#timeline rect.bar[data-kind='fetch']"))).isNotEmpty();
         assertThat(browser.findElements(By.cssSelector("#timeline rect.bar.used"))).hasSizeGreaterThanOrEqualTo(4);
+        assertThat(browser.findElements(By.cssSelector("#trace-leaves tbody tr"))).hasSize(2);
         screenshot("console-explain", browser.findElement(By.id("explain-panel")));
 
         // The cluster map: both leaves, ready, each with the partitions it holds.
@@ -254,7 +255,7 @@ class ConsoleBrowserTest {
                 .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
                 .map(LogEntry::getMessage)
                 // The markup test's bad query answers 400, which the browser logs; nothing else may be severe.
-                .filter(message -> !message.contains("/search?q=title") || !message.contains("400"))
+                .filter(message -> !message.contains("/search") || !message.contains("400"))
                 .toList();
         assertThat(problems).as("severe entries in the browser's console (script errors, CSP refusals)").isEmpty();
     }
