@@ -30,8 +30,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -52,7 +55,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * A query typed into the box shows its hits with coverage and the complete badge; the explain
  * timeline has bars for every partition and for the fetch; the cluster map lists both leaves as
  * ready with their partitions; the live charts have points after a few polls. A document whose
- * title and body hold markup shows that markup as text, and none of it runs.
+ * title and body hold markup shows that markup as text, and none of it runs. Last, a leaf is
+ * stopped: the map shows it down, and searches still cover every partition.
  *
  * <p>Skipped (JUnit assumptions) where {@code /usr/bin/chromedriver} or {@code /usr/bin/chromium} is
  * absent (Debian's {@code chromium-driver} and {@code chromium}). With the environment variable
@@ -61,6 +65,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * there ({@code console-*.png}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class ConsoleBrowserTest {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
@@ -244,6 +249,29 @@ class ConsoleBrowserTest {
         assertThat(browser.findElement(By.id("result-summary")).getText()).contains("bad_query");
         assertThat(browser.findElements(By.cssSelector("#result-summary img"))).isEmpty();
         assertThat(((JavascriptExecutor) browser).executeScript("return window.pwned === undefined")).isEqualTo(true);
+    }
+
+    /** Last: it stops a leaf. */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void showsAStoppedLeafDownAndItsPartitionsAnsweredByTheOther() throws Exception {
+        browser.get(base() + "/");
+        waitFor("both leaves ready", () -> browser.findElements(By.cssSelector("#cluster-map tr.leaf-row[data-state='ready']"))
+                .size() == 2);
+
+        cluster.leaves().get(1).close();
+
+        waitFor("leaf 1 down", () -> browser.findElements(By.cssSelector("#cluster-map tr.leaf-row[data-leaf='1'][data-state='down']"))
+                .size() == 1);
+        WebElement down = browser.findElement(By.cssSelector("#cluster-map tr.leaf-row[data-leaf='1']"));
+        assertThat(down.findElements(By.cssSelector("td.state-down[data-partition]"))).hasSize(4);
+        assertThat(browser.findElement(By.cssSelector("#cluster-map tr.leaf-row[data-leaf='0']")).getAttribute("data-state"))
+                .isEqualTo("ready");
+        WebElement box = browser.findElement(By.id("q"));
+        box.sendKeys("alpha");
+        browser.findElement(By.id("search-button")).click();
+        waitFor("hits", () -> !browser.findElements(By.cssSelector("#hits li.hit")).isEmpty());
+        assertThat(browser.findElement(By.id("coverage")).getText()).startsWith("coverage 4/4 partitions");
     }
 
     @AfterEach
