@@ -110,7 +110,9 @@ public final class HttpApiServer implements AutoCloseable {
         routes.add(new StatusRoutes(cluster, metrics, admission, readiness, documents));
         routes.add(new TailRoutes(tail));
         routes.add(new OpenApiRoutes());
-        String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /metrics/leaves, /admin/blocklist, /admin/cache, /openapi.json";
+        routes.add(new ConsoleRoutes());
+        String paths = "/search, /health, /ready, /cluster, /metrics, /metrics/latency, /metrics/leaves, /metrics/summary,"
+                + " /admin/blocklist, /admin/cache, /openapi.json, /, /console/{asset}";
         if (documents != null) {
             routes.add(new DocumentRoutes(documents));
             routes.add(new BulkRoutes(documents));

@@ -12,13 +12,14 @@ import java.util.Set;
 /**
  * What the root says about itself: {@code /health} (alive, and how many leaves it reaches),
  * {@code /ready} (warmed, and able to answer every partition: send it traffic), {@code /cluster},
- * {@code /metrics}, {@code /metrics/latency} and {@code /metrics/leaves} (each leaf's latency
- * histograms, {@link LeafLatencyReport}). All {@code GET}, none limited by admission control.
+ * {@code /metrics}, {@code /metrics/latency}, {@code /metrics/leaves} (each leaf's latency
+ * histograms, {@link LeafLatencyReport}) and {@code /metrics/summary} (the console's running totals,
+ * {@link MetricsSummary}). All {@code GET}, none limited by admission control.
  */
 final class StatusRoutes implements Routes {
     private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private static final Set<String> PATHS = Set.of("/health", "/ready", "/cluster", "/metrics", "/metrics/latency",
-            "/metrics/leaves");
+            "/metrics/leaves", "/metrics/summary");
 
     private final ClusterState cluster;
     private final RootMetrics metrics;
@@ -72,6 +73,8 @@ final class StatusRoutes implements Routes {
             case "/metrics/leaves" -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
                     JsonResponses.write(ctx.alloc(), json -> LeafLatencyReport.write(json, cluster,
                             metrics.leafLatency().snapshot())));
+            case "/metrics/summary" -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE,
+                    JsonResponses.write(ctx.alloc(), json -> MetricsSummary.write(json, metrics, System.currentTimeMillis())));
             default -> HttpApiHandler.send(exchange, HttpResponseStatus.OK, HttpApiHandler.JSON_TYPE, JsonResponses.write(
                     ctx.alloc(), json -> JsonResponses.writeRequestLatency(json, metrics.requestLatency().snapshot())));
         }

@@ -171,7 +171,11 @@ class OpenApiDocumentTest {
         exchange("GET", "/metrics", "/metrics", null, null, 200);
         exchange("GET", "/metrics/latency", "/metrics/latency", null, null, 200);
         exchange("GET", "/metrics/leaves", "/metrics/leaves", null, null, 200);
+        exchange("GET", "/metrics/summary", "/metrics/summary", null, null, 200);
         exchange("GET", "/openapi.json", "/openapi.json", null, null, 200);
+        exchange("GET", "/", "/", null, null, 200);
+        exchange("GET", "/console/{asset}", "/console/console.js", null, null, 200);
+        exchange("GET", "/console/{asset}", "/console/no-such.js", null, null, 404);
 
         exchange("GET", "/admin/blocklist", "/admin/blocklist", null, ADMIN, 200);
         exchange("GET", "/admin/blocklist", "/admin/blocklist", null, null, 401);
