@@ -42,7 +42,6 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHits;
-import org.apache.lucene.search.uhighlight.DefaultPassageFormatter;
 import org.apache.lucene.search.uhighlight.LengthGoalBreakIterator;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 import org.apache.lucene.store.MMapDirectory;
@@ -81,7 +80,7 @@ public final class PartitionSearcher implements Closeable {
                 : UnifiedHighlighter.builder(sharedSearcher, context.analyzer())
                         .withBreakIterator(() -> LengthGoalBreakIterator.createClosestToLength(
                                 new SentenceEndBreakIterator(), SNIPPET_LENGTH_GOAL, 0.5f))
-                        .withFormatter(new DefaultPassageFormatter("<b>", "</b>", " … ", false));
+                        .withFormatter(new HtmlSnippetFormatter(" … "));
     }
 
     /** Opens the partition's Lucene index read-only, memory-mapped. */
