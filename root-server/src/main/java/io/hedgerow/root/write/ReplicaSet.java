@@ -1,6 +1,8 @@
 package io.hedgerow.root.write;
 
 import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.coordination.NodeId;
+import io.hedgerow.coordination.PartitionState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.StaleReplicas;
 import java.util.ArrayList;
@@ -36,6 +38,13 @@ import java.util.function.IntFunction;
  * set at once, unless it is the last one in sync (it then stays until another is: it alone holds
  * every acknowledged write).
  *
+ * <p><b>With a coordination store</b> ({@code --zk}) the primary, its term and the in-sync set are
+ * the stored ones ({@link #apply}): at start they are read rather than decided from whichever
+ * replicas answer, and the writer changes them only by compare-and-set in the store before it acts
+ * (it leaves {@link #markOutOfSync} and its last-in-sync rule to the root without a store, and
+ * applies what the store answers). The primary is then the stored primary, not the first in sync,
+ * and every request carries the stored term, which the leaves check.
+ *
  * <p>A replica out of the set is marked in {@link StaleReplicas}, so that searches read it only when
  * its partition has no other replica.
  *
@@ -52,6 +61,8 @@ final class ReplicaSet {
         final WriteLink link;
         /** Its leaf, by index in the cluster (for {@link StaleReplicas} and the placement). */
         final int leaf;
+        /** Its name in the coordination store's in-sync sets ({@link StoredState#nodeOf}). */
+        final NodeId node;
         private boolean inSync;
         private long knownSeq = -1;
         private String problem;
@@ -61,6 +72,7 @@ final class ReplicaSet {
         private Replica(WriteLink link, int leaf, boolean inSync, String problem) {
             this.link = link;
             this.leaf = leaf;
+            this.node = StoredState.nodeOf(link.address());
             this.inSync = inSync;
             this.problem = problem;
         }
@@ -75,6 +87,14 @@ final class ReplicaSet {
     private final List<Replica> members = new ArrayList<>();
     private boolean reconciled;
     private final CompletableFuture<Void> whenReconciled = new CompletableFuture<>();
+    /** The stored state was applied ({@link #apply}): the primary and the set are the store's. */
+    private boolean coordinated;
+    /** The stored primary term; 0 without a store (the leaves then check no term). */
+    private long term;
+    /** The stored primary, when it is one of these replicas; read only while {@link #coordinated}. */
+    private Replica storedPrimary;
+    /** The stored state last applied, for messages; null before. */
+    private PartitionState stored;
 
     /** The partition's replicas at start, each on the leaf of the same index in {@code leaves}, all in sync. */
     ReplicaSet(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale) {
@@ -185,14 +205,74 @@ final class ReplicaSet {
         return members.stream().filter(r -> r.inSync).toList();
     }
 
-    /** The primary: the first replica in sync, or null. */
+    /**
+     * The primary: with a coordination store, the stored primary while it is one of these replicas and
+     * in sync (null otherwise: the writer promotes through the store or refuses); without one, the
+     * first replica in sync, or null.
+     */
     synchronized Replica primary() {
+        if (coordinated) {
+            return storedPrimary != null && storedPrimary.inSync && members.contains(storedPrimary) ? storedPrimary
+                    : null;
+        }
         for (Replica replica : members) {
             if (replica.inSync) {
                 return replica;
             }
         }
         return null;
+    }
+
+    /**
+     * Makes the stored state this set's: its term, its primary, and exactly the replicas in its in-sync
+     * set in sync (a replica to be rebuilt stays out until it is); the set counts as reconciled. Nodes of
+     * the stored set that are none of these replicas are ignored (another root's leaves), so a root
+     * whose leaves hold no stored in-sync copy has no primary and refuses writes.
+     */
+    synchronized void apply(PartitionState state) {
+        if (state.partition() != partition) {
+            throw new IllegalArgumentException("state.partition: " + state.partition() + " (expected: " + partition + ")");
+        }
+        if (stored == null || state.primaryTerm() != stored.primaryTerm() || !state.primary().equals(stored.primary())) {
+            LOG.log(System.Logger.Level.INFO, "partition {0}: primary {1} in term {2}, in sync {3} (stored)", partition,
+                    state.primary(), state.primaryTerm(), state.inSync());
+        }
+        coordinated = true;
+        stored = state;
+        term = state.primaryTerm();
+        storedPrimary = null;
+        for (Replica replica : members) {
+            if (state.isInSync(replica.node)) {
+                if (!replica.inSync && !replica.rebuild) {
+                    replica.inSync = true;
+                    replica.problem = null;
+                    stale.mark(partition, replica.leaf, false);
+                }
+                if (replica.node.equals(state.primary())) {
+                    storedPrimary = replica;
+                }
+            } else if (replica.inSync || replica.problem == null) {
+                leave(replica, "not in partition " + partition + "'s in-sync set " + state.inSync() + " of term "
+                        + state.primaryTerm() + " in the coordination store: it may lack acknowledged writes");
+            }
+        }
+        reconciled = true;
+        whenReconciled.complete(null);
+    }
+
+    /** Whether the stored state has been applied ({@link #apply}). */
+    synchronized boolean coordinated() {
+        return coordinated;
+    }
+
+    /** The stored primary term (0: none, without a coordination store). */
+    synchronized long term() {
+        return term;
+    }
+
+    /** The stored state last applied, or null. */
+    synchronized PartitionState stored() {
+        return stored;
     }
 
     synchronized int inSyncCount() {
@@ -377,7 +457,8 @@ final class ReplicaSet {
 
     /** A request to the partition's replicas, with the seq their logs may be trimmed to ({@link #trimmableSeq}). */
     WriteRequest.Builder request(long retainOps) {
-        return WriteRequest.newBuilder().setPartition(partition).setTrimmableSeq(trimmableSeq(retainOps));
+        return WriteRequest.newBuilder().setPartition(partition).setTrimmableSeq(trimmableSeq(retainOps))
+                .setPrimaryTerm(term());
     }
 
     synchronized List<ReplicaStatus> status() {

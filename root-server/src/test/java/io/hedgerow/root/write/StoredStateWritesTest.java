@@ -1,0 +1,216 @@
+package io.hedgerow.root.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.common.wire.proto.WriteKind;
+import io.hedgerow.common.wire.proto.WriteOp;
+import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.common.wire.proto.WriteResponse;
+import io.hedgerow.coordination.CoordinationClient;
+import io.hedgerow.coordination.CoordinationSettings;
+import io.hedgerow.coordination.CuratorClusterStore;
+import io.hedgerow.coordination.EmbeddedZooKeeper;
+import io.hedgerow.coordination.NodeId;
+import io.hedgerow.coordination.PartitionState;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.server.LeafConfig;
+import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.leaf.write.LiveSettings;
+import io.hedgerow.root.Await;
+import io.hedgerow.root.RootServer;
+import io.hedgerow.root.TestData;
+import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.embedded.EmbeddedCluster;
+import io.hedgerow.root.write.DocumentWriter.WriteOptions;
+import io.netty.channel.EventLoopGroup;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Roots that keep each partition's primary, term and in-sync set in ZooKeeper ({@code --zk}): a
+ * restarted root trusts the stored in-sync set, not whichever replica answers, and refuses writes
+ * rather than promote a copy outside it; two roots on one ZooKeeper never acknowledge a write on the
+ * deposed primary's term, as the leaves refuse it. A real embedded ZooKeeper, real leaves over
+ * loopback, real Lucene; one partition on two leaves.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class StoredStateWritesTest {
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private static EmbeddedCluster start(Path data) throws Exception {
+        return EmbeddedCluster.builder(data)
+                .documents("stored", IndexConfig.defaults(), TestData.documents(3, 30))
+                .leaves(2).partitions(1).replicas(2)
+                .start();
+    }
+
+    private static WriteSettings stored(EmbeddedZooKeeper zk) {
+        return WriteSettings.defaults().withCoordination(CoordinationSettings.of(zk.connectString(), "stored"));
+    }
+
+    /** How long a root's start waits for its leaves: short, as some tests start one with a leaf down. */
+    private static final Duration READY = Duration.ofSeconds(3);
+
+    private static RootServer root(ClusterConfig config, EmbeddedZooKeeper zk) throws Exception {
+        return RootServer.start(config, null, READY, null, ClusterState.randomRootId(), stored(zk));
+    }
+
+    /** Writes {@code count} documents, each acknowledged; the highest version. */
+    private static long write(DocumentWriter documents, String prefix, int count) {
+        long highest = 0;
+        for (int i = 0; i < count; i++) {
+            DocumentResult result = documents.upsert(prefix + i, Map.of("title", "sedge " + i), WriteOptions.NONE)
+                    .join();
+            assertThat(result.outcome()).as("%s%s: %s", prefix, i, result.error())
+                    .isEqualTo(DocumentResult.Outcome.CREATED);
+            highest = Math.max(highest, result.version());
+        }
+        return highest;
+    }
+
+    /** Leaf {@code leaf} again on its port and its own live copies (the embedded leaves claimed node-auto-0, -1). */
+    private static LeafServer restart(EmbeddedCluster cluster, int leaf, int port) throws Exception {
+        return LeafServer.start(LeafConfig.defaults(cluster.index().dir()).withPort(port)
+                .withLive(LiveSettings.defaults().withNodeId("auto-" + leaf)));
+    }
+
+    private static String address(int port) {
+        return "127.0.0.1:" + port;
+    }
+
+    private static PartitionState storedState(EmbeddedZooKeeper zk) throws Exception {
+        try (CoordinationClient client = CoordinationClient.connect(CoordinationSettings.of(zk.connectString(),
+                "stored"))) {
+            return new CuratorClusterStore(client).read(0).orElseThrow();
+        }
+    }
+
+    @Test
+    void aRestartedRootRefusesWritesRatherThanPromoteAReachableReplicaOutsideTheStoredInSyncSet(@TempDir Path data)
+            throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
+                EmbeddedCluster cluster = start(data)) {
+            ClusterConfig config = cluster.root().cluster().config();
+            int firstPort = cluster.leaves().get(0).port();
+            int secondPort = cluster.leaves().get(1).port();
+            long acknowledged;
+            try (RootServer earlier = root(config, zk)) {
+                write(earlier.documents(), "both-", 5);
+                cluster.leaves().get(1).close();
+                acknowledged = write(earlier.documents(), "first-", 10);
+            }
+            PartitionState state = storedState(zk);
+            NodeId first = StoredState.nodeOf(LeafAddress.parse(address(firstPort)));
+            assertThat(state.inSync()).as("the replica that missed writes left the stored set before they were"
+                    + " acknowledged").containsExactly(first);
+            cluster.leaves().get(0).close();
+
+            // Only the stale replica is up, and the restarted root is given only its leaf: without the stored set
+            // it would take that replica for in sync and number new writes over the acknowledged ones.
+            ClusterConfig staleOnly = ClusterConfig.of(cluster.manifest(), List.of(address(secondPort)), 1);
+            try (LeafServer stale = restart(cluster, 1, secondPort)) {
+                try (RootServer restarted = root(staleOnly, zk)) {
+                    for (int i = 0; i < 5; i++) {
+                        DocumentResult refused = restarted.documents()
+                                .upsert("while-stale-" + i, Map.of("title", "sedge"), WriteOptions.NONE).join();
+                        assertThat(refused.outcome()).as("%s, version %s", refused.error(), refused.version())
+                                .isEqualTo(DocumentResult.Outcome.UNAVAILABLE);
+                        assertThat(refused.outcome().httpStatus()).isEqualTo(503);
+                        assertThat(refused.error()).contains("partition 0").contains(first.value());
+                    }
+                }
+                // Every leaf listed, the in-sync one down: the stored primary fails and nothing else may be promoted.
+                try (RootServer restarted = root(config, zk)) {
+                    DocumentResult refused = restarted.documents()
+                            .upsert("while-down", Map.of("title", "sedge"), WriteOptions.NONE).join();
+                    assertThat(refused.outcome()).as(refused.error()).isEqualTo(DocumentResult.Outcome.UNAVAILABLE);
+                    assertThat(refused.error()).contains("partition 0");
+                    assertThat(storedState(zk).primary()).as("the stale replica was not promoted").isEqualTo(first);
+
+                    try (LeafServer back = restart(cluster, 0, firstPort)) {
+                        DocumentResult[] last = new DocumentResult[1];
+                        Await.until(() -> "writes taken again: " + last[0], PATIENCE, () -> {
+                            last[0] = restarted.documents().upsert("after", Map.of("title", "sedge"),
+                                    WriteOptions.NONE).join();
+                            return last[0].outcome().succeeded();
+                        });
+                        assertThat(last[0].version()).as("numbered above the acknowledged writes")
+                                .isGreaterThan(acknowledged);
+                        for (int i = 0; i < 10; i++) {
+                            assertThat(restarted.documents().get("first-" + i).join().outcome())
+                                    .isEqualTo(DocumentResult.Outcome.FOUND);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSecondRootWritesInTheTermTheFirstPromotedAndTheLeafRefusesTheOlderTerm(@TempDir Path data)
+            throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
+                EmbeddedCluster cluster = start(data)) {
+            ClusterConfig config = cluster.root().cluster().config();
+            int firstPort = cluster.leaves().get(0).port();
+            int secondPort = cluster.leaves().get(1).port();
+            try (RootServer one = root(config, zk); RootServer two = root(config, zk)) {
+                write(one.documents(), "one-", 3);
+                write(two.documents(), "two-", 3);
+                assertThat(one.documents().primaryTerm(0)).isEqualTo(two.documents().primaryTerm(0)).isEqualTo(1);
+
+                cluster.leaves().get(0).close();
+                long promoted = write(one.documents(), "promoted-", 3);
+                assertThat(one.documents().primaryTerm(0)).as("the promotion bumped the term").isEqualTo(2);
+                PartitionState state = storedState(zk);
+                assertThat(state.primaryTerm()).isEqualTo(2);
+                assertThat(state.primary()).isEqualTo(StoredState.nodeOf(LeafAddress.parse(address(secondPort))));
+                assertThat(two.documents().primaryTerm(0)).as("the second root has not heard of it yet").isEqualTo(1);
+
+                try (LeafServer back = restart(cluster, 0, firstPort)) {
+                    DocumentResult through = two.documents()
+                            .upsert("through-two", Map.of("title", "sedge"), WriteOptions.NONE).join();
+                    assertThat(through.outcome()).as(through.error()).isEqualTo(DocumentResult.Outcome.CREATED);
+                    assertThat(through.version()).isGreaterThan(promoted);
+                    assertThat(two.documents().primaryTerm(0)).as("the write went in the new term").isEqualTo(2);
+                    for (String id : List.of("one-0", "two-2", "promoted-2", "through-two")) {
+                        assertThat(one.documents().get(id).join().outcome()).as(id)
+                                .isEqualTo(DocumentResult.Outcome.FOUND);
+                    }
+                }
+
+                WriteResponse stale = send(cluster, secondPort, WriteRequest.newBuilder().setPartition(0)
+                        .setPrimary(true).setPrimaryTerm(1).addOps(WriteOp.newBuilder().setKind(WriteKind.UPSERT)
+                                .setId("deposed")));
+                assertThat(stale.getStatus()).as(stale.getError()).isEqualTo(Status.STALE_TERM);
+                assertThat(stale.getPrimaryTerm()).isEqualTo(2);
+                assertThat(one.documents().get("deposed").join().outcome()).isEqualTo(DocumentResult.Outcome.NOT_FOUND);
+            }
+        }
+    }
+
+    /** One request straight to the leaf on {@code port}, as a root of the old term would send it. */
+    private static WriteResponse send(EmbeddedCluster cluster, int port, WriteRequest.Builder request)
+            throws Exception {
+        ClusterState state = cluster.root().cluster();
+        EventLoopGroup group = Transport.best().newGroup(1, "test-stale-term");
+        WriteLink link = new WriteLink(LeafAddress.parse(address(port)), group, Transport.best().channelClass(),
+                state.rootHello(), state.config().maxFrameBytes(), state.linkTls());
+        try {
+            return link.send(request, PATIENCE).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            link.close();
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        }
+    }
+}
