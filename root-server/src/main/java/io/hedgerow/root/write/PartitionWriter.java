@@ -81,8 +81,9 @@ import java.util.function.IntFunction;
  * buffer without bound. A batch holds at most {@link WriteSettings#maxBatchOps} writes and
  * {@link WriteSettings#maxBatchBytes} of them, so no request outgrows the leaves' frame. Where this
  * differs from Elasticsearch: the root, not a master, decides the in-sync set, and keeps it in
- * memory only; a write a failed primary logged but never acknowledged is not rolled back on it
- * (there are no primary terms), so such a replica may hold a write the others lack until the
+ * memory only unless a coordination store is given; a write a failed primary logged but never
+ * acknowledged is not rolled back on it (terms fence a deposed primary's root, they roll nothing
+ * back), so such a replica may hold a write the others lack until the
  * document is written again (or, when another op reaches it under that seq, it answers
  * {@code diverged:} and is rebuilt).
  */
