@@ -25,8 +25,13 @@ import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.embedded.EmbeddedCluster;
+import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
 import io.netty.channel.EventLoopGroup;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -63,6 +68,12 @@ class StoredStateWritesTest {
 
     private static RootServer root(ClusterConfig config, EmbeddedZooKeeper zk) throws Exception {
         return RootServer.start(config, null, READY, null, ClusterState.randomRootId(), stored(zk));
+    }
+
+    /** As {@link #root}, serving its HTTP API on a free port. */
+    private static RootServer rootWithHttp(ClusterConfig config, EmbeddedZooKeeper zk) throws Exception {
+        return RootServer.start(config, HttpSettings.defaults("127.0.0.1", 0), READY, null,
+                ClusterState.randomRootId(), stored(zk));
     }
 
     /** Writes {@code count} documents, each acknowledged; the highest version. */
@@ -119,7 +130,15 @@ class StoredStateWritesTest {
             // it would take that replica for in sync and number new writes over the acknowledged ones.
             ClusterConfig staleOnly = ClusterConfig.of(cluster.manifest(), List.of(address(secondPort)), 1);
             try (LeafServer stale = restart(cluster, 1, secondPort)) {
-                try (RootServer restarted = root(staleOnly, zk)) {
+                try (RootServer restarted = rootWithHttp(staleOnly, zk)) {
+                    HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + restarted.httpPort() + "/documents/over-http"))
+                            .header("Content-Type", "application/json")
+                            .PUT(HttpRequest.BodyPublishers.ofString("{\"title\": \"sedge\"}")).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(503);
+                    assertThat(answer.body()).contains("\"result\":\"unavailable\"").contains("partition 0")
+                            .contains(first.value());
                     for (int i = 0; i < 5; i++) {
                         DocumentResult refused = restarted.documents()
                                 .upsert("while-stale-" + i, Map.of("title", "sedge"), WriteOptions.NONE).join();
