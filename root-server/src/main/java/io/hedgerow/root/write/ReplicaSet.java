@@ -65,6 +65,12 @@ final class ReplicaSet {
         final NodeId node;
         private boolean inSync;
         private long knownSeq = -1;
+        /**
+         * The highest seq this root saw acknowledged (or caught up) while the replica was in sync: it
+         * holds the primary's ops up to it. -1: unknown. Never lowered by what the replica says later,
+         * as its ops above it may be a deposed primary's, never acknowledged.
+         */
+        private long confirmedSeq = -1;
         private String problem;
         /** It diverged from the primary's history: only a snapshot of the primary's copy brings it back. */
         private boolean rebuild;
@@ -349,6 +355,7 @@ final class ReplicaSet {
             return;
         }
         replica.knownSeq = Math.max(replica.knownSeq, lastSeq);
+        replica.confirmedSeq = Math.max(replica.confirmedSeq, lastSeq);
         replica.problem = null;
         if (!replica.inSync) {
             replica.inSync = true;
@@ -375,6 +382,7 @@ final class ReplicaSet {
         for (Replica replica : members) {
             if (replica.inSync) {
                 replica.knownSeq = Math.max(replica.knownSeq, seq);
+                replica.confirmedSeq = Math.max(replica.confirmedSeq, seq);
                 replica.problem = null; // it answered: whatever it had is over
             }
         }
@@ -387,6 +395,19 @@ final class ReplicaSet {
             // failed primary logged them; its last seq is what it will be caught up from.
             replica.knownSeq = lastSeq;
         }
+    }
+
+    /**
+     * Where a catch-up of the replica, which says it holds writes up to {@code lastSeq}, starts. With
+     * a coordination store, from what it held while in sync ({@code confirmedSeq}) when that is lower:
+     * ops above it may be a deposed primary's that were never acknowledged (its root missed a
+     * promotion), and the source's ops under those seqs, sent again, are compared with them by the
+     * leaf, so a diverged tail answers {@code diverged:} and is rebuilt rather than kept. Otherwise
+     * (or when unknown, as after a root restart) from {@code lastSeq}.
+     */
+    synchronized long catchUpFrom(Replica replica, long lastSeq) {
+        return coordinated && replica.confirmedSeq >= 0 && replica.confirmedSeq < lastSeq ? replica.confirmedSeq
+                : lastSeq;
     }
 
     /**

@@ -34,6 +34,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -175,6 +176,15 @@ class StoredStateWritesTest {
         }
     }
 
+    /**
+     * The first root promotes the second leaf (term 2) while the first leaf is down, and stops. The first
+     * leaf comes back still at term 1, and the second root, which has not heard of the promotion, sends it
+     * a write as its primary: that leaf numbers and logs it, but the new primary refuses the copy (term 1),
+     * so the second root reads the state again and the write is acknowledged in term 2 on the new primary.
+     * The first leaf now holds that unacknowledged write under a seq where the new primary holds an
+     * acknowledged one: it must be rebuilt, not caught up from its last seq, before it rejoins; then the
+     * new primary goes down, the first leaf is promoted (term 3), and every acknowledged write is there.
+     */
     @Test
     void aSecondRootWritesInTheTermTheFirstPromotedAndTheLeafRefusesTheOlderTerm(@TempDir Path data)
             throws Exception {
@@ -183,37 +193,67 @@ class StoredStateWritesTest {
             ClusterConfig config = cluster.root().cluster().config();
             int firstPort = cluster.leaves().get(0).port();
             int secondPort = cluster.leaves().get(1).port();
-            try (RootServer one = root(config, zk); RootServer two = root(config, zk)) {
-                write(one.documents(), "one-", 3);
-                write(two.documents(), "two-", 3);
-                assertThat(one.documents().primaryTerm(0)).isEqualTo(two.documents().primaryTerm(0)).isEqualTo(1);
+            NodeId first = StoredState.nodeOf(LeafAddress.parse(address(firstPort)));
+            NodeId second = StoredState.nodeOf(LeafAddress.parse(address(secondPort)));
+            List<String> acknowledged = new ArrayList<>();
+            RootServer one = root(config, zk);
+            try (RootServer two = root(config, zk)) {
+                try {
+                    write(one.documents(), "one-", 3);
+                    write(two.documents(), "two-", 3);
+                    assertThat(storedState(zk).primary()).isEqualTo(first);
+                    assertThat(one.documents().primaryTerm(0)).isEqualTo(two.documents().primaryTerm(0)).isEqualTo(1);
 
-                cluster.leaves().get(0).close();
-                long promoted = write(one.documents(), "promoted-", 3);
-                assertThat(one.documents().primaryTerm(0)).as("the promotion bumped the term").isEqualTo(2);
-                PartitionState state = storedState(zk);
-                assertThat(state.primaryTerm()).isEqualTo(2);
-                assertThat(state.primary()).isEqualTo(StoredState.nodeOf(LeafAddress.parse(address(secondPort))));
-                assertThat(two.documents().primaryTerm(0)).as("the second root has not heard of it yet").isEqualTo(1);
+                    cluster.leaves().get(0).close();
+                    long promoted = write(one.documents(), "promoted-", 3);
+                    assertThat(one.documents().primaryTerm(0)).as("the promotion bumped the term").isEqualTo(2);
+                    PartitionState state = storedState(zk);
+                    assertThat(state.primaryTerm()).isEqualTo(2);
+                    assertThat(state.primary()).isEqualTo(second);
+                    assertThat(state.inSync()).containsExactly(second);
+                    assertThat(two.documents().primaryTerm(0)).as("the second root has not heard of it").isEqualTo(1);
+                    acknowledged.addAll(List.of("one-0", "one-1", "one-2", "two-0", "two-1", "two-2", "promoted-0",
+                            "promoted-1", "promoted-2"));
 
-                try (LeafServer back = restart(cluster, 0, firstPort)) {
-                    DocumentResult through = two.documents()
-                            .upsert("through-two", Map.of("title", "sedge"), WriteOptions.NONE).join();
-                    assertThat(through.outcome()).as(through.error()).isEqualTo(DocumentResult.Outcome.CREATED);
-                    assertThat(through.version()).isGreaterThan(promoted);
-                    assertThat(two.documents().primaryTerm(0)).as("the write went in the new term").isEqualTo(2);
-                    for (String id : List.of("one-0", "two-2", "promoted-2", "through-two")) {
-                        assertThat(one.documents().get(id).join().outcome()).as(id)
-                                .isEqualTo(DocumentResult.Outcome.FOUND);
+                    one.close();
+                    try (LeafServer back = restart(cluster, 0, firstPort)) {
+                        // The second root still reads from its primary of term 1, which answers once reconnected.
+                        Await.until(() -> "the second root reaches the first leaf", PATIENCE,
+                                () -> two.documents().get("one-0").join().outcome() == DocumentResult.Outcome.FOUND);
+                        DocumentResult through = two.documents()
+                                .upsert("through-two", Map.of("title", "sedge"), WriteOptions.NONE).join();
+                        assertThat(through.outcome()).as(through.error()).isEqualTo(DocumentResult.Outcome.CREATED);
+                        assertThat(through.version()).as("numbered by the new primary").isGreaterThan(promoted);
+                        assertThat(two.documents().primaryTerm(0)).as("the write went in the new term").isEqualTo(2);
+                        acknowledged.add("through-two");
+
+                        Await.until(() -> "the first leaf back in sync: " + two.documents().replicas(0), PATIENCE,
+                                () -> two.documents().inSyncReplicas(0) == 2);
+                        assertThat(storedState(zk).inSync()).containsExactlyInAnyOrder(first, second);
+
+                        cluster.leaves().get(1).close();
+                        DocumentResult after = two.documents().upsert("after-second", Map.of("title", "sedge"),
+                                WriteOptions.NONE).join();
+                        assertThat(after.outcome()).as(after.error()).isEqualTo(DocumentResult.Outcome.CREATED);
+                        acknowledged.add("after-second");
+                        assertThat(two.documents().primaryTerm(0)).isEqualTo(3);
+                        assertThat(storedState(zk).primary()).isEqualTo(first);
+                        for (String id : acknowledged) {
+                            assertThat(two.documents().get(id).join().outcome()).as("%s on the first leaf, now primary",
+                                    id).isEqualTo(DocumentResult.Outcome.FOUND);
+                        }
+
+                        WriteResponse stale = send(cluster, firstPort, WriteRequest.newBuilder().setPartition(0)
+                                .setPrimary(true).setPrimaryTerm(2).addOps(WriteOp.newBuilder()
+                                        .setKind(WriteKind.UPSERT).setId("deposed")));
+                        assertThat(stale.getStatus()).as(stale.getError()).isEqualTo(Status.STALE_TERM);
+                        assertThat(stale.getPrimaryTerm()).isEqualTo(3);
+                        assertThat(two.documents().get("deposed").join().outcome())
+                                .isEqualTo(DocumentResult.Outcome.NOT_FOUND);
                     }
+                } finally {
+                    one.close();
                 }
-
-                WriteResponse stale = send(cluster, secondPort, WriteRequest.newBuilder().setPartition(0)
-                        .setPrimary(true).setPrimaryTerm(1).addOps(WriteOp.newBuilder().setKind(WriteKind.UPSERT)
-                                .setId("deposed")));
-                assertThat(stale.getStatus()).as(stale.getError()).isEqualTo(Status.STALE_TERM);
-                assertThat(stale.getPrimaryTerm()).isEqualTo(2);
-                assertThat(one.documents().get("deposed").join().outcome()).isEqualTo(DocumentResult.Outcome.NOT_FOUND);
             }
         }
     }
