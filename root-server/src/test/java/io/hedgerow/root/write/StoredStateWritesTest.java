@@ -258,6 +258,41 @@ class StoredStateWritesTest {
         }
     }
 
+    /**
+     * A replica fails a write while ZooKeeper cannot be reached: it cannot leave the stored in-sync set,
+     * so the write is refused, never acknowledged without it; once ZooKeeper is back, the next write
+     * takes it out of the set first and is acknowledged.
+     */
+    @Test
+    void aWriteIsRefusedWhenAFailedReplicaCannotLeaveTheStoredInSyncSet(@TempDir Path data) throws Exception {
+        Path zkData = data.resolve("zk");
+        EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, zkData));
+        int zkPort = zk.port();
+        try (EmbeddedCluster cluster = start(data); RootServer root = root(cluster.root().cluster().config(), zk)) {
+            write(root.documents(), "both-", 3);
+            int secondPort = cluster.leaves().get(1).port();
+            zk.close();
+            cluster.leaves().get(1).close();
+
+            DocumentResult refused = root.documents().upsert("while-zk-down", Map.of("title", "sedge"),
+                    WriteOptions.NONE).join();
+            assertThat(refused.outcome()).as(refused.error()).isEqualTo(DocumentResult.Outcome.UNAVAILABLE);
+            assertThat(refused.error()).contains("partition 0").contains("coordination store");
+
+            zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(zkPort, zkData));
+            DocumentResult[] last = new DocumentResult[1];
+            Await.until(() -> "writes taken again: " + last[0], PATIENCE, () -> {
+                last[0] = root.documents().upsert("after-zk", Map.of("title", "sedge"), WriteOptions.NONE).join();
+                return last[0].outcome().succeeded();
+            });
+            assertThat(storedState(zk).inSync()).as("the failed replica left the stored set before the ack")
+                    .containsExactly(StoredState.nodeOf(LeafAddress.parse(address(cluster.leaves().get(0).port()))))
+                    .doesNotContain(StoredState.nodeOf(LeafAddress.parse(address(secondPort))));
+        } finally {
+            zk.close();
+        }
+    }
+
     /** One request straight to the leaf on {@code port}, as a root of the old term would send it. */
     private static WriteResponse send(EmbeddedCluster cluster, int port, WriteRequest.Builder request)
             throws Exception {
