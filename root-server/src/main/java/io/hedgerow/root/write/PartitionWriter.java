@@ -104,6 +104,8 @@ final class PartitionWriter {
     private final ReplicaCatchUp catchUps;
     /** The partition's state in the coordination store; null without one. */
     private final StoredState stored;
+    /** Why the stored state could not be read at start, as last logged; null when it was not. */
+    private String storeProblem;
     private final WriteSettings settings;
     private final Ticker ticker;
     private final WriteMeters meters;
@@ -358,9 +360,15 @@ final class PartitionWriter {
                         .thenAccept(created -> created.ifPresent(replicas::apply));
             });
         }).exceptionally(failure -> {
+            String why = String.valueOf(cause(failure).getMessage());
+            synchronized (this) {
+                if (why.equals(storeProblem)) {
+                    return null; // said already: retried every second
+                }
+                storeProblem = why;
+            }
             System.getLogger(PartitionWriter.class.getName()).log(System.Logger.Level.WARNING, "partition " + partition
-                    + ": its state in the coordination store could not be read (retried every second): "
-                    + cause(failure).getMessage());
+                    + ": its state in the coordination store could not be read (retried every second): " + why);
             return null;
         });
     }
@@ -469,13 +477,15 @@ final class PartitionWriter {
         WriteRequest.Builder request = request().setPrimary(true)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
         batch.forEach(pending -> request.addOps(pending.op()));
+        // The batch's term: its copies carry the term its primary numbered it in, whatever is read meanwhile.
+        long term = request.getPrimaryTerm();
         return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem == null) {
-                return replicate(primary, batch, response, startNanos, attempts);
+                return replicate(primary, batch, response, startNanos, attempts, term);
             }
             if (stored != null) {
-                return failedPrimary(primary, batch, startNanos, attempts, response, problem);
+                return failedPrimary(primary, batch, startNanos, attempts, term, response, problem);
             }
             if (replicas.markOutOfSync(primary, problem)) {
                 return runBatch(batch, startNanos);
@@ -494,8 +504,7 @@ final class PartitionWriter {
      * same write) and the batch goes to it. No such replica: refused.
      */
     private CompletableFuture<Void> failedPrimary(Replica primary, List<Pending> batch, long startNanos, int attempts,
-            WriteResponse response, String problem) {
-        long term = replicas.term();
+            long term, WriteResponse response, String problem) {
         if (response != null && response.getStatus() == Status.STALE_TERM) {
             return refreshed(batch, startNanos, attempts, term, "the primary on leaf " + primary.address()
                     + " refused term " + term + " (" + problem + ")");
@@ -581,8 +590,8 @@ final class PartitionWriter {
     }
 
     private CompletableFuture<Void> replicate(Replica primary, List<Pending> batch, WriteResponse numbered,
-            long startNanos, int attempts) {
-        WriteRequest.Builder copy = request().setPrimary(false)
+            long startNanos, int attempts, long term) {
+        WriteRequest.Builder copy = request().setPrimary(false).setPrimaryTerm(term)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
         long acked;
         synchronized (this) {
@@ -603,7 +612,6 @@ final class PartitionWriter {
                 copy.addOps(batch.get(i).op().toBuilder().setSeq(seq));
             }
         }
-        long term = replicas.term();
         List<CompletableFuture<String>> copies = new ArrayList<>();
         if (copy.getOpsCount() > 0) {
             for (Replica replica : replicas.inSyncNow()) {
