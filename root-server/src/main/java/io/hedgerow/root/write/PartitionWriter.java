@@ -636,6 +636,12 @@ final class PartitionWriter {
                 }).thenCompose(left -> left));
             }
         }
+        if (stored != null) {
+            for (NodeId elsewhere : replicas.storedInSyncElsewhere()) {
+                copies.add(leaveStoredSet(elsewhere, "a copy on a leaf this root was not given, which the write"
+                        + " does not reach", term));
+            }
+        }
         return CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).thenCompose(done -> {
             List<String> unsettled = copies.stream().map(CompletableFuture::join).filter(why -> why != null).toList();
             if (!unsettled.isEmpty()) {
@@ -668,26 +674,36 @@ final class PartitionWriter {
             return CompletableFuture.completedFuture("the replica on leaf " + replica.address() + " refused term "
                     + term + " (" + problem + ")");
         }
-        NodeId node = replica.node;
+        return leaveStoredSet(replica.node, problem, term).thenApply(why -> {
+            if (why == null && problem.contains(DIVERGED)) {
+                replicas.markDiverged(replica, problem);
+            }
+            return why;
+        });
+    }
+
+    /**
+     * Takes {@code node} out of the stored in-sync set by compare-and-set in {@code term}, because of
+     * {@code problem}; applies what the store answers.
+     *
+     * @return null once it is out of the stored set; otherwise why the batch must not be acknowledged
+     */
+    private CompletableFuture<String> leaveStoredSet(NodeId node, String problem, long term) {
         return stored.update(state -> PartitionStateTransitions.removeFromInSync(state, node, term))
                 .handle((outcome, failure) -> {
                     if (failure != null) {
-                        return "the replica on leaf " + replica.address() + " failed the write (" + problem + ") and"
-                                + " could not be taken out of the in-sync set in the coordination store: "
-                                + cause(failure).getMessage();
+                        return "the copy on " + node + " (" + problem + ") could not be taken out of the in-sync set"
+                                + " in the coordination store: " + cause(failure).getMessage();
                     }
                     PartitionState now = stateOf(outcome);
                     if (now != null) {
                         replicas.apply(now);
                     }
                     if (outcome instanceof UpdateOutcome.Written || outcome instanceof UpdateOutcome.Unchanged) {
-                        if (problem.contains(DIVERGED)) {
-                            replicas.markDiverged(replica, problem);
-                        }
                         return null;
                     }
-                    return "the replica on leaf " + replica.address() + " failed the write (" + problem + ") and the"
-                            + " coordination store did not take it out of the in-sync set (" + outcome + ")";
+                    return "the copy on " + node + " (" + problem + ") was not taken out of the in-sync set by the"
+                            + " coordination store (" + outcome + ")";
                 });
     }
 }

@@ -276,6 +276,22 @@ final class ReplicaSet {
         return term;
     }
 
+    /**
+     * The nodes of the stored in-sync set that are none of these replicas (leaves this root was not
+     * given): a write this root acknowledges never reaches them, so they must leave the stored set
+     * first. Empty without a store.
+     */
+    synchronized List<NodeId> storedInSyncElsewhere() {
+        if (stored == null) {
+            return List.of();
+        }
+        List<NodeId> elsewhere = new ArrayList<>(stored.inSync());
+        for (Replica replica : members) {
+            elsewhere.remove(replica.node);
+        }
+        return elsewhere;
+    }
+
     /** The stored state last applied, or null. */
     synchronized PartitionState stored() {
         return stored;

@@ -293,6 +293,33 @@ class StoredStateWritesTest {
         }
     }
 
+    /**
+     * A root given only some of the leaves of a stored in-sync set acknowledges a write only after the
+     * copies it does not reach have left the stored set: otherwise another root could later promote one
+     * of them, which lacks the write.
+     */
+    @Test
+    void aRootTakesCopiesItDoesNotReachOutOfTheStoredInSyncSetBeforeAcknowledging(@TempDir Path data)
+            throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
+                EmbeddedCluster cluster = start(data)) {
+            NodeId first = StoredState.nodeOf(LeafAddress.parse(address(cluster.leaves().get(0).port())));
+            try (RootServer both = root(cluster.root().cluster().config(), zk)) {
+                write(both.documents(), "both-", 2);
+            }
+            assertThat(storedState(zk).inSync()).hasSize(2);
+
+            ClusterConfig firstOnly = ClusterConfig.of(cluster.manifest(),
+                    List.of(address(cluster.leaves().get(0).port())), 1)
+                    .withClusterSecret(cluster.root().cluster().config().clusterSecret());
+            try (RootServer root = root(firstOnly, zk)) {
+                write(root.documents(), "first-only-", 2);
+                assertThat(storedState(zk).inSync()).as("the copy the write did not reach left the set first")
+                        .containsExactly(first);
+            }
+        }
+    }
+
     /** One request straight to the leaf on {@code port}, as a root of the old term would send it. */
     private static WriteResponse send(EmbeddedCluster cluster, int port, WriteRequest.Builder request)
             throws Exception {
