@@ -44,6 +44,19 @@ public final class PartitionStateTransitions {
     }
 
     /**
+     * A promotion decided on the state of {@code expectedTerm} (its primary failed a write): when the
+     * stored state is still of that term, {@link #promote} {@code newPrimary}; when another writer has
+     * moved the term on already (another root promoted first), {@link Transition.Same}, so the caller
+     * adopts what is stored instead of bumping the term once more over it.
+     */
+    public static Transition promoteInTerm(PartitionState state, long expectedTerm, NodeId newPrimary) {
+        if (state.primaryTerm() != expectedTerm) {
+            return new Transition.Same();
+        }
+        return promote(state, newPrimary);
+    }
+
+    /**
      * Takes {@code node} out of the in-sync set, as the primary of {@code expectedTerm} must before it
      * acknowledges a write that {@code node} did not confirm. Already out: {@link Transition.Same}.
      */

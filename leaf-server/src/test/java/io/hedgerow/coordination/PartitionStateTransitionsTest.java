@@ -30,6 +30,17 @@ class PartitionStateTransitionsTest {
     }
 
     @Test
+    void aPromotionDecidedInAnOlderTermAdoptsTheStoredStateInsteadOfBumpingItAgain() {
+        PartitionState promoted = next(PartitionStateTransitions.promoteInTerm(STATE, 4, B));
+        assertThat(promoted.primary()).isEqualTo(B);
+        assertThat(promoted.primaryTerm()).isEqualTo(5);
+
+        assertThat(PartitionStateTransitions.promoteInTerm(promoted, 4, C))
+                .as("another root promoted first: term 5 is kept").isInstanceOf(Transition.Same.class);
+        assertThat(PartitionStateTransitions.promoteInTerm(STATE, 4, OUTSIDER)).isInstanceOf(Transition.Refused.class);
+    }
+
+    @Test
     void refusesToPromoteANodeOutsideTheInSyncSet() {
         Transition transition = PartitionStateTransitions.promote(STATE, OUTSIDER);
 

@@ -1,5 +1,8 @@
 package io.hedgerow.cli;
 
+import io.hedgerow.coordination.CoordinationSettings;
+import io.hedgerow.root.write.WriteSettings;
+
 import io.hedgerow.common.net.ClusterSecret;
 import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.leaf.index.IndexManifest;
@@ -9,6 +12,7 @@ import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.IndexProbe;
+import io.hedgerow.root.write.WriteSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,6 +105,18 @@ final class RootCommand implements Callable<Integer> {
     @Option(names = "--tls-key", paramLabel = "PEM", description = "The private key of --tls-cert (PEM, PKCS#8).")
     private Path tlsKey;
 
+    @Option(names = "--zk", paramLabel = "HOST:PORT[,...]",
+            description = "Keep each partition's primary, primary term and in-sync set in ZooKeeper at this address"
+                    + " (an ensemble's host:port list, or './hedgerow zk'): read at start, changed only by"
+                    + " compare-and-set, shared with every root given the same --zk and --zk-cluster, and every write"
+                    + " carries the term, which the leaves check. Without it the root keeps them in its memory, as a"
+                    + " single root does.")
+    private String zk;
+
+    @Option(names = "--zk-cluster", paramLabel = "NAME", defaultValue = "default",
+            description = "With --zk: the cluster's name, its znode under /hedgerow (default: ${DEFAULT-VALUE}).")
+    private String zkCluster;
+
     @Mixin
     private HedgeOptions hedge;
 
@@ -167,7 +183,9 @@ final class RootCommand implements Callable<Integer> {
             HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())
                     .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken()).withTls(httpTls())
                     .withSlowQuery(slowQuery);
-            RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId);
+            WriteSettings writes = WriteSettings.defaults()
+                    .withCoordination(zk == null ? null : CoordinationSettings.of(zk, zkCluster));
+            RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId, writes);
             CountDownLatch stopped = Shutdown.closeOnExit(root, root::stopReport);
             spec.commandLine().getOut().println(root.warmUp(warmup));
             spec.commandLine().getOut().printf("root serving %s://%s:%d/ over %d leaves%s%n", tlsCert != null ? "https" : "http",

@@ -104,6 +104,15 @@ public final class RootServer implements AutoCloseable {
 
     public static RootServer start(ClusterConfig config, HttpSettings httpSettings, Duration readyTimeout,
             LeafAdmin admin, long rootId) throws IOException, InterruptedException {
+        return start(config, httpSettings, readyTimeout, admin, rootId, WriteSettings.defaults());
+    }
+
+    /**
+     * As {@link #start(ClusterConfig, HttpSettings, Duration, LeafAdmin, long)}, with the write path's
+     * settings (with {@link WriteSettings#coordination}: the partitions' states in ZooKeeper).
+     */
+    public static RootServer start(ClusterConfig config, HttpSettings httpSettings, Duration readyTimeout,
+            LeafAdmin admin, long rootId, WriteSettings writeSettings) throws IOException, InterruptedException {
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "root-io");
         try {
@@ -122,7 +131,7 @@ public final class RootServer implements AutoCloseable {
             metrics.watch(admission);
             metrics.onLeafBusy(admission::leafBusy);
             Readiness readiness = new Readiness(cluster); // not ready until warmUp
-            DocumentWriter documents = new DocumentWriter(cluster, group, transport, WriteSettings.defaults(),
+            DocumentWriter documents = new DocumentWriter(cluster, group, transport, writeSettings,
                     Ticker.system(), fanOut.tail().cache()::invalidateAll, metrics.registry());
             // Writes wait until each partition's replicas are compared, which needs every replica's
             // answer: compared now, while the leaves just found ready are up, a leaf lost right after

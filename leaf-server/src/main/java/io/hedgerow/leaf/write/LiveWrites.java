@@ -45,6 +45,11 @@ import java.util.stream.Stream;
  * {@code <index>/live/<build>/snapshots/partition-NNNN/}: the leaves must share the partition store,
  * as they share the build.
  *
+ * <p><b>Primary terms.</b> A request that carries a primary term is served only when the term is at
+ * least the highest the partition's copy has accepted ({@link PrimaryTerms}, durable beside its log);
+ * an older one is refused with {@code STALE_TERM} before anything is read or written, so a root that
+ * missed a promotion can no longer order, copy or acknowledge writes on this copy.
+ *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. {@link #start} is called once, after the leaf
  * has bound its port and before any write is handled; a write that comes earlier is answered with
  * an error. Writes to one partition are serialized by its {@link LivePartition}.
@@ -59,6 +64,7 @@ public final class LiveWrites implements Closeable {
     private final BiConsumer<Integer, PartitionSearcher> publish;
     private final IntPredicate assigned;
     private final Map<Integer, LivePartition> partitions = new ConcurrentHashMap<>();
+    private final PrimaryTerms terms = new PrimaryTerms(WalFiles.SYSTEM);
     private final ExecutorService writers;
     private final ScheduledExecutorService timer;
     private volatile Path dir;
@@ -186,6 +192,16 @@ public final class LiveWrites implements Closeable {
                     .setError("partition " + request.getPartition() + " is not served by this leaf").build();
         }
         try {
+            if (request.getPrimaryTerm() > 0) {
+                long accepted = acceptTerm(request.getPartition(), request.getPrimaryTerm());
+                response.setPrimaryTerm(accepted);
+                if (accepted > request.getPrimaryTerm()) {
+                    return response.setStatus(Status.STALE_TERM).setError("stale primary term: partition "
+                            + request.getPartition() + " here has accepted term " + accepted + ", the request carries term "
+                            + request.getPrimaryTerm() + " (expected: >= " + accepted + "; its root missed a promotion)")
+                            .build();
+                }
+            }
             WriteOp first = request.getOpsCount() == 1 ? request.getOps(0) : null;
             WriteKind kind = first == null ? null : first.getKind();
             if (kind == WriteKind.READ_LOG && !partitions.containsKey(request.getPartition())
@@ -200,6 +216,7 @@ public final class LiveWrites implements Closeable {
             }
             if (kind == WriteKind.RESTORE) {
                 LivePartition restored = restore(request.getPartition(), request.getSnapshot());
+                terms.rewrite(request.getPartition(), partitionDir(dir, request.getPartition()));
                 return response.setStatus(Status.OK).setLastSeq(restored.lastSeq()).setVisibleSeq(restored.visibleSeq())
                         .setTrimmedSeq(restored.trimmedSeq()).build();
             }
@@ -227,6 +244,26 @@ public final class LiveWrites implements Closeable {
             LOG.log(System.Logger.Level.WARNING, "write to partition " + request.getPartition() + " failed", e);
             return response.setStatus(Status.ERROR).setError(String.valueOf(e.getMessage())).build();
         }
+    }
+
+    /**
+     * Accepts the request's primary term for the partition's copy ({@link PrimaryTerms}), durably
+     * when it rises, before the request is served.
+     *
+     * @return the copy's accepted term: higher than {@code term} when the request must be refused
+     */
+    private long acceptTerm(int partition, long term) throws IOException {
+        Path leafDir = dir;
+        if (leafDir == null) {
+            throw notStarted();
+        }
+        return terms.accept(partition, partitionDir(leafDir, partition), term);
+    }
+
+    /** The highest primary term the partition's copy here has accepted (0: none), for tests and status. */
+    public long acceptedTerm(int partition) throws IOException {
+        Path leafDir = dir;
+        return leafDir == null ? 0 : terms.current(partition, partitionDir(leafDir, partition));
     }
 
     private IOException notStarted() {

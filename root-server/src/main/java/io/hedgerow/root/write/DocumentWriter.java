@@ -8,6 +8,9 @@ import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResult;
+import io.hedgerow.coordination.CoordinationClient;
+import io.hedgerow.coordination.CoordinationException;
+import io.hedgerow.coordination.CuratorClusterStore;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.Partitioner;
@@ -21,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,6 +35,12 @@ import java.util.concurrent.TimeUnit;
  * to every in-sync replica and completes once each has it on disk. Searches see it within the
  * leaves' refresh interval (half a second), or at once with {@code waitForRefresh}. A read by id is
  * realtime: the partition's primary refreshes before it looks.
+ *
+ * <p>With {@link WriteSettings#coordination} ({@code --zk}), each partition's primary, term and
+ * in-sync set live in ZooKeeper ({@link CuratorClusterStore}), shared with other roots and read at
+ * start; the calls to it run on one thread of this writer's ("root-coordination"), never on an event
+ * loop, and only when the cluster's state changes (start, a replica failing, a promotion, a copy
+ * caught up), never per write.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. A returned future completes exactly once; a
  * write whose future completed with a success outcome is on the disk of every replica that was in
@@ -44,6 +55,9 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
     private final ScheduledFuture<?> invalidations;
     private final Runnable invalidateResults;
     private final WriteMeters meters;
+    /** The session with the coordination store, and the thread its calls run on; both null without one. */
+    private final CoordinationClient coordination;
+    private final ExecutorService coordinationThread;
 
     private static final long INVALIDATE_EVERY_MILLIS = 100;
     /** Whether the last round of visibility polls found writes searches may miss; only the invalidation task touches it. */
@@ -59,7 +73,7 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
      * @param registry          where the write path's meters go ({@code /metrics})
      */
     public DocumentWriter(ClusterState cluster, EventLoopGroup group, Transport transport, WriteSettings settings,
-            Ticker ticker, Runnable invalidateResults, MeterRegistry registry) {
+            Ticker ticker, Runnable invalidateResults, MeterRegistry registry) throws java.io.IOException {
         this.cluster = cluster;
         this.invalidateResults = invalidateResults;
         this.meters = new WriteMeters(registry);
@@ -69,6 +83,23 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
             links[leaf] = new WriteLink(LeafAddress.parse(leaves.get(leaf)), group, transport.channelClass(),
                     cluster.rootHello(), cluster.config().maxFrameBytes(), cluster.linkTls(), cluster.index()::admit);
         }
+        if (settings.coordination() != null) {
+            try {
+                this.coordination = CoordinationClient.connect(settings.coordination());
+            } catch (CoordinationException e) {
+                throw new java.io.IOException("the write path keeps its partitions' states in ZooKeeper (--zk): "
+                        + e.getMessage(), e);
+            }
+            this.coordinationThread = Executors.newSingleThreadExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "root-coordination");
+                thread.setDaemon(true);
+                return thread;
+            });
+        } else {
+            this.coordination = null;
+            this.coordinationThread = null;
+        }
+        CuratorClusterStore store = coordination == null ? null : new CuratorClusterStore(coordination);
         int count = cluster.assignment().partitions();
         this.partitions = new PartitionWriter[count];
         for (int p = 0; p < count; p++) {
@@ -78,7 +109,7 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
                 replicas[r] = links[replicaLeaves[r]];
             }
             partitions[p] = new PartitionWriter(p, replicas, replicaLeaves, cluster.staleReplicas(), settings, ticker,
-                    meters);
+                    meters, store == null ? null : new StoredState(p, store, coordinationThread));
         }
         // The first tick at once: each partition compares its replicas' last seqs before anything else.
         this.ticks = group.next().scheduleWithFixedDelay(() -> {
@@ -260,7 +291,9 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
             return CompletableFuture.completedFuture(DocumentResult.refused(id, DocumentResult.Outcome.UNAVAILABLE,
                     "no replica of partition " + partition + " is in sync"));
         }
+        // With the stored term: a leaf that has seen a newer primary refuses to answer for a deposed one.
         WriteRequest.Builder request = WriteRequest.newBuilder().setPartition(partition)
+                .setPrimaryTerm(partitions[partition].replicas().term())
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.GET).setId(id));
         return primary.send(request, java.time.Duration.ofSeconds(5)).handle((response, failure) -> {
             if (failure != null || response.getStatus() != Status.OK) {
@@ -365,5 +398,14 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         for (WriteLink link : links) {
             link.close();
         }
+        if (coordination != null) {
+            coordinationThread.shutdownNow();
+            coordination.close();
+        }
+    }
+
+    /** The partition's primary term as this root last read or wrote it (0: no coordination store). */
+    public long primaryTerm(int partition) {
+        return partitions[partition].replicas().term();
     }
 }

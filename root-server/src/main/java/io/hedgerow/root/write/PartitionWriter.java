@@ -7,12 +7,18 @@ import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.common.wire.proto.WriteResult;
+import io.hedgerow.coordination.NodeId;
+import io.hedgerow.coordination.PartitionState;
+import io.hedgerow.coordination.PartitionStateTransitions;
+import io.hedgerow.coordination.UpdateOutcome;
 import io.hedgerow.root.cluster.StaleReplicas;
 import io.hedgerow.root.write.ReplicaSet.Replica;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
 
 /**
@@ -55,6 +61,19 @@ import java.util.function.IntFunction;
  * files). The leaves must share the partition store (they share the build); copying the files over
  * the network is not built.
  *
+ * <p><b>With a coordination store</b> ({@code --zk}, {@link StoredState}), the partition's primary,
+ * primary term and in-sync set are the stored ones, PacificA's configuration: read at start (so a
+ * restarted root never trusts whichever replica answers), and changed only by compare-and-set before
+ * the writer acts on the change. A replica that fails a write leaves the stored in-sync set before the
+ * write is acknowledged without it; a primary that fails is replaced by promoting another replica of
+ * the stored in-sync set, which bumps the term in the same compare-and-set; when no replica of that
+ * set answers, the partition's writes are refused (503, naming the partition and why). Every request
+ * carries the stored term, so a leaf that has seen a newer one refuses it ({@code STALE_TERM}); the
+ * writer then reads the state again and, when another root promoted meanwhile, sends the batch to the
+ * new primary. A change the store refuses, a store it cannot reach, or a store other roots keep
+ * changing ({@link StoredState#ATTEMPTS}) refuses the batch: nothing is acknowledged on a state that
+ * may be stale.
+ *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: the queue is guarded by this object's
  * monitor, the in-sync set by its {@link ReplicaSet}'s (taken inside this one, never the other way
  * round); leaf answers arrive on event loops and never block. A queue over
@@ -62,8 +81,9 @@ import java.util.function.IntFunction;
  * buffer without bound. A batch holds at most {@link WriteSettings#maxBatchOps} writes and
  * {@link WriteSettings#maxBatchBytes} of them, so no request outgrows the leaves' frame. Where this
  * differs from Elasticsearch: the root, not a master, decides the in-sync set, and keeps it in
- * memory only; a write a failed primary logged but never acknowledged is not rolled back on it
- * (there are no primary terms), so such a replica may hold a write the others lack until the
+ * memory only unless a coordination store is given; a write a failed primary logged but never
+ * acknowledged is not rolled back on it (terms fence a deposed primary's root, they roll nothing
+ * back), so such a replica may hold a write the others lack until the
  * document is written again (or, when another op reaches it under that seq, it answers
  * {@code diverged:} and is rebuilt).
  */
@@ -72,6 +92,8 @@ final class PartitionWriter {
     /** Prefix of the error of a write no replica could take. */
     static final String UNAVAILABLE = "unavailable: ";
     private static final String DIVERGED = "diverged: ";
+    /** Sends of one batch, at most, with a coordination store: the first, and after a state another root changed. */
+    private static final int BATCH_ATTEMPTS = 1 + StoredState.ATTEMPTS;
 
     /** A queued write and the future its caller waits on. */
     record Pending(WriteOp op, boolean refreshNow, CompletableFuture<WriteResult> result) {
@@ -80,6 +102,10 @@ final class PartitionWriter {
     private final int partition;
     private final ReplicaSet replicas;
     private final ReplicaCatchUp catchUps;
+    /** The partition's state in the coordination store; null without one. */
+    private final StoredState stored;
+    /** Why the stored state could not be read at start, as last logged; null when it was not. */
+    private String storeProblem;
     private final WriteSettings settings;
     private final Ticker ticker;
     private final WriteMeters meters;
@@ -98,7 +124,14 @@ final class PartitionWriter {
     /** @param links the partition's replicas, and {@code leaves} the index of each one's leaf in the cluster */
     PartitionWriter(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale, WriteSettings settings,
             Ticker ticker, WriteMeters meters) {
+        this(partition, links, leaves, stale, settings, ticker, meters, null);
+    }
+
+    /** As above, with the partition's state kept in the coordination store {@code stored} (null: none). */
+    PartitionWriter(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale, WriteSettings settings,
+            Ticker ticker, WriteMeters meters, StoredState stored) {
         this.partition = partition;
+        this.stored = stored;
         this.replicas = new ReplicaSet(partition, links, leaves, stale);
         this.catchUps = new ReplicaCatchUp(replicas, settings, meters);
         this.visibility = new VisibilityWatch(replicas, settings);
@@ -215,18 +248,14 @@ final class PartitionWriter {
         CompletableFuture<Void> step;
         long now = ticker.nanoTime();
         boolean due = now - lastCatchUpNanos >= CATCH_UP_EVERY_NANOS;
-        if (!replicas.reconciled()) {
+        if (!replicas.reconciled() || (stored != null && !replicas.coordinated())) {
             if (!due && queue.isEmpty()) {
                 busy = false;
                 return;
             }
             if (due) {
                 lastCatchUpNanos = now;
-                step = catchUps.reconcile(seq -> {
-                    synchronized (this) {
-                        ackedSeq = Math.max(ackedSeq, seq);
-                    }
-                });
+                step = stored != null ? reconcileFromStore() : catchUps.reconcile(this::held);
             } else {
                 step = runBatch(nextBatch(), now);
             }
@@ -251,12 +280,7 @@ final class PartitionWriter {
                 step = catchUps.finish(joining)
                         .completeOnTimeout(List.of(), ReplicaCatchUp.FINISH_TIMEOUT.toNanos(),
                                 java.util.concurrent.TimeUnit.NANOSECONDS)
-                        .thenAccept(joined -> {
-                            for (ReplicaCatchUp.Ready replica : joined) {
-                                replicas.markInSync(replica.replica(), replica.copiedSeq());
-                                catchUps.joined();
-                            }
-                        });
+                        .thenCompose(this::join);
             } else if (!queue.isEmpty()) {
                 step = runBatch(nextBatch(), now);
             } else {
@@ -274,6 +298,95 @@ final class PartitionWriter {
                 startNext();
             }
         });
+    }
+
+    private void held(long seq) {
+        synchronized (this) {
+            ackedSeq = Math.max(ackedSeq, seq);
+        }
+    }
+
+    /** Marks caught-up replicas in sync: with a store, each only once the stored in-sync set has it. */
+    private CompletableFuture<Void> join(List<ReplicaCatchUp.Ready> joined) {
+        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+        for (ReplicaCatchUp.Ready ready : joined) {
+            if (stored == null) {
+                replicas.markInSync(ready.replica(), ready.copiedSeq());
+                catchUps.joined();
+                continue;
+            }
+            long term = replicas.term();
+            NodeId node = ready.replica().node;
+            all = all.thenCompose(done -> stored.update(state -> PartitionStateTransitions.addToInSync(state, node, term))
+                    .handle((outcome, failure) -> {
+                        PartitionState now = stateOf(outcome);
+                        if (now != null) {
+                            replicas.apply(now);
+                        }
+                        if (failure == null && now != null && now.isInSync(node)) {
+                            replicas.markInSync(ready.replica(), ready.copiedSeq());
+                            catchUps.joined();
+                        } else {
+                            replicas.catchUpFailed(ready.replica(), "caught up, but not added to the in-sync set in"
+                                    + " the coordination store: " + (failure != null ? cause(failure).getMessage()
+                                            : outcome));
+                        }
+                        return null;
+                    }));
+        }
+        return all;
+    }
+
+    /**
+     * The first step with a coordination store: the stored state becomes the replicas' ({@link
+     * ReplicaSet#apply}). A partition with no stored state yet is compared as without a store (every
+     * replica says its last seq), and the result stored, unless another root stored one first (then
+     * that one is applied). A store that cannot be reached leaves the partition refusing writes, and
+     * the step is tried again a second later.
+     */
+    private CompletableFuture<Void> reconcileFromStore() {
+        return stored.read().thenCompose(read -> {
+            if (read.isPresent()) {
+                replicas.apply(read.get());
+                return CompletableFuture.<Void>completedFuture(null);
+            }
+            return catchUps.reconcile(this::held).thenCompose(done -> {
+                Replica primary = replicas.reconciled() ? replicas.primary() : null;
+                if (primary == null) {
+                    return CompletableFuture.<Void>completedFuture(null);
+                }
+                List<NodeId> inSync = replicas.inSyncNow().stream().map(r -> r.node).toList();
+                return stored.createOrRead(PartitionState.initial(partition, primary.node, inSync))
+                        .thenAccept(created -> created.ifPresent(replicas::apply));
+            });
+        }).exceptionally(failure -> {
+            String why = String.valueOf(cause(failure).getMessage());
+            synchronized (this) {
+                if (why.equals(storeProblem)) {
+                    return null; // said already: retried every second
+                }
+                storeProblem = why;
+            }
+            System.getLogger(PartitionWriter.class.getName()).log(System.Logger.Level.WARNING, "partition " + partition
+                    + ": its state in the coordination store could not be read (retried every second): " + why);
+            return null;
+        });
+    }
+
+    private static Throwable cause(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    /** The state an outcome of the store names (null for none: missing, a lost race, a failure). */
+    private static PartitionState stateOf(UpdateOutcome outcome) {
+        return switch (outcome) {
+            case UpdateOutcome.Written written -> written.state();
+            case UpdateOutcome.Unchanged unchanged -> unchanged.state();
+            case UpdateOutcome.Refused refused -> refused.state();
+            case UpdateOutcome.Conflict conflict -> null;
+            case UpdateOutcome.Missing missing -> null;
+            case null -> null;
+        };
     }
 
     /**
@@ -324,6 +437,11 @@ final class PartitionWriter {
     }
 
     private CompletableFuture<Void> runBatch(List<Pending> batch, long startNanos) {
+        return runBatch(batch, startNanos, BATCH_ATTEMPTS);
+    }
+
+    /** @param attempts sends of the batch left, counted only with a coordination store */
+    private CompletableFuture<Void> runBatch(List<Pending> batch, long startNanos, int attempts) {
         Replica primary = replicas.primary();
         boolean stopping;
         synchronized (this) {
@@ -339,25 +457,109 @@ final class PartitionWriter {
                     + " acknowledged writes the others lack");
             return CompletableFuture.completedFuture(null);
         }
+        if (stored != null && !replicas.coordinated()) {
+            refuse(batch, "partition " + partition + " takes no writes yet: its primary, term and in-sync set in the"
+                    + " coordination store have not been read since this root started (" + problems() + ")");
+            return CompletableFuture.completedFuture(null);
+        }
         if (primary == null) {
-            refuse(batch, "no replica of partition " + partition + " is in sync (" + problems() + ")");
+            PartitionState state = replicas.stored();
+            refuse(batch, "no replica of partition " + partition + " is in sync" + (state == null ? ""
+                    : " (stored: primary " + state.primary() + " in term " + state.primaryTerm() + ", in sync "
+                            + state.inSync() + ")") + " (" + problems() + ")");
+            return CompletableFuture.completedFuture(null);
+        }
+        if (stored != null && attempts <= 0) {
+            refuse(batch, "partition " + partition + ": its state in the coordination store kept changing under this"
+                    + " root (another root promoting?); the write was not acknowledged");
             return CompletableFuture.completedFuture(null);
         }
         WriteRequest.Builder request = request().setPrimary(true)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
         batch.forEach(pending -> request.addOps(pending.op()));
+        // The batch's term: its copies carry the term its primary numbered it in, whatever is read meanwhile.
+        long term = request.getPrimaryTerm();
         return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
             String problem = problem(response, failure);
-            if (problem != null) {
-                if (replicas.markOutOfSync(primary, problem)) {
-                    return runBatch(batch, startNanos);
-                }
-                refuse(batch, "partition " + partition + ": its only replica in sync, on leaf " + primary.address()
-                        + ", failed the write (" + problem + "); no other copy holds every acknowledged write, so"
-                        + " the partition takes no writes until that one answers again");
-                return CompletableFuture.<Void>completedFuture(null);
+            if (problem == null) {
+                return replicate(primary, batch, response, startNanos, attempts, term);
             }
-            return replicate(primary, batch, response, startNanos);
+            if (stored != null) {
+                return failedPrimary(primary, batch, startNanos, attempts, term, response, problem);
+            }
+            if (replicas.markOutOfSync(primary, problem)) {
+                return runBatch(batch, startNanos);
+            }
+            refuse(batch, "partition " + partition + ": its only replica in sync, on leaf " + primary.address()
+                    + ", failed the write (" + problem + "); no other copy holds every acknowledged write, so"
+                    + " the partition takes no writes until that one answers again");
+            return CompletableFuture.<Void>completedFuture(null);
+        }).thenCompose(step -> step);
+    }
+
+    /**
+     * With a coordination store, the primary failed the batch (nothing of it was acknowledged): a stale
+     * term means another root moved on, so the state is read again and the batch sent by it; otherwise
+     * another replica of the stored in-sync set is promoted by compare-and-set (the term bumped in the
+     * same write) and the batch goes to it. No such replica: refused.
+     */
+    private CompletableFuture<Void> failedPrimary(Replica primary, List<Pending> batch, long startNanos, int attempts,
+            long term, WriteResponse response, String problem) {
+        if (response != null && response.getStatus() == Status.STALE_TERM) {
+            return refreshed(batch, startNanos, attempts, term, "the primary on leaf " + primary.address()
+                    + " refused term " + term + " (" + problem + ")");
+        }
+        Replica candidate = replicas.inSyncNow().stream().filter(r -> r != primary).findFirst().orElse(null);
+        if (candidate == null) {
+            refuse(batch, "partition " + partition + ": its primary on leaf " + primary.address() + " (term " + term
+                    + ") failed the write (" + problem + ") and no other replica of its in-sync set "
+                    + replicas.stored().inSync() + " in the coordination store is among this root's in-sync replicas;"
+                    + " a replica out of that set may lack acknowledged writes, so none is promoted and the partition"
+                    + " takes no writes until an in-sync one answers");
+            return CompletableFuture.completedFuture(null);
+        }
+        NodeId next = candidate.node;
+        return stored.update(state -> PartitionStateTransitions.promoteInTerm(state, term, next))
+                .handle((outcome, failure) -> {
+                    if (failure != null) {
+                        refuse(batch, "partition " + partition + ": its primary on leaf " + primary.address()
+                                + " failed the write (" + problem + ") and promoting another in the coordination store"
+                                + " failed: " + cause(failure).getMessage());
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    PartitionState now = stateOf(outcome);
+                    if (now == null || outcome instanceof UpdateOutcome.Refused) {
+                        if (now != null) {
+                            replicas.apply(now);
+                        }
+                        refuse(batch, "partition " + partition + ": its primary on leaf " + primary.address()
+                                + " failed the write (" + problem + ") and no replica could be promoted in the"
+                                + " coordination store (" + outcome + ")");
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    replicas.apply(now);
+                    return runBatch(batch, startNanos, attempts - 1);
+                }).thenCompose(step -> step);
+    }
+
+    /**
+     * Reads the stored state again after a sign that another root changed it ({@code why}): when the
+     * term moved on from {@code term}, the batch is sent again by the new state (nothing of it was
+     * acknowledged); otherwise it is refused.
+     */
+    private CompletableFuture<Void> refreshed(List<Pending> batch, long startNanos, int attempts, long term,
+            String why) {
+        return stored.read().handle((read, failure) -> {
+            Optional<PartitionState> now = failure == null ? read : Optional.empty();
+            now.ifPresent(replicas::apply);
+            if (now.isPresent() && now.get().primaryTerm() > term) {
+                return runBatch(batch, startNanos, attempts - 1);
+            }
+            refuse(batch, "partition " + partition + ": " + why + "; the coordination store "
+                    + (failure != null ? "could not be read: " + cause(failure).getMessage()
+                            : now.map(state -> "holds term " + state.primaryTerm()).orElse("holds no state"))
+                    + "; the write was not acknowledged");
+            return CompletableFuture.<Void>completedFuture(null);
         }).thenCompose(step -> step);
     }
 
@@ -388,8 +590,8 @@ final class PartitionWriter {
     }
 
     private CompletableFuture<Void> replicate(Replica primary, List<Pending> batch, WriteResponse numbered,
-            long startNanos) {
-        WriteRequest.Builder copy = request().setPrimary(false)
+            long startNanos, int attempts, long term) {
+        WriteRequest.Builder copy = request().setPrimary(false).setPrimaryTerm(term)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
         long acked;
         synchronized (this) {
@@ -410,7 +612,7 @@ final class PartitionWriter {
                 copy.addOps(batch.get(i).op().toBuilder().setSeq(seq));
             }
         }
-        List<CompletableFuture<Void>> copies = new ArrayList<>();
+        List<CompletableFuture<String>> copies = new ArrayList<>();
         if (copy.getOpsCount() > 0) {
             for (Replica replica : replicas.inSyncNow()) {
                 if (replica == primary) {
@@ -418,17 +620,36 @@ final class PartitionWriter {
                 }
                 copies.add(replica.link.send(copy.clone(), settings.timeout()).handle((response, failure) -> {
                     String problem = problem(response, failure);
-                    if (problem != null && problem.contains(DIVERGED)) {
+                    if (problem == null) {
+                        return CompletableFuture.<String>completedFuture(null);
+                    }
+                    if (stored != null) {
+                        return leaveStoredSet(replica, response, problem, term);
+                    }
+                    if (problem.contains(DIVERGED)) {
                         replicas.markDiverged(replica, problem);
-                    } else if (problem != null) {
+                    } else {
                         // Before the write is acknowledged without it; never the last in sync (the primary is).
                         replicas.markOutOfSync(replica, problem);
                     }
-                    return null;
-                }));
+                    return CompletableFuture.<String>completedFuture(null);
+                }).thenCompose(left -> left));
             }
         }
-        return CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).thenRun(() -> {
+        if (stored != null) {
+            for (NodeId elsewhere : replicas.storedInSyncElsewhere()) {
+                copies.add(leaveStoredSet(elsewhere, "a copy on a leaf this root was not given, which the write"
+                        + " does not reach", term));
+            }
+        }
+        return CompletableFuture.allOf(copies.toArray(CompletableFuture[]::new)).thenCompose(done -> {
+            List<String> unsettled = copies.stream().map(CompletableFuture::join).filter(why -> why != null).toList();
+            if (!unsettled.isEmpty()) {
+                // A replica that failed is still in the stored in-sync set (or the term moved on): never
+                // acknowledged without it. Nothing of the batch was acknowledged, so it may go again by the
+                // state read now, when another root moved the term on.
+                return refreshed(batch, startNanos, attempts, term, String.join("; ", unsettled));
+            }
             replicas.acknowledged(numbered.getLastSeq());
             synchronized (this) {
                 ackedSeq = Math.max(ackedSeq, numbered.getLastSeq());
@@ -437,6 +658,52 @@ final class PartitionWriter {
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).result().complete(numbered.getResults(i));
             }
+            return CompletableFuture.<Void>completedFuture(null);
         });
+    }
+
+    /**
+     * With a coordination store, a replica failed the batch: it leaves the stored in-sync set by
+     * compare-and-set in this term before the batch may be acknowledged without it.
+     *
+     * @return null once it is out of the stored set; otherwise why the batch must not be acknowledged
+     */
+    private CompletableFuture<String> leaveStoredSet(Replica replica, WriteResponse response, String problem,
+            long term) {
+        if (response != null && response.getStatus() == Status.STALE_TERM) {
+            return CompletableFuture.completedFuture("the replica on leaf " + replica.address() + " refused term "
+                    + term + " (" + problem + ")");
+        }
+        return leaveStoredSet(replica.node, problem, term).thenApply(why -> {
+            if (why == null && problem.contains(DIVERGED)) {
+                replicas.markDiverged(replica, problem);
+            }
+            return why;
+        });
+    }
+
+    /**
+     * Takes {@code node} out of the stored in-sync set by compare-and-set in {@code term}, because of
+     * {@code problem}; applies what the store answers.
+     *
+     * @return null once it is out of the stored set; otherwise why the batch must not be acknowledged
+     */
+    private CompletableFuture<String> leaveStoredSet(NodeId node, String problem, long term) {
+        return stored.update(state -> PartitionStateTransitions.removeFromInSync(state, node, term))
+                .handle((outcome, failure) -> {
+                    if (failure != null) {
+                        return "the copy on " + node + " (" + problem + ") could not be taken out of the in-sync set"
+                                + " in the coordination store: " + cause(failure).getMessage();
+                    }
+                    PartitionState now = stateOf(outcome);
+                    if (now != null) {
+                        replicas.apply(now);
+                    }
+                    if (outcome instanceof UpdateOutcome.Written || outcome instanceof UpdateOutcome.Unchanged) {
+                        return null;
+                    }
+                    return "the copy on " + node + " (" + problem + ") was not taken out of the in-sync set by the"
+                            + " coordination store (" + outcome + ")";
+                });
     }
 }

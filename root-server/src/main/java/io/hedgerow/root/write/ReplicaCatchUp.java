@@ -119,11 +119,12 @@ final class ReplicaCatchUp {
             CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
             for (int r = 0; r < behind.size(); r++) {
                 Replica replica = behind.get(r);
-                long seq = probes[r].lastSeq();
-                replicas.observed(replica, seq);
-                if (seq < 0 || !replicas.contains(replica)) {
+                long lastSeq = probes[r].lastSeq();
+                replicas.observed(replica, lastSeq);
+                if (lastSeq < 0 || !replicas.contains(replica)) {
                     continue;
                 }
+                long seq = replicas.catchUpFrom(replica, lastSeq);
                 all = all.thenCompose(done -> {
                     CompletableFuture<Long> copied = replicas.needsRebuild(replica) || seq < from.trimmedSeq()
                             ? fromSnapshot(source, replica)

@@ -1,6 +1,8 @@
 package io.hedgerow.root.write;
 
 import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.coordination.NodeId;
+import io.hedgerow.coordination.PartitionState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.StaleReplicas;
 import java.util.ArrayList;
@@ -36,6 +38,13 @@ import java.util.function.IntFunction;
  * set at once, unless it is the last one in sync (it then stays until another is: it alone holds
  * every acknowledged write).
  *
+ * <p><b>With a coordination store</b> ({@code --zk}) the primary, its term and the in-sync set are
+ * the stored ones ({@link #apply}): at start they are read rather than decided from whichever
+ * replicas answer, and the writer changes them only by compare-and-set in the store before it acts
+ * (it leaves {@link #markOutOfSync} and its last-in-sync rule to the root without a store, and
+ * applies what the store answers). The primary is then the stored primary, not the first in sync,
+ * and every request carries the stored term, which the leaves check.
+ *
  * <p>A replica out of the set is marked in {@link StaleReplicas}, so that searches read it only when
  * its partition has no other replica.
  *
@@ -52,8 +61,16 @@ final class ReplicaSet {
         final WriteLink link;
         /** Its leaf, by index in the cluster (for {@link StaleReplicas} and the placement). */
         final int leaf;
+        /** Its name in the coordination store's in-sync sets ({@link StoredState#nodeOf}). */
+        final NodeId node;
         private boolean inSync;
         private long knownSeq = -1;
+        /**
+         * The highest seq this root saw acknowledged (or caught up) while the replica was in sync: it
+         * holds the primary's ops up to it. -1: unknown. Never lowered by what the replica says later,
+         * as its ops above it may be a deposed primary's, never acknowledged.
+         */
+        private long confirmedSeq = -1;
         private String problem;
         /** It diverged from the primary's history: only a snapshot of the primary's copy brings it back. */
         private boolean rebuild;
@@ -61,6 +78,7 @@ final class ReplicaSet {
         private Replica(WriteLink link, int leaf, boolean inSync, String problem) {
             this.link = link;
             this.leaf = leaf;
+            this.node = StoredState.nodeOf(link.address());
             this.inSync = inSync;
             this.problem = problem;
         }
@@ -75,6 +93,14 @@ final class ReplicaSet {
     private final List<Replica> members = new ArrayList<>();
     private boolean reconciled;
     private final CompletableFuture<Void> whenReconciled = new CompletableFuture<>();
+    /** The stored state was applied ({@link #apply}): the primary and the set are the store's. */
+    private boolean coordinated;
+    /** The stored primary term; 0 without a store (the leaves then check no term). */
+    private long term;
+    /** The stored primary, when it is one of these replicas; read only while {@link #coordinated}. */
+    private Replica storedPrimary;
+    /** The stored state last applied, for messages; null before. */
+    private PartitionState stored;
 
     /** The partition's replicas at start, each on the leaf of the same index in {@code leaves}, all in sync. */
     ReplicaSet(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale) {
@@ -185,14 +211,90 @@ final class ReplicaSet {
         return members.stream().filter(r -> r.inSync).toList();
     }
 
-    /** The primary: the first replica in sync, or null. */
+    /**
+     * The primary: with a coordination store, the stored primary while it is one of these replicas and
+     * in sync (null otherwise: the writer promotes through the store or refuses); without one, the
+     * first replica in sync, or null.
+     */
     synchronized Replica primary() {
+        if (coordinated) {
+            return storedPrimary != null && storedPrimary.inSync && members.contains(storedPrimary) ? storedPrimary
+                    : null;
+        }
         for (Replica replica : members) {
             if (replica.inSync) {
                 return replica;
             }
         }
         return null;
+    }
+
+    /**
+     * Makes the stored state this set's: its term, its primary, and exactly the replicas in its in-sync
+     * set in sync (a replica to be rebuilt stays out until it is); the set counts as reconciled. Nodes of
+     * the stored set that are none of these replicas are ignored (another root's leaves), so a root
+     * whose leaves hold no stored in-sync copy has no primary and refuses writes.
+     */
+    synchronized void apply(PartitionState state) {
+        if (state.partition() != partition) {
+            throw new IllegalArgumentException("state.partition: " + state.partition() + " (expected: " + partition + ")");
+        }
+        if (stored == null || state.primaryTerm() != stored.primaryTerm() || !state.primary().equals(stored.primary())) {
+            LOG.log(System.Logger.Level.INFO, "partition {0}: primary {1} in term {2}, in sync {3} (stored)", partition,
+                    state.primary(), state.primaryTerm(), state.inSync());
+        }
+        coordinated = true;
+        stored = state;
+        term = state.primaryTerm();
+        storedPrimary = null;
+        for (Replica replica : members) {
+            if (state.isInSync(replica.node)) {
+                if (!replica.inSync && !replica.rebuild) {
+                    replica.inSync = true;
+                    replica.problem = null;
+                    stale.mark(partition, replica.leaf, false);
+                }
+                if (replica.node.equals(state.primary())) {
+                    storedPrimary = replica;
+                }
+            } else if (replica.inSync || replica.problem == null) {
+                leave(replica, "not in partition " + partition + "'s in-sync set " + state.inSync() + " of term "
+                        + state.primaryTerm() + " in the coordination store: it may lack acknowledged writes");
+            }
+        }
+        reconciled = true;
+        whenReconciled.complete(null);
+    }
+
+    /** Whether the stored state has been applied ({@link #apply}). */
+    synchronized boolean coordinated() {
+        return coordinated;
+    }
+
+    /** The stored primary term (0: none, without a coordination store). */
+    synchronized long term() {
+        return term;
+    }
+
+    /**
+     * The nodes of the stored in-sync set that are none of these replicas (leaves this root was not
+     * given): a write this root acknowledges never reaches them, so they must leave the stored set
+     * first. Empty without a store.
+     */
+    synchronized List<NodeId> storedInSyncElsewhere() {
+        if (stored == null) {
+            return List.of();
+        }
+        List<NodeId> elsewhere = new ArrayList<>(stored.inSync());
+        for (Replica replica : members) {
+            elsewhere.remove(replica.node);
+        }
+        return elsewhere;
+    }
+
+    /** The stored state last applied, or null. */
+    synchronized PartitionState stored() {
+        return stored;
     }
 
     synchronized int inSyncCount() {
@@ -269,6 +371,7 @@ final class ReplicaSet {
             return;
         }
         replica.knownSeq = Math.max(replica.knownSeq, lastSeq);
+        replica.confirmedSeq = Math.max(replica.confirmedSeq, lastSeq);
         replica.problem = null;
         if (!replica.inSync) {
             replica.inSync = true;
@@ -295,6 +398,7 @@ final class ReplicaSet {
         for (Replica replica : members) {
             if (replica.inSync) {
                 replica.knownSeq = Math.max(replica.knownSeq, seq);
+                replica.confirmedSeq = Math.max(replica.confirmedSeq, seq);
                 replica.problem = null; // it answered: whatever it had is over
             }
         }
@@ -307,6 +411,19 @@ final class ReplicaSet {
             // failed primary logged them; its last seq is what it will be caught up from.
             replica.knownSeq = lastSeq;
         }
+    }
+
+    /**
+     * Where a catch-up of the replica, which says it holds writes up to {@code lastSeq}, starts. With
+     * a coordination store, from what it held while in sync ({@code confirmedSeq}) when that is lower:
+     * ops above it may be a deposed primary's that were never acknowledged (its root missed a
+     * promotion), and the source's ops under those seqs, sent again, are compared with them by the
+     * leaf, so a diverged tail answers {@code diverged:} and is rebuilt rather than kept. Otherwise
+     * (or when unknown, as after a root restart) from {@code lastSeq}.
+     */
+    synchronized long catchUpFrom(Replica replica, long lastSeq) {
+        return coordinated && replica.confirmedSeq >= 0 && replica.confirmedSeq < lastSeq ? replica.confirmedSeq
+                : lastSeq;
     }
 
     /**
@@ -377,7 +494,8 @@ final class ReplicaSet {
 
     /** A request to the partition's replicas, with the seq their logs may be trimmed to ({@link #trimmableSeq}). */
     WriteRequest.Builder request(long retainOps) {
-        return WriteRequest.newBuilder().setPartition(partition).setTrimmableSeq(trimmableSeq(retainOps));
+        return WriteRequest.newBuilder().setPartition(partition).setTrimmableSeq(trimmableSeq(retainOps))
+                .setPrimaryTerm(term());
     }
 
     synchronized List<ReplicaStatus> status() {

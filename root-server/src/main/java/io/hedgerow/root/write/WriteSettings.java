@@ -1,5 +1,6 @@
 package io.hedgerow.root.write;
 
+import io.hedgerow.coordination.CoordinationSettings;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,9 +18,12 @@ import java.util.Objects;
  * @param retainedLogOps how far behind the most advanced replica a replica may fall and still catch
  *                     up from the write-ahead logs: the logs keep at least this many writes for it;
  *                     one further behind catches up from a snapshot of the primary's copy
+ * @param coordination where each partition's primary, term and in-sync set are kept (ZooKeeper,
+ *                     {@code --zk}), so that they outlive this root and are shared with other roots;
+ *                     null: in this root's memory only, without terms (a single root, as before)
  */
 public record WriteSettings(Duration timeout, int maxBatchOps, long maxBatchBytes, int maxQueuedOps,
-        long retainedLogOps) {
+        long retainedLogOps, CoordinationSettings coordination) {
     /** Default {@link #maxBatchBytes}: a quarter of the default 16 MiB frame, as the leaves' log reads. */
     public static final long DEFAULT_BATCH_BYTES = 4L * 1024 * 1024;
 
@@ -48,18 +52,23 @@ public record WriteSettings(Duration timeout, int maxBatchOps, long maxBatchByte
      * 100,000 writes for a replica behind (about 200 MB of Europarl-sized documents per partition).
      */
     public static WriteSettings defaults() {
-        return new WriteSettings(Duration.ofSeconds(5), 512, DEFAULT_BATCH_BYTES, 10_000, 100_000);
+        return new WriteSettings(Duration.ofSeconds(5), 512, DEFAULT_BATCH_BYTES, 10_000, 100_000, null);
+    }
+
+    /** These settings with the partitions' states kept in the coordination store {@code value} (null: none). */
+    public WriteSettings withCoordination(CoordinationSettings value) {
+        return new WriteSettings(timeout, maxBatchOps, maxBatchBytes, maxQueuedOps, retainedLogOps, value);
     }
 
     public WriteSettings withRetainedLogOps(long value) {
-        return new WriteSettings(timeout, maxBatchOps, maxBatchBytes, maxQueuedOps, value);
+        return new WriteSettings(timeout, maxBatchOps, maxBatchBytes, maxQueuedOps, value, coordination);
     }
 
     public WriteSettings withTimeout(Duration value) {
-        return new WriteSettings(value, maxBatchOps, maxBatchBytes, maxQueuedOps, retainedLogOps);
+        return new WriteSettings(value, maxBatchOps, maxBatchBytes, maxQueuedOps, retainedLogOps, coordination);
     }
 
     public WriteSettings withMaxBatchBytes(long value) {
-        return new WriteSettings(timeout, maxBatchOps, value, maxQueuedOps, retainedLogOps);
+        return new WriteSettings(timeout, maxBatchOps, value, maxQueuedOps, retainedLogOps, coordination);
     }
 }

@@ -1,0 +1,110 @@
+package io.hedgerow.leaf.write;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * The highest primary term each of a leaf's partition copies has accepted (PacificA's fencing): a
+ * write request of an older term comes from a root that has not seen a promotion (a deposed primary's
+ * era), and is refused, so it can never be acknowledged on this copy. Term 0 is "no term" (a root
+ * without a coordination store): neither checked nor recorded.
+ *
+ * <p><b>Durable before it is relied on.</b> A higher term is written to {@code primary-term} in the
+ * copy's directory, beside its write-ahead log and checkpoint, before the request that carries it is
+ * served: written whole to a temporary file, synced, renamed in and the directory synced. So a leaf
+ * restarted (or killed and restarted) still refuses every term older than one it accepted. The file
+ * holds a magic, the term and the CRC32C of both; a damaged one refuses to open the copy's writes
+ * (an unknown term could let a deposed primary's writes in).
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe: {@link #accept} holds this object's monitor, fsync
+ * included, which happens only when the term rises (once per promotion, not per write).
+ */
+final class PrimaryTerms {
+    static final String FILE = "primary-term";
+    private static final int MAGIC = 0x48525054; // "HRPT"
+    private static final int BYTES = 4 + 8 + 4;
+
+    private final WalFiles files;
+    /** Each partition's accepted term, once read from its file (0: none). */
+    private final Map<Integer, Long> accepted = new HashMap<>();
+
+    PrimaryTerms(WalFiles files) {
+        this.files = files;
+    }
+
+    /**
+     * Accepts {@code term} for the copy of {@code partition} in {@code dir}, recording it durably when
+     * it is higher than any accepted before.
+     *
+     * @return the copy's accepted term afterwards: {@code term} or higher; higher means refused
+     */
+    synchronized long accept(int partition, Path dir, long term) throws IOException {
+        long current = current(partition, dir);
+        if (term <= current) {
+            return current;
+        }
+        write(dir, term);
+        accepted.put(partition, term);
+        return term;
+    }
+
+    /** The copy's accepted term (0: none). */
+    synchronized long current(int partition, Path dir) throws IOException {
+        Long known = accepted.get(partition);
+        if (known == null) {
+            known = read(dir.resolve(FILE));
+            accepted.put(partition, known);
+        }
+        return known;
+    }
+
+    /** Writes the accepted term again after the copy's directory was replaced (a restore from a snapshot). */
+    synchronized void rewrite(int partition, Path dir) throws IOException {
+        Long known = accepted.get(partition);
+        if (known != null && known > 0) {
+            write(dir, known);
+        }
+    }
+
+    private void write(Path dir, long term) throws IOException {
+        LiveCopies.createDirectories(dir, files);
+        Path file = dir.resolve(FILE);
+        Path tmp = dir.resolve(FILE + ".tmp");
+        ByteBuffer buffer = ByteBuffer.allocate(BYTES).putInt(MAGIC).putLong(term);
+        buffer.putInt(checksum(buffer.array()));
+        try (FileChannel channel = files.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            WalRecords.writeFully(channel, buffer.flip(), 0);
+            channel.force(false);
+        }
+        files.move(tmp, file);
+        files.syncDirectory(dir);
+    }
+
+    private static long read(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return 0;
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        if (bytes.length != BYTES || buffer.getInt(0) != MAGIC || buffer.getInt(BYTES - 4) != checksum(bytes)) {
+            throw new IOException("primary term file " + file + " is corrupt (" + bytes.length + " bytes; expected: "
+                    + BYTES + " with magic and checksum): the copy's term is unknown, so it takes no writes; rebuild"
+                    + " this copy (delete " + file.getParent() + " and let the root catch it up from another replica)");
+        }
+        return buffer.getLong(4);
+    }
+
+    private static int checksum(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, BYTES - 4);
+        return (int) crc.getValue();
+    }
+}
