@@ -4,7 +4,9 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ALL_CONFIGS=(defaults admission-off canaries-off lanes-off all-off)
+ALL_CONFIGS=(defaults admission-off canaries-off lanes-off all-off batching-off)
+# Run only when named with --configs: one mechanism of the defaults off, to judge it alone.
+DEFAULT_CONFIGS=(defaults admission-off canaries-off lanes-off all-off)
 CONNECTIONS=64
 
 QUICK=0
@@ -31,6 +33,7 @@ the server's defaults) and the load generator's default query mix. Configuration
   canaries-off    --canaries 0
   lanes-off       --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 (no slicing, no expensive lane)
   all-off         all three
+  batching-off    --leaf-batching off (one message per partition; only with --configs)
 
 For each round, for each configuration, for each build (this checkout, then --checkout's if given),
 on a freshly started cluster that serves and whose /ready answers 200:
@@ -106,7 +109,7 @@ WARMUP_S="${WARMUP%s}"
 # The generator's JVM is new for every run: it warms its own JIT this long before measuring.
 GEN_WARMUP_S=$([[ $QUICK == 1 ]] && echo 2 || echo 5)
 require_port_free "$PORT"
-CONFIGS=("${ALL_CONFIGS[@]}")
+CONFIGS=("${DEFAULT_CONFIGS[@]}")
 if [[ -n "$CONFIG_LIST" ]]; then
   IFS=',' read -r -a CONFIGS <<<"$CONFIG_LIST"
   for name in "${CONFIGS[@]}"; do
@@ -123,6 +126,7 @@ config_args() { # config: the ./hedgerow local flags of a configuration
   case "$1" in
     defaults) ;;
     admission-off) echo --admission off ;;
+    batching-off) echo --leaf-batching off ;;
     canaries-off) echo --canaries 0 ;;
     lanes-off) echo --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 ;;
     all-off) echo --admission off --canaries 0 --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 ;;
