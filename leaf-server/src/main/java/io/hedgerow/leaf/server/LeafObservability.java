@@ -52,10 +52,11 @@ final class LeafObservability implements AutoCloseable {
      * @throws IOException when the HTTP port cannot be bound
      */
     static LeafObservability start(LeafHttpConfig config, String host, Transport transport, EventLoopGroup io,
-            LeafContext leaf, LongAdder refreshes) throws IOException {
+            LeafContext leaf, LongAdder refreshes, LeafWalMeters wal) throws IOException {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ProcessMeters process = ProcessMeters.bindTo(registry, "leaf");
         bind(registry, leaf, refreshes);
+        wal.bindTo(registry);
         if (!config.enabled()) {
             return new LeafObservability(registry, process, null, null);
         }

@@ -98,11 +98,12 @@ public final class LeafServer implements AutoCloseable {
         IndexContext index = IndexContext.of(store, build.manifest(), config.limits());
         OpenPartitions partitions = new OpenPartitions(index, PartitionWarmer.paced(config.warmup()));
         LongAdder refreshes = new LongAdder();
+        LeafWalMeters wal = new LeafWalMeters();
         LiveWrites writes = new LiveWrites(index, config.live(), (p, searcher) -> {
             refreshes.increment();
             partitions.replace(p, searcher);
         },
-                partition -> partitions.get(partition) != null);
+                partition -> partitions.get(partition) != null, wal);
         partitions.attachLive(writes);
         SearchScheduler scheduler = new SearchScheduler(config.workers(), config.scheduling(), Ticker.system());
         ExecutorService admin = Executors.newSingleThreadExecutor(r -> {
@@ -132,7 +133,7 @@ public final class LeafServer implements AutoCloseable {
         ChannelGroup connections = new DefaultChannelGroup(group.next());
         LeafObservability observability = null;
         try {
-            observability = LeafObservability.start(http, config.host(), transport, group, leaf, refreshes);
+            observability = LeafObservability.start(http, config.host(), transport, group, leaf, refreshes, wal);
             String httpAddress = observability.httpAddress();
             Channel channel = new ServerBootstrap()
                     .group(group)

@@ -128,6 +128,12 @@ final class LivePartition implements Closeable {
     /** As {@link #open(IndexContext, int, Path, Path, Consumer)}, with the log's files on {@code files}. */
     static LivePartition open(IndexContext context, int partition, Path dir, Path source,
             Consumer<PartitionSearcher> publish, WalFiles files) throws IOException {
+        return open(context, partition, dir, source, publish, files, WalMeters.NONE);
+    }
+
+    /** As {@link #open(IndexContext, int, Path, Path, Consumer, WalFiles)}, its log telling {@code walMeters}. */
+    static LivePartition open(IndexContext context, int partition, Path dir, Path source,
+            Consumer<PartitionSearcher> publish, WalFiles files, WalMeters walMeters) throws IOException {
         Path index = dir.resolve(INDEX_DIR);
         if (!Files.isDirectory(index)) {
             LiveCopies.linkOrCopy(source, dir, index, files);
@@ -142,7 +148,7 @@ final class LivePartition implements Closeable {
                     .setCommitOnClose(false));
             long committedSeq = committedSeq(writer);
             List<WriteOp> logged = new ArrayList<>();
-            log = WriteLog.open(files, dir.resolve(LOG_FILE), logged);
+            log = WriteLog.open(files, dir.resolve(LOG_FILE), logged, walMeters);
             LivePartition live = new LivePartition(partition, context, directory, writer,
                     new PartitionLog(partition, log, logged, committedSeq), committedSeq, publish);
             live.recover(logged);

@@ -63,6 +63,7 @@ public final class LiveWrites implements Closeable {
     private final LiveSettings settings;
     private final BiConsumer<Integer, PartitionSearcher> publish;
     private final IntPredicate assigned;
+    private final WalMeters walMeters;
     private final Map<Integer, LivePartition> partitions = new ConcurrentHashMap<>();
     private final PrimaryTerms terms = new PrimaryTerms(WalFiles.SYSTEM);
     private final ExecutorService writers;
@@ -78,10 +79,17 @@ public final class LiveWrites implements Closeable {
      */
     public LiveWrites(IndexContext index, LiveSettings settings, BiConsumer<Integer, PartitionSearcher> publish,
             IntPredicate assigned) {
+        this(index, settings, publish, assigned, WalMeters.NONE);
+    }
+
+    /** As the other constructor, every copy's write-ahead log telling {@code walMeters} what it does. */
+    public LiveWrites(IndexContext index, LiveSettings settings, BiConsumer<Integer, PartitionSearcher> publish,
+            IntPredicate assigned, WalMeters walMeters) {
         this.index = index;
         this.settings = settings;
         this.publish = publish;
         this.assigned = assigned;
+        this.walMeters = walMeters;
         this.writers = Executors.newFixedThreadPool(2, daemon("leaf-writes"));
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("leaf-refresh"));
     }
@@ -153,7 +161,7 @@ public final class LiveWrites implements Closeable {
                 }
                 live = LivePartition.open(index, partition, partitionDir(leafDir, partition),
                         index.store().partitionDir(index.manifest(), partition),
-                        searcher -> publish.accept(partition, searcher));
+                        searcher -> publish.accept(partition, searcher), WalFiles.SYSTEM, walMeters);
                 partitions.put(partition, live);
                 LOG.log(System.Logger.Level.INFO, "partition {0} takes writes ({1}; last seq {2})", partition,
                         partitionDir(leafDir, partition), live.lastSeq());
@@ -332,7 +340,7 @@ public final class LiveWrites implements Closeable {
             LiveCopies.linkOrCopy(snapshot, target, target.resolve(LivePartition.INDEX_DIR));
             LivePartition live = LivePartition.open(index, partition, target,
                     index.store().partitionDir(index.manifest(), partition),
-                    searcher -> publish.accept(partition, searcher));
+                    searcher -> publish.accept(partition, searcher), WalFiles.SYSTEM, walMeters);
             partitions.put(partition, live);
             LOG.log(System.Logger.Level.INFO, "partition {0} restored from snapshot {1} (last seq {2})", partition, name,
                     live.lastSeq());

@@ -37,6 +37,9 @@ import java.util.List;
  * and checkpointing: a crash leaves either the old log or the new one whole, never a mix (a new one
  * with no checkpoint of its generation yet was synced whole before its rename).
  *
+ * <p><b>Metrics.</b> It tells its {@link WalMeters} what it appends, syncs (and how long that
+ * took), holds, trims and read back at opening, and the I/O errors that failed it: once per batch.
+ *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: its {@link LivePartition} calls it under
  * its own lock.
  */
@@ -58,6 +61,11 @@ final class WriteLog implements Closeable {
     private IOException failure;
     /** Where each record starts, by seq, so a catch-up read seeks to its first record rather than scan. */
     private SeqRing offsets;
+    private WalMeters meters = WalMeters.NONE;
+    /** The records below {@link #end} (synced), and those appended since the last sync. */
+    private long records;
+    private long pending;
+    private boolean closed;
 
     private WriteLog(WalFiles files, Path file, FileChannel channel, long generation, long end, SeqRing offsets) {
         this.files = files;
@@ -75,7 +83,22 @@ final class WriteLog implements Closeable {
     }
 
     static WriteLog open(Path file, List<WriteOp> replayed) throws IOException {
-        return open(WalFiles.SYSTEM, file, replayed);
+        return open(WalFiles.SYSTEM, file, replayed, WalMeters.NONE);
+    }
+
+    static WriteLog open(WalFiles files, Path file, List<WriteOp> replayed) throws IOException {
+        return open(files, file, replayed, WalMeters.NONE);
+    }
+
+    /** As {@link #open(WalFiles, Path, List)}, telling {@code meters} what it reads back, holds and does. */
+    static WriteLog open(WalFiles files, Path file, List<WriteOp> replayed, WalMeters meters) throws IOException {
+        int before = replayed.size();
+        WriteLog log = openLog(files, file, replayed);
+        log.meters = meters;
+        log.records = replayed.size() - before;
+        meters.replayed((int) log.records);
+        meters.held(log.records, log.end - FILE_HEADER_BYTES);
+        return log;
     }
 
     /**
@@ -85,7 +108,7 @@ final class WriteLog implements Closeable {
      * @throws IOException when a record below the checkpoint is damaged, or the log and its
      *                     checkpoint disagree: the message names the file, the offset and how to rebuild
      */
-    static WriteLog open(WalFiles files, Path file, List<WriteOp> replayed) throws IOException {
+    private static WriteLog openLog(WalFiles files, Path file, List<WriteOp> replayed) throws IOException {
         WalCheckpoint checkpoint = WalCheckpoint.read(checkpointOf(file));
         if (!Files.exists(file)) {
             if (checkpoint != null) {
@@ -247,6 +270,7 @@ final class WriteLog implements Closeable {
         if (failure == null) {
             failure = cause;
         }
+        meters.failed();
         return cause;
     }
 
@@ -262,6 +286,8 @@ final class WriteLog implements Closeable {
                 offsets.add(op.getSeq(), at);
                 at += WalRecords.size(op);
             }
+            pending += ops.size();
+            meters.appended(ops.size(), buffer.limit());
         } catch (IOException | RuntimeException e) {
             throw fail(e);
         }
@@ -271,6 +297,7 @@ final class WriteLog implements Closeable {
     void sync() throws IOException {
         requireUsable();
         try {
+            long started = System.nanoTime();
             channel.force(false);
             long synced = end;
             end = written;
@@ -280,6 +307,10 @@ final class WriteLog implements Closeable {
                 end = synced;
                 throw e;
             }
+            meters.synced(System.nanoTime() - started);
+            meters.held(pending, end - synced);
+            records += pending;
+            pending = 0;
         } catch (IOException | RuntimeException e) {
             throw fail(e);
         }
@@ -335,14 +366,19 @@ final class WriteLog implements Closeable {
             channel.close();
             channel = trimmed;
             generation++;
+            long before = end;
             end = channel.size();
             written = end;
             offsets = offsetsOf(kept);
+            meters.held(kept.size() - records, end - before);
+            records = kept.size();
+            pending = 0;
             files.syncDirectory(file.getParent());
             checkpoint();
         } catch (IOException | RuntimeException e) {
             throw fail(e);
         }
+        meters.trimmed(all.size() - kept.size());
         return all.size() - kept.size();
     }
 
@@ -352,6 +388,10 @@ final class WriteLog implements Closeable {
 
     @Override
     public void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            meters.held(-records, -(end - FILE_HEADER_BYTES));
+        }
         channel.close();
     }
 }

@@ -63,6 +63,11 @@ class ObservabilityTest {
                 .leaves(2).partitions(4).replicas(2).http(0)
                 .start();
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(PATIENCE).build();
+        // A write first, so the leaves' write-ahead logs have appended and synced (the dashboard's WAL panels).
+        HttpResponse<String> written = http.send(HttpRequest.newBuilder(URI.create(root("/documents/observed-1")))
+                .timeout(PATIENCE).PUT(HttpRequest.BodyPublishers.ofString(
+                        "{\"title\": \"observed\", \"body\": \"a written document\"}")).build(), BodyHandlers.ofString());
+        assertThat(written.statusCode()).as(written.body()).isIn(200, 201);
         for (int i = 0; i < 5; i++) {
             assertThat(get("http://127.0.0.1:" + cluster.httpPort() + "/search?q=the&k=3").statusCode()).isEqualTo(200);
         }
@@ -129,6 +134,29 @@ class ObservabilityTest {
             }
         }
         assertThat(missing).as("metrics the dashboard queries that no scrape of a root or leaf has").isEmpty();
+        assertThat(expressions).as("the dashboard's write-ahead log panels")
+                .anyMatch(e -> e.contains("hedgerow_leaf_wal_fsync_seconds_bucket"))
+                .anyMatch(e -> e.contains("hedgerow_leaf_wal_appended_records_total"))
+                .anyMatch(e -> e.contains("hedgerow_leaf_wal_bytes"))
+                .anyMatch(e -> e.contains("hedgerow_leaf_wal_errors_total"));
+    }
+
+    @Test
+    void theLeavesLogsSyncedTheWriteOnEveryReplica() throws Exception {
+        double syncs = 0;
+        double records = 0;
+        for (LeafServer leaf : cluster.leaves()) {
+            Map<String, Family> scraped = scrapeUntil("http://" + leaf.httpAddress() + "/metrics", "jvm_gc_pause_seconds");
+            syncs += sum(scraped, "hedgerow_leaf_wal_fsync_seconds_count");
+            records += sum(scraped, "hedgerow_leaf_wal_records");
+        }
+        assertThat(syncs).as("the write synced on both replicas of its partition").isGreaterThanOrEqualTo(2);
+        assertThat(records).as("the write held in both replicas' logs").isGreaterThanOrEqualTo(2);
+    }
+
+    private static double sum(Map<String, Family> families, String sample) {
+        return families.values().stream().flatMap(f -> f.samples().stream()).filter(s -> s.name().equals(sample))
+                .mapToDouble(s -> s.value()).sum();
     }
 
     @Test
