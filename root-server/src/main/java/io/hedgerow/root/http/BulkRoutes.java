@@ -178,7 +178,8 @@ final class BulkRoutes implements Routes {
                         yield Item.refused(kind, id, 400, "mapper_parsing_exception",
                                 "the source must be a JSON object of the document's fields");
                     }
-                    // A bad value (in an array too) is answered below, with its field named.
+                    // A malformed source is answered below; a value (in an array too) not of its field's type
+                    // is refused by the primary, with the field named.
                     Map<String, ?> fields = DocumentRoutes.parseOne(id, object, config).fields();
                     yield new Item(kind, id, inOrder(lastById, id, false, () -> writer.upsertFields(id, fields, options)), 0,
                             null, null);
