@@ -47,11 +47,20 @@ final class DocumentCodec {
     }
 
     static DocumentResponse document(JsonNode node) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        node.path("fields").properties().forEach(field -> fields.put(field.getKey(),
-                field.getValue().isTextual() ? field.getValue().asText() : field.getValue().toString()));
+        Map<String, Object> fields = new LinkedHashMap<>();
+        node.path("fields").properties().forEach(field -> fields.put(field.getKey(), valueOf(field.getValue())));
         return new DocumentResponse(node.path("id").asText(), DocumentResponse.Outcome.parse(node.path("result").asText()),
                 node.path("status").asInt(), node.path("version").asLong(0), node.path("error").asText(""), fields);
+    }
+
+    /** A read field: a string, or a list of strings for a JSON array (a multi-valued field). */
+    private static Object valueOf(JsonNode value) {
+        if (value.isArray()) {
+            List<String> values = new ArrayList<>();
+            value.forEach(each -> values.add(each.isTextual() ? each.asText() : each.toString()));
+            return values;
+        }
+        return value.isTextual() ? value.asText() : value.toString();
     }
 
     static BulkResponse bulk(JsonNode body) {

@@ -1,5 +1,8 @@
 package io.hedgerow.client;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -15,10 +18,11 @@ import java.util.Objects;
  * @param status  the HTTP status of the outcome (201 created, 404 not found, 503 unavailable...)
  * @param version the document's version after the write, or when read; 0 when nothing was written
  * @param error   why it was refused; empty unless refused
- * @param fields  a read document's stored fields; empty otherwise
+ * @param fields  a read document's stored fields, each a string, or a list of strings for a field
+ *                that holds several values (written as a JSON array); empty otherwise
  */
 public record DocumentResponse(String id, Outcome outcome, int status, long version, String error,
-        Map<String, String> fields) {
+        Map<String, Object> fields) {
 
     /** The root's outcomes, as its {@code "result"} field names them. */
     public enum Outcome {
@@ -44,7 +48,18 @@ public record DocumentResponse(String id, Outcome outcome, int status, long vers
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(outcome, "outcome");
         error = error == null ? "" : error;
-        fields = Map.copyOf(fields);
+        Map<String, Object> copy = new LinkedHashMap<>();
+        fields.forEach((name, value) -> copy.put(name, value instanceof List<?> values ? List.copyOf(values) : value));
+        fields = Collections.unmodifiableMap(copy);
+    }
+
+    /** The values of {@code field}: none when absent, one for a single value, else all, in order. */
+    public List<String> values(String field) {
+        return switch (fields.get(field)) {
+            case null -> List.of();
+            case List<?> several -> several.stream().map(String::valueOf).toList();
+            case Object one -> List.of(String.valueOf(one));
+        };
     }
 
     /** Created, updated, deleted or found. */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Writes through {@link HttpHedgerowClient} to a real root with a write token (real leaves, a real
- * index with a routing key): created, read back realtime, found by a search once refreshed,
+ * index with a routing key): created (a multi-valued field too), read back realtime, found by a search once refreshed,
  * refused on a stale version, deleted; a bulk answers per line; without the token the root's 401
  * comes back as an {@link HttpApiException} with its detail.
  */
@@ -53,6 +53,25 @@ class RemoteDocumentsTest {
             assertThat(deleted.outcome()).isEqualTo(DocumentResponse.Outcome.DELETED);
             assertThat(client.get("w-1", "fr").join().outcome()).isEqualTo(DocumentResponse.Outcome.NOT_FOUND);
             assertThat(client.search(SearchRequest.builder("zanzibar").cache(false).build()).join().hits()).isEmpty();
+        }
+    }
+
+    @Test
+    void aMultiValuedFieldIsWrittenAsAListAndReadBackAsOne(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = start(data);
+                HttpHedgerowClient client = client(cluster, TOKEN)) {
+            DocumentResponse created = client.put(new Document("w-3", Map.of("title", "marsh harrier", "body",
+                    List.of("quartering the reeds", "low over the marsh"), "lang", "fr")), WriteOptions.refreshed()).join();
+            assertThat(created.outcome()).as(created.error()).isEqualTo(DocumentResponse.Outcome.CREATED);
+
+            DocumentResponse read = client.get("w-3", "fr").join();
+            assertThat(read.fields()).containsEntry("body", List.of("quartering the reeds", "low over the marsh"))
+                    .containsEntry("title", "marsh harrier");
+            assertThat(read.values("body")).containsExactly("quartering the reeds", "low over the marsh");
+            assertThat(read.values("title")).containsExactly("marsh harrier");
+            assertThat(read.values("none")).isEmpty();
+            assertThat(client.search(SearchRequest.builder("reeds").routing("fr").cache(false).build()).join().hits())
+                    .extracting(hit -> hit.id()).containsExactly("w-3");
         }
     }
 

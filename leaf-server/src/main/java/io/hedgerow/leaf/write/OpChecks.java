@@ -6,7 +6,9 @@ import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.leaf.index.DocumentMapper;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -92,12 +94,30 @@ final class OpChecks {
         return WriteResult.newBuilder().setOutcome(outcome).setError(error).build();
     }
 
-    /** The op's fields by name, in their order. */
-    static Map<String, String> fieldsOf(WriteOp op) {
-        Map<String, String> fields = new LinkedHashMap<>();
+    /**
+     * The op's fields by name, in their order, as {@link io.hedgerow.leaf.index.SourceDocument#fields()}
+     * holds them for the offline build: a name written once is a string, a name repeated (a JSON
+     * array, one entry per value, in order) a list of its values. An op logged before arrays were
+     * carried has each name once, so it maps, and replays, as it always did.
+     */
+    static Map<String, Object> fieldsOf(WriteOp op) {
+        Map<String, Object> fields = new LinkedHashMap<>();
         for (StoredField field : op.getFieldsList()) {
-            fields.put(field.getName(), field.getValue());
+            fields.merge(field.getName(), field.getValue(), OpChecks::append);
         }
         return fields;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object append(Object values, Object value) {
+        List<String> list;
+        if (values instanceof List<?> several) {
+            list = (List<String>) several;
+        } else {
+            list = new ArrayList<>();
+            list.add((String) values);
+        }
+        list.add((String) value);
+        return list;
     }
 }

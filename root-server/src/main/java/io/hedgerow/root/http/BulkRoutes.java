@@ -39,7 +39,8 @@ import java.util.function.Supplier;
  * leaf's expected version and must be at least 1, and {@code if_primary_term} must be 1;
  * {@code update} reads the document and writes the merged fields only if it is still at the version
  * read (a 409 if it changed meanwhile; a document from the offline build, at version 0, is written
- * unconditionally), and a field holding several values reads back as one value joined by newlines.
+ * unconditionally); a field in {@code doc} replaces all of the document's values for it (an array
+ * replaces an array).
  * A malformed action line fails the whole request with 400, as in Elasticsearch: the pairing of the
  * lines after it is unknown.
  */
@@ -177,10 +178,11 @@ final class BulkRoutes implements Routes {
                         yield Item.refused(kind, id, 400, "mapper_parsing_exception",
                                 "the source must be a JSON object of the document's fields");
                     }
-                    // parseOne refuses a multi-valued field (MULTI_VALUED_NOT_YET), answered below.
-                    Map<String, String> fields = DocumentRoutes.parseOne(id, object, config).singleValued();
-                    yield new Item(kind, id, inOrder(lastById, id, false, () -> writer.upsert(id, fields, options)), 0, null,
-                            null);
+                    // A malformed source is answered below; a value (in an array too) not of its field's type
+                    // is refused by the primary, with the field named.
+                    Map<String, ?> fields = DocumentRoutes.parseOne(id, object, config).fields();
+                    yield new Item(kind, id, inOrder(lastById, id, false, () -> writer.upsertFields(id, fields, options)), 0,
+                            null, null);
                 }
             };
         } catch (ApiException e) {
@@ -216,7 +218,8 @@ final class BulkRoutes implements Routes {
             }
             ObjectNode merged = JSON.createObjectNode();
             if (exists) {
-                current.fields().forEach(merged::put);
+                // A field read back as a list is a JSON array again; doc's fields replace it whole.
+                current.fields().forEach((name, value) -> merged.set(name, JSON.valueToTree(value)));
             }
             merged.setAll(doc.deepCopy());
             merged.remove(IndexConfig.ID_FIELD);
@@ -228,7 +231,7 @@ final class BulkRoutes implements Routes {
                         e.detail(), Map.of()));
             }
             WriteOptions write = new WriteOptions(exists ? current.version() : 0, options.refresh(), !exists);
-            return writer.upsert(id, checked.singleValued(), write);
+            return writer.upsertFields(id, checked.fields(), write);
         }));
         return new Item("update", id, result, 0, null, null);
     }

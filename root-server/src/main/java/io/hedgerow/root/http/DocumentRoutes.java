@@ -119,7 +119,7 @@ final class DocumentRoutes implements Routes {
                         + "' is '" + doc.fields().get(config.routing().field()) + "' (expected: the same value, or no"
                         + " routing parameter: a document is placed by its own field)");
             }
-            result = writer.upsert(id, doc.singleValued(), options);
+            result = writer.upsertFields(id, doc.fields(), options);
         } else {
             throw HttpApiHandler.methodNotAllowed(request, "GET, PUT, DELETE");
         }
@@ -186,13 +186,6 @@ final class DocumentRoutes implements Routes {
         throw ApiException.badRequest("if_version=" + text + " (expected: a version >= 1)");
     }
 
-    /**
-     * Live writes carry one value per field (the write op's fields become a map at the leaf), so a
-     * JSON array is refused here rather than losing all but one of its values.
-     */
-    static final String MULTI_VALUED_NOT_YET = "a field holds an array: live writes take one value per field"
-            + " (multi-valued fields are accepted when indexing a file, not yet on the write path)";
-
     /** One document's fields from a PUT body, checked as a bulk line is; the id comes from the path. */
     private static SourceDocument parseOne(String id, ByteBuf body, IndexConfig config) throws ApiException {
         JsonNode tree;
@@ -219,9 +212,6 @@ final class DocumentRoutes implements Routes {
                 config)) {
             SourceEntry entry = source.next();
             if (entry instanceof SourceDocument doc) {
-                if (doc.multiValued()) {
-                    throw ApiException.badRequest(MULTI_VALUED_NOT_YET);
-                }
                 return doc;
             }
             throw ApiException.badRequest(entry instanceof BadLine bad ? bad.reason() : "an empty body");
@@ -242,10 +232,8 @@ final class DocumentRoutes implements Routes {
             for (SourceEntry entry = source.next(); entry != null; entry = source.next()) {
                 switch (entry) {
                     case BadLine bad -> lines.add(new Line(bad.lineNumber(), null, null, bad.reason()));
-                    case SourceDocument doc when doc.multiValued() ->
-                            lines.add(new Line(doc.lineNumber(), doc.id(), null, MULTI_VALUED_NOT_YET));
                     case SourceDocument doc -> lines.add(new Line(doc.lineNumber(), doc.id(),
-                            writer.upsert(doc.id(), doc.singleValued(), options), null));
+                            writer.upsertFields(doc.id(), doc.fields(), options), null));
                 }
             }
         } catch (IOException e) {
@@ -315,12 +303,28 @@ final class DocumentRoutes implements Routes {
         }
         if (!result.fields().isEmpty()) {
             json.writeObjectFieldStart("fields");
-            for (Map.Entry<String, String> field : result.fields().entrySet()) {
-                json.writeStringField(field.getKey(), field.getValue());
+            for (Map.Entry<String, Object> field : result.fields().entrySet()) {
+                writeValue(json, field.getKey(), field.getValue());
             }
             json.writeEndObject();
         }
         json.writeEndObject();
+    }
+
+    /**
+     * A read field: its one value as a string (as the document's source gave it: a number's text
+     * too), or a JSON array of its values for a field that stored several.
+     */
+    static void writeValue(JsonGenerator json, String name, Object value) throws IOException {
+        if (value instanceof List<?> values) {
+            json.writeArrayFieldStart(name);
+            for (Object each : values) {
+                json.writeString(String.valueOf(each));
+            }
+            json.writeEndArray();
+        } else {
+            json.writeStringField(name, String.valueOf(value));
+        }
     }
 
     /** Answers with a JSON body; with {@code Retry-After} when some write was refused for now (a 503). */

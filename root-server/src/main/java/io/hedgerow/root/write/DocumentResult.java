@@ -1,5 +1,6 @@
 package io.hedgerow.root.write;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -12,9 +13,10 @@ import java.util.Objects;
  *                partition; 0 for a document from the offline build), or its version when read;
  *                0 when nothing was written
  * @param error   why it was refused; empty unless refused
- * @param fields  a read document's stored fields; empty otherwise
+ * @param fields  a read document's stored fields, each a string, or an unmodifiable list of strings
+ *                for a field that holds several values; empty otherwise
  */
-public record DocumentResult(String id, Outcome outcome, long version, String error, Map<String, String> fields) {
+public record DocumentResult(String id, Outcome outcome, long version, String error, Map<String, Object> fields) {
     /** Outcomes; the first four mean success. */
     public enum Outcome {
         CREATED(201), UPDATED(200), DELETED(200), FOUND(200), NOT_FOUND(404), CONFLICT(409), REJECTED(400),
@@ -42,7 +44,10 @@ public record DocumentResult(String id, Outcome outcome, long version, String er
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(outcome, "outcome");
         error = error == null ? "" : error;
-        fields = Map.copyOf(fields);
+        Map<String, Object> copy = new java.util.LinkedHashMap<>();
+        fields.forEach((name, value) -> copy.put(name, value instanceof List<?> values ? List.copyOf(values) : value));
+        // In the stored order (a GET answers the fields as the document stored them).
+        fields = java.util.Collections.unmodifiableMap(copy);
     }
 
     static DocumentResult refused(String id, Outcome outcome, String error) {

@@ -20,6 +20,7 @@ import io.hedgerow.root.placement.CopyCatchUp;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -203,15 +204,73 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
     /**
      * Adds the document, or replaces the one with its id (only adds it with
      * {@link WriteOptions#createOnly}: CONFLICT when one exists); in a routed index its routing
-     * field places it.
+     * field places it. One value per field; {@link #upsertValues} takes several.
      */
     public CompletableFuture<DocumentResult> upsert(String id, Map<String, String> fields, WriteOptions options) {
+        return upsertFields(id, fields, options);
+    }
+
+    /**
+     * As {@link #upsert}, with each field's values (a multi-valued field, as a JSON array is in a
+     * file the offline build indexes). A field with one value is the same as a single-valued one.
+     */
+    public CompletableFuture<DocumentResult> upsertValues(String id, Map<String, ? extends List<String>> fields,
+            WriteOptions options) {
+        return upsertFields(id, fields, options);
+    }
+
+    /**
+     * As {@link #upsert}, with fields as {@code SourceDocument.fields()} holds them: each value a
+     * string, or a list of strings for a multi-valued field.
+     */
+    public CompletableFuture<DocumentResult> upsertFields(String id, Map<String, ?> fields, WriteOptions options) {
         WriteOp.Builder op = WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId(id)
                 .setExpectedVersion(options.expectedVersion()).setCreateOnly(options.createOnly());
-        fields.forEach((name, value) -> op.addFields(StoredField.newBuilder().setName(name).setValue(value)));
+        // A multi-valued field goes as one entry per value, in order, under the same name: the leaf
+        // maps a repeated name back to a list (and an op with each name once reads as it always did).
         IndexConfig config = config();
-        String routing = config == null || config.routing() == null ? null : fields.get(config.routing().field());
+        List<String> key;
+        try {
+            for (Map.Entry<String, ?> field : fields.entrySet()) {
+                for (String value : valuesOf(field.getKey(), field.getValue())) {
+                    op.addFields(StoredField.newBuilder().setName(field.getKey()).setValue(value));
+                }
+            }
+            key = config == null || config.routing() == null ? List.of()
+                    : valuesOf(config.routing().field(), fields.get(config.routing().field()));
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(refusal(id, e));
+        }
+        String routing = null;
+        if (config != null && config.routing() != null) {
+            if (key.size() > 1) {
+                return CompletableFuture.completedFuture(DocumentResult.refused(id, DocumentResult.Outcome.REJECTED,
+                        "field '" + config.routing().field() + "' holds " + key.size()
+                                + " values (expected: one, since it is the routing field)"));
+            }
+            routing = key.isEmpty() ? null : key.get(0);
+        }
         return write(op.build(), routing, options);
+    }
+
+    private static List<String> valuesOf(String name, Object value) {
+        return switch (value) {
+            case null -> List.of();
+            case String one -> List.of(one);
+            case List<?> several -> {
+                for (Object each : several) {
+                    if (!(each instanceof String)) {
+                        throw new IllegalArgumentException("field '" + name + "' holds " + each
+                                + " (expected: strings only)");
+                    }
+                }
+                @SuppressWarnings("unchecked")
+                List<String> strings = (List<String>) several;
+                yield strings;
+            }
+            default -> throw new IllegalArgumentException("field '" + name + "' holds a "
+                    + value.getClass().getSimpleName() + " (expected: a string or a list of strings)");
+        };
     }
 
     /** Deletes the document with this id (NOT_FOUND when there is none), in an index without a routing key. */
@@ -312,10 +371,24 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         return DocumentResult.refused(id, outcome, e.getMessage());
     }
 
+    @SuppressWarnings("unchecked")
+    private static Object append(Object values, Object value) {
+        List<String> list;
+        if (values instanceof List<?> several) {
+            list = (List<String>) several;
+        } else {
+            list = new ArrayList<>();
+            list.add((String) values);
+        }
+        list.add((String) value);
+        return list;
+    }
+
     private static DocumentResult toResult(String id, WriteResult written) {
-        Map<String, String> fields = new LinkedHashMap<>();
+        Map<String, Object> fields = new LinkedHashMap<>();
         for (StoredField field : written.getFieldsList()) {
-            fields.merge(field.getName(), field.getValue(), (a, b) -> a + "\n" + b);
+            // One entry per stored value: a name repeated is a multi-valued field, read back as a list.
+            fields.merge(field.getName(), field.getValue(), DocumentWriter::append);
         }
         DocumentResult.Outcome outcome = switch (written.getOutcome()) {
             case CREATED -> DocumentResult.Outcome.CREATED;
