@@ -133,17 +133,27 @@
       hit.snippet !== undefined ? snippet(hit.snippet) : null);
   }
 
-  /** The snippet's text as text nodes, its <b>…</b> highlights as <b> elements: nothing else is markup. */
-  function snippet(text) {
+  /** The four entities a snippet's text comes with (the leaves escape & < > "), back to their characters. */
+  function unescapeHtml(text) {
+    return text.replace(/&(amp|lt|gt|quot);/g, (_, name) => ({ amp: "&", lt: "<", gt: ">", quot: "\"" })[name]);
+  }
+
+  /**
+   * The snippet as text nodes, its <b>…</b> highlights as <b> elements: nothing else is markup. The
+   * snippet is HTML whose only tags are the highlights; its text is decoded and appended as text,
+   * so a document's own markup shows as the characters it is made of.
+   */
+  function snippet(html) {
     const node = el("div", { class: "hit-snippet" });
     let bold = false;
-    for (const part of String(text).split(/(<b>|<\/b>)/)) {
+    for (const part of String(html).split(/(<b>|<\/b>)/)) {
       if (part === "<b>") {
         bold = true;
       } else if (part === "</b>") {
         bold = false;
       } else if (part) {
-        node.append(bold ? el("b", null, part) : document.createTextNode(part));
+        const text = unescapeHtml(part);
+        node.append(bold ? el("b", null, text) : document.createTextNode(text));
       }
     }
     return node;
