@@ -39,6 +39,10 @@ final class SearchRequestEncoder {
         }
         body.put("snippets", request.snippets());
         body.put("stored_fields", request.storedFields());
+        if (request.fields() != null) {
+            ArrayNode fields = body.putArray("fields");
+            request.fields().forEach(fields::add);
+        }
         body.put("total_hits_threshold", request.totalHitsThreshold());
         if (request.hedge() != null) {
             body.put("hedge", request.hedge().label());

@@ -12,6 +12,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -406,6 +407,17 @@ public final class PartitionSearcher implements Closeable {
      */
     public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields)
             throws IOException {
+        return fetch(query, docs, snippets, storedFields, null);
+    }
+
+    /**
+     * As {@link #fetch(Query, int[], boolean, boolean)}, returning only the {@code fields} named
+     * (those of them this index returns; the others are not read).
+     *
+     * @param fields the fields to return, or null for every returned field
+     */
+    public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields,
+            Collection<String> fields) throws IOException {
         for (int doc : docs) {
             if (doc < -1 || doc >= reader.maxDoc()) {
                 throw new IllegalArgumentException("doc: " + doc + " (expected: 0.." + (reader.maxDoc() - 1)
@@ -414,10 +426,17 @@ public final class PartitionSearcher implements Closeable {
         }
         String[] ids = ids(docs);
         boolean withSnippets = snippets && highlighterSettings != null;
-        boolean withFields = storedFields && !context.returnedFields().isEmpty();
+        Set<String> returned = context.returnedFields();
+        if (fields != null) {
+            // Only the asked fields that the index returns: a stored-only field (a long body kept
+            // for snippets) stays as private as without a list.
+            returned = new HashSet<>(fields);
+            returned.retainAll(context.returnedFields());
+        }
+        boolean withFields = storedFields && !returned.isEmpty();
         Set<String> toLoad = new HashSet<>();
         if (withFields) {
-            toLoad.addAll(context.returnedFields());
+            toLoad.addAll(returned);
         }
         if (withSnippets) {
             toLoad.add(context.snippetField());
@@ -446,7 +465,7 @@ public final class PartitionSearcher implements Closeable {
                         snippetSources[i] = snippetSources[i] == null ? value
                                 : snippetSources[i] + SnippetHighlighter.VALUE_SEPARATOR + value;
                     }
-                    if (withFields && context.returnedFields().contains(field.name())) {
+                    if (withFields && returned.contains(field.name())) {
                         doc.addFields(StoredField.newBuilder().setName(field.name()).setValue(value));
                     }
                 }

@@ -20,8 +20,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexManifest;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -33,17 +37,19 @@ final class SearchRequestParser {
     static final List<String> FIELDS =
             List.of("query", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations");
+                    "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations", "fields");
     private static final List<String> PARAMETERS =
             List.of("q", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "sort");
+                    "routing", "lang", "sort", "fields");
 
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
     private static final ObjectReader BODY_READER = strictMapper().readerFor(Body.class);
 
     private final long maxTimeoutMillis;
+    /** The served index's manifest (null until a leaf told it), to refuse fields it cannot have. */
+    private final Supplier<IndexManifest> index;
 
     /** A mapper that takes no liberties: no unknown fields, no "3" for 3, no 3 for "3". */
     static JsonMapper strictMapper() {
@@ -60,8 +66,14 @@ final class SearchRequestParser {
         return mapper;
     }
 
+    /** A parser that takes any field name in {@code fields} (no index to check them against). */
     SearchRequestParser(long maxTimeoutMillis) {
+        this(maxTimeoutMillis, () -> null);
+    }
+
+    SearchRequestParser(long maxTimeoutMillis, Supplier<IndexManifest> index) {
         this.maxTimeoutMillis = maxTimeoutMillis;
+        this.index = index;
     }
 
     /** The JSON body of {@code POST /search}; absent fields take their defaults. */
@@ -87,7 +99,8 @@ final class SearchRequestParser {
             @JsonProperty("sort") JsonNode sort,
             @JsonProperty("search_after") JsonNode searchAfter,
             @JsonProperty("aggs") JsonNode aggs,
-            @JsonProperty("aggregations") JsonNode aggregations) {
+            @JsonProperty("aggregations") JsonNode aggregations,
+            @JsonProperty("fields") JsonNode fields) {
     }
 
     SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
@@ -106,6 +119,7 @@ final class SearchRequestParser {
             throw ApiException.badRequest("missing parameter 'q' (expected: /search?q=your+query)");
         }
         String sort = single(parameters, "sort");
+        String fields = single(parameters, "fields");
         return build(new Body(query,
                 intParameter(parameters, "k"),
                 longParameter(parameters, "timeout_ms"),
@@ -123,7 +137,8 @@ final class SearchRequestParser {
                 intParameter(parameters, "from"),
                 booleanParameter(parameters, "track_total_hits"),
                 single(parameters, "lang"),
-                null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort));
+                null, null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort),
+                fields == null ? null : fieldsParameter(fields));
     }
 
     SearchRequest fromJson(ByteBuf content) throws ApiException {
@@ -152,10 +167,11 @@ final class SearchRequestParser {
         if (body.query() == null) {
             throw ApiException.badRequest("missing field 'query' (expected: a string in Lucene query syntax)");
         }
-        return build(body, body.sort() == null || body.sort().isNull() ? null : SearchBodyParts.sort(body.sort()));
+        return build(body, body.sort() == null || body.sort().isNull() ? null : SearchBodyParts.sort(body.sort()),
+                body.fields() == null || body.fields().isNull() ? null : fieldsBody(body.fields()));
     }
 
-    private SearchRequest build(Body body, List<SortField> sort) throws ApiException {
+    private SearchRequest build(Body body, List<SortField> sort, List<String> fields) throws ApiException {
         if (body.timeoutMs() != null && (body.timeoutMs() < 1 || body.timeoutMs() > maxTimeoutMillis)) {
             throw ApiException.badRequest("timeout_ms: " + body.timeoutMs() + " (expected: 1.." + maxTimeoutMillis + ")");
         }
@@ -241,10 +257,77 @@ final class SearchRequestParser {
             builder.cache(body.cache());
         }
         builder.routing(body.routing());
+        if (fields != null) {
+            requireKnown(fields);
+            builder.fields(fields);
+        }
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    /** {@code fields=title,date}: names separated by commas; {@code fields=} for none. */
+    private static List<String> fieldsParameter(String value) throws ApiException {
+        if (value.isBlank()) {
+            return List.of();
+        }
+        List<String> fields = new ArrayList<>();
+        for (String name : value.split(",", -1)) {
+            if (name.isBlank()) {
+                throw ApiException.badRequest("parameter 'fields': '" + value + "' has an empty name (expected: names"
+                        + " separated by commas, e.g. fields=title,date)");
+            }
+            fields.add(name.strip());
+        }
+        return checkedCount(fields);
+    }
+
+    /** {@code "fields": ["title", "date"]}; {@code []} for none. */
+    private static List<String> fieldsBody(JsonNode node) throws ApiException {
+        if (!node.isArray()) {
+            throw ApiException.badRequest("field 'fields' must be an array of field names (e.g. [\"title\", \"date\"])");
+        }
+        List<String> fields = new ArrayList<>(node.size());
+        for (JsonNode name : node) {
+            if (!name.isTextual() || name.textValue().isBlank()) {
+                throw ApiException.badRequest("fields: " + name + " (expected: a field name, a non-empty string)");
+            }
+            fields.add(name.textValue());
+        }
+        return checkedCount(fields);
+    }
+
+    private static List<String> checkedCount(List<String> fields) throws ApiException {
+        if (fields.size() > SearchRequest.MAX_FIELDS) {
+            throw ApiException.badRequest("fields: " + fields.size() + " names (expected: <= " + SearchRequest.MAX_FIELDS
+                    + ")");
+        }
+        return fields;
+    }
+
+    /** Refuses the names documents of the served index cannot have, naming all of them at once. */
+    private void requireKnown(List<String> fields) throws ApiException {
+        IndexManifest manifest = index.get();
+        if (manifest == null) {
+            return; // no index told yet: a search now fails anyway, for want of leaves
+        }
+        IndexConfig config = manifest.config();
+        List<String> unknown = null;
+        for (String field : fields) {
+            if (!IndexConfig.ID_FIELD.equals(field) && config.specOf(field) == null
+                    && !manifest.fieldsSeen().contains(field)) {
+                if (unknown == null) {
+                    unknown = new ArrayList<>();
+                }
+                unknown.add(field);
+            }
+        }
+        if (unknown != null) {
+            throw ApiException.badRequest("fields: unknown " + (unknown.size() == 1 ? "field " : "fields ")
+                    + String.join(", ", unknown) + " (expected: fields of the index: "
+                    + String.join(", ", manifest.fieldsSeen()) + ")");
         }
     }
 

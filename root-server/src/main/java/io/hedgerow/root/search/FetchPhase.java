@@ -125,6 +125,9 @@ public final class FetchPhase {
                     .setSnippets(ctx.request.snippets())
                     .setStoredFields(ctx.request.storedFields())
                     .setLogRequestId(ctx.tag.requestId());
+            if (ctx.request.fields() != null) {
+                wire.setChooseFields(true).addAllFields(ctx.request.fields());
+            }
             for (HitSlot hit : copy.hits()) {
                 hit.sent(leaf);
                 wire.addItems(FetchItem.newBuilder().setPartition(hit.partition()).setDoc(hit.hit().hit().getDoc())
