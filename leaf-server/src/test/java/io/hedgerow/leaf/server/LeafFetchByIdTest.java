@@ -123,6 +123,27 @@ class LeafFetchByIdTest {
     }
 
     @Test
+    void aFieldListReturnsOnlyTheFieldsItNamesAndAnEmptyOneNone() throws IOException {
+        Hit hit = search(0).getFirst();
+        FetchItem item = FetchItem.newBuilder().setPartition(0).setDoc(hit.getDoc()).setId(hit.getId()).build();
+
+        FetchedDoc every = fetch(FetchRequest.newBuilder().setQuery("meadow").setStoredFields(true).addItems(item)).getDocs(0);
+        FetchedDoc titleOnly = fetch(FetchRequest.newBuilder().setQuery("meadow").setStoredFields(true).setSnippets(true)
+                .setChooseFields(true).addFields("title").addFields("no_such_field").addItems(item)).getDocs(0);
+        FetchedDoc none = fetch(FetchRequest.newBuilder().setQuery("meadow").setStoredFields(true).setSnippets(true)
+                .setChooseFields(true).addItems(item)).getDocs(0);
+
+        assertThat(every.getFieldsList()).extracting(StoredField::getName).containsExactlyInAnyOrder("title", "body");
+        assertThat(titleOnly.getFieldsList()).extracting(StoredField::getName).containsExactly("title");
+        assertThat(titleOnly.getFields(0).getValue()).isEqualTo("title " + hit.getId().substring("doc-".length()));
+        // The snippet's field is read for the snippet, but not returned when the list leaves it out.
+        assertThat(titleOnly.getSnippet()).contains("<b>meadow</b>");
+        assertThat(none.getFieldsList()).isEmpty();
+        assertThat(none.getSnippet()).contains("<b>meadow</b>");
+        assertThat(none.getId()).isEqualTo(hit.getId());
+    }
+
+    @Test
     void anItemWithoutAnIdIsFetchedByItsDocNumberAndSaysWhichDocumentItIs() throws IOException {
         Hit hit = search(1).getFirst();
 

@@ -160,6 +160,30 @@ class TypedSearchHttpTest {
     }
 
     @Test
+    void hitsCarryOnlyTheFieldsAskedAndAnUnknownOneIsRefused() throws Exception {
+        JsonNode chosen = post("{\"query\": \"debate\", \"k\": 3, \"fields\": [\"title\", \"date\"]}", 200);
+        assertThat(chosen.get("hits")).hasSize(3);
+        for (JsonNode hit : chosen.get("hits")) {
+            assertThat(hit.get("fields").properties()).extracting(Map.Entry::getKey).containsExactlyInAnyOrder("title", "date");
+        }
+        JsonNode byQueryString = get("/search?q=debate&k=3&fields=lang");
+        for (JsonNode hit : byQueryString.get("hits")) {
+            assertThat(hit.get("fields").properties()).extracting(Map.Entry::getKey).containsExactly("lang");
+        }
+        JsonNode none = post("{\"query\": \"debate\", \"k\": 3, \"fields\": []}", 200);
+        for (JsonNode hit : none.get("hits")) {
+            assertThat(hit.has("fields")).isFalse();
+            assertThat(hit.get("id").asText()).startsWith("doc-");
+        }
+        JsonNode every = post("{\"query\": \"debate\", \"k\": 3}", 200);
+        assertThat(every.get("hits").get(0).get("fields").properties()).extracting(Map.Entry::getKey)
+                .contains("title", "date", "lang", "n");
+
+        JsonNode refused = post("{\"query\": \"debate\", \"fields\": [\"title\", \"titel\"]}", 400);
+        assertThat(refused.get("detail").asText()).startsWith("fields: unknown field titel (expected: fields of the index:");
+    }
+
+    @Test
     void aRangeOnAKeywordOrASortOnTextIsABadQuery() throws Exception {
         JsonNode range = post("{\"query\": \"debate\", \"filter\": {\"range\": {\"lang\": {\"gte\": \"a\"}}}}", 400);
         assertThat(range.get("error").asText()).isEqualTo("bad_query");

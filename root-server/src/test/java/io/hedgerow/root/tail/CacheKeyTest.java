@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hedgerow.api.Aggregation;
 import io.hedgerow.api.HedgeMode;
 import io.hedgerow.api.SearchRequest;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,19 @@ class CacheKeyTest {
         assertThat(Fingerprints.key(SearchRequest.builder("european parliament").routing("de").build()))
                 .as("another routing value searches other partitions").isNotEqualTo(plain)
                 .isNotEqualTo(Fingerprints.key(SearchRequest.builder("european parliament").routing("fr").build()));
+    }
+
+    @Test
+    void distinguishesSearchesThatDifferOnlyInTheirFieldList() {
+        CacheKey every = Fingerprints.key(SearchRequest.of("european parliament"));
+        CacheKey title = Fingerprints.key(SearchRequest.builder("european parliament").fields(List.of("title")).build());
+        CacheKey date = Fingerprints.key(SearchRequest.builder("european parliament").fields(List.of("date")).build());
+        CacheKey none = Fingerprints.key(SearchRequest.builder("european parliament").fields(List.of()).build());
+        assertThat(List.of(every, title, date, none)).doesNotHaveDuplicates();
+        assertThat(Fingerprints.key(SearchRequest.builder("european parliament").fields(List.of("title", "title")).build()))
+                .isEqualTo(title);
+        // The default request's key is the classic one: no shape to build or hash.
+        assertThat(every.shape()).isNull();
     }
 
     @Test
