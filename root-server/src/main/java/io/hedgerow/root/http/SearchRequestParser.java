@@ -325,9 +325,10 @@ final class SearchRequestParser {
             }
         }
         if (unknown != null) {
+            // The hint names the fields a document has, not their per-language copies (body.de).
+            List<String> known = manifest.fieldsSeen().stream().filter(field -> !config.isLanguageCopy(field)).toList();
             throw ApiException.badRequest("fields: unknown " + (unknown.size() == 1 ? "field " : "fields ")
-                    + String.join(", ", unknown) + " (expected: fields of the index: "
-                    + String.join(", ", manifest.fieldsSeen()) + ")");
+                    + String.join(", ", unknown) + " (expected: fields of the index: " + String.join(", ", known) + ")");
         }
     }
 
