@@ -44,6 +44,9 @@ import java.util.regex.Pattern;
  * @param fields             the stored fields each hit carries, by name (Elasticsearch's {@code fields}):
  *                           null for every returned field (the default), empty for none; at most
  *                           {@value #MAX_FIELDS}. Ignored when {@code storedFields} is false
+ * @param highlight          fragments of chosen text fields with their matches tagged, per hit
+ *                           (Elasticsearch's {@code highlight}); null for none (the {@code snippet}
+ *                           is as {@code snippets} says either way)
  */
 public record SearchRequest(
         String query,
@@ -65,7 +68,8 @@ public record SearchRequest(
         List<Object> searchAfter,
         String lang,
         Map<String, Aggregation> aggs,
-        List<String> fields) {
+        List<String> fields,
+        Highlight highlight) {
 
     /** Most hits one search may return (k); a page may start as deep as {@link #MAX_WINDOW} minus k. */
     public static final int MAX_K = 1000;
@@ -176,7 +180,7 @@ public record SearchRequest(
             double minCoverage, boolean cache, String routing, Filter filter, List<SortField> sort, int from,
             List<Object> searchAfter, String lang, Map<String, Aggregation> aggs) {
         this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
-                priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs, null);
+                priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs, null, null);
     }
 
     /** Without aggregations. */
@@ -250,7 +254,7 @@ public record SearchRequest(
                 .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold).hedge(hedge)
                 .hedgeAfterMillis(hedgeAfterMillis).explain(explain).priority(priority).minCoverage(minCoverage)
                 .cache(cache).routing(routing).filter(filter).sort(sort).from(from).searchAfter(searchAfter).lang(lang).aggs(aggs)
-                .fields(fields);
+                .fields(fields).highlight(highlight);
     }
 
     /** Builder for {@link SearchRequest}; every setting has a default. */
@@ -275,6 +279,7 @@ public record SearchRequest(
         private String lang;
         private Map<String, Aggregation> aggs = Map.of();
         private List<String> fields;
+        private Highlight highlight;
 
         private Builder(String query) {
             this.query = query;
@@ -384,6 +389,12 @@ public record SearchRequest(
             return this;
         }
 
+        /** Fragments of chosen fields per hit (null: none). */
+        public Builder highlight(Highlight highlight) {
+            this.highlight = highlight;
+            return this;
+        }
+
         /** Counts every hit exactly (up to {@link #MAX_TOTAL_HITS_THRESHOLD} per partition). */
         public Builder exactTotalHits() {
             return totalHitsThreshold(MAX_TOTAL_HITS_THRESHOLD);
@@ -392,7 +403,7 @@ public record SearchRequest(
         /** @throws IllegalArgumentException naming the first invalid setting */
         public SearchRequest build() {
             return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge,
-                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs, fields);
+                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs, fields, highlight);
         }
     }
 }
