@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.Highlight;
 import io.hedgerow.api.QueryPriority;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SortField;
@@ -37,7 +38,7 @@ final class SearchRequestParser {
     static final List<String> FIELDS =
             List.of("query", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations", "fields");
+                    "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations", "fields", "highlight");
     private static final List<String> PARAMETERS =
             List.of("q", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
@@ -100,7 +101,8 @@ final class SearchRequestParser {
             @JsonProperty("search_after") JsonNode searchAfter,
             @JsonProperty("aggs") JsonNode aggs,
             @JsonProperty("aggregations") JsonNode aggregations,
-            @JsonProperty("fields") JsonNode fields) {
+            @JsonProperty("fields") JsonNode fields,
+            @JsonProperty("highlight") JsonNode highlight) {
     }
 
     SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
@@ -137,7 +139,7 @@ final class SearchRequestParser {
                 intParameter(parameters, "from"),
                 booleanParameter(parameters, "track_total_hits"),
                 single(parameters, "lang"),
-                null, null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort),
+                null, null, null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort),
                 fields == null ? null : fieldsParameter(fields));
     }
 
@@ -261,6 +263,9 @@ final class SearchRequestParser {
             requireKnown(fields);
             builder.fields(fields);
         }
+        if (body.highlight() != null && !body.highlight().isNull()) {
+            builder.highlight(highlight(body.highlight()));
+        }
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {
@@ -305,6 +310,101 @@ final class SearchRequestParser {
                     + ")");
         }
         return fields;
+    }
+
+    /**
+     * {@code "highlight": {"fields": {"body": {}, "title": {"number_of_fragments": 0}}, "pre_tags":
+     * ["<em>"], "post_tags": ["</em>"]}}: Elasticsearch's shape, with one tag of each kind.
+     */
+    private Highlight highlight(JsonNode node) throws ApiException {
+        if (!node.isObject()) {
+            throw ApiException.badRequest("field 'highlight' must be an object (expected: {\"fields\": {\"body\": {}}})");
+        }
+        requireOnly(node, "highlight", List.of("fields", "pre_tags", "post_tags"));
+        JsonNode fieldsNode = node.get("fields");
+        if (fieldsNode == null || !fieldsNode.isObject() || fieldsNode.isEmpty()) {
+            throw ApiException.badRequest("highlight.fields: " + (fieldsNode == null ? "missing" : fieldsNode.toString())
+                    + " (expected: an object of 1.." + Highlight.MAX_FIELDS + " text fields, e.g. {\"body\": {}})");
+        }
+        if (fieldsNode.size() > Highlight.MAX_FIELDS) {
+            throw ApiException.badRequest("highlight.fields: " + fieldsNode.size() + " fields (expected: 1.."
+                    + Highlight.MAX_FIELDS + ")");
+        }
+        Map<String, Highlight.Field> fields = new java.util.LinkedHashMap<>();
+        List<String> unknown = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> field : fieldsNode.properties()) {
+            String where = "highlight.fields." + field.getKey();
+            JsonNode settings = field.getValue();
+            if (!settings.isObject()) {
+                throw ApiException.badRequest(where + ": " + settings + " (expected: an object, {} for the defaults)");
+            }
+            requireOnly(settings, where, List.of("number_of_fragments", "fragment_size"));
+            int fragments = intSetting(settings, "number_of_fragments", where, Highlight.Field.DEFAULT.numberOfFragments());
+            int size = intSetting(settings, "fragment_size", where, Highlight.Field.DEFAULT.fragmentSize());
+            if (!isTextField(field.getKey())) {
+                unknown.add(field.getKey());
+            }
+            try {
+                fields.put(field.getKey(), new Highlight.Field(fragments, size));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest(where + "." + e.getMessage());
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw ApiException.badRequest("highlight.fields: " + String.join(", ", unknown) + (unknown.size() == 1
+                    ? " is not a text field" : " are not text fields") + " of the index (expected: text fields, such as "
+                    + String.join(", ", textFields()) + ")");
+        }
+        try {
+            return new Highlight(fields, tag(node, "pre_tags"), tag(node, "post_tags"));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    private static void requireOnly(JsonNode node, String where, List<String> names) throws ApiException {
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            if (!names.contains(entry.getKey())) {
+                throw ApiException.badRequest(where + ": unknown setting '" + entry.getKey() + "' (expected one of: "
+                        + String.join(", ", names) + ")");
+            }
+        }
+    }
+
+    private static int intSetting(JsonNode settings, String name, String where, int absent) throws ApiException {
+        JsonNode value = settings.get(name);
+        if (value == null) {
+            return absent;
+        }
+        if (!value.isInt()) {
+            throw ApiException.badRequest(where + "." + name + ": " + value + " (expected: an integer)");
+        }
+        return value.intValue();
+    }
+
+    /** One tag, as Elasticsearch's one-element {@code pre_tags}; null when absent (the default). */
+    private static String tag(JsonNode highlight, String name) throws ApiException {
+        JsonNode tags = highlight.get(name);
+        if (tags == null) {
+            return null;
+        }
+        if (!tags.isArray() || tags.size() != 1 || !tags.get(0).isTextual()) {
+            throw ApiException.badRequest("highlight." + name + ": " + tags + " (expected: one tag in an array, e.g. [\"<em>\"];"
+                    + " several tags are not supported)");
+        }
+        return tags.get(0).textValue();
+    }
+
+    /** Whether documents of the served index may have {@code field} as text (true with no index told yet). */
+    private boolean isTextField(String field) {
+        IndexManifest manifest = index.get();
+        return manifest == null || manifest.config().typeOf(field) == io.hedgerow.leaf.index.FieldSpec.Type.TEXT;
+    }
+
+    private List<String> textFields() {
+        IndexManifest manifest = index.get();
+        return manifest == null ? List.of() : manifest.fieldsSeen().stream()
+                .filter(field -> !manifest.config().isLanguageCopy(field) && isTextField(field)).toList();
     }
 
     /** Refuses the names documents of the served index cannot have, naming all of them at once. */

@@ -186,6 +186,29 @@ class TypedSearchHttpTest {
     }
 
     @Test
+    void highlightsChosenFieldsWithTheCallersTags() throws Exception {
+        JsonNode body = post("{\"query\": \"verhandlung debate\", \"k\": 2, \"fields\": [], \"highlight\": {\"fields\":"
+                + " {\"body\": {}, \"title\": {\"number_of_fragments\": 0}}, \"pre_tags\": [\"<mark>\"],"
+                + " \"post_tags\": [\"</mark>\"]}}", 200);
+        assertThat(body.get("hits")).hasSize(2);
+        for (JsonNode hit : body.get("hits")) {
+            JsonNode highlight = hit.get("highlight");
+            assertThat(highlight.properties()).extracting(Map.Entry::getKey).containsExactly("body", "title");
+            assertThat(highlight.get("body")).hasSize(1);
+            assertThat(highlight.get("body").get(0).asText()).isEqualTo("Die <mark>Verhandlung</mark> beginnt");
+            assertThat(highlight.get("title").get(0).asText()).matches("<mark>debate</mark> \\d+");
+            // Today's snippet is still there, with its own tags.
+            assertThat(hit.get("snippet").asText()).contains("<b>Verhandlung</b>");
+        }
+        JsonNode plain = post("{\"query\": \"verhandlung\", \"k\": 2}", 200);
+        assertThat(plain.get("hits").get(0).has("highlight")).isFalse();
+
+        JsonNode notText = post("{\"query\": \"debate\", \"highlight\": {\"fields\": {\"date\": {}, \"nope\": {}}}}", 400);
+        assertThat(notText.get("detail").asText()).isEqualTo("highlight.fields: date, nope are not text fields of the index"
+                + " (expected: text fields, such as title, body)");
+    }
+
+    @Test
     void aRangeOnAKeywordOrASortOnTextIsABadQuery() throws Exception {
         JsonNode range = post("{\"query\": \"debate\", \"filter\": {\"range\": {\"lang\": {\"gte\": \"a\"}}}}", 400);
         assertThat(range.get("error").asText()).isEqualTo("bad_query");
