@@ -3,6 +3,7 @@ package io.hedgerow.root.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.api.Highlight;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.leaf.index.FieldSpec;
 import io.hedgerow.leaf.index.IndexConfig;
@@ -16,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Elasticsearch's {@code fields}: which stored fields hits carry, checked against the served index. */
+/** Elasticsearch's {@code fields} and {@code highlight}, checked against the served index. */
 @Timeout(30)
 class SearchFieldsParsingTest {
     private static final IndexManifest MANIFEST = manifest();
@@ -82,5 +83,46 @@ class SearchFieldsParsingTest {
         String many = "[" + String.join(",", java.util.Collections.nCopies(SearchRequest.MAX_FIELDS + 1, "\"title\"")) + "]";
         assertThatThrownBy(() -> post("{\"query\": \"x\", \"fields\": " + many + "}"))
                 .hasMessageContaining("fields: 101 names (expected: <= 100)");
+    }
+
+    @Test
+    void readsAHighlightInElasticsearchsShape() throws ApiException {
+        Highlight highlight = post("{\"query\": \"x\", \"highlight\": {\"fields\": {\"body\": {}, \"title\":"
+                + " {\"number_of_fragments\": 0, \"fragment_size\": 40}}, \"pre_tags\": [\"<mark>\"],"
+                + " \"post_tags\": [\"</mark>\"]}}").highlight();
+        assertThat(highlight.fields().keySet()).containsExactly("body", "title");
+        assertThat(highlight.fields().get("body")).isEqualTo(Highlight.Field.DEFAULT);
+        assertThat(highlight.fields().get("title")).isEqualTo(new Highlight.Field(0, 40));
+        assertThat(highlight.preTag()).isEqualTo("<mark>");
+        assertThat(highlight.postTag()).isEqualTo("</mark>");
+        Highlight defaults = post("{\"query\": \"x\", \"highlight\": {\"fields\": {\"body\": {}}}}").highlight();
+        assertThat(defaults.preTag()).isEqualTo("<em>");
+        assertThat(defaults.postTag()).isEqualTo("</em>");
+        assertThat(post("{\"query\": \"x\"}").highlight()).isNull();
+    }
+
+    @Test
+    void refusesABadHighlightNamingWhatIsWrong() {
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"highlight\": {\"fields\": {\"date\": {}}}}"))
+                .hasMessage("highlight.fields: date is not a text field of the index (expected: text fields, such as title, body)");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"highlight\": {\"fields\": {}}}"))
+                .hasMessageContaining("highlight.fields: {} (expected: an object of 1..10 text fields");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"highlight\": {\"fields\": {\"body\": {}}, \"order\": \"score\"}}"))
+                .hasMessage("highlight: unknown setting 'order' (expected one of: fields, pre_tags, post_tags)");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"highlight\": {\"fields\": {\"body\": {\"number_of_fragments\": 51}}}}"))
+                .hasMessage("highlight.fields.body.number_of_fragments: 51 (expected: 0..50, 0 for the whole field)");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"highlight\": {\"fields\": {\"body\": {\"fragment_size\": \"9\"}}}}"))
+                .hasMessage("highlight.fields.body.fragment_size: \"9\" (expected: an integer)");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"highlight\": {\"fields\": {\"body\": {}}, \"pre_tags\": [\"<a>\", \"<b>\"]}}"))
+                .hasMessageContaining("highlight.pre_tags: [\"<a>\",\"<b>\"] (expected: one tag in an array");
+        String longTag = "<" + "x".repeat(Highlight.MAX_TAG_CHARS) + ">";
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"highlight\": {\"fields\": {\"body\": {}}, \"post_tags\": [\""
+                + longTag + "\"]}}")).hasMessage("highlight.post_tags: 66 characters (expected: <= 64)");
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 11; i++) {
+            many.append(i == 0 ? "" : ", ").append("\"f").append(i).append("\": {}");
+        }
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"highlight\": {\"fields\": {" + many + "}}}"))
+                .hasMessage("highlight.fields: 11 fields (expected: 1..10)");
     }
 }
