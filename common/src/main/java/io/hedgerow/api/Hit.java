@@ -16,9 +16,17 @@ import java.util.Map;
  *                  boolean fields, Double, String for keywords, Float for the score; null when it has
  *                  none), then its id, which breaks ties: pass the last hit's as {@code search_after}.
  *                  Null for a search in the classic score order.
+ * @param highlight with a {@link Highlight}: each highlighted field that matched, in the order asked,
+ *                  with its fragments (HTML-escaped text, the caller's tags); null when none was asked
  */
 public record Hit(String id, float score, int partition, Map<String, String> fields, String snippet,
-        java.util.List<Object> sort) {
+        java.util.List<Object> sort, Map<String, java.util.List<String>> highlight) {
+
+    /** A hit without highlighted fields (none asked). */
+    public Hit(String id, float score, int partition, Map<String, String> fields, String snippet,
+            java.util.List<Object> sort) {
+        this(id, score, partition, fields, snippet, sort, null);
+    }
 
     /** A hit of a search in the classic score order (no sort values). */
     public Hit(String id, float score, int partition, Map<String, String> fields, String snippet) {

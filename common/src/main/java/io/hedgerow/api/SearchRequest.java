@@ -41,6 +41,12 @@ import java.util.regex.Pattern;
  *                           searched in that language only; null searches them all
  * @param aggs               named aggregations over the matching documents, in the order given;
  *                           empty for none (then nothing of them is computed anywhere)
+ * @param fields             the stored fields each hit carries, by name (Elasticsearch's {@code fields}):
+ *                           null for every returned field (the default), empty for none; at most
+ *                           {@value #MAX_FIELDS}. Ignored when {@code storedFields} is false
+ * @param highlight          fragments of chosen text fields with their matches tagged, per hit
+ *                           (Elasticsearch's {@code highlight}); null for none (the {@code snippet}
+ *                           is as {@code snippets} says either way)
  */
 public record SearchRequest(
         String query,
@@ -61,7 +67,9 @@ public record SearchRequest(
         int from,
         List<Object> searchAfter,
         String lang,
-        Map<String, Aggregation> aggs) {
+        Map<String, Aggregation> aggs,
+        List<String> fields,
+        Highlight highlight) {
 
     /** Most hits one search may return (k); a page may start as deep as {@link #MAX_WINDOW} minus k. */
     public static final int MAX_K = 1000;
@@ -78,6 +86,8 @@ public record SearchRequest(
     public static final int MAX_SORT_FIELDS = 8;
     /** A language code: compiled once, not per request ({@link String#matches} compiles its pattern each call). */
     private static final Pattern LANG = Pattern.compile("[a-z]{2,8}");
+    /** Most field names one request may list in {@code fields}. */
+    public static final int MAX_FIELDS = 100;
 
     public SearchRequest {
         Objects.requireNonNull(query, "query");
@@ -121,6 +131,19 @@ public record SearchRequest(
             searchAfter = Collections.unmodifiableList(new ArrayList<>(searchAfter));
         }
         aggs = Aggregation.checked(aggs);
+        if (fields != null) {
+            if (fields.size() > MAX_FIELDS) {
+                throw new IllegalArgumentException("fields: " + fields.size() + " names (expected: <= " + MAX_FIELDS + ")");
+            }
+            for (String field : fields) {
+                if (field == null || field.isBlank()) {
+                    throw new IllegalArgumentException("fields: a blank or null name (expected: stored field names, e.g."
+                            + " [\"title\", \"date\"])");
+                }
+            }
+            // Listed once each, in the order first asked: a duplicate would only load the field twice.
+            fields = List.copyOf(new java.util.LinkedHashSet<>(fields));
+        }
         if (lang != null && !LANG.matcher(lang).matches()) {
             throw new IllegalArgumentException("lang: '" + lang + "' (expected: a language code of 2 to 8 lower-case letters,"
                     + " such as de)");
@@ -151,6 +174,15 @@ public record SearchRequest(
         }
     }
 
+    /** Every returned stored field (no {@code fields} list). */
+    public SearchRequest(String query, int k, long timeoutMillis, boolean snippets, boolean storedFields,
+            int totalHitsThreshold, HedgeMode hedge, long hedgeAfterMillis, boolean explain, QueryPriority priority,
+            double minCoverage, boolean cache, String routing, Filter filter, List<SortField> sort, int from,
+            List<Object> searchAfter, String lang, Map<String, Aggregation> aggs) {
+        this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
+                priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs, null, null);
+    }
+
     /** Without aggregations. */
     public SearchRequest(String query, int k, long timeoutMillis, boolean snippets, boolean storedFields,
             int totalHitsThreshold, HedgeMode hedge, long hedgeAfterMillis, boolean explain, QueryPriority priority,
@@ -176,6 +208,11 @@ public record SearchRequest(
     /** Whether hits come sorted by fields (or an explicit {@code _score}) rather than in the classic order. */
     public boolean sorted() {
         return !sort.isEmpty();
+    }
+
+    /** Whether hits carry stored fields at all: asked for, and not an empty {@code fields} list. */
+    public boolean returnsFields() {
+        return storedFields && (fields == null || !fields.isEmpty());
     }
 
     /** Without a routing value: every partition. */
@@ -216,7 +253,8 @@ public record SearchRequest(
         return new Builder(query).k(k).timeoutMillis(timeoutMillis).snippets(snippets)
                 .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold).hedge(hedge)
                 .hedgeAfterMillis(hedgeAfterMillis).explain(explain).priority(priority).minCoverage(minCoverage)
-                .cache(cache).routing(routing).filter(filter).sort(sort).from(from).searchAfter(searchAfter).lang(lang).aggs(aggs);
+                .cache(cache).routing(routing).filter(filter).sort(sort).from(from).searchAfter(searchAfter).lang(lang).aggs(aggs)
+                .fields(fields).highlight(highlight);
     }
 
     /** Builder for {@link SearchRequest}; every setting has a default. */
@@ -240,6 +278,8 @@ public record SearchRequest(
         private List<Object> searchAfter;
         private String lang;
         private Map<String, Aggregation> aggs = Map.of();
+        private List<String> fields;
+        private Highlight highlight;
 
         private Builder(String query) {
             this.query = query;
@@ -343,6 +383,18 @@ public record SearchRequest(
             return this;
         }
 
+        /** The stored fields each hit carries (null: every returned field, the default; empty: none). */
+        public Builder fields(List<String> fields) {
+            this.fields = fields;
+            return this;
+        }
+
+        /** Fragments of chosen fields per hit (null: none). */
+        public Builder highlight(Highlight highlight) {
+            this.highlight = highlight;
+            return this;
+        }
+
         /** Counts every hit exactly (up to {@link #MAX_TOTAL_HITS_THRESHOLD} per partition). */
         public Builder exactTotalHits() {
             return totalHitsThreshold(MAX_TOTAL_HITS_THRESHOLD);
@@ -351,7 +403,7 @@ public record SearchRequest(
         /** @throws IllegalArgumentException naming the first invalid setting */
         public SearchRequest build() {
             return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge,
-                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs);
+                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs, fields, highlight);
         }
     }
 }

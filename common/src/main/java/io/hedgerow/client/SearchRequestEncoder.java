@@ -39,6 +39,18 @@ final class SearchRequestEncoder {
         }
         body.put("snippets", request.snippets());
         body.put("stored_fields", request.storedFields());
+        if (request.fields() != null) {
+            ArrayNode fields = body.putArray("fields");
+            request.fields().forEach(fields::add);
+        }
+        if (request.highlight() != null) {
+            ObjectNode highlight = body.putObject("highlight");
+            ObjectNode fields = highlight.putObject("fields");
+            request.highlight().fields().forEach((name, field) -> fields.putObject(name)
+                    .put("number_of_fragments", field.numberOfFragments()).put("fragment_size", field.fragmentSize()));
+            highlight.putArray("pre_tags").add(request.highlight().preTag());
+            highlight.putArray("post_tags").add(request.highlight().postTag());
+        }
         body.put("total_hits_threshold", request.totalHitsThreshold());
         if (request.hedge() != null) {
             body.put("hedge", request.hedge().label());

@@ -122,7 +122,25 @@ final class SearchResultDecoder {
             throw new IllegalArgumentException("missing field 'score' in " + abbreviated(hit));
         }
         return new Hit(required(hit, "id").asText(), score.isNull() ? Float.NaN : (float) score.asDouble(),
-                required(hit, "partition").asInt(), fields, text(hit, "snippet"), sortValues(hit.get("sort"), sort));
+                required(hit, "partition").asInt(), fields, text(hit, "snippet"), sortValues(hit.get("sort"), sort),
+                highlight(hit.get("highlight")));
+    }
+
+    /** {@code "highlight": {"body": ["...", "..."]}}; null when absent (none asked, or none matched). */
+    private static Map<String, List<String>> highlight(JsonNode highlight) {
+        if (highlight == null || highlight.isNull()) {
+            return null;
+        }
+        if (!highlight.isObject()) {
+            throw new IllegalArgumentException("field 'highlight': " + highlight.getNodeType() + " (expected: an object)");
+        }
+        Map<String, List<String>> fields = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> field : highlight.properties()) {
+            List<String> fragments = new ArrayList<>(field.getValue().size());
+            field.getValue().forEach(fragment -> fragments.add(fragment.asText()));
+            fields.put(field.getKey(), List.copyOf(fragments));
+        }
+        return java.util.Collections.unmodifiableMap(fields);
     }
 
     /**

@@ -165,6 +165,32 @@ class HttpHedgerowClientTest {
     }
 
     @Test
+    void sendsAFieldListAndAnEmptyOneButNoneForTheDefault() throws Exception {
+        URI base = serve(List.of(new Answer(200, null, RESULT), new Answer(200, null, RESULT)));
+        try (HttpHedgerowClient client = HttpHedgerowClient.builder(base).build()) {
+            client.search(SearchRequest.builder("alpha").fields(List.of("title", "date")).build()).join();
+            client.search(SearchRequest.builder("alpha").fields(List.of()).build()).join();
+
+            List<String> sent = List.copyOf(bodies);
+            assertThat(sent).hasSize(2);
+            assertThat(sent.get(0)).contains("\"stored_fields\":true,\"fields\":[\"title\",\"date\"],");
+            assertThat(sent.get(1)).contains("\"fields\":[],");
+        }
+    }
+
+    @Test
+    void sendsAHighlightInElasticsearchsShape() throws Exception {
+        URI base = serve(List.of(new Answer(200, null, RESULT)));
+        try (HttpHedgerowClient client = HttpHedgerowClient.builder(base).build()) {
+            client.search(SearchRequest.builder("alpha").highlight(new io.hedgerow.api.Highlight(
+                    java.util.Map.of("body", new io.hedgerow.api.Highlight.Field(0, 100)), "<mark>", "</mark>")).build()).join();
+
+            assertThat(bodies).singleElement().asString().contains("\"highlight\":{\"fields\":{\"body\":"
+                    + "{\"number_of_fragments\":0,\"fragment_size\":100}},\"pre_tags\":[\"<mark>\"],\"post_tags\":[\"</mark>\"]}");
+        }
+    }
+
+    @Test
     void aRootThatCannotBeReachedIsUnavailableNamingItsAddress() throws Exception {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {

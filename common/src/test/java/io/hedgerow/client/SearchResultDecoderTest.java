@@ -43,4 +43,18 @@ class SearchResultDecoderTest {
                 {"partitions_total":2,"partitions_answered":2,"docs_fraction":1.0,"degraded":["mouldy"]}"""))
                 .hasMessageContaining("'mouldy'").hasMessageContaining("stale_copy");
     }
+
+    @Test
+    void aHitsHighlightIsReadInTheOrderGivenAndAbsentIsNull() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
+                {"id":"d-1","score":1.5,"partition":0,"snippet":"a <b>heron</b>",
+                 "highlight":{"title":["<em>heron</em> 1"],"body":["the <em>heron</em> &amp; a","by the <em>heron</em>"]}}""");
+        io.hedgerow.api.Hit hit = SearchResultDecoder.hit(json, java.util.List.of());
+        assertThat(hit.highlight().keySet()).containsExactly("title", "body");
+        assertThat(hit.highlight().get("body")).containsExactly("the <em>heron</em> &amp; a", "by the <em>heron</em>");
+        assertThat(hit.snippet()).isEqualTo("a <b>heron</b>");
+        com.fasterxml.jackson.databind.JsonNode plain = new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
+                {"id":"d-1","score":1.5,"partition":0}""");
+        assertThat(SearchResultDecoder.hit(plain, java.util.List.of()).highlight()).isNull();
+    }
 }

@@ -193,6 +193,31 @@ abstract class HedgerowClientContract {
     }
 
     @Test
+    void returnsOnlyTheFieldsAListNames() {
+        SearchResult result = client.search(SearchRequest.builder("heron").k(3).fields(List.of("lang")).build()).join();
+        SearchResult none = client.search(SearchRequest.builder("heron").k(3).fields(List.of()).build()).join();
+
+        assertThat(result.hits()).hasSize(3).allSatisfy(hit -> {
+            assertThat(hit.fields()).containsOnlyKeys("lang");
+            assertThat(hit.snippet()).contains("<b>heron</b>");
+        });
+        assertThat(none.hits()).hasSize(3).allSatisfy(hit -> assertThat(hit.fields()).isEmpty());
+    }
+
+    @Test
+    void highlightsTheFieldsAskedWithTheTagsAsked() {
+        SearchResult result = client.search(SearchRequest.builder("heron").k(3).highlight(new io.hedgerow.api.Highlight(
+                Map.of("body", new io.hedgerow.api.Highlight.Field(2, 40)), "[", "]")).build()).join();
+
+        assertThat(result.hits()).hasSize(3).allSatisfy(hit -> {
+            assertThat(hit.highlight()).containsOnlyKeys("body");
+            assertThat(hit.highlight().get("body")).singleElement().asString().contains("[heron]");
+            assertThat(hit.snippet()).contains("<b>heron</b>");
+        });
+        assertThat(client.search(SearchRequest.builder("heron").k(1).build()).join().hits().getFirst().highlight()).isNull();
+    }
+
+    @Test
     void explainsEverySubRequestAndTheLeavesItChoseAmong() {
         SearchResult result = client.search(SearchRequest.builder("common heron").explain(true).cache(false).build()).join();
         List<String> leaves = cluster.leaves().stream().map(LeafServer::address).toList();

@@ -12,7 +12,12 @@ import org.apache.lucene.search.uhighlight.DefaultPassageFormatter;
  */
 final class HtmlSnippetFormatter extends DefaultPassageFormatter {
     HtmlSnippetFormatter(String ellipsis) {
-        super("<b>", "</b>", ellipsis, false);
+        this("<b>", "</b>", ellipsis);
+    }
+
+    /** With the caller's tags around matches, put as given (they are markup, not text). */
+    HtmlSnippetFormatter(String preTag, String postTag, String ellipsis) {
+        super(preTag, postTag, ellipsis, false);
     }
 
     @Override

@@ -2,6 +2,9 @@ package io.hedgerow.leaf.search;
 
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.FetchedDoc;
+import io.hedgerow.common.wire.proto.HighlightFieldSpec;
+import io.hedgerow.common.wire.proto.HighlightSpec;
+import io.hedgerow.common.wire.proto.HighlightedField;
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
@@ -12,8 +15,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.document.DocumentStoredFieldVisitor;
 import org.apache.lucene.index.SortedDocValues;
@@ -406,6 +412,28 @@ public final class PartitionSearcher implements Closeable {
      */
     public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields)
             throws IOException {
+        return fetch(query, docs, snippets, storedFields, null);
+    }
+
+    /**
+     * As {@link #fetch(Query, int[], boolean, boolean)}, returning only the {@code fields} named
+     * (those of them this index returns; the others are not read).
+     *
+     * @param fields the fields to return, or null for every returned field
+     */
+    public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields,
+            Collection<String> fields) throws IOException {
+        return fetch(query, docs, snippets, storedFields, fields, null);
+    }
+
+    /**
+     * As {@link #fetch(Query, int[], boolean, boolean, Collection)}, and with {@code highlight},
+     * fragments of the fields it names (read in the same stored-fields pass) on each document found.
+     *
+     * @param highlight the fields to highlight and the tags, or null for none
+     */
+    public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields,
+            Collection<String> fields, HighlightSpec highlight) throws IOException {
         for (int doc : docs) {
             if (doc < -1 || doc >= reader.maxDoc()) {
                 throw new IllegalArgumentException("doc: " + doc + " (expected: 0.." + (reader.maxDoc() - 1)
@@ -414,13 +442,28 @@ public final class PartitionSearcher implements Closeable {
         }
         String[] ids = ids(docs);
         boolean withSnippets = snippets && highlighterSettings != null;
-        boolean withFields = storedFields && !context.returnedFields().isEmpty();
+        Set<String> returned = context.returnedFields();
+        if (fields != null) {
+            // Only the asked fields that the index returns: a stored-only field (a long body kept
+            // for snippets) stays as private as without a list.
+            returned = new HashSet<>(fields);
+            returned.retainAll(context.returnedFields());
+        }
+        boolean withFields = storedFields && !returned.isEmpty();
         Set<String> toLoad = new HashSet<>();
         if (withFields) {
-            toLoad.addAll(context.returnedFields());
+            toLoad.addAll(returned);
         }
         if (withSnippets) {
             toLoad.add(context.snippetField());
+        }
+        Map<String, String[]> highlightSources = null;
+        if (highlight != null) {
+            highlightSources = new HashMap<>();
+            for (HighlightFieldSpec field : highlight.getFieldsList()) {
+                highlightSources.put(field.getField(), new String[docs.length]);
+                toLoad.add(field.getField());
+            }
         }
         // One stored-fields read per document, for the fields it returns and its snippet's text.
         StoredFields stored = reader.storedFields();
@@ -441,12 +484,17 @@ public final class PartitionSearcher implements Closeable {
                     if (value == null) {
                         continue;
                     }
+                    String[] highlightSource = highlightSources == null ? null : highlightSources.get(field.name());
+                    if (highlightSource != null) {
+                        highlightSource[i] = highlightSource[i] == null ? value
+                                : highlightSource[i] + SnippetHighlighter.VALUE_SEPARATOR + value;
+                    }
                     if (withSnippets && field.name().equals(context.snippetField())) {
                         // The highlighter joins the values of a multi-valued field the same way.
                         snippetSources[i] = snippetSources[i] == null ? value
                                 : snippetSources[i] + SnippetHighlighter.VALUE_SEPARATOR + value;
                     }
-                    if (withFields && context.returnedFields().contains(field.name())) {
+                    if (withFields && returned.contains(field.name())) {
                         doc.addFields(StoredField.newBuilder().setName(field.name()).setValue(value));
                     }
                 }
@@ -473,7 +521,44 @@ public final class PartitionSearcher implements Closeable {
                 }
             }
         }
+        if (highlight != null) {
+            highlight(query, docs, highlight, highlightSources, fetched);
+        }
         return fetched;
+    }
+
+    /** Adds each found document's fragments, field by field in the order asked. */
+    private void highlight(Query query, int[] docs, HighlightSpec spec, Map<String, String[]> sources,
+            List<FetchedDoc.Builder> fetched) throws IOException {
+        int[] positions = java.util.stream.IntStream.range(0, docs.length).filter(i -> docs[i] >= 0).toArray();
+        if (positions.length == 0) {
+            return;
+        }
+        int[] found = new int[positions.length];
+        Map<String, String[]> texts = new HashMap<>();
+        for (Map.Entry<String, String[]> field : sources.entrySet()) {
+            String[] foundTexts = new String[positions.length];
+            for (int j = 0; j < positions.length; j++) {
+                foundTexts[j] = field.getValue()[positions[j]];
+            }
+            texts.put(field.getKey(), foundTexts);
+        }
+        for (int j = 0; j < positions.length; j++) {
+            found[j] = docs[positions[j]];
+        }
+        UnifiedHighlighter.Builder settings = UnifiedHighlighter.builder(sharedSearcher, context.analyzer());
+        Map<String, String[][]> fragments = new FieldHighlighter(settings, spec, found, texts).highlight(query);
+        for (int j = 0; j < positions.length; j++) {
+            FetchedDoc.Builder doc = fetched.get(positions[j]);
+            for (HighlightFieldSpec field : spec.getFieldsList()) {
+                String[][] perDoc = fragments.get(field.getField());
+                String[] ofDoc = perDoc == null ? null : perDoc[j];
+                if (ofDoc != null && ofDoc.length > 0) {
+                    doc.addHighlight(HighlightedField.newBuilder().setField(field.getField())
+                            .addAllFragments(java.util.Arrays.asList(ofDoc)));
+                }
+            }
+        }
     }
 
     @Override

@@ -69,7 +69,8 @@ final class FetchTask extends LeafTask {
                 List<Integer> positions = group.getValue();
                 int[] docs = docsOf(partition, positions);
                 List<FetchedDoc.Builder> docsFetched = partition.fetch(query, docs, request.getSnippets(),
-                        request.getStoredFields());
+                        request.getStoredFields(), request.getChooseFields() ? request.getFieldsList() : null,
+                        request.hasHighlight() ? request.getHighlight() : null);
                 for (int j = 0; j < positions.size(); j++) {
                     fetched[positions.get(j)] = docsFetched.get(j).build();
                 }

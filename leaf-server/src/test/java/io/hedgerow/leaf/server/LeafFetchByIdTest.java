@@ -8,6 +8,9 @@ import io.hedgerow.common.wire.proto.FetchRequest;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.FetchedDoc;
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.HighlightFieldSpec;
+import io.hedgerow.common.wire.proto.HighlightSpec;
+import io.hedgerow.common.wire.proto.HighlightedField;
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.Status;
@@ -56,6 +59,10 @@ class LeafFetchByIdTest {
         for (int i = 0; i < 60; i++) {
             docs.add(new SourceDocument("doc-" + i, Map.of("title", "title " + i, "body", "meadow hawthorn " + i), i + 1));
         }
+        // Markup in a document's own text: highlighted, it must come back as text, not as markup.
+        docs.add(new SourceDocument("doc-markup", Map.of("title", "A <i>heron</i> & a \"hedge\"",
+                "body", "Nothing here. The heron <script>alert(1)</script> is wide. More words follow without it. "
+                        + "Then a heron again."), 61));
         store = new PartitionStore(indexParent.resolve(INDEX));
         new IndexBuilder(IndexOptions.defaults().withPartitions(PARTITIONS), IndexProgress.none())
                 .build(store, INDEX, IndexConfig.defaults(), docs);
@@ -120,6 +127,63 @@ class LeafFetchByIdTest {
         FetchedDoc found = response.getDocs(1);
         assertThat(found.getId()).isEqualTo(hit.getId());
         assertThat(found.getSnippet()).contains("<b>meadow</b>");
+    }
+
+    @Test
+    void aFieldListReturnsOnlyTheFieldsItNamesAndAnEmptyOneNone() throws IOException {
+        Hit hit = search(0).getFirst();
+        FetchItem item = FetchItem.newBuilder().setPartition(0).setDoc(hit.getDoc()).setId(hit.getId()).build();
+
+        FetchedDoc every = fetch(FetchRequest.newBuilder().setQuery("meadow").setStoredFields(true).addItems(item)).getDocs(0);
+        FetchedDoc titleOnly = fetch(FetchRequest.newBuilder().setQuery("meadow").setStoredFields(true).setSnippets(true)
+                .setChooseFields(true).addFields("title").addFields("no_such_field").addItems(item)).getDocs(0);
+        FetchedDoc none = fetch(FetchRequest.newBuilder().setQuery("meadow").setStoredFields(true).setSnippets(true)
+                .setChooseFields(true).addItems(item)).getDocs(0);
+
+        assertThat(every.getFieldsList()).extracting(StoredField::getName).containsExactlyInAnyOrder("title", "body");
+        assertThat(titleOnly.getFieldsList()).extracting(StoredField::getName).containsExactly("title");
+        assertThat(titleOnly.getFields(0).getValue()).isEqualTo("title " + hit.getId().substring("doc-".length()));
+        // The snippet's field is read for the snippet, but not returned when the list leaves it out.
+        assertThat(titleOnly.getSnippet()).contains("<b>meadow</b>");
+        assertThat(none.getFieldsList()).isEmpty();
+        assertThat(none.getSnippet()).contains("<b>meadow</b>");
+        assertThat(none.getId()).isEqualTo(hit.getId());
+    }
+
+    @Test
+    void highlightsTwoFieldsWithTheCallersTagsAndEscapesTheDocumentsMarkup() throws IOException {
+        HighlightSpec highlight = HighlightSpec.newBuilder().setPreTag("<mark class=\"hit\">").setPostTag("</mark>")
+                .addFields(HighlightFieldSpec.newBuilder().setField("title").setNumberOfFragments(0).setFragmentSize(100))
+                .addFields(HighlightFieldSpec.newBuilder().setField("body").setNumberOfFragments(2).setFragmentSize(20))
+                .build();
+        FetchRequest.Builder request = FetchRequest.newBuilder().setQuery("heron").setStoredFields(true).setSnippets(true)
+                .setHighlight(highlight);
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            request.addItems(FetchItem.newBuilder().setPartition(partition).setDoc(0).setId("doc-markup"));
+        }
+
+        FetchedDoc doc = fetch(request).getDocsList().stream().filter(d -> d.getDoc() >= 0).findFirst().orElseThrow();
+
+        Map<String, List<String>> fragments = doc.getHighlightList().stream()
+                .collect(Collectors.toMap(HighlightedField::getField, HighlightedField::getFragmentsList));
+        assertThat(doc.getHighlightList()).extracting(HighlightedField::getField).containsExactly("title", "body");
+        // number_of_fragments 0: the whole field, its markup as text and the caller's tags as markup.
+        assertThat(fragments.get("title")).containsExactly(
+                "A &lt;i&gt;<mark class=\"hit\">heron</mark>&lt;/i&gt; &amp; a &quot;hedge&quot;");
+        // Two fragments of about a sentence each, only sentences with a match, in text order.
+        assertThat(fragments.get("body")).containsExactly(
+                "The <mark class=\"hit\">heron</mark> &lt;script&gt;alert(1)&lt;/script&gt; is wide.",
+                "Then a <mark class=\"hit\">heron</mark> again.");
+        // The snippet is as before: <b> tags, the index's snippet field.
+        assertThat(doc.getSnippet()).contains("<b>heron</b>").doesNotContain("<mark");
+    }
+
+    @Test
+    void withoutAHighlightNoneComesBack() throws IOException {
+        Hit hit = search(0).getFirst();
+        FetchedDoc doc = fetch(FetchRequest.newBuilder().setQuery("meadow").setStoredFields(true).setSnippets(true)
+                .addItems(FetchItem.newBuilder().setPartition(0).setDoc(hit.getDoc()).setId(hit.getId()))).getDocs(0);
+        assertThat(doc.getHighlightList()).isEmpty();
     }
 
     @Test

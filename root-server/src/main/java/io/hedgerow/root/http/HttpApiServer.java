@@ -104,7 +104,8 @@ public final class HttpApiServer implements AutoCloseable {
         Ticker ticker = Ticker.system();
         BooleanSupplier stopping = readiness::stopping;
         List<Routes> routes = new ArrayList<>();
-        routes.add(new SearchRoutes(search, new SearchRequestParser(cluster.config().maxTimeout().toMillis()), admission,
+        routes.add(new SearchRoutes(search, new SearchRequestParser(cluster.config().maxTimeout().toMillis(),
+                () -> cluster.index().manifest()), admission,
                 metrics, ticker, stopping, cluster.config().defaultTimeout().toNanos(),
                 new SlowQueryLog(settings.slowQuery(), ticker)));
         routes.add(new StatusRoutes(cluster, metrics, admission, readiness, documents));

@@ -139,6 +139,17 @@ final class JsonResponses {
             if (hit.snippet() != null) {
                 json.writeStringField("snippet", hit.snippet());
             }
+            if (hit.highlight() != null) {
+                json.writeObjectFieldStart("highlight");
+                for (Map.Entry<String, List<String>> field : hit.highlight().entrySet()) {
+                    json.writeArrayFieldStart(field.getKey());
+                    for (String fragment : field.getValue()) {
+                        json.writeString(fragment);
+                    }
+                    json.writeEndArray();
+                }
+                json.writeEndObject();
+            }
             json.writeEndObject();
         }
         json.writeEndArray();

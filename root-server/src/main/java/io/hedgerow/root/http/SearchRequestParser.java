@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.Highlight;
 import io.hedgerow.api.QueryPriority;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SortField;
@@ -20,8 +21,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
+import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.IndexManifest;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -33,17 +38,19 @@ final class SearchRequestParser {
     static final List<String> FIELDS =
             List.of("query", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations");
+                    "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations", "fields", "highlight");
     private static final List<String> PARAMETERS =
             List.of("q", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "sort");
+                    "routing", "lang", "sort", "fields");
 
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
     private static final ObjectReader BODY_READER = strictMapper().readerFor(Body.class);
 
     private final long maxTimeoutMillis;
+    /** The served index's manifest (null until a leaf told it), to refuse fields it cannot have. */
+    private final Supplier<IndexManifest> index;
 
     /** A mapper that takes no liberties: no unknown fields, no "3" for 3, no 3 for "3". */
     static JsonMapper strictMapper() {
@@ -60,8 +67,14 @@ final class SearchRequestParser {
         return mapper;
     }
 
+    /** A parser that takes any field name in {@code fields} (no index to check them against). */
     SearchRequestParser(long maxTimeoutMillis) {
+        this(maxTimeoutMillis, () -> null);
+    }
+
+    SearchRequestParser(long maxTimeoutMillis, Supplier<IndexManifest> index) {
         this.maxTimeoutMillis = maxTimeoutMillis;
+        this.index = index;
     }
 
     /** The JSON body of {@code POST /search}; absent fields take their defaults. */
@@ -87,7 +100,9 @@ final class SearchRequestParser {
             @JsonProperty("sort") JsonNode sort,
             @JsonProperty("search_after") JsonNode searchAfter,
             @JsonProperty("aggs") JsonNode aggs,
-            @JsonProperty("aggregations") JsonNode aggregations) {
+            @JsonProperty("aggregations") JsonNode aggregations,
+            @JsonProperty("fields") JsonNode fields,
+            @JsonProperty("highlight") JsonNode highlight) {
     }
 
     SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
@@ -106,6 +121,7 @@ final class SearchRequestParser {
             throw ApiException.badRequest("missing parameter 'q' (expected: /search?q=your+query)");
         }
         String sort = single(parameters, "sort");
+        String fields = single(parameters, "fields");
         return build(new Body(query,
                 intParameter(parameters, "k"),
                 longParameter(parameters, "timeout_ms"),
@@ -123,7 +139,8 @@ final class SearchRequestParser {
                 intParameter(parameters, "from"),
                 booleanParameter(parameters, "track_total_hits"),
                 single(parameters, "lang"),
-                null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort));
+                null, null, null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort),
+                fields == null ? null : fieldsParameter(fields));
     }
 
     SearchRequest fromJson(ByteBuf content) throws ApiException {
@@ -152,10 +169,11 @@ final class SearchRequestParser {
         if (body.query() == null) {
             throw ApiException.badRequest("missing field 'query' (expected: a string in Lucene query syntax)");
         }
-        return build(body, body.sort() == null || body.sort().isNull() ? null : SearchBodyParts.sort(body.sort()));
+        return build(body, body.sort() == null || body.sort().isNull() ? null : SearchBodyParts.sort(body.sort()),
+                body.fields() == null || body.fields().isNull() ? null : fieldsBody(body.fields()));
     }
 
-    private SearchRequest build(Body body, List<SortField> sort) throws ApiException {
+    private SearchRequest build(Body body, List<SortField> sort, List<String> fields) throws ApiException {
         if (body.timeoutMs() != null && (body.timeoutMs() < 1 || body.timeoutMs() > maxTimeoutMillis)) {
             throw ApiException.badRequest("timeout_ms: " + body.timeoutMs() + " (expected: 1.." + maxTimeoutMillis + ")");
         }
@@ -241,10 +259,176 @@ final class SearchRequestParser {
             builder.cache(body.cache());
         }
         builder.routing(body.routing());
+        if (fields != null) {
+            requireKnown(fields);
+            builder.fields(fields);
+        }
+        if (body.highlight() != null && !body.highlight().isNull()) {
+            builder.highlight(highlight(body.highlight()));
+        }
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    /** {@code fields=title,date}: names separated by commas; {@code fields=} for none. */
+    private static List<String> fieldsParameter(String value) throws ApiException {
+        if (value.isBlank()) {
+            return List.of();
+        }
+        List<String> fields = new ArrayList<>();
+        for (String name : value.split(",", -1)) {
+            if (name.isBlank()) {
+                throw ApiException.badRequest("parameter 'fields': '" + value + "' has an empty name (expected: names"
+                        + " separated by commas, e.g. fields=title,date)");
+            }
+            fields.add(name.strip());
+        }
+        return checkedCount(fields);
+    }
+
+    /** {@code "fields": ["title", "date"]}; {@code []} for none. */
+    private static List<String> fieldsBody(JsonNode node) throws ApiException {
+        if (!node.isArray()) {
+            throw ApiException.badRequest("field 'fields' must be an array of field names (e.g. [\"title\", \"date\"])");
+        }
+        List<String> fields = new ArrayList<>(node.size());
+        for (JsonNode name : node) {
+            if (!name.isTextual() || name.textValue().isBlank()) {
+                throw ApiException.badRequest("fields: " + name + " (expected: a field name, a non-empty string)");
+            }
+            fields.add(name.textValue());
+        }
+        return checkedCount(fields);
+    }
+
+    private static List<String> checkedCount(List<String> fields) throws ApiException {
+        if (fields.size() > SearchRequest.MAX_FIELDS) {
+            throw ApiException.badRequest("fields: " + fields.size() + " names (expected: <= " + SearchRequest.MAX_FIELDS
+                    + ")");
+        }
+        return fields;
+    }
+
+    /**
+     * {@code "highlight": {"fields": {"body": {}, "title": {"number_of_fragments": 0}}, "pre_tags":
+     * ["<em>"], "post_tags": ["</em>"]}}: Elasticsearch's shape, with one tag of each kind.
+     */
+    private Highlight highlight(JsonNode node) throws ApiException {
+        if (!node.isObject()) {
+            throw ApiException.badRequest("field 'highlight' must be an object (expected: {\"fields\": {\"body\": {}}})");
+        }
+        requireOnly(node, "highlight", List.of("fields", "pre_tags", "post_tags"));
+        JsonNode fieldsNode = node.get("fields");
+        if (fieldsNode == null || !fieldsNode.isObject() || fieldsNode.isEmpty()) {
+            throw ApiException.badRequest("highlight.fields: " + (fieldsNode == null ? "missing" : fieldsNode.toString())
+                    + " (expected: an object of 1.." + Highlight.MAX_FIELDS + " text fields, e.g. {\"body\": {}})");
+        }
+        if (fieldsNode.size() > Highlight.MAX_FIELDS) {
+            throw ApiException.badRequest("highlight.fields: " + fieldsNode.size() + " fields (expected: 1.."
+                    + Highlight.MAX_FIELDS + ")");
+        }
+        Map<String, Highlight.Field> fields = new java.util.LinkedHashMap<>();
+        List<String> unknown = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> field : fieldsNode.properties()) {
+            String where = "highlight.fields." + field.getKey();
+            JsonNode settings = field.getValue();
+            if (!settings.isObject()) {
+                throw ApiException.badRequest(where + ": " + settings + " (expected: an object, {} for the defaults)");
+            }
+            requireOnly(settings, where, List.of("number_of_fragments", "fragment_size"));
+            int fragments = intSetting(settings, "number_of_fragments", where, Highlight.Field.DEFAULT.numberOfFragments());
+            int size = intSetting(settings, "fragment_size", where, Highlight.Field.DEFAULT.fragmentSize());
+            if (!isTextField(field.getKey())) {
+                unknown.add(field.getKey());
+            }
+            try {
+                fields.put(field.getKey(), new Highlight.Field(fragments, size));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest(where + "." + e.getMessage());
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw ApiException.badRequest("highlight.fields: " + String.join(", ", unknown) + (unknown.size() == 1
+                    ? " is not a text field" : " are not text fields") + " of the index (expected: text fields, such as "
+                    + String.join(", ", textFields()) + ")");
+        }
+        try {
+            return new Highlight(fields, tag(node, "pre_tags"), tag(node, "post_tags"));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    private static void requireOnly(JsonNode node, String where, List<String> names) throws ApiException {
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            if (!names.contains(entry.getKey())) {
+                throw ApiException.badRequest(where + ": unknown setting '" + entry.getKey() + "' (expected one of: "
+                        + String.join(", ", names) + ")");
+            }
+        }
+    }
+
+    private static int intSetting(JsonNode settings, String name, String where, int absent) throws ApiException {
+        JsonNode value = settings.get(name);
+        if (value == null) {
+            return absent;
+        }
+        if (!value.isInt()) {
+            throw ApiException.badRequest(where + "." + name + ": " + value + " (expected: an integer)");
+        }
+        return value.intValue();
+    }
+
+    /** One tag, as Elasticsearch's one-element {@code pre_tags}; null when absent (the default). */
+    private static String tag(JsonNode highlight, String name) throws ApiException {
+        JsonNode tags = highlight.get(name);
+        if (tags == null) {
+            return null;
+        }
+        if (!tags.isArray() || tags.size() != 1 || !tags.get(0).isTextual()) {
+            throw ApiException.badRequest("highlight." + name + ": " + tags + " (expected: one tag in an array, e.g. [\"<em>\"];"
+                    + " several tags are not supported)");
+        }
+        return tags.get(0).textValue();
+    }
+
+    /** Whether documents of the served index may have {@code field} as text (true with no index told yet). */
+    private boolean isTextField(String field) {
+        IndexManifest manifest = index.get();
+        return manifest == null || manifest.config().typeOf(field) == io.hedgerow.leaf.index.FieldSpec.Type.TEXT;
+    }
+
+    private List<String> textFields() {
+        IndexManifest manifest = index.get();
+        return manifest == null ? List.of() : manifest.fieldsSeen().stream()
+                .filter(field -> !manifest.config().isLanguageCopy(field) && isTextField(field)).toList();
+    }
+
+    /** Refuses the names documents of the served index cannot have, naming all of them at once. */
+    private void requireKnown(List<String> fields) throws ApiException {
+        IndexManifest manifest = index.get();
+        if (manifest == null) {
+            return; // no index told yet: a search now fails anyway, for want of leaves
+        }
+        IndexConfig config = manifest.config();
+        List<String> unknown = null;
+        for (String field : fields) {
+            if (!IndexConfig.ID_FIELD.equals(field) && config.specOf(field) == null
+                    && !manifest.fieldsSeen().contains(field)) {
+                if (unknown == null) {
+                    unknown = new ArrayList<>();
+                }
+                unknown.add(field);
+            }
+        }
+        if (unknown != null) {
+            // The hint names the fields a document has, not their per-language copies (body.de).
+            List<String> known = manifest.fieldsSeen().stream().filter(field -> !config.isLanguageCopy(field)).toList();
+            throw ApiException.badRequest("fields: unknown " + (unknown.size() == 1 ? "field " : "fields ")
+                    + String.join(", ", unknown) + " (expected: fields of the index: " + String.join(", ", known) + ")");
         }
     }
 

@@ -2,7 +2,10 @@ package io.hedgerow.root.search;
 
 import io.hedgerow.api.SubRequestTrace;
 import io.hedgerow.common.wire.proto.FetchItem;
+import io.hedgerow.api.Highlight;
 import io.hedgerow.common.wire.proto.FetchRequest;
+import io.hedgerow.common.wire.proto.HighlightFieldSpec;
+import io.hedgerow.common.wire.proto.HighlightSpec;
 import io.hedgerow.common.wire.proto.FetchResponse;
 import io.hedgerow.common.wire.proto.FetchedDoc;
 import io.hedgerow.common.wire.proto.Priority;
@@ -125,6 +128,12 @@ public final class FetchPhase {
                     .setSnippets(ctx.request.snippets())
                     .setStoredFields(ctx.request.storedFields())
                     .setLogRequestId(ctx.tag.requestId());
+            if (ctx.request.fields() != null) {
+                wire.setChooseFields(true).addAllFields(ctx.request.fields());
+            }
+            if (ctx.request.highlight() != null) {
+                wire.setHighlight(highlightSpec(ctx.request.highlight()));
+            }
             for (HitSlot hit : copy.hits()) {
                 hit.sent(leaf);
                 wire.addItems(FetchItem.newBuilder().setPartition(hit.partition()).setDoc(hit.hit().hit().getDoc())
@@ -293,5 +302,13 @@ public final class FetchPhase {
         for (FetchCopy copy : copies) {
             out.cancel(copy);
         }
+    }
+
+    /** The request's highlight as the leaves read it. */
+    static HighlightSpec highlightSpec(Highlight highlight) {
+        HighlightSpec.Builder spec = HighlightSpec.newBuilder().setPreTag(highlight.preTag()).setPostTag(highlight.postTag());
+        highlight.fields().forEach((name, field) -> spec.addFields(HighlightFieldSpec.newBuilder().setField(name)
+                .setNumberOfFragments(field.numberOfFragments()).setFragmentSize(field.fragmentSize())));
+        return spec.build();
     }
 }

@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import io.hedgerow.common.wire.proto.HighlightedField;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -79,7 +80,7 @@ final class ResultBuilder {
             }
             result.add(new Hit(hit.hit().getId(), hit.hit().getScore(), hit.partition(), fields(doc),
                     doc == null || doc.getSnippet().isEmpty() ? null : doc.getSnippet(),
-                    io.hedgerow.root.merge.HitMerger.sortValues(hit.hit())));
+                    io.hedgerow.root.merge.HitMerger.sortValues(hit.hit()), highlight(doc)));
         }
         Coverage coverage = new Coverage(ctx.targets.length, slots.completeAnswers(), slots.completeDocsFraction());
         if (fetchFailed) {
@@ -94,6 +95,18 @@ final class ResultBuilder {
                 new TotalHits(totalHits, exact ? TotalHits.Relation.EQUAL_TO : TotalHits.Relation.GREATER_THAN_OR_EQUAL_TO),
                 nowNanos - ctx.startNanos, coverage, errors, traced ? trace(sent) : List.of(),
                 CacheStatus.OFF, traced ? LeafTraces.of(ctx) : List.of());
+    }
+
+    /** A hit's highlighted fields in the order asked; null when none was asked or none matched (Elasticsearch leaves it out). */
+    private static Map<String, List<String>> highlight(FetchedDoc doc) {
+        if (doc == null || doc.getHighlightCount() == 0) {
+            return null;
+        }
+        Map<String, List<String>> highlight = new LinkedHashMap<>();
+        for (HighlightedField field : doc.getHighlightList()) {
+            highlight.put(field.getField(), List.copyOf(field.getFragmentsList()));
+        }
+        return Collections.unmodifiableMap(highlight);
     }
 
     /** Why a partition has no answer: its last failure if it was given up, else still out at the end. */

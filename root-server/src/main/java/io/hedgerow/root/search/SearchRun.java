@@ -189,7 +189,7 @@ public final class SearchRun {
                 return;
             }
         }
-        if (merged.isEmpty() || !(ctx.request.snippets() || ctx.request.storedFields())) {
+        if (merged.isEmpty() || !(ctx.request.snippets() || ctx.request.returnsFields() || ctx.request.highlight() != null)) {
             finish(now);
             return;
         }

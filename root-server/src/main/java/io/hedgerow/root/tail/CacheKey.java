@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param snippets           whether hits carry a snippet
  * @param totalHitsThreshold how far hits are counted exactly
  * @param routing            the routing value (which partitions were searched), or null for all
- * @param shape              the request's filter, sort, from, search_after, lang and aggs, described; null
+ * @param shape              the request's filter, sort, from, search_after, lang, aggs, fields and highlight, described; null
  *                           when it has none (the classic scored search)
  */
 public record CacheKey(QueryFingerprint fingerprint, int k, boolean storedFields, boolean snippets,
@@ -47,14 +47,17 @@ public record CacheKey(QueryFingerprint fingerprint, int k, boolean storedFields
     /** Everything besides the query that changes which hits a request returns and in what order, and its aggregations. */
     static String shapeOf(SearchRequest request) {
         if (request.filter() == null && request.sort().isEmpty() && request.from() == 0 && request.searchAfter() == null
-                && request.lang() == null && request.aggs().isEmpty()) {
+                && request.lang() == null && request.aggs().isEmpty() && request.fields() == null
+                && request.highlight() == null) {
             return null;
         }
         // Records and lists print their contents, deterministically; the aggregations' map keeps
         // the order asked, which is the order of the answer's aggregations too.
         return "filter=" + request.filter() + ";sort=" + request.sort() + ";from=" + request.from()
                 + ";after=" + request.searchAfter() + ";lang=" + request.lang()
-                + (request.aggs().isEmpty() ? "" : ";aggs=" + request.aggs());
+                + (request.aggs().isEmpty() ? "" : ";aggs=" + request.aggs())
+                + (request.fields() == null ? "" : ";fields=" + request.fields())
+                + (request.highlight() == null ? "" : ";highlight=" + request.highlight());
     }
 
     /** A rough size of this key on the heap, for the cache's weigher. */

@@ -26,6 +26,15 @@ public final class ResultSize {
                     bytes += 40 + string(field.getKey()) + string(field.getValue());
                 }
             }
+            if (hit.highlight() != null) {
+                bytes += 48;
+                for (Map.Entry<String, java.util.List<String>> field : hit.highlight().entrySet()) {
+                    bytes += 40 + 40 + string(field.getKey());
+                    for (String fragment : field.getValue()) {
+                        bytes += 8 + string(fragment);
+                    }
+                }
+            }
         }
         for (PartitionError error : result.errors()) {
             bytes += 40 + 8 + string(error.leaf()) + string(error.detail());

@@ -155,6 +155,8 @@ class OpenApiDocumentTest {
         exchange("GET", "/search", "/search?q=alpha&nope=1", null, null, 400);
         exchange("POST", "/search", "/search", "{\"query\": \"bravo charlie\", \"k\": 3, \"snippets\": false,"
                 + " \"hedge\": \"tied\", \"priority\": \"batch\", \"total_hits_threshold\": 1}", null, 200);
+        exchange("POST", "/search", "/search", "{\"query\": \"alpha\", \"k\": 2, \"fields\": [],"
+                + " \"highlight\": {\"fields\": {\"title\": {\"number_of_fragments\": 0}}}}", null, 200);
         exchange("POST", "/search", "/search", "{\"query\": \"bravo\", \"k\": \"3\"}", null, 400);
         // Aggregations (their every kind is checked against the document by AggregationsHttpTest).
         exchange("POST", "/search", "/search", "{\"query\": \"alpha\", \"k\": 0, \"aggs\": {\"ids\": {\"terms\":"

@@ -160,6 +160,55 @@ class TypedSearchHttpTest {
     }
 
     @Test
+    void hitsCarryOnlyTheFieldsAskedAndAnUnknownOneIsRefused() throws Exception {
+        JsonNode chosen = post("{\"query\": \"debate\", \"k\": 3, \"fields\": [\"title\", \"date\"]}", 200);
+        assertThat(chosen.get("hits")).hasSize(3);
+        for (JsonNode hit : chosen.get("hits")) {
+            assertThat(hit.get("fields").properties()).extracting(Map.Entry::getKey).containsExactlyInAnyOrder("title", "date");
+        }
+        JsonNode byQueryString = get("/search?q=debate&k=3&fields=lang");
+        for (JsonNode hit : byQueryString.get("hits")) {
+            assertThat(hit.get("fields").properties()).extracting(Map.Entry::getKey).containsExactly("lang");
+        }
+        JsonNode none = post("{\"query\": \"debate\", \"k\": 3, \"fields\": []}", 200);
+        for (JsonNode hit : none.get("hits")) {
+            assertThat(hit.has("fields")).isFalse();
+            assertThat(hit.get("id").asText()).startsWith("doc-");
+        }
+        JsonNode every = post("{\"query\": \"debate\", \"k\": 3}", 200);
+        assertThat(every.get("hits").get(0).get("fields").properties()).extracting(Map.Entry::getKey)
+                .contains("title", "date", "lang", "n");
+
+        JsonNode refused = post("{\"query\": \"debate\", \"fields\": [\"title\", \"titel\"]}", 400);
+        // As docs/http-api.md shows it: the per-language copies (body.de) are not named.
+        assertThat(refused.get("detail").asText())
+                .isEqualTo("fields: unknown field titel (expected: fields of the index: title, body, lang, date, n)");
+    }
+
+    @Test
+    void highlightsChosenFieldsWithTheCallersTags() throws Exception {
+        JsonNode body = post("{\"query\": \"verhandlung debate\", \"k\": 2, \"fields\": [], \"highlight\": {\"fields\":"
+                + " {\"body\": {}, \"title\": {\"number_of_fragments\": 0}}, \"pre_tags\": [\"<mark>\"],"
+                + " \"post_tags\": [\"</mark>\"]}}", 200);
+        assertThat(body.get("hits")).hasSize(2);
+        for (JsonNode hit : body.get("hits")) {
+            JsonNode highlight = hit.get("highlight");
+            assertThat(highlight.properties()).extracting(Map.Entry::getKey).containsExactly("body", "title");
+            assertThat(highlight.get("body")).hasSize(1);
+            assertThat(highlight.get("body").get(0).asText()).isEqualTo("Die <mark>Verhandlung</mark> beginnt");
+            assertThat(highlight.get("title").get(0).asText()).matches("<mark>debate</mark> \\d+");
+            // Today's snippet is still there, with its own tags.
+            assertThat(hit.get("snippet").asText()).contains("<b>Verhandlung</b>");
+        }
+        JsonNode plain = post("{\"query\": \"verhandlung\", \"k\": 2}", 200);
+        assertThat(plain.get("hits").get(0).has("highlight")).isFalse();
+
+        JsonNode notText = post("{\"query\": \"debate\", \"highlight\": {\"fields\": {\"date\": {}, \"nope\": {}}}}", 400);
+        assertThat(notText.get("detail").asText()).isEqualTo("highlight.fields: date, nope are not text fields of the index"
+                + " (expected: text fields, such as title, body)");
+    }
+
+    @Test
     void aRangeOnAKeywordOrASortOnTextIsABadQuery() throws Exception {
         JsonNode range = post("{\"query\": \"debate\", \"filter\": {\"range\": {\"lang\": {\"gte\": \"a\"}}}}", 400);
         assertThat(range.get("error").asText()).isEqualTo("bad_query");

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hedgerow.api.Aggregation;
 import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.Highlight;
 import io.hedgerow.api.SearchRequest;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +34,25 @@ class CacheKeyTest {
         assertThat(Fingerprints.key(SearchRequest.builder("european parliament").routing("de").build()))
                 .as("another routing value searches other partitions").isNotEqualTo(plain)
                 .isNotEqualTo(Fingerprints.key(SearchRequest.builder("european parliament").routing("fr").build()));
+    }
+
+    @Test
+    void distinguishesSearchesThatDifferOnlyInTheirFieldListOrHighlight() {
+        CacheKey every = Fingerprints.key(SearchRequest.of("european parliament"));
+        CacheKey title = Fingerprints.key(SearchRequest.builder("european parliament").fields(List.of("title")).build());
+        CacheKey date = Fingerprints.key(SearchRequest.builder("european parliament").fields(List.of("date")).build());
+        CacheKey none = Fingerprints.key(SearchRequest.builder("european parliament").fields(List.of()).build());
+        assertThat(List.of(every, title, date, none)).doesNotHaveDuplicates();
+        assertThat(Fingerprints.key(SearchRequest.builder("european parliament").fields(List.of("title", "title")).build()))
+                .isEqualTo(title);
+        CacheKey body = Fingerprints.key(SearchRequest.builder("european parliament").highlight(Highlight.of("body")).build());
+        CacheKey bodyMarked = Fingerprints.key(SearchRequest.builder("european parliament")
+                .highlight(new Highlight(Map.of("body", Highlight.Field.DEFAULT), "<mark>", "</mark>")).build());
+        CacheKey whole = Fingerprints.key(SearchRequest.builder("european parliament")
+                .highlight(new Highlight(Map.of("body", new Highlight.Field(0, 100)), null, null)).build());
+        assertThat(List.of(every, body, bodyMarked, whole)).doesNotHaveDuplicates();
+        // The default request's key is the classic one: no shape to build or hash.
+        assertThat(every.shape()).isNull();
     }
 
     @Test
