@@ -39,7 +39,8 @@ import java.util.Objects;
  *                       ({@link io.hedgerow.common.net.LinkTls}); null: plaintext
  * @param leafBatching   a search's primaries for several partitions of one leaf, chosen in the same
  *                       instant, go to it in one message ({@code LeafSearchRequest}) rather than one
- *                       each; backups, retries, twins and canaries always go alone (default: on)
+ *                       each; backups, retries, twins and canaries always go alone (default: off:
+ *                       measured below off in capacity and CPU per answer, docs/benchmarks/serving-cost.md)
  */
 public record ClusterConfig(
         String indexName,
@@ -106,16 +107,16 @@ public record ClusterConfig(
             IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
             AdaptationSettings adaptation, PlacementSettings placement) {
         this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
-                index, batchAdmission, clusterSecret, adaptation, placement, null, true);
+                index, batchAdmission, clusterSecret, adaptation, placement, null, false);
     }
 
-    /** Leaf batching on: as the canonical constructor without {@code leafBatching}. */
+    /** Leaf batching off: as the canonical constructor without {@code leafBatching}. */
     public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
             Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
             IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
             AdaptationSettings adaptation, PlacementSettings placement, Path tlsTrust) {
         this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
-                index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, true);
+                index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, false);
     }
 
     /**
@@ -126,7 +127,7 @@ public record ClusterConfig(
         return new ClusterConfig(indexName, leaves, partitions, replicas, Duration.ofSeconds(1), Duration.ofSeconds(60),
                 Runtime.getRuntime().availableProcessors(), WireCodec.DEFAULT_MAX_FRAME_BYTES, HedgeSettings.defaults(),
                 TailSettings.defaults(), null, BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults(),
-                PlacementSettings.defaults(), null, true);
+                PlacementSettings.defaults(), null, false);
     }
 
     /** As {@link #of(String, List, int, int)}, for exactly this index: its name and partition count. */

@@ -123,7 +123,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private AdmissionSettings admission = AdmissionSettings.defaults();
         private String adminToken = HttpSettings.newAdminToken();
         private String writeToken;
-        private boolean leafBatching = true;
+        private boolean leafBatching = false;
 
         /** The root's admission control (default: {@link AdmissionSettings#defaults()}). */
         public Builder admission(AdmissionSettings settings) {
@@ -253,7 +253,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
 
         /**
-         * Whether the root sends a search's first copies for one leaf in one message (default: on;
+         * Whether the root sends a search's first copies for one leaf in one message (default: off;
          * {@link io.hedgerow.root.cluster.ClusterConfig#leafBatching()}).
          */
         public Builder leafBatching(boolean on) {

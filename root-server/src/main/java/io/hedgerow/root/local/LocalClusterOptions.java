@@ -103,7 +103,7 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
             AdaptationSettings adaptation, PlacementSettings placement, boolean tls) {
         this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls, true);
+                batchAdmission, writeToken, adaptation, placement, tls, false);
     }
 
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
@@ -181,7 +181,7 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
                 supervision, batchAdmission, writeToken, adaptation, placement, on, leafBatching);
     }
 
-    /** Whether the root sends a search's primaries for one leaf in one message (default: on). */
+    /** Whether the root sends a search's primaries for one leaf in one message (default: off). */
     public LocalClusterOptions withLeafBatching(boolean on) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
