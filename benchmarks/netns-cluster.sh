@@ -133,8 +133,10 @@ trap 'echo "interrupted" >&2; exit 130' INT TERM
 cd "$HERE"
 OUT="${OUT:-results/netns-cluster/$(date -u +%Y%m%d-%H%M%S)}"
 mkdir -p "$OUT/logs"; OUT="$(cd "$OUT" && pwd)"
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-[[ -x "$JAVA_HOME/bin/java" ]] || unset JAVA_HOME   # the launcher then finds a JDK itself
+# shellcheck source=root-server/src/dist/bin/java-runtime.sh
+source "$HERE/root-server/src/dist/bin/java-runtime.sh"
+JAVA_HOME="$(find_java_home javac)" || exit 1   # as ./hedgerow finds it; every namespace uses the same
+export JAVA_HOME
 
 # Build once, in the default namespace; then no process in a namespace rebuilds.
 say "building (if needed)"

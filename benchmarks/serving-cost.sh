@@ -133,20 +133,9 @@ config_args() { # config: the ./hedgerow local flags of a configuration
   esac
 }
 
-# A JDK 21+ with jcmd and jfr: JAVA_HOME's, else the newest under /usr/lib/jvm (as ./hedgerow looks).
-find_jdk() {
-  local dir version
-  for dir in ${JAVA_HOME:+"$JAVA_HOME"} $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
-    dir="${dir%/}"
-    [[ -x "$dir/bin/java" ]] || continue
-    version="$("$dir/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p')"
-    if [[ -n "$version" && "$version" -ge 21 ]]; then
-      echo "$dir"
-      return 0
-    fi
-  done
-  die "no JDK 21+ found (set JAVA_HOME)"
-}
+# A JDK 21+ (it has jcmd and jfr), found as ./hedgerow finds one.
+# shellcheck source=root-server/src/dist/bin/java-runtime.sh
+source "$HERE/root-server/src/dist/bin/java-runtime.sh"
 
 OUT="${OUT_DIR:-$HERE/results/serving-cost-$(date +%Y%m%d-%H%M%S)}"
 URL="http://127.0.0.1:$PORT"
@@ -169,7 +158,7 @@ if ! flock -n 9; then
   flock 9
 fi
 
-JDK="$(find_jdk)"
+JDK="$(find_java_home javac)" || die "no JDK 21+ found (set JAVA_HOME)"
 CLK_TCK="$(getconf CLK_TCK)"
 commit_of() { # dir: short commit, with a + when the work tree has uncommitted changes
   local commit dirty

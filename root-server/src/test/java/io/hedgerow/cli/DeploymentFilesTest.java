@@ -502,6 +502,7 @@ class DeploymentFilesTest {
     private static Set<String> knownEnvironment() throws IOException {
         Set<String> known = new TreeSet<>();
         collect(Files.readString(repository().resolve("root-server/src/dist/bin/hedgerow")), known);
+        collect(Files.readString(repository().resolve("root-server/src/dist/bin/java-runtime.sh")), known);
         List<CommandLine> pending = new ArrayList<>(List.of(HedgerowCli.newCommandLine(Map.of())));
         while (!pending.isEmpty()) {
             CommandLine command = pending.removeLast();

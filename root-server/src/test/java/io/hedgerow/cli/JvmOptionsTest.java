@@ -23,10 +23,10 @@ class JvmOptionsTest {
 
     @Test
     void theLaunchersDefaultsAreTheSame() throws IOException {
-        String launcher = Files.readString(ConfigReferenceTest.repository().resolve("hedgerow"));
+        String launcher = Files.readString(ConfigReferenceTest.repository().resolve("root-server/src/dist/bin/java-runtime.sh"));
         for (String role : List.of("root", "leaf", "loadgen")) {
             Matcher line = Pattern.compile("(?m)^" + role.toUpperCase() + "_JVM_DEFAULT=\\((.*)\\)$").matcher(launcher);
-            assertThat(line.find()).as(role + " in ./hedgerow").isTrue();
+            assertThat(line.find()).as(role + " in java-runtime.sh").isTrue();
             assertThat(List.of(line.group(1).split(" "))).as(role).isEqualTo(JvmOptions.DEFAULTS.get(role));
         }
     }
