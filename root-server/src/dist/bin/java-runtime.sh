@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the *_JVM arrays are read by the launchers that source this file
 # Sourced by ./hedgerow (the checkout's launcher) and by bin/hedgerow (the tarball's): how both find
 # Java, each role's default JVM options, and which configuration file a command reads. One copy, so
 # the two launchers cannot drift apart.
@@ -44,7 +45,6 @@ LEAF_JVM_DEFAULT=(-XX:+UseParallelGC -Xmx1g)
 LOADGEN_JVM_DEFAULT=(-Djava.awt.headless=true -XX:+UseZGC -Xmx2g)
 # Each role's options as the launcher resolves them: HEDGEROW_<ROLE>_JVM, else the configuration
 # file's jvm.<role>, else the default; each replaces the one after it as a whole.
-# shellcheck disable=SC2034 # read by the launchers that source this
 ROOT_JVM=("${ROOT_JVM_DEFAULT[@]}")
 LEAF_JVM=("${LEAF_JVM_DEFAULT[@]}")
 LOADGEN_JVM=("${LOADGEN_JVM_DEFAULT[@]}")

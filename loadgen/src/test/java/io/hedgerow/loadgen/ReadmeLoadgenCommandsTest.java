@@ -34,7 +34,8 @@ class ReadmeLoadgenCommandsTest {
         }
         assertThat(commands).as("the README's loadgen commands").isNotEmpty();
         for (String command : commands) {
-            String[] args = Arrays.copyOfRange(command.trim().split("\\s+"), 2, command.trim().split("\\s+").length);
+            String[] words = command.trim().split("\\s+");
+            String[] args = Arrays.copyOfRange(words, 2, words.length); // after "./hedgerow loadgen"
             CommandLine.ParseResult parsed = new CommandLine(new LoadgenCli()).parseArgs(args);
             assertThat(parsed.errors()).as(command).isEmpty();
             if (parsed.hasMatchedOption("--scenario")) {
