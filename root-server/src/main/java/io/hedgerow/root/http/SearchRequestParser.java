@@ -30,20 +30,16 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
- * Turns {@code GET /search?q=...} parameters or a {@code POST /search} JSON body into a
- * {@link SearchRequest}, or an {@link ApiException} that says exactly which field is wrong and
- * what was expected. Strict on purpose: an unknown or mistyped field is an error, not ignored.
+ * Turns {@code GET /search?q=...} parameters (read by {@link SearchParameters}) or a {@code POST
+ * /search} JSON body into a {@link SearchRequest}, or an {@link ApiException} that says exactly
+ * which field is wrong and what was expected. Strict on purpose: an unknown or mistyped field is an
+ * error, not ignored.
  */
 final class SearchRequestParser {
     static final List<String> FIELDS =
             List.of("query", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
                     "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations", "fields", "highlight");
-    private static final List<String> PARAMETERS =
-            List.of("q", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
-                    "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "sort", "fields");
-
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
     private static final ObjectReader BODY_READER = strictMapper().readerFor(Body.class);
@@ -105,40 +101,31 @@ final class SearchRequestParser {
             @JsonProperty("highlight") JsonNode highlight) {
     }
 
-    SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
-        for (Map.Entry<String, List<String>> parameter : parameters.entrySet()) {
-            if (!PARAMETERS.contains(parameter.getKey())) {
-                throw ApiException.badRequest("unknown parameter '" + parameter.getKey()
-                        + "' (expected one of: " + String.join(", ", PARAMETERS) + ")");
-            }
-            if (parameter.getValue().size() > 1) {
-                throw ApiException.badRequest("parameter '" + parameter.getKey() + "' given "
-                        + parameter.getValue().size() + " times (expected: once)");
-            }
-        }
-        String query = single(parameters, "q");
-        if (query == null) {
+    SearchRequest fromParameters(Map<String, List<String>> query) throws ApiException {
+        SearchParameters parameters = SearchParameters.of(query);
+        String text = parameters.string("q");
+        if (text == null) {
             throw ApiException.badRequest("missing parameter 'q' (expected: /search?q=your+query)");
         }
-        String sort = single(parameters, "sort");
-        String fields = single(parameters, "fields");
-        return build(new Body(query,
-                intParameter(parameters, "k"),
-                longParameter(parameters, "timeout_ms"),
-                booleanParameter(parameters, "snippets"),
-                booleanParameter(parameters, "stored_fields"),
-                intParameter(parameters, "total_hits_threshold"),
-                single(parameters, "hedge"),
-                longParameter(parameters, "hedge_after_ms"),
-                booleanParameter(parameters, "explain"),
-                single(parameters, "priority"),
-                doubleParameter(parameters, "min_coverage"),
-                booleanParameter(parameters, "cache"),
-                single(parameters, "routing"),
-                intParameter(parameters, "size"),
-                intParameter(parameters, "from"),
-                booleanParameter(parameters, "track_total_hits"),
-                single(parameters, "lang"),
+        String sort = parameters.string("sort");
+        String fields = parameters.string("fields");
+        return build(new Body(text,
+                parameters.integer("k"),
+                parameters.longInteger("timeout_ms"),
+                parameters.bool("snippets"),
+                parameters.bool("stored_fields"),
+                parameters.integer("total_hits_threshold"),
+                parameters.string("hedge"),
+                parameters.longInteger("hedge_after_ms"),
+                parameters.bool("explain"),
+                parameters.string("priority"),
+                parameters.number("min_coverage"),
+                parameters.bool("cache"),
+                parameters.string("routing"),
+                parameters.integer("size"),
+                parameters.integer("from"),
+                parameters.bool("track_total_hits"),
+                parameters.string("lang"),
                 null, null, null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort),
                 fields == null ? null : fieldsParameter(fields));
     }
@@ -458,58 +445,6 @@ final class SearchRequestParser {
             case "k", "size", "from", "timeout_ms", "total_hits_threshold", "hedge_after_ms" -> "an integer";
             case "snippets", "stored_fields", "explain", "cache", "track_total_hits" -> "true or false";
             default -> "of another type";
-        };
-    }
-
-    private static String single(Map<String, List<String>> parameters, String name) {
-        List<String> values = parameters.get(name);
-        return values == null || values.isEmpty() ? null : values.get(0);
-    }
-
-    private static Integer intParameter(Map<String, List<String>> parameters, String name) throws ApiException {
-        Long value = longParameter(parameters, name);
-        if (value == null) {
-            return null;
-        }
-        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
-            throw ApiException.badRequest("parameter '" + name + "': " + value + " is out of range");
-        }
-        return value.intValue();
-    }
-
-    private static Long longParameter(Map<String, List<String>> parameters, String name) throws ApiException {
-        String value = single(parameters, name);
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: an integer)");
-        }
-    }
-
-    private static Double doubleParameter(Map<String, List<String>> parameters, String name) throws ApiException {
-        String value = single(parameters, name);
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Double.parseDouble(value.trim());
-        } catch (NumberFormatException e) {
-            throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: a number)");
-        }
-    }
-
-    private static Boolean booleanParameter(Map<String, List<String>> parameters, String name) throws ApiException {
-        String value = single(parameters, name);
-        if (value == null) {
-            return null;
-        }
-        return switch (value) {
-            case "true", "1" -> Boolean.TRUE;
-            case "false", "0" -> Boolean.FALSE;
-            default -> throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: true or false)");
         };
     }
 }
