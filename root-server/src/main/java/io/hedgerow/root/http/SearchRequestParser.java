@@ -21,7 +21,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
-import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexManifest;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,8 +44,8 @@ final class SearchRequestParser {
     private static final ObjectReader BODY_READER = strictMapper().readerFor(Body.class);
 
     private final long maxTimeoutMillis;
-    /** The served index's manifest (null until a leaf told it), to refuse fields it cannot have. */
-    private final Supplier<IndexManifest> index;
+    /** The served index's fields, to refuse names it cannot have. */
+    private final ServedFields served;
 
     /** A mapper that takes no liberties: no unknown fields, no "3" for 3, no 3 for "3". */
     static JsonMapper strictMapper() {
@@ -70,7 +69,7 @@ final class SearchRequestParser {
 
     SearchRequestParser(long maxTimeoutMillis, Supplier<IndexManifest> index) {
         this.maxTimeoutMillis = maxTimeoutMillis;
-        this.index = index;
+        this.served = new ServedFields(index);
     }
 
     /** The JSON body of {@code POST /search}; absent fields take their defaults. */
@@ -247,7 +246,7 @@ final class SearchRequestParser {
         }
         builder.routing(body.routing());
         if (fields != null) {
-            requireKnown(fields);
+            served.requireKnown(fields);
             builder.fields(fields);
         }
         if (body.highlight() != null && !body.highlight().isNull()) {
@@ -328,7 +327,7 @@ final class SearchRequestParser {
             requireOnly(settings, where, List.of("number_of_fragments", "fragment_size"));
             int fragments = intSetting(settings, "number_of_fragments", where, Highlight.Field.DEFAULT.numberOfFragments());
             int size = intSetting(settings, "fragment_size", where, Highlight.Field.DEFAULT.fragmentSize());
-            if (!isTextField(field.getKey())) {
+            if (!served.isText(field.getKey())) {
                 unknown.add(field.getKey());
             }
             try {
@@ -340,7 +339,7 @@ final class SearchRequestParser {
         if (!unknown.isEmpty()) {
             throw ApiException.badRequest("highlight.fields: " + String.join(", ", unknown) + (unknown.size() == 1
                     ? " is not a text field" : " are not text fields") + " of the index (expected: text fields, such as "
-                    + String.join(", ", textFields()) + ")");
+                    + String.join(", ", served.textFields()) + ")");
         }
         try {
             return new Highlight(fields, tag(node, "pre_tags"), tag(node, "post_tags"));
@@ -380,43 +379,6 @@ final class SearchRequestParser {
                     + " several tags are not supported)");
         }
         return tags.get(0).textValue();
-    }
-
-    /** Whether documents of the served index may have {@code field} as text (true with no index told yet). */
-    private boolean isTextField(String field) {
-        IndexManifest manifest = index.get();
-        return manifest == null || manifest.config().typeOf(field) == io.hedgerow.leaf.index.FieldSpec.Type.TEXT;
-    }
-
-    private List<String> textFields() {
-        IndexManifest manifest = index.get();
-        return manifest == null ? List.of() : manifest.fieldsSeen().stream()
-                .filter(field -> !manifest.config().isLanguageCopy(field) && isTextField(field)).toList();
-    }
-
-    /** Refuses the names documents of the served index cannot have, naming all of them at once. */
-    private void requireKnown(List<String> fields) throws ApiException {
-        IndexManifest manifest = index.get();
-        if (manifest == null) {
-            return; // no index told yet: a search now fails anyway, for want of leaves
-        }
-        IndexConfig config = manifest.config();
-        List<String> unknown = null;
-        for (String field : fields) {
-            if (!IndexConfig.ID_FIELD.equals(field) && config.specOf(field) == null
-                    && !manifest.fieldsSeen().contains(field)) {
-                if (unknown == null) {
-                    unknown = new ArrayList<>();
-                }
-                unknown.add(field);
-            }
-        }
-        if (unknown != null) {
-            // The hint names the fields a document has, not their per-language copies (body.de).
-            List<String> known = manifest.fieldsSeen().stream().filter(field -> !config.isLanguageCopy(field)).toList();
-            throw ApiException.badRequest("fields: unknown " + (unknown.size() == 1 ? "field " : "fields ")
-                    + String.join(", ", unknown) + " (expected: fields of the index: " + String.join(", ", known) + ")");
-        }
     }
 
     /**
