@@ -174,22 +174,13 @@ public record SearchRequest(
         }
     }
 
-    /** Every returned stored field (no {@code fields} list). */
-    public SearchRequest(String query, int k, long timeoutMillis, boolean snippets, boolean storedFields,
-            int totalHitsThreshold, HedgeMode hedge, long hedgeAfterMillis, boolean explain, QueryPriority priority,
-            double minCoverage, boolean cache, String routing, Filter filter, List<SortField> sort, int from,
-            List<Object> searchAfter, String lang, Map<String, Aggregation> aggs) {
-        this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
-                priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs, null, null);
-    }
-
-    /** Without aggregations. */
+    /** Without aggregations, a {@code fields} list (every returned stored field) or highlighting. */
     public SearchRequest(String query, int k, long timeoutMillis, boolean snippets, boolean storedFields,
             int totalHitsThreshold, HedgeMode hedge, long hedgeAfterMillis, boolean explain, QueryPriority priority,
             double minCoverage, boolean cache, String routing, Filter filter, List<SortField> sort, int from,
             List<Object> searchAfter, String lang) {
         this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
-                priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, Map.of());
+                priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, Map.of(), null, null);
     }
 
     /** Without filter, sort or paging: the classic scored search. */

@@ -21,7 +21,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
-import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexManifest;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,27 +29,23 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
- * Turns {@code GET /search?q=...} parameters or a {@code POST /search} JSON body into a
- * {@link SearchRequest}, or an {@link ApiException} that says exactly which field is wrong and
- * what was expected. Strict on purpose: an unknown or mistyped field is an error, not ignored.
+ * Turns {@code GET /search?q=...} parameters (read by {@link SearchParameters}) or a {@code POST
+ * /search} JSON body into a {@link SearchRequest}, or an {@link ApiException} that says exactly
+ * which field is wrong and what was expected. Strict on purpose: an unknown or mistyped field is an
+ * error, not ignored.
  */
 final class SearchRequestParser {
     static final List<String> FIELDS =
             List.of("query", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
                     "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations", "fields", "highlight");
-    private static final List<String> PARAMETERS =
-            List.of("q", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
-                    "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "sort", "fields");
-
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
     private static final ObjectReader BODY_READER = strictMapper().readerFor(Body.class);
 
     private final long maxTimeoutMillis;
-    /** The served index's manifest (null until a leaf told it), to refuse fields it cannot have. */
-    private final Supplier<IndexManifest> index;
+    /** The served index's fields, to refuse names it cannot have. */
+    private final ServedFields served;
 
     /** A mapper that takes no liberties: no unknown fields, no "3" for 3, no 3 for "3". */
     static JsonMapper strictMapper() {
@@ -74,7 +69,7 @@ final class SearchRequestParser {
 
     SearchRequestParser(long maxTimeoutMillis, Supplier<IndexManifest> index) {
         this.maxTimeoutMillis = maxTimeoutMillis;
-        this.index = index;
+        this.served = new ServedFields(index);
     }
 
     /** The JSON body of {@code POST /search}; absent fields take their defaults. */
@@ -105,40 +100,31 @@ final class SearchRequestParser {
             @JsonProperty("highlight") JsonNode highlight) {
     }
 
-    SearchRequest fromParameters(Map<String, List<String>> parameters) throws ApiException {
-        for (Map.Entry<String, List<String>> parameter : parameters.entrySet()) {
-            if (!PARAMETERS.contains(parameter.getKey())) {
-                throw ApiException.badRequest("unknown parameter '" + parameter.getKey()
-                        + "' (expected one of: " + String.join(", ", PARAMETERS) + ")");
-            }
-            if (parameter.getValue().size() > 1) {
-                throw ApiException.badRequest("parameter '" + parameter.getKey() + "' given "
-                        + parameter.getValue().size() + " times (expected: once)");
-            }
-        }
-        String query = single(parameters, "q");
-        if (query == null) {
+    SearchRequest fromParameters(Map<String, List<String>> query) throws ApiException {
+        SearchParameters parameters = SearchParameters.of(query);
+        String text = parameters.string("q");
+        if (text == null) {
             throw ApiException.badRequest("missing parameter 'q' (expected: /search?q=your+query)");
         }
-        String sort = single(parameters, "sort");
-        String fields = single(parameters, "fields");
-        return build(new Body(query,
-                intParameter(parameters, "k"),
-                longParameter(parameters, "timeout_ms"),
-                booleanParameter(parameters, "snippets"),
-                booleanParameter(parameters, "stored_fields"),
-                intParameter(parameters, "total_hits_threshold"),
-                single(parameters, "hedge"),
-                longParameter(parameters, "hedge_after_ms"),
-                booleanParameter(parameters, "explain"),
-                single(parameters, "priority"),
-                doubleParameter(parameters, "min_coverage"),
-                booleanParameter(parameters, "cache"),
-                single(parameters, "routing"),
-                intParameter(parameters, "size"),
-                intParameter(parameters, "from"),
-                booleanParameter(parameters, "track_total_hits"),
-                single(parameters, "lang"),
+        String sort = parameters.string("sort");
+        String fields = parameters.string("fields");
+        return build(new Body(text,
+                parameters.integer("k"),
+                parameters.longInteger("timeout_ms"),
+                parameters.bool("snippets"),
+                parameters.bool("stored_fields"),
+                parameters.integer("total_hits_threshold"),
+                parameters.string("hedge"),
+                parameters.longInteger("hedge_after_ms"),
+                parameters.bool("explain"),
+                parameters.string("priority"),
+                parameters.number("min_coverage"),
+                parameters.bool("cache"),
+                parameters.string("routing"),
+                parameters.integer("size"),
+                parameters.integer("from"),
+                parameters.bool("track_total_hits"),
+                parameters.string("lang"),
                 null, null, null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort),
                 fields == null ? null : fieldsParameter(fields));
     }
@@ -260,7 +246,7 @@ final class SearchRequestParser {
         }
         builder.routing(body.routing());
         if (fields != null) {
-            requireKnown(fields);
+            served.requireKnown(fields);
             builder.fields(fields);
         }
         if (body.highlight() != null && !body.highlight().isNull()) {
@@ -341,7 +327,7 @@ final class SearchRequestParser {
             requireOnly(settings, where, List.of("number_of_fragments", "fragment_size"));
             int fragments = intSetting(settings, "number_of_fragments", where, Highlight.Field.DEFAULT.numberOfFragments());
             int size = intSetting(settings, "fragment_size", where, Highlight.Field.DEFAULT.fragmentSize());
-            if (!isTextField(field.getKey())) {
+            if (!served.isText(field.getKey())) {
                 unknown.add(field.getKey());
             }
             try {
@@ -353,7 +339,7 @@ final class SearchRequestParser {
         if (!unknown.isEmpty()) {
             throw ApiException.badRequest("highlight.fields: " + String.join(", ", unknown) + (unknown.size() == 1
                     ? " is not a text field" : " are not text fields") + " of the index (expected: text fields, such as "
-                    + String.join(", ", textFields()) + ")");
+                    + String.join(", ", served.textFields()) + ")");
         }
         try {
             return new Highlight(fields, tag(node, "pre_tags"), tag(node, "post_tags"));
@@ -395,43 +381,6 @@ final class SearchRequestParser {
         return tags.get(0).textValue();
     }
 
-    /** Whether documents of the served index may have {@code field} as text (true with no index told yet). */
-    private boolean isTextField(String field) {
-        IndexManifest manifest = index.get();
-        return manifest == null || manifest.config().typeOf(field) == io.hedgerow.leaf.index.FieldSpec.Type.TEXT;
-    }
-
-    private List<String> textFields() {
-        IndexManifest manifest = index.get();
-        return manifest == null ? List.of() : manifest.fieldsSeen().stream()
-                .filter(field -> !manifest.config().isLanguageCopy(field) && isTextField(field)).toList();
-    }
-
-    /** Refuses the names documents of the served index cannot have, naming all of them at once. */
-    private void requireKnown(List<String> fields) throws ApiException {
-        IndexManifest manifest = index.get();
-        if (manifest == null) {
-            return; // no index told yet: a search now fails anyway, for want of leaves
-        }
-        IndexConfig config = manifest.config();
-        List<String> unknown = null;
-        for (String field : fields) {
-            if (!IndexConfig.ID_FIELD.equals(field) && config.specOf(field) == null
-                    && !manifest.fieldsSeen().contains(field)) {
-                if (unknown == null) {
-                    unknown = new ArrayList<>();
-                }
-                unknown.add(field);
-            }
-        }
-        if (unknown != null) {
-            // The hint names the fields a document has, not their per-language copies (body.de).
-            List<String> known = manifest.fieldsSeen().stream().filter(field -> !config.isLanguageCopy(field)).toList();
-            throw ApiException.badRequest("fields: unknown " + (unknown.size() == 1 ? "field " : "fields ")
-                    + String.join(", ", unknown) + " (expected: fields of the index: " + String.join(", ", known) + ")");
-        }
-    }
-
     /**
      * Jackson's message without its {@code (start marker at [Source: REDACTED (...); line: 1,
      * column: 1])}, which speaks of Jackson's settings rather than the client's body.
@@ -458,58 +407,6 @@ final class SearchRequestParser {
             case "k", "size", "from", "timeout_ms", "total_hits_threshold", "hedge_after_ms" -> "an integer";
             case "snippets", "stored_fields", "explain", "cache", "track_total_hits" -> "true or false";
             default -> "of another type";
-        };
-    }
-
-    private static String single(Map<String, List<String>> parameters, String name) {
-        List<String> values = parameters.get(name);
-        return values == null || values.isEmpty() ? null : values.get(0);
-    }
-
-    private static Integer intParameter(Map<String, List<String>> parameters, String name) throws ApiException {
-        Long value = longParameter(parameters, name);
-        if (value == null) {
-            return null;
-        }
-        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
-            throw ApiException.badRequest("parameter '" + name + "': " + value + " is out of range");
-        }
-        return value.intValue();
-    }
-
-    private static Long longParameter(Map<String, List<String>> parameters, String name) throws ApiException {
-        String value = single(parameters, name);
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: an integer)");
-        }
-    }
-
-    private static Double doubleParameter(Map<String, List<String>> parameters, String name) throws ApiException {
-        String value = single(parameters, name);
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Double.parseDouble(value.trim());
-        } catch (NumberFormatException e) {
-            throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: a number)");
-        }
-    }
-
-    private static Boolean booleanParameter(Map<String, List<String>> parameters, String name) throws ApiException {
-        String value = single(parameters, name);
-        if (value == null) {
-            return null;
-        }
-        return switch (value) {
-            case "true", "1" -> Boolean.TRUE;
-            case "false", "0" -> Boolean.FALSE;
-            default -> throw ApiException.badRequest("parameter '" + name + "': '" + value + "' (expected: true or false)");
         };
     }
 }

@@ -13,17 +13,18 @@
 
   /** An HTML element; string children become text nodes. */
   function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    setAttrs(node, attrs);
-    node.append(...children.filter(c => c !== null && c !== undefined).map(c => typeof c === "object" ? c : String(c)));
-    return node;
+    return fill(document.createElement(tag), attrs, children);
   }
 
   /** An SVG element; string children become text nodes. */
   function svg(tag, attrs, ...children) {
-    const node = document.createElementNS(SVG, tag);
+    return fill(document.createElementNS(SVG, tag), attrs, children);
+  }
+
+  /** The node with its attributes and its children (nulls left out, strings and numbers as text). */
+  function fill(node, attrs, children) {
     setAttrs(node, attrs);
-    node.append(...children.filter(c => c !== null && c !== undefined).map(c => typeof c === "object" ? c : String(c)));
+    node.append(...present(...children).map(c => typeof c === "object" ? c : String(c)));
     return node;
   }
 
@@ -270,13 +271,14 @@
     const buckets = new Map(before.latency.buckets.map(b => [b.le, b.count]));
     const diff = after.latency.buckets.map(b => ({ le: b.le, count: b.count - (buckets.get(b.le) || 0) }))
       .filter(b => b.count > 0).sort((a, b) => a.le - b.le);
+    const perSecond = total => (total(after) - total(before)) / seconds;
     return {
       time: after.time_ms,
-      rate: (count(after.searches) - count(before.searches)) / seconds,
-      refused: (after.searches.refused - before.searches.refused) / seconds,
-      tainted: (after.searches.tainted - before.searches.tainted) / seconds,
-      errors: (after.searches.error - before.searches.error) / seconds,
-      hedges: (hedges(after.hedges) - hedges(before.hedges)) / seconds,
+      rate: perSecond(r => count(r.searches)),
+      refused: perSecond(r => r.searches.refused),
+      tainted: perSecond(r => r.searches.tainted),
+      errors: perSecond(r => r.searches.error),
+      hedges: perSecond(r => hedges(r.hedges)),
       p50: percentile(diff, 0.5), p99: percentile(diff, 0.99), p999: percentile(diff, 0.999)
     };
   }
@@ -299,10 +301,10 @@
   }
 
   function drawCharts() {
-    drawChart("chart-rate", [["rate", "rate"]], "/s");
-    drawChart("chart-latency", [["p50", "p50"], ["p99", "p99"], ["p999", "p999"]], " ms");
-    drawChart("chart-hedges", [["hedges", "hedges"]], "/s");
-    drawChart("chart-trouble", [["refused", "refused"], ["tainted", "tainted"], ["errors", "errors"]], "/s");
+    drawChart("chart-rate", ["rate"], "/s");
+    drawChart("chart-latency", ["p50", "p99", "p999"], " ms");
+    drawChart("chart-hedges", ["hedges"], "/s");
+    drawChart("chart-trouble", ["refused", "tainted", "errors"], "/s");
     const last = points[points.length - 1];
     document.getElementById("charts-window").textContent = "last " + Math.round(WINDOW_MS / 60000) + " minutes, every "
       + POLL_MS / 1000 + " s; now " + fmt(last.rate, 1) + " searches/s, p99 " + fmt(last.p99, 2) + " ms";
@@ -314,7 +316,7 @@
     const now = points[points.length - 1].time;
     const from = now - WINDOW_MS;
     // At least 1 (/s or ms) at the top, so an idle chart has a readable scale rather than 0 everywhere.
-    const max = Math.max(1, ...points.flatMap(p => series.map(([key]) => p[key] === null ? 0 : p[key])));
+    const max = Math.max(1, ...points.flatMap(p => series.map(key => p[key] === null ? 0 : p[key])));
     const yMax = niceCeiling(max);
     const x = t => left + (width - left - right) * (t - from) / WINDOW_MS;
     const y = v => top + (height - top - bottom) * (1 - v / yMax);
@@ -327,7 +329,7 @@
     for (let m = 0; m <= WINDOW_MS / 60000; m += 2) {
       nodes.push(svg("text", { x: x(now - m * 60000), y: height - 4, "text-anchor": "middle" }, m === 0 ? "now" : "-" + m + " min"));
     }
-    for (const [key, cls] of series) {
+    for (const key of series) {
       // A gap where an interval had no searches to take a percentile of.
       let run = [];
       const runs = [run];
@@ -340,10 +342,10 @@
         }
       }
       for (const r of runs.filter(r => r.length > 0)) {
-        nodes.push(svg("polyline", { class: "series-" + cls, "data-series": key, points: r.join(" ") }));
+        nodes.push(svg("polyline", { class: "series-" + key, "data-series": key, points: r.join(" ") }));
         if (r.length === 1) {
           const [px, py] = r[0].split(",");
-          nodes.push(svg("circle", { class: "series-" + cls, cx: px, cy: py, r: 1.5 }));
+          nodes.push(svg("circle", { class: "series-" + key, cx: px, cy: py, r: 1.5 }));
         }
       }
     }

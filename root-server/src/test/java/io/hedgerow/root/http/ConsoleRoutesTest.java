@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import java.io.IOException;
@@ -14,7 +15,9 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -140,7 +143,14 @@ class ConsoleRoutesTest {
         }
         assertThat(get("/search?q=title:(alpha").status()).isEqualTo(400);
 
-        JsonNode after = JSON.readTree(get("/metrics/summary").body());
+        // The root records a search once its answer is written, which may be just after the client read it.
+        AtomicReference<JsonNode> summary = new AtomicReference<>();
+        Await.until("the four searches in /metrics/summary", Duration.ofSeconds(30), () -> {
+            summary.set(JSON.readTree(get("/metrics/summary").body()));
+            return searches(summary.get(), "complete") - searches(before, "complete") >= 3
+                    && searches(summary.get(), "error") - searches(before, "error") >= 1;
+        });
+        JsonNode after = summary.get();
 
         assertThat(after.path("searches").path("complete").asLong() - before.path("searches").path("complete").asLong())
                 .isEqualTo(3);
@@ -185,6 +195,10 @@ class ConsoleRoutesTest {
         assertThat(asset.headers().get("etag")).isNotBlank();
         assertThat(asset.headers()).doesNotContainKey("content-security-policy");
         assertThat(asset.body()).isEqualTo(resource(name));
+    }
+
+    private static long searches(JsonNode summary, String outcome) {
+        return summary.path("searches").path(outcome).asLong();
     }
 
     private static RawResponse get(String path) throws IOException {
