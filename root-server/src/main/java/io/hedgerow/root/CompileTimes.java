@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * <p><b>Assumptions and guarantees.</b> Blocks the caller (the warm-up's own thread) for up to a
  * second per leaf; never throws.
  */
-final class CompileTimes implements Supplier<Map<String, Long>> {
+final class CompileTimes implements Supplier<Map<String, Long>>, AutoCloseable {
     private static final String METRIC = "jvm_compilation_time_ms_total";
 
     private final ClusterState cluster;
@@ -64,6 +64,12 @@ final class CompileTimes implements Supplier<Map<String, Long>> {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /** Stops the HTTP client's threads. */
+    @Override
+    public void close() {
+        client.close();
     }
 
     /** The value of the compilation-time line of a Prometheus text exposition, or null when absent. */

@@ -187,8 +187,11 @@ public final class RootServer implements AutoCloseable {
             readiness.markWarm();
             return "no warm-up: " + e.getMessage();
         }
-        RootWarmup.Outcome outcome = new RootWarmup(http.host(), http.port(), tls, System::nanoTime,
-                new CompileTimes(fanOut.cluster())).run(longest);
+        RootWarmup.Outcome outcome;
+        try (CompileTimes compileTimes = new CompileTimes(fanOut.cluster());
+                RootWarmup warmup = new RootWarmup(http.host(), http.port(), tls, System::nanoTime, compileTimes)) {
+            outcome = warmup.run(longest);
+        }
         readiness.markWarm();
         return RootWarmup.describe(outcome, longest);
     }

@@ -45,7 +45,7 @@ import javax.net.ssl.SSLContext;
  * <p><b>Assumptions and guarantees.</b> Runs on the caller's thread and blocks it for about the
  * duration; never throws for a failed search (a warm-up that cannot search reports what it did).
  */
-final class RootWarmup {
+final class RootWarmup implements AutoCloseable {
     private static final Pattern WORD = Pattern.compile("\\p{L}{4,12}");
     private static final int CONCURRENCY = 4;
     private static final int MAX_WORDS = 200;
@@ -140,6 +140,12 @@ final class RootWarmup {
         jitWatch.join();
         return new Outcome(searches.get(), failures.get(), (int) Math.min(searches.get(), distinctQueries(words)),
                 nanoTime.getAsLong() - start, converged, (int) jvms.get());
+    }
+
+    /** Stops the HTTP client's threads. */
+    @Override
+    public void close() {
+        client.close();
     }
 
     /** The body of a 200 answer, or null for anything else. */
