@@ -256,19 +256,8 @@ public final class PartitionSearcher implements Closeable {
             return hits; // no aggregations: nothing of them is allocated
         }
         // Checked here, before the search runs: a bad aggregation is refused, never half computed.
-        AggregationCollector[] checked = {AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader)};
-        return new AggregatingCollectorManager<>(hits, () -> {
-            AggregationCollector first = checked[0];
-            checked[0] = null;
-            if (first != null) {
-                return first;
-            }
-            try {
-                return AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader);
-            } catch (BadQueryException e) {
-                throw new IllegalStateException("aggregations passed their check once, then failed it", e);
-            }
-        });
+        return new AggregatingCollectorManager<>(hits,
+                AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader));
     }
 
     private static CollectorManager<? extends Collector, ? extends TopDocs> hitsManager(SearchRequest request,
