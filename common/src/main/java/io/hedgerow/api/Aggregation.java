@@ -24,7 +24,9 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
     String field();
 
     /** Buckets this aggregation may return at most, known before it runs (0 when it depends on the data). */
-    int bucketsAsked();
+    default int bucketsAsked() {
+        return 0;
+    }
 
     /**
      * The {@code size} most frequent values, by document count (ties by value), from the top
@@ -116,11 +118,6 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
                 throw new IllegalArgumentException("histogram on '" + field + "': interval " + interval + " (expected: > 0)");
             }
         }
-
-        @Override
-        public int bucketsAsked() {
-            return 0;
-        }
     }
 
     /**
@@ -154,11 +151,11 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
         /** Elasticsearch's fixed intervals: a whole number and a unit, {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 1d}. */
         public static long parseFixed(String text) {
             Matcher m = FIXED.matcher(text == null ? "" : text.strip());
-            if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            long n = m.matches() ? Long.parseLong(m.group(1)) : 0;
+            if (n == 0) {
                 throw new IllegalArgumentException("fixed_interval: '" + text + "' (expected: a positive whole number and a"
                         + " unit, ms, s, m, h or d, such as 1d or 90m)");
             }
-            long n = Long.parseLong(m.group(1));
             long unit = switch (m.group(2)) {
                 case "ms" -> 1L;
                 case "s" -> 1_000L;
@@ -171,11 +168,6 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
                         + Long.MAX_VALUE / unit + m.group(2) + ")");
             }
             return n * unit;
-        }
-
-        @Override
-        public int bucketsAsked() {
-            return 0;
         }
     }
 
@@ -256,11 +248,6 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
     record Stats(String field) implements Aggregation {
         public Stats {
             requireField(field);
-        }
-
-        @Override
-        public int bucketsAsked() {
-            return 0;
         }
     }
 

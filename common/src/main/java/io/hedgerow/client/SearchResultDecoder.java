@@ -39,11 +39,6 @@ final class SearchResultDecoder {
     private SearchResultDecoder() {
     }
 
-    /** @param sort the request's sort keys, which say how each hit's sort values are typed */
-    static SearchResult decode(JsonNode body, List<SortField> sort) {
-        return decode(body, sort, Map.of());
-    }
-
     /**
      * @param sort the request's sort keys, which say how each hit's sort values are typed
      * @param aggs the request's aggregations, which say how each of {@code aggregations} is shaped
@@ -72,7 +67,7 @@ final class SearchResultDecoder {
                     required(leaf, "outstanding").asInt(), number(leaf, "rank"), number(leaf, "response_ms"),
                     number(leaf, "service_ms"), number(leaf, "queue")));
         }
-        Map<String, AggregationResult> aggregations = new LinkedHashMap<>();
+        Map<String, AggregationResult> aggregations = aggs.isEmpty() ? Map.of() : new LinkedHashMap<>();
         JsonNode answered = body.path("aggregations");
         for (Map.Entry<String, Aggregation> agg : aggs.entrySet()) {
             JsonNode result = answered.get(agg.getKey());

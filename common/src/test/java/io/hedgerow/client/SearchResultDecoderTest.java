@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.api.Coverage;
 import io.hedgerow.api.SearchResult;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,7 +19,7 @@ class SearchResultDecoderTest {
     private static SearchResult decode(String coverage) throws Exception {
         return SearchResultDecoder.decode(JSON.readTree("""
                 {"took_ms":1.5,"total_hits":{"value":0,"relation":"eq"},"tainted":false,"cache":"miss",
-                 "degraded":%s,"coverage":%s,"hits":[]}""".formatted(coverage.contains("degraded"), coverage)), List.of());
+                 "degraded":%s,"coverage":%s,"hits":[]}""".formatted(coverage.contains("degraded"), coverage)), List.of(), Map.of());
     }
 
     @Test

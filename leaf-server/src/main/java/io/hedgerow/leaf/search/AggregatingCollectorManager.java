@@ -2,7 +2,6 @@ package io.hedgerow.leaf.search;
 
 import io.hedgerow.common.wire.proto.AggregationResult;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.apache.lucene.search.Collector;
@@ -11,7 +10,7 @@ import org.apache.lucene.search.MultiCollector;
 import org.apache.lucene.search.TopDocs;
 
 /**
- * The top hits and a search's aggregations in one pass: each collector is the hits' collector and
+ * The top hits and a search's aggregations in one pass: the collector is the hits' collector and
  * an {@link AggregationCollector} side by side ({@link MultiCollector}); the result is the hits'
  * {@link TopDocs} carrying the aggregations ({@link Aggregated}), so that whoever runs the search
  * (in one pass or in slices) handles it as any other. Used only for a request with aggregations:
@@ -20,59 +19,41 @@ import org.apache.lucene.search.TopDocs;
  * <p>With aggregations every matching document is collected (the score mode is no longer top
  * scores only), so the hit count is exact whatever the total hits threshold.
  *
- * <p>Must build its collectors in one go per search, as {@link CollectorManager} requires a
- * different instance per call; {@link #aggregations} are made for each call from the same checked
- * plan.
+ * <p>Makes one collector, for one search: searches here run on a searcher without an executor (one
+ * slice) or in {@link SlicedSearch}, each of which asks one. The aggregations' collector is built
+ * (and checked against the index) before the search, so a bad aggregation is refused, never half
+ * computed.
  */
 final class AggregatingCollectorManager<C extends Collector> implements CollectorManager<Collector, TopDocs> {
     private final CollectorManager<C, ? extends TopDocs> hits;
-    private final AggregationPlan aggregations;
-    private final List<Pair<C>> made = new ArrayList<>(1);
+    private final AggregationCollector aggregations;
+    /** The hits' collector, once {@link #newCollector()} has made it. */
+    private C hitCollector;
+    private Collector both;
 
-    /** A collector each of hits and aggregations, and the one wrapping both. */
-    private record Pair<C>(C hits, AggregationCollector aggregations, Collector both) {
-    }
-
-    /** Builds aggregation collectors; checked against the index before the search runs. */
-    @FunctionalInterface
-    interface AggregationPlan {
-        AggregationCollector newCollector() throws IOException;
-    }
-
-    AggregatingCollectorManager(CollectorManager<C, ? extends TopDocs> hits, AggregationPlan aggregations) {
+    AggregatingCollectorManager(CollectorManager<C, ? extends TopDocs> hits, AggregationCollector aggregations) {
         this.hits = hits;
         this.aggregations = aggregations;
     }
 
     @Override
     public Collector newCollector() throws IOException {
-        C hitCollector = hits.newCollector();
-        AggregationCollector aggregationCollector = aggregations.newCollector();
-        Collector both = MultiCollector.wrap(hitCollector, aggregationCollector);
-        synchronized (made) {
-            made.add(new Pair<>(hitCollector, aggregationCollector, both));
+        if (both != null) {
+            throw new IllegalStateException("newCollector: called again (expected: once, for a search without an"
+                    + " executor)");
         }
+        hitCollector = hits.newCollector();
+        both = MultiCollector.wrap(hitCollector, aggregations);
         return both;
     }
 
     @Override
     public TopDocs reduce(Collection<Collector> collectors) throws IOException {
-        List<C> hitCollectors = new ArrayList<>(collectors.size());
-        List<AggregationCollector> aggregationCollectors = new ArrayList<>(collectors.size());
-        synchronized (made) {
-            for (Collector collector : collectors) {
-                Pair<C> pair = made.stream().filter(p -> p.both() == collector).findFirst()
-                        .orElseThrow(() -> new IllegalArgumentException("collector: not made by this manager"));
-                hitCollectors.add(pair.hits());
-                aggregationCollectors.add(pair.aggregations());
-            }
+        if (collectors.size() != 1 || collectors.iterator().next() != both) {
+            throw new IllegalArgumentException("collectors: " + collectors.size() + " (expected: the one this manager"
+                    + " made)");
         }
-        if (aggregationCollectors.size() != 1) {
-            // Searches here run on a searcher without an executor: one collector per search.
-            throw new IllegalStateException("collectors: " + aggregationCollectors.size() + " (expected: 1, a search"
-                    + " without an executor)");
-        }
-        return new Aggregated(hits.reduce(hitCollectors), aggregationCollectors.get(0).results());
+        return new Aggregated(hits.reduce(List.of(hitCollector)), aggregations.results());
     }
 
     /**

@@ -14,6 +14,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.LongFunction;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexReader;
@@ -43,6 +45,8 @@ import org.apache.lucene.util.NumericUtils;
  * (a sliced search hands it over with a happens-before edge); segments in any order.
  */
 final class AggregationCollector implements Collector {
+    private static final int MAX_BUCKETS = io.hedgerow.api.Aggregation.MAX_BUCKETS;
+
     private final List<Accumulator> accumulators;
 
     private AggregationCollector(List<Accumulator> accumulators) {
@@ -79,18 +83,18 @@ final class AggregationCollector implements Collector {
                     throw wrongType(where, type, "a keyword, long, double or date field");
                 }
                 int shardSize = agg.getTerms().getShardSize();
-                if (shardSize < 1 || shardSize > io.hedgerow.api.Aggregation.MAX_BUCKETS) {
+                if (shardSize < 1 || shardSize > MAX_BUCKETS) {
                     throw new BadQueryException(where + ": shard_size " + shardSize + " (expected: 1.."
-                            + io.hedgerow.api.Aggregation.MAX_BUCKETS + ")", null);
+                            + MAX_BUCKETS + ")", null);
                 }
                 return type == FieldSpec.Type.KEYWORD ? new KeywordTerms(agg, shardSize)
                         : new NumericTerms(agg, shardSize, type == FieldSpec.Type.DOUBLE);
             }
             case RANGE -> {
                 requireNumber(where, type, number);
-                if (agg.getRange().getRangesCount() == 0 || agg.getRange().getRangesCount() > io.hedgerow.api.Aggregation.MAX_BUCKETS) {
+                if (agg.getRange().getRangesCount() == 0 || agg.getRange().getRangesCount() > MAX_BUCKETS) {
                     throw new BadQueryException(where + ": " + agg.getRange().getRangesCount() + " ranges (expected: 1.."
-                            + io.hedgerow.api.Aggregation.MAX_BUCKETS + ")", null);
+                            + MAX_BUCKETS + ")", null);
                 }
                 return new Ranges(agg, type == FieldSpec.Type.DOUBLE);
             }
@@ -154,9 +158,9 @@ final class AggregationCollector implements Collector {
     }
 
     private static void requireBuckets(String where, double buckets) throws BadQueryException {
-        if (buckets > io.hedgerow.api.Aggregation.MAX_BUCKETS) {
+        if (buckets > MAX_BUCKETS) {
             throw new BadQueryException(where + ": about " + (long) buckets + " buckets over this partition's values"
-                    + " (expected: <= " + io.hedgerow.api.Aggregation.MAX_BUCKETS + "; use a wider interval)", null);
+                    + " (expected: <= " + MAX_BUCKETS + "; use a wider interval)", null);
         }
     }
 
@@ -242,6 +246,28 @@ final class AggregationCollector implements Collector {
         }
     }
 
+    /**
+     * The top {@code shardSize} of {@code counts} by count (ties by key), and what the rest counted.
+     * Both terms aggregations answer this way; only their keys differ.
+     */
+    private static <K> AggregationResult.Builder topByCount(Map<K, long[]> counts, Comparator<K> keyOrder, int shardSize,
+            Function<K, AggregationBucket.Builder> bucket) {
+        List<Map.Entry<K, long[]>> entries = new ArrayList<>(counts.entrySet());
+        entries.sort(Comparator.<Map.Entry<K, long[]>>comparingLong(e -> -e.getValue()[0])
+                .thenComparing(Map.Entry::getKey, keyOrder));
+        AggregationResult.Builder result = AggregationResult.newBuilder();
+        long other = 0;
+        for (int i = 0; i < entries.size(); i++) {
+            long count = entries.get(i).getValue()[0];
+            if (i < shardSize) {
+                result.addBuckets(bucket.apply(entries.get(i).getKey()).setDocCount(count));
+            } else {
+                other += count;
+            }
+        }
+        return result.setSumOtherDocCount(other).setMoreValues(entries.size() > shardSize);
+    }
+
     /** Keyword terms: per segment, counts by ordinal, folded into counts by term when the segment ends. */
     private static final class KeywordTerms extends Accumulator {
         private final int shardSize;
@@ -286,29 +312,56 @@ final class AggregationCollector implements Collector {
 
         @Override
         AggregationResult.Builder result() {
-            List<Map.Entry<BytesRef, long[]>> entries = new ArrayList<>(counts.entrySet());
-            entries.sort(Comparator.<Map.Entry<BytesRef, long[]>>comparingLong(e -> -e.getValue()[0])
-                    .thenComparing(Map.Entry::getKey));
-            AggregationResult.Builder result = AggregationResult.newBuilder();
-            long other = 0;
-            for (int i = 0; i < entries.size(); i++) {
-                long count = entries.get(i).getValue()[0];
-                if (i < shardSize) {
-                    result.addBuckets(AggregationBucket.newBuilder().setText(entries.get(i).getKey().utf8ToString())
-                            .setDocCount(count));
-                } else {
-                    other += count;
+            return topByCount(counts, Comparator.naturalOrder(), shardSize,
+                    term -> AggregationBucket.newBuilder().setText(term.utf8ToString()));
+        }
+    }
+
+    /**
+     * Counts by a key of each numeric value, a document once per distinct key. The key must not
+     * decrease as the value grows: a document's values come sorted, so a repeated key is the one
+     * before.
+     */
+    private abstract static class KeyedCounts extends Accumulator {
+        final Map<Long, long[]> counts = new HashMap<>();
+
+        KeyedCounts(Aggregation agg) {
+            super(agg);
+        }
+
+        /** The key of a value as its doc values hold it (a double as its sortable long). */
+        abstract long key(long value);
+
+        @Override
+        final SegmentCounter segment(LeafReader reader) throws IOException {
+            SortedNumericDocValues values = numbers(reader);
+            return doc -> {
+                if (values.advanceExact(doc)) {
+                    long previous = 0;
+                    for (int i = 0, n = values.docValueCount(); i < n; i++) {
+                        long key = key(values.nextValue());
+                        if (i == 0 || key != previous) {
+                            counts.computeIfAbsent(key, k -> new long[1])[0]++;
+                        }
+                        previous = key;
+                    }
                 }
-            }
-            return result.setSumOtherDocCount(other).setMoreValues(entries.size() > shardSize);
+            };
+        }
+
+        /** Buckets by key ascending. */
+        AggregationResult.Builder byKey(LongFunction<AggregationBucket.Builder> bucket) {
+            AggregationResult.Builder result = AggregationResult.newBuilder();
+            counts.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> result.addBuckets(
+                    bucket.apply(e.getKey()).setDocCount(e.getValue()[0])));
+            return result;
         }
     }
 
     /** Terms of a long, double or date field, by its sortable long (whose order is the values'). */
-    private static final class NumericTerms extends Accumulator {
+    private static final class NumericTerms extends KeyedCounts {
         private final int shardSize;
         private final boolean isDouble;
-        private final Map<Long, long[]> counts = new HashMap<>();
 
         NumericTerms(Aggregation agg, int shardSize, boolean isDouble) {
             super(agg);
@@ -317,45 +370,15 @@ final class AggregationCollector implements Collector {
         }
 
         @Override
-        SegmentCounter segment(LeafReader reader) throws IOException {
-            SortedNumericDocValues values = numbers(reader);
-            return doc -> {
-                if (values.advanceExact(doc)) {
-                    long previous = 0;
-                    for (int i = 0; i < values.docValueCount(); i++) {
-                        long value = values.nextValue();
-                        if (i == 0 || value != previous) { // sorted: a repeated value is the one before
-                            counts.computeIfAbsent(value, v -> new long[1])[0]++;
-                        }
-                        previous = value;
-                    }
-                }
-            };
+        long key(long value) {
+            return value;
         }
 
         @Override
         AggregationResult.Builder result() {
-            List<Map.Entry<Long, long[]>> entries = new ArrayList<>(counts.entrySet());
-            entries.sort(Comparator.<Map.Entry<Long, long[]>>comparingLong(e -> -e.getValue()[0])
-                    .thenComparingLong(Map.Entry::getKey));
-            AggregationResult.Builder result = AggregationResult.newBuilder();
-            long other = 0;
-            for (int i = 0; i < entries.size(); i++) {
-                long count = entries.get(i).getValue()[0];
-                if (i < shardSize) {
-                    long key = entries.get(i).getKey();
-                    AggregationBucket.Builder bucket = AggregationBucket.newBuilder().setDocCount(count);
-                    if (isDouble) {
-                        bucket.setDoubleKey(NumericUtils.sortableLongToDouble(key));
-                    } else {
-                        bucket.setLongKey(key);
-                    }
-                    result.addBuckets(bucket);
-                } else {
-                    other += count;
-                }
-            }
-            return result.setSumOtherDocCount(other).setMoreValues(entries.size() > shardSize);
+            return topByCount(counts, Comparator.naturalOrder(), shardSize, key -> isDouble
+                    ? AggregationBucket.newBuilder().setDoubleKey(NumericUtils.sortableLongToDouble(key))
+                    : AggregationBucket.newBuilder().setLongKey(key));
         }
     }
 
@@ -413,11 +436,13 @@ final class AggregationCollector implements Collector {
         }
     }
 
-    /** Buckets keyed by floor(value / interval) * interval, counted once per document. */
-    private static final class Histogram extends Accumulator {
+    /**
+     * Buckets keyed by floor(value / interval) * interval, counted by that floor, the bucket's index
+     * (so -0.0 and 0.0 share bucket 0, as the root merges them).
+     */
+    private static final class Histogram extends KeyedCounts {
         private final boolean isDouble;
         private final double interval;
-        private final Map<Double, long[]> counts = new HashMap<>();
 
         Histogram(Aggregation agg, boolean isDouble, double interval) {
             super(agg);
@@ -426,36 +451,21 @@ final class AggregationCollector implements Collector {
         }
 
         @Override
-        SegmentCounter segment(LeafReader reader) throws IOException {
-            SortedNumericDocValues values = numbers(reader);
-            return doc -> {
-                if (values.advanceExact(doc)) {
-                    double previous = Double.NaN;
-                    for (int i = values.docValueCount(); i > 0; i--) {
-                        double key = Math.floor(toDouble(values.nextValue(), isDouble) / interval) * interval;
-                        if (key != previous) { // values ascend, so buckets do: a repeat is the one before
-                            counts.computeIfAbsent(key, k -> new long[1])[0]++;
-                        }
-                        previous = key;
-                    }
-                }
-            };
+        long key(long value) {
+            // Values are finite (the index refuses others) and the span check bounds the buckets.
+            return (long) Math.floor(toDouble(value, isDouble) / interval);
         }
 
         @Override
         AggregationResult.Builder result() {
-            AggregationResult.Builder result = AggregationResult.newBuilder();
-            counts.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> result.addBuckets(
-                    AggregationBucket.newBuilder().setDoubleKey(e.getKey()).setDocCount(e.getValue()[0])));
-            return result;
+            return byKey(index -> AggregationBucket.newBuilder().setDoubleKey(index * interval));
         }
     }
 
     /** Date buckets (UTC) of a fixed width or a calendar unit, keyed by their start in epoch millis. */
-    private static final class DateHistogram extends Accumulator {
+    private static final class DateHistogram extends KeyedCounts {
         private final long fixedMillis;
         private final CalendarUnit unit;
-        private final Map<Long, long[]> counts = new HashMap<>();
 
         DateHistogram(Aggregation agg, long fixedMillis, CalendarUnit unit) {
             super(agg);
@@ -464,29 +474,13 @@ final class AggregationCollector implements Collector {
         }
 
         @Override
-        SegmentCounter segment(LeafReader reader) throws IOException {
-            SortedNumericDocValues values = numbers(reader);
-            return doc -> {
-                if (values.advanceExact(doc)) {
-                    long previous = 0;
-                    for (int i = 0, n = values.docValueCount(); i < n; i++) {
-                        long millis = values.nextValue();
-                        long key = unit == null ? Math.floorDiv(millis, fixedMillis) * fixedMillis : unit.floor(millis);
-                        if (i == 0 || key != previous) {
-                            counts.computeIfAbsent(key, k -> new long[1])[0]++;
-                        }
-                        previous = key;
-                    }
-                }
-            };
+        long key(long millis) {
+            return unit == null ? Math.floorDiv(millis, fixedMillis) * fixedMillis : unit.floor(millis);
         }
 
         @Override
         AggregationResult.Builder result() {
-            AggregationResult.Builder result = AggregationResult.newBuilder();
-            counts.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> result.addBuckets(
-                    AggregationBucket.newBuilder().setLongKey(e.getKey()).setDocCount(e.getValue()[0])));
-            return result;
+            return byKey(start -> AggregationBucket.newBuilder().setLongKey(start));
         }
     }
 

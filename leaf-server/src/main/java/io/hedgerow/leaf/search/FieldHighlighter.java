@@ -4,45 +4,39 @@ import io.hedgerow.common.wire.proto.HighlightFieldSpec;
 import io.hedgerow.common.wire.proto.HighlightSpec;
 import java.io.IOException;
 import java.text.BreakIterator;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.uhighlight.LengthGoalBreakIterator;
 import org.apache.lucene.search.uhighlight.Passage;
 import org.apache.lucene.search.uhighlight.PassageFormatter;
-import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 import org.apache.lucene.search.uhighlight.WholeBreakIterator;
 
 /**
  * Elasticsearch's {@code highlight} for one fetch: for each asked field, its passages as separate
  * fragments with the caller's tags around matches and the text between them HTML-escaped
- * ({@link HtmlSnippetFormatter}). Given the fields' text already read by the fetch, as
- * {@link SnippetHighlighter} is. A field without a match yields no fragment (Elasticsearch's
+ * ({@link HtmlSnippetFormatter}). Given the fields' text already read by the fetch ({@link
+ * SnippetHighlighter}). A field without a match yields no fragment (Elasticsearch's
  * {@code no_match_size} 0).
  *
  * <p>Not thread-safe; made per fetch.
  */
-final class FieldHighlighter extends UnifiedHighlighter {
+final class FieldHighlighter extends SnippetHighlighter {
     private final Map<String, HighlightFieldSpec> specs = new HashMap<>();
     private final PassageFormatter fragments;
     private final int[] docs;
-    private final Map<String, String[]> texts;
 
     /**
      * @param docs  the documents to highlight
      * @param texts per field, the text of each of {@code docs} in the same order (null: none)
      */
     FieldHighlighter(Builder builder, HighlightSpec spec, int[] docs, Map<String, String[]> texts) {
-        super(builder);
+        super(builder, docs, texts);
         for (HighlightFieldSpec field : spec.getFieldsList()) {
             specs.put(field.getField(), field);
         }
         this.fragments = new FragmentsFormatter(new HtmlSnippetFormatter(spec.getPreTag(), spec.getPostTag(), ""));
         this.docs = docs;
-        this.texts = texts;
     }
 
     /** Per field asked, the fragments of each of the documents (null where it has none), in order. */
@@ -83,32 +77,6 @@ final class FieldHighlighter extends UnifiedHighlighter {
     @Override
     protected int getMaxNoHighlightPassages(String field) {
         return 0;
-    }
-
-    @Override
-    protected List<CharSequence[]> loadFieldValues(String[] fields, DocIdSetIterator docIter, int cacheCharsThreshold)
-            throws IOException {
-        List<CharSequence[]> values = new ArrayList<>(docs.length);
-        for (int doc = docIter.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docIter.nextDoc()) {
-            int position = positionOf(doc);
-            CharSequence[] row = new CharSequence[fields.length];
-            for (int f = 0; f < fields.length; f++) {
-                String[] fieldTexts = texts.get(fields[f]);
-                String text = fieldTexts == null ? null : fieldTexts[position];
-                row[f] = text == null ? "" : text;
-            }
-            values.add(row);
-        }
-        return values;
-    }
-
-    private int positionOf(int doc) {
-        for (int i = 0; i < docs.length; i++) {
-            if (docs[i] == doc) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("doc " + doc + " was not given to this highlighter");
     }
 
     /** Each passage as its own fragment, as Elasticsearch returns them. */

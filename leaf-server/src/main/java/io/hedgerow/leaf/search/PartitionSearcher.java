@@ -2,41 +2,21 @@ package io.hedgerow.leaf.search;
 
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.FetchedDoc;
-import io.hedgerow.common.wire.proto.HighlightFieldSpec;
 import io.hedgerow.common.wire.proto.HighlightSpec;
-import io.hedgerow.common.wire.proto.HighlightedField;
 import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.common.wire.proto.StoredField;
-import io.hedgerow.leaf.index.IndexConfig;
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import org.apache.lucene.document.DocumentStoredFieldVisitor;
-import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.DocValues;
-import org.apache.lucene.index.IndexableField;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.MultiTerms;
-import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.QueryTimeout;
-import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.Collector;
 import org.apache.lucene.search.CollectorManager;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
@@ -48,31 +28,25 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHits;
-import org.apache.lucene.search.uhighlight.LengthGoalBreakIterator;
-import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 import org.apache.lucene.store.MMapDirectory;
-import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.BytesRef;
 
 /**
- * Searches one micro-partition in two phases: the query phase finds the top k by score (ties by
- * doc id), or by the request's sort (ties by id), and counts hits up to a threshold; the fetch phase loads stored fields and highlights a
- * snippet for the few hits that made the merged top k.
+ * Searches one micro-partition in two phases: the query phase (here) finds the top k by score
+ * (ties by doc id), or by the request's sort (ties by id), and counts hits up to a threshold; the
+ * fetch phase ({@link DocumentFetcher}, behind {@link #fetch}) loads stored fields, a snippet and
+ * highlights for the few hits that made the merged top k. Both find ids through {@link IdLookup}.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; any number of workers may search at once.
  * {@link #close()} may race with searches: a search first {@link #tryAcquire() acquires} the
  * reader and the reader closes only after the last search releases it.
  */
 public final class PartitionSearcher implements Closeable {
-    /** Aim for snippets of about this many characters: a sentence or two. */
-    private static final int SNIPPET_LENGTH_GOAL = 160;
-
     private final int partition;
     private final IndexContext context;
     private final DirectoryReader reader;
     private final IndexSearcher sharedSearcher;
-    /** How snippets are made; each fetch builds its own highlighter from it. Null: no snippet field. */
-    private final UnifiedHighlighter.Builder highlighterSettings;
+    /** The fetch phase, on the same reader. */
+    private final DocumentFetcher fetcher;
     /** The request's filter, sort and search_after, made Lucene's with the index's config. */
     private final SearchShape shape;
 
@@ -82,11 +56,7 @@ public final class PartitionSearcher implements Closeable {
         this.reader = reader;
         this.sharedSearcher = newSearcher(reader);
         this.shape = new SearchShape(context.manifest().config());
-        this.highlighterSettings = context.snippetField() == null ? null
-                : UnifiedHighlighter.builder(sharedSearcher, context.analyzer())
-                        .withBreakIterator(() -> LengthGoalBreakIterator.createClosestToLength(
-                                new SentenceEndBreakIterator(), SNIPPET_LENGTH_GOAL, 0.5f))
-                        .withFormatter(new HtmlSnippetFormatter(" … "));
+        this.fetcher = new DocumentFetcher(partition, context, sharedSearcher);
     }
 
     /** Opens the partition's Lucene index read-only, memory-mapped. */
@@ -256,19 +226,8 @@ public final class PartitionSearcher implements Closeable {
             return hits; // no aggregations: nothing of them is allocated
         }
         // Checked here, before the search runs: a bad aggregation is refused, never half computed.
-        AggregationCollector[] checked = {AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader)};
-        return new AggregatingCollectorManager<>(hits, () -> {
-            AggregationCollector first = checked[0];
-            checked[0] = null;
-            if (first != null) {
-                return first;
-            }
-            try {
-                return AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader);
-            } catch (BadQueryException e) {
-                throw new IllegalStateException("aggregations passed their check once, then failed it", e);
-            }
-        });
+        return new AggregatingCollectorManager<>(hits,
+                AggregationCollector.of(request.getAggsList(), context.manifest().config(), reader));
     }
 
     private static CollectorManager<? extends Collector, ? extends TopDocs> hitsManager(SearchRequest request,
@@ -327,38 +286,7 @@ public final class PartitionSearcher implements Closeable {
         for (int i = 0; i < hits.length; i++) {
             docs[i] = hits[i].doc;
         }
-        return ids(docs);
-    }
-
-    /** Ids of the given documents (-1: none, null id), from the id field's doc values, visiting segments in doc order. */
-    private String[] ids(int[] docs) throws IOException {
-        String[] ids = new String[docs.length];
-        // Doc in the high half, position in the low half: sorting orders by doc without boxing.
-        long[] byDoc = new long[docs.length];
-        int count = 0;
-        for (int i = 0; i < docs.length; i++) {
-            if (docs[i] >= 0) {
-                byDoc[count++] = ((long) docs[i] << 32) | i;
-            }
-        }
-        byDoc = Arrays.copyOf(byDoc, count);
-        Arrays.sort(byDoc);
-        List<LeafReaderContext> leaves = reader.leaves();
-        LeafReaderContext leaf = null;
-        SortedDocValues values = null;
-        for (long entry : byDoc) {
-            int i = (int) entry;
-            int doc = (int) (entry >>> 32);
-            if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
-                leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-                values = DocValues.getSorted(leaf.reader(), IndexConfig.ID_FIELD);
-            }
-            if (!values.advanceExact(doc - leaf.docBase)) {
-                throw new IOException("document " + doc + " of partition " + partition + " has no id doc value (rebuild the index)");
-            }
-            ids[i] = values.lookupOrd(values.ordValue()).utf8ToString();
-        }
-        return ids;
+        return IdLookup.idsOf(reader, partition, docs);
     }
 
     /**
@@ -370,35 +298,7 @@ public final class PartitionSearcher implements Closeable {
      * holds an {@link #tryAcquire() acquired} reader.
      */
     public int[] docsOf(String[] ids) throws IOException {
-        int[] docs = new int[ids.length];
-        Arrays.fill(docs, -1);
-        int found = 0;
-        PostingsEnum postings = null;
-        for (LeafReaderContext leaf : reader.leaves()) {
-            Terms terms = leaf.reader().terms(IndexConfig.ID_FIELD);
-            if (terms == null) {
-                continue;
-            }
-            TermsEnum termsEnum = terms.iterator();
-            Bits live = leaf.reader().getLiveDocs();
-            for (int i = 0; i < ids.length; i++) {
-                if (docs[i] >= 0 || ids[i] == null || !termsEnum.seekExact(new BytesRef(ids[i]))) {
-                    continue;
-                }
-                postings = termsEnum.postings(postings, PostingsEnum.NONE);
-                for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-                    if (live == null || live.get(doc)) {
-                        docs[i] = leaf.docBase + doc;
-                        found++;
-                        break;
-                    }
-                }
-            }
-            if (found == ids.length) {
-                break;
-            }
-        }
-        return docs;
+        return IdLookup.docsOf(reader, ids);
     }
 
     /**
@@ -412,153 +312,20 @@ public final class PartitionSearcher implements Closeable {
      */
     public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields)
             throws IOException {
-        return fetch(query, docs, snippets, storedFields, null);
+        return fetch(query, docs, snippets, storedFields, null, null);
     }
 
     /**
      * As {@link #fetch(Query, int[], boolean, boolean)}, returning only the {@code fields} named
-     * (those of them this index returns; the others are not read).
-     *
-     * @param fields the fields to return, or null for every returned field
-     */
-    public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields,
-            Collection<String> fields) throws IOException {
-        return fetch(query, docs, snippets, storedFields, fields, null);
-    }
-
-    /**
-     * As {@link #fetch(Query, int[], boolean, boolean, Collection)}, and with {@code highlight},
+     * (those of them this index returns; the others are not read), and with {@code highlight},
      * fragments of the fields it names (read in the same stored-fields pass) on each document found.
      *
+     * @param fields    the fields to return, or null for every returned field
      * @param highlight the fields to highlight and the tags, or null for none
      */
     public List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields,
             Collection<String> fields, HighlightSpec highlight) throws IOException {
-        for (int doc : docs) {
-            if (doc < -1 || doc >= reader.maxDoc()) {
-                throw new IllegalArgumentException("doc: " + doc + " (expected: 0.." + (reader.maxDoc() - 1)
-                        + " in partition " + partition + ", or -1)");
-            }
-        }
-        String[] ids = ids(docs);
-        boolean withSnippets = snippets && highlighterSettings != null;
-        Set<String> returned = context.returnedFields();
-        if (fields != null) {
-            // Only the asked fields that the index returns: a stored-only field (a long body kept
-            // for snippets) stays as private as without a list.
-            returned = new HashSet<>(fields);
-            returned.retainAll(context.returnedFields());
-        }
-        boolean withFields = storedFields && !returned.isEmpty();
-        Set<String> toLoad = new HashSet<>();
-        if (withFields) {
-            toLoad.addAll(returned);
-        }
-        if (withSnippets) {
-            toLoad.add(context.snippetField());
-        }
-        Map<String, String[]> highlightSources = null;
-        if (highlight != null) {
-            highlightSources = new HashMap<>();
-            for (HighlightFieldSpec field : highlight.getFieldsList()) {
-                highlightSources.put(field.getField(), new String[docs.length]);
-                toLoad.add(field.getField());
-            }
-        }
-        // One stored-fields read per document, for the fields it returns and its snippet's text.
-        StoredFields stored = reader.storedFields();
-        String[] snippetSources = withSnippets ? new String[docs.length] : null;
-        List<FetchedDoc.Builder> fetched = new ArrayList<>(docs.length);
-        for (int i = 0; i < docs.length; i++) {
-            FetchedDoc.Builder doc = FetchedDoc.newBuilder().setPartition(partition).setDoc(docs[i]);
-            if (docs[i] < 0) {
-                fetched.add(doc);
-                continue;
-            }
-            doc.setId(ids[i]);
-            if (!toLoad.isEmpty()) {
-                DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(toLoad);
-                stored.document(docs[i], visitor);
-                for (IndexableField field : visitor.getDocument().getFields()) {
-                    String value = field.stringValue();
-                    if (value == null) {
-                        continue;
-                    }
-                    String[] highlightSource = highlightSources == null ? null : highlightSources.get(field.name());
-                    if (highlightSource != null) {
-                        highlightSource[i] = highlightSource[i] == null ? value
-                                : highlightSource[i] + SnippetHighlighter.VALUE_SEPARATOR + value;
-                    }
-                    if (withSnippets && field.name().equals(context.snippetField())) {
-                        // The highlighter joins the values of a multi-valued field the same way.
-                        snippetSources[i] = snippetSources[i] == null ? value
-                                : snippetSources[i] + SnippetHighlighter.VALUE_SEPARATOR + value;
-                    }
-                    if (withFields && returned.contains(field.name())) {
-                        doc.addFields(StoredField.newBuilder().setName(field.name()).setValue(value));
-                    }
-                }
-            }
-            fetched.add(doc);
-        }
-        if (withSnippets) {
-            // Only the documents found: the highlighter wants real doc ids.
-            int[] positions = java.util.stream.IntStream.range(0, docs.length).filter(i -> docs[i] >= 0).toArray();
-            int[] found = new int[positions.length];
-            String[] sources = new String[positions.length];
-            for (int j = 0; j < positions.length; j++) {
-                found[j] = docs[positions[j]];
-                sources[j] = snippetSources[positions[j]];
-            }
-            String[] snippetTexts = found.length == 0 ? new String[0]
-                    : new SnippetHighlighter(highlighterSettings, found, sources)
-                            .highlightFields(new String[] {context.snippetField()}, query, found, new int[] {1})
-                            .get(context.snippetField());
-            for (int j = 0; j < positions.length; j++) {
-                if (snippetTexts[j] != null) {
-                    // Passages run from one sentence's start to the next's, so edges can be blank.
-                    fetched.get(positions[j]).setSnippet(snippetTexts[j].strip());
-                }
-            }
-        }
-        if (highlight != null) {
-            highlight(query, docs, highlight, highlightSources, fetched);
-        }
-        return fetched;
-    }
-
-    /** Adds each found document's fragments, field by field in the order asked. */
-    private void highlight(Query query, int[] docs, HighlightSpec spec, Map<String, String[]> sources,
-            List<FetchedDoc.Builder> fetched) throws IOException {
-        int[] positions = java.util.stream.IntStream.range(0, docs.length).filter(i -> docs[i] >= 0).toArray();
-        if (positions.length == 0) {
-            return;
-        }
-        int[] found = new int[positions.length];
-        Map<String, String[]> texts = new HashMap<>();
-        for (Map.Entry<String, String[]> field : sources.entrySet()) {
-            String[] foundTexts = new String[positions.length];
-            for (int j = 0; j < positions.length; j++) {
-                foundTexts[j] = field.getValue()[positions[j]];
-            }
-            texts.put(field.getKey(), foundTexts);
-        }
-        for (int j = 0; j < positions.length; j++) {
-            found[j] = docs[positions[j]];
-        }
-        UnifiedHighlighter.Builder settings = UnifiedHighlighter.builder(sharedSearcher, context.analyzer());
-        Map<String, String[][]> fragments = new FieldHighlighter(settings, spec, found, texts).highlight(query);
-        for (int j = 0; j < positions.length; j++) {
-            FetchedDoc.Builder doc = fetched.get(positions[j]);
-            for (HighlightFieldSpec field : spec.getFieldsList()) {
-                String[][] perDoc = fragments.get(field.getField());
-                String[] ofDoc = perDoc == null ? null : perDoc[j];
-                if (ofDoc != null && ofDoc.length > 0) {
-                    doc.addHighlight(HighlightedField.newBuilder().setField(field.getField())
-                            .addAllFragments(java.util.Arrays.asList(ofDoc)));
-                }
-            }
-        }
+        return fetcher.fetch(query, docs, snippets, storedFields, fields, highlight);
     }
 
     @Override

@@ -123,7 +123,8 @@ public final class AggregationMerger {
         List<Bucket> top = new ArrayList<>(Math.min(terms.size(), entries.size()));
         long inTop = 0;
         for (int i = 0; i < entries.size() && i < terms.size(); i++) {
-            top.add(Bucket.of(entries.get(i).getKey(), entries.get(i).getValue()[0]));
+            Object key = entries.get(i).getKey();
+            top.add(Bucket.of(key instanceof ByteString text ? text.toStringUtf8() : key, entries.get(i).getValue()[0]));
             inTop += entries.get(i).getValue()[0];
         }
         return new AggregationResult.Terms(top, errorBound, counted - inTop);
@@ -153,12 +154,7 @@ public final class AggregationMerger {
             List<io.hedgerow.common.wire.proto.AggregationResult> parts) {
         double interval = histogram.interval();
         // By bucket index: the leaves' key is floor(value / interval) * interval, the index times the interval.
-        TreeMap<Long, long[]> counts = new TreeMap<>();
-        for (var part : parts) {
-            for (AggregationBucket bucket : part.getBucketsList()) {
-                counts.computeIfAbsent(Math.round(bucket.getDoubleKey() / interval), k -> new long[1])[0] += bucket.getDocCount();
-            }
-        }
+        TreeMap<Long, long[]> counts = countsBy(parts, bucket -> Math.round(bucket.getDoubleKey() / interval));
         List<Bucket> buckets = new ArrayList<>();
         if (!counts.isEmpty()) {
             long first = counts.firstKey();
@@ -174,12 +170,7 @@ public final class AggregationMerger {
 
     private static AggregationResult.Buckets dateHistogram(String name, Aggregation.DateHistogram dates,
             List<io.hedgerow.common.wire.proto.AggregationResult> parts) {
-        TreeMap<Long, long[]> counts = new TreeMap<>();
-        for (var part : parts) {
-            for (AggregationBucket bucket : part.getBucketsList()) {
-                counts.computeIfAbsent(bucket.getLongKey(), k -> new long[1])[0] += bucket.getDocCount();
-            }
-        }
+        TreeMap<Long, long[]> counts = countsBy(parts, AggregationBucket::getLongKey);
         List<Bucket> buckets = new ArrayList<>();
         if (!counts.isEmpty()) {
             long last = counts.lastKey();
@@ -196,6 +187,18 @@ public final class AggregationMerger {
             }
         }
         return new AggregationResult.Buckets(buckets);
+    }
+
+    /** The parts' counts summed by a bucket's key, in key order. */
+    private static TreeMap<Long, long[]> countsBy(List<io.hedgerow.common.wire.proto.AggregationResult> parts,
+            java.util.function.ToLongFunction<AggregationBucket> key) {
+        TreeMap<Long, long[]> counts = new TreeMap<>();
+        for (var part : parts) {
+            for (AggregationBucket bucket : part.getBucketsList()) {
+                counts.computeIfAbsent(key.applyAsLong(bucket), k -> new long[1])[0] += bucket.getDocCount();
+            }
+        }
+        return counts;
     }
 
     private static AggregationResult.Stats stats(List<io.hedgerow.common.wire.proto.AggregationResult> parts) {
@@ -225,7 +228,8 @@ public final class AggregationMerger {
 
     private static Object key(AggregationBucket bucket) {
         return switch (bucket.getKeyCase()) {
-            case TEXT -> bucket.getText();
+            // As bytes: sorting compares UTF-8 bytes, so a String key would be encoded at each comparison.
+            case TEXT -> bucket.getTextBytes();
             case LONG_KEY -> bucket.getLongKey();
             case DOUBLE_KEY -> bucket.getDoubleKey();
             case KEY_NOT_SET -> throw new IllegalArgumentException("a terms bucket without a key");
@@ -234,8 +238,8 @@ public final class AggregationMerger {
 
     /** Keywords by their UTF-8 bytes, as the leaves order them; numbers by value. */
     static int compareKeys(Object a, Object b) {
-        if (a instanceof String x && b instanceof String y) {
-            return BYTES.compare(ByteString.copyFromUtf8(x), ByteString.copyFromUtf8(y));
+        if (a instanceof ByteString x && b instanceof ByteString y) {
+            return BYTES.compare(x, y);
         }
         if (a instanceof Long x && b instanceof Long y) {
             return Long.compare(x, y);

@@ -9,17 +9,8 @@ import io.hedgerow.api.AggregationResult.Bucket;
 import io.hedgerow.api.Filter;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
-import io.hedgerow.leaf.index.Analyzers;
-import io.hedgerow.leaf.index.DocumentMapper;
-import io.hedgerow.leaf.index.FieldSpec;
-import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.index.IndexOptions;
-import io.hedgerow.leaf.index.IndexProgress;
-import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
-import io.hedgerow.leaf.search.IndexContext;
-import io.hedgerow.leaf.search.PartitionSearcher;
 import java.nio.file.Path;
 import java.time.DayOfWeek;
 import java.time.Instant;
@@ -39,16 +30,11 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.MultiDocValues;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.store.ByteBuffersDirectory;
-import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -76,17 +62,6 @@ class AggregationEquivalenceTest {
 
     @TempDir
     Path dir;
-
-    private static IndexConfig config() {
-        Map<String, FieldSpec> fields = new LinkedHashMap<>();
-        fields.put("title", FieldSpec.text(true, true));
-        fields.put("cat", FieldSpec.keyword(true));
-        fields.put("price", FieldSpec.of(FieldSpec.Type.DOUBLE, true));
-        fields.put("qty", FieldSpec.of(FieldSpec.Type.LONG, true));
-        fields.put("day", FieldSpec.of(FieldSpec.Type.DATE, true));
-        fields.put("flag", FieldSpec.of(FieldSpec.Type.BOOLEAN, true));
-        return new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title"), null);
-    }
 
     private static List<SourceDocument> documents(Random random) {
         List<SourceDocument> docs = new ArrayList<>();
@@ -134,81 +109,59 @@ class AggregationEquivalenceTest {
         List<SourceDocument> docs = documents(random);
         Map<String, SourceDocument> byId = new HashMap<>();
         docs.forEach(doc -> byId.put(doc.id(), doc));
-        IndexConfig config = config();
-        PartitionStore store = new PartitionStore(dir.resolve("index"));
-        new IndexBuilder(IndexOptions.defaults().withPartitions(PARTITIONS), IndexProgress.none())
-                .build(store, "index", config, docs);
-        IndexContext context = IndexContext.of(store, store.readManifest());
-        List<PartitionSearcher> partitions = new ArrayList<>();
-        for (int p = 0; p < PARTITIONS; p++) {
-            partitions.add(PartitionSearcher.open(context, p));
-        }
         int exactTerms = 0;
         int boundedTerms = 0;
         int nonEmpty = 0;
-        try (Directory one = new ByteBuffersDirectory()) {
-            DocumentMapper mapper = new DocumentMapper(config);
-            try (IndexWriter writer = new IndexWriter(one, new IndexWriterConfig(Analyzers.forConfig(config)))) {
-                for (SourceDocument doc : docs) {
-                    writer.addDocument(mapper.toDocument(doc.id(), doc.fields()));
+        try (EquivalenceIndex index = EquivalenceIndex.build(dir, docs, PARTITIONS)) {
+            DirectoryReader reader = index.reader;
+            IndexSearcher reference = index.reference;
+            for (int q = 0; q < REQUESTS; q++) {
+                String text = random.nextInt(3) == 0 ? "*:*" : WORDS[random.nextInt(WORDS.length)];
+                Filter filter = random.nextInt(3) == 0 ? randomFilter(random) : null;
+                Map<String, Aggregation> aggs = new LinkedHashMap<>();
+                for (int a = 1 + random.nextInt(3); a > 0; a--) {
+                    aggs.put("a" + a, randomAggregation(random));
                 }
-            }
-            try (DirectoryReader reader = DirectoryReader.open(one)) {
-                IndexSearcher reference = new IndexSearcher(reader);
-                for (int q = 0; q < REQUESTS; q++) {
-                    String text = random.nextInt(3) == 0 ? "*:*" : WORDS[random.nextInt(WORDS.length)];
-                    Filter filter = random.nextInt(3) == 0 ? randomFilter(random) : null;
-                    Map<String, Aggregation> aggs = new LinkedHashMap<>();
-                    for (int a = 1 + random.nextInt(3); a > 0; a--) {
-                        aggs.put("a" + a, randomAggregation(random));
-                    }
-                    io.hedgerow.api.SearchRequest api = io.hedgerow.api.SearchRequest.builder(text).k(0).filter(filter)
-                            .aggs(aggs).build();
-                    SearchRequest wire = SearchRequest.newBuilder().setQuery(text).setK(1).setTotalHitsThreshold(1)
-                            .mergeFrom(WireShape.of(api)).build();
-                    String what = "seed " + SEED + ", request " + q + ": " + text + " filter " + filter + " aggs " + aggs;
+                io.hedgerow.api.SearchRequest api = io.hedgerow.api.SearchRequest.builder(text).k(0).filter(filter)
+                        .aggs(aggs).build();
+                SearchRequest wire = SearchRequest.newBuilder().setQuery(text).setK(1).setTotalHitsThreshold(1)
+                        .mergeFrom(WireShape.of(api)).build();
+                String what = "seed " + SEED + ", request " + q + ": " + text + " filter " + filter + " aggs " + aggs;
 
-                    SearchResponse[] answers = new SearchResponse[PARTITIONS];
-                    long total = 0;
-                    for (int p = 0; p < PARTITIONS; p++) {
-                        PartitionSearcher partition = partitions.get(p);
-                        answers[p] = partition.search(partition.queryOf(wire), wire, null).build();
-                        total += answers[p].getTotalHits();
-                    }
-                    Map<String, AggregationResult> merged = AggregationMerger.merge(aggs, answers);
+                SearchResponse[] answers = index.searchAll(wire);
+                long total = 0;
+                for (SearchResponse answer : answers) {
+                    total += answer.getTotalHits();
+                }
+                Map<String, AggregationResult> merged = AggregationMerger.merge(aggs, answers);
 
-                    Query query = partitions.get(0).queryOf(wire);
-                    List<SourceDocument> matching = matching(reference, reader, query, byId);
-                    assertThat(total).as(what + ": every match counted, whatever the threshold").isEqualTo(matching.size());
-                    if (!matching.isEmpty()) {
-                        nonEmpty++;
-                    }
-                    assertThat(merged.keySet()).as(what).containsExactlyElementsOf(aggs.keySet());
-                    for (Map.Entry<String, Aggregation> agg : aggs.entrySet()) {
-                        String at = what + " / " + agg.getKey();
-                        AggregationResult result = merged.get(agg.getKey());
-                        switch (agg.getValue()) {
-                            case Aggregation.Terms terms -> {
-                                if (checkTerms(terms, (AggregationResult.Terms) result, matching, at)) {
-                                    exactTerms++;
-                                } else {
-                                    boundedTerms++;
-                                }
+                Query query = index.partitions.get(0).queryOf(wire);
+                List<SourceDocument> matching = matching(reference, reader, query, byId);
+                assertThat(total).as(what + ": every match counted, whatever the threshold").isEqualTo(matching.size());
+                if (!matching.isEmpty()) {
+                    nonEmpty++;
+                }
+                assertThat(merged.keySet()).as(what).containsExactlyElementsOf(aggs.keySet());
+                for (Map.Entry<String, Aggregation> agg : aggs.entrySet()) {
+                    String at = what + " / " + agg.getKey();
+                    AggregationResult result = merged.get(agg.getKey());
+                    switch (agg.getValue()) {
+                        case Aggregation.Terms terms -> {
+                            if (checkTerms(terms, (AggregationResult.Terms) result, matching, at)) {
+                                exactTerms++;
+                            } else {
+                                boundedTerms++;
                             }
-                            case Aggregation.Range range -> assertThat(((AggregationResult.Buckets) result).buckets())
-                                    .as(at).isEqualTo(expectedRanges(range, matching));
-                            case Aggregation.Histogram histogram -> assertThat(((AggregationResult.Buckets) result).buckets())
-                                    .as(at).isEqualTo(expectedHistogram(histogram, matching));
-                            case Aggregation.DateHistogram dates -> assertThat(described(((AggregationResult.Buckets) result)
-                                    .buckets())).as(at).isEqualTo(expectedDates(dates, matching));
-                            case Aggregation.Stats stats -> checkStats(stats, (AggregationResult.Stats) result, matching, at);
                         }
+                        case Aggregation.Range range -> assertThat(((AggregationResult.Buckets) result).buckets())
+                                .as(at).isEqualTo(expectedRanges(range, matching));
+                        case Aggregation.Histogram histogram -> assertThat(((AggregationResult.Buckets) result).buckets())
+                                .as(at).isEqualTo(expectedHistogram(histogram, matching));
+                        case Aggregation.DateHistogram dates -> assertThat(described(((AggregationResult.Buckets) result)
+                                .buckets())).as(at).isEqualTo(expectedDates(dates, matching));
+                        case Aggregation.Stats stats -> checkStats(stats, (AggregationResult.Stats) result, matching, at);
                     }
                 }
-            }
-        } finally {
-            for (PartitionSearcher partition : partitions) {
-                partition.close();
             }
         }
         System.out.println("terms compared exactly: " + exactTerms + ", against the error bound: " + boundedTerms);

@@ -6,17 +6,8 @@ import io.hedgerow.api.Filter;
 import io.hedgerow.api.SortField;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
-import io.hedgerow.leaf.index.Analyzers;
-import io.hedgerow.leaf.index.DocumentMapper;
-import io.hedgerow.leaf.index.FieldSpec;
-import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.index.IndexOptions;
-import io.hedgerow.leaf.index.IndexProgress;
-import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
-import io.hedgerow.leaf.search.IndexContext;
-import io.hedgerow.leaf.search.PartitionSearcher;
 import io.hedgerow.leaf.search.SearchShape;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -34,8 +23,6 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopFieldDocs;
-import org.apache.lucene.store.ByteBuffersDirectory;
-import org.apache.lucene.store.Directory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,17 +46,6 @@ class SortedPagingEquivalenceTest {
 
     @TempDir
     Path dir;
-
-    private static IndexConfig config() {
-        Map<String, FieldSpec> fields = new LinkedHashMap<>();
-        fields.put("title", FieldSpec.text(true, true));
-        fields.put("cat", FieldSpec.keyword(true));
-        fields.put("price", FieldSpec.of(FieldSpec.Type.DOUBLE, true));
-        fields.put("qty", FieldSpec.of(FieldSpec.Type.LONG, true));
-        fields.put("day", FieldSpec.of(FieldSpec.Type.DATE, true));
-        fields.put("flag", FieldSpec.of(FieldSpec.Type.BOOLEAN, true));
-        return new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title"), null);
-    }
 
     private static List<SourceDocument> documents(Random random) {
         List<SourceDocument> docs = new ArrayList<>();
@@ -110,69 +86,48 @@ class SortedPagingEquivalenceTest {
         System.out.println("SortedPagingEquivalenceTest seed: " + SEED);
         Random random = new Random(SEED);
         List<SourceDocument> docs = documents(random);
-        IndexConfig config = config();
+        try (EquivalenceIndex index = EquivalenceIndex.build(dir, docs, PARTITIONS)) {
+            DirectoryReader reader = index.reader;
+            IndexSearcher reference = index.reference;
+            SearchShape shape = new SearchShape(index.config);
+            int nonEmptyPages = 0;
+            for (int q = 0; q < QUERIES; q++) {
+                String what = "seed " + SEED + ", query " + q;
+                String text = random.nextInt(3) == 0 ? "*:*" : WORDS[random.nextInt(WORDS.length)]
+                        + (random.nextBoolean() ? " " + WORDS[random.nextInt(WORDS.length)] : "");
+                Filter filter = random.nextInt(4) == 0 ? null : randomFilter(random, 2);
+                List<SortField> sort = randomSort(random);
+                int k = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(20);
+                int from = random.nextInt(3) == 0 ? 0 : random.nextInt(40);
+                SearchRequest wire = wire(text, filter, sort, null, from + k);
+                Query query = index.partitions.get(0).queryOf(wire);
+                Sort luceneSort = shape.sort(wire);
 
-        PartitionStore store = new PartitionStore(dir.resolve("index"));
-        new IndexBuilder(IndexOptions.defaults().withPartitions(PARTITIONS), IndexProgress.none())
-                .build(store, "index", config, docs);
-        IndexContext context = IndexContext.of(store, store.readManifest());
-        List<PartitionSearcher> partitions = new ArrayList<>();
-        for (int p = 0; p < PARTITIONS; p++) {
-            partitions.add(PartitionSearcher.open(context, p));
-        }
-        try (Directory one = new ByteBuffersDirectory()) {
-            DocumentMapper mapper = new DocumentMapper(config);
-            try (IndexWriter writer = new IndexWriter(one, new IndexWriterConfig(Analyzers.forConfig(config)))) {
-                for (SourceDocument doc : docs) {
-                    writer.addDocument(mapper.toDocument(doc.id(), doc.fields()));
+                // Page by from.
+                SearchResponse[] answers = index.searchAll(wire);
+                List<HitMerger.MergedHit> merged = HitMerger.merge(answers, from, k, sort);
+                TopFieldDocs expected = reference.search(query,
+                        new TopFieldCollectorManager(luceneSort, Math.max(1, from + k), null, Integer.MAX_VALUE));
+                assertThat(ids(merged)).as(what + " " + wire).isEqualTo(ids(expected.scoreDocs, from, k, reader));
+                assertThat(total(answers)).as(what + " total").isEqualTo(expected.totalHits.value());
+                if (!merged.isEmpty()) {
+                    nonEmptyPages++;
+                }
+
+                // The next page by search_after: the last hit's sort values, as a client sends them back.
+                if (!merged.isEmpty() && k > 0) {
+                    List<Object> after = HitMerger.sortValues(merged.get(merged.size() - 1).hit());
+                    io.hedgerow.api.SearchRequest api = io.hedgerow.api.SearchRequest.builder(text).k(k).sort(sort)
+                            .filter(filter).searchAfter(after).build();
+                    SearchRequest next = wire(text, filter, sort, api, k);
+                    List<HitMerger.MergedHit> page = HitMerger.merge(index.searchAll(next), 0, k, sort);
+                    FieldDoc last = (FieldDoc) expected.scoreDocs[from + merged.size() - 1];
+                    TopFieldDocs expectedPage = reference.search(query,
+                            new TopFieldCollectorManager(luceneSort, k, last, Integer.MAX_VALUE));
+                    assertThat(ids(page)).as(what + " search_after " + after).isEqualTo(ids(expectedPage.scoreDocs, 0, k, reader));
                 }
             }
-            try (DirectoryReader reader = DirectoryReader.open(one)) {
-                IndexSearcher reference = new IndexSearcher(reader);
-                SearchShape shape = new SearchShape(config);
-                int nonEmptyPages = 0;
-                for (int q = 0; q < QUERIES; q++) {
-                    String what = "seed " + SEED + ", query " + q;
-                    String text = random.nextInt(3) == 0 ? "*:*" : WORDS[random.nextInt(WORDS.length)]
-                            + (random.nextBoolean() ? " " + WORDS[random.nextInt(WORDS.length)] : "");
-                    Filter filter = random.nextInt(4) == 0 ? null : randomFilter(random, 2);
-                    List<SortField> sort = randomSort(random);
-                    int k = random.nextInt(6) == 0 ? 0 : 1 + random.nextInt(20);
-                    int from = random.nextInt(3) == 0 ? 0 : random.nextInt(40);
-                    SearchRequest wire = wire(text, filter, sort, null, from + k);
-                    Query query = partitions.get(0).queryOf(wire);
-                    Sort luceneSort = shape.sort(wire);
-
-                    // Page by from.
-                    SearchResponse[] answers = searchAll(partitions, wire);
-                    List<HitMerger.MergedHit> merged = HitMerger.merge(answers, from, k, sort);
-                    TopFieldDocs expected = reference.search(query,
-                            new TopFieldCollectorManager(luceneSort, Math.max(1, from + k), null, Integer.MAX_VALUE));
-                    assertThat(ids(merged)).as(what + " " + wire).isEqualTo(ids(expected.scoreDocs, from, k, reader));
-                    assertThat(total(answers)).as(what + " total").isEqualTo(expected.totalHits.value());
-                    if (!merged.isEmpty()) {
-                        nonEmptyPages++;
-                    }
-
-                    // The next page by search_after: the last hit's sort values, as a client sends them back.
-                    if (!merged.isEmpty() && k > 0) {
-                        List<Object> after = HitMerger.sortValues(merged.get(merged.size() - 1).hit());
-                        io.hedgerow.api.SearchRequest api = io.hedgerow.api.SearchRequest.builder(text).k(k).sort(sort)
-                                .filter(filter).searchAfter(after).build();
-                        SearchRequest next = wire(text, filter, sort, api, k);
-                        List<HitMerger.MergedHit> page = HitMerger.merge(searchAll(partitions, next), 0, k, sort);
-                        FieldDoc last = (FieldDoc) expected.scoreDocs[from + merged.size() - 1];
-                        TopFieldDocs expectedPage = reference.search(query,
-                                new TopFieldCollectorManager(luceneSort, k, last, Integer.MAX_VALUE));
-                        assertThat(ids(page)).as(what + " search_after " + after).isEqualTo(ids(expectedPage.scoreDocs, 0, k, reader));
-                    }
-                }
-                assertThat(nonEmptyPages).as("queries that found something").isGreaterThan(QUERIES / 2);
-            }
-        } finally {
-            for (PartitionSearcher partition : partitions) {
-                partition.close();
-            }
+            assertThat(nonEmptyPages).as("queries that found something").isGreaterThan(QUERIES / 2);
         }
     }
 
@@ -182,15 +137,6 @@ class SortedPagingEquivalenceTest {
                 : io.hedgerow.api.SearchRequest.builder(text).k(0).sort(sort).filter(filter).build();
         return SearchRequest.newBuilder().setQuery(text).setK(Math.max(1, window)).setTotalHitsThreshold(Integer.MAX_VALUE)
                 .mergeFrom(WireShape.of(request)).build();
-    }
-
-    private static SearchResponse[] searchAll(List<PartitionSearcher> partitions, SearchRequest wire) throws Exception {
-        SearchResponse[] answers = new SearchResponse[partitions.size()];
-        for (int p = 0; p < partitions.size(); p++) {
-            PartitionSearcher partition = partitions.get(p);
-            answers[p] = partition.search(partition.queryOf(wire), wire, null).build();
-        }
-        return answers;
     }
 
     private static long total(SearchResponse[] answers) {

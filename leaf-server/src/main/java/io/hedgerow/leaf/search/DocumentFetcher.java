@@ -1,0 +1,191 @@
+package io.hedgerow.leaf.search;
+
+import io.hedgerow.common.wire.proto.FetchedDoc;
+import io.hedgerow.common.wire.proto.HighlightFieldSpec;
+import io.hedgerow.common.wire.proto.HighlightSpec;
+import io.hedgerow.common.wire.proto.HighlightedField;
+import io.hedgerow.common.wire.proto.StoredField;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.document.DocumentStoredFieldVisitor;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.uhighlight.LengthGoalBreakIterator;
+import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
+
+/**
+ * A partition's fetch phase: for the few hits that made the merged top k, their returned stored
+ * fields, a snippet and the asked highlights, from one stored-fields read per document.
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe: its state is set once; each fetch builds its
+ * own highlighters. The caller holds the reader open (see {@link PartitionSearcher#tryAcquire()}).
+ */
+final class DocumentFetcher {
+    /** Aim for snippets of about this many characters: a sentence or two. */
+    private static final int SNIPPET_LENGTH_GOAL = 160;
+
+    private final int partition;
+    private final IndexContext context;
+    private final IndexReader reader;
+    private final IndexSearcher searcher;
+    /** How snippets are made; each fetch builds its own highlighter from it. Null: no snippet field. */
+    private final UnifiedHighlighter.Builder highlighterSettings;
+
+    DocumentFetcher(int partition, IndexContext context, IndexSearcher searcher) {
+        this.partition = partition;
+        this.context = context;
+        this.reader = searcher.getIndexReader();
+        this.searcher = searcher;
+        this.highlighterSettings = context.snippetField() == null ? null
+                : UnifiedHighlighter.builder(searcher, context.analyzer())
+                        .withBreakIterator(() -> LengthGoalBreakIterator.createClosestToLength(
+                                new SentenceEndBreakIterator(), SNIPPET_LENGTH_GOAL, 0.5f))
+                        .withFormatter(new HtmlSnippetFormatter(" … "));
+    }
+
+    /** See {@link PartitionSearcher#fetch(Query, int[], boolean, boolean, Collection, HighlightSpec)}. */
+    List<FetchedDoc.Builder> fetch(Query query, int[] docs, boolean snippets, boolean storedFields,
+            Collection<String> fields, HighlightSpec highlight) throws IOException {
+        for (int doc : docs) {
+            if (doc < -1 || doc >= reader.maxDoc()) {
+                throw new IllegalArgumentException("doc: " + doc + " (expected: 0.." + (reader.maxDoc() - 1)
+                        + " in partition " + partition + ", or -1)");
+            }
+        }
+        String[] ids = IdLookup.idsOf(reader, partition, docs);
+        boolean withSnippets = snippets && highlighterSettings != null;
+        Set<String> returned = context.returnedFields();
+        if (fields != null) {
+            // Only the asked fields that the index returns: a stored-only field (a long body kept
+            // for snippets) stays as private as without a list.
+            returned = new HashSet<>(fields);
+            returned.retainAll(context.returnedFields());
+        }
+        boolean withFields = storedFields && !returned.isEmpty();
+        Set<String> toLoad = new HashSet<>();
+        if (withFields) {
+            toLoad.addAll(returned);
+        }
+        if (withSnippets) {
+            toLoad.add(context.snippetField());
+        }
+        Map<String, String[]> highlightSources = null;
+        if (highlight != null) {
+            highlightSources = new HashMap<>();
+            for (HighlightFieldSpec field : highlight.getFieldsList()) {
+                highlightSources.put(field.getField(), new String[docs.length]);
+                toLoad.add(field.getField());
+            }
+        }
+        // One stored-fields read per document, for the fields it returns, its snippet's and its highlights' text.
+        StoredFields stored = reader.storedFields();
+        String[] snippetSources = withSnippets ? new String[docs.length] : null;
+        List<FetchedDoc.Builder> fetched = new ArrayList<>(docs.length);
+        for (int i = 0; i < docs.length; i++) {
+            FetchedDoc.Builder doc = FetchedDoc.newBuilder().setPartition(partition).setDoc(docs[i]);
+            if (docs[i] < 0) {
+                fetched.add(doc);
+                continue;
+            }
+            doc.setId(ids[i]);
+            if (!toLoad.isEmpty()) {
+                DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(toLoad);
+                stored.document(docs[i], visitor);
+                for (IndexableField field : visitor.getDocument().getFields()) {
+                    String value = field.stringValue();
+                    if (value == null) {
+                        continue;
+                    }
+                    String[] highlightSource = highlightSources == null ? null : highlightSources.get(field.name());
+                    if (highlightSource != null) {
+                        highlightSource[i] = joined(highlightSource[i], value);
+                    }
+                    if (withSnippets && field.name().equals(context.snippetField())) {
+                        snippetSources[i] = joined(snippetSources[i], value);
+                    }
+                    if (withFields && returned.contains(field.name())) {
+                        doc.addFields(StoredField.newBuilder().setName(field.name()).setValue(value));
+                    }
+                }
+            }
+            fetched.add(doc);
+        }
+        if (withSnippets || highlight != null) {
+            // Only the documents found: the highlighters want real doc ids.
+            int[] positions = java.util.stream.IntStream.range(0, docs.length).filter(i -> docs[i] >= 0).toArray();
+            if (positions.length > 0) {
+                int[] found = new int[positions.length];
+                for (int j = 0; j < positions.length; j++) {
+                    found[j] = docs[positions[j]];
+                }
+                if (withSnippets) {
+                    snippets(query, positions, found, snippetSources, fetched);
+                }
+                if (highlight != null) {
+                    highlight(query, positions, found, highlight, highlightSources, fetched);
+                }
+            }
+        }
+        return fetched;
+    }
+
+    /** The values of a multi-valued field joined as the highlighter joins them. */
+    private static String joined(String before, String value) {
+        return before == null ? value : before + SnippetHighlighter.VALUE_SEPARATOR + value;
+    }
+
+    /** Each text at {@code positions}, in their order. */
+    private static String[] at(int[] positions, String[] texts) {
+        String[] picked = new String[positions.length];
+        for (int j = 0; j < positions.length; j++) {
+            picked[j] = texts[positions[j]];
+        }
+        return picked;
+    }
+
+    /** Sets the snippet of each found document: {@code found[j]} is the document at {@code positions[j]}. */
+    private void snippets(Query query, int[] positions, int[] found, String[] sources, List<FetchedDoc.Builder> fetched)
+            throws IOException {
+        String[] snippetTexts = new SnippetHighlighter(highlighterSettings, found, Map.of(context.snippetField(), at(positions, sources)))
+                .highlightFields(new String[] {context.snippetField()}, query, found, new int[] {1})
+                .get(context.snippetField());
+        for (int j = 0; j < positions.length; j++) {
+            if (snippetTexts[j] != null) {
+                // Passages run from one sentence's start to the next's, so edges can be blank.
+                fetched.get(positions[j]).setSnippet(snippetTexts[j].strip());
+            }
+        }
+    }
+
+    /** Adds each found document's fragments, field by field in the order asked. */
+    private void highlight(Query query, int[] positions, int[] found, HighlightSpec spec, Map<String, String[]> sources,
+            List<FetchedDoc.Builder> fetched) throws IOException {
+        Map<String, String[]> texts = new HashMap<>();
+        for (Map.Entry<String, String[]> field : sources.entrySet()) {
+            texts.put(field.getKey(), at(positions, field.getValue()));
+        }
+        UnifiedHighlighter.Builder settings = UnifiedHighlighter.builder(searcher, context.analyzer());
+        Map<String, String[][]> fragments = new FieldHighlighter(settings, spec, found, texts).highlight(query);
+        for (int j = 0; j < positions.length; j++) {
+            FetchedDoc.Builder doc = fetched.get(positions[j]);
+            for (HighlightFieldSpec field : spec.getFieldsList()) {
+                String[][] perDoc = fragments.get(field.getField());
+                String[] ofDoc = perDoc == null ? null : perDoc[j];
+                if (ofDoc != null && ofDoc.length > 0) {
+                    doc.addHighlight(HighlightedField.newBuilder().setField(field.getField())
+                            .addAllFragments(Arrays.asList(ofDoc)));
+                }
+            }
+        }
+    }
+}
