@@ -78,10 +78,11 @@ final class ClassQueues<T> {
     /** By class, then sub-queue. */
     @SuppressWarnings("unchecked")
     private final ArrayDeque<Entry<T>>[][] queues = new ArrayDeque[SchedulingConfig.CLASSES][SUBQUEUES];
-    /** Searches waiting (a task of several counts for each), in all classes and sub-queues. */
+    /**
+     * Searches waiting (a task of several counts for each), in all classes and sub-queues; every
+     * entry carries at least one, so it is 0 exactly when no entry waits.
+     */
     private int size;
-    /** Entries waiting, whatever searches each carries: what {@link #poll} looks through. */
-    private int entries;
     /** By class: searches waiting as fresh work, both pools (what the depth bounds). */
     private final int[] freshSearches = new int[SchedulingConfig.CLASSES];
     /** Per pool: dequeues in a row that took a higher class while a lower one waited. */
@@ -135,7 +136,6 @@ final class ClassQueues<T> {
     }
 
     private void added(int cls, boolean fresh, int searches) {
-        entries++;
         size += searches;
         if (fresh) {
             freshSearches[cls] += searches;
@@ -143,7 +143,6 @@ final class ClassQueues<T> {
     }
 
     private void taken(int cls, int sub, Entry<T> entry) {
-        entries--;
         size -= entry.searches();
         if (sub == FRESH || sub == FRESH_EXPENSIVE) {
             freshSearches[cls] -= entry.searches();
@@ -210,7 +209,7 @@ final class ClassQueues<T> {
     T poll(List<T> expired, boolean lane) {
         long nowNanos = ticker.nanoTime();
         int pool = lane ? LANE_POOL : CHEAP_POOL;
-        while (entries > 0) {
+        while (size > 0) {
             int top = highestEligible(0, nowNanos, lane);
             if (top < 0) {
                 return null;
@@ -244,7 +243,7 @@ final class ClassQueues<T> {
 
     /** The highest class with work of the pool waiting (0 the highest), or -1 when none waits. */
     int highestWaiting(boolean lane) {
-        return entries == 0 ? -1 : highestEligible(0, ticker.nanoTime(), lane);
+        return size == 0 ? -1 : highestEligible(0, ticker.nanoTime(), lane);
     }
 
     /** Searches waiting (tasks and continuations; a task of several parts counts for each), all classes and pools. */

@@ -260,8 +260,7 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         if (!leaf.scheduler().trySubmit(parts, together.size())) {
             for (SearchTask task : together) {
                 if (task.refuse()) { // false: a cancel answered it first
-                    ctx.write(task.busy(), ctx.voidPromise());
-                    wroteInThisRead = true;
+                    unserved(ctx, task.busy());
                 }
             }
         }

@@ -349,7 +349,8 @@ final class SearchScheduler implements AutoCloseable {
     }
 
     /**
-     * Tasks and continuations waiting in {@code priority}'s class, read under the lock: for the
+     * Searches waiting in {@code priority}'s class (tasks and continuations; a {@link SearchParts}
+     * counts for each of its parts), read under the lock: for the
      * leaf's {@code /metrics}, once a scrape, never on the answer path.
      */
     int queued(int priority) {

@@ -2,8 +2,6 @@ package io.hedgerow.leaf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hedgerow.common.wire.proto.AssignAck;
-import io.hedgerow.common.wire.proto.AssignPartitions;
 import io.hedgerow.common.wire.proto.Cancel;
 import io.hedgerow.common.wire.proto.FaultKind;
 import io.hedgerow.common.wire.proto.Frame;
@@ -14,10 +12,6 @@ import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.index.IndexBuilder;
-import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.index.IndexOptions;
-import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
 import java.io.IOException;
@@ -48,8 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
 class LeafSearchPartsTest {
     private static final String INDEX = "parts";
     private static final int PARTITIONS = 4;
-    /** Only a leaf that never answers reaches it. */
-    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
     /** Long enough that nothing in a test outlasts it: the hold ends when the test clears it. */
     private static final Duration HOLD = Duration.ofSeconds(50);
 
@@ -73,9 +65,7 @@ class LeafSearchPartsTest {
                     + " and the " + words[(i * 5 + 1) % words.length] + ".");
             docs.add(new SourceDocument("doc-" + i, fields, i + 1));
         }
-        store = new PartitionStore(indexParent.resolve(INDEX));
-        new IndexBuilder(IndexOptions.defaults().withPartitions(PARTITIONS), IndexProgress.none())
-                .build(store, INDEX, IndexConfig.defaults(), docs);
+        store = TestLeaves.build(indexParent.resolve(INDEX), INDEX, PARTITIONS, docs);
     }
 
     @AfterEach
@@ -141,17 +131,7 @@ class LeafSearchPartsTest {
 
         // The hold ends: the filler answers, then the parts' task runs the two parts left.
         injectDelay(root, Duration.ZERO);
-        Map<Long, SearchResponse> answers = new HashMap<>();
-        boolean acked = false;
-        while (answers.size() < 3 || !acked) {
-            Frame frame = root.receive();
-            if (frame.getBodyCase() == Frame.BodyCase.INJECT_ACK) {
-                acked = true;
-            } else {
-                assertThat(frame.getBodyCase()).isEqualTo(Frame.BodyCase.RESULT);
-                assertThat(answers.put(frame.getResult().getRequestId(), frame.getResult())).as("one answer each").isNull();
-            }
-        }
+        Map<Long, SearchResponse> answers = receiveResultsAndInjectAck(root, 3);
         assertThat(answers.keySet()).containsExactlyInAnyOrder(filler.getRequestId(), first.getRequestId(),
                 last.getRequestId());
         assertThat(answers.get(first.getRequestId()).getStatus()).isEqualTo(Status.OK);
@@ -207,16 +187,7 @@ class LeafSearchPartsTest {
         root.send(parts(parts));
 
         injectDelay(root, Duration.ZERO);
-        Map<Long, SearchResponse> answers = new HashMap<>();
-        boolean acked = false;
-        while (answers.size() < 3 || !acked) {
-            Frame frame = root.receive();
-            if (frame.getBodyCase() == Frame.BodyCase.INJECT_ACK) {
-                acked = true;
-            } else {
-                assertThat(answers.put(frame.getResult().getRequestId(), frame.getResult())).isNull();
-            }
-        }
+        Map<Long, SearchResponse> answers = receiveResultsAndInjectAck(root, 3);
 
         assertThat(answers.get(filler.getRequestId()).getStatus()).isEqualTo(Status.OK);
         for (SearchRequest part : parts) {
@@ -247,26 +218,14 @@ class LeafSearchPartsTest {
                 parts.stream().map(SearchRequest::getRequestId).toList());
         assertThat(refused.values()).allSatisfy(answer -> assertThat(answer.getStatus()).isEqualTo(Status.BUSY));
         injectDelay(root, Duration.ZERO); // the hold ends; the two queued alone answer
-        Map<Long, SearchResponse> rest = new HashMap<>();
-        boolean acked = false;
-        while (rest.size() < 2 || !acked) {
-            Frame frame = root.receive();
-            if (frame.getBodyCase() == Frame.BodyCase.INJECT_ACK) {
-                acked = true;
-            } else {
-                assertThat(rest.put(frame.getResult().getRequestId(), frame.getResult())).isNull();
-            }
-        }
+        Map<Long, SearchResponse> rest = receiveResultsAndInjectAck(root, 2);
         assertThat(rest.keySet()).containsExactlyInAnyOrder(running.getRequestId(), queued.getRequestId());
     }
 
     @Test
     void theLeafSaysItTakesSeveralPartitionsInOneFrame() throws IOException {
         LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1));
-        Socket socket = new Socket("127.0.0.1", leaf.port());
-        sockets.add(socket);
-        socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
-        assertThat(FrameSocket.over(socket).hello(FrameSocket.ROOT_ID).getTakesSearchParts()).isTrue();
+        assertThat(TestLeaves.open(leaf, sockets).hello(FrameSocket.ROOT_ID).getTakesSearchParts()).isTrue();
     }
 
     // ------------------------------------------------------------------ helpers
@@ -279,17 +238,7 @@ class LeafSearchPartsTest {
 
     /** A root's connection with every partition assigned. */
     private FrameSocket connect(LeafServer leaf) throws IOException {
-        Socket socket = new Socket("127.0.0.1", leaf.port());
-        sockets.add(socket);
-        socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
-        socket.setTcpNoDelay(true);
-        FrameSocket root = FrameSocket.over(socket);
-        assertThat(root.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
-        root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(nextRequestId++)
-                .setIndexName(INDEX).addAllPartitions(IntStream.range(0, PARTITIONS).boxed().toList())).build());
-        AssignAck ack = root.receive().getAssignAck();
-        assertThat(ack.getError()).isEmpty();
-        return root;
+        return TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
     }
 
     private SearchRequest request(int partition) {
@@ -308,6 +257,25 @@ class LeafSearchPartsTest {
             Frame frame = root.receive();
             assertThat(frame.getBodyCase()).isEqualTo(Frame.BodyCase.RESULT);
             assertThat(answers.put(frame.getResult().getRequestId(), frame.getResult())).as("one answer each").isNull();
+        }
+        return answers;
+    }
+
+    /**
+     * As {@link #receiveResults}, and the ack of an injected fault among them (a delay's clear,
+     * sent while answers may still be on their way).
+     */
+    private static Map<Long, SearchResponse> receiveResultsAndInjectAck(FrameSocket root, int count) throws IOException {
+        Map<Long, SearchResponse> answers = new HashMap<>();
+        boolean acked = false;
+        while (answers.size() < count || !acked) {
+            Frame frame = root.receive();
+            if (frame.getBodyCase() == Frame.BodyCase.INJECT_ACK) {
+                acked = true;
+            } else {
+                assertThat(frame.getBodyCase()).isEqualTo(Frame.BodyCase.RESULT);
+                assertThat(answers.put(frame.getResult().getRequestId(), frame.getResult())).as("one answer each").isNull();
+            }
         }
         return answers;
     }

@@ -101,24 +101,6 @@ public record ClusterConfig(
         }
     }
 
-    /** Plaintext links to the leaves: as the canonical constructor without {@code tlsTrust}. */
-    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
-            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
-            IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
-            AdaptationSettings adaptation, PlacementSettings placement) {
-        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
-                index, batchAdmission, clusterSecret, adaptation, placement, null, false);
-    }
-
-    /** Leaf batching off: as the canonical constructor without {@code leafBatching}. */
-    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
-            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
-            IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
-            AdaptationSettings adaptation, PlacementSettings placement, Path tlsTrust) {
-        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
-                index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, false);
-    }
-
     /**
      * Defaults: 1 s default timeout, 60 s maximum, an event loop per core, {@link
      * HedgeSettings#defaults()}, {@link TailSettings#defaults()}.

@@ -35,6 +35,6 @@ final class SimRootConfig {
         return new ClusterConfig("sim", IntStream.range(0, config.leaves).mapToObj(i -> "leaf" + i + ":7000").toList(),
                 config.partitions, config.replicas, timeout, timeout, 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, hedge, tail,
                 null, BatchAdmissionSettings.defaults(), null, config.adaptation, // every simulated search is
-                config.placement); // interactive: admission never holds one back
+                config.placement, null, false); // interactive: admission never holds one back
     }
 }

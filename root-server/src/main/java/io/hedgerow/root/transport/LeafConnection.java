@@ -368,6 +368,7 @@ public final class LeafConnection {
 
     /** Pings {@code watched} when it is quiet and closes it when it stays silent ({@link LinkLiveness}). */
     private void watchLiveness(Channel watched) {
+        AnswerHandler answers = watched.pipeline().get(AnswerHandler.class);
         liveness = new LinkLiveness(LinkLiveness.PING_AFTER, LinkLiveness.SILENT_AFTER, ticker.nanoTime());
         long every = LinkLiveness.PING_AFTER.toNanos() / 2;
         livenessChecks = loop.scheduleAtFixedRate(() -> {
@@ -375,15 +376,17 @@ public final class LeafConnection {
                 return; // closed meanwhile: onClosed cancels this
             }
             long now = ticker.nanoTime();
+            if (answers.heardSinceCheck) {
+                // Dated to this check, not to the frame: the silence is read at most one check short.
+                answers.heardSinceCheck = false;
+                liveness.heard(now);
+            }
             switch (liveness.check(now)) {
                 case PING -> watched.writeAndFlush(Frame.newBuilder().setPing(Ping.newBuilder().setSentNanos(now)).build(),
                         watched.voidPromise());
                 case SILENT -> {
-                    AnswerHandler answers = watched.pipeline().get(AnswerHandler.class);
-                    if (answers != null) {
-                        answers.closeReason = "no frame from leaf for " + liveness.silence(now).toMillis()
-                                + " ms, pings unanswered (a cut link or a stopped process)";
-                    }
+                    answers.closeReason = "no frame from leaf for " + liveness.silence(now).toMillis()
+                            + " ms, pings unanswered (a cut link or a stopped process)";
                     watched.close();
                 }
                 case QUIET -> {
@@ -439,12 +442,15 @@ public final class LeafConnection {
 
     private final class AnswerHandler extends SimpleChannelInboundHandler<Frame> {
         private String closeReason = "connection closed by leaf";
+        /**
+         * A frame came since the last liveness check: a flag, not a time, so that no answer pays a
+         * clock read for liveness (the check dates it).
+         */
+        private boolean heardSinceCheck;
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
-            if (liveness != null && ctx.channel() == channel) {
-                liveness.heard(ticker.nanoTime());
-            }
+            heardSinceCheck = true;
             switch (frame.getBodyCase()) {
                 case PONG -> {
                     // heard: that is all a pong says

@@ -48,7 +48,10 @@ final class LinkLiveness {
         this.pingedNanos = nowNanos;
     }
 
-    /** A frame of any kind came from the leaf. */
+    /**
+     * A frame of any kind came from the leaf, at or before {@code nowNanos} (a connection notes
+     * frames as they come and tells at its next check, so that no frame pays a clock read).
+     */
     void heard(long nowNanos) {
         heardNanos = nowNanos;
     }
