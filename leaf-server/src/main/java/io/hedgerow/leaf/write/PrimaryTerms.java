@@ -2,10 +2,8 @@ package io.hedgerow.leaf.write;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.zip.CRC32C;
@@ -75,17 +73,9 @@ final class PrimaryTerms {
 
     private void write(Path dir, long term) throws IOException {
         LiveCopies.createDirectories(dir, files);
-        Path file = dir.resolve(FILE);
-        Path tmp = dir.resolve(FILE + ".tmp");
         ByteBuffer buffer = ByteBuffer.allocate(BYTES).putInt(MAGIC).putLong(term);
         buffer.putInt(checksum(buffer.array()));
-        try (FileChannel channel = files.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            WalRecords.writeFully(channel, buffer.flip(), 0);
-            channel.force(false);
-        }
-        files.move(tmp, file);
-        files.syncDirectory(dir);
+        files.replaceDurably(dir.resolve(FILE), buffer.flip());
     }
 
     private static long read(Path file) throws IOException {
