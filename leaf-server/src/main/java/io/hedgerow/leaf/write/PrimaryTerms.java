@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -21,8 +21,11 @@ import java.util.zip.CRC32C;
  * holds a magic, the term and the CRC32C of both; a damaged one refuses to open the copy's writes
  * (an unknown term could let a deposed primary's writes in).
  *
- * <p><b>Assumptions and guarantees.</b> Thread-safe: {@link #accept} holds this object's monitor, fsync
- * included, which happens only when the term rises (once per promotion, not per write).
+ * <p><b>Assumptions and guarantees.</b> Thread-safe. A term no higher than the one known is answered
+ * from a concurrent map without a lock (every write of a steady term); reading a copy's file and
+ * raising its term hold this object's monitor, fsync included, which happens only when the term rises
+ * (once per promotion, not per write). A partition's entry only ever rises, so a stale read of it
+ * merely takes the locked path.
  */
 final class PrimaryTerms {
     static final String FILE = "primary-term";
@@ -31,7 +34,7 @@ final class PrimaryTerms {
 
     private final WalFiles files;
     /** Each partition's accepted term, once read from its file (0: none). */
-    private final Map<Integer, Long> accepted = new HashMap<>();
+    private final Map<Integer, Long> accepted = new ConcurrentHashMap<>();
 
     PrimaryTerms(WalFiles files) {
         this.files = files;
@@ -43,7 +46,15 @@ final class PrimaryTerms {
      *
      * @return the copy's accepted term afterwards: {@code term} or higher; higher means refused
      */
-    synchronized long accept(int partition, Path dir, long term) throws IOException {
+    long accept(int partition, Path dir, long term) throws IOException {
+        Long known = accepted.get(partition);
+        if (known != null && term <= known) {
+            return known;
+        }
+        return raise(partition, dir, term);
+    }
+
+    private synchronized long raise(int partition, Path dir, long term) throws IOException {
         long current = current(partition, dir);
         if (term <= current) {
             return current;
