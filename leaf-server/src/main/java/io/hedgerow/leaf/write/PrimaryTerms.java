@@ -64,8 +64,8 @@ final class PrimaryTerms {
         return term;
     }
 
-    /** The copy's accepted term (0: none). */
-    synchronized long current(int partition, Path dir) throws IOException {
+    /** The copy's accepted term (0: none); under this object's monitor. */
+    private long current(int partition, Path dir) throws IOException {
         Long known = accepted.get(partition);
         if (known == null) {
             known = read(dir.resolve(FILE));
