@@ -268,12 +268,6 @@ public final class LiveWrites implements Closeable {
         return terms.accept(partition, partitionDir(leafDir, partition), term);
     }
 
-    /** The highest primary term the partition's copy here has accepted (0: none), for tests and status. */
-    public long acceptedTerm(int partition) throws IOException {
-        Path leafDir = dir;
-        return leafDir == null ? 0 : terms.current(partition, partitionDir(leafDir, partition));
-    }
-
     private IOException notStarted() {
         IOException failure = startFailure;
         return failure == null ? new IOException("this leaf does not take writes yet (it has not finished starting)")

@@ -1,14 +1,10 @@
 package io.hedgerow.leaf.write;
 
-import io.hedgerow.common.wire.proto.StoredField;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.leaf.index.DocumentMapper;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -101,23 +97,6 @@ final class OpChecks {
      * carried has each name once, so it maps, and replays, as it always did.
      */
     static Map<String, Object> fieldsOf(WriteOp op) {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        for (StoredField field : op.getFieldsList()) {
-            fields.merge(field.getName(), field.getValue(), OpChecks::append);
-        }
-        return fields;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Object append(Object values, Object value) {
-        List<String> list;
-        if (values instanceof List<?> several) {
-            list = (List<String>) several;
-        } else {
-            list = new ArrayList<>();
-            list.add((String) values);
-        }
-        list.add((String) value);
-        return list;
+        return StoredFields.byName(op.getFieldsList());
     }
 }

@@ -2,12 +2,10 @@ package io.hedgerow.leaf.write;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -23,8 +21,11 @@ import java.util.zip.CRC32C;
  * holds a magic, the term and the CRC32C of both; a damaged one refuses to open the copy's writes
  * (an unknown term could let a deposed primary's writes in).
  *
- * <p><b>Assumptions and guarantees.</b> Thread-safe: {@link #accept} holds this object's monitor, fsync
- * included, which happens only when the term rises (once per promotion, not per write).
+ * <p><b>Assumptions and guarantees.</b> Thread-safe. A term no higher than the one known is answered
+ * from a concurrent map without a lock (every write of a steady term); reading a copy's file and
+ * raising its term hold this object's monitor, fsync included, which happens only when the term rises
+ * (once per promotion, not per write). A partition's entry only ever rises, so a stale read of it
+ * merely takes the locked path.
  */
 final class PrimaryTerms {
     static final String FILE = "primary-term";
@@ -33,7 +34,7 @@ final class PrimaryTerms {
 
     private final WalFiles files;
     /** Each partition's accepted term, once read from its file (0: none). */
-    private final Map<Integer, Long> accepted = new HashMap<>();
+    private final Map<Integer, Long> accepted = new ConcurrentHashMap<>();
 
     PrimaryTerms(WalFiles files) {
         this.files = files;
@@ -45,7 +46,15 @@ final class PrimaryTerms {
      *
      * @return the copy's accepted term afterwards: {@code term} or higher; higher means refused
      */
-    synchronized long accept(int partition, Path dir, long term) throws IOException {
+    long accept(int partition, Path dir, long term) throws IOException {
+        Long known = accepted.get(partition);
+        if (known != null && term <= known) {
+            return known;
+        }
+        return raise(partition, dir, term);
+    }
+
+    private synchronized long raise(int partition, Path dir, long term) throws IOException {
         long current = current(partition, dir);
         if (term <= current) {
             return current;
@@ -55,8 +64,8 @@ final class PrimaryTerms {
         return term;
     }
 
-    /** The copy's accepted term (0: none). */
-    synchronized long current(int partition, Path dir) throws IOException {
+    /** The copy's accepted term (0: none); under this object's monitor. */
+    private long current(int partition, Path dir) throws IOException {
         Long known = accepted.get(partition);
         if (known == null) {
             known = read(dir.resolve(FILE));
@@ -75,17 +84,9 @@ final class PrimaryTerms {
 
     private void write(Path dir, long term) throws IOException {
         LiveCopies.createDirectories(dir, files);
-        Path file = dir.resolve(FILE);
-        Path tmp = dir.resolve(FILE + ".tmp");
         ByteBuffer buffer = ByteBuffer.allocate(BYTES).putInt(MAGIC).putLong(term);
         buffer.putInt(checksum(buffer.array()));
-        try (FileChannel channel = files.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            WalRecords.writeFully(channel, buffer.flip(), 0);
-            channel.force(false);
-        }
-        files.move(tmp, file);
-        files.syncDirectory(dir);
+        files.replaceDurably(dir.resolve(FILE), buffer.flip());
     }
 
     private static long read(Path file) throws IOException {

@@ -68,24 +68,13 @@ record WalCheckpoint(long generation, long syncedOffset) {
         try {
             channel = files.open(file, StandardOpenOption.WRITE);
         } catch (NoSuchFileException e) {
-            create(files, file);
+            files.replaceDurably(file, encode());
             return;
         }
         try (channel) {
             WalRecords.writeFully(channel, encode(), 0);
             channel.force(false);
         }
-    }
-
-    private void create(WalFiles files, Path file) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel channel = files.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            WalRecords.writeFully(channel, encode(), 0);
-            channel.force(false);
-        }
-        files.move(tmp, file);
-        files.syncDirectory(file.getParent());
     }
 
     private ByteBuffer encode() {

@@ -1,6 +1,7 @@
 package io.hedgerow.leaf.write;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -45,4 +46,20 @@ interface WalFiles {
 
     /** Makes the directory's entries (files created, renamed or deleted in it) durable. */
     void syncDirectory(Path dir) throws IOException;
+
+    /**
+     * Replaces {@code file} with {@code content} whole and durably: written to a temporary file beside
+     * it, synced, renamed over it and its directory synced, so a crash leaves the old file or the new
+     * one, never a part of either, and the name is durable when this returns.
+     */
+    default void replaceDurably(Path file, ByteBuffer content) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel channel = open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            WalRecords.writeFully(channel, content, 0);
+            channel.force(false);
+        }
+        move(tmp, file);
+        syncDirectory(file.getParent());
+    }
 }

@@ -10,13 +10,10 @@ import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.leaf.index.PartitionStore;
 import java.io.IOException;
-import java.net.Socket;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,27 +31,11 @@ class LeafPrimaryTermTest {
     @TempDir
     Path dir;
 
-    private final List<Socket> sockets = new ArrayList<>();
-    private LeafServer leaf;
-    private long nextId = 100;
-
-    @AfterEach
-    void close() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        if (leaf != null) {
-            leaf.close();
-        }
-    }
-
-    private FrameSocket start(PartitionStore store, int port) throws IOException {
-        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withPort(port));
-        return TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, 1);
-    }
+    @RegisterExtension
+    final WritingLeaf leaf = new WritingLeaf(INDEX, 1);
 
     private WriteResponse write(FrameSocket root, long term, String id) throws IOException {
-        long requestId = nextId++;
+        long requestId = leaf.nextRequestId();
         root.send(Frame.newBuilder().setWrite(WriteRequest.newBuilder().setRequestId(requestId).setPartition(PARTITION)
                 .setPrimary(true).setPrimaryTerm(term).addOps(LeafWritesTest.upsert(id, "a term's write"))).build());
         WriteResponse answer = root.receive().getWriteResult();
@@ -63,7 +44,7 @@ class LeafPrimaryTermTest {
     }
 
     private WriteResponse lastSeq(FrameSocket root, long term) throws IOException {
-        long requestId = nextId++;
+        long requestId = leaf.nextRequestId();
         root.send(Frame.newBuilder().setWrite(WriteRequest.newBuilder().setRequestId(requestId).setPartition(PARTITION)
                 .setPrimaryTerm(term).setFromSeq(Long.MAX_VALUE)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_LOG))).build());
@@ -73,7 +54,7 @@ class LeafPrimaryTermTest {
     @Test
     void anOlderTermIsRefusedBeforeAndAfterARestartAndTermZeroIsNotChecked() throws IOException {
         PartitionStore store = TestLeaves.hedgerowIndex(dir.resolve(INDEX), INDEX, 1);
-        FrameSocket root = start(store, 0);
+        FrameSocket root = leaf.start(store, 0);
 
         assertThat(write(root, 1, "term-1").getStatus()).isEqualTo(Status.OK);
         WriteResponse promoted = write(root, 3, "term-3");
@@ -88,10 +69,7 @@ class LeafPrimaryTermTest {
         assertThat(stale.getPrimaryTerm()).isEqualTo(3);
         assertThat(lastSeq(root, 3).getLastSeq()).as("no seq used by the refused write").isEqualTo(2);
 
-        int port = leaf.port();
-        leaf.close();
-        leaf = null;
-        root = start(store, port);
+        root = leaf.restart(store);
 
         WriteResponse afterRestart = write(root, 2, "deposed-after-restart");
         assertThat(afterRestart.getStatus()).as("the accepted term survived the restart").isEqualTo(Status.STALE_TERM);

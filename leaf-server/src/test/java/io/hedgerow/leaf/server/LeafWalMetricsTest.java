@@ -12,7 +12,6 @@ import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.leaf.index.PartitionStore;
 import java.io.IOException;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,13 +19,13 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,38 +43,20 @@ class LeafWalMetricsTest {
     @TempDir
     Path dir;
 
-    private final List<Socket> sockets = new ArrayList<>();
+    @RegisterExtension
+    final WritingLeaf leaf = new WritingLeaf(INDEX, PARTITIONS);
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(PATIENCE).build();
-    private LeafServer leaf;
-    private long nextId = 100;
 
     @AfterEach
-    void close() throws IOException {
-        closeLeaf();
+    void close() {
         http.close();
-    }
-
-    private void closeLeaf() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        sockets.clear();
-        if (leaf != null) {
-            leaf.close();
-            leaf = null;
-        }
-    }
-
-    private FrameSocket start(PartitionStore store, int port) throws IOException {
-        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withPort(port));
-        return TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
     }
 
     @Test
     void writesMoveTheAppendCountersAndTheFsyncHistogramAndARestartCountsTheReplay() throws Exception {
         PartitionStore store = TestLeaves.hedgerowIndex(dir.resolve(INDEX), INDEX, PARTITIONS);
-        FrameSocket root = start(store, 0);
+        FrameSocket root = leaf.start(store, 0);
         Map<String, Family> before = scrape();
         assertThat(value(before, "hedgerow_leaf_wal_appended_records_total")).isZero();
         assertThat(value(before, "hedgerow_leaf_wal_fsync_seconds_count")).isZero();
@@ -103,9 +84,7 @@ class LeafWalMetricsTest {
         assertThat(value(after, "hedgerow_leaf_wal_trims_total")).isZero();
         assertThat(value(after, "hedgerow_leaf_wal_replayed_records_total")).isZero();
 
-        int port = leaf.port();
-        closeLeaf();
-        start(store, port);
+        leaf.restart(store);
         Map<String, Family> restarted = scrape();
         assertThat(value(restarted, "hedgerow_leaf_wal_replayed_records_total"))
                 .as("the copies' logs read back when the assignment opened them").isEqualTo(5);
@@ -114,7 +93,7 @@ class LeafWalMetricsTest {
     }
 
     private void write(FrameSocket root, int partition, WriteOp... ops) throws IOException {
-        long id = nextId++;
+        long id = leaf.nextRequestId();
         root.send(Frame.newBuilder().setWrite(WriteRequest.newBuilder().setRequestId(id).setPartition(partition)
                 .setPrimary(true).addAllOps(List.of(ops))).build());
         WriteResponse response = root.receive().getWriteResult();
@@ -123,7 +102,7 @@ class LeafWalMetricsTest {
     }
 
     private Map<String, Family> scrape() throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://" + leaf.httpAddress()
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://" + leaf.server().httpAddress()
                 + "/metrics")).timeout(PATIENCE).GET().build(), BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         return PrometheusText.parse(response.body());

@@ -15,12 +15,12 @@ import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.leaf.index.Partitioner;
 import io.hedgerow.leaf.index.PartitionStore;
 import java.io.IOException;
-import java.net.Socket;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * expected version that does not match is a conflict; a replica takes the primary's numbers and
  * skips a resend; a leaf restarted on its port serves its writes again from its live copy.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class LeafWritesTest {
     private static final String INDEX = "writes";
     private static final int PARTITIONS = 2;
@@ -37,29 +38,13 @@ class LeafWritesTest {
     @TempDir
     Path dir;
 
-    private final List<Socket> sockets = new ArrayList<>();
-    private LeafServer leaf;
-    private long nextId = 100;
-
-    @AfterEach
-    void close() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        if (leaf != null) {
-            leaf.close();
-        }
-    }
-
-    private FrameSocket start(PartitionStore store, int port) throws IOException {
-        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withPort(port));
-        return TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
-    }
+    @RegisterExtension
+    final WritingLeaf leaf = new WritingLeaf(INDEX, PARTITIONS);
 
     @Test
     void aWriteIsSearchableAfterARefreshAndAnUpdateReplacesItAndADeleteRemovesIt() throws IOException {
         PartitionStore store = TestLeaves.hedgerowIndex(dir.resolve(INDEX), INDEX, PARTITIONS);
-        FrameSocket root = start(store, 0);
+        FrameSocket root = leaf.start(store, 0);
         int partition = PARTITIONER.partitionOf("new-1");
 
         WriteResponse created = write(root, partition, true, true, upsert("new-1", "a kingfisher on the brook"));
@@ -90,7 +75,7 @@ class LeafWritesTest {
     @Test
     void aGetByIdSeesAWriteBeforeAnyRefreshAndABadDocumentIsRejectedAlone() throws IOException {
         PartitionStore store = TestLeaves.hedgerowIndex(dir.resolve(INDEX), INDEX, PARTITIONS);
-        FrameSocket root = start(store, 0);
+        FrameSocket root = leaf.start(store, 0);
         int partition = PARTITIONER.partitionOf("doc-3");
 
         WriteResponse batch = write(root, partition, true, false, upsert("doc-3", "rewritten hawthorn"),
@@ -109,20 +94,20 @@ class LeafWritesTest {
     void aReplicaTakesThePrimarysNumbersAcceptsAResendRefusesADivergedOpAndAGapAndServesItsWritesAfterARestart()
             throws IOException {
         PartitionStore store = TestLeaves.hedgerowIndex(dir.resolve(INDEX), INDEX, PARTITIONS);
-        FrameSocket root = start(store, 0);
+        FrameSocket root = leaf.start(store, 0);
         int partition = PARTITIONER.partitionOf("new-7");
         WriteOp numbered = upsert("new-7", "an otter in the reeds").toBuilder().setSeq(1).build();
 
         assertThat(write(root, partition, false, true, numbered).getLastSeq()).isEqualTo(1);
         assertThat(write(root, partition, false, true, numbered).getLastSeq()).as("the same op again").isEqualTo(1);
-        root.send(Frame.newBuilder().setWrite(WriteRequest.newBuilder().setRequestId(nextId++).setPartition(partition)
+        root.send(Frame.newBuilder().setWrite(WriteRequest.newBuilder().setRequestId(leaf.nextRequestId()).setPartition(partition)
                 .addOps(numbered.toBuilder().setFields(0, StoredField.newBuilder().setName("body")
                         .setValue("another op under seq 1")))).build());
         WriteResponse diverged = root.receive().getWriteResult();
         assertThat(diverged.getStatus()).as("never skipped as a resend").isEqualTo(Status.ERROR);
         assertThat(diverged.getError()).startsWith("diverged: ");
         assertThat(ids(search(root, partition, "otter"))).containsExactly("new-7");
-        root.send(Frame.newBuilder().setWrite(WriteRequest.newBuilder().setRequestId(nextId++).setPartition(partition)
+        root.send(Frame.newBuilder().setWrite(WriteRequest.newBuilder().setRequestId(leaf.nextRequestId()).setPartition(partition)
                 .addOps(upsert("new-9", "a gap").toBuilder().setSeq(5))).build());
         WriteResponse gap = root.receive().getWriteResult();
         assertThat(gap.getStatus()).isEqualTo(Status.ERROR);
@@ -130,13 +115,7 @@ class LeafWritesTest {
         WriteResponse log = readLog(root, partition, 0);
         assertThat(log.getLogList()).extracting(WriteOp::getSeq).containsExactly(1L);
 
-        int port = leaf.port();
-        leaf.close();
-        leaf = null;
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        FrameSocket again = start(store, port);
+        FrameSocket again = leaf.restart(store);
 
         assertThat(ids(search(again, partition, "otter"))).containsExactly("new-7");
         WriteResponse next = write(again, partition, true, false, upsert("new-8", "a vole"));
@@ -168,7 +147,7 @@ class LeafWritesTest {
     }
 
     private WriteResponse call(FrameSocket root, WriteRequest.Builder request) throws IOException {
-        long id = nextId++;
+        long id = leaf.nextRequestId();
         root.send(Frame.newBuilder().setWrite(request.setRequestId(id)).build());
         Frame answer = root.receive();
         assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.WRITE_RESULT);
@@ -178,7 +157,7 @@ class LeafWritesTest {
     }
 
     private SearchResponse search(FrameSocket root, int partition, String query) throws IOException {
-        long id = nextId++;
+        long id = leaf.nextRequestId();
         root.send(Frame.newBuilder().setSearch(SearchRequest.newBuilder().setRequestId(id).setPartition(partition)
                 .setQuery(query).setK(10).setTotalHitsThreshold(100)).build());
         Frame answer = root.receive();

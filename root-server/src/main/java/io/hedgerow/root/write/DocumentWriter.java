@@ -14,14 +14,13 @@ import io.hedgerow.coordination.CuratorClusterStore;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.Partitioner;
+import io.hedgerow.leaf.write.StoredFields;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.placement.CopyCatchUp;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -371,25 +370,9 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         return DocumentResult.refused(id, outcome, e.getMessage());
     }
 
-    @SuppressWarnings("unchecked")
-    private static Object append(Object values, Object value) {
-        List<String> list;
-        if (values instanceof List<?> several) {
-            list = (List<String>) several;
-        } else {
-            list = new ArrayList<>();
-            list.add((String) values);
-        }
-        list.add((String) value);
-        return list;
-    }
-
     private static DocumentResult toResult(String id, WriteResult written) {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        for (StoredField field : written.getFieldsList()) {
-            // One entry per stored value: a name repeated is a multi-valued field, read back as a list.
-            fields.merge(field.getName(), field.getValue(), DocumentWriter::append);
-        }
+        // One entry per stored value: a name repeated is a multi-valued field, read back as a list.
+        Map<String, Object> fields = StoredFields.byName(written.getFieldsList());
         DocumentResult.Outcome outcome = switch (written.getOutcome()) {
             case CREATED -> DocumentResult.Outcome.CREATED;
             case UPDATED -> DocumentResult.Outcome.UPDATED;

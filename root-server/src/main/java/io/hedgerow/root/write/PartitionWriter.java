@@ -9,8 +9,6 @@ import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.coordination.NodeId;
 import io.hedgerow.coordination.PartitionState;
-import io.hedgerow.coordination.PartitionStateTransitions;
-import io.hedgerow.coordination.UpdateOutcome;
 import io.hedgerow.root.cluster.StaleReplicas;
 import io.hedgerow.root.write.ReplicaSet.Replica;
 import java.util.ArrayDeque;
@@ -18,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
 
 /**
@@ -61,7 +58,7 @@ import java.util.function.IntFunction;
  * files). The leaves must share the partition store (they share the build); copying the files over
  * the network is not built.
  *
- * <p><b>With a coordination store</b> ({@code --zk}, {@link StoredState}), the partition's primary,
+ * <p><b>With a coordination store</b> ({@code --zk}, {@link StoredReplicas}), the partition's primary,
  * primary term and in-sync set are the stored ones, PacificA's configuration: read at start (so a
  * restarted root never trusts whichever replica answers), and changed only by compare-and-set before
  * the writer acts on the change. A replica that fails a write leaves the stored in-sync set before the
@@ -72,7 +69,8 @@ import java.util.function.IntFunction;
  * writer then reads the state again and, when another root promoted meanwhile, sends the batch to the
  * new primary. A change the store refuses, a store it cannot reach, or a store other roots keep
  * changing ({@link StoredState#ATTEMPTS}) refuses the batch: nothing is acknowledged on a state that
- * may be stale.
+ * may be stale. This writer decides when the stored state must change and what becomes of the batch;
+ * {@link StoredReplicas} makes the change in the store and applies the answer to the replicas.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: the queue is guarded by this object's
  * monitor, the in-sync set by its {@link ReplicaSet}'s (taken inside this one, never the other way
@@ -102,10 +100,8 @@ final class PartitionWriter {
     private final int partition;
     private final ReplicaSet replicas;
     private final ReplicaCatchUp catchUps;
-    /** The partition's state in the coordination store; null without one. */
-    private final StoredState stored;
-    /** Why the stored state could not be read at start, as last logged; null when it was not. */
-    private String storeProblem;
+    /** The replicas' state kept in the coordination store; null without one. */
+    private final StoredReplicas stored;
     private final WriteSettings settings;
     private final Ticker ticker;
     private final WriteMeters meters;
@@ -131,8 +127,8 @@ final class PartitionWriter {
     PartitionWriter(int partition, WriteLink[] links, int[] leaves, StaleReplicas stale, WriteSettings settings,
             Ticker ticker, WriteMeters meters, StoredState stored) {
         this.partition = partition;
-        this.stored = stored;
         this.replicas = new ReplicaSet(partition, links, leaves, stale);
+        this.stored = stored == null ? null : new StoredReplicas(partition, stored, replicas);
         this.catchUps = new ReplicaCatchUp(replicas, settings, meters);
         this.visibility = new VisibilityWatch(replicas, settings);
         this.settings = settings;
@@ -255,7 +251,7 @@ final class PartitionWriter {
             }
             if (due) {
                 lastCatchUpNanos = now;
-                step = stored != null ? reconcileFromStore() : catchUps.reconcile(this::held);
+                step = stored != null ? stored.reconcile(catchUps, this::held) : catchUps.reconcile(this::held);
             } else {
                 step = runBatch(nextBatch(), now);
             }
@@ -316,77 +312,16 @@ final class PartitionWriter {
                 continue;
             }
             long term = replicas.term();
-            NodeId node = ready.replica().node;
-            all = all.thenCompose(done -> stored.update(state -> PartitionStateTransitions.addToInSync(state, node, term))
-                    .handle((outcome, failure) -> {
-                        PartitionState now = stateOf(outcome);
-                        if (now != null) {
-                            replicas.apply(now);
-                        }
-                        if (failure == null && now != null && now.isInSync(node)) {
-                            replicas.markInSync(ready.replica(), ready.copiedSeq());
-                            catchUps.joined();
-                        } else {
-                            replicas.catchUpFailed(ready.replica(), "caught up, but not added to the in-sync set in"
-                                    + " the coordination store: " + (failure != null ? cause(failure).getMessage()
-                                            : outcome));
-                        }
-                        return null;
-                    }));
+            all = all.thenCompose(done -> stored.join(ready.replica(), term).thenAccept(why -> {
+                if (why == null) {
+                    replicas.markInSync(ready.replica(), ready.copiedSeq());
+                    catchUps.joined();
+                } else {
+                    replicas.catchUpFailed(ready.replica(), why);
+                }
+            }));
         }
         return all;
-    }
-
-    /**
-     * The first step with a coordination store: the stored state becomes the replicas' ({@link
-     * ReplicaSet#apply}). A partition with no stored state yet is compared as without a store (every
-     * replica says its last seq), and the result stored, unless another root stored one first (then
-     * that one is applied). A store that cannot be reached leaves the partition refusing writes, and
-     * the step is tried again a second later.
-     */
-    private CompletableFuture<Void> reconcileFromStore() {
-        return stored.read().thenCompose(read -> {
-            if (read.isPresent()) {
-                replicas.apply(read.get());
-                return CompletableFuture.<Void>completedFuture(null);
-            }
-            return catchUps.reconcile(this::held).thenCompose(done -> {
-                Replica primary = replicas.reconciled() ? replicas.primary() : null;
-                if (primary == null) {
-                    return CompletableFuture.<Void>completedFuture(null);
-                }
-                List<NodeId> inSync = replicas.inSyncNow().stream().map(r -> r.node).toList();
-                return stored.createOrRead(PartitionState.initial(partition, primary.node, inSync))
-                        .thenAccept(created -> created.ifPresent(replicas::apply));
-            });
-        }).exceptionally(failure -> {
-            String why = String.valueOf(cause(failure).getMessage());
-            synchronized (this) {
-                if (why.equals(storeProblem)) {
-                    return null; // said already: retried every second
-                }
-                storeProblem = why;
-            }
-            System.getLogger(PartitionWriter.class.getName()).log(System.Logger.Level.WARNING, "partition " + partition
-                    + ": its state in the coordination store could not be read (retried every second): " + why);
-            return null;
-        });
-    }
-
-    private static Throwable cause(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-    }
-
-    /** The state an outcome of the store names (null for none: missing, a lost race, a failure). */
-    private static PartitionState stateOf(UpdateOutcome outcome) {
-        return switch (outcome) {
-            case UpdateOutcome.Written written -> written.state();
-            case UpdateOutcome.Unchanged unchanged -> unchanged.state();
-            case UpdateOutcome.Refused refused -> refused.state();
-            case UpdateOutcome.Conflict conflict -> null;
-            case UpdateOutcome.Missing missing -> null;
-            case null -> null;
-        };
     }
 
     /**
@@ -519,27 +454,14 @@ final class PartitionWriter {
             return CompletableFuture.completedFuture(null);
         }
         NodeId next = candidate.node;
-        return stored.update(state -> PartitionStateTransitions.promoteInTerm(state, term, next))
-                .handle((outcome, failure) -> {
-                    if (failure != null) {
-                        refuse(batch, "partition " + partition + ": its primary on leaf " + primary.address()
-                                + " failed the write (" + problem + ") and promoting another in the coordination store"
-                                + " failed: " + cause(failure).getMessage());
-                        return CompletableFuture.<Void>completedFuture(null);
-                    }
-                    PartitionState now = stateOf(outcome);
-                    if (now == null || outcome instanceof UpdateOutcome.Refused) {
-                        if (now != null) {
-                            replicas.apply(now);
-                        }
-                        refuse(batch, "partition " + partition + ": its primary on leaf " + primary.address()
-                                + " failed the write (" + problem + ") and no replica could be promoted in the"
-                                + " coordination store (" + outcome + ")");
-                        return CompletableFuture.<Void>completedFuture(null);
-                    }
-                    replicas.apply(now);
-                    return runBatch(batch, startNanos, attempts - 1);
-                }).thenCompose(step -> step);
+        return stored.promote(term, next).thenCompose(why -> {
+            if (why != null) {
+                refuse(batch, "partition " + partition + ": its primary on leaf " + primary.address()
+                        + " failed the write (" + problem + ") and " + why);
+                return CompletableFuture.<Void>completedFuture(null);
+            }
+            return runBatch(batch, startNanos, attempts - 1);
+        });
     }
 
     /**
@@ -549,14 +471,13 @@ final class PartitionWriter {
      */
     private CompletableFuture<Void> refreshed(List<Pending> batch, long startNanos, int attempts, long term,
             String why) {
-        return stored.read().handle((read, failure) -> {
+        return stored.reread().handle((read, failure) -> {
             Optional<PartitionState> now = failure == null ? read : Optional.empty();
-            now.ifPresent(replicas::apply);
             if (now.isPresent() && now.get().primaryTerm() > term) {
                 return runBatch(batch, startNanos, attempts - 1);
             }
             refuse(batch, "partition " + partition + ": " + why + "; the coordination store "
-                    + (failure != null ? "could not be read: " + cause(failure).getMessage()
+                    + (failure != null ? "could not be read: " + StoredReplicas.cause(failure).getMessage()
                             : now.map(state -> "holds term " + state.primaryTerm()).orElse("holds no state"))
                     + "; the write was not acknowledged");
             return CompletableFuture.<Void>completedFuture(null);
@@ -624,7 +545,7 @@ final class PartitionWriter {
                         return CompletableFuture.<String>completedFuture(null);
                     }
                     if (stored != null) {
-                        return leaveStoredSet(replica, response, problem, term);
+                        return stored.leave(replica, response, problem, problem.contains(DIVERGED), term);
                     }
                     if (problem.contains(DIVERGED)) {
                         replicas.markDiverged(replica, problem);
@@ -638,7 +559,7 @@ final class PartitionWriter {
         }
         if (stored != null) {
             for (NodeId elsewhere : replicas.storedInSyncElsewhere()) {
-                copies.add(leaveStoredSet(elsewhere, "a copy on a leaf this root was not given, which the write"
+                copies.add(stored.leave(elsewhere, "a copy on a leaf this root was not given, which the write"
                         + " does not reach", term));
             }
         }
@@ -660,50 +581,5 @@ final class PartitionWriter {
             }
             return CompletableFuture.<Void>completedFuture(null);
         });
-    }
-
-    /**
-     * With a coordination store, a replica failed the batch: it leaves the stored in-sync set by
-     * compare-and-set in this term before the batch may be acknowledged without it.
-     *
-     * @return null once it is out of the stored set; otherwise why the batch must not be acknowledged
-     */
-    private CompletableFuture<String> leaveStoredSet(Replica replica, WriteResponse response, String problem,
-            long term) {
-        if (response != null && response.getStatus() == Status.STALE_TERM) {
-            return CompletableFuture.completedFuture("the replica on leaf " + replica.address() + " refused term "
-                    + term + " (" + problem + ")");
-        }
-        return leaveStoredSet(replica.node, problem, term).thenApply(why -> {
-            if (why == null && problem.contains(DIVERGED)) {
-                replicas.markDiverged(replica, problem);
-            }
-            return why;
-        });
-    }
-
-    /**
-     * Takes {@code node} out of the stored in-sync set by compare-and-set in {@code term}, because of
-     * {@code problem}; applies what the store answers.
-     *
-     * @return null once it is out of the stored set; otherwise why the batch must not be acknowledged
-     */
-    private CompletableFuture<String> leaveStoredSet(NodeId node, String problem, long term) {
-        return stored.update(state -> PartitionStateTransitions.removeFromInSync(state, node, term))
-                .handle((outcome, failure) -> {
-                    if (failure != null) {
-                        return "the copy on " + node + " (" + problem + ") could not be taken out of the in-sync set"
-                                + " in the coordination store: " + cause(failure).getMessage();
-                    }
-                    PartitionState now = stateOf(outcome);
-                    if (now != null) {
-                        replicas.apply(now);
-                    }
-                    if (outcome instanceof UpdateOutcome.Written || outcome instanceof UpdateOutcome.Unchanged) {
-                        return null;
-                    }
-                    return "the copy on " + node + " (" + problem + ") was not taken out of the in-sync set by the"
-                            + " coordination store (" + outcome + ")";
-                });
     }
 }

@@ -93,13 +93,12 @@ final class ReplicaSet {
     private final List<Replica> members = new ArrayList<>();
     private boolean reconciled;
     private final CompletableFuture<Void> whenReconciled = new CompletableFuture<>();
-    /** The stored state was applied ({@link #apply}): the primary and the set are the store's. */
-    private boolean coordinated;
-    /** The stored primary term; 0 without a store (the leaves then check no term). */
-    private long term;
-    /** The stored primary, when it is one of these replicas; read only while {@link #coordinated}. */
+    /** The stored primary, when it is one of these replicas; read only while {@link #stored} is set. */
     private Replica storedPrimary;
-    /** The stored state last applied, for messages; null before. */
+    /**
+     * The stored state last applied ({@link #apply}); null before, and always without a store. Once
+     * set, the primary and the set are the store's, and every request carries its term.
+     */
     private PartitionState stored;
 
     /** The partition's replicas at start, each on the leaf of the same index in {@code leaves}, all in sync. */
@@ -217,7 +216,7 @@ final class ReplicaSet {
      * first replica in sync, or null.
      */
     synchronized Replica primary() {
-        if (coordinated) {
+        if (stored != null) {
             return storedPrimary != null && storedPrimary.inSync && members.contains(storedPrimary) ? storedPrimary
                     : null;
         }
@@ -243,9 +242,7 @@ final class ReplicaSet {
             LOG.log(System.Logger.Level.INFO, "partition {0}: primary {1} in term {2}, in sync {3} (stored)", partition,
                     state.primary(), state.primaryTerm(), state.inSync());
         }
-        coordinated = true;
         stored = state;
-        term = state.primaryTerm();
         storedPrimary = null;
         for (Replica replica : members) {
             if (state.isInSync(replica.node)) {
@@ -268,12 +265,12 @@ final class ReplicaSet {
 
     /** Whether the stored state has been applied ({@link #apply}). */
     synchronized boolean coordinated() {
-        return coordinated;
+        return stored != null;
     }
 
     /** The stored primary term (0: none, without a coordination store). */
     synchronized long term() {
-        return term;
+        return stored == null ? 0 : stored.primaryTerm();
     }
 
     /**
@@ -422,7 +419,7 @@ final class ReplicaSet {
      * (or when unknown, as after a root restart) from {@code lastSeq}.
      */
     synchronized long catchUpFrom(Replica replica, long lastSeq) {
-        return coordinated && replica.confirmedSeq >= 0 && replica.confirmedSeq < lastSeq ? replica.confirmedSeq
+        return stored != null && replica.confirmedSeq >= 0 && replica.confirmedSeq < lastSeq ? replica.confirmedSeq
                 : lastSeq;
     }
 
