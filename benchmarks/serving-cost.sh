@@ -4,8 +4,8 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ALL_CONFIGS=(defaults admission-off canaries-off lanes-off all-off batching-off)
-# Run only when named with --configs: one mechanism of the defaults off, to judge it alone.
+ALL_CONFIGS=(defaults admission-off canaries-off lanes-off all-off batching-on access-log)
+# The others run only when named with --configs: one setting away from the defaults, to judge it alone.
 DEFAULT_CONFIGS=(defaults admission-off canaries-off lanes-off all-off)
 CONNECTIONS=64
 
@@ -33,7 +33,9 @@ the server's defaults) and the load generator's default query mix. Configuration
   canaries-off    --canaries 0
   lanes-off       --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 (no slicing, no expensive lane)
   all-off         all three
-  batching-off    --leaf-batching off (one message per partition; only with --configs)
+  batching-on     --leaf-batching on (one message per leaf per search; only with --configs)
+  access-log      the root's access log on (HEDGEROW_ACCESS_LOG=INFO: one line per answer, written
+                  asynchronously to the cluster's log; only with --configs)
 
 For each round, for each configuration, for each build (this checkout, then --checkout's if given),
 on a freshly started cluster that serves and whose /ready answers 200:
@@ -126,7 +128,7 @@ config_args() { # config: the ./hedgerow local flags of a configuration
   case "$1" in
     defaults) ;;
     admission-off) echo --admission off ;;
-    batching-off) echo --leaf-batching off ;;
+    batching-on) echo --leaf-batching on ;;
     canaries-off) echo --canaries 0 ;;
     lanes-off) echo --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 ;;
     all-off) echo --admission off --canaries 0 --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 ;;
@@ -284,8 +286,10 @@ measure() {
     JARS_OF[$build]="$(jars_of "$dir")" # said once per rebuild
   fi
   HEDGEROW_CLUSTER="${LAUNCHER_OF[$build]}" # cluster_start and cluster_stop use it
+  local access_log=OFF
+  [[ $config != access-log ]] || access_log=INFO
   # shellcheck disable=SC2046
-  cluster_start "$name" "$PORT" --leaves 4 --partitions 16 --replicas 2 \
+  HEDGEROW_ACCESS_LOG="$access_log" cluster_start "$name" "$PORT" --leaves 4 --partitions 16 --replicas 2 \
     $(config_args "$config")
   await_ready "$name" || { cluster_stop; return 0; }
   local root="$CLUSTER_PID" leaves
