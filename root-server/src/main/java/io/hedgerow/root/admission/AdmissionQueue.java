@@ -67,7 +67,8 @@ final class AdmissionQueue<T> {
         this.running = Objects.requireNonNull(running, "running");
         this.batchShare = settings.batchShare();
         this.intervalNanos = settings.queueInterval().toNanos();
-        this.delayRule = new QueueDelayRule(settings.queueTarget().toNanos(), intervalNanos);
+        this.delayRule = new QueueDelayRule(settings.queueTarget().toNanos(), intervalNanos,
+                settings.queueTolerance().toNanos());
     }
 
     /**

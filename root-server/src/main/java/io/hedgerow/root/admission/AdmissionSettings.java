@@ -23,9 +23,11 @@ import java.util.Objects;
  * @param queueTarget  the standing queue delay the root tolerates ({@link QueueDelayRule}, CoDel's target)
  * @param queueInterval how long each step of a growing queue delay is measured over before arrivals are
  *                     refused (CoDel's interval: about one round trip of a slow search)
+ * @param queueTolerance a growing queue delay is refused only once it has reached this much: a transient
+ *                     under it (a leaf killed and restarting) is queued through, not refused
  */
 public record AdmissionSettings(Algorithm algorithm, int initialLimit, int minLimit, int maxLimit, double batchShare,
-        Duration retryAfter, int maxQueued, Duration queueTarget, Duration queueInterval) {
+        Duration retryAfter, int maxQueued, Duration queueTarget, Duration queueInterval, Duration queueTolerance) {
     /**
      * The queue holds at least this many searches, however few connections are open: a client with
      * few connections that pipelines still has its searches queued, not refused.
@@ -87,6 +89,10 @@ public record AdmissionSettings(Algorithm algorithm, int initialLimit, int minLi
         if (queueTarget.isNegative() || queueTarget.isZero()) {
             throw new IllegalArgumentException("queueTarget: " + Durations.format(queueTarget) + " (expected: > 0)");
         }
+        Objects.requireNonNull(queueTolerance, "queueTolerance");
+        if (queueTolerance.isNegative()) {
+            throw new IllegalArgumentException("queueTolerance: " + Durations.format(queueTolerance) + " (expected: >= 0)");
+        }
         if (queueInterval.compareTo(queueTarget) <= 0) {
             throw new IllegalArgumentException("queueInterval: " + Durations.format(queueInterval)
                     + " (expected: > queueTarget " + Durations.format(queueTarget) + ")");
@@ -101,7 +107,10 @@ public record AdmissionSettings(Algorithm algorithm, int initialLimit, int minLi
     /**
      * Vegas from 64 searches in flight, between 32 and 256; batch up to half the limit; retry after
      * 1 s; at most 10,000 searches queued (one per connection, the default connection cap), a
-     * queue delay target of 5 ms over intervals of 100 ms (CoDel's figures).
+     * queue delay target of 5 ms over intervals of 100 ms (CoDel's figures), and a growing delay
+     * refused only past 250 ms: a leaf killed under half capacity grows the delay for a second or two
+     * (the burst of refusals of issue 30's kill runs came with a p99 of about 220 ms), and a real
+     * overload passes 250 ms within a fraction of a second.
      *
      * <p>Why these limits. Vegas estimates the queue from the least latency it has seen; query
      * costs vary tenfold, so any expensive query looks like queueing and Vegas sits at its floor
@@ -124,7 +133,7 @@ public record AdmissionSettings(Algorithm algorithm, int initialLimit, int minLi
      */
     public static AdmissionSettings defaults() {
         return new AdmissionSettings(Algorithm.VEGAS, 64, 32, 256, 0.5, Duration.ofSeconds(1), 10_000,
-                Duration.ofMillis(5), Duration.ofMillis(100));
+                Duration.ofMillis(5), Duration.ofMillis(100), Duration.ofMillis(250));
     }
 
     /** No admission control: every search runs, as before it existed. */
@@ -134,35 +143,41 @@ public record AdmissionSettings(Algorithm algorithm, int initialLimit, int minLi
 
     public AdmissionSettings withAlgorithm(Algorithm value) {
         return new AdmissionSettings(value, initialLimit, minLimit, maxLimit, batchShare, retryAfter, maxQueued,
-                queueTarget, queueInterval);
+                queueTarget, queueInterval, queueTolerance);
     }
 
     /** Sets the three limits together, so a command line may move them past each other. */
     public AdmissionSettings withLimits(int initial, int min, int max) {
         return new AdmissionSettings(algorithm, initial, min, max, batchShare, retryAfter, maxQueued,
-                queueTarget, queueInterval);
+                queueTarget, queueInterval, queueTolerance);
     }
 
     public AdmissionSettings withBatchShare(double value) {
         return new AdmissionSettings(algorithm, initialLimit, minLimit, maxLimit, value, retryAfter, maxQueued,
-                queueTarget, queueInterval);
+                queueTarget, queueInterval, queueTolerance);
     }
 
     public AdmissionSettings withRetryAfter(Duration value) {
         return new AdmissionSettings(algorithm, initialLimit, minLimit, maxLimit, batchShare, value, maxQueued,
-                queueTarget, queueInterval);
+                queueTarget, queueInterval, queueTolerance);
     }
 
     /** The most searches queued over the limit; 0 refuses at once, as before the root queued. */
     public AdmissionSettings withMaxQueued(int value) {
         return new AdmissionSettings(algorithm, initialLimit, minLimit, maxLimit, batchShare, retryAfter, value,
-                queueTarget, queueInterval);
+                queueTarget, queueInterval, queueTolerance);
     }
 
     /** CoDel's target and interval ({@link QueueDelayRule}). */
     public AdmissionSettings withQueueDelay(Duration target, Duration interval) {
         return new AdmissionSettings(algorithm, initialLimit, minLimit, maxLimit, batchShare, retryAfter, maxQueued,
-                target, interval);
+                target, interval, queueTolerance);
+    }
+
+    /** The growing queue delay tolerated before arrivals are refused ({@link QueueDelayRule}); 0: none. */
+    public AdmissionSettings withQueueTolerance(Duration value) {
+        return new AdmissionSettings(algorithm, initialLimit, minLimit, maxLimit, batchShare, retryAfter, maxQueued,
+                queueTarget, queueInterval, value);
     }
 
     /** For logs and help: {@code vegas from 64 in [32, 256], batch up to 50%, up to 10000 queued}. */

@@ -27,6 +27,15 @@ package io.hedgerow.root.admission;
  * within a few intervals. Once shedding, the rule refuses every arrival until a search leaves the
  * queue within the target or the queue empties, as CoDel's dropping state ends.
  *
+ * <p>A third condition tells a transient from an overload: the rule sheds only once the least delay
+ * of the last interval has also reached {@code toleratedNanos}. A leaf killed under half capacity
+ * makes the delay grow for a second or two, as its searches move to the other copies and its restart
+ * takes CPU from them, and refusing then fails searches that would have been answered a few hundred
+ * milliseconds late (issue 30: 0, 61 and 314 refused in three such runs, in a burst about 3 s after
+ * the kill). A real overload grows past any fixed tolerance within a fraction of a second (at twice
+ * the capacity, by a second every second), so it is still shed fast; the search's own deadline
+ * ({@link AdmissionQueue}) still refuses what could not be answered in time.
+ *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: its owner ({@link AdmissionQueue}) calls it
  * under its lock. Time comes only from the arguments (ticker readings of one ticker); no clock,
  * thread or allocation of its own.
@@ -39,6 +48,7 @@ final class QueueDelayRule {
 
     private final long targetNanos;
     private final long intervalNanos;
+    private final long toleratedNanos;
     /** Start of the interval being measured; NONE while no standing delay is seen. */
     private long windowStartNanos = NONE;
     private long windowMinNanos;
@@ -52,7 +62,12 @@ final class QueueDelayRule {
     private int risingIntervals;
     private boolean shedding;
 
-    QueueDelayRule(long targetNanos, long intervalNanos) {
+    /**
+     * @param targetNanos    CoDel's target: a delay under it is no standing queue
+     * @param intervalNanos  CoDel's interval: each step of a growing delay is measured over this
+     * @param toleratedNanos a growing delay is shed only once an interval's least delay reaches this
+     */
+    QueueDelayRule(long targetNanos, long intervalNanos, long toleratedNanos) {
         if (targetNanos <= 0) {
             throw new IllegalArgumentException("targetNanos: " + targetNanos + " (expected: > 0)");
         }
@@ -60,8 +75,12 @@ final class QueueDelayRule {
             throw new IllegalArgumentException("intervalNanos: " + intervalNanos + " (expected: > targetNanos "
                     + targetNanos + ")");
         }
+        if (toleratedNanos < 0) {
+            throw new IllegalArgumentException("toleratedNanos: " + toleratedNanos + " (expected: >= 0)");
+        }
         this.targetNanos = targetNanos;
         this.intervalNanos = intervalNanos;
+        this.toleratedNanos = toleratedNanos;
     }
 
     /**
@@ -104,7 +123,7 @@ final class QueueDelayRule {
         }
         lastMinNanos = windowMinNanos;
         lastMinOutstanding = windowMinOutstanding;
-        if (risingIntervals >= GROWING_INTERVALS) {
+        if (risingIntervals >= GROWING_INTERVALS && windowMinNanos >= toleratedNanos) {
             shedding = true;
         }
     }

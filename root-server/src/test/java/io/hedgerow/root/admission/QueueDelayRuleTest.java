@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Timeout;
 class QueueDelayRuleTest {
     private static final long MS = 1_000_000L;
 
-    private final QueueDelayRule rule = new QueueDelayRule(5 * MS, 100 * MS);
+    /** No tolerance: the growth rule alone (the tolerance has tests of its own below). */
+    private QueueDelayRule rule = new QueueDelayRule(5 * MS, 100 * MS, 0);
 
     /**
      * One search leaving the queue every 10 ms from {@code fromMs} to {@code toMs}, the delay rising
@@ -107,8 +108,37 @@ class QueueDelayRuleTest {
     }
 
     @Test
+    void aGrowingDelayUnderTheToleranceIsQueuedThrough() {
+        // A leaf killed under half capacity: for 600 ms the delay grows by 0.3 ms every millisecond,
+        // with the searches outstanding (an open loop), up to about 190 ms; then the other copies
+        // catch up and it falls back. The growth rule alone sheds it; a tolerance of 250 ms does not.
+        rule = new QueueDelayRule(5 * MS, 100 * MS, 250 * MS);
+        QueueDelayRule untolerant = new QueueDelayRule(5 * MS, 100 * MS, 0);
+        boolean untolerantShed = false;
+        for (long t = 0; t <= 1_200; t += 10) {
+            double delayMs = t <= 600 ? 10 + 0.3 * t : Math.max(1, 190 - 0.5 * (t - 600));
+            rule.observe((long) (delayMs * MS), t * MS, (int) (delayMs / 10), true);
+            untolerant.observe((long) (delayMs * MS), t * MS, (int) (delayMs / 10), true);
+            assertThat(rule.shedding()).as("at %d ms", t).isFalse();
+            untolerantShed |= untolerant.shedding();
+        }
+        assertThat(untolerantShed).as("the same delays without the tolerance").isTrue();
+    }
+
+    @Test
+    void aDelayThatGrowsPastTheToleranceIsShed() {
+        // An open loop at twice the capacity: past 250 ms within a few intervals, then shed.
+        rule = new QueueDelayRule(5 * MS, 100 * MS, 250 * MS);
+        observe(0, 300, 6, 1.0);
+        assertThat(rule.shedding()).as("rising, but under the tolerance").isFalse();
+        observe(310, 500, 316, 1.0);
+        assertThat(rule.shedding()).as("the least delay of the interval closed at 400 ms was over 250 ms").isTrue();
+    }
+
+    @Test
     void refusesATargetAndIntervalThatMakeNoSense() {
-        assertThatThrownBy(() -> new QueueDelayRule(0, 100 * MS)).hasMessageContaining("targetNanos: 0 (expected: > 0)");
-        assertThatThrownBy(() -> new QueueDelayRule(5 * MS, 5 * MS)).hasMessageContaining("intervalNanos: 5000000");
+        assertThatThrownBy(() -> new QueueDelayRule(0, 100 * MS, 0)).hasMessageContaining("targetNanos: 0 (expected: > 0)");
+        assertThatThrownBy(() -> new QueueDelayRule(5 * MS, 5 * MS, 0)).hasMessageContaining("intervalNanos: 5000000");
+        assertThatThrownBy(() -> new QueueDelayRule(5 * MS, 100 * MS, -1)).hasMessageContaining("toleratedNanos: -1");
     }
 }
