@@ -5,6 +5,7 @@ import io.hedgerow.common.wire.proto.HighlightFieldSpec;
 import io.hedgerow.common.wire.proto.HighlightSpec;
 import io.hedgerow.common.wire.proto.HighlightedField;
 import io.hedgerow.common.wire.proto.StoredField;
+import io.hedgerow.leaf.index.FieldSpec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,14 +15,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.lucene.document.DocumentStoredFieldVisitor;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.uhighlight.LengthGoalBreakIterator;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
+import org.apache.lucene.util.automaton.ByteRunAutomaton;
 
 /**
  * A partition's fetch phase: for the few hits that made the merged top k, their returned stored
@@ -153,12 +158,57 @@ final class DocumentFetcher {
         return picked;
     }
 
+    /** The fields whose terms {@code query} matches. */
+    private static Set<String> fieldsOf(Query query) {
+        Set<String> fields = new HashSet<>();
+        query.visit(new QueryVisitor() {
+            @Override
+            public void consumeTerms(Query leaf, Term... terms) {
+                for (Term term : terms) {
+                    fields.add(term.field());
+                }
+            }
+
+            @Override
+            public void consumeTermsMatching(Query leaf, String field,
+                    Supplier<ByteRunAutomaton> automaton) {
+                fields.add(field);
+            }
+        });
+        return fields;
+    }
+
+    /**
+     * The field to highlight {@code field}'s text as: its per-language copy ({@code body.de}) when the
+     * query searched that copy instead of the field (a search with {@code lang}), so the words the
+     * search matched are marked, stemmed forms included; else the field itself. The copy has no
+     * offsets in its postings, so the highlighter analyses the text again with the copy's analyzer.
+     */
+    private String highlightedAs(String field, Query query) {
+        FieldSpec spec = context.manifest().config().specOf(field);
+        if (spec == null || spec.languageField() == null) {
+            return field; // no copies: nothing to look for
+        }
+        Set<String> queryFields = fieldsOf(query);
+        if (queryFields.contains(field)) {
+            return field;
+        }
+        for (String searched : queryFields) {
+            if (searched.startsWith(field) && searched.length() > field.length() + 1
+                    && searched.charAt(field.length()) == '.' && context.manifest().config().isLanguageCopy(searched)) {
+                return searched;
+            }
+        }
+        return field;
+    }
+
     /** Sets the snippet of each found document: {@code found[j]} is the document at {@code positions[j]}. */
     private void snippets(Query query, int[] positions, int[] found, String[] sources, List<FetchedDoc.Builder> fetched)
             throws IOException {
-        String[] snippetTexts = new SnippetHighlighter(highlighterSettings, found, Map.of(context.snippetField(), at(positions, sources)))
-                .highlightFields(new String[] {context.snippetField()}, query, found, new int[] {1})
-                .get(context.snippetField());
+        String field = highlightedAs(context.snippetField(), query);
+        String[] snippetTexts = new SnippetHighlighter(highlighterSettings, found, Map.of(field, at(positions, sources)))
+                .highlightFields(new String[] {field}, query, found, new int[] {1})
+                .get(field);
         for (int j = 0; j < positions.length; j++) {
             if (snippetTexts[j] != null) {
                 // Passages run from one sentence's start to the next's, so edges can be blank.
@@ -170,16 +220,23 @@ final class DocumentFetcher {
     /** Adds each found document's fragments, field by field in the order asked. */
     private void highlight(Query query, int[] positions, int[] found, HighlightSpec spec, Map<String, String[]> sources,
             List<FetchedDoc.Builder> fetched) throws IOException {
+        Map<String, String> highlightedAs = new HashMap<>();
+        HighlightSpec.Builder renamed = spec.toBuilder().clearFields();
+        for (HighlightFieldSpec field : spec.getFieldsList()) {
+            String as = highlightedAs(field.getField(), query);
+            highlightedAs.put(field.getField(), as);
+            renamed.addFields(field.toBuilder().setField(as));
+        }
         Map<String, String[]> texts = new HashMap<>();
         for (Map.Entry<String, String[]> field : sources.entrySet()) {
-            texts.put(field.getKey(), at(positions, field.getValue()));
+            texts.put(highlightedAs.get(field.getKey()), at(positions, field.getValue()));
         }
         UnifiedHighlighter.Builder settings = UnifiedHighlighter.builder(searcher, context.analyzer());
-        Map<String, String[][]> fragments = new FieldHighlighter(settings, spec, found, texts).highlight(query);
+        Map<String, String[][]> fragments = new FieldHighlighter(settings, renamed.build(), found, texts).highlight(query);
         for (int j = 0; j < positions.length; j++) {
             FetchedDoc.Builder doc = fetched.get(positions[j]);
             for (HighlightFieldSpec field : spec.getFieldsList()) {
-                String[][] perDoc = fragments.get(field.getField());
+                String[][] perDoc = fragments.get(highlightedAs.get(field.getField()));
                 String[] ofDoc = perDoc == null ? null : perDoc[j];
                 if (ofDoc != null && ofDoc.length > 0) {
                     doc.addHighlight(HighlightedField.newBuilder().setField(field.getField())

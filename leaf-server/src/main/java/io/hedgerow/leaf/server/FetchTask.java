@@ -64,7 +64,7 @@ final class FetchTask extends LeafTask {
             }
             try {
                 if (query == null) {
-                    query = partition.context().parsing().parse(request.getQuery());
+                    query = partition.context().parsing().parse(request.getQuery(), request.getLang());
                 }
                 List<Integer> positions = group.getValue();
                 int[] docs = docsOf(partition, positions);

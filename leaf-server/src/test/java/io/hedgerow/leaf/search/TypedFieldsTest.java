@@ -145,6 +145,47 @@ class TypedFieldsTest {
         }
     }
 
+    /**
+     * A search in a language matches a field's per-language copy; its snippets and highlights must
+     * mark the forms it matched there (a document holding only "Verhandlung" for "Verhandlungen"),
+     * which the field itself, standard-analysed, does not hold. Before the fetch knew the language,
+     * such a snippet came back without any mark.
+     */
+    @Test
+    void snippetsAndHighlightsOfASearchInALanguageMarkTheStemmedFormsItMatched() throws Exception {
+        List<SourceDocument> docs = new ArrayList<>();
+        try (EuroparlSource source = EuroparlSource.open()) {
+            for (SourceEntry entry = source.next(); entry != null; entry = source.next()) {
+                if (entry instanceof SourceDocument doc && "de".equals(doc.value("lang"))) {
+                    docs.add(doc);
+                }
+            }
+        }
+        Pattern other = Pattern.compile("\\bVerhandlung\\b");
+        Pattern asked = Pattern.compile("\\bVerhandlungen\\b");
+        Set<String> onlyOtherForm = docs.stream()
+                .filter(doc -> other.matcher(doc.value("body")).find() && !asked.matcher(doc.value("body")).find())
+                .map(SourceDocument::id).collect(Collectors.toSet());
+        assertThat(onlyOtherForm).isNotEmpty();
+        try (PartitionSearcher searcher = build(IndexConfig.europarl(), docs)) {
+            var query = searcher.context().parsing().parse("Verhandlungen", "de");
+            int[] found = searcher.search(query, SearchRequest.newBuilder().setK(1000).build(), null).build()
+                    .getHitsList().stream().filter(hit -> onlyOtherForm.contains(hit.getId()))
+                    .mapToInt(hit -> hit.getDoc()).toArray();
+            assertThat(found).isNotEmpty();
+            var highlight = io.hedgerow.common.wire.proto.HighlightSpec.newBuilder().setPreTag("[").setPostTag("]")
+                    .addFields(io.hedgerow.common.wire.proto.HighlightFieldSpec.newBuilder().setField("body")
+                            .setNumberOfFragments(1).setFragmentSize(200))
+                    .build();
+            var fetched = searcher.fetch(query, found, true, false, List.of(), highlight);
+            assertThat(fetched).hasSize(found.length).allSatisfy(doc -> {
+                assertThat(doc.getSnippet()).as("the snippet of %s", doc.getId()).contains("<b>Verhandlung</b>");
+                assertThat(doc.getHighlightList()).as("the highlight of %s", doc.getId()).singleElement()
+                        .satisfies(field -> assertThat(field.getFragmentsList()).anyMatch(f -> f.contains("[Verhandlung]")));
+            });
+        }
+    }
+
     private static void assertFoundOnlyByStem(PartitionSearcher searcher, List<SourceDocument> docs, String lang,
             String queryForm, String otherForm) throws Exception {
         Pattern other = Pattern.compile("\\b" + otherForm + "\\b");

@@ -67,7 +67,7 @@ final class HttpApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         RequestTimer timer = RequestTimer.of(ctx.channel());
         long receivedNanos = timer == null ? System.nanoTime() : timer.next();
-        QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        QueryStringDecoder uri = new QueryStringDecoder(RequestTarget.utf8(request.uri()));
         String requestId = requestIds.of(request.headers());
         Exchange exchange = new Exchange(ctx, request, uri, HttpUtil.isKeepAlive(request), receivedNanos, stopping,
                 requestId, accessLog);

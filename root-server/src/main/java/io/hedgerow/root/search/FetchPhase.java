@@ -134,6 +134,9 @@ public final class FetchPhase {
             if (ctx.request.highlight() != null) {
                 wire.setHighlight(highlightSpec(ctx.request.highlight()));
             }
+            if (ctx.request.lang() != null) {
+                wire.setLang(ctx.request.lang());
+            }
             for (HitSlot hit : copy.hits()) {
                 hit.sent(leaf);
                 wire.addItems(FetchItem.newBuilder().setPartition(hit.partition()).setDoc(hit.hit().hit().getDoc())

@@ -352,6 +352,28 @@ class HttpApiTest {
         assertStillServes();
     }
 
+    /**
+     * curl sends a query's non-ASCII letters as raw UTF-8 bytes in the request line, which Netty
+     * reads as ISO-8859-1; the root reads them as UTF-8, as it reads percent-encoded ones. Before,
+     * {@code q=élan} searched for {@code Ã©lan} and quietly found nothing. The bad query's error
+     * names the query as the server read it.
+     */
+    @Test
+    void readsRawUtf8InTheRequestLineAsItReadsPercentEncodedUtf8() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", cluster.httpPort())) {
+            socket.setSoTimeout((int) REQUEST_TIMEOUT.toMillis());
+            socket.getOutputStream().write("GET /search?q=title:(%C3%A9lan+för HTTP/1.1\r\nHost: test\r\n\r\n"
+                    .getBytes(UTF_8));
+            socket.getOutputStream().flush();
+            RawResponse raw = RawResponse.read(socket.getInputStream());
+            assertThat(raw.status()).isEqualTo(400);
+            JsonNode body = JSON.readTree(raw.body());
+            assertThat(body.get("error").asText()).isEqualTo("bad_query");
+            assertThat(body.get("detail").asText()).contains("title:(élan för");
+        }
+        assertError(get("/search?q=" + encode("title:(élan för")), 400, "bad_query", "title:(élan för");
+    }
+
     @Test
     void keepsTheConnectionAfterRefusingAnOversizedBody() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", cluster.httpPort())) {
