@@ -5,8 +5,12 @@
 # and exits non-zero when L, D or T is not 0 (or when an acknowledged state could not be read back,
 # or the run itself failed).
 #
-#   benchmarks/durability.sh --minutes N --seed S [--nemesis leaf[,root]] [--port 18431]
+#   benchmarks/durability.sh --minutes N --seed S [--nemesis leaf[,root]] [--port 18431] [--zk]
 #       [--leaves 4] [--partitions 16] [--replicas 2] [--clients 4] [--leaf-arg ARG]... [--arg=ARG]... [--out DIR]
+#
+# --zk runs the cluster with './hedgerow local --zk embedded' (its ZooKeeper on --port + 1, data in
+# run/zk): each partition's primary, term and in-sync set are stored there, so after the root nemesis
+# the restarted root promotes only from the stored in-sync set.
 #
 # --leaf-arg goes to every leaf's command line; --arg=ARG to 'loadgen durability' (e.g.
 # --arg=--quiet=60s..90s for longer spells without a fault; see './hedgerow loadgen durability --help').
@@ -17,12 +21,12 @@
 # './hedgerow loadgen durability', and stops the cluster. Not a timing benchmark: the throughput and
 # unavailable seconds it reports describe the run, under faults, on whatever else the machine runs.
 # Output: --out (default results/durability/seed-S-<time>): durability.log, cluster.log, run/ (pid
-# files, leaf logs, terms/ if leaves write term logs), and the loadgen's folder with history.jsonl and
+# files, leaf logs, terms/ if leaves write term logs, zk/ and zk.log with --zk), and the loadgen's folder with history.jsonl and
 # durability.json (throughput, ok/fail/info counts, unavailable seconds, the ids that failed).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
-MINUTES=""; SEED=""; NEMESIS=leaf; PORT=18431; LEAVES=4; PARTITIONS=16; REPLICAS=2; CLIENTS=4; OUT=""; LEAF_ARGS=(); EXTRA=()
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
+MINUTES=""; SEED=""; NEMESIS=leaf; PORT=18431; LEAVES=4; PARTITIONS=16; REPLICAS=2; CLIENTS=4; OUT=""; LEAF_ARGS=(); EXTRA=(); ZK=""
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || { echo "error: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -30,6 +34,7 @@ while [[ $# -gt 0 ]]; do
     --seed) need "$1" "${2:-}"; SEED="$2"; shift 2 ;;
     --nemesis) need "$1" "${2:-}"; NEMESIS="$2"; shift 2 ;;
     --port) need "$1" "${2:-}"; PORT="$2"; shift 2 ;;
+    --zk) ZK=yes; shift ;;
     --leaves) need "$1" "${2:-}"; LEAVES="$2"; shift 2 ;;
     --partitions) need "$1" "${2:-}"; PARTITIONS="$2"; shift 2 ;;
     --replicas) need "$1" "${2:-}"; REPLICAS="$2"; shift 2 ;;
@@ -45,6 +50,13 @@ done
 [[ "$SEED" =~ ^-?[0-9]+$ ]] || { echo "error: --seed: '$SEED' (expected: an integer)" >&2; exit 2; }
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
   echo "error: port $PORT is in use: pick another with --port" >&2; exit 2
+fi
+ZK_ARGS=()
+if [[ -n "$ZK" ]]; then
+  ZK_ARGS=(--zk embedded --zk-port "$((PORT + 1))")
+  if (exec 3<>"/dev/tcp/127.0.0.1/$((PORT + 1))") 2>/dev/null; then
+    echo "error: port $((PORT + 1)) (ZooKeeper's, --port + 1) is in use: pick another --port" >&2; exit 2
+  fi
 fi
 cd "$HERE"
 OUT="${OUT:-results/durability/seed-$SEED-$(date -u +%Y%m%d-%H%M%S)}"
@@ -70,7 +82,7 @@ token() { head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32; }
 WRITE_TOKEN="$(token)"; ADMIN_TOKEN="$(token)"
 LOCAL=(./hedgerow local --index "$OUT/index" --run-dir "$RUN" --port "$PORT" --leaves "$LEAVES" --replicas "$REPLICAS"
   --root-warmup 0s --leaf-warmup 0s --no-leaf-restarts --write-token "$WRITE_TOKEN" --admin-token "$ADMIN_TOKEN"
-  ${LEAF_ARGS[@]+"${LEAF_ARGS[@]}"})
+  ${ZK_ARGS[@]+"${ZK_ARGS[@]}"} ${LEAF_ARGS[@]+"${LEAF_ARGS[@]}"})
 RESTART_COMMAND="cd $(printf '%q' "$HERE") && exec $(printf '%q ' "${LOCAL[@]}")"
 
 # By its pid file (the root nemesis may have started it again), SIGTERM, its leaves exit with it; the

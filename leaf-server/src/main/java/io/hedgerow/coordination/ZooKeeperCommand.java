@@ -1,5 +1,6 @@
 package io.hedgerow.coordination;
 
+import io.hedgerow.leaf.server.ExitWithParent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ public final class ZooKeeperCommand implements Callable<Integer> {
             stopped.countDown();
         }, "zk-shutdown"));
         if (exitWithParent) {
-            ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(0)));
+            ExitWithParent.watch(() -> System.exit(0));
         }
         if (portFile != null) {
             Path tmp = portFile.resolveSibling(portFile.getFileName() + ".tmp");

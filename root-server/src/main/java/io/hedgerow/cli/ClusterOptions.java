@@ -4,7 +4,10 @@ import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.server.LeafCommand;
+import io.hedgerow.coordination.CoordinationSettings;
+import io.hedgerow.coordination.EmbeddedZooKeeper;
 import io.hedgerow.root.local.JavaLauncher;
+import io.hedgerow.root.local.LocalCoordination;
 import io.hedgerow.root.local.LocalClusterOptions;
 import io.hedgerow.root.local.RestartPolicy;
 import io.hedgerow.leaf.index.ServingLock;
@@ -102,6 +105,22 @@ final class ClusterOptions {
                     + " loop in /cluster and the log and restart it once a minute.")
     boolean noLeafRestarts;
 
+    @Option(names = "--zk", paramLabel = "embedded|HOST:PORT[,...]",
+            description = "Keep each partition's primary, primary term and in-sync set in ZooKeeper, so a root started"
+                    + " again (after a crash too) promotes only a copy that holds every acknowledged write: 'embedded'"
+                    + " starts one as a child process (data in <run dir>/zk, kept from run to run; stopped last), or"
+                    + " give a running ensemble's address. Leaves then keep their ports from run to run"
+                    + " (<run dir>/leaf-ports). Default: none, the root keeps them in its memory.")
+    String zk;
+
+    @Option(names = "--zk-port", paramLabel = "PORT", defaultValue = "" + EmbeddedZooKeeper.DEFAULT_PORT,
+            description = "With --zk embedded: the port it listens on, 0 for a free one (default: ${DEFAULT-VALUE}).")
+    int zkPort;
+
+    @Option(names = "--zk-cluster", paramLabel = "NAME", defaultValue = CoordinationSettings.DEFAULT_CLUSTER,
+            description = "With --zk: the cluster's name, its znode under /hedgerow (default: ${DEFAULT-VALUE}).")
+    String zkCluster;
+
     @Mixin
     HedgeOptions hedge;
 
@@ -191,6 +210,7 @@ final class ClusterOptions {
                 .withAdaptation(adapt.toSettings())
                 .withPlacement(placement.toSettings())
                 .withTls(tls)
-                .withLeafBatching(fanOut.leafBatching());
+                .withLeafBatching(fanOut.leafBatching())
+                .withCoordination(zk == null ? null : LocalCoordination.parse(zk, zkPort, zkCluster));
     }
 }

@@ -3,6 +3,7 @@ package io.hedgerow.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.root.local.LocalClusterOptions;
+import io.hedgerow.root.local.LocalCoordination;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,5 +94,20 @@ class LocalConfigTest {
                 .containsExactly("-XX:+UseParallelGC", "-Xmx1g");
         assertThat(options(Map.of(ConfigKeys.CONFIG_ENV, config.toString()), dir, "demo").launcher().options())
                 .containsExactly("-XX:+UseSerialGC", "-Xmx256m");
+    }
+
+    @Test
+    void theCoordinationStoreComesFromZkFlagsOrTheLocalSectionAndIsOffByDefault() throws IOException {
+        assertThat(options(Map.of(), dir, "local").coordination()).as("local as today").isNull();
+
+        LocalClusterOptions embedded = options(Map.of(), dir, "local", "--zk", "embedded", "--zk-port", "2190");
+        assertThat(embedded.coordination()).isEqualTo(LocalCoordination.embedded(2190, "default"));
+
+        Path file = Files.writeString(dir.resolve("zk.yaml"),
+                "local: { zk: \"zk1:2181,zk2:2181\", zk-cluster: europarl }\n");
+        assertThat(options(Map.of(), dir, "local", "--config", file.toString()).coordination())
+                .isEqualTo(LocalCoordination.external("zk1:2181,zk2:2181", "europarl"));
+        assertThat(options(Map.of(), dir, "demo", "--config", file.toString()).coordination())
+                .as("demo shares local's section").isEqualTo(LocalCoordination.external("zk1:2181,zk2:2181", "europarl"));
     }
 }

@@ -232,7 +232,7 @@ public final class LeafCommand implements Callable<Integer> {
             stopped.countDown();
         }, "leaf-shutdown"));
         if (exitWithParent) {
-            ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(0)));
+            ExitWithParent.watch(() -> System.exit(0));
         }
         if (portFile != null) {
             writeAtomically(portFile, Integer.toString(server.port()));

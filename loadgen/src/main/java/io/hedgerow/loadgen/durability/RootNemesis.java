@@ -12,10 +12,12 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Kills the whole {@code ./hedgerow local} process with SIGKILL (its root, and with it every leaf,
- * which exits with its parent: the crash of the machine the cluster runs on), then starts it again
+ * Kills the whole {@code ./hedgerow local} process with SIGKILL (its root, and with it every leaf
+ * and its embedded ZooKeeper, if any, which exit with their parent: the crash of the machine the
+ * cluster runs on), then starts it again
  * with the same command on the same index and run directory: a local cluster started afresh finds
- * its leaves' live copies by their names and replays their logs (docs/ingestion.md). The restart
+ * its leaves' live copies by their names and replays their logs (docs/ingestion.md), and with
+ * {@code --zk embedded} the stored primaries, terms and in-sync sets in {@code <run dir>/zk}. The restart
  * command is the caller's (the one that started the cluster); it must give fixed write and admin
  * tokens, or the writes after the restart are refused.
  *
@@ -53,13 +55,18 @@ public final class RootNemesis implements Nemesis {
     public String strike(Random random) throws IOException {
         long rootPid = Long.parseLong(Files.readString(run.pidFile("root")).trim());
         List<Long> leaves = leafPids();
+        Long zk = pid("zk");
         LeafProcesses.signal("KILL", rootPid);
         down = true;
         awaitExit(rootPid);
         for (long leaf : leaves) {
             awaitExit(leaf); // they exit with their parent
         }
-        return "kill the local cluster's process (pid " + rootPid + ") and with it leaves " + leaves;
+        if (zk != null) {
+            awaitExit(zk); // so does its embedded ZooKeeper; its data stays for the restart
+        }
+        return "kill the local cluster's process (pid " + rootPid + ") and with it leaves " + leaves
+                + (zk == null ? "" : " and its ZooKeeper (pid " + zk + ")");
     }
 
     @Override
@@ -94,6 +101,18 @@ public final class RootNemesis implements Nemesis {
             }
         }
         return pids;
+    }
+
+    /** The pid in {@code <name>.pid}, or null when there is no such file (or it is being rewritten). */
+    private Long pid(String name) throws IOException {
+        if (!Files.exists(run.pidFile(name))) {
+            return null;
+        }
+        try {
+            return Long.parseLong(Files.readString(run.pidFile(name)).trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     private static void awaitExit(long pid) throws IOException {

@@ -99,7 +99,7 @@ record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile, TlsFiles
         return "leaf-" + leaf;
     }
 
-    private static String tail(Path log) {
+    static String tail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));

@@ -17,6 +17,7 @@ import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.tail.TailSettings;
+import io.hedgerow.root.write.WriteSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.BindException;
@@ -43,6 +44,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * and a write token (given, or generated and written to {@code <run dir>/admin-token} and
  * {@code write-token}). Each leaf is started under its number ({@code --node-id}), so a later
  * cluster on the same index serves the writes this one took.
+ *
+ * <p>With a coordination store ({@link LocalClusterOptions#coordination}), the root keeps each
+ * partition's primary, term and in-sync set in ZooKeeper: an embedded one is started first, as a child
+ * process of its own ({@link ZooKeeperProcess}), and stopped last; the leaves keep their ports from run
+ * to run ({@link RunDirectory#leafPortsFile}), since the stored in-sync sets name copies by address.
  */
 public final class LocalCluster implements AutoCloseable {
     /** Runs admin restarts, which wait for a JVM to start, off the event loops. */
@@ -61,13 +67,15 @@ public final class LocalCluster implements AutoCloseable {
     private final String writeToken;
     private final ServingLock servingLock;
     private final LeafSupervisor supervisor;
+    /** The embedded ZooKeeper's process; null without one. */
+    private final ZooKeeperProcess zk;
     /** Leaves the supervisor brought back since an admin restart last asked about them. */
     private final java.util.Set<Integer> supervisorRestarted = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicBoolean rolling = new java.util.concurrent.atomic.AtomicBoolean();
     private boolean closed;
 
     private LocalCluster(LocalClusterOptions options, IndexManifest manifest, LeafSpawner spawner, List<LeafProcess> leaves,
-            RootServer root, String adminToken, String writeToken, ServingLock servingLock) {
+            RootServer root, String adminToken, String writeToken, ServingLock servingLock, ZooKeeperProcess zk) {
         this.options = options;
         this.manifest = manifest;
         this.spawner = spawner;
@@ -76,6 +84,7 @@ public final class LocalCluster implements AutoCloseable {
         this.adminToken = adminToken;
         this.writeToken = writeToken;
         this.servingLock = servingLock;
+        this.zk = zk;
         this.supervisor = options.supervision() == null ? null : new LeafSupervisor(leaves.size(), options.supervision(),
                 this::restartDead, leaf -> root.cluster().leaf(leaf), Ticker.system());
         if (supervisor != null) {
@@ -92,7 +101,7 @@ public final class LocalCluster implements AutoCloseable {
      * reach every leaf.
      *
      * @param progress where to report each step
-     * @throws BindException when the HTTP port is taken
+     * @throws BindException when the HTTP port is taken, or the embedded ZooKeeper's
      * @throws IOException   when a leaf fails to start (with the tail of its log), or another cluster
      *                       serves the index
      */
@@ -101,6 +110,10 @@ public final class LocalCluster implements AutoCloseable {
         RunDirectory run = options.runDirectory();
         run.requireNoneRunning();
         requirePortFree(options.host(), options.httpPort());
+        LocalCoordination coordination = options.coordination();
+        if (coordination != null && coordination.isEmbedded()) {
+            ZooKeeperProcess.requirePortFree(options.host(), coordination.embeddedPort());
+        }
         ServingLock servingLock = ServingLock.acquire(options.indexDir(), "pid " + ProcessHandle.current().pid()
                 + ", run dir " + run.dir().toAbsolutePath() + ", http " + options.host() + ":" + options.httpPort());
         run.deletePidFiles();
@@ -114,14 +127,32 @@ public final class LocalCluster implements AutoCloseable {
 
         List<Process> started = new ArrayList<>();
         List<LeafProcess> leaves = new ArrayList<>();
+        ZooKeeperProcess zk = null;
         try {
-            for (int i = 0; i < options.leaves(); i++) {
-                started.add(spawner.spawn(i, 0));
+            String zkAddress = null;
+            if (coordination != null && coordination.isEmbedded()) {
+                zk = ZooKeeperProcess.spawn(options.launcher(), run, options.host(), coordination.embeddedPort());
             }
+            java.util.Map<Integer, Integer> keptPorts = coordination == null ? java.util.Map.of() : run.keptLeafPorts();
+            for (int i = 0; i < options.leaves(); i++) {
+                started.add(spawner.spawn(i, keptPorts.getOrDefault(i, 0)));
+            }
+            if (zk != null) {
+                zkAddress = zk.awaitPort(options.startTimeout());
+                progress.printf("  zk: pid %d, %s, data in %s (each partition's primary, term and in-sync set)%n",
+                        zk.pid(), zkAddress, ZooKeeperProcess.dataDir(run));
+            } else if (coordination != null) {
+                zkAddress = coordination.connectString();
+            }
+            java.util.Map<Integer, Integer> ports = new java.util.TreeMap<>();
             for (int i = 0; i < options.leaves(); i++) {
                 int port = spawner.awaitPort(i, started.get(i));
                 leaves.add(new LeafProcess(i, started.get(i), port));
+                ports.put(i, port);
                 progress.printf("  leaf %d: pid %d, %s:%d%n", i, started.get(i).pid(), options.host(), port);
+            }
+            if (coordination != null) {
+                run.keepLeafPorts(ports);
             }
             run.writePid("root", ProcessHandle.current().pid());
             ClusterConfig config = ClusterConfig.of(manifest,
@@ -140,6 +171,8 @@ public final class LocalCluster implements AutoCloseable {
             writeToken(writeTokenFile, writeToken);
             HttpSettings http = HttpSettings.defaults(options.host(), options.httpPort())
                     .withAdmission(options.admission()).withAdminToken(adminToken).withWriteToken(writeToken);
+            WriteSettings writes = WriteSettings.defaults()
+                    .withCoordination(coordination == null ? null : coordination.settings(zkAddress));
             RootServer root = RootServer.start(config, http, options.startTimeout(), new LeafAdmin() {
                 @Override
                 public CompletableFuture<String> restartLeaf(int leaf) {
@@ -150,7 +183,7 @@ public final class LocalCluster implements AutoCloseable {
                 public CompletableFuture<String> restartAllRolling() {
                     return CompletableFuture.supplyAsync(() -> self.get().rollingRestartFromAdmin(), ADMIN);
                 }
-            }, ClusterState.randomRootId());
+            }, ClusterState.randomRootId(), writes);
             Files.writeString(run.portFile("root"), root.httpPort() + "\n");
             progress.printf("  root: pid %d, http://%s:%d/ (%d partitions x %d replicas over %d leaves)%n",
                     ProcessHandle.current().pid(), options.host(), root.httpPort(), manifest.partitions(),
@@ -160,6 +193,10 @@ public final class LocalCluster implements AutoCloseable {
             progress.printf("  write token: %s (in %s; POST, PUT and DELETE on /documents send it as"
                     + " 'Authorization: Bearer <token>')%n", writeToken, writeTokenFile);
             progress.printf("  admission control: %s%n", options.admission().describe());
+            if (coordination != null) {
+                progress.printf("  partition state: in %s (leaves keep their ports in %s)%n", coordination.describe(),
+                        run.leafPortsFile());
+            }
             progress.printf("  leaves: cluster secret in %s; %s%n", secretFile, options.supervision() == null
                     ? "not restarted when they die" : "restarted when they die (crash loop: "
                     + options.supervision().crashLoopDeaths() + " deaths in " + Durations.format(options.supervision().window()) + ")");
@@ -168,11 +205,14 @@ public final class LocalCluster implements AutoCloseable {
                         + " made for this run (%s)%n", tls.certificateChain());
             }
             LocalCluster cluster = new LocalCluster(options, manifest, spawner, leaves, root, adminToken, writeToken,
-                    servingLock);
+                    servingLock, zk);
             self.set(cluster);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException e) {
             started.forEach(LocalCluster::stopProcess);
+            if (zk != null) {
+                zk.stop();
+            }
             run.deletePidFiles();
             servingLock.close();
             throw e;
@@ -202,14 +242,19 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     private static void requirePortFree(String host, int port) throws BindException {
-        if (port == 0) {
-            return;
+        if (port != 0 && !portFree(host, port)) {
+            throw new BindException("port " + port + " on " + host + " is already in use (choose another with --port)");
         }
+    }
+
+    /** Whether a server could listen on {@code host:port} now. */
+    static boolean portFree(String host, int port) {
         try (ServerSocket probe = new ServerSocket()) {
             probe.setReuseAddress(true);
             probe.bind(new InetSocketAddress(host, port));
+            return true;
         } catch (IOException e) {
-            throw new BindException("port " + port + " on " + host + " is already in use (choose another with --port)");
+            return false;
         }
     }
 
@@ -363,7 +408,7 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    /** Stops the root (it drains), then every leaf process. Idempotent. */
+    /** Stops the root (it drains), then every leaf process, then the embedded ZooKeeper. Idempotent. */
     @Override
     public void close() {
         synchronized (this) {
@@ -381,6 +426,9 @@ public final class LocalCluster implements AutoCloseable {
             processes = leaves.stream().map(LeafProcess::process).toList();
         }
         processes.forEach(LocalCluster::stopProcess);
+        if (zk != null) {
+            zk.stop(); // last: the root's last compare-and-set changes were made before it closed
+        }
         try {
             options.runDirectory().deletePidFiles();
             servingLock.close();

@@ -46,13 +46,18 @@ import java.util.Objects;
  *                     certificate made for the run ({@link SelfSignedTls}, in the run directory)
  * @param leafBatching the root sends a search's primaries for one leaf in one message
  *                     ({@link io.hedgerow.root.cluster.ClusterConfig#leafBatching()})
+ * @param coordination where the root keeps each partition's primary, term and in-sync set: ZooKeeper,
+ *                     embedded ({@link ZooKeeperProcess}) or an ensemble; null: the root's memory. With
+ *                     one, leaves keep their ports from run to run ({@link RunDirectory#leafPortsFile}),
+ *                     as the stored in-sync sets name copies by address
  */
 public record LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
         RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
         Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
         List<String> leafArguments, AdmissionSettings admission, String adminToken,
         RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken,
-        AdaptationSettings adaptation, PlacementSettings placement, boolean tls, boolean leafBatching) {
+        AdaptationSettings adaptation, PlacementSettings placement, boolean tls, boolean leafBatching,
+        LocalCoordination coordination) {
     public LocalClusterOptions {
         Objects.requireNonNull(placement, "placement");
         Objects.requireNonNull(admission, "admission");
@@ -94,7 +99,19 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
                 BatchAdmissionSettings.defaults(), null, AdaptationSettings.defaults(), PlacementSettings.defaults(), false);
     }
 
-    /** With leaf batching on: as the canonical constructor without {@code leafBatching}. */
+    /** Without a coordination store: as the canonical constructor without {@code coordination}. */
+    public LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
+            RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
+            Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
+            List<String> leafArguments, AdmissionSettings admission, String adminToken,
+            RestartPolicy.Settings supervision, BatchAdmissionSettings batchAdmission, String writeToken,
+            AdaptationSettings adaptation, PlacementSettings placement, boolean tls, boolean leafBatching) {
+        this(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, faultInjection,
+                leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching, null);
+    }
+
+    /** With leaf batching off: as the canonical constructor without {@code leafBatching} and {@code coordination}. */
     public LocalClusterOptions(Path indexDir, int leaves, int replicas, String host, int httpPort,
             RunDirectory runDirectory, JavaLauncher launcher, Duration startTimeout, boolean faultInjection,
             Duration leafWarmup, HedgeSettings hedge, TailSettings tail, int leafWorkers, String queryOfDeath,
@@ -109,82 +126,92 @@ public record LocalClusterOptions(Path indexDir, int leaves, int replicas, Strin
     public LocalClusterOptions withAdmission(AdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, value, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching, coordination);
     }
 
     /** The admin token to require; null for a new random one. */
     public LocalClusterOptions withAdminToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, value, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching, coordination);
     }
 
     /** Leaves restarted when they die, by this policy (null: not restarted). */
     public LocalClusterOptions withSupervision(RestartPolicy.Settings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                value, batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
+                value, batchAdmission, writeToken, adaptation, placement, tls, leafBatching, coordination);
     }
 
     public LocalClusterOptions withFaultInjection(boolean enabled) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout, enabled,
                 leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching, coordination);
     }
 
     /** Leaves that halt on a query holding {@code token} (null: none); needs fault injection. */
     public LocalClusterOptions withQueryOfDeath(String token) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, token, leafArguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching, coordination);
     }
 
     /** Leaves started with these extra command-line arguments (e.g. {@code --slice=0s}). */
     public LocalClusterOptions withLeafArguments(List<String> arguments) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, arguments, admission, adminToken, supervision,
-                batchAdmission, writeToken, adaptation, placement, tls, leafBatching);
+                batchAdmission, writeToken, adaptation, placement, tls, leafBatching, coordination);
     }
 
     /** The root's batch admission ({@link BatchAdmissionSettings#off()} sends batch work out as it comes). */
     public LocalClusterOptions withBatchAdmission(BatchAdmissionSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, value, writeToken, adaptation, placement, tls, leafBatching);
+                supervision, value, writeToken, adaptation, placement, tls, leafBatching, coordination);
     }
 
     /** The write token to require; null for a new random one. */
     public LocalClusterOptions withWriteToken(String value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, value, adaptation, placement, tls, leafBatching);
+                supervision, batchAdmission, value, adaptation, placement, tls, leafBatching, coordination);
     }
 
     /** The root's adaptation across requests (default: all on). */
     public LocalClusterOptions withAdaptation(AdaptationSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, value, placement, tls, leafBatching);
+                supervision, batchAdmission, writeToken, value, placement, tls, leafBatching, coordination);
     }
 
     /** The root's re-replication, selective replication and rebalancing (default: re-replication only). */
     public LocalClusterOptions withPlacement(PlacementSettings value) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, adaptation, value, tls, leafBatching);
+                supervision, batchAdmission, writeToken, adaptation, value, tls, leafBatching, coordination);
     }
 
     /** TLS on the cluster's links, with a certificate made for the run (default: plaintext). */
     public LocalClusterOptions withTls(boolean on) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, adaptation, placement, on, leafBatching);
+                supervision, batchAdmission, writeToken, adaptation, placement, on, leafBatching, coordination);
     }
 
     /** Whether the root sends a search's primaries for one leaf in one message (default: off). */
     public LocalClusterOptions withLeafBatching(boolean on) {
         return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
                 faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
-                supervision, batchAdmission, writeToken, adaptation, placement, tls, on);
+                supervision, batchAdmission, writeToken, adaptation, placement, tls, on, coordination);
+    }
+
+    /**
+     * The root keeps each partition's primary, term and in-sync set in ZooKeeper: an embedded one
+     * {@code local} starts, or an ensemble (null: in the root's memory, as by default).
+     */
+    public LocalClusterOptions withCoordination(LocalCoordination value) {
+        return new LocalClusterOptions(indexDir, leaves, replicas, host, httpPort, runDirectory, launcher, startTimeout,
+                faultInjection, leafWarmup, hedge, tail, leafWorkers, queryOfDeath, leafArguments, admission, adminToken,
+                supervision, batchAdmission, writeToken, adaptation, placement, tls, leafBatching, value);
     }
 }

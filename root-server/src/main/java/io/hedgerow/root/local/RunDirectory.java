@@ -26,6 +26,41 @@ public record RunDirectory(Path dir) {
         return dir.resolve("write-token");
     }
 
+    /**
+     * The ports a cluster with a coordination store gave its leaves, one line each ({@code <leaf> <port>}):
+     * the next {@code local} on this run directory starts them on the same ports, as the stored in-sync
+     * sets name copies by address. Kept when the pid and port files are deleted.
+     */
+    public Path leafPortsFile() {
+        return dir.resolve("leaf-ports");
+    }
+
+    /** The ports {@link #leafPortsFile} keeps, by leaf; empty when there is no such file. */
+    public java.util.Map<Integer, Integer> keptLeafPorts() throws IOException {
+        java.util.Map<Integer, Integer> ports = new java.util.TreeMap<>();
+        if (!Files.exists(leafPortsFile())) {
+            return ports;
+        }
+        for (String line : Files.readAllLines(leafPortsFile())) {
+            String[] fields = line.strip().split("\\s+");
+            if (fields.length != 2 || !fields[0].matches("[0-9]+") || !fields[1].matches("[0-9]{1,5}")) {
+                throw new IOException(leafPortsFile() + ": line '" + line + "' (expected: <leaf> <port>)");
+            }
+            ports.put(Integer.parseInt(fields[0]), Integer.parseInt(fields[1]));
+        }
+        return ports;
+    }
+
+    /** Writes {@link #leafPortsFile} atomically. */
+    public void keepLeafPorts(java.util.Map<Integer, Integer> ports) throws IOException {
+        StringBuilder text = new StringBuilder();
+        ports.forEach((leaf, port) -> text.append(leaf).append(' ').append(port).append('\n'));
+        Path tmp = dir.resolve("leaf-ports.tmp");
+        Files.writeString(tmp, text);
+        Files.move(tmp, leafPortsFile(), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
     public Path pidFile(String process) {
         return dir.resolve(process + ".pid");
     }
@@ -79,26 +114,35 @@ public record RunDirectory(Path dir) {
 
     /**
      * Stops every live process named here (SIGTERM, then SIGKILL after {@code graceMillis}) and
-     * deletes the pid files.
+     * deletes the pid files. An embedded ZooKeeper ({@code zk.pid}) is stopped last, once the others
+     * have exited: the root's last changes to the stored state must reach it.
      *
      * @return how many processes were running
      */
     public int stopAll(long graceMillis) throws IOException {
         List<ProcessHandle> live = liveProcesses();
+        Optional<Long> zk = readPid(pidFile("zk"));
+        List<ProcessHandle> last = new ArrayList<>(live.stream().filter(p -> zk.isPresent() && p.pid() == zk.get()).toList());
+        live.removeAll(last);
         // Leaves first, so the root does not log every leaf's departure as a failure.
         live.sort((a, b) -> Boolean.compare(isRoot(a), isRoot(b)));
-        for (ProcessHandle process : live) {
+        stop(live, graceMillis);
+        stop(last, graceMillis);
+        deletePidFiles();
+        return live.size() + last.size();
+    }
+
+    private static void stop(List<ProcessHandle> processes, long graceMillis) {
+        for (ProcessHandle process : processes) {
             process.destroy();
         }
-        for (ProcessHandle process : live) {
+        for (ProcessHandle process : processes) {
             try {
                 process.onExit().get(graceMillis, TimeUnit.MILLISECONDS);
             } catch (Exception e) {
                 process.destroyForcibly();
             }
         }
-        deletePidFiles();
-        return live.size();
     }
 
     public void deletePidFiles() throws IOException {
