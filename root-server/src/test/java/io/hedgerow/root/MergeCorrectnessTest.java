@@ -43,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * equal to a count over all partitions at once.
  */
 class MergeCorrectnessTest {
-    private static final int PARTITIONS = 8;
+    /** As many as the other tests' Europarl index (TestData.europarl(16)), so that one build serves them all. */
+    private static final int PARTITIONS = 16;
 
     private static EmbeddedCluster cluster;
     private static PartitionStore store;

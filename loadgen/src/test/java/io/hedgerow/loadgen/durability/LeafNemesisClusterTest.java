@@ -61,6 +61,9 @@ class LeafNemesisClusterTest {
         PrintStream out = new PrintStream(log, true);
         DurabilityRun.Result result;
         try (LocalCluster cluster = LocalCluster.start(options, out)) {
+            // As './hedgerow local' does after the start (with --root-warmup 0s): without it /ready says
+            // "warming" for good, and the final reads wait out their whole patience for it.
+            cluster.root().warmUp(Duration.ZERO);
             URI root = URI.create("http://127.0.0.1:" + cluster.httpPort() + "/");
             DocumentClient client = new DocumentClient(root, cluster.writeToken(), Duration.ofSeconds(10));
             FinalReads reads = new FinalReads(client, root, Duration.ofSeconds(40), 4);
@@ -77,6 +80,7 @@ class LeafNemesisClusterTest {
                 excerpt(data.resolve("out/history.jsonl"), verdict), log);
         assertThat(log.toString()).as(context).contains("nemesis").contains("start: kill", "start: pause");
         assertThat(verdict.acknowledgedAdds()).as(context).isPositive();
+        assertThat(result.readyAtEnd()).as("the root said ready once healed; " + context).isTrue();
         assertThat(verdict.lost()).as("acknowledged adds lost; " + context).isEmpty();
         assertThat(verdict.resurrected()).as("acknowledged deletes undone; " + context).isEmpty();
         assertThat(verdict.unreadable()).as("ids not readable at the end; " + context).isEmpty();

@@ -11,6 +11,7 @@ import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexOptions;
 import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.hedge.HedgeSettings;
@@ -81,10 +82,9 @@ class LocalClusterTest {
             assertThat(http.body()).contains("\"tainted\":false");
 
             LeafStatus killed = cluster.root().cluster().leaf(1);
-            long lostBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (killed.state() != LeafStatus.State.DOWN && System.nanoTime() < lostBy) {
-                Thread.onSpinWait();
-            }
+            // Polled, not spun: a spinning thread holds one of the machine's two cores from the leaf JVMs.
+            Await.until("the root to see leaf 1 down", Duration.ofSeconds(60),
+                    () -> killed.state() == LeafStatus.State.DOWN);
             HttpResponse<String> delayDead = postDelay(cluster, 1);
             assertThat(delayDead.statusCode()).as(delayDead.body()).isEqualTo(503);
             assertThat(delayDead.body()).contains("\"error\":\"unavailable\"", "leaf 1 (127.0.0.1:", "is not connected");
@@ -106,10 +106,8 @@ class LocalClusterTest {
             assertThat(again.statusCode()).as("restarting a running leaf").isEqualTo(409);
             assertThat(again.body()).contains("\"error\":\"conflict\"").contains("still running");
             LeafStatus restarted = cluster.root().cluster().leaf(1);
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (restarted.state() != LeafStatus.State.UP && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            Await.until("the root to reconnect to the restarted leaf 1", Duration.ofSeconds(60),
+                    () -> restarted.state() == LeafStatus.State.UP);
             assertThat(restarted.state()).as("the root reconnected to the restarted leaf").isEqualTo(LeafStatus.State.UP);
             assertThat(search(cluster).hits()).isEqualTo(before.hits());
             leaves.set(1, cluster.leafProcess(1));

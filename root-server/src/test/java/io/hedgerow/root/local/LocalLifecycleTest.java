@@ -14,6 +14,7 @@ import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.ServingLock;
 import io.hedgerow.root.TestData;
+import io.hedgerow.root.adapt.AdaptationSettings;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
@@ -49,6 +50,12 @@ class LocalLifecycleTest {
             Backoff.exponential(Duration.ofMillis(100), Duration.ofSeconds(1)), 2, Duration.ofMinutes(1),
             Duration.ofSeconds(1));
     private static final Duration BOUND = Duration.ofSeconds(90);
+    /**
+     * The rolling restart waits for each restarted leaf to leave its slow start: at the default
+     * 30 s window that is 30 s of waiting per leaf. A short window keeps the wait in the test.
+     */
+    private static final AdaptationSettings SHORT_SLOW_START = AdaptationSettings.defaults()
+            .withSlowStart(Duration.ofSeconds(3));
 
     private static PartitionStore index;
 
@@ -105,7 +112,8 @@ class LocalLifecycleTest {
 
     @Test
     void aRollingRestartUnderQueriesRestartsEveryLeafAndLosesNoPartition(@TempDir Path runDir) throws Exception {
-        try (LocalCluster cluster = LocalCluster.start(options(runDir).withSupervision(FAST), quiet())) {
+        try (LocalCluster cluster = LocalCluster.start(options(runDir).withSupervision(FAST)
+                .withAdaptation(SHORT_SLOW_START), quiet())) {
             List<Long> before = List.of(cluster.leafProcess(0).pid(), cluster.leafProcess(1).pid(),
                     cluster.leafProcess(2).pid());
             Queue<String> problems = new ConcurrentLinkedQueue<>();

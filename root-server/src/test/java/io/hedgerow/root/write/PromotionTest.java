@@ -9,6 +9,7 @@ import io.hedgerow.leaf.write.LiveSettings;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
+import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import io.hedgerow.root.write.DocumentWriter.WriteOptions;
 import java.nio.file.Path;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PromotionTest {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final int PARTITIONS = 2;
+    /** How long a root started with a leaf down waits for its leaves. */
+    private static final Duration RESTART_READY = Duration.ofSeconds(2);
 
     private static EmbeddedCluster start(Path data) throws Exception {
         return EmbeddedCluster.builder(data)
@@ -127,8 +130,14 @@ class PromotionTest {
                 onFirstOnly = write(earlier.documents(), "first-", 10);
             }
             cluster.leaves().get(0).close();
+            // Leaf 0 stays down, so the start would wait out its whole ready timeout (and then the write
+            // path's patience for it): a short one, then the wait for what the test needs, leaf 1 up.
             try (LeafServer stale = restart(cluster, 1, secondPort);
-                    RootServer restarted = RootServer.start(cluster.root().cluster().config(), null, 0, PATIENCE)) {
+                    RootServer restarted = RootServer.start(cluster.root().cluster().config(), null, 0,
+                            RESTART_READY)) {
+                Await.until("the restarted root reaches the stale replica's leaf", PATIENCE,
+                        () -> restarted.cluster().leaf(1).state() == LeafStatus.State.UP);
+                Thread.sleep(2_000); // not coordination: gives the once-a-second catch-up its chance to promote
                 DocumentWriter documents = restarted.documents();
                 for (int i = 0; i < 6; i++) {
                     String id = "while-down-" + i;

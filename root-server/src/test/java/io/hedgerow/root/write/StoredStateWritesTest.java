@@ -64,6 +64,15 @@ class StoredStateWritesTest {
         return WriteSettings.defaults().withCoordination(CoordinationSettings.of(zk.connectString(), "stored"));
     }
 
+    /**
+     * As {@link #stored}, with short ZooKeeper timeouts: a call to a stopped ensemble fails after
+     * about two connection timeouts (6 s each at the defaults, and the refused write makes two).
+     */
+    private static WriteSettings storedImpatient(EmbeddedZooKeeper zk) {
+        return WriteSettings.defaults().withCoordination(CoordinationSettings.of(zk.connectString(), "stored")
+                .withSessionTimeout(Duration.ofSeconds(2)).withConnectionTimeout(Duration.ofSeconds(1)));
+    }
+
     /** How long a root's start waits for its leaves: short, as some tests start one with a leaf down. */
     private static final Duration READY = Duration.ofSeconds(3);
 
@@ -268,7 +277,8 @@ class StoredStateWritesTest {
         Path zkData = data.resolve("zk");
         EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, zkData));
         int zkPort = zk.port();
-        try (EmbeddedCluster cluster = start(data); RootServer root = root(cluster.root().cluster().config(), zk)) {
+        try (EmbeddedCluster cluster = start(data); RootServer root = RootServer.start(cluster.root().cluster().config(),
+                null, READY, null, ClusterState.randomRootId(), storedImpatient(zk))) {
             write(root.documents(), "both-", 3);
             int secondPort = cluster.leaves().get(1).port();
             zk.close();
