@@ -123,9 +123,11 @@ class TailTest {
                 SearchResult result = search(cluster, SearchRequest.builder(text).explain(true));
                 assertThat(result.tainted()).as(text).isFalse();
                 assertThat(result.errors()).as(text).isEmpty();
-                assertThat(result.trace().stream().filter(t -> t.kind() == SubRequestTrace.Kind.CANARY))
-                        .as("one canary, answered and used").singleElement()
-                        .satisfies(canary -> assertThat(canary.used()).isTrue());
+                // One canary, answered and used; on a loaded machine a slow first canary may be
+                // followed by a second (the canary's own hedge), of which one is used.
+                assertThat(result.trace().stream().filter(t -> t.kind() == SubRequestTrace.Kind.CANARY).toList())
+                        .as("canaries, one answered and used").isNotEmpty().hasSizeLessThanOrEqualTo(2)
+                        .filteredOn(SubRequestTrace::used).hasSize(1);
             }
             assertThat(counter(cluster, "hedgerow.search.tainted").count()).isZero();
         }
