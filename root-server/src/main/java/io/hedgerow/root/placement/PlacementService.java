@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.ToDoubleFunction;
 
@@ -47,6 +48,9 @@ public final class PlacementService implements AutoCloseable {
     private final LoadWindow window;
     private final Ticker ticker;
     private final IntConsumer reassign;
+    private final Consumer<PlacementPlan> shared;
+    /** The last plan handed to {@link #shared}; the placement's thread only. */
+    private PlacementPlan sharedPlan;
     private final CopyCatchUp writes;
     private final boolean measureLoad;
     private final long[] ackedVersion;
@@ -66,15 +70,32 @@ public final class PlacementService implements AutoCloseable {
      */
     public PlacementService(ClusterState cluster, PlacementSettings settings, Ticker ticker, IntConsumer reassign,
             CopyCatchUp writes) {
+        this(cluster, settings, ticker, reassign, writes, null, null);
+    }
+
+    /**
+     * As the placement leader of roots that share a plan ({@link SharedPlacement}).
+     *
+     * @param from   the plan to continue from (the last one stored), or null to start from the cluster's
+     *               assignment as it is
+     * @param shared told each new plan, on the placement's thread (it must not block); null for a root
+     *               that shares none
+     */
+    public PlacementService(ClusterState cluster, PlacementSettings settings, Ticker ticker, IntConsumer reassign,
+            CopyCatchUp writes, PlacementPlan from, Consumer<PlacementPlan> shared) {
         this.cluster = cluster;
         this.original = cluster.assignment();
         this.ticker = ticker;
         this.reassign = reassign;
         this.writes = writes;
-        this.placement = new Placement(original, cluster.config().replicas(), settings, ticker.nanoTime(), true);
+        this.shared = shared;
+        this.placement = from == null
+                ? new Placement(original, cluster.config().replicas(), settings, ticker.nanoTime(), true)
+                : new Placement(from, cluster.config().replicas(), settings, ticker.nanoTime(), true);
         this.toldCopies = new int[original.partitions()][];
         for (int p = 0; p < toldCopies.length; p++) {
-            toldCopies[p] = original.replicasOf(p);
+            // What the write path was told: the configured replicas, or (a follower's) the stored plan's.
+            toldCopies[p] = from == null ? original.replicasOf(p) : from.keptCopies(p);
         }
         this.window = new LoadWindow(settings.loadWindow().toNanos());
         this.measureLoad = settings.measuresLoad();
@@ -183,6 +204,13 @@ public final class PlacementService implements AutoCloseable {
         PlacementSnapshot snapshot = placement.snapshot();
         if (snapshot != cluster.placement()) {
             cluster.publish(snapshot);
+        }
+        PlacementPlan plan = shared == null ? null : placement.plan();
+        if (plan != null && !plan.equals(sharedPlan)) {
+            // Before the leaves are told: a follower may route by the plan a moment before they open it,
+            // as this root does (the copies not serving yet are only in the targets).
+            sharedPlan = plan;
+            shared.accept(plan);
         }
         for (int leaf : placement.takeChangedLeaves()) {
             send(leaf, now);
