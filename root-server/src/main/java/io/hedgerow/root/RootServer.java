@@ -122,6 +122,15 @@ public final class RootServer implements AutoCloseable {
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "root-io");
         try {
             ClusterState cluster = new ClusterState(config, FanOut.connectionsPerLeaf(group), Ticker.system(), rootId);
+            boolean sharesPlacement = config.placement().anyOn() && writeSettings.coordination() != null;
+            if (sharesPlacement) {
+                try {
+                    LOG.log(System.Logger.Level.INFO, "routing by {0}",
+                            SharedPlacement.routeByStoredPlan(writeSettings.coordination(), cluster));
+                } catch (CoordinationException e) {
+                    throw new IOException("the placement plan is shared through ZooKeeper (--zk): " + e.getMessage(), e);
+                }
+            }
             RootMetrics metrics = new RootMetrics(cluster);
             metrics.bindProcess(); // JVM, GC and build_info meters; closed with the root
             FanOut fanOut = new FanOut(cluster, group, transport,
@@ -155,7 +164,7 @@ public final class RootServer implements AutoCloseable {
             }
             PlacementService placement = null;
             SharedPlacement shared = null;
-            if (config.placement().anyOn() && writeSettings.coordination() != null) {
+            if (sharesPlacement) {
                 // Roots sharing ZooKeeper share one plan: the elected leader's (named here for /cluster).
                 String self = "root-" + Long.toHexString(rootId) + (http == null ? "" : "@" + http.host() + ":"
                         + http.port());
@@ -165,6 +174,7 @@ public final class RootServer implements AutoCloseable {
                 } catch (CoordinationException e) {
                     throw new IOException("the placement plan is shared through ZooKeeper (--zk): " + e.getMessage(), e);
                 }
+                shared.registerMeters(metrics.registry());
             } else if (config.placement().anyOn()) {
                 placement = new PlacementService(cluster, config.placement(), Ticker.system(), fanOut::reassign,
                         documents).start();

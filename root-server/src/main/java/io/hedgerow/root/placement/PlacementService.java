@@ -13,10 +13,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -107,7 +109,13 @@ public final class PlacementService implements AutoCloseable {
 
     /** Starts listening to acknowledgements and ticking. */
     public PlacementService start() {
-        cluster.onAssignAck((leaf, version, open, error) -> thread.execute(() -> acked(leaf, version, open)));
+        cluster.onAssignAck((leaf, version, open, error) -> {
+            try {
+                thread.execute(() -> acked(leaf, version, open));
+            } catch (RejectedExecutionException e) {
+                // closed (a leader that stepped down): the ack is for the next leader's own sends
+            }
+        });
         thread.scheduleWithFixedDelay(this::tickSafely, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         return this;
     }
@@ -119,31 +127,49 @@ public final class PlacementService implements AutoCloseable {
 
     /** Registers the placement's meters: copies started by kind, opened, failed, retired; partitions short. */
     public void registerMeters(MeterRegistry registry) {
-        counter(registry, "re_replication", PlacementReport::reReplications);
-        counter(registry, "hot", PlacementReport::hotCopies);
-        counter(registry, "rebalance", PlacementReport::rebalanceMoves);
-        FunctionCounter.builder("hedgerow.placement.copies.ended", this, s -> s.report.opened())
+        registerMeters(registry, this::report);
+    }
+
+    /**
+     * The placement's meters, read from {@code reports} (null while no placement runs here, as on a root
+     * that follows another's plan: the counts read 0 then, and restart from 0 on a root that takes over,
+     * which Prometheus reads as a counter reset).
+     */
+    public static void registerMeters(MeterRegistry registry, Supplier<PlacementReport> reports) {
+        counter(registry, reports, "re_replication", PlacementReport::reReplications);
+        counter(registry, reports, "hot", PlacementReport::hotCopies);
+        counter(registry, reports, "rebalance", PlacementReport::rebalanceMoves);
+        FunctionCounter.builder("hedgerow.placement.copies.ended", reports, r -> read(r, PlacementReport::opened))
                 .tag("outcome", "serving").description("Copies acknowledged open and serving").register(registry);
-        FunctionCounter.builder("hedgerow.placement.copies.ended", this, s -> s.report.failed())
+        FunctionCounter.builder("hedgerow.placement.copies.ended", reports, r -> read(r, PlacementReport::failed))
                 .tag("outcome", "failed").description("Copies given up (an error, a timeout, their leaf lost)")
                 .register(registry);
-        FunctionCounter.builder("hedgerow.placement.copies.ended", this, s -> s.report.retired())
+        FunctionCounter.builder("hedgerow.placement.copies.ended", reports, r -> read(r, PlacementReport::retired))
                 .tag("outcome", "retired").description("Copies taken out of service").register(registry);
-        Gauge.builder("hedgerow.placement.under_replicated", this, s -> s.report.underReplicated())
+        Gauge.builder("hedgerow.placement.under_replicated", reports, r -> read(r, PlacementReport::underReplicated))
                 .description("Partitions with fewer serving copies on live leaves than they should have")
                 .register(registry);
-        Gauge.builder("hedgerow.placement.opening", this, s -> s.report.copies().stream()
+        Gauge.builder("hedgerow.placement.opening", reports, r -> read(r, report -> report.copies().stream()
                         .filter(c -> c.state() == Placement.CopyState.OPENING
-                                || c.state() == Placement.CopyState.CATCHING_UP).count())
+                                || c.state() == Placement.CopyState.CATCHING_UP).count()))
                 .description("Copies opening now, or open and catching up with the partition's writes").register(registry);
-        Gauge.builder("hedgerow.placement.full_replication.last.seconds", this,
-                        s -> s.report.lastFullReplicationNanos() < 0 ? Double.NaN : s.report.lastFullReplicationNanos() / 1e9)
+        Gauge.builder("hedgerow.placement.full_replication.last.seconds", reports, r -> {
+                    PlacementReport report = r.get();
+                    return report == null || report.lastFullReplicationNanos() < 0 ? Double.NaN
+                            : report.lastFullReplicationNanos() / 1e9;
+                })
                 .description("How long the last return to full replication took, from the leaf loss that began it")
                 .register(registry);
     }
 
-    private void counter(MeterRegistry registry, String kind, ToDoubleFunction<PlacementReport> value) {
-        FunctionCounter.builder("hedgerow.placement.copies.started", this, s -> value.applyAsDouble(s.report))
+    private static double read(Supplier<PlacementReport> reports, ToDoubleFunction<PlacementReport> value) {
+        PlacementReport report = reports.get();
+        return report == null ? 0 : value.applyAsDouble(report);
+    }
+
+    private static void counter(MeterRegistry registry, Supplier<PlacementReport> reports, String kind,
+            ToDoubleFunction<PlacementReport> value) {
+        FunctionCounter.builder("hedgerow.placement.copies.started", reports, r -> read(r, value))
                 .tag("kind", kind).description("Copies the placement started opening, by why").register(registry);
     }
 
@@ -259,8 +285,10 @@ public final class PlacementService implements AutoCloseable {
         reassign.accept(leaf);
     }
 
+    /** Stops ticking; acknowledgements from now on go nowhere (a root that follows another's plan sends none). */
     @Override
     public void close() {
+        cluster.onAssignAck((leaf, version, open, error) -> { });
         thread.shutdownNow();
     }
 }

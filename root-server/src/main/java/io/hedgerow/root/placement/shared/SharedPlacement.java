@@ -13,12 +13,14 @@ import io.hedgerow.root.placement.PlacementPlan;
 import io.hedgerow.root.placement.PlacementReport;
 import io.hedgerow.root.placement.PlacementService;
 import io.hedgerow.root.placement.PlacementSettings;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
@@ -50,6 +52,8 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 public final class SharedPlacement implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SharedPlacement.class.getName());
     private static final long RETRY_MILLIS = 1000;
+    /** How often the leader tells every leaf its target again, however sure it is the leaf has it. */
+    private static final long RESEND_MILLIS = 5000;
 
     private final ClusterState cluster;
     private final PlacementSettings settings;
@@ -76,6 +80,8 @@ public final class SharedPlacement implements AutoCloseable {
     private PlacementPlan pending;
     private PlacementPlan written;
     private boolean retryArmed;
+    /** The leader's periodic resend of every leaf's target; null while following. */
+    private ScheduledFuture<?> resends;
     /** What the write path was last told each partition's copies are. */
     private final int[][] toldCopies;
 
@@ -140,10 +146,42 @@ public final class SharedPlacement implements AutoCloseable {
         return shared;
     }
 
+    /**
+     * Publishes the stored plan's snapshot to {@code cluster}, read once through a session of its own,
+     * before the root connects to its leaves: each connection's handshake sends the leaf its target from
+     * the published snapshot, and a root joining with the configured assignment would otherwise take
+     * back the copies the leader moved. Nothing is published when no plan is stored or it does not fit.
+     *
+     * @return what was published, for the log
+     */
+    public static String routeByStoredPlan(CoordinationSettings coordination, ClusterState cluster)
+            throws CoordinationException {
+        try (CoordinationClient client = CoordinationClient.connect(coordination)) {
+            Optional<StoredPlan> stored = new PlanStore(client).read();
+            if (stored.isEmpty()) {
+                return "no placement plan stored yet: the configured assignment";
+            }
+            PlacementPlan plan = stored.get().plan();
+            if (plan.leaves() != cluster.leaves().size() || plan.partitions() != cluster.config().partitions()) {
+                return "the stored placement plan is for " + plan.leaves() + " leaves and " + plan.partitions()
+                        + " partitions (expected: " + cluster.leaves().size() + " and " + cluster.config().partitions()
+                        + "): the configured assignment";
+            }
+            cluster.publish(plan.snapshot());
+            return "the placement plan " + stored.get().leader() + " stored (znode version " + stored.get().version()
+                    + ")";
+        }
+    }
+
     /** The placement's report while this root leads; null while it follows. */
     public PlacementReport report() {
         PlacementService now = reporting;
         return now == null ? null : now.report();
+    }
+
+    /** Registers the placement's meters, read from whichever placement this root runs (none while it follows). */
+    public void registerMeters(MeterRegistry registry) {
+        PlacementService.registerMeters(registry, this::report);
     }
 
     /** Who leads, and where this root's plan came from. */
@@ -180,6 +218,15 @@ public final class SharedPlacement implements AutoCloseable {
         owner[0] = new PlacementService(cluster, settings, ticker, reassign, writes, from,
                 plan -> run(() -> share(owner[0], plan)));
         service = owner[0];
+        // Every leaf its target again now and then: another root's handshake (one that joined or
+        // reconnected with an older plan) may have told it another; this one's is the one that stands.
+        resends = thread.scheduleWithFixedDelay(() -> {
+            if (service == owner[0]) {
+                for (int leaf = 0; leaf < cluster.leaves().size(); leaf++) {
+                    reassign.accept(leaf);
+                }
+            }
+        }, RESEND_MILLIS, RESEND_MILLIS, TimeUnit.MILLISECONDS);
         reporting = service;
         String source = stored.isEmpty() ? "the configured assignment (no plan was stored)"
                 : from == null ? "the configured assignment (the stored plan does not fit this root's leaves)"
@@ -193,6 +240,8 @@ public final class SharedPlacement implements AutoCloseable {
         if (service == null) {
             return;
         }
+        resends.cancel(false);
+        resends = null;
         service.close();
         service = null;
         reporting = null;

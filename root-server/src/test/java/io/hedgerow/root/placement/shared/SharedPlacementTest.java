@@ -213,4 +213,29 @@ class SharedPlacementTest {
             }
         }
     }
+
+    @Test
+    void aRootJoiningAfterTheLeaderMovedCopiesDoesNotTakeThemBack(@TempDir Path data) throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
+                EmbeddedCluster cluster = leaves(data)) {
+            ClusterConfig config = cluster.root().cluster().config();
+            try (RootServer leader = root(config, zk)) {
+                Await.until("the first root leads", PATIENCE, () -> leadership(leader).leads());
+                cluster.leaves().get(3).close();
+                Await.until("the leader re-replicated leaf 3's partitions", PATIENCE,
+                        () -> fullyReplicatedWithout(leader.cluster().assignment(), 3));
+                PlacementSnapshot moved = stored(zk).plan().snapshot();
+
+                // Its connections' handshakes tell each leaf a target: the stored plan's, not the configured one.
+                try (RootServer joined = root(config, zk)) {
+                    for (int leaf = 0; leaf < 3; leaf++) {
+                        assertThat(cluster.leaves().get(leaf).openPartitions()).as("leaf %d keeps the leader's"
+                                + " target", leaf).containsExactlyInAnyOrderElementsOf(
+                                Arrays.stream(moved.targetOfLeaf()[leaf]).boxed().toList());
+                    }
+                    assertThat(replicas(joined.cluster().assignment())).isDeepEqualTo(replicas(moved.serving()));
+                }
+            }
+        }
+    }
 }
