@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two roots sharing one ZooKeeper ({@code --zk}) and four real leaves over loopback: one of them
  * decides placement and stores its plan, the other routes by that plan, takes over from it when the
- * leader's session ends, and never decides on its own view of the leaves.
+ * leader's session ends, never decides on its own view of the leaves, and, joining late, does not
+ * tell the leaves the configured assignment the leader has moved away from.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SharedPlacementTest {
