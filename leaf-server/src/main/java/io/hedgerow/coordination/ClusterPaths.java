@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
  * /hedgerow/&lt;cluster&gt;/partitions/&lt;n&gt;     one persistent znode per partition: JSON of {@link PartitionState}
  * /hedgerow/&lt;cluster&gt;/leaves/&lt;nodeId&gt;     one ephemeral znode per live leaf: its address
  * /hedgerow/&lt;cluster&gt;/placement-leader     the {@link PlacementLeader}'s latch
+ * /hedgerow/&lt;cluster&gt;/placement            the placement leader's plan: every copy of every partition
  * </pre>
  */
 public record ClusterPaths(String cluster) {
@@ -47,5 +48,10 @@ public record ClusterPaths(String cluster) {
 
     public String placementLeader() {
         return root() + "/placement-leader";
+    }
+
+    /** The placement leader's plan (one versioned znode, changed by compare-and-set; the root's to decode). */
+    public String placement() {
+        return root() + "/placement";
     }
 }

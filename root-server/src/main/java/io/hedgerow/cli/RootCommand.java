@@ -109,8 +109,9 @@ final class RootCommand implements Callable<Integer> {
             description = "Keep each partition's primary, primary term and in-sync set in ZooKeeper at this address"
                     + " (an ensemble's host:port list, or './hedgerow zk'): read at start, changed only by"
                     + " compare-and-set, shared with every root given the same --zk and --zk-cluster, and every write"
-                    + " carries the term, which the leaves check. Without it the root keeps them in its memory, as a"
-                    + " single root does.")
+                    + " carries the term, which the leaves check. The placement too: one root, elected, moves"
+                    + " partition copies and stores its plan there; the others route by that plan and take over from"
+                    + " it. Without it the root keeps all this in its memory, as a single root does.")
     private String zk;
 
     @Option(names = "--zk-cluster", paramLabel = "NAME", defaultValue = "default",

@@ -5,6 +5,7 @@ import io.hedgerow.common.net.TlsContexts;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Durations;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.coordination.CoordinationException;
 import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.cluster.ClusterConfig;
@@ -18,6 +19,7 @@ import io.hedgerow.root.http.LeafAdmin;
 import io.hedgerow.root.http.Readiness;
 import io.hedgerow.root.metrics.RootMetrics;
 import io.hedgerow.root.placement.PlacementService;
+import io.hedgerow.root.placement.shared.SharedPlacement;
 import io.hedgerow.root.search.DispatchPolicy;
 import io.hedgerow.root.tail.TailGuard;
 import io.hedgerow.root.write.DocumentWriter;
@@ -45,12 +47,15 @@ public final class RootServer implements AutoCloseable {
     private final String adminToken;
     private final DocumentWriter documents;
     private final PlacementService placement;
+    /** With {@code --zk}: the placement shared with the other roots, run by the elected one; else null. */
+    private final SharedPlacement sharedPlacement;
     private volatile String stopReport;
 
     private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http,
             AdmissionControl admission, Readiness readiness, Duration drainTimeout, String adminToken,
-            DocumentWriter documents, PlacementService placement) {
+            DocumentWriter documents, PlacementService placement, SharedPlacement sharedPlacement) {
         this.placement = placement;
+        this.sharedPlacement = sharedPlacement;
         this.adminToken = adminToken;
         this.documents = documents;
         this.group = group;
@@ -117,6 +122,15 @@ public final class RootServer implements AutoCloseable {
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "root-io");
         try {
             ClusterState cluster = new ClusterState(config, FanOut.connectionsPerLeaf(group), Ticker.system(), rootId);
+            boolean sharesPlacement = config.placement().anyOn() && writeSettings.coordination() != null;
+            if (sharesPlacement) {
+                try {
+                    LOG.log(System.Logger.Level.INFO, "routing by {0}",
+                            SharedPlacement.routeByStoredPlan(writeSettings.coordination(), cluster));
+                } catch (CoordinationException e) {
+                    throw new IOException("the placement plan is shared through ZooKeeper (--zk): " + e.getMessage(), e);
+                }
+            }
             RootMetrics metrics = new RootMetrics(cluster);
             metrics.bindProcess(); // JVM, GC and build_info meters; closed with the root
             FanOut fanOut = new FanOut(cluster, group, transport,
@@ -142,22 +156,34 @@ public final class RootServer implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "not every partition's replicas answered their last seq; writes"
                         + " to those partitions are refused until they do");
             }
-            PlacementService placement = null;
-            if (config.placement().anyOn()) {
-                placement = new PlacementService(cluster, config.placement(), Ticker.system(), fanOut::reassign,
-                        documents).start();
-                placement.registerMeters(metrics.registry());
-                cluster.placementReport(placement::report);
-            }
             HttpApiServer http = httpSettings == null ? null
                     : HttpApiServer.start(group, transport, httpSettings, fanOut::search, cluster, metrics, admission,
                             readiness, admin, fanOut.leafFaults(), fanOut.tail(), documents);
             if (http != null) {
                 metrics.watchConnections(http::openConnections, http::refusedConnections);
             }
+            PlacementService placement = null;
+            SharedPlacement shared = null;
+            if (sharesPlacement) {
+                // Roots sharing ZooKeeper share one plan: the elected leader's (named here for /cluster).
+                String self = "root-" + Long.toHexString(rootId) + (http == null ? "" : "@" + http.host() + ":"
+                        + http.port());
+                try {
+                    shared = SharedPlacement.start(writeSettings.coordination(), self, cluster, config.placement(),
+                            Ticker.system(), fanOut::reassign, documents);
+                } catch (CoordinationException e) {
+                    throw new IOException("the placement plan is shared through ZooKeeper (--zk): " + e.getMessage(), e);
+                }
+                shared.registerMeters(metrics.registry());
+            } else if (config.placement().anyOn()) {
+                placement = new PlacementService(cluster, config.placement(), Ticker.system(), fanOut::reassign,
+                        documents).start();
+                placement.registerMeters(metrics.registry());
+                cluster.placementReport(placement::report);
+            }
             Duration drain = httpSettings == null ? Duration.ZERO : httpSettings.drainTimeout();
             return new RootServer(group, fanOut, metrics, http, admission, readiness, drain,
-                    httpSettings == null ? null : httpSettings.adminToken(), documents, placement);
+                    httpSettings == null ? null : httpSettings.adminToken(), documents, placement, shared);
         } catch (IOException | InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
@@ -299,10 +325,18 @@ public final class RootServer implements AutoCloseable {
         if (placement != null) {
             placement.close();
         }
+        if (sharedPlacement != null) {
+            sharedPlacement.close();
+        }
         documents.close();
         fanOut.close();
         metrics.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** With {@code --zk} and placement on: the placement shared among the roots; null otherwise. */
+    public SharedPlacement sharedPlacement() {
+        return sharedPlacement;
     }
 
     /**

@@ -4,6 +4,7 @@ import io.hedgerow.common.net.LinkTls;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.adapt.SlowStart;
+import io.hedgerow.root.placement.PlacementLeadership;
 import io.hedgerow.root.placement.PlacementReport;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -27,6 +28,7 @@ public final class ClusterState {
     private volatile PlacementSnapshot placement;
     private final PartitionLoad partitionLoad;
     private volatile Supplier<PlacementReport> placementReport = () -> null;
+    private volatile Supplier<PlacementLeadership> placementLeadership = () -> null;
     private volatile AssignListener assignListener = (leaf, version, open, error) -> { };
     private final List<LeafStatus> leaves;
     private final AtomicLongArray partitionDocs;
@@ -176,6 +178,16 @@ public final class ClusterState {
     /** Where {@link #placementReport()} comes from (the placement service). */
     public void placementReport(Supplier<PlacementReport> source) {
         this.placementReport = source;
+    }
+
+    /** Who decides placement among the roots sharing a plan ({@code --zk}); null for a root that shares none. */
+    public PlacementLeadership placementLeadership() {
+        return placementLeadership.get();
+    }
+
+    /** Where {@link #placementLeadership()} comes from (the shared placement). */
+    public void placementLeadership(Supplier<PlacementLeadership> source) {
+        this.placementLeadership = source;
     }
 
     /** Each partition's query load, recorded as leaves answer. */

@@ -3,6 +3,7 @@ package io.hedgerow.root.http;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.PlacementSnapshot;
+import io.hedgerow.root.placement.PlacementLeadership;
 import io.hedgerow.root.placement.PlacementReport;
 import java.io.IOException;
 import java.time.Instant;
@@ -13,7 +14,29 @@ final class PlacementJson {
     private PlacementJson() {
     }
 
+    /**
+     * The {@code placement_leader} section of a root sharing its plan through ZooKeeper: which root
+     * decides placement, whether it is this one, and where the plan this root routes by came from.
+     */
+    private static void writeLeadership(JsonGenerator json, PlacementLeadership leadership) throws IOException {
+        if (leadership == null) {
+            return;
+        }
+        json.writeObjectFieldStart("placement_leader");
+        json.writeStringField("this_root", leadership.self());
+        json.writeBooleanField("leads", leadership.leads());
+        if (leadership.leader() == null) {
+            json.writeNullField("leader");
+        } else {
+            json.writeStringField("leader", leadership.leader());
+        }
+        json.writeStringField("plan_source", leadership.source());
+        json.writeNumberField("stored_version", leadership.storedVersion());
+        json.writeEndObject();
+    }
+
     static void write(JsonGenerator json, ClusterState cluster) throws IOException {
+        writeLeadership(json, cluster.placementLeadership());
         PlacementReport report = cluster.placementReport();
         if (report == null) {
             return;

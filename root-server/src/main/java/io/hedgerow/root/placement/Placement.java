@@ -96,6 +96,29 @@ public final class Placement {
         this.rebalancer = new Rebalancer(settings);
     }
 
+    /**
+     * Continues from {@code plan}, the one the previous placement leader stored: its copies in their
+     * states (one opening is served once its leaf acknowledges the target again, one retiring is dropped
+     * after the retire delay from now), its leaves' target versions (numbered on from there), every leaf
+     * alive until seen otherwise. Nothing that served moves.
+     */
+    public Placement(PlacementPlan plan, int replicas, PlacementSettings settings, long nowNanos, boolean catchUp) {
+        this.settings = settings;
+        this.catchUp = catchUp;
+        this.replicas = replicas;
+        this.leaves = plan.leaves();
+        this.alive = new LeafLiveness(leaves);
+        this.version = plan.targetVersion().stream().mapToLong(Long::longValue).toArray();
+        this.copies = new PlacementCopies(plan, nowNanos);
+        for (List<Copy> list : copies.all()) {
+            for (Copy copy : list) {
+                copy.version = version[copy.leaf];
+            }
+        }
+        this.hot = new HotPartitions(plan.partitions(), settings);
+        this.rebalancer = new Rebalancer(settings);
+    }
+
     /** Every connection to {@code leaf} is gone (or it said it is draining). */
     public void leafLost(int leaf, long nowNanos) {
         if (!alive.lost(leaf, nowNanos)) {
@@ -378,6 +401,11 @@ public final class Placement {
         Set<Integer> out = Set.copyOf(changedLeaves);
         changedLeaves.clear();
         return out;
+    }
+
+    /** Every copy, its reason and state, and each leaf's target version: what the placement leader shares. */
+    public PlacementPlan plan() {
+        return copies.plan(version);
     }
 
     /** The plan as searches and leaves see it; a new object only when something changed. */

@@ -58,6 +58,23 @@ final class PlacementCopies {
         }
     }
 
+    /**
+     * The copies of a plan another leader left ({@code plan}), each in its state there, as if each had
+     * entered that state {@code nowNanos} (the plan keeps no times).
+     */
+    PlacementCopies(PlacementPlan plan, long nowNanos) {
+        this.leaves = plan.leaves();
+        for (int p = 0; p < plan.partitions(); p++) {
+            List<Copy> list = new ArrayList<>();
+            for (PlacementPlan.PlannedCopy planned : plan.copies().get(p)) {
+                list.add(new Copy(p, planned.leaf(), planned.reason(), planned.reason() == Placement.Reason.ORIGINAL
+                        ? "the assignment at start" : "taken over from the previous placement leader's plan",
+                        planned.state(), nowNanos));
+            }
+            byPartition.add(list);
+        }
+    }
+
     int partitions() {
         return byPartition.size();
     }
@@ -195,24 +212,16 @@ final class PlacementCopies {
      * never without one) and each leaf's target (every copy it holds, in any state).
      */
     PlacementSnapshot snapshot(long[] targetVersion) {
-        int[][] serving = new int[byPartition.size()][];
-        List<List<Integer>> targets = new ArrayList<>();
-        for (int leaf = 0; leaf < leaves; leaf++) {
-            targets.add(new ArrayList<>());
+        return plan(targetVersion).snapshot();
+    }
+
+    /** Every copy, its reason and state, with each leaf's target version: what roots share. */
+    PlacementPlan plan(long[] targetVersion) {
+        List<List<PlacementPlan.PlannedCopy>> planned = new ArrayList<>();
+        for (List<Copy> list : byPartition) {
+            planned.add(list.stream().map(c -> new PlacementPlan.PlannedCopy(c.leaf, c.reason, c.state)).toList());
         }
-        for (int p = 0; p < serving.length; p++) {
-            List<Copy> list = byPartition.get(p);
-            serving[p] = list.stream().filter(c -> c.state == Placement.CopyState.SERVING).mapToInt(c -> c.leaf).toArray();
-            if (serving[p].length == 0) {
-                serving[p] = list.stream().mapToInt(c -> c.leaf).toArray();
-            }
-            for (Copy copy : list) {
-                targets.get(copy.leaf).add(p);
-            }
-        }
-        int[][] targetOfLeaf = targets.stream().map(t -> t.stream().mapToInt(Integer::intValue).sorted().toArray())
-                .toArray(int[][]::new);
-        return new PlacementSnapshot(PartitionAssignment.of(leaves, serving), targetOfLeaf, targetVersion.clone());
+        return new PlacementPlan(planned, java.util.Arrays.stream(targetVersion).boxed().toList());
     }
 
     /** Every copy that is not an original serving one, for the report. */

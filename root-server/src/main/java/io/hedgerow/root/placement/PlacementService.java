@@ -13,9 +13,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -47,6 +50,9 @@ public final class PlacementService implements AutoCloseable {
     private final LoadWindow window;
     private final Ticker ticker;
     private final IntConsumer reassign;
+    private final Consumer<PlacementPlan> shared;
+    /** The last plan handed to {@link #shared}; the placement's thread only. */
+    private PlacementPlan sharedPlan;
     private final CopyCatchUp writes;
     private final boolean measureLoad;
     private final long[] ackedVersion;
@@ -66,15 +72,32 @@ public final class PlacementService implements AutoCloseable {
      */
     public PlacementService(ClusterState cluster, PlacementSettings settings, Ticker ticker, IntConsumer reassign,
             CopyCatchUp writes) {
+        this(cluster, settings, ticker, reassign, writes, null, null);
+    }
+
+    /**
+     * As the placement leader of roots that share a plan ({@link SharedPlacement}).
+     *
+     * @param from   the plan to continue from (the last one stored), or null to start from the cluster's
+     *               assignment as it is
+     * @param shared told each new plan, on the placement's thread (it must not block); null for a root
+     *               that shares none
+     */
+    public PlacementService(ClusterState cluster, PlacementSettings settings, Ticker ticker, IntConsumer reassign,
+            CopyCatchUp writes, PlacementPlan from, Consumer<PlacementPlan> shared) {
         this.cluster = cluster;
         this.original = cluster.assignment();
         this.ticker = ticker;
         this.reassign = reassign;
         this.writes = writes;
-        this.placement = new Placement(original, cluster.config().replicas(), settings, ticker.nanoTime(), true);
+        this.shared = shared;
+        this.placement = from == null
+                ? new Placement(original, cluster.config().replicas(), settings, ticker.nanoTime(), true)
+                : new Placement(from, cluster.config().replicas(), settings, ticker.nanoTime(), true);
         this.toldCopies = new int[original.partitions()][];
         for (int p = 0; p < toldCopies.length; p++) {
-            toldCopies[p] = original.replicasOf(p);
+            // What the write path was told: the configured replicas, or (a follower's) the stored plan's.
+            toldCopies[p] = from == null ? original.replicasOf(p) : from.keptCopies(p);
         }
         this.window = new LoadWindow(settings.loadWindow().toNanos());
         this.measureLoad = settings.measuresLoad();
@@ -86,7 +109,13 @@ public final class PlacementService implements AutoCloseable {
 
     /** Starts listening to acknowledgements and ticking. */
     public PlacementService start() {
-        cluster.onAssignAck((leaf, version, open, error) -> thread.execute(() -> acked(leaf, version, open)));
+        cluster.onAssignAck((leaf, version, open, error) -> {
+            try {
+                thread.execute(() -> acked(leaf, version, open));
+            } catch (RejectedExecutionException e) {
+                // closed (a leader that stepped down): the ack is for the next leader's own sends
+            }
+        });
         thread.scheduleWithFixedDelay(this::tickSafely, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         return this;
     }
@@ -98,31 +127,49 @@ public final class PlacementService implements AutoCloseable {
 
     /** Registers the placement's meters: copies started by kind, opened, failed, retired; partitions short. */
     public void registerMeters(MeterRegistry registry) {
-        counter(registry, "re_replication", PlacementReport::reReplications);
-        counter(registry, "hot", PlacementReport::hotCopies);
-        counter(registry, "rebalance", PlacementReport::rebalanceMoves);
-        FunctionCounter.builder("hedgerow.placement.copies.ended", this, s -> s.report.opened())
+        registerMeters(registry, this::report);
+    }
+
+    /**
+     * The placement's meters, read from {@code reports} (null while no placement runs here, as on a root
+     * that follows another's plan: the counts read 0 then, and restart from 0 on a root that takes over,
+     * which Prometheus reads as a counter reset).
+     */
+    public static void registerMeters(MeterRegistry registry, Supplier<PlacementReport> reports) {
+        counter(registry, reports, "re_replication", PlacementReport::reReplications);
+        counter(registry, reports, "hot", PlacementReport::hotCopies);
+        counter(registry, reports, "rebalance", PlacementReport::rebalanceMoves);
+        FunctionCounter.builder("hedgerow.placement.copies.ended", reports, r -> read(r, PlacementReport::opened))
                 .tag("outcome", "serving").description("Copies acknowledged open and serving").register(registry);
-        FunctionCounter.builder("hedgerow.placement.copies.ended", this, s -> s.report.failed())
+        FunctionCounter.builder("hedgerow.placement.copies.ended", reports, r -> read(r, PlacementReport::failed))
                 .tag("outcome", "failed").description("Copies given up (an error, a timeout, their leaf lost)")
                 .register(registry);
-        FunctionCounter.builder("hedgerow.placement.copies.ended", this, s -> s.report.retired())
+        FunctionCounter.builder("hedgerow.placement.copies.ended", reports, r -> read(r, PlacementReport::retired))
                 .tag("outcome", "retired").description("Copies taken out of service").register(registry);
-        Gauge.builder("hedgerow.placement.under_replicated", this, s -> s.report.underReplicated())
+        Gauge.builder("hedgerow.placement.under_replicated", reports, r -> read(r, PlacementReport::underReplicated))
                 .description("Partitions with fewer serving copies on live leaves than they should have")
                 .register(registry);
-        Gauge.builder("hedgerow.placement.opening", this, s -> s.report.copies().stream()
+        Gauge.builder("hedgerow.placement.opening", reports, r -> read(r, report -> report.copies().stream()
                         .filter(c -> c.state() == Placement.CopyState.OPENING
-                                || c.state() == Placement.CopyState.CATCHING_UP).count())
+                                || c.state() == Placement.CopyState.CATCHING_UP).count()))
                 .description("Copies opening now, or open and catching up with the partition's writes").register(registry);
-        Gauge.builder("hedgerow.placement.full_replication.last.seconds", this,
-                        s -> s.report.lastFullReplicationNanos() < 0 ? Double.NaN : s.report.lastFullReplicationNanos() / 1e9)
+        Gauge.builder("hedgerow.placement.full_replication.last.seconds", reports, r -> {
+                    PlacementReport report = r.get();
+                    return report == null || report.lastFullReplicationNanos() < 0 ? Double.NaN
+                            : report.lastFullReplicationNanos() / 1e9;
+                })
                 .description("How long the last return to full replication took, from the leaf loss that began it")
                 .register(registry);
     }
 
-    private void counter(MeterRegistry registry, String kind, ToDoubleFunction<PlacementReport> value) {
-        FunctionCounter.builder("hedgerow.placement.copies.started", this, s -> value.applyAsDouble(s.report))
+    private static double read(Supplier<PlacementReport> reports, ToDoubleFunction<PlacementReport> value) {
+        PlacementReport report = reports.get();
+        return report == null ? 0 : value.applyAsDouble(report);
+    }
+
+    private static void counter(MeterRegistry registry, Supplier<PlacementReport> reports, String kind,
+            ToDoubleFunction<PlacementReport> value) {
+        FunctionCounter.builder("hedgerow.placement.copies.started", reports, r -> read(r, value))
                 .tag("kind", kind).description("Copies the placement started opening, by why").register(registry);
     }
 
@@ -184,6 +231,13 @@ public final class PlacementService implements AutoCloseable {
         if (snapshot != cluster.placement()) {
             cluster.publish(snapshot);
         }
+        PlacementPlan plan = shared == null ? null : placement.plan();
+        if (plan != null && !plan.equals(sharedPlan)) {
+            // Before the leaves are told: a follower may route by the plan a moment before they open it,
+            // as this root does (the copies not serving yet are only in the targets).
+            sharedPlan = plan;
+            shared.accept(plan);
+        }
         for (int leaf : placement.takeChangedLeaves()) {
             send(leaf, now);
         }
@@ -231,8 +285,10 @@ public final class PlacementService implements AutoCloseable {
         reassign.accept(leaf);
     }
 
+    /** Stops ticking; acknowledgements from now on go nowhere (a root that follows another's plan sends none). */
     @Override
     public void close() {
+        cluster.onAssignAck((leaf, version, open, error) -> { });
         thread.shutdownNow();
     }
 }
