@@ -156,16 +156,23 @@ public final class RootServer implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "not every partition's replicas answered their last seq; writes"
                         + " to those partitions are refused until they do");
             }
+            PlacementService placement = null;
+            if (config.placement().anyOn() && !sharesPlacement) {
+                placement = new PlacementService(cluster, config.placement(), Ticker.system(), fanOut::reassign,
+                        documents).start();
+                placement.registerMeters(metrics.registry());
+                cluster.placementReport(placement::report);
+            }
             HttpApiServer http = httpSettings == null ? null
                     : HttpApiServer.start(group, transport, httpSettings, fanOut::search, cluster, metrics, admission,
                             readiness, admin, fanOut.leafFaults(), fanOut.tail(), documents);
             if (http != null) {
                 metrics.watchConnections(http::openConnections, http::refusedConnections);
             }
-            PlacementService placement = null;
             SharedPlacement shared = null;
             if (sharesPlacement) {
-                // Roots sharing ZooKeeper share one plan: the elected leader's (named here for /cluster).
+                // Roots sharing ZooKeeper share one plan: the elected leader's (named here for /cluster,
+                // with the HTTP address, so it starts after the HTTP server; a single root's starts before).
                 String self = "root-" + Long.toHexString(rootId) + (http == null ? "" : "@" + http.host() + ":"
                         + http.port());
                 try {
@@ -175,11 +182,6 @@ public final class RootServer implements AutoCloseable {
                     throw new IOException("the placement plan is shared through ZooKeeper (--zk): " + e.getMessage(), e);
                 }
                 shared.registerMeters(metrics.registry());
-            } else if (config.placement().anyOn()) {
-                placement = new PlacementService(cluster, config.placement(), Ticker.system(), fanOut::reassign,
-                        documents).start();
-                placement.registerMeters(metrics.registry());
-                cluster.placementReport(placement::report);
             }
             Duration drain = httpSettings == null ? Duration.ZERO : httpSettings.drainTimeout();
             return new RootServer(group, fanOut, metrics, http, admission, readiness, drain,
