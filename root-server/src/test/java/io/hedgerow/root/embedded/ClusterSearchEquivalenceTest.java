@@ -11,6 +11,7 @@ import io.hedgerow.api.TotalHits;
 import io.hedgerow.leaf.index.FieldSpec;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.SourceDocument;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,6 +56,7 @@ class ClusterSearchEquivalenceTest {
     static Path dir;
     private static EmbeddedCluster cluster;
     private static OneIndexOracle oracle;
+    private static HttpClient http;
 
     static IndexConfig config() {
         Map<String, FieldSpec> fields = new LinkedHashMap<>();
@@ -133,11 +135,15 @@ class ClusterSearchEquivalenceTest {
         List<SourceDocument> docs = documents(new Random(SEED));
         oracle = new OneIndexOracle(config(), docs);
         cluster = EmbeddedCluster.builder(dir).documents("equivalence", config(), docs)
-                .leaves(3).partitions(6).replicas(2).start();
+                .leaves(3).partitions(6).replicas(2).http(0).start();
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     }
 
     @AfterAll
     static void stop() throws Exception {
+        if (http != null) {
+            http.close();
+        }
         if (cluster != null) {
             cluster.close();
         }
@@ -189,8 +195,10 @@ class ClusterSearchEquivalenceTest {
         List<SortField> sort = randomSort(random, "*:*".equals(text));
         Mode mode = Mode.values()[random.nextInt(Mode.values().length)];
         boolean details = random.nextInt(4) == 0;
-        String what = "seed " + seed + "L (rerun: ClusterSearchEquivalenceTest.rerun(" + seed + "L)): " + mode + " '" + text
-                + "' filter " + filter + " sort " + sort;
+        // From the seed itself, not its Random, so adding the HTTP path left every request as it was.
+        boolean overHttp = Math.floorMod(seed, 3) == 0;
+        String what = "seed " + seed + "L (rerun: ClusterSearchEquivalenceTest.rerun(" + seed + "L)): " + mode
+                + (overHttp ? " over HTTP" : "") + " '" + text + "' filter " + filter + " sort " + sort;
         try {
             List<String> expected = oracle.sortedIds(text, filter, sort);
             long total = expected.size();
@@ -199,14 +207,14 @@ class ClusterSearchEquivalenceTest {
                     .timeoutMillis(30_000).storedFields(details).snippets(details);
             switch (mode) {
                 case COUNT -> {
-                    SearchResult result = search(base.k(0).sort(random.nextBoolean() ? sort : List.of()).build(), what);
-                    assertThat(result.hits()).as(what).isEmpty();
+                    Page result = search(base.k(0).sort(random.nextBoolean() ? sort : List.of()).build(), overHttp, what);
+                    assertThat(result.ids()).as(what).isEmpty();
                     assertTotal(result, total, what);
                 }
                 case FROM_PAGE -> {
                     int k = 1 + random.nextInt(30);
                     int from = random.nextInt(3) == 0 ? 0 : random.nextInt((int) total + 5);
-                    SearchResult result = search(base.sort(sort).k(k).from(from).build(), what + " from " + from + " k " + k);
+                    Page result = search(base.sort(sort).k(k).from(from).build(), overHttp, what + " from " + from + " k " + k);
                     checkPage(result, expected.subList(Math.min(from, expected.size()), Math.min(from + k, expected.size())),
                             sort, total, what + " from " + from + " k " + k);
                 }
@@ -215,11 +223,11 @@ class ClusterSearchEquivalenceTest {
                     List<String> walked = new ArrayList<>();
                     for (int from = 0; ; from += k) {
                         String page = what + " k " + k + " from " + from;
-                        SearchResult result = search(base.sort(sort).k(k).from(from).build(), page);
+                        Page result = search(base.sort(sort).k(k).from(from).build(), overHttp, page);
                         checkPage(result, expected.subList(Math.min(from, expected.size()),
                                 Math.min(from + k, expected.size())), sort, total, page);
-                        result.hits().forEach(hit -> walked.add(hit.id()));
-                        if (result.hits().size() < k) {
+                        walked.addAll(result.ids());
+                        if (result.ids().size() < k) {
                             break;
                         }
                     }
@@ -231,15 +239,15 @@ class ClusterSearchEquivalenceTest {
                     List<Object> after = null;
                     while (true) {
                         String page = what + " k " + k + " search_after " + after;
-                        SearchResult result = search(base.sort(sort).k(k).searchAfter(after).build(), page);
+                        Page result = search(base.sort(sort).k(k).searchAfter(after).build(), overHttp, page);
                         int at = walked.size();
                         checkPage(result, expected.subList(Math.min(at, expected.size()), Math.min(at + k, expected.size())),
                                 sort, total, page);
-                        result.hits().forEach(hit -> walked.add(hit.id()));
-                        if (result.hits().size() < k) {
+                        walked.addAll(result.ids());
+                        if (result.ids().size() < k) {
                             break;
                         }
-                        after = result.hits().getLast().sort(); // as a client sends it back
+                        after = result.sortValues().getLast(); // as a client sends it back
                     }
                     checkWalk(walked, expected, what + " k " + k);
                 }
@@ -255,20 +263,33 @@ class ClusterSearchEquivalenceTest {
         return Math.max(1 + random.nextInt(25), (int) Math.ceil(total / 25.0));
     }
 
-    private static SearchResult search(SearchRequest request, String what) {
-        SearchResult result = cluster.client().search(request).join();
-        assertThat(result.tainted()).as(what + ": every partition answered " + result.coverage() + " " + result.errors()).isFalse();
-        return result;
+    /** One page as a client sees it: ids, each hit's sort values (as parsed from JSON over HTTP), the total. */
+    record Page(List<String> ids, List<List<Object>> sortValues, TotalHits totalHits, boolean json) {
     }
 
-    private static void assertTotal(SearchResult result, long total, String what) {
+    private static Page search(SearchRequest request, boolean overHttp, String what) throws Exception {
+        if (overHttp) {
+            return HttpSearch.search(http, cluster.httpPort(), request, what);
+        }
+        SearchResult result = cluster.client().search(request).join();
+        assertThat(result.tainted()).as(what + ": every partition answered " + result.coverage() + " " + result.errors()).isFalse();
+        return new Page(result.hits().stream().map(Hit::id).toList(), result.hits().stream().map(Hit::sort).toList(),
+                result.totalHits(), false);
+    }
+
+    private static void assertTotal(Page result, long total, String what) {
         assertThat(result.totalHits()).as(what + ": the exact total").isEqualTo(new TotalHits(total, TotalHits.Relation.EQUAL_TO));
     }
 
-    private static void checkPage(SearchResult result, List<String> expected, List<SortField> sort, long total, String what) {
-        assertThat(result.hits().stream().map(Hit::id).toList()).as(what + ": ids in order").isEqualTo(expected);
-        for (Hit hit : result.hits()) {
-            assertThat(hit.sort()).as(what + ": sort values of " + hit.id()).isEqualTo(oracle.sortValues(hit.id(), sort));
+    private static void checkPage(Page result, List<String> expected, List<SortField> sort, long total, String what) {
+        assertThat(result.ids()).as(what + ": ids in order").isEqualTo(expected);
+        for (int i = 0; i < result.ids().size(); i++) {
+            String id = result.ids().get(i);
+            List<Object> expectedValues = oracle.sortValues(id, sort);
+            if (result.json()) { // JSON has one kind of fraction: a score reads back as a double
+                expectedValues = expectedValues.stream().map(v -> v instanceof Float f ? (Object) (double) f : v).toList();
+            }
+            assertThat(result.sortValues().get(i)).as(what + ": sort values of " + id).isEqualTo(expectedValues);
         }
         assertTotal(result, total, what);
     }
