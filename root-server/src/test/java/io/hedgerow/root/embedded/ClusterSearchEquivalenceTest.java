@@ -181,6 +181,16 @@ class ClusterSearchEquivalenceTest {
         assertThat(rerun(5865551688007368950L).matches()).isPositive();
     }
 
+    /**
+     * Found by seed -2191106004987769376: the result cache described a filter by its records'
+     * toString, so terms ["alpha", "epsilon"] and term "alpha, epsilon" shared a key, and the second
+     * search got the first one's hits.
+     */
+    @Test
+    void filtersThatPrintAlikeDoNotShareACachedResult() throws Exception {
+        rerun(-2191106004987769376L);
+    }
+
     enum Mode { COUNT, FROM_PAGE, FROM_WALK, AFTER_WALK }
 
     record Checked(Mode mode, long matches) {
@@ -214,6 +224,19 @@ class ClusterSearchEquivalenceTest {
                 case FROM_PAGE -> {
                     int k = 1 + random.nextInt(30);
                     int from = random.nextInt(3) == 0 ? 0 : random.nextInt((int) total + 5);
+                    if (random.nextBoolean()) {
+                        // A sibling that differs in one thing goes first: the result cache must not
+                        // answer the request with the sibling's result.
+                        Filter otherFilter = filter != null && random.nextBoolean() ? perturbed(filter) : filter;
+                        List<SortField> otherSort = otherFilter != filter ? sort : flipped(sort, random);
+                        String sibling = what + " after its sibling, filter " + otherFilter + " sort " + otherSort;
+                        List<String> siblingExpected = oracle.sortedIds(text, otherFilter, otherSort);
+                        Page first = search(base.filter(otherFilter).sort(otherSort).k(k).from(from).build(), overHttp, sibling);
+                        checkPage(first, siblingExpected.subList(Math.min(from, siblingExpected.size()),
+                                Math.min(from + k, siblingExpected.size())), otherSort, siblingExpected.size(), sibling);
+                        base.filter(filter);
+                        what = what + " (after a sibling with filter " + otherFilter + " sort " + otherSort + ")";
+                    }
                     Page result = search(base.sort(sort).k(k).from(from).build(), overHttp, what + " from " + from + " k " + k);
                     checkPage(result, expected.subList(Math.min(from, expected.size()), Math.min(from + k, expected.size())),
                             sort, total, what + " from " + from + " k " + k);
@@ -302,6 +325,46 @@ class ClusterSearchEquivalenceTest {
         assertThat(walked).as(what + ": the pages end to end").isEqualTo(expected);
     }
 
+    /** {@code sort} with one key's direction turned. */
+    private static List<SortField> flipped(List<SortField> sort, Random random) {
+        List<SortField> other = new ArrayList<>(sort);
+        int i = random.nextInt(other.size());
+        other.set(i, new SortField(other.get(i).field(), !other.get(i).descending()));
+        return other;
+    }
+
+    /**
+     * {@code filter} with its first terms or range changed so that it matches other documents but
+     * could be described alike: two keywords joined into one ("a, b"), one such value split in two,
+     * an inclusive bound made exclusive. The filter itself when it has none of them.
+     */
+    private static Filter perturbed(Filter filter) {
+        return switch (filter) {
+            case Filter.Terms terms when terms.values().size() > 1 && terms.field().equals("cat") -> Filter.term(terms.field(), String.join(", ", terms.values()));
+            case Filter.Terms terms when terms.values().getFirst().contains(", ") ->
+                    Filter.terms(terms.field(), List.of(terms.values().getFirst().split(", ")));
+            case Filter.Terms terms -> filter;
+            case Filter.Range range when range.gte() != null -> new Filter.Range(range.field(), null, range.gte(), range.lte(), range.lt());
+            case Filter.Range range when range.lte() != null -> new Filter.Range(range.field(), range.gte(), range.gt(), null, range.lte());
+            case Filter.Range range -> filter;
+            case Filter.Exists exists -> filter;
+            case Filter.Bool bool -> {
+                for (List<Filter> clauses : List.of(bool.must(), bool.should(), bool.mustNot())) {
+                    for (int i = 0; i < clauses.size(); i++) {
+                        Filter changed = perturbed(clauses.get(i));
+                        if (changed != clauses.get(i)) {
+                            List<Filter> copy = new ArrayList<>(clauses);
+                            copy.set(i, changed);
+                            yield new Filter.Bool(clauses == bool.must() ? copy : bool.must(),
+                                    clauses == bool.should() ? copy : bool.should(), clauses == bool.mustNot() ? copy : bool.mustNot());
+                        }
+                    }
+                }
+                yield filter;
+            }
+        };
+    }
+
     private static List<SortField> randomSort(Random random, boolean constantScore) {
         List<SortField> sort = new ArrayList<>();
         for (int n = 1 + random.nextInt(3); n > 0; n--) {
@@ -313,7 +376,8 @@ class ClusterSearchEquivalenceTest {
 
     private static Filter randomFilter(Random random, int depth) {
         return switch (random.nextInt(depth > 0 ? 8 : 7)) {
-            case 0 -> Filter.term("cat", category(random));
+            case 0 -> random.nextBoolean() ? Filter.term("cat", category(random))
+                    : Filter.terms("cat", List.of(category(random), category(random)));
             case 1 -> random.nextBoolean() ? Filter.term("qty", Integer.toString(random.nextInt(30) - 5))
                     : Filter.terms("qty", List.of(Integer.toString(random.nextInt(30) - 5), Integer.toString(random.nextInt(30))));
             case 2 -> {
