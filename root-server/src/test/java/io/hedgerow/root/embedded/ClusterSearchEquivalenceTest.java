@@ -3,6 +3,7 @@ package io.hedgerow.root.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.api.Filter;
+import io.hedgerow.api.HedgeMode;
 import io.hedgerow.api.Hit;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SearchResult;
@@ -21,6 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,9 +39,14 @@ import org.junit.jupiter.api.io.TempDir;
  * exists and bool, paged by {@code from} or walked to the end by {@code from} or {@code search_after},
  * or counted with k=0. The ids, their order, their sort values and the exact totals must be equal;
  * a walk's pages, put end to end, must be the oracle's whole list (no hit twice, none skipped).
+ * A third of the requests go over HTTP ({@link HttpSearch}), their search_after sent back as parsed
+ * from the JSON; each hedge mode (off, hedged, tied) gets a third; half of the from-paged requests
+ * follow a sibling that differs in one thing, which the result cache must not serve in their place.
  *
- * <p>Scores depend on each partition's statistics, so a sort by {@code _score} is only asked of
- * {@code *:*}, which scores every document 1 everywhere.
+ * <p>Scores depend on each partition's statistics: a quarter of the text queries sort by
+ * {@code _score} first, and are compared with plain Lucene searches of each partition the leaves
+ * serve, put in order in Java ({@link OneIndexOracle#sortedIdsByPartitionScores}); other sorts by
+ * {@code _score} are of {@code *:*}, which scores every document 1 everywhere.
  *
  * <p>Each request is made from its own seed, printed with a failure: {@link #rerun} takes it.
  */
@@ -57,6 +66,8 @@ class ClusterSearchEquivalenceTest {
     private static EmbeddedCluster cluster;
     private static OneIndexOracle oracle;
     private static HttpClient http;
+    /** Plain Lucene over each partition the leaves serve: the scores of a score-sorted text query. */
+    private static final List<IndexSearcher> partitions = new ArrayList<>();
 
     static IndexConfig config() {
         Map<String, FieldSpec> fields = new LinkedHashMap<>();
@@ -137,12 +148,18 @@ class ClusterSearchEquivalenceTest {
         cluster = EmbeddedCluster.builder(dir).documents("equivalence", config(), docs)
                 .leaves(3).partitions(6).replicas(2).http(0).start();
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (int p = 0; p < cluster.manifest().partitions(); p++) {
+            partitions.add(new IndexSearcher(DirectoryReader.open(FSDirectory.open(cluster.index().partitionDir(cluster.manifest(), p)))));
+        }
     }
 
     @AfterAll
     static void stop() throws Exception {
         if (http != null) {
             http.close();
+        }
+        for (IndexSearcher partition : partitions) {
+            partition.getIndexReader().close();
         }
         if (cluster != null) {
             cluster.close();
@@ -157,6 +174,7 @@ class ClusterSearchEquivalenceTest {
         Random seeds = new Random(SEED);
         int[] modes = new int[Mode.values().length];
         int nonEmpty = 0;
+        int scoredText = 0;
         for (int q = 0; q < REQUESTS; q++) {
             long seed = seeds.nextLong();
             Checked checked = rerun(seed);
@@ -164,8 +182,13 @@ class ClusterSearchEquivalenceTest {
             if (checked.matches > 0) {
                 nonEmpty++;
             }
+            if (checked.partitionScores) {
+                scoredText++;
+            }
         }
-        System.out.println("requests by mode " + java.util.Arrays.toString(modes) + ", matching something: " + nonEmpty);
+        System.out.println("requests by mode " + java.util.Arrays.toString(modes) + ", matching something: " + nonEmpty
+                + ", text queries sorted by their partitions' scores: " + scoredText);
+        assertThat(scoredText).as("text queries sorted by score").isGreaterThan(REQUESTS / 20);
         assertThat(nonEmpty).as("requests that matched something").isGreaterThan(REQUESTS / 2);
         for (int count : modes) {
             assertThat(count).as("requests of every mode").isGreaterThan(REQUESTS / 10);
@@ -193,7 +216,7 @@ class ClusterSearchEquivalenceTest {
 
     enum Mode { COUNT, FROM_PAGE, FROM_WALK, AFTER_WALK }
 
-    record Checked(Mode mode, long matches) {
+    record Checked(Mode mode, long matches, boolean partitionScores) {
     }
 
     /** The random search of {@code seed}, run and checked; an assertion error names the seed. */
@@ -203,18 +226,29 @@ class ClusterSearchEquivalenceTest {
                 + (random.nextBoolean() ? " " + WORDS[random.nextInt(WORDS.length)] : "");
         Filter filter = random.nextInt(4) == 0 ? null : randomFilter(random, 2);
         List<SortField> sort = randomSort(random, "*:*".equals(text));
+        // A quarter of text queries sort by score first (from the seed itself: every other request stays as it was).
+        boolean partitionScores = !"*:*".equals(text) && Math.floorMod(seed >> 4, 4) == 0;
+        if (partitionScores) {
+            List<SortField> scored = new ArrayList<>();
+            scored.add(new SortField(SortField.SCORE, Math.floorMod(seed >> 6, 4) != 0)); // mostly highest first
+            scored.addAll(sort.subList(0, Math.min(sort.size(), Math.floorMod(seed >> 8, 3))));
+            sort = scored;
+        }
         Mode mode = Mode.values()[random.nextInt(Mode.values().length)];
         boolean details = random.nextInt(4) == 0;
         // From the seed itself, not its Random, so adding the HTTP path left every request as it was.
         boolean overHttp = Math.floorMod(seed, 3) == 0;
+        HedgeMode hedge = HedgeMode.values()[Math.floorMod(seed >> 12, 3)];
         String what = "seed " + seed + "L (rerun: ClusterSearchEquivalenceTest.rerun(" + seed + "L)): " + mode
-                + (overHttp ? " over HTTP" : "") + " '" + text + "' filter " + filter + " sort " + sort;
+                + (overHttp ? " over HTTP" : "") + " hedge " + hedge.label() + " '" + text + "' filter " + filter + " sort " + sort;
         try {
-            List<String> expected = oracle.sortedIds(text, filter, sort);
+            OneIndexOracle.Scored scored = expected(text, filter, sort, partitionScores);
+            List<String> expected = scored.ids();
+            Map<String, Float> scores = scored.scores();
             long total = expected.size();
             assertThat(oracle.count(text, filter)).as(what + ": the oracle's count").isEqualTo(total);
             SearchRequest.Builder base = SearchRequest.builder(text).filter(filter).exactTotalHits().minCoverage(1.0)
-                    .timeoutMillis(30_000).storedFields(details).snippets(details);
+                    .timeoutMillis(30_000).storedFields(details).snippets(details).hedge(hedge);
             switch (mode) {
                 case COUNT -> {
                     Page result = search(base.k(0).sort(random.nextBoolean() ? sort : List.of()).build(), overHttp, what);
@@ -230,16 +264,17 @@ class ClusterSearchEquivalenceTest {
                         Filter otherFilter = filter != null && random.nextBoolean() ? perturbed(filter) : filter;
                         List<SortField> otherSort = otherFilter != filter ? sort : flipped(sort, random);
                         String sibling = what + " after its sibling, filter " + otherFilter + " sort " + otherSort;
-                        List<String> siblingExpected = oracle.sortedIds(text, otherFilter, otherSort);
+                        OneIndexOracle.Scored siblingScored = expected(text, otherFilter, otherSort, partitionScores);
+                        List<String> siblingExpected = siblingScored.ids();
                         Page first = search(base.filter(otherFilter).sort(otherSort).k(k).from(from).build(), overHttp, sibling);
                         checkPage(first, siblingExpected.subList(Math.min(from, siblingExpected.size()),
-                                Math.min(from + k, siblingExpected.size())), otherSort, siblingExpected.size(), sibling);
+                                Math.min(from + k, siblingExpected.size())), otherSort, siblingScored.scores(), siblingExpected.size(), sibling);
                         base.filter(filter);
                         what = what + " (after a sibling with filter " + otherFilter + " sort " + otherSort + ")";
                     }
                     Page result = search(base.sort(sort).k(k).from(from).build(), overHttp, what + " from " + from + " k " + k);
                     checkPage(result, expected.subList(Math.min(from, expected.size()), Math.min(from + k, expected.size())),
-                            sort, total, what + " from " + from + " k " + k);
+                            sort, scores, total, what + " from " + from + " k " + k);
                 }
                 case FROM_WALK -> {
                     int k = pageSize(random, total);
@@ -248,7 +283,7 @@ class ClusterSearchEquivalenceTest {
                         String page = what + " k " + k + " from " + from;
                         Page result = search(base.sort(sort).k(k).from(from).build(), overHttp, page);
                         checkPage(result, expected.subList(Math.min(from, expected.size()),
-                                Math.min(from + k, expected.size())), sort, total, page);
+                                Math.min(from + k, expected.size())), sort, scores, total, page);
                         walked.addAll(result.ids());
                         if (result.ids().size() < k) {
                             break;
@@ -265,7 +300,7 @@ class ClusterSearchEquivalenceTest {
                         Page result = search(base.sort(sort).k(k).searchAfter(after).build(), overHttp, page);
                         int at = walked.size();
                         checkPage(result, expected.subList(Math.min(at, expected.size()), Math.min(at + k, expected.size())),
-                                sort, total, page);
+                                sort, scores, total, page);
                         walked.addAll(result.ids());
                         if (result.ids().size() < k) {
                             break;
@@ -275,7 +310,7 @@ class ClusterSearchEquivalenceTest {
                     checkWalk(walked, expected, what + " k " + k);
                 }
             }
-            return new Checked(mode, total);
+            return new Checked(mode, total, partitionScores);
         } catch (AssertionError | RuntimeException e) {
             throw new AssertionError("ClusterSearchEquivalenceTest failed at " + what + ": " + e.getMessage(), e);
         }
@@ -304,13 +339,22 @@ class ClusterSearchEquivalenceTest {
         assertThat(result.totalHits()).as(what + ": the exact total").isEqualTo(new TotalHits(total, TotalHits.Relation.EQUAL_TO));
     }
 
-    private static void checkPage(Page result, List<String> expected, List<SortField> sort, long total, String what) {
+    /** The oracle's order: by the one index, or with scores from each document's own partition. */
+    private static OneIndexOracle.Scored expected(String text, Filter filter, List<SortField> sort, boolean partitionScores)
+            throws Exception {
+        return partitionScores ? oracle.sortedIdsByPartitionScores(text, filter, sort, partitions)
+                : new OneIndexOracle.Scored(oracle.sortedIds(text, filter, sort), Map.of());
+    }
+
+    private static void checkPage(Page result, List<String> expected, List<SortField> sort, Map<String, Float> scores,
+            long total, String what) {
         assertThat(result.ids()).as(what + ": ids in order").isEqualTo(expected);
         for (int i = 0; i < result.ids().size(); i++) {
             String id = result.ids().get(i);
-            List<Object> expectedValues = oracle.sortValues(id, sort);
-            if (result.json()) { // JSON has one kind of fraction: a score reads back as a double
-                expectedValues = expectedValues.stream().map(v -> v instanceof Float f ? (Object) (double) f : v).toList();
+            List<Object> expectedValues = oracle.sortValues(id, sort, scores);
+            if (result.json()) { // JSON has one kind of fraction: a score reads back as the double of its float's text
+                expectedValues = expectedValues.stream()
+                        .map(v -> v instanceof Float f ? (Object) Double.parseDouble(Float.toString(f)) : v).toList();
             }
             assertThat(result.sortValues().get(i)).as(what + ": sort values of " + id).isEqualTo(expectedValues);
         }

@@ -72,6 +72,9 @@ final class HttpSearch {
         body.put("timeout_ms", request.timeoutMillis());
         body.put("stored_fields", request.storedFields());
         body.put("snippets", request.snippets());
+        if (request.hedge() != null) {
+            body.put("hedge", request.hedge().label());
+        }
         if (request.filter() != null) {
             body.set("filter", filter(request.filter()));
         }

@@ -86,6 +86,59 @@ final class OneIndexOracle implements AutoCloseable {
         return ids;
     }
 
+    /**
+     * Every matching document in the sort's order when its score is the one its own partition gives
+     * it (BM25 with that partition's statistics): each of {@code partitions} is searched with plain
+     * Lucene, and the documents are put in order here, in Java, by the documented rules.
+     */
+    Scored sortedIdsByPartitionScores(String text, Filter filter, List<SortField> sort, List<IndexSearcher> partitions)
+            throws Exception {
+        Query query = query(text, filter);
+        Map<String, Float> scores = new HashMap<>();
+        for (IndexSearcher partition : partitions) {
+            int all = Math.max(1, partition.getIndexReader().maxDoc());
+            for (ScoreDoc doc : partition.search(query, all).scoreDocs) {
+                String id = partition.storedFields().document(doc.doc).get(IndexConfig.ID_FIELD);
+                if (scores.put(id, doc.score) != null) {
+                    throw new IllegalStateException(id + " in two partitions");
+                }
+            }
+        }
+        List<String> ids = new ArrayList<>(scores.keySet());
+        Map<String, List<Object>> values = new HashMap<>();
+        ids.forEach(id -> values.put(id, sortValues(id, sort, scores)));
+        ids.sort((a, b) -> compare(values.get(a), values.get(b), sort));
+        return new Scored(ids, scores);
+    }
+
+    /** Documents in order, and each one's score in its partition. */
+    record Scored(List<String> ids, Map<String, Float> scores) {
+    }
+
+    /** Key by key (no value last either way; each in its direction), then the id (the last value) ascending. */
+    private static int compare(List<Object> a, List<Object> b, List<SortField> sort) {
+        for (int i = 0; i <= sort.size(); i++) {
+            Object x = a.get(i);
+            Object y = b.get(i);
+            if (x == null || y == null) {
+                if (x != y) {
+                    return x == null ? 1 : -1;
+                }
+                continue;
+            }
+            int cmp = switch (x) {
+                case String text -> new BytesRef(text).compareTo(new BytesRef((String) y));
+                case Float f -> Float.compare(f, (Float) y);
+                case Double d -> Double.compare(d, (Double) y);
+                default -> Long.compare((Long) x, (Long) y);
+            };
+            if (cmp != 0) {
+                return i < sort.size() && sort.get(i).descending() ? -cmp : cmp;
+            }
+        }
+        return 0;
+    }
+
     long count(String text, Filter filter) throws Exception {
         return searcher.count(query(text, filter));
     }
@@ -97,11 +150,16 @@ final class OneIndexOracle implements AutoCloseable {
      * {@code *:*}, which scores every document 1.
      */
     List<Object> sortValues(String id, List<SortField> sort) {
+        return sortValues(id, sort, Map.of());
+    }
+
+    /** As {@link #sortValues(String, List)}, a document's score from {@code scores} when there (else 1). */
+    List<Object> sortValues(String id, List<SortField> sort, Map<String, Float> scores) {
         SourceDocument doc = byId.get(id);
         List<Object> values = new ArrayList<>(sort.size() + 1);
         for (SortField key : sort) {
             if (SortField.SCORE.equals(key.field())) {
-                values.add(1.0f);
+                values.add(scores.getOrDefault(id, 1.0f));
                 continue;
             }
             if (IndexConfig.ID_FIELD.equals(key.field())) {
