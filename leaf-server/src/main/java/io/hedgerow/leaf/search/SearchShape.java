@@ -23,7 +23,9 @@ import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.SortedNumericSelector;
 import org.apache.lucene.search.SortedNumericSortField;
+import org.apache.lucene.search.SortedSetSelector;
 import org.apache.lucene.search.SortedSetSortField;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
@@ -166,14 +168,18 @@ public final class SearchShape {
             return new SortField(field, SortField.Type.STRING, descending);
         }
         FieldSpec.Type type = requireField(field);
+        // A multi-valued field sorts by its lowest value ascending and its highest descending, as
+        // Elasticsearch's default sort mode: Lucene's default selector is the lowest either way.
         if (type == FieldSpec.Type.KEYWORD) {
-            SortedSetSortField sort = new SortedSetSortField(field, descending);
+            SortedSetSortField sort = new SortedSetSortField(field, descending,
+                    descending ? SortedSetSelector.Type.MAX : SortedSetSelector.Type.MIN);
             // Missing last either way, as Elasticsearch does.
             sort.setMissingValue(descending ? SortField.STRING_FIRST : SortField.STRING_LAST);
             return sort;
         }
         if (type.numeric()) {
-            SortedNumericSortField sort = new SortedNumericSortField(field, SortField.Type.LONG, descending);
+            SortedNumericSortField sort = new SortedNumericSortField(field, SortField.Type.LONG, descending,
+                    descending ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
             sort.setMissingValue(missingSentinel(descending));
             return sort;
         }

@@ -123,4 +123,40 @@ class SearchShapeTest {
             }
         }
     }
+
+    /**
+     * A multi-valued field sorts by its lowest value ascending and its highest descending (found by
+     * ClusterSearchEquivalenceTest: descending sorts used the lowest value, Lucene's default).
+     */
+    @Test
+    void multiValuedFieldsSortByTheirLowestValueAscendingAndTheirHighestDescending() throws Exception {
+        Map<String, FieldSpec> fields = new LinkedHashMap<>();
+        fields.put("title", FieldSpec.text(true, true));
+        fields.put("n", FieldSpec.of(FieldSpec.Type.LONG, true));
+        fields.put("tag", FieldSpec.keyword(true));
+        IndexConfig config = new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title"), null);
+        List<SourceDocument> docs = List.of(
+                new SourceDocument("a", Map.of("title", "hedge", "n", List.of("1", "9"), "tag", List.of("b", "y")), 1),
+                new SourceDocument("b", Map.of("title", "hedge", "n", "5", "tag", "m"), 2),
+                new SourceDocument("c", Map.of("title", "hedge", "n", List.of("3", "4"), "tag", List.of("a", "c")), 3));
+        PartitionStore store = new PartitionStore(dir.resolve("multi"));
+        new IndexBuilder(IndexOptions.defaults().withPartitions(1), IndexProgress.none()).build(store, "multi", config, docs);
+        try (PartitionSearcher searcher = PartitionSearcher.open(IndexContext.of(store, store.readManifest()), 0)) {
+            assertThat(sortedBy(searcher, "n", false)).containsExactly("a:1", "c:3", "b:5");
+            assertThat(sortedBy(searcher, "n", true)).containsExactly("a:9", "b:5", "c:4");
+            assertThat(sortedBy(searcher, "tag", false)).containsExactly("c:a", "a:b", "b:m");
+            assertThat(sortedBy(searcher, "tag", true)).containsExactly("a:y", "b:m", "c:c");
+        }
+    }
+
+    /** Each hit as "id:its sort value" for a sort by {@code field}. */
+    private static List<String> sortedBy(PartitionSearcher searcher, String field, boolean descending) throws Exception {
+        SearchRequest request = SearchRequest.newBuilder().setQuery("hedge").setK(10)
+                .addSort(SortField.newBuilder().setField(field).setDescending(descending)).build();
+        return search(searcher, request).getHitsList().stream().map(hit -> hit.getId() + ":" + switch (hit.getSortValues(0)
+                .getKindCase()) {
+            case SORTABLE -> Long.toString(hit.getSortValues(0).getSortable());
+            default -> hit.getSortValues(0).getKeyword().toStringUtf8();
+        }).toList();
+    }
 }

@@ -1,6 +1,8 @@
 package io.hedgerow.root.tail;
 
+import io.hedgerow.api.Filter;
 import io.hedgerow.api.SearchRequest;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -53,11 +55,48 @@ public record CacheKey(QueryFingerprint fingerprint, int k, boolean storedFields
         }
         // Records and lists print their contents, deterministically; the aggregations' map keeps
         // the order asked, which is the order of the answer's aggregations too.
-        return "filter=" + request.filter() + ";sort=" + request.sort() + ";from=" + request.from()
-                + ";after=" + request.searchAfter() + ";lang=" + request.lang()
+        return "filter=" + (request.filter() == null ? "none" : described(request.filter())) + ";sort=" + request.sort()
+                + ";from=" + request.from() + ";after=" + (request.searchAfter() == null ? "none" : described(request.searchAfter()))
+                + ";lang=" + request.lang()
                 + (request.aggs().isEmpty() ? "" : ";aggs=" + request.aggs())
                 + (request.fields() == null ? "" : ";fields=" + request.fields())
                 + (request.highlight() == null ? "" : ";highlight=" + request.highlight());
+    }
+
+    /**
+     * A filter with every value quoted: a record's own {@code toString} prints {@code terms ["a", "b"]}
+     * and {@code term "a, b"} alike, and two filters that match different documents shared a key.
+     */
+    static String described(Filter filter) {
+        return switch (filter) {
+            case Filter.Terms terms -> "terms(" + quoted(terms.field()) + "," + described(terms.values()) + ")";
+            case Filter.Range range -> "range(" + quoted(range.field()) + ",gte=" + quoted(range.gte()) + ",gt="
+                    + quoted(range.gt()) + ",lte=" + quoted(range.lte()) + ",lt=" + quoted(range.lt()) + ")";
+            case Filter.Exists exists -> "exists(" + quoted(exists.field()) + ")";
+            case Filter.Bool bool -> "bool(must=" + described(bool.must()) + ",should=" + described(bool.should())
+                    + ",must_not=" + described(bool.mustNot()) + ")";
+        };
+    }
+
+    /** Filters, strings (quoted: {@code "null"} is not a missing value) or numbers (tagged by type), in order. */
+    private static String described(List<?> values) {
+        StringBuilder out = new StringBuilder("[");
+        for (Object value : values) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            out.append(switch (value) {
+                case null -> "null";
+                case Filter filter -> described(filter);
+                case String text -> quoted(text);
+                default -> value.getClass().getSimpleName() + ":" + value;
+            });
+        }
+        return out.append(']').toString();
+    }
+
+    private static String quoted(String text) {
+        return text == null ? "null" : '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
 
     /** A rough size of this key on the heap, for the cache's weigher. */

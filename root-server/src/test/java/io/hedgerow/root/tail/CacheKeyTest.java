@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hedgerow.api.Aggregation;
+import io.hedgerow.api.Filter;
 import io.hedgerow.api.HedgeMode;
 import io.hedgerow.api.Highlight;
 import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SortField;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -70,6 +72,23 @@ class CacheKeyTest {
                 .isEqualTo(Fingerprints.key(SearchRequest.builder("european parliament")
                         .aggs(Map.of("a", Aggregation.Terms.of("lang", 10))).build()));
         assertThat(Fingerprints.key(plain).shape()).as("no aggs: the classic key").isNull();
+    }
+
+    /** Found by ClusterSearchEquivalenceTest (seed -2191106004987769376): both filters shared one cached result. */
+    @Test
+    void distinguishesFiltersAndSearchAfterValuesThatPrintAlike() {
+        SearchRequest.Builder base = SearchRequest.builder("meadow").sort(List.of(SortField.asc("cat")));
+        assertThat(Fingerprints.key(base.filter(Filter.terms("cat", List.of("alpha", "epsilon"))).build()))
+                .isNotEqualTo(Fingerprints.key(base.filter(Filter.term("cat", "alpha, epsilon")).build()));
+        assertThat(Fingerprints.key(base.filter(new Filter.Range("qty", "1", null, null, null)).build()))
+                .isNotEqualTo(Fingerprints.key(base.filter(new Filter.Range("qty", null, "1", null, null)).build()));
+        base.filter(null);
+        assertThat(Fingerprints.key(base.searchAfter(java.util.Arrays.asList(null, "d1")).build()))
+                .as("a missing value is not the keyword \"null\"")
+                .isNotEqualTo(Fingerprints.key(base.searchAfter(List.of("null", "d1")).build()));
+        assertThat(Fingerprints.key(base.searchAfter(List.of("a", "b, c")).build()))
+                .isEqualTo(Fingerprints.key(base.searchAfter(List.of("a", "b, c")).build()))
+                .isNotEqualTo(Fingerprints.key(base.searchAfter(List.of("a, b", "c")).build()));
     }
 
     @Test
