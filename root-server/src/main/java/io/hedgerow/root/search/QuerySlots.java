@@ -131,9 +131,14 @@ final class QuerySlots {
         }
     }
 
-    /** The search ended: what it learnt of its query's cost goes to the book, once. */
+    /**
+     * The search ended: what it learnt of its query's cost goes to the book, once. Not for a search
+     * with aggregations: the book is keyed by the query alone, and an aggregation's reads would raise
+     * the hint every plain search of the same query then gets, sending it to the expensive lane. A
+     * faceted search gets the plain query's hint, and its leaves count its aggregations themselves.
+     */
     void learnCost() {
-        if (costAnswers > 0) {
+        if (costAnswers > 0 && ctx.request.aggs().isEmpty()) {
             ctx.shared.costs().book().learn(ctx.run.fingerprint(), costEstimate, costCpuNanos / costAnswers);
             costAnswers = 0;
         }
