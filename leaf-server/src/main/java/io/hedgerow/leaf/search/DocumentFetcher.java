@@ -193,9 +193,9 @@ final class DocumentFetcher {
         if (queryFields.contains(field)) {
             return field;
         }
+        String copyPrefix = field + '.';
         for (String searched : queryFields) {
-            if (searched.startsWith(field) && searched.length() > field.length() + 1
-                    && searched.charAt(field.length()) == '.' && context.manifest().config().isLanguageCopy(searched)) {
+            if (searched.startsWith(copyPrefix) && context.manifest().config().isLanguageCopy(searched)) {
                 return searched;
             }
         }
