@@ -18,7 +18,7 @@ public final class CoordinationException extends Exception {
     }
 
     /** {@code what} failed with {@code e} (a Curator call's exception); restores the interrupt flag. */
-    static CoordinationException failed(String what, Exception e) {
+    public static CoordinationException failed(String what, Exception e) {
         if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }

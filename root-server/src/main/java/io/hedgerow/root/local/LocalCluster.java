@@ -438,8 +438,8 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    /** SIGTERM (the leaf drains), then SIGKILL if it has not exited within 10 s. */
-    private static void stopProcess(Process process) {
+    /** SIGTERM (a leaf drains, ZooKeeper closes its files), then SIGKILL if it has not exited within 10 s. */
+    static void stopProcess(Process process) {
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The embedded ZooKeeper of a local cluster ({@code local --zk embedded}): {@code hedgerow zk} in a
@@ -95,14 +94,6 @@ final class ZooKeeperProcess {
 
     /** SIGTERM (it closes its files), then SIGKILL if it has not exited within 10 s. */
     void stop() {
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        LocalCluster.stopProcess(process);
     }
 }

@@ -9,9 +9,8 @@ import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SearchResult;
 import io.hedgerow.api.SortField;
 import io.hedgerow.api.TotalHits;
-import io.hedgerow.leaf.index.FieldSpec;
-import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.root.merge.EquivalenceIndex;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -68,17 +67,6 @@ class ClusterSearchEquivalenceTest {
     private static HttpClient http;
     /** Plain Lucene over each partition the leaves serve: the scores of a score-sorted text query. */
     private static final List<IndexSearcher> partitions = new ArrayList<>();
-
-    static IndexConfig config() {
-        Map<String, FieldSpec> fields = new LinkedHashMap<>();
-        fields.put("title", FieldSpec.text(true, true));
-        fields.put("cat", FieldSpec.keyword(true));
-        fields.put("price", FieldSpec.of(FieldSpec.Type.DOUBLE, true));
-        fields.put("qty", FieldSpec.of(FieldSpec.Type.LONG, true));
-        fields.put("day", FieldSpec.of(FieldSpec.Type.DATE, true));
-        fields.put("flag", FieldSpec.of(FieldSpec.Type.BOOLEAN, true));
-        return new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title"), null);
-    }
 
     /** Few distinct values per field (ties that only the id breaks), gaps, and multi-valued fields. */
     static List<SourceDocument> documents(Random random) {
@@ -144,8 +132,8 @@ class ClusterSearchEquivalenceTest {
     static void start() throws Exception {
         System.out.println("ClusterSearchEquivalenceTest seed: " + SEED);
         List<SourceDocument> docs = documents(new Random(SEED));
-        oracle = new OneIndexOracle(config(), docs);
-        cluster = EmbeddedCluster.builder(dir).documents("equivalence", config(), docs)
+        oracle = new OneIndexOracle(EquivalenceIndex.config(), docs);
+        cluster = EmbeddedCluster.builder(dir).documents("equivalence", EquivalenceIndex.config(), docs)
                 .leaves(3).partitions(6).replicas(2).http(0).start();
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         for (int p = 0; p < cluster.manifest().partitions(); p++) {

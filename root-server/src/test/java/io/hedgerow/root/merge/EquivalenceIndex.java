@@ -31,7 +31,7 @@ import org.apache.lucene.store.Directory;
  * The fixture of the equivalence tests: the same documents as real partitions (the leaf's own
  * index build and searcher of each) and as one plain Lucene index to compare against.
  */
-final class EquivalenceIndex implements AutoCloseable {
+public final class EquivalenceIndex implements AutoCloseable {
     final IndexConfig config;
     final List<PartitionSearcher> partitions;
     /** The one index over every document. */
@@ -48,7 +48,7 @@ final class EquivalenceIndex implements AutoCloseable {
     }
 
     /** A text title; a keyword cat; price (double), qty (long), day (date) and flag (boolean) with doc values. */
-    static IndexConfig config() {
+    public static IndexConfig config() {
         Map<String, FieldSpec> fields = new LinkedHashMap<>();
         fields.put("title", FieldSpec.text(true, true));
         fields.put("cat", FieldSpec.keyword(true));

@@ -38,7 +38,7 @@ final class PlanStore {
         } catch (KeeperException.NoNodeException e) {
             return Optional.empty();
         } catch (Exception e) {
-            throw failed("reading the placement plan at " + path, e);
+            throw CoordinationException.failed("reading the placement plan at " + path, e);
         }
         try {
             return Optional.of(PlanCodec.decode(bytes, stat.getVersion()));
@@ -65,14 +65,7 @@ final class PlanStore {
                 | KeeperException.NoNodeException e) {
             return Optional.empty();
         } catch (Exception e) {
-            throw failed("writing the placement plan at " + path + " over version " + version, e);
+            throw CoordinationException.failed("writing the placement plan at " + path + " over version " + version, e);
         }
-    }
-
-    private static CoordinationException failed(String what, Exception e) {
-        if (e instanceof InterruptedException) {
-            Thread.currentThread().interrupt();
-        }
-        return new CoordinationException(what + " failed: " + e, e);
     }
 }
