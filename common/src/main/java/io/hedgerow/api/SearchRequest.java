@@ -47,6 +47,11 @@ import java.util.regex.Pattern;
  * @param highlight          fragments of chosen text fields with their matches tagged, per hit
  *                           (Elasticsearch's {@code highlight}); null for none (the {@code snippet}
  *                           is as {@code snippets} says either way)
+ * @param allowStale         whether a partition none of whose in-sync replicas can answer may be read
+ *                           from an out-of-sync one (it misses acknowledged writes; the result is then
+ *                           degraded {@link Coverage.Degradation#STALE_COPY}). False (the default): such
+ *                           a partition goes unanswered, and the result is tainted without it. Such a
+ *                           search neither reads nor fills the result cache
  */
 public record SearchRequest(
         String query,
@@ -69,7 +74,8 @@ public record SearchRequest(
         String lang,
         Map<String, Aggregation> aggs,
         List<String> fields,
-        Highlight highlight) {
+        Highlight highlight,
+        boolean allowStale) {
 
     /** Most hits one search may return (k); a page may start as deep as {@link #MAX_WINDOW} minus k. */
     public static final int MAX_K = 1000;
@@ -180,7 +186,7 @@ public record SearchRequest(
             double minCoverage, boolean cache, String routing, Filter filter, List<SortField> sort, int from,
             List<Object> searchAfter, String lang) {
         this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
-                priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, Map.of(), null, null);
+                priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, Map.of(), null, null, false);
     }
 
     /** Without filter, sort or paging: the classic scored search. */
@@ -245,7 +251,7 @@ public record SearchRequest(
                 .storedFields(storedFields).totalHitsThreshold(totalHitsThreshold).hedge(hedge)
                 .hedgeAfterMillis(hedgeAfterMillis).explain(explain).priority(priority).minCoverage(minCoverage)
                 .cache(cache).routing(routing).filter(filter).sort(sort).from(from).searchAfter(searchAfter).lang(lang).aggs(aggs)
-                .fields(fields).highlight(highlight);
+                .fields(fields).highlight(highlight).allowStale(allowStale);
     }
 
     /** Builder for {@link SearchRequest}; every setting has a default. */
@@ -271,6 +277,7 @@ public record SearchRequest(
         private Map<String, Aggregation> aggs = Map.of();
         private List<String> fields;
         private Highlight highlight;
+        private boolean allowStale;
 
         private Builder(String query) {
             this.query = query;
@@ -381,6 +388,11 @@ public record SearchRequest(
         }
 
         /** Fragments of chosen fields per hit (null: none). */
+        public Builder allowStale(boolean allowStale) {
+            this.allowStale = allowStale;
+            return this;
+        }
+
         public Builder highlight(Highlight highlight) {
             this.highlight = highlight;
             return this;
@@ -394,7 +406,8 @@ public record SearchRequest(
         /** @throws IllegalArgumentException naming the first invalid setting */
         public SearchRequest build() {
             return new SearchRequest(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge,
-                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs, fields, highlight);
+                    hedgeAfterMillis, explain, priority, minCoverage, cache, routing, filter, sort, from, searchAfter, lang, aggs, fields, highlight,
+                    allowStale);
         }
     }
 }

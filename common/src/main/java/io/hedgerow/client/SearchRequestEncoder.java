@@ -64,6 +64,9 @@ final class SearchRequestEncoder {
             body.put("min_coverage", request.minCoverage());
         }
         body.put("cache", request.cache());
+        if (request.allowStale()) {
+            body.put("allow_stale", true);
+        }
         if (request.routing() != null) {
             body.put("routing", request.routing());
         }

@@ -257,6 +257,18 @@ abstract class HedgerowClientContract {
     }
 
     @Test
+    void aSearchThatAllowsStaleCopiesBypassesTheCache() {
+        SearchRequest request = SearchRequest.builder("heron AND lang:de").k(4).allowStale(true).build();
+
+        SearchResult first = client.search(request).join();
+        SearchResult second = client.search(request).join();
+
+        assertThat(second.cache()).as("allow_stale reaches the root, which skips the cache").isEqualTo(CacheStatus.OFF);
+        assertThat(second.hits()).isEqualTo(first.hits());
+        assertThat(second.degraded()).as("every replica in sync: nothing stale read").isFalse();
+    }
+
+    @Test
     void takesEverySettingOfTheRequest() {
         List<SearchRequest> requests = List.of(
                 SearchRequest.builder("heron").hedge(HedgeMode.TIED).priority(QueryPriority.BATCH).cache(false).build(),

@@ -12,7 +12,7 @@ final class SearchParameters {
     static final List<String> NAMES =
             List.of("q", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "sort", "fields");
+                    "routing", "lang", "sort", "fields", "allow_stale");
 
     private final Map<String, List<String>> parameters;
 

@@ -38,7 +38,8 @@ final class SearchRequestParser {
     static final List<String> FIELDS =
             List.of("query", "k", "size", "from", "timeout_ms", "snippets", "stored_fields", "total_hits_threshold",
                     "track_total_hits", "hedge", "hedge_after_ms", "explain", "priority", "min_coverage", "cache",
-                    "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations", "fields", "highlight");
+                    "routing", "lang", "filter", "sort", "search_after", "aggs", "aggregations", "fields", "highlight",
+                    "allow_stale");
     private static final Pattern SOURCE_LOCATION = Pattern.compile("\\s*\\((?:start marker at )?\\[Source: [^\\]]*\\]\\)");
 
     private static final ObjectReader BODY_READER = strictMapper().readerFor(Body.class);
@@ -97,7 +98,8 @@ final class SearchRequestParser {
             @JsonProperty("aggs") JsonNode aggs,
             @JsonProperty("aggregations") JsonNode aggregations,
             @JsonProperty("fields") JsonNode fields,
-            @JsonProperty("highlight") JsonNode highlight) {
+            @JsonProperty("highlight") JsonNode highlight,
+            @JsonProperty("allow_stale") Boolean allowStale) {
     }
 
     SearchRequest fromParameters(Map<String, List<String>> query) throws ApiException {
@@ -125,7 +127,8 @@ final class SearchRequestParser {
                 parameters.integer("from"),
                 parameters.bool("track_total_hits"),
                 parameters.string("lang"),
-                null, null, null, null, null, null, null), sort == null ? null : SearchBodyParts.sort(sort),
+                null, null, null, null, null, null, null,
+                parameters.bool("allow_stale")), sort == null ? null : SearchBodyParts.sort(sort),
                 fields == null ? null : fieldsParameter(fields));
     }
 
@@ -243,6 +246,9 @@ final class SearchRequestParser {
         }
         if (body.cache() != null) {
             builder.cache(body.cache());
+        }
+        if (body.allowStale() != null) {
+            builder.allowStale(body.allowStale());
         }
         builder.routing(body.routing());
         if (fields != null) {
@@ -405,7 +411,7 @@ final class SearchRequestParser {
             case "query", "hedge", "priority", "routing", "lang" -> "a string";
             case "min_coverage" -> "a number";
             case "k", "size", "from", "timeout_ms", "total_hits_threshold", "hedge_after_ms" -> "an integer";
-            case "snippets", "stored_fields", "explain", "cache", "track_total_hits" -> "true or false";
+            case "snippets", "stored_fields", "explain", "cache", "track_total_hits", "allow_stale" -> "true or false";
             default -> "of another type";
         };
     }

@@ -239,8 +239,11 @@ final class QuerySlots {
     void noReplica(PartitionSlot slot) {
         if (slot.failure() == null) {
             ctx.metrics().subRequestFailed(SubRequestError.NO_REPLICA);
-            giveUp(slot, new PartitionError(slot.partition(), PartitionError.Kind.UNAVAILABLE, null,
-                    "no replica of partition " + slot.partition() + " is reachable"));
+            String reason = !ctx.request.allowStale() && ctx.staleReplicaLeft(slot.partition(), slot.excludedLeaves())
+                    ? "no in-sync replica of partition " + slot.partition() + " is reachable; its out-of-sync ones miss"
+                            + " acknowledged writes (allow_stale=true reads them)"
+                    : "no replica of partition " + slot.partition() + " is reachable";
+            giveUp(slot, new PartitionError(slot.partition(), PartitionError.Kind.UNAVAILABLE, null, reason));
         } else {
             giveUp(slot, null);
         }

@@ -147,12 +147,30 @@ public final class RunContext {
 
     /**
      * The ready replica the dispatch policy prefers for {@code partition}, or -1. An out-of-sync
-     * (stale) replica only as the last resort, when no other may answer: the copy is marked, and the
-     * result says so ({@link io.hedgerow.api.Coverage.Degradation#STALE_COPY}).
+     * (stale) replica misses acknowledged writes: it is chosen only when the request allows stale
+     * copies, and then only as the last resort, when no other may answer: the copy is marked, and the
+     * result says so ({@link io.hedgerow.api.Coverage.Degradation#STALE_COPY}). Otherwise the
+     * partition goes unanswered and the result is tainted without it.
      */
     int chooseReplica(int partition, LeafSet excludedLeaves) {
+        if (!request.allowStale()) {
+            return chooseInSyncReplica(partition, excludedLeaves);
+        }
         return shared.policy().chooseReplica(partition, shared.cluster().assignment().replicasOf(partition), leaves,
                 excludedLeaves, random);
+    }
+
+    /**
+     * Whether a ready replica of {@code partition} not in {@code excludedLeaves} is out of sync: when
+     * no other is left, it is why the partition went unanswered.
+     */
+    boolean staleReplicaLeft(int partition, LeafSet excludedLeaves) {
+        for (int leaf : shared.cluster().assignment().replicasOf(partition)) {
+            if (!excludedLeaves.contains(leaf) && leaves.isReady(leaf) && leaves.stale(partition, leaf)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

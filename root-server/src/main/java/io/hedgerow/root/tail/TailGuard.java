@@ -98,8 +98,9 @@ public final class TailGuard {
         } catch (SearchException e) {
             return new Refused(e);
         }
-        // An explained query runs, so that its trace shows the sub-requests.
-        boolean useCache = request.cache() && !request.explain() && settings.cacheEnabled();
+        // An explained query runs, so that its trace shows the sub-requests. One that may read stale
+        // copies neither reads nor fills the cache: its answer may lack what others must see.
+        boolean useCache = request.cache() && !request.explain() && !request.allowStale() && settings.cacheEnabled();
         if (!settings.canaryEnabled() && !useCache) {
             return new Run(fingerprint, null, null, 0, request.minCoverage(settings.minCoverage()));
         }

@@ -41,6 +41,15 @@ class SearchRequestParserTest {
     }
 
     @Test
+    void readsAllowStaleFromAGetOrAPostAndDefaultsToFalse() throws ApiException {
+        assertThat(get("/search?q=x").allowStale()).isFalse();
+        assertThat(get("/search?q=x&allow_stale=true").allowStale()).isTrue();
+        assertThat(post("{\"query\": \"x\", \"allow_stale\": true}").allowStale()).isTrue();
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"allow_stale\": \"yes\"}")).isInstanceOf(ApiException.class)
+                .hasMessageContaining("allow_stale");
+    }
+
+    @Test
     void readsHedgingAndExplain() throws ApiException {
         assertThat(get("/search?q=x&hedge=tied&explain=true"))
                 .isEqualTo(SearchRequest.builder("x").hedge(HedgeMode.TIED).explain(true).build());

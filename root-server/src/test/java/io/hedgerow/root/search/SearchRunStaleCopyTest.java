@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.api.Coverage;
 import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.PartitionError;
 import io.hedgerow.api.SearchResult;
 import io.hedgerow.api.SubRequestTrace.Kind;
 import java.util.List;
@@ -19,8 +20,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Out-of-sync (stale) replicas, scripted: never a backup or a tied twin, so a stale copy cannot win
- * a race against a merely slow in-sync one; a partition's last resort otherwise, and then the result
- * says so. Partition 0 lives on leaves 0 and 2; leaf 2's copy of it is stale.
+ * a race against a merely slow in-sync one; never read unless the request allows stale copies, and
+ * then only as a partition's last resort, and the result says so. Partition 0 lives on leaves 0 and
+ * 2; leaf 2's copy of it is stale.
  */
 @Timeout(10)
 class SearchRunStaleCopyTest {
@@ -60,11 +62,33 @@ class SearchRunStaleCopyTest {
     }
 
     @Test
-    void aStaleReplicaAsTheLastResortAnswersAndTheResultSaysSo() {
+    void byDefaultAPartitionWithOnlyAStaleReplicaUpGoesUnansweredAndTheErrorSaysWhy() {
         RunScript script = RunScript.standard();
         script.leaves.markStale(0, 2);
         script.leaves.down(0);
         List<SearchCopy> copies = searches(script.start(query().hedge(HedgeMode.OFF)));
+        assertThat(copies).as("nothing sent for partition 0").noneMatch(c -> c.partition() == 0);
+
+        List<Action> end = List.of();
+        for (SearchCopy copy : copies) {
+            end = script.at(1).ok(copy);
+        }
+        SearchResult result = result(end);
+        assertThat(result.tainted()).as("partition 0 missing").isTrue();
+        assertThat(result.degraded()).isFalse();
+        assertThat(result.errors()).singleElement().satisfies(error -> {
+            assertThat(error.partition()).isZero();
+            assertThat(error.kind()).isEqualTo(PartitionError.Kind.UNAVAILABLE);
+            assertThat(error.detail()).contains("no in-sync replica of partition 0", "allow_stale=true");
+        });
+    }
+
+    @Test
+    void aStaleReplicaAsTheLastResortAnswersWhenAllowedAndTheResultSaysSo() {
+        RunScript script = RunScript.standard();
+        script.leaves.markStale(0, 2);
+        script.leaves.down(0);
+        List<SearchCopy> copies = searches(script.start(query().hedge(HedgeMode.OFF).allowStale(true)));
         SearchCopy last = copies.stream().filter(c -> c.partition() == 0).findFirst().orElseThrow();
         assertThat(last.leaf()).as("partition 0's only replica up is the stale one").isEqualTo(2);
         assertThat(last.priority()).isEqualTo(INTERACTIVE);
