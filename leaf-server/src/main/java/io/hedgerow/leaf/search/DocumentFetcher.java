@@ -55,7 +55,8 @@ final class DocumentFetcher {
                 : UnifiedHighlighter.builder(searcher, context.analyzer())
                         .withBreakIterator(() -> LengthGoalBreakIterator.createClosestToLength(
                                 new SentenceEndBreakIterator(), SNIPPET_LENGTH_GOAL, 0.5f))
-                        .withFormatter(new HtmlSnippetFormatter(" … "));
+                        .withFormatter(new HtmlSnippetFormatter(" … "))
+                        .withScorer(new HashlessPassageScorer());
     }
 
     /** See {@link PartitionSearcher#fetch(Query, int[], boolean, boolean, Collection, HighlightSpec)}. */
@@ -206,7 +207,7 @@ final class DocumentFetcher {
     private void snippets(Query query, int[] positions, int[] found, String[] sources, List<FetchedDoc.Builder> fetched)
             throws IOException {
         String field = highlightedAs(context.snippetField(), query);
-        String[] snippetTexts = new SnippetHighlighter(highlighterSettings, found, Map.of(field, at(positions, sources)))
+        String[] snippetTexts = new SnippetHighlighter(highlighterSettings, query, found, Map.of(field, at(positions, sources)))
                 .highlightFields(new String[] {field}, query, found, new int[] {1})
                 .get(field);
         for (int j = 0; j < positions.length; j++) {
@@ -231,8 +232,9 @@ final class DocumentFetcher {
         for (Map.Entry<String, String[]> field : sources.entrySet()) {
             texts.put(highlightedAs.get(field.getKey()), at(positions, field.getValue()));
         }
-        UnifiedHighlighter.Builder settings = UnifiedHighlighter.builder(searcher, context.analyzer());
-        Map<String, String[][]> fragments = new FieldHighlighter(settings, renamed.build(), found, texts).highlight(query);
+        UnifiedHighlighter.Builder settings = UnifiedHighlighter.builder(searcher, context.analyzer())
+                .withScorer(new HashlessPassageScorer());
+        Map<String, String[][]> fragments = new FieldHighlighter(settings, renamed.build(), query, found, texts).highlight();
         for (int j = 0; j < positions.length; j++) {
             FetchedDoc.Builder doc = fetched.get(positions[j]);
             for (HighlightFieldSpec field : spec.getFieldsList()) {

@@ -25,22 +25,25 @@ final class FieldHighlighter extends SnippetHighlighter {
     private final Map<String, HighlightFieldSpec> specs = new HashMap<>();
     private final PassageFormatter fragments;
     private final int[] docs;
+    private final Query query;
 
     /**
+     * @param query the query whose matches to highlight
      * @param docs  the documents to highlight
      * @param texts per field, the text of each of {@code docs} in the same order (null: none)
      */
-    FieldHighlighter(Builder builder, HighlightSpec spec, int[] docs, Map<String, String[]> texts) {
-        super(builder, docs, texts);
+    FieldHighlighter(Builder builder, HighlightSpec spec, Query query, int[] docs, Map<String, String[]> texts) {
+        super(builder, query, docs, texts);
         for (HighlightFieldSpec field : spec.getFieldsList()) {
             specs.put(field.getField(), field);
         }
         this.fragments = new FragmentsFormatter(new HtmlSnippetFormatter(spec.getPreTag(), spec.getPostTag(), ""));
         this.docs = docs;
+        this.query = query;
     }
 
     /** Per field asked, the fragments of each of the documents (null where it has none), in order. */
-    Map<String, String[][]> highlight(Query query) throws IOException {
+    Map<String, String[][]> highlight() throws IOException {
         String[] fields = specs.keySet().toArray(new String[0]);
         int[] maxPassages = new int[fields.length];
         for (int i = 0; i < fields.length; i++) {
