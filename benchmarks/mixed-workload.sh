@@ -165,7 +165,8 @@ measure() {
       read -r p50 p99 p999 extra errors < <(lg_read "$pause" phases.0.latency_ms.answered.p50 \
         phases.0.latency_ms.answered.p99 phases.0.latency_ms.answered.p99_9 phases.0.root.extra_leaf_requests_pct \
         phases.0.errors | paste -sd' ')
-      say "  pause: p50 $p50 ms, p99 $p99 ms, p99.9 $p999 ms, extra sub-requests $extra%, $errors errors"
+      say "  pause: $(awk -v a="$p50" -v b="$p99" -v c="$p999" -v x="$extra" -v e="$errors" \
+        'BEGIN { printf "p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, extra sub-requests %.1f%%, %d errors", a, b, c, x, e }')"
     else
       problem "$name: the pause scenario did not run (see $OUT/logs/pause-$name.log)"
     fi
