@@ -23,6 +23,10 @@
 #   markdown_table FOLDER         the Markdown table of a compare folder (compare.md) without its list of
 #                                 problems (phase_problems puts those in the script's own list)
 #   machine_line                  one line describing the machine, for the docs
+#   descendants PID               every process below PID, depth first
+#   cpu_ticks PID...              utime + stime of the processes, summed (/proc/PID/stat)
+#   await_ready NAME              waits until $URL/ready answers 200 (a problem after 5 minutes)
+#   closed_loop_capacity ...      issue 30's capacity: a closed loop with the cluster's CPU per answer
 
 HEDGEROW="$HERE/hedgerow"
 export HEDGEROW_DATA="${HEDGEROW_DATA:-$HERE/data}"
@@ -216,4 +220,90 @@ machine_line() {
   memory="$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)"
   os="$(sed -n 's/^PRETTY_NAME="\(.*\)"/\1/p' /etc/os-release 2>/dev/null)"
   echo "$(nproc) cores${cpu:+ ($cpu)}${memory:+, $memory}${os:+, $os}"
+}
+
+descendants() { # pid: every process below it, depth first
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null || true); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+
+cpu_ticks() { # pid...: utime + stime of each, summed (a process that is gone counts 0)
+  local pid total=0 ticks
+  for pid in "$@"; do
+    # Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    ticks="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $12 + $13 }')" || ticks=0
+    total=$((total + ${ticks:-0}))
+  done
+  echo "$total"
+}
+
+await_ready() { # the root's /ready answers 200
+  local waited=0
+  until [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$URL/ready" 2>/dev/null)" == 200 ]]; do
+    [[ $waited -lt 300 ]] || { problem "$1: /ready did not answer 200 within 5 minutes"; return 1; }
+    sleep 1
+    waited=$((waited + 1))
+  done
+  say "  /ready answers 200 after ${waited}s"
+}
+
+# closed_loop_capacity NAME CONNECTIONS DURATION_S GEN_WARMUP_S ROOT_PID "LEAF_PIDS" [LOADGEN_ARGS...]: issue 30's
+# capacity. A closed loop at CONNECTIONS on $URL for DURATION_S, after GEN_WARMUP_S of the generator's
+# own warm-up (log $OUT/logs/closed-NAME.log, results under $OUT/runs), with the CPU time of the root
+# and the leaves read over the measured window only: from the generator's warm-up's end (its "Loading"
+# line, then GEN_WARMUP_S) for DURATION_S, divided by the phase's rate of complete answers times the
+# window's length. Calls on_measured_window, when the caller defines it, as the window starts.
+# Sets CLOSED_FOLDER, CAPACITY_PER_S (complete answers/s), REFUSED_PER_S, CPU_MS, ROOT_CPU_MS and
+# LEAF_CPU_MS (per answer); returns 1 (with a problem) when the loop did not run.
+closed_loop_capacity() {
+  local name="$1" connections="$2" duration_s="$3" gen_warmup_s="$4" root="$5" leaves="$6"
+  shift 6
+  CLOSED_FOLDER="" CAPACITY_PER_S="" REFUSED_PER_S="" CPU_MS="" ROOT_CPU_MS="" LEAF_CPU_MS=""
+  # shellcheck disable=SC2034 # read by the caller (its on_measured_window)
+  CLOSED_ROOT_PID="$root"
+  say "  closed loop at $connections for ${duration_s}s${*:+ ($*)}"
+  local log="$OUT/logs/closed-$name.log" folder_file="$RUN_DIR/closed.folder"
+  mkdir -p "$OUT/logs" "$RUN_DIR"
+  : >"$folder_file"
+  : >"$log"
+  loadgen_run "$log" --target "$URL" --closed-loop "$connections" --duration "${duration_s}s" --warmup "${gen_warmup_s}s" \
+    --label "closed-$name" --results "$OUT/runs" "$@" >"$folder_file" 2>/dev/null &
+  local generator=$! waited=0
+  until grep -qs '^Loading ' "$log"; do
+    kill -0 "$generator" 2>/dev/null || break
+    [[ $waited -lt 1200 ]] || break
+    sleep 0.05
+    waited=$((waited + 1))
+  done
+  sleep "$gen_warmup_s"
+  # shellcheck disable=SC2206
+  local pids=("$root" $leaves) t0 t1 root0 root1 all0 all1
+  t0="$(date +%s.%N)"; root0="$(cpu_ticks "$root")"; all0="$(cpu_ticks "${pids[@]}")"
+  if declare -F on_measured_window >/dev/null; then
+    on_measured_window
+  fi
+  sleep "$duration_s"
+  t1="$(date +%s.%N)"; root1="$(cpu_ticks "$root")"; all1="$(cpu_ticks "${pids[@]}")"
+  wait "$generator" || true
+  CLOSED_FOLDER="$(cat "$folder_file")"
+  [[ "$(descendants "$root" | paste -sd' ')" == "$leaves" ]] \
+    || problem "$name: the cluster's processes changed during the closed loop (a leaf restarted?): its CPU is not all counted"
+  if [[ -z "$CLOSED_FOLDER" ]]; then
+    problem "$name: the closed loop did not run (see $log)"
+    return 1
+  fi
+  phase_problems "$CLOSED_FOLDER"
+  local goodput errors seconds
+  read -r goodput errors seconds < <(lg_read "$CLOSED_FOLDER" phases.0.goodput_per_s phases.0.errors phases.0.duration_s | paste -sd' ')
+  # shellcheck disable=SC2034 # read by the caller
+  read -r CAPACITY_PER_S REFUSED_PER_S CPU_MS ROOT_CPU_MS LEAF_CPU_MS < <(awk -v g="$goodput" -v e="$errors" -v s="$seconds" \
+    -v t0="$t0" -v t1="$t1" -v r0="$root0" -v r1="$root1" -v a0="$all0" -v a1="$all1" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+      answers = g * (t1 - t0)
+      ms = 1000 / hz
+      if (answers > 0) { all = (a1 - a0) * ms / answers; root = (r1 - r0) * ms / answers } else { all = "nan"; root = "nan" }
+      if (answers > 0) { leaf = sprintf("%.3f", all - root); all = sprintf("%.3f", all); root = sprintf("%.3f", root) } else { leaf = "nan" }
+      printf "%.1f %.1f %s %s %s\n", g, (s > 0 ? e / s : 0), all, root, leaf }')
 }

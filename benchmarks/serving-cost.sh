@@ -161,7 +161,6 @@ if ! flock -n 9; then
 fi
 
 JDK="$(find_java_home javac)" || die "no JDK 21+ found (set JAVA_HOME)"
-CLK_TCK="$(getconf CLK_TCK)"
 commit_of() { # dir: short commit, with a + when the work tree has uncommitted changes
   local commit dirty
   commit="$(git -C "$1" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -226,34 +225,6 @@ JAVA_FLAGS=(--add-modules=jdk.incubator.vector --enable-native-access=ALL-UNNAME
 "$JDK/bin/java" --sun-misc-unsafe-memory-access=allow -version >/dev/null 2>&1 && JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow)
 
 # ---------------------------------------------------------------- measuring helpers
-descendants() { # pid: every process below it, depth first
-  local child
-  for child in $(pgrep -P "$1" 2>/dev/null || true); do
-    echo "$child"
-    descendants "$child"
-  done
-}
-
-cpu_ticks() { # pid...: utime + stime of each, summed (a process that is gone counts 0)
-  local pid total=0 ticks
-  for pid in "$@"; do
-    # Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    ticks="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $12 + $13 }')" || ticks=0
-    total=$((total + ${ticks:-0}))
-  done
-  echo "$total"
-}
-
-await_ready() { # the root's /ready answers 200
-  local waited=0
-  until [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$URL/ready" 2>/dev/null)" == 200 ]]; do
-    [[ $waited -lt 300 ]] || { problem "$1: /ready did not answer 200 within 5 minutes"; return 1; }
-    sleep 1
-    waited=$((waited + 1))
-  done
-  say "  /ready answers 200 after ${waited}s"
-}
-
 leaf_pid() { # the first leaf JVM of the cluster (a descendant whose command line runs 'leaf')
   local pid
   for pid in $(descendants "$CLUSTER_PID"); do
@@ -263,6 +234,14 @@ leaf_pid() { # the first leaf JVM of the cluster (a descendant whose command lin
     fi
   done
   descendants "$CLUSTER_PID" | head -n 1
+}
+
+# Called by closed_loop_capacity as its measured window starts (round and config are measure()'s).
+on_measured_window() {
+  if [[ $JFR == 1 && $round == 1 && $config == defaults ]]; then
+    jfr_start "$CLOSED_ROOT_PID" "root-$build"
+    jfr_start "$(leaf_pid)" "leaf-$build"
+  fi
 }
 
 jfr_start() { # pid name: a JFR recording of the measured window, into $OUT/profiles/NAME.jfr
@@ -301,51 +280,11 @@ measure() {
     --warmup 0s --label "warmup-$name" --results "$OUT/warmup" >/dev/null 2>&1 \
     || { problem "$name: the warm-up failed (see $OUT/logs/warmup-$name.log)"; cluster_stop; return 0; }
 
-  # (a) Closed loop. CPU is read over the measured phase only: from the generator's own warm-up's end
-  # (its "Loading" line, then GEN_WARMUP_S) for DURATION_S, and divided by the phase's rate of
-  # complete answers times the window's length.
-  say "  closed loop at $CONNECTIONS for $DURATION"
-  local log="$OUT/logs/closed-$name.log" folder_file="$RUN_DIR/closed.folder"
-  : >"$folder_file"
-  : >"$log"
-  loadgen_run "$log" --target "$URL" --closed-loop "$CONNECTIONS" --duration "$DURATION" --warmup "${GEN_WARMUP_S}s" \
-    --label "closed-$name" --results "$OUT/runs" >"$folder_file" 2>/dev/null &
-  local generator=$! waited=0
-  until grep -qs '^Loading ' "$log"; do
-    kill -0 "$generator" 2>/dev/null || break
-    [[ $waited -lt 1200 ]] || break
-    sleep 0.05
-    waited=$((waited + 1))
-  done
-  sleep "$GEN_WARMUP_S"
-  local pids=("$root" $leaves) t0 t1 root0 root1 all0 all1
-  t0="$(date +%s.%N)"; root0="$(cpu_ticks "$root")"; all0="$(cpu_ticks "${pids[@]}")"
-  if [[ $JFR == 1 && $round == 1 && $config == defaults ]]; then
-    jfr_start "$root" "root-$build"
-    jfr_start "$(leaf_pid)" "leaf-$build"
-  fi
-  sleep "$DURATION_S"
-  t1="$(date +%s.%N)"; root1="$(cpu_ticks "$root")"; all1="$(cpu_ticks "${pids[@]}")"
-  wait "$generator" || true
-  local closed
-  closed="$(cat "$folder_file")"
-  [[ "$(descendants "$root" | paste -sd' ')" == "$leaves" ]] \
-    || problem "$name: the cluster's processes changed during the closed loop (a leaf restarted?): its CPU is not all counted"
-  if [[ -z "$closed" ]]; then
-    problem "$name: the closed loop did not run (see $log)"
-    cluster_stop
-    return 0
-  fi
-  phase_problems "$closed"
-  local goodput errors seconds capacity refused cpu root_cpu leaf_cpu
-  read -r goodput errors seconds < <(lg_read "$closed" phases.0.goodput_per_s phases.0.errors phases.0.duration_s | paste -sd' ')
-  read -r capacity refused cpu root_cpu leaf_cpu < <(awk -v g="$goodput" -v e="$errors" -v s="$seconds" \
-    -v t0="$t0" -v t1="$t1" -v r0="$root0" -v r1="$root1" -v a0="$all0" -v a1="$all1" -v hz="$CLK_TCK" 'BEGIN {
-      answers = g * (t1 - t0)
-      ms = 1000 / hz
-      if (answers > 0) { all = (a1 - a0) * ms / answers; root = (r1 - r0) * ms / answers } else { all = "nan"; root = "nan" }
-      if (answers > 0) { leaf = sprintf("%.3f", all - root); all = sprintf("%.3f", all); root = sprintf("%.3f", root) } else { leaf = "nan" }
-      printf "%.1f %.1f %s %s %s\n", g, (s > 0 ? e / s : 0), all, root, leaf }')
+  # (a) Closed loop, with the cluster's CPU over its measured window (lib.sh).
+  closed_loop_capacity "$name" "$CONNECTIONS" "$DURATION_S" "$GEN_WARMUP_S" "$root" "$leaves" \
+    || { cluster_stop; return 0; }
+  local closed="$CLOSED_FOLDER" capacity="$CAPACITY_PER_S" refused="$REFUSED_PER_S" cpu="$CPU_MS" \
+    root_cpu="$ROOT_CPU_MS" leaf_cpu="$LEAF_CPU_MS" errors seconds
   say "  closed: $capacity complete answers/s, $refused refused/s, $cpu CPU ms per answer (root $root_cpu)"
 
   # (b) Open loop at half the capacity just measured.

@@ -10,6 +10,7 @@ import io.hedgerow.loadgen.report.ReadCommand;
 import io.hedgerow.loadgen.report.ReportWriter;
 import io.hedgerow.loadgen.report.ResultTable;
 import io.hedgerow.loadgen.report.RunResult;
+import io.hedgerow.loadgen.queries.RequestMix;
 import io.hedgerow.loadgen.run.CapacitySearch;
 import io.hedgerow.loadgen.run.LoadRun;
 import io.hedgerow.loadgen.run.PhaseSpec;
@@ -110,6 +111,17 @@ public final class LoadgenCli implements Callable<Integer> {
                     + " high_term=30,phrase=10,large_or=2 (default: default).")
     private String mix;
 
+    @Option(names = "--request-mix", paramLabel = "plain|structured", defaultValue = "plain",
+            description = {"Shape of each search (default: ${DEFAULT-VALUE}). plain: GET /search?q=QUERY. structured: the same"
+                    + " queries as JSON bodies of POST /search over the Europarl demo's typed fields (lang, date,"
+                    + " body_length), each request drawing a shape: plain 20%% (the query alone), filtered 25%% (a"
+                    + " non-scoring filter: lang term or terms, a date range of 1-5 years, a body_length range, or a bool"
+                    + " of them), sorted 20%% (by date or body_length, desc or asc, the score breaking ties), paged 15%%"
+                    + " (from k..5k), faceted 20%% (aggs: terms on lang, a yearly date_histogram, stats or a range on"
+                    + " body_length, or a panel of three). Seeded: the same seed sends the same queries and bodies."
+                    + " The request options (k, snippets, cache...) go in every body; --routing is refused with it."})
+    private String requestMix;
+
     @Option(names = "--seed", defaultValue = "42", description = "Seed for arrivals and query choice (default: ${DEFAULT-VALUE}).")
     private long seed;
 
@@ -174,12 +186,13 @@ public final class LoadgenCli implements Callable<Integer> {
         PrintStream out = new PrintStream(System.out, true);
         try {
             RequestOptions options = request.toOptions(); // checks them before anything slow
+            RequestMix.parse(requestMix);
             ready.check(scenario != null, capacity.enabled);
             if (scenario != null) {
                 return runScenario(out);
             }
             Workload workload = Workload.load(queries, data, seed, out);
-            RequestSource requests = workload.requests(mix, options, seed);
+            RequestSource requests = workload.requests(mix, options, RequestMix.parse(requestMix), seed);
             return capacity.enabled ? findCapacity(out, requests, workload) : steady(out, requests, workload);
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -286,7 +299,8 @@ public final class LoadgenCli implements Callable<Integer> {
         List<RequestSource> sources = new ArrayList<>();
         for (int i = 0; i < file.phases().size(); i++) {
             ScenarioPhase phase = file.phases().get(i);
-            sources.add(workload.requests(overrides.mixOf(file, phase), overrides.requestOf(file, phase), scenarioSeed + i));
+            sources.add(workload.requests(overrides.mixOf(file, phase), overrides.requestOf(file, phase),
+                    RequestMix.parse(requestMix), scenarioSeed + i));
         }
         List<PhaseResult> phases = new ArrayList<>();
         Instant startedAt = Instant.now();
@@ -370,6 +384,7 @@ public final class LoadgenCli implements Callable<Integer> {
         settings.put("target", loaded.toString());
         settings.put("queries", workload.describe());
         settings.put("mix", mix != null ? mix : "default");
+        settings.put("request mix", RequestMix.parse(requestMix).describe());
         settings.put("seed", String.valueOf(runSeed));
         settings.put("connections", String.valueOf(connections));
         String query = request.toOptions().toQueryString();

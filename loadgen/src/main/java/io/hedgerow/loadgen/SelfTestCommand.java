@@ -2,6 +2,7 @@ package io.hedgerow.loadgen;
 
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Durations;
+import io.hedgerow.loadgen.http.LoadRequest;
 import io.hedgerow.loadgen.http.SelfTestResponder;
 import io.hedgerow.loadgen.report.PhaseResult;
 import io.hedgerow.loadgen.report.ReportWriter;
@@ -86,7 +87,8 @@ final class SelfTestCommand implements Callable<Integer> {
                 loop = run.loopPriority();
                 // One request source for both phases: a second one, of another class, would make the JIT
                 // drop code compiled during the warm-up just as the measured phase starts.
-                RequestSource root = () -> "/";
+                LoadRequest slash = LoadRequest.get("/");
+                RequestSource root = () -> slash;
                 if (!warmupDuration.isZero()) {
                     run.warmUp(new PhaseSpec("warmup", warmupDuration, rate, "poisson", 0, false), root, 1);
                 }

@@ -2,12 +2,15 @@ package io.hedgerow.loadgen;
 
 import io.hedgerow.leaf.index.EuroparlSource;
 import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.loadgen.http.LoadRequest;
 import io.hedgerow.loadgen.queries.GeneratedQueries;
 import io.hedgerow.loadgen.queries.QueryMix;
 import io.hedgerow.loadgen.queries.QuerySampler;
 import io.hedgerow.loadgen.queries.QuerySet;
 import io.hedgerow.loadgen.queries.QuerySetFile;
 import io.hedgerow.loadgen.queries.QuerySetGenerator;
+import io.hedgerow.loadgen.queries.RequestMix;
+import io.hedgerow.loadgen.queries.StructuredMix;
 import io.hedgerow.loadgen.queries.RoutingMix;
 import io.hedgerow.loadgen.run.RequestSource;
 import io.hedgerow.loadgen.scenario.RequestOptions;
@@ -77,38 +80,60 @@ public final class Workload {
         return set;
     }
 
+    /** {@link #requests(String, RequestOptions, RequestMix, long)} of the plain request mix. */
+    public RequestSource requests(String mix, RequestOptions options, long seed) {
+        return requests(mix, options, RequestMix.PLAIN, seed);
+    }
+
     /**
-     * A source of {@code GET /search} paths drawn from the set by {@code mix} (null: the default
-     * mix, restricted to the set's categories) with {@code options} appended. Every path is built
-     * here, once; {@code next()} only picks one.
+     * A source of searches drawn from the set by {@code mix} (null: the default mix, restricted to
+     * the set's categories), each with {@code options}: with the plain request mix {@code GET
+     * /search?q=...} paths, with the structured one {@code POST /search} JSON bodies of the same
+     * queries ({@link StructuredMix}). Every request is built here, once; {@code next()} only picks one.
      *
      * <p>The source is not thread-safe: it is meant for the one event loop that sends a phase.
      *
-     * @throws IllegalArgumentException when the mix does not parse or names a category the set lacks
+     * @throws IllegalArgumentException when the mix does not parse or names a category the set
+     *                                  lacks, or the structured mix is asked with routing values
      */
-    public RequestSource requests(String mix, RequestOptions options, long seed) {
+    public RequestSource requests(String mix, RequestOptions options, RequestMix requestMix, long seed) {
         QueryMix weights = mix == null ? QueryMix.defaultFor(set) : QueryMix.parse(mix);
         QuerySampler sampler = QuerySampler.of(set, weights, seed);
-        String parameters = options == null ? "" : options.toQueryString();
         List<String> queries = sampler.queries();
-        String[] paths = new String[queries.size()];
+        if (requestMix == RequestMix.STRUCTURED) {
+            return structured(sampler, StructuredMix.build(queries, options, seed), seed);
+        }
+        String parameters = options == null ? "" : options.toQueryString();
+        LoadRequest[] paths = new LoadRequest[queries.size()];
         for (int i = 0; i < paths.length; i++) {
-            paths[i] = "/search?q=" + URLEncoder.encode(queries.get(i), StandardCharsets.UTF_8) + parameters;
+            paths[i] = LoadRequest.get("/search?q=" + URLEncoder.encode(queries.get(i), StandardCharsets.UTF_8) + parameters);
         }
         if (options == null || options.routing() == null) {
             return () -> paths[sampler.next()];
         }
         RoutingMix routing = RoutingMix.parse(options.routing());
-        String[][] routed = new String[routing.values().size()][paths.length];
+        LoadRequest[][] routed = new LoadRequest[routing.values().size()][paths.length];
         for (int r = 0; r < routed.length; r++) {
             String value = "&routing=" + URLEncoder.encode(routing.values().get(r), StandardCharsets.UTF_8);
             for (int i = 0; i < paths.length; i++) {
-                routed[r][i] = paths[i] + value;
+                routed[r][i] = LoadRequest.get(paths[i].uri() + value);
             }
         }
         // The routing draw has its own stream, so the queries sent are those of the same seed without routing.
         SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
         return () -> routed[routing.pick(random)][sampler.next()];
+    }
+
+    private static RequestSource structured(QuerySampler sampler, StructuredMix mix, long seed) {
+        LoadRequest[][] bodies = new LoadRequest[StructuredMix.Shape.values().length][mix.size()];
+        for (int shape = 0; shape < bodies.length; shape++) {
+            for (int i = 0; i < mix.size(); i++) {
+                bodies[shape][i] = LoadRequest.postJson("/search", mix.body(shape, i));
+            }
+        }
+        // The shape draw has its own stream, so the queries sent are those of the plain mix of the same seed.
+        SplittableRandom random = new SplittableRandom(seed ^ 0x5EA7C4L);
+        return () -> bodies[mix.pickShape(random)][sampler.next()];
     }
 
     /** {@code FILE (N queries: high_term 200, ...)}. */

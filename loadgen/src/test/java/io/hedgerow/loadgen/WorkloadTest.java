@@ -3,8 +3,12 @@ package io.hedgerow.loadgen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.loadgen.http.LoadRequest;
 import io.hedgerow.loadgen.queries.QueryCategory;
 import io.hedgerow.loadgen.queries.QuerySetFile;
+import io.hedgerow.loadgen.queries.RequestMix;
 import io.hedgerow.loadgen.queries.SampleIndex;
 import io.hedgerow.loadgen.queries.TestQuerySets;
 import io.hedgerow.loadgen.run.RequestSource;
@@ -20,6 +24,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -79,14 +84,14 @@ class WorkloadTest {
                 new RequestOptions(10, 500L, null, null, null, null, null, null, null), 3);
         Set<String> paths = new HashSet<>();
         for (int i = 0; i < 1000; i++) {
-            paths.add(source.next());
+            paths.add(source.next().uri());
         }
         assertThat(paths).containsExactlyInAnyOrder(
                 "/search?q=%22human+rights%22&k=10&timeout_ms=500",
                 "/search?q=%2Bden+%2Bforslaget&k=10&timeout_ms=500");
         RequestSource exact = workload.requests("phrase=1", new RequestOptions(1000, null, null, null, null, null,
                 null, null, null, 100_000), 3);
-        assertThat(exact.next()).as("exact totals, for expensive queries")
+        assertThat(exact.next().uri()).as("exact totals, for expensive queries")
                 .isEqualTo("/search?q=%22human+rights%22&k=1000&total_hits_threshold=100000");
         String query = "/search?q=%2Bden+%2Bforslaget".substring("/search?q=".length());
         assertThat(URLDecoder.decode(query, StandardCharsets.UTF_8)).isEqualTo("+den +forslaget");
@@ -100,7 +105,7 @@ class WorkloadTest {
 
         Map<String, Integer> counts = new HashMap<>();
         for (int i = 0; i < 4000; i++) {
-            counts.merge(source.next(), 1, Integer::sum);
+            counts.merge(source.next().uri(), 1, Integer::sum);
         }
         assertThat(counts.keySet()).containsExactlyInAnyOrder("/search?q=que&routing=de", "/search?q=que&routing=fr");
         assertThat(counts.get("/search?q=que&routing=de")).isBetween(2800, 3200);
@@ -114,7 +119,7 @@ class WorkloadTest {
         RequestSource source = Workload.load(file, data, 1, out).requests(null, RequestOptions.NONE, 5);
 
         for (int i = 0; i < 200; i++) {
-            assertThat(source.next()).isEqualTo("/search?q=que");
+            assertThat(source.next().uri()).isEqualTo("/search?q=que");
         }
     }
 
@@ -136,11 +141,61 @@ class WorkloadTest {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long length = 0;
         for (int i = 0; i < 100_000; i++) {
-            length += source.next().length();
+            length += source.next().uri().length();
         }
         long before = threads.getCurrentThreadAllocatedBytes();
         for (int i = 0; i < 100_000; i++) {
-            length += source.next().length();
+            length += source.next().uri().length();
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertThat(length).isPositive();
+        assertThat(allocated).as("bytes allocated by 100,000 requests").isLessThan(10_000);
+    }
+
+    @Test
+    void theStructuredMixPostsTheSameQueriesAsThePlainMixOfTheSameSeed() throws IOException {
+        Path file = data.resolve("set.tsv");
+        QuerySetFile.write(TestQuerySets.withCategories("high_term", "phrase", "prefix"), file);
+        Workload workload = Workload.load(file, data, 1, out);
+        RequestOptions options = new RequestOptions(null, null, null, null, null, null, null, null, false);
+        RequestSource plain = workload.requests(null, options, RequestMix.PLAIN, 9);
+        RequestSource structured = workload.requests(null, options, RequestMix.STRUCTURED, 9);
+
+        Set<String> shapes = new HashSet<>();
+        for (int i = 0; i < 2000; i++) {
+            LoadRequest get = plain.next();
+            LoadRequest post = structured.next();
+            assertThat(get.isPost()).isFalse();
+            assertThat(post.isPost()).isTrue();
+            assertThat(post.uri()).isEqualTo("/search");
+            String query = URLDecoder.decode(get.uri().substring("/search?q=".length(), get.uri().indexOf('&')),
+                    StandardCharsets.UTF_8);
+            JsonNode body = new ObjectMapper().readTree(post.bodyText());
+            assertThat(body.get("query").asText()).as("request %d", i).isEqualTo(query);
+            for (String part : List.of("filter", "sort", "from", "aggs")) {
+                if (body.has(part)) {
+                    shapes.add(part);
+                }
+            }
+        }
+        assertThat(shapes).containsExactlyInAnyOrder("filter", "sort", "from", "aggs");
+    }
+
+    @Test
+    void theStructuredMixSendsPreBuiltBodies() throws IOException {
+        Path file = data.resolve("set.tsv");
+        QuerySetFile.write(TestQuerySets.withCategories("high_term", "phrase", "prefix"), file);
+        RequestSource source = Workload.load(file, data, 1, out)
+                .requests("high_term=5,phrase=1,prefix=1", RequestOptions.NONE, RequestMix.STRUCTURED, 9);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long length = 0;
+        for (int i = 0; i < 100_000; i++) {
+            length += source.next().body().readableBytes();
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 100_000; i++) {
+            length += source.next().body().readableBytes();
         }
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
 

@@ -26,6 +26,8 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
+import io.netty.util.collection.IntObjectHashMap;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -58,6 +60,11 @@ public final class HttpLoadClient {
      * reads them, and fewer allocations mean fewer GC pauses in the generator's own latency.
      */
     private final HttpHeaders requestHeaders;
+    /**
+     * The headers of a POST, by its body's length: built the first time a length is sent and shared
+     * after, as {@link #requestHeaders} are (a run's pre-built bodies have a few hundred lengths).
+     */
+    private final IntObjectHashMap<HttpHeaders> postHeaders = new IntObjectHashMap<>();
     private final int maxConnections;
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
     private final java.util.Set<Connection> all = new java.util.HashSet<>();
@@ -112,6 +119,15 @@ public final class HttpLoadClient {
      * @return false when every allowed connection is busy: the request was not sent
      */
     public boolean send(String pathAndQuery, long intendedNanos, ResponseListener listener) {
+        return send(LoadRequest.get(pathAndQuery), intendedNanos, listener);
+    }
+
+    /**
+     * Sends {@code request}: a GET, or a POST of its pre-built body.
+     *
+     * @return false when every allowed connection is busy: the request was not sent
+     */
+    public boolean send(LoadRequest request, long intendedNanos, ResponseListener listener) {
         Connection connection = idle.pollFirst();
         if (connection == null) {
             if (connections >= maxConnections) {
@@ -122,8 +138,29 @@ public final class HttpLoadClient {
             all.add(connection);
         }
         inFlight++;
-        connection.send(pathAndQuery, intendedNanos, listener);
+        connection.send(toHttp(request), intendedNanos, listener);
         return true;
+    }
+
+    private FullHttpRequest toHttp(LoadRequest request) {
+        if (!request.isPost()) {
+            return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, request.uri(), Unpooled.EMPTY_BUFFER,
+                    requestHeaders, EmptyHttpHeaders.INSTANCE);
+        }
+        ByteBuf body = request.body().duplicate(); // unreleasable: the encoder's release leaves the bytes for the next send
+        return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, request.uri(), body,
+                postHeaders(body.readableBytes()), EmptyHttpHeaders.INSTANCE);
+    }
+
+    private HttpHeaders postHeaders(int length) {
+        HttpHeaders headers = postHeaders.get(length);
+        if (headers == null) {
+            headers = new DefaultHttpHeaders().add(requestHeaders)
+                    .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                    .set(HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(length)));
+            postHeaders.put(length, headers);
+        }
+        return headers;
     }
 
     /** Closes every connection; a request still out fails with {@code reason}. */
@@ -142,14 +179,12 @@ public final class HttpLoadClient {
         private ResponseListener listener;
         private boolean closed;
 
-        void send(String pathAndQuery, long intended, ResponseListener responseListener) {
+        void send(FullHttpRequest request, long intended, ResponseListener responseListener) {
             this.intendedNanos = intended;
             this.listener = responseListener;
             // Stamped when the generator gets to it: a new connection's connect time is the server's
             // (its accept backlog), not the generator's lateness, and stays in the request's latency.
             listener.sent(intendedNanos, ticker.nanoTime());
-            FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, pathAndQuery,
-                    Unpooled.EMPTY_BUFFER, requestHeaders, EmptyHttpHeaders.INSTANCE);
             if (channel != null) {
                 write(request);
                 return;

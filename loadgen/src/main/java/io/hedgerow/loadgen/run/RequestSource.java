@@ -1,7 +1,12 @@
 package io.hedgerow.loadgen.run;
 
-/** The request to send next, as a path and query string. Called on the client's event loop. */
+import io.hedgerow.loadgen.http.LoadRequest;
+
+/**
+ * The request to send next, built before the run (a source picks one, it does not build it).
+ * Called on the client's event loop.
+ */
 @FunctionalInterface
 public interface RequestSource {
-    String next();
+    LoadRequest next();
 }

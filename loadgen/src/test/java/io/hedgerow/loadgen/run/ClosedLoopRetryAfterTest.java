@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.loadgen.http.LoadRequest;
 import io.hedgerow.loadgen.http.HttpLoadClient;
 import io.hedgerow.loadgen.report.PhaseResult;
 import io.netty.channel.EventLoopGroup;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * second (a few requests in 2.5 s), where clients told nothing try again at once (thousands).
  */
 class ClosedLoopRetryAfterTest {
+    private static final LoadRequest SEARCH = LoadRequest.get("/search?q=x");
     private final Transport transport = Transport.best();
     private final AtomicInteger requests = new AtomicInteger();
     private HttpServer server;
@@ -50,7 +52,7 @@ class ClosedLoopRetryAfterTest {
                 group.next(), transport, 16, Ticker.system());
         PhaseRunner runner = new PhaseRunner(client, Ticker.system(), new PrintStream(new ByteArrayOutputStream()),
                 Duration.ofSeconds(10));
-        return runner.run(new PhaseSpec("refused", Duration.ofMillis(2500), 0, "closed", 2, true), () -> "/search?q=x", 1);
+        return runner.run(new PhaseSpec("refused", Duration.ofMillis(2500), 0, "closed", 2, true), () -> SEARCH, 1);
     }
 
     @AfterEach

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.loadgen.http.LoadRequest;
 import io.hedgerow.loadgen.http.HttpLoadClient;
 import io.hedgerow.loadgen.http.SelfTestResponder;
 import io.hedgerow.loadgen.report.PhaseResult;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * must count the wait for its send, and the phase must say its sends ran late.
  */
 class CoordinatedOmissionTest {
+    private static final LoadRequest SEARCH = LoadRequest.get("/search?q=x");
     private final Transport transport = Transport.best();
     private SelfTestResponder responder;
     private EventLoopGroup group;
@@ -54,7 +56,7 @@ class CoordinatedOmissionTest {
 
     private PhaseResult runWithOneServerStall(PhaseSpec spec) throws InterruptedException {
         stall.schedule(() -> responder.stallFor(1000), 1, TimeUnit.SECONDS);
-        return runner.run(spec, () -> "/search?q=x", 1);
+        return runner.run(spec, () -> SEARCH, 1);
     }
 
     @Test
@@ -92,7 +94,7 @@ class CoordinatedOmissionTest {
         stall.schedule(() -> client.loop().execute(() -> sleep(500)), 1, TimeUnit.SECONDS);
 
         PhaseResult result = runner.run(new PhaseSpec("held", Duration.ofSeconds(3), 200, "constant", 0, true),
-                () -> "/search?q=x", 1);
+                () -> SEARCH, 1);
 
         assertThat(result.errors()).isZero();
         assertThat(result.count()).isEqualTo(600);
