@@ -24,7 +24,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Runs the root's {@link Placement}: four times a second it turns the leaves' states into events
- * (a leaf lost, a leaf back), reads the partitions' load, ticks the plan, publishes the serving
+ * (a leaf lost, a leaf back: from its connections and, with {@code --zk}, its membership,
+ * {@link #up}), reads the partitions' load (with {@code --zk}, as the leaves publish it), ticks the plan, publishes the serving
  * assignment to {@link ClusterState} (copy-on-write: searches read it without a lock) and tells the
  * leaves whose target changed. Acknowledgements come from the leaf connections' event loops and are
  * handed to the placement's thread.
