@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
  * Where one cluster's state lives in ZooKeeper, so several clusters can share an ensemble:
  * <pre>
  * /hedgerow/&lt;cluster&gt;/partitions/&lt;n&gt;     one persistent znode per partition: JSON of {@link PartitionState}
- * /hedgerow/&lt;cluster&gt;/leaves/&lt;nodeId&gt;     one ephemeral znode per live leaf: its address
+ * /hedgerow/&lt;cluster&gt;/leaves/&lt;nodeId&gt;     one ephemeral znode per live leaf: JSON of its {@link LeafEntry} (address, load)
  * /hedgerow/&lt;cluster&gt;/placement-leader     the {@link PlacementLeader}'s latch
  * /hedgerow/&lt;cluster&gt;/placement            the placement leader's plan: every copy of every partition
  * </pre>

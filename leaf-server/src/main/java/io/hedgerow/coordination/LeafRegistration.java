@@ -1,15 +1,15 @@
 package io.hedgerow.coordination;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.zookeeper.CreateMode;
 
 /**
- * A leaf's presence in the cluster: an ephemeral znode {@code leaves/<nodeId>} holding its address,
- * there while its session lives. It is Curator's {@link PersistentNode}: created again after a
+ * A leaf's presence in the cluster: an ephemeral znode {@code leaves/<nodeId>} holding its
+ * {@link LeafEntry} (its address, and the load it publishes: {@link #publish}), there while its
+ * session lives. It is Curator's {@link PersistentNode}: created again after a
  * session expires and the leaf reconnects (a leaf that was paused too long rejoins), and adopted when
  * a node of the same name is still there from an earlier session (a leaf restarted within the session
  * timeout). So two live leaves given the same node id would share one znode: node ids must be unique.
@@ -33,9 +33,15 @@ public final class LeafRegistration implements AutoCloseable {
      */
     public static LeafRegistration register(CoordinationClient client, NodeId nodeId, String address, Duration patience)
             throws CoordinationException {
+        return register(client, nodeId, LeafEntry.addressOnly(address), patience);
+    }
+
+    /** Registers leaf {@code nodeId} with {@code entry}, waiting at most {@code patience} for the znode. */
+    public static LeafRegistration register(CoordinationClient client, NodeId nodeId, LeafEntry entry,
+            Duration patience) throws CoordinationException {
         String path = client.paths().leaf(nodeId);
         PersistentNode node = new PersistentNode(client.curator(), CreateMode.EPHEMERAL, false, path,
-                address.getBytes(StandardCharsets.UTF_8));
+                LeafEntryCodec.encode(entry));
         node.start();
         boolean created;
         try {
@@ -55,6 +61,18 @@ public final class LeafRegistration implements AutoCloseable {
 
     public NodeId nodeId() {
         return nodeId;
+    }
+
+    /**
+     * Replaces the znode's data with {@code entry} (also the data a znode created again after an
+     * expired session starts with). Curator writes it in the background: this does not wait on ZooKeeper.
+     */
+    public void publish(LeafEntry entry) throws CoordinationException {
+        try {
+            node.setData(LeafEntryCodec.encode(entry));
+        } catch (Exception e) {
+            throw CoordinationException.failed("publishing " + entry + " at " + node.getActualPath(), e);
+        }
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.hedgerow.coordination;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,14 +33,27 @@ public final class Membership implements AutoCloseable {
         cache.listenable().addListener(CuratorCacheListener.builder().forInitialized(initialized::countDown).build());
     }
 
-    /** Adds a listener; before {@link #start} only. */
+    /**
+     * Adds a listener; before {@link #start} only. It hears {@link MembershipListener#joined} when a
+     * leaf's znode appears or its address changes, and {@link MembershipListener#published} on every
+     * write of its entry (a leaf publishing load writes it every few seconds).
+     */
     public void addListener(MembershipListener listener) {
         cache.listenable().addListener(CuratorCacheListener.builder()
                 .forCreatesAndChanges((before, now) -> {
                     NodeId node = leafOf(now);
-                    if (node != null) {
-                        listener.joined(node, address(now));
+                    if (node == null) {
+                        return;
                     }
+                    LeafEntry entry = entry(now);
+                    if (entry == null) {
+                        return;
+                    }
+                    LeafEntry old = before == null ? null : entry(before);
+                    if (old == null || !old.address().equals(entry.address())) {
+                        listener.joined(node, entry.address());
+                    }
+                    listener.published(node, entry);
                 })
                 .forDeletes(gone -> {
                     NodeId node = leafOf(gone);
@@ -49,6 +61,7 @@ public final class Membership implements AutoCloseable {
                         listener.left(node);
                     }
                 })
+                .forInitialized(listener::initialized)
                 .build());
     }
 
@@ -64,10 +77,18 @@ public final class Membership implements AutoCloseable {
     /** The live leaves and their addresses, by node id, from the local cache. */
     public Map<NodeId, String> liveLeaves() {
         Map<NodeId, String> leaves = new TreeMap<>();
+        entries().forEach((node, entry) -> leaves.put(node, entry.address()));
+        return leaves;
+    }
+
+    /** The live leaves and what each published last, by node id, from the local cache. */
+    public Map<NodeId, LeafEntry> entries() {
+        Map<NodeId, LeafEntry> leaves = new TreeMap<>();
         cache.stream().forEach(data -> {
             NodeId node = leafOf(data);
-            if (node != null) {
-                leaves.put(node, address(data));
+            LeafEntry entry = node == null ? null : entry(data);
+            if (entry != null) {
+                leaves.put(node, entry);
             }
         });
         return leaves;
@@ -92,8 +113,13 @@ public final class Membership implements AutoCloseable {
         }
     }
 
-    private static String address(ChildData data) {
-        byte[] bytes = data.getData();
-        return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
+    /** The entry a leaf's znode holds, or null (logged) when it does not parse. */
+    private static LeafEntry entry(ChildData data) {
+        try {
+            return LeafEntryCodec.decode(data.getData());
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, () -> "ignoring " + data.getPath() + ": " + e.getMessage());
+            return null;
+        }
     }
 }

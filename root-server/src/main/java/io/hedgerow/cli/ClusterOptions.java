@@ -110,7 +110,9 @@ final class ClusterOptions {
                     + " again (after a crash too) promotes only a copy that holds every acknowledged write: 'embedded'"
                     + " starts one as a child process (data in <run dir>/zk, kept from run to run; stopped last), or"
                     + " give a running ensemble's address. Leaves then keep their ports from run to run"
-                    + " (<run dir>/leaf-ports). Default: none, the root keeps them in its memory.")
+                    + " (<run dir>/leaf-ports), and each is given --zk too: it registers as an ephemeral node and"
+                    + " publishes its served load, which the roots' placement reads. Default: none, the root keeps"
+                    + " them in its memory.")
     String zk;
 
     @Option(names = "--zk-port", paramLabel = "PORT", defaultValue = "" + EmbeddedZooKeeper.DEFAULT_PORT,

@@ -111,7 +111,10 @@ final class RootCommand implements Callable<Integer> {
                     + " compare-and-set, shared with every root given the same --zk and --zk-cluster, and every write"
                     + " carries the term, which the leaves check. The placement too: one root, elected, moves"
                     + " partition copies and stores its plan there; the others route by that plan and take over from"
-                    + " it. Without it the root keeps all this in its memory, as a single root does.")
+                    + " it. And the leaves' membership: a leaf given the same --zk (leaf --zk) registers there; one whose"
+                    + " node vanished is down for placement at once, and the placement reads the load the leaves"
+                    + " publish (every root's traffic). Without it the root keeps all this in its memory, as a single"
+                    + " root does.")
     private String zk;
 
     @Option(names = "--zk-cluster", paramLabel = "NAME", defaultValue = "default",

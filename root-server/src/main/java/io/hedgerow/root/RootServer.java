@@ -10,6 +10,7 @@ import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.LeafMembers;
 import io.hedgerow.root.fanout.FanOut;
 import io.hedgerow.root.fault.LeafFaults;
 import io.hedgerow.root.http.DrainOutcome;
@@ -26,6 +27,7 @@ import io.hedgerow.root.write.DocumentWriter;
 import io.hedgerow.root.write.WriteSettings;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -49,12 +51,16 @@ public final class RootServer implements AutoCloseable {
     private final PlacementService placement;
     /** With {@code --zk}: the placement shared with the other roots, run by the elected one; else null. */
     private final SharedPlacement sharedPlacement;
+    /** With {@code --zk}: this root's watch on the leaves' membership; else null. */
+    private final LeafMembers members;
     private volatile String stopReport;
 
     private RootServer(EventLoopGroup group, FanOut fanOut, RootMetrics metrics, HttpApiServer http,
             AdmissionControl admission, Readiness readiness, Duration drainTimeout, String adminToken,
-            DocumentWriter documents, PlacementService placement, SharedPlacement sharedPlacement) {
+            DocumentWriter documents, PlacementService placement, SharedPlacement sharedPlacement,
+            LeafMembers members) {
         this.placement = placement;
+        this.members = members;
         this.sharedPlacement = sharedPlacement;
         this.adminToken = adminToken;
         this.documents = documents;
@@ -120,8 +126,17 @@ public final class RootServer implements AutoCloseable {
             LeafAdmin admin, long rootId, WriteSettings writeSettings) throws IOException, InterruptedException {
         Transport transport = Transport.best();
         EventLoopGroup group = transport.newGroup(config.ioThreads(), "root-io");
+        LeafMembers members = null;
         try {
             ClusterState cluster = new ClusterState(config, FanOut.connectionsPerLeaf(group), Ticker.system(), rootId);
+            if (writeSettings.coordination() != null) {
+                // The leaves registered in ZooKeeper: the placement's second source of liveness, and its load.
+                try {
+                    members = LeafMembers.start(writeSettings.coordination(), cluster, Clock.systemUTC());
+                } catch (CoordinationException e) {
+                    throw new IOException("the leaves' membership is in ZooKeeper (--zk): " + e.getMessage(), e);
+                }
+            }
             boolean sharesPlacement = config.placement().anyOn() && writeSettings.coordination() != null;
             if (sharesPlacement) {
                 try {
@@ -185,8 +200,11 @@ public final class RootServer implements AutoCloseable {
             }
             Duration drain = httpSettings == null ? Duration.ZERO : httpSettings.drainTimeout();
             return new RootServer(group, fanOut, metrics, http, admission, readiness, drain,
-                    httpSettings == null ? null : httpSettings.adminToken(), documents, placement, shared);
+                    httpSettings == null ? null : httpSettings.adminToken(), documents, placement, shared, members);
         } catch (IOException | InterruptedException | RuntimeException e) {
+            if (members != null) {
+                members.close();
+            }
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
@@ -329,6 +347,9 @@ public final class RootServer implements AutoCloseable {
         }
         if (sharedPlacement != null) {
             sharedPlacement.close();
+        }
+        if (members != null) {
+            members.close();
         }
         documents.close();
         fanOut.close();

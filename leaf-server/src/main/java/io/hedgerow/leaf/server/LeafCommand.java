@@ -3,6 +3,9 @@ package io.hedgerow.leaf.server;
 import io.hedgerow.common.net.ClusterSecret;
 import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.time.Durations;
+import io.hedgerow.coordination.CoordinationException;
+import io.hedgerow.coordination.CoordinationSettings;
+import io.hedgerow.coordination.NodeId;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
@@ -187,6 +190,17 @@ public final class LeafCommand implements Callable<Integer> {
                     + " any port when it is the only leaf on its index directory; name leaves that share one.")
     private String nodeId;
 
+    @Option(names = "--zk", paramLabel = "HOST:PORT[,...]",
+            description = "Join the cluster on this ZooKeeper ensemble (the roots' --zk): once serving, register as an"
+                    + " ephemeral node under the cluster (node id --node-id, or host_port; its address; its served load"
+                    + " per partition, every 2 s at most), so the roots' placement sees it leave within the session"
+                    + " timeout (4 s) and sees every root's traffic. Deregisters on a clean shutdown. Default: none.")
+    private String zk;
+
+    @Option(names = "--zk-cluster", paramLabel = "NAME", defaultValue = CoordinationSettings.DEFAULT_CLUSTER,
+            description = "With --zk: the cluster's name, its znode under /hedgerow (default: ${DEFAULT-VALUE}).")
+    private String zkCluster;
+
     @Option(names = "--background-phase", paramLabel = "PHASE", defaultValue = "aligned",
             description = "When live writes' periodic refreshes and commits (and the merges they start) run:"
                     + " aligned (at whole multiples of their interval on the wall clock, at the same moments on every"
@@ -222,8 +236,21 @@ public final class LeafCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 1;
         }
+        LeafMembership membership;
+        try {
+            membership = zk == null ? null : LeafMembership.start(CoordinationSettings.of(zk, zkCluster),
+                    nodeId == null ? LeafMembership.defaultNodeId(host, server.port()) : NodeId.of(nodeId),
+                    LeafMembership.advertisedAddress(host, server.port()), server.servedLoad()::totals);
+        } catch (CoordinationException | IllegalArgumentException e) {
+            server.close();
+            spec.commandLine().getErr().println("error: --zk " + zk + ": " + e.getMessage());
+            return 1;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (membership != null) {
+                membership.close(); // first: the roots' placement hears the leaf go before it drains
+            }
             server.close();
             // Printed as well as logged: java.util.logging may have shut down before this hook runs.
             spec.commandLine().getOut().println("leaf stopped (" + server.drainOutcome() + "); "

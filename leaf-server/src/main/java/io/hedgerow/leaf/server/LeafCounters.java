@@ -40,8 +40,10 @@ public final class LeafCounters {
     final LongAdder searchPartsTasks = new LongAdder();
     final LongAdder twinGraceWaits = new LongAdder();
     final LongAdder twinCancelDelaysNegative = new LongAdder();
+    /** Service time of the search answers written, per partition: the load a registered leaf publishes. */
+    final ServedLoad servedLoad = new ServedLoad();
     /** Queue and service times of the answered searches and fetches, exported on the leaf's /metrics. */
-    final LeafTimings timings = new LeafTimings();
+    final LeafTimings timings = new LeafTimings(servedLoad);
     /** Microseconds from a twin's leaf deciding to cancel to this leaf reading the cancel; auto-resizing. */
     private final ConcurrentHistogram twinCancelDelayMicros = new ConcurrentHistogram(2);
 

@@ -228,6 +228,11 @@ public final class LeafServer implements AutoCloseable {
         return counters;
     }
 
+    /** The service time of the search answers this leaf wrote, per partition, since it started. */
+    public ServedLoad servedLoad() {
+        return counters.servedLoad;
+    }
+
     /** Other leaves this one has a connection to for tied requests' cancels, right now. */
     public int twinPeersConnected() {
         return peers.connectedPeers();

@@ -44,7 +44,11 @@ public final class LeafTimings {
     private final Timer fetchService = timer("hedgerow.leaf.service", "Time from a worker taking an answered request"
             + " to its answer (slices and the waits between them included)", "fetch");
 
-    LeafTimings() {
+    private final ServedLoad served;
+
+    /** @param served also told each search answer's service time, by partition */
+    LeafTimings(ServedLoad served) {
+        this.served = served;
     }
 
     private Timer timer(String name, String description, String kind) {
@@ -61,12 +65,14 @@ public final class LeafTimings {
     }
 
     /**
-     * Records the times an answer carries. Only answers the leaf ran have a service time: refusals
+     * Records the times an answer carries (and a search's service time in its partition's
+     * {@link ServedLoad}). Only answers the leaf ran have a service time: refusals
      * (cancelled, expired, busy, not assigned) and other frames are not timed.
      */
     void answered(Frame frame) {
         if (frame.hasResult() && frame.getResult().getServiceNanos() > 0) {
             record(searchQueue, searchService, frame.getResult().getQueueNanos(), frame.getResult().getServiceNanos());
+            served.record(frame.getResult().getPartition(), frame.getResult().getServiceNanos());
         } else if (frame.hasFetchResult() && frame.getFetchResult().getServiceNanos() > 0) {
             record(fetchQueue, fetchService, frame.getFetchResult().getQueueNanos(),
                     frame.getFetchResult().getServiceNanos());

@@ -29,6 +29,7 @@ public final class ClusterState {
     private final PartitionLoad partitionLoad;
     private volatile Supplier<PlacementReport> placementReport = () -> null;
     private volatile Supplier<PlacementLeadership> placementLeadership = () -> null;
+    private volatile MembershipView membership;
     private volatile AssignListener assignListener = (leaf, version, open, error) -> { };
     private final List<LeafStatus> leaves;
     private final AtomicLongArray partitionDocs;
@@ -188,6 +189,23 @@ public final class ClusterState {
     /** Where {@link #placementLeadership()} comes from (the shared placement). */
     public void placementLeadership(Supplier<PlacementLeadership> source) {
         this.placementLeadership = source;
+    }
+
+    /**
+     * The leaves' membership in ZooKeeper as this root last heard it ({@link LeafMembers}); null for a
+     * root without {@code --zk}. One volatile read: never waits on ZooKeeper.
+     */
+    public MembershipView membership() {
+        return membership;
+    }
+
+    /** Publishes the membership as {@link LeafMembers} heard it (copy-on-write). */
+    public void publishMembership(MembershipView view) {
+        if (view.leaves().size() != leaves.size()) {
+            throw new IllegalArgumentException("membership of " + view.leaves().size() + " leaves (expected: "
+                    + leaves.size() + ")");
+        }
+        this.membership = view;
     }
 
     /** Each partition's query load, recorded as leaves answer. */

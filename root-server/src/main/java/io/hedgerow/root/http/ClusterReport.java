@@ -7,6 +7,7 @@ import io.hedgerow.root.admission.Refusal;
 import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.cluster.MembershipView;
 import io.hedgerow.root.write.DocumentWriter;
 import java.io.IOException;
 
@@ -74,6 +75,7 @@ final class ClusterReport {
         json.writeNumberField("protocol_version", io.hedgerow.common.wire.Protocol.VERSION);
         json.writeNumberField("replicas", cluster.config().replicas());
         json.writeNumberField("docs", cluster.knownDocs());
+        MembershipView members = cluster.membership();
         json.writeArrayFieldStart("leaves");
         for (LeafStatus leaf : cluster.leaves()) {
             json.writeStartObject();
@@ -128,9 +130,15 @@ final class ClusterReport {
             if (leaf.lastError() != null) {
                 json.writeStringField("last_error", leaf.lastError());
             }
+            if (members != null) {
+                writeMember(json, members.leaves().get(leaf.index()));
+            }
             json.writeEndObject();
         }
         json.writeEndArray();
+        if (members != null) {
+            writeMembership(json, members);
+        }
         json.writeArrayFieldStart("partition_replicas");
         for (int p = 0; p < cluster.config().partitions(); p++) {
             json.writeStartObject();
@@ -148,6 +156,46 @@ final class ClusterReport {
         if (documents != null) {
             WritesReport.write(json, documents);
         }
+        json.writeEndObject();
+    }
+
+    /** A configured leaf's {@code membership}: registered in ZooKeeper or not, under which node id, since when. */
+    private static void writeMember(JsonGenerator json, MembershipView.Member member) throws IOException {
+        json.writeObjectFieldStart("membership");
+        json.writeStringField("state", switch (member.state()) {
+            case REGISTERED -> "registered";
+            case NOT_REGISTERED -> "not registered";
+            case GONE -> "gone";
+        });
+        if (member.node() != null) {
+            json.writeStringField("node", member.node().value());
+        }
+        if (member.sinceMillis() >= 0) {
+            json.writeStringField("since", java.time.Instant.ofEpochMilli(member.sinceMillis()).toString());
+        }
+        json.writeEndObject();
+    }
+
+    /**
+     * The {@code membership} section of a root with {@code --zk}: whether its view of ZooKeeper is
+     * initialized, where the placement's load comes from, and the registered leaves none of
+     * {@code --leaves} names ("registered, not configured": nothing is routed to them).
+     */
+    private static void writeMembership(JsonGenerator json, MembershipView members) throws IOException {
+        json.writeObjectFieldStart("membership");
+        json.writeBooleanField("initialized", members.initialized());
+        json.writeStringField("placement_load", members.loadPublished() ? "published by the leaves"
+                : "this root's own traffic (no leaf published load)");
+        json.writeArrayFieldStart("unconfigured_leaves");
+        for (MembershipView.Stranger stranger : members.unconfigured()) {
+            json.writeStartObject();
+            json.writeStringField("node", stranger.node().value());
+            json.writeStringField("address", stranger.address());
+            json.writeStringField("state", "registered, not configured");
+            json.writeStringField("since", java.time.Instant.ofEpochMilli(stranger.sinceMillis()).toString());
+            json.writeEndObject();
+        }
+        json.writeEndArray();
         json.writeEndObject();
     }
 

@@ -1,6 +1,7 @@
 package io.hedgerow.root.local;
 
 import io.hedgerow.common.net.TlsFiles;
+import io.hedgerow.coordination.CoordinationSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +16,10 @@ import java.util.List;
  * @param options          the cluster's options
  * @param clusterSecretFile the file holding the cluster's shared secret
  * @param tls              the certificate and key every leaf serves TLS with; null: plaintext
+ * @param coordination     the ZooKeeper every leaf registers in ({@code --zk}, {@code --zk-cluster}); null: none
  */
-record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile, TlsFiles tls) {
+record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile, TlsFiles tls,
+        CoordinationSettings coordination) {
 
     /**
      * Search threads for each of {@code leaves} leaves on one machine of {@code cores} cores, when the
@@ -49,6 +52,9 @@ record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile, TlsFiles
         arguments.add("--workers");
         arguments.add(Integer.toString(options.leafWorkers() > 0 ? options.leafWorkers()
                 : workersPerLeaf(Runtime.getRuntime().availableProcessors(), options.leaves())));
+        if (coordination != null) {
+            arguments.addAll(List.of("--zk", coordination.connectString(), "--zk-cluster", coordination.cluster()));
+        }
         if (options.faultInjection()) {
             arguments.add("--fault-injection");
         }

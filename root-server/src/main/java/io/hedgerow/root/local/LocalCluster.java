@@ -123,26 +123,26 @@ public final class LocalCluster implements AutoCloseable {
         Path secretFile = run.dir().resolve(ClusterSecret.FILE_NAME);
         ClusterSecret.write(secretFile, clusterSecret);
         TlsFiles tls = options.tls() ? SelfSignedTls.generate(run.dir().toAbsolutePath()) : null;
-        LeafSpawner spawner = new LeafSpawner(options, secretFile.toAbsolutePath(), tls);
-
         List<Process> started = new ArrayList<>();
         List<LeafProcess> leaves = new ArrayList<>();
         ZooKeeperProcess zk = null;
+        LeafSpawner spawner = null;
         try {
             String zkAddress = null;
             if (coordination != null && coordination.isEmbedded()) {
+                // Before the leaves: each is told where to register (--zk), which needs the port.
                 zk = ZooKeeperProcess.spawn(options.launcher(), run, options.host(), coordination.embeddedPort());
+                zkAddress = zk.awaitPort(options.startTimeout());
+                progress.printf("  zk: pid %d, %s, data in %s (each partition's primary, term and in-sync set;"
+                        + " the leaves' membership)%n", zk.pid(), zkAddress, ZooKeeperProcess.dataDir(run));
+            } else if (coordination != null) {
+                zkAddress = coordination.connectString();
             }
+            spawner = new LeafSpawner(options, secretFile.toAbsolutePath(), tls,
+                    coordination == null ? null : coordination.settings(zkAddress));
             java.util.Map<Integer, Integer> keptPorts = coordination == null ? java.util.Map.of() : run.keptLeafPorts();
             for (int i = 0; i < options.leaves(); i++) {
                 started.add(spawner.spawn(i, keptPorts.getOrDefault(i, 0)));
-            }
-            if (zk != null) {
-                zkAddress = zk.awaitPort(options.startTimeout());
-                progress.printf("  zk: pid %d, %s, data in %s (each partition's primary, term and in-sync set)%n",
-                        zk.pid(), zkAddress, ZooKeeperProcess.dataDir(run));
-            } else if (coordination != null) {
-                zkAddress = coordination.connectString();
             }
             java.util.Map<Integer, Integer> ports = new java.util.TreeMap<>();
             for (int i = 0; i < options.leaves(); i++) {

@@ -3,6 +3,7 @@ package io.hedgerow.root.placement;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafStatus;
+import io.hedgerow.root.cluster.MembershipView;
 import io.hedgerow.root.cluster.PartitionAssignment;
 import io.hedgerow.root.cluster.PlacementSnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -23,7 +24,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Runs the root's {@link Placement}: four times a second it turns the leaves' states into events
- * (a leaf lost, a leaf back), reads the partitions' load, ticks the plan, publishes the serving
+ * (a leaf lost, a leaf back: from its connections and, with {@code --zk}, its membership,
+ * {@link #up}), reads the partitions' load (with {@code --zk}, as the leaves publish it), ticks the plan, publishes the serving
  * assignment to {@link ClusterState} (copy-on-write: searches read it without a lock) and tells the
  * leaves whose target changed. Acknowledgements come from the leaf connections' event loops and are
  * handed to the placement's thread.
@@ -47,7 +49,12 @@ public final class PlacementService implements AutoCloseable {
     private final ClusterState cluster;
     private final PartitionAssignment original;
     private final Placement placement;
-    private final LoadWindow window;
+    private final long loadWindowNanos;
+    /** Over the load source in use ({@link #loadFromLeaves}); started afresh when the source changes. */
+    private LoadWindow window;
+    /** Whether the window holds the leaves' published load (else this root's own); the placement's thread. */
+    private volatile boolean loadFromLeaves;
+    private volatile double[] lastLoad;
     private final Ticker ticker;
     private final IntConsumer reassign;
     private final Consumer<PlacementPlan> shared;
@@ -99,7 +106,8 @@ public final class PlacementService implements AutoCloseable {
             // What the write path was told: the configured replicas, or (a follower's) the stored plan's.
             toldCopies[p] = from == null ? original.replicasOf(p) : from.keptCopies(p);
         }
-        this.window = new LoadWindow(settings.loadWindow().toNanos());
+        this.loadWindowNanos = settings.loadWindow().toNanos();
+        this.window = new LoadWindow(loadWindowNanos);
         this.measureLoad = settings.measuresLoad();
         int leaves = cluster.leaves().size();
         this.ackedVersion = new long[leaves];
@@ -183,14 +191,16 @@ public final class PlacementService implements AutoCloseable {
 
     private void tick() {
         long now = ticker.nanoTime();
+        MembershipView members = cluster.membership();
         for (int leaf = 0; leaf < ackedVersion.length; leaf++) {
-            LeafStatus status = cluster.leaf(leaf);
-            boolean up = status.readyConnections() > 0 && !status.isDraining();
+            boolean up = up(cluster.leaf(leaf), members, leaf);
             if (placement.leafSeen(leaf, up, now)) {
-                LOG.log(System.Logger.Level.INFO, "placement: leaf {0} {1}", leaf, up ? "back" : "lost");
+                LOG.log(System.Logger.Level.INFO, "placement: leaf {0} {1}{2}", leaf, up ? "back" : "lost",
+                        !up && members != null && members.down(leaf) ? " (its membership znode is gone)" : "");
             }
         }
-        double[] load = measureLoad ? window.add(cluster.partitionLoad().totals(), now) : null;
+        double[] load = measureLoad ? window.add(loadTotals(members), now) : null;
+        lastLoad = load;
         placement.tick(now, load);
         for (int[] copy : placement.catchingUp()) {
             if (writes.caughtUp(copy[0], copy[1])) {
@@ -204,6 +214,47 @@ public final class PlacementService implements AutoCloseable {
                 send(leaf, now);
             }
         }
+    }
+
+    /**
+     * Whether the placement holds {@code leaf} up: either source saying down makes it down. Its
+     * connections (ready, not draining: a leaf in membership but not connected yet is not up), and,
+     * with {@code --zk}, its membership: a leaf whose znode vanished (killed, or paused past its
+     * session timeout) is down at once, though this root's connections to it may not have noticed.
+     */
+    static boolean up(LeafStatus status, MembershipView members, int leaf) {
+        boolean connected = status.readyConnections() > 0 && !status.isDraining();
+        return connected && (members == null || !members.down(leaf));
+    }
+
+    /**
+     * The cumulative load the window reads: with {@code --zk}, once any leaf published some, the sum
+     * the leaves published (every root's traffic); else this root's own. The window starts afresh when
+     * the source changes, as the two counters are not comparable.
+     */
+    private long[] loadTotals(MembershipView members) {
+        boolean fromLeaves = members != null && members.loadPublished();
+        if (fromLeaves != loadFromLeaves) {
+            loadFromLeaves = fromLeaves;
+            window = new LoadWindow(loadWindowNanos);
+            LOG.log(System.Logger.Level.INFO, "placement: partition load from now on {0}",
+                    fromLeaves ? "as the leaves publish it (every root's traffic)" : "as this root sees it");
+        }
+        return fromLeaves ? members.loadTotals() : cluster.partitionLoad().totals();
+    }
+
+    /**
+     * Each partition's load (service time per second over the window) as of the last tick, or null
+     * when none is measured yet or placement reads no load.
+     */
+    public double[] partitionLoad() {
+        double[] load = lastLoad;
+        return load == null ? null : load.clone();
+    }
+
+    /** Whether the load comes from the leaves' published counters (with {@code --zk}) rather than this root's. */
+    public boolean loadFromLeaves() {
+        return loadFromLeaves;
     }
 
     private void acked(int leaf, long version, Set<Integer> open) {

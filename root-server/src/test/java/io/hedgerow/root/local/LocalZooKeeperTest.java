@@ -12,7 +12,9 @@ import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexOptions;
 import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.TestData;
+import io.hedgerow.root.cluster.MembershipView;
 import io.hedgerow.root.hedge.HedgeSettings;
 import io.hedgerow.root.tail.TailSettings;
 import io.hedgerow.root.write.DocumentResult;
@@ -77,6 +79,12 @@ class LocalZooKeeperTest {
             assertThat(zk.parent().map(ProcessHandle::pid)).as("ZooKeeper is local's child process")
                     .contains(ProcessHandle.current().pid());
             assertThat(progress.toString()).contains("zk: pid " + zkPid);
+            // Each leaf was given --zk: registered before it wrote its port file, so before the root started.
+            Await.until(() -> "both leaves registered: " + first.root().cluster().membership(), PATIENCE,
+                    () -> first.root().cluster().membership().leaves().stream()
+                            .allMatch(m -> m.state() == MembershipView.State.REGISTERED));
+            assertThat(first.root().cluster().membership().leaves()).extracting(m -> m.node().value())
+                    .containsExactly("0", "1");
             firstProcesses.add(zk);
             firstProcesses.add(first.leafProcess(0));
             firstProcesses.add(first.leafProcess(1));

@@ -179,6 +179,12 @@ public final class SharedPlacement implements AutoCloseable {
         return now == null ? null : now.report();
     }
 
+    /** The partition load the placement used at its last tick while this root leads; null otherwise. */
+    public double[] partitionLoad() {
+        PlacementService now = reporting;
+        return now == null ? null : now.partitionLoad();
+    }
+
     /** Registers the placement's meters, read from whichever placement this root runs (none while it follows). */
     public void registerMeters(MeterRegistry registry) {
         PlacementService.registerMeters(registry, this::report);

@@ -1,0 +1,167 @@
+package io.hedgerow.root.cluster;
+
+import io.hedgerow.coordination.CoordinationClient;
+import io.hedgerow.coordination.CoordinationException;
+import io.hedgerow.coordination.CoordinationSettings;
+import io.hedgerow.coordination.LeafEntry;
+import io.hedgerow.coordination.Membership;
+import io.hedgerow.coordination.MembershipListener;
+import io.hedgerow.coordination.NodeId;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A root's watch on the leaves' membership in ZooKeeper ({@code --zk}): a {@link Membership} cache of
+ * the {@code leaves/} znodes, matched to this root's {@code --leaves} by the address each znode holds,
+ * and published to {@link ClusterState#membership()} as an immutable {@link MembershipView} on every
+ * change. The placement reads that view every tick (a leaf whose znode vanished is down at once,
+ * whatever its connections say) and sums the load the leaves published ({@link LeafLoadSums}).
+ *
+ * <p>A registered leaf whose address is none of {@code --leaves} is shown, and logged once, as
+ * registered but not configured: this root has no position for it ({@code ClusterConfig} holds
+ * per-leaf arrays), so it routes nothing to it.
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe. Its state changes on the membership cache's event
+ * thread only (one event at a time, in ZooKeeper's order) and under this object's lock; readers read
+ * the volatile view in {@link ClusterState} and never wait on ZooKeeper.
+ */
+public final class LeafMembers implements MembershipListener, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(LeafMembers.class.getName());
+
+    private final ClusterState cluster;
+    private final Clock clock;
+    private final Map<LeafAddress, Integer> configured = new HashMap<>();
+    private final CoordinationClient client;
+    private final Membership membership;
+
+    // Guarded by this:
+    private final MembershipView.Member[] members;
+    /** By configured leaf: the node ids registered at its address now. */
+    private final List<Set<NodeId>> registeredAt = new ArrayList<>();
+    private final Map<NodeId, MembershipView.Stranger> strangers = new TreeMap<>();
+    /** Where each registered node is: its configured leaf, or -1. */
+    private final Map<NodeId, Integer> placeOf = new HashMap<>();
+    private final Set<NodeId> warned = new HashSet<>();
+    private final LeafLoadSums load;
+    private boolean initialized;
+
+    private LeafMembers(CoordinationClient client, ClusterState cluster, Clock clock) {
+        this.client = client;
+        this.cluster = cluster;
+        this.clock = clock;
+        List<LeafStatus> leaves = cluster.leaves();
+        this.members = new MembershipView.Member[leaves.size()];
+        for (LeafStatus leaf : leaves) {
+            configured.put(leaf.address(), leaf.index());
+            members[leaf.index()] = MembershipView.Member.UNSEEN;
+            registeredAt.add(new HashSet<>());
+        }
+        this.load = new LeafLoadSums(cluster.config().partitions());
+        this.membership = new Membership(client);
+        membership.addListener(this);
+    }
+
+    /**
+     * Connects to ZooKeeper (a session of its own) and starts watching the leaves; {@code cluster}'s
+     * membership reads {@link MembershipView#empty} until the cache is initialized.
+     */
+    public static LeafMembers start(CoordinationSettings settings, ClusterState cluster, Clock clock)
+            throws CoordinationException {
+        CoordinationClient client = CoordinationClient.connect(settings);
+        try {
+            LeafMembers members = new LeafMembers(client, cluster, clock);
+            cluster.publishMembership(MembershipView.empty(cluster.leaves().size(), cluster.config().partitions()));
+            members.membership.start();
+            return members;
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public synchronized void joined(NodeId node, String address) {
+        Integer leaf = leafAt(address);
+        Integer before = placeOf.put(node, leaf == null ? -1 : leaf);
+        if (before != null && before >= 0 && !before.equals(leaf)) {
+            unregister(node, before); // the node moved to another address
+        }
+        strangers.remove(node);
+        long now = clock.millis();
+        if (leaf == null) {
+            strangers.put(node, new MembershipView.Stranger(node, address, now));
+            if (warned.add(node)) {
+                LOG.log(System.Logger.Level.WARNING, "leaf {0} registered at {1}, which is none of this root''s"
+                        + " --leaves: shown in /cluster as registered, not configured; nothing is routed to it", node,
+                        address);
+            }
+        } else {
+            boolean wasRegistered = !registeredAt.get(leaf).isEmpty();
+            registeredAt.get(leaf).add(node);
+            if (!wasRegistered) {
+                members[leaf] = new MembershipView.Member(MembershipView.State.REGISTERED, node, now);
+                if (initialized) {
+                    LOG.log(System.Logger.Level.INFO, "membership: leaf {0} registered as {1}", leaf, node);
+                }
+            }
+        }
+        publish();
+    }
+
+    @Override
+    public synchronized void published(NodeId node, LeafEntry entry) {
+        load.published(node, entry);
+        publish();
+    }
+
+    @Override
+    public synchronized void left(NodeId node) {
+        Integer leaf = placeOf.remove(node);
+        strangers.remove(node);
+        if (leaf != null && leaf >= 0) {
+            unregister(node, leaf);
+        }
+        publish();
+    }
+
+    @Override
+    public synchronized void initialized() {
+        initialized = true;
+        publish();
+    }
+
+    private void unregister(NodeId node, int leaf) {
+        Set<NodeId> nodes = registeredAt.get(leaf);
+        if (nodes.remove(node) && nodes.isEmpty()) {
+            members[leaf] = new MembershipView.Member(MembershipView.State.GONE, node, clock.millis());
+            LOG.log(System.Logger.Level.WARNING, "membership: leaf {0} ({1}) left: its znode is gone (its session"
+                    + " ended or expired); down for placement until it registers again", leaf, node);
+        }
+    }
+
+    /** The configured leaf at {@code address}, or null (also for an address that does not parse). */
+    private Integer leafAt(String address) {
+        try {
+            return configured.get(LeafAddress.parse(address));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private void publish() {
+        cluster.publishMembership(new MembershipView(initialized, List.of(members), List.copyOf(strangers.values()),
+                load.totals(), load.anyPublished()));
+    }
+
+    /** Stops watching and ends the session. */
+    @Override
+    public void close() {
+        client.close();
+    }
+}
