@@ -126,7 +126,9 @@ class RequestLatencyHttpTest {
         }
         after.subtract(before);
         assertThat(after.getTotalCount()).isEqualTo(1);
-        assertThat(after.getMaxValue()).as("microseconds from the first byte").isGreaterThanOrEqualTo(300_000);
+        // Timed from the full request, it would be a few ms. Not the whole 300 ms either: on a loaded
+        // machine the event loop may read the first bytes some tens of ms after they were sent.
+        assertThat(after.getMaxValue()).as("microseconds from the first byte").isGreaterThanOrEqualTo(150_000);
     }
 
     private static JsonNode latency() throws IOException, InterruptedException {
