@@ -65,7 +65,7 @@ final class DurabilityCommand implements Callable<Integer> {
     @Option(names = "--nemesis", defaultValue = "leaf", split = ",",
             description = "Faults: leaf (kill or pause a primary or replica), root (kill the whole local process and start it"
                     + " again with --restart-command), zk (kill or pause the embedded ZooKeeper of 'local --zk embedded',"
-                    + " then resume it or start it again), none; comma-separated (default: ${DEFAULT-VALUE}).")
+                    + " half the time with one leaf too, then resume it or start it again), none; comma-separated (default: ${DEFAULT-VALUE}).")
     private List<String> nemesisNames;
 
     @Option(names = "--restart-command", paramLabel = "CMD",
@@ -141,7 +141,7 @@ final class DurabilityCommand implements Callable<Integer> {
             switch (name.strip()) {
                 case "leaf" -> nemeses.add(new LeafNemesis(target, run));
                 case "root" -> nemeses.add(new RootNemesis(run, restartCommand, reads));
-                case "zk" -> nemeses.add(new ZooKeeperNemesis(run));
+                case "zk" -> nemeses.add(new ZooKeeperNemesis(run, new LeafNemesis(target, run)));
                 case "none" -> {
                 }
                 default -> throw new IllegalArgumentException("--nemesis: '" + name + "' (expected: leaf, root, zk or none)");

@@ -20,7 +20,11 @@ import java.util.Random;
  * {@code /proc/<pid>/cmdline} before the kill, so on the same port and data directory) and waits for
  * it to listen. While it is down the root must refuse every write whose safety needs a store update
  * (a replica leaving the in-sync set, a promotion) rather than acknowledge it unsafely; the checker
- * finds out whether it did.
+ * finds out whether it did. Writes that need none (every in-sync copy answers) may go on. So that
+ * some do need one, half the strikes (chosen by the seed) also kill or pause one leaf while
+ * ZooKeeper is down, through the {@link LeafNemesis} given; heal mends ZooKeeper first, then the
+ * leaf. Never more than one leaf: the partition keeps a copy, which is what makes it a durability
+ * test, not an availability one ({@link NemesisLoop}).
  *
  * <p>The restarted server is this process's child ({@code --exit-with-parent} then watches this
  * JVM, so it never outlives the run), no longer the cluster's: {@link RootNemesis} kills it with the
@@ -32,6 +36,7 @@ public final class ZooKeeperNemesis implements Nemesis {
     private static final Duration START_PATIENCE = Duration.ofSeconds(60);
 
     private final RunDirectory run;
+    private final Nemesis leaves;
     private Long paused;
     private Started killed;
 
@@ -39,8 +44,10 @@ public final class ZooKeeperNemesis implements Nemesis {
     private record Started(long pid, List<String> command, Path directory) {
     }
 
-    public ZooKeeperNemesis(RunDirectory run) {
+    /** @param leaves strikes one leaf while ZooKeeper is down (half the time); null: never */
+    public ZooKeeperNemesis(RunDirectory run, Nemesis leaves) {
         this.run = run;
+        this.leaves = leaves;
     }
 
     @Override
@@ -50,6 +57,18 @@ public final class ZooKeeperNemesis implements Nemesis {
 
     @Override
     public String strike(Random random) throws IOException {
+        String done = strikeZooKeeper(random);
+        if (leaves == null || !random.nextBoolean()) {
+            return done;
+        }
+        try {
+            return done + "; while it is down, " + leaves.strike(random);
+        } catch (IOException e) {
+            return done + "; while it is down, no leaf fault (" + e.getMessage() + ")";
+        }
+    }
+
+    private String strikeZooKeeper(Random random) throws IOException {
         long pid = pid();
         if (random.nextBoolean()) {
             Started started = new Started(pid, commandLine(pid), Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "cwd")));
@@ -68,6 +87,20 @@ public final class ZooKeeperNemesis implements Nemesis {
 
     @Override
     public String heal() throws IOException {
+        String zk;
+        try {
+            zk = healZooKeeper();
+        } catch (IOException | RuntimeException e) {
+            if (leaves != null) {
+                leaves.heal(); // the leaf is mended all the same
+            }
+            throw e;
+        }
+        String leaf = leaves == null ? "" : leaves.heal();
+        return zk.isEmpty() || leaf.isEmpty() ? zk + leaf : zk + ", then " + leaf;
+    }
+
+    private String healZooKeeper() throws IOException {
         if (paused != null) {
             LeafProcesses.signal("CONT", paused);
             String done = "resume ZooKeeper (pid " + paused + ")";
