@@ -5,12 +5,14 @@
 # and exits non-zero when L, D or T is not 0 (or when an acknowledged state could not be read back,
 # or the run itself failed).
 #
-#   benchmarks/durability.sh --minutes N --seed S [--nemesis leaf[,root]] [--port 18431] [--zk]
+#   benchmarks/durability.sh --minutes N --seed S [--nemesis leaf[,root][,zk]] [--port 18431] [--zk]
 #       [--leaves 4] [--partitions 16] [--replicas 2] [--clients 4] [--leaf-arg ARG]... [--arg=ARG]... [--out DIR]
 #
 # --zk runs the cluster with './hedgerow local --zk embedded' (its ZooKeeper on --port + 1, data in
 # run/zk): each partition's primary, term and in-sync set are stored there, so after the root nemesis
-# the restarted root promotes only from the stored in-sync set.
+# the restarted root promotes only from the stored in-sync set; every leaf logs the terms it is told
+# of to run/terms/leaf-N.log, for the split-terms check. --nemesis zk (needs --zk) kills or pauses
+# that ZooKeeper and starts it again (or resumes it).
 #
 # --leaf-arg goes to every leaf's command line; --arg=ARG to 'loadgen durability' (e.g.
 # --arg=--quiet=60s..90s for longer spells without a fault; see './hedgerow loadgen durability --help').
@@ -21,12 +23,12 @@
 # './hedgerow loadgen durability', and stops the cluster. Not a timing benchmark: the throughput and
 # unavailable seconds it reports describe the run, under faults, on whatever else the machine runs.
 # Output: --out (default results/durability/seed-S-<time>): durability.log, cluster.log, run/ (pid
-# files, leaf logs, terms/ if leaves write term logs, zk/ and zk.log with --zk), and the loadgen's folder with history.jsonl and
+# files, leaf logs, and with --zk: terms/ (the leaves' term logs), zk/ and zk.log), and the loadgen's folder with history.jsonl and
 # durability.json (throughput, ok/fail/info counts, unavailable seconds, the ids that failed).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 MINUTES=""; SEED=""; NEMESIS=leaf; PORT=18431; LEAVES=4; PARTITIONS=16; REPLICAS=2; CLIENTS=4; OUT=""; LEAF_ARGS=(); EXTRA=(); ZK=""
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || { echo "error: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -48,6 +50,9 @@ while [[ $# -gt 0 ]]; do
 done
 [[ "$MINUTES" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "error: --minutes: '$MINUTES' (expected: a number of minutes)" >&2; exit 2; }
 [[ "$SEED" =~ ^-?[0-9]+$ ]] || { echo "error: --seed: '$SEED' (expected: an integer)" >&2; exit 2; }
+if [[ ",$NEMESIS," == *,zk,* && -z "$ZK" ]]; then
+  echo "error: --nemesis zk needs --zk (the embedded ZooKeeper it kills)" >&2; exit 2
+fi
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
   echo "error: port $PORT is in use: pick another with --port" >&2; exit 2
 fi

@@ -9,6 +9,7 @@ import io.hedgerow.loadgen.durability.LeafNemesis;
 import io.hedgerow.loadgen.durability.Nemesis;
 import io.hedgerow.loadgen.durability.NemesisLoop;
 import io.hedgerow.loadgen.durability.RootNemesis;
+import io.hedgerow.loadgen.durability.ZooKeeperNemesis;
 import io.hedgerow.root.local.RunDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,7 +38,7 @@ import picocli.CommandLine.Spec;
         description = {"Check that a cluster never loses an acknowledged write (Jepsen's set workload, with deletes).",
                 "Clients add documents with unique ids and delete acknowledged ones, recording every answer; a nemesis"
                         + " kills (SIGKILL, then a restart) and pauses (SIGSTOP/SIGCONT) primaries and replicas at random,"
-                        + " and with --nemesis root the whole local cluster. At the end every id is read back: every"
+                        + " with --nemesis root the whole local cluster, with --nemesis zk its embedded ZooKeeper. At the end every id is read back: every"
                         + " acknowledged add must be there, no acknowledged delete may be.",
                 "Last line: acknowledged W, lost L, resurrected D, split terms T. Exit 3 when the check fails, 1 on an error.",
                 "",
@@ -63,7 +64,8 @@ final class DurabilityCommand implements Callable<Integer> {
 
     @Option(names = "--nemesis", defaultValue = "leaf", split = ",",
             description = "Faults: leaf (kill or pause a primary or replica), root (kill the whole local process and start it"
-                    + " again with --restart-command), none; comma-separated (default: ${DEFAULT-VALUE}).")
+                    + " again with --restart-command), zk (kill or pause the embedded ZooKeeper of 'local --zk embedded',"
+                    + " half the time with one leaf too, then resume it or start it again), none; comma-separated (default: ${DEFAULT-VALUE}).")
     private List<String> nemesisNames;
 
     @Option(names = "--restart-command", paramLabel = "CMD",
@@ -139,9 +141,10 @@ final class DurabilityCommand implements Callable<Integer> {
             switch (name.strip()) {
                 case "leaf" -> nemeses.add(new LeafNemesis(target, run));
                 case "root" -> nemeses.add(new RootNemesis(run, restartCommand, reads));
+                case "zk" -> nemeses.add(new ZooKeeperNemesis(run, new LeafNemesis(target, run)));
                 case "none" -> {
                 }
-                default -> throw new IllegalArgumentException("--nemesis: '" + name + "' (expected: leaf, root or none)");
+                default -> throw new IllegalArgumentException("--nemesis: '" + name + "' (expected: leaf, root, zk or none)");
             }
         }
         return nemeses;

@@ -111,7 +111,8 @@ final class ConfigReference {
             "root", "The root's settings: `hedgerow root`, and the root that `local` and `demo` run.\n\n",
             "leaf", "One leaf's settings: `hedgerow leaf`, and each leaf `local` and `demo` start (they set `index`,"
                     + " `host`, `port`, `port-file`, `cluster-secret-file`, `node-id`, `exit-with-parent` and, with"
-                    + " `local.tls`, `tls-cert` and `tls-key` themselves; `workers` and `warmup` apply when"
+                    + " `local.tls`, `tls-cert` and `tls-key`, and with `local.zk`, `term-log` themselves; `workers` and"
+                    + " `warmup` apply when"
                     + " `local.leaf-workers` and `local.leaf-warmup` are left unset).\n\n",
             "local", "The local cluster: `hedgerow local`, `local stop`, `local restart`, and the cluster `demo` runs.\n\n");
 

@@ -201,6 +201,12 @@ public final class LeafCommand implements Callable<Integer> {
             description = "With --zk: the cluster's name, its znode under /hedgerow (default: ${DEFAULT-VALUE}).")
     private String zkCluster;
 
+    @Option(names = "--term-log", paramLabel = "FILE",
+            description = "Append a line (time, partition, term, primary) to FILE each time a copy of this leaf is told"
+                    + " of a new primary term, or of another primary in a term: the durability checker's evidence of"
+                    + " split terms ('hedgerow local --zk' gives each leaf <run dir>/terms/leaf-N.log). Default: none.")
+    private Path termLog;
+
     @Option(names = "--background-phase", paramLabel = "PHASE", defaultValue = "aligned",
             description = "When live writes' periodic refreshes and commits (and the merges they start) run:"
                     + " aligned (at whole multiples of their interval on the wall clock, at the same moments on every"
@@ -228,7 +234,8 @@ public final class LeafCommand implements Callable<Integer> {
                     .withQueryOfDeath(queryOfDeath())
                     .withWarmup(warmup).withSlice(schedulingFlags.slice())
                     .withDrainTimeout(drainTimeout)
-                    .withLive(LiveSettings.defaults().withNodeId(nodeId).withAlignedOnClock(backgroundPhase.equals("aligned")))
+                    .withLive(LiveSettings.defaults().withNodeId(nodeId).withAlignedOnClock(backgroundPhase.equals("aligned"))
+                            .withTermLog(termLog))
                     .withClusterSecret(ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv()))
                     .withTls(tls());
             server = LeafServer.start(config, noHttp ? LeafHttpConfig.disabled() : LeafHttpConfig.onPort(httpPort));

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.write;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -19,8 +20,12 @@ import java.util.regex.Pattern;
  * @param alignedOnClock  refreshes and commits (and the merges they start) run at whole multiples of
  *                        their interval on the wall clock, at the same moments on every leaf, rather
  *                        than at a phase of this leaf's own ({@link io.hedgerow.common.time.ClockWindows})
+ * @param termLog         the file a line is appended to each time a copy is told of a new primary term
+ *                        or another primary in a term ({@link TermChangeLog}, for the durability
+ *                        checker); null: none
  */
-public record LiveSettings(String nodeId, Duration refreshInterval, Duration commitInterval, boolean alignedOnClock) {
+public record LiveSettings(String nodeId, Duration refreshInterval, Duration commitInterval, boolean alignedOnClock,
+        Path termLog) {
     private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     public LiveSettings {
@@ -32,6 +37,11 @@ public record LiveSettings(String nodeId, Duration refreshInterval, Duration com
         requirePositive("commitInterval", commitInterval);
     }
 
+    /** Without a term log. */
+    public LiveSettings(String nodeId, Duration refreshInterval, Duration commitInterval, boolean alignedOnClock) {
+        this(nodeId, refreshInterval, commitInterval, alignedOnClock, null);
+    }
+
     private static void requirePositive(String name, Duration value) {
         Objects.requireNonNull(value, name);
         if (value.isNegative() || value.isZero()) {
@@ -41,19 +51,23 @@ public record LiveSettings(String nodeId, Duration refreshInterval, Duration com
 
     /** Unnamed, refreshed every 500 ms, committed every 30 s, both aligned on the clock. */
     public static LiveSettings defaults() {
-        return new LiveSettings(null, Duration.ofMillis(500), Duration.ofSeconds(30), true);
+        return new LiveSettings(null, Duration.ofMillis(500), Duration.ofSeconds(30), true, null);
     }
 
     public LiveSettings withNodeId(String value) {
-        return new LiveSettings(value, refreshInterval, commitInterval, alignedOnClock);
+        return new LiveSettings(value, refreshInterval, commitInterval, alignedOnClock, termLog);
     }
 
     public LiveSettings withCommitInterval(Duration value) {
-        return new LiveSettings(nodeId, refreshInterval, value, alignedOnClock);
+        return new LiveSettings(nodeId, refreshInterval, value, alignedOnClock, termLog);
     }
 
     public LiveSettings withAlignedOnClock(boolean value) {
-        return new LiveSettings(nodeId, refreshInterval, commitInterval, value);
+        return new LiveSettings(nodeId, refreshInterval, commitInterval, value, termLog);
+    }
+
+    public LiveSettings withTermLog(Path value) {
+        return new LiveSettings(nodeId, refreshInterval, commitInterval, alignedOnClock, value);
     }
 
 }

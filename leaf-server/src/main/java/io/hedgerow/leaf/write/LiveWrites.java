@@ -50,6 +50,9 @@ import java.util.stream.Stream;
  * an older one is refused with {@code STALE_TERM} before anything is read or written, so a root that
  * missed a promotion can no longer order, copy or acknowledge writes on this copy.
  *
+ * <p>With {@link LiveSettings#termLog}, each (term, primary) a copy accepts that it was not told
+ * before is appended to that file ({@link TermChangeLog}), on the write threads.
+ *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. {@link #start} is called once, after the leaf
  * has bound its port and before any write is handled; a write that comes earlier is answered with
  * an error. Writes to one partition are serialized by its {@link LivePartition}.
@@ -66,6 +69,8 @@ public final class LiveWrites implements Closeable {
     private final WalMeters walMeters;
     private final Map<Integer, LivePartition> partitions = new ConcurrentHashMap<>();
     private final PrimaryTerms terms = new PrimaryTerms(WalFiles.SYSTEM);
+    /** Set by {@link #start}; {@link TermChangeLog#OFF} before, and without {@code --term-log}. */
+    private volatile TermChangeLog termLog = TermChangeLog.OFF;
     private final ExecutorService writers;
     private final ScheduledExecutorService timer;
     private volatile Path dir;
@@ -108,6 +113,11 @@ public final class LiveWrites implements Closeable {
      * the leaf serves searches and refuses writes, saying why.
      */
     public void start(Path buildLiveDir, int port) {
+        try {
+            termLog = TermChangeLog.open(settings.termLog(), java.time.Clock.systemUTC());
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.ERROR, "no term log: " + settings.termLog() + " cannot be opened", e);
+        }
         try {
             this.claim = LeafDirClaim.claim(buildLiveDir, settings, port);
             this.dir = claim.dir();
@@ -209,6 +219,7 @@ public final class LiveWrites implements Closeable {
                             + request.getPrimaryTerm() + " (expected: >= " + accepted + "; its root missed a promotion)")
                             .build();
                 }
+                termLog.told(request.getPartition(), request.getPrimaryTerm(), request.getPrimaryNode());
             }
             WriteOp first = request.getOpsCount() == 1 ? request.getOps(0) : null;
             WriteKind kind = first == null ? null : first.getKind();
@@ -393,5 +404,6 @@ public final class LiveWrites implements Closeable {
                 }
             }
         }
+        termLog.close();
     }
 }

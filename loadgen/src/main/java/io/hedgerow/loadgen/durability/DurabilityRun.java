@@ -92,8 +92,13 @@ public final class DurabilityRun {
         examples("UNREADABLE at the end (not verified)", verdict.unreadable());
         examples("unexpected (refused add present)", verdict.unexpected());
         examples("SPLIT TERM", verdict.terms().splitTerms());
-        if (!verdict.terms().active()) {
-            out.println("note: no leaf writes a term log yet (<run dir>/terms/*.log): the split-terms check is not active");
+        if (verdict.terms().active()) {
+            out.printf(Locale.ROOT, "term log: %d term changes read from %s%n", verdict.terms().changes(),
+                    settings.termsDir().resolve("terms"));
+        } else {
+            // Leaves log terms only with a coordination store (local --zk; durability.sh --zk): none, no terms.
+            out.println("note: no term log (<run dir>/terms/*.log; leaves write one with a coordination store, e.g."
+                    + " durability.sh --zk): the split-terms check checked nothing");
         }
         out.println("History: " + settings.output().resolve("history.jsonl") + ", report: "
                 + settings.output().resolve("durability.json"));

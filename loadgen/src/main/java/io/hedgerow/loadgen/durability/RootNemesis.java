@@ -58,12 +58,21 @@ public final class RootNemesis implements Nemesis {
         Long zk = pid("zk");
         LeafProcesses.signal("KILL", rootPid);
         down = true;
+        if (zk != null && ProcessHandle.of(zk).map(ProcessHandle::isAlive).orElse(false)) {
+            // Killed as well, not left to exit with its parent: after a ZooKeeper nemesis started it
+            // again it is this process's child, and would hold its port against the restarted cluster's.
+            try {
+                LeafProcesses.signal("KILL", zk);
+            } catch (IOException e) {
+                // it exited with the cluster meanwhile
+            }
+        }
         awaitExit(rootPid);
         for (long leaf : leaves) {
             awaitExit(leaf); // they exit with their parent
         }
         if (zk != null) {
-            awaitExit(zk); // so does its embedded ZooKeeper; its data stays for the restart
+            awaitExit(zk); // its data stays for the restart
         }
         return "kill the local cluster's process (pid " + rootPid + ") and with it leaves " + leaves
                 + (zk == null ? "" : " and its ZooKeeper (pid " + zk + ")");

@@ -14,8 +14,10 @@ import java.util.TreeSet;
 /**
  * Primary terms as the leaves log them, and the check that no term had two primaries.
  *
- * <p><b>Format</b> (defined here; no leaf writes it yet): files {@code <run dir>/terms/*.log}, one
- * per leaf, appended to; one line per term change a leaf sees, four fields separated by spaces:
+ * <p><b>Format</b> (defined here; a leaf started with {@code --term-log FILE} writes it, and
+ * {@code ./hedgerow local --zk} starts every leaf with {@code <run dir>/terms/leaf-N.log}): files
+ * {@code <run dir>/terms/*.log}, one per leaf, appended to; one line per term change a leaf sees
+ * (a term it accepts anew, or another primary named in a term), four fields separated by spaces:
  * <pre>
  * 2026-11-28T06:41:07.512Z 3 7 leaf-1
  * </pre>

@@ -62,6 +62,11 @@ record LeafSpawner(LocalClusterOptions options, Path clusterSecretFile, TlsFiles
             arguments.add("--query-of-death");
             arguments.add(options.queryOfDeath());
         }
+        if (options.coordination() != null) {
+            // Terms exist only with a coordination store: each leaf logs the ones it is told of, for the
+            // durability checker's split-terms check (loadgen durability reads <run dir>/terms/).
+            arguments.addAll(List.of("--term-log", run.termLogFile(name).toString()));
+        }
         if (tls != null) {
             arguments.addAll(List.of("--tls-cert", tls.certificateChain().toString(), "--tls-key",
                     tls.privateKey().toString()));

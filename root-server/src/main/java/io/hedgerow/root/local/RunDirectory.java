@@ -73,6 +73,11 @@ public record RunDirectory(Path dir) {
         return dir.resolve(process + ".log");
     }
 
+    /** A leaf's term log ({@code leaf --term-log}), read by the durability checker from {@code terms/}. */
+    public Path termLogFile(String process) {
+        return dir.resolve("terms").resolve(process + ".log");
+    }
+
     public void writePid(String process, long pid) throws IOException {
         Files.createDirectories(dir);
         Files.writeString(pidFile(process), Long.toString(pid) + "\n");

@@ -414,10 +414,11 @@ final class PartitionWriter {
         batch.forEach(pending -> request.addOps(pending.op()));
         // The batch's term: its copies carry the term its primary numbered it in, whatever is read meanwhile.
         long term = request.getPrimaryTerm();
+        String termPrimary = request.getPrimaryNode();
         return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem == null) {
-                return replicate(primary, batch, response, startNanos, attempts, term);
+                return replicate(primary, batch, response, startNanos, attempts, term, termPrimary);
             }
             if (stored != null) {
                 return failedPrimary(primary, batch, startNanos, attempts, term, response, problem);
@@ -511,8 +512,8 @@ final class PartitionWriter {
     }
 
     private CompletableFuture<Void> replicate(Replica primary, List<Pending> batch, WriteResponse numbered,
-            long startNanos, int attempts, long term) {
-        WriteRequest.Builder copy = request().setPrimary(false).setPrimaryTerm(term)
+            long startNanos, int attempts, long term, String termPrimary) {
+        WriteRequest.Builder copy = request().setPrimary(false).setPrimaryTerm(term).setPrimaryNode(termPrimary)
                 .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
         long acked;
         synchronized (this) {

@@ -489,10 +489,18 @@ final class ReplicaSet {
         return Math.max(least, most - retainOps);
     }
 
-    /** A request to the partition's replicas, with the seq their logs may be trimmed to ({@link #trimmableSeq}). */
-    WriteRequest.Builder request(long retainOps) {
-        return WriteRequest.newBuilder().setPartition(partition).setTrimmableSeq(trimmableSeq(retainOps))
-                .setPrimaryTerm(term());
+    /**
+     * A request to the partition's replicas, with the seq their logs may be trimmed to ({@link #trimmableSeq})
+     * and the stored term with the primary the store names in it (one read of the stored state, so the
+     * two always belong together: leaves log the pair, {@code WriteRequest.primary_node}).
+     */
+    synchronized WriteRequest.Builder request(long retainOps) {
+        WriteRequest.Builder request = WriteRequest.newBuilder().setPartition(partition)
+                .setTrimmableSeq(trimmableSeq(retainOps));
+        if (stored != null) {
+            request.setPrimaryTerm(stored.primaryTerm()).setPrimaryNode(stored.primary().value());
+        }
+        return request;
     }
 
     synchronized List<ReplicaStatus> status() {

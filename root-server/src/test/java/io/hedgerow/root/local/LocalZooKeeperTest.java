@@ -119,6 +119,18 @@ class LocalZooKeeperTest {
                 .contains("zk stopped");
         Map<Integer, Integer> ports = run.keptLeafPorts();
         assertThat(ports).containsOnlyKeys(0, 1);
+        // local --zk gives each leaf a term log (for the durability checker): leaf 1 logged the new
+        // terms it was told of with itself as their primary (lines: TIME PARTITION TERM PRIMARY).
+        List<String> promotions = new ArrayList<>();
+        termsBefore.forEach((p, term) -> {
+            if (term > PartitionState.FIRST_TERM) {
+                promotions.add(p + " " + term + " 127.0.0.1_" + ports.get(1));
+            }
+        });
+        List<String> logged = Files.readAllLines(run.termLogFile("leaf-1")).stream()
+                .filter(line -> !line.startsWith("#")).map(line -> line.substring(line.indexOf(' ') + 1)).toList();
+        assertThat(logged).as("leaf 1's term log").containsAnyElementsOf(promotions);
+        assertThat(run.termLogFile("leaf-0")).as("leaf 0's term log").exists();
 
         try (LocalCluster second = LocalCluster.start(options, new PrintStream(PrintStream.nullOutputStream()))) {
             for (int leaf = 0; leaf < 2; leaf++) {
