@@ -269,6 +269,7 @@ class AggregationsHttpTest {
     @Test
     void answersElasticsearchsOptionsInItsShapes() throws Exception {
         JsonNode aggs = post(cluster, WITH_OPTIONS, 200).get("aggregations");
+        System.out.println("aggregations with options: " + aggs);
         Map<String, Long> byLang = documents.stream().collect(Collectors.groupingBy(d -> d.value("lang"), Collectors.counting()));
 
         // Ascending counts, only those with at least 20 (nl has 8).
