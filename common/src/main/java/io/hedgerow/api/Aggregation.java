@@ -233,6 +233,11 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
                 throw new IllegalArgumentException("histogram on '" + field + "': extended_bounds with min_doc_count "
                         + minDocCount + " (expected: min_doc_count 0, as only empty buckets extend)");
             }
+            if (extendedBounds != null && (extendedBounds.max() - extendedBounds.min()) / interval + 1 > MAX_BUCKETS) {
+                throw new IllegalArgumentException("histogram on '" + field + "': extended_bounds span "
+                        + (long) ((extendedBounds.max() - extendedBounds.min()) / interval + 1) + " buckets (expected: <= "
+                        + MAX_BUCKETS + ")");
+            }
         }
 
         public Histogram(String field, double interval) {
@@ -279,6 +284,12 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
             if (extendedBounds != null && minDocCount > 0) {
                 throw new IllegalArgumentException("date_histogram on '" + field + "': extended_bounds with min_doc_count "
                         + minDocCount + " (expected: min_doc_count 0, as only empty buckets extend)");
+            }
+            long shortest = calendarInterval == null ? fixedIntervalMillis : calendarInterval.shortestMillis();
+            if (extendedBounds != null && (extendedBounds.max() - extendedBounds.min()) / shortest + 1 > MAX_BUCKETS) {
+                throw new IllegalArgumentException("date_histogram on '" + field + "': extended_bounds span up to "
+                        + (long) ((extendedBounds.max() - extendedBounds.min()) / shortest + 1) + " buckets (expected: <= "
+                        + MAX_BUCKETS + ")");
             }
         }
 

@@ -234,6 +234,8 @@ class SearchRequestParserTest {
                 .hasMessageContaining("extended_bounds with min_doc_count 1 (expected: min_doc_count 0");
         assertThatThrownBy(() -> post(histogram + "\"extended_bounds\": {\"min\": 9, \"max\": 0}}}}}"))
                 .hasMessageContaining("extended_bounds: min 9.0, max 0.0 (expected: finite numbers, min <= max)");
+        assertThatThrownBy(() -> post(histogram + "\"extended_bounds\": {\"min\": 0, \"max\": 1e9}}}}}"))
+                .hasMessageContaining("extended_bounds span 200000001 buckets (expected: <= 10000)");
         assertThatThrownBy(() -> post(histogram + "\"extended_bounds\": {\"min\": 0}}}}}"))
                 .hasMessageContaining("aggs.a.histogram.extended_bounds: expected both min and max");
         String dates = "{\"query\": \"x\", \"aggs\": {\"a\": {\"date_histogram\": {\"field\": \"f\", \"calendar_interval\": \"day\", ";
