@@ -263,6 +263,24 @@ class AggregationMergerTest {
     }
 
     @Test
+    void hoursInAZoneKeepTheHourThatAFallBackRepeatsAsTwoBuckets() {
+        java.time.ZoneId paris = java.time.ZoneId.of("Europe/Paris");
+        Aggregation.DateHistogram hours = new Aggregation.DateHistogram("d", 0, Aggregation.CalendarUnit.HOUR, paris, 0, 0,
+                null);
+        // 2024-10-27: 02:30 summer time (00:30Z), then 02:30 winter time (01:30Z).
+        long first = java.time.Instant.parse("2024-10-27T00:30:00Z").toEpochMilli();
+        long second = java.time.Instant.parse("2024-10-27T01:30:00Z").toEpochMilli();
+        assertThat(hours.bucketOf(first)).isEqualTo(java.time.Instant.parse("2024-10-27T00:00:00Z").toEpochMilli());
+        assertThat(hours.bucketOf(second)).isEqualTo(java.time.Instant.parse("2024-10-27T01:00:00Z").toEpochMilli());
+        assertThat(hours.nextBucket(hours.bucketOf(first))).isEqualTo(hours.bucketOf(second));
+        // A spring-forward day has 23 local hours; a day bucket then is 23 hours long.
+        Aggregation.DateHistogram days = new Aggregation.DateHistogram("d", 0, Aggregation.CalendarUnit.DAY, paris, 0, 0,
+                null);
+        long march31 = java.time.LocalDate.of(2024, 3, 31).atStartOfDay(paris).toInstant().toEpochMilli();
+        assertThat(days.nextBucket(march31) - march31).isEqualTo(23 * 3_600_000L);
+    }
+
+    @Test
     void keyedRangesSayTheyAreKeyed() {
         Aggregation.Range ranges = new Aggregation.Range("n", List.of(new Aggregation.RangeBucket("low", null, 5.0),
                 new Aggregation.RangeBucket(null, 5.0, null)), true);
