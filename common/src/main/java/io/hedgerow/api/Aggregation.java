@@ -392,7 +392,10 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
         }
     }
 
-    /** Calendar units of a {@link DateHistogram}, in UTC; weeks start on Monday, as ISO 8601's. */
+    /**
+     * Calendar units of a {@link DateHistogram}, in UTC or (the zoned methods) a zone's local
+     * calendar; weeks start on Monday, as ISO 8601's.
+     */
     enum CalendarUnit {
         MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR;
 
