@@ -14,7 +14,10 @@ public sealed interface AggregationResult permits AggregationResult.Terms, Aggre
      * @param docCountErrorUpperBound how many documents a value's count may miss at most: the sum,
      *                                over partitions that had more values than they returned, of the
      *                                lowest count they returned (Elasticsearch's meaning); 0 when every
-     *                                partition returned all its values, and the counts are exact
+     *                                partition returned all its values, and the counts are exact;
+     *                                0 under a key order (the root keeps only values every
+     *                                partition returned up to); -1, unknown, under {@code _count
+     *                                asc} when a partition had more values than it returned
      * @param sumOtherDocCount        documents (document-value pairs for a multi-valued field) counted
      *                                by the partitions but in no returned bucket
      */
@@ -24,10 +27,18 @@ public sealed interface AggregationResult permits AggregationResult.Terms, Aggre
         }
     }
 
-    /** A range, histogram or date_histogram's buckets: ranges in the order asked, histograms by key. */
-    record Buckets(List<Bucket> buckets) implements AggregationResult {
+    /**
+     * A range, histogram or date_histogram's buckets: ranges in the order asked, histograms by key.
+     *
+     * @param keyed answered as an object by key rather than an array (a range's {@code keyed})
+     */
+    record Buckets(List<Bucket> buckets, boolean keyed) implements AggregationResult {
         public Buckets {
             buckets = List.copyOf(buckets);
+        }
+
+        public Buckets(List<Bucket> buckets) {
+            this(buckets, false);
         }
     }
 

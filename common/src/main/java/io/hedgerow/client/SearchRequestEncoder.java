@@ -110,10 +110,29 @@ final class SearchRequestEncoder {
     static ObjectNode aggregation(Aggregation agg) {
         ObjectNode node = NODES.objectNode();
         switch (agg) {
-            case Aggregation.Terms terms -> node.putObject("terms").put("field", terms.field()).put("size", terms.size())
-                    .put("shard_size", terms.shardSize());
+            case Aggregation.Terms terms -> {
+                ObjectNode body = node.putObject("terms").put("field", terms.field()).put("size", terms.size())
+                        .put("shard_size", terms.shardSize());
+                // Defaults left out, as an older root would refuse options it does not know.
+                if (terms.minDocCount() != 1) {
+                    body.put("min_doc_count", terms.minDocCount());
+                }
+                if (terms.order() != Aggregation.TermsOrder.COUNT_DESC) {
+                    body.putObject("order").put(terms.order().by(), terms.order().direction());
+                }
+                switch (terms.missing()) {
+                    case null -> { }
+                    case String text -> body.put("missing", text);
+                    case Long number -> body.put("missing", number);
+                    case Double number -> body.put("missing", number);
+                    default -> throw new IllegalArgumentException("missing: " + terms.missing() + " (expected: String, Long or Double)");
+                }
+            }
             case Aggregation.Range range -> {
                 ObjectNode body = node.putObject("range").put("field", range.field());
+                if (range.keyed()) {
+                    body.put("keyed", true);
+                }
                 ArrayNode ranges = body.putArray("ranges");
                 for (Aggregation.RangeBucket r : range.ranges()) {
                     ObjectNode wire = ranges.addObject().put("key", r.key());
@@ -125,8 +144,17 @@ final class SearchRequestEncoder {
                     }
                 }
             }
-            case Aggregation.Histogram histogram -> node.putObject("histogram").put("field", histogram.field())
-                    .put("interval", histogram.interval());
+            case Aggregation.Histogram histogram -> {
+                ObjectNode body = node.putObject("histogram").put("field", histogram.field())
+                        .put("interval", histogram.interval());
+                if (histogram.minDocCount() != 0) {
+                    body.put("min_doc_count", histogram.minDocCount());
+                }
+                if (histogram.offset() != 0) {
+                    body.put("offset", histogram.offset());
+                }
+                bounds(body, histogram.extendedBounds());
+            }
             case Aggregation.DateHistogram dates -> {
                 ObjectNode body = node.putObject("date_histogram").put("field", dates.field());
                 if (dates.calendarInterval() != null) {
@@ -134,10 +162,31 @@ final class SearchRequestEncoder {
                 } else {
                     body.put("fixed_interval", dates.fixedIntervalMillis() + "ms");
                 }
+                if (!dates.timeZone().equals(java.time.ZoneOffset.UTC)) {
+                    body.put("time_zone", dates.timeZone().getId());
+                }
+                if (dates.offsetMillis() != 0) {
+                    body.put("offset", dates.offsetMillis());
+                }
+                if (dates.minDocCount() != 0) {
+                    body.put("min_doc_count", dates.minDocCount());
+                }
+                bounds(body, dates.extendedBounds());
             }
-            case Aggregation.Stats stats -> node.putObject("stats").put("field", stats.field());
+            case Aggregation.Stats stats -> {
+                ObjectNode body = node.putObject("stats").put("field", stats.field());
+                if (stats.missing() != null) {
+                    body.put("missing", stats.missing());
+                }
+            }
         }
         return node;
+    }
+
+    private static void bounds(ObjectNode body, Aggregation.ExtendedBounds bounds) {
+        if (bounds != null) {
+            body.putObject("extended_bounds").put("min", bounds.min()).put("max", bounds.max());
+        }
     }
 
     /** Elasticsearch's shapes, as {@code SearchBodyParts.filter} reads them. */

@@ -90,6 +90,16 @@ final class SearchResultDecoder {
                     required(result, "sum").asDouble());
         }
         List<AggregationResult.Bucket> buckets = new ArrayList<>();
+        if (agg instanceof Aggregation.Range range && range.keyed()) {
+            // An object by key, each bucket without its key, in the order asked.
+            JsonNode keyed = required(result, "buckets");
+            for (Aggregation.RangeBucket r : range.ranges()) {
+                JsonNode bucket = required(keyed, r.key());
+                buckets.add(new AggregationResult.Bucket(r.key(), null, required(bucket, "doc_count").asLong(),
+                        number(bucket, "from"), number(bucket, "to")));
+            }
+            return new AggregationResult.Buckets(buckets, true);
+        }
         for (JsonNode bucket : array(result, "buckets")) {
             JsonNode key = required(bucket, "key");
             Object typed = switch (agg) {

@@ -6,7 +6,9 @@ import io.hedgerow.common.wire.proto.AggregationBucket;
 import io.hedgerow.common.wire.proto.AggregationRange;
 import io.hedgerow.common.wire.proto.AggregationResult;
 import io.hedgerow.common.wire.proto.AggregationStats;
+import io.hedgerow.common.wire.proto.TermsOrder;
 import io.hedgerow.leaf.index.FieldSpec;
+import io.hedgerow.leaf.index.FieldValues;
 import io.hedgerow.leaf.index.IndexConfig;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -87,8 +89,24 @@ final class AggregationCollector implements Collector {
                     throw new BadQueryException(where + ": shard_size " + shardSize + " (expected: 1.."
                             + MAX_BUCKETS + ")", null);
                 }
-                return type == FieldSpec.Type.KEYWORD ? new KeywordTerms(agg, shardSize)
-                        : new NumericTerms(agg, shardSize, type == FieldSpec.Type.DOUBLE);
+                String missing = switch (agg.getTerms().getMissingCase()) {
+                    case MISSING_TEXT -> agg.getTerms().getMissingText();
+                    case MISSING_LONG -> Long.toString(agg.getTerms().getMissingLong());
+                    case MISSING_DOUBLE -> Double.toString(agg.getTerms().getMissingDouble());
+                    case MISSING_NOT_SET -> null;
+                };
+                if (type == FieldSpec.Type.KEYWORD) {
+                    return new KeywordTerms(agg, shardSize, missing == null ? null : new BytesRef(missing));
+                }
+                Long missingKey = null;
+                if (missing != null) {
+                    try {
+                        missingKey = FieldValues.toSortableLong(type, agg.getField(), missing);
+                    } catch (IllegalArgumentException e) {
+                        throw new BadQueryException(where + ": missing: " + e.getMessage(), e);
+                    }
+                }
+                return new NumericTerms(agg, shardSize, type == FieldSpec.Type.DOUBLE, missingKey);
             }
             case RANGE -> {
                 requireNumber(where, type, number);
@@ -104,11 +122,16 @@ final class AggregationCollector implements Collector {
                 if (!(interval > 0) || !Double.isFinite(interval)) {
                     throw new BadQueryException(where + ": interval " + interval + " (expected: > 0)", null);
                 }
+                double offset = agg.getHistogram().getOffset();
+                if (!(offset >= 0 && offset < interval)) {
+                    throw new BadQueryException(where + ": offset " + offset + " (expected: >= 0 and < interval "
+                            + interval + ")", null);
+                }
                 double[] span = span(reader, agg.getField(), type == FieldSpec.Type.DOUBLE);
                 if (span != null) {
-                    requireBuckets(where, Math.floor(span[1] / interval) - Math.floor(span[0] / interval) + 1);
+                    requireBuckets(where, Math.floor((span[1] - offset) / interval) - Math.floor((span[0] - offset) / interval) + 1);
                 }
-                return new Histogram(agg, type == FieldSpec.Type.DOUBLE, interval);
+                return new Histogram(agg, type == FieldSpec.Type.DOUBLE, interval, offset);
             }
             case DATE_HISTOGRAM -> {
                 if (type != FieldSpec.Type.DATE && type != FieldSpec.Type.LONG) {
@@ -127,12 +150,29 @@ final class AggregationCollector implements Collector {
                 if ((fixed > 0) == (unit != null)) {
                     throw new BadQueryException(where + ": expected exactly one of fixed_interval and calendar_interval", null);
                 }
+                java.time.ZoneId zone = java.time.ZoneOffset.UTC;
+                if (!spec.getTimeZone().isEmpty()) {
+                    try {
+                        zone = java.time.ZoneId.of(spec.getTimeZone());
+                    } catch (java.time.DateTimeException e) {
+                        throw new BadQueryException(where + ": time_zone '" + spec.getTimeZone() + "' (expected: an IANA"
+                                + " zone such as Europe/Paris or an offset such as +01:00)", e);
+                    }
+                }
+                io.hedgerow.api.Aggregation.DateHistogram buckets;
+                try {
+                    buckets = new io.hedgerow.api.Aggregation.DateHistogram(agg.getField(), unit == null ? fixed : 0, unit,
+                            zone, spec.getOffsetMillis(), 0, null);
+                } catch (IllegalArgumentException e) {
+                    throw new BadQueryException(where + ": " + e.getMessage(), e);
+                }
                 double[] span = span(reader, agg.getField(), false);
                 if (span != null) {
                     long width = unit == null ? fixed : unit.shortestMillis();
-                    requireBuckets(where, (span[1] - span[0]) / width + 2);
+                    // A zone's offset changes lengthen a span of local time by a day at most.
+                    requireBuckets(where, (span[1] - span[0]) / width + 3);
                 }
-                return new DateHistogram(agg, fixed, unit);
+                return new DateHistogram(agg, buckets);
             }
             case STATS -> {
                 requireNumber(where, type, number);
@@ -247,14 +287,20 @@ final class AggregationCollector implements Collector {
     }
 
     /**
-     * The top {@code shardSize} of {@code counts} by count (ties by key), and what the rest counted.
-     * Both terms aggregations answer this way; only their keys differ.
+     * The first {@code shardSize} of {@code counts} in the asked order (by count, ties by key
+     * ascending; or by key), and what the rest counted. Both terms aggregations answer this way;
+     * only their keys differ.
      */
-    private static <K> AggregationResult.Builder topByCount(Map<K, long[]> counts, Comparator<K> keyOrder, int shardSize,
-            Function<K, AggregationBucket.Builder> bucket) {
+    private static <K> AggregationResult.Builder firstInOrder(Map<K, long[]> counts, Comparator<K> keyOrder,
+            TermsOrder order, int shardSize, Function<K, AggregationBucket.Builder> bucket) {
         List<Map.Entry<K, long[]>> entries = new ArrayList<>(counts.entrySet());
-        entries.sort(Comparator.<Map.Entry<K, long[]>>comparingLong(e -> -e.getValue()[0])
-                .thenComparing(Map.Entry::getKey, keyOrder));
+        Comparator<Map.Entry<K, long[]>> byKey = Map.Entry.comparingByKey(keyOrder);
+        entries.sort(switch (order) {
+            case COUNT_ASC -> Comparator.<Map.Entry<K, long[]>>comparingLong(e -> e.getValue()[0]).thenComparing(byKey);
+            case KEY_ASC -> byKey;
+            case KEY_DESC -> byKey.reversed();
+            default -> Comparator.<Map.Entry<K, long[]>>comparingLong(e -> -e.getValue()[0]).thenComparing(byKey);
+        });
         AggregationResult.Builder result = AggregationResult.newBuilder();
         long other = 0;
         for (int i = 0; i < entries.size(); i++) {
@@ -271,11 +317,14 @@ final class AggregationCollector implements Collector {
     /** Keyword terms: per segment, counts by ordinal, folded into counts by term when the segment ends. */
     private static final class KeywordTerms extends Accumulator {
         private final int shardSize;
+        /** Counted for each document without a value; null for none. */
+        private final BytesRef missing;
         private final Map<BytesRef, long[]> counts = new HashMap<>();
 
-        KeywordTerms(Aggregation agg, int shardSize) {
+        KeywordTerms(Aggregation agg, int shardSize, BytesRef missing) {
             super(agg);
             this.shardSize = shardSize;
+            this.missing = missing;
         }
 
         @Override
@@ -290,6 +339,8 @@ final class AggregationCollector implements Collector {
                         for (int i = values.docValueCount(); i > 0; i--) {
                             byOrd[(int) values.nextOrd()]++;
                         }
+                    } else if (missing != null) {
+                        counts.computeIfAbsent(missing, m -> new long[1])[0]++;
                     }
                 }
 
@@ -312,7 +363,7 @@ final class AggregationCollector implements Collector {
 
         @Override
         AggregationResult.Builder result() {
-            return topByCount(counts, Comparator.naturalOrder(), shardSize,
+            return firstInOrder(counts, Comparator.naturalOrder(), agg.getTerms().getOrder(), shardSize,
                     term -> AggregationBucket.newBuilder().setText(term.utf8ToString()));
         }
     }
@@ -332,11 +383,21 @@ final class AggregationCollector implements Collector {
         /** The key of a value as its doc values hold it (a double as its sortable long). */
         abstract long key(long value);
 
+        /** The key counted for a document without a value; null for none. */
+        Long missingKey() {
+            return null;
+        }
+
         @Override
         final SegmentCounter segment(LeafReader reader) throws IOException {
             SortedNumericDocValues values = numbers(reader);
+            Long missing = missingKey();
             return doc -> {
-                if (values.advanceExact(doc)) {
+                if (!values.advanceExact(doc)) {
+                    if (missing != null) {
+                        counts.computeIfAbsent(missing, k -> new long[1])[0]++;
+                    }
+                } else {
                     long previous = 0;
                     for (int i = 0, n = values.docValueCount(); i < n; i++) {
                         long key = key(values.nextValue());
@@ -362,11 +423,13 @@ final class AggregationCollector implements Collector {
     private static final class NumericTerms extends KeyedCounts {
         private final int shardSize;
         private final boolean isDouble;
+        private final Long missing;
 
-        NumericTerms(Aggregation agg, int shardSize, boolean isDouble) {
+        NumericTerms(Aggregation agg, int shardSize, boolean isDouble, Long missing) {
             super(agg);
             this.shardSize = shardSize;
             this.isDouble = isDouble;
+            this.missing = missing;
         }
 
         @Override
@@ -375,8 +438,13 @@ final class AggregationCollector implements Collector {
         }
 
         @Override
+        Long missingKey() {
+            return missing;
+        }
+
+        @Override
         AggregationResult.Builder result() {
-            return topByCount(counts, Comparator.naturalOrder(), shardSize, key -> isDouble
+            return firstInOrder(counts, Comparator.naturalOrder(), agg.getTerms().getOrder(), shardSize, key -> isDouble
                     ? AggregationBucket.newBuilder().setDoubleKey(NumericUtils.sortableLongToDouble(key))
                     : AggregationBucket.newBuilder().setLongKey(key));
         }
@@ -437,45 +505,60 @@ final class AggregationCollector implements Collector {
     }
 
     /**
-     * Buckets keyed by floor(value / interval) * interval, counted by that floor, the bucket's index
-     * (so -0.0 and 0.0 share bucket 0, as the root merges them).
+     * Buckets keyed by floor((value - offset) / interval) * interval + offset, counted by that
+     * floor, the bucket's index (so -0.0 and 0.0 share bucket 0, as the root merges them).
      */
     private static final class Histogram extends KeyedCounts {
         private final boolean isDouble;
         private final double interval;
+        private final double offset;
 
-        Histogram(Aggregation agg, boolean isDouble, double interval) {
+        Histogram(Aggregation agg, boolean isDouble, double interval, double offset) {
             super(agg);
             this.isDouble = isDouble;
             this.interval = interval;
+            this.offset = offset;
         }
 
         @Override
         long key(long value) {
             // Values are finite (the index refuses others) and the span check bounds the buckets.
-            return (long) Math.floor(toDouble(value, isDouble) / interval);
+            return (long) Math.floor((toDouble(value, isDouble) - offset) / interval);
         }
 
         @Override
         AggregationResult.Builder result() {
-            return byKey(index -> AggregationBucket.newBuilder().setDoubleKey(index * interval));
+            return byKey(index -> AggregationBucket.newBuilder().setDoubleKey(index * interval + offset));
         }
     }
 
-    /** Date buckets (UTC) of a fixed width or a calendar unit, keyed by their start in epoch millis. */
+    /**
+     * Date buckets of a fixed width or a calendar unit in a zone's local calendar, shifted by an
+     * offset, keyed by their start in epoch millis.
+     */
     private static final class DateHistogram extends KeyedCounts {
-        private final long fixedMillis;
-        private final CalendarUnit unit;
+        private final io.hedgerow.api.Aggregation.DateHistogram buckets;
+        private final boolean utc;
+        /** The last bucket worked out, [start, end): a zone's rounding costs a java.time conversion, and values cluster. */
+        private long lastStart = 1;
+        private long lastEnd = 0;
 
-        DateHistogram(Aggregation agg, long fixedMillis, CalendarUnit unit) {
+        DateHistogram(Aggregation agg, io.hedgerow.api.Aggregation.DateHistogram buckets) {
             super(agg);
-            this.fixedMillis = fixedMillis;
-            this.unit = unit;
+            this.buckets = buckets;
+            this.utc = buckets.timeZone().equals(java.time.ZoneOffset.UTC) && buckets.offsetMillis() == 0;
         }
 
         @Override
         long key(long millis) {
-            return unit == null ? Math.floorDiv(millis, fixedMillis) * fixedMillis : unit.floor(millis);
+            if (utc) {
+                return buckets.bucketOf(millis);
+            }
+            if (millis < lastStart || millis >= lastEnd) {
+                lastStart = buckets.bucketOf(millis);
+                lastEnd = buckets.nextBucket(lastStart);
+            }
+            return lastStart;
         }
 
         @Override
@@ -500,17 +583,24 @@ final class AggregationCollector implements Collector {
         @Override
         SegmentCounter segment(LeafReader reader) throws IOException {
             SortedNumericDocValues values = numbers(reader);
+            boolean hasMissing = agg.getStats().hasMissing();
+            double missing = agg.getStats().getMissing();
             return doc -> {
                 if (values.advanceExact(doc)) {
                     for (int i = values.docValueCount(); i > 0; i--) {
-                        double value = toDouble(values.nextValue(), isDouble);
-                        count++;
-                        min = Math.min(min, value);
-                        max = Math.max(max, value);
-                        sum += value;
+                        add(toDouble(values.nextValue(), isDouble));
                     }
+                } else if (hasMissing) {
+                    add(missing);
                 }
             };
+        }
+
+        private void add(double value) {
+            count++;
+            min = Math.min(min, value);
+            max = Math.max(max, value);
+            sum += value;
         }
 
         @Override

@@ -180,7 +180,13 @@ final class JsonResponses {
                     json.writeNumberField("sum_other_doc_count", terms.sumOtherDocCount());
                     writeBuckets(json, terms.buckets());
                 }
-                case AggregationResult.Buckets buckets -> writeBuckets(json, buckets.buckets());
+                case AggregationResult.Buckets buckets -> {
+                    if (buckets.keyed()) {
+                        writeKeyedBuckets(json, buckets.buckets());
+                    } else {
+                        writeBuckets(json, buckets.buckets());
+                    }
+                }
                 case AggregationResult.Stats stats -> {
                     json.writeNumberField("count", stats.count());
                     writeNumberOrNull(json, "min", stats.min());
@@ -203,19 +209,34 @@ final class JsonResponses {
                 case Double d -> json.writeNumberField("key", d);
                 default -> json.writeStringField("key", bucket.key().toString());
             }
-            if (bucket.keyAsString() != null) {
-                json.writeStringField("key_as_string", bucket.keyAsString());
-            }
-            if (bucket.from() != null) {
-                json.writeNumberField("from", bucket.from());
-            }
-            if (bucket.to() != null) {
-                json.writeNumberField("to", bucket.to());
-            }
-            json.writeNumberField("doc_count", bucket.docCount());
-            json.writeEndObject();
+            writeBucketBody(json, bucket);
         }
         json.writeEndArray();
+    }
+
+    /** A keyed range's buckets: an object by key, each bucket without its key (Elasticsearch's {@code keyed}). */
+    private static void writeKeyedBuckets(JsonGenerator json, List<AggregationResult.Bucket> buckets) throws IOException {
+        json.writeObjectFieldStart("buckets");
+        for (AggregationResult.Bucket bucket : buckets) {
+            json.writeObjectFieldStart(bucket.key().toString());
+            writeBucketBody(json, bucket);
+        }
+        json.writeEndObject();
+    }
+
+    /** A bucket's fields after its key, and its end. */
+    private static void writeBucketBody(JsonGenerator json, AggregationResult.Bucket bucket) throws IOException {
+        if (bucket.keyAsString() != null) {
+            json.writeStringField("key_as_string", bucket.keyAsString());
+        }
+        if (bucket.from() != null) {
+            json.writeNumberField("from", bucket.from());
+        }
+        if (bucket.to() != null) {
+            json.writeNumberField("to", bucket.to());
+        }
+        json.writeNumberField("doc_count", bucket.docCount());
+        json.writeEndObject();
     }
 
     private static void writeNumberOrNull(JsonGenerator json, String name, double value) throws IOException {

@@ -22,16 +22,22 @@ import java.util.TreeMap;
  * its shards' answers. Pure.
  *
  * <ul>
- *   <li><b>terms</b>: counts summed by value, the top {@code size} by count (ties by value:
- *       keywords by their UTF-8 bytes, numbers by value). Each partition sent only its top
- *       {@code shard_size}, so a value may be missing from a partition where it ranked lower: {@code
- *       doc_count_error_upper_bound} is the sum, over partitions that had more values than they
- *       sent, of the lowest count they sent (a missing value counted at most that there), and
- *       {@code sum_other_doc_count} what the partitions counted outside the buckets returned.</li>
+ *   <li><b>terms</b>: counts summed by value, the first {@code size} with at least {@code
+ *       min_doc_count} in the asked order (by default by count descending, ties by value: keywords
+ *       by their UTF-8 bytes, numbers by value). Each partition sent only its first {@code
+ *       shard_size} in that order, so a value may be missing from a partition where it ranked
+ *       lower. As Elasticsearch reasons about {@code doc_count_error_upper_bound}: under {@code
+ *       _count desc} it is the sum, over partitions that had more values than they sent, of the
+ *       lowest count they sent (a missing value counted at most that there); under {@code _count
+ *       asc} it is unknown (-1) once a partition had more (a missing value counted at least that);
+ *       under a key order it is 0, because the answer stops at the first key past which a
+ *       partition sent nothing, and every count before is exact. {@code sum_other_doc_count} is
+ *       what the partitions counted outside the buckets returned.</li>
  *   <li><b>range</b>: counts summed range by range.</li>
- *   <li><b>histogram</b>, <b>date_histogram</b>: counts summed by key, every bucket from the lowest
- *       to the highest key returned, empty ones between included (Elasticsearch's default
- *       {@code min_doc_count} 0).</li>
+ *   <li><b>histogram</b>, <b>date_histogram</b>: counts summed by key; under {@code
+ *       min_doc_count} 0 (the default) every bucket from the lowest to the highest key returned
+ *       (or out to {@code extended_bounds}), empty ones between included; otherwise the buckets
+ *       with at least {@code min_doc_count}.</li>
  *   <li><b>stats</b>: counts and sums added, the least min and the greatest max.</li>
  * </ul>
  * Partitions without an answer count for nothing: over a tainted result the counts are those of the
@@ -39,8 +45,8 @@ import java.util.TreeMap;
  */
 public final class AggregationMerger {
     private static final Comparator<ByteString> BYTES = ByteString.unsignedLexicographicalComparator();
-    /** Elasticsearch's key_as_string of a date bucket. */
-    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+    /** Elasticsearch's key_as_string of a date bucket, in the histogram's zone ({@code Z} for UTC). */
+    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
             .withZone(ZoneOffset.UTC);
 
     private AggregationMerger() {
@@ -106,6 +112,10 @@ public final class AggregationMerger {
         Map<Object, long[]> counts = new HashMap<>();
         long errorBound = 0;
         long counted = 0;
+        Comparator<Object> keyOrder = terms.order() == Aggregation.TermsOrder.KEY_DESC
+                ? (a, b) -> compareKeys(b, a) : AggregationMerger::compareKeys;
+        // Under a key order: the first key (in that order) past which some partition sent nothing more.
+        Object cut = null;
         for (var part : parts) {
             for (AggregationBucket bucket : part.getBucketsList()) {
                 counts.computeIfAbsent(key(bucket), k -> new long[1])[0] += bucket.getDocCount();
@@ -113,19 +123,45 @@ public final class AggregationMerger {
             }
             counted += part.getSumOtherDocCount();
             if (part.getMoreValues() && part.getBucketsCount() > 0) {
-                // A value this partition left out had at most the count of the last one it sent.
-                errorBound += part.getBuckets(part.getBucketsCount() - 1).getDocCount();
+                AggregationBucket last = part.getBuckets(part.getBucketsCount() - 1);
+                switch (terms.order()) {
+                    // A value this partition left out had at most the count of the last one it sent.
+                    case COUNT_DESC -> errorBound += last.getDocCount();
+                    // ... at least that count, and at most anything: unknown (Elasticsearch's -1).
+                    case COUNT_ASC -> errorBound = -1;
+                    case KEY_ASC, KEY_DESC -> {
+                        Object key = key(last);
+                        if (cut == null || keyOrder.compare(key, cut) < 0) {
+                            cut = key;
+                        }
+                    }
+                }
             }
         }
         List<Map.Entry<Object, long[]>> entries = new ArrayList<>(counts.entrySet());
-        entries.sort(Comparator.<Map.Entry<Object, long[]>>comparingLong(e -> -e.getValue()[0])
-                .thenComparing(Map.Entry::getKey, AggregationMerger::compareKeys));
+        Comparator<Map.Entry<Object, long[]>> byKey = Map.Entry.comparingByKey(keyOrder);
+        entries.sort(switch (terms.order()) {
+            case COUNT_DESC -> Comparator.<Map.Entry<Object, long[]>>comparingLong(e -> -e.getValue()[0]).thenComparing(byKey);
+            case COUNT_ASC -> Comparator.<Map.Entry<Object, long[]>>comparingLong(e -> e.getValue()[0])
+                    .thenComparing(Map.Entry.comparingByKey(AggregationMerger::compareKeys));
+            case KEY_ASC, KEY_DESC -> byKey;
+        });
         List<Bucket> top = new ArrayList<>(Math.min(terms.size(), entries.size()));
         long inTop = 0;
-        for (int i = 0; i < entries.size() && i < terms.size(); i++) {
+        for (int i = 0; i < entries.size() && top.size() < terms.size(); i++) {
             Object key = entries.get(i).getKey();
-            top.add(Bucket.of(key instanceof ByteString text ? text.toStringUtf8() : key, entries.get(i).getValue()[0]));
-            inTop += entries.get(i).getValue()[0];
+            long count = entries.get(i).getValue()[0];
+            if (cut != null && keyOrder.compare(key, cut) > 0) {
+                // Past the cut a partition may hold the key uncounted: every count up to the cut is
+                // exact (a partition that sent its first shard_size keys sent every key before its
+                // last), none after it is, so the answer stops there (Elasticsearch's error bound 0
+                // under a key order holds only so).
+                break;
+            }
+            if (count >= terms.minDocCount()) {
+                top.add(Bucket.of(key instanceof ByteString text ? text.toStringUtf8() : key, count));
+                inTop += count;
+            }
         }
         return new AggregationResult.Terms(top, errorBound, counted - inTop);
     }
@@ -147,22 +183,37 @@ public final class AggregationMerger {
             Aggregation.RangeBucket r = range.ranges().get(i);
             buckets.add(new Bucket(r.key(), null, counts[i], r.from(), r.to()));
         }
-        return new AggregationResult.Buckets(buckets);
+        return new AggregationResult.Buckets(buckets, range.keyed());
     }
 
     private static AggregationResult.Buckets histogram(String name, Aggregation.Histogram histogram,
             List<io.hedgerow.common.wire.proto.AggregationResult> parts) {
         double interval = histogram.interval();
-        // By bucket index: the leaves' key is floor(value / interval) * interval, the index times the interval.
-        TreeMap<Long, long[]> counts = countsBy(parts, bucket -> Math.round(bucket.getDoubleKey() / interval));
+        double offset = histogram.offset();
+        // By bucket index: the leaves' key is floor((value - offset) / interval) * interval + offset.
+        TreeMap<Long, long[]> counts = countsBy(parts, bucket -> Math.round((bucket.getDoubleKey() - offset) / interval));
         List<Bucket> buckets = new ArrayList<>();
-        if (!counts.isEmpty()) {
-            long first = counts.firstKey();
-            long last = counts.lastKey();
+        if (histogram.minDocCount() > 0) {
+            for (Map.Entry<Long, long[]> count : counts.entrySet()) {
+                if (count.getValue()[0] >= histogram.minDocCount()) {
+                    buckets.add(Bucket.of((double) count.getKey() * interval + offset, count.getValue()[0]));
+                }
+            }
+            return new AggregationResult.Buckets(buckets);
+        }
+        Long first = counts.isEmpty() ? null : counts.firstKey();
+        Long last = counts.isEmpty() ? null : counts.lastKey();
+        if (histogram.extendedBounds() != null) {
+            long low = (long) Math.floor((histogram.extendedBounds().min() - offset) / interval);
+            long high = (long) Math.floor((histogram.extendedBounds().max() - offset) / interval);
+            first = first == null ? low : Math.min(first, low);
+            last = last == null ? high : Math.max(last, high);
+        }
+        if (first != null) {
             requireBuckets(name, (double) last - first + 1);
             for (long i = first; i <= last; i++) {
                 long[] count = counts.get(i);
-                buckets.add(Bucket.of((double) i * interval, count == null ? 0 : count[0]));
+                buckets.add(Bucket.of((double) i * interval + offset, count == null ? 0 : count[0]));
             }
         }
         return new AggregationResult.Buckets(buckets);
@@ -171,15 +222,36 @@ public final class AggregationMerger {
     private static AggregationResult.Buckets dateHistogram(String name, Aggregation.DateHistogram dates,
             List<io.hedgerow.common.wire.proto.AggregationResult> parts) {
         TreeMap<Long, long[]> counts = countsBy(parts, AggregationBucket::getLongKey);
+        DateTimeFormatter format = DATE.withZone(dates.timeZone());
         List<Bucket> buckets = new ArrayList<>();
-        if (!counts.isEmpty()) {
-            long last = counts.lastKey();
-            for (long key = counts.firstKey(); key <= last; ) {
+        if (dates.minDocCount() > 0) {
+            for (Map.Entry<Long, long[]> count : counts.entrySet()) {
+                if (count.getValue()[0] >= dates.minDocCount()) {
+                    buckets.add(new Bucket(count.getKey(), format.format(Instant.ofEpochMilli(count.getKey())),
+                            count.getValue()[0], null, null));
+                }
+            }
+            return new AggregationResult.Buckets(buckets);
+        }
+        Long first = counts.isEmpty() ? null : counts.firstKey();
+        Long last = counts.isEmpty() ? null : counts.lastKey();
+        if (dates.extendedBounds() != null) {
+            long low = dates.bucketOf((long) dates.extendedBounds().min());
+            long high = dates.bucketOf((long) dates.extendedBounds().max());
+            first = first == null ? low : Math.min(first, low);
+            last = last == null ? high : Math.max(last, high);
+        }
+        if (first != null) {
+            for (long key = first; key <= last; ) {
                 requireBuckets(name, buckets.size() + 1);
                 long[] count = counts.get(key);
-                buckets.add(new Bucket(key, DATE.format(Instant.ofEpochMilli(key)), count == null ? 0 : count[0], null, null));
-                long next = dates.calendarInterval() == null ? key + dates.fixedIntervalMillis()
-                        : dates.calendarInterval().next(key);
+                buckets.add(new Bucket(key, format.format(Instant.ofEpochMilli(key)), count == null ? 0 : count[0], null, null));
+                long next = dates.nextBucket(key);
+                // Never past a key a leaf answered (a zone's odd offset change could make a step skip one).
+                Long answered = counts.higherKey(key);
+                if (answered != null && answered < next) {
+                    next = answered;
+                }
                 if (next <= key) {
                     break; // past the end of time
                 }

@@ -54,7 +54,18 @@ public final class WireShape {
     public static io.hedgerow.common.wire.proto.Aggregation aggregation(String name, Aggregation agg) {
         var wire = io.hedgerow.common.wire.proto.Aggregation.newBuilder().setName(name).setField(agg.field());
         switch (agg) {
-            case Aggregation.Terms terms -> wire.setTerms(TermsAggregation.newBuilder().setShardSize(terms.shardSize()));
+            case Aggregation.Terms terms -> {
+                TermsAggregation.Builder wireTerms = TermsAggregation.newBuilder().setShardSize(terms.shardSize())
+                        .setOrder(io.hedgerow.common.wire.proto.TermsOrder.valueOf(terms.order().name()));
+                switch (terms.missing()) {
+                    case null -> { }
+                    case String text -> wireTerms.setMissingText(text);
+                    case Long number -> wireTerms.setMissingLong(number);
+                    case Double number -> wireTerms.setMissingDouble(number);
+                    default -> throw new IllegalArgumentException("missing: " + terms.missing() + " (expected: String, Long or Double)");
+                }
+                wire.setTerms(wireTerms);
+            }
             case Aggregation.Range range -> {
                 RangeAggregation.Builder ranges = RangeAggregation.newBuilder();
                 for (Aggregation.RangeBucket r : range.ranges()) {
@@ -70,11 +81,20 @@ public final class WireShape {
                 wire.setRange(ranges);
             }
             case Aggregation.Histogram histogram -> wire.setHistogram(HistogramAggregation.newBuilder()
-                    .setInterval(histogram.interval()));
+                    .setInterval(histogram.interval()).setOffset(histogram.offset()));
             case Aggregation.DateHistogram dates -> wire.setDateHistogram(DateHistogramAggregation.newBuilder()
                     .setFixedIntervalMillis(dates.fixedIntervalMillis())
-                    .setCalendarInterval(dates.calendarInterval() == null ? "" : dates.calendarInterval().label()));
-            case Aggregation.Stats stats -> wire.setStats(StatsAggregation.getDefaultInstance());
+                    .setCalendarInterval(dates.calendarInterval() == null ? "" : dates.calendarInterval().label())
+                    // Empty for UTC, as an older root sent: the leaves' default.
+                    .setTimeZone(dates.timeZone().equals(java.time.ZoneOffset.UTC) ? "" : dates.timeZone().getId())
+                    .setOffsetMillis(dates.offsetMillis()));
+            case Aggregation.Stats stats -> {
+                StatsAggregation.Builder wireStats = StatsAggregation.newBuilder();
+                if (stats.missing() != null) {
+                    wireStats.setMissing(stats.missing());
+                }
+                wire.setStats(wireStats);
+            }
         }
         return wire.build();
     }

@@ -1,8 +1,12 @@
 package io.hedgerow.root.tail;
 
+import io.hedgerow.api.Aggregation;
 import io.hedgerow.api.Filter;
+import io.hedgerow.api.Highlight;
 import io.hedgerow.api.SearchRequest;
+import io.hedgerow.api.SortField;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -53,14 +57,58 @@ public record CacheKey(QueryFingerprint fingerprint, int k, boolean storedFields
                 && request.highlight() == null) {
             return null;
         }
-        // Records and lists print their contents, deterministically; the aggregations' map keeps
-        // the order asked, which is the order of the answer's aggregations too.
-        return "filter=" + (request.filter() == null ? "none" : described(request.filter())) + ";sort=" + request.sort()
+        // Every string quoted and every number tagged by its type: a record's own toString prints
+        // names, fields, range keys and tags bare, and crafted ones made two requests print alike.
+        // The aggregations' map keeps the order asked, which is the order of the answer's too.
+        StringBuilder sort = new StringBuilder("[");
+        for (SortField field : request.sort()) {
+            sort.append(sort.length() > 1 ? "," : "").append(quoted(field.field())).append(field.descending() ? ":desc" : ":asc");
+        }
+        return "filter=" + (request.filter() == null ? "none" : described(request.filter())) + ";sort=" + sort.append(']')
                 + ";from=" + request.from() + ";after=" + (request.searchAfter() == null ? "none" : described(request.searchAfter()))
-                + ";lang=" + request.lang()
-                + (request.aggs().isEmpty() ? "" : ";aggs=" + request.aggs())
-                + (request.fields() == null ? "" : ";fields=" + request.fields())
-                + (request.highlight() == null ? "" : ";highlight=" + request.highlight());
+                + ";lang=" + quoted(request.lang())
+                + (request.aggs().isEmpty() ? "" : ";aggs=" + described(request.aggs()))
+                + (request.fields() == null ? "" : ";fields=" + described(request.fields()))
+                + (request.highlight() == null ? "" : ";highlight=" + described(request.highlight()));
+    }
+
+    /** Aggregations by name, in order, each with every option that changes its answer. */
+    static String described(Map<String, Aggregation> aggs) {
+        StringBuilder out = new StringBuilder("{");
+        for (Map.Entry<String, Aggregation> named : aggs.entrySet()) {
+            out.append(out.length() > 1 ? "," : "").append(quoted(named.getKey())).append(':');
+            out.append(switch (named.getValue()) {
+                case Aggregation.Terms t -> "terms(" + quoted(t.field()) + ",size=" + t.size() + ",shard_size=" + t.shardSize()
+                        + ",min_doc_count=" + t.minDocCount() + ",order=" + t.order() + ",missing="
+                        + described(java.util.Collections.singletonList(t.missing())) + ")";
+                case Aggregation.Range r -> {
+                    StringBuilder ranges = new StringBuilder("range(" + quoted(r.field()) + ",keyed=" + r.keyed() + ",[");
+                    for (Aggregation.RangeBucket b : r.ranges()) {
+                        ranges.append("(").append(quoted(b.key())).append(",from=").append(b.from()).append(",to=")
+                                .append(b.to()).append(")");
+                    }
+                    yield ranges.append("])");
+                }
+                case Aggregation.Histogram h -> "histogram(" + quoted(h.field()) + ",interval=" + h.interval() + ",offset="
+                        + h.offset() + ",min_doc_count=" + h.minDocCount() + ",bounds=" + h.extendedBounds() + ")";
+                case Aggregation.DateHistogram d -> "date_histogram(" + quoted(d.field()) + ",fixed=" + d.fixedIntervalMillis()
+                        + ",calendar=" + d.calendarInterval() + ",zone=" + quoted(d.timeZone().getId()) + ",offset="
+                        + d.offsetMillis() + ",min_doc_count=" + d.minDocCount() + ",bounds=" + d.extendedBounds() + ")";
+                case Aggregation.Stats st -> "stats(" + quoted(st.field()) + ",missing=" + st.missing() + ")";
+            });
+        }
+        return out.append('}').toString();
+    }
+
+    /** Fields (quoted) and tags (quoted) of a highlight. */
+    static String described(Highlight highlight) {
+        StringBuilder out = new StringBuilder("{");
+        for (Map.Entry<String, Highlight.Field> field : highlight.fields().entrySet()) {
+            out.append(out.length() > 1 ? "," : "").append(quoted(field.getKey())).append(":")
+                    .append(field.getValue().numberOfFragments()).append('/').append(field.getValue().fragmentSize());
+        }
+        return out.append("},pre=").append(quoted(highlight.preTag())).append(",post=").append(quoted(highlight.postTag()))
+                .toString();
     }
 
     /**

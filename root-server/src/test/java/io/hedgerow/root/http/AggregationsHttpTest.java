@@ -252,6 +252,116 @@ class AggregationsHttpTest {
         }
     }
 
+    private static final String WITH_OPTIONS = """
+            {"query": "debate", "size": 2,
+             "aggs": {
+               "rare_langs": {"terms": {"field": "lang", "order": {"_count": "asc"}, "min_doc_count": 20}},
+               "langs_by_key": {"terms": {"field": "lang", "order": {"_key": "desc"}, "size": 2}},
+               "n_missing": {"terms": {"field": "n", "missing": 42, "size": 20}},
+               "n_ranges": {"range": {"field": "n", "keyed": true, "ranges": [{"to": 3}, {"from": 3, "key": "many"}]}},
+               "prices": {"histogram": {"field": "price", "interval": 10, "offset": 5, "min_doc_count": 1}},
+               "bounded": {"histogram": {"field": "price", "interval": 10, "extended_bounds": {"min": -20, "max": 50}}},
+               "paris_months": {"date_histogram": {"field": "date", "calendar_interval": "month", "time_zone": "Europe/Paris"}},
+               "shifted_days": {"date_histogram": {"field": "date", "fixed_interval": "30d", "offset": "+6h", "min_doc_count": 1}},
+               "price_stats": {"stats": {"field": "price", "missing": 0}}
+             }}""";
+
+    @Test
+    void answersElasticsearchsOptionsInItsShapes() throws Exception {
+        JsonNode aggs = post(cluster, WITH_OPTIONS, 200).get("aggregations");
+        System.out.println("aggregations with options: " + aggs);
+        Map<String, Long> byLang = documents.stream().collect(Collectors.groupingBy(d -> d.value("lang"), Collectors.counting()));
+
+        // Ascending counts, only those with at least 20 (nl has 8).
+        assertThat(byLang.get("nl")).isLessThan(20);
+        assertThat(bucketCounts(aggs.get("rare_langs"))).containsExactly(Map.entry("en", byLang.get("en")),
+                Map.entry("de", byLang.get("de")), Map.entry("fr", byLang.get("fr")));
+        assertThat(bucketCounts(aggs.get("langs_by_key")).keySet()).containsExactly("nl", "fr");
+        assertThat(aggs.get("langs_by_key").get("doc_count_error_upper_bound").asLong()).isZero();
+        // Every document has an n: the missing value counts nothing.
+        assertThat(bucketCounts(aggs.get("n_missing"))).doesNotContainKey("42").hasSize(10);
+
+        JsonNode ranges = aggs.get("n_ranges").get("buckets");
+        assertThat(ranges.isObject()).as("keyed: an object by key").isTrue();
+        assertThat(ranges.fieldNames()).toIterable().containsExactly("*-3.0", "many");
+        assertThat(ranges.get("*-3.0").get("doc_count").asLong()).isEqualTo(36);
+        assertThat(ranges.get("many").get("from").asDouble()).isEqualTo(3.0);
+        assertThat(ranges.get("many").has("key")).isFalse();
+
+        // price = i / 4 in 0 .. 29.75; with offset 5 the buckets are [-5, 5), [5, 15), [15, 25), [25, 35).
+        JsonNode prices = aggs.get("prices").get("buckets");
+        assertThat(prices).hasSize(4);
+        assertThat(prices.get(0).get("key").asDouble()).isEqualTo(-5.0);
+        assertThat(prices.get(0).get("doc_count").asLong()).isEqualTo(20);
+        assertThat(prices.get(1).get("doc_count").asLong()).isEqualTo(40);
+        JsonNode bounded = aggs.get("bounded").get("buckets");
+        assertThat(bounded).hasSize(8);
+        assertThat(bounded.get(0).get("key").asDouble()).isEqualTo(-20.0);
+        assertThat(bounded.get(7).get("key").asDouble()).isEqualTo(50.0);
+        assertThat(bounded.get(7).get("doc_count").asLong()).isZero();
+
+        // Dates are UTC midnights: in Paris the 1st of a month at 00:00Z is already in that month.
+        JsonNode months = aggs.get("paris_months").get("buckets");
+        assertThat(months.get(0).get("key_as_string").asText()).isEqualTo("2004-01-01T00:00:00.000+01:00");
+        assertThat(months.get(0).get("key").asLong()).isEqualTo(java.time.Instant.parse("2003-12-31T23:00:00Z").toEpochMilli());
+        assertThat(months.get(4).get("key_as_string").asText()).as("summer time").isEqualTo("2004-05-01T00:00:00.000+02:00");
+        long sum = 0;
+        for (JsonNode month : months) {
+            sum += month.get("doc_count").asLong();
+        }
+        assertThat(sum).isEqualTo(DOCS);
+        for (JsonNode bucket : aggs.get("shifted_days").get("buckets")) {
+            assertThat(Math.floorMod(bucket.get("key").asLong(), 86_400_000L)).isEqualTo(6 * 3_600_000L);
+        }
+
+        assertThat(aggs.get("price_stats").get("count").asLong()).isEqualTo(DOCS);
+    }
+
+    @Test
+    void answersWithOptionsMatchTheServedOpenApiDocument() throws Exception {
+        JsonNode document = get(cluster, "/openapi.json");
+        SchemaSubsetValidator validator = new SchemaSubsetValidator(document);
+        JsonNode answer = post(cluster, WITH_OPTIONS, 200);
+
+        assertThat(validator.validate(answer, document.at("/components/schemas/SearchResult"),
+                "#/components/schemas/SearchResult")).isEmpty();
+    }
+
+    @Test
+    void refusesBadOptionsWithA400ThatNamesTheOption() throws Exception {
+        JsonNode zeroMin = post(cluster, "{\"query\": \"debate\", \"aggs\": {\"t\": {\"terms\": {\"field\": \"lang\","
+                + " \"min_doc_count\": 0}}}}", 400);
+        assertThat(zeroMin.get("detail").asText()).contains("aggs.t.terms.min_doc_count: 0 (expected: >= 1");
+        JsonNode badMissing = post(cluster, "{\"query\": \"debate\", \"aggs\": {\"t\": {\"terms\": {\"field\": \"n\","
+                + " \"missing\": \"none\"}}}}", 400);
+        assertThat(badMissing.get("detail").asText()).contains("aggs.t").contains("missing").contains("'none'");
+        JsonNode badZone = post(cluster, "{\"query\": \"debate\", \"aggs\": {\"d\": {\"date_histogram\": {\"field\":"
+                + " \"date\", \"calendar_interval\": \"day\", \"time_zone\": \"Moon/Tranquility\"}}}}", 400);
+        assertThat(badZone.get("detail").asText()).contains("aggs.d.date_histogram.time_zone: 'Moon/Tranquility'");
+    }
+
+    @Test
+    void theRemoteClientSendsAndReadsTheOptions() throws Exception {
+        Map<String, Aggregation> aggs = new LinkedHashMap<>();
+        aggs.put("langs", new Aggregation.Terms("lang", 2, 5, 2, Aggregation.TermsOrder.KEY_ASC, "none"));
+        aggs.put("months", new Aggregation.DateHistogram("date", 0, Aggregation.CalendarUnit.MONTH,
+                java.time.ZoneId.of("America/New_York"), 3_600_000L, 0, new Aggregation.ExtendedBounds(0, 1e11)));
+        aggs.put("ranges", new Aggregation.Range("price", List.of(new Aggregation.RangeBucket(null, 5.0, 10.0)), true));
+        aggs.put("prices", new Aggregation.Histogram("price", 10, 1, 2.5, null));
+        aggs.put("stats", new Aggregation.Stats("price", -1.0));
+        SearchRequest request = SearchRequest.builder("debate").k(0).cache(false).aggs(aggs).build();
+        try (HttpHedgerowClient client = HttpHedgerowClient.builder(URI.create("http://127.0.0.1:" + cluster.httpPort()))
+                .build()) {
+            SearchResult remote = client.search(request).get();
+            SearchResult embedded = cluster.client().search(request).get();
+
+            assertThat(remote.aggregations()).isEqualTo(embedded.aggregations());
+            assertThat(((AggregationResult.Buckets) remote.aggregations().get("ranges")).keyed()).isTrue();
+            assertThat(((AggregationResult.Buckets) remote.aggregations().get("months")).buckets().get(0).keyAsString())
+                    .as("extended down to epoch 0, in New York, an hour on").isEqualTo("1969-12-01T01:00:00.000-05:00");
+        }
+    }
+
     private static Map<String, Long> bucketCounts(JsonNode agg) {
         Map<String, Long> counts = new LinkedHashMap<>();
         agg.get("buckets").forEach(b -> counts.put(b.get("key").asText(), b.get("doc_count").asLong()));

@@ -168,8 +168,10 @@ class SearchRequestParserTest {
                 .hasMessageContaining("aggs.a: unknown aggregation 'avg' (expected: terms, range, histogram, date_histogram or stats)");
         assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"size\": 3}}}}"))
                 .hasMessageContaining("aggs.a.terms: missing field");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"field\": \"f\", \"include\": \"a.*\"}}}}"))
+                .hasMessageContaining("aggs.a.terms: unknown parameter 'include'");
         assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"field\": \"f\", \"order\": 1}}}}"))
-                .hasMessageContaining("aggs.a.terms: unknown parameter 'order'");
+                .hasMessageContaining("aggs.a.terms.order: 1 (expected: {\"_count\": \"desc\"|\"asc\"} or {\"_key\": \"asc\"|\"desc\"})");
         assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"field\": \"f\"},"
                 + " \"aggs\": {}}}}")).hasMessageContaining("sub-aggregations are not supported");
         assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"histogram\": {\"field\": \"f\","
@@ -186,5 +188,76 @@ class SearchRequestParserTest {
         assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": [1]}")).hasMessageContaining("aggs: expected an object");
         assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {}, \"aggregations\": {}}"))
                 .hasMessageContaining("both aggs and aggregations");
+    }
+
+    @Test
+    void readsElasticsearchsAggregationOptions() throws ApiException {
+        SearchRequest request = post("""
+                {"query": "x", "aggs": {
+                  "rare": {"terms": {"field": "lang", "size": 3, "min_doc_count": 2, "order": {"_count": "asc"}, "missing": "none"}},
+                  "byKey": {"terms": {"field": "n", "order": [{"_key": "desc"}], "missing": 7}},
+                  "old": {"terms": {"field": "lang", "order": {"_term": "asc"}}},
+                  "n": {"range": {"field": "n", "keyed": true, "ranges": [{"to": 10}, {"key": "many", "from": 10}]}},
+                  "price": {"histogram": {"field": "price", "interval": 5, "offset": 2.5, "extended_bounds": {"min": 0, "max": 50}}},
+                  "dense": {"histogram": {"field": "price", "interval": 5, "min_doc_count": 3}},
+                  "months": {"date_histogram": {"field": "date", "calendar_interval": "month", "time_zone": "Europe/Paris",
+                      "offset": "+6h", "extended_bounds": {"min": "2024-01-01T00:00:00Z", "max": 1735689600000}}},
+                  "hours": {"date_histogram": {"field": "date", "fixed_interval": "3h", "time_zone": "-05:30", "offset": -60000,
+                      "min_doc_count": 1}},
+                  "stats": {"stats": {"field": "n", "missing": 0}}}}""");
+        assertThat(request.aggs().get("rare")).isEqualTo(new Aggregation.Terms("lang", 3, 14, 2,
+                Aggregation.TermsOrder.COUNT_ASC, "none"));
+        assertThat(request.aggs().get("byKey")).isEqualTo(new Aggregation.Terms("n", 10, 25, 1,
+                Aggregation.TermsOrder.KEY_DESC, 7L));
+        assertThat(((Aggregation.Terms) request.aggs().get("old")).order()).isEqualTo(Aggregation.TermsOrder.KEY_ASC);
+        assertThat(request.aggs().get("n")).isEqualTo(new Aggregation.Range("n", List.of(
+                new Aggregation.RangeBucket("*-10.0", null, 10.0), new Aggregation.RangeBucket("many", 10.0, null)), true));
+        assertThat(request.aggs().get("price")).isEqualTo(new Aggregation.Histogram("price", 5, 0, 2.5,
+                new Aggregation.ExtendedBounds(0, 50)));
+        assertThat(request.aggs().get("dense")).isEqualTo(new Aggregation.Histogram("price", 5, 3, 0, null));
+        assertThat(request.aggs().get("months")).isEqualTo(new Aggregation.DateHistogram("date", 0,
+                Aggregation.CalendarUnit.MONTH, java.time.ZoneId.of("Europe/Paris"), 6 * 3_600_000L, 0,
+                new Aggregation.ExtendedBounds(1_704_067_200_000.0, 1_735_689_600_000.0)));
+        assertThat(request.aggs().get("hours")).isEqualTo(new Aggregation.DateHistogram("date", 3 * 3_600_000L, null,
+                java.time.ZoneOffset.ofHoursMinutes(-5, -30), -60_000, 1, null));
+        assertThat(request.aggs().get("stats")).isEqualTo(new Aggregation.Stats("n", 0.0));
+    }
+
+    @Test
+    void refusesBadAggregationOptionsNamingTheOptionAndWhatWasExpected() {
+        String terms = "{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"field\": \"f\", ";
+        assertThatThrownBy(() -> post(terms + "\"min_doc_count\": 0}}}}")).isInstanceOf(ApiException.class)
+                .hasMessageContaining("aggs.a.terms.min_doc_count: 0 (expected: >= 1");
+        assertThatThrownBy(() -> post(terms + "\"order\": {\"_count\": \"up\"}}}}}"))
+                .hasMessageContaining("aggs.a.terms.order: order: 'up' (expected: asc or desc)");
+        assertThatThrownBy(() -> post(terms + "\"order\": {\"avg_price\": \"asc\"}}}}}"))
+                .hasMessageContaining("aggs.a.terms.order: order: by 'avg_price' (expected: _count or _key)");
+        assertThatThrownBy(() -> post(terms + "\"missing\": [1]}}}}"))
+                .hasMessageContaining("aggs.a.terms.missing: [1] (expected: a string or a number");
+        String histogram = "{\"query\": \"x\", \"aggs\": {\"a\": {\"histogram\": {\"field\": \"f\", \"interval\": 5, ";
+        assertThatThrownBy(() -> post(histogram + "\"offset\": 5}}}}"))
+                .hasMessageContaining("aggs.a.histogram: histogram on 'f': offset 5.0 (expected: >= 0 and < interval 5.0)");
+        assertThatThrownBy(() -> post(histogram + "\"min_doc_count\": -1}}}}"))
+                .hasMessageContaining("aggs.a.histogram.min_doc_count: -1 (expected: >= 0)");
+        assertThatThrownBy(() -> post(histogram + "\"min_doc_count\": 1, \"extended_bounds\": {\"min\": 0, \"max\": 9}}}}}"))
+                .hasMessageContaining("extended_bounds with min_doc_count 1 (expected: min_doc_count 0");
+        assertThatThrownBy(() -> post(histogram + "\"extended_bounds\": {\"min\": 9, \"max\": 0}}}}}"))
+                .hasMessageContaining("extended_bounds: min 9.0, max 0.0 (expected: finite numbers, min <= max)");
+        assertThatThrownBy(() -> post(histogram + "\"extended_bounds\": {\"min\": 0, \"max\": 1e9}}}}}"))
+                .hasMessageContaining("extended_bounds span 200000001 buckets (expected: <= 10000)");
+        assertThatThrownBy(() -> post(histogram + "\"extended_bounds\": {\"min\": 0}}}}}"))
+                .hasMessageContaining("aggs.a.histogram.extended_bounds: expected both min and max");
+        String dates = "{\"query\": \"x\", \"aggs\": {\"a\": {\"date_histogram\": {\"field\": \"f\", \"calendar_interval\": \"day\", ";
+        assertThatThrownBy(() -> post(dates + "\"time_zone\": \"Mars/Olympus\"}}}}"))
+                .hasMessageContaining("aggs.a.date_histogram.time_zone: 'Mars/Olympus' (expected: an IANA zone");
+        assertThatThrownBy(() -> post(dates + "\"offset\": \"6 hours\"}}}}"))
+                .hasMessageContaining("aggs.a.date_histogram.offset: offset: '6 hours' (expected: a signed whole number and a unit");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"range\": {\"field\": \"f\", \"keyed\": \"yes\","
+                + " \"ranges\": [{\"to\": 1}]}}}}")).hasMessageContaining("aggs.a.range.keyed: \"yes\" (expected: true or false)");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"range\": {\"field\": \"f\", \"keyed\": true,"
+                + " \"ranges\": [{\"key\": \"k\", \"to\": 1}, {\"key\": \"k\", \"from\": 1}]}}}}"))
+                .hasMessageContaining("key 'k' twice (expected: distinct keys when keyed)");
+        assertThatThrownBy(() -> post("{\"query\": \"x\", \"aggs\": {\"a\": {\"stats\": {\"field\": \"f\", \"missing\": \"0\"}}}}"))
+                .hasMessageContaining("aggs.a.stats.missing: expected a number");
     }
 }

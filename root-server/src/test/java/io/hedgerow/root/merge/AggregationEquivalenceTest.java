@@ -14,7 +14,10 @@ import io.hedgerow.leaf.index.SourceDocument;
 import java.nio.file.Path;
 import java.time.DayOfWeek;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import java.time.temporal.TemporalAdjusters;
@@ -29,6 +32,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.MultiDocValues;
 import org.apache.lucene.index.SortedDocValues;
@@ -60,8 +64,15 @@ class AggregationEquivalenceTest {
     private static final long START = Instant.parse("2023-01-01T00:00:00Z").toEpochMilli();
     private static final long DAY = 86_400_000L;
 
+    /** The zones date histograms are drawn in: UTC, two with daylight saving, a fixed offset, and a half-hour DST. */
+    private static final ZoneId[] ZONES = {ZoneOffset.UTC, ZoneId.of("Europe/Paris"), ZoneId.of("America/New_York"),
+            ZoneOffset.ofHoursMinutes(5, 30), ZoneId.of("Australia/Lord_Howe")};
+    private static final DateTimeFormatter KEY_AS_STRING = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+
     @TempDir
     Path dir;
+    /** Terms by key whose answer was shorter than the truth's because a partition's cut came first. */
+    private int keyOrderCut;
 
     private static List<SourceDocument> documents(Random random) {
         List<SourceDocument> docs = new ArrayList<>();
@@ -111,6 +122,7 @@ class AggregationEquivalenceTest {
         docs.forEach(doc -> byId.put(doc.id(), doc));
         int exactTerms = 0;
         int boundedTerms = 0;
+        keyOrderCut = 0;
         int nonEmpty = 0;
         try (EquivalenceIndex index = EquivalenceIndex.build(dir, docs, PARTITIONS)) {
             DirectoryReader reader = index.reader;
@@ -153,21 +165,33 @@ class AggregationEquivalenceTest {
                                 boundedTerms++;
                             }
                         }
-                        case Aggregation.Range range -> assertThat(((AggregationResult.Buckets) result).buckets())
-                                .as(at).isEqualTo(expectedRanges(range, matching));
+                        case Aggregation.Range range -> {
+                            assertThat(((AggregationResult.Buckets) result).buckets()).as(at)
+                                    .isEqualTo(expectedRanges(range, matching));
+                            assertThat(((AggregationResult.Buckets) result).keyed()).as(at).isEqualTo(range.keyed());
+                        }
                         case Aggregation.Histogram histogram -> assertThat(((AggregationResult.Buckets) result).buckets())
                                 .as(at).isEqualTo(expectedHistogram(histogram, matching));
-                        case Aggregation.DateHistogram dates -> assertThat(described(((AggregationResult.Buckets) result)
-                                .buckets())).as(at).isEqualTo(expectedDates(dates, matching));
+                        case Aggregation.DateHistogram dates -> {
+                            List<Bucket> buckets = ((AggregationResult.Buckets) result).buckets();
+                            assertThat(described(buckets)).as(at).isEqualTo(expectedDates(dates, matching));
+                            for (Bucket bucket : buckets) {
+                                // In the zone's local time: 2024-03-01T00:00:00.000+01:00 for Paris's March.
+                                assertThat(bucket.keyAsString()).as(at).isEqualTo(ZonedDateTime.ofInstant(
+                                        Instant.ofEpochMilli((Long) bucket.key()), dates.timeZone()).format(KEY_AS_STRING));
+                            }
+                        }
                         case Aggregation.Stats stats -> checkStats(stats, (AggregationResult.Stats) result, matching, at);
                     }
                 }
             }
         }
-        System.out.println("terms compared exactly: " + exactTerms + ", against the error bound: " + boundedTerms);
+        System.out.println("terms compared exactly: " + exactTerms + ", against the error bound: " + boundedTerms
+                + ", by key cut short: " + keyOrderCut);
         assertThat(nonEmpty).as("requests that matched something").isGreaterThan(REQUESTS / 2);
         assertThat(exactTerms).as("terms aggregations compared exactly").isGreaterThan(50);
         assertThat(boundedTerms).as("terms aggregations cut by their shard size").isGreaterThan(20);
+        assertThat(keyOrderCut).as("terms by key whose answer stopped at a partition's cut").isPositive();
     }
 
     private static Aggregation randomAggregation(Random random) {
@@ -181,7 +205,16 @@ class AggregationEquivalenceTest {
                     case 1 -> size + random.nextInt(3);
                     default -> 2000; // covers every value of every field
                 };
-                yield new Aggregation.Terms(field, size, shardSize);
+                Aggregation.TermsOrder order = random.nextInt(3) == 0 ? Aggregation.TermsOrder.COUNT_DESC
+                        : Aggregation.TermsOrder.values()[random.nextInt(4)];
+                int minDocCount = random.nextInt(3) == 0 ? 1 + random.nextInt(4) : 1;
+                Object missing = random.nextInt(3) != 0 ? null : switch (field) {
+                    case "cat" -> random.nextBoolean() ? "alpha" : "(none)"; // merged with a real value, or its own
+                    case "price" -> random.nextBoolean() ? 5.0 : -99.5;
+                    case "qty" -> random.nextBoolean() ? 3L : 1000L;
+                    default -> START + random.nextInt(730) * DAY;
+                };
+                yield new Aggregation.Terms(field, size, shardSize, minDocCount, order, missing);
             }
             case 1 -> {
                 List<Aggregation.RangeBucket> ranges = new ArrayList<>();
@@ -192,17 +225,39 @@ class AggregationEquivalenceTest {
                     Double to = from != null && random.nextInt(4) == 0 ? null : Math.max(a, b);
                     ranges.add(new Aggregation.RangeBucket(random.nextBoolean() ? "r" + r : null, from, to));
                 }
-                yield new Aggregation.Range(numeric, ranges);
+                boolean keyed = random.nextInt(3) == 0
+                        && ranges.stream().map(Aggregation.RangeBucket::key).distinct().count() == ranges.size();
+                yield new Aggregation.Range(numeric, ranges, keyed);
             }
-            case 2 -> new Aggregation.Histogram(numeric, switch (numeric) {
-                case "price" -> new double[] {0.5, 2.5, 7, 10}[random.nextInt(4)];
-                case "qty" -> new double[] {1, 3, 10, 25}[random.nextInt(4)];
-                default -> new double[] {DAY, 7.5 * DAY, 90 * DAY}[random.nextInt(3)];
-            });
-            case 3 -> random.nextBoolean()
-                    ? Aggregation.DateHistogram.fixed("day", new long[] {DAY, 12 * 3_600_000L, 10 * DAY}[random.nextInt(3)])
-                    : Aggregation.DateHistogram.calendar("day", Aggregation.CalendarUnit.values()[2 + random.nextInt(5)]);
-            default -> new Aggregation.Stats(numeric);
+            case 2 -> {
+                double interval = switch (numeric) {
+                    case "price" -> new double[] {0.5, 2.5, 7, 10}[random.nextInt(4)];
+                    case "qty" -> new double[] {1, 3, 10, 25}[random.nextInt(4)];
+                    default -> new double[] {DAY, 7.5 * DAY, 90 * DAY}[random.nextInt(3)];
+                };
+                double offset = random.nextInt(3) == 0 ? Math.floor(random.nextDouble() * interval * 4) / 4 : 0;
+                int minDocCount = random.nextInt(3) == 0 ? 1 + random.nextInt(3) : 0;
+                Aggregation.ExtendedBounds bounds = null;
+                if (minDocCount == 0 && random.nextInt(3) == 0) {
+                    double a = rangeEnd(random, numeric) - 5 * interval;
+                    bounds = new Aggregation.ExtendedBounds(a, a + random.nextInt(8) * interval);
+                }
+                yield new Aggregation.Histogram(numeric, interval, minDocCount, offset, bounds);
+            }
+            case 3 -> {
+                long fixed = random.nextBoolean() ? new long[] {DAY, 12 * 3_600_000L, 10 * DAY}[random.nextInt(3)] : 0;
+                Aggregation.CalendarUnit unit = fixed > 0 ? null : Aggregation.CalendarUnit.values()[2 + random.nextInt(5)];
+                ZoneId zone = random.nextInt(3) == 0 ? ZoneOffset.UTC : ZONES[random.nextInt(ZONES.length)];
+                long offset = random.nextInt(3) == 0 ? (random.nextInt(49) - 24) * 3_600_000L : 0;
+                int minDocCount = random.nextInt(3) == 0 ? 1 + random.nextInt(3) : 0;
+                Aggregation.ExtendedBounds bounds = null;
+                if (minDocCount == 0 && random.nextInt(3) == 0) {
+                    double a = rangeEnd(random, "day");
+                    bounds = new Aggregation.ExtendedBounds(a, a + random.nextInt(120) * (double) DAY);
+                }
+                yield new Aggregation.DateHistogram("day", fixed, unit, zone, offset, minDocCount, bounds);
+            }
+            default -> new Aggregation.Stats(numeric, random.nextInt(3) == 0 ? (double) (random.nextInt(40) - 10) : null);
         };
     }
 
@@ -267,37 +322,76 @@ class AggregationEquivalenceTest {
     }
 
     /** True when compared exactly; false when against the error bound only. */
-    private static boolean checkTerms(Aggregation.Terms terms, AggregationResult.Terms result, List<SourceDocument> matching,
+    private boolean checkTerms(Aggregation.Terms terms, AggregationResult.Terms result, List<SourceDocument> matching,
             String at) {
         Map<Object, Long> counts = new HashMap<>();
         long pairs = 0;
         for (SourceDocument doc : matching) {
-            for (Object key : new LinkedHashSet<>(keys(doc, terms.field()))) {
+            List<Object> keys = keys(doc, terms.field());
+            if (keys.isEmpty() && terms.missing() != null) {
+                // Typed as the field's values: a Long missing on a double field is a Double there.
+                keys = List.of(terms.field().equals("price") ? ((Number) terms.missing()).doubleValue() : terms.missing());
+            }
+            for (Object key : new LinkedHashSet<>(keys)) {
                 counts.merge(key, 1L, Long::sum);
                 pairs++;
             }
         }
-        List<Map.Entry<Object, Long>> expected = new ArrayList<>(counts.entrySet());
-        expected.sort(Comparator.<Map.Entry<Object, Long>>comparingLong(e -> -e.getValue())
-                .thenComparing(Map.Entry::getKey, AggregationEquivalenceTest::compareKeys));
+        Comparator<Map.Entry<Object, Long>> byKey = Map.Entry.comparingByKey(AggregationEquivalenceTest::compareKeys);
+        Comparator<Map.Entry<Object, Long>> order = switch (terms.order()) {
+            case COUNT_DESC -> Comparator.<Map.Entry<Object, Long>>comparingLong(e -> -e.getValue()).thenComparing(byKey);
+            case COUNT_ASC -> Comparator.<Map.Entry<Object, Long>>comparingLong(Map.Entry::getValue).thenComparing(byKey);
+            case KEY_ASC -> byKey;
+            case KEY_DESC -> byKey.reversed();
+        };
+        List<Bucket> expected = counts.entrySet().stream().sorted(order).filter(e -> e.getValue() >= terms.minDocCount())
+                .map(e -> Bucket.of(e.getKey(), e.getValue())).toList();
         long inBuckets = result.buckets().stream().mapToLong(Bucket::docCount).sum();
         assertThat(inBuckets + result.sumOtherDocCount()).as(at + ": every value counted once").isEqualTo(pairs);
         if (terms.shardSize() >= 2000) {
-            List<Bucket> top = expected.stream().limit(terms.size()).map(e -> Bucket.of(e.getKey(), e.getValue())).toList();
-            assertThat(result.buckets()).as(at).isEqualTo(top);
+            assertThat(result.buckets()).as(at).isEqualTo(expected.stream().limit(terms.size()).toList());
             assertThat(result.docCountErrorUpperBound()).as(at).isZero();
             return true;
         }
-        assertThat(result.buckets().size()).as(at).isEqualTo(Math.min(terms.size(), counts.size()));
+        assertThat(result.buckets().size()).as(at).isLessThanOrEqualTo(Math.min(terms.size(), expected.size()));
         for (Bucket bucket : result.buckets()) {
-            long truth = counts.getOrDefault(bucket.key(), 0L);
-            assertThat(bucket.docCount()).as(at + " " + bucket.key() + ": never more than its true count").isLessThanOrEqualTo(truth);
-            assertThat(truth - bucket.docCount()).as(at + " " + bucket.key() + ": short by at most the bound")
-                    .isLessThanOrEqualTo(result.docCountErrorUpperBound());
+            assertThat(bucket.docCount()).as(at + " " + bucket.key() + ": at least min_doc_count")
+                    .isGreaterThanOrEqualTo(terms.minDocCount());
+            assertThat(bucket.docCount()).as(at + " " + bucket.key() + ": never more than its true count")
+                    .isLessThanOrEqualTo(counts.getOrDefault(bucket.key(), 0L));
+        }
+        switch (terms.order()) {
+            case KEY_ASC, KEY_DESC -> {
+                // Elasticsearch's bound under a key order is 0: so every count is exact, in order, and
+                // nothing is skipped; the answer may only stop short, at a partition's cut.
+                assertThat(result.docCountErrorUpperBound()).as(at).isZero();
+                assertThat(result.buckets()).as(at + ": a prefix of the true answer")
+                        .isEqualTo(expected.subList(0, result.buckets().size()));
+                if (result.buckets().size() < Math.min(terms.size(), expected.size())) {
+                    keyOrderCut++;
+                }
+            }
+            case COUNT_ASC -> {
+                // Unknown (-1) once a partition had more values than it sent; exact when 0.
+                assertThat(result.docCountErrorUpperBound()).as(at).isIn(-1L, 0L);
+            }
+            case COUNT_DESC -> {
+                if (terms.minDocCount() == 1) {
+                    assertThat(result.buckets().size()).as(at).isEqualTo(Math.min(terms.size(), counts.size()));
+                }
+                for (Bucket bucket : result.buckets()) {
+                    assertThat(counts.getOrDefault(bucket.key(), 0L) - bucket.docCount())
+                            .as(at + " " + bucket.key() + ": short by at most the bound")
+                            .isLessThanOrEqualTo(result.docCountErrorUpperBound());
+                }
+            }
         }
         if (result.docCountErrorUpperBound() == 0) {
             assertThat(described(result.buckets())).as(at + ": exact when the bound is 0")
-                    .isEqualTo(described(expected.stream().limit(terms.size()).map(e -> Bucket.of(e.getKey(), e.getValue())).toList()));
+                    .isEqualTo(described(expected.stream().limit(result.buckets().size()).toList()));
+            if (!terms.order().byKey()) {
+                assertThat(result.buckets().size()).as(at).isEqualTo(Math.min(terms.size(), expected.size()));
+            }
         }
         return false;
     }
@@ -324,20 +418,33 @@ class AggregationEquivalenceTest {
         for (SourceDocument doc : matching) {
             Set<Long> buckets = new LinkedHashSet<>();
             for (double v : numbers(doc, histogram.field())) {
-                buckets.add((long) Math.floor(v / histogram.interval()));
+                buckets.add((long) Math.floor((v - histogram.offset()) / histogram.interval()));
             }
             buckets.forEach(b -> counts.merge(b, 1L, Long::sum));
         }
         List<Bucket> buckets = new ArrayList<>();
-        if (!counts.isEmpty()) {
-            for (long i = counts.firstKey(); i <= counts.lastKey(); i++) {
-                buckets.add(Bucket.of(i * histogram.interval(), counts.getOrDefault(i, 0L)));
+        if (histogram.minDocCount() > 0) {
+            counts.forEach((i, count) -> {
+                if (count >= histogram.minDocCount()) {
+                    buckets.add(Bucket.of(i * histogram.interval() + histogram.offset(), count));
+                }
+            });
+            return buckets;
+        }
+        TreeSet<Long> span = new TreeSet<>(counts.keySet());
+        if (histogram.extendedBounds() != null) {
+            span.add((long) Math.floor((histogram.extendedBounds().min() - histogram.offset()) / histogram.interval()));
+            span.add((long) Math.floor((histogram.extendedBounds().max() - histogram.offset()) / histogram.interval()));
+        }
+        if (!span.isEmpty()) {
+            for (long i = span.first(); i <= span.last(); i++) {
+                buckets.add(Bucket.of(i * histogram.interval() + histogram.offset(), counts.getOrDefault(i, 0L)));
             }
         }
         return buckets;
     }
 
-    /** Buckets as "ISO start=count", worked out with java.time. */
+    /** Buckets as "ISO start=count", worked out with java.time in the histogram's zone. */
     private static List<String> expectedDates(Aggregation.DateHistogram dates, List<SourceDocument> matching) {
         TreeMap<Long, Long> counts = new TreeMap<>();
         for (SourceDocument doc : matching) {
@@ -348,43 +455,67 @@ class AggregationEquivalenceTest {
             buckets.forEach(b -> counts.merge(b, 1L, Long::sum));
         }
         List<String> described = new ArrayList<>();
-        if (!counts.isEmpty()) {
-            for (long key = counts.firstKey(); key <= counts.lastKey(); key = next(dates, key)) {
+        if (dates.minDocCount() > 0) {
+            counts.forEach((key, count) -> {
+                if (count >= dates.minDocCount()) {
+                    described.add(Instant.ofEpochMilli(key) + "=" + count);
+                }
+            });
+            return described;
+        }
+        TreeSet<Long> keys = new TreeSet<>(counts.keySet());
+        if (dates.extendedBounds() != null) {
+            keys.add(start(dates, (long) dates.extendedBounds().min()));
+            keys.add(start(dates, (long) dates.extendedBounds().max()));
+        }
+        if (!keys.isEmpty()) {
+            long last = keys.last();
+            for (long key = keys.first(); key <= last; key = next(dates, key)) {
+                keys.add(key);
+            }
+            for (long key : keys) {
                 described.add(Instant.ofEpochMilli(key) + "=" + counts.getOrDefault(key, 0L));
             }
         }
         return described;
     }
 
+    /** The bucket's start: the local unit (or fixed interval of local time) that holds millis - offset, plus offset. */
     private static long start(Aggregation.DateHistogram dates, long millis) {
+        ZoneId zone = dates.timeZone();
+        LocalDateTime local = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis - dates.offsetMillis()), zone);
+        LocalDateTime start;
         if (dates.calendarInterval() == null) {
-            return Math.floorDiv(millis, dates.fixedIntervalMillis()) * dates.fixedIntervalMillis();
+            long localMillis = local.toInstant(ZoneOffset.UTC).toEpochMilli();
+            long floor = Math.floorDiv(localMillis, dates.fixedIntervalMillis()) * dates.fixedIntervalMillis();
+            start = LocalDateTime.ofInstant(Instant.ofEpochMilli(floor), ZoneOffset.UTC);
+        } else {
+            LocalDateTime day = local.truncatedTo(ChronoUnit.DAYS);
+            start = switch (dates.calendarInterval()) {
+                case DAY -> day;
+                case WEEK -> day.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+                case MONTH -> day.withDayOfMonth(1);
+                case QUARTER -> day.withDayOfMonth(1).withMonth((day.getMonthValue() - 1) / 3 * 3 + 1);
+                case YEAR -> day.withDayOfYear(1);
+                default -> throw new IllegalArgumentException(dates.calendarInterval().toString());
+            };
         }
-        ZonedDateTime t = Instant.ofEpochMilli(millis).atZone(ZoneOffset.UTC).truncatedTo(ChronoUnit.DAYS);
-        ZonedDateTime start = switch (dates.calendarInterval()) {
-            case DAY -> t;
-            case WEEK -> t.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
-            case MONTH -> t.withDayOfMonth(1);
-            case QUARTER -> t.withDayOfMonth(1).withMonth((t.getMonthValue() - 1) / 3 * 3 + 1);
-            case YEAR -> t.withDayOfYear(1);
-            default -> throw new IllegalArgumentException(dates.calendarInterval().toString());
-        };
-        return start.toInstant().toEpochMilli();
+        return start.atZone(zone).toInstant().toEpochMilli() + dates.offsetMillis();
     }
 
     private static long next(Aggregation.DateHistogram dates, long start) {
-        if (dates.calendarInterval() == null) {
-            return start + dates.fixedIntervalMillis();
-        }
-        ZonedDateTime t = Instant.ofEpochMilli(start).atZone(ZoneOffset.UTC);
-        return (switch (dates.calendarInterval()) {
-            case DAY -> t.plusDays(1);
-            case WEEK -> t.plusWeeks(1);
-            case MONTH -> t.plusMonths(1);
-            case QUARTER -> t.plusMonths(3);
-            case YEAR -> t.plusYears(1);
-            default -> throw new IllegalArgumentException(dates.calendarInterval().toString());
-        }).toInstant().toEpochMilli();
+        ZoneId zone = dates.timeZone();
+        LocalDateTime local = LocalDateTime.ofInstant(Instant.ofEpochMilli(start - dates.offsetMillis()), zone);
+        LocalDateTime next = dates.calendarInterval() == null ? local.plus(dates.fixedIntervalMillis(), ChronoUnit.MILLIS)
+                : switch (dates.calendarInterval()) {
+                    case DAY -> local.plusDays(1);
+                    case WEEK -> local.plusWeeks(1);
+                    case MONTH -> local.plusMonths(1);
+                    case QUARTER -> local.plusMonths(3);
+                    case YEAR -> local.plusYears(1);
+                    default -> throw new IllegalArgumentException(dates.calendarInterval().toString());
+                };
+        return next.atZone(zone).toInstant().toEpochMilli() + dates.offsetMillis();
     }
 
     private static List<String> described(List<Bucket> buckets) {
@@ -394,7 +525,10 @@ class AggregationEquivalenceTest {
 
     private static void checkStats(Aggregation.Stats stats, AggregationResult.Stats result, List<SourceDocument> matching,
             String at) {
-        List<Double> values = matching.stream().flatMap(doc -> numbers(doc, stats.field()).stream()).toList();
+        List<Double> values = matching.stream().flatMap(doc -> {
+            List<Double> numbers = numbers(doc, stats.field());
+            return numbers.isEmpty() && stats.missing() != null ? List.of(stats.missing()).stream() : numbers.stream();
+        }).toList();
         assertThat(result.count()).as(at).isEqualTo(values.size());
         if (values.isEmpty()) {
             assertThat(result.min()).as(at).isNaN();

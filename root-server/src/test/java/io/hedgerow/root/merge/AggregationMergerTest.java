@@ -176,4 +176,117 @@ class AggregationMergerTest {
     private static long day(String date) {
         return LocalDate.parse(date).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
     }
+
+    @Test
+    void termsByKeyStopAtTheFirstCutSoEveryCountIsExactAndTheBoundIsZero() {
+        // size 3, shard_size 2, by key ascending: partition 0 sent "a" and "c" of more, so it may hold
+        // "d" uncounted; partition 1 sent every value it has.
+        Aggregation.Terms asked = new Aggregation.Terms("tag", 3, 3, 1, Aggregation.TermsOrder.KEY_ASC, null);
+        AggregationResult.Terms merged = (AggregationResult.Terms) AggregationMerger.merge("t", asked, List.of(
+                terms("t", 9, true, "a", 2, "b", 1, "c", 4),
+                terms("t", 0, false, "b", 3, "d", 5)));
+
+        assertThat(described(merged.buckets())).as("d is past partition 0's cut, c: its count there is unknown")
+                .containsExactly("a=2", "b=4", "c=4");
+        assertThat(merged.docCountErrorUpperBound()).isZero();
+        assertThat(merged.sumOtherDocCount()).isEqualTo(9 + 5);
+
+        // With min_doc_count 3, "a" drops out and the next key would be "d", past the cut: the answer stops short.
+        AggregationResult.Terms filtered = (AggregationResult.Terms) AggregationMerger.merge("t",
+                new Aggregation.Terms("tag", 3, 3, 3, Aggregation.TermsOrder.KEY_ASC, null), List.of(
+                        terms("t", 9, true, "a", 2, "b", 1, "c", 4),
+                        terms("t", 0, false, "b", 3, "d", 5)));
+        assertThat(described(filtered.buckets())).containsExactly("b=4", "c=4");
+
+        // Descending: partition 0's cut is its least key sent.
+        AggregationResult.Terms descending = (AggregationResult.Terms) AggregationMerger.merge("t",
+                new Aggregation.Terms("tag", 3, 3, 1, Aggregation.TermsOrder.KEY_DESC, null), List.of(
+                        terms("t", 1, true, "z", 1, "y", 1, "x", 1),
+                        terms("t", 0, false, "y", 2, "w", 7)));
+        assertThat(described(descending.buckets())).containsExactly("z=1", "y=3", "x=1");
+    }
+
+    @Test
+    void termsByAscendingCountHaveAnUnknownBoundOnceAPartitionLeftValuesOut() {
+        Aggregation.Terms asked = new Aggregation.Terms("tag", 2, 2, 1, Aggregation.TermsOrder.COUNT_ASC, null);
+        AggregationResult.Terms cut = (AggregationResult.Terms) AggregationMerger.merge("t", asked, List.of(
+                terms("t", 50, true, "a", 1, "b", 2),
+                terms("t", 0, false, "c", 1, "a", 4)));
+        assertThat(cut.buckets()).extracting(Bucket::key).containsExactly("c", "b");
+        assertThat(cut.docCountErrorUpperBound()).as("Elasticsearch's -1: unknown").isEqualTo(-1);
+
+        AggregationResult.Terms whole = (AggregationResult.Terms) AggregationMerger.merge("t", asked, List.of(
+                terms("t", 0, false, "a", 1, "b", 2),
+                terms("t", 0, false, "c", 1, "a", 4)));
+        assertThat(whole.docCountErrorUpperBound()).isZero();
+        assertThat(described(whole.buckets())).containsExactly("c=1", "b=2");
+    }
+
+    @Test
+    void histogramsHonourMinDocCountOffsetAndExtendedBounds() {
+        List<io.hedgerow.common.wire.proto.AggregationResult> parts = List.of(
+                buckets("h", 2.5, 3, 12.5, 1), buckets("h", 2.5, 1, 22.5, 4));
+        assertThat(described(((AggregationResult.Buckets) AggregationMerger.merge("h",
+                new Aggregation.Histogram("n", 5, 0, 2.5, null), parts)).buckets()))
+                .containsExactly("2.5=4", "7.5=0", "12.5=1", "17.5=0", "22.5=4");
+        assertThat(described(((AggregationResult.Buckets) AggregationMerger.merge("h",
+                new Aggregation.Histogram("n", 5, 2, 2.5, null), parts)).buckets()))
+                .containsExactly("2.5=4", "22.5=4");
+        assertThat(described(((AggregationResult.Buckets) AggregationMerger.merge("h",
+                new Aggregation.Histogram("n", 5, 0, 2.5, new Aggregation.ExtendedBounds(-2, 8)), parts)).buckets()))
+                .containsExactly("-2.5=0", "2.5=4", "7.5=0", "12.5=1", "17.5=0", "22.5=4");
+        assertThat(((AggregationResult.Buckets) AggregationMerger.merge("h",
+                new Aggregation.Histogram("n", 5, 0, 0, new Aggregation.ExtendedBounds(0, 14)), List.of())).buckets())
+                .as("bounds list empty buckets even without a value").hasSize(3);
+    }
+
+    @Test
+    void dateHistogramsBucketInTheLocalCalendarOfTheirZone() {
+        java.time.ZoneId paris = java.time.ZoneId.of("Europe/Paris");
+        Aggregation.DateHistogram months = new Aggregation.DateHistogram("d", 0, Aggregation.CalendarUnit.MONTH, paris, 0,
+                0, null);
+        // 2024-02-29T23:30Z is already March in Paris.
+        long value = java.time.Instant.parse("2024-02-29T23:30:00Z").toEpochMilli();
+        long march = java.time.LocalDate.of(2024, 3, 1).atStartOfDay(paris).toInstant().toEpochMilli();
+        assertThat(months.bucketOf(value)).isEqualTo(march);
+        long april = java.time.LocalDate.of(2024, 4, 1).atStartOfDay(paris).toInstant().toEpochMilli();
+        assertThat(months.nextBucket(march)).as("across the change to summer time").isEqualTo(april);
+        AggregationResult.Buckets merged = (AggregationResult.Buckets) AggregationMerger.merge("m", months, List.of(
+                buckets("m", march, 2), buckets("m", april, 1)));
+        assertThat(merged.buckets()).extracting(Bucket::keyAsString)
+                .containsExactly("2024-03-01T00:00:00.000+01:00", "2024-04-01T00:00:00.000+02:00");
+        // An offset shifts the bounds: days from 06:00 to 06:00 UTC.
+        Aggregation.DateHistogram shifted = new Aggregation.DateHistogram("d", 0, Aggregation.CalendarUnit.DAY,
+                ZoneOffset.UTC, 6 * 3_600_000L, 0, null);
+        assertThat(shifted.bucketOf(java.time.Instant.parse("2024-01-02T05:00:00Z").toEpochMilli()))
+                .isEqualTo(java.time.Instant.parse("2024-01-01T06:00:00Z").toEpochMilli());
+    }
+
+    @Test
+    void hoursInAZoneKeepTheHourThatAFallBackRepeatsAsTwoBuckets() {
+        java.time.ZoneId paris = java.time.ZoneId.of("Europe/Paris");
+        Aggregation.DateHistogram hours = new Aggregation.DateHistogram("d", 0, Aggregation.CalendarUnit.HOUR, paris, 0, 0,
+                null);
+        // 2024-10-27: 02:30 summer time (00:30Z), then 02:30 winter time (01:30Z).
+        long first = java.time.Instant.parse("2024-10-27T00:30:00Z").toEpochMilli();
+        long second = java.time.Instant.parse("2024-10-27T01:30:00Z").toEpochMilli();
+        assertThat(hours.bucketOf(first)).isEqualTo(java.time.Instant.parse("2024-10-27T00:00:00Z").toEpochMilli());
+        assertThat(hours.bucketOf(second)).isEqualTo(java.time.Instant.parse("2024-10-27T01:00:00Z").toEpochMilli());
+        assertThat(hours.nextBucket(hours.bucketOf(first))).isEqualTo(hours.bucketOf(second));
+        // A spring-forward day has 23 local hours; a day bucket then is 23 hours long.
+        Aggregation.DateHistogram days = new Aggregation.DateHistogram("d", 0, Aggregation.CalendarUnit.DAY, paris, 0, 0,
+                null);
+        long march31 = java.time.LocalDate.of(2024, 3, 31).atStartOfDay(paris).toInstant().toEpochMilli();
+        assertThat(days.nextBucket(march31) - march31).isEqualTo(23 * 3_600_000L);
+    }
+
+    @Test
+    void keyedRangesSayTheyAreKeyed() {
+        Aggregation.Range ranges = new Aggregation.Range("n", List.of(new Aggregation.RangeBucket("low", null, 5.0),
+                new Aggregation.RangeBucket(null, 5.0, null)), true);
+        AggregationResult.Buckets merged = (AggregationResult.Buckets) AggregationMerger.merge("r", ranges, List.of(
+                buckets("r", null, 2, null, 3), buckets("r", null, 1, null, 0)));
+        assertThat(merged.keyed()).isTrue();
+        assertThat(described(merged.buckets())).containsExactly("low=3", "5.0-*=3");
+    }
 }

@@ -91,6 +91,68 @@ class CacheKeyTest {
                 .isNotEqualTo(Fingerprints.key(base.searchAfter(List.of("a, b", "c")).build()));
     }
 
+    /**
+     * Each pair printed alike with the records' own toString (names, fields, range keys, tags and
+     * field lists bare), so the second request of a pair was served the first one's cached result.
+     */
+    @Test
+    void distinguishesAggregationsHighlightsAndFieldListsThatPrintedAlike() {
+        SearchRequest.Builder base = SearchRequest.builder("meadow");
+        Map<String, Aggregation> two = new java.util.LinkedHashMap<>();
+        two.put("a", new Aggregation.Stats("x"));
+        two.put("b", new Aggregation.Stats("y"));
+        Map<String, Aggregation> one = Map.of("a", new Aggregation.Stats("x, missing=null], b=Stats[field=y"));
+        assertThat(two.toString()).as("the collision this test guards").isEqualTo(one.toString());
+        assertThat(Fingerprints.key(base.aggs(two).build())).isNotEqualTo(Fingerprints.key(base.aggs(one).build()));
+
+        Aggregation twoRanges = new Aggregation.Range("n", List.of(new Aggregation.RangeBucket("k", 1.0, 2.0),
+                new Aggregation.RangeBucket("j", 3.0, 4.0)));
+        Aggregation oneRange = new Aggregation.Range("n", List.of(new Aggregation.RangeBucket(
+                "k, from=1.0, to=2.0], RangeBucket[key=j", 3.0, 4.0)));
+        assertThat(Fingerprints.key(base.aggs(Map.of("r", twoRanges)).build()))
+                .isNotEqualTo(Fingerprints.key(base.aggs(Map.of("r", oneRange)).build()));
+        base.aggs(Map.of());
+
+        Highlight tagsA = new Highlight(Map.of("body", Highlight.Field.DEFAULT), "<x, postTag=y>", "z");
+        Highlight tagsB = new Highlight(Map.of("body", Highlight.Field.DEFAULT), "<x", "y>, postTag=z");
+        assertThat(Fingerprints.key(base.highlight(tagsA).build()))
+                .isNotEqualTo(Fingerprints.key(base.highlight(tagsB).build()));
+        base.highlight(null);
+
+        assertThat(Fingerprints.key(base.fields(List.of("title", "date")).build()))
+                .isNotEqualTo(Fingerprints.key(base.fields(List.of("title, date")).build()));
+        base.fields(null);
+        assertThat(Fingerprints.key(base.sort(List.of(SortField.asc("a"), SortField.asc("b"))).build()))
+                .isNotEqualTo(Fingerprints.key(base.sort(List.of(SortField.asc("a, descending=false], SortField[field=b")))
+                        .build()));
+    }
+
+    @Test
+    void distinguishesTheNewAggregationOptions() {
+        SearchRequest.Builder base = SearchRequest.builder("meadow");
+        List<Aggregation> variants = List.of(
+                Aggregation.Terms.of("cat", 5),
+                new Aggregation.Terms("cat", 5, 17, 2, Aggregation.TermsOrder.COUNT_DESC, null),
+                new Aggregation.Terms("cat", 5, 17, 1, Aggregation.TermsOrder.KEY_ASC, null),
+                new Aggregation.Terms("cat", 5, 17, 1, Aggregation.TermsOrder.COUNT_DESC, "none"),
+                new Aggregation.Terms("cat", 5, 17, 1, Aggregation.TermsOrder.COUNT_DESC, 3L),
+                new Aggregation.Terms("cat", 5, 17, 1, Aggregation.TermsOrder.COUNT_DESC, "3"),
+                new Aggregation.Histogram("n", 5),
+                new Aggregation.Histogram("n", 5, 1, 0, null),
+                new Aggregation.Histogram("n", 5, 0, 1, null),
+                new Aggregation.Histogram("n", 5, 0, 0, new Aggregation.ExtendedBounds(0, 100)),
+                Aggregation.DateHistogram.calendar("d", Aggregation.CalendarUnit.DAY),
+                new Aggregation.DateHistogram("d", 0, Aggregation.CalendarUnit.DAY, java.time.ZoneId.of("Europe/Paris"), 0, 0, null),
+                new Aggregation.DateHistogram("d", 0, Aggregation.CalendarUnit.DAY, java.time.ZoneOffset.UTC, 3_600_000, 0, null),
+                new Aggregation.DateHistogram("d", 0, Aggregation.CalendarUnit.DAY, java.time.ZoneOffset.UTC, 0, 1, null),
+                new Aggregation.Range("n", List.of(new Aggregation.RangeBucket(null, 1.0, 2.0))),
+                new Aggregation.Range("n", List.of(new Aggregation.RangeBucket(null, 1.0, 2.0)), true),
+                new Aggregation.Stats("n"),
+                new Aggregation.Stats("n", 0.0));
+        List<CacheKey> keys = variants.stream().map(agg -> Fingerprints.key(base.aggs(Map.of("a", agg)).build())).toList();
+        assertThat(keys).doesNotHaveDuplicates();
+    }
+
     @Test
     void isTheFingerprintAndTheResultShapingSettings() {
         SearchRequest request = SearchRequest.of("b AND a", 5);
