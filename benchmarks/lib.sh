@@ -214,6 +214,31 @@ markdown_table() {
   awk '/^Problems:$/ { exit } /^$/ { blank++; next } { for (; blank > 0; blank--) print ""; print }' "$1/compare.md"
 }
 
+# runs_markdown TSV OUT: TSV as a markdown table into OUT/runs.md, folders shown relative to OUT.
+runs_markdown() {
+  python3 - "$1" "$2/" >"$2/runs.md" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1]), delimiter="\t"))
+print("# Every run (folders relative to this one)\n")
+print("| " + " | ".join(rows[0]) + " |")
+print("|" + " --- |" * len(rows[0]))
+for row in rows[1:]:
+    print("| " + " | ".join((value or "–").replace(sys.argv[2], "") for value in row) + " |")
+PY
+}
+
+# finish_report TABLE: prints TABLE; exits 1 when anything was a problem ($PROBLEMS), else returns.
+finish_report() {
+  echo
+  cat "$1"
+  echo
+  say "Done. Table: $1"
+  if [[ -s "$PROBLEMS" ]]; then
+    echo "$(wc -l <"$PROBLEMS") problem(s), listed under the table." >&2
+    exit 1
+  fi
+}
+
 machine_line() {
   local cpu memory os
   cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"

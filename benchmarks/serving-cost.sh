@@ -431,21 +431,5 @@ PY
     sed 's/^/- /' "$PROBLEMS"
   fi
 } >"$TABLE"
-python3 - "$RUNS_TSV" "$OUT/" >"$OUT/runs.md" <<'PY'
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1]), delimiter="\t"))
-print("# Every run (folders relative to this one)\n")
-print("| " + " | ".join(rows[0]) + " |")
-print("|" + " --- |" * len(rows[0]))
-for row in rows[1:]:
-    print("| " + " | ".join((value or "–").replace(sys.argv[2], "") for value in row) + " |")
-PY
-
-echo
-cat "$TABLE"
-echo
-say "Done. Table: $TABLE"
-if [[ -s "$PROBLEMS" ]]; then
-  echo "$(wc -l <"$PROBLEMS") problem(s), listed under the table." >&2
-  exit 1
-fi
+runs_markdown "$RUNS_TSV" "$OUT"
+finish_report "$TABLE"
