@@ -12,7 +12,8 @@ import java.util.function.Predicate;
  * it: the queue is full ({@code capacity}, about one per open connection; batch searches get
  * {@code batchShare} of it, so they are shed first), the search's deadline would pass before its
  * turn (the expected wait, {@link #estimatedWaitNanos}, is the longer of the last search's recent
- * wait and the oldest waiting one's age), or the queue delay keeps growing ({@link QueueDelayRule}). Every
+ * wait and the oldest waiting one's age), or the queue delay kept growing and the queue is now held short
+ * ({@link QueueDelayRule}). Every
  * refusal is decided on arrival, so it is immediate; nothing queued is refused later.
  *
  * <p>When a place frees up, interactive searches start before batch ones ({@link #poll}); each
@@ -79,9 +80,10 @@ final class AdmissionQueue<T> {
      */
     Refusal offer(Entry<T> entry, int capacity, long nowNanos) {
         Entry<T> oldest = oldest();
+        long oldestWait = oldest == null ? 0 : nowNanos - oldest.enqueuedNanos;
         if (oldest != null) {
             // The oldest waiting search has waited at least this long: a lower bound of its delay.
-            delayRule.observe(nowNanos - oldest.enqueuedNanos, nowNanos, outstanding(), false);
+            delayRule.observe(oldestWait, nowNanos, outstanding(), false);
         }
         boolean isBatch = entry.priority == QueryPriority.BATCH;
         int room = isBatch ? (int) Math.floor(capacity * batchShare) : capacity;
@@ -91,7 +93,7 @@ final class AdmissionQueue<T> {
         if (entry.deadlineNanos - nowNanos <= estimatedWaitNanos(nowNanos)) {
             return Refusal.DEADLINE;
         }
-        if (delayRule.shedding()) {
+        if (delayRule.refuses(oldestWait, nowNanos)) {
             return Refusal.STANDING_DELAY;
         }
         entry.enqueuedNanos = nowNanos;

@@ -84,21 +84,44 @@ class QueueDelayRuleTest {
     }
 
     @Test
-    void oneDelayUnderTheTargetEndsTheShedding() {
+    void whileSheddingTheQueueIsHeldAtFiveTargetsOfDelay() {
         observe(0, 400, 6, 1.0);
         assertThat(rule.shedding()).isTrue();
-        rule.observe(4 * MS, 410 * MS, 1, true);
-        assertThat(rule.shedding()).isFalse();
+        assertThat(rule.refuses(25 * MS, 401 * MS)).as("the oldest waited 25 ms").isTrue();
+        assertThat(rule.refuses(24 * MS, 402 * MS)).as("the oldest waited 24 ms: queued").isFalse();
+        assertThat(rule.refuses(0, 403 * MS)).as("none waits: queued").isFalse();
+        rule.observe(1 * MS, 404 * MS, 1, true);
+        assertThat(rule.refuses(30 * MS, 405 * MS)).as("a short wait does not end the shedding").isTrue();
     }
 
     @Test
-    void anEmptyQueueEndsTheShedding() {
+    void notRefusingForAWholeIntervalEndsTheShedding() {
         observe(0, 400, 6, 1.0);
-        assertThat(rule.shedding()).isTrue();
-        rule.queueEmptied();
+        assertThat(rule.refuses(30 * MS, 410 * MS)).isTrue();
+        assertThat(rule.refuses(10 * MS, 500 * MS)).isFalse();
+        assertThat(rule.shedding()).as("refused 90 ms ago").isTrue();
+        assertThat(rule.refuses(30 * MS, 510 * MS)).as("an interval without a refusal: the overload is over").isFalse();
         assertThat(rule.shedding()).isFalse();
-        observe(410, 500, 400, 1.0);
+        assertThat(rule.refuses(300 * MS, 520 * MS)).as("a long wait alone no longer refuses").isFalse();
+    }
+
+    @Test
+    void theRefusalsEmptyingTheQueueDoNotEndTheShedding() {
+        observe(0, 400, 6, 1.0);
+        rule.queueEmptied();
+        assertThat(rule.shedding()).isTrue();
+        assertThat(rule.refuses(25 * MS, 420 * MS)).isTrue();
+    }
+
+    @Test
+    void anEmptyQueueEndsADelayThatWasGrowing() {
+        observe(0, 300, 6, 1.0);
+        assertThat(rule.shedding()).isFalse();
+        rule.queueEmptied();
+        observe(310, 500, 400, 1.0);
         assertThat(rule.shedding()).as("the history went with the queue").isFalse();
+        observe(510, 600, 591, 1.0);
+        assertThat(rule.shedding()).as("rising again, counted afresh").isFalse();
     }
 
     @Test
