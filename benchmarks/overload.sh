@@ -49,10 +49,13 @@ phase = [p for p in json.load(open(path))["phases"] if "warm" not in p["name"]][
 lat = phase["latency_ms"]["answered"] or {}
 root = (phase.get("root") or {}).get("latency_ms") or {}
 refused = (phase.get("root") or {}).get("refused_latency_ms") or {}
+# At the generator, from the intended start (absent from summaries written before refusals were split).
+generator_refused = phase["latency_ms"].get("refused") or {}
 fmt = lambda block, key: "-" if not block or block.get(key) is None else f"{block[key]:.1f}"
 print(f"{label:24} target/s {phase['target_rate']:7.0f}  achieved/s {phase['achieved_rate']:7.1f}  goodput/s {phase['goodput_per_s']:7.1f}"
       f"  complete {phase['complete']:6}  tainted {phase['tainted']:6}  errors {phase['errors']:6}  dropped {phase['dropped']:5}"
       f"  p50 {fmt(lat, 'p50')}  p99 {fmt(lat, 'p99')} ms  root ok p99 {fmt(root.get('ok'), 'p99')} ms"
+      f"  refusal p99 {fmt(generator_refused, 'p99')} ms (n {generator_refused.get('count', 0)})"
       f"  root refusal p99 {fmt(refused, 'p99')} ms (n {refused.get('count', 0)})  errors by reason {phase.get('error_reasons')}")
 PY
 }

@@ -27,6 +27,7 @@ REPLICAS=""
 CHECKOUT=""
 EXTRA_CLUSTER_ARGS=()
 LABEL=""
+REQUEST_MIX=plain
 
 usage() {
   cat <<'USAGE'
@@ -62,7 +63,9 @@ samples), 3 runs. --quick: 20 s phases, one run, about 10 minutes with a capacit
 its table marks the percentiles its samples cannot support (~).
 
 Writes <results>/<time>-tail-suite/: tail-suite.md (one table, each figure the median of the runs
-[min-max]: p50, p99, p99.9, max, goodput, errors, tainted, extra leaf requests, generator lag),
+[min-max]: p50, p99, p99.9, max, goodput, errors, the refusals' p99 at the generator and at the root,
+tainted, extra leaf requests, generator lag; under it, the overload scenario's refusal times against
+issue 30's criterion, refusals answered in under 5 ms at the root),
 per-run tables (runs.md), a chart per scenario (charts/<scenario>.png), every run's results folder
 (runs/) and the cluster's logs.
 
@@ -79,6 +82,9 @@ Options:
                           instrument before and after a change.
   --cluster-arg ARG       Pass ARG to ./hedgerow local (repeatable), e.g. --cluster-arg=--canaries=0; the
                           settings are then not the defaults, and the table says so.
+  --request-mix MIX       plain (default: GET /search?q=) or structured (the same queries as JSON bodies
+                          of POST /search with filters, sorts, pages and facets): passed to the load
+                          generator for the capacity, the warm-ups and every scenario, and said in the table.
   --label NAME            Name of the results folder and the table's title (default: tail-suite).
   --port N                The root's HTTP port (default: 8080).
   --results DIR           Where the results folder goes (default: results/).
@@ -106,6 +112,8 @@ while [[ $# -gt 0 ]]; do
     --cluster-arg) require_value "$1" "${2:-}"; EXTRA_CLUSTER_ARGS+=("$2"); shift 2 ;;
     --cluster-arg=*) EXTRA_CLUSTER_ARGS+=("${1#--cluster-arg=}"); shift ;;
     --label) require_value "$1" "${2:-}"; LABEL="$2"; shift 2 ;;
+    --request-mix) require_value "$1" "${2:-}"; REQUEST_MIX="$2"; shift 2 ;;
+    --request-mix=*) REQUEST_MIX="${1#--request-mix=}"; shift ;;
     --port) require_value "$1" "${2:-}"; PORT="$2"; shift 2 ;;
     --results) require_value "$1" "${2:-}"; RESULTS="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -117,6 +125,7 @@ RUNS="${RUNS:-$([[ $QUICK == 1 ]] && echo 1 || echo 3)}"
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "--runs: '$RUNS' (expected: >= 1)"
 [[ -z "$CAPACITY" || "$CAPACITY" =~ ^[1-9][0-9]*$ ]] || die "--capacity: '$CAPACITY' (expected: whole requests/s)"
 [[ -z "$PHASE_DURATION" || "$PHASE_DURATION" =~ ^[1-9][0-9]*s$ ]] || die "--phase-duration: '$PHASE_DURATION' (expected whole seconds, e.g. 90s)"
+[[ "$REQUEST_MIX" == plain || "$REQUEST_MIX" == structured ]] || die "--request-mix: '$REQUEST_MIX' (expected: plain or structured)"
 require_port_free "$PORT"
 [[ -z "$REPLICAS" || "$REPLICAS" =~ ^[1-4]$ ]] || die "--replicas: '$REPLICAS' (expected: 1..4)"
 if [[ -n "$CHECKOUT" ]]; then
@@ -160,7 +169,7 @@ fi
 warm_cluster() { # rate seconds
   say "Warming the cluster: $2 s at $1 req/s"
   loadgen_run "$OUT/logs/warm-$SECONDS.log" --target "$URL" --rate "$1" --duration "$2s" --warmup 0s \
-    --label warm --results "$OUT/warm" >/dev/null || die "the warm-up failed"
+    --request-mix "$REQUEST_MIX" --label warm --results "$OUT/warm" >/dev/null || die "the warm-up failed"
 }
 
 wait_leaves_up() { # the cluster's leaves, all up again (after a kill or a restart), and the root ready
@@ -184,7 +193,9 @@ CAPACITY_SOURCE="given with --capacity"
 if [[ -z "$CAPACITY" && $REMEASURE == 0 && -f "$CAPACITY_FILE" ]]; then
   # shellcheck disable=SC1090
   source "$CAPACITY_FILE"
+  # A capacity measured with another request mix is another capacity (files without a mix were plain).
   if [[ "${CAPACITY_COMMIT:-}" == "$COMMIT" && "${CAPACITY_CLUSTER:-}" == "${CLUSTER_ARGS[*]}" \
+        && "${CAPACITY_MIX:-plain}" == "$REQUEST_MIX" \
         && $(($(date +%s) - ${CAPACITY_AT:-0})) -lt 21600 ]]; then
     CAPACITY="$CAPACITY_RATE"
     CAPACITY_SOURCE="measured earlier in this session ($(date -d "@$CAPACITY_AT" '+%H:%M'), $CAPACITY_FILE)"
@@ -192,7 +203,8 @@ if [[ -z "$CAPACITY" && $REMEASURE == 0 && -f "$CAPACITY_FILE" ]]; then
 fi
 if [[ -z "$CAPACITY" ]]; then
   say "Finding the capacity (default request, p99 <= 20 ms)..."
-  args=(--target "$URL" --find-capacity --start-rate 200 --warmup 10s --label capacity --results "$OUT/runs")
+  args=(--target "$URL" --find-capacity --start-rate 200 --warmup 10s --request-mix "$REQUEST_MIX" --label capacity
+    --results "$OUT/runs")
   [[ $QUICK == 1 ]] && args+=(--step 10s --confirm-duration 20s --cool-down 3s)
   folder="$(loadgen_run "$OUT/logs/capacity.log" "${args[@]}")" || die "the capacity search failed (see $OUT/logs/capacity.log)"
   read -r rate status < <(lg_read "$folder" capacity.rate_per_s capacity.status | paste -sd' ')
@@ -200,8 +212,8 @@ if [[ -z "$CAPACITY" ]]; then
   [[ "$status" != NOT_REACHED ]] || problem "the capacity search reached its ceiling: the capacity is above $rate req/s"
   CAPACITY="$(printf '%.0f' "$rate")"
   CAPACITY_SOURCE="measured now: $folder ($status)"
-  printf 'CAPACITY_RATE=%s\nCAPACITY_AT=%s\nCAPACITY_COMMIT=%s\nCAPACITY_CLUSTER="%s"\n' "$CAPACITY" "$(date +%s)" \
-    "$COMMIT" "${CLUSTER_ARGS[*]}" >"$CAPACITY_FILE"
+  printf 'CAPACITY_RATE=%s\nCAPACITY_AT=%s\nCAPACITY_COMMIT=%s\nCAPACITY_CLUSTER="%s"\nCAPACITY_MIX=%s\n' "$CAPACITY" \
+    "$(date +%s)" "$COMMIT" "${CLUSTER_ARGS[*]}" "$REQUEST_MIX" >"$CAPACITY_FILE"
 fi
 RATE=$(awk -v c="$CAPACITY" -v s="$SHARE" 'BEGIN { printf "%d", c * s + 0.5 }')
 OVERLOAD_RATE=$((CAPACITY * 2))
@@ -222,7 +234,8 @@ declare -A FOLDERS_OF
 run_scenario() { # scenario round
   local name="$1" round="$2" file="${1%-cache}"
   local label="$name" rate="$RATE" seconds="$PHASE_SECONDS"
-  local args=(--target "$URL" --scenario "$SUITE_DIR/$file.json" --run-dir "$RUN_DIR" --results "$OUT/runs" --label "$label")
+  local args=(--target "$URL" --scenario "$SUITE_DIR/$file.json" --run-dir "$RUN_DIR" --results "$OUT/runs" --label "$label"
+    --request-mix "$REQUEST_MIX")
   case "$name" in
     overload) rate="$OVERLOAD_RATE"; seconds="$OVERLOAD_SECONDS" ;;
     kill) seconds="$(max "$PHASE_SECONDS" 40)" ;;  # killed at 10 s, back at 20 s
@@ -289,20 +302,55 @@ while IFS= read -r line; do
   problem "$line"
 done < <(sed -n 's/^- \(.*\)$/\1/p' "$OUT/runs.md")
 
+# Issue 30's criterion for overload: refusals answered in under 5 ms at the root. Shown per run, not
+# made a problem: a problem says the measurement is unsound, this says how the build did.
+REFUSAL_LIMIT_MS=5
+refusal_lines() {
+  local folder values count p99 max root_count root_p99 verdict round=0
+  # shellcheck disable=SC2206
+  local folders=(${FOLDERS_OF[overload]:-})
+  for folder in ${folders[@]+"${folders[@]}"}; do
+    round=$((round + 1))
+    values="$(lg_read "$folder" phases.overloaded.refused phases.overloaded.latency_ms.refused.p99 \
+      phases.overloaded.latency_ms.refused.max phases.overloaded.root.refused_latency_ms.count \
+      phases.overloaded.root.refused_latency_ms.p99 2>/dev/null | paste -sd' ')" || { echo "- run $round: no refusal figures in $folder"; continue; }
+    read -r count p99 max root_count root_p99 <<<"$values"
+    if [[ "$root_p99" == null ]]; then
+      verdict="the root's own time unknown (it did not serve /metrics/latency, or refused nothing)"
+    elif awk -v p="$root_p99" -v l="$REFUSAL_LIMIT_MS" 'BEGIN { exit !(p < l) }'; then
+      verdict="under ${REFUSAL_LIMIT_MS} ms: met"
+    else
+      verdict="not under ${REFUSAL_LIMIT_MS} ms: missed"
+    fi
+    echo "- run $round: $count refused, p99 $p99 ms (max $max ms) at the generator; root refusal p99 $root_p99 ms ($root_count refused at the root): $verdict"
+  done
+}
+
 TABLE="$OUT/tail-suite.md"
+if [[ "$REQUEST_MIX" == plain ]]; then
+  REQUEST_MIX_TEXT="plain (\`GET /search?q=\`)"
+else
+  REQUEST_MIX_TEXT="structured (\`--request-mix structured\`: the same queries as \`POST /search\` bodies, with filters, sorts, pages and facets)"
+fi
 {
   echo "# ${LABEL:-Tail suite}$([[ $QUICK == 1 ]] && echo " (quick)"): measured $(date -u +%Y-%m-%d)"
   echo
   echo "- Machine: $(machine_line); the root, 4 leaf JVMs and the generator all on it."
   echo "- Code: commit $COMMIT${DIRTY:+ with uncommitted changes}."
   echo "- Cluster: \`./hedgerow local ${CLUSTER_ARGS[*]}\` (Europarl, 16 partitions x ${REPLICAS:-2} replicas over 4 leaves, default settings)${CHECKOUT:+, started from $CHECKOUT}."
-  echo "- Request: the load generator's default mix with the server's defaults (stored fields, snippets, k=10), \`cache=false\` but in no-fault-cache."
+  echo "- Request: the load generator's default mix with the server's defaults (stored fields, snippets, k=10), \`cache=false\` but in no-fault-cache; request mix: $REQUEST_MIX_TEXT."
   echo "- Capacity: $CAPACITY req/s at p99 <= 20 ms ($CAPACITY_SOURCE); scenarios at $RATE req/s ($SHARE of it), overload at $OVERLOAD_RATE req/s."
   echo "- Runs: $RUNS of each scenario, interleaved; measured phases of $PHASE_DURATION (at least 40 s for kill, 75 s for rolling-restart, 30 s for cold-start and long-pause, 30 s each for slow-leaf; overload ${OVERLOAD_SECONDS}s)."
-  echo "- Command: \`benchmarks/tail-suite.sh$([[ $QUICK == 1 ]] && echo " --quick")${ONLY:+ --only $ONLY}$([[ "$RUNS" != 3 && $QUICK == 0 ]] && echo " --runs $RUNS")${REPLICAS:+ --replicas $REPLICAS}$(printf ' --cluster-arg=%s' ${EXTRA_CLUSTER_ARGS[@]+"${EXTRA_CLUSTER_ARGS[@]}"} | sed 's/^ --cluster-arg=$//')${CHECKOUT:+ --checkout $CHECKOUT}\`"
+  echo "- Command: \`benchmarks/tail-suite.sh$([[ $QUICK == 1 ]] && echo " --quick")${ONLY:+ --only $ONLY}$([[ "$RUNS" != 3 && $QUICK == 0 ]] && echo " --runs $RUNS")${REPLICAS:+ --replicas $REPLICAS}$(printf ' --cluster-arg=%s' ${EXTRA_CLUSTER_ARGS[@]+"${EXTRA_CLUSTER_ARGS[@]}"} | sed 's/^ --cluster-arg=$//')${CHECKOUT:+ --checkout $CHECKOUT}$([[ $REQUEST_MIX != plain ]] && echo " --request-mix $REQUEST_MIX")\`"
   [[ ${#PENDING[@]} -eq 0 ]] || echo "- Pending (need a later issue's feature): ${PENDING[*]}."
   echo
   sed '/^Comparison: /d' "$OUT/spread.md.log"
+  if [[ -n "${FOLDERS_OF[overload]:-}" ]]; then
+    echo
+    echo "Overload: how fast refusals (503 overloaded) came back; issue 30 asks for under ${REFUSAL_LIMIT_MS} ms at the root (its own time, first byte in to last byte out). At the generator, from each request's intended start (null: nothing refused)."
+    echo
+    refusal_lines
+  fi
   echo
   echo "Charts: charts/<scenario>.png (latency by percentile, every run). Per-run rows: runs.md."
   if [[ -s "$PROBLEMS" ]]; then

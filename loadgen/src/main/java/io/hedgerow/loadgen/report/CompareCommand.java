@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         description = {"Compare saved runs: one table and one latency-by-percentile chart of every phase of each.",
                 "Writes <results>/<time>-<label>/compare.txt, compare.md (a Markdown table: avg, stddev, percentiles,"
                         + " goodput, errors, tainted, extra leaf requests, root p99, generator lag), spread.md (repeated runs:"
-                        + " median [min-max] per configuration) and compare.png, and prints the folder.",
+                        + " median [min-max] per configuration, with the refusals' p99 at the generator and the root) and compare.png, and prints the folder.",
                 "",
                 "Examples:",
                 "  ./hedgerow loadgen compare results/*-baseline results/*-hedged",

@@ -14,8 +14,9 @@ import org.HdrHistogram.Histogram;
  * What one phase of a load run measured.
  *
  * <p>Its latency figures ({@link #percentileMillis} and the like) are those of the answers,
- * complete and tainted: what users got back. Errors have their own histogram, counted in the error
- * rate, so fast refusals never make a tail look good; a phase with more than
+ * complete and tainted: what users got back. Refusals and other errors have their own histograms
+ * ({@link #refusedMillis}), both counted in the error rate, so fast refusals never make a tail look
+ * good; a phase with more than
  * {@link #ERROR_RATE_LIMIT} errors is flagged. A phase whose generator sent late (p99 of its lag
  * over {@link #LAG_LIMIT_MILLIS}) measured the generator and is marked invalid. A percentile is
  * supported when at least {@link #SAMPLES_BEYOND} answers lie beyond it (p99.9 needs 50,000).
@@ -32,8 +33,8 @@ import org.HdrHistogram.Histogram;
  *                        generator's lag
  * @param taintedCoverage mean {@code coverage.docs_fraction} (0..1) of the tainted answers; null
  *                        when there were none (or they did not say)
- * @param errorReasons    why requests failed ("HTTP 503", "connection closed by the server"), with
- *                        counts; the counts add up to {@link #errors()}
+ * @param errorReasons    why requests failed ("HTTP 503 overloaded", "connection closed by the server"),
+ *                        with counts; the counts add up to {@link #errors()}, refusals included
  * @param root            what the root's counters said about the phase
  * @param notes           what went wrong with the measurement itself (a root that could not be read,
  *                        other clients' traffic); empty when nothing did
@@ -114,7 +115,18 @@ public record PhaseResult(
         return latencies.tainted().getTotalCount();
     }
 
+    /** Requests that got no answer: refused, or failed otherwise (a refusal is a failure). */
     public long errors() {
+        return refused() + otherErrors();
+    }
+
+    /** Requests the server refused without running them ({@link Latencies#refused}). */
+    public long refused() {
+        return latencies.refused().getTotalCount();
+    }
+
+    /** Requests that failed otherwise: an error status, or no answer at all. */
+    public long otherErrors() {
         return latencies.errors().getTotalCount();
     }
 
@@ -177,6 +189,11 @@ public record PhaseResult(
 
     public double maxMillis() {
         return latency().getMaxValue() / 1000.0;
+    }
+
+    /** How long refusals took to come back at a percentile (0..100), in milliseconds; null when none came. */
+    public Double refusedMillis(double percentile) {
+        return refused() == 0 ? null : latencies.refused().getValueAtPercentile(percentile) / 1000.0;
     }
 
     /** The generator's lateness at a percentile, in milliseconds; 0 when nothing was sent. */

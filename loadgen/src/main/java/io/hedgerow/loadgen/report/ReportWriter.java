@@ -67,8 +67,9 @@ public final class ReportWriter {
             HistogramFiles.writePercentiles(phase.latency(), folder.resolve(stem + ".hgrm"));
             HistogramFiles.writeLog(tagged(phase), run.startedAt().toEpochMilli(), phase.durationNanos() / 1e9,
                     "Hedgerow loadgen run '" + run.label() + "', phase '" + phase.name() + "': microseconds; tags: complete,"
-                            + " tainted, errors (from the intended start), lag (intended start to send), root-* (the root's"
-                            + " own time, first byte in to last byte out)",
+                            + " tainted, errors (every request without an answer, refusals included), refused (the"
+                            + " refusals among the errors: 503 overloaded or shutting_down) (all from the intended start),"
+                            + " lag (intended start to send), root-* (the root's own time, first byte in to last byte out)",
                     folder.resolve(stem + ".hlog"));
             writeLeaves(phase.root().leaves(), folder.resolve(stem + "-leaves"));
             phases.add(RunSummary.Phase.of(phase, stem + ".hlog", stem + ".hgrm"));
@@ -112,7 +113,10 @@ public final class ReportWriter {
         Map<String, Histogram> tagged = new LinkedHashMap<>();
         tagged.put(COMPLETE, phase.latencies().complete());
         tagged.put(TAINTED, phase.latencies().tainted());
-        tagged.put(ERRORS, phase.latencies().errors());
+        // Every failure under "errors", as before refusals had their own histogram, so older readers
+        // of the log still count them all; "refused" is the refusals among them.
+        tagged.put(ERRORS, phase.latencies().failures());
+        tagged.put(REFUSED, phase.latencies().refused());
         tagged.put(LAG, phase.latencies().lag());
         RootView.Latency root = phase.root().latency();
         if (root != null) {

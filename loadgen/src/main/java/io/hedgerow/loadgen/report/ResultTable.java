@@ -3,14 +3,15 @@ package io.hedgerow.loadgen.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.HdrHistogram.Histogram;
 
 /**
  * The results of phases as an aligned text table, one row per phase, for the terminal and
  * {@code report.txt}. Latencies are of the answers (complete and tainted), in milliseconds; errors
  * are counted apart. A percentile with fewer than {@link PhaseResult#SAMPLES_BEYOND} answers
  * beyond it is shown with a {@code ~}; a value that is not known shows as "n/a". The last column
- * says whether the phase measured the server ({@code ok}) or why not; the problems are listed
- * under the table.
+ * says whether the phase measured the server ({@code ok}) or why not. Under the table: how fast
+ * each phase's refusals came back (at the generator and at the root), then the problems.
  */
 public final class ResultTable {
     private static final String[] HEADER = {"phase", "mode", "target/s", "achieved/s", "goodput/s", "errors", "err%",
@@ -65,6 +66,12 @@ public final class ResultTable {
                 + " answers beyond that percentile. root p99: the root's own time, first byte in to last byte out."
                 + " lag: the generator's lateness.\n");
         for (Row row : rows) {
+            String refusals = refusals(row.phase());
+            if (refusals != null) {
+                table.append("  ").append(row.label()).append(": ").append(refusals).append('\n');
+            }
+        }
+        for (Row row : rows) {
             for (String problem : row.phase().problems()) {
                 table.append("  ").append(row.label()).append(": ").append(problem).append('\n');
             }
@@ -103,6 +110,37 @@ public final class ResultTable {
         }
         String value = formatMillis(phase.percentileMillis(percentile));
         return phase.supports(percentile) ? value : "~" + value;
+    }
+
+    /**
+     * How fast the phase's refusals came back, at the generator (from the intended start) and at
+     * the root (its own time, {@link RootView.Latency#refused}); null when neither saw one. Shown
+     * under the table, not in it: most phases refuse nothing.
+     */
+    static String refusals(PhaseResult phase) {
+        Histogram root = phase.root().latency() == null ? null : phase.root().latency().refused();
+        boolean rootRefused = root != null && root.getTotalCount() > 0;
+        if (phase.refused() == 0 && !rootRefused) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "refusals: %,d (%.2f%% of requests)",
+                phase.refused(), phase.count() == 0 ? 0.0 : 100.0 * phase.refused() / phase.count()));
+        if (phase.refused() > 0) {
+            Histogram refused = phase.latencies().refused();
+            text.append(", answered in p50 ").append(refusedMillis(refused, 50))
+                    .append(" / p99 ").append(refusedMillis(refused, 99))
+                    .append(" / p99.9 ").append(refusedMillis(refused, 99.9))
+                    .append(" / max ").append(formatMillis(refused.getMaxValue() / 1000.0)).append(" ms");
+        }
+        text.append("; root refusal p99 ").append(rootRefused ? refusedMillis(root, 99) + " ms"
+                + String.format(Locale.ROOT, " (%,d refused at the root)", root.getTotalCount()) : "n/a");
+        return text.toString();
+    }
+
+    /** A refusal latency percentile in ms, {@code ~}-marked when too few refusals lie beyond it. */
+    private static String refusedMillis(Histogram micros, double percentile) {
+        String value = formatMillis(micros.getValueAtPercentile(percentile) / 1000.0);
+        return micros.getTotalCount() * (1 - percentile / 100) >= PhaseResult.SAMPLES_BEYOND - 1e-9 ? value : "~" + value;
     }
 
     static String rootP99(PhaseResult phase) {

@@ -61,9 +61,7 @@ public final class RunReader {
                 throw new IOException(summaryFile + ": histogram_file '" + phase.histogramFile() + "' (expected: a file in the folder)");
             }
             Map<String, Histogram> tagged = HistogramFiles.readLog(histogramFile);
-            Latencies latencies = Latencies.of(tag(tagged, ReportWriter.COMPLETE, histogramFile),
-                    tag(tagged, ReportWriter.TAINTED, histogramFile), tag(tagged, ReportWriter.ERRORS, histogramFile),
-                    tag(tagged, ReportWriter.LAG, histogramFile));
+            Latencies latencies = latencies(tagged, histogramFile);
             RootView.Latency rootLatency = tagged.containsKey(ReportWriter.ROOT + ReportWriter.COMPLETE)
                     ? new RootView.Latency(tag(tagged, ReportWriter.ROOT + ReportWriter.COMPLETE, histogramFile),
                             tag(tagged, ReportWriter.ROOT + ReportWriter.TAINTED, histogramFile),
@@ -81,6 +79,27 @@ public final class RunReader {
         }
         return new RunResult(summary.label(), startedAt(summaryFile, summary.startedAt()), summary.target(),
                 summary.settings() == null ? Map.of() : summary.settings(), phases, summary.capacity());
+    }
+
+    /**
+     * A phase's histograms from its log. "errors" holds every failure and "refused" the refusals
+     * among them; a log written before refusals were told apart has no "refused": none refused.
+     */
+    private static Latencies latencies(Map<String, Histogram> tagged, Path file) throws IOException {
+        Histogram failures = tag(tagged, ReportWriter.ERRORS, file);
+        Histogram refused = tagged.getOrDefault(ReportWriter.REFUSED, Latencies.newHistogram());
+        if (refused.getTotalCount() > failures.getTotalCount()) {
+            throw new IOException(file + ": " + refused.getTotalCount() + " refused but " + failures.getTotalCount()
+                    + " errors (expected: the refusals among the errors)");
+        }
+        Histogram others = failures.copy();
+        try {
+            others.subtract(refused);
+        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+            throw new IOException(file + ": the 'refused' histogram is not part of 'errors' (" + e.getMessage() + ")", e);
+        }
+        return Latencies.of(tag(tagged, ReportWriter.COMPLETE, file), tag(tagged, ReportWriter.TAINTED, file), refused,
+                others, tag(tagged, ReportWriter.LAG, file));
     }
 
     private static Histogram tag(Map<String, Histogram> tagged, String tag, Path file) throws IOException {

@@ -36,7 +36,11 @@ record RunSummary(
 
     /**
      * One phase. {@code latency_ms} has a block per outcome: {@code answered} (complete and tainted:
-     * the table's latency), {@code ok} (complete), {@code tainted}, {@code error}.
+     * the table's latency), {@code ok} (complete), {@code tainted}, {@code error} (every request
+     * without an answer, as {@code errors} counts them), and within the errors {@code refused} (503
+     * {@code overloaded} or {@code shutting_down}, counted by {@code refused}) and
+     * {@code other_error} (the rest, counted by {@code other_errors}). Summaries written before
+     * refusals were told apart lack the last two and the counts; readers take none refused.
      *
      * @param notes         what went wrong in measuring (loaded back)
      * @param faults        every fault action of the phase, applied, failed or undone, with its time (loaded back)
@@ -57,6 +61,8 @@ record RunSummary(
             @JsonProperty("complete") long complete,
             @JsonProperty("tainted") long tainted,
             @JsonProperty("errors") long errors,
+            @JsonProperty("refused") long refused,
+            @JsonProperty("other_errors") long otherErrors,
             @JsonProperty("dropped") long dropped,
             @JsonProperty("achieved_rate") double achievedRate,
             @JsonProperty("goodput_per_s") double goodputPerSecond,
@@ -82,22 +88,30 @@ record RunSummary(
             Latencies latencies = phase.latencies();
             return new Phase(phase.name(), phase.mode(), phase.targetRate(), phase.durationNanos(),
                     phase.durationNanos() / 1e9, phase.sent(), phase.count(), phase.complete(), phase.tainted(), phase.errors(),
-                    phase.dropped(), phase.achievedRate(), phase.goodputPerSecond(), phase.errorRate(), phase.errorFlagged(),
-                    phase.taintedPct(), phase.taintedCoverage(), phase.valid(), phase.problems(), phase.notes(),
+                    phase.refused(), phase.otherErrors(), phase.dropped(), phase.achievedRate(), phase.goodputPerSecond(),
+                    phase.errorRate(), phase.errorFlagged(), phase.taintedPct(), phase.taintedCoverage(), phase.valid(),
+                    phase.problems(), phase.notes(),
                     new Blocks(Latency.of(latencies.answered()), Latency.of(latencies.complete()),
-                            Latency.of(latencies.tainted()), Latency.of(latencies.errors())),
+                            Latency.of(latencies.tainted()), Latency.of(latencies.failures()), Latency.of(latencies.refused()),
+                            Latency.of(latencies.errors())),
                     Latency.of(latencies.lag()), Root.of(phase.root()), phase.errorReasons(), phase.faults().events(),
                     phase.faults().neverApplied(), phase.faults().clean(), phase.faults().summary(), histogramFile,
                     percentilesFile);
         }
     }
 
-    /** Latency blocks by outcome. */
+    /**
+     * Latency blocks by outcome. In a phase's blocks {@code error} holds every failure and
+     * {@code refused} and {@code other_error} split it; in the root's, {@code error} and
+     * {@code other_error} are its errors, refusals apart ({@code refused}, as the root times them).
+     */
     record Blocks(
             @JsonProperty("answered") Latency answered,
             @JsonProperty("ok") Latency ok,
             @JsonProperty("tainted") Latency tainted,
-            @JsonProperty("error") Latency error) {
+            @JsonProperty("error") Latency error,
+            @JsonProperty("refused") Latency refused,
+            @JsonProperty("other_error") Latency otherError) {
     }
 
     /**
@@ -116,7 +130,8 @@ record RunSummary(
         static Root of(RootView view) {
             RootView.Latency latency = view.latency();
             Blocks blocks = latency == null ? null : new Blocks(Latency.of(latency.answered()), Latency.of(latency.complete()),
-                    Latency.of(latency.tainted()), Latency.of(latency.errors()));
+                    Latency.of(latency.tainted()), Latency.of(latency.errors()), Latency.of(latency.refused()),
+                    Latency.of(latency.errors()));
             return new Root(view.extraLeafRequestsPct(), view.tiedBothRanPct(), view.searches(), blocks,
                     latency == null ? null : Latency.of(latency.refused()), Cpu.of(view.cpu()));
         }

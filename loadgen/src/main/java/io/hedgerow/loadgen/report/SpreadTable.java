@@ -23,6 +23,8 @@ public final class SpreadTable {
             new Column("max", phase -> phase.latency().getTotalCount() == 0 ? null : phase.maxMillis(), 0),
             new Column("goodput/s", PhaseResult::goodputPerSecond, 0),
             new Column("errors %", phase -> phase.errorRate() * 100, 0),
+            new Column("refused p99", phase -> phase.refusedMillis(99), 0),
+            new Column("root refusal p99", SpreadTable::rootRefusalP99, 0),
             new Column("tainted %", PhaseResult::taintedPct, 0),
             new Column("extra leaf %", phase -> phase.root().extraLeafRequestsPct(), 0),
             new Column("lag p99", phase -> phase.sent() == 0 ? null : phase.lagMillis(99), 0));
@@ -35,6 +37,12 @@ public final class SpreadTable {
         boolean supportedBy(List<PhaseResult> phases) {
             return percentile == 0 || phases.stream().allMatch(phase -> phase.supports(percentile));
         }
+    }
+
+    /** The root's own time to refuse (its {@code refused} histogram), p99 in ms; null when it refused nothing or did not say. */
+    private static Double rootRefusalP99(PhaseResult phase) {
+        RootView.Latency root = phase.root().latency();
+        return root == null || root.refused().getTotalCount() == 0 ? null : root.refused().getValueAtPercentile(99) / 1000.0;
     }
 
     private static Double percentile(PhaseResult phase, double percentile) {
@@ -71,7 +79,9 @@ public final class SpreadTable {
         }
         table.append("\nEach figure: the median of the runs [lowest-highest]; latency in ms of the answers (complete and"
                 + " tainted) from each request's intended start; ~: some run had fewer than " + PhaseResult.SAMPLES_BEYOND
-                + " answers beyond that percentile; answers: all runs together. check: ok when every run was a clean"
+                + " answers beyond that percentile; answers: all runs together. errors %: refusals included; refused p99:"
+                + " how fast refusals (503 overloaded or shutting_down) came back, from the intended start; root refusal"
+                + " p99: the root's own time to refuse (n/a: none refused). check: ok when every run was a clean"
                 + " measurement (see each run's problems otherwise).\n");
         return table.toString();
     }

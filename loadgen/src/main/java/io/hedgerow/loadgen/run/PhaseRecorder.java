@@ -1,6 +1,7 @@
 package io.hedgerow.loadgen.run;
 
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.loadgen.http.Refusals;
 import io.hedgerow.loadgen.http.ResponseListener;
 import io.hedgerow.loadgen.report.Latencies;
 import java.util.Map;
@@ -12,9 +13,10 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
 /**
- * Records every request of a phase, each outcome apart: complete answers, tainted answers and
- * errors (any other status, or no answer) each have their own latency histogram, so a phase full
- * of fast refusals cannot show a good p99. Latency counts from the request's intended start (so a
+ * Records every request of a phase, each outcome apart: complete answers, tainted answers,
+ * refusals ({@link Refusals}) and other errors (any other status, or no answer) each have their
+ * own latency histogram, so a phase full of fast refusals cannot show a good p99, and how fast
+ * the refusals came back is known on its own. Latency counts from the request's intended start (so a
  * stall of the server shows as the latency of everything that should have started during it), and
  * the generator's own lateness, from the intended start to the actual send, is recorded too: a
  * phase whose sends ran late measured the generator, not the server.
@@ -31,6 +33,7 @@ public final class PhaseRecorder implements ResponseListener {
     private final Ticker ticker;
     private final Channel complete = new Channel();
     private final Channel tainted = new Channel();
+    private final Channel refused = new Channel();
     private final Channel errors = new Channel();
     private final Channel lag = new Channel();
     private final LongAdder sent = new LongAdder();
@@ -39,6 +42,8 @@ public final class PhaseRecorder implements ResponseListener {
     private final LongAdder dropped = new LongAdder();
     private final Map<String, LongAdder> errorReasons = new ConcurrentHashMap<>();
     private Histogram answeredInterval = Latencies.newHistogram();
+    /** The response being completed asked for a {@code Retry-After} (heard just before it, on the same loop). */
+    private boolean retryAfterHeard;
 
     public PhaseRecorder(Ticker ticker) {
         this.ticker = ticker;
@@ -70,10 +75,17 @@ public final class PhaseRecorder implements ResponseListener {
     }
 
     @Override
+    public void retryAfter(long nanos) {
+        retryAfterHeard = true;
+    }
+
+    @Override
     public void completed(long intendedNanos, int status, boolean taintedResult, double docsFraction, String errorCode) {
         long latencyNanos = ticker.nanoTime() - intendedNanos;
+        boolean askedToRetryLater = retryAfterHeard;
+        retryAfterHeard = false;
         if (status != 200) {
-            errors.record(latencyNanos);
+            (Refusals.isRefusal(status, errorCode, askedToRetryLater) ? refused : errors).record(latencyNanos);
             error(errorCode == null ? "HTTP " + status : "HTTP " + status + " " + errorCode);
         } else if (taintedResult) {
             tainted.record(latencyNanos);
@@ -109,6 +121,7 @@ public final class PhaseRecorder implements ResponseListener {
         answeredInterval.reset();
         answeredInterval.add(complete.swap());
         answeredInterval.add(tainted.swap());
+        refused.swap();
         errors.swap();
         lag.swap();
         return answeredInterval;
@@ -117,12 +130,12 @@ public final class PhaseRecorder implements ResponseListener {
     /** Everything recorded in the phase, after a last {@link #interval()}. Call once, at its end. */
     public Latencies finish() {
         interval();
-        return Latencies.of(complete.total, tainted.total, errors.total, lag.total);
+        return Latencies.of(complete.total, tainted.total, refused.total, errors.total, lag.total);
     }
 
     /** Requests answered or failed so far. */
     public long completed() {
-        return complete.count.sum() + tainted.count.sum() + errors.count.sum();
+        return complete.count.sum() + tainted.count.sum() + refused.count.sum() + errors.count.sum();
     }
 
     /** Requests written to a connection so far. */
@@ -130,8 +143,14 @@ public final class PhaseRecorder implements ResponseListener {
         return sent.sum();
     }
 
+    /** Requests that got no answer so far: refusals and other errors. */
     public long errors() {
-        return errors.count.sum();
+        return refused.count.sum() + errors.count.sum();
+    }
+
+    /** Requests refused so far ({@link Refusals}). */
+    public long refused() {
+        return refused.count.sum();
     }
 
     /**

@@ -21,7 +21,8 @@ import org.HdrHistogram.Histogram;
  * Runs phases of load through one {@link HttpLoadClient}: open loop on a schedule (latency from
  * each request's intended start), or closed loop with a fixed number of requests in flight
  * (latency from the actual send, labelled as such), with a progress line every second: elapsed
- * time, then the rate, p50 and p99 of the last second, then requests in flight, errors and drops.
+ * time, then the rate, p50 and p99 of the last second, then requests in flight, errors (refusals
+ * among them) and drops.
  */
 public final class PhaseRunner {
     private final HttpLoadClient client;
@@ -86,9 +87,9 @@ public final class PhaseRunner {
                 String latency = interval.getTotalCount() == 0 ? String.format(Locale.ROOT, "%-30s", "nothing answered")
                         : String.format(Locale.ROOT, "p50 %8.2f ms  p99 %8.2f ms", interval.getValueAtPercentile(50) / 1000.0,
                                 interval.getValueAtPercentile(99) / 1000.0);
-                progress.printf(Locale.ROOT, "  [%s %4ds] %7.0f req/s  %s  in flight %d  errors %d  dropped %d%n",
-                        spec.name(), Math.round((now - startNanos) / 1e9), rate, latency, inFlight(), recorder.errors(),
-                        recorder.droppedCount());
+                progress.printf(Locale.ROOT, "  [%s %4ds] %7.0f req/s  %s  in flight %d  errors %d (refused %d)"
+                        + "  dropped %d%n", spec.name(), Math.round((now - startNanos) / 1e9), rate, latency, inFlight(),
+                        recorder.errors(), recorder.refused(), recorder.droppedCount());
             } catch (ExecutionException e) {
                 throw new IllegalStateException("load loop failed", e.getCause());
             }
@@ -209,6 +210,7 @@ public final class PhaseRunner {
         @Override
         public void retryAfter(long nanos) {
             retryAfterNanos = nanos;
+            recorder.retryAfter(nanos); // a code-less 503 with Retry-After is a refusal
         }
 
         @Override

@@ -88,6 +88,24 @@ class CompareCommandTest {
     }
 
     @Test
+    void showsHowFastRefusalsCameBackAtTheGeneratorAndAtTheRoot() throws IOException {
+        Path a = ReportWriter.write(TestPhases.run("overload", List.of(TestPhases.refusingPhase("overloaded"))), results);
+        Path b = ReportWriter.write(TestPhases.run("overload", List.of(TestPhases.refusingPhase("overloaded"))), results);
+        Path other = ReportWriter.write(TestPhases.run("no-fault", List.of(TestPhases.knownPhase("steady"))), results);
+
+        int code = compare("--spread", a.toString(), b.toString(), other.toString(), "--results",
+                results.resolve("comparisons").toString());
+
+        assertThat(code).as("stderr: %s", err).isZero();
+        List<String> lines = out.toString().lines().toList();
+        assertThat(lines.get(0)).contains("| errors % | refused p99 | root refusal p99 | tainted % |");
+        assertThat(lines).anyMatch(line -> line.startsWith("| overload / overloaded | 2 | 1,200 |")
+                && line.contains("| 40.30 [40.30-40.30] | 0.300 [0.300-0.300] | 0.100 [0.100-0.100] |"));
+        assertThat(lines).as("no refusal at the generator; one at the root")
+                .anyMatch(line -> line.startsWith("| no-fault / steady |") && line.contains("| n/a | 0.200 |"));
+    }
+
+    @Test
     void showsRepeatedRunsOfAConfigurationAsTheirMedianAndRange() throws IOException {
         Path a = ReportWriter.write(TestPhases.run("pause", List.of(TestPhases.randomPhase("paused", 3000, 1000, 1))), results);
         Path b = ReportWriter.write(TestPhases.run("pause", List.of(TestPhases.randomPhase("paused", 3000, 2000, 2))), results);

@@ -156,6 +156,51 @@ class ReportWriterTest {
     }
 
     @Test
+    void reportsRefusalsApartFromOtherErrorsEverywhere() throws IOException {
+        RunResult overload = TestPhases.run("overload", List.of(TestPhases.refusingPhase("overloaded")));
+
+        Path folder = ReportWriter.write(overload, results, ZoneOffset.UTC);
+
+        JsonNode phase = new ObjectMapper().readTree(folder.resolve("summary.json").toFile()).path("phases").path(0);
+        assertThat(phase.path("errors").asLong()).as("every failure, as before the split").isEqualTo(405);
+        assertThat(phase.path("refused").asLong()).isEqualTo(400);
+        assertThat(phase.path("other_errors").asLong()).isEqualTo(5);
+        assertThat(phase.path("error_rate").asDouble()).isCloseTo(405 / 1005.0, within(1e-12));
+        JsonNode latency = phase.path("latency_ms");
+        assertThat(latency.path("error").path("count").asLong()).isEqualTo(405);
+        assertThat(latency.path("refused").path("count").asLong()).isEqualTo(400);
+        assertThat(latency.path("refused").path("p99").asDouble()).isEqualTo(0.3);
+        assertThat(latency.path("refused").path("p99_9").asDouble()).isEqualTo(0.3);
+        assertThat(latency.path("refused").path("max").asDouble()).isEqualTo(0.3);
+        assertThat(latency.path("other_error").path("p50").asDouble()).isEqualTo(1000.447);
+        assertThat(phase.path("root").path("refused_latency_ms").path("p99").asDouble()).isEqualTo(0.1);
+        assertThat(phase.path("root").path("latency_ms").path("refused").path("count").asLong()).isEqualTo(400);
+        assertThat(HistogramFiles.readLog(folder.resolve("overloaded.hlog"))).containsKeys("errors", "refused",
+                "root-refused");
+        assertThat(Files.readString(folder.resolve("report.txt"))).contains("overloaded: refusals: 400 (39.80% of"
+                + " requests), answered in p50 0.300 / p99 ~0.300 / p99.9 ~0.300 / max 0.300 ms; root refusal p99 ~0.100 ms"
+                + " (400 refused at the root)");
+        assertThat(RunReader.read(folder)).isEqualTo(overload);
+    }
+
+    @Test
+    void readsALogWrittenBeforeRefusalsWereToldApartAsNoneRefused() throws IOException {
+        RunResult overload = TestPhases.run("overload", List.of(TestPhases.refusingPhase("overloaded")));
+        Path folder = ReportWriter.write(overload, results, ZoneOffset.UTC);
+        Path log = folder.resolve("overloaded.hlog");
+        java.util.Map<String, org.HdrHistogram.Histogram> tagged = HistogramFiles.readLog(log);
+        tagged.remove("refused");
+        HistogramFiles.writeLog(tagged, 0, 1, "an older generator's log", log);
+
+        PhaseResult read = RunReader.read(folder).phases().getFirst();
+
+        assertThat(read.refused()).isZero();
+        assertThat(read.otherErrors()).isEqualTo(405);
+        assertThat(read.errors()).isEqualTo(405);
+        assertThat(read.refusedMillis(99)).isNull();
+    }
+
+    @Test
     void neverReusesAFolderAndKeepsPhaseFilesApart() throws IOException {
         RunResult twins = TestPhases.run("run", List.of(TestPhases.knownPhase("warm up/1"), TestPhases.knownPhase("warm up/1")));
 

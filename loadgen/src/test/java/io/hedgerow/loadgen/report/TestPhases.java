@@ -59,6 +59,20 @@ public final class TestPhases {
                 Map.of("HTTP 503", 2L, "connection closed by the server", 1L), root, List.of());
     }
 
+    /**
+     * An open-loop overload of 1 s: 600 complete answers at 50 ms, 400 refusals at 0.3 ms, 5 other
+     * errors at 1 s, 1005 sent on time; the root refused 400 searches in 0.1 ms and answered 600 in
+     * 45 ms.
+     */
+    static PhaseResult refusingPhase(String name) {
+        Latencies latencies = Latencies.of(samples(50_000, 600), Latencies.newHistogram(), samples(300, 400),
+                samples(1_000_000, 5), samples(1, 1005));
+        RootView root = new RootView(0.0, null, 1005L, new RootView.Latency(samples(45_000, 600), Latencies.newHistogram(),
+                samples(2_000, 5), samples(100, 400)));
+        return new PhaseResult(name, "open/poisson", 2000, 1_000_000_000L, 1005, 0, latencies, null,
+                Map.of("HTTP 503 overloaded", 400L, "HTTP 504 timed_out", 5L), root, List.of());
+    }
+
     /** A closed-loop phase of {@code count} random complete answers around {@code medianMicros}, the root unknown. */
     static PhaseResult randomPhase(String name, long count, long medianMicros, long seed) {
         SplittableRandom random = new SplittableRandom(seed);

@@ -27,11 +27,36 @@ class PhaseRecorderTest {
         assertThat(latencies.complete().getMaxValue()).isBetween(2_000L, 2_002L); // three significant digits
         assertThat(latencies.tainted().getTotalCount()).isEqualTo(1);
         assertThat(latencies.tainted().getMaxValue()).isBetween(20_000L, 20_020L);
-        assertThat(latencies.errors().getTotalCount()).as("a 503 and a lost connection").isEqualTo(2);
+        assertThat(latencies.errors().getTotalCount()).as("a 503 that is no refusal and a lost connection").isEqualTo(2);
+        assertThat(latencies.refused().getTotalCount()).isZero();
         assertThat(latencies.answered().getTotalCount()).isEqualTo(2);
         assertThat(recorder.completed()).isEqualTo(4);
         assertThat(recorder.errorReasons()).containsEntry("HTTP 503 blocklisted", 1L)
                 .containsEntry("connection closed by the server", 1L);
+    }
+
+    @Test
+    void keepsRefusalsApartFromOtherErrors() {
+        long intended = ticker.nanoTime();
+        ticker.advance(Duration.ofMillis(1));
+        recorder.completed(intended, 503, false, Double.NaN, "overloaded");
+        recorder.completed(intended, 503, false, Double.NaN, "shutting_down");
+        recorder.retryAfter(1_000_000_000L);
+        recorder.completed(intended, 503, false, Double.NaN, null); // another server's shedding
+        ticker.advance(Duration.ofMillis(99));
+        recorder.completed(intended, 503, false, Double.NaN, "unavailable");
+        recorder.completed(intended, 503, false, Double.NaN, null); // no Retry-After: the one before did not carry over
+        recorder.completed(intended, 504, false, Double.NaN, "timed_out");
+        recorder.failed(intended, "connection closed by the server");
+
+        Latencies latencies = recorder.finish();
+        assertThat(latencies.refused().getTotalCount()).isEqualTo(3);
+        assertThat(latencies.refused().getMaxValue()).isBetween(1_000L, 1_001L);
+        assertThat(latencies.errors().getTotalCount()).isEqualTo(4);
+        assertThat(latencies.errors().getMinValue()).isBetween(99_900L, 100_000L); // its bucket's lowest value
+        assertThat(recorder.refused()).isEqualTo(3);
+        assertThat(recorder.errors()).as("a refusal is a failure").isEqualTo(7);
+        assertThat(recorder.completed()).isEqualTo(7);
     }
 
     @Test
