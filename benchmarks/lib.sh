@@ -322,7 +322,8 @@ closed_loop_capacity() {
   fi
   phase_problems "$CLOSED_FOLDER"
   local goodput errors seconds
-  read -r goodput errors seconds < <(lg_read "$CLOSED_FOLDER" phases.0.goodput_per_s phases.0.errors phases.0.duration_s | paste -sd' ')
+  # Refusals only (503 overloaded): other errors are reported as problems by phase_problems above.
+  read -r goodput errors seconds < <(lg_read "$CLOSED_FOLDER" phases.0.goodput_per_s phases.0.refused phases.0.duration_s | paste -sd' ')
   # shellcheck disable=SC2034 # read by the caller
   read -r CAPACITY_PER_S REFUSED_PER_S CPU_MS ROOT_CPU_MS LEAF_CPU_MS < <(awk -v g="$goodput" -v e="$errors" -v s="$seconds" \
     -v t0="$t0" -v t1="$t1" -v r0="$root0" -v r1="$root1" -v a0="$all0" -v a1="$all1" -v hz="$(getconf CLK_TCK)" 'BEGIN {
