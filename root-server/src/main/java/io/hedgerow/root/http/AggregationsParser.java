@@ -55,9 +55,9 @@ final class AggregationsParser {
                     allow(body, at, "field", "size", "shard_size", "min_doc_count", "order", "missing");
                     int size = body.has("size") ? integer(body.get("size"), at + ".size") : Aggregation.Terms.DEFAULT_SIZE;
                     int minDocCount = body.has("min_doc_count") ? integer(body.get("min_doc_count"), at + ".min_doc_count") : 1;
-                    if (minDocCount < 1) {
-                        throw ApiException.badRequest(at + ".min_doc_count: " + minDocCount + " (expected: >= 1; 0, every"
-                                + " value of the index whether matched or not, is not supported)");
+                    if (minDocCount < 0) {
+                        throw ApiException.badRequest(at + ".min_doc_count: " + minDocCount + " (expected: >= 0; 0 adds"
+                                + " every value of the field that no matching document has, counted 0)");
                     }
                     yield new Aggregation.Terms(field(body, at), size,
                             body.has("shard_size") ? Math.max(size, integer(body.get("shard_size"), at + ".shard_size"))
