@@ -124,6 +124,22 @@ class SimulationMixTest {
         assertThat(hedged.extraRequests()).as("extra requests hedged").isLessThan(0.2);
     }
 
+    /** On shared cores the root spends root-cpu per message times the shape's mix-root-cost. */
+    @Test
+    void theRootsCpuPerMessageFollowsTheShapesRootCost() {
+        // Well under the two cores: 20 searches a second of 4 sub-requests, about 10 root messages each.
+        SimConfig config = structured().with("leaves", "4").with("queries", "1000").with("rate", "20")
+                .with("cores", "2").with("root-cpu", "1ms");
+        String flat = "plain=1,filtered=1,sorted=1,paged=1,faceted=1";
+
+        SimSummary calibrated = Simulation.run(config.with("mix-cost", flat), null);
+        SimSummary flatRoot = Simulation.run(config.with("mix-cost", flat).with("mix-root-cost", flat), null);
+
+        // The same searches and leaf work; the root's share of the cores 2.865 times as large.
+        assertThat(flatRoot.cpuBusyCores()).isLessThan(1);
+        assertThat(calibrated.cpuBusyCores()).isGreaterThan(flatRoot.cpuBusyCores() * 1.5);
+    }
+
     @Test
     void pickDrawsEachShapeByItsShare() {
         SplittableRandom random = new SplittableRandom(5);
