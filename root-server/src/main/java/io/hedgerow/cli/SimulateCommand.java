@@ -114,8 +114,8 @@ final class SimulateCommand implements Callable<Integer> {
             + " service time on every leaf, lognormal with median 1 and this p99 (default: 1, none).")
     private String queryCost;
     @Option(names = "--mix", paramLabel = "M", description = "The request mix: none (every search alike) or structured"
-            + " (the load generator's --request-mix structured: plain 20%, filtered 25%, sorted 20%, paged 15%, faceted"
-            + " 20%, each shape costing its --mix-cost at the leaves; the table adds a row per shape) (default: none).")
+            + " (the load generator's --request-mix structured: plain 20%%, filtered 25%%, sorted 20%%, paged 15%%, faceted"
+            + " 20%%, each shape costing its --mix-cost at the leaves; the table adds a row per shape) (default: none).")
     private String mix;
     @Option(names = "--mix-cost", paramLabel = "COSTS", description = "With --mix structured: each shape's multiple of"
             + " the drawn service time (default: " + "plain=1,filtered=2,sorted=2.5,paged=1.5,faceted=7.2"
