@@ -37,7 +37,9 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
      * partition's last count under {@code _count desc}; unknown, -1, under {@code _count asc}; 0
      * under a key order, where the root keeps only values every partition returned up to).
      *
-     * @param minDocCount at least 1 (Elasticsearch's 0, every value of the index, is not supported)
+     * @param minDocCount 1 or more; or 0 (Elasticsearch's), for every value of the field in the index,
+     *                    those no matching document has counted 0: in count order they come after the
+     *                    counted ones (before them under {@code _count asc}), ties by value
      * @param missing     a value counted for each matching document without one (a String for a
      *                    keyword field, a Long or Double for a number or date field); null for none
      */
@@ -54,9 +56,9 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Range
                 throw new IllegalArgumentException("terms on '" + field + "': shard_size " + shardSize + " (expected: size "
                         + size + ".." + MAX_BUCKETS + ")");
             }
-            if (minDocCount < 1) {
+            if (minDocCount < 0) {
                 throw new IllegalArgumentException("terms on '" + field + "': min_doc_count " + minDocCount
-                        + " (expected: >= 1; 0, every value of the index, is not supported)");
+                        + " (expected: >= 0)");
             }
             Objects.requireNonNull(order, "order");
             if (missing != null && !(missing instanceof String || missing instanceof Long || missing instanceof Double)) {

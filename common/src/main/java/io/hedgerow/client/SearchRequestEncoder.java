@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * A {@link SearchRequest} as the JSON body of {@code POST /search}, in the field names and shapes
- * the root's parser reads (its {@code SearchRequestParser.FIELDS} and {@code SearchBodyParts}).
+ * the root's parser reads (its {@code SearchRequestParser.FIELDS}, {@code SearchBodyParts} and
+ * {@code AggregationsParser}).
  * Settings that mean "the cluster's default" ({@code timeoutMillis}, {@code hedgeAfterMillis} and
  * {@code minCoverage} at 0, no hedge mode, no routing) and those at their "none" value (no filter,
  * sort, search_after, lang or aggs, from 0) are left out, so the root applies its own default, as it does
@@ -106,7 +107,7 @@ final class SearchRequestEncoder {
         return body;
     }
 
-    /** Elasticsearch's shapes, as {@code SearchBodyParts.aggs} reads them. */
+    /** Elasticsearch's shapes, as {@code AggregationsParser} (root-server) reads them. */
     static ObjectNode aggregation(Aggregation agg) {
         ObjectNode node = NODES.objectNode();
         switch (agg) {

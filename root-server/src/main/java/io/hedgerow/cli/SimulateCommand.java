@@ -113,6 +113,18 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--query-cost", paramLabel = "P99", description = "Each search costs a multiple of the drawn"
             + " service time on every leaf, lognormal with median 1 and this p99 (default: 1, none).")
     private String queryCost;
+    @Option(names = "--mix", paramLabel = "M", description = "The request mix: none (every search alike) or structured"
+            + " (the load generator's --request-mix structured: plain 20%%, filtered 25%%, sorted 20%%, paged 15%%, faceted"
+            + " 20%%, each shape costing its --mix-cost at the leaves; the table adds a row per shape) (default: none).")
+    private String mix;
+    @Option(names = "--mix-cost", paramLabel = "COSTS", description = "With --mix structured: each shape's multiple of"
+            + " the drawn service time (default: " + "plain=1,filtered=2,sorted=2.5,paged=1.5,faceted=7.2"
+            + ", a mean of 2.86, the CPU per answer of the measured structured mix over the plain one).")
+    private String mixCost;
+    @Option(names = "--mix-root-cost", paramLabel = "COSTS", description = "With --mix structured, --cores and --root-cpu:"
+            + " each shape's multiple of the root's CPU per message (default: as --mix-cost's, the measured root CPU was"
+            + " 2.88 times the plain one).")
+    private String mixRootCost;
     @Option(names = "--pause-every", paramLabel = "D", description = "Each leaf pauses this often, at its own phase"
             + " (default: 0, never).")
     private String pauseEvery;
@@ -268,7 +280,7 @@ final class SimulateCommand implements Callable<Integer> {
                 {"workers", workers}, {"contention", contention}, {"network", network}, {"peer", peer},
                 {"cores", cores}, {"cpu-sched", cpuSched}, {"root-cpu", rootCpu}, {"leaf-cpu", leafCpu}, {"client-cpu", clientCpu},
                 {"hits", hits}, {"fetch-service", fetchService},
-                {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"pause-every", pauseEvery},
+                {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"mix", mix}, {"mix-cost", mixCost}, {"mix-root-cost", mixRootCost}, {"pause-every", pauseEvery},
                 {"pause", pause}, {"pause-leaves", pauseLeaves}, {"pause-phase", pausePhase},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},
                 {"degraded-from", degradedFrom}, {"degraded-until", degradedUntil}, {"adapt", adapt}, {"crash-leaves", crashLeaves},

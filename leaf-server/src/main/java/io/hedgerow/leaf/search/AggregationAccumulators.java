@@ -15,9 +15,13 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SortedNumericDocValues;
 import org.apache.lucene.index.SortedSetDocValues;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.NumericUtils;
 
@@ -131,6 +135,23 @@ final class AggregationAccumulators {
             };
         }
 
+        /**
+         * Every value of the field in {@code reader}'s doc-values dictionaries, counted 0 until a
+         * matching document counts it ({@code min_doc_count} 0). A dictionary keeps a deleted
+         * document's values until its segment merges, as Elasticsearch's does.
+         */
+        void addEveryValue(IndexReader reader) throws IOException {
+            for (LeafReaderContext leaf : reader.leaves()) {
+                SortedSetDocValues values = DocValues.getSortedSet(leaf.reader(), agg.getField());
+                for (long ord = 0, n = values.getValueCount(); ord < n; ord++) {
+                    BytesRef term = values.lookupOrd(ord);
+                    if (!counts.containsKey(term)) {
+                        counts.put(BytesRef.deepCopyOf(term), new long[1]);
+                    }
+                }
+            }
+        }
+
         @Override
         AggregationResult.Builder result() {
             return firstInOrder(counts, Comparator.naturalOrder(), agg.getTerms().getOrder(), shardSize,
@@ -210,6 +231,25 @@ final class AggregationAccumulators {
         @Override
         Long missingKey() {
             return missing;
+        }
+
+        /**
+         * Every value of the field among {@code reader}'s live documents, counted 0 until a matching
+         * document counts it ({@code min_doc_count} 0): a pass over the field's doc values, as
+         * Elasticsearch's numeric terms make.
+         */
+        void addEveryValue(IndexReader reader) throws IOException {
+            for (LeafReaderContext leaf : reader.leaves()) {
+                SortedNumericDocValues values = numbers(leaf.reader());
+                Bits live = leaf.reader().getLiveDocs();
+                for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
+                    if (live == null || live.get(doc)) {
+                        for (int i = values.docValueCount(); i > 0; i--) {
+                            counts.computeIfAbsent(key(values.nextValue()), k -> new long[1]);
+                        }
+                    }
+                }
+            }
         }
 
         @Override

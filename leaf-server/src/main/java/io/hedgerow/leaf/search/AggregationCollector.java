@@ -93,7 +93,11 @@ final class AggregationCollector implements Collector {
                     case MISSING_NOT_SET -> null;
                 };
                 if (type == FieldSpec.Type.KEYWORD) {
-                    return new KeywordTerms(agg, shardSize, missing == null ? null : new BytesRef(missing));
+                    KeywordTerms terms = new KeywordTerms(agg, shardSize, missing == null ? null : new BytesRef(missing));
+                    if (agg.getTerms().getZeroCounts()) {
+                        terms.addEveryValue(reader);
+                    }
+                    return terms;
                 }
                 Long missingKey = null;
                 if (missing != null) {
@@ -103,7 +107,11 @@ final class AggregationCollector implements Collector {
                         throw new BadQueryException(where + ": missing: " + e.getMessage(), e);
                     }
                 }
-                return new NumericTerms(agg, shardSize, type == FieldSpec.Type.DOUBLE, missingKey);
+                NumericTerms terms = new NumericTerms(agg, shardSize, type == FieldSpec.Type.DOUBLE, missingKey);
+                if (agg.getTerms().getZeroCounts()) {
+                    terms.addEveryValue(reader);
+                }
+                return terms;
             }
             case RANGE -> {
                 requireNumber(where, type, number);

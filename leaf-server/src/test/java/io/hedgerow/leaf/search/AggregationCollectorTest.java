@@ -170,6 +170,30 @@ class AggregationCollectorTest {
         assertThat(all.getAggs(1).getName()).isEqualTo("top");
     }
 
+    /** min_doc_count 0: the partition's other values of the field follow the matched ones, counted 0. */
+    @Test
+    void zeroCountsListThePartitionsOtherValuesAfterTheMatchedOnes() throws Exception {
+        TermsAggregation.Builder zeros = TermsAggregation.newBuilder().setZeroCounts(true);
+        SearchResponse answer = search("pepper",
+                agg("tags", "tag").setTerms(zeros.clone().setShardSize(10)).build(),
+                agg("n", "n").setTerms(zeros.clone().setShardSize(3)).build(),
+                agg("tags_asc", "tag").setTerms(zeros.clone().setShardSize(10)
+                        .setOrder(io.hedgerow.common.wire.proto.TermsOrder.COUNT_ASC)).build(),
+                agg("n_desc", "n").setTerms(zeros.clone().setShardSize(2)
+                        .setOrder(io.hedgerow.common.wire.proto.TermsOrder.KEY_DESC)).build(),
+                terms("matched_only", "tag", 10));
+
+        // pepper: d2 only (veg, n 10); the other values are in other segments than d2's.
+        assertThat(buckets(answer.getAggs(0))).containsExactly("veg=1", "baked=0", "fruit=0");
+        assertThat(answer.getAggs(0).getMoreValues()).isFalse();
+        assertThat(buckets(answer.getAggs(1))).containsExactly("10=1", "-5=0", "1=0");
+        assertThat(answer.getAggs(1).getMoreValues()).isTrue();
+        assertThat(answer.getAggs(1).getSumOtherDocCount()).isZero();
+        assertThat(buckets(answer.getAggs(2))).containsExactly("baked=0", "fruit=0", "veg=1");
+        assertThat(buckets(answer.getAggs(3))).containsExactly("21=0", "20=0");
+        assertThat(buckets(answer.getAggs(4))).containsExactly("veg=1");
+    }
+
     @Test
     void aggregatesOnlyTheDocumentsTheQueryAndFilterMatch() throws Exception {
         SearchRequest request = SearchRequest.newBuilder().setQuery("red").setK(1)

@@ -196,7 +196,7 @@ final class SearchRequestParser {
         }
         JsonNode aggs = body.aggs() != null ? body.aggs() : body.aggregations();
         if (aggs != null && !aggs.isNull()) {
-            builder.aggs(SearchBodyParts.aggs(aggs, body.aggs() != null ? "aggs" : "aggregations"));
+            builder.aggs(AggregationsParser.parse(aggs, body.aggs() != null ? "aggs" : "aggregations"));
         }
         if (body.searchAfter() != null && !body.searchAfter().isNull()) {
             builder.searchAfter(SearchBodyParts.searchAfter(body.searchAfter()));

@@ -56,7 +56,8 @@ public final class WireShape {
         switch (agg) {
             case Aggregation.Terms terms -> {
                 TermsAggregation.Builder wireTerms = TermsAggregation.newBuilder().setShardSize(terms.shardSize())
-                        .setOrder(io.hedgerow.common.wire.proto.TermsOrder.valueOf(terms.order().name()));
+                        .setOrder(io.hedgerow.common.wire.proto.TermsOrder.valueOf(terms.order().name()))
+                        .setZeroCounts(terms.minDocCount() == 0);
                 switch (terms.missing()) {
                     case null -> { }
                     case String text -> wireTerms.setMissingText(text);

@@ -48,6 +48,8 @@ public final class SimConfig {
     final long slowNanos;
     /** The p99 of each search's cost multiplier (lognormal, median 1), shared by all its sub-requests; 1 for none. */
     final double queryCostP99;
+    /** The request mix: each search's shape and what it costs at the leaves and the root ({@code mix}). */
+    final SimMix mix;
     final long pauseEveryNanos;
     final long pauseNanos;
     /** How many leaves pause, the first ones: all of them unless {@code pause-leaves} says fewer. */
@@ -108,6 +110,9 @@ public final class SimConfig {
         d.put("slow-fraction", "0");
         d.put("slow", "1s");
         d.put("query-cost", "1");
+        d.put("mix", "none");
+        d.put("mix-cost", SimMix.DEFAULT_COST);
+        d.put("mix-root-cost", SimMix.DEFAULT_COST);
         d.put("pause-every", "0");
         d.put("pause", "0");
         d.put("pause-leaves", "all");
@@ -175,6 +180,7 @@ public final class SimConfig {
             throw new IllegalArgumentException("query-cost: " + get("query-cost") + " (expected: >= 1, the p99 of a"
                     + " search's cost multiplier; 1 for none)");
         }
+        this.mix = SimMix.parse(get("mix"), get("mix-cost"), get("mix-root-cost"));
         this.pauseEveryNanos = SimDurations.parseNanos(get("pause-every"));
         this.pauseNanos = SimDurations.parseNanos(get("pause"));
         if (pauseNanos > 0 && pauseEveryNanos <= pauseNanos) {
@@ -286,13 +292,14 @@ public final class SimConfig {
 
     /**
      * Searches a second: the rate given, or the one that keeps the leaves' workers busy {@code load}
-     * of the time with primaries alone (each search asks each partition once).
+     * of the time with primaries alone (each search asks each partition once), a structured mix's
+     * mean cost included (its shapes' multiples; the query cost's spread is not).
      */
     public double searchesPerSecond() {
         if (rate > 0) {
             return rate;
         }
-        double busyPerSearchNanos = (double) partitions * service.meanNanos();
+        double busyPerSearchNanos = (double) partitions * service.meanNanos() * mix.meanLeafCost();
         return load * leaves * workers * 1e9 / busyPerSearchNanos;
     }
 

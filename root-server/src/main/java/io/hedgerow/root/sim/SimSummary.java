@@ -1,6 +1,7 @@
 package io.hedgerow.root.sim;
 
 import io.hedgerow.root.placement.PlacementReport;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -30,6 +31,8 @@ import org.HdrHistogram.Histogram;
  *                       and retries included; 0 without hits
  * @param hotCopies      extra copies the placement started for hot partitions (selective replication)
  * @param rebalanceMoves copies the placement's rebalancer moved
+ * @param shapes         under a structured {@code mix}: each shape's measured searches and latency,
+ *                       by its name ({@code plain}, {@code faceted}...), in the shapes' order; empty without
  */
 public record SimSummary(
         Map<String, String> options,
@@ -63,12 +66,43 @@ public record SimSummary(
         double cpuBusyCores,
         double fetchesPerSearch,
         long hotCopies,
-        long rebalanceMoves) {
+        long rebalanceMoves,
+        Map<String, ShapeLatency> shapes) {
+
+    /**
+     * The searches of one shape of a structured mix, measured as the whole run's are.
+     *
+     * @param searches how many were measured
+     * @param share    their share of the measured searches
+     */
+    public record ShapeLatency(long searches, double share, double p50Ms, double p99Ms, double p999Ms, double meanMs) {
+        Map<String, Object> toJson() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("searches", searches);
+            json.put("share", round(share));
+            json.put("p50_ms", round(p50Ms));
+            json.put("p99_ms", round(p99Ms));
+            json.put("p999_ms", round(p999Ms));
+            json.put("mean_ms", round(meanMs));
+            return json;
+        }
+    }
+
+    public SimSummary {
+        shapes = Collections.unmodifiableMap(new LinkedHashMap<>(shapes));
+    }
 
     static SimSummary of(SimConfig config, double rate, Histogram latencies, Histogram subRequests,
             Histogram finish95, long measured, long slow, long tainted,
             long failed, long sent, long refused, SimCounters counters, long events, long endNanos, long wallNanos,
-            PlacementReport placement) {
+            PlacementReport placement, Histogram[] shapeLatencies) {
+        Map<String, ShapeLatency> shapes = new LinkedHashMap<>();
+        for (int i = 0; i < shapeLatencies.length; i++) {
+            Histogram shape = shapeLatencies[i];
+            shapes.put(SimMix.Shape.values()[i].label(), new ShapeLatency(shape.getTotalCount(),
+                    share(shape.getTotalCount(), measured), ms(shape, 50), ms(shape, 99), ms(shape, 99.9),
+                    shape.getTotalCount() == 0 ? 0 : shape.getMean() / 1e3));
+        }
         long fullReplicationNanos = placement.lastFullReplicationNanos();
         double needed = (double) measured * config.partitions;
         double utilization = endNanos <= 0 ? 0 : counters.workNanos / ((double) endNanos * config.leaves * config.workers);
@@ -81,7 +115,7 @@ public record SimSummary(
                 fullReplicationNanos < 0 ? Double.NaN : fullReplicationNanos / 1e9,
                 endNanos <= 0 ? Double.NaN : counters.cpuCoreNanos / endNanos,
                 measured == 0 ? 0 : (double) counters.fetchesSent / measured, placement.hotCopies(),
-                placement.rebalanceMoves());
+                placement.rebalanceMoves(), shapes);
     }
 
     private static double ms(Histogram histogram, double percentile) {
@@ -132,6 +166,11 @@ public record SimSummary(
         json.put("fetches_per_search", round(fetchesPerSearch));
         json.put("hot_copies", hotCopies);
         json.put("rebalance_moves", rebalanceMoves);
+        if (!shapes.isEmpty()) { // only under a structured mix: other runs' summaries read as before
+            Map<String, Object> byShape = new LinkedHashMap<>();
+            shapes.forEach((name, shape) -> byShape.put(name, shape.toJson()));
+            json.put("shapes", byShape);
+        }
         json.put("simulated_s", round(simulatedSeconds));
         json.put("wall_s", round(wallNanos / 1e9));
         json.put("events_per_s", Math.round(eventsPerSecond()));

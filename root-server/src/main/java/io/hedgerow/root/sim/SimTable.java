@@ -33,23 +33,65 @@ public final class SimTable {
             row.add(String.format(Locale.ROOT, "%,.0f", run.eventsPerSecond()));
             rows.add(row);
         }
-        int[] widths = new int[header.size()];
+        StringBuilder text = aligned(rows, widths(rows), swept.size());
+        List<List<String>> shapeRows = shapeRows(swept, runs);
+        if (shapeRows.size() > 1) {
+            text.append('\n').append(aligned(shapeRows, widths(shapeRows), swept.size() + 1));
+        }
+        return text.toString();
+    }
+
+    /**
+     * Under a structured mix: a row per shape of each run, with its share of the searches and its
+     * latency (the header alone when no run has shapes).
+     */
+    private static List<List<String>> shapeRows(List<String> swept, List<SimSummary> runs) {
+        List<String> header = new ArrayList<>(swept);
+        header.addAll(List.of("shape", "searches", "share", "p50 ms", "p99 ms", "p99.9 ms", "mean ms"));
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(header);
+        for (SimSummary run : runs) {
+            run.shapes().forEach((name, shape) -> {
+                List<String> row = new ArrayList<>();
+                for (String option : swept) {
+                    row.add(run.options().get(option));
+                }
+                row.add(name);
+                row.add(String.format(Locale.ROOT, "%,d", shape.searches()));
+                row.add(percent(shape.share()));
+                row.add(SimSummary.format(shape.p50Ms()));
+                row.add(SimSummary.format(shape.p99Ms()));
+                row.add(SimSummary.format(shape.p999Ms()));
+                row.add(SimSummary.format(shape.meanMs()));
+                rows.add(row);
+            });
+        }
+        return rows;
+    }
+
+    private static int[] widths(List<List<String>> rows) {
+        int[] widths = new int[rows.getFirst().size()];
         for (List<String> row : rows) {
             for (int i = 0; i < row.size(); i++) {
                 widths[i] = Math.max(widths[i], row.get(i).length());
             }
         }
+        return widths;
+    }
+
+    /** The rows in columns, the first {@code leftColumns} aligned left (names), the others right (numbers). */
+    private static StringBuilder aligned(List<List<String>> rows, int[] widths, int leftColumns) {
         StringBuilder text = new StringBuilder();
         for (List<String> row : rows) {
             for (int i = 0; i < row.size(); i++) {
                 String cell = row.get(i);
                 text.append(i == 0 ? "" : "  ");
-                text.append(i < swept.size() ? String.format("%-" + widths[i] + "s", cell)
+                text.append(i < leftColumns ? String.format("%-" + widths[i] + "s", cell)
                         : String.format("%" + widths[i] + "s", cell));
             }
             text.append('\n');
         }
-        return text.toString();
+        return text;
     }
 
     private static String percent(double fraction) {

@@ -49,6 +49,10 @@ public final class Simulation implements DetachedRoot.Wire {
     private final SharedCpu cpu;
     /** Which partitions hold a search's hits ({@code hits}); split after the cost's generator. */
     private final SplittableRandom hitsRandom;
+    /** Each search's shape under a structured {@code mix}; split last, and drawn from only then. */
+    private final SplittableRandom shapeRandom;
+    /** Under a structured mix: each shape's measured latencies, by {@link SimMix.Shape} ordinal; else empty. */
+    private final Histogram[] shapeLatencies;
     private final DetachedRoot root;
     private final ClusterState cluster;
     private final SimPlacement placement;
@@ -67,6 +71,7 @@ public final class Simulation implements DetachedRoot.Wire {
     private int startingIndex;
     private long startingNanos;
     private double startingCost = 1;
+    private SimMix.Shape startingShape;
     private int ended;
     private long measured;
     private long measuredSlow;
@@ -89,6 +94,8 @@ public final class Simulation implements DetachedRoot.Wire {
         DetachedRoot.Search search;
         /** What every sub-request of this search costs, times its drawn service time. */
         double cost = 1;
+        /** Its shape under a structured mix; null without one. */
+        SimMix.Shape shape;
         long timerAtNanos = -1;
         boolean done;
         int answers;
@@ -122,6 +129,11 @@ public final class Simulation implements DetachedRoot.Wire {
         }
         this.costRandom = seed.split();
         this.hitsRandom = seed.split();
+        this.shapeRandom = seed.split();
+        this.shapeLatencies = new Histogram[config.mix.shapes() ? SimMix.Shape.values().length : 0];
+        for (int shape = 0; shape < shapeLatencies.length; shape++) {
+            shapeLatencies[shape] = new Histogram(HIGHEST_MICROS, 3);
+        }
         this.cluster = cluster;
         this.placement = new SimPlacement(cluster, config.placement, clock, config.openNanos,
                 () -> ended < config.queries);
@@ -164,7 +176,7 @@ public final class Simulation implements DetachedRoot.Wire {
         counters.cpuCoreNanos = cpu == null ? Double.NaN : cpu.busyCoreNanos();
         return SimSummary.of(config, perSecond, latencies, subRequestLatencies, finish95Latencies, measured, measuredSlow, measuredTainted, measuredFailed,
                 measuredSent, refused, counters, clock.executed(), lastSearchEndNanos, wallNanos,
-                placement.report());
+                placement.report(), shapeLatencies);
     }
 
     private void arrive(double perSecond) {
@@ -174,14 +186,16 @@ public final class Simulation implements DetachedRoot.Wire {
         started++;
         int index = started - 1;
         long arrivedNanos = clock.nanoTime();
-        double cost = costSigma == 0 ? 1 : Math.exp(costSigma * costRandom.nextGaussian());
+        SimMix.Shape shape = config.mix.shapes() ? SimMix.pick(shapeRandom) : null;
+        double cost = (costSigma == 0 ? 1 : Math.exp(costSigma * costRandom.nextGaussian())) * config.mix.leafCost(shape);
         if (cpu != null && config.clientCpuNanos > 0) {
             cpu.run(config.clientCpuNanos, () -> { }); // the generator's own work, beside the search's path
         }
-        onRoot(() -> {
+        onRoot(shape, () -> {
             startingIndex = index;
             startingNanos = arrivedNanos;
             startingCost = cost; // taken by state() as the run starts
+            startingShape = shape;
             DetachedRoot.Search search = root.start(request, config.timeoutNanos, searchRandom, clock.nanoTime());
             if (search == null) {
                 ended++; // refused or served without a run: told through failed or finished with no search
@@ -198,6 +212,7 @@ public final class Simulation implements DetachedRoot.Wire {
             SimSearch state = new SimSearch(startingIndex, startingNanos); // made as it starts
             state.search = search;
             state.cost = startingCost;
+            state.shape = startingShape;
             if (config.hits > 0) {
                 state.hitPartitions = SimAnswers.drawHitPartitions(config.hits, config.partitions,
                         Math.min(config.partitions, request.k()), hitsRandom);
@@ -221,7 +236,7 @@ public final class Simulation implements DetachedRoot.Wire {
             }
         }
         SimLeaf leaf = leaves[copy.leaf()];
-        onRoot(() -> {
+        onRoot(state(copy.search()).shape, () -> {
             SimTask task = new SimTask(copy, clock.nanoTime() + config.networkNanos);
             clock.at(task.arrivedNanos, () -> leaf.arrive(task));
         });
@@ -230,15 +245,18 @@ public final class Simulation implements DetachedRoot.Wire {
     @Override
     public void cancel(DetachedRoot.Search search, int leaf, long requestId) {
         // Through the root's CPU as a send is, so that it cannot overtake the copy it cancels.
-        onRoot(() -> clock.after(config.networkNanos, () -> leaves[leaf].cancel(requestId)));
+        onRoot(state(search).shape, () -> clock.after(config.networkNanos, () -> leaves[leaf].cancel(requestId)));
     }
 
-    /** Runs {@code then} after the root's CPU for one message ({@code root-cpu}), at once without it. */
-    private void onRoot(Runnable then) {
+    /**
+     * Runs {@code then} after the root's CPU for one message of a search of {@code shape} ({@code
+     * root-cpu}, times the shape's {@code mix-root-cost}; null: a plain search), at once without it.
+     */
+    private void onRoot(SimMix.Shape shape, Runnable then) {
         if (cpu == null || config.rootCpuNanos == 0) {
             then.run();
         } else {
-            cpu.run(config.rootCpuNanos, then);
+            cpu.run((long) (config.rootCpuNanos * config.mix.rootCost(shape)), then);
         }
     }
 
@@ -272,7 +290,7 @@ public final class Simulation implements DetachedRoot.Wire {
             return;
         }
         SimSearch state = finish(search);
-        onRoot(() -> { // the answer written: only then has the search ended
+        onRoot(state.shape, () -> { // the answer written: only then has the search ended
             end(state);
             if (isMeasured(state) && result.tainted()) {
                 measuredTainted++;
@@ -287,7 +305,7 @@ public final class Simulation implements DetachedRoot.Wire {
             return;
         }
         SimSearch state = finish(search);
-        onRoot(() -> {
+        onRoot(state.shape, () -> {
             end(state);
             if (isMeasured(state)) {
                 measuredFailed++;
@@ -311,6 +329,9 @@ public final class Simulation implements DetachedRoot.Wire {
         if (isMeasured(state)) {
             long tookNanos = now - state.startNanos;
             latencies.recordValue(micros(tookNanos));
+            if (state.shape != null) {
+                shapeLatencies[state.shape.ordinal()].recordValue(micros(tookNanos));
+            }
             measured++;
             if (tookNanos > config.slowThresholdNanos) {
                 measuredSlow++;
@@ -321,15 +342,16 @@ public final class Simulation implements DetachedRoot.Wire {
     /** A leaf's answer to {@code task}, on its way back to the root ({@code stallNanos} late). */
     void answer(SimTask task, Status status, long queueNanos, long serviceNanos, long stallNanos) {
         DetachedRoot.Copy copy = task.copy;
+        SimSearch state = state(copy.search());
         if (copy.fetch() != null) {
             FetchResponse response = SimAnswers.fetch(copy.fetch(), status, queueNanos, serviceNanos);
             clock.after(config.networkNanos + stallNanos,
-                    () -> onRoot(() -> copy.search().fetched(copy, response, clock.nanoTime())));
+                    () -> onRoot(state.shape, () -> copy.search().fetched(copy, response, clock.nanoTime())));
             return;
         }
-        SearchResponse answer = SimAnswers.search(copy, status, queueNanos, serviceNanos,
-                state(copy.search()).hitPartitions);
-        clock.after(config.networkNanos + stallNanos, () -> onRoot(() -> deliver(copy, answer)));
+        SearchResponse answer = SimAnswers.search(copy, status, queueNanos, serviceNanos, state.hitPartitions);
+        // A faceted answer carries its buckets too: merging it costs the root its shape's multiple.
+        clock.after(config.networkNanos + stallNanos, () -> onRoot(state.shape, () -> deliver(copy, answer)));
     }
 
     private void deliver(DetachedRoot.Copy copy, SearchResponse response) {
@@ -375,9 +397,9 @@ public final class Simulation implements DetachedRoot.Wire {
         }
     }
 
-    /** The cost multiplier of the search {@code copy} belongs to ({@code --query-cost}). */
+    /** The cost multiplier of the search {@code copy} belongs to ({@code --query-cost}, its shape's {@code mix-cost}). */
     double costOf(DetachedRoot.Copy copy) {
-        return costSigma == 0 ? 1 : state(copy.search()).cost;
+        return costSigma == 0 && !config.mix.shapes() ? 1 : state(copy.search()).cost;
     }
 
     SimCounters counters() {

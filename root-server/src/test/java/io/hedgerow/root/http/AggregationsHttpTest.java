@@ -317,6 +317,53 @@ class AggregationsHttpTest {
         assertThat(aggs.get("price_stats").get("count").asLong()).isEqualTo(DOCS);
     }
 
+    /**
+     * Elasticsearch's {@code min_doc_count: 0}: every value of the field in the index is a bucket,
+     * those no matching document has with 0, after the counted ones (by count, ties by value), before
+     * them under {@code _count asc}; keyword and long fields alike, over four partitions.
+     */
+    @Test
+    void minDocCountZeroListsTheFieldsOtherValuesWithZeroCounts() throws Exception {
+        JsonNode onlyDe = post(cluster, """
+                {"query": "debate", "size": 0, "filter": {"term": {"lang": "de"}},
+                 "aggs": {"langs": {"terms": {"field": "lang", "min_doc_count": 0}},
+                          "rare_first": {"terms": {"field": "lang", "min_doc_count": 0, "order": {"_count": "asc"}}},
+                          "counted_only": {"terms": {"field": "lang"}}}}""", 200).get("aggregations");
+        long de = documents.stream().filter(d -> d.value("lang").equals("de")).count();
+        assertThat(bucketCounts(onlyDe.get("langs"))).containsExactly(Map.entry("de", de), Map.entry("en", 0L),
+                Map.entry("fr", 0L), Map.entry("nl", 0L));
+        assertThat(bucketCounts(onlyDe.get("rare_first"))).containsExactly(Map.entry("en", 0L), Map.entry("fr", 0L),
+                Map.entry("nl", 0L), Map.entry("de", de));
+        assertThat(bucketCounts(onlyDe.get("counted_only"))).containsExactly(Map.entry("de", de));
+        assertThat(onlyDe.get("langs").get("doc_count_error_upper_bound").asLong()).isZero();
+        assertThat(onlyDe.get("langs").get("sum_other_doc_count").asLong()).isZero();
+
+        JsonNode lowN = post(cluster, """
+                {"query": "debate", "size": 0, "filter": {"range": {"n": {"lt": 3}}},
+                 "aggs": {"n": {"terms": {"field": "n", "min_doc_count": 0, "size": 20}},
+                          "n_top4": {"terms": {"field": "n", "min_doc_count": 0, "size": 4}}}}""", 200).get("aggregations");
+        Map<String, Long> expected = new LinkedHashMap<>();
+        for (int n = 0; n < 10; n++) {
+            expected.put(Integer.toString(n), n < 3 ? DOCS / 10 : 0L);
+        }
+        assertThat(bucketCounts(lowN.get("n"))).containsExactlyEntriesOf(expected);
+        assertThat(bucketCounts(lowN.get("n_top4"))).containsExactly(Map.entry("0", (long) DOCS / 10),
+                Map.entry("1", (long) DOCS / 10), Map.entry("2", (long) DOCS / 10), Map.entry("3", 0L));
+
+        // The remote client sends min_doc_count 0 and reads the zero buckets back.
+        SearchRequest request = SearchRequest.builder("debate").k(0).cache(false)
+                .filter(io.hedgerow.api.Filter.term("lang", "de"))
+                .aggs(Map.of("langs", new Aggregation.Terms("lang", 10, 20, 0, Aggregation.TermsOrder.COUNT_DESC, null)))
+                .build();
+        try (HttpHedgerowClient client = HttpHedgerowClient.builder(URI.create("http://127.0.0.1:" + cluster.httpPort()))
+                .build()) {
+            SearchResult remote = client.search(request).get();
+
+            assertThat(remote.aggregations()).isEqualTo(cluster.client().search(request).get().aggregations());
+            assertThat(((AggregationResult.Terms) remote.aggregations().get("langs")).buckets()).hasSize(4);
+        }
+    }
+
     @Test
     void answersWithOptionsMatchTheServedOpenApiDocument() throws Exception {
         JsonNode document = get(cluster, "/openapi.json");
@@ -329,9 +376,9 @@ class AggregationsHttpTest {
 
     @Test
     void refusesBadOptionsWithA400ThatNamesTheOption() throws Exception {
-        JsonNode zeroMin = post(cluster, "{\"query\": \"debate\", \"aggs\": {\"t\": {\"terms\": {\"field\": \"lang\","
-                + " \"min_doc_count\": 0}}}}", 400);
-        assertThat(zeroMin.get("detail").asText()).contains("aggs.t.terms.min_doc_count: 0 (expected: >= 1");
+        JsonNode negativeMin = post(cluster, "{\"query\": \"debate\", \"aggs\": {\"t\": {\"terms\": {\"field\": \"lang\","
+                + " \"min_doc_count\": -1}}}}", 400);
+        assertThat(negativeMin.get("detail").asText()).contains("aggs.t.terms.min_doc_count: -1 (expected: >= 0");
         JsonNode badMissing = post(cluster, "{\"query\": \"debate\", \"aggs\": {\"t\": {\"terms\": {\"field\": \"n\","
                 + " \"missing\": \"none\"}}}}", 400);
         assertThat(badMissing.get("detail").asText()).contains("aggs.t").contains("missing").contains("'none'");

@@ -226,8 +226,8 @@ class SearchRequestParserTest {
     @Test
     void refusesBadAggregationOptionsNamingTheOptionAndWhatWasExpected() {
         String terms = "{\"query\": \"x\", \"aggs\": {\"a\": {\"terms\": {\"field\": \"f\", ";
-        assertThatThrownBy(() -> post(terms + "\"min_doc_count\": 0}}}}")).isInstanceOf(ApiException.class)
-                .hasMessageContaining("aggs.a.terms.min_doc_count: 0 (expected: >= 1");
+        assertThatThrownBy(() -> post(terms + "\"min_doc_count\": -1}}}}")).isInstanceOf(ApiException.class)
+                .hasMessageContaining("aggs.a.terms.min_doc_count: -1 (expected: >= 0");
         assertThatThrownBy(() -> post(terms + "\"order\": {\"_count\": \"up\"}}}}}"))
                 .hasMessageContaining("aggs.a.terms.order: order: 'up' (expected: asc or desc)");
         assertThatThrownBy(() -> post(terms + "\"order\": {\"avg_price\": \"asc\"}}}}}"))

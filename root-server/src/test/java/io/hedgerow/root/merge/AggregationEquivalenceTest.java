@@ -73,6 +73,8 @@ class AggregationEquivalenceTest {
     Path dir;
     /** Terms by key whose answer was shorter than the truth's because a partition's cut came first. */
     private int keyOrderCut;
+    /** Buckets of min_doc_count 0 counted 0: values of the index no matching document has. */
+    private int zeroBuckets;
 
     private static List<SourceDocument> documents(Random random) {
         List<SourceDocument> docs = new ArrayList<>();
@@ -117,12 +119,14 @@ class AggregationEquivalenceTest {
     void mergedAggregationsOverEightPartitionsMatchOneIndex() throws Exception {
         System.out.println("AggregationEquivalenceTest seed: " + SEED);
         Random random = new Random(SEED);
+        Random zeros = new Random(SEED + 1);
         List<SourceDocument> docs = documents(random);
         Map<String, SourceDocument> byId = new HashMap<>();
         docs.forEach(doc -> byId.put(doc.id(), doc));
         int exactTerms = 0;
         int boundedTerms = 0;
         keyOrderCut = 0;
+        zeroBuckets = 0;
         int nonEmpty = 0;
         try (EquivalenceIndex index = EquivalenceIndex.build(dir, docs, PARTITIONS)) {
             DirectoryReader reader = index.reader;
@@ -132,7 +136,7 @@ class AggregationEquivalenceTest {
                 Filter filter = random.nextInt(3) == 0 ? randomFilter(random) : null;
                 Map<String, Aggregation> aggs = new LinkedHashMap<>();
                 for (int a = 1 + random.nextInt(3); a > 0; a--) {
-                    aggs.put("a" + a, randomAggregation(random));
+                    aggs.put("a" + a, randomAggregation(random, zeros));
                 }
                 io.hedgerow.api.SearchRequest api = io.hedgerow.api.SearchRequest.builder(text).k(0).filter(filter)
                         .aggs(aggs).build();
@@ -159,7 +163,7 @@ class AggregationEquivalenceTest {
                     AggregationResult result = merged.get(agg.getKey());
                     switch (agg.getValue()) {
                         case Aggregation.Terms terms -> {
-                            if (checkTerms(terms, (AggregationResult.Terms) result, matching, at)) {
+                            if (checkTerms(terms, (AggregationResult.Terms) result, matching, docs, at)) {
                                 exactTerms++;
                             } else {
                                 boundedTerms++;
@@ -187,14 +191,19 @@ class AggregationEquivalenceTest {
             }
         }
         System.out.println("terms compared exactly: " + exactTerms + ", against the error bound: " + boundedTerms
-                + ", by key cut short: " + keyOrderCut);
+                + ", by key cut short: " + keyOrderCut + ", zero-count buckets of min_doc_count 0: " + zeroBuckets);
         assertThat(nonEmpty).as("requests that matched something").isGreaterThan(REQUESTS / 2);
         assertThat(exactTerms).as("terms aggregations compared exactly").isGreaterThan(50);
         assertThat(boundedTerms).as("terms aggregations cut by their shard size").isGreaterThan(20);
         assertThat(keyOrderCut).as("terms by key whose answer stopped at a partition's cut").isPositive();
+        assertThat(zeroBuckets).as("buckets of values no matching document has, under min_doc_count 0").isGreaterThan(20);
     }
 
-    private static Aggregation randomAggregation(Random random) {
+    /**
+     * A random aggregation; {@code zeros} alone decides min_doc_count 0 for terms, so that the
+     * requests {@code random} draws are those the seed drew before min_doc_count 0 was drawn.
+     */
+    private static Aggregation randomAggregation(Random random, Random zeros) {
         String numeric = new String[] {"price", "qty", "day"}[random.nextInt(3)];
         return switch (random.nextInt(5)) {
             case 0 -> {
@@ -208,6 +217,9 @@ class AggregationEquivalenceTest {
                 Aggregation.TermsOrder order = random.nextInt(3) == 0 ? Aggregation.TermsOrder.COUNT_DESC
                         : Aggregation.TermsOrder.values()[random.nextInt(4)];
                 int minDocCount = random.nextInt(3) == 0 ? 1 + random.nextInt(4) : 1;
+                if (minDocCount == 1 && zeros.nextInt(3) == 0) {
+                    minDocCount = 0; // every value of the index, those no match has counted 0
+                }
                 Object missing = random.nextInt(3) != 0 ? null : switch (field) {
                     case "cat" -> random.nextBoolean() ? "alpha" : "(none)"; // merged with a real value, or its own
                     case "price" -> random.nextBoolean() ? 5.0 : -99.5;
@@ -323,7 +335,7 @@ class AggregationEquivalenceTest {
 
     /** True when compared exactly; false when against the error bound only. */
     private boolean checkTerms(Aggregation.Terms terms, AggregationResult.Terms result, List<SourceDocument> matching,
-            String at) {
+            List<SourceDocument> all, String at) {
         Map<Object, Long> counts = new HashMap<>();
         long pairs = 0;
         for (SourceDocument doc : matching) {
@@ -336,6 +348,15 @@ class AggregationEquivalenceTest {
                 counts.merge(key, 1L, Long::sum);
                 pairs++;
             }
+        }
+        if (terms.minDocCount() == 0) {
+            // Elasticsearch's min_doc_count 0: every value of the index (no deletes here), 0 when unmatched.
+            for (SourceDocument doc : all) {
+                for (Object key : keys(doc, terms.field())) {
+                    counts.putIfAbsent(key, 0L);
+                }
+            }
+            zeroBuckets += (int) result.buckets().stream().filter(bucket -> bucket.docCount() == 0).count();
         }
         Comparator<Map.Entry<Object, Long>> byKey = Map.Entry.comparingByKey(AggregationEquivalenceTest::compareKeys);
         Comparator<Map.Entry<Object, Long>> order = switch (terms.order()) {
@@ -376,8 +397,8 @@ class AggregationEquivalenceTest {
                 assertThat(result.docCountErrorUpperBound()).as(at).isIn(-1L, 0L);
             }
             case COUNT_DESC -> {
-                if (terms.minDocCount() == 1) {
-                    assertThat(result.buckets().size()).as(at).isEqualTo(Math.min(terms.size(), counts.size()));
+                if (terms.minDocCount() <= 1) {
+                    assertThat(result.buckets().size()).as(at).isEqualTo(Math.min(terms.size(), expected.size()));
                 }
                 for (Bucket bucket : result.buckets()) {
                     assertThat(counts.getOrDefault(bucket.key(), 0L) - bucket.docCount())
