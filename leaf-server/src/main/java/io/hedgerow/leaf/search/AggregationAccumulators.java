@@ -31,6 +31,19 @@ import org.apache.lucene.util.NumericUtils;
  * checks the request and runs them; these only count and answer.
  */
 final class AggregationAccumulators {
+    /**
+     * The most distinct values a field may have in one partition for {@code min_doc_count} 0, which
+     * makes a bucket of each: past it the request is refused rather than run (a field of ids would
+     * otherwise allocate a bucket per document on every search).
+     */
+    static final int MAX_ZERO_COUNT_VALUES = 100_000;
+
+    private static BadQueryException tooManyValues(int maxValues, String where) {
+        return new BadQueryException(where + ": min_doc_count 0 over a field with more than " + maxValues
+                + " distinct values in this partition (expected: at most " + maxValues
+                + "; use min_doc_count 1 or more)", null);
+    }
+
     private AggregationAccumulators() {
     }
 
@@ -140,14 +153,20 @@ final class AggregationAccumulators {
          * matching document counts it ({@code min_doc_count} 0). A dictionary keeps a deleted
          * document's values until its segment merges, as Elasticsearch's does.
          */
-        void addEveryValue(IndexReader reader) throws IOException {
+        void addEveryValue(IndexReader reader, int maxValues, String where) throws IOException, BadQueryException {
             for (LeafReaderContext leaf : reader.leaves()) {
                 SortedSetDocValues values = DocValues.getSortedSet(leaf.reader(), agg.getField());
+                if (values.getValueCount() > maxValues) {
+                    throw tooManyValues(maxValues, where);
+                }
                 for (long ord = 0, n = values.getValueCount(); ord < n; ord++) {
                     BytesRef term = values.lookupOrd(ord);
                     if (!counts.containsKey(term)) {
                         counts.put(BytesRef.deepCopyOf(term), new long[1]);
                     }
+                }
+                if (counts.size() > maxValues) {
+                    throw tooManyValues(maxValues, where);
                 }
             }
         }
@@ -238,7 +257,7 @@ final class AggregationAccumulators {
          * document counts it ({@code min_doc_count} 0): a pass over the field's doc values, as
          * Elasticsearch's numeric terms make.
          */
-        void addEveryValue(IndexReader reader) throws IOException {
+        void addEveryValue(IndexReader reader, int maxValues, String where) throws IOException, BadQueryException {
             for (LeafReaderContext leaf : reader.leaves()) {
                 SortedNumericDocValues values = numbers(leaf.reader());
                 Bits live = leaf.reader().getLiveDocs();
@@ -246,6 +265,9 @@ final class AggregationAccumulators {
                     if (live == null || live.get(doc)) {
                         for (int i = values.docValueCount(); i > 0; i--) {
                             counts.computeIfAbsent(key(values.nextValue()), k -> new long[1]);
+                        }
+                        if (counts.size() > maxValues) {
+                            throw tooManyValues(maxValues, where);
                         }
                     }
                 }

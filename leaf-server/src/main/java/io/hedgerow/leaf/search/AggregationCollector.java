@@ -95,7 +95,7 @@ final class AggregationCollector implements Collector {
                 if (type == FieldSpec.Type.KEYWORD) {
                     KeywordTerms terms = new KeywordTerms(agg, shardSize, missing == null ? null : new BytesRef(missing));
                     if (agg.getTerms().getZeroCounts()) {
-                        terms.addEveryValue(reader);
+                        terms.addEveryValue(reader, AggregationAccumulators.MAX_ZERO_COUNT_VALUES, where);
                     }
                     return terms;
                 }
@@ -109,7 +109,7 @@ final class AggregationCollector implements Collector {
                 }
                 NumericTerms terms = new NumericTerms(agg, shardSize, type == FieldSpec.Type.DOUBLE, missingKey);
                 if (agg.getTerms().getZeroCounts()) {
-                    terms.addEveryValue(reader);
+                    terms.addEveryValue(reader, AggregationAccumulators.MAX_ZERO_COUNT_VALUES, where);
                 }
                 return terms;
             }

@@ -194,6 +194,23 @@ class AggregationCollectorTest {
         assertThat(buckets(answer.getAggs(4))).containsExactly("veg=1");
     }
 
+    /** min_doc_count 0 makes a bucket of every value: a field with too many is refused, not run. */
+    @Test
+    void zeroCountsOverAFieldWithTooManyValuesAreRefused() throws Exception {
+        TermsAggregation zeros = TermsAggregation.newBuilder().setZeroCounts(true).setShardSize(10).build();
+        try (DirectoryReader reader = DirectoryReader.open(directory)) {
+            var tags = new AggregationAccumulators.KeywordTerms(agg("tags", "tag").setTerms(zeros).build(), 10, null);
+            assertThatThrownBy(() -> tags.addEveryValue(reader, 2, "aggs.tags"))
+                    .isInstanceOf(BadQueryException.class)
+                    .hasMessage("aggs.tags: min_doc_count 0 over a field with more than 2 distinct values in this"
+                            + " partition (expected: at most 2; use min_doc_count 1 or more)");
+            var n = new AggregationAccumulators.NumericTerms(agg("n", "n").setTerms(zeros).build(), 10, false, null);
+            assertThatThrownBy(() -> n.addEveryValue(reader, 7, "aggs.n")).hasMessageContaining("more than 7 distinct");
+            new AggregationAccumulators.NumericTerms(agg("n", "n").setTerms(zeros).build(), 10, false, null)
+                    .addEveryValue(reader, 8, "aggs.n"); // exactly 8 values of n: allowed
+        }
+    }
+
     @Test
     void aggregatesOnlyTheDocumentsTheQueryAndFilterMatch() throws Exception {
         SearchRequest request = SearchRequest.newBuilder().setQuery("red").setK(1)
