@@ -107,20 +107,20 @@ final class ClusterOptions {
     @Option(names = "--zk", paramLabel = "embedded|none|HOST:PORT[,...]", defaultValue = LocalCoordination.EMBEDDED,
             description = "Where each partition's primary, primary term and in-sync set are kept. 'embedded' (the"
                     + " default): in a ZooKeeper started as a child process (data in <run dir>/zk, kept from run to run;"
-                    + " stopped last; about 1-2 s more to start and one more JVM of up to 256 MB), so a root started"
+                    + " stopped last; one more JVM, of at most 256 MB of heap, and 2-4 s more to start on two busy cores), so a root started"
                     + " again (after a crash too) promotes only a copy that holds every acknowledged write; leaves then"
                     + " keep their ports from run to run (<run dir>/leaf-ports), and each is given --zk too: it"
                     + " registers as an ephemeral node (session timeout 4 s: a leaf paused 150 ms every second keeps"
                     + " it) and publishes its served load, which the roots' placement reads. HOST:PORT[,...]: the same"
                     + " on a running ensemble, which other roots and leaves can join. 'none': the root keeps them in"
                     + " its memory only (no ZooKeeper process; a restarted root trusts the most advanced copy that"
-                    + " answers) (default: ${DEFAULT-VALUE}).")
+                    + " answers).")
     String zk;
 
     @Option(names = "--zk-port", paramLabel = "PORT", defaultValue = "0",
             description = "With --zk embedded: the port it listens on; 0 (the default) for a free one, chosen at the"
-                    + " first start and used again by the next on the same run directory while it is free (in"
-                    + " <run dir>/zk.port while it runs), so two local clusters never collide.")
+                    + " first start, kept in <run dir>/zk-port and asked for again by the next on the same run directory"
+                    + " while it is free, so two local clusters never collide.")
     int zkPort;
 
     @Option(names = "--zk-cluster", paramLabel = "NAME", defaultValue = CoordinationSettings.DEFAULT_CLUSTER,
