@@ -12,7 +12,8 @@
 # run/zk): each partition's primary, term and in-sync set are stored there, so after the root nemesis
 # the restarted root promotes only from the stored in-sync set; every leaf logs the terms it is told
 # of to run/terms/leaf-N.log, for the split-terms check. --nemesis zk (needs --zk) kills or pauses
-# that ZooKeeper and starts it again (or resumes it).
+# that ZooKeeper and starts it again (or resumes it). Without --zk: './hedgerow local --zk none', the
+# root keeps that state in its memory (local's default is now an embedded ZooKeeper on a free port).
 #
 # --leaf-arg goes to every leaf's command line; --arg=ARG to 'loadgen durability' (e.g.
 # --arg=--quiet=60s..90s for longer spells without a fault; see './hedgerow loadgen durability --help').
@@ -56,7 +57,9 @@ fi
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
   echo "error: port $PORT is in use: pick another with --port" >&2; exit 2
 fi
-ZK_ARGS=()
+# Without --zk the root keeps the partitions' state in its memory, as the runs recorded before local
+# started a ZooKeeper by default (issue 31); this script always runs this checkout, which has --zk none.
+ZK_ARGS=(--zk none)
 if [[ -n "$ZK" ]]; then
   ZK_ARGS=(--zk embedded --zk-port "$((PORT + 1))")
   if (exec 3<>"/dev/tcp/127.0.0.1/$((PORT + 1))") 2>/dev/null; then

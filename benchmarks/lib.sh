@@ -92,6 +92,11 @@ cluster_start() {
   if [[ -n "${HEDGEROW_CLUSTER:-}" && "$HEDGEROW_CLUSTER" != "$HEDGEROW" ]]; then
     data="$(dirname "$HEDGEROW_CLUSTER")/data"
   fi
+  # A fresh cluster per run: local's embedded ZooKeeper (its default since issue 31) keeps the
+  # partitions' state in $RUN_DIR/zk, with the leaves' ports, for the next local on that run directory;
+  # a run of another shape, index or build must not start from the last run's state. (No flag is
+  # passed for it: an older checkout's local, --checkout, knows no --zk none.)
+  rm -rf "$RUN_DIR/zk" "$RUN_DIR/leaf-ports" "$RUN_DIR/zk-port"
   HEDGEROW_DATA="$data" "${HEDGEROW_CLUSTER:-$HEDGEROW}" local --port "$port" --run-dir "$RUN_DIR" "$@" \
     >"$CLUSTER_LOG" 2>&1 &
   CLUSTER_PID=$!

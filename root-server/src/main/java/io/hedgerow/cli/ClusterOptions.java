@@ -5,7 +5,6 @@ import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.server.LeafCommand;
 import io.hedgerow.coordination.CoordinationSettings;
-import io.hedgerow.coordination.EmbeddedZooKeeper;
 import io.hedgerow.root.local.JavaLauncher;
 import io.hedgerow.root.local.LocalCoordination;
 import io.hedgerow.root.local.LocalClusterOptions;
@@ -105,18 +104,23 @@ final class ClusterOptions {
                     + " loop in /cluster and the log and restart it once a minute.")
     boolean noLeafRestarts;
 
-    @Option(names = "--zk", paramLabel = "embedded|HOST:PORT[,...]",
-            description = "Keep each partition's primary, primary term and in-sync set in ZooKeeper, so a root started"
-                    + " again (after a crash too) promotes only a copy that holds every acknowledged write: 'embedded'"
-                    + " starts one as a child process (data in <run dir>/zk, kept from run to run; stopped last), or"
-                    + " give a running ensemble's address. Leaves then keep their ports from run to run"
-                    + " (<run dir>/leaf-ports), and each is given --zk too: it registers as an ephemeral node and"
-                    + " publishes its served load, which the roots' placement reads. Default: none, the root keeps"
-                    + " them in its memory.")
+    @Option(names = "--zk", paramLabel = "embedded|none|HOST:PORT[,...]", defaultValue = LocalCoordination.EMBEDDED,
+            description = "Where each partition's primary, primary term and in-sync set are kept. 'embedded' (the"
+                    + " default): in a ZooKeeper started as a child process (data in <run dir>/zk, kept from run to run;"
+                    + " stopped last; one more JVM, of at most 256 MB of heap, and 2-4 s more to start on two busy cores), so a root started"
+                    + " again (after a crash too) promotes only a copy that holds every acknowledged write; leaves then"
+                    + " keep their ports from run to run (<run dir>/leaf-ports), and each is given --zk too: it"
+                    + " registers as an ephemeral node (session timeout 4 s: a leaf paused 150 ms every second keeps"
+                    + " it) and publishes its served load, which the roots' placement reads. HOST:PORT[,...]: the same"
+                    + " on a running ensemble, which other roots and leaves can join. 'none': the root keeps them in"
+                    + " its memory only (no ZooKeeper process; a restarted root trusts the most advanced copy that"
+                    + " answers).")
     String zk;
 
-    @Option(names = "--zk-port", paramLabel = "PORT", defaultValue = "" + EmbeddedZooKeeper.DEFAULT_PORT,
-            description = "With --zk embedded: the port it listens on, 0 for a free one (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--zk-port", paramLabel = "PORT", defaultValue = "0",
+            description = "With --zk embedded: the port it listens on; 0 (the default) for a free one, chosen at the"
+                    + " first start, kept in <run dir>/zk-port and asked for again by the next on the same run directory"
+                    + " while it is free, so two local clusters never collide.")
     int zkPort;
 
     @Option(names = "--zk-cluster", paramLabel = "NAME", defaultValue = CoordinationSettings.DEFAULT_CLUSTER,
@@ -213,6 +217,6 @@ final class ClusterOptions {
                 .withPlacement(placement.toSettings())
                 .withTls(tls)
                 .withLeafBatching(fanOut.leafBatching())
-                .withCoordination(zk == null ? null : LocalCoordination.parse(zk, zkPort, zkCluster));
+                .withCoordination(LocalCoordination.choose(zk, zkPort, zkCluster).orElse(null));
     }
 }

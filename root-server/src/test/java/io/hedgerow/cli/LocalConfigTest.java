@@ -97,8 +97,16 @@ class LocalConfigTest {
     }
 
     @Test
-    void theCoordinationStoreComesFromZkFlagsOrTheLocalSectionAndIsOffByDefault() throws IOException {
-        assertThat(options(Map.of(), dir, "local").coordination()).as("local as today").isNull();
+    void theCoordinationStoreComesFromZkFlagsOrTheLocalSectionAndIsAnEmbeddedZooKeeperByDefault() throws IOException {
+        assertThat(options(Map.of(), dir, "local").coordination()).as("local without a flag")
+                .isEqualTo(LocalCoordination.embedded(0, "default"));
+        assertThat(options(Map.of(), dir, "demo").coordination()).as("demo without a flag")
+                .isEqualTo(LocalCoordination.embedded(0, "default"));
+        assertThat(options(Map.of(), dir, "local", "--zk", "none").coordination()).as("--zk none").isNull();
+        assertThat(options(Map.of(), dir, "demo", "--zk", "none").coordination()).as("demo --zk none").isNull();
+        assertThat(options(Map.of(), dir, "local", "--config",
+                Files.writeString(dir.resolve("none.yaml"), "local: { zk: none }\n").toString()).coordination())
+                .as("local.zk: none").isNull();
 
         LocalClusterOptions embedded = options(Map.of(), dir, "local", "--zk", "embedded", "--zk-port", "2190");
         assertThat(embedded.coordination()).isEqualTo(LocalCoordination.embedded(2190, "default"));

@@ -131,10 +131,16 @@ public final class LocalCluster implements AutoCloseable {
             String zkAddress = null;
             if (coordination != null && coordination.isEmbedded()) {
                 // Before the leaves: each is told where to register (--zk), which needs the port.
-                zk = ZooKeeperProcess.spawn(options.launcher(), run, options.host(), coordination.embeddedPort());
+                long zkStartNanos = System.nanoTime();
+                zk = ZooKeeperProcess.spawn(options.launcher(), run, options.host(), zkPort(coordination, run,
+                        options.host()));
                 zkAddress = zk.awaitPort(options.startTimeout());
-                progress.printf("  zk: pid %d, %s, data in %s (each partition's primary, term and in-sync set;"
-                        + " the leaves' membership)%n", zk.pid(), zkAddress, ZooKeeperProcess.dataDir(run));
+                if (coordination.embeddedPort() == 0) {
+                    run.keepZooKeeperPort(Integer.parseInt(zkAddress.substring(zkAddress.lastIndexOf(':') + 1)));
+                }
+                progress.printf("  zk: started in %.1f s, pid %d, %s, data in %s (each partition's primary, term and"
+                        + " in-sync set; the leaves' membership)%n", (System.nanoTime() - zkStartNanos) / 1e9,
+                        zk.pid(), zkAddress, ZooKeeperProcess.dataDir(run));
             } else if (coordination != null) {
                 zkAddress = coordination.connectString();
             }
@@ -239,6 +245,17 @@ public final class LocalCluster implements AutoCloseable {
             Files.createFile(file);
         }
         Files.writeString(file, token + "\n");
+    }
+
+    /**
+     * The embedded ZooKeeper's port: the one asked for, or, asked for a free one, the port it had last
+     * time on this run directory if that is still free (else 0, a new free one).
+     */
+    private static int zkPort(LocalCoordination coordination, RunDirectory run, String host) {
+        if (coordination.embeddedPort() != 0) {
+            return coordination.embeddedPort();
+        }
+        return run.keptZooKeeperPort().stream().filter(port -> portFree(host, port)).findFirst().orElse(0);
     }
 
     private static void requirePortFree(String host, int port) throws BindException {

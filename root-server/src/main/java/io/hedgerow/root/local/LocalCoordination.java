@@ -15,8 +15,10 @@ import java.util.Objects;
  * @param cluster       the cluster's name, its znode under {@code /hedgerow}
  */
 public record LocalCoordination(String connectString, int embeddedPort, String cluster) {
-    /** The value of {@code --zk} that asks for the embedded server. */
+    /** The value of {@code --zk} that asks for the embedded server (the default of {@code local} and {@code demo}). */
     public static final String EMBEDDED = "embedded";
+    /** The value of {@code --zk} that asks for no store: the root keeps the state in its memory. */
+    public static final String NONE = "none";
 
     public LocalCoordination {
         Objects.requireNonNull(cluster, "cluster");
@@ -41,9 +43,21 @@ public record LocalCoordination(String connectString, int embeddedPort, String c
     }
 
     /**
-     * The choice a {@code --zk} value names: {@value #EMBEDDED}, or {@code host:port[,host:port...]}.
+     * The choice a {@code --zk} value names: {@value #EMBEDDED}, {@value #NONE} (empty: the root keeps the
+     * state in its memory), or {@code host:port[,host:port...]}.
      *
      * @throws IllegalArgumentException for anything else
+     */
+    public static java.util.Optional<LocalCoordination> choose(String zk, int embeddedPort, String cluster) {
+        Objects.requireNonNull(zk, "zk");
+        return zk.strip().equals(NONE) ? java.util.Optional.empty()
+                : java.util.Optional.of(parse(zk, embeddedPort, cluster));
+    }
+
+    /**
+     * The store a {@code --zk} value names: {@value #EMBEDDED}, or {@code host:port[,host:port...]}.
+     *
+     * @throws IllegalArgumentException for anything else ({@value #NONE} too: see {@link #choose})
      */
     public static LocalCoordination parse(String zk, int embeddedPort, String cluster) {
         Objects.requireNonNull(zk, "zk");
@@ -54,7 +68,7 @@ public record LocalCoordination(String connectString, int embeddedPort, String c
         for (String server : value.split(",", -1)) {
             int colon = server.lastIndexOf(':');
             if (colon <= 0 || !server.substring(colon + 1).matches("[0-9]{1,5}")) {
-                throw new IllegalArgumentException("--zk: '" + zk + "' (expected: embedded, or host:port[,host:port...])");
+                throw new IllegalArgumentException("--zk: '" + zk + "' (expected: embedded, none, or host:port[,host:port...])");
             }
         }
         return external(value, cluster);

@@ -61,6 +61,31 @@ public record RunDirectory(Path dir) {
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /**
+     * The port the embedded ZooKeeper listened on when {@code local} chose a free one: the next
+     * {@code local} on this run directory asks for it again while it is free, so it never lands on a
+     * port {@link #leafPortsFile} keeps for a leaf. Kept when the pid and port files are deleted.
+     */
+    public Path zooKeeperPortFile() {
+        return dir.resolve("zk-port");
+    }
+
+    /** The port {@link #zooKeeperPortFile} keeps; empty when there is none (or it is unreadable: a new one is chosen). */
+    public java.util.OptionalInt keptZooKeeperPort() {
+        try {
+            String text = Files.readString(zooKeeperPortFile()).strip();
+            return text.matches("[0-9]{1,5}") && Integer.parseInt(text) > 0 && Integer.parseInt(text) <= 65535
+                    ? java.util.OptionalInt.of(Integer.parseInt(text)) : java.util.OptionalInt.empty();
+        } catch (IOException e) {
+            return java.util.OptionalInt.empty();
+        }
+    }
+
+    /** Writes {@link #zooKeeperPortFile}. */
+    public void keepZooKeeperPort(int port) throws IOException {
+        Files.writeString(zooKeeperPortFile(), port + "\n");
+    }
+
     public Path pidFile(String process) {
         return dir.resolve(process + ".pid");
     }

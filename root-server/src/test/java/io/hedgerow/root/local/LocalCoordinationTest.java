@@ -29,11 +29,21 @@ class LocalCoordinationTest {
     }
 
     @Test
+    void noneChoosesNoStoreAndTheOthersTheirStore() {
+        assertThat(LocalCoordination.choose("none", 0, "default")).isEmpty();
+        assertThat(LocalCoordination.choose("embedded", 0, "default")).contains(LocalCoordination.embedded(0, "default"));
+        assertThat(LocalCoordination.choose("zk1:2181", 0, "default"))
+                .contains(LocalCoordination.external("zk1:2181", "default"));
+        assertThatThrownBy(() -> LocalCoordination.parse("none", 0, "default"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void refusesAnythingElseSayingWhatItExpects() {
         for (String wrong : new String[] {"", "zk1", "zk1:", "zk1:2181,", "embeded", ":2181"}) {
             assertThatThrownBy(() -> LocalCoordination.parse(wrong, 2181, "default")).as("'%s'", wrong)
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("expected: embedded, or host:port");
+                    .hasMessageContaining("expected: embedded, none, or host:port");
         }
         assertThatThrownBy(() -> LocalCoordination.embedded(70000, "default"))
                 .hasMessageContaining("embeddedPort: 70000 (expected: 0-65535)");
