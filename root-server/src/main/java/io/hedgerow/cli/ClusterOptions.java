@@ -4,7 +4,6 @@ import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.server.LeafCommand;
-import io.hedgerow.coordination.CoordinationSettings;
 import io.hedgerow.root.local.JavaLauncher;
 import io.hedgerow.root.local.LocalCoordination;
 import io.hedgerow.root.local.LocalClusterOptions;
@@ -123,8 +122,10 @@ final class ClusterOptions {
                     + " while it is free, so two local clusters never collide.")
     int zkPort;
 
-    @Option(names = "--zk-cluster", paramLabel = "NAME", defaultValue = CoordinationSettings.DEFAULT_CLUSTER,
-            description = "With --zk: the cluster's name, its znode under /hedgerow (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--zk-cluster", paramLabel = "NAME",
+            description = "With --zk: the cluster's name, its znode under /hedgerow (default: local-<index>-<leaves>x"
+                    + "<replicas>, e.g. local-europarl-4x2, so that a cluster of another index or shape started on the"
+                    + " same run directory keeps state of its own instead of finding copies it does not have in sync).")
     String zkCluster;
 
     @Mixin
@@ -217,6 +218,20 @@ final class ClusterOptions {
                 .withPlacement(placement.toSettings())
                 .withTls(tls)
                 .withLeafBatching(fanOut.leafBatching())
-                .withCoordination(LocalCoordination.choose(zk, zkPort, zkCluster).orElse(null));
+                .withCoordination(LocalCoordination.choose(zk, zkPort,
+                        zkCluster != null ? zkCluster : defaultClusterName(index, leaves, replicas)).orElse(null));
+    }
+
+    /**
+     * {@code local-<index>-<leaves>x<replicas>}: the stored state of one index served in one shape.
+     * Under one name, a cluster of 2 leaves started after one of 4 on the same run directory found
+     * partitions whose in-sync copies were on leaves it does not have, and refused their writes.
+     */
+    static String defaultClusterName(Path index, int leaves, int replicas) {
+        String name = index.toAbsolutePath().normalize().getFileName() == null ? "index"
+                : index.toAbsolutePath().normalize().getFileName().toString().replaceAll("[^A-Za-z0-9_.-]", "-");
+        String suffix = "-" + leaves + "x" + replicas;
+        int room = 64 - "local-".length() - suffix.length();
+        return "local-" + (name.length() > room ? name.substring(0, room) : name) + suffix;
     }
 }

@@ -98,10 +98,14 @@ class LocalConfigTest {
 
     @Test
     void theCoordinationStoreComesFromZkFlagsOrTheLocalSectionAndIsAnEmbeddedZooKeeperByDefault() throws IOException {
+        String shape = "local-" + dir.getFileName() + "-4x2";
         assertThat(options(Map.of(), dir, "local").coordination()).as("local without a flag")
-                .isEqualTo(LocalCoordination.embedded(0, "default"));
+                .isEqualTo(LocalCoordination.embedded(0, shape));
         assertThat(options(Map.of(), dir, "demo").coordination()).as("demo without a flag")
-                .isEqualTo(LocalCoordination.embedded(0, "default"));
+                .isEqualTo(LocalCoordination.embedded(0, shape));
+        assertThat(options(Map.of(), dir, "local", "--leaves", "2").coordination().cluster())
+                .as("another shape on the same run directory keeps state of its own")
+                .isEqualTo("local-" + dir.getFileName() + "-2x2");
         assertThat(options(Map.of(), dir, "local", "--zk", "none").coordination()).as("--zk none").isNull();
         assertThat(options(Map.of(), dir, "demo", "--zk", "none").coordination()).as("demo --zk none").isNull();
         assertThat(options(Map.of(), dir, "local", "--config",
@@ -109,7 +113,7 @@ class LocalConfigTest {
                 .as("local.zk: none").isNull();
 
         LocalClusterOptions embedded = options(Map.of(), dir, "local", "--zk", "embedded", "--zk-port", "2190");
-        assertThat(embedded.coordination()).isEqualTo(LocalCoordination.embedded(2190, "default"));
+        assertThat(embedded.coordination()).isEqualTo(LocalCoordination.embedded(2190, shape));
 
         Path file = Files.writeString(dir.resolve("zk.yaml"),
                 "local: { zk: \"zk1:2181,zk2:2181\", zk-cluster: europarl }\n");
@@ -117,5 +121,14 @@ class LocalConfigTest {
                 .isEqualTo(LocalCoordination.external("zk1:2181,zk2:2181", "europarl"));
         assertThat(options(Map.of(), dir, "demo", "--config", file.toString()).coordination())
                 .as("demo shares local's section").isEqualTo(LocalCoordination.external("zk1:2181,zk2:2181", "europarl"));
+    }
+
+    @Test
+    void theDefaultClusterNameSaysTheIndexAndTheShapeAndIsAValidName() {
+        assertThat(ClusterOptions.defaultClusterName(Path.of("data/europarl"), 4, 2)).isEqualTo("local-europarl-4x2");
+        assertThat(ClusterOptions.defaultClusterName(Path.of("/tmp/my index!"), 3, 1)).isEqualTo("local-my-index--3x1");
+        String longName = ClusterOptions.defaultClusterName(Path.of("x".repeat(100)), 12, 3);
+        assertThat(longName).hasSize(64).startsWith("local-xxx").endsWith("-12x3");
+        new io.hedgerow.coordination.ClusterPaths(longName); // accepted as a znode name
     }
 }
