@@ -40,7 +40,8 @@ import java.util.TreeSet;
  *
  * <p><b>Surplus.</b> A partition with more serving copies on live leaves than it should have (after
  * a return, or once a hot partition cools) retires a copy that is not an original, from the leaf
- * holding most copies; never while one of its copies is still opening, never its last.
+ * holding most copies; never while one of its copies is still opening or, for the write path, out
+ * of sync; never its last.
  *
  * <p><b>Assumptions and guarantees.</b> Not thread-safe: one thread (the placement service's) owns
  * it. The serving assignment it publishes always has at least one copy of every partition, and
@@ -239,6 +240,22 @@ public final class Placement {
      *                      rebalancing then do nothing)
      */
     public void tick(long nowNanos, double[] partitionLoad) {
+        tick(nowNanos, partitionLoad, (partition, leaf) -> true);
+    }
+
+    /** Whether the write path holds a leaf's copy of a partition in sync (every acknowledged write). */
+    @FunctionalInterface
+    public interface InSync {
+        boolean test(int partition, int leaf);
+    }
+
+    /**
+     * As {@link #tick(long, double[])}, with the write path's view of which copies are in sync: a
+     * partition's surplus copy retires only while every serving copy of it is in sync, so a copy that
+     * returned behind (a leaf back after its copies were re-replicated) catches up before the copy
+     * made in its absence, perhaps the only one holding every acknowledged write, is taken away.
+     */
+    public void tick(long nowNanos, double[] partitionLoad, InSync inSync) {
         for (List<Copy> list : copies.all()) {
             for (Copy copy : List.copyOf(list)) {
                 if (copy.state == CopyState.OPENING && nowNanos - copy.startedNanos >= settings.openTimeout().toNanos()) {
@@ -257,7 +274,7 @@ public final class Placement {
             hot.update(partitionLoad, nowNanos);
         }
         addMissing(nowNanos, partitionLoad);
-        retireSurplus(nowNanos);
+        retireSurplus(nowNanos, inSync);
         if (settings.rebalancing() && partitionLoad != null && copies.opening() == 0) {
             Rebalancer.Choice move = rebalancer.choose(partitionLoad, copies.servingOn(alive.all()), alive.all(), nowNanos);
             if (move != null) {
@@ -334,16 +351,20 @@ public final class Placement {
         }, leafLoad);
     }
 
-    private void retireSurplus(long nowNanos) {
+    private void retireSurplus(long nowNanos, InSync inSync) {
         for (int p = 0; p < copies.partitions(); p++) {
             List<Copy> list = copies.of(p);
             if (list.stream().anyMatch(c -> c.state == CopyState.OPENING || c.state == CopyState.CATCHING_UP)) {
                 continue;
             }
+            int partition = p;
             while (true) {
                 List<Copy> live = list.stream().filter(c -> c.state == CopyState.SERVING && alive.alive(c.leaf)).toList();
                 if (live.size() <= Math.max(1, desired(p))) {
                     break;
+                }
+                if (list.stream().anyMatch(c -> c.state == CopyState.SERVING && !inSync.test(partition, c.leaf))) {
+                    break; // one still catching up with the writes: the others may be all that holds them
                 }
                 Copy victim = live.stream().filter(c -> c.reason != Reason.ORIGINAL)
                         .max(Comparator.comparingInt((Copy c) -> copies.on(c.leaf).size()).thenComparingInt(c -> c.leaf))

@@ -149,6 +149,32 @@ class PlacementTest {
     }
 
     @Test
+    void withLiveWritesACopyMadeMeanwhileRetiresOnlyOnceTheReturningOneIsInSync() {
+        placement.leafLost(0, 0);
+        long now = 30 * S;
+        placement.tick(now, null);
+        while (placement.underReplicated() > 0) {
+            now += S;
+            ackEverything(placement, now);
+            placement.tick(now, null);
+        }
+        now += 10 * S;
+        placement.leafBack(0, now);
+        int behind = START.partitionsOf(0)[0];
+        // Leaf 0's copies returned behind the writes; all but one have caught up.
+        placement.tick(now, null, (partition, leaf) -> !(partition == behind && leaf == 0));
+        assertThat(placement.report(now).copies().stream().filter(c -> c.state() == Placement.CopyState.RETIRING))
+                .as("the copies made meanwhile of the partitions in sync again").hasSize(7)
+                .noneSatisfy(c -> assertThat(c.partition()).isEqualTo(behind));
+        assertThat(placement.snapshot().serving().replicasOf(behind)).as("its copy made meanwhile serves on").hasSize(3);
+
+        now += S;
+        placement.tick(now, null, (partition, leaf) -> true);
+        assertThat(placement.report(now).retired()).as("caught up: now it retires").isEqualTo(8);
+        assertThat(placement.snapshot().serving().replicasOf(behind)).containsExactlyInAnyOrder(START.replicasOf(behind));
+    }
+
+    @Test
     void reReplicationOffLeavesAGoneLeafsPartitionsShort() {
         Placement off = new Placement(START, 2, SETTINGS.withReReplication(false), 0);
         off.leafLost(0, 0);
