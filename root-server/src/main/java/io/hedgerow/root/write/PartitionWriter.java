@@ -397,6 +397,17 @@ final class PartitionWriter {
                     + " coordination store have not been read since this root started (" + problems() + ")");
             return CompletableFuture.completedFuture(null);
         }
+        Replica successor = primary == null && stored != null && attempts > 0 ? replicas.successorOfRetiredPrimary() : null;
+        if (successor != null) {
+            // The primary's copy was retired (it moved): another in-sync replica takes over in the next term.
+            return stored.promote(replicas.stored().primaryTerm(), successor.node).thenCompose(why -> {
+                if (why != null) {
+                    refuse(batch, "partition " + partition + ": its primary's copy was retired and " + why);
+                    return CompletableFuture.<Void>completedFuture(null);
+                }
+                return runBatch(batch, startNanos, attempts - 1);
+            });
+        }
         if (primary == null) {
             PartitionState state = replicas.stored();
             refuse(batch, "no replica of partition " + partition + " is in sync" + (state == null ? ""

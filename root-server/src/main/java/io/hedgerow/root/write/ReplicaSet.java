@@ -206,6 +206,24 @@ final class ReplicaSet {
         return replica != null && replica.inSync;
     }
 
+    /**
+     * With a coordination store: the in-sync replica to promote when the stored primary's copy has
+     * left these replicas (the placement retired it, see {@link #retain}) while another holds every
+     * acknowledged write; null otherwise (no store, the primary still a member, a primary on a leaf
+     * this root was not given, or none in sync).
+     */
+    synchronized Replica successorOfRetiredPrimary() {
+        if (stored == null || storedPrimary == null || members.contains(storedPrimary)) {
+            return null;
+        }
+        for (Replica replica : members) {
+            if (replica.inSync) {
+                return replica;
+            }
+        }
+        return null;
+    }
+
     synchronized List<Replica> inSyncNow() {
         return members.stream().filter(r -> r.inSync).toList();
     }

@@ -194,6 +194,33 @@ class StoredStateWritesTest {
      * acknowledged one: it must be rebuilt, not caught up from its last seq, before it rejoins; then the
      * new primary goes down, the first leaf is promoted (term 3), and every acknowledged write is there.
      */
+    /**
+     * The placement retires the primary's copy (a move, or a surplus copy after a leaf's return) while
+     * the other replica is in sync: the other is promoted in the next term and writes go on. Before,
+     * the stored primary was no replica any more, nothing promoted another, and every write of the
+     * partition was refused (the durability run across namespaces, seed 22).
+     */
+    @Test
+    void aPrimaryWhoseCopyIsRetiredIsSucceededByAnInSyncReplica(@TempDir Path data) throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
+                EmbeddedCluster cluster = start(data);
+                RootServer root = root(cluster.root().cluster().config(), zk)) {
+            NodeId first = StoredState.nodeOf(LeafAddress.parse(address(cluster.leaves().get(0).port())));
+            NodeId second = StoredState.nodeOf(LeafAddress.parse(address(cluster.leaves().get(1).port())));
+            write(root.documents(), "before-", 3);
+            assertThat(storedState(zk).primary()).isEqualTo(first);
+
+            root.documents().copies(0, new int[] {1}); // what the placement tells the write path when it retires it
+            write(root.documents(), "after-", 3);
+            PartitionState state = storedState(zk);
+            assertThat(state.primary()).isEqualTo(second);
+            assertThat(state.primaryTerm()).isEqualTo(2);
+            assertThat(state.inSync()).as("the retired copy left the in-sync set before a write went on without it")
+                    .containsExactly(second);
+            assertThat(root.documents().get("before-0").join().outcome()).isEqualTo(DocumentResult.Outcome.FOUND);
+        }
+    }
+
     @Test
     void aSecondRootWritesInTheTermTheFirstPromotedAndTheLeafRefusesTheOlderTerm(@TempDir Path data)
             throws Exception {
