@@ -70,6 +70,12 @@ if [[ -n "$NETNS" ]]; then
   [[ ",$NEMESIS," != *,root,* ]] || { echo "error: --nemesis root is not available with --netns (see --help)" >&2; exit 2; }
   [[ $EUID -eq 0 ]] || { echo "error: --netns makes network namespaces, veths and a bridge: run it as root" >&2; exit 2; }
   command -v ip >/dev/null 2>&1 || { echo "error: 'ip' (iproute2) is missing" >&2; exit 2; }
+  BR=hrbr0; NET=10.77.0; ROOT_PORT=8080; LEAF_PORT=9100; LEAF_HTTP=9200; ZK_PORT=2181
+  NAMESPACES=(hr-root1); declare -A ADDR=([hr-root1]=$NET.10)
+  for i in $(seq 1 "$LEAVES"); do NAMESPACES+=("hr-leaf$i"); ADDR[hr-leaf$i]="$NET.$((10 + i))"; done
+  # shellcheck source=benchmarks/netns-lib.sh
+  source "$HERE/benchmarks/netns-lib.sh"
+  why="$(netns_names_free)" || { echo "error: $why (a kept netns-cluster.sh cluster? 'benchmarks/netns-cluster.sh --down')" >&2; exit 2; }
 else
   LEAVES="${LEAVES:-4}"
   [[ ",$NEMESIS," != *,link,* ]] || { echo "error: --nemesis link needs --netns (the hosts' links it cuts)" >&2; exit 2; }
@@ -113,14 +119,8 @@ WRITE_TOKEN="$(token)"; ADMIN_TOKEN="$(token)"
 # One process per "host" role, each started here with 'ip netns exec' (as netns-cluster.sh starts
 # them), pid files in run/ for the nemeses. Runs the whole run and exits.
 run_netns() {
-  BR=hrbr0; NET=10.77.0; ROOT_PORT=8080; LEAF_PORT=9100; LEAF_HTTP=9200; ZK_PORT=2181
-  NAMESPACES=(hr-root1); declare -gA ADDR=([hr-root1]=$NET.10)
-  local i ns why
-  for i in $(seq 1 "$LEAVES"); do NAMESPACES+=("hr-leaf$i"); ADDR[hr-leaf$i]="$NET.$((10 + i))"; done
-  # shellcheck source=benchmarks/netns-lib.sh
-  source "$HERE/benchmarks/netns-lib.sh"
-  why="$(netns_names_free)" || { echo "error: $why (a kept netns-cluster.sh cluster? 'benchmarks/netns-cluster.sh --down')" >&2; exit 2; }
-
+  local i ns
+  why="$(netns_names_free)" || { echo "error: $why" >&2; exit 2; }   # once more: made since the first check?
   CREATED=0
   # shellcheck disable=SC2317 # run by the EXIT trap
   netns_on_exit() {
@@ -146,6 +146,7 @@ run_netns() {
 
   # Leaf N (0-based: the root's numbering of --leaves, the pid files' names) on host hr-leaf<N+1>.
   # A script of its own, so that the leaf nemesis starts a killed leaf again exactly so.
+  # shellcheck disable=SC2016 # the $-expressions are the written script's, expanded when it runs
   {
     echo '#!/bin/bash'
     echo '# Starts leaf N (0-based) of this durability --netns run in its namespace; written by durability.sh.'
