@@ -19,7 +19,8 @@
 # netns-cluster.sh; docs/multi-host.md): ZooKeeper (always on) and the root on host hr-root1
 # (10.77.0.10, root :8080, ZooKeeper :2181), one leaf on each of hr-leaf1..3 (10.77.0.11-13, :9100;
 # --leaves 2 or 3, default 3). The script starts each process itself with 'ip netns exec', writes
-# their pid files to run/, and gives the loadgen run/start-leaf.sh to start a killed leaf again.
+# their pid files to run/, and gives the loadgen run/start-leaf.sh to start a killed leaf again
+# (it returns once the leaf listens and has joined ZooKeeper).
 # --nemesis link cuts one host's link (ip link set hrv-<host> down: a leaf host, or the root's,
 # whose clients then get no answer) for a fault spell, then restores it; root is not available with
 # --netns (its restart would have to start the leaves again too). Needs root; refuses to start when
@@ -40,7 +41,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 MINUTES=""; SEED=""; NEMESIS=leaf; PORT=18431; LEAVES=""; NETNS=""; PARTITIONS=16; REPLICAS=2; CLIENTS=4; OUT=""; LEAF_ARGS=(); EXTRA=(); ZK=""
-usage() { sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || { echo "error: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -162,7 +163,16 @@ run_netns() {
     printf ' --warmup 0s --workers 1 --zk %q --zk-cluster durability --term-log "$run/terms/leaf-$n.log"' "$zk"
     for arg in ${LEAF_ARGS[@]+"${LEAF_ARGS[@]}"}; do printf ' %q' "$arg"; done
     echo ' >>"$run/leaf-$n.log" 2>&1 </dev/null &'
-    echo 'echo "$!" >"$run/leaf-$n.pid"'
+    echo 'pid=$!; echo "$pid" >"$run/leaf-$n.pid"'
+    # The leaf writes its port file once it listens and has joined ZooKeeper: a restart that
+    # returns sooner lets the next fault cut it off from ZooKeeper while it starts, and a leaf
+    # that cannot reach ZooKeeper within 3 s of its start exits (seed 21's first run).
+    echo 'for _ in $(seq 1 90); do'
+    echo '  [[ -f "$run/leaf-$n.port" ]] && exit 0'
+    echo '  kill -0 "$pid" 2>/dev/null || { echo "leaf $n (pid $pid) exited while starting; its log: $run/leaf-$n.log" >&2; exit 1; }'
+    echo '  sleep 1'
+    echo 'done'
+    echo 'echo "leaf $n (pid $pid) did not listen within 90 s; its log: $run/leaf-$n.log" >&2; exit 1'
   } >"$RUN/start-leaf.sh"
   chmod +x "$RUN/start-leaf.sh"
 
@@ -176,13 +186,13 @@ run_netns() {
   for i in $(seq 1 120); do [[ -f "$RUN/zk.port" ]] && break; kill -0 "$IN_HOST_PID" 2>/dev/null || break; sleep 1; done
   [[ -f "$RUN/zk.port" ]] || { tail -n 20 "$RUN/zk.log" >&2; echo "error: ZooKeeper did not listen" >&2; exit 1; }
 
+  local starting=()
   for i in $(seq 0 $((LEAVES - 1))); do
     say "Leaf $i in hr-leaf$((i + 1)): ${leaf_addrs[i]}"
-    "$RUN/start-leaf.sh" "$i"
+    "$RUN/start-leaf.sh" "$i" & starting+=("$!")   # each waits for its leaf to listen
   done
   for i in $(seq 0 $((LEAVES - 1))); do
-    for _ in $(seq 1 120); do [[ -f "$RUN/leaf-$i.port" ]] && break; kill -0 "$(cat "$RUN/leaf-$i.pid")" 2>/dev/null || break; sleep 1; done
-    [[ -f "$RUN/leaf-$i.port" ]] || { tail -n 20 "$RUN/leaf-$i.log" >&2; echo "error: leaf $i did not listen" >&2; exit 1; }
+    wait "${starting[i]}" || { tail -n 20 "$RUN/leaf-$i.log" >&2; echo "error: leaf $i did not start" >&2; exit 1; }
   done
 
   URL="http://${ADDR[hr-root1]}:$ROOT_PORT"

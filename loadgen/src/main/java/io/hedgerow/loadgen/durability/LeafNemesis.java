@@ -24,7 +24,7 @@ import java.util.Random;
  */
 public final class LeafNemesis implements Nemesis {
     private static final Duration EXIT_PATIENCE = Duration.ofSeconds(10);
-    private static final Duration RESTART_PATIENCE = Duration.ofSeconds(60);
+    private static final Duration RESTART_PATIENCE = Duration.ofSeconds(120);
 
     private final URI root;
     private final RunDirectory run;
@@ -53,8 +53,8 @@ public final class LeafNemesis implements Nemesis {
     /**
      * Leaves started by the caller, not by a root: a killed leaf is started again by
      * {@code bash -c <command>}, with every {@code {leaf}} in it replaced by the leaf's number. The
-     * command must start the leaf in the background, rewrite its pid file, and return (it is waited
-     * for, up to a minute).
+     * command must start the leaf in the background, rewrite its pid file, and return, best once the
+     * leaf serves (it is waited for, up to two minutes; a status other than 0 fails the heal).
      */
     public static LeafNemesis withRestartCommand(URI root, RunDirectory run, String command) {
         if (command == null || !command.contains("{leaf}")) {
