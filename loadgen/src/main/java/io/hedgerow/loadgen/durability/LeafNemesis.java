@@ -3,15 +3,18 @@ package io.hedgerow.loadgen.durability;
 import io.hedgerow.loadgen.scenario.LeafProcesses;
 import io.hedgerow.loadgen.scenario.RootAdmin;
 import io.hedgerow.root.local.RunDirectory;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Kills (SIGKILL) or pauses (SIGSTOP) one leaf process of a local cluster: the primary or a replica
@@ -130,12 +133,12 @@ public final class LeafNemesis implements Nemesis {
     }
 
     /** Its output goes to {@code log}, not a pipe: a leaf it leaves running must not hold a pipe this waits on. */
-    private static String runRestartCommand(String command, int leaf, java.nio.file.Path log) throws IOException {
+    static String runRestartCommand(String command, int leaf, Path log) throws IOException {
         Process process = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         try {
-            if (!process.waitFor(RESTART_PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(RESTART_PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IOException("restart of leaf " + leaf + ": '" + command + "' still running after "
                         + RESTART_PATIENCE.toSeconds() + " s");
