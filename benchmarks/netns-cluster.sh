@@ -69,49 +69,16 @@ command -v ip >/dev/null 2>&1 || die "'ip' (iproute2) is missing: install it (e.
 command -v curl >/dev/null 2>&1 || die "'curl' is missing: install it (e.g. 'apt install curl')"
 command -v jq >/dev/null 2>&1 || die "'jq' is missing: install it (e.g. 'apt install jq')"
 
-ns_exists() { [[ -e "/var/run/netns/$1" ]] || ip netns list 2>/dev/null | grep -qE "^$1( |\$)"; }
-link_exists() { ip link show "$1" >/dev/null 2>&1; }
-veth() { echo "hrv-${1#hr-}"; }          # the bridge side of a host's link
-ns_pids() { if ns_exists "$1"; then ip netns pids "$1" 2>/dev/null || true; fi; }
-
-# Kills every process in our namespaces (resumed first: a stopped process ignores SIGTERM until
-# continued), then deletes the namespaces, veths and the bridge. Only names this script makes.
-teardown() {
-  local ns pids=() p deadline
-  for ns in "${NAMESPACES[@]}"; do
-    for p in $(ns_pids "$ns"); do pids+=("$p"); done
-  done
-  if [[ ${#pids[@]} -gt 0 ]]; then
-    say "stopping ${#pids[@]} processes in the hr-* namespaces"
-    kill -CONT "${pids[@]}" 2>/dev/null || true
-    kill -TERM "${pids[@]}" 2>/dev/null || true
-    deadline=$((SECONDS + 10))
-    while ((SECONDS < deadline)); do
-      local alive=0
-      for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
-      ((alive)) || break
-      sleep 0.2
-    done
-    kill -KILL "${pids[@]}" 2>/dev/null || true
-  fi
-  for ns in "${NAMESPACES[@]}"; do
-    ns_exists "$ns" && { ip netns del "$ns" 2>/dev/null || echo "warning: could not delete namespace $ns" >&2; }
-    if link_exists "$(veth "$ns")"; then ip link del "$(veth "$ns")" 2>/dev/null || true; fi
-  done
-  if link_exists "$BR"; then ip link del "$BR" || echo "warning: could not delete bridge $BR" >&2; fi
-  say "torn down: no hr-* namespace, veth or bridge left"
-}
+# shellcheck source=benchmarks/netns-lib.sh
+source "$HERE/benchmarks/netns-lib.sh"
+teardown() { netns_teardown; }
 
 if ((DOWN)); then
   teardown
   exit 0
 fi
 
-for ns in "${NAMESPACES[@]}"; do
-  ns_exists "$ns" && die "namespace $ns exists already (a kept cluster?): run '$0 --down' first"
-  link_exists "$(veth "$ns")" && die "link $(veth "$ns") exists already: run '$0 --down' first"
-done
-link_exists "$BR" && die "bridge $BR exists already: run '$0 --down' first"
+why="$(netns_names_free)" || die "$why (a kept cluster?): run '$0 --down' first"
 
 # From here on, whatever happens, the trap undoes what was made (unless --keep started it all).
 CREATED=0; KEEP_ON_EXIT=0
@@ -169,32 +136,10 @@ WRITE_TOKEN="$(cat "$OUT/write-token")"
 
 say "network: bridge $BR ($NET.1/24) and one namespace per host"
 CREATED=1
-ip link add "$BR" type bridge
-ip addr add "$NET.1/24" dev "$BR"
-ip link set "$BR" up
-for ns in "${NAMESPACES[@]}"; do
-  ip netns add "$ns"
-  ip link add "$(veth "$ns")" type veth peer name "hrp-${ns#hr-}"
-  ip link set "hrp-${ns#hr-}" netns "$ns"
-  ip -n "$ns" link set "hrp-${ns#hr-}" name eth0
-  ip -n "$ns" addr add "${ADDR[$ns]}/24" dev eth0
-  ip -n "$ns" link set lo up
-  ip -n "$ns" link set eth0 up
-  ip link set "$(veth "$ns")" master "$BR"
-  ip link set "$(veth "$ns")" up
-  printf '           %-9s %-11s eth0 <-> %s on %s\n' "$ns" "${ADDR[$ns]}" "$(veth "$ns")" "$BR"
-done
+netns_up
 LEAF_NS=(); LEAF_ADDRS=()
 for i in $(seq 1 "$LEAVES"); do LEAF_NS+=("hr-leaf$i"); LEAF_ADDRS+=("${ADDR[hr-leaf$i]}:$LEAF_PORT"); done
 LEAVES_FLAG="$(IFS=,; echo "${LEAF_ADDRS[*]}")"
-
-# A process in host $1, logging to $OUT/logs/$2.log; setsid keeps a terminal's Ctrl-C for this
-# script, whose trap stops the hosts' processes itself.
-in_host() {
-  local ns="$1" name="$2"; shift 2
-  setsid ip netns exec "$ns" "$@" >>"$OUT/logs/$name.log" 2>&1 </dev/null &
-  disown "$!"   # the trap stops it through its namespace; and bash says nothing when a fault kills it
-}
 
 start_leaf() { # namespace
   local ns="$1"

@@ -6,6 +6,7 @@ import io.hedgerow.loadgen.durability.DocumentClient;
 import io.hedgerow.loadgen.durability.DurabilityRun;
 import io.hedgerow.loadgen.durability.FinalReads;
 import io.hedgerow.loadgen.durability.LeafNemesis;
+import io.hedgerow.loadgen.durability.LinkNemesis;
 import io.hedgerow.loadgen.durability.Nemesis;
 import io.hedgerow.loadgen.durability.NemesisLoop;
 import io.hedgerow.loadgen.durability.RootNemesis;
@@ -38,7 +39,8 @@ import picocli.CommandLine.Spec;
         description = {"Check that a cluster never loses an acknowledged write (Jepsen's set workload, with deletes).",
                 "Clients add documents with unique ids and delete acknowledged ones, recording every answer; a nemesis"
                         + " kills (SIGKILL, then a restart) and pauses (SIGSTOP/SIGCONT) primaries and replicas at random,"
-                        + " with --nemesis root the whole local cluster, with --nemesis zk its embedded ZooKeeper. At the end every id is read back: every"
+                        + " with --nemesis root the whole local cluster, with --nemesis zk its embedded ZooKeeper, with --nemesis link"
+                        + " (a cluster across network namespaces) one host's network link. At the end every id is read back: every"
                         + " acknowledged add must be there, no acknowledged delete may be.",
                 "Last line: acknowledged W, lost L, resurrected D, split terms T. Exit 3 when the check fails, 1 on an error.",
                 "",
@@ -65,13 +67,24 @@ final class DurabilityCommand implements Callable<Integer> {
     @Option(names = "--nemesis", defaultValue = "leaf", split = ",",
             description = "Faults: leaf (kill or pause a primary or replica), root (kill the whole local process and start it"
                     + " again with --restart-command), zk (kill or pause the embedded ZooKeeper of 'local --zk embedded',"
-                    + " half the time with one leaf too, then resume it or start it again), none; comma-separated (default: ${DEFAULT-VALUE}).")
+                    + " half the time with one leaf too, then resume it or start it again), link (cut one host of --links off"
+                    + " the network, then restore it; needs root), none; comma-separated (default: ${DEFAULT-VALUE}).")
     private List<String> nemesisNames;
 
     @Option(names = "--restart-command", paramLabel = "CMD",
             description = "With --nemesis root: the shell command that starts the cluster again on the same index and run"
                     + " directory, with fixed --write-token and --admin-token.")
     private String restartCommand;
+
+    @Option(names = "--links", paramLabel = "HOST=LINK[,...]",
+            description = "With --nemesis link: the hosts whose link it may cut, each with its network interface, e.g."
+                    + " leaf1=hrv-leaf1,root1=hrv-root1 (benchmarks/durability.sh --netns gives them).")
+    private String links;
+
+    @Option(names = "--leaf-restart-command", paramLabel = "CMD",
+            description = "For leaves no root supervises (durability.sh --netns): the shell command that starts leaf {leaf}"
+                    + " again in the background and rewrites its pid file; default: the root's POST /admin/leaves/{n}/restart.")
+    private String leafRestartCommand;
 
     @Option(names = "--clients", defaultValue = "4", description = "Concurrent clients (default: ${DEFAULT-VALUE}).")
     private int clients;
@@ -139,15 +152,26 @@ final class DurabilityCommand implements Callable<Integer> {
         List<Nemesis> nemeses = new ArrayList<>();
         for (String name : nemesisNames) {
             switch (name.strip()) {
-                case "leaf" -> nemeses.add(new LeafNemesis(target, run));
+                case "leaf" -> nemeses.add(leafNemesis(run));
                 case "root" -> nemeses.add(new RootNemesis(run, restartCommand, reads));
-                case "zk" -> nemeses.add(new ZooKeeperNemesis(run, new LeafNemesis(target, run)));
+                case "zk" -> nemeses.add(new ZooKeeperNemesis(run, leafNemesis(run)));
+                case "link" -> {
+                    if (links == null) {
+                        throw new IllegalArgumentException("--nemesis link needs --links (expected: host=link[,...])");
+                    }
+                    nemeses.add(new LinkNemesis(LinkNemesis.parseHosts(links), LinkNemesis.ipLink()));
+                }
                 case "none" -> {
                 }
-                default -> throw new IllegalArgumentException("--nemesis: '" + name + "' (expected: leaf, root, zk or none)");
+                default -> throw new IllegalArgumentException("--nemesis: '" + name + "' (expected: leaf, root, zk, link or none)");
             }
         }
         return nemeses;
+    }
+
+    private LeafNemesis leafNemesis(RunDirectory run) {
+        return leafRestartCommand == null ? new LeafNemesis(target, run)
+                : LeafNemesis.withRestartCommand(target, run, leafRestartCommand);
     }
 
     private NemesisLoop.Timing timing() {

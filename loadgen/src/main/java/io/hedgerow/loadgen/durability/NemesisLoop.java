@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -26,8 +25,7 @@ public final class NemesisLoop {
     private final History history;
     private final Ticker ticker;
     private final long startNanos;
-    private final Timing timing;
-    private final Random random;
+    private final NemesisSchedule schedule;
     private final PrintStream log;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private Thread thread;
@@ -63,8 +61,7 @@ public final class NemesisLoop {
         this.history = history;
         this.ticker = ticker;
         this.startNanos = startNanos;
-        this.timing = timing;
-        this.random = new Random(seed);
+        this.schedule = nemeses.isEmpty() ? null : new NemesisSchedule(nemeses.size(), timing, seed);
         this.log = log;
     }
 
@@ -95,19 +92,19 @@ public final class NemesisLoop {
 
     private void run() {
         try {
-            while (!pause(timing.quietMin(), timing.quietMax())) {
-                Nemesis nemesis = nemeses.get(random.nextInt(nemeses.size()));
+            while (!pause(schedule.quietMillis())) {
+                Nemesis nemesis = nemeses.get(schedule.nemesis());
                 // Recorded at the moment of the strike: a strike returns only once its processes are gone.
                 long struckNanos = ticker.nanoTime();
                 try {
-                    String what = nemesis.strike(random);
+                    String what = nemesis.strike(schedule.random());
                     strikes++;
                     record(Kind.FAULT_START, nemesis, what, struckNanos);
                 } catch (IOException | RuntimeException e) {
                     failures++;
                     record(Kind.FAULT_START, nemesis, "failed: " + e.getMessage(), struckNanos);
                 }
-                pause(timing.faultMin(), timing.faultMax());
+                pause(schedule.faultMillis());
                 heal(nemesis);
             }
         } catch (InterruptedException e) {
@@ -129,10 +126,8 @@ public final class NemesisLoop {
         }
     }
 
-    /** Waits a random spell; true when stopped meanwhile. */
-    private boolean pause(Duration min, Duration max) throws InterruptedException {
-        long spanMillis = max.toMillis() - min.toMillis();
-        long millis = min.toMillis() + (spanMillis == 0 ? 0 : (long) (random.nextDouble() * spanMillis));
+    /** Waits a spell the schedule drew; true when stopped meanwhile. */
+    private boolean pause(long millis) throws InterruptedException {
         return stopped.await(millis, TimeUnit.MILLISECONDS);
     }
 

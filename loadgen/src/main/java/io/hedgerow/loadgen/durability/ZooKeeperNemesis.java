@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -17,7 +18,8 @@ import java.util.Random;
  * ({@code ./hedgerow local --zk embedded}: {@code hedgerow zk}, its pid in {@code <run dir>/zk.pid}),
  * where the root keeps each partition's primary, term and in-sync set. Heal resumes a paused one
  * (SIGCONT) or starts a killed one again with the command line it ran (read from
- * {@code /proc/<pid>/cmdline} before the kill, so on the same port and data directory) and waits for
+ * {@code /proc/<pid>/cmdline} before the kill, so on the same port and data directory, and in its
+ * named network namespace if it ran in one: {@link NetworkNamespaces}) and waits for
  * it to listen. While it is down the root must refuse every write whose safety needs a store update
  * (a replica leaving the in-sync set, a promotion) rather than acknowledge it unsafely; the checker
  * finds out whether it did. Writes that need none (every in-sync copy answers) may go on. So that
@@ -71,7 +73,10 @@ public final class ZooKeeperNemesis implements Nemesis {
     private String strikeZooKeeper(Random random) throws IOException {
         long pid = pid();
         if (random.nextBoolean()) {
-            Started started = new Started(pid, commandLine(pid), Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "cwd")));
+            // In its network namespace, when it runs in another one (durability.sh --netns: the root's host).
+            List<String> command = new ArrayList<>(NetworkNamespaces.enterPrefix(pid));
+            command.addAll(commandLine(pid));
+            Started started = new Started(pid, command, Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "cwd")));
             LeafProcesses.signal("KILL", pid);
             killed = started;
             if (!LeafProcesses.awaitExit(pid, EXIT_PATIENCE)) {
