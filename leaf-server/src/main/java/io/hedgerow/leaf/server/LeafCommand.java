@@ -3,7 +3,6 @@ package io.hedgerow.leaf.server;
 import io.hedgerow.common.net.ClusterSecret;
 import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.time.Durations;
-import io.hedgerow.coordination.CoordinationException;
 import io.hedgerow.coordination.CoordinationSettings;
 import io.hedgerow.coordination.NodeId;
 import io.hedgerow.leaf.fault.InjectedDelay;
@@ -13,6 +12,7 @@ import io.hedgerow.leaf.http.LeafHttpConfig;
 import io.hedgerow.leaf.search.QueryLimits;
 import io.hedgerow.leaf.write.LiveSettings;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -243,12 +243,21 @@ public final class LeafCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 1;
         }
-        LeafMembership membership;
+        MembershipJoin membership;
         try {
-            membership = zk == null ? null : LeafMembership.start(CoordinationSettings.of(zk, zkCluster),
-                    nodeId == null ? LeafMembership.defaultNodeId(host, server.port()) : NodeId.of(nodeId),
-                    LeafMembership.advertisedAddress(host, server.port()), server.servedLoad()::totals);
-        } catch (CoordinationException | IllegalArgumentException e) {
+            if (zk == null) {
+                membership = null;
+            } else {
+                CoordinationSettings coordination = CoordinationSettings.of(zk, zkCluster);
+                NodeId node = nodeId == null ? LeafMembership.defaultNodeId(host, server.port()) : NodeId.of(nodeId);
+                String address = LeafMembership.advertisedAddress(host, server.port());
+                PrintWriter err = spec.commandLine().getErr();
+                membership = MembershipJoin.start(
+                        () -> LeafMembership.start(coordination, node, address, server.servedLoad()::totals),
+                        (cause, next) -> err.println("warning: --zk " + zk + ": " + cause.getMessage()
+                                + "; serving without registering, trying again in " + next.toSeconds() + " s"));
+            }
+        } catch (IllegalArgumentException e) {
             server.close();
             spec.commandLine().getErr().println("error: --zk " + zk + ": " + e.getMessage());
             return 1;
