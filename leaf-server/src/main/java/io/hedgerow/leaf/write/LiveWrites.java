@@ -23,7 +23,6 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The writes of one leaf: its {@link LivePartition}s, made on a partition's first write (or found

@@ -122,6 +122,36 @@ class SnapshotRestoreTest {
         assertThat(Files.isDirectory(dir.resolve("index/live/build-0001/node-b/partition-0000/index"))).isTrue();
     }
 
+    @Test
+    void aSnapshotAnotherLeafIsCopyingStaysUntilItsConnectionClosesThoughANewerOneIsMade() throws IOException {
+        answer(primary, writes(0, 5, true));
+        String older = answer(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot();
+        Path olderDir = primary.dir().resolve(LiveWrites.SNAPSHOTS_DIR).resolve(older);
+        SnapshotFiles.Session copying = primary.snapshotSession();
+        WriteResponse listed = copying.answer(request().setSnapshot(older)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.LIST_SNAPSHOT)).build());
+        assertThat(listed.getStatus()).as(listed.getError()).isEqualTo(Status.OK);
+        assertThat(listed.getSnapshotFilesList()).isNotEmpty();
+
+        answer(primary, writes(5, 6, true));
+        String newer = answer(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot();
+        assertThat(newer).isNotEqualTo(older);
+        assertThat(olderDir).as("pinned by the copy in progress").isDirectory();
+        String file = listed.getSnapshotFiles(0).getName();
+        WriteResponse chunk = copying.answer(request().setSnapshot(older).setFileName(file)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_SNAPSHOT_FILE)).build());
+        assertThat(chunk.getStatus()).as(chunk.getError()).isEqualTo(Status.OK);
+        assertThat(chunk.getChunk().size()).isEqualTo((int) listed.getSnapshotFiles(0).getLength());
+
+        copying.close();
+        assertThat(olderDir).as("dropped once the copy is done").doesNotExist();
+        assertThat(primary.dir().resolve(LiveWrites.SNAPSHOTS_DIR).resolve(newer)).isDirectory();
+        WriteResponse unlisted = primary.snapshotSession().answer(request().setSnapshot(newer).setFileName(file)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_SNAPSHOT_FILE)).build());
+        assertThat(unlisted.getError()).as("a read needs the snapshot listed (pinned) first")
+                .contains("was not listed on this connection");
+    }
+
     private static WriteRequest.Builder request() {
         return WriteRequest.newBuilder().setPartition(0);
     }
