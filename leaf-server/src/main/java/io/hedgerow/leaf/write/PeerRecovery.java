@@ -6,10 +6,12 @@ import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
@@ -115,27 +117,33 @@ final class PeerRecovery {
         return pulled;
     }
 
-    /** Links the current copy's file when it is the same (name, length, footer checksum). */
+    /**
+     * Links the current copy's file when it is the same (name, length, footer checksum). The copy
+     * still takes writes meanwhile, so a merge may delete the file under us: then it is fetched.
+     */
     private boolean linkFromCurrent(SnapshotFile file, Path current, Path local) throws IOException {
         Path same = current.resolve(file.getName());
-        if (!Files.isRegularFile(same) || Files.size(same) != file.getLength()) {
-            return false;
-        }
-        try (Directory directory = new NIOFSDirectory(current);
-                IndexInput input = directory.openInput(file.getName(), IOContext.READONCE)) {
-            if (CodecUtil.retrieveChecksum(input) != file.getChecksum()) {
+        try {
+            if (!Files.isRegularFile(same) || Files.size(same) != file.getLength()) {
                 return false;
             }
-        } catch (CorruptIndexException e) {
+            try (Directory directory = new NIOFSDirectory(current);
+                    IndexInput input = directory.openInput(file.getName(), IOContext.READONCE)) {
+                if (CodecUtil.retrieveChecksum(input) != file.getChecksum()) {
+                    return false;
+                }
+            }
+            try {
+                Files.createLink(local, same);
+            } catch (IOException | UnsupportedOperationException e) {
+                Files.copy(same, local);
+                force(local);
+            }
+            return true;
+        } catch (CorruptIndexException | NoSuchFileException e) {
+            Files.deleteIfExists(local);
             return false;
         }
-        try {
-            Files.createLink(local, same);
-        } catch (IOException | UnsupportedOperationException e) {
-            Files.copy(same, local);
-            force(local);
-        }
-        return true;
     }
 
     /** Fetches {@code file} from byte {@code from} to its end, then syncs it; answers the bytes fetched. */
@@ -170,7 +178,7 @@ final class PeerRecovery {
         try (Directory directory = new NIOFSDirectory(dir);
                 IndexInput input = directory.openInput(name, IOContext.READONCE)) {
             return CodecUtil.checksumEntireFile(input);
-        } catch (CorruptIndexException e) {
+        } catch (CorruptIndexException | EOFException e) {
             return -1;
         }
     }
