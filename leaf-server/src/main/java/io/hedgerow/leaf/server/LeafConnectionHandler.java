@@ -51,6 +51,11 @@ import java.util.concurrent.TimeUnit;
  * answers, cancels), except that the parts not known to be expensive and untied are queued as one
  * {@link SearchParts} task; see {@link #searchParts}.
  *
+ * <p><b>Peer recovery.</b> A leaf's Hello in the {@code PEER_RECOVERY} role (with the cluster's
+ * secret, as any) opens a connection on which another leaf copies this leaf's snapshots: only
+ * {@code LIST_SNAPSHOT} and {@code READ_SNAPSHOT_FILE} writes, read off the event loop
+ * ({@link SnapshotFiles}); what it listed stays on disk until it closes.
+ *
  * <p><b>Draining.</b> While the leaf shuts down ({@link LeafDrain}), a search or fetch is answered
  * BUSY with a "draining" error at once, so the root retries it on another replica.
  *
