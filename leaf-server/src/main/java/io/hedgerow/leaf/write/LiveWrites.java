@@ -442,11 +442,14 @@ public final class LiveWrites implements Closeable {
     /** Stops the threads and commits and closes every partition. */
     @Override
     public void close() {
-        timer.shutdownNow();
+        // Not shutdownNow: interrupting a commit in progress closes Lucene's channels under it (the
+        // write lock among them), and the closing commit below would then fail.
+        timer.shutdown();
         restores.shutdownNow(); // a pull in progress fails; its staging directory resumes it next time
         snapshotReads.shutdownNow();
         writers.shutdown();
         try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
             writers.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
