@@ -59,6 +59,14 @@ public final class Protocol {
                 .setClusterSecret(clusterSecret == null ? "" : clusterSecret)).build();
     }
 
+    /** A leaf's first frame on a connection that copies a snapshot's files from another leaf (peer recovery). */
+    public static Frame peerRecoveryHello(String clusterSecret) {
+        return Frame.newBuilder().setHello(Hello.newBuilder()
+                .setProtocolVersion(VERSION)
+                .setRole(ConnectionRole.PEER_RECOVERY)
+                .setClusterSecret(clusterSecret == null ? "" : clusterSecret)).build();
+    }
+
     /**
      * Why a Hello's secret does not admit its sender, or null when it does: always when
      * {@code required} is null or empty (a cluster without a secret). Compared in constant time, so

@@ -16,6 +16,7 @@ import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
+import io.hedgerow.leaf.write.SnapshotFiles;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.util.ArrayList;
@@ -50,6 +51,11 @@ import java.util.concurrent.TimeUnit;
  * answers, cancels), except that the parts not known to be expensive and untied are queued as one
  * {@link SearchParts} task; see {@link #searchParts}.
  *
+ * <p><b>Peer recovery.</b> A leaf's Hello in the {@code PEER_RECOVERY} role (with the cluster's
+ * secret, as any) opens a connection on which another leaf copies this leaf's snapshots: only
+ * {@code LIST_SNAPSHOT} and {@code READ_SNAPSHOT_FILE} writes, read off the event loop
+ * ({@link SnapshotFiles}); what it listed stays on disk until it closes.
+ *
  * <p><b>Draining.</b> While the leaf shuts down ({@link LeafDrain}), a search or fetch is answered
  * BUSY with a "draining" error at once, so the root retries it on another replica.
  *
@@ -62,7 +68,7 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     private static final System.Logger LOG = System.getLogger(LeafConnectionHandler.class.getName());
 
     /** What the connection's first frame made it. */
-    private enum Role { AWAITING_HELLO, ROOT, TWIN_CANCELS, REFUSED }
+    private enum Role { AWAITING_HELLO, ROOT, TWIN_CANCELS, PEER_RECOVERY, REFUSED }
 
     private final LeafContext leaf;
     private final Executor admin;
@@ -76,6 +82,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     /** The root's answers; null until a root's Hello is accepted. */
     private OutboundBatcher replies;
     private boolean wroteInThisRead;
+    /** A PEER_RECOVERY connection's snapshots (pinned while it is open); null on any other. */
+    private SnapshotFiles.Session snapshots;
     /** Close the connection once this read's answers are flushed (a refused secret). */
     private boolean closeAfterAnswers;
 
@@ -269,6 +277,12 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     /** Live ingestion: runs on the leaf's write threads ({@link io.hedgerow.leaf.write.LiveWrites}). */
     private void write(ChannelHandlerContext ctx, WriteRequest write) {
         var live = leaf.partitions().live();
+        if (role == Role.PEER_RECOVERY && snapshots != null) {
+            // Read on the leaf's snapshot-read thread; a channel takes writes from any thread.
+            snapshots.handle(write, response -> ctx.channel().writeAndFlush(
+                    Frame.newBuilder().setWriteResult(response).build(), ctx.voidPromise()));
+            return;
+        }
         if (role != Role.ROOT || live == null) {
             unserved(ctx, Frame.newBuilder().setWriteResult(WriteResponse.newBuilder()
                     .setRequestId(write.getRequestId())
@@ -308,6 +322,10 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
             role = Role.ROOT;
             replies = new OutboundBatcher(ctx.channel(), hello.getRootId(), leaf.counters().timings);
             leaf.drain().rootConnected(ctx.channel());
+        } else if (hello.getRole() == ConnectionRole.PEER_RECOVERY) {
+            role = Role.PEER_RECOVERY;
+            var live = leaf.partitions().live();
+            snapshots = live == null ? null : live.snapshotSession();
         } else {
             role = Role.TWIN_CANCELS;
         }
@@ -326,6 +344,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     private String unservedReason() {
         return role == Role.REFUSED ? "this leaf refused the connection: " + refusal
                 : role == Role.TWIN_CANCELS ? "a connection for twin cancels carries no requests"
+                : role == Role.PEER_RECOVERY ? (snapshots == null ? "this leaf takes no writes, so has no snapshots"
+                        : "a peer-recovery connection carries only LIST_SNAPSHOT and READ_SNAPSHOT_FILE")
                 : "no Hello on this connection (expected: a Hello first)";
     }
 
@@ -414,6 +434,12 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
         // Nobody is left to read the answers of this connection's queued work.
         if (replies != null) {
             leaf.inflight().abandonAll(replies);
+        }
+        if (snapshots != null) {
+            // Off the event loop: unpinning may delete the snapshot this connection was copying.
+            SnapshotFiles.Session done = snapshots;
+            snapshots = null;
+            admin.execute(done::close);
         }
         super.channelInactive(ctx);
     }

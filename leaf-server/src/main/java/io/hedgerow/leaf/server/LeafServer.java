@@ -15,6 +15,7 @@ import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionWarmer;
 import io.hedgerow.leaf.write.LiveWrites;
+import io.hedgerow.leaf.write.PeerFiles;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -40,6 +41,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class LeafServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LeafServer.class.getName());
+    /** How long a restore waits for a source leaf to connect or answer one request (a chunk of 1 MiB at most). */
+    private static final java.time.Duration PEER_RECOVERY_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     private final LeafConfig config;
     private final OpenPartitions partitions;
@@ -154,8 +157,11 @@ public final class LeafServer implements AutoCloseable {
             LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build, observability);
             // Named after the build and the leaf's name (or bound port): a leaf started again under
             // its name finds its writes, and one on a rebuilt index does not serve the old build's.
+            // Restores pull other leaves' snapshots over the same protocol, on this leaf's event loops.
+            PeerFiles peerFiles = new PeerFileLinks(group, transport.channelClass(), config.maxFrameBytes(),
+                    config.clusterSecret(), tls, PEER_RECOVERY_TIMEOUT);
             writes.start(store.liveDir().resolve(build.manifest().build() == null ? "build-0000"
-                    : build.manifest().build()), server.port());
+                    : build.manifest().build()), server.port(), peerFiles);
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}{6}; protocol {7})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name() + (config.tls() != null ? ", TLS" : ""), config.workers(),

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Makes a leaf's writable copy of a built partition, or of a snapshot of another leaf's copy
- * ({@link LivePartition#snapshot}), and the snapshot itself. Hard links where the file system allows
+ * Makes a leaf's writable copy of a built partition, and a snapshot of a copy
+ * ({@link LivePartition#snapshot}; another leaf pulls it over the wire, {@link PeerRecovery}). Hard links where the file system allows
  * (Lucene writes each file once and never changes it, so a link is as good as a copy and costs no
  * space), copies elsewhere. The copy is made under a temporary name and renamed into place, so a
  * crash midway leaves no half copy that looks whole. Every directory made, and the one renamed into,

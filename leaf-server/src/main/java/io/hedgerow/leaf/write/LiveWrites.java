@@ -23,7 +23,6 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The writes of one leaf: its {@link LivePartition}s, made on a partition's first write (or found
@@ -41,9 +40,11 @@ import java.util.stream.Stream;
  * own ({@link LeafDirClaim}: the first {@code node-auto-<n>} no running leaf holds), so started again
  * on another port it finds its copies. Two leaves started with one name on one index cannot both
  * write: Lucene's write lock refuses the second one's writes. Snapshots of a leaf's copies, for copies on other leaves to start from
- * (file-based recovery, {@link LivePartition#snapshot}), go to
- * {@code <index>/live/<build>/snapshots/partition-NNNN/}: the leaves must share the partition store,
- * as they share the build.
+ * (file-based recovery, {@link LivePartition#snapshot}), go to the leaf's own
+ * {@code <leaf dir>/snapshots/partition-NNNN/}; another leaf copies one over the wire (peer recovery:
+ * {@link SnapshotFiles} serves it, {@link PeerRecovery} pulls it into
+ * {@code <leaf dir>/recovery/partition-NNNN/}, which outlives a failed attempt so the next one
+ * resumes). No directory is shared between leaves: each opens its own copy of the build.
  *
  * <p><b>Primary terms.</b> A request that carries a primary term is served only when the term is at
  * least the highest the partition's copy has accepted ({@link PrimaryTerms}, durable beside its log);
@@ -59,8 +60,10 @@ import java.util.stream.Stream;
  */
 public final class LiveWrites implements Closeable {
     private static final System.Logger LOG = System.getLogger(LiveWrites.class.getName());
-    /** Beside the leaves' directories under a build's live directory: snapshots of copies, for new copies. */
+    /** In a leaf's directory: snapshots of its copies, for other leaves' copies to start from. */
     static final String SNAPSHOTS_DIR = "snapshots";
+    /** In a leaf's directory: the snapshots it is pulling from other leaves, kept to resume a failed pull. */
+    static final String RECOVERY_DIR = "recovery";
     private static final Pattern SNAPSHOT_NAME = Pattern.compile("partition-\\d{4}/[A-Za-z0-9_.-]+-seq-\\d+");
     private final IndexContext index;
     private final LiveSettings settings;
@@ -72,6 +75,18 @@ public final class LiveWrites implements Closeable {
     /** Set by {@link #start}; {@link TermChangeLog#OFF} before, and without {@code --term-log}. */
     private volatile TermChangeLog termLog = TermChangeLog.OFF;
     private final ExecutorService writers;
+    /**
+     * Restores (pulling a snapshot from another leaf, for minutes) and the reads of this leaf's
+     * snapshots for other leaves: one thread each, apart from the writes and from each other, so
+     * two leaves restoring from each other never wait on each other's busy thread.
+     */
+    private final ExecutorService restores;
+    private final ExecutorService snapshotReads;
+    private final SnapshotPins pins = new SnapshotPins();
+    private final SnapshotFiles snapshotFiles;
+    /** Partitions a restore is pulling now: a second RESTORE of one is refused, not run beside it. */
+    private final java.util.Set<Integer> restoring = ConcurrentHashMap.newKeySet();
+    private volatile PeerFiles peerFiles = PeerFiles.NONE;
     private final ScheduledExecutorService timer;
     private volatile Path dir;
     private volatile LeafDirClaim claim;
@@ -96,6 +111,9 @@ public final class LiveWrites implements Closeable {
         this.assigned = assigned;
         this.walMeters = walMeters;
         this.writers = Executors.newFixedThreadPool(2, daemon("leaf-writes"));
+        this.restores = Executors.newSingleThreadExecutor(daemon("leaf-restores"));
+        this.snapshotReads = Executors.newSingleThreadExecutor(daemon("leaf-snapshot-reads"));
+        this.snapshotFiles = new SnapshotFiles(this::snapshotPath, pins, snapshotReads);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("leaf-refresh"));
     }
 
@@ -113,6 +131,12 @@ public final class LiveWrites implements Closeable {
      * the leaf serves searches and refuses writes, saying why.
      */
     public void start(Path buildLiveDir, int port) {
+        start(buildLiveDir, port, PeerFiles.NONE);
+    }
+
+    /** As {@link #start(Path, int)}, restoring snapshots of other leaves through {@code peers}. */
+    public void start(Path buildLiveDir, int port, PeerFiles peers) {
+        this.peerFiles = peers;
         try {
             termLog = TermChangeLog.open(settings.termLog(), java.time.Clock.systemUTC());
         } catch (IOException e) {
@@ -195,9 +219,18 @@ public final class LiveWrites implements Closeable {
         }
     }
 
-    /** Runs a write request off the caller's thread and hands its answer to {@code reply}. */
+    /**
+     * Runs a write request off the caller's thread and hands its answer to {@code reply}: a restore
+     * on the restore thread, anything else on the write threads.
+     */
     public void handle(WriteRequest request, Consumer<WriteResponse> reply) {
-        writers.execute(() -> reply.accept(answer(request)));
+        boolean restore = request.getOpsCount() == 1 && request.getOps(0).getKind() == WriteKind.RESTORE;
+        (restore ? restores : writers).execute(() -> reply.accept(answer(request)));
+    }
+
+    /** A session serving this leaf's snapshots to one peer-recovery connection; closed with it. */
+    public SnapshotFiles.Session snapshotSession() {
+        return snapshotFiles.open();
     }
 
     /** Answers a write request on the calling thread. */
@@ -233,8 +266,13 @@ public final class LiveWrites implements Closeable {
                 }
                 return response.setStatus(Status.OK).setLastSeq(0).setVisibleSeq(0).build();
             }
+            if (kind == WriteKind.LIST_SNAPSHOT || kind == WriteKind.READ_SNAPSHOT_FILE) {
+                return response.setStatus(Status.ERROR).setError(kind + " is served on a peer-recovery connection"
+                        + " only (expected: a Hello in the PEER_RECOVERY role)").build();
+            }
             if (kind == WriteKind.RESTORE) {
-                LivePartition restored = restore(request.getPartition(), request.getSnapshot());
+                LivePartition restored = restore(request.getPartition(), request.getSnapshot(),
+                        request.getSourceAddress());
                 terms.rewrite(request.getPartition(), partitionDir(dir, request.getPartition()));
                 return response.setStatus(Status.OK).setLastSeq(restored.lastSeq()).setVisibleSeq(restored.visibleSeq())
                         .setTrimmedSeq(restored.trimmedSeq()).build();
@@ -285,13 +323,22 @@ public final class LiveWrites implements Closeable {
                 : new IOException("this leaf takes no writes: " + failure.getMessage(), failure);
     }
 
-    /** Where this leaf's snapshots for other leaves' copies go: beside the leaves' own live copies. */
+    /** Where this leaf's snapshots for other leaves' copies go: in its own directory. */
     private Path snapshotsDir() throws IOException {
         Path leafDir = dir;
         if (leafDir == null) {
             throw notStarted();
         }
-        return leafDir.resolveSibling(SNAPSHOTS_DIR);
+        return leafDir.resolve(SNAPSHOTS_DIR);
+    }
+
+    /** The directory of this leaf's snapshot {@code name} of {@code partition}, the name checked. */
+    private Path snapshotPath(int partition, String name) throws IOException {
+        if (!SNAPSHOT_NAME.matcher(name).matches() || !name.startsWith(String.format("partition-%04d/", partition))) {
+            throw new IOException("snapshot '" + name + "' (expected: partition-" + String.format("%04d", partition)
+                    + "/<leaf>-seq-<n>, as a SNAPSHOT answer names it)");
+        }
+        return snapshotsDir().resolve(name);
     }
 
     /** {@code partition-NNNN/<this leaf's directory>-seq-<seq>}: one snapshot per partition, leaf and seq. */
@@ -304,52 +351,62 @@ public final class LiveWrites implements Closeable {
         Path snapshots = snapshotsDir();
         long seq = live.snapshot(at -> snapshots.resolve(snapshotName(partition, at)));
         Path target = snapshots.resolve(snapshotName(partition, seq));
-        String prefix = dir.getFileName() + "-seq-";
-        try (Stream<Path> older = Files.list(target.getParent())) {
-            for (Path snapshot : (Iterable<Path>) older::iterator) {
-                String name = snapshot.getFileName().toString();
-                if (name.startsWith(prefix) && !snapshot.equals(target)) {
-                    PartitionStore.deleteTree(snapshot);
-                }
-            }
-        }
+        // Those another leaf is copying stay until it is done (SnapshotPins).
+        pins.dropOlder(target);
         LOG.log(System.Logger.Level.INFO, "partition {0}: snapshot at seq {1} for a copy to start from ({2})", partition,
                 seq, target);
         return seq;
     }
 
     /**
-     * Replaces this leaf's copy of {@code partition} with the snapshot {@code name} (another
-     * leaf's, in the partition store) and serves it: the root does this to a copy too far behind
-     * the primary's log, then replays the log above the snapshot. What this copy held and the
-     * snapshot lacks was never acknowledged (the root restores only copies out of its in-sync set,
-     * from the primary, which holds every acknowledged write), so it is dropped.
+     * Replaces this leaf's copy of {@code partition} with the snapshot {@code name} of the leaf at
+     * {@code source} (its primary), pulled over the wire ({@link PeerRecovery}), and serves it: the
+     * root does this to a copy too far behind the primary's log, then replays the log above the
+     * snapshot. What this copy held and the snapshot lacks was never acknowledged (the root restores
+     * only copies out of its in-sync set, from the primary, which holds every acknowledged write), so
+     * it is dropped. The copy being replaced serves (and takes writes) until the pull is done.
      */
-    private LivePartition restore(int partition, String name) throws IOException {
-        if (!SNAPSHOT_NAME.matcher(name).matches() || !name.startsWith(String.format("partition-%04d/", partition))) {
-            throw new IOException("snapshot '" + name + "' (expected: partition-" + String.format("%04d", partition)
-                    + "/<leaf>-seq-<n>, as a SNAPSHOT answer names it)");
+    private LivePartition restore(int partition, String name, String source) throws IOException {
+        Path leafDir = dir;
+        if (leafDir == null) {
+            throw notStarted();
         }
-        Path snapshot = snapshotsDir().resolve(name);
-        if (!Files.isDirectory(snapshot)) {
-            throw new IOException("no snapshot at " + snapshot + " (the primary made a newer one, or this leaf does"
-                    + " not share the partition store with it)");
+        snapshotPath(partition, name); // checks the name
+        if (source.isEmpty()) {
+            throw new IOException("a RESTORE of snapshot " + name + " names no source leaf (expected: source_address,"
+                    + " host:port of the leaf that made the snapshot)");
         }
-        synchronized (this) {
-            LivePartition old = partitions.remove(partition);
-            if (old != null) {
-                closeQuietly(old);
+        if (!restoring.add(partition)) {
+            throw new IOException("partition " + partition + " is being restored already (expected: one RESTORE at a"
+                    + " time; ask again when it is done)");
+        }
+        try {
+            Path staging = leafDir.resolve(RECOVERY_DIR).resolve(String.format("partition-%04d", partition));
+            Path target = partitionDir(leafDir, partition);
+            try (PeerFiles.Session session = peerFiles.open(source)) {
+                new PeerRecovery(session, WalFiles.SYSTEM).pull(partition, name, staging,
+                        target.resolve(LivePartition.INDEX_DIR));
             }
-            Path target = partitionDir(dir, partition);
-            PartitionStore.deleteTree(target);
-            LiveCopies.linkOrCopy(snapshot, target, target.resolve(LivePartition.INDEX_DIR));
-            LivePartition live = LivePartition.open(index, partition, target,
-                    index.store().partitionDir(index.manifest(), partition),
-                    searcher -> publish.accept(partition, searcher), WalFiles.SYSTEM, walMeters);
-            partitions.put(partition, live);
-            LOG.log(System.Logger.Level.INFO, "partition {0} restored from snapshot {1} (last seq {2})", partition, name,
-                    live.lastSeq());
-            return live;
+            synchronized (this) {
+                LivePartition old = partitions.remove(partition);
+                if (old != null) {
+                    closeQuietly(old);
+                }
+                PartitionStore.deleteTree(target);
+                LiveCopies.createDirectories(target);
+                WalFiles.SYSTEM.move(staging, target.resolve(LivePartition.INDEX_DIR));
+                WalFiles.SYSTEM.syncDirectory(target);
+                WalFiles.SYSTEM.syncDirectory(staging.getParent());
+                LivePartition live = LivePartition.open(index, partition, target,
+                        index.store().partitionDir(index.manifest(), partition),
+                        searcher -> publish.accept(partition, searcher), WalFiles.SYSTEM, walMeters);
+                partitions.put(partition, live);
+                LOG.log(System.Logger.Level.INFO, "partition {0} restored from snapshot {1} of leaf {2} (last seq {3})",
+                        partition, name, source, live.lastSeq());
+                return live;
+            }
+        } finally {
+            restoring.remove(partition);
         }
     }
 
@@ -385,9 +442,14 @@ public final class LiveWrites implements Closeable {
     /** Stops the threads and commits and closes every partition. */
     @Override
     public void close() {
-        timer.shutdownNow();
+        // Not shutdownNow: interrupting a commit in progress closes Lucene's channels under it (the
+        // write lock among them), and the closing commit below would then fail.
+        timer.shutdown();
+        restores.shutdownNow(); // a pull in progress fails; its staging directory resumes it next time
+        snapshotReads.shutdownNow();
         writers.shutdown();
         try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
             writers.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -24,10 +24,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * File-based recovery between two leaves' live writes over one partition store, driven through the
- * write requests the root sends (no sockets: {@link LiveWrites#answer} on the test's thread): a
- * snapshot of one copy, restored as another's, holds every write up to its seq, takes the next ones
- * as a replica, and drops what the replaced copy held beyond it.
+ * File-based recovery between two leaves' live writes, driven through the write requests the root
+ * sends (no sockets: {@link LiveWrites#answer} on the test's thread, the replica pulling the
+ * primary's snapshot through an in-JVM {@link PeerFiles} that answers from the primary's
+ * {@link SnapshotFiles}): a snapshot of one copy, restored as another's, holds every write up to its
+ * seq, takes the next ones as a replica, and drops what the replaced copy held beyond it. Peer
+ * recovery over real sockets, on separate stores: {@code io.hedgerow.leaf.server.PeerRecoveryTest}.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SnapshotRestoreTest {
@@ -41,14 +43,28 @@ class SnapshotRestoreTest {
     void start() throws IOException {
         IndexContext index = BuiltIndex.build(dir, "snap", 20);
         Path buildLive = BuiltIndex.liveDir(index);
-        primary = start(index, "a", buildLive);
-        replica = start(index, "b", buildLive);
+        primary = start(index, "a", buildLive, PeerFiles.NONE);
+        replica = start(index, "b", buildLive, address -> {
+            assertThat(address).isEqualTo("leaf-a:1");
+            SnapshotFiles.Session session = primary.snapshotSession();
+            return new PeerFiles.Session() {
+                @Override
+                public WriteResponse call(WriteRequest request) {
+                    return session.answer(request);
+                }
+
+                @Override
+                public void close() {
+                    session.close();
+                }
+            };
+        });
     }
 
-    private LiveWrites start(IndexContext index, String node, Path buildLive) {
+    private LiveWrites start(IndexContext index, String node, Path buildLive, PeerFiles peers) {
         LiveWrites writes = new LiveWrites(index, LiveSettings.defaults().withNodeId(node),
                 (partition, searcher) -> served.put(node, searcher), partition -> partition == 0);
-        writes.start(buildLive, 0);
+        writes.start(buildLive, 0, peers);
         return writes;
     }
 
@@ -71,7 +87,7 @@ class SnapshotRestoreTest {
         assertThat(answer(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot())
                 .as("asked again at the same seq: the same snapshot").isEqualTo(snapshot.getSnapshot());
 
-        WriteResponse restored = answer(replica, request().setSnapshot(snapshot.getSnapshot())
+        WriteResponse restored = answer(replica, request().setSnapshot(snapshot.getSnapshot()).setSourceAddress("leaf-a:1")
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
         assertThat(restored.getStatus()).as(restored.getError()).isEqualTo(Status.OK);
         assertThat(restored.getLastSeq()).isEqualTo(30);
@@ -92,15 +108,48 @@ class SnapshotRestoreTest {
     void aRestoreOfASnapshotThatIsNotThereOrNotThePartitionsFailsAndKeepsTheCopy() {
         answer(replica, writes(0, 3, true));
         WriteResponse missing = answer(replica, request().setSnapshot("partition-0000/node-a-seq-99")
-                .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
+                .setSourceAddress("leaf-a:1").addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
         assertThat(missing.getStatus()).isEqualTo(Status.ERROR);
-        assertThat(missing.getError()).contains("no snapshot at");
-        WriteResponse escaping = answer(replica, request().setSnapshot("partition-0000/../../node-b")
+        assertThat(missing.getError()).contains("no snapshot partition-0000/node-a-seq-99 here");
+        WriteResponse sourceless = answer(replica, request().setSnapshot("partition-0000/node-a-seq-99")
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
+        assertThat(sourceless.getError()).contains("names no source leaf");
+        WriteResponse escaping = answer(replica, request().setSnapshot("partition-0000/../../node-b").setSourceAddress("leaf-a:1")
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
         assertThat(escaping.getStatus()).isEqualTo(Status.ERROR);
         assertThat(escaping.getError()).contains("expected: partition-0000/<leaf>-seq-<n>");
         assertThat(get(replica, "w-2").getOutcome()).isEqualTo(WriteOutcome.FOUND);
         assertThat(Files.isDirectory(dir.resolve("index/live/build-0001/node-b/partition-0000/index"))).isTrue();
+    }
+
+    @Test
+    void aSnapshotAnotherLeafIsCopyingStaysUntilItsConnectionClosesThoughANewerOneIsMade() throws IOException {
+        answer(primary, writes(0, 5, true));
+        String older = answer(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot();
+        Path olderDir = primary.dir().resolve(LiveWrites.SNAPSHOTS_DIR).resolve(older);
+        SnapshotFiles.Session copying = primary.snapshotSession();
+        WriteResponse listed = copying.answer(request().setSnapshot(older)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.LIST_SNAPSHOT)).build());
+        assertThat(listed.getStatus()).as(listed.getError()).isEqualTo(Status.OK);
+        assertThat(listed.getSnapshotFilesList()).isNotEmpty();
+
+        answer(primary, writes(5, 6, true));
+        String newer = answer(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot();
+        assertThat(newer).isNotEqualTo(older);
+        assertThat(olderDir).as("pinned by the copy in progress").isDirectory();
+        String file = listed.getSnapshotFiles(0).getName();
+        WriteResponse chunk = copying.answer(request().setSnapshot(older).setFileName(file)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_SNAPSHOT_FILE)).build());
+        assertThat(chunk.getStatus()).as(chunk.getError()).isEqualTo(Status.OK);
+        assertThat(chunk.getChunk().size()).isEqualTo((int) listed.getSnapshotFiles(0).getLength());
+
+        copying.close();
+        assertThat(olderDir).as("dropped once the copy is done").doesNotExist();
+        assertThat(primary.dir().resolve(LiveWrites.SNAPSHOTS_DIR).resolve(newer)).isDirectory();
+        WriteResponse unlisted = primary.snapshotSession().answer(request().setSnapshot(newer).setFileName(file)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_SNAPSHOT_FILE)).build());
+        assertThat(unlisted.getError()).as("a read needs the snapshot listed (pinned) first")
+                .contains("was not listed on this connection");
     }
 
     private static WriteRequest.Builder request() {

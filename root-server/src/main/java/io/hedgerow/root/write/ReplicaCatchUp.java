@@ -20,8 +20,9 @@ import java.util.function.LongConsumer;
  * primary's log still reaches is sent the log above its last seq; one further behind (the log was
  * trimmed past it, as it is for a copy opened from the build), or one that answered
  * {@code diverged:} (it holds ops the primary's history does not), first replaces its copy with a
- * snapshot of the primary's (file-based recovery: the primary commits and publishes that commit in
- * the partition store as hard links, the replica restores it), then gets the log above the snapshot.
+ * snapshot of the primary's (file-based recovery: the primary commits and keeps that commit as a
+ * snapshot in its own directory, the replica pulls its files from the primary over the wire, as
+ * Elasticsearch's peer recovery does), then gets the log above the snapshot.
  *
  * <p>Three steps, so that a replica that stops answering never holds the partition's writes for
  * longer than a second: {@link #reconcile} (once, at start, before any write: every replica says its
@@ -37,6 +38,12 @@ import java.util.function.LongConsumer;
 final class ReplicaCatchUp {
     /** How long the writer's writes wait, at most, for a replica to finish catching up. */
     static final Duration FINISH_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * How long a replica has to restore a snapshot: it pulls the source's files over the wire (peer
+     * recovery), which for a large partition takes far longer than a write. A restore cut short is
+     * resumed by the next one, which fetches only what the replica lacks.
+     */
+    static final Duration RESTORE_TIMEOUT = Duration.ofMinutes(30);
     private static final String DIVERGED = "diverged: ";
 
     private final ReplicaSet replicas;
@@ -200,8 +207,8 @@ final class ReplicaCatchUp {
 
     /**
      * File-based recovery, for a replica further behind than the source's log reaches or diverged
-     * from it: the source commits and publishes a snapshot of its copy in the partition store, the
-     * replica's copy is replaced by it, and the source's log above the snapshot follows
+     * from it: the source commits and keeps a snapshot of its copy, the replica pulls it from the
+     * source's address and replaces its copy with it, and the source's log above the snapshot follows
      * ({@link #copyLog}).
      *
      * @return the seq up to which the replica holds the source's log
@@ -214,8 +221,9 @@ final class ReplicaCatchUp {
                         + "'s copy: " + made.getStatus() + ": " + made.getError()));
             }
             WriteRequest.Builder restore = request().setSnapshot(made.getSnapshot())
+                    .setSourceAddress(source.address().toString())
                     .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE));
-            return replica.link.send(restore, settings.timeout()).thenCompose(restored -> {
+            return replica.link.send(restore, RESTORE_TIMEOUT).thenCompose(restored -> {
                 if (restored.getStatus() != Status.OK) {
                     return CompletableFuture.<Long>failedFuture(new IOException("restoring snapshot "
                             + made.getSnapshot() + " of leaf " + source.address() + ": " + restored.getStatus() + ": "

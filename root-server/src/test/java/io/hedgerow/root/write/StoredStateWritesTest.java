@@ -99,9 +99,14 @@ class StoredStateWritesTest {
         return highest;
     }
 
-    /** Leaf {@code leaf} again on its port and its own live copies (the embedded leaves claimed node-auto-0, -1). */
+    /**
+     * Leaf {@code leaf} again on its port and its own live copies (the embedded leaves claimed
+     * node-auto-0, -1), with the cluster's secret: a copy restored from a snapshot dials the other
+     * leaf for it, which refuses a leaf without the secret.
+     */
     private static LeafServer restart(EmbeddedCluster cluster, int leaf, int port) throws Exception {
         return LeafServer.start(LeafConfig.defaults(cluster.index().dir()).withPort(port)
+                .withClusterSecret(cluster.root().cluster().config().clusterSecret())
                 .withLive(LiveSettings.defaults().withNodeId("auto-" + leaf)));
     }
 
