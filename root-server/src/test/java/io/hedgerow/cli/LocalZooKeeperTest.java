@@ -81,7 +81,7 @@ class LocalZooKeeperTest {
     void aRestartedLocalClusterReadsItsStoredStateAndServesWritesOnlyThePromotedCopyHolds(@TempDir Path data)
             throws Exception {
         LocalClusterOptions options = options(index(data), data.resolve("run"));
-        assertThat(options.coordination()).as("local's default").isEqualTo(LocalCoordination.embedded(0, "default"));
+        assertThat(options.coordination()).as("local's default").isEqualTo(LocalCoordination.embedded(0, "local-zk-index-2x2"));
         RunDirectory run = options.runDirectory();
         List<String> acknowledged = new ArrayList<>();
         Map<Integer, Long> termsBefore = new HashMap<>();
@@ -122,7 +122,7 @@ class LocalZooKeeperTest {
             // drop leaf 0 from their stored in-sync set. Only leaf 1 holds these.
             write(documents, "only-leaf-1", acknowledged);
             try (CoordinationClient client = CoordinationClient.connect(
-                    CoordinationSettings.of("127.0.0.1:" + zkPort, "default"))) {
+                    CoordinationSettings.of("127.0.0.1:" + zkPort, options.coordination().cluster()))) {
                 CuratorClusterStore store = new CuratorClusterStore(client);
                 for (int p = 0; p < PARTITIONS; p++) {
                     Optional<PartitionState> state = store.read(p);
