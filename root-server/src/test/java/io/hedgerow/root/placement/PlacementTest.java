@@ -121,14 +121,7 @@ class PlacementTest {
 
     @Test
     void aReturningLeafGetsItsPartitionsBackAndTheCopiesMadeMeanwhileRetire() {
-        placement.leafLost(0, 0);
-        long now = 30 * S;
-        placement.tick(now, null);
-        while (placement.underReplicated() > 0) {
-            now += S;
-            ackEverything(placement, now);
-            placement.tick(now, null);
-        }
+        long now = reReplicateLeafZero();
         placement.takeChangedLeaves();
 
         now += 10 * S;
@@ -150,14 +143,7 @@ class PlacementTest {
 
     @Test
     void withLiveWritesACopyMadeMeanwhileRetiresOnlyOnceTheReturningOneIsInSync() {
-        placement.leafLost(0, 0);
-        long now = 30 * S;
-        placement.tick(now, null);
-        while (placement.underReplicated() > 0) {
-            now += S;
-            ackEverything(placement, now);
-            placement.tick(now, null);
-        }
+        long now = reReplicateLeafZero();
         now += 10 * S;
         placement.leafBack(0, now);
         int behind = START.partitionsOf(0)[0];
@@ -317,6 +303,19 @@ class PlacementTest {
                 .contains(target.leaf()).doesNotContain(0);
         assertThat(balancing.keptCopies(target.partition())).as("the retiring source takes no more writes")
                 .doesNotContain(0).contains(target.leaf());
+    }
+
+    /** Leaf 0 lost past its grace and its copies re-replicated and serving elsewhere; the time then. */
+    private long reReplicateLeafZero() {
+        placement.leafLost(0, 0);
+        long now = 30 * S;
+        placement.tick(now, null);
+        while (placement.underReplicated() > 0) {
+            now += S;
+            ackEverything(placement, now);
+            placement.tick(now, null);
+        }
+        return now;
     }
 
     /** Every leaf acknowledges its current target with all of it open. */
