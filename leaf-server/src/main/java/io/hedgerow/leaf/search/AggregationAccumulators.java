@@ -38,10 +38,13 @@ final class AggregationAccumulators {
      */
     static final int MAX_ZERO_COUNT_VALUES = 100_000;
 
-    private static BadQueryException tooManyValues(int maxValues, String where) {
-        return new BadQueryException(where + ": min_doc_count 0 over a field with more than " + maxValues
-                + " distinct values in this partition (expected: at most " + maxValues
-                + "; use min_doc_count 1 or more)", null);
+    /** Refuses {@code min_doc_count} 0 once the field has shown more than {@code maxValues} values. */
+    private static void requireAtMost(long values, int maxValues, String where) throws BadQueryException {
+        if (values > maxValues) {
+            throw new BadQueryException(where + ": min_doc_count 0 over a field with more than " + maxValues
+                    + " distinct values in this partition (expected: at most " + maxValues
+                    + "; use min_doc_count 1 or more)", null);
+        }
     }
 
     private AggregationAccumulators() {
@@ -156,18 +159,14 @@ final class AggregationAccumulators {
         void addEveryValue(IndexReader reader, int maxValues, String where) throws IOException, BadQueryException {
             for (LeafReaderContext leaf : reader.leaves()) {
                 SortedSetDocValues values = DocValues.getSortedSet(leaf.reader(), agg.getField());
-                if (values.getValueCount() > maxValues) {
-                    throw tooManyValues(maxValues, where);
-                }
+                requireAtMost(values.getValueCount(), maxValues, where);
                 for (long ord = 0, n = values.getValueCount(); ord < n; ord++) {
                     BytesRef term = values.lookupOrd(ord);
                     if (!counts.containsKey(term)) {
                         counts.put(BytesRef.deepCopyOf(term), new long[1]);
                     }
                 }
-                if (counts.size() > maxValues) {
-                    throw tooManyValues(maxValues, where);
-                }
+                requireAtMost(counts.size(), maxValues, where);
             }
         }
 
@@ -266,9 +265,7 @@ final class AggregationAccumulators {
                         for (int i = values.docValueCount(); i > 0; i--) {
                             counts.computeIfAbsent(key(values.nextValue()), k -> new long[1]);
                         }
-                        if (counts.size() > maxValues) {
-                            throw tooManyValues(maxValues, where);
-                        }
+                        requireAtMost(counts.size(), maxValues, where);
                     }
                 }
             }

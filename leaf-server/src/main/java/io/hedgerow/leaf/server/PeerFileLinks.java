@@ -56,18 +56,10 @@ final class PeerFileLinks implements PeerFiles {
 
     @Override
     public Session open(String address) throws IOException {
-        int colon = address.lastIndexOf(':');
-        int port;
-        try {
-            port = colon <= 0 ? -1 : Integer.parseInt(address.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            port = -1;
-        }
-        if (port < 1 || port > 65535) {
+        HostPort source = HostPort.parse(address);
+        if (source == null) {
             throw new IOException("source leaf address '" + address + "' (expected: host:port)");
         }
-        String host = address.substring(0, colon);
-        int sourcePort = port;
         Answers answers = new Answers(address);
         ChannelFuture connect = new Bootstrap()
                 .group(group)
@@ -78,11 +70,11 @@ final class PeerFileLinks implements PeerFiles {
                     @Override
                     protected void initChannel(Channel ch) {
                         WireCodec.install(ch.pipeline(), maxFrameBytes);
-                        tls.dialled(ch, host, sourcePort);
+                        tls.dialled(ch, source.host(), source.port());
                         ch.pipeline().addLast("recovery", answers);
                     }
                 })
-                .connect(host, port);
+                .connect(source.host(), source.port());
         if (!connect.awaitUninterruptibly(timeout.toMillis() + 1000) || !connect.isSuccess()) {
             connect.channel().close();
             throw new IOException("cannot connect to source leaf " + address + ": "

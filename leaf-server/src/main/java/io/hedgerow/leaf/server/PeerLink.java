@@ -107,20 +107,12 @@ final class PeerLink {
     }
 
     private void connect() {
-        int colon = address.lastIndexOf(':');
-        int port;
-        try {
-            port = colon <= 0 ? -1 : Integer.parseInt(address.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            port = -1;
-        }
-        if (port < 1 || port > 65535) {
+        HostPort peer = HostPort.parse(address);
+        if (peer == null) {
             failed("twin leaf address '" + address + "' (expected: host:port)");
             return;
         }
         connecting = true;
-        String host = address.substring(0, colon);
-        int peerPort = port;
         new Bootstrap()
                 .group(loop)
                 .channel(channelClass)
@@ -130,11 +122,11 @@ final class PeerLink {
                     @Override
                     protected void initChannel(Channel ch) {
                         WireCodec.install(ch.pipeline(), maxFrameBytes);
-                        tls.dialled(ch, host, peerPort);
+                        tls.dialled(ch, peer.host(), peer.port());
                         ch.pipeline().addLast("peer", new Discard());
                     }
                 })
-                .connect(address.substring(0, colon), port)
+                .connect(peer.host(), peer.port())
                 .addListener((ChannelFuture future) -> connected(future));
     }
 

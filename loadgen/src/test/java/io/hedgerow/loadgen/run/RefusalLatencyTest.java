@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * An open-loop phase against a server that refuses some searches at once (503 overloaded with
  * Retry-After, as the root's admission control does, or a code-less 503 with Retry-After), fails
- * others at once (503 unavailable: the search ran) and answers the rest after a delay: the
+ * others at once (503 unavailable: the search ran) and answers the rest after 1 s (long, so that a
+ * refusal stalled by a loaded machine still comes back before every answer): the
  * refusals are counted apart from the other errors, exactly, and their latency is the short one.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -41,7 +42,7 @@ class RefusalLatencyTest {
                         .withHeader("Retry-After", "1");
                 case "shed" -> Reply.of(503, "busy").withHeader("Retry-After", "1");
                 case "unavailable" -> Reply.of(503, "{\"error\":\"unavailable\",\"detail\":\"no replica\"}");
-                default -> Reply.of(200, "{\"tainted\":false,\"hits\":[]}").after(Duration.ofMillis(200));
+                default -> Reply.of(200, "{\"tainted\":false,\"hits\":[]}").after(Duration.ofSeconds(1));
             };
         })) {
             AtomicInteger next = new AtomicInteger();
