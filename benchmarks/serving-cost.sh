@@ -4,7 +4,7 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ALL_CONFIGS=(defaults admission-off canaries-off lanes-off all-off batching-on access-log)
+ALL_CONFIGS=(defaults admission-off canaries-off lanes-off all-off batching-on access-log zk-none)
 # The others run only when named with --configs: one setting away from the defaults, to judge it alone.
 DEFAULT_CONFIGS=(defaults admission-off canaries-off lanes-off all-off)
 CONNECTIONS=64
@@ -36,6 +36,8 @@ the server's defaults) and the load generator's default query mix. Configuration
   batching-on     --leaf-batching on (one message per leaf per search; only with --configs)
   access-log      the root's access log on (HEDGEROW_ACCESS_LOG=INFO: one line per answer, written
                   asynchronously to the cluster's log; only with --configs)
+  zk-none         --zk none (no embedded ZooKeeper: the root keeps the partitions' state in its
+                  memory, as local did before it started one by default; only with --configs)
 
 For each round, for each configuration, for each build (this checkout, then --checkout's if given),
 on a freshly started cluster that serves and whose /ready answers 200:
@@ -131,6 +133,7 @@ config_args() { # config: the ./hedgerow local flags of a configuration
     batching-on) echo --leaf-batching on ;;
     canaries-off) echo --canaries 0 ;;
     lanes-off) echo --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 ;;
+    zk-none) echo --zk none ;;
     all-off) echo --admission off --canaries 0 --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 ;;
   esac
 }
