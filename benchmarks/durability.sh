@@ -62,7 +62,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 MINUTES=""; SEED=""; NEMESIS=leaf; PORT=18431; LEAVES=""; ROOTS=""; NETNS=""; PARTITIONS=16; REPLICAS=2; CLIENTS=4; OUT=""; LEAF_ARGS=(); EXTRA=(); ZK=""
-usage() { sed -n '2,67p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,61p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || { echo "error: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
