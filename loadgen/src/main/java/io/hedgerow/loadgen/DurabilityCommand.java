@@ -70,7 +70,7 @@ final class DurabilityCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "7", description = "Seed of the clients' and the nemesis's choices (default: ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--target", defaultValue = "http://127.0.0.1:8080", split = ",", paramLabel = "URL[,URL...]",
+    @Option(names = "--target", defaultValue = "http://127.0.0.1:8080", split = ",", paramLabel = "URL",
             description = "Root server URL, or several roots of one cluster, comma-separated: client i prefers root i mod n"
                     + " and fails over to the next (default: ${DEFAULT-VALUE}).")
     private List<URI> targets;
