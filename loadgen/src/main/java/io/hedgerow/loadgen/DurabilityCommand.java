@@ -134,7 +134,7 @@ final class DurabilityCommand implements Callable<Integer> {
     private String fault;
 
     @Option(names = "--read-patience", defaultValue = "3m",
-            description = "How long the final reads wait for the root to be ready and each id to be readable"
+            description = "How long the final reads wait for the roots to be ready and each id to be readable"
                     + " (default: ${DEFAULT-VALUE}).")
     private String readPatience;
 
