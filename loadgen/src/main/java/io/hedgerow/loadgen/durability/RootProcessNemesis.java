@@ -34,6 +34,11 @@ public final class RootProcessNemesis implements Nemesis {
         String restart(int root) throws IOException;
     }
 
+    /** Waits for a killed process to be gone. */
+    interface ExitWait {
+        boolean awaitExit(long pid, Duration patience) throws IOException;
+    }
+
     private final RunDirectory run;
     private final int roots;
     private final Signaller signaller;
@@ -42,11 +47,6 @@ public final class RootProcessNemesis implements Nemesis {
     private int killed;
     private int paused;
     private long pausedPid;
-
-    /** Waits for a killed process to be gone. */
-    interface ExitWait {
-        boolean awaitExit(long pid, Duration patience) throws IOException;
-    }
 
     /**
      * @param roots          how many roots (numbered 1..roots)
