@@ -7,7 +7,8 @@
 #
 #   benchmarks/durability.sh --minutes N --seed S [--nemesis leaf[,root][,zk]] [--port 18431] [--zk]
 #       [--leaves 4] [--partitions 16] [--replicas 2] [--clients 4] [--leaf-arg ARG]... [--arg=ARG]... [--out DIR]
-#   sudo benchmarks/durability.sh --netns --minutes N --seed S [--nemesis leaf[,link][,zk]] [--leaves 2|3] ...
+#   sudo benchmarks/durability.sh --netns --minutes N --seed S [--nemesis leaf[,root][,link][,partition][,zk]]
+#       [--leaves 2|3] [--roots 1|2] ...
 #
 # --zk runs the cluster with './hedgerow local --zk embedded' (its ZooKeeper on --port + 1, data in
 # run/zk): each partition's primary, term and in-sync set are stored there, so after the root nemesis
@@ -17,16 +18,35 @@
 # root keeps that state in its memory (local's default is now an embedded ZooKeeper on a free port).
 #
 # --netns spreads the cluster over network namespaces on a bridge (benchmarks/netns-lib.sh, as
-# netns-cluster.sh; docs/multi-host.md): ZooKeeper (always on) and the root on host hr-root1
-# (10.77.0.10, root :8080, ZooKeeper :2181), one leaf on each of hr-leaf1..3 (10.77.0.11-13, :9100;
-# --leaves 2 or 3, default 3). The script starts each process itself with 'ip netns exec', writes
-# their pid files to run/, and gives the loadgen run/start-leaf.sh to start a killed leaf again
-# (it returns once the leaf listens and has joined ZooKeeper).
-# --nemesis link cuts one host's link (ip link set hrv-<host> down: a leaf host, or the root's,
-# whose clients then get no answer) for a fault spell, then restores it; root is not available with
-# --netns (its restart would have to start the leaves again too). Needs root; refuses to start when
-# a name it makes (hr-root1, hr-leaf1..3, their hrv-* veths, bridge hrbr0) exists; a trap deletes
-# them all, and kills every process in them, on any exit. Not with netns-cluster.sh at the same time.
+# netns-cluster.sh; docs/multi-host.md): ZooKeeper (always on) and root 1 on host hr-root1
+# (10.77.0.10, root :8080, ZooKeeper :2181), root 2 on hr-root2 (10.77.0.20, :8080; --roots 2, the
+# default), one leaf on each of hr-leaf1..3 (10.77.0.11-13, :9100; --leaves 2 or 3, default 3).
+# Both roots serve the same leaves and ZooKeeper and take writes (the same write token); client i of
+# the checker writes through root i mod 2 and fails over to the other on no connection, no answer
+# or 503 (a write whose first root got no answer counts as indeterminate); the final reads go
+# through any root that answers. --roots 1 starts root 1 only (every client on it). Until any root
+# can write safely (primary-led replication), two writing roots may throw replicas out of sync:
+# safe, but noisier. The script starts each process itself with 'ip netns exec' (netns_cluster_up),
+# writes their pid files to run/ (zk.pid, leaf-N.pid, root-N.pid), and gives the checker
+# run/start-leaf.sh N and run/start-root.sh N, which start a killed leaf or root again in its
+# namespace and return once it serves (a leaf: listens and has joined ZooKeeper; a root: /ready).
+# Nemeses with --netns:
+#   leaf       kill (SIGKILL) or pause (SIGSTOP) a primary or replica; resume it, or start it again
+#   root       kill or pause one root process (the leaves run on: a root restarts alone); resume it,
+#              or start it again with run/start-root.sh
+#   link       cut one host's link (ip link set hrv-<host> down: a leaf host or a root's, ZooKeeper's
+#              with root 1's), then restore it
+#   partition  split the hosts into random halves (by the seed; e.g. {hr-root1, hr-leaf1} |
+#              {hr-root2, hr-leaf2, hr-leaf3}) that drop each other's packets silently (each host:
+#              'ip rule add pref 10 from <address> blackhole', iptables and nft being absent here),
+#              then heal
+#   zk         kill or pause ZooKeeper (on hr-root1, always: its loss is this nemesis), half the time
+#              with one leaf too
+# One fault at a time, for a spell (3-10 s by default); each start and end is a nemesis entry of
+# history.jsonl (the host, the groups). The exit trap restores every link and deletes every
+# partition rule (netns_heal), then kills every process in the namespaces and deletes them. Needs
+# root; refuses to start when a name it makes (hr-root1, hr-root2, hr-leaf1..3, their hrv-* veths,
+# bridge hrbr0) exists. Not with netns-cluster.sh or root-failover.sh at the same time.
 #
 # --leaf-arg goes to every leaf's command line; --arg=ARG to 'loadgen durability' (e.g.
 # --arg=--quiet=60s..90s for longer spells without a fault; see './hedgerow loadgen durability --help').
@@ -37,12 +57,12 @@
 # './hedgerow loadgen durability', and stops the cluster. Not a timing benchmark: the throughput and
 # unavailable seconds it reports describe the run, under faults, on whatever else the machine runs.
 # Output: --out (default results/durability/seed-S-<time>): durability.log, cluster.log, run/ (pid
-# files, leaf logs, and with --zk: terms/ (the leaves' term logs), zk/ and zk.log), and the loadgen's folder with history.jsonl and
+# files, leaf logs (with --netns root logs too), and with --zk: terms/ (the leaves' term logs), zk/ and zk.log), and the loadgen's folder with history.jsonl and
 # durability.json (throughput, ok/fail/info counts, unavailable seconds, the ids that failed).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
-MINUTES=""; SEED=""; NEMESIS=leaf; PORT=18431; LEAVES=""; NETNS=""; PARTITIONS=16; REPLICAS=2; CLIENTS=4; OUT=""; LEAF_ARGS=(); EXTRA=(); ZK=""
-usage() { sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; }
+MINUTES=""; SEED=""; NEMESIS=leaf; PORT=18431; LEAVES=""; ROOTS=""; NETNS=""; PARTITIONS=16; REPLICAS=2; CLIENTS=4; OUT=""; LEAF_ARGS=(); EXTRA=(); ZK=""
+usage() { sed -n '2,61p' "$0" | sed 's/^# \{0,1\}//'; }
 need() { [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || { echo "error: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -53,6 +73,7 @@ while [[ $# -gt 0 ]]; do
     --zk) ZK=yes; shift ;;
     --netns) NETNS=yes; shift ;;
     --leaves) need "$1" "${2:-}"; LEAVES="$2"; shift 2 ;;
+    --roots) need "$1" "${2:-}"; ROOTS="$2"; shift 2 ;;
     --partitions) need "$1" "${2:-}"; PARTITIONS="$2"; shift 2 ;;
     --replicas) need "$1" "${2:-}"; REPLICAS="$2"; shift 2 ;;
     --clients) need "$1" "${2:-}"; CLIENTS="$2"; shift 2 ;;
@@ -69,18 +90,22 @@ if [[ -n "$NETNS" ]]; then
   ZK=yes   # the stored primaries, terms and in-sync sets are what make a restart safe across hosts
   LEAVES="${LEAVES:-3}"
   [[ "$LEAVES" == 2 || "$LEAVES" == 3 ]] || { echo "error: --leaves: '$LEAVES' (expected with --netns: 2 or 3 leaf hosts)" >&2; exit 2; }
-  [[ ",$NEMESIS," != *,root,* ]] || { echo "error: --nemesis root is not available with --netns (see --help)" >&2; exit 2; }
+  ROOTS="${ROOTS:-2}"
+  [[ "$ROOTS" == 1 || "$ROOTS" == 2 ]] || { echo "error: --roots: '$ROOTS' (expected: 1 or 2)" >&2; exit 2; }
   [[ $EUID -eq 0 ]] || { echo "error: --netns makes network namespaces, veths and a bridge: run it as root" >&2; exit 2; }
   command -v ip >/dev/null 2>&1 || { echo "error: 'ip' (iproute2) is missing" >&2; exit 2; }
   BR=hrbr0; NET=10.77.0; ROOT_PORT=8080; LEAF_PORT=9100; LEAF_HTTP=9200; ZK_PORT=2181
   NAMESPACES=(hr-root1); declare -A ADDR=([hr-root1]=$NET.10)
   for i in $(seq 1 "$LEAVES"); do NAMESPACES+=("hr-leaf$i"); ADDR[hr-leaf$i]="$NET.$((10 + i))"; done
+  if [[ "$ROOTS" == 2 ]]; then NAMESPACES+=(hr-root2); ADDR[hr-root2]=$NET.20; fi
   # shellcheck source=benchmarks/netns-lib.sh
   source "$HERE/benchmarks/netns-lib.sh"
   why="$(netns_names_free)" || { echo "error: $why (a kept netns-cluster.sh cluster? 'benchmarks/netns-cluster.sh --down')" >&2; exit 2; }
 else
   LEAVES="${LEAVES:-4}"
   [[ ",$NEMESIS," != *,link,* ]] || { echo "error: --nemesis link needs --netns (the hosts' links it cuts)" >&2; exit 2; }
+  [[ ",$NEMESIS," != *,partition,* ]] || { echo "error: --nemesis partition needs --netns (the hosts it splits)" >&2; exit 2; }
+  [[ -z "$ROOTS" || "$ROOTS" == 1 ]] || { echo "error: --roots $ROOTS needs --netns (a local cluster has one root)" >&2; exit 2; }
 fi
 if [[ ",$NEMESIS," == *,zk,* && -z "$ZK" ]]; then
   echo "error: --nemesis zk needs --zk (the embedded ZooKeeper it kills)" >&2; exit 2
@@ -124,106 +149,48 @@ WRITE_TOKEN="$(token)"; ADMIN_TOKEN="$(token)"
 # One process per "host" role, each started here with 'ip netns exec' (as netns-cluster.sh starts
 # them), pid files in run/ for the nemeses. Runs the whole run and exits.
 run_netns() {
-  local i ns
+  local ns
   why="$(netns_names_free)" || { echo "error: $why" >&2; exit 2; }   # once more: made since the first check?
   CREATED=0
   # shellcheck disable=SC2317 # run by the EXIT trap
   netns_on_exit() {
     local rc=$?
     trap - EXIT INT TERM
-    if ((CREATED)); then netns_teardown; fi
+    if ((CREATED)); then netns_heal; netns_teardown; fi
     exit "$rc"
   }
   trap netns_on_exit EXIT
   trap 'echo "Interrupted." >&2; exit 130' INT TERM
 
-  mkdir -p "$RUN/terms"; rm -f "$RUN"/*.pid "$RUN"/*.port
+  mkdir -p "$RUN"; rm -f "$RUN"/*.pid "$RUN"/*.port
   ln -sfn run "$OUT/logs"   # in_host logs to $OUT/logs/<name>.log: next to the pid files, as local's are
-  umask 077; head -c 32 /dev/urandom | base64 | tr -d '/+=\n' >"$RUN/cluster-secret"; umask 022
   # shellcheck source=root-server/src/dist/bin/java-runtime.sh
   source "$HERE/root-server/src/dist/bin/java-runtime.sh"
   JAVA_HOME="$(find_java_home javac)" || exit 1   # as ./hedgerow finds it; every namespace uses the same
   export JAVA_HOME
-  export HEDGEROW_ROOT_JVM="${HEDGEROW_ROOT_JVM:--XX:+UseParallelGC -Xmx512m}"
-  export HEDGEROW_LEAF_JVM="${HEDGEROW_LEAF_JVM:--XX:+UseParallelGC -Xmx512m}"
-  local zk="${ADDR[hr-root1]}:$ZK_PORT" leaves=() leaf_addrs=()
-  for i in $(seq 1 "$LEAVES"); do leaves+=("${ADDR[hr-leaf$i]}"); leaf_addrs+=("${ADDR[hr-leaf$i]}:$LEAF_PORT"); done
-
-  # Leaf N (0-based: the root's numbering of --leaves, the pid files' names) on host hr-leaf<N+1>.
-  # A script of its own, so that the leaf nemesis starts a killed leaf again exactly so.
-  # shellcheck disable=SC2016 # the $-expressions are the written script's, expanded when it runs
-  {
-    echo '#!/bin/bash'
-    echo '# Starts leaf N (0-based) of this durability --netns run in its namespace; written by durability.sh.'
-    echo 'set -euo pipefail'
-    printf 'n="$1"; addrs=(%s)\n' "${leaves[*]}"
-    echo '[[ "$n" =~ ^[0-9]+$ && "$n" -lt ${#addrs[@]} ]] || { echo "leaf: '"'"'$n'"'"' (expected: 0..$((${#addrs[@]} - 1)))" >&2; exit 2; }'
-    printf 'cd %q\n' "$HERE"
-    printf 'export HEDGEROW_BUILD=never JAVA_HOME=%q HEDGEROW_LEAF_JVM=%q\n' "$JAVA_HOME" "$HEDGEROW_LEAF_JVM"
-    printf 'run=%q\n' "$RUN"
-    echo 'rm -f "$run/leaf-$n.port"'
-    printf 'setsid ip netns exec "hr-leaf$((n + 1))" ./hedgerow leaf --index %q --host "${addrs[n]}" --port %d' "$OUT/index" "$LEAF_PORT"
-    printf ' --http-port %d --port-file "$run/leaf-$n.port" --cluster-secret-file "$run/cluster-secret" --node-id "$n"' "$LEAF_HTTP"
-    printf ' --warmup 0s --workers 1 --zk %q --zk-cluster durability --term-log "$run/terms/leaf-$n.log"' "$zk"
-    for arg in ${LEAF_ARGS[@]+"${LEAF_ARGS[@]}"}; do printf ' %q' "$arg"; done
-    echo ' >>"$run/leaf-$n.log" 2>&1 </dev/null &'
-    echo 'pid=$!; echo "$pid" >"$run/leaf-$n.pid"'
-    # The leaf writes its port file once it listens and has joined ZooKeeper: a restart that
-    # returns sooner lets the next fault cut it off from ZooKeeper while it starts, and a leaf
-    # that cannot reach ZooKeeper within 3 s of its start exits (seed 21's first run).
-    echo 'for _ in $(seq 1 90); do'
-    echo '  [[ -f "$run/leaf-$n.port" ]] && exit 0'
-    echo '  kill -0 "$pid" 2>/dev/null || { echo "leaf $n (pid $pid) exited while starting; its log: $run/leaf-$n.log" >&2; exit 1; }'
-    echo '  sleep 1'
-    echo 'done'
-    echo 'echo "leaf $n (pid $pid) did not listen within 90 s; its log: $run/leaf-$n.log" >&2; exit 1'
-  } >"$RUN/start-leaf.sh"
-  chmod +x "$RUN/start-leaf.sh"
 
   say "Network: bridge $BR ($NET.1/24) and one namespace per host"
   CREATED=1
   netns_up
+  INDEX_DIR="$OUT/index"
+  netns_cluster_up || exit 1
+  URL="${ROOT_URLS[0]}"
+  say "Cluster ready: roots $(IFS=,; echo "${ROOT_URLS[*]}")"
 
-  say "ZooKeeper in hr-root1: $zk (data in $RUN/zk)"
-  in_host hr-root1 zk ./hedgerow zk --host "${ADDR[hr-root1]}" --port "$ZK_PORT" --data-dir "$RUN/zk" --port-file "$RUN/zk.port"
-  echo "$IN_HOST_PID" >"$RUN/zk.pid"
-  for i in $(seq 1 120); do [[ -f "$RUN/zk.port" ]] && break; kill -0 "$IN_HOST_PID" 2>/dev/null || break; sleep 1; done
-  [[ -f "$RUN/zk.port" ]] || { tail -n 20 "$RUN/zk.log" >&2; echo "error: ZooKeeper did not listen" >&2; exit 1; }
-
-  local starting=()
-  for i in $(seq 0 $((LEAVES - 1))); do
-    say "Leaf $i in hr-leaf$((i + 1)): ${leaf_addrs[i]}"
-    "$RUN/start-leaf.sh" "$i" & starting+=("$!")   # each waits for its leaf to listen
+  local links="" hosts="" status
+  for ns in "${NAMESPACES[@]}"; do
+    links+="${links:+,}${ns#hr-}=$(veth "$ns")"
+    hosts+="${hosts:+,}$ns=${ADDR[$ns]}"
   done
-  for i in $(seq 0 $((LEAVES - 1))); do
-    wait "${starting[i]}" || { tail -n 20 "$RUN/leaf-$i.log" >&2; echo "error: leaf $i did not start" >&2; exit 1; }
-  done
-
-  URL="http://${ADDR[hr-root1]}:$ROOT_PORT"
-  say "Root in hr-root1: $URL over --leaves $(IFS=,; echo "${leaf_addrs[*]}"), --zk $zk"
-  HEDGEROW_WRITE_TOKEN="$WRITE_TOKEN" HEDGEROW_ADMIN_TOKEN="$ADMIN_TOKEN" in_host hr-root1 root ./hedgerow root \
-    --leaves "$(IFS=,; echo "${leaf_addrs[*]}")" --host "${ADDR[hr-root1]}" --port "$ROOT_PORT" --index "$OUT/index" \
-    --replicas "$REPLICAS" --warmup 0s --cluster-secret-file "$RUN/cluster-secret" --zk "$zk" --zk-cluster durability
-  echo "$IN_HOST_PID" >"$RUN/root.pid"
-  local waited
-  for waited in $(seq 1 300); do
-    [[ "$(curl -s -o /dev/null -m 2 -w '%{http_code}' "$URL/ready" || true)" == 200 ]] && break
-    if [[ $waited -eq 300 ]] || ! kill -0 "$(cat "$RUN/root.pid")" 2>/dev/null; then
-      tail -n 20 "$RUN/root.log" >&2; echo "error: the root was not ready after $waited s" >&2; exit 1
-    fi
-    sleep 1
-  done
-  say "Cluster ready after ${waited} s on $URL"
-
-  local links="" status
-  for ns in "${NAMESPACES[@]}"; do links+="${links:+,}${ns#hr-}=$(veth "$ns")"; done
   set +e
-  ./hedgerow loadgen durability --minutes "$MINUTES" --seed "$SEED" --target "$URL" --run-dir "$RUN" \
-    --nemesis "$NEMESIS" --links "$links" --leaf-restart-command "$RUN/start-leaf.sh {leaf}" --clients "$CLIENTS" \
-    --write-token "$WRITE_TOKEN" --results "$OUT" ${EXTRA[@]+"${EXTRA[@]}"} 2>&1 | tee "$OUT/durability.log"
+  ./hedgerow loadgen durability --minutes "$MINUTES" --seed "$SEED" --target "$(IFS=,; echo "${ROOT_URLS[*]}")" \
+    --run-dir "$RUN" --nemesis "$NEMESIS" --links "$links" --hosts "$hosts" \
+    --leaf-restart-command "$RUN/start-leaf.sh {leaf}" --root-restart-command "$RUN/start-root.sh {root}" \
+    --clients "$CLIENTS" --write-token "$WRITE_TOKEN" --results "$OUT" ${EXTRA[@]+"${EXTRA[@]}"} 2>&1 | tee "$OUT/durability.log"
   status=${PIPESTATUS[0]}
   set -e
   say "Stopping the cluster"
+  netns_heal
   netns_teardown
   CREATED=0
   trap - EXIT

@@ -29,6 +29,23 @@ record ClusterRoles(Map<Integer, Integer> primaries, Map<Integer, List<Integer>>
         replicas = Map.copyOf(replicas);
     }
 
+    /** From the first root that answers, in order (a root the nemesis paused or cut off does not). */
+    static ClusterRoles fetch(List<URI> roots) throws IOException {
+        IOException failed = null;
+        for (URI root : roots) {
+            try {
+                return fetch(root);
+            } catch (IOException e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        throw failed != null ? failed : new IOException("roots: none (expected: at least one root URL)");
+    }
+
     static ClusterRoles fetch(URI root) throws IOException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         try {

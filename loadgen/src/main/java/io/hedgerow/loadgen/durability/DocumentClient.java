@@ -16,19 +16,23 @@ import java.time.Duration;
  *
  * <p>What counts as a definite refusal ({@link Type#FAIL}) is narrow on purpose: only a 4xx,
  * which the root gives before anything is written (a bad document, a version conflict, a missing
- * token; for a delete, 404: there was nothing to delete), and a connection refused (the request was
- * never sent). A 503 promises only that the write was not
+ * token; for a delete, 404: there was nothing to delete), and a connection that was never made
+ * (refused, or its connect timed out: the request was never sent). A 503 promises only that the write was not
  * <i>acknowledged</i> (docs/http-api.md): a primary may have logged it before its replicas failed,
- * so it is {@link Type#INFO}, like a timeout, a lost connection or a 5xx.
+ * so it is {@link Type#INFO}, like a timeout, a lost connection or a 5xx. Each answer also says
+ * whether another root may be asked instead ({@link Route}; {@link FailoverClient} does).
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe (one {@link HttpClient}); each call blocks its
  * caller for at most the request timeout.
  */
-public final class DocumentClient {
+public final class DocumentClient implements Documents {
     private final URI root;
     private final String writeToken;
     private final Duration timeout;
     private final HttpClient http;
+
+    /** Connects give up sooner than requests: a root host cut off answers no SYN, and its clients should fail over. */
+    private static final Duration CONNECT_PATIENCE = Duration.ofSeconds(3);
 
     /**
      * @param writeToken sent as {@code Authorization: Bearer <token>} on writes; null for none
@@ -41,11 +45,36 @@ public final class DocumentClient {
         this.root = root;
         this.writeToken = writeToken;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.http = HttpClient.newBuilder().connectTimeout(timeout.compareTo(CONNECT_PATIENCE) < 0 ? timeout : CONNECT_PATIENCE)
+                .build();
     }
 
-    /** The outcome of one write, with the status and reason it came from. */
-    public record Answer(Type type, String detail) {
+    /**
+     * The outcome of one write, with the status and reason it came from.
+     *
+     * @param route what it means for asking another root instead
+     */
+    public record Answer(Type type, String detail, Route route) {
+        public Answer {
+            java.util.Objects.requireNonNull(route, "route");
+        }
+
+        /** An answer that ends the write: no other root is asked. */
+        public Answer(Type type, String detail) {
+            this(type, detail, Route.FINAL);
+        }
+    }
+
+    /** Whether a write one root did not take may go to another root, and what the first attempt leaves behind. */
+    public enum Route {
+        /** An answer to keep (OK, a 4xx, a 5xx other than 503). */
+        FINAL,
+        /** No connection, so nothing was sent: another root's answer is the write's own. */
+        NOT_SENT,
+        /** Sent, and no answer came (a timeout, a lost connection): it may have been written; ask another root. */
+        NO_ANSWER,
+        /** 503: the root answered without acknowledging; it may have been logged; ask another root. */
+        REFUSED
     }
 
     /** What a read by id found. */
@@ -53,16 +82,19 @@ public final class DocumentClient {
         PRESENT, ABSENT, UNREADABLE
     }
 
+    @Override
     public Answer add(String id, String body) {
         return write(HttpRequest.newBuilder(document(id)).header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body)), false);
     }
 
+    @Override
     public Answer delete(String id) {
         return write(HttpRequest.newBuilder(document(id)).DELETE(), true);
     }
 
     /** Reads the document once: present (200), absent (404), or unreadable (anything else, or no answer). */
+    @Override
     public Presence read(String id) {
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(document(id)).timeout(timeout).GET().build(),
@@ -89,9 +121,14 @@ public final class DocumentClient {
             return classify(response.statusCode(), response.body(), delete);
         } catch (java.net.ConnectException e) {
             // No connection, so no request: nothing can have been written.
-            return new Answer(Type.FAIL, "connection refused" + (e.getMessage() != null ? ": " + e.getMessage() : ""));
+            return new Answer(Type.FAIL, "connection refused" + (e.getMessage() != null ? ": " + e.getMessage() : ""),
+                    Route.NOT_SENT);
+        } catch (java.net.http.HttpConnectTimeoutException e) {
+            // The same: the request is written only once the connection is made.
+            return new Answer(Type.FAIL, "connect timed out", Route.NOT_SENT);
         } catch (IOException e) {
-            return new Answer(Type.INFO, e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + e.getMessage() : ""));
+            return new Answer(Type.INFO, e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + e.getMessage() : ""),
+                    Route.NO_ANSWER);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Answer(Type.INFO, "interrupted");
@@ -107,12 +144,17 @@ public final class DocumentClient {
         if (status >= 400 && status < 500) {
             return new Answer(Type.FAIL, detail);
         }
-        return new Answer(Type.INFO, detail);
+        return new Answer(Type.INFO, detail, status == 503 ? Route.REFUSED : Route.FINAL);
     }
 
     private static String abbreviate(String body) {
         String line = body.strip().replace('\n', ' ');
         return line.length() <= 160 ? line : line.substring(0, 160) + "...";
+    }
+
+    @Override
+    public String toString() {
+        return root.toString();
     }
 
     private URI document(String id) {

@@ -46,7 +46,7 @@ public final class DurabilityRun {
         this.out = out;
     }
 
-    public Result run(DocumentClient client, FinalReads reads, Map<String, Object> described) throws IOException,
+    public Result run(FailoverClient client, FinalReads reads, Map<String, Object> described) throws IOException,
             InterruptedException {
         History history = new History();
         long start = ticker.nanoTime();
@@ -63,10 +63,10 @@ public final class DurabilityRun {
             nemesis.stop();
         }
         long workloadNanos = ticker.nanoTime() - start;
-        out.printf(Locale.ROOT, "Workload done after %.1fs; healed; waiting for the root to be ready%n", workloadNanos / 1e9);
+        out.printf(Locale.ROOT, "Workload done after %.1fs; healed; waiting for the roots to be ready%n", workloadNanos / 1e9);
         boolean ready = reads.awaitReady();
         if (!ready) {
-            out.println("warning: the root did not say ready; reading all the same");
+            out.println("warning: a root did not say ready; reading through any that answers all the same");
         }
         List<String> ids = SetChecker.idsToRead(history);
         out.printf("Reading %d ids back%n", ids.size());

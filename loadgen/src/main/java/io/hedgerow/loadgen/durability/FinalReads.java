@@ -15,8 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The end of a run: once the faults are healed, waits for the root to say it is ready, then reads
- * every id by {@code GET /documents/{id}} (realtime: it sees every acknowledged write, refreshed or
+ * The end of a run: once the faults are healed, waits for every root to say it is ready, then reads
+ * every id by {@code GET /documents/{id}} through whichever root answers (realtime: it sees every acknowledged write, refreshed or
  * not). A read that gets neither 200 nor 404 (a partition still without a primary) is tried again
  * until {@code patience} has passed since the reads began; what is still unreadable then is
  * reported as such, never guessed.
@@ -24,30 +24,44 @@ import java.util.concurrent.Future;
 public final class FinalReads {
     private static final Duration RETRY_PAUSE = Duration.ofMillis(500);
 
-    private final DocumentClient client;
-    private final URI root;
+    private final FailoverClient client;
+    private final List<URI> roots;
     private final Duration patience;
     private final int threads;
 
-    public FinalReads(DocumentClient client, URI root, Duration patience, int threads) {
+    /** @param roots every root, for {@link #awaitReady}; reads go through {@code client}, to any root that answers */
+    public FinalReads(FailoverClient client, List<URI> roots, Duration patience, int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads: " + threads + " (expected: >= 1)");
         }
         this.client = client;
-        this.root = root;
+        if (roots.isEmpty()) {
+            throw new IllegalArgumentException("roots: none (expected: at least one root URL)");
+        }
+        this.roots = List.copyOf(roots);
         this.patience = patience;
         this.threads = threads;
     }
 
     /**
-     * Waits up to {@code patience} for {@code GET /ready} to answer 200.
+     * Waits up to {@code patience} for {@code GET /ready} of every root to answer 200.
      *
-     * @return whether it did
+     * @return whether they all did
      */
     public boolean awaitReady() throws InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         long deadline = System.nanoTime() + patience.toNanos();
-        while (System.nanoTime() < deadline) {
+        for (URI root : roots) {
+            if (!awaitReady(root, deadline)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits until {@code deadlineNanos} for one root's {@code GET /ready} to answer 200. */
+    private static boolean awaitReady(URI root, long deadlineNanos) throws InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        while (System.nanoTime() < deadlineNanos) {
             try {
                 HttpResponse<Void> response = http.send(HttpRequest.newBuilder(root.resolve("/ready"))
                         .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
@@ -84,7 +98,7 @@ public final class FinalReads {
 
     private Presence readOne(String id, long deadlineNanos) throws InterruptedException {
         while (true) {
-            Presence presence = client.read(id);
+            Presence presence = client.read(Math.floorMod(id.hashCode(), client.roots()), id);
             if (presence != Presence.UNREADABLE || System.nanoTime() >= deadlineNanos) {
                 return presence;
             }

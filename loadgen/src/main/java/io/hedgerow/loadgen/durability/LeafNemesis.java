@@ -29,7 +29,7 @@ public final class LeafNemesis implements Nemesis {
     private static final Duration EXIT_PATIENCE = Duration.ofSeconds(10);
     private static final Duration RESTART_PATIENCE = Duration.ofSeconds(120);
 
-    private final URI root;
+    private final List<URI> roots;
     private final RunDirectory run;
     private final LeafProcesses processes;
     private final Map<Integer, Long> killed = new LinkedHashMap<>();
@@ -43,11 +43,14 @@ public final class LeafNemesis implements Nemesis {
 
     /** Leaves of {@code ./hedgerow local}: its root restarts a killed one. */
     public LeafNemesis(URI root, RunDirectory run) {
-        this(root, run, null);
+        this(List.of(root), run, null);
     }
 
-    private LeafNemesis(URI root, RunDirectory run, Restarter restarter) {
-        this.root = root;
+    private LeafNemesis(List<URI> roots, RunDirectory run, Restarter restarter) {
+        if (roots.isEmpty()) {
+            throw new IllegalArgumentException("roots: none (expected: at least one root URL)");
+        }
+        this.roots = List.copyOf(roots);
         this.run = run;
         this.processes = new LeafProcesses(run);
         this.restarter = restarter != null ? restarter : this::restartThroughRoot;
@@ -60,11 +63,16 @@ public final class LeafNemesis implements Nemesis {
      * leaf serves (it is waited for, up to two minutes; a status other than 0 fails the heal).
      */
     public static LeafNemesis withRestartCommand(URI root, RunDirectory run, String command) {
+        return withRestartCommand(List.of(root), run, command);
+    }
+
+    /** As {@link #withRestartCommand(URI, RunDirectory, String)}, asking the first root that answers who holds what. */
+    public static LeafNemesis withRestartCommand(List<URI> roots, RunDirectory run, String command) {
         if (command == null || !command.contains("{leaf}")) {
             throw new IllegalArgumentException("leaf restart command: '" + command + "' (expected: a shell command with"
                     + " {leaf} where the leaf's number goes)");
         }
-        return new LeafNemesis(root, run, leaf -> runRestartCommand(command.replace("{leaf}", Integer.toString(leaf)), leaf,
+        return new LeafNemesis(roots, run, leaf -> runRestartCommand(command.replace("{leaf}", Integer.toString(leaf)), leaf,
                 run.logFile("leaf-restarts")));
     }
 
@@ -77,7 +85,7 @@ public final class LeafNemesis implements Nemesis {
     public String strike(Random random) throws IOException {
         boolean kill = random.nextBoolean();
         boolean primary = random.nextBoolean();
-        ClusterRoles roles = ClusterRoles.fetch(root);
+        ClusterRoles roles = ClusterRoles.fetch(roots);
         List<Integer> partitions = new ArrayList<>(roles.replicas().keySet());
         if (partitions.isEmpty()) {
             throw new IOException("GET /cluster lists no partition replicas");
@@ -124,7 +132,7 @@ public final class LeafNemesis implements Nemesis {
     }
 
     private String restartThroughRoot(int leaf) throws IOException {
-        HttpResponse<String> response = RootAdmin.of(root, run).restart(leaf);
+        HttpResponse<String> response = RootAdmin.of(roots.get(0), run).restart(leaf);
         if (response.statusCode() != 200 && response.statusCode() != 409) {
             throw new IOException("restart of leaf " + leaf + ": HTTP " + response.statusCode() + " "
                     + RootAdmin.detail(response));
@@ -134,23 +142,31 @@ public final class LeafNemesis implements Nemesis {
 
     /** Its output goes to {@code log}, not a pipe: a leaf it leaves running must not hold a pipe this waits on. */
     static String runRestartCommand(String command, int leaf, Path log) throws IOException {
+        return runRestartCommand(command, "leaf " + leaf, log);
+    }
+
+    /**
+     * Runs {@code bash -c command} that starts {@code what} (e.g. {@code root 2}) again and returns once it
+     * serves; waits up to two minutes for it and fails unless it exits with 0.
+     */
+    static String runRestartCommand(String command, String what, Path log) throws IOException {
         Process process = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         try {
             if (!process.waitFor(RESTART_PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IOException("restart of leaf " + leaf + ": '" + command + "' still running after "
+                throw new IOException("restart of " + what + ": '" + command + "' still running after "
                         + RESTART_PATIENCE.toSeconds() + " s");
             }
             if (process.exitValue() != 0) {
-                throw new IOException("restart of leaf " + leaf + ": '" + command + "' exited with status "
+                throw new IOException("restart of " + what + ": '" + command + "' exited with status "
                         + process.exitValue() + " (see " + log + ")");
             }
-            return "restart leaf " + leaf + " (restart command)";
+            return "restart " + what + " (restart command)";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while restarting leaf " + leaf, e);
+            throw new IOException("interrupted while restarting " + what, e);
         }
     }
 

@@ -10,7 +10,8 @@ import java.util.Random;
  * namespaces ({@code benchmarks/durability.sh --netns}): every connection to and from the host
  * stalls until heal restores the link. A cut leaf host is a partitioned leaf (its process runs on
  * and keeps its copies); a cut root host leaves the clients no way to it, so their requests fail or
- * time out and never count as acknowledged. Which host is the seed's choice ({@link #strike}); when
+ * time out and never count as acknowledged (with a second root they fail over to it:
+ * {@link FailoverClient}). Which host is the seed's choice ({@link #strike}); when
  * and for how long is the {@link NemesisLoop}'s. Setting a link up or down is the
  * {@link LinkSwitch}'s, at the edge ({@link #ipLink()} runs {@code ip link set}).
  *

@@ -9,10 +9,11 @@ import java.util.Random;
  * {@link #heal} ends every fault it has in effect. A {@link NemesisLoop} alternates the two.
  *
  * <p>Today: {@link LeafNemesis} (kills and pauses of primaries and replicas), {@link LinkNemesis}
- * (cuts one host's network link, for a cluster across network namespaces),
- * {@link RootNemesis} (kills the whole local cluster and starts it again on its data) and
- * {@link ZooKeeperNemesis} (kills and pauses of the embedded ZooKeeper). Faults that need what is
- * not built yet plug in here: partitions that split hosts into groups, a second root.
+ * (cuts one host's network link, for a cluster across network namespaces), {@link PartitionNemesis}
+ * (splits those hosts into two groups that cannot reach each other), {@link RootNemesis} (kills the
+ * whole local cluster and starts it again on its data), {@link RootProcessNemesis} (kills or pauses
+ * one of several roots that run apart from their leaves) and {@link ZooKeeperNemesis} (kills and
+ * pauses of the embedded ZooKeeper).
  *
  * <p><b>Assumptions and guarantees.</b> Called from one thread (the loop's), never concurrently;
  * {@link #heal} may be called with no fault in effect (it does nothing then).

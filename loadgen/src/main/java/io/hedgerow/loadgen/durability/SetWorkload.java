@@ -17,7 +17,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * expected state: present (acknowledged add, no delete that may have happened) or absent
  * (acknowledged delete).
  *
- * <p>No retries: a retried write would blur which attempt an acknowledgement belongs to. After an
+ * <p>No retries on one root: a retried write would blur which attempt an acknowledgement belongs to.
+ * With several roots a write that one root did not take goes to the next ({@link FailoverClient}),
+ * and counts as indeterminate when the first may still apply it. After an
  * answer other than OK a client waits {@link #PAUSE_AFTER_ERROR_MILLIS} before its next operation,
  * so a cluster that is down (connection refused at once) is not met with a hot loop of new ids,
  * each of which the final reads must then read back.
@@ -30,7 +32,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 public final class SetWorkload {
     static final long PAUSE_AFTER_ERROR_MILLIS = 250;
 
-    private final DocumentClient client;
+    private final FailoverClient client;
     private final History history;
     private final Ticker ticker;
     private final long startNanos;
@@ -45,7 +47,7 @@ public final class SetWorkload {
      * @param deleteShare the share of operations that are deletes, when an acknowledged id is there to delete
      * @param startNanos  the run's start on {@code ticker}: history times count from it
      */
-    public SetWorkload(DocumentClient client, History history, Ticker ticker, long startNanos, String runTag, int clients,
+    public SetWorkload(FailoverClient client, History history, Ticker ticker, long startNanos, String runTag, int clients,
             double deleteShare, long seed) {
         if (clients < 1) {
             throw new IllegalArgumentException("clients: " + clients + " (expected: >= 1)");
@@ -85,10 +87,10 @@ public final class SetWorkload {
             String victim = random.nextDouble() < deleteShare ? deletable.poll() : null;
             Answer answer;
             if (victim != null) {
-                answer = perform(process, Kind.DELETE, victim, () -> client.delete(victim));
+                answer = perform(process, Kind.DELETE, victim, () -> client.delete(process, victim));
             } else {
                 String id = runTag + "-" + process + "-" + next++;
-                answer = perform(process, Kind.ADD, id, () -> client.add(id, body(id)));
+                answer = perform(process, Kind.ADD, id, () -> client.add(process, id, body(id)));
                 if (answer.type() == Type.OK) {
                     deletable.add(id);
                 }

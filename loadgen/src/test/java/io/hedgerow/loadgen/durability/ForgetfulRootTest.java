@@ -29,8 +29,8 @@ class ForgetfulRootTest {
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
     private DurabilityRun.Result run(ForgetfulRoot root) throws Exception {
-        DocumentClient client = new DocumentClient(root.uri(), "token", Duration.ofSeconds(5));
-        FinalReads reads = new FinalReads(client, root.uri(), Duration.ofSeconds(10), 2);
+        FailoverClient client = FailoverClient.of(new DocumentClient(root.uri(), "token", Duration.ofSeconds(5)));
+        FinalReads reads = new FinalReads(client, List.of(root.uri()), Duration.ofSeconds(10), 2);
         DurabilityRun.Settings settings = new DurabilityRun.Settings(Duration.ofMillis(1500), 7, 2, 0.4,
                 NemesisLoop.Timing.defaults(), "fake-7", dir, dir.resolve("out"));
         return new DurabilityRun(settings, List.of(), Ticker.system(), new PrintStream(log, true))

@@ -65,8 +65,8 @@ class LeafNemesisClusterTest {
             // "warming" for good, and the final reads wait out their whole patience for it.
             cluster.root().warmUp(Duration.ZERO);
             URI root = URI.create("http://127.0.0.1:" + cluster.httpPort() + "/");
-            DocumentClient client = new DocumentClient(root, cluster.writeToken(), Duration.ofSeconds(10));
-            FinalReads reads = new FinalReads(client, root, Duration.ofSeconds(40), 4);
+            FailoverClient client = FailoverClient.of(new DocumentClient(root, cluster.writeToken(), Duration.ofSeconds(10)));
+            FinalReads reads = new FinalReads(client, List.of(root), Duration.ofSeconds(40), 4);
             NemesisLoop.Timing timing = new NemesisLoop.Timing(Duration.ofSeconds(1), Duration.ofSeconds(3),
                     Duration.ofSeconds(2), Duration.ofSeconds(5));
             DurabilityRun.Settings settings = new DurabilityRun.Settings(Duration.ofSeconds(50), SEED, 3, 0.25, timing,
