@@ -28,8 +28,8 @@ import org.HdrHistogram.Histogram;
  *
  * <p><b>Assumptions and guarantees.</b> All methods may be called from any number of threads.
  * {@link #record} costs one wait-free window record (and no clock read when the caller passes the
- * time). {@link #delayNanos} costs a ticker read and
- * two volatile reads: reading a percentile merges a window's histograms under its lock, so the
+ * time). {@link #delayNanos} costs a ticker read and two volatile reads: reading a percentile
+ * merges a window's histograms under its lock (the all-classes reading, every class window's), so the
  * estimate is cached and recomputed at most once every {@value #REFRESH_MILLIS} ms per class, by
  * whichever caller first finds it stale (the others keep using the previous value meanwhile). A
  * delay therefore reflects observations up to {@value #REFRESH_MILLIS} ms old. Time comes only from
