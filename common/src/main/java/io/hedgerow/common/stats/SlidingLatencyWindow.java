@@ -53,10 +53,19 @@ public final class SlidingLatencyWindow {
 
     /** Records one latency; values outside [1 us, 60 s] are clamped into it. */
     public void record(long latencyNanos) {
+        record(latencyNanos, ticker.nanoTime());
+    }
+
+    /**
+     * As {@link #record(long)}, at {@code nowNanos} read from this window's ticker by the caller: an
+     * answer's bookkeeping reads the clock once for all its windows, not once a window. A time
+     * behind the window's current bucket (another thread rotated it meanwhile) lands in that bucket.
+     */
+    public void record(long latencyNanos, long nowNanos) {
         // Rotate first, so a value recorded after a quiet spell lands in the current bucket.
-        if (ticker.nanoTime() - nextRotationNanos >= 0) {
+        if (nowNanos - nextRotationNanos >= 0) {
             synchronized (this) {
-                rotateIfDue();
+                rotateIfDue(nowNanos);
             }
         }
         recorder.recordValue(Math.max(LOWEST_NANOS, Math.min(HIGHEST_NANOS, latencyNanos)));
@@ -87,6 +96,24 @@ public final class SlidingLatencyWindow {
         return new Reading(merged.getTotalCount(), merged.getValueAtPercentile(percentile));
     }
 
+    /**
+     * Adds the whole window to {@code sum} (a histogram of this window's range and precision,
+     * {@link #newSum()}): readers of several windows together ({@code HedgeDelay}'s all-classes
+     * reading) merge them when they read, rather than every writer recording into one more window.
+     * The sum of windows that were given the same ticker and bucket width is the window every one
+     * of their values would have been recorded into.
+     */
+    public synchronized void addTo(Histogram sum) {
+        rotateIfDue();
+        refreshMerged();
+        sum.add(merged);
+    }
+
+    /** An empty histogram of this class's range and precision, for {@link #addTo}. */
+    public static Histogram newSum() {
+        return new Histogram(LOWEST_NANOS, HIGHEST_NANOS, 2);
+    }
+
     /** A copy of the whole window, for reports. */
     public synchronized Histogram snapshot() {
         rotateIfDue();
@@ -109,7 +136,10 @@ public final class SlidingLatencyWindow {
     }
 
     private void rotateIfDue() {
-        long now = ticker.nanoTime();
+        rotateIfDue(ticker.nanoTime());
+    }
+
+    private void rotateIfDue(long now) {
         if (now - (currentBucketStartNanos + bucketNanos) < 0) {
             return;
         }

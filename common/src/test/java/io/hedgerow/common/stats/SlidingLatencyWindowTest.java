@@ -86,4 +86,43 @@ class SlidingLatencyWindowTest {
             }
         }
     }
+
+    @Test
+    void aValueRecordedAtAGivenTimeRotatesAsAClockReadThenWould() {
+        SlidingLatencyWindow readsClock = new SlidingLatencyWindow(ticker, 1000 * MS, 10);
+        SlidingLatencyWindow takesTime = new SlidingLatencyWindow(ticker, 1000 * MS, 10);
+        for (int step = 0; step < 300; step++) {
+            long value = (1 + step % 37) * MS;
+            readsClock.record(value);
+            takesTime.record(value, ticker.nanoTime());
+            ticker.advanceMillis(137);
+            assertThat(takesTime.read(90)).as("step %d", step).isEqualTo(readsClock.read(90));
+        }
+    }
+
+    @Test
+    void aValueTimedBeforeAnotherThreadsRotationLandsInTheCurrentBucket() {
+        long before = ticker.nanoTime();
+        ticker.advanceMillis(9_500);
+        window.record(1 * MS); // rotates: the current bucket is the tenth
+        window.record(500 * MS, before); // timed before the rotation, recorded after it
+        ticker.advanceMillis(1_000); // the first bucket would have expired; the tenth has not
+        assertThat(window.count()).isEqualTo(2);
+    }
+
+    @Test
+    void windowsSummedReadAsOneWindowOfAllTheirValues() {
+        SlidingLatencyWindow other = new SlidingLatencyWindow(ticker, 1000 * MS, 10);
+        SlidingLatencyWindow both = new SlidingLatencyWindow(ticker, 1000 * MS, 10);
+        for (int i = 1; i <= 200; i++) {
+            (i % 3 == 0 ? window : other).record(i * MS);
+            both.record(i * MS);
+            ticker.advanceMillis(71);
+        }
+        org.HdrHistogram.Histogram sum = SlidingLatencyWindow.newSum();
+        window.addTo(sum);
+        other.addTo(sum);
+        assertThat(sum.getTotalCount()).isEqualTo(both.count());
+        assertThat(sum.getValueAtPercentile(95)).isEqualTo(both.percentileNanos(95));
+    }
 }

@@ -22,6 +22,7 @@ public final class LeafStatus {
     private final String name;
     private final int connections;
     private final AtomicInteger readyConnections = new AtomicInteger();
+    private final Ticker ticker;
     private final SlidingLatencyWindow latency;
     private final SlidingLatencyWindow leafTime;
     private final LongAdder subRequests = new LongAdder();
@@ -47,6 +48,7 @@ public final class LeafStatus {
         this.address = address;
         this.name = address.toString();
         this.connections = connections;
+        this.ticker = ticker;
         this.latency = latencyWindows ? SlidingLatencyWindow.tenSeconds(ticker) : null;
         this.leafTime = latencyWindows ? SlidingLatencyWindow.tenSeconds(ticker) : null;
     }
@@ -211,8 +213,9 @@ public final class LeafStatus {
     public void answered(long roundTripNanos, long leafNanos) {
         subRequests.increment();
         if (latency != null) {
-            latency.record(roundTripNanos);
-            leafTime.record(leafNanos);
+            long now = ticker.nanoTime(); // one clock read for both windows (they share the ticker)
+            latency.record(roundTripNanos, now);
+            leafTime.record(leafNanos, now);
         }
     }
 

@@ -109,6 +109,13 @@ public final class BatchAdmission {
         }
     }
 
+    /** As {@link #recordInteractive(long)}, answered at {@code nowNanos} on this admission's ticker. */
+    public void recordInteractive(long roundTripNanos, long nowNanos) {
+        if (settings.enabled()) {
+            limit.recordInteractive(roundTripNanos, nowNanos);
+        }
+    }
+
     /** The limit per leaf now. */
     public int limit() {
         return limit.limit();

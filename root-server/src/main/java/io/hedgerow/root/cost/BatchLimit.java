@@ -45,8 +45,18 @@ public final class BatchLimit {
     }
 
     /** An interactive sub-request answered after {@code roundTripNanos}. */
-    public synchronized void recordInteractive(long roundTripNanos) {
-        roll();
+    public void recordInteractive(long roundTripNanos) {
+        recordInteractive(roundTripNanos, ticker.nanoTime());
+    }
+
+    /**
+     * As {@link #recordInteractive(long)}, answered at {@code nowNanos} on this limit's ticker: the
+     * answer's own clock read, so the lock is held for no clock read. A time before the current
+     * window's start (another loop closed it meanwhile) counts in the current window, as it would
+     * had this call taken the lock first.
+     */
+    public synchronized void recordInteractive(long roundTripNanos, long nowNanos) {
+        roll(nowNanos);
         if (count == samples.length) {
             if (count == MAX_SAMPLES) {
                 // A window this busy keeps its latest samples: overwrite the oldest.
@@ -78,7 +88,10 @@ public final class BatchLimit {
 
     /** Closes every window that has ended, adjusting the limit once for each. */
     private void roll() {
-        long nowNanos = ticker.nanoTime();
+        roll(ticker.nanoTime());
+    }
+
+    private void roll(long nowNanos) {
         while (nowNanos - windowEndNanos >= 0) {
             closeWindow();
             windowEndNanos += windowNanos;

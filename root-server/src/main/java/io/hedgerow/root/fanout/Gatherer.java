@@ -70,17 +70,16 @@ final class Gatherer implements QueryCallListener {
     }
 
     @Override
-    public void answered(ShardCall call, SearchResponse response) {
-        // Its connection booked it (LeafLedger) and hands on no shadow's answer.
-        long now = ticker.nanoTime();
-        batch.answered(call, response.getStatus() == Status.OK, now);
-        execute(run.handle(new Event.Answered(call.copy(), response, now)));
+    public void answered(ShardCall call, SearchResponse response, long nowNanos) {
+        // Its connection booked it (LeafLedger) and hands on no shadow's answer; its clock read is the answer's time.
+        batch.answered(call, response.getStatus() == Status.OK, nowNanos);
+        execute(run.handle(new Event.Answered(call.copy(), response, nowNanos)));
     }
 
     @Override
-    public void fetched(FetchCall call, FetchResponse response) {
+    public void fetched(FetchCall call, FetchResponse response, long nowNanos) {
         batch.ended(call);
-        execute(run.handle(new Event.Fetched(call.copy(), response, ticker.nanoTime())));
+        execute(run.handle(new Event.Fetched(call.copy(), response, nowNanos)));
     }
 
     @Override

@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.LongAdder;
  * budget for as long.
  *
  * <p><b>Assumptions and guarantees.</b> All methods may be called from any number of threads.
- * {@link #primarySent()} is a ticker read, a volatile read and a {@link LongAdder} increment,
+ * {@link #primarySent()} is a ticker read (none when the caller passes the time), a volatile read
+ * and a {@link LongAdder} increment,
  * except for the one caller per bucket that rotates the ring under a lock. {@link #tryBackup()}
  * sums the ring's counters and then counts its backup; the check and the count are not one atomic
  * step, so callers racing for the last backup allowed may overshoot the limit by at most one
@@ -68,7 +69,18 @@ public final class HedgeBudget {
 
     /** Counts one primary sub-request sent: it funds {@code budgetRatio} of a backup for the window. */
     public void primarySent() {
-        rotateIfDue();
+        primarySent(ticker.nanoTime());
+    }
+
+    /**
+     * As {@link #primarySent()}, at {@code nowNanos} on this budget's ticker: a fan-out counts its
+     * primaries at its event's time, without a clock read each. A time behind the current bucket
+     * (another thread rotated meanwhile) counts in the current bucket.
+     */
+    public void primarySent(long nowNanos) {
+        if (nowNanos - nextRotationNanos >= 0) {
+            rotate(nowNanos);
+        }
         primaries[current].increment();
     }
 
@@ -153,8 +165,11 @@ public final class HedgeBudget {
         }
     }
 
-    private synchronized void rotate() {
-        long now = ticker.nanoTime();
+    private void rotate() {
+        rotate(ticker.nanoTime());
+    }
+
+    private synchronized void rotate(long now) {
         long elapsedBuckets = (now - currentBucketStartNanos) / bucketNanos;
         if (elapsedBuckets <= 0) {
             return; // another caller rotated first

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.HdrHistogram.Histogram;
 
 /**
  * The hedge delay: how long a sub-request may stay unanswered before it gets a backup. Adaptive by
@@ -20,9 +21,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * answered. A copy cancelled because the other won has no latency to record; the window therefore
  * leans a little fast while hedging is busy, which errs towards hedging earlier, within the budget.
  *
+ * <p>The window of all classes is not recorded into: it is the sum of the class windows (every
+ * answer goes to exactly one of them, and they rotate on one ticker with one bucket width), merged
+ * when a class with too few samples needs it, at most once per refresh. An answer therefore costs
+ * one window record, not two.
+ *
  * <p><b>Assumptions and guarantees.</b> All methods may be called from any number of threads.
- * {@link #record} costs two wait-free window records. {@link #delayNanos} costs a ticker read and
- * two volatile reads: reading a percentile merges a window's histograms under its lock, so the
+ * {@link #record} costs one wait-free window record (and no clock read when the caller passes the
+ * time). {@link #delayNanos} costs a ticker read and two volatile reads: reading a percentile
+ * merges a window's histograms under its lock (the all-classes reading, every class window's), so the
  * estimate is cached and recomputed at most once every {@value #REFRESH_MILLIS} ms per class, by
  * whichever caller first finds it stale (the others keep using the previous value meanwhile). A
  * delay therefore reflects observations up to {@value #REFRESH_MILLIS} ms old. Time comes only from
@@ -66,8 +73,9 @@ public final class HedgeDelay {
     private final long minDelayNanos;
     private final long maxDelayNanos;
     private final Estimate fixed;
-    private final SlidingLatencyWindow global;
     private final SlidingLatencyWindow[] byClass;
+    /** The sum of the class windows, rebuilt at each all-classes reading; guarded by this. */
+    private final Histogram globalSum = SlidingLatencyWindow.newSum();
     private final AtomicLong[] nextRefreshNanos;
     private final AtomicReferenceArray<Estimate> cached;
 
@@ -78,7 +86,6 @@ public final class HedgeDelay {
         this.maxDelayNanos = settings.maxDelay().toNanos();
         this.fixed = settings.isAdaptive() ? null : new Estimate(settings.fixedDelay().toNanos(), Basis.FIXED);
         long bucketNanos = settings.window().toNanos() / WINDOW_BUCKETS;
-        this.global = new SlidingLatencyWindow(ticker, bucketNanos, WINDOW_BUCKETS);
         RequestClass[] classes = RequestClass.values();
         this.byClass = new SlidingLatencyWindow[classes.length];
         this.nextRefreshNanos = new AtomicLong[classes.length];
@@ -96,10 +103,14 @@ public final class HedgeDelay {
         return settings;
     }
 
-    /** Records one answered sub-request's latency, in its class's window and the global one. */
+    /** Records one answered sub-request's latency, in its class's window (the global one is their sum). */
     public void record(RequestClass requestClass, long latencyNanos) {
         byClass[requestClass.ordinal()].record(latencyNanos);
-        global.record(latencyNanos);
+    }
+
+    /** As {@link #record(RequestClass, long)}, at {@code nowNanos} on this delay's ticker (the answer's time). */
+    public void record(RequestClass requestClass, long latencyNanos, long nowNanos) {
+        byClass[requestClass.ordinal()].record(latencyNanos, nowNanos);
     }
 
     /**
@@ -138,11 +149,20 @@ public final class HedgeDelay {
         if (own.count() >= settings.minSamples()) {
             return new Estimate(clamp(own.percentileNanos()), Basis.CLASS_WINDOW);
         }
-        SlidingLatencyWindow.Reading all = global.read(percentile);
+        SlidingLatencyWindow.Reading all = readAllClasses(percentile);
         if (all.count() >= settings.minSamples()) {
             return new Estimate(clamp(all.percentileNanos()), Basis.GLOBAL_WINDOW);
         }
         return new Estimate(maxDelayNanos, Basis.TOO_FEW_SAMPLES);
+    }
+
+    /** The window of all classes: the class windows summed now (each rotated to now first). */
+    synchronized SlidingLatencyWindow.Reading readAllClasses(double percentile) {
+        globalSum.reset();
+        for (SlidingLatencyWindow window : byClass) {
+            window.addTo(globalSum);
+        }
+        return new SlidingLatencyWindow.Reading(globalSum.getTotalCount(), globalSum.getValueAtPercentile(percentile));
     }
 
     private long clamp(long nanos) {

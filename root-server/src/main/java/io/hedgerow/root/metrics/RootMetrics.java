@@ -333,6 +333,11 @@ public final class RootMetrics implements AutoCloseable {
         subRequestsSent.get(kind).increment();
     }
 
+    /** {@code count} sub-requests of one kind, sent by one event of a search: one counter update for them all. */
+    public void subRequestsSent(SubRequestTrace.Kind kind, int count) {
+        subRequestsSent.get(kind).increment(count);
+    }
+
     public void subRequestFailed(SubRequestError kind) {
         subRequestErrors.get(kind).increment();
         if (kind == SubRequestError.BUSY) {

@@ -116,7 +116,7 @@ final class CanaryPhase {
 
     private void send(PartitionSlot slot, int leaf, SubRequestTrace.Kind kind, long nowNanos) {
         if (slot.unsent()) {
-            ctx.shared.budget().primarySent(); // the partition's first copy, not an extra one
+            ctx.shared.budget().primarySent(nowNanos); // the partition's first copy, not an extra one
         }
         slot.markCanary();
         SearchCopy copy = slots.send(slot, leaf, ctx.requestIds.getAsLong(), kind, ctx.priority, null, nowNanos);

@@ -65,7 +65,7 @@ public final class FetchPhase {
     }
 
     void start(long nowNanos) {
-        ctx.metrics().subRequestsNeeded(RootMetrics.Phase.FETCH, send(hits, SubRequestTrace.Kind.FETCH, ctx.priority, nowNanos));
+        out.countNeeded(RootMetrics.Phase.FETCH, send(hits, SubRequestTrace.Kind.FETCH, ctx.priority, nowNanos));
         if (done()) {
             run.finish(nowNanos);
             return;
@@ -143,7 +143,7 @@ public final class FetchPhase {
                         .setId(hit.id()));
             }
             copies.add(copy);
-            ctx.metrics().subRequestSent(kind);
+            out.count(kind);
             out.send(copy, wire.build());
             sent++;
         }
@@ -169,7 +169,7 @@ public final class FetchPhase {
         copyDone(copy);
         String leaf = ctx.leafName(copy.leaf());
         if (response.getStatus() == Status.OK && response.getDocsCount() == copy.hits().size()) {
-            ctx.shared.fetchDelay().record(ctx.requestClass, nowNanos - copy.sentNanos());
+            ctx.shared.fetchDelay().record(ctx.requestClass, nowNanos - copy.sentNanos(), nowNanos);
             ctx.metrics().fetchAnswered(copy.leaf(), nowNanos - copy.sentNanos(), response.getQueueNanos(),
                     response.getServiceNanos(), response.getCpuNanos());
             List<HitSlot> notThere = new ArrayList<>(0);

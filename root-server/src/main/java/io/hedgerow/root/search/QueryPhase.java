@@ -106,7 +106,7 @@ final class QueryPhase {
         }
         long requestId = ctx.requestIds.getAsLong();
         Twin twin = hedging.planTwin(slot, leaf, requestId);
-        ctx.shared.budget().primarySent();
+        ctx.shared.budget().primarySent(nowNanos);
         if (slots.send(slot, leaf, requestId, SubRequestTrace.Kind.PRIMARY, ctx.priority, twin, nowNanos) != null) {
             shadows.afterPrimary(slot.partition(), leaf, nowNanos);
         }

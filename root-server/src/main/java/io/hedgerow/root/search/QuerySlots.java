@@ -105,7 +105,7 @@ final class QuerySlots {
         }
         if (slot.unsent()) {
             // The partition's first copy is the one it needs; any other is extra load.
-            ctx.metrics().subRequestsNeeded(RootMetrics.Phase.QUERY, 1);
+            out.countNeeded(RootMetrics.Phase.QUERY, 1);
         }
         slot.add(copy);
         io.hedgerow.common.wire.proto.SearchRequest.Builder wire = ctx.wirePrototype.toBuilder()
@@ -118,7 +118,7 @@ final class QuerySlots {
         if (twin != null) {
             wire.setTwin(twin);
         }
-        ctx.metrics().subRequestSent(kind);
+        out.count(kind);
         out.send(copy, wire.build());
         return copy;
     }
@@ -156,7 +156,7 @@ final class QuerySlots {
                 ctx.shared.cluster().leaf(copy.leaf()).answered(roundTripNanos, leafNanos);
                 ctx.metrics().subRequestAnswered(copy.leaf(), roundTripNanos, response.getQueueNanos(),
                         response.getServiceNanos(), response.getCost().getCpuNanos());
-                ctx.shared.hedgeDelay().record(ctx.requestClass, roundTripNanos);
+                ctx.shared.hedgeDelay().record(ctx.requestClass, roundTripNanos, nowNanos);
                 ctx.shared.roundTrip().record(copy.leaf(), roundTripNanos, leafNanos);
                 noteCost(response.getCost());
                 if (slot.settled()) {
@@ -218,7 +218,7 @@ final class QuerySlots {
             // into the hedge delay's window as a lower bound of its latency. Otherwise the window
             // would forget exactly the slow answers hedging exists for, and the delay would drift down.
             if (winner.kind() == SubRequestTrace.Kind.BACKUP) {
-                ctx.shared.hedgeDelay().record(ctx.requestClass, nowNanos - copy.sentNanos());
+                ctx.shared.hedgeDelay().record(ctx.requestClass, nowNanos - copy.sentNanos(), nowNanos);
             }
             if (ctx.hedgeMode == HedgeMode.TIED) {
                 copy.markTiedLoser();

@@ -250,6 +250,7 @@ public final class SearchRun {
     }
 
     private List<Action> drain() {
+        out.countInto(ctx.metrics());
         List<Action> actions = out.drain();
         if (stage != Stage.DONE) {
             Long earliest = timers.earliest();

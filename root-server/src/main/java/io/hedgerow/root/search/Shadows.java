@@ -44,7 +44,7 @@ final class Shadows {
             long requestId = ctx.requestIds.getAsLong();
             SearchCopy copy = new SearchCopy(partition, leaf, requestId, SubRequestTrace.Kind.SHADOW, Priority.SHADOW,
                     nowNanos);
-            ctx.metrics().subRequestSent(SubRequestTrace.Kind.SHADOW);
+            out.count(SubRequestTrace.Kind.SHADOW);
             out.add(new Action.SendShadow(copy, ctx.wirePrototype.toBuilder()
                     .setRequestId(requestId)
                     .setPartition(partition)

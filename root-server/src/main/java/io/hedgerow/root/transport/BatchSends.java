@@ -90,7 +90,7 @@ public final class BatchSends {
     /** An answer to {@code call} came: an interactive one is a latency sample; the place is free. */
     public void answered(QueryCall call, boolean ok, long nowNanos) {
         if (ok && call.copy().priority() == Priority.INTERACTIVE) {
-            admission.recordInteractive(nowNanos - call.copy().sentNanos());
+            admission.recordInteractive(nowNanos - call.copy().sentNanos(), nowNanos);
         }
         ended(call);
     }

@@ -17,7 +17,7 @@ public final class FetchCall extends QueryCall {
         return copy;
     }
 
-    void answered(FetchResponse response) {
-        listener.fetched(this, response);
+    void answered(FetchResponse response, long nowNanos) {
+        listener.fetched(this, response, nowNanos);
     }
 }

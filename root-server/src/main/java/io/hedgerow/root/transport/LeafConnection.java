@@ -263,7 +263,7 @@ public final class LeafConnection {
         long now = ticker.nanoTime();
         if (calls.answered(response.getRequestId()) instanceof ShardCall call) {
             if (ledger.answered(call.copy(), response, now)) {
-                call.answered(response);
+                call.answered(response, now);
             }
             return;
         }
@@ -278,7 +278,7 @@ public final class LeafConnection {
         long now = ticker.nanoTime();
         if (calls.answered(response.getRequestId()) instanceof FetchCall call) {
             ledger.fetched(now);
-            call.answered(response);
+            call.answered(response, now);
             return;
         }
         if (calls.answeredAfterCancel(response.getRequestId()) instanceof FetchCall call) {

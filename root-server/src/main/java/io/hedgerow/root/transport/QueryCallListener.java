@@ -10,11 +10,14 @@ import io.hedgerow.root.metrics.RootMetrics;
  * adapter above it. Called on the search's event loop.
  */
 public interface QueryCallListener {
-    /** The leaf answered a copy of a partition's search. */
-    void answered(ShardCall call, SearchResponse response);
+    /**
+     * The leaf answered a copy of a partition's search, heard at {@code nowNanos} on the root's
+     * ticker (the connection's one clock read for the answer, which everything that books it shares).
+     */
+    void answered(ShardCall call, SearchResponse response, long nowNanos);
 
-    /** The leaf answered a fetch. */
-    void fetched(FetchCall call, FetchResponse response);
+    /** The leaf answered a fetch, heard at {@code nowNanos} (as for {@link #answered}). */
+    void fetched(FetchCall call, FetchResponse response, long nowNanos);
 
     /** The call's connection was lost before its answer came. */
     void lost(QueryCall call, String reason);

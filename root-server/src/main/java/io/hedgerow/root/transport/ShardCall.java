@@ -17,7 +17,7 @@ public final class ShardCall extends QueryCall {
         return copy;
     }
 
-    void answered(SearchResponse response) {
-        listener.answered(this, response);
+    void answered(SearchResponse response, long nowNanos) {
+        listener.answered(this, response, nowNanos);
     }
 }

@@ -32,6 +32,8 @@ public final class DetachedRootScript implements DetachedRoot.Wire {
     public final ManualTicker ticker = new ManualTicker();
     public final List<DetachedRoot.Copy> sent = new ArrayList<>();
     public final ClusterState cluster;
+    /** The meters the request path records into. */
+    public final RootMetrics metrics;
     public final DetachedRoot root;
     /** When the script began, on {@link #ticker}: {@link #at} counts from here. */
     public final long startNanos;
@@ -42,7 +44,8 @@ public final class DetachedRootScript implements DetachedRoot.Wire {
     public DetachedRootScript(ClusterConfig config) {
         ticker.advance(Duration.ofSeconds(1));
         cluster = new ClusterState(config, 1, ticker);
-        root = new DetachedRoot(cluster, DispatchPolicy.of(config.adaptation(), 1), new RootMetrics(cluster), ticker,
+        metrics = new RootMetrics(cluster);
+        root = new DetachedRoot(cluster, DispatchPolicy.of(config.adaptation(), 1), metrics, ticker,
                 IndexQueryParser.standard(), this);
         startNanos = ticker.nanoTime();
     }
