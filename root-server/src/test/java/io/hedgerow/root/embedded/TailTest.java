@@ -123,11 +123,11 @@ class TailTest {
                 SearchResult result = search(cluster, SearchRequest.builder(text).explain(true));
                 assertThat(result.tainted()).as(text).isFalse();
                 assertThat(result.errors()).as(text).isEmpty();
-                // One canary, answered and used; on a loaded machine a slow first canary may be
-                // followed by a second (the canary's own hedge), of which one is used.
+                // One canary, answered and used; on a loaded machine a first canary silent for its
+                // timeout is followed by a second on another partition, and both answers may be used.
                 assertThat(result.trace().stream().filter(t -> t.kind() == SubRequestTrace.Kind.CANARY).toList())
-                        .as("canaries, one answered and used").isNotEmpty().hasSizeLessThanOrEqualTo(2)
-                        .filteredOn(SubRequestTrace::used).hasSize(1);
+                        .as("canaries, at least one answered and used").isNotEmpty().hasSizeLessThanOrEqualTo(2)
+                        .filteredOn(SubRequestTrace::used).isNotEmpty();
             }
             assertThat(counter(cluster, "hedgerow.search.tainted").count()).isZero();
         }
