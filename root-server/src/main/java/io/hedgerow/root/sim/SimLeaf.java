@@ -259,8 +259,14 @@ final class SimLeaf {
     }
 
     /**
-     * The root's cancel: drop it if waiting, stop it if running; either way answer it (CANCELLED), as
-     * a leaf does, so the root stops counting it as outstanding. A paused leaf answers at the pause's end.
+     * The root's cancel: drop it if waiting (answered CANCELLED), stop it if running (answered OK, cut
+     * short, after the time it ran), as a leaf does ({@code LeafTask.cancel}), so the root stops
+     * counting it as outstanding. A paused leaf answers at the pause's end.
+     *
+     * <p>The stopped copy's answer is OK as a real leaf's is: the root takes its round trip as a
+     * sample of the leaf's latency (probation, C3's rank, slow start). Answering it CANCELLED, as this
+     * did, hid from the root every hedged copy a slow leaf lost, so the slow leaf looked as fast as
+     * the answers it won in time and kept getting primaries.
      */
     void cancel(long requestId) {
         SimTask task = inflight.remove(requestId);
@@ -269,7 +275,13 @@ final class SimLeaf {
         }
         if (task.state != SimTask.State.DONE) {
             long now = clock.nanoTime();
-            clock.at(pauseEndAt(now), () -> sim.answer(task, Status.CANCELLED, 0, 0, 0));
+            if (task.state == SimTask.State.RUNNING) {
+                long queueNanos = task.startedNanos - task.arrivedNanos;
+                long ranNanos = now - task.startedNanos;
+                clock.at(pauseEndAt(now), () -> sim.answerCutShort(task, queueNanos, ranNanos));
+            } else {
+                clock.at(pauseEndAt(now), () -> sim.answer(task, Status.CANCELLED, 0, 0, 0));
+            }
         }
         switch (task.state) {
             case HELD -> task.state = SimTask.State.DONE;

@@ -124,6 +124,26 @@ class SimulationMixTest {
         assertThat(hedged.extraRequests()).as("extra requests hedged").isLessThan(0.2);
     }
 
+    /**
+     * The same slow leaf under the root's default adaptation. A leaf answers a copy the root's cancel
+     * stopped while it ran OK, cut short, and the root takes that round trip as a sample of the
+     * leaf's latency: the hedged copies a slow leaf loses still show it slow, probation takes it out
+     * of rotation, and hedging leaves the median alone. When the simulated leaf answered them
+     * CANCELLED (no sample), the slow leaf looked as fast as the answers it won and drew twice its
+     * primaries: the hedged p50 was 24.5 ms against 11.6 ms without hedging.
+     */
+    @Test
+    void aSlowLeafsStoppedCopiesStillCountAsItsLatencySoHedgingLeavesTheMedianAlone() {
+        SimConfig config = structured().with("queries", "6000").with("warmup", "0.1").with("degraded-leaves", "1")
+                .with("degraded-factor", "10");
+
+        SimSummary off = Simulation.run(config, null);
+        SimSummary hedged = Simulation.run(config.with("policy", "hedged"), null);
+
+        assertThat(hedged.p50Ms()).as("p50 hedged against off").isLessThan(off.p50Ms() * 1.2);
+        assertThat(hedged.p99Ms()).as("p99 hedged against off").isLessThan(off.p99Ms());
+    }
+
     /** On shared cores the root spends root-cpu per message times the shape's mix-root-cost. */
     @Test
     void theRootsCpuPerMessageFollowsTheShapesRootCost() {
