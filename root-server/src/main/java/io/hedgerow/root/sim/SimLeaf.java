@@ -60,6 +60,8 @@ final class SimLeaf {
     /** This leaf's service time (its own when the config gives each leaf one). */
     private final ServiceTime service;
     private final ServiceTime fetchService;
+    /** What a search of each shape draws from (by ordinal): its own ({@code mix-service}) or {@link #service}. */
+    private final ServiceTime[] shapeService;
     private final LeafQueues<SimTask> queues;
     /** By request id, without boxing one: a put and a remove for every sub-request. */
     private final LongObjectHashMap<SimTask> inflight = new LongObjectHashMap<>();
@@ -89,6 +91,11 @@ final class SimLeaf {
         this.clock = clock;
         this.random = random;
         this.service = config.service.forLeaf(index);
+        this.shapeService = new ServiceTime[SimMix.Shape.values().length];
+        for (SimMix.Shape shape : SimMix.Shape.values()) {
+            ServiceTime own = config.mix.service(shape);
+            shapeService[shape.ordinal()] = own == null ? service : own.forLeaf(index);
+        }
         this.fetchService = config.fetchService.forLeaf(index);
         this.queues = new LeafQueues<>(SchedulingConfig.defaults(), clock);
         // Drawn even when aligned, so both settings see the same random numbers after it.
@@ -192,7 +199,9 @@ final class SimLeaf {
         boolean fetch = task.copy.fetch() != null;
         double slowdown = (1 + config.contention * busy / config.workers) * speedNow()
                 * (fetch ? 1 : sim.costOf(task.copy) * (task.copy.partition() < config.skewPartitions ? config.skewFactor : 1));
-        long work = (long) ((fetch ? fetchService : service).sampleNanos(random) * slowdown);
+        SimMix.Shape shape = fetch ? null : sim.shapeOf(task.copy);
+        ServiceTime drawn = fetch ? fetchService : shape == null ? service : shapeService[shape.ordinal()];
+        long work = (long) (drawn.sampleNanos(random) * slowdown);
         long stall = !fetch && config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
         sim.counters().started++;
         if (cpu != null) {

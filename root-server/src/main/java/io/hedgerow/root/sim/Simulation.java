@@ -413,6 +413,11 @@ public final class Simulation implements DetachedRoot.Wire {
         }
     }
 
+    /** The shape of the search {@code copy} belongs to under a structured mix; null without one. */
+    SimMix.Shape shapeOf(DetachedRoot.Copy copy) {
+        return config.mix.shapes() ? state(copy.search()).shape : null;
+    }
+
     /** The cost multiplier of the search {@code copy} belongs to ({@code --query-cost}, its shape's {@code mix-cost}). */
     double costOf(DetachedRoot.Copy copy) {
         return costSigma == 0 && !config.mix.shapes() ? 1 : state(copy.search()).cost;

@@ -144,6 +144,49 @@ class SimulationMixTest {
         assertThat(hedged.p99Ms()).as("p99 hedged against off").isLessThan(off.p99Ms());
     }
 
+    /**
+     * A shape given a service time of its own (mix-service) draws from it, not from the leaf's scaled
+     * by its mix-cost: with one leaf and one partition a search is one sub-request, so a faceted search
+     * takes its fixed 20 ms (a narrow distribution), where a plain one keeps the lognormal's spread and
+     * a multiple alone would have scaled that spread too.
+     */
+    @Test
+    void aShapeWithAServiceTimeOfItsOwnDrawsFromIt() {
+        SimConfig config = structured().with("leaves", "1").with("partitions", "1").with("queries", "3000")
+                .with("rate", "5").with("contention", "0").with("network", "0");
+        SimConfig own = config.with("mix-service", "faceted=fixed:20ms;sorted=lognormal:4ms,5ms");
+
+        SimSummary scaled = Simulation.run(config, null);
+        SimSummary drawn = Simulation.run(own, null);
+
+        SimSummary.ShapeLatency faceted = drawn.shapes().get("faceted");
+        assertThat(faceted.p50Ms()).isCloseTo(20, offset(0.2));
+        assertThat(faceted.p99Ms()).as("a fixed time, when scaled: %s", scaled.shapes().get("faceted"))
+                .isLessThan(faceted.p50Ms() * 1.05);
+        SimSummary.ShapeLatency scaledFaceted = scaled.shapes().get("faceted");
+        assertThat(scaledFaceted.p99Ms()).as("7.2 times the lognormal keeps its spread")
+                .isGreaterThan(scaledFaceted.p50Ms() * 2);
+        SimSummary.ShapeLatency sorted = drawn.shapes().get("sorted");
+        assertThat(sorted.p50Ms()).isCloseTo(4, offset(0.4));
+        assertThat(sorted.p99Ms()).isLessThan(6);
+        SimSummary.ShapeLatency plain = drawn.shapes().get("plain");
+        assertThat(plain.p99Ms()).as("plain still draws the leaf's lognormal:2ms,6ms").isGreaterThan(plain.p50Ms() * 2);
+        // The load option counts the shapes' own means: 20 ms for a fifth of the searches.
+        assertThat(own.with("rate", "auto").searchesPerSecond()).isLessThan(config.with("rate", "auto").searchesPerSecond());
+    }
+
+    @Test
+    void refusesAShapesServiceItCannotRead() {
+        assertThatThrownBy(() -> structured().with("mix-service", "faceted=fixed:1ms;faceted=fixed:2ms"))
+                .hasMessageContaining("mix-service: 'faceted=fixed:2ms'");
+        assertThatThrownBy(() -> structured().with("mix-service", "facets=fixed:1ms"))
+                .hasMessageContaining("mix-service: 'facets=fixed:1ms'");
+        assertThatThrownBy(() -> structured().with("mix-service", "faceted=gamma:1ms"))
+                .hasMessageContaining("mix-service: faceted: service time kind: 'gamma'");
+        assertThatThrownBy(() -> SimConfig.defaults().with("mix-service", "faceted=fixed:1ms"))
+                .hasMessageContaining("(expected: none without mix structured)");
+    }
+
     /** On shared cores the root spends root-cpu per message times the shape's mix-root-cost. */
     @Test
     void theRootsCpuPerMessageFollowsTheShapesRootCost() {
