@@ -366,9 +366,10 @@ public final class LeafCommand implements Callable<Integer> {
      * @throws IllegalArgumentException when it is neither on nor off
      */
     QueryCacheSettings queryCache() {
+        // true and false too: a configuration file's unquoted on and off arrive so (YAML 1.1 booleans).
         return switch (queryCache.toLowerCase(Locale.ROOT)) {
-            case "on" -> QueryCacheSettings.on(Runtime.getRuntime().maxMemory());
-            case "off" -> QueryCacheSettings.off();
+            case "on", "true" -> QueryCacheSettings.on(Runtime.getRuntime().maxMemory());
+            case "off", "false" -> QueryCacheSettings.off();
             default -> throw new IllegalArgumentException("--query-cache: " + queryCache + " (expected: on or off)");
         };
     }

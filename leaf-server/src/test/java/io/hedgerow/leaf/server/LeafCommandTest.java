@@ -61,6 +61,8 @@ class LeafCommandTest {
         new CommandLine(command).parseArgs("--index", "nowhere", "--query-cache", "ON");
         assertThat(command.queryCache().enabled()).isTrue();
         assertThat(command.queryCache().maxRamBytes()).isBetween(1L, 32L << 20);
+        new CommandLine(command).parseArgs("--index", "nowhere", "--query-cache", "true");
+        assertThat(command.queryCache().enabled()).as("a configuration file's unquoted on").isTrue();
         assertThat(run("--index", "nowhere", "--query-cache", "maybe")).isEqualTo(1);
         assertThat(err.toString()).contains("error: --query-cache: maybe (expected: on or off)");
     }
