@@ -47,7 +47,7 @@ public record QueryCacheSettings(boolean enabled, int maxQueries, long maxRamByt
                 maxHeapBytes / 20)), DEFAULT_MIN_SEGMENT_DOCS);
     }
 
-    /** {@code on} or {@code off}, as the flag reads. */
+    /** {@code off}, or {@code on} with its bounds, for the log line and {@code toString}. */
     public String describe() {
         return enabled ? "on (" + maxQueries + " queries, " + (maxRamBytes >> 10) + " KiB, segments of "
                 + minSegmentDocs + "+ documents)" : "off";
