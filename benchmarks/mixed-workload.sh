@@ -231,9 +231,11 @@ measure() {
 }
 
 # ---------------------------------------------------------------- rounds
+# A mix's configurations side by side (cache-off then cache-on of structured, say): the pair compared
+# runs minutes apart, on the machine in the same state.
 RUNS=()
-for config in "${CONFIGS[@]}"; do
-  for mix in "${MIXES[@]}"; do
+for mix in "${MIXES[@]}"; do
+  for config in "${CONFIGS[@]}"; do
     RUNS+=("$config $mix")
   done
 done
