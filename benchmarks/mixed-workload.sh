@@ -266,6 +266,7 @@ TABLE="$OUT/summary.md"
   echo "- Request: the load generator's default query mix and the server's default request (stored fields, snippets, k=10), \`cache=false\`; plain: \`GET /search?q=\`; structured: \`--request-mix structured\`, the same queries as \`POST /search\` bodies (plain 20%, filtered 25%, sorted 20%, paged 15%, faceted 20%)."
   echo "- Capacity: complete answers/s of a closed loop at $CONNECTIONS connections for $DURATION after ${GEN_WARMUP_S}s of the generator's own warm-up; CPU from /proc over that window."
   echo "- Pause: docs/benchmarks/suite/pause.json (leaf 1 SIGSTOPped 150 ms every second), Poisson at half of the same round's capacity of the same mix; ${PAUSE_DURATION:-50,000 requests (at least 60 s)} measured."
+  # shellcheck disable=SC2016 # the backquotes are Markdown's
   echo "- Configurations: ${CONFIGS[*]}$(for c in "${CONFIGS[@]}"; do a="$(config_args "$c")"; [[ -z "$a" ]] || printf '; %s: `%s`' "$c" "$a"; done)."
   echo "- Each figure: the median of $ROUNDS round(s) [min-max], rounds interleaved (every configuration and mix in turn, the order reversed every other round)."
   echo "- Command: \`$COMMAND\`"
