@@ -111,7 +111,7 @@ public final class LoadgenCli implements Callable<Integer> {
                     + " high_term=30,phrase=10,large_or=2 (default: default).")
     private String mix;
 
-    @Option(names = "--request-mix", paramLabel = "plain|structured", defaultValue = "plain",
+    @Option(names = "--request-mix", paramLabel = "plain|structured[:SHAPE]", defaultValue = "plain",
             description = {"Shape of each search (default: ${DEFAULT-VALUE}). plain: GET /search?q=QUERY. structured: the same"
                     + " queries as JSON bodies of POST /search over the Europarl demo's typed fields (lang, date,"
                     + " body_length), each request drawing a shape: plain 20%% (the query alone), filtered 25%% (a"
@@ -119,7 +119,10 @@ public final class LoadgenCli implements Callable<Integer> {
                     + " of them), sorted 20%% (by date or body_length, desc or asc, the score breaking ties), paged 15%%"
                     + " (from k..5k), faceted 20%% (aggs: terms on lang, a yearly date_histogram, stats or a range on"
                     + " body_length, or a panel of three). Seeded: the same seed sends the same queries and bodies."
-                    + " The request options (k, snippets, cache...) go in every body; --routing is refused with it."})
+                    + " The request options (k, snippets, cache...) go in every body; --routing is refused with it."
+                    + " structured:SHAPE (plain, filtered, sorted, paged or faceted): every request of that shape, the"
+                    + " same queries; the leaves' service-time tables of such a run are that shape's, for simulate"
+                    + " --mix-service."})
     private String requestMix;
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed for arrivals and query choice (default: ${DEFAULT-VALUE}).")

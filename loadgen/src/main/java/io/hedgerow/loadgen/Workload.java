@@ -100,8 +100,8 @@ public final class Workload {
         QueryMix weights = mix == null ? QueryMix.defaultFor(set) : QueryMix.parse(mix);
         QuerySampler sampler = QuerySampler.of(set, weights, seed);
         List<String> queries = sampler.queries();
-        if (requestMix == RequestMix.STRUCTURED) {
-            return structured(sampler, StructuredMix.build(queries, options, seed), seed);
+        if (requestMix.structured()) {
+            return structured(sampler, StructuredMix.build(queries, options, seed), seed, requestMix.only());
         }
         String parameters = options == null ? "" : options.toQueryString();
         LoadRequest[] paths = new LoadRequest[queries.size()];
@@ -124,12 +124,18 @@ public final class Workload {
         return () -> routed[routing.pick(random)][sampler.next()];
     }
 
-    private static RequestSource structured(QuerySampler sampler, StructuredMix mix, long seed) {
+    /** Each request a shape by its share, or {@code only} that one (null: by share). */
+    private static RequestSource structured(QuerySampler sampler, StructuredMix mix, long seed,
+            StructuredMix.Shape only) {
         LoadRequest[][] bodies = new LoadRequest[StructuredMix.Shape.values().length][mix.size()];
         for (int shape = 0; shape < bodies.length; shape++) {
             for (int i = 0; i < mix.size(); i++) {
                 bodies[shape][i] = LoadRequest.postJson("/search", mix.body(shape, i));
             }
+        }
+        if (only != null) {
+            LoadRequest[] shaped = bodies[only.ordinal()];
+            return () -> shaped[sampler.next()];
         }
         // The shape draw has its own stream, so the queries sent are those of the plain mix of the same seed.
         SplittableRandom random = new SplittableRandom(seed ^ 0x5EA7C4L);

@@ -183,6 +183,28 @@ class WorkloadTest {
     }
 
     @Test
+    void aStructuredMixOfOneShapeSendsOnlyThatShapeWithTheSameQueries() throws IOException {
+        Path file = data.resolve("set.tsv");
+        QuerySetFile.write(TestQuerySets.withCategories("high_term", "phrase", "prefix"), file);
+        Workload workload = Workload.load(file, data, 1, out);
+        RequestMix faceted = RequestMix.parse("structured:Faceted");
+        RequestSource all = workload.requests(null, RequestOptions.NONE, RequestMix.STRUCTURED, 9);
+        RequestSource only = workload.requests(null, RequestOptions.NONE, faceted, 9);
+
+        ObjectMapper json = new ObjectMapper();
+        for (int i = 0; i < 500; i++) {
+            JsonNode any = json.readTree(all.next().bodyText());
+            JsonNode body = json.readTree(only.next().bodyText());
+            assertThat(body.get("query").asText()).as("request %d", i).isEqualTo(any.get("query").asText());
+            assertThat(body.has("aggs")).as("request %d: %s", i, body).isTrue();
+            assertThat(body.has("filter") || body.has("sort") || body.has("from")).isFalse();
+        }
+        assertThat(faceted.describe()).isEqualTo("structured (faceted only)");
+        assertThatThrownBy(() -> RequestMix.parse("structured:facets"))
+                .hasMessageContaining("request mix: 'structured:facets' (expected: plain, structured, or structured:SHAPE");
+    }
+
+    @Test
     void theStructuredMixSendsPreBuiltBodies() throws IOException {
         Path file = data.resolve("set.tsv");
         QuerySetFile.write(TestQuerySets.withCategories("high_term", "phrase", "prefix"), file);

@@ -125,6 +125,11 @@ final class SimulateCommand implements Callable<Integer> {
             + " each shape's multiple of the root's CPU per message (default: as --mix-cost's, the measured root CPU was"
             + " 2.88 times the plain one).")
     private String mixRootCost;
+    @Option(names = "--mix-service", paramLabel = "SHAPE=DIST;...", description = "With --mix structured: shapes whose"
+            + " service time is a distribution of their own instead of --service times their --mix-cost, as --service"
+            + " writes one, joined by ';', e.g. 'faceted=empirical:faceted/all-search-service.hgrm;sorted=lognormal:5ms,15ms'"
+            + " (a load run with that shape alone gives its table) (default: none, every shape scales --service).")
+    private String mixService;
     @Option(names = "--pause-every", paramLabel = "D", description = "Each leaf pauses this often, at its own phase"
             + " (default: 0, never).")
     private String pauseEvery;
@@ -280,7 +285,7 @@ final class SimulateCommand implements Callable<Integer> {
                 {"workers", workers}, {"contention", contention}, {"network", network}, {"peer", peer},
                 {"cores", cores}, {"cpu-sched", cpuSched}, {"root-cpu", rootCpu}, {"leaf-cpu", leafCpu}, {"client-cpu", clientCpu},
                 {"hits", hits}, {"fetch-service", fetchService},
-                {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"mix", mix}, {"mix-cost", mixCost}, {"mix-root-cost", mixRootCost}, {"pause-every", pauseEvery},
+                {"slow-fraction", slowFraction}, {"slow", slow}, {"query-cost", queryCost}, {"mix", mix}, {"mix-cost", mixCost}, {"mix-root-cost", mixRootCost}, {"mix-service", mixService}, {"pause-every", pauseEvery},
                 {"pause", pause}, {"pause-leaves", pauseLeaves}, {"pause-phase", pausePhase},
                 {"degraded-leaves", degradedLeaves}, {"degraded-factor", degradedFactor},
                 {"degraded-from", degradedFrom}, {"degraded-until", degradedUntil}, {"adapt", adapt}, {"crash-leaves", crashLeaves},

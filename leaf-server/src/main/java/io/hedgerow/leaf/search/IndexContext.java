@@ -5,13 +5,16 @@ import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexManifest;
 import io.hedgerow.leaf.index.PartitionStore;
 import java.util.LinkedHashSet;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import io.hedgerow.leaf.index.Analyzers;
 
 /**
  * What every partition of one index shares at search time: the manifest, the analyzer and query
- * parsing it implies, which fields hits return and which field gives snippets. Immutable.
+ * parsing it implies, which fields hits return and which field gives snippets, and the leaf's query
+ * cache. Immutable (the query cache is a shared, thread-safe service, {@link LeafQueryCache#off()} unless
+ * the leaf turned it on).
  */
 public record IndexContext(
         PartitionStore store,
@@ -19,10 +22,12 @@ public record IndexContext(
         Analyzer analyzer,
         QueryParsing parsing,
         Set<String> returnedFields,
-        String snippetField) {
+        String snippetField,
+        LeafQueryCache queryCache) {
 
     public IndexContext {
         returnedFields = Set.copyOf(returnedFields);
+        Objects.requireNonNull(queryCache, "queryCache");
     }
 
     /** With the {@linkplain QueryLimits#defaults() default} cost guards. */
@@ -43,7 +48,12 @@ public record IndexContext(
         String snippetField = config.snippetField() != null && manifest.fieldsSeen().contains(config.snippetField())
                 ? config.snippetField() : null;
         return new IndexContext(store, manifest, analyzer, QueryParsing.of(manifest, analyzer, limits),
-                returned, snippetField);
+                returned, snippetField, LeafQueryCache.off());
+    }
+
+    /** The same index, searched through this query cache. */
+    public IndexContext withQueryCache(LeafQueryCache cache) {
+        return new IndexContext(store, manifest, analyzer, parsing, returnedFields, snippetField, cache);
     }
 
     public String indexName() {

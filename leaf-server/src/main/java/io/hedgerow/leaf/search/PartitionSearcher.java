@@ -56,7 +56,10 @@ public final class PartitionSearcher implements Closeable {
         this.reader = reader;
         this.sharedSearcher = newSearcher(reader);
         this.shape = new SearchShape(context.manifest().config());
-        this.fetcher = new DocumentFetcher(partition, context, sharedSearcher);
+        // The fetch phase runs no query over the partition: it gets a searcher without the cache.
+        IndexSearcher uncached = new IndexSearcher(reader);
+        uncached.setQueryCache(null);
+        this.fetcher = new DocumentFetcher(partition, context, uncached);
     }
 
     /** Opens the partition's Lucene index read-only, memory-mapped. */
@@ -271,13 +274,12 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
-     * A searcher without Lucene's query cache: it only caches non-scoring clauses that recur, and
-     * searches here are scored queries, so it would only add bookkeeping to every search.
+     * A searcher with the leaf's query cache ({@code --query-cache}), or without one, the default:
+     * Lucene caches only non-scoring clauses that recur, so where none do it only adds bookkeeping
+     * to every search.
      */
-    private static IndexSearcher newSearcher(DirectoryReader reader) {
-        IndexSearcher searcher = new IndexSearcher(reader);
-        searcher.setQueryCache(null);
-        return searcher;
+    private IndexSearcher newSearcher(DirectoryReader reader) {
+        return context.queryCache().configure(new IndexSearcher(reader));
     }
 
     /** Ids of the given hits, from the id field's doc values, visiting segments in doc order. */

@@ -9,6 +9,7 @@ import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
 import io.hedgerow.leaf.fault.QueryOfDeath;
 import io.hedgerow.leaf.http.LeafHttpConfig;
+import io.hedgerow.leaf.search.QueryCacheSettings;
 import io.hedgerow.leaf.search.QueryLimits;
 import io.hedgerow.leaf.write.LiveSettings;
 import java.io.IOException;
@@ -102,6 +103,14 @@ public final class LeafCommand implements Callable<Integer> {
             description = "Accept wildcards, prefixes and regexps that start with a pattern (e.g. *ment), which read"
                     + " every partition's whole term dictionary; refused by default.")
     private boolean allowLeadingWildcard;
+
+    @Option(names = "--query-cache", paramLabel = "on|off", defaultValue = "off",
+            description = "Lucene's query cache, one per leaf shared by its partitions: on caches a search's non-scoring"
+                    + " clauses (a JSON body's filter, a search sorted by fields only) per segment of 256 documents or"
+                    + " more once they recur (Lucene's usage-tracking policy; a single term or exists never), at most"
+                    + " 1,000 queries and 32 MiB or a twentieth of the heap; off runs every search without one"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private String queryCache;
 
     @Option(names = "--port-file", paramLabel = "FILE",
             description = "Write the bound port to this file once listening (used by 'hedgerow local').")
@@ -237,7 +246,8 @@ public final class LeafCommand implements Callable<Integer> {
                     .withLive(LiveSettings.defaults().withNodeId(nodeId).withAlignedOnClock(backgroundPhase.equals("aligned"))
                             .withTermLog(termLog))
                     .withClusterSecret(ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv()))
-                    .withTls(tls());
+                    .withTls(tls())
+                    .withQueryCache(queryCache());
             server = LeafServer.start(config, noHttp ? LeafHttpConfig.disabled() : LeafHttpConfig.onPort(httpPort));
         } catch (IOException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -348,6 +358,20 @@ public final class LeafCommand implements Callable<Integer> {
         }
         return new InjectedStall(injectStall.toNanos(), injectStallEvery.toNanos(), lasting("--inject-stall-for",
                 injectStallFor));
+    }
+
+    /**
+     * The query cache {@code --query-cache} asks for, bounded by this JVM's heap.
+     *
+     * @throws IllegalArgumentException when it is neither on nor off
+     */
+    QueryCacheSettings queryCache() {
+        // true and false too: a configuration file's unquoted on and off arrive so (YAML 1.1 booleans).
+        return switch (queryCache.toLowerCase(Locale.ROOT)) {
+            case "on", "true" -> QueryCacheSettings.on(Runtime.getRuntime().maxMemory());
+            case "off", "false" -> QueryCacheSettings.off();
+            default -> throw new IllegalArgumentException("--query-cache: " + queryCache + " (expected: on or off)");
+        };
     }
 
     /** The query-of-death token the flags ask for, or null. */

@@ -5,6 +5,7 @@ import io.hedgerow.common.net.TlsFiles;
 import io.hedgerow.common.wire.WireCodec;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
+import io.hedgerow.leaf.search.QueryCacheSettings;
 import io.hedgerow.leaf.search.QueryLimits;
 import io.hedgerow.leaf.write.LiveSettings;
 import java.nio.file.Path;
@@ -41,6 +42,8 @@ import java.util.Objects;
  * @param live             live writes: the leaf's stable name for its live copies, refresh and commit
  * @param tls              TLS on the leaf's port and on its links to other leaves ({@link LinkTls}); null:
  *                         plaintext
+ * @param queryCache       Lucene's query cache, one per leaf shared by its partitions, or off
+ *                         ({@code --query-cache})
  */
 public record LeafConfig(
         Path indexDir,
@@ -60,7 +63,8 @@ public record LeafConfig(
         Duration drainTimeout,
         String clusterSecret,
         LiveSettings live,
-        TlsFiles tls) {
+        TlsFiles tls,
+        QueryCacheSettings queryCache) {
 
     /** How long a leaf started from the command line waits at most, when it closes, for the work it holds. */
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(2);
@@ -68,6 +72,7 @@ public record LeafConfig(
     public LeafConfig {
         Objects.requireNonNull(drainTimeout, "drainTimeout");
         Objects.requireNonNull(live, "live");
+        Objects.requireNonNull(queryCache, "queryCache");
         if (drainTimeout.isNegative()) {
             throw new IllegalArgumentException("drainTimeout: " + drainTimeout + " (expected: >= 0)");
         }
@@ -122,89 +127,94 @@ public record LeafConfig(
     public static LeafConfig defaults(Path indexDir) {
         return new LeafConfig(indexDir, "127.0.0.1", 0, Runtime.getRuntime().availableProcessors(),
                 SchedulingConfig.defaults(), 1, WireCodec.DEFAULT_MAX_FRAME_BYTES, false, null, null, Duration.ZERO,
-                Duration.ZERO, QueryLimits.defaults(), null, Duration.ZERO, null, LiveSettings.defaults(), null);
+                Duration.ZERO, QueryLimits.defaults(), null, Duration.ZERO, null, LiveSettings.defaults(), null, QueryCacheSettings.off());
     }
 
     public LeafConfig withPort(int newPort) {
-        return new LeafConfig(indexDir, host, newPort, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, newPort, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     public LeafConfig withHost(String newHost) {
-        return new LeafConfig(indexDir, newHost, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, newHost, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     public LeafConfig withWorkers(int newWorkers) {
-        return new LeafConfig(indexDir, host, port, newWorkers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, newWorkers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     /** Queue depths per class and the starvation guard. */
     public LeafConfig withScheduling(SchedulingConfig newScheduling) {
-        return new LeafConfig(indexDir, host, port, workers, newScheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, newScheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     public LeafConfig withMaxFrameBytes(int newMax) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, newMax, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     /** Obey (or refuse) requests to inject faults; off by default. */
     public LeafConfig withFaultInjection(boolean enabled) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, enabled, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     /** How long to run newly opened partitions' code before they serve (zero: not at all). */
     public LeafConfig withWarmup(Duration newWarmup) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, newWarmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, newWarmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     /** A delay in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialDelay(InjectedDelay delay) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, delay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, delay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     /** A stall in effect from the start (null for none); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withInitialStall(InjectedStall stall) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, stall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, stall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     /** Slice searches with this budget each (zero: run each search to its end). */
     public LeafConfig withSlice(Duration newSlice) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, newSlice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, newSlice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     /** Halt when a query contains this token (null: never); needs {@link #withFaultInjection fault injection}. */
     public LeafConfig withQueryOfDeath(String token) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, token, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, token, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     /** The cost guards queries are checked against. */
     public LeafConfig withLimits(QueryLimits newLimits) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, newLimits, queryOfDeath, drainTimeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, newLimits, queryOfDeath, drainTimeout, clusterSecret, live, tls, queryCache);
     }
 
     /** How long closing waits for held work (zero: close at once). */
     public LeafConfig withDrainTimeout(Duration timeout) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, timeout, clusterSecret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, timeout, clusterSecret, live, tls, queryCache);
     }
 
     /** The secret every Hello must carry (null: none required). */
     public LeafConfig withClusterSecret(String secret) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, secret, live, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, secret, live, tls, queryCache);
     }
 
     /** How live writes are kept, refreshed and committed. */
     public LeafConfig withLive(LiveSettings value) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, value, tls);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, value, tls, queryCache);
     }
 
     /** Serve TLS with these files, and dial other leaves over TLS (null: plaintext). */
     public LeafConfig withTls(TlsFiles files) {
-        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, files);
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, files, queryCache);
+    }
+
+    /** Lucene's query cache on or off, and its bounds. */
+    public LeafConfig withQueryCache(QueryCacheSettings settings) {
+        return new LeafConfig(indexDir, host, port, workers, scheduling, ioThreads, maxFrameBytes, faultInjection, initialDelay, initialStall, warmup, slice, limits, queryOfDeath, drainTimeout, clusterSecret, live, tls, settings);
     }
 
     @Override
     public String toString() {
         // Never print the secret.
         return "LeafConfig[indexDir=" + indexDir + ", host=" + host + ", port=" + port + ", workers=" + workers
-                + ", drainTimeout=" + drainTimeout + ", live=" + live + ", clusterSecret=" + (clusterSecret == null ? "none" : "set") + ", tls=" + (tls == null ? "off" : tls.certificateChain()) + "]";
+                + ", drainTimeout=" + drainTimeout + ", live=" + live + ", clusterSecret=" + (clusterSecret == null ? "none" : "set") + ", tls=" + (tls == null ? "off" : tls.certificateChain()) + ", queryCache=" + queryCache.describe() + "]";
     }
 }

@@ -5,6 +5,7 @@ import io.hedgerow.common.net.Transport;
 import io.hedgerow.leaf.http.LeafHttpConfig;
 import io.hedgerow.leaf.http.LeafHttpServer;
 import io.hedgerow.leaf.http.ProbeState;
+import io.hedgerow.leaf.search.LeafQueryCache;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,10 +53,11 @@ final class LeafObservability implements AutoCloseable {
      * @throws IOException when the HTTP port cannot be bound
      */
     static LeafObservability start(LeafHttpConfig config, String host, Transport transport, EventLoopGroup io,
-            LeafContext leaf, LongAdder refreshes, LeafWalMeters wal) throws IOException {
+            LeafContext leaf, LongAdder refreshes, LeafWalMeters wal, LeafQueryCache queryCache) throws IOException {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ProcessMeters process = ProcessMeters.bindTo(registry, "leaf");
         bind(registry, leaf, refreshes);
+        bindQueryCache(registry, queryCache);
         wal.bindTo(registry);
         if (!config.enabled()) {
             return new LeafObservability(registry, process, null, null);
@@ -180,6 +182,30 @@ final class LeafObservability implements AutoCloseable {
                 counters, c -> c.delaysInjected.sum());
         counter(registry, "hedgerow.leaf.injected.stall.holds", "Times a worker was held by an injected stall",
                 counters, c -> c.stallHolds.sum());
+    }
+
+    /**
+     * Lucene's query cache ({@code --query-cache}): its lookups by outcome, what it holds and has
+     * evicted, and its heap. Registered only when it is on: a leaf without one has no such meters.
+     */
+    static void bindQueryCache(MeterRegistry registry, LeafQueryCache cache) {
+        if (!cache.enabled()) {
+            return;
+        }
+        FunctionCounter.builder("hedgerow.leaf.query.cache.lookups", cache, LeafQueryCache::hits)
+                .description("Lookups of a filter's cached matches on one segment, by outcome (Lucene's query cache)")
+                .tag("outcome", "hit").register(registry);
+        FunctionCounter.builder("hedgerow.leaf.query.cache.lookups", cache, LeafQueryCache::misses)
+                .description("Lookups of a filter's cached matches on one segment, by outcome (Lucene's query cache)")
+                .tag("outcome", "miss").register(registry);
+        Gauge.builder("hedgerow.leaf.query.cache.entries", cache, LeafQueryCache::entries)
+                .description("Cached matches held now: one filter on one segment each").register(registry);
+        counter(registry, "hedgerow.leaf.query.cache.cached", "Matches of a filter on a segment ever cached",
+                cache, LeafQueryCache::cached);
+        counter(registry, "hedgerow.leaf.query.cache.evictions", "Cached matches evicted (the cache's bounds, or their"
+                + " segment closed)", cache, LeafQueryCache::evictions);
+        Gauge.builder("hedgerow.leaf.query.cache.memory", cache, LeafQueryCache::ramBytes)
+                .description("Heap Lucene's query cache holds").baseUnit("bytes").register(registry);
     }
 
     private static <T> void counter(MeterRegistry registry, String name, String description, T source,

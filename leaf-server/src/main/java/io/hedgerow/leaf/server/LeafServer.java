@@ -13,6 +13,7 @@ import io.hedgerow.leaf.http.LeafHttpConfig;
 import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
+import io.hedgerow.leaf.search.LeafQueryCache;
 import io.hedgerow.leaf.search.PartitionWarmer;
 import io.hedgerow.leaf.write.LiveWrites;
 import io.hedgerow.leaf.write.PeerFiles;
@@ -98,7 +99,9 @@ public final class LeafServer implements AutoCloseable {
         PartitionStore store = new PartitionStore(config.indexDir());
         // Held while the leaf runs, so no rebuild deletes the build it serves.
         PartitionStore.ServedBuild build = store.lockCurrentBuild();
-        IndexContext index = IndexContext.of(store, build.manifest(), config.limits());
+        // One cache for the leaf JVM: every partition and every refreshed searcher shares it.
+        LeafQueryCache queryCache = LeafQueryCache.of(config.queryCache());
+        IndexContext index = IndexContext.of(store, build.manifest(), config.limits()).withQueryCache(queryCache);
         OpenPartitions partitions = new OpenPartitions(index, PartitionWarmer.paced(config.warmup()));
         LongAdder refreshes = new LongAdder();
         LeafWalMeters wal = new LeafWalMeters();
@@ -136,7 +139,8 @@ public final class LeafServer implements AutoCloseable {
         ChannelGroup connections = new DefaultChannelGroup(group.next());
         LeafObservability observability = null;
         try {
-            observability = LeafObservability.start(http, config.host(), transport, group, leaf, refreshes, wal);
+            observability = LeafObservability.start(http, config.host(), transport, group, leaf, refreshes, wal,
+                    queryCache);
             String httpAddress = observability.httpAddress();
             Channel channel = new ServerBootstrap()
                     .group(group)
@@ -162,11 +166,12 @@ public final class LeafServer implements AutoCloseable {
                     config.clusterSecret(), tls, PEER_RECOVERY_TIMEOUT);
             writes.start(store.liveDir().resolve(build.manifest().build() == null ? "build-0000"
                     : build.manifest().build()), server.port(), peerFiles);
-            LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}{6}; protocol {7})",
+            LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}{6}{8}; protocol {7})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name() + (config.tls() != null ? ", TLS" : ""), config.workers(),
                     scheduler.laneWorkers() == 0 ? "" : " and " + scheduler.laneWorkers() + " in the expensive lane",
-                    config.faultInjection() ? ", fault injection enabled" : "", String.valueOf(Protocol.VERSION));
+                    config.faultInjection() ? ", fault injection enabled" : "", String.valueOf(Protocol.VERSION),
+                    queryCache.enabled() ? ", query cache " + config.queryCache().describe() : "");
             if (config.clusterSecret() == null) {
                 LOG.log(System.Logger.Level.WARNING, "no cluster secret (--cluster-secret-file): anyone who reaches "
                         + "{0}:{1} can assign this leaf partitions and search it", config.host(), String.valueOf(server.port()));

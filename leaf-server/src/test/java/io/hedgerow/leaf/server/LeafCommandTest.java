@@ -54,6 +54,20 @@ class LeafCommandTest {
     }
 
     @Test
+    void readsTheQueryCacheFlagOffByDefaultAndRefusesAnythingButOnOrOff() {
+        LeafCommand command = new LeafCommand();
+        new CommandLine(command).parseArgs("--index", "nowhere");
+        assertThat(command.queryCache().enabled()).as("off by default").isFalse();
+        new CommandLine(command).parseArgs("--index", "nowhere", "--query-cache", "ON");
+        assertThat(command.queryCache().enabled()).isTrue();
+        assertThat(command.queryCache().maxRamBytes()).isBetween(1L, 32L << 20);
+        new CommandLine(command).parseArgs("--index", "nowhere", "--query-cache", "true");
+        assertThat(command.queryCache().enabled()).as("a configuration file's unquoted on").isTrue();
+        assertThat(run("--index", "nowhere", "--query-cache", "maybe")).isEqualTo(1);
+        assertThat(err.toString()).contains("error: --query-cache: maybe (expected: on or off)");
+    }
+
+    @Test
     void refusesAnUnknownDelayDistribution() {
         assertThat(run("--index", "nowhere", "--fault-injection", "--inject-delay", "1s",
                 "--inject-delay-distribution", "gaussian")).isEqualTo(2);

@@ -40,6 +40,18 @@ final class SimAnswers {
         return response.build();
     }
 
+    /** A leaf's answer to a search a cancel stopped while it ran: OK, cut short, nothing found yet. */
+    static SearchResponse cutShort(DetachedRoot.Copy copy, long queueNanos, long serviceNanos) {
+        return SearchResponse.newBuilder()
+                .setRequestId(copy.requestId())
+                .setPartition(copy.partition())
+                .setStatus(Status.OK)
+                .setCutShort(true)
+                .setQueueNanos(queueNanos)
+                .setServiceNanos(serviceNanos)
+                .build();
+    }
+
     /** A leaf's answer to a fetch: every document it was asked for, when OK. */
     static FetchResponse fetch(FetchRequest request, Status status, long queueNanos, long serviceNanos) {
         FetchResponse.Builder response = FetchResponse.newBuilder()

@@ -113,6 +113,7 @@ public final class SimConfig {
         d.put("mix", "none");
         d.put("mix-cost", SimMix.DEFAULT_COST);
         d.put("mix-root-cost", SimMix.DEFAULT_COST);
+        d.put("mix-service", "none");
         d.put("pause-every", "0");
         d.put("pause", "0");
         d.put("pause-leaves", "all");
@@ -180,7 +181,7 @@ public final class SimConfig {
             throw new IllegalArgumentException("query-cost: " + get("query-cost") + " (expected: >= 1, the p99 of a"
                     + " search's cost multiplier; 1 for none)");
         }
-        this.mix = SimMix.parse(get("mix"), get("mix-cost"), get("mix-root-cost"));
+        this.mix = SimMix.parse(get("mix"), get("mix-cost"), get("mix-root-cost"), get("mix-service"));
         this.pauseEveryNanos = SimDurations.parseNanos(get("pause-every"));
         this.pauseNanos = SimDurations.parseNanos(get("pause"));
         if (pauseNanos > 0 && pauseEveryNanos <= pauseNanos) {
@@ -299,7 +300,7 @@ public final class SimConfig {
         if (rate > 0) {
             return rate;
         }
-        double busyPerSearchNanos = (double) partitions * service.meanNanos() * mix.meanLeafCost();
+        double busyPerSearchNanos = (double) partitions * service.meanNanos() * mix.meanLeafCost(service.meanNanos());
         return load * leaves * workers * 1e9 / busyPerSearchNanos;
     }
 

@@ -60,6 +60,8 @@ final class SimLeaf {
     /** This leaf's service time (its own when the config gives each leaf one). */
     private final ServiceTime service;
     private final ServiceTime fetchService;
+    /** What a search of each shape draws from (by ordinal): its own ({@code mix-service}) or {@link #service}. */
+    private final ServiceTime[] shapeService;
     private final LeafQueues<SimTask> queues;
     /** By request id, without boxing one: a put and a remove for every sub-request. */
     private final LongObjectHashMap<SimTask> inflight = new LongObjectHashMap<>();
@@ -89,6 +91,11 @@ final class SimLeaf {
         this.clock = clock;
         this.random = random;
         this.service = config.service.forLeaf(index);
+        this.shapeService = new ServiceTime[SimMix.Shape.values().length];
+        for (SimMix.Shape shape : SimMix.Shape.values()) {
+            ServiceTime own = config.mix.service(shape);
+            shapeService[shape.ordinal()] = own == null ? service : own.forLeaf(index);
+        }
         this.fetchService = config.fetchService.forLeaf(index);
         this.queues = new LeafQueues<>(SchedulingConfig.defaults(), clock);
         // Drawn even when aligned, so both settings see the same random numbers after it.
@@ -192,7 +199,9 @@ final class SimLeaf {
         boolean fetch = task.copy.fetch() != null;
         double slowdown = (1 + config.contention * busy / config.workers) * speedNow()
                 * (fetch ? 1 : sim.costOf(task.copy) * (task.copy.partition() < config.skewPartitions ? config.skewFactor : 1));
-        long work = (long) ((fetch ? fetchService : service).sampleNanos(random) * slowdown);
+        SimMix.Shape shape = fetch ? null : sim.shapeOf(task.copy);
+        ServiceTime drawn = fetch ? fetchService : shape == null ? service : shapeService[shape.ordinal()];
+        long work = (long) (drawn.sampleNanos(random) * slowdown);
         long stall = !fetch && config.slowFraction > 0 && random.nextDouble() < config.slowFraction ? config.slowNanos : 0;
         sim.counters().started++;
         if (cpu != null) {
@@ -259,8 +268,14 @@ final class SimLeaf {
     }
 
     /**
-     * The root's cancel: drop it if waiting, stop it if running; either way answer it (CANCELLED), as
-     * a leaf does, so the root stops counting it as outstanding. A paused leaf answers at the pause's end.
+     * The root's cancel: drop it if waiting (answered CANCELLED), stop it if running (answered OK, cut
+     * short, after the time it ran), as a leaf does ({@code LeafTask.cancel}), so the root stops
+     * counting it as outstanding. A paused leaf answers at the pause's end.
+     *
+     * <p>The stopped copy's answer is OK as a real leaf's is: the root takes its round trip as a
+     * sample of the leaf's latency (probation, C3's rank, slow start). Answering it CANCELLED, as this
+     * did, hid from the root every hedged copy a slow leaf lost, so the slow leaf looked as fast as
+     * the answers it won in time and kept getting primaries.
      */
     void cancel(long requestId) {
         SimTask task = inflight.remove(requestId);
@@ -269,7 +284,13 @@ final class SimLeaf {
         }
         if (task.state != SimTask.State.DONE) {
             long now = clock.nanoTime();
-            clock.at(pauseEndAt(now), () -> sim.answer(task, Status.CANCELLED, 0, 0, 0));
+            if (task.state == SimTask.State.RUNNING) {
+                long queueNanos = task.startedNanos - task.arrivedNanos;
+                long ranNanos = now - task.startedNanos;
+                clock.at(pauseEndAt(now), () -> sim.answerCutShort(task, queueNanos, ranNanos));
+            } else {
+                clock.at(pauseEndAt(now), () -> sim.answer(task, Status.CANCELLED, 0, 0, 0));
+            }
         }
         switch (task.state) {
             case HELD -> task.state = SimTask.State.DONE;

@@ -354,10 +354,26 @@ public final class Simulation implements DetachedRoot.Wire {
         clock.after(config.networkNanos + stallNanos, () -> onRoot(state.shape, () -> deliver(copy, answer)));
     }
 
+    /**
+     * A leaf's answer to {@code task}, stopped by the root's cancel while it ran: OK, cut short, with
+     * no hits (the root no longer waits for it), after {@code serviceNanos} of work.
+     */
+    void answerCutShort(SimTask task, long queueNanos, long serviceNanos) {
+        DetachedRoot.Copy copy = task.copy;
+        if (copy.fetch() != null) {
+            answer(task, Status.CANCELLED, 0, 0, 0); // a fetch is not cut short: dropped, as before
+            return;
+        }
+        SimSearch state = state(copy.search());
+        SearchResponse answer = SimAnswers.cutShort(copy, queueNanos, serviceNanos);
+        clock.after(config.networkNanos, () -> onRoot(state.shape, () -> deliver(copy, answer)));
+    }
+
     private void deliver(DetachedRoot.Copy copy, SearchResponse response) {
         long now = clock.nanoTime();
         SimSearch state = state(copy.search());
-        if (!state.done && response.getStatus() == Status.OK && isMeasured(state)
+        // A copy stopped by a cancel (cut short) answers what the root no longer waits for: not a sub-request's latency.
+        if (!state.done && response.getStatus() == Status.OK && !response.getCutShort() && isMeasured(state)
                 && copy.kind() != SubRequestTrace.Kind.SHADOW) {
             subRequestLatencies.recordValue(micros(now - copy.sentNanos()));
             // Every OK answer counts: with one copy per partition (no policy) that is Table 1's row.
@@ -395,6 +411,11 @@ public final class Simulation implements DetachedRoot.Wire {
             });
             leaves[leaf].crash();
         }
+    }
+
+    /** The shape of the search {@code copy} belongs to under a structured mix; null without one. */
+    SimMix.Shape shapeOf(DetachedRoot.Copy copy) {
+        return config.mix.shapes() ? state(copy.search()).shape : null;
     }
 
     /** The cost multiplier of the search {@code copy} belongs to ({@code --query-cost}, its shape's {@code mix-cost}). */

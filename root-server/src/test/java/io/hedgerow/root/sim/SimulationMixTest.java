@@ -124,6 +124,69 @@ class SimulationMixTest {
         assertThat(hedged.extraRequests()).as("extra requests hedged").isLessThan(0.2);
     }
 
+    /**
+     * The same slow leaf under the root's default adaptation. A leaf answers a copy the root's cancel
+     * stopped while it ran OK, cut short, and the root takes that round trip as a sample of the
+     * leaf's latency: the hedged copies a slow leaf loses still show it slow, probation takes it out
+     * of rotation, and hedging leaves the median alone. When the simulated leaf answered them
+     * CANCELLED (no sample), the slow leaf looked as fast as the answers it won and drew twice its
+     * primaries: the hedged p50 was 24.5 ms against 11.6 ms without hedging.
+     */
+    @Test
+    void aSlowLeafsStoppedCopiesStillCountAsItsLatencySoHedgingLeavesTheMedianAlone() {
+        SimConfig config = structured().with("queries", "6000").with("warmup", "0.1").with("degraded-leaves", "1")
+                .with("degraded-factor", "10");
+
+        SimSummary off = Simulation.run(config, null);
+        SimSummary hedged = Simulation.run(config.with("policy", "hedged"), null);
+
+        assertThat(hedged.p50Ms()).as("p50 hedged against off").isLessThan(off.p50Ms() * 1.2);
+        assertThat(hedged.p99Ms()).as("p99 hedged against off").isLessThan(off.p99Ms());
+    }
+
+    /**
+     * A shape given a service time of its own (mix-service) draws from it, not from the leaf's scaled
+     * by its mix-cost: with one leaf and one partition a search is one sub-request, so a faceted search
+     * takes its fixed 20 ms (a narrow distribution), where a plain one keeps the lognormal's spread and
+     * a multiple alone would have scaled that spread too.
+     */
+    @Test
+    void aShapeWithAServiceTimeOfItsOwnDrawsFromIt() {
+        SimConfig config = structured().with("leaves", "1").with("partitions", "1").with("queries", "3000")
+                .with("rate", "5").with("contention", "0").with("network", "0");
+        SimConfig own = config.with("mix-service", "faceted=fixed:20ms;sorted=lognormal:4ms,5ms");
+
+        SimSummary scaled = Simulation.run(config, null);
+        SimSummary drawn = Simulation.run(own, null);
+
+        SimSummary.ShapeLatency faceted = drawn.shapes().get("faceted");
+        assertThat(faceted.p50Ms()).isCloseTo(20, offset(0.2));
+        assertThat(faceted.p99Ms()).as("a fixed time, when scaled: %s", scaled.shapes().get("faceted"))
+                .isLessThan(faceted.p50Ms() * 1.05);
+        SimSummary.ShapeLatency scaledFaceted = scaled.shapes().get("faceted");
+        assertThat(scaledFaceted.p99Ms()).as("7.2 times the lognormal keeps its spread")
+                .isGreaterThan(scaledFaceted.p50Ms() * 2);
+        SimSummary.ShapeLatency sorted = drawn.shapes().get("sorted");
+        assertThat(sorted.p50Ms()).isCloseTo(4, offset(0.4));
+        assertThat(sorted.p99Ms()).isLessThan(6);
+        SimSummary.ShapeLatency plain = drawn.shapes().get("plain");
+        assertThat(plain.p99Ms()).as("plain still draws the leaf's lognormal:2ms,6ms").isGreaterThan(plain.p50Ms() * 2);
+        // The load option counts the shapes' own means: 20 ms for a fifth of the searches.
+        assertThat(own.with("rate", "auto").searchesPerSecond()).isLessThan(config.with("rate", "auto").searchesPerSecond());
+    }
+
+    @Test
+    void refusesAShapesServiceItCannotRead() {
+        assertThatThrownBy(() -> structured().with("mix-service", "faceted=fixed:1ms;faceted=fixed:2ms"))
+                .hasMessageContaining("mix-service: 'faceted=fixed:2ms'");
+        assertThatThrownBy(() -> structured().with("mix-service", "facets=fixed:1ms"))
+                .hasMessageContaining("mix-service: 'facets=fixed:1ms'");
+        assertThatThrownBy(() -> structured().with("mix-service", "faceted=gamma:1ms"))
+                .hasMessageContaining("mix-service: faceted: service time kind: 'gamma'");
+        assertThatThrownBy(() -> SimConfig.defaults().with("mix-service", "faceted=fixed:1ms"))
+                .hasMessageContaining("(expected: none without mix structured)");
+    }
+
     /** On shared cores the root spends root-cpu per message times the shape's mix-root-cost. */
     @Test
     void theRootsCpuPerMessageFollowsTheShapesRootCost() {
