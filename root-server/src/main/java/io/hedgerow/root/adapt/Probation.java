@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * capacity: its share of every fan-out is what the tail waits for.
  *
  * <p><b>The rule.</b> Each leaf's latency is an EWMA (weight {@value #ALPHA}) of the round trips of
- * its OK search answers, shadow answers included. Every {@value #EVALUATE_EVERY_MILLIS} ms at most
+ * its OK search answers, shadow answers included; an answer cut short by the root's cancel is a lower
+bound, counted only when above the EWMA ({@link #recordAtLeast}). Every {@value #EVALUATE_EVERY_MILLIS} ms at most
  * (on the next answer: no timer), each leaf's EWMA is compared with the median of its peers': the
  * other leaves in rotation with at least {@code probationMinSamples} answers:
  * <ul>
@@ -121,6 +122,22 @@ public final class Probation {
         long last = lastEvaluatedNanos.get();
         if ((last == UNSET || nowNanos - last >= EVALUATE_EVERY_NANOS) && lastEvaluatedNanos.compareAndSet(last, nowNanos)) {
             evaluate(nowNanos);
+        }
+    }
+
+    /**
+     * The leaf took at least {@code atLeastNanos} over a search a cancel stopped (answered OK, cut
+     * short): a lower bound of its latency, which can show the leaf slower than its EWMA but never
+     * faster. Recorded as {@link #record} does when it is above the EWMA (or the leaf has none yet);
+     * otherwise it says nothing and is not counted.
+     */
+    public void recordAtLeast(int leaf, long atLeastNanos, long nowNanos) {
+        if (!settings.probation()) {
+            return;
+        }
+        double ewma = Double.longBitsToDouble(ewmaBits.get(leaf));
+        if (Double.isNaN(ewma) || atLeastNanos > ewma) {
+            record(leaf, atLeastNanos, nowNanos);
         }
     }
 

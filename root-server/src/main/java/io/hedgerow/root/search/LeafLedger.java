@@ -22,7 +22,7 @@ import io.hedgerow.root.metrics.RootMetrics.CancelOutcome;
  *
  * <p>The rules, per search answer: the leaf was heard from; an OK answer that is not batch work is a
  * latency sample whether the root still waited for it or had cancelled it (a slow leaf's copies are
- * the ones cancelled); the partition's load and the leaf's progress count only answers the root
+ * the ones cancelled), except that one the cancel cut short is only a lower bound, for probation; the partition's load and the leaf's progress count only answers the root
  * waited for (a shadow's included: the leaf did that work in its turn); the run hears them unless
  * they answer a shadow copy, which only measures the leaf.
  *
@@ -112,13 +112,21 @@ public final class LeafLedger {
 
     /**
      * An OK search answer that is not batch work (queued behind the rest) is a sample of the leaf's
-     * latency: for its load, probation and slow start.
+     * latency: for its load, probation and slow start; cut short by a cancel, a lower bound for
+     * probation only.
      */
     private void sample(SubRequest copy, SearchResponse response, long nowNanos) {
         if (response.getStatus() != Status.OK || copy.priority() == Priority.BATCH) {
             return;
         }
         long roundTripNanos = nowNanos - copy.sentNanos();
+        if (response.getCutShort()) {
+            // Stopped by the cancel: the round trip only bounds the leaf's latency from below (a slow
+            // leaf's copies are the ones cancelled early), so it may raise probation's estimate but
+            // tells C3's ranking and slow start nothing.
+            probation.recordAtLeast(leaf, roundTripNanos, nowNanos);
+            return;
+        }
         load.searched(nowNanos, roundTripNanos, response.getServiceNanos(), response.getQueueLength());
         probation.record(leaf, roundTripNanos, nowNanos);
         slowStart.record(leaf, roundTripNanos);

@@ -51,6 +51,52 @@ class ProbationTest {
         assertThat(probation.onProbation(0) || probation.onProbation(1) || probation.onProbation(2)).isFalse();
     }
 
+    /**
+     * A slow leaf whose copies mostly lose to backups: one search in ten it finishes (20 ms), the other
+     * nine the root's cancel stops it at 3 ms. Those 3 ms only bound its latency from below.
+     */
+    private void slowLeafMostlyCancelled(Probation probation, boolean cutShortAsLowerBound) {
+        for (int i = 0; i < 400; i++) {
+            now += 10 * MS;
+            for (int leaf = 0; leaf < 3; leaf++) {
+                probation.record(leaf, 2 * MS, now);
+            }
+            if (i % 10 == 0) {
+                probation.record(3, 20 * MS, now);
+            } else if (cutShortAsLowerBound) {
+                probation.recordAtLeast(3, 3 * MS, now);
+            } else {
+                probation.record(3, 3 * MS, now);
+            }
+        }
+    }
+
+    @Test
+    void answersCutShortByACancelNeverMakeASlowLeafLookFast() {
+        Probation probation = new Probation(SETTINGS, ASSIGNMENT, ALL_SERVING);
+        answer(probation, 1_000, 2, 2, 2, 2);
+        slowLeafMostlyCancelled(probation, true);
+        assertThat(probation.onProbation(3)).as("the lower bounds under its EWMA say nothing").isTrue();
+        assertThat(probation.latencyNanos(3)).isGreaterThan(15 * MS);
+
+        // Taken as whole round trips, the same answers hide it: the EWMA stays under 3x the median.
+        Probation fooled = new Probation(SETTINGS, ASSIGNMENT, ALL_SERVING);
+        answer(fooled, 1_000, 2, 2, 2, 2);
+        slowLeafMostlyCancelled(fooled, false);
+        assertThat(fooled.onProbation(3)).isFalse();
+    }
+
+    @Test
+    void aLowerBoundAboveTheEstimateRaisesIt() {
+        Probation probation = new Probation(SETTINGS, ASSIGNMENT, ALL_SERVING);
+        probation.recordAtLeast(0, 4 * MS, now);
+        assertThat(probation.latencyNanos(0)).as("the first sample, whatever it is").isEqualTo(4.0 * MS);
+        probation.recordAtLeast(0, 2 * MS, now);
+        assertThat(probation.latencyNanos(0)).as("under the estimate: nothing").isEqualTo(4.0 * MS);
+        probation.recordAtLeast(0, 14 * MS, now);
+        assertThat(probation.latencyNanos(0)).as("above: an EWMA step").isCloseTo(5.0 * MS, org.assertj.core.data.Offset.offset(1.0));
+    }
+
     @Test
     void aSlowBlipShorterThanThePeriodIsForgiven() {
         Probation probation = new Probation(SETTINGS, ASSIGNMENT, ALL_SERVING);
