@@ -107,7 +107,7 @@ public final class DocExamples {
      * shown must be there with the value shown (fields the doc leaves out may be there; {@code
      * took_ms} and {@code request_id}, which change with every request, are not compared; numbers
      * within a millionth; a string shown with {@code ...} must hold the parts around them, in
-     * order); arrays have the length shown.
+     * order); arrays have the length shown, or at least the elements shown before a last {@code "..."}.
      */
     public static String mismatch(JsonNode shown, JsonNode actual, String path) {
         if (actual == null || actual.isMissingNode()) {
@@ -127,10 +127,14 @@ public final class DocExamples {
             return null;
         }
         if (shown.isArray()) {
-            if (actual.size() != shown.size()) {
-                return path + ": " + actual.size() + " elements, the doc shows " + shown.size();
+            // A last element "..." stands for the elements the doc leaves out: the ones shown come first.
+            boolean cut = !shown.isEmpty() && shown.get(shown.size() - 1).isTextual()
+                    && shown.get(shown.size() - 1).asText().equals("...");
+            int compared = cut ? shown.size() - 1 : shown.size();
+            if (cut ? actual.size() < compared : actual.size() != compared) {
+                return path + ": " + actual.size() + " elements, the doc shows " + (cut ? "at least " : "") + compared;
             }
-            for (int i = 0; i < shown.size(); i++) {
+            for (int i = 0; i < compared; i++) {
                 String inner = mismatch(shown.get(i), actual.get(i), path + "[" + i + "]");
                 if (inner != null) {
                     return inner;
