@@ -120,15 +120,27 @@ final class SearchResultDecoder {
 
     static Hit hit(JsonNode hit, List<SortField> sort) {
         Map<String, String> fields = new LinkedHashMap<>();
-        hit.path("fields").properties().forEach(field -> fields.put(field.getKey(),
-                field.getValue().isTextual() ? field.getValue().asText() : field.getValue().toString()));
+        Map<String, List<String>> multiValues = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> field : hit.path("fields").properties()) {
+            JsonNode value = field.getValue();
+            if (value.isArray() && !value.isEmpty()) { // a multi-valued field: every value, the first in fields
+                List<String> values = new ArrayList<>(value.size());
+                value.forEach(each -> values.add(each.isTextual() ? each.asText() : each.toString()));
+                fields.put(field.getKey(), values.get(0));
+                if (values.size() > 1) {
+                    multiValues.put(field.getKey(), values);
+                }
+            } else {
+                fields.put(field.getKey(), value.isTextual() ? value.asText() : value.toString());
+            }
+        }
         JsonNode score = hit.get("score");
         if (score == null) {
             throw new IllegalArgumentException("missing field 'score' in " + abbreviated(hit));
         }
         return new Hit(required(hit, "id").asText(), score.isNull() ? Float.NaN : (float) score.asDouble(),
                 required(hit, "partition").asInt(), fields, text(hit, "snippet"), sortValues(hit.get("sort"), sort),
-                highlight(hit.get("highlight")));
+                highlight(hit.get("highlight")), multiValues);
     }
 
     /** {@code "highlight": {"body": ["...", "..."]}}; null when absent (none asked, or none matched). */

@@ -46,6 +46,19 @@ class SearchResultDecoderTest {
     }
 
     @Test
+    void aMultiValuedFieldIsReadWithEveryValueAndItsFirstInFields() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode json = JSON.readTree("""
+                {"id":"d-1","score":1.5,"partition":0,"fields":{"title":"heron","tags":["grey","wader","grey"]}}""");
+        io.hedgerow.api.Hit hit = SearchResultDecoder.hit(json, List.of());
+
+        assertThat(hit.fields()).containsExactly(Map.entry("title", "heron"), Map.entry("tags", "grey"));
+        assertThat(hit.multiValues()).containsExactly(Map.entry("tags", List.of("grey", "wader", "grey")));
+        assertThat(hit.values("tags")).containsExactly("grey", "wader", "grey");
+        assertThat(hit.values("title")).containsExactly("heron");
+        assertThat(hit.values("absent")).isEmpty();
+    }
+
+    @Test
     void aHitsHighlightIsReadInTheOrderGivenAndAbsentIsNull() throws Exception {
         com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
                 {"id":"d-1","score":1.5,"partition":0,"snippet":"a <b>heron</b>",

@@ -88,18 +88,28 @@ abstract class HedgerowClientContract {
         fields.put("body", FieldSpec.text(true, false));
         fields.put("lang", FieldSpec.keyword(true));
         fields.put("n", FieldSpec.of(FieldSpec.Type.LONG, false));
+        fields.put("tags", FieldSpec.keyword(true));
         return new IndexConfig(null, fields, IndexConfig.UnknownFields.REJECT, List.of("title", "body"), "body", ROUTING);
     }
 
-    /** 300 documents, every one with "common" in its title and body, "lang" each language in turn, "n" its number. */
+    /**
+     * 300 documents, every one with "common" in its title and body, "lang" each language in turn, "n"
+     * its number; "tags" of three values (heron, wader, its number) in those with a heron in the
+     * title, of one in the other even ones, none in the rest.
+     */
     static List<SourceDocument> documents() {
         List<SourceDocument> documents = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
-            Map<String, String> fields = new LinkedHashMap<>();
+            Map<String, Object> fields = new LinkedHashMap<>();
             fields.put("title", "common title " + i + (i % 7 == 0 ? " heron" : ""));
             fields.put("body", "common body of document " + i + (i % 3 == 0 ? " with a heron by the river" : ""));
             fields.put("lang", LANGUAGES.get(i % LANGUAGES.size()));
             fields.put("n", Integer.toString(i));
+            if (i % 7 == 0) {
+                fields.put("tags", List.of("heron", "wader", Integer.toString(i)));
+            } else if (i % 2 == 0) {
+                fields.put("tags", "even");
+            }
             documents.add(new SourceDocument("d-" + i, fields, i + 1));
         }
         return documents;
@@ -202,6 +212,26 @@ abstract class HedgerowClientContract {
             assertThat(hit.snippet()).contains("<b>heron</b>");
         });
         assertThat(none.hits()).hasSize(3).allSatisfy(hit -> assertThat(hit.fields()).isEmpty());
+    }
+
+    @Test
+    void returnsEveryValueOfAMultiValuedFieldAndOneValueAsAString() {
+        SearchRequest request = SearchRequest.builder("title:heron OR lang:de").k(40).fields(List.of("title", "tags"))
+                .sort(List.of(SortField.asc("n"))).cache(false).build();
+        SearchResult result = assertAnswersAsTheRootInProcess(request);
+
+        assertThat(result.hits()).hasSize(40).allSatisfy(hit -> {
+            int n = Integer.parseInt(hit.id().substring("d-".length()));
+            List<String> tags = n % 7 == 0 ? List.of("heron", "wader", Integer.toString(n)) : n % 2 == 0 ? List.of("even")
+                    : List.of();
+            assertThat(hit.values("tags")).as(hit.id()).isEqualTo(tags);
+            assertThat(hit.fields().get("tags")).as("the first value, for code that reads one string")
+                    .isEqualTo(tags.isEmpty() ? null : tags.get(0));
+            assertThat(hit.multiValues()).as(hit.id()).isEqualTo(tags.size() > 1 ? Map.of("tags", tags) : Map.of());
+            assertThat(hit.values("title")).hasSize(1);
+        });
+        assertThat(result.hits()).anySatisfy(hit -> assertThat(hit.values("tags")).hasSize(3))
+                .anySatisfy(hit -> assertThat(hit.values("tags")).containsExactly("even"));
     }
 
     @Test

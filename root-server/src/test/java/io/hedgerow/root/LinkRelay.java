@@ -21,6 +21,7 @@ public final class LinkRelay implements AutoCloseable {
     private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     private final int serverPort;
     private volatile boolean stopped;
+    private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
 
     public LinkRelay(int serverPort) throws IOException {
         this.serverPort = serverPort;
@@ -36,6 +37,11 @@ public final class LinkRelay implements AutoCloseable {
         return "127.0.0.1:" + port();
     }
 
+    /** Connections its clients opened so far. */
+    public int accepted() {
+        return accepted.get();
+    }
+
     /** Cuts the link: nothing passes either way from now on. */
     public void stop() {
         stopped = true;
@@ -45,6 +51,7 @@ public final class LinkRelay implements AutoCloseable {
         try {
             while (true) {
                 Socket client = server.accept();
+                accepted.incrementAndGet();
                 Socket far = new Socket(InetAddress.getLoopbackAddress(), serverPort);
                 Thread.ofVirtual().start(() -> pump(client, far, true));
                 Thread.ofVirtual().start(() -> pump(far, client, false));

@@ -45,6 +45,14 @@ public record IndexContext(
                 returned.add(field);
             }
         }
+        // A declared field no built document had may arrive by a live write: its hits return it too.
+        if (config.fields() != null) {
+            for (String field : config.fields().keySet()) {
+                if (mapper.isReturned(field)) {
+                    returned.add(field);
+                }
+            }
+        }
         String snippetField = config.snippetField() != null && manifest.fieldsSeen().contains(config.snippetField())
                 ? config.snippetField() : null;
         return new IndexContext(store, manifest, analyzer, QueryParsing.of(manifest, analyzer, limits),

@@ -132,7 +132,16 @@ final class JsonResponses {
             if (!hit.fields().isEmpty()) {
                 json.writeObjectFieldStart("fields");
                 for (Map.Entry<String, String> field : hit.fields().entrySet()) {
-                    json.writeStringField(field.getKey(), field.getValue());
+                    List<String> several = hit.multiValues().get(field.getKey());
+                    if (several == null) {
+                        json.writeStringField(field.getKey(), field.getValue());
+                    } else { // every value, as GET /documents/{id} writes a multi-valued field
+                        json.writeArrayFieldStart(field.getKey());
+                        for (String value : several) {
+                            json.writeString(value);
+                        }
+                        json.writeEndArray();
+                    }
                 }
                 json.writeEndObject();
             }

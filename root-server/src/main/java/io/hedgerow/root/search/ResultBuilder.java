@@ -78,9 +78,10 @@ final class ResultBuilder {
                 errors.add(new PartitionError(hit.partition(), PartitionError.Kind.FETCH_FAILED, null,
                         "details of hit " + hit.hit().getId() + ": " + reason));
             }
-            result.add(new Hit(hit.hit().getId(), hit.hit().getScore(), hit.partition(), fields(doc),
+            Map<String, List<String>> values = values(doc);
+            result.add(new Hit(hit.hit().getId(), hit.hit().getScore(), hit.partition(), firstValues(values),
                     doc == null || doc.getSnippet().isEmpty() ? null : doc.getSnippet(),
-                    io.hedgerow.root.merge.HitMerger.sortValues(hit.hit()), highlight(doc)));
+                    io.hedgerow.root.merge.HitMerger.sortValues(hit.hit()), highlight(doc), multiValues(values)));
         }
         Coverage coverage = new Coverage(ctx.targets.length, slots.completeAnswers(), slots.completeDocsFraction());
         if (fetchFailed) {
@@ -141,15 +142,40 @@ final class ResultBuilder {
         return trace;
     }
 
-    private static Map<String, String> fields(FetchedDoc doc) {
+    /** Each returned field's values in the order the leaf sent them: a multi-valued field's arrive as repeated entries. */
+    private static Map<String, List<String>> values(FetchedDoc doc) {
         if (doc == null || doc.getFieldsCount() == 0) {
             return Map.of();
         }
-        Map<String, String> ordered = new LinkedHashMap<>();
+        Map<String, List<String>> ordered = new LinkedHashMap<>();
         for (StoredField field : doc.getFieldsList()) {
-            ordered.putIfAbsent(field.getName(), field.getValue());
+            ordered.computeIfAbsent(field.getName(), name -> new ArrayList<>(1)).add(field.getValue());
         }
-        return Collections.unmodifiableMap(ordered);
+        return ordered;
+    }
+
+    /** {@link Hit#fields()}: each field's first value. */
+    private static Map<String, String> firstValues(Map<String, List<String>> values) {
+        if (values.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> first = new LinkedHashMap<>();
+        values.forEach((name, all) -> first.put(name, all.get(0)));
+        return Collections.unmodifiableMap(first);
+    }
+
+    /** {@link Hit#multiValues()}: the fields with several values, each with all of them. */
+    private static Map<String, List<String>> multiValues(Map<String, List<String>> values) {
+        Map<String, List<String>> several = null;
+        for (Map.Entry<String, List<String>> field : values.entrySet()) {
+            if (field.getValue().size() > 1) {
+                if (several == null) {
+                    several = new LinkedHashMap<>();
+                }
+                several.put(field.getKey(), field.getValue());
+            }
+        }
+        return several == null ? Map.of() : several;
     }
 
     private static String percent(double fraction) {

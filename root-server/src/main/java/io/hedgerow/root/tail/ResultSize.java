@@ -26,6 +26,15 @@ public final class ResultSize {
                     bytes += 40 + string(field.getKey()) + string(field.getValue());
                 }
             }
+            if (!hit.multiValues().isEmpty()) {
+                bytes += 48;
+                for (Map.Entry<String, java.util.List<String>> field : hit.multiValues().entrySet()) {
+                    bytes += 40 + 40 + string(field.getKey());
+                    for (String value : field.getValue()) {
+                        bytes += 8 + string(value);
+                    }
+                }
+            }
             if (hit.highlight() != null) {
                 bytes += 48;
                 for (Map.Entry<String, java.util.List<String>> field : hit.highlight().entrySet()) {

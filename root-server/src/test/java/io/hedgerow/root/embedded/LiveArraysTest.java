@@ -165,6 +165,27 @@ class LiveArraysTest {
             JsonNode found = JSON.readTree(send(cluster, "/search",
                     "{\"query\": \"heron\", \"filter\": {\"term\": {\"n\": 8}}, \"track_total_hits\": true}", 200));
             assertThat(ids(found)).containsExactly("a");
+            assertThat(found.path("hits").get(0).path("fields")).as("a hit's fields as GET /documents reads them")
+                    .isEqualTo(after);
+        }
+    }
+
+    @Test
+    void searchHitsCarryEveryValueOfAMultiValuedField(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder(data)
+                .documents("arrays", config(), List.of(new SourceDocument("seed", Map.of("title", "seed"), 1)))
+                .leaves(2).partitions(2).replicas(1).http(0).start()) {
+            send(cluster, "/documents/a?refresh=true", "{\"title\": \"heron\", \"tags\": [\"grey\", \"wader\", \"grey\"],"
+                    + " \"n\": [3, 1, 2], \"price\": 2.5, \"flag\": [true]}", 201, "PUT");
+            JsonNode read = JSON.readTree(send(cluster, "/documents/a", null, 200, "GET")).path("fields");
+            JsonNode hit = JSON.readTree(send(cluster, "/search", "{\"query\": \"heron\"}", 200)).path("hits").get(0);
+
+            assertThat(hit.path("fields").path("tags")).as("every value, in the order written")
+                    .isEqualTo(JSON.readTree("[\"grey\", \"wader\", \"grey\"]"));
+            assertThat(hit.path("fields").path("n")).isEqualTo(JSON.readTree("[\"3\", \"1\", \"2\"]"));
+            assertThat(hit.path("fields").path("title").asText()).as("one value: a string").isEqualTo("heron");
+            assertThat(hit.path("fields").path("flag").asText()).as("an array of one: a string").isEqualTo("true");
+            assertThat(hit.path("fields")).as("as GET /documents/{id} reads the document").isEqualTo(read);
         }
     }
 

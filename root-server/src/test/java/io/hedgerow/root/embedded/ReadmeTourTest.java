@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.cli.HedgerowCli;
+import io.hedgerow.root.DocExamples;
 import io.hedgerow.root.TestData;
 import java.io.IOException;
 import java.net.URI;
@@ -25,9 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every command in the README works as shown: each {@code curl} runs against a real cluster over
- * the same Europarl index the demo serves and must answer what the README prints (fields the README
- * leaves out may be there; {@code took_ms} is not compared; a string shown with {@code ...} must hold
- * the parts around them, in order); each {@code ./hedgerow} command parses as written. Two are
+ * the same Europarl index the demo serves and must answer what the README prints (as {@link
+ * DocExamples#mismatch} compares: fields the README leaves out may be there; {@code took_ms} and
+ * {@code request_id} are not compared; a string shown with {@code ...} must hold the parts around
+ * them, in order); so must docs/tour.md's searches and docs/http-api.md's searches and refusals on
+ * that index; each {@code ./hedgerow} command parses as written. Two are
  * checked elsewhere: {@code ./hedgerow test} is what {@code .ci/run} runs, and the {@code loadgen}
  * lines are parsed by the load generator's own ReadmeLoadgenCommandsTest.
  */
@@ -35,28 +38,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadmeTourTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN = "readme-write-token";
+    private static final String ADMIN = "readme-admin-token";
     private static final String DEMO_ADDRESS = "http://127.0.0.1:8080";
-
-    static Path repository() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (!Files.exists(dir.resolve("README.md"))) {
-            dir = dir.getParent();
-        }
-        return dir;
-    }
+    /** docs/http-api.md's examples ran on a local cluster of the same index on this port. */
+    private static final String HTTP_API_ADDRESS = "http://127.0.0.1:18080";
 
     /** The lines of the README's code blocks. */
     static List<String> codeLines() throws IOException {
-        List<String> lines = new ArrayList<>();
-        boolean inBlock = false;
-        for (String line : Files.readAllLines(repository().resolve("README.md"))) {
-            if (line.startsWith("```")) {
-                inBlock = !inBlock;
-            } else if (inBlock) {
-                lines.add(line);
-            }
-        }
-        return lines;
+        return DocExamples.codeLines("README.md");
     }
 
     @Test
@@ -80,34 +69,108 @@ class ReadmeTourTest {
     }
 
     @Test
-    void everyCurlAnswersWhatTheReadmeShows(@TempDir Path data) throws Exception {
+    void everyCurlAnswersWhatTheDocsShow(@TempDir Path data) throws Exception {
         // A copy of the index the other tests built (the demo's Europarl, 16 partitions): the tour writes to it.
         Path europarl = TestData.europarl(16).dir();
         copy(europarl, data.resolve(europarl.getFileName()));
-        List<String> lines = codeLines();
+        List<CurlExample> examples = new ArrayList<>(curlExamples("README.md", DEMO_ADDRESS, section -> true));
+        int readme = examples.size();
+        examples.addAll(curlExamples("docs/tour.md", DEMO_ADDRESS, section -> true));
+        int tour = examples.size() - readme;
+        // docs/http-api.md's searches and refusals on the same index (not those of a cluster in trouble,
+        // nor those that time out, send a file or show headers).
+        examples.addAll(curlExamples("docs/http-api.md", HTTP_API_ADDRESS,
+                section -> section.equals("## Searching") || section.equals("## Stopping")).stream()
+                .filter(example -> !example.command().contains("timeout_ms") && !example.command().contains(" -si ")
+                        && !example.command().contains("@")).toList());
+        int httpApi = examples.size() - readme - tour;
+        List<String> problems = new ArrayList<>();
         try (EmbeddedCluster cluster = EmbeddedCluster.builder(data).europarl().leaves(4).partitions(16).replicas(2)
-                .writeToken(TOKEN).http(0).start();
+                .writeToken(TOKEN).faultInjection(true).adminToken(ADMIN).http(0).start();
                 HttpClient http = HttpClient.newHttpClient()) {
-            int checked = 0;
-            for (int i = 0; i < lines.size(); i++) {
-                if (!lines.get(i).startsWith("$ curl ")) {
-                    continue;
-                }
-                String command = lines.get(i).substring(2);
-                String shown = lines.get(i + 1);
-                HttpResponse<String> answer = http.send(request(command, cluster.httpPort()),
+            for (CurlExample example : examples) {
+                HttpResponse<String> answer = http.send(request(example.command(), example.address(), cluster.httpPort()),
                         HttpResponse.BodyHandlers.ofString());
-                JsonNode actual = JSON.readTree(answer.body());
-                assertThat(mismatch(JSON.readTree(shown), actual, "")).as("%s%nREADME: %s%nreal:   %s", command, shown,
-                        answer.body()).isNull();
-                checked++;
+                String mismatch = DocExamples.mismatch(JSON.readTree(example.shown()), JSON.readTree(answer.body()), "");
+                if (mismatch != null) {
+                    problems.add(String.format("%s: %s%n%s%nshown: %s%nreal:  %s", example.file(), mismatch,
+                            example.command(), example.shown(), answer.body()));
+                }
             }
-            assertThat(checked).as("curl commands in the README").isGreaterThanOrEqualTo(3);
+        }
+        assertThat(problems).as("doc examples whose answer is not what the doc shows").isEmpty();
+        assertThat(readme).as("curl commands in the README").isGreaterThanOrEqualTo(5);
+        assertThat(tour).as("curl commands with a JSON answer in docs/tour.md").isGreaterThanOrEqualTo(3);
+        assertThat(httpApi).as("curl commands with a JSON answer in docs/http-api.md").isGreaterThanOrEqualTo(15);
+    }
+
+    /** A curl command of a doc that sends to {@code address}, with the JSON answer the doc shows after it. */
+    record CurlExample(String file, String address, String command, String shown) {
+    }
+
+    /**
+     * The {@code $ curl} commands to {@code address} in the code blocks of {@code file}'s sections
+     * that {@code sections} takes (by their {@code ## } heading), with a command's continuation
+     * lines ({@code \\} at the end) and without a pipe to a formatter; each with the answer shown:
+     * the lines after it up to the next command or the block's end, or else the next block. A
+     * command whose answer is not JSON (a formatter's other output, headers) is left out.
+     */
+    static List<CurlExample> curlExamples(String file, String address, java.util.function.Predicate<String> sections)
+            throws IOException {
+        List<String> lines = Files.readAllLines(DocExamples.repository().resolve(file));
+        List<CurlExample> examples = new ArrayList<>();
+        String section = "";
+        boolean inBlock = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.startsWith("```")) {
+                inBlock = !inBlock;
+                continue;
+            }
+            if (!inBlock) {
+                if (line.startsWith("## ")) {
+                    section = line;
+                }
+                continue;
+            }
+            if (!line.startsWith("$ curl ") || !line.contains(address) || !sections.test(section)) {
+                continue;
+            }
+            StringBuilder command = new StringBuilder(line.substring(2));
+            while (command.toString().endsWith("\\")) {
+                command.setLength(command.length() - 1);
+                command.append(' ').append(lines.get(++i).strip());
+            }
+            int pipe = command.indexOf(" | ");
+            String sent = (pipe < 0 ? command.toString() : command.substring(0, pipe)).replaceFirst("\\s+#.*$", "");
+            StringBuilder shown = new StringBuilder();
+            int at = i + 1;
+            while (!lines.get(at).startsWith("```") && !lines.get(at).startsWith("$ ")) {
+                shown.append(lines.get(at++)).append('\n');
+            }
+            if (shown.isEmpty() && lines.get(at).equals("```") && lines.get(at + 1).startsWith("```json")) {
+                for (at += 2; !lines.get(at).startsWith("```"); at++) {
+                    shown.append(lines.get(at)).append('\n');
+                }
+            }
+            if (isJson(shown.toString())) {
+                examples.add(new CurlExample(file, address, sent, shown.toString().strip()));
+            }
+        }
+        return examples;
+    }
+
+    private static boolean isJson(String text) {
+        try {
+            return !text.isBlank() && JSON.readerFor(JsonNode.class)
+                    .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text) != null;
+        } catch (IOException e) {
+            return false;
         }
     }
 
     /** The request a README curl line makes, sent to {@code port} instead of the demo's. */
-    static HttpRequest request(String command, int port) {
+    static HttpRequest request(String command, String address, int port) {
         List<String> words = words(command);
         String method = "GET";
         String body = null;
@@ -121,14 +184,17 @@ class ReadmeTourTest {
                 case "-H" -> headers.add(it.next());
                 case "-d" -> body = it.next();
                 default -> {
-                    assertThat(word).as("a curl argument the test knows").startsWith(DEMO_ADDRESS);
-                    url = "http://127.0.0.1:" + port + word.substring(DEMO_ADDRESS.length());
+                    assertThat(word).as("a curl argument the test knows").startsWith(address);
+                    url = "http://127.0.0.1:" + port + word.substring(address.length());
                 }
             }
         }
         assertThat(url).as("the URL of " + command).isNotNull();
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).method(method,
                 body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null && headers.stream().noneMatch(header -> header.regionMatches(true, 0, "Content-Type:", 0, 13))) {
+            headers.add("Content-Type: application/x-www-form-urlencoded"); // what curl -d sends unless told
+        }
         for (String header : headers) {
             int colon = header.indexOf(':');
             request.header(header.substring(0, colon).trim(), header.substring(colon + 1).trim()
@@ -167,54 +233,6 @@ class ReadmeTourTest {
             words.add(word.toString());
         }
         return words;
-    }
-
-    /** Where {@code actual} differs from what the README shows, or null when it does not. */
-    static String mismatch(JsonNode shown, JsonNode actual, String path) {
-        if (actual == null || actual.isMissingNode()) {
-            return path + ": missing";
-        }
-        if (shown.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = shown.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
-                if (field.getKey().equals("took_ms")) {
-                    continue;
-                }
-                String inner = mismatch(field.getValue(), actual.get(field.getKey()), path + "." + field.getKey());
-                if (inner != null) {
-                    return inner;
-                }
-            }
-            return null;
-        }
-        if (shown.isArray()) {
-            if (actual.size() != shown.size()) {
-                return path + ": " + actual.size() + " elements, the README shows " + shown.size();
-            }
-            for (int i = 0; i < shown.size(); i++) {
-                String inner = mismatch(shown.get(i), actual.get(i), path + "[" + i + "]");
-                if (inner != null) {
-                    return inner;
-                }
-            }
-            return null;
-        }
-        if (shown.isTextual() && shown.asText().contains("...")) {
-            int from = 0;
-            for (String part : shown.asText().split("\\.\\.\\.", -1)) {
-                int at = actual.asText().indexOf(part, from);
-                if (at < 0) {
-                    return path + ": '" + part + "' not in '" + actual.asText() + "'";
-                }
-                from = at + part.length();
-            }
-            return null;
-        }
-        if (shown.isNumber() && actual.isNumber()) {
-            return Math.abs(shown.asDouble() - actual.asDouble()) <= 1e-6 * Math.abs(shown.asDouble()) ? null
-                    : path + ": " + actual + ", the README shows " + shown;
-        }
-        return shown.equals(actual) ? null : path + ": " + actual + ", the README shows " + shown;
     }
 
     private static void copy(Path from, Path to) throws IOException {

@@ -5,8 +5,11 @@ import static io.hedgerow.root.embedded.HedgingTest.counter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.hedgerow.api.Aggregation;
+import io.hedgerow.api.AggregationResult;
 import io.hedgerow.api.CacheStatus;
 import io.hedgerow.api.HedgeMode;
+import io.hedgerow.api.Hit;
 import io.hedgerow.api.PartitionError;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SearchResult;
@@ -20,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -96,6 +100,36 @@ class TailTest {
                     .filter(hit -> !missing.contains(hit.partition())).limit(5).toList());
             assertThat(counter(cluster, "hedgerow.goodenough.cutoffs").count()).isEqualTo(1);
             assertThat(counter(cluster, "hedgerow.search.tainted").count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aFacetedSearchCutOffCountsTheAnsweredPartitionsOnlyAndIsTainted(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = unreplicated(data, fixedCutoff())) {
+            // Every match with its partition, and a terms aggregation of one bucket per matching document.
+            SearchResult complete = search(cluster, query().k(600).snippets(false).storedFields(false).cache(false));
+            Map<String, Aggregation> byId = Map.of("ids", Aggregation.Terms.of(IndexConfig.ID_FIELD, 600));
+            cluster.root().leafFaults().injectStall(0, STALLED).join();
+
+            SearchResult tainted = search(cluster, query().k(0).aggs(byId).minCoverage(0.5).cache(false));
+
+            Set<Integer> missing = Arrays.stream(cluster.root().cluster().assignment().partitionsOf(0)).boxed()
+                    .collect(Collectors.toSet());
+            List<String> answeredIds = complete.hits().stream().filter(hit -> !missing.contains(hit.partition()))
+                    .map(Hit::id).sorted().toList();
+            AggregationResult.Terms ids = (AggregationResult.Terms) tainted.aggregations().get("ids");
+            assertThat(complete.totalHits().value()).isLessThanOrEqualTo(600).isGreaterThan(answeredIds.size());
+            assertThat(tainted.tainted()).isTrue();
+            assertThat(tainted.errors()).isNotEmpty().allSatisfy(error -> {
+                assertThat(error.kind()).isEqualTo(PartitionError.Kind.CANCELLED);
+                assertThat(error.detail()).contains("good-enough cutoff of 50 ms");
+            });
+            assertThat(ids.buckets().stream().map(bucket -> (String) bucket.key()).sorted().toList())
+                    .as("a bucket for each match of the partitions that answered, none of the others'")
+                    .isEqualTo(answeredIds);
+            assertThat(ids.buckets()).allSatisfy(bucket -> assertThat(bucket.docCount()).isEqualTo(1));
+            assertThat(tainted.totalHits().value()).isEqualTo(answeredIds.size());
+            assertThat(counter(cluster, "hedgerow.goodenough.cutoffs").count()).isEqualTo(1);
         }
     }
 

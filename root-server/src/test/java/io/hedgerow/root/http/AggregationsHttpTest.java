@@ -13,6 +13,7 @@ import io.hedgerow.client.HttpHedgerowClient;
 import io.hedgerow.leaf.index.FieldSpec;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.root.DocExamples;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,6 +53,7 @@ class AggregationsHttpTest {
     static Path dataDir;
 
     private static EmbeddedCluster cluster;
+    private static final String ADMIN = "admin-token-for-the-aggregations-test-0123456789";
     private static EmbeddedCluster failing;
     private static HttpClient http;
     private static final List<SourceDocument> documents = new ArrayList<>();
@@ -77,6 +79,7 @@ class AggregationsHttpTest {
         cluster = EmbeddedCluster.builder(dataDir.resolve("full"))
                 .documents("aggs", config, documents)
                 .leaves(2).partitions(4).replicas(2)
+                .adminToken(ADMIN)
                 .http(0)
                 .start();
         // One copy of each partition, and one of the two leaves stopped: answers cover half the partitions.
@@ -413,6 +416,28 @@ class AggregationsHttpTest {
         Map<String, Long> counts = new LinkedHashMap<>();
         agg.get("buckets").forEach(b -> counts.put(b.get("key").asText(), b.get("doc_count").asLong()));
         return counts;
+    }
+
+    @Test
+    void answersEveryAggregationExampleOfTheHttpApiDocAsShown() throws Exception {
+        List<DocExamples.PostExample> examples = DocExamples.postSearchExamples("docs/http-api.md").stream()
+                .filter(example -> example.body().contains("\"aggs\"")).toList();
+        List<String> problems = new ArrayList<>();
+        for (DocExamples.PostExample example : examples) {
+            // An empty cache, so the answer is a "miss" as shown, whichever test sent the search before.
+            HttpResponse<String> cleared = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + cluster.httpPort() + "/admin/cache")).header("Authorization", "Bearer " + ADMIN).DELETE().build(),
+                    BodyHandlers.ofString(UTF_8));
+            assertThat(cleared.statusCode()).as(cleared.body()).isEqualTo(200);
+            JsonNode actual = post(cluster, example.body(), example.status());
+            String mismatch = DocExamples.mismatch(example.shown(), actual, "");
+            if (mismatch != null) {
+                problems.add("docs/http-api.md line " + example.line() + ": " + mismatch + "\nreal: " + actual);
+            }
+        }
+
+        assertThat(problems).as("aggregation examples answered otherwise than docs/http-api.md shows").isEmpty();
+        assertThat(examples).as("POST /search examples with aggs in docs/http-api.md").hasSizeGreaterThanOrEqualTo(2);
     }
 
     private static JsonNode post(EmbeddedCluster to, String json, int status) throws Exception {

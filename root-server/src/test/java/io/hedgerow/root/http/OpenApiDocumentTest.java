@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hedgerow.leaf.index.FieldSpec;
 import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import java.net.URI;
@@ -14,8 +16,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,7 +47,8 @@ class OpenApiDocumentTest {
     private static final String ADMIN = "admin-token-for-the-openapi-test-0123456789";
     private static final String WRITE = "write-token-for-the-openapi-test-0123456789";
     /** Request bodies: the document describes them, but answers never carry them. */
-    private static final Set<String> REQUEST_SCHEMAS = Set.of("SearchRequest", "DelayRequest", "StallRequest", "Document");
+    private static final Set<String> REQUEST_SCHEMAS =
+            Set.of("SearchRequest", "Filter", "SortKey", "DelayRequest", "StallRequest", "Document");
     /**
      * Properties only a cluster in trouble writes (a leaf on probation, in slow start, refused,
      * supervised or failing; under-replicated partitions, copies being made; a blocklisted query;
@@ -107,6 +112,8 @@ class OpenApiDocumentTest {
     private final List<String> problems = new ArrayList<>();
     private EmbeddedCluster cluster;
     private EmbeddedCluster failing;
+    /** Typed fields (a language copy, a date, a long, a multi-valued keyword): sorted, filtered and faceted searches. */
+    private EmbeddedCluster typed;
     private JsonNode document;
     private SchemaSubsetValidator validator;
 
@@ -121,6 +128,8 @@ class OpenApiDocumentTest {
                 .documents("failing", IndexConfig.defaults(), TestData.documents(17, 100))
                 .leaves(2).partitions(4).replicas(1).http(0).start();
         failing.leaves().get(1).close();
+        typed = EmbeddedCluster.builder(Files.createTempDirectory("openapi-typed"))
+                .documents("typed", typedConfig(), typedDocuments()).leaves(2).partitions(4).replicas(1).http(0).start();
         HttpResponse<String> served = http.send(HttpRequest.newBuilder(uri(cluster, "/openapi.json")).build(),
                 HttpResponse.BodyHandlers.ofString());
         document = json.readTree(served.body());
@@ -135,6 +144,37 @@ class OpenApiDocumentTest {
         if (failing != null) {
             failing.close();
         }
+        if (typed != null) {
+            typed.close();
+        }
+    }
+
+    private static IndexConfig typedConfig() {
+        Map<String, FieldSpec> fields = new LinkedHashMap<>();
+        fields.put("title", FieldSpec.text(true, true));
+        fields.put("body", FieldSpec.text(true, false).withLanguageField("lang"));
+        fields.put("lang", FieldSpec.keyword(true));
+        fields.put("date", FieldSpec.of(FieldSpec.Type.DATE, true));
+        fields.put("n", FieldSpec.of(FieldSpec.Type.LONG, true));
+        fields.put("tags", FieldSpec.keyword(true));
+        return new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title", "body"), "body");
+    }
+
+    /** Odd documents in French, even ones in German; every third has one tag, the others two. */
+    private static List<SourceDocument> typedDocuments() {
+        List<SourceDocument> documents = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            boolean german = i % 2 == 0;
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("title", "debate " + i);
+            doc.put("body", german ? "Die Verhandlung beginnt" : "La proposition du budget");
+            doc.put("lang", german ? "de" : "fr");
+            doc.put("date", LocalDate.of(2000, 1, 1).plusDays(i % 17).toString());
+            doc.put("n", Integer.toString(i % 10));
+            doc.put("tags", i % 3 == 0 ? "red" : List.of("blue", i % 2 == 0 ? "green" : "amber"));
+            documents.add(new SourceDocument("t-" + i, doc, i + 1));
+        }
+        return documents;
     }
 
     @Test
@@ -163,6 +203,29 @@ class OpenApiDocumentTest {
                 + " {\"field\": \"id\", \"size\": 2}}}}", null, 200);
         exchange("POST", "/search", "/search", "{\"query\": \"alpha\", \"aggs\": {\"x\": {\"stats\": {\"field\":"
                 + " \"title\"}}}}", null, 400);
+        // Sorted, filtered, paged, count-only, language and faceted searches, on typed fields.
+        JsonNode sorted = exchangeWith(typed, "POST", "/search", "/search", "{\"query\": \"debate\", \"filter\": {\"bool\":"
+                + " {\"must\": [{\"term\": {\"lang\": \"de\"}}, {\"range\": {\"n\": {\"gte\": 1, \"lte\": 8}}}],"
+                + " \"should\": {\"terms\": {\"tags\": [\"red\", \"green\"]}}, \"must_not\": [{\"term\": {\"n\":"
+                + " {\"value\": 5}}}], \"filter\": {\"exists\": {\"field\": \"date\"}}}}, \"sort\": [{\"date\":"
+                + " \"desc\"}, {\"n\": {\"order\": \"asc\"}}, \"_score\"], \"size\": 3, \"track_total_hits\": true}",
+                null, 200);
+        JsonNode last = sorted.path("hits").path(sorted.path("hits").size() - 1).path("sort");
+        assertThat(last.isArray()).as("a sorted page's last hit carries its sort values: " + sorted).isTrue();
+        exchangeWith(typed, "POST", "/search", "/search", "{\"query\": \"debate\", \"filter\": {\"term\": {\"lang\":"
+                + " \"de\"}}, \"sort\": [{\"date\": \"desc\"}, {\"n\": {\"order\": \"asc\"}}, \"_score\"], \"size\": 3,"
+                + " \"search_after\": " + last + "}", null, 200);
+        exchangeWith(typed, "POST", "/search", "/search", "{\"query\": \"debate\", \"sort\": \"n\", \"from\": 5,"
+                + " \"k\": 4, \"fields\": [\"title\", \"tags\"], \"filter\": {\"range\": {\"date\": {\"gt\":"
+                + " \"2000-01-03\", \"lt\": null}}}}", null, 200);
+        exchangeWith(typed, "POST", "/search", "/search", "{\"query\": \"debate\", \"size\": 0, \"track_total_hits\":"
+                + " true, \"aggs\": {\"tags\": {\"terms\": {\"field\": \"tags\", \"size\": 5}}, \"n\": {\"stats\":"
+                + " {\"field\": \"n\"}}, \"days\": {\"date_histogram\": {\"field\": \"date\", \"calendar_interval\":"
+                + " \"week\"}}}}", null, 200);
+        exchangeWith(typed, "POST", "/search", "/search", "{\"query\": \"Verhandlungen\", \"lang\": \"de\", \"k\": 2}",
+                null, 200);
+        exchangeWith(typed, "GET", "/search", "/search?q=debate&sort=date:desc,_score&from=2&size=3&lang=de", null, null, 200);
+        exchangeWith(typed, "GET", "/search", "/search?q=debate&k=0&track_total_hits=true", null, null, 200);
         exchangeWith(failing, "GET", "/search", "/search?q=alpha&cache=false", null, null, 200);
         exchangeWith(failing, "GET", "/cluster", "/cluster", null, null, 200);
         exchangeWith(failing, "GET", "/health", "/health", null, null, 200);
@@ -243,7 +306,12 @@ class OpenApiDocumentTest {
         exchangeWith(cluster, method, template, path, body, token, status);
     }
 
-    private void exchangeWith(EmbeddedCluster root, String method, String template, String path, String body, String token,
+    /**
+     * Sends one request and checks its answer against the document (and, when it is meant to
+     * succeed, the request too: a search body against {@code SearchRequest}, a search's URL
+     * parameters against those documented); returns the answer's body, or a missing node.
+     */
+    private JsonNode exchangeWith(EmbeddedCluster root, String method, String template, String path, String body, String token,
             int status) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(root, path)).timeout(Duration.ofSeconds(30))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
@@ -256,15 +324,18 @@ class OpenApiDocumentTest {
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         String what = method + " " + path + " -> " + response.statusCode();
         exercised.add(method + " " + template);
+        if (status < 300) {
+            checkRequest(method, template, path, body);
+        }
         if (response.statusCode() != status) {
             problems.add(what + " (expected: " + status + "): " + response.body());
-            return;
+            return json.missingNode();
         }
         JsonNode answer = document.path("paths").path(template).path(method.toLowerCase()).path("responses")
                 .path(String.valueOf(status));
         if (answer.isMissingNode()) {
             problems.add(what + ": status not documented for " + method + " " + template);
-            return;
+            return json.missingNode();
         }
         String type = response.headers().firstValue("Content-Type").orElse("");
         Map.Entry<String, JsonNode> content = null;
@@ -275,15 +346,45 @@ class OpenApiDocumentTest {
         }
         if (content == null) {
             problems.add(what + ": content type " + type + " not documented (documented: " + answer.path("content") + ")");
-            return;
+            return json.missingNode();
         }
         if (!content.getKey().equals("application/json")) {
-            return; // text: its type is all the document says
+            return json.missingNode(); // text: its type is all the document says
         }
         String pointer = "#/paths/" + template.replace("~", "~0").replace("/", "~1") + "/" + method.toLowerCase()
                 + "/responses/" + status + "/content/application~1json/schema";
-        for (String problem : validator.validate(json.readTree(response.body()), content.getValue().path("schema"), pointer)) {
+        JsonNode answerBody = json.readTree(response.body());
+        for (String problem : validator.validate(answerBody, content.getValue().path("schema"), pointer)) {
             problems.add(what + ": " + problem);
+        }
+        return answerBody;
+    }
+
+    /** A request meant to succeed: its JSON body matches the documented request body, its parameters are documented. */
+    private void checkRequest(String method, String template, String path, String body) throws Exception {
+        JsonNode operation = document.path("paths").path(template).path(method.toLowerCase());
+        JsonNode schema = operation.path("requestBody").path("content").path("application/json").path("schema");
+        // A body documented as a string (JSON lines) is text to the document: nothing more to check.
+        if (body != null && !schema.isMissingNode() && !schema.path("type").asText().equals("string")) {
+            String pointer = "#/paths/" + template.replace("~", "~0").replace("/", "~1") + "/" + method.toLowerCase()
+                    + "/requestBody/content/application~1json/schema";
+            for (String problem : validator.validate(json.readTree(body), schema, pointer)) {
+                problems.add(method + " " + path + " request body: " + problem);
+            }
+        }
+        int query = path.indexOf('?');
+        if (query < 0) {
+            return;
+        }
+        Set<String> documented = new TreeSet<>();
+        for (JsonNode parameter : operation.path("parameters")) {
+            documented.add(parameter.path("name").asText());
+        }
+        for (String pair : path.substring(query + 1).split("&")) {
+            String name = pair.split("=", 2)[0];
+            if (!documented.contains(name)) {
+                problems.add(method + " " + path + ": parameter '" + name + "' undocumented (documented: " + documented + ")");
+            }
         }
     }
 

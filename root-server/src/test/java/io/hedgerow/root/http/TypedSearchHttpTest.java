@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hedgerow.leaf.index.FieldSpec;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.SourceDocument;
+import io.hedgerow.root.DocExamples;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -39,6 +40,7 @@ class TypedSearchHttpTest {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int DOCS = 120;
+    private static final String ADMIN = "admin-token-for-the-typed-search-test-0123456789";
 
     @TempDir
     static Path dataDir;
@@ -70,6 +72,7 @@ class TypedSearchHttpTest {
         cluster = EmbeddedCluster.builder(dataDir)
                 .documents("typed", config, documents)
                 .leaves(2).partitions(4).replicas(2)
+                .adminToken(ADMIN)
                 .http(0)
                 .start();
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(REQUEST_TIMEOUT).build();
@@ -215,6 +218,29 @@ class TypedSearchHttpTest {
         assertThat(range.get("detail").asText()).contains("range on keyword field 'lang'");
         JsonNode sort = post("{\"query\": \"debate\", \"sort\": \"title\"}", 400);
         assertThat(sort.get("detail").asText()).contains("sort on text field 'title'");
+    }
+
+    @Test
+    void answersEveryPostSearchExampleOfTheHttpApiDocAsShown() throws Exception {
+        // Those with aggs ran on AggregationsHttpTest's cluster, which checks them.
+        List<DocExamples.PostExample> examples = DocExamples.postSearchExamples("docs/http-api.md").stream()
+                .filter(example -> !example.body().contains("\"aggs\"")).toList();
+        List<String> problems = new ArrayList<>();
+        for (DocExamples.PostExample example : examples) {
+            // An empty cache, so the answer is a "miss" as shown, whichever test sent the search before.
+            HttpResponse<String> cleared = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + cluster.httpPort() + "/admin/cache")).header("Authorization", "Bearer " + ADMIN).DELETE().build(),
+                    BodyHandlers.ofString(UTF_8));
+            assertThat(cleared.statusCode()).as(cleared.body()).isEqualTo(200);
+            JsonNode actual = post(example.body(), example.status());
+            String mismatch = DocExamples.mismatch(example.shown(), actual, "");
+            if (mismatch != null) {
+                problems.add("docs/http-api.md line " + example.line() + ": " + mismatch + "\nreal: " + actual);
+            }
+        }
+
+        assertThat(problems).as("POST /search examples answered otherwise than docs/http-api.md shows").isEmpty();
+        assertThat(examples).as("POST /search examples in docs/http-api.md").hasSizeGreaterThanOrEqualTo(4);
     }
 
     private static JsonNode post(String json, int status) throws Exception {

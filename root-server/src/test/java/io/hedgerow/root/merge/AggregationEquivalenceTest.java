@@ -56,7 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AggregationEquivalenceTest {
     private static final long SEED = 0xA6_2026_1128L;
     private static final int DOCS = 600;
-    private static final int REQUESTS = 400;
+    private static final int REQUESTS = 1000;
     private static final int PARTITIONS = 8;
     private static final String[] WORDS = {"hedge", "hawthorn", "bramble", "meadow", "ditch", "willow"};
     private static final String[] CATEGORIES = {"alpha", "beta", "gamma", "delta", "Zeta", "éta"};

@@ -21,6 +21,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopFieldDocs;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Field-sorted, filtered and paged searches over 16 real partitions (the leaf's own search of each,
  * then {@link HitMerger}) return the same hits, in the same order, with the same exact counts, as
- * one Lucene index over the same documents. Seeded: the seed is printed, and
+ * one Lucene index over the same documents. A sort with {@code _score} among its keys depends on
+ * each partition's statistics, so those are compared with the same 16 partitions searched by plain
+ * Lucene and merged in process by Lucene's own {@link TopDocs#merge} (the counts still with one
+ * index). Seeded: the seed is printed, and
  * {@code -Dtest.seed=<seed>} is not read (no system properties below main): change {@link #SEED} to rerun.
  */
 @Timeout(300)
@@ -86,11 +90,13 @@ class SortedPagingEquivalenceTest {
         System.out.println("SortedPagingEquivalenceTest seed: " + SEED);
         Random random = new Random(SEED);
         List<SourceDocument> docs = documents(random);
-        try (EquivalenceIndex index = EquivalenceIndex.build(dir, docs, PARTITIONS)) {
+        try (EquivalenceIndex index = EquivalenceIndex.build(dir, docs, PARTITIONS);
+             PlainPartitions plain = PlainPartitions.open(index)) {
             DirectoryReader reader = index.reader;
             IndexSearcher reference = index.reference;
             SearchShape shape = new SearchShape(index.config);
             int nonEmptyPages = 0;
+            int scored = 0;
             for (int q = 0; q < QUERIES; q++) {
                 String what = "seed " + SEED + ", query " + q;
                 String text = random.nextInt(3) == 0 ? "*:*" : WORDS[random.nextInt(WORDS.length)]
@@ -108,8 +114,27 @@ class SortedPagingEquivalenceTest {
                 List<HitMerger.MergedHit> merged = HitMerger.merge(answers, from, k, sort);
                 TopFieldDocs expected = reference.search(query,
                         new TopFieldCollectorManager(luceneSort, Math.max(1, from + k), null, Integer.MAX_VALUE));
-                assertThat(ids(merged)).as(what + " " + wire).isEqualTo(ids(expected.scoreDocs, from, k, reader));
                 assertThat(total(answers)).as(what + " total").isEqualTo(expected.totalHits.value());
+                boolean byScore = sort.stream().anyMatch(key -> SortField.SCORE.equals(key.field()));
+                if (byScore) {
+                    scored++;
+                    PlainPartitions.Page page = plain.page(query, luceneSort, null, from, k);
+                    assertThat(ids(merged)).as(what + " " + wire + " (by partition scores)").isEqualTo(page.ids());
+                    if (!merged.isEmpty() && k > 0) {
+                        List<Object> after = HitMerger.sortValues(merged.get(merged.size() - 1).hit());
+                        io.hedgerow.api.SearchRequest api = io.hedgerow.api.SearchRequest.builder(text).k(k).sort(sort)
+                                .filter(filter).searchAfter(after).build();
+                        List<HitMerger.MergedHit> next = HitMerger.merge(index.searchAll(wire(text, filter, sort, api, k)),
+                                0, k, sort);
+                        assertThat(ids(next)).as(what + " search_after " + after + " (by partition scores)")
+                                .isEqualTo(plain.page(query, luceneSort, page.last(), 0, k).ids());
+                    }
+                    if (!merged.isEmpty()) {
+                        nonEmptyPages++;
+                    }
+                    continue;
+                }
+                assertThat(ids(merged)).as(what + " " + wire).isEqualTo(ids(expected.scoreDocs, from, k, reader));
                 if (!merged.isEmpty()) {
                     nonEmptyPages++;
                 }
@@ -128,6 +153,61 @@ class SortedPagingEquivalenceTest {
                 }
             }
             assertThat(nonEmptyPages).as("queries that found something").isGreaterThan(QUERIES / 2);
+            assertThat(scored).as("queries sorted by _score among their keys").isGreaterThan(QUERIES / 5);
+        }
+    }
+
+    /**
+     * The 16 partitions' indexes opened again with plain Lucene, for an answer worked out without
+     * the leaf's search or {@link HitMerger}: each partition's top hits under the same sort (the
+     * id its last key, so no tie is left to the merge's own tie-break), merged by {@link TopDocs#merge}.
+     */
+    private record PlainPartitions(List<org.apache.lucene.store.Directory> directories, List<DirectoryReader> readers,
+            List<IndexSearcher> searchers) implements AutoCloseable {
+        /** One page: its ids, and its last hit (null when empty) to page after. */
+        record Page(List<String> ids, FieldDoc last) {
+        }
+
+        static PlainPartitions open(EquivalenceIndex index) throws java.io.IOException {
+            List<org.apache.lucene.store.Directory> directories = new ArrayList<>();
+            List<DirectoryReader> readers = new ArrayList<>();
+            List<IndexSearcher> searchers = new ArrayList<>();
+            for (var partition : index.partitions) {
+                var context = partition.context();
+                directories.add(org.apache.lucene.store.FSDirectory.open(
+                        context.store().partitionDir(context.manifest(), partition.partition())));
+                readers.add(DirectoryReader.open(directories.getLast()));
+                searchers.add(new IndexSearcher(readers.getLast()));
+            }
+            return new PlainPartitions(directories, readers, searchers);
+        }
+
+        Page page(Query query, Sort sort, FieldDoc after, int from, int k) throws java.io.IOException {
+            TopFieldDocs[] tops = new TopFieldDocs[searchers.size()];
+            for (int p = 0; p < searchers.size(); p++) {
+                tops[p] = searchers.get(p).search(query,
+                        new TopFieldCollectorManager(sort, Math.max(1, from + k), after, Integer.MAX_VALUE));
+                for (ScoreDoc doc : tops[p].scoreDocs) {
+                    doc.shardIndex = p;
+                }
+            }
+            TopFieldDocs merged = TopDocs.merge(sort, from, k, tops);
+            List<String> ids = new ArrayList<>();
+            for (ScoreDoc doc : merged.scoreDocs) {
+                ids.add(readers.get(doc.shardIndex).storedFields().document(doc.doc).get(IndexConfig.ID_FIELD));
+            }
+            ScoreDoc[] hits = merged.scoreDocs;
+            return new Page(ids, hits.length == 0 ? null : (FieldDoc) hits[hits.length - 1]);
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            for (DirectoryReader reader : readers) {
+                reader.close();
+            }
+            for (org.apache.lucene.store.Directory directory : directories) {
+                directory.close();
+            }
         }
     }
 
@@ -163,7 +243,9 @@ class SortedPagingEquivalenceTest {
     private static List<SortField> randomSort(Random random) {
         List<SortField> sort = new ArrayList<>();
         for (int n = 1 + random.nextInt(2); n > 0; n--) {
-            sort.add(new SortField(SORTABLE[random.nextInt(SORTABLE.length)], random.nextBoolean()));
+            // A quarter of the keys are the score, either way: its ties fall to the next key, then the id.
+            sort.add(random.nextInt(4) == 0 ? new SortField(SortField.SCORE, random.nextBoolean())
+                    : new SortField(SORTABLE[random.nextInt(SORTABLE.length)], random.nextBoolean()));
         }
         return sort;
     }
