@@ -1,6 +1,8 @@
 package io.hedgerow.root.write;
 
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.ReplicaFailure;
+import io.hedgerow.common.wire.proto.ReplicaTarget;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteOp;
@@ -272,11 +274,15 @@ final class PartitionWriter {
             if (!ready.isEmpty()) {
                 List<ReplicaCatchUp.Ready> joining = ready;
                 ready = List.of();
+                // Read before the primary starts tracking: a join at this version fails if any root fenced since.
+                PartitionState before = replicas.stored();
+                long term = before == null ? 0 : before.primaryTerm();
+                int version = before == null ? PartitionState.UNSTORED : before.version();
                 // Writes wait for this step at most FINISH_TIMEOUT; a replica not through by then stays out.
                 step = catchUps.finish(joining)
-                        .completeOnTimeout(List.of(), ReplicaCatchUp.FINISH_TIMEOUT.toNanos(),
+                        .completeOnTimeout(List.of(), ReplicaCatchUp.FINISH_TIMEOUT.plus(PRIMARY_MARGIN).toNanos(),
                                 java.util.concurrent.TimeUnit.NANOSECONDS)
-                        .thenCompose(this::join);
+                        .thenCompose(joined -> join(joined, term, version));
             } else if (!queue.isEmpty()) {
                 step = runBatch(nextBatch(), now);
             } else {
@@ -302,26 +308,31 @@ final class PartitionWriter {
         }
     }
 
-    /** Marks caught-up replicas in sync: with a store, each only once the stored in-sync set has it. */
-    private CompletableFuture<Void> join(List<ReplicaCatchUp.Ready> joined) {
-        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+    /**
+     * Marks caught-up replicas in sync: with a store, each only once the stored in-sync set has it, by
+     * a compare-and-set at the stored version read before the catch-up finished ({@code version}; each
+     * join then expects the version the previous one wrote), so that a replica another root saw fail a
+     * copy since (and fenced, {@link StoredReplicas#leave(ReplicaFailure, Replica, long)}) stays out.
+     */
+    private CompletableFuture<Void> join(List<ReplicaCatchUp.Ready> joined, long term, int version) {
+        CompletableFuture<Integer> all = CompletableFuture.completedFuture(version);
         for (ReplicaCatchUp.Ready ready : joined) {
             if (stored == null) {
                 replicas.markInSync(ready.replica(), ready.copiedSeq());
                 catchUps.joined();
                 continue;
             }
-            long term = replicas.term();
-            all = all.thenCompose(done -> stored.join(ready.replica(), term).thenAccept(why -> {
-                if (why == null) {
+            all = all.thenCompose(expected -> stored.joinAtVersion(ready.replica(), term, expected).thenApply(outcome -> {
+                if (outcome.why() == null) {
                     replicas.markInSync(ready.replica(), ready.copiedSeq());
                     catchUps.joined();
-                } else {
-                    replicas.catchUpFailed(ready.replica(), why);
+                    return outcome.version();
                 }
+                replicas.catchUpFailed(ready.replica(), outcome.why());
+                return -2; // no later join of this step can be trusted at a version of its own: they fail too
             }));
         }
-        return all;
+        return all.thenAccept(last -> { });
     }
 
     /**
@@ -421,12 +432,19 @@ final class PartitionWriter {
             return CompletableFuture.completedFuture(null);
         }
         WriteRequest.Builder request = request().setPrimary(true)
-                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
+                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow))
+                .setCopyTimeoutMillis((int) Math.min(Integer.MAX_VALUE, settings.timeout().toMillis()));
         batch.forEach(pending -> request.addOps(pending.op()));
+        // The primary copies the numbered batch to these (and to the replicas it tracks) itself.
+        for (Replica replica : replicas.inSyncNow()) {
+            if (replica != primary) {
+                request.addCopyTo(target(replica));
+            }
+        }
         // The batch's term: its copies carry the term its primary numbered it in, whatever is read meanwhile.
         long term = request.getPrimaryTerm();
         String termPrimary = request.getPrimaryNode();
-        return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
+        return primary.link.send(request, settings.timeout().plus(PRIMARY_MARGIN)).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem == null) {
                 return replicate(primary, batch, response, startNanos, attempts, term, termPrimary);
@@ -522,51 +540,37 @@ final class PartitionWriter {
         return response.getStatus() == Status.OK ? null : response.getStatus() + ": " + response.getError();
     }
 
+    /** How long the root waits for a primary beyond its copies' timeout: its own fsync and the way back. */
+    static final java.time.Duration PRIMARY_MARGIN = java.time.Duration.ofSeconds(1);
+
+    /** A replica as a primary's copy target: its node id and its leaf's host:port. */
+    private static ReplicaTarget target(Replica replica) {
+        return ReplicaTarget.newBuilder().setNode(replica.node.value()).setAddress(replica.address().toString())
+                .build();
+    }
+
+    /**
+     * The primary numbered and logged the batch and, a leaf that copies (WriteResponse.copied),
+     * copied it to the replicas itself: each replica it names as failed leaves the in-sync set (with a
+     * store: the stored one, by compare-and-set) before the batch is acknowledged. An older leaf did
+     * not copy: this root copies it, as before primary-led replication.
+     */
     private CompletableFuture<Void> replicate(Replica primary, List<Pending> batch, WriteResponse numbered,
             long startNanos, int attempts, long term, String termPrimary) {
-        WriteRequest.Builder copy = request().setPrimary(false).setPrimaryTerm(term).setPrimaryNode(termPrimary)
-                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
-        long acked;
-        synchronized (this) {
-            acked = ackedSeq;
-        }
-        for (int i = 0; i < batch.size(); i++) {
-            long seq = numbered.getResults(i).getSeq();
-            if (seq > 0 && seq <= acked) {
-                // It numbered over acknowledged writes: it lost them (a copy replaced or rolled back).
-                replicas.markLost(primary, "numbered a write seq " + seq + ", at or below the acknowledged seq "
-                        + acked + ": it lacks acknowledged writes");
-                refuse(batch, "partition " + partition + ": the primary on leaf " + primary.address() + " numbered a"
-                        + " write seq " + seq + " although writes up to seq " + acked + " were acknowledged; it left"
-                        + " the in-sync set and the write was not acknowledged");
-                return CompletableFuture.completedFuture(null);
-            }
-            if (seq > 0) {
-                copy.addOps(batch.get(i).op().toBuilder().setSeq(seq));
-            }
+        WriteRequest.Builder copy = numberedCopy(primary, batch, numbered, term, termPrimary);
+        if (copy == null) {
+            return CompletableFuture.completedFuture(null);
         }
         List<CompletableFuture<String>> copies = new ArrayList<>();
-        if (copy.getOpsCount() > 0) {
+        if (numbered.getCopied()) {
+            for (ReplicaFailure failure : numbered.getReplicaFailuresList()) {
+                copies.add(failed(failure, term));
+            }
+        } else if (copy.getOpsCount() > 0) {
             for (Replica replica : replicas.inSyncNow()) {
-                if (replica == primary) {
-                    continue;
+                if (replica != primary) {
+                    copies.add(copyFromRoot(replica, copy, term));
                 }
-                copies.add(replica.link.send(copy.clone(), settings.timeout()).handle((response, failure) -> {
-                    String problem = problem(response, failure);
-                    if (problem == null) {
-                        return CompletableFuture.<String>completedFuture(null);
-                    }
-                    if (stored != null) {
-                        return stored.leave(replica, response, problem, problem.contains(DIVERGED), term);
-                    }
-                    if (problem.contains(DIVERGED)) {
-                        replicas.markDiverged(replica, problem);
-                    } else {
-                        // Before the write is acknowledged without it; never the last in sync (the primary is).
-                        replicas.markOutOfSync(replica, problem);
-                    }
-                    return CompletableFuture.<String>completedFuture(null);
-                }).thenCompose(left -> left));
             }
         }
         if (stored != null) {
@@ -593,5 +597,82 @@ final class PartitionWriter {
             }
             return CompletableFuture.<Void>completedFuture(null);
         });
+    }
+
+    /**
+     * The batch as the primary numbered it, for replicas; null (the batch refused) when the primary
+     * numbered a write at or below the acknowledged seq: it lost acknowledged writes.
+     */
+    private WriteRequest.Builder numberedCopy(Replica primary, List<Pending> batch, WriteResponse numbered, long term,
+            String termPrimary) {
+        WriteRequest.Builder copy = request().setPrimary(false).setPrimaryTerm(term).setPrimaryNode(termPrimary)
+                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
+        long acked;
+        synchronized (this) {
+            acked = ackedSeq;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            long seq = numbered.getResults(i).getSeq();
+            if (seq > 0 && seq <= acked) {
+                // It numbered over acknowledged writes: it lost them (a copy replaced or rolled back).
+                replicas.markLost(primary, "numbered a write seq " + seq + ", at or below the acknowledged seq "
+                        + acked + ": it lacks acknowledged writes");
+                refuse(batch, "partition " + partition + ": the primary on leaf " + primary.address() + " numbered a"
+                        + " write seq " + seq + " although writes up to seq " + acked + " were acknowledged; it left"
+                        + " the in-sync set and the write was not acknowledged");
+                return null;
+            }
+            if (seq > 0) {
+                copy.addOps(batch.get(i).op().toBuilder().setSeq(seq));
+            }
+        }
+        return copy;
+    }
+
+    /**
+     * A replica the primary names as having failed its copy: with a store, out of the stored in-sync
+     * set, or the stored version moved on when it is not in it (a replica the primary tracks, whose join
+     * another root may be deciding: {@link StoredReplicas#leave(ReplicaFailure, Replica, long)});
+     * without one, out of this root's in-sync set. Answers null once the batch may be acknowledged
+     * without it, else why not.
+     */
+    private CompletableFuture<String> failed(ReplicaFailure failure, long term) {
+        Replica replica = null;
+        try {
+            replica = replicas.member(NodeId.of(failure.getNode()));
+        } catch (IllegalArgumentException e) {
+            // Not a node id this root knows: a replica the primary tracks for another root.
+        }
+        if (stored != null) {
+            return stored.leave(failure, replica, term);
+        }
+        if (replica != null && replicas.inSync(replica)) {
+            if (failure.getDiverged()) {
+                replicas.markDiverged(replica, failure.getProblem());
+            } else {
+                // Before the write is acknowledged without it; never the last in sync (the primary is).
+                replicas.markOutOfSync(replica, failure.getProblem());
+            }
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** This root's copy of a numbered batch to one replica, for a primary that does not copy (an older leaf). */
+    private CompletableFuture<String> copyFromRoot(Replica replica, WriteRequest.Builder copy, long term) {
+        return replica.link.send(copy.clone(), settings.timeout()).handle((response, failure) -> {
+            String problem = problem(response, failure);
+            if (problem == null) {
+                return CompletableFuture.<String>completedFuture(null);
+            }
+            if (stored != null) {
+                return stored.leave(replica, response, problem, problem.contains(DIVERGED), term);
+            }
+            if (problem.contains(DIVERGED)) {
+                replicas.markDiverged(replica, problem);
+            } else {
+                replicas.markOutOfSync(replica, problem);
+            }
+            return CompletableFuture.<String>completedFuture(null);
+        }).thenCompose(left -> left);
     }
 }
