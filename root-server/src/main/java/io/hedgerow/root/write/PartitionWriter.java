@@ -280,9 +280,12 @@ final class PartitionWriter {
                 int version = before == null ? PartitionState.UNSTORED : before.version();
                 // Writes wait for this step at most FINISH_TIMEOUT; a replica not through by then stays out.
                 step = catchUps.finish(joining)
-                        .completeOnTimeout(List.of(), ReplicaCatchUp.FINISH_TIMEOUT.plus(PRIMARY_MARGIN).toNanos(),
+                        .completeOnTimeout(ReplicaCatchUp.Finished.NONE,
+                                ReplicaCatchUp.FINISH_TIMEOUT.plus(PRIMARY_MARGIN).toNanos(),
                                 java.util.concurrent.TimeUnit.NANOSECONDS)
-                        .thenCompose(joined -> join(joined, term, version));
+                        .thenCompose(finished -> finished.primaryFailure() != null
+                                ? primaryUnanswered(finished.primary(), term, finished.primaryFailure())
+                                : join(finished.joined(), term, version));
             } else if (!queue.isEmpty()) {
                 step = runBatch(nextBatch(), now);
             } else {
@@ -306,6 +309,30 @@ final class PartitionWriter {
         synchronized (this) {
             ackedSeq = Math.max(ackedSeq, seq);
         }
+    }
+
+    /**
+     * The primary did not answer a catch-up's last step (down, or silent past the timeout) as it would
+     * fail a write: without a store it leaves the in-sync set (never the last one) and the next in-sync
+     * replica is primary; with one, another replica of the stored in-sync set is promoted by
+     * compare-and-set in the next term. The catch-up is tried again through the new primary.
+     */
+    private CompletableFuture<Void> primaryUnanswered(Replica primary, long term, String problem) {
+        String why = "it did not answer the last step of a catch-up (" + problem + ")";
+        if (stored == null) {
+            replicas.markOutOfSync(primary, why);
+            return CompletableFuture.completedFuture(null);
+        }
+        Replica candidate = replicas.inSyncNow().stream().filter(r -> r != primary).findFirst().orElse(null);
+        if (candidate == null || primary != replicas.primary()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return stored.promote(term, candidate.node).thenAccept(refused -> {
+            if (refused != null) {
+                System.getLogger(PartitionWriter.class.getName()).log(System.Logger.Level.WARNING, "partition "
+                        + partition + ": its primary on leaf " + primary.address() + " " + why + " and " + refused);
+            }
+        });
     }
 
     /**

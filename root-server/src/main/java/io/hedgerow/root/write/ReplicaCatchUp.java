@@ -68,6 +68,15 @@ final class ReplicaCatchUp {
     }
 
     /**
+     * What {@link #finish} did: the replicas that now hold the primary's whole log, and, when the
+     * primary did not answer at all (down, or silent past the timeout), why (else null), for the
+     * writer to replace it as a failed write would.
+     */
+    record Finished(List<Ready> joined, Replica primary, String primaryFailure) {
+        static final Finished NONE = new Finished(List.of(), null, null);
+    }
+
+    /**
      * Compares the replicas at start ({@link ReplicaSet#reconcile}): every replica says its last
      * seq. The caller runs it with no batch of writes in flight.
      *
@@ -161,16 +170,17 @@ final class ReplicaCatchUp {
      * store: to add to the stored in-sync set). The writer also stops waiting after
      * {@link #FINISH_TIMEOUT} in all.
      */
-    CompletableFuture<List<Ready>> finish(List<Ready> ready) {
+    CompletableFuture<Finished> finish(List<Ready> ready) {
         Replica primary = replicas.primary();
         if (primary == null) {
-            return CompletableFuture.completedFuture(List.of());
+            return CompletableFuture.completedFuture(Finished.NONE);
         }
         List<Ready> joined = new ArrayList<>();
+        String[] primaryFailure = new String[1];
         CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
         for (Ready candidate : ready) {
             all = all.thenCompose(done -> {
-                if (!replicas.inSync(primary) || !replicas.contains(candidate.replica())
+                if (primaryFailure[0] != null || !replicas.inSync(primary) || !replicas.contains(candidate.replica())
                         || replicas.inSync(candidate.replica())) {
                     return CompletableFuture.completedFuture(null);
                 }
@@ -183,6 +193,9 @@ final class ReplicaCatchUp {
                         .handle((answer, failure) -> {
                             if (failure != null) {
                                 failed(candidate.replica(), failure);
+                                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                                        ? failure.getCause() : failure;
+                                primaryFailure[0] = String.valueOf(cause.getMessage());
                             } else if (answer.getStatus() != Status.OK) {
                                 if (answer.getError().startsWith(DIVERGED)) {
                                     // The replica is ahead of the primary: it holds ops that are not the primary's.
@@ -198,7 +211,7 @@ final class ReplicaCatchUp {
                         });
             });
         }
-        return all.thenApply(done -> List.copyOf(joined));
+        return all.thenApply(done -> new Finished(List.copyOf(joined), primary, primaryFailure[0]));
     }
 
     /** Counts a completed catch-up (the writer marked the replica in sync). */
