@@ -22,6 +22,7 @@ import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.leaf.write.LiveSettings;
 import io.hedgerow.root.Await;
+import io.hedgerow.root.DelayRelay;
 import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterState;
@@ -159,26 +160,34 @@ class PrimaryLedReplicationTest {
     }
 
     /**
-     * Two roots write one partition at once, each many batches in flight over time: every write is
-     * acknowledged, every replica holds every one of them, and no replica left the in-sync set. Before
-     * primary-led replication each root copied its own batches, so a replica got seq N+2 from one root
-     * before N+1 from the other, refused the gap and was taken out of the set (seen failing on the old
-     * code: the stored in-sync set lost replicas).
+     * Two roots write one partition at once, the first further from the replicas than the second
+     * (its bytes to them 100 ms late): every write is acknowledged, every replica holds every one of
+     * them, and no replica left the in-sync set. Before primary-led replication each root copied its
+     * own batches, so a replica got the second root's seq N+1 before the first root's N, refused the
+     * gap and was taken out of the set (seen failing on the old code: the stored in-sync set lost
+     * the replicas).
      */
     @Test
     void twoRootsWritingOnePartitionAtOnceLeaveEveryReplicaInSyncWithEveryWrite(@TempDir Path data)
             throws Exception {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
-                EmbeddedCluster cluster = start(data, 3)) {
-            List<String> addresses = addresses(cluster);
+                EmbeddedCluster cluster = start(data, 3);
+                DelayRelay second = new DelayRelay(cluster.leaves().get(1).port(), 100);
+                DelayRelay third = new DelayRelay(cluster.leaves().get(2).port(), 100)) {
+            List<String> addresses = List.of("127.0.0.1:" + cluster.leaves().get(0).port(), second.address(),
+                    third.address());
+            second.slow(true);
+            third.slow(true);
             PartitionWriter one = root(cluster, zk, addresses);
+            writeUntilAcknowledged(one, "first-one"); // its links to the replicas are open now, and slow
+            second.slow(false);
+            third.slow(false);
             PartitionWriter two = root(cluster, zk, addresses);
-            writeUntilAcknowledged(one, "first-one");
             writeUntilAcknowledged(two, "first-two");
 
             List<String> ids = new ArrayList<>();
             List<CompletableFuture<WriteResult>> results = new ArrayList<>();
-            for (int i = 0; i < 300; i++) {
+            for (int i = 0; i < 200; i++) {
                 String id = "doc-" + i;
                 ids.add(id);
                 results.add(write(i % 2 == 0 ? one : two, id));
