@@ -56,6 +56,12 @@ import java.util.regex.Pattern;
  * an older one is refused with {@code STALE_TERM} before anything is read or written, so a root that
  * missed a promotion can no longer order, copy or acknowledge writes on this copy.
  *
+ * <p><b>Primary-led replication.</b> A batch sent to this leaf as a partition's primary is numbered,
+ * logged and queued to its replicas ({@code copy_to}, and those it tracks) under the partition's lock,
+ * so the copies go in seq order ({@link ReplicationGroup}); the request is answered once every copy
+ * answered or timed out, with the failures, without a write thread waiting for them.
+ * {@code FINISH_CATCH_UP} ends a replica's catch-up here, with no batch numbered in between.
+ *
  * <p>With {@link LiveSettings#termLog}, each (term, primary) a copy accepts that it was not told
  * before is appended to that file ({@link TermChangeLog}), on the write threads.
  *

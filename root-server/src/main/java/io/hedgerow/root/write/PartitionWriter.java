@@ -22,15 +22,21 @@ import java.util.function.IntFunction;
 
 /**
  * The writes of one partition, in order: queued, sent a batch at a time to the partition's primary
- * (the first in-sync replica in assignment order), which numbers and logs them, then to every other
- * in-sync replica with those numbers; each write is acknowledged once every in-sync replica has it
- * on disk. One batch is in flight at a time, so every replica sees the writes in the primary's
- * order, and the batch is the group commit (one fsync per replica per batch).
+ * (the first in-sync replica in assignment order), which numbers and logs them and copies them with
+ * those numbers to every other in-sync replica itself (primary-led replication, PacificA's and
+ * Elasticsearch's: {@code WriteRequest.copy_to} lists them, the leaf's {@code ReplicationGroup}
+ * sends the copies in seq order, one at a time per replica, and answers once each copy answered or
+ * timed out, naming the failures); each write is acknowledged once every in-sync replica has it on
+ * disk. So any number of roots may write one partition: the primary orders all their batches, and
+ * no replica sees one root's seq N+1 before another's N. One batch of this root is in flight at a
+ * time, and the batch is the group commit (one fsync per replica per batch). A leaf that does not
+ * copy (older, no {@code WriteResponse.copied}) gets the copies from this root, as before.
  *
  * <p><b>Replicas out of sync.</b> A replica that fails a write (down, timed out, an error, or a gap
- * in its numbers after it missed writes) leaves the in-sync set before the write is acknowledged
- * without it, so it no longer blocks writes: a write is answered within the replica timeout (plus
- * the catch-up step below, one second at most). When the primary fails, the batch goes to the next
+ * in its numbers after it missed writes), as its primary reports it, leaves the in-sync set before
+ * the write is acknowledged without it, so it no longer blocks writes: a write is answered within
+ * the replica timeout and {@link #PRIMARY_MARGIN} (plus the catch-up step below, two seconds at
+ * most). When the primary fails, the batch goes to the next
  * in-sync replica, which becomes primary. Promotion is only ever from the in-sync set: the last
  * replica in sync never leaves it by failing ({@link ReplicaSet#markOutOfSync}), and while it is
  * down the partition's writes are refused ({@link #UNAVAILABLE}, a 503 naming the partition and
@@ -39,17 +45,25 @@ import java.util.function.IntFunction;
  * A replica that answers {@code diverged:} leaves the set to be rebuilt from a snapshot.
  *
  * <p><b>Catching up.</b> At most once a second per partition, the out-of-sync replicas are caught up
- * beside the writes ({@link ReplicaCatchUp#advance}: they say their last seq, the primary's log
- * supplies what follows); one that got to the end of it joins the set in a step between batches
- * that copies what was logged since and lasts one second at most ({@link ReplicaCatchUp#finish}).
+ * beside the writes ({@link ReplicaCatchUp#advance}: they say their last seq, an in-sync replica's
+ * log supplies what follows); one that got to the end of it is finished by the primary
+ * ({@link ReplicaCatchUp#finish}, {@code FINISH_CATCH_UP}): with no batch of any root numbered in
+ * between, the primary copies it the rest of its log and <em>tracks</em> it, copying it every later
+ * batch whichever root sent it and reporting its failures to that root. Only then does it join the
+ * set, with a store by a compare-and-set at the stored version read before the finish: a root that
+ * saw the tracked replica fail a copy meanwhile moved the version on (it takes a failed replica out
+ * of the stored set, or writes the state unchanged when it is not in it), so the join fails rather
+ * than admit a replica that missed an acknowledged write. A primary that does not answer this step
+ * is replaced as a failed write would replace it.
  * The very first step, before any batch, asks every replica its last seq
  * ({@link ReplicaSet#reconcile}), so a root started afresh never makes a replica that missed writes
  * the primary; until every replica has answered, the partition refuses writes.
  *
  * <p><b>New copies.</b> A copy the placement adds ({@link #copies}) joins out of sync and is caught
  * up at once, the same way; the placement lets it serve searches only once it is in sync. Writes
- * acknowledged meanwhile are on the replicas in sync, and the catch-up's last step, which runs with
- * no batch in flight, brings the copy to the last of them before the next batch includes it.
+ * acknowledged meanwhile are on the replicas in sync, and the catch-up's last step, which the
+ * primary runs with no batch numbered in between, brings the copy to the last of them and has every
+ * later batch copied to it.
  *
  * <p><b>Log trimming and snapshots.</b> Every request carries the seq below which every replica's
  * log may be trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit,
@@ -67,9 +81,11 @@ import java.util.function.IntFunction;
  * write is acknowledged without it; a primary that fails is replaced by promoting another replica of
  * the stored in-sync set, which bumps the term in the same compare-and-set; when no replica of that
  * set answers, the partition's writes are refused (503, naming the partition and why). Every request
- * carries the stored term, so a leaf that has seen a newer one refuses it ({@code STALE_TERM}); the
+ * carries the stored term, and so does each copy the primary makes, so a leaf that has seen a newer
+ * one refuses it ({@code STALE_TERM}, from the primary itself or reported as a failed copy); the
  * writer then reads the state again and, when another root promoted meanwhile, sends the batch to the
- * new primary. A change the store refuses, a store it cannot reach, or a store other roots keep
+ * new primary. A deposed primary (paused, then resumed) gets no write acknowledged once its replicas
+ * have seen the newer term: they refuse its copies, and a compare-and-set in its term fails. A change the store refuses, a store it cannot reach, or a store other roots keep
  * changing ({@link StoredState#ATTEMPTS}) refuses the batch: nothing is acknowledged on a state that
  * may be stale. This writer decides when the stored state must change and what becomes of the batch;
  * {@link StoredReplicas} makes the change in the store and applies the answer to the replicas.
@@ -80,12 +96,14 @@ import java.util.function.IntFunction;
  * {@code maxQueuedOps} refuses new writes ({@link DocumentResult.Outcome#OVERLOADED}) rather than
  * buffer without bound. A batch holds at most {@link WriteSettings#maxBatchOps} writes and
  * {@link WriteSettings#maxBatchBytes} of them, so no request outgrows the leaves' frame. Where this
- * differs from Elasticsearch: the root, not a master, decides the in-sync set, and keeps it in
- * memory only unless a coordination store is given; a write a failed primary logged but never
- * acknowledged is not rolled back on it (terms fence a deposed primary's root, they roll nothing
- * back), so such a replica may hold a write the others lack until the
- * document is written again (or, when another op reaches it under that seq, it answers
- * {@code diverged:} and is rebuilt).
+ * differs from Elasticsearch: the roots, not a master, change the in-sync set (by compare-and-set in
+ * the store, or in this root's memory without one), and the primary reports failed copies to the
+ * root that sent the batch rather than failing the replica itself; the primary's tracked set is in
+ * its memory only and starts empty in a new term (the roots' requests name the stored in-sync set);
+ * a write a failed primary logged but never acknowledged is not rolled back on it (terms fence a
+ * deposed primary's root, they roll nothing back), so such a replica may hold a write the others
+ * lack until the document is written again (or, when another op reaches it under that seq, it
+ * answers {@code diverged:} and is rebuilt).
  */
 final class PartitionWriter {
     private static final long CATCH_UP_EVERY_NANOS = 1_000_000_000L;
