@@ -86,7 +86,7 @@ public final class LiveWrites implements Closeable {
     private final Map<Integer, LivePartition> partitions = new ConcurrentHashMap<>();
     private final PrimaryTerms terms = new PrimaryTerms(WalFiles.SYSTEM);
     /** A primary's copies to its replicas and the replicas it tracks ({@link ReplicationGroup}). */
-    private final ReplicationGroup replication = new ReplicationGroup(Ticker.system());
+    private final ReplicationGroup replication;
     /** Set by {@link #start}; {@link TermChangeLog#OFF} before, and without {@code --term-log}. */
     private volatile TermChangeLog termLog = TermChangeLog.OFF;
     private final ExecutorService writers;
@@ -130,6 +130,10 @@ public final class LiveWrites implements Closeable {
         this.snapshotReads = Executors.newSingleThreadExecutor(daemon("leaf-snapshot-reads"));
         this.snapshotFiles = new SnapshotFiles(this::snapshotPath, pins, snapshotReads);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("leaf-refresh"));
+        this.replication = new ReplicationGroup(Ticker.system(), new TrackedFiles(partition -> {
+            Path leafDir = dir;
+            return leafDir == null ? null : partitionDir(leafDir, partition);
+        }, WalFiles.SYSTEM));
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -333,6 +337,8 @@ public final class LiveWrites implements Closeable {
             } else if (request.getPrimary()) {
                 CompletableFuture<List<ReplicaFailure>> copies;
                 synchronized (live) {
+                    // Its tracked replicas known (read after a restart) before anything is numbered.
+                    replication.open(request.getPartition(), request.getPrimaryTerm());
                     // Numbered, logged and queued to the replicas under one lock: the copies go in seq order.
                     List<WriteResult> results = live.write(request.getOpsList(), true);
                     response.addAllResults(results);
@@ -364,7 +370,8 @@ public final class LiveWrites implements Closeable {
     }
 
     /** Queues the numbered copy of a primary's batch to its replicas; the caller holds the partition's lock. */
-    private CompletableFuture<List<ReplicaFailure>> copy(WriteRequest request, List<WriteResult> results) {
+    private CompletableFuture<List<ReplicaFailure>> copy(WriteRequest request, List<WriteResult> results)
+            throws IOException {
         WriteRequest.Builder copy = WriteRequest.newBuilder().setPartition(request.getPartition()).setPrimary(false)
                 .setPrimaryTerm(request.getPrimaryTerm()).setPrimaryNode(request.getPrimaryNode())
                 .setTrimmableSeq(request.getTrimmableSeq()).setWaitForRefresh(request.getWaitForRefresh());

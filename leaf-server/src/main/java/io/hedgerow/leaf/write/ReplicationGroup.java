@@ -6,6 +6,7 @@ import io.hedgerow.common.wire.proto.ReplicaTarget;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,7 +23,9 @@ import java.util.concurrent.TimeoutException;
  * the replicas it <em>tracks</em> (Elasticsearch's word): those whose catch-up finished through it
  * ({@link #finish}), to which every batch numbered afterwards is copied whichever root sent it, besides
  * the replicas the request names. A tracked replica that fails a copy is no longer tracked; a new
- * term (this leaf promoted again, or a primary of a newer term) starts with none tracked.
+ * term (this leaf promoted again, or a primary of a newer term) starts with none tracked. The tracked
+ * set is kept durably ({@link TrackedFiles}) when it grows, so a primary restarted within its term
+ * keeps copying to a replica a root joined through it.
  *
  * <p><b>Order.</b> The caller queues a batch's copies while it holds the partition's write lock, right
  * after numbering and logging it ({@link LivePartition#write}), so the copies to each replica are queued
@@ -38,11 +41,19 @@ import java.util.concurrent.TimeoutException;
  */
 public final class ReplicationGroup {
     private final Ticker ticker;
+    private final TrackedFiles files;
     private volatile PeerWrites peers = PeerWrites.NONE;
     private final Map<Integer, Partition> partitions = new ConcurrentHashMap<>();
 
+    /** A group that keeps its tracked replicas in memory only (tests). */
     public ReplicationGroup(Ticker ticker) {
+        this(ticker, TrackedFiles.NONE);
+    }
+
+    /** @param files where each partition's tracked replicas are kept, so a restarted primary keeps tracking them */
+    ReplicationGroup(Ticker ticker, TrackedFiles files) {
         this.ticker = ticker;
+        this.files = files;
     }
 
     void links(PeerWrites links) {
@@ -52,6 +63,8 @@ public final class ReplicationGroup {
     /** One partition's tracked replicas and the tail of each replica's queue of copies. */
     private static final class Partition {
         long term;
+        /** The tracked replicas were read from {@link TrackedFiles} (once, at first use). */
+        boolean loaded;
         /** By node id; each entry its own object, so a failure untracks only the entry whose copy failed. */
         final Map<String, Tracked> tracked = new LinkedHashMap<>();
         /** By address: completes once the last copy queued to that replica is answered. */
@@ -67,9 +80,25 @@ public final class ReplicationGroup {
         }
     }
 
-    private Partition partition(int partition, long term) {
+    /**
+     * The partition's group in {@code term}: at first use with the replicas tracked in that term before
+     * a restart ({@link TrackedFiles}); call it before numbering a batch, so a file that cannot be read
+     * fails the request before anything is logged.
+     */
+    void open(int partition, long term) throws IOException {
+        group(partition, term);
+    }
+
+    private Partition group(int partition, long term) throws IOException {
         Partition group = partitions.computeIfAbsent(partition, p -> new Partition());
         synchronized (group) {
+            if (!group.loaded) {
+                group.term = term;
+                for (ReplicaTarget target : files.load(partition, term)) {
+                    group.tracked.put(target.getNode(), new Tracked(target));
+                }
+                group.loaded = true;
+            }
             if (term > group.term) {
                 // A newer term: whatever an older one tracked, the roots' requests name the in-sync set now.
                 group.term = term;
@@ -107,8 +136,8 @@ public final class ReplicationGroup {
      * @return completes with the replicas that did not take it, once each answered or timed out
      */
     CompletableFuture<List<ReplicaFailure>> copy(int partition, long term, List<ReplicaTarget> targets,
-            WriteRequest copy, long timeoutNanos) {
-        Partition group = partition(partition, term);
+            WriteRequest copy, long timeoutNanos) throws IOException {
+        Partition group = group(partition, term);
         long deadline = ticker.nanoTime() + timeoutNanos;
         List<CompletableFuture<ReplicaFailure>> copies = new ArrayList<>();
         synchronized (group) {
@@ -137,13 +166,24 @@ public final class ReplicationGroup {
      *         then no longer tracked)
      */
     CompletableFuture<ReplicaFailure> finish(int partition, long term, ReplicaTarget target,
-            List<WriteRequest> log, long timeoutNanos) {
-        Partition group = partition(partition, term);
+            List<WriteRequest> log, long timeoutNanos) throws IOException {
+        Partition group = group(partition, term);
         long deadline = ticker.nanoTime() + timeoutNanos;
         List<CompletableFuture<ReplicaFailure>> copies = new ArrayList<>();
         synchronized (group) {
             Tracked entry = new Tracked(target);
-            group.tracked.put(target.getNode(), entry);
+            Tracked before = group.tracked.put(target.getNode(), entry);
+            try {
+                // Durable before the root may join it: a primary restarted in this term still copies to it.
+                files.store(partition, group.term, group.tracked.values().stream().map(t -> t.target).toList());
+            } catch (IOException e) {
+                if (before == null) {
+                    group.tracked.remove(target.getNode(), entry);
+                } else {
+                    group.tracked.put(target.getNode(), before);
+                }
+                throw e;
+            }
             for (WriteRequest chunk : log) {
                 copies.add(copyTo(group, target, entry, chunk, deadline, true));
             }

@@ -10,6 +10,7 @@ import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,11 +18,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A primary's copies, scripted on a manual clock with links that answer when the test says: the
  * copies to one replica go one at a time in the order queued, a copy's timeout counts from its
- * queueing, a tracked replica gets every later batch until it fails one, and a newer term tracks none.
+ * queueing, a tracked replica gets every later batch until it fails one (a restarted primary too,
+ * within its term), and a newer term tracks none.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ReplicationGroupTest {
@@ -40,11 +43,7 @@ class ReplicationGroupTest {
     private final ReplicationGroup group = new ReplicationGroup(ticker);
 
     ReplicationGroupTest() {
-        group.links((address, request, timeoutNanos) -> {
-            CompletableFuture<WriteResponse> answer = new CompletableFuture<>();
-            sent.add(new Sent(address, request, answer));
-            return answer;
-        });
+        group.links(links());
     }
 
     private static WriteRequest batch(long seq) {
@@ -57,7 +56,7 @@ class ReplicationGroupTest {
     }
 
     @Test
-    void copiesToOneReplicaGoOneAtATimeInTheOrderQueued() {
+    void copiesToOneReplicaGoOneAtATimeInTheOrderQueued() throws Exception {
         CompletableFuture<List<ReplicaFailure>> first = group.copy(0, 1, List.of(SECOND), batch(1), TIMEOUT_NANOS);
         CompletableFuture<List<ReplicaFailure>> second = group.copy(0, 1, List.of(SECOND), batch(2), TIMEOUT_NANOS);
         assertThat(sent).as("seq 2 waits for seq 1's answer").hasSize(1);
@@ -72,7 +71,7 @@ class ReplicationGroupTest {
     }
 
     @Test
-    void aCopyQueuedBehindASilentReplicaFailsWithinItsOwnTimeoutNotAfterTheOnesAhead() {
+    void aCopyQueuedBehindASilentReplicaFailsWithinItsOwnTimeoutNotAfterTheOnesAhead() throws Exception {
         group.copy(0, 1, List.of(SECOND), batch(1), TIMEOUT_NANOS);
         ticker.advance(Duration.ofSeconds(1));
         CompletableFuture<List<ReplicaFailure>> behind = group.copy(0, 1, List.of(SECOND), batch(2), TIMEOUT_NANOS);
@@ -90,7 +89,7 @@ class ReplicationGroupTest {
     }
 
     @Test
-    void aTrackedReplicaGetsEveryLaterBatchUntilItFailsOne() {
+    void aTrackedReplicaGetsEveryLaterBatchUntilItFailsOne() throws Exception {
         CompletableFuture<ReplicaFailure> finished = group.finish(0, 1, THIRD, List.of(batch(1)), TIMEOUT_NANOS);
         assertThat(group.tracked(0)).containsExactly("third");
         CompletableFuture<List<ReplicaFailure>> next = group.copy(0, 1, List.of(SECOND), batch(2), TIMEOUT_NANOS);
@@ -114,11 +113,38 @@ class ReplicationGroupTest {
     }
 
     @Test
-    void aNewerTermTracksNone() {
+    void aNewerTermTracksNone() throws Exception {
         group.finish(0, 1, THIRD, List.of(), TIMEOUT_NANOS);
         assertThat(group.tracked(0)).containsExactly("third");
         group.copy(0, 2, List.of(SECOND), batch(1), TIMEOUT_NANOS);
         assertThat(group.tracked(0)).isEmpty();
         assertThat(sent).extracting(Sent::address).containsExactly(SECOND.getAddress());
+    }
+
+    @Test
+    void aPrimaryRestartedInItsTermStillCopiesToTheReplicasItTracked(@TempDir Path dir) throws Exception {
+        TrackedFiles files = new TrackedFiles(partition -> dir.resolve("partition-" + partition), WalFiles.SYSTEM);
+        ReplicationGroup before = new ReplicationGroup(ticker, files);
+        before.links(links());
+        before.finish(0, 3, THIRD, List.of(), TIMEOUT_NANOS);
+
+        ReplicationGroup restarted = new ReplicationGroup(ticker, files);
+        restarted.links(links());
+        restarted.open(0, 3);
+        assertThat(restarted.tracked(0)).containsExactly("third");
+        restarted.copy(0, 3, List.of(SECOND), batch(1), TIMEOUT_NANOS);
+        assertThat(sent).extracting(Sent::address).containsExactly(SECOND.getAddress(), THIRD.getAddress());
+
+        ReplicationGroup promotedAgain = new ReplicationGroup(ticker, files);
+        promotedAgain.open(0, 4);
+        assertThat(promotedAgain.tracked(0)).as("another term's tracking is not this one's").isEmpty();
+    }
+
+    private PeerWrites links() {
+        return (address, request, timeoutNanos) -> {
+            CompletableFuture<WriteResponse> answer = new CompletableFuture<>();
+            sent.add(new Sent(address, request, answer));
+            return answer;
+        };
     }
 }

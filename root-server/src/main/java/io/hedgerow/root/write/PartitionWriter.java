@@ -98,8 +98,8 @@ import java.util.function.IntFunction;
  * {@link WriteSettings#maxBatchBytes} of them, so no request outgrows the leaves' frame. Where this
  * differs from Elasticsearch: the roots, not a master, change the in-sync set (by compare-and-set in
  * the store, or in this root's memory without one), and the primary reports failed copies to the
- * root that sent the batch rather than failing the replica itself; the primary's tracked set is in
- * its memory only and starts empty in a new term (the roots' requests name the stored in-sync set);
+ * root that sent the batch rather than failing the replica itself; the primary's tracked set starts
+ * empty in a new term (the roots' requests name the stored in-sync set);
  * a write a failed primary logged but never acknowledged is not rolled back on it (terms fence a
  * deposed primary's root, they roll nothing back), so such a replica may hold a write the others
  * lack until the document is written again (or, when another op reaches it under that seq, it
