@@ -53,8 +53,8 @@ import java.util.function.IntFunction;
  * set, with a store by a compare-and-set at the stored version read before the finish: a root that
  * saw the tracked replica fail a copy meanwhile moved the version on (it takes a failed replica out
  * of the stored set, or writes the state unchanged when it is not in it), so the join fails rather
- * than admit a replica that missed an acknowledged write. A primary that does not answer this step
- * is replaced as a failed write would replace it.
+ * than admit a replica that missed an acknowledged write. A primary that cannot be reached for this
+ * step (down, not merely slow) is replaced as a failed write would replace it.
  * The very first step, before any batch, asks every replica its last seq
  * ({@link ReplicaSet#reconcile}), so a root started afresh never makes a replica that missed writes
  * the primary; until every replica has answered, the partition refuses writes.
@@ -330,13 +330,13 @@ final class PartitionWriter {
     }
 
     /**
-     * The primary did not answer a catch-up's last step (down, or silent past the timeout) as it would
-     * fail a write: without a store it leaves the in-sync set (never the last one) and the next in-sync
+     * The primary could not be reached for a catch-up's last step (down: refused or closed), as it
+     * would fail a write: without a store it leaves the in-sync set (never the last one) and the next in-sync
      * replica is primary; with one, another replica of the stored in-sync set is promoted by
      * compare-and-set in the next term. The catch-up is tried again through the new primary.
      */
     private CompletableFuture<Void> primaryUnanswered(Replica primary, long term, String problem) {
-        String why = "it did not answer the last step of a catch-up (" + problem + ")";
+        String why = "it could not be reached for the last step of a catch-up (" + problem + ")";
         if (stored == null) {
             replicas.markOutOfSync(primary, why);
             return CompletableFuture.completedFuture(null);

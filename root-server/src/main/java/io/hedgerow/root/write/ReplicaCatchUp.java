@@ -69,8 +69,8 @@ final class ReplicaCatchUp {
 
     /**
      * What {@link #finish} did: the replicas that now hold the primary's whole log, and, when the
-     * primary did not answer at all (down, or silent past the timeout), why (else null), for the
-     * writer to replace it as a failed write would.
+     * primary could not be reached at all (down: refused or closed, not merely slow), why (else
+     * null), for the writer to replace it as a failed write would.
      */
     record Finished(List<Ready> joined, Replica primary, String primaryFailure) {
         static final Finished NONE = new Finished(List.of(), null, null);
@@ -195,7 +195,10 @@ final class ReplicaCatchUp {
                                 failed(candidate.replica(), failure);
                                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                                         ? failure.getCause() : failure;
-                                primaryFailure[0] = String.valueOf(cause.getMessage());
+                                if (!(cause instanceof java.util.concurrent.TimeoutException)) {
+                                    // Unreachable or closed (a slow answer is no reason to promote another).
+                                    primaryFailure[0] = String.valueOf(cause.getMessage());
+                                }
                             } else if (answer.getStatus() != Status.OK) {
                                 if (answer.getError().startsWith(DIVERGED)) {
                                     // The replica is ahead of the primary: it holds ops that are not the primary's.
