@@ -96,6 +96,33 @@ public final class PartitionStateTransitions {
                 state.version()));
     }
 
+    /**
+     * As {@link #addToInSync}, and only while the stored state is still at {@code expectedVersion}:
+     * a replica that caught up through the primary joins only if nothing changed the state since
+     * (the version was read before the catch-up finished), so a root that saw it fail a copy meanwhile
+     * and {@link #removeFromInSyncOrFence fenced} it keeps it out.
+     */
+    public static Transition addToInSyncAtVersion(PartitionState state, NodeId node, long expectedTerm,
+            int expectedVersion) {
+        if (state.version() != expectedVersion) {
+            return new Transition.Refused("partition " + state.partition() + ": cannot add " + node + " to the in-sync"
+                    + " set at version " + expectedVersion + " (expected: the current version " + state.version()
+                    + "; the state changed since its catch-up finished, perhaps because it failed a copy)");
+        }
+        return addToInSync(state, node, expectedTerm);
+    }
+
+    /**
+     * A replica failed a primary's copy in {@code expectedTerm}: out of the in-sync set when it is in,
+     * as {@link #removeFromInSync}; otherwise the state is written unchanged, which moves its version
+     * on, so that a join of that replica decided before the failure ({@link #addToInSyncAtVersion})
+     * fails. The primary of the term cannot be taken out (refused).
+     */
+    public static Transition removeFromInSyncOrFence(PartitionState state, NodeId node, long expectedTerm) {
+        Transition removed = removeFromInSync(state, node, expectedTerm);
+        return removed instanceof Transition.Same ? new Transition.To(state) : removed;
+    }
+
     private static Transition.Refused refuseOtherTerm(PartitionState state, long expectedTerm, String action) {
         if (state.primaryTerm() == expectedTerm) {
             return null;

@@ -117,4 +117,24 @@ class PartitionStateTransitionsTest {
         assertThat(transition).isInstanceOf(Transition.To.class);
         return ((Transition.To) transition).next();
     }
+
+    @Test
+    void aReplicaCaughtUpThroughThePrimaryJoinsOnlyAtTheVersionReadBeforeItsCatchUpFinished() {
+        PartitionState without = new PartitionState(2, 4, A, Set.of(A, B), 7);
+        assertThat(next(PartitionStateTransitions.addToInSyncAtVersion(without, C, 4, 7)).inSync())
+                .containsExactlyInAnyOrder(A, B, C);
+        assertThat(PartitionStateTransitions.addToInSyncAtVersion(without.withVersion(8), C, 4, 7))
+                .as("a root fenced it since").isInstanceOfSatisfying(Transition.Refused.class, refused ->
+                        assertThat(refused.reason()).contains("version 7").contains("current version 8"));
+    }
+
+    @Test
+    void aFailedCopyTakesTheReplicaOutOrWhenItIsOutStillMovesTheVersionOn() {
+        assertThat(next(PartitionStateTransitions.removeFromInSyncOrFence(STATE, C, 4)).inSync())
+                .containsExactlyInAnyOrder(A, B);
+        PartitionState fenced = next(PartitionStateTransitions.removeFromInSyncOrFence(STATE, OUTSIDER, 4));
+        assertThat(fenced).as("written unchanged: the compare-and-set moves the version on").isEqualTo(STATE);
+        assertThat(PartitionStateTransitions.removeFromInSyncOrFence(STATE, C, 3)).isInstanceOf(Transition.Refused.class);
+        assertThat(PartitionStateTransitions.removeFromInSyncOrFence(STATE, A, 4)).isInstanceOf(Transition.Refused.class);
+    }
 }

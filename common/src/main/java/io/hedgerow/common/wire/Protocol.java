@@ -67,6 +67,14 @@ public final class Protocol {
                 .setClusterSecret(clusterSecret == null ? "" : clusterSecret)).build();
     }
 
+    /** A primary leaf's first frame on a connection that copies its numbered batches to a replica leaf. */
+    public static Frame replicaCopiesHello(String clusterSecret) {
+        return Frame.newBuilder().setHello(Hello.newBuilder()
+                .setProtocolVersion(VERSION)
+                .setRole(ConnectionRole.REPLICA_COPIES)
+                .setClusterSecret(clusterSecret == null ? "" : clusterSecret)).build();
+    }
+
     /**
      * Why a Hello's secret does not admit its sender, or null when it does: always when
      * {@code required} is null or empty (a cluster without a secret). Compared in constant time, so

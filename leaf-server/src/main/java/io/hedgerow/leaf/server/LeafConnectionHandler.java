@@ -56,6 +56,11 @@ import java.util.concurrent.TimeUnit;
  * {@code LIST_SNAPSHOT} and {@code READ_SNAPSHOT_FILE} writes, read off the event loop
  * ({@link SnapshotFiles}); what it listed stays on disk until it closes.
  *
+ * <p><b>Replica copies.</b> A leaf's Hello in the {@code REPLICA_COPIES} role opens the connection
+ * on which a partition's primary copies its numbered batches to this leaf (primary-led replication,
+ * {@link io.hedgerow.leaf.write.ReplicationGroup}): only writes with {@code primary=false}, run on
+ * the write threads as a root's are.
+ *
  * <p><b>Draining.</b> While the leaf shuts down ({@link LeafDrain}), a search or fetch is answered
  * BUSY with a "draining" error at once, so the root retries it on another replica.
  *
@@ -68,7 +73,7 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     private static final System.Logger LOG = System.getLogger(LeafConnectionHandler.class.getName());
 
     /** What the connection's first frame made it. */
-    private enum Role { AWAITING_HELLO, ROOT, TWIN_CANCELS, PEER_RECOVERY, REFUSED }
+    private enum Role { AWAITING_HELLO, ROOT, TWIN_CANCELS, PEER_RECOVERY, REPLICA_COPIES, REFUSED }
 
     private final LeafContext leaf;
     private final Executor admin;
@@ -283,6 +288,12 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                     Frame.newBuilder().setWriteResult(response).build(), ctx.voidPromise()));
             return;
         }
+        if (role == Role.REPLICA_COPIES && live != null && !write.getPrimary()) {
+            // A primary's numbered copy: answered straight on the channel (no root id to batch under).
+            live.handle(write, response -> ctx.channel().writeAndFlush(
+                    Frame.newBuilder().setWriteResult(response).build(), ctx.voidPromise()));
+            return;
+        }
         if (role != Role.ROOT || live == null) {
             unserved(ctx, Frame.newBuilder().setWriteResult(WriteResponse.newBuilder()
                     .setRequestId(write.getRequestId())
@@ -326,6 +337,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
             role = Role.PEER_RECOVERY;
             var live = leaf.partitions().live();
             snapshots = live == null ? null : live.snapshotSession();
+        } else if (hello.getRole() == ConnectionRole.REPLICA_COPIES) {
+            role = Role.REPLICA_COPIES;
         } else {
             role = Role.TWIN_CANCELS;
         }
@@ -346,6 +359,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                 : role == Role.TWIN_CANCELS ? "a connection for twin cancels carries no requests"
                 : role == Role.PEER_RECOVERY ? (snapshots == null ? "this leaf takes no writes, so has no snapshots"
                         : "a peer-recovery connection carries only LIST_SNAPSHOT and READ_SNAPSHOT_FILE")
+                : role == Role.REPLICA_COPIES ? "a replica-copies connection carries only a primary's numbered"
+                        + " copies (primary=false) to a leaf that takes writes"
                 : "no Hello on this connection (expected: a Hello first)";
     }
 

@@ -164,8 +164,11 @@ public final class LeafServer implements AutoCloseable {
             // Restores pull other leaves' snapshots over the same protocol, on this leaf's event loops.
             PeerFiles peerFiles = new PeerFileLinks(group, transport.channelClass(), config.maxFrameBytes(),
                     config.clusterSecret(), tls, PEER_RECOVERY_TIMEOUT);
+            // A primary copies its numbered batches to its replicas itself (primary-led replication).
+            PeerWriteLinks copies = new PeerWriteLinks(group, transport.channelClass(), config.maxFrameBytes(),
+                    config.clusterSecret(), tls);
             writes.start(store.liveDir().resolve(build.manifest().build() == null ? "build-0000"
-                    : build.manifest().build()), server.port(), peerFiles);
+                    : build.manifest().build()), server.port(), peerFiles, copies);
             LOG.log(System.Logger.Level.INFO, "leaf serving index {0} on {1}:{2} ({3}, {4} workers{5}{6}{8}; protocol {7})",
                     IndexIdentities.describe(partitions.identity()), config.host(), String.valueOf(server.port()),
                     transport.name() + (config.tls() != null ? ", TLS" : ""), config.workers(),

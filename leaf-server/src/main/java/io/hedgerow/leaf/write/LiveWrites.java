@@ -1,11 +1,14 @@
 package io.hedgerow.leaf.write;
 
 import io.hedgerow.common.time.ClockWindows;
+import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.ReplicaFailure;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
+import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
@@ -13,7 +16,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,6 +56,12 @@ import java.util.regex.Pattern;
  * an older one is refused with {@code STALE_TERM} before anything is read or written, so a root that
  * missed a promotion can no longer order, copy or acknowledge writes on this copy.
  *
+ * <p><b>Primary-led replication.</b> A batch sent to this leaf as a partition's primary is numbered,
+ * logged and queued to its replicas ({@code copy_to}, and those it tracks) under the partition's lock,
+ * so the copies go in seq order ({@link ReplicationGroup}); the request is answered once every copy
+ * answered or timed out, with the failures, without a write thread waiting for them.
+ * {@code FINISH_CATCH_UP} ends a replica's catch-up here, with no batch numbered in between.
+ *
  * <p>With {@link LiveSettings#termLog}, each (term, primary) a copy accepts that it was not told
  * before is appended to that file ({@link TermChangeLog}), on the write threads.
  *
@@ -64,6 +75,8 @@ public final class LiveWrites implements Closeable {
     static final String SNAPSHOTS_DIR = "snapshots";
     /** In a leaf's directory: the snapshots it is pulling from other leaves, kept to resume a failed pull. */
     static final String RECOVERY_DIR = "recovery";
+    /** How long a primary waits for each copy of a batch when the request says nothing ({@code copy_timeout_millis} 0). */
+    static final long DEFAULT_COPY_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final Pattern SNAPSHOT_NAME = Pattern.compile("partition-\\d{4}/[A-Za-z0-9_.-]+-seq-\\d+");
     private final IndexContext index;
     private final LiveSettings settings;
@@ -72,6 +85,8 @@ public final class LiveWrites implements Closeable {
     private final WalMeters walMeters;
     private final Map<Integer, LivePartition> partitions = new ConcurrentHashMap<>();
     private final PrimaryTerms terms = new PrimaryTerms(WalFiles.SYSTEM);
+    /** A primary's copies to its replicas and the replicas it tracks ({@link ReplicationGroup}). */
+    private final ReplicationGroup replication;
     /** Set by {@link #start}; {@link TermChangeLog#OFF} before, and without {@code --term-log}. */
     private volatile TermChangeLog termLog = TermChangeLog.OFF;
     private final ExecutorService writers;
@@ -115,6 +130,10 @@ public final class LiveWrites implements Closeable {
         this.snapshotReads = Executors.newSingleThreadExecutor(daemon("leaf-snapshot-reads"));
         this.snapshotFiles = new SnapshotFiles(this::snapshotPath, pins, snapshotReads);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("leaf-refresh"));
+        this.replication = new ReplicationGroup(Ticker.system(), new TrackedFiles(partition -> {
+            Path leafDir = dir;
+            return leafDir == null ? null : partitionDir(leafDir, partition);
+        }, WalFiles.SYSTEM));
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -136,7 +155,16 @@ public final class LiveWrites implements Closeable {
 
     /** As {@link #start(Path, int)}, restoring snapshots of other leaves through {@code peers}. */
     public void start(Path buildLiveDir, int port, PeerFiles peers) {
+        start(buildLiveDir, port, peers, PeerWrites.NONE);
+    }
+
+    /**
+     * As {@link #start(Path, int, PeerFiles)}, a primary copying its numbered batches to its replicas
+     * through {@code copies} ({@link ReplicationGroup}).
+     */
+    public void start(Path buildLiveDir, int port, PeerFiles peers, PeerWrites copies) {
         this.peerFiles = peers;
+        replication.links(copies);
         try {
             termLog = TermChangeLog.open(settings.termLog(), java.time.Clock.systemUTC());
         } catch (IOException e) {
@@ -221,11 +249,18 @@ public final class LiveWrites implements Closeable {
 
     /**
      * Runs a write request off the caller's thread and hands its answer to {@code reply}: a restore
-     * on the restore thread, anything else on the write threads.
+     * on the restore thread, anything else on the write threads. A primary's batch is answered once
+     * its copies to the replicas are ({@link ReplicationGroup}), on whichever thread completes the
+     * last of them: the write thread never waits for a replica.
      */
     public void handle(WriteRequest request, Consumer<WriteResponse> reply) {
         boolean restore = request.getOpsCount() == 1 && request.getOps(0).getKind() == WriteKind.RESTORE;
-        (restore ? restores : writers).execute(() -> reply.accept(answer(request)));
+        (restore ? restores : writers).execute(() -> answerAsync(request).thenAccept(reply));
+    }
+
+    /** The replicas this leaf, as primary of {@code partition}, tracks now ({@link ReplicationGroup}). */
+    public List<String> tracked(int partition) {
+        return replication.tracked(partition);
     }
 
     /** A session serving this leaf's snapshots to one peer-recovery connection; closed with it. */
@@ -233,24 +268,32 @@ public final class LiveWrites implements Closeable {
         return snapshotFiles.open();
     }
 
-    /** Answers a write request on the calling thread. */
+    /** Answers a write request, waiting on the calling thread for a primary's copies (tests only). */
     public WriteResponse answer(WriteRequest request) {
+        return answerAsync(request).join();
+    }
+
+    /**
+     * Answers a write request: runs it on the calling thread, and completes at once, except for a
+     * primary's batch or FINISH_CATCH_UP, which complete once their copies are answered.
+     */
+    public CompletableFuture<WriteResponse> answerAsync(WriteRequest request) {
         WriteResponse.Builder response = WriteResponse.newBuilder()
                 .setRequestId(request.getRequestId())
                 .setPartition(request.getPartition());
         if (!assigned.test(request.getPartition())) {
-            return response.setStatus(Status.NOT_ASSIGNED)
-                    .setError("partition " + request.getPartition() + " is not served by this leaf").build();
+            return done(response.setStatus(Status.NOT_ASSIGNED)
+                    .setError("partition " + request.getPartition() + " is not served by this leaf").build());
         }
         try {
             if (request.getPrimaryTerm() > 0) {
                 long accepted = acceptTerm(request.getPartition(), request.getPrimaryTerm());
                 response.setPrimaryTerm(accepted);
                 if (accepted > request.getPrimaryTerm()) {
-                    return response.setStatus(Status.STALE_TERM).setError("stale primary term: partition "
+                    return done(response.setStatus(Status.STALE_TERM).setError("stale primary term: partition "
                             + request.getPartition() + " here has accepted term " + accepted + ", the request carries term "
                             + request.getPrimaryTerm() + " (expected: >= " + accepted + "; its root missed a promotion)")
-                            .build();
+                            .build());
                 }
                 termLog.told(request.getPartition(), request.getPrimaryTerm(), request.getPrimaryNode());
             }
@@ -260,47 +303,130 @@ public final class LiveWrites implements Closeable {
                     && !hasCopy(request.getPartition())) {
                 // Never written here: the build as it is (a root asking at start makes no copy).
                 if (request.getFromSeq() != LivePartition.PROBE && request.getFromSeq() > 0) {
-                    return response.setStatus(Status.ERROR).setError(LivePartition.DIVERGED + "the requester is ahead: it"
+                    return done(response.setStatus(Status.ERROR).setError(LivePartition.DIVERGED + "the requester is ahead: it"
                             + " holds writes up to seq " + request.getFromSeq() + " and partition " + request.getPartition()
-                            + " here none; it must be rebuilt from this copy").build();
+                            + " here none; it must be rebuilt from this copy").build());
                 }
-                return response.setStatus(Status.OK).setLastSeq(0).setVisibleSeq(0).build();
+                return done(response.setStatus(Status.OK).setLastSeq(0).setVisibleSeq(0).build());
             }
             if (kind == WriteKind.LIST_SNAPSHOT || kind == WriteKind.READ_SNAPSHOT_FILE) {
-                return response.setStatus(Status.ERROR).setError(kind + " is served on a peer-recovery connection"
-                        + " only (expected: a Hello in the PEER_RECOVERY role)").build();
+                return done(response.setStatus(Status.ERROR).setError(kind + " is served on a peer-recovery connection"
+                        + " only (expected: a Hello in the PEER_RECOVERY role)").build());
             }
             if (kind == WriteKind.RESTORE) {
                 LivePartition restored = restore(request.getPartition(), request.getSnapshot(),
                         request.getSourceAddress());
                 terms.rewrite(request.getPartition(), partitionDir(dir, request.getPartition()));
-                return response.setStatus(Status.OK).setLastSeq(restored.lastSeq()).setVisibleSeq(restored.visibleSeq())
-                        .setTrimmedSeq(restored.trimmedSeq()).build();
+                return done(response.setStatus(Status.OK).setLastSeq(restored.lastSeq()).setVisibleSeq(restored.visibleSeq())
+                        .setTrimmedSeq(restored.trimmedSeq()).build());
             }
             LivePartition live = partition(request.getPartition());
             live.allowTrimming(request.getTrimmableSeq());
             if (kind == WriteKind.SNAPSHOT) {
                 long seq = snapshot(live, request.getPartition());
-                return response.setStatus(Status.OK).setSnapshot(snapshotName(request.getPartition(), seq))
-                        .setLastSeq(seq).build();
+                return done(response.setStatus(Status.OK).setSnapshot(snapshotName(request.getPartition(), seq))
+                        .setLastSeq(seq).build());
             }
             if (kind == WriteKind.READ_LOG) {
                 // At most LivePartition.LOG_READ_BYTES of ops: the root asks again from the last one.
                 response.addAllLog(live.logFrom(request.getFromSeq()));
             } else if (kind == WriteKind.GET) {
                 response.addResults(live.get(first.getId()));
+            } else if (kind == WriteKind.FINISH_CATCH_UP) {
+                return finishCatchUp(live, request, response);
+            } else if (request.getPrimary()) {
+                CompletableFuture<List<ReplicaFailure>> copies;
+                synchronized (live) {
+                    // Its tracked replicas known (read after a restart) before anything is numbered.
+                    replication.open(request.getPartition(), request.getPrimaryTerm());
+                    // Numbered, logged and queued to the replicas under one lock: the copies go in seq order.
+                    List<WriteResult> results = live.write(request.getOpsList(), true);
+                    response.addAllResults(results);
+                    copies = copy(request, results);
+                }
+                if (request.getWaitForRefresh()) {
+                    live.refresh();
+                }
+                WriteResponse numbered = response.setStatus(Status.OK).setLastSeq(live.lastSeq())
+                        .setVisibleSeq(live.visibleSeq()).setTrimmedSeq(live.trimmedSeq()).setCopied(true).build();
+                return copies.thenApply(failures -> numbered.toBuilder().addAllReplicaFailures(failures).build());
             } else {
-                response.addAllResults(live.write(request.getOpsList(), request.getPrimary()));
+                response.addAllResults(live.write(request.getOpsList(), false));
+                replication.replicaOf(request.getPartition());
                 if (request.getWaitForRefresh()) {
                     live.refresh();
                 }
             }
-            return response.setStatus(Status.OK).setLastSeq(live.lastSeq()).setVisibleSeq(live.visibleSeq())
-                    .setTrimmedSeq(live.trimmedSeq()).build();
+            return done(response.setStatus(Status.OK).setLastSeq(live.lastSeq()).setVisibleSeq(live.visibleSeq())
+                    .setTrimmedSeq(live.trimmedSeq()).build());
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "write to partition " + request.getPartition() + " failed", e);
-            return response.setStatus(Status.ERROR).setError(String.valueOf(e.getMessage())).build();
+            return done(response.setStatus(Status.ERROR).setError(String.valueOf(e.getMessage())).build());
         }
+    }
+
+    private static CompletableFuture<WriteResponse> done(WriteResponse response) {
+        return CompletableFuture.completedFuture(response);
+    }
+
+    /** Queues the numbered copy of a primary's batch to its replicas; the caller holds the partition's lock. */
+    private CompletableFuture<List<ReplicaFailure>> copy(WriteRequest request, List<WriteResult> results)
+            throws IOException {
+        WriteRequest.Builder copy = WriteRequest.newBuilder().setPartition(request.getPartition()).setPrimary(false)
+                .setPrimaryTerm(request.getPrimaryTerm()).setPrimaryNode(request.getPrimaryNode())
+                .setTrimmableSeq(request.getTrimmableSeq()).setWaitForRefresh(request.getWaitForRefresh());
+        for (int i = 0; i < results.size(); i++) {
+            long seq = results.get(i).getSeq();
+            if (seq > 0) {
+                copy.addOps(request.getOps(i).toBuilder().setSeq(seq));
+            }
+        }
+        if (copy.getOpsCount() == 0) {
+            return CompletableFuture.completedFuture(List.of()); // nothing numbered: nothing to copy
+        }
+        return replication.copy(request.getPartition(), request.getPrimaryTerm(), request.getCopyToList(),
+                copy.build(), copyTimeoutNanos(request));
+    }
+
+    private static long copyTimeoutNanos(WriteRequest request) {
+        return request.getCopyTimeoutMillis() > 0 ? TimeUnit.MILLISECONDS.toNanos(request.getCopyTimeoutMillis())
+                : DEFAULT_COPY_TIMEOUT_NANOS;
+    }
+
+    /**
+     * FINISH_CATCH_UP, to the primary: with no batch numbered in between (the partition's lock), the
+     * log above the replica's last seq is queued to it and it is tracked from then on
+     * ({@link ReplicationGroup#finish}); answered OK, with the seq it now holds, once it has the log.
+     */
+    private CompletableFuture<WriteResponse> finishCatchUp(LivePartition live, WriteRequest request,
+            WriteResponse.Builder response) throws IOException {
+        if (request.getCopyToCount() != 1) {
+            return done(response.setStatus(Status.ERROR).setError("FINISH_CATCH_UP names " + request.getCopyToCount()
+                    + " replicas (expected: exactly one, in copy_to)").build());
+        }
+        CompletableFuture<ReplicaFailure> finished;
+        long target;
+        synchronized (live) {
+            List<WriteOp> log = live.logFrom(request.getFromSeq());
+            target = live.lastSeq();
+            long reached = log.isEmpty() ? request.getFromSeq() : log.get(log.size() - 1).getSeq();
+            if (reached < target) {
+                return done(response.setStatus(Status.ERROR).setError("replica " + request.getCopyTo(0).getNode()
+                        + " at seq " + request.getFromSeq() + " is more than one log read behind seq " + target
+                        + " (expected: within " + LivePartition.LOG_READ_BYTES + " bytes of log; catch it up first)")
+                        .build());
+            }
+            List<WriteRequest> copies = log.isEmpty() ? List.of() : List.of(WriteRequest.newBuilder()
+                    .setPartition(request.getPartition()).setPrimary(false).setPrimaryTerm(request.getPrimaryTerm())
+                    .setPrimaryNode(request.getPrimaryNode()).setTrimmableSeq(request.getTrimmableSeq())
+                    .setWaitForRefresh(true).addAllOps(log).build());
+            finished = replication.finish(request.getPartition(), request.getPrimaryTerm(), request.getCopyTo(0),
+                    copies, copyTimeoutNanos(request));
+        }
+        WriteResponse.Builder answered = response.setLastSeq(target).setCopied(true);
+        return finished.thenApply(failure -> failure == null ? answered.setStatus(Status.OK).build()
+                : answered.setStatus(Status.ERROR).addReplicaFailures(failure).setError("finishing the catch-up of "
+                        + failure.getNode() + ": " + failure.getProblem()).build());
     }
 
     /**

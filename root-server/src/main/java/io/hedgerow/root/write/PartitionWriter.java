@@ -1,6 +1,8 @@
 package io.hedgerow.root.write;
 
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.ReplicaFailure;
+import io.hedgerow.common.wire.proto.ReplicaTarget;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteOp;
@@ -20,15 +22,21 @@ import java.util.function.IntFunction;
 
 /**
  * The writes of one partition, in order: queued, sent a batch at a time to the partition's primary
- * (the first in-sync replica in assignment order), which numbers and logs them, then to every other
- * in-sync replica with those numbers; each write is acknowledged once every in-sync replica has it
- * on disk. One batch is in flight at a time, so every replica sees the writes in the primary's
- * order, and the batch is the group commit (one fsync per replica per batch).
+ * (the first in-sync replica in assignment order), which numbers and logs them and copies them with
+ * those numbers to every other in-sync replica itself (primary-led replication, PacificA's and
+ * Elasticsearch's: {@code WriteRequest.copy_to} lists them, the leaf's {@code ReplicationGroup}
+ * sends the copies in seq order, one at a time per replica, and answers once each copy answered or
+ * timed out, naming the failures); each write is acknowledged once every in-sync replica has it on
+ * disk. So any number of roots may write one partition: the primary orders all their batches, and
+ * no replica sees one root's seq N+1 before another's N. One batch of this root is in flight at a
+ * time, and the batch is the group commit (one fsync per replica per batch). A leaf that does not
+ * copy (older, no {@code WriteResponse.copied}) gets the copies from this root, as before.
  *
  * <p><b>Replicas out of sync.</b> A replica that fails a write (down, timed out, an error, or a gap
- * in its numbers after it missed writes) leaves the in-sync set before the write is acknowledged
- * without it, so it no longer blocks writes: a write is answered within the replica timeout (plus
- * the catch-up step below, one second at most). When the primary fails, the batch goes to the next
+ * in its numbers after it missed writes), as its primary reports it, leaves the in-sync set before
+ * the write is acknowledged without it, so it no longer blocks writes: a write is answered within
+ * the replica timeout and {@link #PRIMARY_MARGIN} (plus the catch-up step below, two seconds at
+ * most). When the primary fails, the batch goes to the next
  * in-sync replica, which becomes primary. Promotion is only ever from the in-sync set: the last
  * replica in sync never leaves it by failing ({@link ReplicaSet#markOutOfSync}), and while it is
  * down the partition's writes are refused ({@link #UNAVAILABLE}, a 503 naming the partition and
@@ -37,17 +45,25 @@ import java.util.function.IntFunction;
  * A replica that answers {@code diverged:} leaves the set to be rebuilt from a snapshot.
  *
  * <p><b>Catching up.</b> At most once a second per partition, the out-of-sync replicas are caught up
- * beside the writes ({@link ReplicaCatchUp#advance}: they say their last seq, the primary's log
- * supplies what follows); one that got to the end of it joins the set in a step between batches
- * that copies what was logged since and lasts one second at most ({@link ReplicaCatchUp#finish}).
+ * beside the writes ({@link ReplicaCatchUp#advance}: they say their last seq, an in-sync replica's
+ * log supplies what follows); one that got to the end of it is finished by the primary
+ * ({@link ReplicaCatchUp#finish}, {@code FINISH_CATCH_UP}): with no batch of any root numbered in
+ * between, the primary copies it the rest of its log and <em>tracks</em> it, copying it every later
+ * batch whichever root sent it and reporting its failures to that root. Only then does it join the
+ * set, with a store by a compare-and-set at the stored version read before the finish: a root that
+ * saw the tracked replica fail a copy meanwhile moved the version on (it takes a failed replica out
+ * of the stored set, or writes the state unchanged when it is not in it), so the join fails rather
+ * than admit a replica that missed an acknowledged write. A primary that cannot be reached for this
+ * step (down, not merely slow) is replaced as a failed write would replace it.
  * The very first step, before any batch, asks every replica its last seq
  * ({@link ReplicaSet#reconcile}), so a root started afresh never makes a replica that missed writes
  * the primary; until every replica has answered, the partition refuses writes.
  *
  * <p><b>New copies.</b> A copy the placement adds ({@link #copies}) joins out of sync and is caught
  * up at once, the same way; the placement lets it serve searches only once it is in sync. Writes
- * acknowledged meanwhile are on the replicas in sync, and the catch-up's last step, which runs with
- * no batch in flight, brings the copy to the last of them before the next batch includes it.
+ * acknowledged meanwhile are on the replicas in sync, and the catch-up's last step, which the
+ * primary runs with no batch numbered in between, brings the copy to the last of them and has every
+ * later batch copied to it.
  *
  * <p><b>Log trimming and snapshots.</b> Every request carries the seq below which every replica's
  * log may be trimmed ({@link ReplicaSet#trimmableSeq}): each leaf drops, at its next Lucene commit,
@@ -65,9 +81,11 @@ import java.util.function.IntFunction;
  * write is acknowledged without it; a primary that fails is replaced by promoting another replica of
  * the stored in-sync set, which bumps the term in the same compare-and-set; when no replica of that
  * set answers, the partition's writes are refused (503, naming the partition and why). Every request
- * carries the stored term, so a leaf that has seen a newer one refuses it ({@code STALE_TERM}); the
+ * carries the stored term, and so does each copy the primary makes, so a leaf that has seen a newer
+ * one refuses it ({@code STALE_TERM}, from the primary itself or reported as a failed copy); the
  * writer then reads the state again and, when another root promoted meanwhile, sends the batch to the
- * new primary. A change the store refuses, a store it cannot reach, or a store other roots keep
+ * new primary. A deposed primary (paused, then resumed) gets no write acknowledged once its replicas
+ * have seen the newer term: they refuse its copies, and a compare-and-set in its term fails. A change the store refuses, a store it cannot reach, or a store other roots keep
  * changing ({@link StoredState#ATTEMPTS}) refuses the batch: nothing is acknowledged on a state that
  * may be stale. This writer decides when the stored state must change and what becomes of the batch;
  * {@link StoredReplicas} makes the change in the store and applies the answer to the replicas.
@@ -78,12 +96,14 @@ import java.util.function.IntFunction;
  * {@code maxQueuedOps} refuses new writes ({@link DocumentResult.Outcome#OVERLOADED}) rather than
  * buffer without bound. A batch holds at most {@link WriteSettings#maxBatchOps} writes and
  * {@link WriteSettings#maxBatchBytes} of them, so no request outgrows the leaves' frame. Where this
- * differs from Elasticsearch: the root, not a master, decides the in-sync set, and keeps it in
- * memory only unless a coordination store is given; a write a failed primary logged but never
- * acknowledged is not rolled back on it (terms fence a deposed primary's root, they roll nothing
- * back), so such a replica may hold a write the others lack until the
- * document is written again (or, when another op reaches it under that seq, it answers
- * {@code diverged:} and is rebuilt).
+ * differs from Elasticsearch: the roots, not a master, change the in-sync set (by compare-and-set in
+ * the store, or in this root's memory without one), and the primary reports failed copies to the
+ * root that sent the batch rather than failing the replica itself; the primary's tracked set starts
+ * empty in a new term (the roots' requests name the stored in-sync set);
+ * a write a failed primary logged but never acknowledged is not rolled back on it (terms fence a
+ * deposed primary's root, they roll nothing back), so such a replica may hold a write the others
+ * lack until the document is written again (or, when another op reaches it under that seq, it
+ * answers {@code diverged:} and is rebuilt).
  */
 final class PartitionWriter {
     private static final long CATCH_UP_EVERY_NANOS = 1_000_000_000L;
@@ -272,11 +292,18 @@ final class PartitionWriter {
             if (!ready.isEmpty()) {
                 List<ReplicaCatchUp.Ready> joining = ready;
                 ready = List.of();
+                // Read before the primary starts tracking: a join at this version fails if any root fenced since.
+                PartitionState before = replicas.stored();
+                long term = before == null ? 0 : before.primaryTerm();
+                int version = before == null ? PartitionState.UNSTORED : before.version();
                 // Writes wait for this step at most FINISH_TIMEOUT; a replica not through by then stays out.
                 step = catchUps.finish(joining)
-                        .completeOnTimeout(List.of(), ReplicaCatchUp.FINISH_TIMEOUT.toNanos(),
+                        .completeOnTimeout(ReplicaCatchUp.Finished.NONE,
+                                ReplicaCatchUp.FINISH_TIMEOUT.plus(PRIMARY_MARGIN).toNanos(),
                                 java.util.concurrent.TimeUnit.NANOSECONDS)
-                        .thenCompose(this::join);
+                        .thenCompose(finished -> finished.primaryFailure() != null
+                                ? primaryUnanswered(finished.primary(), term, finished.primaryFailure())
+                                : join(finished.joined(), term, version));
             } else if (!queue.isEmpty()) {
                 step = runBatch(nextBatch(), now);
             } else {
@@ -302,26 +329,55 @@ final class PartitionWriter {
         }
     }
 
-    /** Marks caught-up replicas in sync: with a store, each only once the stored in-sync set has it. */
-    private CompletableFuture<Void> join(List<ReplicaCatchUp.Ready> joined) {
-        CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
+    /**
+     * The primary could not be reached for a catch-up's last step (down: refused or closed), as it
+     * would fail a write: without a store it leaves the in-sync set (never the last one) and the next in-sync
+     * replica is primary; with one, another replica of the stored in-sync set is promoted by
+     * compare-and-set in the next term. The catch-up is tried again through the new primary.
+     */
+    private CompletableFuture<Void> primaryUnanswered(Replica primary, long term, String problem) {
+        String why = "it could not be reached for the last step of a catch-up (" + problem + ")";
+        if (stored == null) {
+            replicas.markOutOfSync(primary, why);
+            return CompletableFuture.completedFuture(null);
+        }
+        Replica candidate = replicas.inSyncNow().stream().filter(r -> r != primary).findFirst().orElse(null);
+        if (candidate == null || primary != replicas.primary()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return stored.promote(term, candidate.node).thenAccept(refused -> {
+            if (refused != null) {
+                System.getLogger(PartitionWriter.class.getName()).log(System.Logger.Level.WARNING, "partition "
+                        + partition + ": its primary on leaf " + primary.address() + " " + why + " and " + refused);
+            }
+        });
+    }
+
+    /**
+     * Marks caught-up replicas in sync: with a store, each only once the stored in-sync set has it, by
+     * a compare-and-set at the stored version read before the catch-up finished ({@code version}; each
+     * join then expects the version the previous one wrote), so that a replica another root saw fail a
+     * copy since (and fenced, {@link StoredReplicas#leave(ReplicaFailure, Replica, long)}) stays out.
+     */
+    private CompletableFuture<Void> join(List<ReplicaCatchUp.Ready> joined, long term, int version) {
+        CompletableFuture<Integer> all = CompletableFuture.completedFuture(version);
         for (ReplicaCatchUp.Ready ready : joined) {
             if (stored == null) {
                 replicas.markInSync(ready.replica(), ready.copiedSeq());
                 catchUps.joined();
                 continue;
             }
-            long term = replicas.term();
-            all = all.thenCompose(done -> stored.join(ready.replica(), term).thenAccept(why -> {
-                if (why == null) {
+            all = all.thenCompose(expected -> stored.joinAtVersion(ready.replica(), term, expected).thenApply(outcome -> {
+                if (outcome.why() == null) {
                     replicas.markInSync(ready.replica(), ready.copiedSeq());
                     catchUps.joined();
-                } else {
-                    replicas.catchUpFailed(ready.replica(), why);
+                    return outcome.version();
                 }
+                replicas.catchUpFailed(ready.replica(), outcome.why());
+                return -2; // no later join of this step can be trusted at a version of its own: they fail too
             }));
         }
-        return all;
+        return all.thenAccept(last -> { });
     }
 
     /**
@@ -421,12 +477,19 @@ final class PartitionWriter {
             return CompletableFuture.completedFuture(null);
         }
         WriteRequest.Builder request = request().setPrimary(true)
-                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
+                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow))
+                .setCopyTimeoutMillis((int) Math.min(Integer.MAX_VALUE, settings.timeout().toMillis()));
         batch.forEach(pending -> request.addOps(pending.op()));
+        // The primary copies the numbered batch to these (and to the replicas it tracks) itself.
+        for (Replica replica : replicas.inSyncNow()) {
+            if (replica != primary) {
+                request.addCopyTo(target(replica));
+            }
+        }
         // The batch's term: its copies carry the term its primary numbered it in, whatever is read meanwhile.
         long term = request.getPrimaryTerm();
         String termPrimary = request.getPrimaryNode();
-        return primary.link.send(request, settings.timeout()).handle((response, failure) -> {
+        return primary.link.send(request, settings.timeout().plus(PRIMARY_MARGIN)).handle((response, failure) -> {
             String problem = problem(response, failure);
             if (problem == null) {
                 return replicate(primary, batch, response, startNanos, attempts, term, termPrimary);
@@ -522,51 +585,37 @@ final class PartitionWriter {
         return response.getStatus() == Status.OK ? null : response.getStatus() + ": " + response.getError();
     }
 
+    /** How long the root waits for a primary beyond its copies' timeout: its own fsync and the way back. */
+    static final java.time.Duration PRIMARY_MARGIN = java.time.Duration.ofSeconds(1);
+
+    /** A replica as a primary's copy target: its node id and its leaf's host:port. */
+    private static ReplicaTarget target(Replica replica) {
+        return ReplicaTarget.newBuilder().setNode(replica.node.value()).setAddress(replica.address().toString())
+                .build();
+    }
+
+    /**
+     * The primary numbered and logged the batch and, a leaf that copies (WriteResponse.copied),
+     * copied it to the replicas itself: each replica it names as failed leaves the in-sync set (with a
+     * store: the stored one, by compare-and-set) before the batch is acknowledged. An older leaf did
+     * not copy: this root copies it, as before primary-led replication.
+     */
     private CompletableFuture<Void> replicate(Replica primary, List<Pending> batch, WriteResponse numbered,
             long startNanos, int attempts, long term, String termPrimary) {
-        WriteRequest.Builder copy = request().setPrimary(false).setPrimaryTerm(term).setPrimaryNode(termPrimary)
-                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
-        long acked;
-        synchronized (this) {
-            acked = ackedSeq;
-        }
-        for (int i = 0; i < batch.size(); i++) {
-            long seq = numbered.getResults(i).getSeq();
-            if (seq > 0 && seq <= acked) {
-                // It numbered over acknowledged writes: it lost them (a copy replaced or rolled back).
-                replicas.markLost(primary, "numbered a write seq " + seq + ", at or below the acknowledged seq "
-                        + acked + ": it lacks acknowledged writes");
-                refuse(batch, "partition " + partition + ": the primary on leaf " + primary.address() + " numbered a"
-                        + " write seq " + seq + " although writes up to seq " + acked + " were acknowledged; it left"
-                        + " the in-sync set and the write was not acknowledged");
-                return CompletableFuture.completedFuture(null);
-            }
-            if (seq > 0) {
-                copy.addOps(batch.get(i).op().toBuilder().setSeq(seq));
-            }
+        WriteRequest.Builder copy = numberedCopy(primary, batch, numbered, term, termPrimary);
+        if (copy == null) {
+            return CompletableFuture.completedFuture(null);
         }
         List<CompletableFuture<String>> copies = new ArrayList<>();
-        if (copy.getOpsCount() > 0) {
+        if (numbered.getCopied()) {
+            for (ReplicaFailure failure : numbered.getReplicaFailuresList()) {
+                copies.add(failed(failure, term));
+            }
+        } else if (copy.getOpsCount() > 0) {
             for (Replica replica : replicas.inSyncNow()) {
-                if (replica == primary) {
-                    continue;
+                if (replica != primary) {
+                    copies.add(copyFromRoot(replica, copy, term));
                 }
-                copies.add(replica.link.send(copy.clone(), settings.timeout()).handle((response, failure) -> {
-                    String problem = problem(response, failure);
-                    if (problem == null) {
-                        return CompletableFuture.<String>completedFuture(null);
-                    }
-                    if (stored != null) {
-                        return stored.leave(replica, response, problem, problem.contains(DIVERGED), term);
-                    }
-                    if (problem.contains(DIVERGED)) {
-                        replicas.markDiverged(replica, problem);
-                    } else {
-                        // Before the write is acknowledged without it; never the last in sync (the primary is).
-                        replicas.markOutOfSync(replica, problem);
-                    }
-                    return CompletableFuture.<String>completedFuture(null);
-                }).thenCompose(left -> left));
             }
         }
         if (stored != null) {
@@ -593,5 +642,82 @@ final class PartitionWriter {
             }
             return CompletableFuture.<Void>completedFuture(null);
         });
+    }
+
+    /**
+     * The batch as the primary numbered it, for replicas; null (the batch refused) when the primary
+     * numbered a write at or below the acknowledged seq: it lost acknowledged writes.
+     */
+    private WriteRequest.Builder numberedCopy(Replica primary, List<Pending> batch, WriteResponse numbered, long term,
+            String termPrimary) {
+        WriteRequest.Builder copy = request().setPrimary(false).setPrimaryTerm(term).setPrimaryNode(termPrimary)
+                .setWaitForRefresh(batch.stream().anyMatch(Pending::refreshNow));
+        long acked;
+        synchronized (this) {
+            acked = ackedSeq;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            long seq = numbered.getResults(i).getSeq();
+            if (seq > 0 && seq <= acked) {
+                // It numbered over acknowledged writes: it lost them (a copy replaced or rolled back).
+                replicas.markLost(primary, "numbered a write seq " + seq + ", at or below the acknowledged seq "
+                        + acked + ": it lacks acknowledged writes");
+                refuse(batch, "partition " + partition + ": the primary on leaf " + primary.address() + " numbered a"
+                        + " write seq " + seq + " although writes up to seq " + acked + " were acknowledged; it left"
+                        + " the in-sync set and the write was not acknowledged");
+                return null;
+            }
+            if (seq > 0) {
+                copy.addOps(batch.get(i).op().toBuilder().setSeq(seq));
+            }
+        }
+        return copy;
+    }
+
+    /**
+     * A replica the primary names as having failed its copy: with a store, out of the stored in-sync
+     * set, or the stored version moved on when it is not in it (a replica the primary tracks, whose join
+     * another root may be deciding: {@link StoredReplicas#leave(ReplicaFailure, Replica, long)});
+     * without one, out of this root's in-sync set. Answers null once the batch may be acknowledged
+     * without it, else why not.
+     */
+    private CompletableFuture<String> failed(ReplicaFailure failure, long term) {
+        Replica replica = null;
+        try {
+            replica = replicas.member(NodeId.of(failure.getNode()));
+        } catch (IllegalArgumentException e) {
+            // Not a node id this root knows: a replica the primary tracks for another root.
+        }
+        if (stored != null) {
+            return stored.leave(failure, replica, term);
+        }
+        if (replica != null && replicas.inSync(replica)) {
+            if (failure.getDiverged()) {
+                replicas.markDiverged(replica, failure.getProblem());
+            } else {
+                // Before the write is acknowledged without it; never the last in sync (the primary is).
+                replicas.markOutOfSync(replica, failure.getProblem());
+            }
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** This root's copy of a numbered batch to one replica, for a primary that does not copy (an older leaf). */
+    private CompletableFuture<String> copyFromRoot(Replica replica, WriteRequest.Builder copy, long term) {
+        return replica.link.send(copy.clone(), settings.timeout()).handle((response, failure) -> {
+            String problem = problem(response, failure);
+            if (problem == null) {
+                return CompletableFuture.<String>completedFuture(null);
+            }
+            if (stored != null) {
+                return stored.leave(replica, response, problem, problem.contains(DIVERGED), term);
+            }
+            if (problem.contains(DIVERGED)) {
+                replicas.markDiverged(replica, problem);
+            } else {
+                replicas.markOutOfSync(replica, problem);
+            }
+            return CompletableFuture.<String>completedFuture(null);
+        }).thenCompose(left -> left);
     }
 }

@@ -1,5 +1,6 @@
 package io.hedgerow.root.write;
 
+import io.hedgerow.common.wire.proto.ReplicaTarget;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
@@ -27,9 +28,10 @@ import java.util.function.LongConsumer;
  * <p>Three steps, so that a replica that stops answering never holds the partition's writes for
  * longer than a second: {@link #reconcile} (once, at start, before any write: every replica says its
  * last seq); {@link #advance}, which runs beside the writes and copies the bulk; and {@link #finish},
- * which the writer runs with no batch in flight, under a budget of {@link #FINISH_TIMEOUT}: it copies
- * what the primary logged since, and a replica that has it all joins the set. A replica that does not
- * finish within the budget stays out and is tried again.
+ * which the writer runs with no batch of its own in flight, under a budget of {@link #FINISH_TIMEOUT}:
+ * the primary copies what it logged since and tracks the replica from then on (other roots may be
+ * writing: only the primary knows there is no batch in between), and a replica that has it all joins
+ * the set. A replica that does not finish within the budget stays out and is tried again.
  *
  * <p><b>Assumptions and guarantees.</b> One run of each step at a time (its writer's). Leaf answers
  * arrive on event loops; nothing here blocks. A replica is never marked in sync here: {@link #finish}
@@ -63,6 +65,15 @@ final class ReplicaCatchUp {
 
     /** A replica that holds the source's log up to {@code copiedSeq}, ready for {@link #finish}. */
     record Ready(Replica replica, Replica source, long copiedSeq) {
+    }
+
+    /**
+     * What {@link #finish} did: the replicas that now hold the primary's whole log, and, when the
+     * primary could not be reached at all (down: refused or closed, not merely slow), why (else
+     * null), for the writer to replace it as a failed write would.
+     */
+    record Finished(List<Ready> joined, Replica primary, String primaryFailure) {
+        static final Finished NONE = new Finished(List.of(), null, null);
     }
 
     /**
@@ -151,31 +162,59 @@ final class ReplicaCatchUp {
     }
 
     /**
-     * The last of a catch-up, run by the writer with no batch in flight: copies what the source
-     * logged since {@link #advance} (one log read at most, each request under
-     * {@link #FINISH_TIMEOUT}) and answers the replicas that now hold the source's whole log, for the
-     * writer to mark in sync. The writer also stops waiting after {@link #FINISH_TIMEOUT} in all.
+     * The last of a catch-up, run by the writer with no batch of its own in flight: each replica that
+     * {@link #advance} brought near the end is finished by the primary (FINISH_CATCH_UP): with no batch
+     * numbered in between, whichever root sent it, the primary copies it what it logged above
+     * {@link Ready#copiedSeq} and tracks it, so that every batch numbered afterwards reaches it too.
+     * Answers the replicas that now hold the primary's whole log, for the writer to mark in sync (with a
+     * store: to add to the stored in-sync set). The writer also stops waiting after
+     * {@link #FINISH_TIMEOUT} in all.
      */
-    CompletableFuture<List<Ready>> finish(List<Ready> ready) {
+    CompletableFuture<Finished> finish(List<Ready> ready) {
+        Replica primary = replicas.primary();
+        if (primary == null) {
+            return CompletableFuture.completedFuture(Finished.NONE);
+        }
         List<Ready> joined = new ArrayList<>();
+        String[] primaryFailure = new String[1];
         CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
         for (Ready candidate : ready) {
             all = all.thenCompose(done -> {
-                if (!replicas.inSync(candidate.source()) || !replicas.contains(candidate.replica())) {
+                if (primaryFailure[0] != null || !replicas.inSync(primary) || !replicas.contains(candidate.replica())
+                        || replicas.inSync(candidate.replica())) {
                     return CompletableFuture.completedFuture(null);
                 }
-                return copyLog(candidate.source(), candidate.replica(), candidate.copiedSeq(), FINISH_TIMEOUT, 1)
-                        .handle((at, failure) -> {
+                WriteRequest.Builder finishing = request().setPrimary(true).setFromSeq(candidate.copiedSeq())
+                        .addCopyTo(ReplicaTarget.newBuilder().setNode(candidate.replica().node.value())
+                                .setAddress(candidate.replica().address().toString()))
+                        .setCopyTimeoutMillis((int) FINISH_TIMEOUT.toMillis())
+                        .addOps(WriteOp.newBuilder().setKind(WriteKind.FINISH_CATCH_UP));
+                return primary.link.send(finishing, FINISH_TIMEOUT.plus(PartitionWriter.PRIMARY_MARGIN))
+                        .handle((answer, failure) -> {
                             if (failure != null) {
                                 failed(candidate.replica(), failure);
-                            } else if (at >= 0) {
-                                joined.add(new Ready(candidate.replica(), candidate.source(), at));
+                                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                                        ? failure.getCause() : failure;
+                                if (!(cause instanceof java.util.concurrent.TimeoutException)) {
+                                    // Unreachable or closed (a slow answer is no reason to promote another).
+                                    primaryFailure[0] = String.valueOf(cause.getMessage());
+                                }
+                            } else if (answer.getStatus() != Status.OK) {
+                                if (answer.getError().startsWith(DIVERGED)) {
+                                    // The replica is ahead of the primary: it holds ops that are not the primary's.
+                                    replicas.markDiverged(candidate.replica(), answer.getError());
+                                }
+                                failed(candidate.replica(), new IOException("finishing its catch-up through the"
+                                        + " primary on leaf " + primary.address() + ": " + answer.getStatus() + ": "
+                                        + answer.getError()));
+                            } else {
+                                joined.add(new Ready(candidate.replica(), primary, answer.getLastSeq()));
                             }
                             return null;
                         });
             });
         }
-        return all.thenApply(done -> List.copyOf(joined));
+        return all.thenApply(done -> new Finished(List.copyOf(joined), primary, primaryFailure[0]));
     }
 
     /** Counts a completed catch-up (the writer marked the replica in sync). */

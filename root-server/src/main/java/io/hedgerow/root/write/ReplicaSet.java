@@ -164,6 +164,16 @@ final class ReplicaSet {
         return joined;
     }
 
+    /** The member whose node id is {@code node}; null when none is. */
+    synchronized Replica member(NodeId node) {
+        for (Replica replica : members) {
+            if (replica.node.equals(node)) {
+                return replica;
+            }
+        }
+        return null;
+    }
+
     private Replica member(int leaf) {
         for (Replica replica : members) {
             if (replica.leaf == leaf) {

@@ -1,5 +1,6 @@
 package io.hedgerow.root.write;
 
+import io.hedgerow.common.wire.proto.ReplicaFailure;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.coordination.NodeId;
@@ -105,6 +106,76 @@ final class StoredReplicas {
                     }
                     return "caught up, but not added to the in-sync set in the coordination store: "
                             + (failure != null ? cause(failure).getMessage() : outcome);
+                });
+    }
+
+    /** What {@link #joinAtVersion} answers: null {@code why} once joined, with the stored version it wrote. */
+    record Joined(String why, int version) {
+    }
+
+    /**
+     * Adds a replica that finished its catch-up through the primary to the stored in-sync set, by
+     * compare-and-set in {@code term} and only while the state is at {@code version}, read before the
+     * catch-up finished ({@link PartitionStateTransitions#addToInSyncAtVersion}): a root that saw it
+     * fail a copy since has moved the version on.
+     */
+    CompletableFuture<Joined> joinAtVersion(Replica replica, long term, int version) {
+        NodeId node = replica.node;
+        return store.update(state -> PartitionStateTransitions.addToInSyncAtVersion(state, node, term, version))
+                .handle((outcome, failure) -> {
+                    PartitionState now = stateOf(outcome);
+                    if (now != null) {
+                        replicas.apply(now);
+                    }
+                    if (failure == null && outcome instanceof UpdateOutcome.Written written) {
+                        return new Joined(null, written.state().version());
+                    }
+                    return new Joined("caught up, but not added to the in-sync set in the coordination store: "
+                            + (failure != null ? cause(failure).getMessage() : outcome), -1);
+                });
+    }
+
+    /**
+     * A replica did not take the primary's copy of a batch of {@code term} ({@code failure}): out of the
+     * stored in-sync set before the batch may be acknowledged, or, when not in it, the stored version
+     * moved on so that a join of it decided earlier fails
+     * ({@link PartitionStateTransitions#removeFromInSyncOrFence}). One that refused the term is not
+     * taken out (this root is the stale one).
+     *
+     * @param local the replica among this root's, for marking it diverged; null when none
+     * @return null once it is out of the stored set; otherwise why the batch must not be acknowledged
+     */
+    CompletableFuture<String> leave(ReplicaFailure failure, Replica local, long term) {
+        if (failure.getStatus() == Status.STALE_TERM) {
+            return CompletableFuture.completedFuture("the replica on leaf " + failure.getAddress() + " refused term "
+                    + term + " (" + failure.getProblem() + ")");
+        }
+        NodeId node;
+        try {
+            node = NodeId.of(failure.getNode());
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.completedFuture("the primary named a failed replica '" + failure.getNode()
+                    + "' that is no node id (" + e.getMessage() + ")");
+        }
+        String problem = failure.getProblem();
+        return store.update(state -> PartitionStateTransitions.removeFromInSyncOrFence(state, node, term))
+                .handle((outcome, thrown) -> {
+                    if (thrown != null) {
+                        return "the copy on " + node + " (" + problem + ") could not be taken out of the in-sync set"
+                                + " in the coordination store: " + cause(thrown).getMessage();
+                    }
+                    PartitionState now = stateOf(outcome);
+                    if (now != null) {
+                        replicas.apply(now);
+                    }
+                    if (outcome instanceof UpdateOutcome.Written || outcome instanceof UpdateOutcome.Unchanged) {
+                        if (local != null && failure.getDiverged()) {
+                            replicas.markDiverged(local, problem);
+                        }
+                        return null;
+                    }
+                    return "the copy on " + node + " (" + problem + ") was not taken out of the in-sync set by the"
+                            + " coordination store (" + outcome + ")";
                 });
     }
 
