@@ -21,6 +21,7 @@ public final class LinkRelay implements AutoCloseable {
     private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     private final int serverPort;
     private volatile boolean stopped;
+    private volatile boolean answersStopped;
     private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
 
     public LinkRelay(int serverPort) throws IOException {
@@ -47,6 +48,11 @@ public final class LinkRelay implements AutoCloseable {
         stopped = true;
     }
 
+    /** Cuts the way back only: what clients send still reaches the server, its answers are dropped. */
+    public void stopAnswers() {
+        answersStopped = true;
+    }
+
     private void accept() {
         try {
             while (true) {
@@ -65,7 +71,7 @@ public final class LinkRelay implements AutoCloseable {
         byte[] buffer = new byte[64 * 1024];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                if (stopped) {
+                if (stopped || (!fromClient && answersStopped)) {
                     if (fromClient) {
                         arrivals.release();
                     }

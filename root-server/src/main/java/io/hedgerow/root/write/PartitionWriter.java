@@ -131,6 +131,11 @@ final class PartitionWriter {
     private final VisibilityWatch visibility;
     /** The highest seq acknowledged. */
     private long ackedSeq;
+    /**
+     * An earlier send of the batch in flight may have been applied (a primary that did not answer, or
+     * a retry after the primary numbered it): set and read along the batch's one chain of steps.
+     */
+    private volatile boolean mayBeApplied;
     private long lastCatchUpNanos;
     /** A catch-up copying beside the writes ({@link ReplicaCatchUp#advance}) is under way. */
     private boolean advancing;
@@ -273,7 +278,7 @@ final class PartitionWriter {
                 lastCatchUpNanos = now;
                 step = stored != null ? stored.reconcile(catchUps, this::held) : catchUps.reconcile(this::held);
             } else {
-                step = runBatch(nextBatch(), now);
+                step = firstSend(nextBatch(), now);
             }
         } else {
             if (due && !advancing && ready.isEmpty() && replicas.inSyncCount() < replicas.size()) {
@@ -305,7 +310,7 @@ final class PartitionWriter {
                                 ? primaryUnanswered(finished.primary(), term, finished.primaryFailure())
                                 : join(finished.joined(), term, version));
             } else if (!queue.isEmpty()) {
-                step = runBatch(nextBatch(), now);
+                step = firstSend(nextBatch(), now);
             } else {
                 busy = false;
                 return;
@@ -427,6 +432,12 @@ final class PartitionWriter {
         return op.getSerializedSize() + 8L;
     }
 
+    /** The first send of a new batch. */
+    private CompletableFuture<Void> firstSend(List<Pending> batch, long startNanos) {
+        mayBeApplied = false;
+        return runBatch(batch, startNanos, BATCH_ATTEMPTS);
+    }
+
     private CompletableFuture<Void> runBatch(List<Pending> batch, long startNanos) {
         return runBatch(batch, startNanos, BATCH_ATTEMPTS);
     }
@@ -493,6 +504,11 @@ final class PartitionWriter {
             String problem = problem(response, failure);
             if (problem == null) {
                 return replicate(primary, batch, response, startNanos, attempts, term, termPrimary);
+            }
+            if (response == null || response.getStatus() != Status.STALE_TERM) {
+                // No answer (or an error after numbering): the primary may have logged the batch and
+                // copied it to replicas, one of which may number it again as the next primary.
+                mayBeApplied = true;
             }
             if (stored != null) {
                 return failedPrimary(primary, batch, startNanos, attempts, term, response, problem);
@@ -630,6 +646,7 @@ final class PartitionWriter {
                 // A replica that failed is still in the stored in-sync set (or the term moved on): never
                 // acknowledged without it. Nothing of the batch was acknowledged, so it may go again by the
                 // state read now, when another root moved the term on.
+                mayBeApplied = true;
                 return refreshed(batch, startNanos, attempts, term, String.join("; ", unsettled));
             }
             replicas.acknowledged(numbered.getLastSeq());
@@ -638,10 +655,26 @@ final class PartitionWriter {
             }
             meters.batch(ticker.nanoTime() - startNanos);
             for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).result().complete(numbered.getResults(i));
+                batch.get(i).result().complete(answer(numbered.getResults(i), primary));
             }
             return CompletableFuture.<Void>completedFuture(null);
         });
+    }
+
+    /**
+     * The result a caller gets: the primary's, except that a refusal the document's state decided (a
+     * delete of nothing, a version conflict) is no answer when an earlier send of this batch may have
+     * been applied: that send, not the document's history, may be what the retry found.
+     */
+    private WriteResult answer(WriteResult result, Replica primary) {
+        boolean stateRefusal = result.getOutcome() == WriteOutcome.NOT_FOUND || result.getOutcome() == WriteOutcome.CONFLICT;
+        if (!stateRefusal || !mayBeApplied) {
+            return result;
+        }
+        return unavailable("partition " + partition + ": the write's outcome is unknown: an earlier send of it got no"
+                + " answer from a primary that may have applied it and copied it on, and the retry on leaf "
+                + primary.address() + " found " + result.getOutcome() + " (" + result.getError() + "), which that"
+                + " earlier send may have caused; read the document to see its state");
     }
 
     /**
