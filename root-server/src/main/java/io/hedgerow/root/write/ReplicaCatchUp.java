@@ -253,6 +253,12 @@ final class ReplicaCatchUp {
      * @return the seq up to which the replica holds the source's log
      */
     private CompletableFuture<Long> fromSnapshot(Replica source, Replica replica) {
+        if (replicas.storedInSync(replica)) {
+            // A restore replaces the copy: never one the store says holds every acknowledged write.
+            return CompletableFuture.failedFuture(new IOException("not rebuilt: the coordination store lists it in"
+                    + " the partition's in-sync set " + replicas.stored().inSync() + " (term " + replicas.stored().primaryTerm()
+                    + "); it leaves that set first"));
+        }
         WriteRequest.Builder snapshot = request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT));
         return source.link.send(snapshot, settings.timeout()).thenCompose(made -> {
             if (made.getStatus() != Status.OK) {

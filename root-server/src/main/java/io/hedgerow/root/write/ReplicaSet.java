@@ -258,7 +258,8 @@ final class ReplicaSet {
 
     /**
      * Makes the stored state this set's: its term, its primary, and exactly the replicas in its in-sync
-     * set in sync (a replica to be rebuilt stays out until it is); the set counts as reconciled. Nodes of
+     * set in sync (one this root meant to rebuild too: the stored set is the truth); the set counts as
+     * reconciled. Nodes of
      * the stored set that are none of these replicas are ignored (another root's leaves), so a root
      * whose leaves hold no stored in-sync copy has no primary and refuses writes.
      */
@@ -274,7 +275,13 @@ final class ReplicaSet {
         storedPrimary = null;
         for (Replica replica : members) {
             if (state.isInSync(replica.node)) {
-                if (!replica.inSync && !replica.rebuild) {
+                if (!replica.inSync) {
+                    // The store's word over what this root saw: a copy joins the stored set only once it
+                    // caught up through the primary, and leaves it through the store before any write is
+                    // acknowledged without it. A rebuild this root had planned (it saw the copy diverge
+                    // before) would destroy acknowledged writes, and leaving it out of this root's copies
+                    // would acknowledge writes it lacks.
+                    replica.rebuild = false;
                     replica.inSync = true;
                     replica.problem = null;
                     stale.mark(partition, replica.leaf, false);
@@ -315,6 +322,11 @@ final class ReplicaSet {
             elsewhere.remove(replica.node);
         }
         return elsewhere;
+    }
+
+    /** Whether the stored state last applied names {@code replica} primary or in sync (false without a store). */
+    synchronized boolean storedInSync(Replica replica) {
+        return stored != null && stored.isInSync(replica.node);
     }
 
     /** The stored state last applied, or null. */
