@@ -116,6 +116,14 @@ class PrimaryLedReplicationTest {
         return result;
     }
 
+    private static CompletableFuture<WriteResult> delete(PartitionWriter writer, String id) {
+        CompletableFuture<WriteResult> result = new CompletableFuture<>();
+        WriteOp op = WriteOp.newBuilder().setKind(WriteKind.DELETE).setId(id).build();
+        assertThat(writer.offer(new PartitionWriter.Pending(op, false, result))).as("queued the delete of %s", id)
+                .isTrue();
+        return result;
+    }
+
     /** Writes until acknowledged: the first writes wait for the writer to read the stored state. */
     private static WriteResult writeUntilAcknowledged(PartitionWriter writer, String id) throws Exception {
         WriteResult[] last = new WriteResult[1];
@@ -296,6 +304,42 @@ class PrimaryLedReplicationTest {
             PartitionState state = stored(zk);
             assertThat(state.inSync()).as("out of the stored set before the write was acknowledged")
                     .containsExactly(node(addresses.get(0)));
+        }
+    }
+
+    /**
+     * The primary deletes a document and copies the delete to the replica, but its answer never reaches
+     * the root (a leaf frozen right after copying, or a root paused until its timeout fired: the
+     * durability run s40, seed 31, reported four acknowledged adds lost this way). The root promotes
+     * the replica and sends the batch again; the replica took the copy, so it finds no document. That
+     * is the first send's own delete, not a document that never was: the delete is answered as
+     * unavailable (its outcome unknown), never as a definite NOT_FOUND, which told the client its
+     * delete did not happen while the document was gone. Seen failing on the old code (NOT_FOUND).
+     */
+    @Test
+    void aDeleteSentAgainAfterItsPrimaryAppliedItSilentlyIsNeverAnsweredNotFound(@TempDir Path data)
+            throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
+                EmbeddedCluster cluster = start(data, 2);
+                LinkRelay relay = new LinkRelay(cluster.leaves().get(0).port())) {
+            List<String> addresses = List.of(relay.address(), "127.0.0.1:" + cluster.leaves().get(1).port());
+            PartitionWriter root = root(cluster, zk, addresses);
+            writeUntilAcknowledged(root, "added");
+            assertThat(stored(zk).primary()).as("the first in assignment order is primary")
+                    .isEqualTo(node(addresses.get(0)));
+            assertThat(stored(zk).inSync()).containsExactlyInAnyOrder(node(addresses.get(0)), node(addresses.get(1)));
+
+            relay.stopAnswers();
+            WriteResult deleted = delete(root, "added").get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+
+            assertThat(stored(zk).primary()).as("the replica was promoted once the primary went silent")
+                    .isEqualTo(node(addresses.get(1)));
+            assertThat(missingOn(cluster, addresses.get(1), List.of("added")))
+                    .as("the first send's delete reached the promoted replica").containsExactly("added");
+            assertThat(deleted.getOutcome()).as("the delete sent again: %s", deleted.getError())
+                    .isNotEqualTo(WriteOutcome.NOT_FOUND).isEqualTo(WriteOutcome.REJECTED);
+            assertThat(deleted.getError()).startsWith(PartitionWriter.UNAVAILABLE).contains("'added'")
+                    .contains("no document").contains("outcome is unknown");
         }
     }
 }
