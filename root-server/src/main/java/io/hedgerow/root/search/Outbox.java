@@ -22,9 +22,12 @@ final class Outbox {
     /** Counts each copy as it is chosen, for the choices after it in the same event. */
     private final ChosenLeaves chosen;
     private final int leafCount;
+    /** The enums' values, once: {@code values()} copies its array at every call, and this runs every event. */
+    private static final SubRequestTrace.Kind[] KINDS = SubRequestTrace.Kind.values();
+    private static final RootMetrics.Phase[] PHASES = RootMetrics.Phase.values();
     /** Copies sent this event, by {@link SubRequestTrace.Kind}, and sub-requests needed, by phase. */
-    private final int[] sentByKind = new int[SubRequestTrace.Kind.values().length];
-    private final int[] neededByPhase = new int[RootMetrics.Phase.values().length];
+    private final int[] sentByKind = new int[KINDS.length];
+    private final int[] neededByPhase = new int[PHASES.length];
     private boolean counted;
 
     Outbox(ChosenLeaves chosen, int leafCount) {
@@ -64,13 +67,13 @@ final class Outbox {
             return;
         }
         counted = false;
-        for (SubRequestTrace.Kind kind : SubRequestTrace.Kind.values()) {
+        for (SubRequestTrace.Kind kind : KINDS) {
             if (sentByKind[kind.ordinal()] > 0) {
                 metrics.subRequestsSent(kind, sentByKind[kind.ordinal()]);
                 sentByKind[kind.ordinal()] = 0;
             }
         }
-        for (RootMetrics.Phase phase : RootMetrics.Phase.values()) {
+        for (RootMetrics.Phase phase : PHASES) {
             if (neededByPhase[phase.ordinal()] > 0) {
                 metrics.subRequestsNeeded(phase, neededByPhase[phase.ordinal()]);
                 neededByPhase[phase.ordinal()] = 0;
