@@ -284,7 +284,7 @@ class PrimaryLedReplicationTest {
 
     /**
      * A replica stops answering (its connection stays open, as a paused process's): the next write is
-     * answered within the replica timeout and a margin, and the replica is out of the stored in-sync set
+     * answered (within a few replica timeouts, not held), and the replica is out of the stored in-sync set
      * by the time it is acknowledged.
      */
     @Test
@@ -298,8 +298,10 @@ class PrimaryLedReplicationTest {
             assertThat(stored(zk).inSync()).contains(node(relay.address()));
 
             relay.stop();
-            WriteResult answered = write(root, "without").get(REPLICA_TIMEOUT.plus(PartitionWriter.PRIMARY_MARGIN)
-                    .plusSeconds(2).toMillis(), TimeUnit.MILLISECONDS);
+            // Answered, not held: a bound of a few timeouts, loose enough for a loaded 2-core machine (the
+            // timeout plus a second it takes is a benchmark's figure, not this test's).
+            WriteResult answered = write(root, "without").get(REPLICA_TIMEOUT.multipliedBy(3)
+                    .plus(PartitionWriter.PRIMARY_MARGIN).plusSeconds(10).toMillis(), TimeUnit.MILLISECONDS);
             assertThat(answered.getOutcome()).as(answered.getError()).isEqualTo(WriteOutcome.CREATED);
             PartitionState state = stored(zk);
             assertThat(state.inSync()).as("out of the stored set before the write was acknowledged")
