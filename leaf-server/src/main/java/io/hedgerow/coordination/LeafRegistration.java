@@ -19,6 +19,7 @@ import org.apache.zookeeper.CreateMode;
  * down), and a closed or expired session removes it too.
  */
 public final class LeafRegistration implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(LeafRegistration.class.getName());
     private final PersistentNode node;
     private final NodeId nodeId;
 
@@ -83,9 +84,11 @@ public final class LeafRegistration implements AutoCloseable {
     private static void closeQuietly(PersistentNode node) {
         try {
             node.close();
-        } catch (IOException e) {
-            // PersistentNode.close deletes in the background and declares IOException without throwing it.
-            throw new IllegalStateException("closing " + node.getActualPath(), e);
+        } catch (IOException | RuntimeException e) {
+            // Deleting the znode failed (ZooKeeper unreachable): it is ephemeral and goes with the
+            // session, so closing goes on; throwing here ended a joining leaf's retries.
+            LOG.log(System.Logger.Level.WARNING, "leaf znode " + node.getActualPath()
+                    + ": deleting it on close failed (it goes with the session): " + e);
         }
     }
 }

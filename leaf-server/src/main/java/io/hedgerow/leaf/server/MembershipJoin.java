@@ -71,8 +71,11 @@ final class MembershipJoin implements AutoCloseable {
         LeafMembership joined;
         try {
             joined = joiner.join();
-        } catch (CoordinationException e) {
-            failures.failed(e, backoff);
+        } catch (CoordinationException | RuntimeException e) {
+            // Any failure is retried: an exception escaping a scheduled attempt would end the attempts
+            // silently, and the leaf would never join (a registration timing out once threw so).
+            failures.failed(e instanceof CoordinationException c ? c
+                    : CoordinationException.failed("joining the cluster", e), backoff);
             Duration next = backoff.multipliedBy(2).compareTo(lastRetry) > 0 ? lastRetry : backoff.multipliedBy(2);
             thread.schedule(() -> attempt(next), backoff.toMillis(), TimeUnit.MILLISECONDS);
             return;

@@ -3,6 +3,7 @@ package io.hedgerow.leaf.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.coordination.CoordinationClient;
+import io.hedgerow.coordination.CoordinationException;
 import io.hedgerow.coordination.CoordinationSettings;
 import io.hedgerow.coordination.LeafEntry;
 import io.hedgerow.coordination.Membership;
@@ -15,6 +16,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,6 +28,34 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MembershipJoinTest {
     private static final NodeId LEAF = NodeId.of("leaf-late");
+
+    /**
+     * An attempt that fails with an unchecked exception (a registration that timed out threw one while
+     * closing its znode) is retried like any other; before, it ended the attempts and the leaf never
+     * joined, which failed {@link #joinsOnceZooKeeperAnswersAfterFailedAttempts} on a loaded machine.
+     */
+    @Test
+    void retriesAfterAnAttemptThrowsUnchecked() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        BlockingQueue<CoordinationException> failures = new LinkedBlockingQueue<>();
+        CountDownLatch joined = new CountDownLatch(1);
+        try (TestingServer server = new TestingServer(true);
+                MembershipJoin join = MembershipJoin.start(() -> {
+                    if (attempts.incrementAndGet() == 1) {
+                        throw new IllegalStateException("closing /hedgerow/joining/leaves/leaf-late");
+                    }
+                    LeafMembership made = LeafMembership.start(
+                            CoordinationSettings.of(server.getConnectString(), "joining"), LEAF, "127.0.0.1:9400",
+                            Map::of, Duration.ofMillis(50));
+                    joined.countDown();
+                    return made;
+                }, (cause, next) -> failures.add(cause), Duration.ofMillis(50), Duration.ofMillis(100))) {
+            assertThat(failures.take()).as("the unchecked failure, reported").hasMessageContaining("closing");
+            assertThat(joined.await(30, TimeUnit.SECONDS)).as("tried again and joined").isTrue();
+            assertThat(attempts.get()).isEqualTo(2);
+            assertThat(join.joined()).isTrue();
+        }
+    }
 
     @Test
     void joinsOnceZooKeeperAnswersAfterFailedAttempts() throws Exception {
