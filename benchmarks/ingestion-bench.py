@@ -178,13 +178,17 @@ def main():
     ap.add_argument("--probes", type=int, default=100)
     ap.add_argument("--search-rate", type=int, default=295, help="50%% of search capacity (590 req/s measured)")
     ap.add_argument("--search-seconds", type=int, default=30)
+    ap.add_argument("--launcher", default=os.path.join(HERE, "hedgerow"),
+                    help="the ./hedgerow that starts the cluster (another checkout's, to compare builds)")
+    ap.add_argument("--ingest-only", action="store_true",
+                    help="step 1 only (the write rate): no demo, visibility or searches")
     args = ap.parse_args()
     base = "http://127.0.0.1:%d" % args.port
     env = dict(os.environ, HEDGEROW_DATA=args.data, HEDGEROW_WRITE_TOKEN=WRITE_TOKEN)
     log = open(os.path.join(args.data, "ingestion-bench-cluster.log"), "w") if os.path.isdir(args.data) else None
     os.makedirs(args.data, exist_ok=True)
     log = log or open(os.path.join(args.data, "ingestion-bench-cluster.log"), "w")
-    cluster = subprocess.Popen([os.path.join(HERE, "hedgerow"), "local", "--port", str(args.port), "--leaves", str(args.leaves),
+    cluster = subprocess.Popen([args.launcher, "local", "--port", str(args.port), "--leaves", str(args.leaves),
                                 "--replicas", "2", "--data", args.data], stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
         deadline = time.time() + 300
@@ -202,7 +206,8 @@ def main():
         time.sleep(3)
         print("date: %s; machine: %s, %d cores" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
               os.uname().machine, os.cpu_count()))
-        demo(base)
+        if not args.ingest_only:
+            demo(base)
         docs = europarl_lines()
         avg = sum(len(json.dumps(d)) for d in docs) / len(docs)
         print("europarl: %d documents, %.0f bytes of JSON on average" % (len(docs), avg))
@@ -214,6 +219,8 @@ def main():
         print("ingest: %d documents acknowledged (%d not) in %.1f s: %.0f docs/s; CPU %.2f ms per document "
               "(root and leaves, %.1f cores busy; the leaves %.2f ms of it)" % (acked, failed, took, rate,
               1000 * cpu / max(1, acked), cpu / took, 1000 * leaves_cpu / max(1, acked)))
+        if args.ingest_only:
+            return
 
         lat, p50, p99, worst = visibility(base, args.probes)
         print("visibility: %d probes, acknowledgement to searchable p50 %.0f ms, p99 %.0f ms, max %.0f ms"
@@ -239,7 +246,7 @@ def main():
             cluster.wait(30)
         except subprocess.TimeoutExpired:
             cluster.kill()
-        subprocess.run([os.path.join(HERE, "hedgerow"), "local", "stop", "--data", args.data], env=env,
+        subprocess.run([args.launcher, "local", "stop", "--data", args.data], env=env,
                        capture_output=True)
 
 
