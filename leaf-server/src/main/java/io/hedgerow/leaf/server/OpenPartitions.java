@@ -143,6 +143,7 @@ final class OpenPartitions implements Closeable {
                     + assignment.getIndexName() + "'").build();
         }
         Set<Integer> wanted = new HashSet<>(assignment.getPartitionsList());
+        Set<Integer> before = new HashSet<>(open.keySet());
         for (Integer partition : new ArrayList<>(open.keySet())) {
             if (!wanted.contains(partition)) {
                 if (live != null) {
@@ -195,7 +196,10 @@ final class OpenPartitions implements Closeable {
         if (!errors.isEmpty()) {
             ack.setError("could not open " + String.join("; ", errors));
         }
-        LOG.log(System.Logger.Level.INFO, "serving partitions {0} of index {1}", openPartitions(), index.indexName());
+        if (!before.equals(open.keySet())) {
+            // The roots send the assignment again every few seconds; only a change is news.
+            LOG.log(System.Logger.Level.INFO, "serving partitions {0} of index {1}", openPartitions(), index.indexName());
+        }
         return ack.build();
     }
 
