@@ -58,8 +58,8 @@ import java.util.regex.Pattern;
  *
  * <p><b>No rebuild over a primary.</b> Before a copy numbers its first batch (or finishes a catch-up)
  * as the primary of a term, that term is recorded durably beside it ({@link PrimaryTerms#ROLE_FILE}).
- * A RESTORE of the copy is refused ({@code REBUILD_REFUSED}, nothing done) unless it carries a newer
- * term: the primary of a term holds every write acknowledged in it and never leaves the in-sync set
+ * A RESTORE of the copy that carries a term is refused ({@code REBUILD_REFUSED}, nothing done) unless
+ * the term is newer: the primary of a term holds every write acknowledged in it and never leaves the in-sync set
  * in that term, so only a root with a stale view (a zombie root, a paused one resuming) asks that.
  * This leaf's own check, behind the root's (which restores only copies the store lists out of sync).
  *
@@ -479,12 +479,14 @@ public final class LiveWrites implements Closeable {
     /**
      * Refuses a RESTORE of this leaf's copy when the copy took writes as the partition's primary in
      * the request's term or a newer one ({@link #recordPrimary}): it holds every write acknowledged in
-     * that term, and only a newer term (a promotion deposed it) may rebuild it.
+     * that term, and only a newer term (a promotion deposed it) may rebuild it. A request without a
+     * term (0) is not checked.
      */
     private void checkRebuildable(Path leafDir, WriteRequest request) throws IOException {
         int partition = request.getPartition();
         long primaryTerm = primaryIn.held(partition, partitionDir(leafDir, partition));
-        if (primaryTerm > 0 && request.getPrimaryTerm() <= primaryTerm) {
+        // Term 0 (a root without a coordination store) is not checked, as the term fence does not check it.
+        if (request.getPrimaryTerm() > 0 && primaryTerm > 0 && request.getPrimaryTerm() <= primaryTerm) {
             throw new RebuildRefused("rebuild refused: partition " + partition + " here is the primary of term "
                     + primaryTerm + " (it took writes as primary in that term), and the RESTORE of snapshot "
                     + request.getSnapshot() + " from " + request.getSourceAddress() + " carries term "

@@ -73,8 +73,6 @@ class RebuildGuardTest {
         WriteResponse refused = restore(primaryLeaf, primary, TERM, behind, replicaLeaf);
         assertThat(refused.getStatus()).as(refused.getError()).isEqualTo(Status.REBUILD_REFUSED);
         assertThat(refused.getError()).contains("partition 0").contains("primary of term 4").contains("carries term 4");
-        WriteResponse termless = restore(primaryLeaf, primary, 0, behind, replicaLeaf);
-        assertThat(termless.getStatus()).as("a root without terms: not newer either").isEqualTo(Status.REBUILD_REFUSED);
         assertThat(restore(primaryLeaf, primary, TERM - 1, behind, replicaLeaf).getStatus()).as("an older term")
                 .isEqualTo(Status.STALE_TERM);
 
