@@ -56,6 +56,13 @@ import java.util.regex.Pattern;
  * an older one is refused with {@code STALE_TERM} before anything is read or written, so a root that
  * missed a promotion can no longer order, copy or acknowledge writes on this copy.
  *
+ * <p><b>No rebuild over a primary.</b> Before a copy numbers its first batch (or finishes a catch-up)
+ * as the primary of a term, that term is recorded durably beside it ({@link PrimaryTerms#ROLE_FILE}).
+ * A RESTORE of the copy that carries a term is refused ({@code REBUILD_REFUSED}, nothing done) unless
+ * the term is newer: the primary of a term holds every write acknowledged in it and never leaves the in-sync set
+ * in that term, so only a root with a stale view (a zombie root, a paused one resuming) asks that.
+ * This leaf's own check, behind the root's (which restores only copies the store lists out of sync).
+ *
  * <p><b>Primary-led replication.</b> A batch sent to this leaf as a partition's primary is numbered,
  * logged and queued to its replicas ({@code copy_to}, and those it tracks) under the partition's lock,
  * so the copies go in seq order ({@link ReplicationGroup}); the request is answered once every copy
@@ -85,6 +92,8 @@ public final class LiveWrites implements Closeable {
     private final WalMeters walMeters;
     private final Map<Integer, LivePartition> partitions = new ConcurrentHashMap<>();
     private final PrimaryTerms terms = new PrimaryTerms(WalFiles.SYSTEM);
+    /** The highest term each copy took writes in as the partition's primary: no RESTORE over it in that term. */
+    private final PrimaryTerms primaryIn = new PrimaryTerms(WalFiles.SYSTEM, PrimaryTerms.ROLE_FILE);
     /** A primary's copies to its replicas and the replicas it tracks ({@link ReplicationGroup}). */
     private final ReplicationGroup replication;
     /** Set by {@link #start}; {@link TermChangeLog#OFF} before, and without {@code --term-log}. */
@@ -314,8 +323,13 @@ public final class LiveWrites implements Closeable {
                         + " only (expected: a Hello in the PEER_RECOVERY role)").build());
             }
             if (kind == WriteKind.RESTORE) {
-                LivePartition restored = restore(request.getPartition(), request.getSnapshot(),
-                        request.getSourceAddress());
+                LivePartition restored;
+                try {
+                    restored = restore(request);
+                } catch (RebuildRefused refused) {
+                    LOG.log(System.Logger.Level.WARNING, refused.getMessage());
+                    return done(response.setStatus(Status.REBUILD_REFUSED).setError(refused.getMessage()).build());
+                }
                 terms.rewrite(request.getPartition(), partitionDir(dir, request.getPartition()));
                 return done(response.setStatus(Status.OK).setLastSeq(restored.lastSeq()).setVisibleSeq(restored.visibleSeq())
                         .setTrimmedSeq(restored.trimmedSeq()).build());
@@ -333,8 +347,10 @@ public final class LiveWrites implements Closeable {
             } else if (kind == WriteKind.GET) {
                 response.addResults(live.get(first.getId()));
             } else if (kind == WriteKind.FINISH_CATCH_UP) {
+                recordPrimary(request);
                 return finishCatchUp(live, request, response);
             } else if (request.getPrimary()) {
+                recordPrimary(request);
                 CompletableFuture<List<ReplicaFailure>> copies;
                 synchronized (live) {
                     // Its tracked replicas known (read after a restart) before anything is numbered.
@@ -443,6 +459,42 @@ public final class LiveWrites implements Closeable {
         return terms.accept(partition, partitionDir(leafDir, partition), term);
     }
 
+    /**
+     * Records, durably before the request is served, that this copy takes writes as the partition's
+     * primary in the request's term (term 0, a root without terms: nothing recorded).
+     */
+    private void recordPrimary(WriteRequest request) throws IOException {
+        if (request.getPrimaryTerm() > 0) {
+            primaryIn.accept(request.getPartition(), partitionDir(dir, request.getPartition()), request.getPrimaryTerm());
+        }
+    }
+
+    /** A RESTORE this leaf will not run ({@code REBUILD_REFUSED}); nothing was done. */
+    private static final class RebuildRefused extends IOException {
+        RebuildRefused(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Refuses a RESTORE of this leaf's copy when the copy took writes as the partition's primary in
+     * the request's term or a newer one ({@link #recordPrimary}): it holds every write acknowledged in
+     * that term, and only a newer term (a promotion deposed it) may rebuild it. A request without a
+     * term (0) is not checked.
+     */
+    private void checkRebuildable(Path leafDir, WriteRequest request) throws IOException {
+        int partition = request.getPartition();
+        long primaryTerm = primaryIn.held(partition, partitionDir(leafDir, partition));
+        // Term 0 (a root without a coordination store) is not checked, as the term fence does not check it.
+        if (request.getPrimaryTerm() > 0 && primaryTerm > 0 && request.getPrimaryTerm() <= primaryTerm) {
+            throw new RebuildRefused("rebuild refused: partition " + partition + " here is the primary of term "
+                    + primaryTerm + " (it took writes as primary in that term), and the RESTORE of snapshot "
+                    + request.getSnapshot() + " from " + request.getSourceAddress() + " carries term "
+                    + request.getPrimaryTerm() + " (expected: > " + primaryTerm + ", the term of a promotion that"
+                    + " deposed this copy); the requesting root's view of the partition is stale");
+        }
+    }
+
     private IOException notStarted() {
         IOException failure = startFailure;
         return failure == null ? new IOException("this leaf does not take writes yet (it has not finished starting)")
@@ -485,18 +537,24 @@ public final class LiveWrites implements Closeable {
     }
 
     /**
-     * Replaces this leaf's copy of {@code partition} with the snapshot {@code name} of the leaf at
-     * {@code source} (its primary), pulled over the wire ({@link PeerRecovery}), and serves it: the
+     * Replaces this leaf's copy of the request's partition with the snapshot it names of the leaf at
+     * its {@code source_address} (the primary), pulled over the wire ({@link PeerRecovery}), and serves it: the
      * root does this to a copy too far behind the primary's log, then replays the log above the
      * snapshot. What this copy held and the snapshot lacks was never acknowledged (the root restores
      * only copies out of its in-sync set, from the primary, which holds every acknowledged write), so
-     * it is dropped. The copy being replaced serves (and takes writes) until the pull is done.
+     * it is dropped. The copy being replaced serves (and takes writes) until the pull is done. Refused
+     * ({@link RebuildRefused}) when the copy is the primary of the request's term or a newer one, checked
+     * before the pull and again before the copy is replaced.
      */
-    private LivePartition restore(int partition, String name, String source) throws IOException {
+    private LivePartition restore(WriteRequest request) throws IOException {
+        int partition = request.getPartition();
+        String name = request.getSnapshot();
+        String source = request.getSourceAddress();
         Path leafDir = dir;
         if (leafDir == null) {
             throw notStarted();
         }
+        checkRebuildable(leafDir, request);
         snapshotPath(partition, name); // checks the name
         if (source.isEmpty()) {
             throw new IOException("a RESTORE of snapshot " + name + " names no source leaf (expected: source_address,"
@@ -514,6 +572,8 @@ public final class LiveWrites implements Closeable {
                         target.resolve(LivePartition.INDEX_DIR));
             }
             synchronized (this) {
+                // Again: the copy may have become a primary while the pull ran (minutes).
+                checkRebuildable(leafDir, request);
                 LivePartition old = partitions.remove(partition);
                 if (old != null) {
                     closeQuietly(old);

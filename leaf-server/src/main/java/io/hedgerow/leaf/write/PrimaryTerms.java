@@ -21,6 +21,12 @@ import java.util.zip.CRC32C;
  * holds a magic, the term and the CRC32C of both; a damaged one refuses to open the copy's writes
  * (an unknown term could let a deposed primary's writes in).
  *
+ * <p><b>Also the terms a copy was primary in.</b> The same record in file {@link #ROLE_FILE} keeps the
+ * highest term in which the copy took writes as the partition's primary, written before its first
+ * write as primary of that term is numbered: {@link LiveWrites} refuses to rebuild the copy (RESTORE)
+ * on a request of that term or an older one, since a primary is rebuilt only after a newer term
+ * deposed it.
+ *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. A term no higher than the one known is answered
  * from a concurrent map without a lock (every write of a steady term); reading a copy's file and
  * raising its term hold this object's monitor, fsync included, which happens only when the term rises
@@ -29,15 +35,24 @@ import java.util.zip.CRC32C;
  */
 final class PrimaryTerms {
     static final String FILE = "primary-term";
+    /** The file of the highest term the copy was primary in. */
+    static final String ROLE_FILE = "primary-role";
     private static final int MAGIC = 0x48525054; // "HRPT"
     private static final int BYTES = 4 + 8 + 4;
 
     private final WalFiles files;
+    private final String fileName;
     /** Each partition's accepted term, once read from its file (0: none). */
     private final Map<Integer, Long> accepted = new ConcurrentHashMap<>();
 
     PrimaryTerms(WalFiles files) {
+        this(files, FILE);
+    }
+
+    /** Terms kept in {@code fileName} in each copy's directory ({@link #FILE} or {@link #ROLE_FILE}). */
+    PrimaryTerms(WalFiles files, String fileName) {
         this.files = files;
+        this.fileName = fileName;
     }
 
     /**
@@ -64,11 +79,16 @@ final class PrimaryTerms {
         return term;
     }
 
+    /** The copy's recorded term (0: none), read from its file at first use; nothing is written. */
+    synchronized long held(int partition, Path dir) throws IOException {
+        return current(partition, dir);
+    }
+
     /** The copy's accepted term (0: none); under this object's monitor. */
     private long current(int partition, Path dir) throws IOException {
         Long known = accepted.get(partition);
         if (known == null) {
-            known = read(dir.resolve(FILE));
+            known = read(dir.resolve(fileName));
             accepted.put(partition, known);
         }
         return known;
@@ -86,7 +106,7 @@ final class PrimaryTerms {
         LiveCopies.createDirectories(dir, files);
         ByteBuffer buffer = ByteBuffer.allocate(BYTES).putInt(MAGIC).putLong(term);
         buffer.putInt(checksum(buffer.array()));
-        files.replaceDurably(dir.resolve(FILE), buffer.flip());
+        files.replaceDurably(dir.resolve(fileName), buffer.flip());
     }
 
     private static long read(Path file) throws IOException {

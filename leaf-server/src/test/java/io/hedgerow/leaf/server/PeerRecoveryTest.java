@@ -69,7 +69,7 @@ class PeerRecoveryTest {
     @BeforeEach
     void start() throws IOException {
         primaryStore = TestLeaves.hedgerowIndex(dir.resolve("a"), "peer", 1);
-        replicaStore = new PartitionStore(copyTree(dir.resolve("a"), dir.resolve("b")));
+        replicaStore = new PartitionStore(TestLeaves.copyTree(dir.resolve("a"), dir.resolve("b")));
         primary = primaryLeaf.start(primaryStore, 0);
         replica = replicaLeaf.start(replicaStore, 0);
         // The replica's own copy: a write the primary never had, which the restore must drop.
@@ -247,20 +247,6 @@ class PeerRecoveryTest {
             assertThat(found).as(suffix + " under " + root).hasSize(1);
             return found.get(0);
         }
-    }
-
-    private static Path copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> walked = Files.walk(from)) {
-            for (Path path : (Iterable<Path>) walked::iterator) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target);
-                }
-            }
-        }
-        return to;
     }
 
     private static String words(Random random, int count) {

@@ -13,6 +13,7 @@ import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /** Small indexes and root connections for the leaf's socket tests. */
 final class TestLeaves {
@@ -47,6 +49,21 @@ final class TestLeaves {
         new IndexBuilder(IndexOptions.defaults().withPartitions(partitions), IndexProgress.none())
                 .build(store, name, IndexConfig.defaults(), docs);
         return store;
+    }
+
+    /** Copies the directory tree {@code from} to {@code to} (a second leaf's own copy of a build: nothing shared). */
+    static Path copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> walked = Files.walk(from)) {
+            for (Path path : (Iterable<Path>) walked::iterator) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+        return to;
     }
 
     /** A plain socket to the leaf, nothing sent yet. */

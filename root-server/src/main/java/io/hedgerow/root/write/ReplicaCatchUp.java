@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * Brings a partition's out-of-sync replicas (one that missed writes, a copy the placement just
@@ -51,11 +52,21 @@ final class ReplicaCatchUp {
     private final ReplicaSet replicas;
     private final WriteSettings settings;
     private final WriteMeters meters;
+    /** Reads the partition's stored state again and applies it to {@link #replicas} (nothing without a store). */
+    private final Supplier<CompletableFuture<?>> reread;
 
+    /** Without a coordination store. */
     ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters) {
+        this(replicas, settings, meters, () -> CompletableFuture.completedFuture(null));
+    }
+
+    /** @param reread reads the stored state again and applies it (after a leaf refused a rebuild) */
+    ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters,
+            Supplier<CompletableFuture<?>> reread) {
         this.replicas = replicas;
         this.settings = settings;
         this.meters = meters;
+        this.reread = reread;
     }
 
     /** A replica's answer to "what is your last seq" (-1: none, it did not answer). */
@@ -250,9 +261,17 @@ final class ReplicaCatchUp {
      * source's address and replaces its copy with it, and the source's log above the snapshot follows
      * ({@link #copyLog}).
      *
-     * @return the seq up to which the replica holds the source's log
+     * <p>A leaf that refuses the rebuild ({@code REBUILD_REFUSED}: it is the primary of this term or a
+     * newer one, so this root's view is stale) is neither failed nor marked: the refusal is logged, the
+     * stored state read again, and no rebuild of it is asked again until a newer term
+     * ({@link ReplicaSet#rebuildRefused}).
+     *
+     * @return the seq up to which the replica holds the source's log, or -1 (not rebuilt, nothing failed)
      */
     private CompletableFuture<Long> fromSnapshot(Replica source, Replica replica) {
+        if (replicas.rebuildRefusedInThisTerm(replica)) {
+            return CompletableFuture.completedFuture(-1L); // its leaf said no in this term: only a newer one may ask
+        }
         if (replicas.storedInSync(replica)) {
             // A restore replaces the copy: never one the store says holds every acknowledged write.
             return CompletableFuture.failedFuture(new IOException("not rebuilt: the coordination store lists it in"
@@ -268,7 +287,11 @@ final class ReplicaCatchUp {
             WriteRequest.Builder restore = request().setSnapshot(made.getSnapshot())
                     .setSourceAddress(source.address().toString())
                     .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE));
+            long term = restore.getPrimaryTerm();
             return replica.link.send(restore, RESTORE_TIMEOUT).thenCompose(restored -> {
+                if (restored.getStatus() == Status.REBUILD_REFUSED) {
+                    return refused(replica, term, restored.getError());
+                }
                 if (restored.getStatus() != Status.OK) {
                     return CompletableFuture.<Long>failedFuture(new IOException("restoring snapshot "
                             + made.getSnapshot() + " of leaf " + source.address() + ": " + restored.getStatus() + ": "
@@ -324,6 +347,19 @@ final class ReplicaCatchUp {
                         : sent.thenApply(done -> -1L);
             }
             return sent.thenApply(done -> copied);
+        });
+    }
+
+    /** The replica's leaf refused a rebuild in {@code term}: logged, and the stored state read again. */
+    private CompletableFuture<Long> refused(Replica replica, long term, String why) {
+        replicas.rebuildRefused(replica, term, "its leaf refused a rebuild in term " + term + " (" + why
+                + "); the stored state is read again, and no rebuild is asked before a newer term");
+        return reread.get().handle((read, failure) -> {
+            if (failure != null) {
+                replicas.catchUpFailed(replica, "its leaf refused a rebuild in term " + term + ", and reading the"
+                        + " stored state again failed: " + String.valueOf(StoredReplicas.cause(failure).getMessage()));
+            }
+            return -1L;
         });
     }
 

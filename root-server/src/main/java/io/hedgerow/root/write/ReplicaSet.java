@@ -74,6 +74,8 @@ final class ReplicaSet {
         private String problem;
         /** It diverged from the primary's history: only a snapshot of the primary's copy brings it back. */
         private boolean rebuild;
+        /** The term in which its leaf refused a rebuild (REBUILD_REFUSED); -1: none. */
+        private long rebuildRefusedTerm = -1;
 
         private Replica(WriteLink link, int leaf, boolean inSync, String problem) {
             this.link = link;
@@ -386,6 +388,29 @@ final class ReplicaSet {
     /** Whether the replica must be rebuilt from a snapshot before it can be caught up ({@link #markDiverged}). */
     synchronized boolean needsRebuild(Replica replica) {
         return replica.rebuild;
+    }
+
+    /**
+     * The replica's leaf refused a rebuild of its copy in {@code term} ({@code REBUILD_REFUSED}): it
+     * took writes as the primary of that term or a newer one, so no rebuild of it is asked again until
+     * the stored term is newer ({@link #rebuildRefusedInThisTerm}). The reason is its problem (logged
+     * when new); it is neither taken out of anything nor marked failed.
+     */
+    synchronized void rebuildRefused(Replica replica, long term, String reason) {
+        if (!members.contains(replica)) {
+            return;
+        }
+        replica.rebuildRefusedTerm = Math.max(replica.rebuildRefusedTerm, term);
+        if (!reason.equals(replica.problem)) {
+            LOG.log(System.Logger.Level.WARNING, "partition {0}: replica on leaf {1}: {2}", partition,
+                    replica.address(), reason);
+        }
+        replica.problem = reason;
+    }
+
+    /** Whether the replica's leaf refused a rebuild in the current stored term or a newer one ({@link #rebuildRefused}). */
+    synchronized boolean rebuildRefusedInThisTerm(Replica replica) {
+        return replica.rebuildRefusedTerm >= 0 && term() <= replica.rebuildRefusedTerm;
     }
 
     /** The replica's copy was replaced by a snapshot of the primary's: its diverged history is gone. */
