@@ -2,6 +2,7 @@ package io.hedgerow.common.stats;
 
 import io.hedgerow.common.time.Ticker;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -10,8 +11,13 @@ import org.HdrHistogram.Recorder;
  * interval histograms. Policies (hedge delay, cutoffs) read percentiles of recent latency from it.
  *
  * <p><b>Assumptions and guarantees.</b> {@link #record} may be called from any number of threads
- * and is wait-free except for the one caller per bucket that rotates the ring. Readers see every
- * value recorded in completed buckets plus those of the current bucket at the time of the read's
+ * and never waits: it is wait-free except for the one caller per bucket that rotates the ring, and
+ * that one only takes the window's lock if it is free ({@code tryLock}): a recorder that finds a
+ * reader merging or another thread rotating records and goes on, and the next rotation or read
+ * takes the ring to its time (its value counts in the bucket that is current when the ring next
+ * takes in recorded values, as a value recorded without a rotation always did). Readers take the
+ * lock. Readers see every value
+ * recorded in completed buckets plus those of the current bucket at the time of the read's
  * rotation; a value recorded concurrently with a read may show in the next read instead. Time
  * comes only from the injected {@link Ticker}, so tests drive the window exactly.
  */
@@ -22,6 +28,8 @@ public final class SlidingLatencyWindow {
     private final Ticker ticker;
     private final long bucketNanos;
     private final Recorder recorder = new Recorder(LOWEST_NANOS, HIGHEST_NANOS, 2);
+    /** Guards the ring, {@code merged} and {@code spare}; recorders only ever try it. */
+    private final ReentrantLock lock = new ReentrantLock();
     private final Histogram[] ring;
     private final Histogram merged = new Histogram(LOWEST_NANOS, HIGHEST_NANOS, 2);
     private Histogram spare;
@@ -62,27 +70,41 @@ public final class SlidingLatencyWindow {
      * behind the window's current bucket (another thread rotated it meanwhile) lands in that bucket.
      */
     public void record(long latencyNanos, long nowNanos) {
-        // Rotate first, so a value recorded after a quiet spell lands in the current bucket.
-        if (nowNanos - nextRotationNanos >= 0) {
-            synchronized (this) {
+        // Rotate first, so a value recorded after a quiet spell lands in the current bucket; never
+        // wait for the lock on the answer path: its holder (a reader or a rotation) or the next one
+        // takes the ring to the present.
+        if (nowNanos - nextRotationNanos >= 0 && lock.tryLock()) {
+            try {
                 rotateIfDue(nowNanos);
+            } finally {
+                lock.unlock();
             }
         }
         recorder.recordValue(Math.max(LOWEST_NANOS, Math.min(HIGHEST_NANOS, latencyNanos)));
     }
 
     /** The value at {@code percentile} (0..100) of the window, in nanoseconds; 0 when empty. */
-    public synchronized long percentileNanos(double percentile) {
-        rotateIfDue();
-        refreshMerged();
-        return merged.getValueAtPercentile(percentile);
+    public long percentileNanos(double percentile) {
+        lock.lock();
+        try {
+            rotateIfDue();
+            refreshMerged();
+            return merged.getValueAtPercentile(percentile);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Number of observations in the window. */
-    public synchronized long count() {
-        rotateIfDue();
-        refreshMerged();
-        return merged.getTotalCount();
+    public long count() {
+        lock.lock();
+        try {
+            rotateIfDue();
+            refreshMerged();
+            return merged.getTotalCount();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The window's count and its value at {@code percentile} (0..100), read together. */
@@ -90,10 +112,15 @@ public final class SlidingLatencyWindow {
     }
 
     /** The count and the value at {@code percentile}, from one look at the window (one merge, not two). */
-    public synchronized Reading read(double percentile) {
-        rotateIfDue();
-        refreshMerged();
-        return new Reading(merged.getTotalCount(), merged.getValueAtPercentile(percentile));
+    public Reading read(double percentile) {
+        lock.lock();
+        try {
+            rotateIfDue();
+            refreshMerged();
+            return new Reading(merged.getTotalCount(), merged.getValueAtPercentile(percentile));
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -103,10 +130,15 @@ public final class SlidingLatencyWindow {
      * The sum of windows that were given the same ticker and bucket width is the window every one
      * of their values would have been recorded into.
      */
-    public synchronized void addTo(Histogram sum) {
-        rotateIfDue();
-        refreshMerged();
-        sum.add(merged);
+    public void addTo(Histogram sum) {
+        lock.lock();
+        try {
+            rotateIfDue();
+            refreshMerged();
+            sum.add(merged);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** An empty histogram of this class's range and precision, for {@link #addTo}. */
@@ -115,10 +147,15 @@ public final class SlidingLatencyWindow {
     }
 
     /** A copy of the whole window, for reports. */
-    public synchronized Histogram snapshot() {
-        rotateIfDue();
-        refreshMerged();
-        return merged.copy();
+    public Histogram snapshot() {
+        lock.lock();
+        try {
+            rotateIfDue();
+            refreshMerged();
+            return merged.copy();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

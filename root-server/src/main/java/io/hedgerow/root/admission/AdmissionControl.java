@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -43,7 +44,8 @@ import java.util.function.IntSupplier;
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every event loop admits and releases searches
  * of its own connections. Taking a place is the gate's compare-and-set on one counter, so the limit
- * is never exceeded. While nothing waits, admission takes no lock; the queue is
+ * is never exceeded; a permit's release is a compare-and-set of its own, so releases racing on
+ * one permit count once. While nothing waits, admission takes no lock; the queue is
  * guarded by one lock, taken only over the limit, by a release while something waits, and by a
  * cancel. A release that frees a place while a search waits always starts one: both the enqueuer and
  * the releaser look at the other's side after changing their own. Waiters are called outside the
@@ -351,7 +353,8 @@ public final class AdmissionControl {
     public final class Permit {
         private final long startNanos;
         private final int inflightAtStart;
-        private boolean released;
+        /** Set by the first release (a compare-and-set: releases may race from two threads). */
+        private final AtomicBoolean released = new AtomicBoolean();
 
         private Permit(long startNanos, int inflightAtStart) {
             this.startNanos = startNanos;
@@ -364,11 +367,8 @@ public final class AdmissionControl {
          * @param endNanos when, on the ticker {@code startNanos} came from
          */
         public void release(Outcome outcome, long endNanos) {
-            synchronized (this) {
-                if (released) {
-                    return;
-                }
-                released = true;
+            if (!released.compareAndSet(false, true)) {
+                return;
             }
             gate.released(startNanos, inflightAtStart, outcome, endNanos);
             if (queued.get() > 0) {

@@ -20,7 +20,9 @@ import java.util.List;
  * cancelled), and runs what the release hands back.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every event loop of the root admits and
- * releases; each call holds the lock for a few field updates and never runs a waiter itself. No
+ * releases. A leaf's count and queue change together under that leaf's own lock, held for a few
+ * field updates (the limit is a volatile read, {@link BatchLimit}); no lock is shared between
+ * leaves, and no call runs a waiter itself. No
  * waiter is lost: a place is handed to the oldest waiter of its leaf whenever one frees and the
  * limit allows, and while anything waits for a leaf, that leaf has at least one sub-request in
  * flight whose release will hand over.
@@ -28,8 +30,13 @@ import java.util.List;
 public final class BatchAdmission {
     private final BatchAdmissionSettings settings;
     private final BatchLimit limit;
-    private final int[] inFlight;
-    private final List<ArrayDeque<Runnable>> waiting = new ArrayList<>();
+    private final LeafPlaces[] leaves;
+
+    /** One leaf's batch places: its count in flight and its waiters, guarded by this object's monitor. */
+    private static final class LeafPlaces {
+        int inFlight;
+        final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+    }
 
     public BatchAdmission(BatchAdmissionSettings settings, int leaves, Ticker ticker) {
         if (leaves < 1) {
@@ -37,9 +44,9 @@ public final class BatchAdmission {
         }
         this.settings = settings;
         this.limit = new BatchLimit(settings, ticker);
-        this.inFlight = new int[leaves];
+        this.leaves = new LeafPlaces[leaves];
         for (int i = 0; i < leaves; i++) {
-            waiting.add(new ArrayDeque<>());
+            this.leaves[i] = new LeafPlaces();
         }
     }
 
@@ -54,25 +61,31 @@ public final class BatchAdmission {
      * @param whenAdmitted queued when the leaf is at its limit; a later release hands it back to run
      * @return true when it may go now (and holds a place); false when {@code whenAdmitted} waits
      */
-    public synchronized boolean admit(int leaf, Runnable whenAdmitted) {
+    public boolean admit(int leaf, Runnable whenAdmitted) {
         if (!settings.enabled()) {
             return true;
         }
-        if (waiting.get(leaf).isEmpty() && inFlight[leaf] < limit.limit()) {
-            inFlight[leaf]++;
-            return true;
+        LeafPlaces places = leaves[leaf];
+        synchronized (places) {
+            if (places.waiting.isEmpty() && places.inFlight < limit.limit()) {
+                places.inFlight++;
+                return true;
+            }
+            places.waiting.addLast(whenAdmitted);
+            return false;
         }
-        waiting.get(leaf).addLast(whenAdmitted);
-        return false;
     }
 
     /**
      * A batch sub-request that must go now whatever the limit (a canary: held back, it would look
      * like a query that hangs its leaf) takes a place, so the leaf's count stays true.
      */
-    public synchronized void forceAdmit(int leaf) {
+    public void forceAdmit(int leaf) {
         if (settings.enabled()) {
-            inFlight[leaf]++;
+            LeafPlaces places = leaves[leaf];
+            synchronized (places) {
+                places.inFlight++;
+            }
         }
     }
 
@@ -81,25 +94,27 @@ public final class BatchAdmission {
      *
      * @return the waiters that now hold places, oldest first: the caller runs each
      */
-    public synchronized List<Runnable> release(int leaf) {
+    public List<Runnable> release(int leaf) {
         if (!settings.enabled()) {
             return List.of();
         }
-        if (inFlight[leaf] <= 0) {
-            throw new IllegalStateException("release: leaf " + leaf + " holds no batch place (expected: one release per place)");
+        LeafPlaces places = leaves[leaf];
+        synchronized (places) {
+            if (places.inFlight <= 0) {
+                throw new IllegalStateException("release: leaf " + leaf + " holds no batch place (expected: one release per place)");
+            }
+            places.inFlight--;
+            if (places.waiting.isEmpty()) {
+                return List.of();
+            }
+            List<Runnable> admitted = new ArrayList<>(1);
+            int allowed = limit.limit();
+            while (!places.waiting.isEmpty() && places.inFlight < allowed) {
+                places.inFlight++;
+                admitted.add(places.waiting.pollFirst());
+            }
+            return admitted;
         }
-        inFlight[leaf]--;
-        ArrayDeque<Runnable> queue = waiting.get(leaf);
-        if (queue.isEmpty()) {
-            return List.of();
-        }
-        List<Runnable> admitted = new ArrayList<>(1);
-        int allowed = limit.limit();
-        while (!queue.isEmpty() && inFlight[leaf] < allowed) {
-            inFlight[leaf]++;
-            admitted.add(queue.pollFirst());
-        }
-        return admitted;
     }
 
     /** An interactive sub-request answered after {@code roundTripNanos}: what the limit watches. */
@@ -126,11 +141,17 @@ public final class BatchAdmission {
         return limit;
     }
 
-    public synchronized int inFlight(int leaf) {
-        return inFlight[leaf];
+    public int inFlight(int leaf) {
+        LeafPlaces places = leaves[leaf];
+        synchronized (places) {
+            return places.inFlight;
+        }
     }
 
-    public synchronized int waiting(int leaf) {
-        return waiting.get(leaf).size();
+    public int waiting(int leaf) {
+        LeafPlaces places = leaves[leaf];
+        synchronized (places) {
+            return places.waiting.size();
+        }
     }
 }

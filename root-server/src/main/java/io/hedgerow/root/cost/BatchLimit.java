@@ -1,7 +1,9 @@
 package io.hedgerow.root.cost;
 
 import io.hedgerow.common.time.Ticker;
-import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /**
  * How many batch sub-requests each leaf may hold at once, adjusted from the interactive latency:
@@ -14,26 +16,39 @@ import java.util.Arrays;
  * work to protect. The limit starts at its floor, so the first windows, which the baseline is
  * learnt from, see batch at its least.
  *
- * <p><b>Assumptions and guarantees.</b> Thread-safe: every event loop records into it and reads it;
- * each call holds its lock briefly (a window's samples are sorted once, when it closes). Time comes
- * only from the injected ticker: windows close on the first call after their end.
+ * <p><b>Precision.</b> A window's samples go into an HdrHistogram of microseconds, from 0 to 60 s,
+ * with three significant digits: a window p99 (and so the baseline) is the lowest value of the
+ * p99's histogram bucket, at most 0.1% (and under 1 us) below the exact p99 of the samples. Round
+ * trips past 60 s count as 60 s. Every sample of a window counts (there is no cap on samples).
+ *
+ * <p><b>Assumptions and guarantees.</b> Thread-safe and lock-free on the answer path: every event
+ * loop records into it and reads it. {@link #recordInteractive} is wait-free (an HdrHistogram
+ * {@link Recorder}); {@link #limit()} and the other reads are volatile reads. Time comes only from
+ * the injected ticker: windows close on the first call after their end, made by the one caller
+ * that wins a compare-and-set on the closing flag (it reads the window's interval histogram, whose
+ * reader side is an uncontended monitor, once per window); callers that lose it read the limit as
+ * it was and record into the histogram as usual. A sample recorded while a window is being closed
+ * may count in that window or the next: the window's end moves by the length of a close, a few
+ * microseconds, where a lock made such a sample wait for the close and count in the next.
  */
 public final class BatchLimit {
-    /** Interactive samples kept per window at most; past it, the latest are kept. */
-    static final int MAX_SAMPLES = 8192;
+    /** Round trips are recorded in microseconds, up to a minute; longer ones count as a minute. */
+    static final long HIGHEST_MICROS = 60_000_000L;
+    static final int SIGNIFICANT_DIGITS = 3;
 
     private final BatchAdmissionSettings settings;
     private final Ticker ticker;
     private final long windowNanos;
+    private final Recorder samples = new Recorder(1, HIGHEST_MICROS, SIGNIFICANT_DIGITS);
+    /** Set by the one caller closing windows; everything below it but the volatiles is its alone. */
+    private final AtomicBoolean closing = new AtomicBoolean();
     private final long[] windowP99s;
     private int windowsSeen;
-    private long[] samples = new long[256];
-    private int count;
-    private int overflow;
-    private long windowEndNanos;
-    private int limit;
-    private long lastP99Nanos;
-    private long baselineNanos;
+    private Histogram lastWindow; // recycled into the next interval read
+    private volatile long windowEndNanos;
+    private volatile int limit;
+    private volatile long lastP99Nanos;
+    private volatile long baselineNanos;
 
     public BatchLimit(BatchAdmissionSettings settings, Ticker ticker) {
         this.settings = settings;
@@ -51,37 +66,28 @@ public final class BatchLimit {
 
     /**
      * As {@link #recordInteractive(long)}, answered at {@code nowNanos} on this limit's ticker: the
-     * answer's own clock read, so the lock is held for no clock read. A time before the current
-     * window's start (another loop closed it meanwhile) counts in the current window, as it would
-     * had this call taken the lock first.
+     * answer's own clock read, so recording costs no clock read. A time before the current window's
+     * start (another loop closed it meanwhile) counts in the current window.
      */
-    public synchronized void recordInteractive(long roundTripNanos, long nowNanos) {
+    public void recordInteractive(long roundTripNanos, long nowNanos) {
         roll(nowNanos);
-        if (count == samples.length) {
-            if (count == MAX_SAMPLES) {
-                // A window this busy keeps its latest samples: overwrite the oldest.
-                samples[overflow++ % MAX_SAMPLES] = roundTripNanos;
-                return;
-            }
-            samples = Arrays.copyOf(samples, Math.min(MAX_SAMPLES, samples.length * 2));
-        }
-        samples[count++] = roundTripNanos;
+        samples.recordValue(Math.max(0, Math.min(HIGHEST_MICROS, roundTripNanos / 1000)));
     }
 
     /** The most batch sub-requests one leaf may hold now. */
-    public synchronized int limit() {
+    public int limit() {
         roll();
         return limit;
     }
 
     /** The last closed window's interactive p99 (0 before one closed with enough samples). */
-    public synchronized long lastP99Nanos() {
+    public long lastP99Nanos() {
         roll(); // windows close lazily: a reader after a window's end sees it closed
         return lastP99Nanos;
     }
 
     /** The lowest recent window p99 the limit compares with (0 before one). */
-    public synchronized long baselineNanos() {
+    public long baselineNanos() {
         roll();
         return baselineNanos;
     }
@@ -92,26 +98,33 @@ public final class BatchLimit {
     }
 
     private void roll(long nowNanos) {
-        while (nowNanos - windowEndNanos >= 0) {
-            closeWindow();
-            windowEndNanos += windowNanos;
-            if (nowNanos - windowEndNanos >= windowNanos * (long) settings.baselineWindows()) {
-                windowEndNanos = nowNanos + windowNanos; // idle for long: no point closing empty windows one by one
+        if (nowNanos - windowEndNanos < 0 || !closing.compareAndSet(false, true)) {
+            return; // nothing ended, or another caller is closing it: the limit as it was
+        }
+        try {
+            long endNanos = windowEndNanos; // re-read: the last closer may have moved it
+            while (nowNanos - endNanos >= 0) {
+                closeWindow();
+                endNanos += windowNanos;
+                if (nowNanos - endNanos >= windowNanos * (long) settings.baselineWindows()) {
+                    endNanos = nowNanos + windowNanos; // idle for long: no point closing empty windows one by one
+                }
+                windowEndNanos = endNanos;
             }
+        } finally {
+            closing.set(false);
         }
     }
 
     private void closeWindow() {
-        if (count < settings.minSamples()) {
-            count = 0;
-            overflow = 0;
+        Histogram window = samples.getIntervalHistogram(lastWindow);
+        lastWindow = window;
+        if (window.getTotalCount() < settings.minSamples()) {
             limit = Math.min(settings.maxInFlight(), limit + 1);
             return;
         }
-        Arrays.sort(samples, 0, count);
-        long p99 = samples[Math.min(count - 1, (int) Math.ceil(count * 0.99) - 1)];
-        count = 0;
-        overflow = 0;
+        // The bucket's lowest value: an exact sample (within the significant digits) reads as itself.
+        long p99 = window.lowestEquivalentValue(window.getValueAtPercentile(99)) * 1000;
         lastP99Nanos = p99;
         windowP99s[windowsSeen++ % windowP99s.length] = p99;
         long baseline = Long.MAX_VALUE;

@@ -3,6 +3,7 @@ package io.hedgerow.root.hedge;
 import io.hedgerow.common.time.Ticker;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Caps the extra load a root adds beyond one sub-request per partition (and one fetch per leaf):
@@ -28,11 +29,13 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Assumptions and guarantees.</b> All methods may be called from any number of threads.
  * {@link #primarySent()} is a ticker read (none when the caller passes the time), a volatile read
  * and a {@link LongAdder} increment,
- * except for the one caller per bucket that rotates the ring under a lock. {@link #tryBackup()}
+ * except for the one caller per bucket that rotates the ring under a lock, which no caller waits
+ * for: one that finds it held (another thread rotating) counts and goes on. {@link #tryBackup()}
  * sums the ring's counters and then counts its backup; the check and the count are not one atomic
  * step, so callers racing for the last backup allowed may overshoot the limit by at most one
  * backup per concurrent caller (fewer than the number of event loops). A count made concurrently
- * with a rotation lands in the bucket just before the new one, which is still in the window. Time
+ * with a rotation lands in the bucket just before the new one, which is still in the window (after
+ * a quiet spell of a whole window, when the rotation clears every bucket, it may be cleared). Time
  * comes only from the injected {@link Ticker}.
  */
 public final class HedgeBudget {
@@ -49,7 +52,9 @@ public final class HedgeBudget {
     private final LongAdder refusals = new LongAdder();
     private volatile int current;
     private volatile long nextRotationNanos;
-    private long currentBucketStartNanos; // guarded by this
+    /** Held by the one caller rotating the ring; tried, never waited for. */
+    private final ReentrantLock rotating = new ReentrantLock();
+    private long currentBucketStartNanos; // guarded by rotating
 
     public HedgeBudget(HedgeSettings settings, Ticker ticker) {
         Objects.requireNonNull(settings, "settings");
@@ -169,7 +174,18 @@ public final class HedgeBudget {
         rotate(ticker.nanoTime());
     }
 
-    private synchronized void rotate(long now) {
+    private void rotate(long now) {
+        if (!rotating.tryLock()) {
+            return; // another caller is rotating: count in the bucket current now, still in the window
+        }
+        try {
+            rotateHeld(now);
+        } finally {
+            rotating.unlock();
+        }
+    }
+
+    private void rotateHeld(long now) {
         long elapsedBuckets = (now - currentBucketStartNanos) / bucketNanos;
         if (elapsedBuckets <= 0) {
             return; // another caller rotated first

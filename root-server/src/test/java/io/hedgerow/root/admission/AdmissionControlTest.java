@@ -9,9 +9,13 @@ import io.hedgerow.root.admission.AdmissionControl.Permit;
 import io.hedgerow.root.admission.AdmissionSettings.Algorithm;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Admission scripted on a manual ticker: what is admitted, what is refused, how the limit moves. */
+@Timeout(30)
 class AdmissionControlTest {
     private final ManualTicker ticker = new ManualTicker();
 
@@ -65,6 +69,37 @@ class AdmissionControlTest {
         assertThat(admission.inflight()).isZero();
         assertThat(admission.tryAcquire(QueryPriority.INTERACTIVE, 0)).isNotNull();
         assertThat(admission.tryAcquire(QueryPriority.INTERACTIVE, 0)).isNull();
+    }
+
+    @Test
+    void releasesRacingFromTwoThreadsCountOnce() throws Exception {
+        AdmissionControl admission = fixed(2);
+        for (int round = 0; round < 200; round++) {
+            Permit permit = admission.tryAcquire(QueryPriority.INTERACTIVE, 0);
+            CyclicBarrier both = new CyclicBarrier(2);
+            Thread other = new Thread(() -> {
+                awaitQuietly(both);
+                permit.release(Outcome.SUCCESS, 1_000_000);
+            });
+            other.start();
+            awaitQuietly(both);
+            permit.release(Outcome.SUCCESS, 1_000_000);
+            other.join();
+            assertThat(admission.inflight()).as("round %d", round).isZero();
+        }
+        assertThat(admission.tryAcquire(QueryPriority.INTERACTIVE, 0)).isNotNull();
+        assertThat(admission.tryAcquire(QueryPriority.INTERACTIVE, 0)).isNotNull();
+        assertThat(admission.tryAcquire(QueryPriority.INTERACTIVE, 0)).as("two places, never more").isNull();
+    }
+
+    private static void awaitQuietly(CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (BrokenBarrierException e) {
+            throw new IllegalStateException("barrier broken", e);
+        }
     }
 
     @Test

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hedgerow.common.time.ManualTicker;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The batch limit's rules, scripted on a manual clock with 100 ms windows: it starts at its floor,
  * grows by one a window while the interactive p99 stays near its best, halves when the p99 rises
  * past 1.5 times it, and ignores windows with too few interactive answers to say anything.
  */
+@Timeout(10)
 class BatchLimitTest {
     private static final BatchAdmissionSettings SETTINGS = new BatchAdmissionSettings(8, 1, Duration.ofMillis(100),
             1.5, Duration.ofMillis(2), 10, 20);
