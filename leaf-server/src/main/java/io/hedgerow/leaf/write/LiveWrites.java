@@ -87,6 +87,11 @@ public final class LiveWrites implements Closeable {
     static final String RECOVERY_DIR = "recovery";
     /** How long a primary waits for each copy of a batch when the request says nothing ({@code copy_timeout_millis} 0). */
     static final long DEFAULT_COPY_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * How the error of a RESTORE refused because the copy took writes while the snapshot was pulled
+     * begins: unlike a refusal over a primary, it holds for this attempt only, not for the term.
+     */
+    static final String FED_DURING_PULL = "rebuild refused, fed during the pull: ";
     private static final Pattern SNAPSHOT_NAME = Pattern.compile("partition-\\d{4}/[A-Za-z0-9_.-]+-seq-\\d+");
     private final IndexContext index;
     private final LiveSettings settings;
@@ -610,7 +615,7 @@ public final class LiveWrites implements Closeable {
     private static void checkUnchanged(WriteRequest request, LivePartition now, long seqBefore) throws RebuildRefused {
         long seqNow = now == null ? 0 : now.lastSeq();
         if (seqNow != seqBefore) {
-            throw new RebuildRefused("rebuild refused: partition " + request.getPartition() + " here took writes while"
+            throw new RebuildRefused(FED_DURING_PULL + "partition " + request.getPartition() + " here took writes while"
                     + " snapshot " + request.getSnapshot() + " was pulled from " + request.getSourceAddress()
                     + ": its last seq went from " + seqBefore + " to " + seqNow + " (expected: " + seqBefore
                     + ", unchanged until the swap); a primary is catching it up or keeping it in sync, so the RESTORE"
