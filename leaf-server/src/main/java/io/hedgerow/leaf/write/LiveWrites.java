@@ -576,21 +576,23 @@ public final class LiveWrites implements Closeable {
         try {
             Path staging = leafDir.resolve(RECOVERY_DIR).resolve(String.format("partition-%04d", partition));
             Path target = partitionDir(leafDir, partition);
-            // The copy as the RESTORE found it: the root decided on this view, or an older one.
-            long seqBefore = hasCopy(partition) ? partition(partition).lastSeq() : 0;
+            // The copy as the RESTORE found it: the root decided on this view, or an older one. None: seq 0
+            // (a copy made now starts from the build); one that cannot be opened takes no writes: -1.
+            LivePartition atStart = openQuietly(partition);
+            long seqBefore = atStart != null ? atStart.lastSeq() : hasCopy(partition) ? -1 : 0;
             try (PeerFiles.Session session = peerFiles.open(source)) {
                 new PeerRecovery(session, WalFiles.SYSTEM).pull(partition, name, staging,
                         target.resolve(LivePartition.INDEX_DIR));
             }
             synchronized (this) {
-                LivePartition old = hasCopy(partition) ? partition(partition) : null;
+                LivePartition old = partitions.get(partition);
                 // Under the copy's own lock, which every write to it takes: none lands between the checks
                 // and the swap (one still waiting for that lock then finds the old copy closed and fails).
                 synchronized (old != null ? old : this) {
                     try {
                         // Again: the copy may have become a primary while the pull ran (minutes).
                         checkRebuildable(leafDir, request);
-                        checkUnchanged(request, old, seqBefore);
+                        checkUnchanged(request, seqBefore, atStart, old);
                     } catch (RebuildRefused refused) {
                         // Pulled for a decision that no longer holds: not kept for a resume either.
                         PartitionStore.deleteTree(staging);
@@ -612,8 +614,16 @@ public final class LiveWrites implements Closeable {
      * RESTORE was decided on an older view. Writes that leave the last seq as it was (ops it holds
      * already, refused ones) change nothing the snapshot would drop.
      */
-    private static void checkUnchanged(WriteRequest request, LivePartition now, long seqBefore) throws RebuildRefused {
-        long seqNow = now == null ? 0 : now.lastSeq();
+    private static void checkUnchanged(WriteRequest request, long seqBefore, LivePartition atStart, LivePartition now)
+            throws RebuildRefused {
+        long seqNow = seqBefore;
+        // The copy open at the start (closed meanwhile if the partition was unassigned) and the one open now.
+        if (atStart != null && atStart.lastSeq() != seqBefore) {
+            seqNow = atStart.lastSeq();
+        }
+        if (now != null && now.lastSeq() != seqBefore) {
+            seqNow = now.lastSeq();
+        }
         if (seqNow != seqBefore) {
             throw new RebuildRefused(FED_DURING_PULL + "partition " + request.getPartition() + " here took writes while"
                     + " snapshot " + request.getSnapshot() + " was pulled from " + request.getSourceAddress()
@@ -621,6 +631,23 @@ public final class LiveWrites implements Closeable {
                     + ", unchanged until the swap); a primary is catching it up or keeping it in sync, so the RESTORE"
                     + " (term " + request.getPrimaryTerm() + ") was decided on an older view; the pulled files are"
                     + " deleted");
+        }
+    }
+
+    /**
+     * The partition's copy, opened if it is on disk and not open yet; null when there is none or it
+     * cannot be opened (then it takes no writes either, and a RESTORE is what may mend it).
+     */
+    private LivePartition openQuietly(int partition) {
+        if (!partitions.containsKey(partition) && !hasCopy(partition)) {
+            return null;
+        }
+        try {
+            return partition(partition);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": its copy cannot be opened before a"
+                    + " restore replaces it", e);
+            return null;
         }
     }
 
