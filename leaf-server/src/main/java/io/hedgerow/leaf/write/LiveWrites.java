@@ -62,6 +62,9 @@ import java.util.regex.Pattern;
  * the term is newer: the primary of a term holds every write acknowledged in it and never leaves the in-sync set
  * in that term, so only a root with a stale view (a zombie root, a paused one resuming) asks that.
  * This leaf's own check, behind the root's (which restores only copies the store lists out of sync).
+ * Nor over a copy fed while the snapshot was pulled: when its last seq moved since the RESTORE began
+ * (a primary caught it up by the log or kept it in sync meanwhile, perhaps for another root), the
+ * swap is refused ({@code REBUILD_REFUSED}), checked under the copy's lock, and the pulled files deleted.
  *
  * <p><b>Primary-led replication.</b> A batch sent to this leaf as a partition's primary is numbered,
  * logged and queued to its replicas ({@code copy_to}, and those it tracks) under the partition's lock,
@@ -84,6 +87,11 @@ public final class LiveWrites implements Closeable {
     static final String RECOVERY_DIR = "recovery";
     /** How long a primary waits for each copy of a batch when the request says nothing ({@code copy_timeout_millis} 0). */
     static final long DEFAULT_COPY_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * How the error of a RESTORE refused because the copy took writes while the snapshot was pulled
+     * begins: unlike a refusal over a primary, it holds for this attempt only, not for the term.
+     */
+    static final String FED_DURING_PULL = "rebuild refused, fed during the pull: ";
     private static final Pattern SNAPSHOT_NAME = Pattern.compile("partition-\\d{4}/[A-Za-z0-9_.-]+-seq-\\d+");
     private final IndexContext index;
     private final LiveSettings settings;
@@ -544,7 +552,8 @@ public final class LiveWrites implements Closeable {
      * only copies out of its in-sync set, from the primary, which holds every acknowledged write), so
      * it is dropped. The copy being replaced serves (and takes writes) until the pull is done. Refused
      * ({@link RebuildRefused}) when the copy is the primary of the request's term or a newer one, checked
-     * before the pull and again before the copy is replaced.
+     * before the pull and again before the copy is replaced, and when the copy took writes while the
+     * pull ran ({@link #checkUnchanged}).
      */
     private LivePartition restore(WriteRequest request) throws IOException {
         int partition = request.getPartition();
@@ -567,33 +576,100 @@ public final class LiveWrites implements Closeable {
         try {
             Path staging = leafDir.resolve(RECOVERY_DIR).resolve(String.format("partition-%04d", partition));
             Path target = partitionDir(leafDir, partition);
+            // The copy as the RESTORE found it: the root decided on this view, or an older one. None: seq 0
+            // (a copy made now starts from the build); one that cannot be opened takes no writes: -1.
+            LivePartition atStart = openQuietly(partition);
+            long seqBefore = atStart != null ? atStart.lastSeq() : hasCopy(partition) ? -1 : 0;
             try (PeerFiles.Session session = peerFiles.open(source)) {
                 new PeerRecovery(session, WalFiles.SYSTEM).pull(partition, name, staging,
                         target.resolve(LivePartition.INDEX_DIR));
             }
             synchronized (this) {
-                // Again: the copy may have become a primary while the pull ran (minutes).
-                checkRebuildable(leafDir, request);
-                LivePartition old = partitions.remove(partition);
-                if (old != null) {
-                    closeQuietly(old);
+                LivePartition old = partitions.get(partition);
+                // Under the copy's own lock, which every write to it takes: none lands between the checks
+                // and the swap (one still waiting for that lock then finds the old copy closed and fails).
+                synchronized (old != null ? old : this) {
+                    try {
+                        // Again: the copy may have become a primary while the pull ran (minutes).
+                        checkRebuildable(leafDir, request);
+                        checkUnchanged(request, seqBefore, atStart, old);
+                    } catch (RebuildRefused refused) {
+                        // Pulled for a decision that no longer holds: not kept for a resume either.
+                        PartitionStore.deleteTree(staging);
+                        throw refused;
+                    }
+                    return swap(partition, name, source, staging, target, old);
                 }
-                PartitionStore.deleteTree(target);
-                LiveCopies.createDirectories(target);
-                WalFiles.SYSTEM.move(staging, target.resolve(LivePartition.INDEX_DIR));
-                WalFiles.SYSTEM.syncDirectory(target);
-                WalFiles.SYSTEM.syncDirectory(staging.getParent());
-                LivePartition live = LivePartition.open(index, partition, target,
-                        index.store().partitionDir(index.manifest(), partition),
-                        searcher -> publish.accept(partition, searcher), WalFiles.SYSTEM, walMeters);
-                partitions.put(partition, live);
-                LOG.log(System.Logger.Level.INFO, "partition {0} restored from snapshot {1} of leaf {2} (last seq {3})",
-                        partition, name, source, live.lastSeq());
-                return live;
             }
         } finally {
             restoring.remove(partition);
         }
+    }
+
+    /**
+     * Refuses the swap when the copy took any write while the snapshot was pulled: its last seq moved
+     * from {@code seqBefore}. Only a copy a primary feeds takes writes (one behind refuses them, with
+     * a gap): it is being caught up by the log or kept in sync, perhaps by another root, and may
+     * already be in the stored in-sync set, holding acknowledged writes the snapshot lacks. The
+     * RESTORE was decided on an older view. Writes that leave the last seq as it was (ops it holds
+     * already, refused ones) change nothing the snapshot would drop.
+     */
+    private static void checkUnchanged(WriteRequest request, long seqBefore, LivePartition atStart, LivePartition now)
+            throws RebuildRefused {
+        long seqNow = seqBefore;
+        // The copy open at the start (closed meanwhile if the partition was unassigned) and the one open now.
+        if (atStart != null && atStart.lastSeq() != seqBefore) {
+            seqNow = atStart.lastSeq();
+        }
+        if (now != null && now.lastSeq() != seqBefore) {
+            seqNow = now.lastSeq();
+        }
+        if (seqNow != seqBefore) {
+            throw new RebuildRefused(FED_DURING_PULL + "partition " + request.getPartition() + " here took writes while"
+                    + " snapshot " + request.getSnapshot() + " was pulled from " + request.getSourceAddress()
+                    + ": its last seq went from " + seqBefore + " to " + seqNow + " (expected: " + seqBefore
+                    + ", unchanged until the swap); a primary is catching it up or keeping it in sync, so the RESTORE"
+                    + " (term " + request.getPrimaryTerm() + ") was decided on an older view; the pulled files are"
+                    + " deleted");
+        }
+    }
+
+    /**
+     * The partition's copy, opened if it is on disk and not open yet; null when there is none or it
+     * cannot be opened (then it takes no writes either, and a RESTORE is what may mend it).
+     */
+    private LivePartition openQuietly(int partition) {
+        if (!partitions.containsKey(partition) && !hasCopy(partition)) {
+            return null;
+        }
+        try {
+            return partition(partition);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": its copy cannot be opened before a"
+                    + " restore replaces it", e);
+            return null;
+        }
+    }
+
+    /** Replaces {@code old} (may be null) by the pulled snapshot in {@code staging}; the caller holds the locks. */
+    private LivePartition swap(int partition, String name, String source, Path staging, Path target,
+            LivePartition old) throws IOException {
+        if (old != null) {
+            partitions.remove(partition);
+            closeQuietly(old);
+        }
+        PartitionStore.deleteTree(target);
+        LiveCopies.createDirectories(target);
+        WalFiles.SYSTEM.move(staging, target.resolve(LivePartition.INDEX_DIR));
+        WalFiles.SYSTEM.syncDirectory(target);
+        WalFiles.SYSTEM.syncDirectory(staging.getParent());
+        LivePartition live = LivePartition.open(index, partition, target,
+                index.store().partitionDir(index.manifest(), partition),
+                searcher -> publish.accept(partition, searcher), WalFiles.SYSTEM, walMeters);
+        partitions.put(partition, live);
+        LOG.log(System.Logger.Level.INFO, "partition {0} restored from snapshot {1} of leaf {2} (last seq {3})",
+                partition, name, source, live.lastSeq());
+        return live;
     }
 
     private void refreshAll() {

@@ -48,6 +48,9 @@ final class ReplicaCatchUp {
      */
     static final Duration RESTORE_TIMEOUT = Duration.ofMinutes(30);
     private static final String DIVERGED = "diverged: ";
+    /** How a leaf's refusal of a RESTORE over a copy that took writes while it pulled begins (LiveWrites). */
+    static final String FED_DURING_PULL = "rebuild refused, fed during the pull: ";
+    private static final System.Logger LOG = System.getLogger(ReplicaCatchUp.class.getName());
 
     private final ReplicaSet replicas;
     private final WriteSettings settings;
@@ -264,7 +267,10 @@ final class ReplicaCatchUp {
      * <p>A leaf that refuses the rebuild ({@code REBUILD_REFUSED}: it is the primary of this term or a
      * newer one, so this root's view is stale) is neither failed nor marked: the refusal is logged, the
      * stored state read again, and no rebuild of it is asked again until a newer term
-     * ({@link ReplicaSet#rebuildRefused}).
+     * ({@link ReplicaSet#rebuildRefused}); one refused because the copy took writes while it pulled
+     * ({@link #FED_DURING_PULL}) may be asked again in the term. Right before the RESTORE, the stored
+     * state is read again ({@link #restore}): the decision is seconds old, and another root may have
+     * caught the replica up and stored it in sync since.
      *
      * @return the seq up to which the replica holds the source's log, or -1 (not rebuilt, nothing failed)
      */
@@ -284,23 +290,49 @@ final class ReplicaCatchUp {
                 return CompletableFuture.<Long>failedFuture(new IOException("a snapshot of leaf " + source.address()
                         + "'s copy: " + made.getStatus() + ": " + made.getError()));
             }
-            WriteRequest.Builder restore = request().setSnapshot(made.getSnapshot())
-                    .setSourceAddress(source.address().toString())
-                    .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE));
-            long term = restore.getPrimaryTerm();
-            return replica.link.send(restore, RESTORE_TIMEOUT).thenCompose(restored -> {
-                if (restored.getStatus() == Status.REBUILD_REFUSED) {
-                    return refused(replica, term, restored.getError());
-                }
-                if (restored.getStatus() != Status.OK) {
-                    return CompletableFuture.<Long>failedFuture(new IOException("restoring snapshot "
-                            + made.getSnapshot() + " of leaf " + source.address() + ": " + restored.getStatus() + ": "
-                            + restored.getError()));
-                }
-                replicas.rebuilt(replica);
-                meters.snapshotRestored();
-                return copyLog(source, replica, restored.getLastSeq(), settings.timeout(), Integer.MAX_VALUE);
-            });
+            // The decision is seconds old by now (probe, snapshot): the store's word again, right before
+            // the RESTORE, so that a replica another root caught up meanwhile is not rebuilt over.
+            return reread.get().handle((read, failure) -> failure == null ? restore(source, replica, made.getSnapshot())
+                    : CompletableFuture.<Long>failedFuture(new IOException("not rebuilt: the stored state could not be"
+                            + " read again before the RESTORE: " + StoredReplicas.cause(failure).getMessage())))
+                    .thenCompose(sent -> sent);
+        });
+    }
+
+    /**
+     * Sends the RESTORE of {@code snapshot} of the source's copy to the replica, unless the stored
+     * state last applied lists the replica in sync (it joined meanwhile) or no longer the source.
+     */
+    private CompletableFuture<Long> restore(Replica source, Replica replica, String snapshot) {
+        io.hedgerow.coordination.PartitionState stored = replicas.stored();
+        if (stored != null && stored.isInSync(replica.node)) {
+            // Another root caught it up meanwhile; the reread made it in sync here too. Nothing failed.
+            LOG.log(System.Logger.Level.INFO, "partition {0}: replica on leaf {1} is not rebuilt from snapshot {2}:"
+                    + " read again right before the RESTORE, the coordination store lists it in the in-sync set {3}"
+                    + " of term {4} (stored version {5})", stored.partition(), replica.address(), snapshot,
+                    stored.inSync(), stored.primaryTerm(), stored.version());
+            return CompletableFuture.completedFuture(-1L);
+        }
+        if (!replicas.inSync(source)) {
+            return CompletableFuture.failedFuture(new IOException("not rebuilt: the source of snapshot " + snapshot
+                    + ", leaf " + source.address() + ", left the in-sync set before the RESTORE was sent"));
+        }
+        WriteRequest.Builder restore = request().setSnapshot(snapshot)
+                .setSourceAddress(source.address().toString())
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE));
+        long term = restore.getPrimaryTerm();
+        return replica.link.send(restore, RESTORE_TIMEOUT).thenCompose(restored -> {
+            if (restored.getStatus() == Status.REBUILD_REFUSED) {
+                return refused(replica, term, restored.getError());
+            }
+            if (restored.getStatus() != Status.OK) {
+                return CompletableFuture.<Long>failedFuture(new IOException("restoring snapshot "
+                        + snapshot + " of leaf " + source.address() + ": " + restored.getStatus() + ": "
+                        + restored.getError()));
+            }
+            replicas.rebuilt(replica);
+            meters.snapshotRestored();
+            return copyLog(source, replica, restored.getLastSeq(), settings.timeout(), Integer.MAX_VALUE);
         });
     }
 
@@ -350,10 +382,19 @@ final class ReplicaCatchUp {
         });
     }
 
-    /** The replica's leaf refused a rebuild in {@code term}: logged, and the stored state read again. */
+    /**
+     * The replica's leaf refused a rebuild in {@code term}: logged, and the stored state read again.
+     * One refused because the copy took writes while it pulled ({@link #FED_DURING_PULL}: a primary is
+     * feeding it) holds for that attempt only; any other, for the term.
+     */
     private CompletableFuture<Long> refused(Replica replica, long term, String why) {
-        replicas.rebuildRefused(replica, term, "its leaf refused a rebuild in term " + term + " (" + why
-                + "); the stored state is read again, and no rebuild is asked before a newer term");
+        if (why.startsWith(FED_DURING_PULL)) {
+            replicas.rebuildRefused(replica, -1, "its leaf refused a rebuild in term " + term + " (" + why
+                    + "); the stored state is read again, and the replica is caught up as it then is");
+        } else {
+            replicas.rebuildRefused(replica, term, "its leaf refused a rebuild in term " + term + " (" + why
+                    + "); the stored state is read again, and no rebuild is asked before a newer term");
+        }
         return reread.get().handle((read, failure) -> {
             if (failure != null) {
                 replicas.catchUpFailed(replica, "its leaf refused a rebuild in term " + term + ", and reading the"

@@ -273,6 +273,14 @@ final class ReplicaSet {
             LOG.log(System.Logger.Level.INFO, "partition {0}: primary {1} in term {2}, in sync {3} (stored)", partition,
                     state.primary(), state.primaryTerm(), state.inSync());
         }
+        for (Replica replica : members) {
+            if (stored != null && !stored.isInSync(replica.node) && state.isInSync(replica.node)) {
+                // Said by the root that stored it and by each that reads it: a copy that joined unseen
+                // (durability seed 34) is what made a stale rebuild's damage hard to trace.
+                LOG.log(System.Logger.Level.INFO, "partition {0}: replica on leaf {1} joins the in-sync set of term"
+                        + " {2} (stored version {3})", partition, replica.address(), state.primaryTerm(), state.version());
+            }
+        }
         stored = state;
         storedPrimary = null;
         for (Replica replica : members) {
@@ -394,7 +402,8 @@ final class ReplicaSet {
      * The replica's leaf refused a rebuild of its copy in {@code term} ({@code REBUILD_REFUSED}): it
      * took writes as the primary of that term or a newer one, so no rebuild of it is asked again until
      * the stored term is newer ({@link #rebuildRefusedInThisTerm}). The reason is its problem (logged
-     * when new); it is neither taken out of anything nor marked failed.
+     * when new); it is neither taken out of anything nor marked failed. A {@code term} of -1 records
+     * nothing for the term (a refusal of that attempt only), just the reason.
      */
     synchronized void rebuildRefused(Replica replica, long term, String reason) {
         if (!members.contains(replica)) {
