@@ -136,6 +136,15 @@ public final class Placement {
         }
     }
 
+    /**
+     * {@code leaf}'s slot holds no leaf yet (a root with more leaf slots than leaves): not alive, so no
+     * copy goes there, and not lost, so nothing is re-replicated from it nor reported gone. A leaf that
+     * fills the slot is {@link #leafBack} once connected. Only for a slot that holds no copy.
+     */
+    public void leafVacant(int leaf) {
+        alive.vacate(leaf);
+    }
+
     /** {@code leaf} is connected again, with its whole target acknowledged. */
     public void leafBack(int leaf, long nowNanos) {
         alive.back(leaf);
