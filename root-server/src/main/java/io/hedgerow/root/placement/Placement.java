@@ -70,6 +70,8 @@ public final class Placement {
     private final PlacementHistory history = new PlacementHistory();
     private final HotPartitions hot;
     private final Rebalancer rebalancer;
+    /** Live leaves taking copies until they hold their share: they held none (joined at run time). */
+    private final Set<Integer> filling = new TreeSet<>();
     private boolean servingChanged = true;
     private PlacementSnapshot snapshot;
     private long underReplicatedSinceNanos = -1;
@@ -291,7 +293,70 @@ public final class Placement {
                 copy.replaces = move.fromLeaf();
             }
         }
+        fillEmptyLeaves(nowNanos);
         checkFull(nowNanos);
+    }
+
+    /**
+     * A live leaf that holds no copy (one that joined at run time, in a slot that was vacant) takes
+     * copies from the leaves holding most until it holds its share (the copies on live leaves over the
+     * live leaves, rounded down): one move at a time, each a {@link Reason#REBALANCE} copy that replaces
+     * the source copy once it serves, so no partition is ever short meanwhile. Why counts, not load: a
+     * new leaf must take copies without traffic, and the load rebalancer ({@link Rebalancer}) is off by
+     * default; with it on, both may move copies to the new leaf.
+     */
+    private void fillEmptyLeaves(long nowNanos) {
+        int live = alive.count();
+        if (live < 2) {
+            filling.clear();
+            return;
+        }
+        int[] held = new int[leaves];
+        int total = 0;
+        for (List<Copy> list : copies.all()) {
+            for (Copy copy : list) {
+                if (copy.state != CopyState.RETIRING && alive.alive(copy.leaf)) {
+                    held[copy.leaf]++;
+                    total++;
+                }
+            }
+        }
+        int share = total / live;
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            if (alive.alive(leaf) && held[leaf] == 0 && share > 0) {
+                filling.add(leaf);
+            }
+        }
+        filling.removeIf(leaf -> !alive.alive(leaf) || held[leaf] >= share);
+        if (filling.isEmpty() || copies.opening() >= settings.maxOpening()) {
+            return;
+        }
+        int to = filling.iterator().next();
+        int from = -1;
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            if (leaf != to && alive.alive(leaf) && held[leaf] >= held[to] + 2 && (from < 0 || held[leaf] > held[from])) {
+                from = leaf;
+            }
+        }
+        if (from < 0) {
+            filling.remove(to);
+            return;
+        }
+        for (int p = 0; p < copies.partitions(); p++) {
+            List<Copy> list = copies.of(p);
+            int source = from;
+            boolean movable = list.stream().anyMatch(c -> c.leaf == source && c.state == CopyState.SERVING)
+                    && list.stream().noneMatch(c -> c.leaf == to)
+                    && list.stream().noneMatch(c -> c.state == CopyState.OPENING || c.state == CopyState.CATCHING_UP);
+            Long until = avoidUntil.get(p * leaves + to);
+            if (movable && (until == null || nowNanos - until >= 0)) {
+                Copy copy = open(p, to, Reason.REBALANCE, "leaf " + to + " joined holding no copy: partition " + p
+                        + "'s copy on leaf " + from + " (holding " + held[from] + ") moves to it, up to its share of "
+                        + share, nowNanos);
+                copy.replaces = from;
+                return;
+            }
+        }
     }
 
     /** Ends a stretch of under-replication once every partition has its serving copies on live leaves. */
