@@ -21,6 +21,12 @@ import java.util.stream.IntStream;
  * index every leaf must serve ({@link ServedIndex}) and this root's id, which it tells every leaf
  * in its Hello so that its request ids never collide with another root's.
  *
+ * <p><b>Leaf slots.</b> {@link ClusterConfig#leafSlots} of them, every per-leaf structure sized once:
+ * the configured leaves fill the first, and a leaf that registers at run time fills a vacant one
+ * ({@link #fillSlot}, called by {@link LeafMembers}, and by the shared placement for a leaf its stored
+ * plan names). A slot, once filled, keeps its address for the root's life. A vacant slot has no
+ * connection, holds no copy, and readiness and health skip it.
+ *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; written by event loops as connections come
  * and go, read by queries and by the HTTP {@code /cluster} endpoint.
  */

@@ -2,6 +2,7 @@ package io.hedgerow.root.placement.shared;
 
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
+import java.util.List;
 
 /**
  * How one root numbers the leaves the stored plan names: its leaf slots are its own (another root may
@@ -24,6 +25,9 @@ interface LeafSlots {
 
     /** The slot of the leaf at {@code address}, filling a vacant one if need be; -1 when none is left. */
     int fill(String address);
+
+    /** The addresses this root was started with ({@code --leaves}), {@code host:port}. */
+    List<String> configured();
 
     /** A root's slots, as {@code cluster} holds them. */
     static LeafSlots of(ClusterState cluster) {
@@ -51,6 +55,11 @@ interface LeafSlots {
             @Override
             public int vacant() {
                 return slots() - cluster.filledSlots();
+            }
+
+            @Override
+            public List<String> configured() {
+                return cluster.config().leaves().stream().map(a -> LeafAddress.parse(a).toString()).toList();
             }
 
             @Override

@@ -21,6 +21,7 @@ import java.util.Set;
  * {"leader": "root-1f…@127.0.0.1:8080", "leaves": 4,
  *  "partitions": [[{"leaf": 0, "address": "10.0.0.5:9300", "reason": "original", "state": "serving"}, …], …],
  *  "target_versions": [3, 0, 5, 1],
+ *  "known_leaves": ["10.0.0.5:9300", …],
  *  "target_versions_by_address": {"10.0.0.5:9300": 3, …}}
  * </pre>
  * <b>A leaf is its address.</b> The {@code leaf} numbers are the writing root's leaf slots, its own
@@ -30,7 +31,10 @@ import java.util.Set;
  * met. Only when an address has no slot there and none is vacant (a root that dials a leaf at another
  * address, through a relay) and its slot count is the writer's, does it read the numbers as positions,
  * as every root did before addresses were stored (they then had to list the same leaves in the same
- * order); a plan without addresses is read so too. Stateless and thread-safe.
+ * order); a plan without addresses is read so too. A plan whose writer did not know a leaf of the
+ * reader's {@code --leaves} ({@code known_leaves}: the writer's filled slots) does not fit the reader,
+ * which then goes by its own assignment, as a plan for another number of leaves did before. Stateless
+ * and thread-safe.
  */
 final class PlanCodec {
     private static final System.Logger LOG = System.getLogger(PlanCodec.class.getName());
@@ -69,6 +73,12 @@ final class PlanCodec {
         ArrayNode versions = root.putArray("target_versions");
         plan.targetVersion().forEach(versions::add);
         if (slots != null) {
+            ArrayNode known = root.putArray("known_leaves");
+            for (int slot = 0; slot < slots.slots(); slot++) {
+                if (slots.addressOf(slot) != null) {
+                    known.add(slots.addressOf(slot));
+                }
+            }
             ObjectNode byAddress = root.putObject("target_versions_by_address");
             for (int slot = 0; slot < plan.leaves(); slot++) {
                 String address = slots.addressOf(slot);
@@ -92,8 +102,9 @@ final class PlanCodec {
     /**
      * @param slots the reader's slots: copies are mapped to them by address (vacant slots filled for
      *              leaves not met yet); null: by position, sized as written
-     * @throws IllegalArgumentException naming what is wrong, for bytes that are not a plan or a plan
-     *                                  that names leaves this root has no room for
+     * @return the plan, or, when it names more leaves new to this root than it has vacant slots, a stored
+     *         plan without one saying why ({@link StoredPlan#misfit})
+     * @throws IllegalArgumentException naming what is wrong, for bytes that are not a plan
      */
     static StoredPlan decode(byte[] bytes, int version, LeafSlots slots) {
         JsonNode root;
@@ -107,7 +118,12 @@ final class PlanCodec {
             throw new IllegalArgumentException("placement plan: " + (root == null ? "empty" : root.toString())
                     + " (expected: an object with leader, partitions and target_versions)");
         }
-        Map<String, Integer> slotOf = slots == null ? null : slotsByAddress(root, slots);
+        Map<String, Integer> slotOf;
+        try {
+            slotOf = slots == null ? null : slotsByAddress(root, slots);
+        } catch (Misfit e) {
+            return new StoredPlan(root.get("leader").asText(), null, version, e.getMessage());
+        }
         List<List<PlacementPlan.PlannedCopy>> copies = new ArrayList<>();
         for (JsonNode partition : root.get("partitions")) {
             List<PlacementPlan.PlannedCopy> list = new ArrayList<>();
@@ -138,11 +154,18 @@ final class PlanCodec {
         return new StoredPlan(root.get("leader").asText(), new PlacementPlan(copies, versions), version);
     }
 
+    /** A well-formed plan that names leaves this root has no slot for. */
+    private static final class Misfit extends Exception {
+        Misfit(String message) {
+            super(message, null, false, false);
+        }
+    }
+
     /**
      * Each address the plan names, to this root's slot; null when the plan must be read by position
      * (it names no addresses, or names one this root has no room for while its slot count is the writer's).
      */
-    private static Map<String, Integer> slotsByAddress(JsonNode root, LeafSlots slots) {
+    private static Map<String, Integer> slotsByAddress(JsonNode root, LeafSlots slots) throws Misfit {
         Set<String> named = new LinkedHashSet<>();
         for (JsonNode partition : root.get("partitions")) {
             for (JsonNode copy : partition) {
@@ -160,15 +183,28 @@ final class PlanCodec {
                         + " position, as its --leaves must then list the leaves in the leader's order");
                 return null;
             }
-            throw new IllegalArgumentException("placement plan: leaves " + unknown + " have no slot here (expected: at"
-                    + " most " + slots.vacant() + " leaves new to this root, its vacant slots: raise --leaf-slots)");
+            throw new Misfit("the stored placement plan names leaves " + unknown + ", which have no slot here"
+                    + " (expected: at most " + slots.vacant() + " leaves new to this root, its vacant slots: raise"
+                    + " --leaf-slots)");
+        }
+        if (root.path("known_leaves").isArray()) {
+            // A plan whose writer did not know a leaf this root was started with gave that leaf nothing by
+            // ignorance, not by decision (a root started with fewer leaves): it does not fit, as a plan for
+            // another number of leaves did not. Leaves that joined this root at run time are not asked for.
+            Set<String> known = new LinkedHashSet<>();
+            root.get("known_leaves").forEach(leaf -> known.add(leaf.asText()));
+            List<String> missing = slots.configured().stream().filter(leaf -> !known.contains(leaf)).toList();
+            if (!missing.isEmpty()) {
+                throw new Misfit("the stored placement plan was written by a root that did not know leaves " + missing
+                        + " of this root's --leaves (expected: a plan over them all)");
+            }
         }
         Map<String, Integer> slotOf = new HashMap<>();
         for (String address : named) {
             int slot = slots.fill(address);
             if (slot < 0) {
-                throw new IllegalArgumentException("placement plan: leaf " + address + " has no slot here (expected:"
-                        + " a vacant slot for it: raise --leaf-slots)");
+                throw new Misfit("the stored placement plan names leaf " + address + ", which has no slot here"
+                        + " (expected: a vacant slot for it: raise --leaf-slots)");
             }
             slotOf.put(address, slot);
         }

@@ -164,6 +164,9 @@ public final class SharedPlacement implements AutoCloseable {
                 return "no placement plan stored yet: the configured assignment";
             }
             PlacementPlan plan = stored.get().plan();
+            if (plan == null) {
+                return stored.get().misfit() + ": the configured assignment";
+            }
             if (plan.leaves() != cluster.leaves().size() || plan.partitions() != cluster.config().partitions()) {
                 return "the stored placement plan is for " + plan.leaves() + " leaves and " + plan.partitions()
                         + " partitions (expected: " + cluster.leaves().size() + " and " + cluster.config().partitions()
@@ -321,6 +324,10 @@ public final class SharedPlacement implements AutoCloseable {
                 follow(plan.leader() + " wrote the stored plan (znode version " + plan.version() + ")");
                 run(this::lead);
             }
+            return;
+        }
+        if (plan.plan() == null) {
+            LOG.log(System.Logger.Level.WARNING, "placement: " + plan.misfit() + "; not applied");
             return;
         }
         if (!fits(plan.plan())) {

@@ -73,6 +73,11 @@ class PlanCodecTest {
         }
 
         @Override
+        public List<String> configured() {
+            return bySlot.stream().filter(a -> a != null).toList();
+        }
+
+        @Override
         public int fill(String address) {
             int slot = slotOf(address);
             if (slot < 0) {
@@ -111,14 +116,29 @@ class PlanCodecTest {
     }
 
     @Test
-    void aPlanNamingMoreNewLeavesThanTheReaderHasVacantSlotsIsRefusedUnlessItCanBeReadByPosition() {
+    void aPlanNamingMoreNewLeavesThanTheReaderHasVacantSlotsDoesNotFitUnlessItCanBeReadByPosition() {
         byte[] stored = PlanCodec.encode("root-a", BY_WRITER, new Slots("a:1", "b:1", "c:1", null));
 
-        assertThatThrownBy(() -> PlanCodec.decode(stored, 0, new Slots("a:1", "b:1", "x:1")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[c:1] have no slot here")
-                .hasMessageContaining("raise --leaf-slots");
+        StoredPlan misfit = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1", "x:1"));
+        assertThat(misfit.plan()).as("not applied: the root routes by what it has").isNull();
+        assertThat(misfit.misfit()).contains("[c:1], which have no slot here").contains("raise --leaf-slots");
         // The writer's number of slots, none vacant, one leaf dialled at another address (a relay): by position.
         PlacementPlan read = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1", "relay:9", "d:1")).plan();
         assertThat(read).isEqualTo(BY_WRITER);
+    }
+
+    @Test
+    void aPlanWrittenByARootThatDidNotKnowALeafOfTheReadersLeavesDoesNotFit() {
+        // The writer knew only b:1: its plan gives a:1 nothing because it never heard of it, not by decision.
+        PlacementPlan onB = new PlacementPlan(List.of(
+                List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))), List.of(3L));
+        byte[] stored = PlanCodec.encode("root-b", onB, new Slots("b:1"));
+
+        StoredPlan read = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1"));
+
+        assertThat(read.plan()).isNull();
+        assertThat(read.misfit()).contains("did not know leaves [a:1]");
+        assertThat(PlanCodec.decode(stored, 0, new Slots("b:1", null)).plan().keptCopies(0))
+                .as("a reader started with b:1 alone routes by it").containsExactly(0);
     }
 }
