@@ -267,6 +267,14 @@ public final class Placement {
      * made in its absence, perhaps the only one holding every acknowledged write, is taken away.
      */
     public void tick(long nowNanos, double[] partitionLoad, InSync inSync) {
+        tick(nowNanos, partitionLoad, inSync, (partition, leaf) -> true);
+    }
+
+    /**
+     * As {@link #tick(long, double[], InSync)}; {@code movable} says which copies may move to a leaf that
+     * joined empty ({@link #fillEmptyLeaves}): the write path's primaries may not.
+     */
+    public void tick(long nowNanos, double[] partitionLoad, InSync inSync, InSync movable) {
         for (List<Copy> list : copies.all()) {
             for (Copy copy : List.copyOf(list)) {
                 if (copy.state == CopyState.OPENING && nowNanos - copy.startedNanos >= settings.openTimeout().toNanos()) {
@@ -293,7 +301,7 @@ public final class Placement {
                 copy.replaces = move.fromLeaf();
             }
         }
-        fillEmptyLeaves(nowNanos);
+        fillEmptyLeaves(nowNanos, movable);
         checkFull(nowNanos);
     }
 
@@ -303,9 +311,10 @@ public final class Placement {
      * live leaves, rounded down): one move at a time, each a {@link Reason#REBALANCE} copy that replaces
      * the source copy once it serves, so no partition is ever short meanwhile. Why counts, not load: a
      * new leaf must take copies without traffic, and the load rebalancer ({@link Rebalancer}) is off by
-     * default; with it on, both may move copies to the new leaf.
+     * default; with it on, both may move copies to the new leaf. A copy {@code movable} refuses (the
+     * write path's primary) stays.
      */
-    private void fillEmptyLeaves(long nowNanos) {
+    private void fillEmptyLeaves(long nowNanos, InSync movable) {
         int live = alive.count();
         if (live < 2) {
             filling.clear();
@@ -332,30 +341,32 @@ public final class Placement {
             return;
         }
         int to = filling.iterator().next();
-        int from = -1;
+        // Sources: the leaves holding at least two more than it, fullest first; the first movable copy goes.
+        List<Integer> sources = new ArrayList<>();
         for (int leaf = 0; leaf < leaves; leaf++) {
-            if (leaf != to && alive.alive(leaf) && held[leaf] >= held[to] + 2 && (from < 0 || held[leaf] > held[from])) {
-                from = leaf;
+            if (leaf != to && alive.alive(leaf) && held[leaf] >= held[to] + 2) {
+                sources.add(leaf);
             }
         }
-        if (from < 0) {
+        sources.sort(Comparator.comparingInt((Integer leaf) -> -held[leaf]).thenComparingInt(leaf -> leaf));
+        for (int from : sources) {
+            for (int p = 0; p < copies.partitions(); p++) {
+                List<Copy> list = copies.of(p);
+                boolean candidate = list.stream().anyMatch(c -> c.leaf == from && c.state == CopyState.SERVING)
+                        && list.stream().noneMatch(c -> c.leaf == to)
+                        && list.stream().noneMatch(c -> c.state == CopyState.OPENING || c.state == CopyState.CATCHING_UP);
+                Long until = avoidUntil.get(p * leaves + to);
+                if (candidate && (until == null || nowNanos - until >= 0) && movable.test(p, from)) {
+                    Copy copy = open(p, to, Reason.REBALANCE, "leaf " + to + " joined holding no copy: partition " + p
+                            + "'s copy on leaf " + from + " (holding " + held[from] + ") moves to it, up to its share of "
+                            + share, nowNanos);
+                    copy.replaces = from;
+                    return;
+                }
+            }
+        }
+        if (sources.isEmpty()) {
             filling.remove(to);
-            return;
-        }
-        for (int p = 0; p < copies.partitions(); p++) {
-            List<Copy> list = copies.of(p);
-            int source = from;
-            boolean movable = list.stream().anyMatch(c -> c.leaf == source && c.state == CopyState.SERVING)
-                    && list.stream().noneMatch(c -> c.leaf == to)
-                    && list.stream().noneMatch(c -> c.state == CopyState.OPENING || c.state == CopyState.CATCHING_UP);
-            Long until = avoidUntil.get(p * leaves + to);
-            if (movable && (until == null || nowNanos - until >= 0)) {
-                Copy copy = open(p, to, Reason.REBALANCE, "leaf " + to + " joined holding no copy: partition " + p
-                        + "'s copy on leaf " + from + " (holding " + held[from] + ") moves to it, up to its share of "
-                        + share, nowNanos);
-                copy.replaces = from;
-                return;
-            }
         }
     }
 

@@ -206,7 +206,7 @@ public final class PlacementService implements AutoCloseable {
         }
         double[] load = measureLoad ? window.add(loadTotals(members), now) : null;
         lastLoad = load;
-        placement.tick(now, load, writes::caughtUp);
+        placement.tick(now, load, writes::caughtUp, (partition, leaf) -> !writes.primaryAt(partition, leaf));
         for (int[] copy : placement.catchingUp()) {
             if (writes.caughtUp(copy[0], copy[1])) {
                 placement.caughtUp(copy[0], copy[1], now);

@@ -449,6 +449,11 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
     }
 
     @Override
+    public boolean primaryAt(int partition, int leaf) {
+        return partitions[partition].replicas().primaryAt(leaf);
+    }
+
+    @Override
     public void catchUpSoon(int partition) {
         partitions[partition].catchUpSoon();
     }

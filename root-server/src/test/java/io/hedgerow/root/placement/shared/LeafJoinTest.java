@@ -47,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * root that starts before any leaf registered serves the first leaves that do; a third leaf registered
  * later takes a vacant slot, gets copies moved onto it and answers searches; a second root that lists
  * the leaves in another order, and numbers its slots otherwise, routes every partition to the same
- * leaves as the first (the stored plan names leaves by address).
+ * leaves as the first (the stored plan names leaves by address); the joined leaf leaving for good has
+ * its copies placed on the others.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class LeafJoinTest {
@@ -190,6 +191,22 @@ class LeafJoinTest {
                             () -> second.cluster().allLeavesUp() && second.cluster().filledSlots() == 3);
                     assertThat(search(second).coverage().complete()).isTrue();
                 }
+
+                // The joined leaf leaves for good: like any leaf gone, its copies are placed on the others.
+                registered.remove(2).close();
+                third.close();
+                Await.until(() -> "the joined leaf's copies re-placed: " + root.cluster().assignment(), PATIENCE,
+                        () -> {
+                            PartitionAssignment now = root.cluster().assignment();
+                            for (int p = 0; p < now.partitions(); p++) {
+                                if (Arrays.stream(now.replicasOf(p)).filter(leaf -> leaf != 2).count() < 2) {
+                                    return false;
+                                }
+                            }
+                            return true;
+                        });
+                assertThat(root.cluster().placementReport().goneLeaves()).containsExactly(2);
+                assertThat(search(root).coverage().complete()).isTrue();
             }
         }
     }
