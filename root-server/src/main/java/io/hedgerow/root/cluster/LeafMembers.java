@@ -42,10 +42,10 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
 
     // Guarded by this:
     private final MembershipView.Member[] members;
-    /** By configured leaf: the node ids registered at its address now. */
+    /** By leaf slot: the node ids registered at its address now. */
     private final List<Set<NodeId>> registeredAt = new ArrayList<>();
     private final Map<NodeId, MembershipView.Stranger> strangers = new TreeMap<>();
-    /** Where each registered node is: its configured leaf, or -1. */
+    /** Where each registered node is: its leaf slot, or -1. */
     private final Map<NodeId, Integer> placeOf = new HashMap<>();
     private final Set<NodeId> warned = new HashSet<>();
     private final LeafLoadSums load;
