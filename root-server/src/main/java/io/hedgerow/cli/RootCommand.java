@@ -35,6 +35,10 @@ import picocli.CommandLine.Spec;
 final class RootCommand implements Callable<Integer> {
     /** How long the root waits for its leaves: to learn the index from them, then to be ready. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
+    /** How long a root without --leaves waits for the first leaves to register in ZooKeeper. */
+    private static final Duration REGISTERED_PATIENCE = Duration.ofSeconds(60);
+    /** Leaf slots of a root with --zk unless --leaf-slots says otherwise (at least its --leaves). */
+    static final int DEFAULT_LEAF_SLOTS = 16;
 
     @Spec
     private CommandSpec spec;
@@ -52,9 +56,20 @@ final class RootCommand implements Callable<Integer> {
                     + " with their explain trace; 0s for none (default: ${DEFAULT-VALUE}).")
     private Duration slowQuery;
 
-    @Option(names = "--leaves", required = true, split = ",", paramLabel = "HOST:PORT",
-            description = "Leaf addresses, comma-separated, e.g. 127.0.0.1:9001,127.0.0.1:9002.")
+    @Option(names = "--leaves", split = ",", paramLabel = "HOST:PORT",
+            description = "Leaf addresses, comma-separated, e.g. 127.0.0.1:9001,127.0.0.1:9002: they fill the first"
+                    + " leaf slots. Required without --zk. With --zk it may be left out: the root then waits (up to"
+                    + " 60 s) for at least --replicas leaves to register in ZooKeeper and starts with those.")
     private List<String> leaves;
+
+    @Option(names = "--leaf-slots", paramLabel = "N",
+            description = "With --zk: how many leaves this root can hold (1.." + ClusterConfig.MAX_LEAF_SLOTS
+                    + "). --leaves fill the first slots; a leaf that registers in ZooKeeper at run time (leaf --zk)"
+                    + " at another address takes the first free slot: the root connects to it and the placement"
+                    + " moves copies onto it. A slot keeps its leaf's address after it leaves (a restart takes it"
+                    + " back); slots are not reused. Default: with --zk, max(16, the --leaves count); without,"
+                    + " the --leaves count (no leaf can join).")
+    private Integer leafSlots;
 
     @Option(names = "--index", paramLabel = "DIR",
             description = "Index directory to read the index from (its index.json); without it the root learns the"
@@ -153,6 +168,29 @@ final class RootCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try {
             long rootId = ClusterState.randomRootId();
+            CoordinationSettings coordination = zk == null ? null : CoordinationSettings.of(zk, zkCluster);
+            if (leafSlots != null && zk == null) {
+                throw new IllegalArgumentException("--leaf-slots " + leafSlots + " without --zk (expected: --zk, where"
+                        + " leaves register to take the slots)");
+            }
+            if (leaves == null || leaves.isEmpty()) {
+                if (coordination == null) {
+                    throw new IllegalArgumentException("no --leaves and no --zk (expected: --leaves HOST:PORT,..., or"
+                            + " --zk to take the leaves registered there)");
+                }
+                spec.commandLine().getOut().printf("waiting for %d leaves to register in ZooKeeper (cluster '%s')%n",
+                        replicas, zkCluster);
+                spec.commandLine().getOut().flush();
+                try {
+                    leaves = io.hedgerow.root.cluster.RegisteredLeaves.await(coordination, replicas,
+                            REGISTERED_PATIENCE);
+                } catch (io.hedgerow.coordination.CoordinationException e) {
+                    throw new IOException(e.getMessage(), e);
+                }
+                spec.commandLine().getOut().printf("leaves registered in ZooKeeper: %s%n", String.join(",", leaves));
+            }
+            int slots = leafSlots != null ? leafSlots
+                    : coordination == null ? leaves.size() : Math.max(DEFAULT_LEAF_SLOTS, leaves.size());
             String clusterSecret = ClusterSecret.fromFileOrEnvironment(clusterSecretFile, System.getenv());
             IndexManifest manifest;
             String source;
@@ -181,19 +219,20 @@ final class RootCommand implements Callable<Integer> {
                     .withPlacement(placement.toSettings())
                     .withLeafBatching(fanOut.leafBatching())
                     .withClusterSecret(clusterSecret)
-                    .withTlsTrust(tlsTrust);
+                    .withTlsTrust(tlsTrust)
+                    .withLeafSlots(slots);
             spec.commandLine().getOut().printf("index '%s': %,d documents in %d partitions (%s)%n", manifest.name(),
                     manifest.docCount(), manifest.partitions(), source);
             HttpSettings http = HttpSettings.defaults(host, port).withAdmission(intake.toAdmission())
                     .withAdminToken(intake.adminToken()).withWriteToken(intake.writeToken()).withTls(httpTls())
                     .withSlowQuery(slowQuery);
-            WriteSettings writes = WriteSettings.defaults()
-                    .withCoordination(zk == null ? null : CoordinationSettings.of(zk, zkCluster));
+            WriteSettings writes = WriteSettings.defaults().withCoordination(coordination);
             RootServer root = RootServer.start(config, http, READY_TIMEOUT, null, rootId, writes);
             CountDownLatch stopped = Shutdown.closeOnExit(root, root::stopReport);
             spec.commandLine().getOut().println(root.warmUp(warmup));
-            spec.commandLine().getOut().printf("root serving %s://%s:%d/ over %d leaves%s%n", tlsCert != null ? "https" : "http",
-                    host, root.httpPort(), leaves.size(), tlsTrust != null ? " (TLS to the leaves)" : "");
+            spec.commandLine().getOut().printf("root serving %s://%s:%d/ over %d leaves%s%s%n", tlsCert != null ? "https" : "http",
+                    host, root.httpPort(), leaves.size(), slots > leaves.size() ? " (" + slots + " leaf slots: more"
+                            + " leaves may join through ZooKeeper)" : "", tlsTrust != null ? " (TLS to the leaves)" : "");
             spec.commandLine().getOut().flush();
             stopped.await();
             return 0;

@@ -86,6 +86,17 @@ class RootCommandTest {
     }
 
     @Test
+    void needsLeavesOrZooKeeperAndLeafSlotsOnlyWithZooKeeper() {
+        Run none = run("root", "--port", "0");
+        assertThat(none.exitCode()).isEqualTo(1);
+        assertThat(none.err()).contains("error: no --leaves and no --zk");
+
+        Run slots = run("root", "--leaves", "127.0.0.1:1", "--leaf-slots", "8", "--port", "0");
+        assertThat(slots.exitCode()).isEqualTo(1);
+        assertThat(slots.err()).contains("error: --leaf-slots 8 without --zk");
+    }
+
+    @Test
     void saysWhyWhenNoLeafAnswers() throws IOException {
         int closedPort;
         try (ServerSocket probe = new ServerSocket(0)) {

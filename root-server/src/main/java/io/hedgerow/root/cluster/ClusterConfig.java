@@ -16,7 +16,7 @@ import java.util.Objects;
  * Settings of a root server.
  *
  * @param indexName      the index the leaves serve
- * @param leaves         leaf addresses, {@code host:port}; the position is the leaf's number
+ * @param leaves         leaf addresses, {@code host:port}; the position is the leaf's slot
  * @param partitions     micro-partitions of the index
  * @param replicas       copies of each partition, on distinct leaves
  * @param defaultTimeout how long a query waits for partitions when it names no timeout
@@ -41,6 +41,10 @@ import java.util.Objects;
  *                       instant, go to it in one message ({@code LeafSearchRequest}) rather than one
  *                       each; backups, retries, twins and canaries always go alone (default: off:
  *                       measured below off in capacity and CPU per answer, docs/benchmarks/serving-cost.md)
+ * @param leafSlots      how many leaves this root can hold: {@code leaves} fill the first slots; with
+ *                       {@code --zk}, a leaf registered at another address takes the first free slot at run
+ *                       time. Every per-leaf array is sized once by it. Slots are this root's own numbering:
+ *                       what roots share (the stored plan, in-sync sets) names leaves by address
  */
 public record ClusterConfig(
         String indexName,
@@ -59,7 +63,17 @@ public record ClusterConfig(
         AdaptationSettings adaptation,
         PlacementSettings placement,
         Path tlsTrust,
-        boolean leafBatching) {
+        boolean leafBatching,
+        int leafSlots) {
+
+    /** With as many leaf slots as {@code leaves}: no leaf joins at run time. */
+    public ClusterConfig(String indexName, List<String> leaves, int partitions, int replicas, Duration defaultTimeout,
+            Duration maxTimeout, int ioThreads, int maxFrameBytes, HedgeSettings hedge, TailSettings tail,
+            IndexManifest index, BatchAdmissionSettings batchAdmission, String clusterSecret,
+            AdaptationSettings adaptation, PlacementSettings placement, Path tlsTrust, boolean leafBatching) {
+        this(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads, maxFrameBytes, hedge, tail,
+                index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leaves.size());
+    }
 
     public ClusterConfig {
         if (clusterSecret != null && clusterSecret.isBlank()) {
@@ -77,6 +91,10 @@ public record ClusterConfig(
             throw new IllegalArgumentException("leaves: " + leaves + " (expected: no address twice)");
         }
         PartitionAssignment.spread(partitions, leaves.size(), replicas); // validates the counts
+        if (leafSlots < leaves.size() || leafSlots > MAX_LEAF_SLOTS) {
+            throw new IllegalArgumentException("leafSlots: " + leafSlots + " (expected: " + leaves.size() + ".."
+                    + MAX_LEAF_SLOTS + ", at least the " + leaves.size() + " leaves listed)");
+        }
         if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
             throw new IllegalArgumentException("defaultTimeout: " + defaultTimeout + " (expected: > 0)");
         }
@@ -120,62 +138,75 @@ public record ClusterConfig(
     /** For exactly this index; its name and partition count must be this config's. */
     public ClusterConfig withIndex(IndexManifest manifest) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
+                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
     }
 
     public ClusterConfig withDefaultTimeout(Duration timeout) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
+                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
     }
 
     public ClusterConfig withIoThreads(int threads) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
+                hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
+                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
     }
 
     public ClusterConfig withTail(TailSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
+                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
     }
 
     public ClusterConfig withBatchAdmission(BatchAdmissionSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation, placement, tlsTrust, leafBatching);
+                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
     }
 
     /** The shared secret every Hello to a leaf carries (null: none). */
     public ClusterConfig withClusterSecret(String secret) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation, placement, tlsTrust, leafBatching);
+                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
     }
 
     /** Across-request adaptation: replica choice, stall detection, probation. */
     public ClusterConfig withAdaptation(AdaptationSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings, placement, tlsTrust, leafBatching);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings, placement, tlsTrust, leafBatching, leafSlots);
     }
 
     /** Re-replication, selective replication and rebalancing of partition copies. */
     public ClusterConfig withPlacement(PlacementSettings settings) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, settings, tlsTrust, leafBatching);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, settings, tlsTrust, leafBatching, leafSlots);
     }
 
     /** Dial the leaves over TLS trusting the PEM certificates in {@code trusted} (null: plaintext). */
     public ClusterConfig withTlsTrust(Path trusted) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, trusted, leafBatching);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, trusted, leafBatching, leafSlots);
     }
 
     /** Whether a search's primaries for one leaf go to it in one message ({@link #leafBatching()}). */
     public ClusterConfig withLeafBatching(boolean on) {
         return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, on);
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, on, leafSlots);
+    }
+
+    /** The most leaf slots a root may have (each costs a connection per event loop and per-leaf arrays). */
+    public static final int MAX_LEAF_SLOTS = 4096;
+
+    /**
+     * With {@code slots} leaf slots: the listed leaves fill the first, and leaves that register in
+     * ZooKeeper at other addresses take the free ones at run time ({@code LeafMembers}).
+     */
+    public ClusterConfig withLeafSlots(int slots) {
+        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust,
+                leafBatching, slots);
     }
 
     @Override
@@ -185,7 +216,8 @@ public record ClusterConfig(
                 + ", replicas=" + replicas + ", clusterSecret=" + (clusterSecret == null ? "none" : "set") + "]";
     }
 
+    /** The first assignment: the partitions spread over the listed leaves; the other slots hold none. */
     public PartitionAssignment assignment() {
-        return PartitionAssignment.spread(partitions, leaves.size(), replicas);
+        return PartitionAssignment.spread(partitions, leaves.size(), replicas).widened(leafSlots);
     }
 }

@@ -11,6 +11,7 @@ import java.security.SecureRandom;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -19,6 +20,12 @@ import java.util.stream.IntStream;
  * document count as the leaves reported it (used for coverage as a fraction of documents), the
  * index every leaf must serve ({@link ServedIndex}) and this root's id, which it tells every leaf
  * in its Hello so that its request ids never collide with another root's.
+ *
+ * <p><b>Leaf slots.</b> {@link ClusterConfig#leafSlots} of them, every per-leaf structure sized once:
+ * the configured leaves fill the first, and a leaf that registers at run time fills a vacant one
+ * ({@link #fillSlot}, called by {@link LeafMembers}, and by the shared placement for a leaf its stored
+ * plan names). A slot, once filled, keeps its address for the root's life. A vacant slot has no
+ * connection, holds no copy, and readiness and health skip it.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; written by event loops as connections come
  * and go, read by queries and by the HTTP {@code /cluster} endpoint.
@@ -31,6 +38,8 @@ public final class ClusterState {
     private volatile Supplier<PlacementLeadership> placementLeadership = () -> null;
     private volatile MembershipView membership;
     private volatile AssignListener assignListener = (leaf, version, open, error) -> { };
+    /** Told of each slot a leaf fills at run time ({@link #fillSlot}); the fan-out's, to dial it. */
+    private volatile IntConsumer slotFilled = slot -> { };
     private final List<LeafStatus> leaves;
     private final AtomicLongArray partitionDocs;
     private final int[] allPartitions;
@@ -69,13 +78,14 @@ public final class ClusterState {
         this.index = ServedIndex.of(config);
         this.placement = PlacementSnapshot.fixed(config.assignment());
         this.partitionLoad = new PartitionLoad(config.partitions(), config.placement().measuresLoad());
-        this.leaves = IntStream.range(0, config.leaves().size())
-                .mapToObj(i -> new LeafStatus(i, LeafAddress.parse(config.leaves().get(i)), connectionsPerLeaf, ticker,
-                        leafLatencyWindows))
+        // Every slot's status now (the arrays of leaves are sized once); the listed leaves fill the first.
+        this.leaves = IntStream.range(0, config.leafSlots())
+                .mapToObj(i -> new LeafStatus(i, i < config.leaves().size() ? LeafAddress.parse(config.leaves().get(i))
+                        : null, connectionsPerLeaf, ticker, leafLatencyWindows))
                 .toList();
         this.partitionDocs = new AtomicLongArray(config.partitions());
         this.allPartitions = IntStream.range(0, config.partitions()).toArray();
-        this.staleReplicas = new StaleReplicas(config.partitions(), config.leaves().size());
+        this.staleReplicas = new StaleReplicas(config.partitions(), config.leafSlots());
         for (int p = 0; p < config.partitions(); p++) {
             partitionDocs.set(p, -1);
         }
@@ -85,7 +95,7 @@ public final class ClusterState {
         } catch (IOException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
-        this.slowStart = new SlowStart(config.leaves().size(), config.adaptation().slowStart());
+        this.slowStart = new SlowStart(config.leafSlots(), config.adaptation().slowStart());
         this.probation = new Probation(config.adaptation(), this::assignment,
                 leaf -> leaves.get(leaf).state() == LeafStatus.State.UP || leaves.get(leaf).state() == LeafStatus.State.DEGRADED);
     }
@@ -141,7 +151,48 @@ public final class ClusterState {
 
     /** Every leaf's {@code host:port} as twins name them: the peers an assignment tells each leaf of. */
     public List<String> leafNames() {
-        return leaves.stream().map(LeafStatus::name).toList();
+        return leaves.stream().filter(leaf -> !leaf.vacant()).map(LeafStatus::name).toList();
+    }
+
+    /** The slot of the leaf at {@code address}, or -1 when no slot holds it. */
+    public int slotOf(LeafAddress address) {
+        for (LeafStatus leaf : leaves) {
+            if (address.equals(leaf.address())) {
+                return leaf.index();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The slot of the leaf at {@code address}, filling the first vacant slot with it when none holds it
+     * yet (and telling {@link #onSlotFilled}). Slots are this root's own numbering: another root may give
+     * the same leaf another slot, so nothing shared between roots names a slot.
+     *
+     * @return its slot, or -1 when it has none and every slot is taken
+     */
+    public synchronized int fillSlot(LeafAddress address) {
+        int slot = slotOf(address);
+        if (slot >= 0) {
+            return slot;
+        }
+        for (LeafStatus leaf : leaves) {
+            if (leaf.vacant() && leaf.fill(address)) {
+                slotFilled.accept(leaf.index());
+                return leaf.index();
+            }
+        }
+        return -1;
+    }
+
+    /** Where {@link #fillSlot} tells each slot filled at run time (the fan-out, which dials it); one listener. */
+    public void onSlotFilled(IntConsumer listener) {
+        this.slotFilled = listener;
+    }
+
+    /** Slots a leaf has filled (the listed leaves and those that joined since). */
+    public int filledSlots() {
+        return (int) leaves.stream().filter(leaf -> !leaf.vacant()).count();
     }
 
     /** The index every leaf must serve, and the parser for its queries. */
@@ -311,11 +362,12 @@ public final class ClusterState {
      * for a refused leaf would not make it ready.
      */
     public boolean allLeavesSettled() {
-        return leaves.stream().allMatch(leaf -> leaf.state() == LeafStatus.State.UP || leaf.refusal() != null);
+        return leaves.stream().allMatch(leaf -> leaf.vacant() || leaf.state() == LeafStatus.State.UP
+                || leaf.refusal() != null);
     }
 
-    /** True when every connection to every leaf is ready. */
+    /** True when every connection to every leaf is ready (vacant slots hold no leaf). */
     public boolean allLeavesUp() {
-        return leaves.stream().allMatch(leaf -> leaf.state() == LeafStatus.State.UP);
+        return leaves.stream().allMatch(leaf -> leaf.vacant() || leaf.state() == LeafStatus.State.UP);
     }
 }

@@ -23,9 +23,10 @@ import java.util.TreeMap;
  * change. The placement reads that view every tick (a leaf whose znode vanished is down at once,
  * whatever its connections say) and sums the load the leaves published ({@link LeafLoadSums}).
  *
- * <p>A registered leaf whose address is none of {@code --leaves} is shown, and logged once, as
- * registered but not configured: this root has no position for it ({@code ClusterConfig} holds
- * per-leaf arrays), so it routes nothing to it.
+ * <p>A registered leaf whose address is none of this root's leaves takes the first vacant leaf slot
+ * ({@link ClusterState#fillSlot}, {@code --leaf-slots}): the fan-out dials it, and once connected the
+ * placement holds it up and may place copies on it. When every slot is taken it is shown, and logged
+ * once, as registered but not configured: this root has nowhere to put it, so it routes nothing to it.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. Its state changes on the membership cache's event
  * thread only (one event at a time, in ZooKeeper's order) and under this object's lock; readers read
@@ -36,16 +37,15 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
 
     private final ClusterState cluster;
     private final Clock clock;
-    private final Map<LeafAddress, Integer> configured = new HashMap<>();
     private final CoordinationClient client;
     private final Membership membership;
 
     // Guarded by this:
     private final MembershipView.Member[] members;
-    /** By configured leaf: the node ids registered at its address now. */
+    /** By leaf slot: the node ids registered at its address now. */
     private final List<Set<NodeId>> registeredAt = new ArrayList<>();
     private final Map<NodeId, MembershipView.Stranger> strangers = new TreeMap<>();
-    /** Where each registered node is: its configured leaf, or -1. */
+    /** Where each registered node is: its leaf slot, or -1. */
     private final Map<NodeId, Integer> placeOf = new HashMap<>();
     private final Set<NodeId> warned = new HashSet<>();
     private final LeafLoadSums load;
@@ -58,7 +58,6 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
         List<LeafStatus> leaves = cluster.leaves();
         this.members = new MembershipView.Member[leaves.size()];
         for (LeafStatus leaf : leaves) {
-            configured.put(leaf.address(), leaf.index());
             members[leaf.index()] = MembershipView.Member.UNSEEN;
             registeredAt.add(new HashSet<>());
         }
@@ -98,8 +97,9 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
             strangers.put(node, new MembershipView.Stranger(node, address, now));
             if (warned.add(node)) {
                 LOG.log(System.Logger.Level.WARNING, "leaf {0} registered at {1}, which is none of this root''s"
-                        + " --leaves: shown in /cluster as registered, not configured; nothing is routed to it", node,
-                        address);
+                        + " --leaves, and every one of its {2} leaf slots is taken (--leaf-slots): shown in /cluster as"
+                        + " registered, not configured; nothing is routed to it", node, address,
+                        cluster.leaves().size());
             }
         } else {
             boolean wasRegistered = !registeredAt.get(leaf).isEmpty();
@@ -145,13 +145,26 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
         }
     }
 
-    /** The configured leaf at {@code address}, or null (also for an address that does not parse). */
+    /**
+     * The slot of the leaf at {@code address}: the one that holds it, else the first vacant one, which it
+     * fills (the fan-out dials it); null when every slot is taken (also for an address that does not parse).
+     * A slot keeps its address after its leaf leaves: the same leaf restarted (its copies on disk) takes
+     * it back, and the placement holds it down meanwhile, then gone after its grace.
+     */
     private Integer leafAt(String address) {
+        LeafAddress parsed;
         try {
-            return configured.get(LeafAddress.parse(address));
+            parsed = LeafAddress.parse(address);
         } catch (IllegalArgumentException e) {
             return null;
         }
+        boolean known = cluster.slotOf(parsed) >= 0;
+        int slot = cluster.fillSlot(parsed);
+        if (slot >= 0 && !known) {
+            LOG.log(System.Logger.Level.INFO, "membership: a leaf registered at {0}, none of this root''s leaves yet:"
+                    + " it takes leaf slot {1}", parsed, slot);
+        }
+        return slot < 0 ? null : slot;
     }
 
     private void publish() {

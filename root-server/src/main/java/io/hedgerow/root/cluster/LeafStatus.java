@@ -17,9 +17,10 @@ public final class LeafStatus {
     public enum State { UP, DEGRADED, DOWN, DRAINING }
 
     private final int index;
-    private final LeafAddress address;
+    /** Null while the slot is vacant; set once, when a leaf fills it ({@link #fill}). */
+    private volatile LeafAddress address;
     /** {@code host:port}, made once: twins and errors name the leaf on the request path. */
-    private final String name;
+    private volatile String name;
     private final int connections;
     private final AtomicInteger readyConnections = new AtomicInteger();
     private final Ticker ticker;
@@ -46,7 +47,7 @@ public final class LeafStatus {
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker, boolean latencyWindows) {
         this.index = index;
         this.address = address;
-        this.name = address.toString();
+        this.name = address == null ? vacantName(index) : address.toString();
         this.connections = connections;
         this.ticker = ticker;
         this.latency = latencyWindows ? SlidingLatencyWindow.tenSeconds(ticker) : null;
@@ -55,6 +56,33 @@ public final class LeafStatus {
 
     public int index() {
         return index;
+    }
+
+    private static String vacantName(int slot) {
+        return "(vacant slot " + slot + ")";
+    }
+
+    /**
+     * Whether no leaf has filled this slot yet: it has no address, no connection is opened to it, it
+     * holds no copy, and readiness and health do not count it.
+     */
+    public boolean vacant() {
+        return address == null;
+    }
+
+    /**
+     * A leaf at {@code leaf} takes this vacant slot (it registered in ZooKeeper at run time); its
+     * connections dial it from now on.
+     *
+     * @return false when the slot is already filled (by any address)
+     */
+    public synchronized boolean fill(LeafAddress leaf) {
+        if (address != null) {
+            return false;
+        }
+        this.name = leaf.toString();
+        this.address = leaf; // last: a reader that sees the address sees its name
+        return true;
     }
 
     /** host:port of the leaf's HTTP port (probes, /metrics), as it last said; "" when it named none. */
@@ -68,7 +96,8 @@ public final class LeafStatus {
      */
     public void httpAddress(String reported) {
         int colon = reported.lastIndexOf(':');
-        if (colon > 0) {
+        LeafAddress address = this.address;
+        if (colon > 0 && address != null) {
             String host = reported.substring(0, colon);
             if (host.equals("0.0.0.0") || host.equals("::") || host.equals("0:0:0:0:0:0:0:0")) {
                 reported = address.host() + reported.substring(colon);
@@ -77,6 +106,7 @@ public final class LeafStatus {
         httpAddress = reported;
     }
 
+    /** The leaf's address; null while the slot is {@link #vacant()}. */
     public LeafAddress address() {
         return address;
     }

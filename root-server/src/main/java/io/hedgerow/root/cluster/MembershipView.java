@@ -6,15 +6,15 @@ import java.util.Objects;
 
 /**
  * The leaves' membership in ZooKeeper as one root last heard it ({@code --zk}), immutable: for each
- * configured leaf (a position of {@code --leaves}, matched by the address its znode holds) whether it
+ * leaf slot (its leaf matched by the address its znode holds; a vacant slot reads not registered) whether it
  * is registered and since when; the registered leaves that are not configured; and the service time
  * the leaves published, per partition, summed over the leaves ({@link LeafLoadSums}). Searches never
  * read it; the placement reads it every tick and {@code /cluster} shows it.
  *
  * @param initialized  whether the cache held the leaves registered when it started (before: every leaf
  *                     is {@link State#NOT_REGISTERED})
- * @param leaves       by configured leaf index
- * @param unconfigured registered leaves whose address is none of {@code --leaves}
+ * @param leaves       by leaf slot
+ * @param unconfigured registered leaves whose address no slot holds and that found no vacant one
  * @param loadTotals   by partition: nanoseconds of service the leaves published since this root watched,
  *                     cumulative (never decreasing)
  * @param loadPublished whether any leaf published load yet: until then the placement reads the root's own
@@ -44,7 +44,7 @@ public record MembershipView(boolean initialized, List<Member> leaves, List<Stra
         static final Member UNSEEN = new Member(State.NOT_REGISTERED, null, -1);
     }
 
-    /** A registered leaf that is none of this root's {@code --leaves}. */
+    /** A registered leaf that has no slot here: none holds its address, and none was vacant. */
     public record Stranger(NodeId node, String address, long sinceMillis) {
     }
 

@@ -153,10 +153,24 @@ public final class PartitionAssignment {
         return new PartitionAssignment(copy.length, leaves, copy);
     }
 
+    /**
+     * This assignment over {@code slots} leaves, the leaves past its own holding nothing: the first
+     * assignment of a root with more leaf slots than {@code --leaves} (the rest fill at run time).
+     */
+    public PartitionAssignment widened(int slots) {
+        if (slots < leaves) {
+            throw new IllegalArgumentException("slots: " + slots + " (expected: >= " + leaves + ", the leaves assigned)");
+        }
+        return slots == leaves ? this : of(slots, replicasOfPartition);
+    }
+
     /** The leaf that shares no partition with {@code leaf}, or -1 when the placement has none. */
     public int partnerOf(int leaf) {
         for (int other = 0; other < leaves; other++) {
-            if (other != leaf && disjoint(partitionsOfLeaf[leaf], partitionsOfLeaf[other])) {
+            // A leaf holding nothing (a vacant slot, or one that just joined) shares nothing, and is no
+            // partner: a canary sent there would answer for no partition.
+            if (other != leaf && partitionsOfLeaf[other].length > 0
+                    && disjoint(partitionsOfLeaf[leaf], partitionsOfLeaf[other])) {
                 return other;
             }
         }

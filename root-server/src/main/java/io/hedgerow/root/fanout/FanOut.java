@@ -56,6 +56,8 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
     private final long defaultTimeoutNanos;
     private final long maxTimeoutNanos;
     private volatile boolean closed;
+    /** Set by {@link #connect}: from then on, a slot filled at run time is dialled at once. */
+    private volatile boolean connecting;
 
     public FanOut(ClusterState cluster, EventLoopGroup group, Transport transport, DispatchPolicy policy,
             RootMetrics metrics, Ticker ticker) {
@@ -82,6 +84,21 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
             searchLoops[i] = SearchLoop.of(loops[i], ticker, cluster);
         }
         this.leafFaults = new LeafFaultSender(loops);
+        cluster.onSlotFilled(this::dial);
+    }
+
+    /**
+     * A leaf filled {@code slot} at run time: every loop dials it (once {@link #connect} ran; a slot
+     * filled before that is dialled by it). Its handshake sends it its target, empty until the
+     * placement gives it copies.
+     */
+    private void dial(int slot) {
+        if (!connecting) {
+            return;
+        }
+        for (LoopConnections loop : loops) {
+            loop.loop().execute(() -> loop.all()[slot].start());
+        }
     }
 
     /** Number of connections each leaf gets: one per event loop. */
@@ -121,12 +138,16 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         }
     }
 
-    /** Opens every connection; they become ready as leaves acknowledge their assignments. */
+    /**
+     * Opens every connection to a filled slot; they become ready as leaves acknowledge their
+     * assignments. Slots filled later are dialled as they fill.
+     */
     public void connect() {
+        connecting = true;
         for (LoopConnections loop : loops) {
             loop.loop().execute(() -> {
                 for (LeafConnection connection : loop.all()) {
-                    connection.connect();
+                    connection.start();
                 }
             });
         }

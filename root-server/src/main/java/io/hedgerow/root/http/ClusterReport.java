@@ -78,6 +78,9 @@ final class ClusterReport {
         MembershipView members = cluster.membership();
         json.writeArrayFieldStart("leaves");
         for (LeafStatus leaf : cluster.leaves()) {
+            if (leaf.vacant()) {
+                continue; // a slot no leaf has filled yet
+            }
             json.writeStartObject();
             json.writeNumberField("leaf", leaf.index());
             json.writeStringField("address", leaf.address().toString());
@@ -202,18 +205,19 @@ final class ClusterReport {
     /** "ok" when every leaf is up, "degraded" when some are, "down" when none. */
     static String health(ClusterState cluster) {
         long up = upLeaves(cluster);
-        return up == cluster.leaves().size() ? "ok" : up == 0 ? "down" : "degraded";
+        return up == cluster.filledSlots() ? "ok" : up == 0 ? "down" : "degraded";
     }
 
     static long upLeaves(ClusterState cluster) {
-        return cluster.leaves().stream().filter(leaf -> leaf.state() != LeafStatus.State.DOWN).count();
+        return cluster.leaves().stream().filter(leaf -> !leaf.vacant() && leaf.state() != LeafStatus.State.DOWN)
+                .count();
     }
 
     static void writeHealth(JsonGenerator json, ClusterState cluster) throws IOException {
         json.writeStartObject();
         json.writeStringField("status", health(cluster));
         json.writeNumberField("leaves_up", upLeaves(cluster));
-        json.writeNumberField("leaves", cluster.leaves().size());
+        json.writeNumberField("leaves", cluster.filledSlots());
         json.writeEndObject();
     }
 

@@ -42,7 +42,7 @@ final class LeafLatencyReport {
                 phase = null;
                 json.writeStartObject();
                 json.writeNumberField("leaf", leaf);
-                json.writeStringField("address", cluster.leaf(leaf).address().toString());
+                json.writeStringField("address", cluster.leaf(leaf).name());
             }
             if (reading.phase() != phase) {
                 if (phase != null) {

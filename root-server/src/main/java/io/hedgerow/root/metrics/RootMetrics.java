@@ -120,7 +120,7 @@ public final class RootMetrics implements AutoCloseable {
         leafLatency = !leafLatencyTimers ? List.of() : cluster.leaves().stream()
                 .map(leaf -> Timer.builder("hedgerow.subrequest.latency")
                         .description("Round trip of sub-requests to one leaf, as the root sees it")
-                        .tag("leaf", leaf.address().toString())
+                        .tag("leaf", leaf.name())
                         .serviceLevelObjectives(SUB_REQUEST_BUCKETS)
                         .register(registry))
                 .toList();
@@ -193,11 +193,11 @@ public final class RootMetrics implements AutoCloseable {
         for (LeafStatus leaf : cluster.leaves()) {
             Gauge.builder("hedgerow.leaf.up", leaf, l -> l.state() == LeafStatus.State.DOWN ? 0 : 1)
                     .description("1 when the root has a ready connection to the leaf")
-                    .tag("leaf", leaf.address().toString())
+                    .tag("leaf", leaf.name())
                     .register(registry);
             Gauge.builder("hedgerow.leaf.probation", cluster.probation(), p -> p.onProbation(leaf.index()) ? 1 : 0)
                     .description("1 while the leaf is on latency-induced probation (out of primary rotation)")
-                    .tag("leaf", leaf.address().toString())
+                    .tag("leaf", leaf.name())
                     .register(registry);
         }
         Gauge.builder("hedgerow.leaves.probation", cluster.probation(), p -> p.count())

@@ -85,7 +85,7 @@ final class WatchedMeters {
                 .register(registry);
         for (int i = 0; i < leaves.size(); i++) {
             int leaf = i;
-            String address = leaves.get(i).address().toString();
+            String address = leaves.get(i).name();
             Gauge.builder("hedgerow.batch.inflight", batch, b -> b.inFlight(leaf))
                     .description("Batch sub-requests the leaf holds").tag("leaf", address).register(registry);
             Gauge.builder("hedgerow.batch.waiting", batch, b -> b.waiting(leaf))

@@ -20,6 +20,15 @@ public interface CopyCatchUp {
     /** {@code leaf}'s copy of {@code partition} has just opened: catch it up now rather than within the second. */
     void catchUpSoon(int partition);
 
+    /**
+     * Whether {@code leaf}'s copy of {@code partition} is the partition's primary. The placement fills a
+     * joined leaf with other copies: a primary whose copy moves hands over only at the next write, and a
+     * copy placed back on its leaf before one came would wait for itself to catch up.
+     */
+    default boolean primaryAt(int partition, int leaf) {
+        return false;
+    }
+
     /** A root without a write path: every copy is caught up as soon as it is open. */
     CopyCatchUp NONE = new CopyCatchUp() {
         @Override

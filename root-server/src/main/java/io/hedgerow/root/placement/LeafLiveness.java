@@ -9,12 +9,23 @@ import java.util.Arrays;
 final class LeafLiveness {
     private final boolean[] alive;
     private final long[] lostSinceNanos;
+    /** Slots no leaf holds (yet): not alive, but not lost either, so never gone. */
+    private final boolean[] vacant;
 
     /** Every leaf alive. */
     LeafLiveness(int leaves) {
         this.alive = new boolean[leaves];
         this.lostSinceNanos = new long[leaves];
+        this.vacant = new boolean[leaves];
         Arrays.fill(alive, true);
+    }
+
+    /** {@code leaf}'s slot holds no leaf, or one not connected since it filled the slot. */
+    void vacate(int leaf) {
+        if (alive[leaf] || vacant[leaf]) {
+            alive[leaf] = false;
+            vacant[leaf] = true;
+        }
     }
 
     /** @return whether it was alive until now */
@@ -29,6 +40,7 @@ final class LeafLiveness {
 
     void back(int leaf) {
         alive[leaf] = true;
+        vacant[leaf] = false;
     }
 
     boolean alive(int leaf) {
@@ -46,7 +58,7 @@ final class LeafLiveness {
 
     /** Whether {@code leaf} has been lost for {@code graceNanos} or longer. */
     boolean lostFor(int leaf, long graceNanos, long nowNanos) {
-        return !alive[leaf] && nowNanos - lostSinceNanos[leaf] >= graceNanos;
+        return !alive[leaf] && !vacant[leaf] && nowNanos - lostSinceNanos[leaf] >= graceNanos;
     }
 
     int count() {

@@ -70,6 +70,8 @@ public final class Placement {
     private final PlacementHistory history = new PlacementHistory();
     private final HotPartitions hot;
     private final Rebalancer rebalancer;
+    /** Live leaves taking copies until they hold their share: they held none (joined at run time). */
+    private final Set<Integer> filling = new TreeSet<>();
     private boolean servingChanged = true;
     private PlacementSnapshot snapshot;
     private long underReplicatedSinceNanos = -1;
@@ -134,6 +136,15 @@ public final class Placement {
         if (underReplicatedSinceNanos < 0) {
             underReplicatedSinceNanos = nowNanos;
         }
+    }
+
+    /**
+     * {@code leaf}'s slot holds no leaf yet (a root with more leaf slots than leaves): not alive, so no
+     * copy goes there, and not lost, so nothing is re-replicated from it nor reported gone. A leaf that
+     * fills the slot is {@link #leafBack} once connected. Only for a slot that holds no copy.
+     */
+    public void leafVacant(int leaf) {
+        alive.vacate(leaf);
     }
 
     /** {@code leaf} is connected again, with its whole target acknowledged. */
@@ -256,6 +267,14 @@ public final class Placement {
      * made in its absence, perhaps the only one holding every acknowledged write, is taken away.
      */
     public void tick(long nowNanos, double[] partitionLoad, InSync inSync) {
+        tick(nowNanos, partitionLoad, inSync, (partition, leaf) -> true);
+    }
+
+    /**
+     * As {@link #tick(long, double[], InSync)}; {@code movable} says which copies may move to a leaf that
+     * joined empty ({@link #fillEmptyLeaves}): the write path's primaries may not.
+     */
+    public void tick(long nowNanos, double[] partitionLoad, InSync inSync, InSync movable) {
         for (List<Copy> list : copies.all()) {
             for (Copy copy : List.copyOf(list)) {
                 if (copy.state == CopyState.OPENING && nowNanos - copy.startedNanos >= settings.openTimeout().toNanos()) {
@@ -282,7 +301,73 @@ public final class Placement {
                 copy.replaces = move.fromLeaf();
             }
         }
+        fillEmptyLeaves(nowNanos, movable);
         checkFull(nowNanos);
+    }
+
+    /**
+     * A live leaf that holds no copy (one that joined at run time, in a slot that was vacant) takes
+     * copies from the leaves holding most until it holds its share (the copies on live leaves over the
+     * live leaves, rounded down): one move at a time, each a {@link Reason#REBALANCE} copy that replaces
+     * the source copy once it serves, so no partition is ever short meanwhile. Why counts, not load: a
+     * new leaf must take copies without traffic, and the load rebalancer ({@link Rebalancer}) is off by
+     * default; with it on, both may move copies to the new leaf. A copy {@code movable} refuses (the
+     * write path's primary) stays.
+     */
+    private void fillEmptyLeaves(long nowNanos, InSync movable) {
+        int live = alive.count();
+        if (live < 2) {
+            filling.clear();
+            return;
+        }
+        int[] held = new int[leaves];
+        int total = 0;
+        for (List<Copy> list : copies.all()) {
+            for (Copy copy : list) {
+                if (copy.state != CopyState.RETIRING && alive.alive(copy.leaf)) {
+                    held[copy.leaf]++;
+                    total++;
+                }
+            }
+        }
+        int share = total / live;
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            if (alive.alive(leaf) && held[leaf] == 0 && share > 0) {
+                filling.add(leaf);
+            }
+        }
+        filling.removeIf(leaf -> !alive.alive(leaf) || held[leaf] >= share);
+        if (filling.isEmpty() || copies.opening() >= settings.maxOpening()) {
+            return;
+        }
+        int to = filling.iterator().next();
+        // Sources: the leaves holding at least two more than it, fullest first; the first movable copy goes.
+        List<Integer> sources = new ArrayList<>();
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            if (leaf != to && alive.alive(leaf) && held[leaf] >= held[to] + 2) {
+                sources.add(leaf);
+            }
+        }
+        sources.sort(Comparator.comparingInt((Integer leaf) -> -held[leaf]).thenComparingInt(leaf -> leaf));
+        for (int from : sources) {
+            for (int p = 0; p < copies.partitions(); p++) {
+                List<Copy> list = copies.of(p);
+                boolean candidate = list.stream().anyMatch(c -> c.leaf == from && c.state == CopyState.SERVING)
+                        && list.stream().noneMatch(c -> c.leaf == to)
+                        && list.stream().noneMatch(c -> c.state == CopyState.OPENING || c.state == CopyState.CATCHING_UP);
+                Long until = avoidUntil.get(p * leaves + to);
+                if (candidate && (until == null || nowNanos - until >= 0) && movable.test(p, from)) {
+                    Copy copy = open(p, to, Reason.REBALANCE, "leaf " + to + " joined holding no copy: partition " + p
+                            + "'s copy on leaf " + from + " (holding " + held[from] + ") moves to it, up to its share of "
+                            + share, nowNanos);
+                    copy.replaces = from;
+                    return;
+                }
+            }
+        }
+        if (sources.isEmpty()) {
+            filling.remove(to);
+        }
     }
 
     /** Ends a stretch of under-replication once every partition has its serving copies on live leaves. */

@@ -10,8 +10,8 @@ import java.util.List;
  * and where it is in its life) and each leaf's target version. The placement leader writes it to the
  * coordination store; the other roots route by it ({@link #snapshot}, {@link #keptCopies}); a root
  * that takes over the lead continues from it ({@link Placement#Placement(PlacementPlan, int,
- * PlacementSettings, long, boolean)}). Leaves are positions in {@code --leaves}, so every root sharing
- * a plan must list the same leaves in the same order (checked by count). Immutable; equal plans are
+ * PlacementSettings, long, boolean)}). Leaves are this root's leaf slots; the stored form names each
+ * by address, which every root maps to its own slots ({@code PlanCodec}). Immutable; equal plans are
  * equal records.
  *
  * @param copies        each partition's copies, preferred first

@@ -112,6 +112,7 @@ public final class PlacementService implements AutoCloseable {
         int leaves = cluster.leaves().size();
         this.ackedVersion = new long[leaves];
         this.sentNanos = new long[leaves];
+        markVacant();
         this.report = placement.report(ticker.nanoTime());
     }
 
@@ -192,7 +193,11 @@ public final class PlacementService implements AutoCloseable {
     private void tick() {
         long now = ticker.nanoTime();
         MembershipView members = cluster.membership();
+        markVacant();
         for (int leaf = 0; leaf < ackedVersion.length; leaf++) {
+            if (cluster.leaf(leaf).vacant()) {
+                continue;
+            }
             boolean up = up(cluster.leaf(leaf), members, leaf);
             if (placement.leafSeen(leaf, up, now)) {
                 LOG.log(System.Logger.Level.INFO, "placement: leaf {0} {1}{2}", leaf, up ? "back" : "lost",
@@ -201,7 +206,7 @@ public final class PlacementService implements AutoCloseable {
         }
         double[] load = measureLoad ? window.add(loadTotals(members), now) : null;
         lastLoad = load;
-        placement.tick(now, load, writes::caughtUp);
+        placement.tick(now, load, writes::caughtUp, (partition, leaf) -> !writes.primaryAt(partition, leaf));
         for (int[] copy : placement.catchingUp()) {
             if (writes.caughtUp(copy[0], copy[1])) {
                 placement.caughtUp(copy[0], copy[1], now);
@@ -212,6 +217,15 @@ public final class PlacementService implements AutoCloseable {
             if (placement.alive(leaf) && ackedVersion[leaf] < cluster.placement().targetVersion()[leaf]
                     && now - sentNanos[leaf] >= RESEND_NANOS) {
                 send(leaf, now);
+            }
+        }
+    }
+
+    /** Slots no leaf holds yet are neither alive nor lost to the placement. */
+    private void markVacant() {
+        for (int leaf = 0; leaf < ackedVersion.length; leaf++) {
+            if (cluster.leaf(leaf).vacant()) {
+                placement.leafVacant(leaf);
             }
         }
     }

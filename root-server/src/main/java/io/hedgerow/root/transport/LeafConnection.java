@@ -87,6 +87,8 @@ public final class LeafConnection {
     private boolean flushScheduled;
     private int failedAttempts;
     private boolean closed;
+    /** Whether {@link #start} dialled already (its own loop only). */
+    private boolean started;
     /** Whether the leaf is still there, once its HelloAck said it answers pings; null before. */
     private LinkLiveness liveness;
     private ScheduledFuture<?> livenessChecks;
@@ -148,6 +150,18 @@ public final class LeafConnection {
     /** Calls the leaf has not answered, cancelled ones included ({@link LeafCalls#outstanding}). */
     int outstanding() {
         return calls.outstanding();
+    }
+
+    /**
+     * Dials the leaf, once: later calls do nothing, and so does a call while the slot is vacant (the
+     * fan-out calls again when a leaf fills it). On this connection's loop.
+     */
+    public void start() {
+        if (started || status.vacant()) {
+            return;
+        }
+        started = true;
+        connect();
     }
 
     public void connect() {

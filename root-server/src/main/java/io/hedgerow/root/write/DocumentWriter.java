@@ -49,7 +49,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoCloseable {
     private final ClusterState cluster;
+    /** By leaf slot: made when the slot's leaf first holds a copy (guarded by the array). */
     private final WriteLink[] links;
+    private final EventLoopGroup group;
+    private final Transport transport;
     private final PartitionWriter[] partitions;
     private final ScheduledFuture<?> ticks;
     private final ScheduledFuture<?> invalidations;
@@ -77,12 +80,9 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         this.cluster = cluster;
         this.invalidateResults = invalidateResults;
         this.meters = new WriteMeters(registry);
-        var leaves = cluster.config().leaves();
-        this.links = new WriteLink[leaves.size()];
-        for (int leaf = 0; leaf < leaves.size(); leaf++) {
-            links[leaf] = new WriteLink(LeafAddress.parse(leaves.get(leaf)), group, transport.channelClass(),
-                    cluster.rootHello(), cluster.config().maxFrameBytes(), cluster.linkTls(), cluster.index()::admit);
-        }
+        this.group = group;
+        this.transport = transport;
+        this.links = new WriteLink[cluster.leaves().size()];
         if (settings.coordination() != null) {
             try {
                 this.coordination = CoordinationClient.connect(settings.coordination());
@@ -106,7 +106,7 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
             int[] replicaLeaves = cluster.assignment().replicasOf(p);
             WriteLink[] replicas = new WriteLink[replicaLeaves.length];
             for (int r = 0; r < replicaLeaves.length; r++) {
-                replicas[r] = links[replicaLeaves[r]];
+                replicas[r] = link(replicaLeaves[r]);
             }
             partitions[p] = new PartitionWriter(p, replicas, replicaLeaves, cluster.staleReplicas(), settings, ticker,
                     meters, store == null ? null : new StoredState(p, store, coordinationThread));
@@ -421,12 +421,36 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
 
     @Override
     public void copies(int partition, int[] leaves) {
-        partitions[partition].copies(leaves, leaf -> links[leaf]);
+        partitions[partition].copies(leaves, this::link);
+    }
+
+    /**
+     * The write link to the leaf in {@code slot}, made on first use: a slot filled at run time has
+     * none before the placement gives its leaf a copy.
+     */
+    private WriteLink link(int slot) {
+        synchronized (links) {
+            if (links[slot] == null) {
+                LeafAddress address = cluster.leaf(slot).address();
+                if (address == null) {
+                    throw new IllegalStateException("leaf slot " + slot + ": vacant (expected: a slot a leaf"
+                            + " filled, for a copy of a partition)");
+                }
+                links[slot] = new WriteLink(address, group, transport.channelClass(), cluster.rootHello(),
+                        cluster.config().maxFrameBytes(), cluster.linkTls(), cluster.index()::admit);
+            }
+            return links[slot];
+        }
     }
 
     @Override
     public boolean caughtUp(int partition, int leaf) {
         return partitions[partition].replicas().memberInSync(leaf);
+    }
+
+    @Override
+    public boolean primaryAt(int partition, int leaf) {
+        return partitions[partition].replicas().primaryAt(leaf);
     }
 
     @Override
@@ -451,8 +475,12 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         for (PartitionWriter partition : partitions) {
             partition.close();
         }
-        for (WriteLink link : links) {
-            link.close();
+        synchronized (links) {
+            for (WriteLink link : links) {
+                if (link != null) {
+                    link.close();
+                }
+            }
         }
         if (coordination != null) {
             coordinationThread.shutdownNow();

@@ -236,6 +236,16 @@ final class ReplicaSet {
         return null;
     }
 
+    /**
+     * Whether, with a coordination store, the copy on {@code leaf} is the stored primary (in sync or
+     * not): the placement leaves such a copy where it is when it fills a joined leaf, since the stored
+     * primary hands over only when a write comes. Without a store, never: the primary is then the first
+     * in-sync copy, and a moved one is simply succeeded.
+     */
+    synchronized boolean primaryAt(int leaf) {
+        return stored != null && storedPrimary != null && storedPrimary.leaf == leaf;
+    }
+
     synchronized List<Replica> inSyncNow() {
         return members.stream().filter(r -> r.inSync).toList();
     }

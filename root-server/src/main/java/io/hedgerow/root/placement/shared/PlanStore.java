@@ -19,10 +19,18 @@ import org.apache.zookeeper.data.Stat;
 final class PlanStore {
     private final CuratorFramework curator;
     private final String path;
+    /** This root's leaf slots, which the stored plan's addresses map to; null: by position (tests). */
+    private final LeafSlots slots;
 
+    /** Reads plans by position, as written (a test's, or a tool's that only looks). */
     PlanStore(CoordinationClient client) {
+        this(client, null);
+    }
+
+    PlanStore(CoordinationClient client, LeafSlots slots) {
         this.curator = client.curator();
         this.path = client.paths().placement();
+        this.slots = slots;
     }
 
     String path() {
@@ -41,7 +49,7 @@ final class PlanStore {
             throw CoordinationException.failed("reading the placement plan at " + path, e);
         }
         try {
-            return Optional.of(PlanCodec.decode(bytes, stat.getVersion()));
+            return Optional.of(PlanCodec.decode(bytes, stat.getVersion(), slots));
         } catch (IllegalArgumentException e) {
             throw new CoordinationException("the placement plan at " + path + " cannot be read: " + e.getMessage(), e);
         }
@@ -53,7 +61,7 @@ final class PlanStore {
      * @return the plan as written, with its new version; empty when the znode was not at {@code version}
      */
     Optional<StoredPlan> write(String leader, PlacementPlan plan, int version) throws CoordinationException {
-        byte[] bytes = PlanCodec.encode(leader, plan);
+        byte[] bytes = PlanCodec.encode(leader, plan, slots);
         try {
             if (version < 0) {
                 curator.create().creatingParentsIfNeeded().forPath(path, bytes);

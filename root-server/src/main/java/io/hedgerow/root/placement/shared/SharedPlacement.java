@@ -46,8 +46,10 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. Every ZooKeeper call and every change of role
  * runs on one thread of its own ("placement-coordination"): never on an event loop, never on the
- * answer path, which reads the volatile snapshot in {@link ClusterState}. A plan that does not fit this
- * root (another number of leaves or partitions) is not applied, and logged.
+ * answer path, which reads the volatile snapshot in {@link ClusterState}. The stored plan names leaves
+ * by address, each root mapping them to its own leaf slots (a leaf it has not met takes a vacant slot);
+ * a plan that does not fit this root (another number of partitions, or leaves it has no slot for) is
+ * not applied, and logged.
  */
 public final class SharedPlacement implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SharedPlacement.class.getName());
@@ -97,7 +99,7 @@ public final class SharedPlacement implements AutoCloseable {
         this.ticker = ticker;
         this.reassign = reassign;
         this.writes = writes;
-        this.store = new PlanStore(client);
+        this.store = new PlanStore(client, LeafSlots.of(cluster));
         this.toldCopies = new int[cluster.config().partitions()][];
         for (int p = 0; p < toldCopies.length; p++) {
             toldCopies[p] = cluster.assignment().replicasOf(p);
@@ -157,11 +159,14 @@ public final class SharedPlacement implements AutoCloseable {
     public static String routeByStoredPlan(CoordinationSettings coordination, ClusterState cluster)
             throws CoordinationException {
         try (CoordinationClient client = CoordinationClient.connect(coordination)) {
-            Optional<StoredPlan> stored = new PlanStore(client).read();
+            Optional<StoredPlan> stored = new PlanStore(client, LeafSlots.of(cluster)).read();
             if (stored.isEmpty()) {
                 return "no placement plan stored yet: the configured assignment";
             }
             PlacementPlan plan = stored.get().plan();
+            if (plan == null) {
+                return stored.get().misfit() + ": the configured assignment";
+            }
             if (plan.leaves() != cluster.leaves().size() || plan.partitions() != cluster.config().partitions()) {
                 return "the stored placement plan is for " + plan.leaves() + " leaves and " + plan.partitions()
                         + " partitions (expected: " + cluster.leaves().size() + " and " + cluster.config().partitions()
@@ -309,7 +314,7 @@ public final class SharedPlacement implements AutoCloseable {
     private void stored(ChildData data) {
         StoredPlan plan;
         try {
-            plan = PlanCodec.decode(data.getData(), data.getStat().getVersion());
+            plan = PlanCodec.decode(data.getData(), data.getStat().getVersion(), LeafSlots.of(cluster));
         } catch (IllegalArgumentException e) {
             LOG.log(System.Logger.Level.WARNING, "placement: ignoring the stored plan: " + e.getMessage());
             return;
@@ -319,6 +324,10 @@ public final class SharedPlacement implements AutoCloseable {
                 follow(plan.leader() + " wrote the stored plan (znode version " + plan.version() + ")");
                 run(this::lead);
             }
+            return;
+        }
+        if (plan.plan() == null) {
+            LOG.log(System.Logger.Level.WARNING, "placement: " + plan.misfit() + "; not applied");
             return;
         }
         if (!fits(plan.plan())) {

@@ -7,12 +7,17 @@ import io.hedgerow.root.placement.Placement;
 import io.hedgerow.root.placement.PlacementPlan;
 import io.hedgerow.root.placement.PlacementPlan.PlannedCopy;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The placement znode's JSON: every copy's leaf, reason and state, and the target versions, read back as written. */
+/**
+ * The placement znode's JSON: every copy's leaf, reason and state, and the target versions, read back as
+ * written; with leaf slots, read back by address into the reader's own slots.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class PlanCodecTest {
     @Test
@@ -37,5 +42,103 @@ class PlanCodecTest {
         assertThatThrownBy(() -> PlanCodec.decode(("{\"leader\":\"x\",\"partitions\":[[{\"leaf\":4,\"reason\":"
                 + "\"original\",\"state\":\"serving\"}]],\"target_versions\":[0]}").getBytes(StandardCharsets.UTF_8), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaf 4");
+    }
+
+    /** A root's slots: addresses by slot, null for vacant. */
+    private static final class Slots implements LeafSlots {
+        final List<String> bySlot;
+
+        Slots(String... addresses) {
+            this.bySlot = new ArrayList<>(Arrays.asList(addresses));
+        }
+
+        @Override
+        public int slots() {
+            return bySlot.size();
+        }
+
+        @Override
+        public String addressOf(int slot) {
+            return bySlot.get(slot);
+        }
+
+        @Override
+        public int slotOf(String address) {
+            return bySlot.indexOf(address);
+        }
+
+        @Override
+        public int vacant() {
+            return (int) bySlot.stream().filter(a -> a == null).count();
+        }
+
+        @Override
+        public List<String> configured() {
+            return bySlot.stream().filter(a -> a != null).toList();
+        }
+
+        @Override
+        public int fill(String address) {
+            int slot = slotOf(address);
+            if (slot < 0) {
+                slot = bySlot.indexOf(null);
+                if (slot >= 0) {
+                    bySlot.set(slot, address);
+                }
+            }
+            return slot;
+        }
+    }
+
+    private static final PlacementPlan BY_WRITER = new PlacementPlan(List.of(
+            List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
+                    new PlannedCopy(1, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING)),
+            List.of(new PlannedCopy(2, Placement.Reason.REBALANCE, Placement.CopyState.OPENING),
+                    new PlannedCopy(1, Placement.Reason.ORIGINAL, Placement.CopyState.RETIRING))),
+            List.of(1L, 4L, 2L, 0L));
+
+    @Test
+    void aReaderNumberingTheLeavesOtherwiseMapsEveryCopyByAddressAndFillsAVacantSlotForALeafNew() {
+        byte[] stored = PlanCodec.encode("root-a", BY_WRITER, new Slots("a:1", "b:1", "c:1", null));
+        Slots reader = new Slots("b:1", "a:1", null, null, null);
+
+        PlacementPlan read = PlanCodec.decode(stored, 3, reader).plan();
+
+        assertThat(reader.bySlot).as("c:1 took the reader's first vacant slot").containsExactly("b:1", "a:1", "c:1",
+                null, null);
+        assertThat(read.copies()).isEqualTo(List.of(
+                List.of(new PlannedCopy(1, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
+                        new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING)),
+                List.of(new PlannedCopy(2, Placement.Reason.REBALANCE, Placement.CopyState.OPENING),
+                        new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.RETIRING))));
+        assertThat(read.targetVersion()).as("by address, sized to the reader's slots").containsExactly(4L, 1L, 2L, 0L,
+                0L);
+    }
+
+    @Test
+    void aPlanNamingMoreNewLeavesThanTheReaderHasVacantSlotsDoesNotFitUnlessItCanBeReadByPosition() {
+        byte[] stored = PlanCodec.encode("root-a", BY_WRITER, new Slots("a:1", "b:1", "c:1", null));
+
+        StoredPlan misfit = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1", "x:1"));
+        assertThat(misfit.plan()).as("not applied: the root routes by what it has").isNull();
+        assertThat(misfit.misfit()).contains("[c:1], which have no slot here").contains("raise --leaf-slots");
+        // The writer's number of slots, none vacant, one leaf dialled at another address (a relay): by position.
+        PlacementPlan read = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1", "relay:9", "d:1")).plan();
+        assertThat(read).isEqualTo(BY_WRITER);
+    }
+
+    @Test
+    void aPlanWrittenByARootThatDidNotKnowALeafOfTheReadersLeavesDoesNotFit() {
+        // The writer knew only b:1: its plan gives a:1 nothing because it never heard of it, not by decision.
+        PlacementPlan onB = new PlacementPlan(List.of(
+                List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))), List.of(3L));
+        byte[] stored = PlanCodec.encode("root-b", onB, new Slots("b:1"));
+
+        StoredPlan read = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1"));
+
+        assertThat(read.plan()).isNull();
+        assertThat(read.misfit()).contains("did not know leaves [a:1]");
+        assertThat(PlanCodec.decode(stored, 0, new Slots("b:1", null)).plan().keptCopies(0))
+                .as("a reader started with b:1 alone routes by it").containsExactly(0);
     }
 }
