@@ -146,6 +146,60 @@ class TypedFieldsTest {
     }
 
     /**
+     * {@code lang: "*"} (every language the index has) and a list ({@code de,fr}) search each
+     * language's copy, so a German and a French document are both found by the forms only their own
+     * language's stemmer matches; and the cost estimate (which the expansion budget and the
+     * expensive lane read) counts every copy's terms: over two languages, each language's share.
+     */
+    @Test
+    void everyLanguageOrAListFindsEachDocumentThroughItsOwnLanguagesCopyAndCostsEveryCopy() throws Exception {
+        List<SourceDocument> docs = new ArrayList<>();
+        try (EuroparlSource source = EuroparlSource.open()) {
+            for (SourceEntry entry = source.next(); entry != null; entry = source.next()) {
+                if (entry instanceof SourceDocument doc && Set.of("de", "fr").contains(doc.value("lang"))) {
+                    docs.add(doc);
+                }
+            }
+        }
+        try (PartitionSearcher searcher = build(IndexConfig.europarl(), docs)) {
+            assertThat(searcher.context().manifest().config().languagesSeen(searcher.context().manifest().fieldsSeen()))
+                    .containsExactly("de", "fr");
+            Set<String> german = onlyOtherForm(docs, "de", "Verhandlungen", "Verhandlung");
+            Set<String> french = onlyOtherForm(docs, "fr", "propositions", "proposition");
+            for (String languages : List.of("*", "de,fr")) {
+                Set<String> found = ids(searcher, "Verhandlungen propositions", languages);
+                assertThat(found).as(languages).containsAll(german).containsAll(french);
+            }
+            assertThat(ids(searcher, "Verhandlungen propositions", "fr")).as("French alone: not the German ones")
+                    .containsAll(french).doesNotContainAnyElementsOf(german);
+
+            QueryParsing parsing = searcher.context().parsing();
+            QueryCost all = searcher.estimateCost(parsing.parse("verhandl* propos*", "*"));
+            QueryCost de = searcher.estimateCost(parsing.parse("verhandl* propos*", "de"));
+            QueryCost fr = searcher.estimateCost(parsing.parse("verhandl* propos*", "fr"));
+            QueryCost title = searcher.estimateCost(parsing.parse("title:verhandl* title:propos*", null));
+            assertThat(de.expandedTerms()).isPositive();
+            assertThat(fr.expandedTerms()).isPositive();
+            // Each language's estimate holds the title once; every language's holds it once too.
+            assertThat(all.expandedTerms() + title.expandedTerms()).isEqualTo(de.expandedTerms() + fr.expandedTerms());
+            assertThat(all.postings() + title.postings()).isEqualTo(de.postings() + fr.postings());
+            assertThat(all).isEqualTo(searcher.estimateCost(parsing.parse("verhandl* propos*", "de,fr")));
+        }
+    }
+
+    private static Set<String> onlyOtherForm(List<SourceDocument> docs, String lang, String queryForm, String otherForm) {
+        Pattern other = Pattern.compile("\\b" + otherForm + "\\b");
+        Pattern query = Pattern.compile("\\b" + queryForm + "\\b", Pattern.CASE_INSENSITIVE);
+        Set<String> ids = docs.stream()
+                .filter(doc -> lang.equals(doc.value("lang")))
+                .filter(doc -> other.matcher(doc.value("body")).find() && !query.matcher(doc.value("body")).find()
+                        && !query.matcher(doc.value("title")).find())
+                .map(SourceDocument::id).collect(Collectors.toSet());
+        assertThat(ids).as("documents with '%s' but not '%s'", otherForm, queryForm).isNotEmpty();
+        return ids;
+    }
+
+    /**
      * A search in a language matches a field's per-language copy; its snippets and highlights must
      * mark the forms it matched there (a document holding only "Verhandlung" for "Verhandlungen"),
      * which the field itself, standard-analysed, does not hold. Before the fetch knew the language,
