@@ -209,14 +209,18 @@ public record SearchRequest(
     /**
      * {@code lang} validated and in one spelling, so that equal requests have equal keys: codes of
      * 2 to 8 lower-case letters, sorted and once each, comma-separated; or {@value #ALL_LANGUAGES}
-     * alone. Null or empty: null.
+     * alone. Null: null.
      */
     static String canonicalLang(String lang) {
-        if (lang == null || lang.isEmpty()) {
+        if (lang == null) {
             return null;
         }
         if (ALL_LANGUAGES.equals(lang) || LANG.matcher(lang).matches()) {
             return lang;
+        }
+        if (lang.indexOf(',') < 0) {
+            throw new IllegalArgumentException("lang: '" + lang + "' (expected: a language code of 2 to 8 lower-case letters,"
+                    + " such as de; several, comma-separated, such as de,fr; or " + ALL_LANGUAGES + " for every language)");
         }
         java.util.TreeSet<String> codes = new java.util.TreeSet<>();
         for (String code : lang.split(",", -1)) {
