@@ -31,14 +31,16 @@ import java.util.regex.Pattern;
  * @param routing            a value of the index's routing key: only the partitions that key's
  *                           documents live in are searched; null searches every partition
  * @param filter             a non-scoring filter, or null for none
- * @param sort               sort keys in order; empty for the classic order (score, then partition
- *                           and document)
+ * @param sort               sort keys in order; empty for the classic order (score, then id)
  * @param from               hits to skip before the k returned; {@code from + k} is at most
  *                           {@value #MAX_WINDOW}
  * @param searchAfter        the last hit's {@link Hit#sort() sort values} (one per sort key, then the
  *                           id) to page after it; null for the first page. Needs a sort, and from 0
  * @param lang               the query's language (e.g. {@code de}): per-language text fields are
- *                           searched in that language only; null searches them all
+ *                           searched in that language's copy only; several, comma-separated
+ *                           ({@code de,fr}, kept sorted and once each), search each one's copy;
+ *                           {@value #ALL_LANGUAGES} searches the copy of every language the index
+ *                           has. Null searches the fields themselves (standard analysis)
  * @param aggs               named aggregations over the matching documents, in the order given;
  *                           empty for none (then nothing of them is computed anywhere)
  * @param fields             the stored fields each hit carries, by name (Elasticsearch's {@code fields}):
@@ -90,6 +92,8 @@ public record SearchRequest(
     public static final int MAX_WINDOW = 10_000;
     /** Most sort keys. */
     public static final int MAX_SORT_FIELDS = 8;
+    /** {@code lang} for every language the index has. */
+    public static final String ALL_LANGUAGES = "*";
     /** A language code: compiled once, not per request ({@link String#matches} compiles its pattern each call). */
     private static final Pattern LANG = Pattern.compile("[a-z]{2,8}");
     /** Most field names one request may list in {@code fields}. */
@@ -150,10 +154,7 @@ public record SearchRequest(
             // Listed once each, in the order first asked: a duplicate would only load the field twice.
             fields = List.copyOf(new java.util.LinkedHashSet<>(fields));
         }
-        if (lang != null && !LANG.matcher(lang).matches()) {
-            throw new IllegalArgumentException("lang: '" + lang + "' (expected: a language code of 2 to 8 lower-case letters,"
-                    + " such as de)");
-        }
+        lang = canonicalLang(lang);
         if (timeoutMillis < 0) {
             throw new IllegalArgumentException("timeout_ms: " + timeoutMillis + " (expected: >= 1, or 0 for the default)");
         }
@@ -195,6 +196,42 @@ public record SearchRequest(
             double minCoverage, boolean cache, String routing) {
         this(query, k, timeoutMillis, snippets, storedFields, totalHitsThreshold, hedge, hedgeAfterMillis, explain,
                 priority, minCoverage, cache, routing, null, List.of(), 0, null, null);
+    }
+
+    /**
+     * The languages {@code lang} names, sorted: one or several codes, or {@value #ALL_LANGUAGES}
+     * alone; empty without a language.
+     */
+    public List<String> languages() {
+        return lang == null ? List.of() : List.of(lang.split(","));
+    }
+
+    /**
+     * {@code lang} validated and in one spelling, so that equal requests have equal keys: codes of
+     * 2 to 8 lower-case letters, sorted and once each, comma-separated; or {@value #ALL_LANGUAGES}
+     * alone. Null: null.
+     */
+    static String canonicalLang(String lang) {
+        if (lang == null) {
+            return null;
+        }
+        if (ALL_LANGUAGES.equals(lang) || LANG.matcher(lang).matches()) {
+            return lang;
+        }
+        if (lang.indexOf(',') < 0) {
+            throw new IllegalArgumentException("lang: '" + lang + "' (expected: a language code of 2 to 8 lower-case letters,"
+                    + " such as de; several, comma-separated, such as de,fr; or " + ALL_LANGUAGES + " for every language)");
+        }
+        java.util.TreeSet<String> codes = new java.util.TreeSet<>();
+        for (String code : lang.split(",", -1)) {
+            code = code.strip();
+            if (!LANG.matcher(code).matches()) {
+                throw new IllegalArgumentException("lang: '" + code + "' in '" + lang + "' (expected: language codes of 2"
+                        + " to 8 lower-case letters, such as de or de,fr, or " + ALL_LANGUAGES + " alone for every language)");
+            }
+            codes.add(code);
+        }
+        return String.join(",", codes);
     }
 
     /** Hits each partition must return so the merged page is right: {@code from + k}, at least 1. */
@@ -369,9 +406,18 @@ public record SearchRequest(
             return this;
         }
 
-        /** The query's language (null: any). */
+        /**
+         * The query's language (null: the fields themselves): a code such as {@code de}, several
+         * comma-separated ({@code de,fr}), or {@value SearchRequest#ALL_LANGUAGES} for every language.
+         */
         public Builder lang(String lang) {
             this.lang = lang;
+            return this;
+        }
+
+        /** The query's languages, each one's copy searched (empty or null: the fields themselves). */
+        public Builder langs(List<String> langs) {
+            this.lang = langs == null || langs.isEmpty() ? null : String.join(",", langs);
             return this;
         }
 

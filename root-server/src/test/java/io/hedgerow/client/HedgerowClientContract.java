@@ -157,7 +157,9 @@ abstract class HedgerowClientContract {
                         .k(9).cache(false).build(),
                 SearchRequest.builder("common").sort(List.of(SortField.asc("lang"), SortField.desc("n"))).from(7).k(5)
                         .cache(false).build(),
-                SearchRequest.builder("heron").lang("de").k(5).cache(false).build());
+                SearchRequest.builder("heron").lang("de").k(5).cache(false).build(),
+                SearchRequest.builder("heron").langs(List.of("fr", "de")).k(5).cache(false).build(),
+                SearchRequest.builder("heron").lang(SearchRequest.ALL_LANGUAGES).k(5).cache(false).build());
         for (SearchRequest request : requests) {
             assertAnswersAsTheRootInProcess(request);
         }

@@ -215,7 +215,7 @@ public record IndexConfig(
      * {@link #queryFields(List, String)}).
      */
     public List<String> queryFields(List<String> fieldsSeen) {
-        return queryFields(fieldsSeen, null);
+        return queryFields(fieldsSeen, List.<String>of());
     }
 
     /**
@@ -227,6 +227,17 @@ public record IndexConfig(
      * CPU per answer on Europarl's 21 (serving-cost.sh, 2026-11-28).
      */
     public List<String> queryFields(List<String> fieldsSeen, String language) {
+        return queryFields(fieldsSeen, language == null ? List.of() : List.of(language));
+    }
+
+    /**
+     * The query's default fields for a query in any of {@code languages} (empty: any language): a
+     * text field with a language field is searched in its copy for each of them ({@code body.de},
+     * {@code body.fr}: a disjunction, each copy with its own analyzer, so that a document is found
+     * through the copy of its own language). It costs the lookups of every copy: with all of
+     * Europarl's 21, 2.5 times the CPU per answer of the field itself (serving-cost.sh, 2026-11-28).
+     */
+    public List<String> queryFields(List<String> fieldsSeen, List<String> languages) {
         List<String> base = new ArrayList<>();
         if (!defaultFields.isEmpty()) {
             base.addAll(defaultFields);
@@ -238,15 +249,35 @@ public record IndexConfig(
                 }
             }
         }
-        if (language == null) {
+        if (languages.isEmpty()) {
             return base;
         }
-        List<String> result = new ArrayList<>(base.size());
+        List<String> result = new ArrayList<>(base.size() * languages.size());
         for (String field : base) {
             FieldSpec spec = fields.get(field);
-            result.add(spec != null && spec.languageField() != null ? field + "." + language : field);
+            if (spec != null && spec.languageField() != null) {
+                for (String language : languages) {
+                    result.add(field + "." + language);
+                }
+            } else {
+                result.add(field);
+            }
         }
         return result;
+    }
+
+    /**
+     * The languages of the per-language copies among {@code fieldsSeen} ({@code de} of
+     * {@code body.de}), sorted, once each: the languages a query with {@code lang: "*"} searches.
+     */
+    public List<String> languagesSeen(List<String> fieldsSeen) {
+        java.util.TreeSet<String> languages = new java.util.TreeSet<>();
+        for (String field : fieldsSeen) {
+            if (isLanguageCopy(field)) {
+                languages.add(field.substring(field.lastIndexOf('.') + 1));
+            }
+        }
+        return List.copyOf(languages);
     }
 
     /** Whether {@code field} is a per-language copy ({@code body.de}) of a configured text field. */

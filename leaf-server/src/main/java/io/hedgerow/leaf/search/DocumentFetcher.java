@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +19,11 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.lucene.document.DocumentStoredFieldVisitor;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
@@ -180,40 +185,86 @@ final class DocumentFetcher {
     }
 
     /**
-     * The field to highlight {@code field}'s text as: its per-language copy ({@code body.de}) when the
-     * query searched that copy instead of the field (a search with {@code lang}), so the words the
-     * search matched are marked, stemmed forms included; else the field itself. The copy has no
-     * offsets in its postings, so the highlighter analyses the text again with the copy's analyzer.
+     * The field to highlight {@code field}'s text as in each found document: its per-language copy
+     * ({@code body.de}) when the query searched that copy instead of the field (a search with
+     * {@code lang}), so the words the search matched are marked, stemmed forms included; else the
+     * field itself. A search in several languages names several copies: each document is highlighted
+     * as the copy of its own language (its language field's doc value), the one it was found by. The
+     * copy has no offsets in its postings, so the highlighter analyses the text again with the
+     * copy's analyzer.
      */
-    private String highlightedAs(String field, Query query) {
+    private String[] highlightedAs(String field, Set<String> queryFields, int[] found) throws IOException {
+        String[] as = new String[found.length];
+        Arrays.fill(as, field);
         FieldSpec spec = context.manifest().config().specOf(field);
-        if (spec == null || spec.languageField() == null) {
-            return field; // no copies: nothing to look for
-        }
-        Set<String> queryFields = fieldsOf(query);
-        if (queryFields.contains(field)) {
-            return field;
+        if (spec == null || spec.languageField() == null || queryFields.contains(field)) {
+            return as; // no copies, or the field itself searched
         }
         String copyPrefix = field + '.';
+        List<String> copies = new ArrayList<>();
         for (String searched : queryFields) {
             if (searched.startsWith(copyPrefix) && context.manifest().config().isLanguageCopy(searched)) {
-                return searched;
+                copies.add(searched);
             }
         }
-        return field;
+        if (copies.isEmpty()) {
+            return as;
+        }
+        if (copies.size() == 1) {
+            Arrays.fill(as, copies.get(0));
+            return as;
+        }
+        Collections.sort(copies);
+        List<LeafReaderContext> leaves = reader.leaves();
+        for (int j = 0; j < found.length; j++) {
+            LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(found[j], leaves));
+            SortedSetDocValues languages = DocValues.getSortedSet(leaf.reader(), spec.languageField());
+            String copy = null;
+            if (languages.advanceExact(found[j] - leaf.docBase)) {
+                copy = copyPrefix + languages.lookupOrd(languages.nextOrd()).utf8ToString();
+            }
+            as[j] = copy != null && copies.contains(copy) ? copy : copies.get(0);
+        }
+        return as;
+    }
+
+    /** The indexes of {@code as} grouped by their value, each group in order. */
+    private static Map<String, int[]> groups(String[] as) {
+        Map<String, List<Integer>> byValue = new java.util.LinkedHashMap<>();
+        for (int j = 0; j < as.length; j++) {
+            byValue.computeIfAbsent(as[j], key -> new ArrayList<>()).add(j);
+        }
+        Map<String, int[]> groups = new java.util.LinkedHashMap<>();
+        byValue.forEach((value, indexes) -> groups.put(value, indexes.stream().mapToInt(Integer::intValue).toArray()));
+        return groups;
+    }
+
+    /** {@code values} at {@code indexes}. */
+    private static int[] pick(int[] values, int[] indexes) {
+        int[] picked = new int[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            picked[i] = values[indexes[i]];
+        }
+        return picked;
     }
 
     /** Sets the snippet of each found document: {@code found[j]} is the document at {@code positions[j]}. */
     private void snippets(Query query, int[] positions, int[] found, String[] sources, List<FetchedDoc.Builder> fetched)
             throws IOException {
-        String field = highlightedAs(context.snippetField(), query);
-        String[] snippetTexts = new SnippetHighlighter(highlighterSettings, query, found, Map.of(field, at(positions, sources)))
-                .highlightFields(new String[] {field}, query, found, new int[] {1})
-                .get(field);
-        for (int j = 0; j < positions.length; j++) {
-            if (snippetTexts[j] != null) {
-                // Passages run from one sentence's start to the next's, so edges can be blank.
-                fetched.get(positions[j]).setSnippet(snippetTexts[j].strip());
+        String[] as = highlightedAs(context.snippetField(), fieldsOf(query), found);
+        for (Map.Entry<String, int[]> group : groups(as).entrySet()) {
+            String field = group.getKey();
+            int[] groupPositions = pick(positions, group.getValue());
+            int[] groupFound = pick(found, group.getValue());
+            String[] snippetTexts = new SnippetHighlighter(highlighterSettings, query, groupFound,
+                    Map.of(field, at(groupPositions, sources)))
+                    .highlightFields(new String[] {field}, query, groupFound, new int[] {1})
+                    .get(field);
+            for (int j = 0; j < groupPositions.length; j++) {
+                if (snippetTexts[j] != null) {
+                    // Passages run from one sentence's start to the next's, so edges can be blank.
+                    fetched.get(groupPositions[j]).setSnippet(snippetTexts[j].strip());
+                }
             }
         }
     }
@@ -221,12 +272,32 @@ final class DocumentFetcher {
     /** Adds each found document's fragments, field by field in the order asked. */
     private void highlight(Query query, int[] positions, int[] found, HighlightSpec spec, Map<String, String[]> sources,
             List<FetchedDoc.Builder> fetched) throws IOException {
-        Map<String, String> highlightedAs = new HashMap<>();
+        // Documents highlighted as the same copies (one language's, in a search in several) go together.
+        Set<String> queryFields = fieldsOf(query);
+        Map<String, String[]> asByField = new HashMap<>();
+        String[] key = new String[found.length];
+        Arrays.fill(key, "");
+        for (HighlightFieldSpec field : spec.getFieldsList()) {
+            String[] as = highlightedAs(field.getField(), queryFields, found);
+            asByField.put(field.getField(), as);
+            for (int j = 0; j < found.length; j++) {
+                key[j] += as[j] + '\u0000';
+            }
+        }
+        for (int[] group : groups(key).values()) {
+            Map<String, String> highlightedAs = new HashMap<>();
+            asByField.forEach((field, as) -> highlightedAs.put(field, as[group[0]]));
+            highlightGroup(query, pick(positions, group), pick(found, group), spec, highlightedAs, sources, fetched);
+        }
+    }
+
+    /** {@link #highlight} of documents whose fields are each highlighted as {@code highlightedAs} says. */
+    private void highlightGroup(Query query, int[] positions, int[] found, HighlightSpec spec,
+            Map<String, String> highlightedAs, Map<String, String[]> sources, List<FetchedDoc.Builder> fetched)
+            throws IOException {
         HighlightSpec.Builder renamed = spec.toBuilder().clearFields();
         for (HighlightFieldSpec field : spec.getFieldsList()) {
-            String as = highlightedAs(field.getField(), query);
-            highlightedAs.put(field.getField(), as);
-            renamed.addFields(field.toBuilder().setField(as));
+            renamed.addFields(field.toBuilder().setField(highlightedAs.get(field.getField())));
         }
         Map<String, String[]> texts = new HashMap<>();
         for (Map.Entry<String, String[]> field : sources.entrySet()) {

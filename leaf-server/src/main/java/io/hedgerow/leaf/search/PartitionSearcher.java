@@ -7,6 +7,7 @@ import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
+import io.hedgerow.leaf.index.IndexConfig;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Collection;
@@ -26,13 +27,13 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.store.MMapDirectory;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Searches one micro-partition in two phases: the query phase (here) finds the top k by score
- * (ties by doc id), or by the request's sort (ties by id), and counts hits up to a threshold; the
+ * (ties by id), or by the request's sort (ties by id), and counts hits up to a threshold; the
  * fetch phase ({@link DocumentFetcher}, behind {@link #fetch}) loads stored fields, a snippet and
  * highlights for the few hits that made the merged top k. Both find ids through {@link IdLookup}.
  *
@@ -120,7 +121,7 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
-     * The query phase: runs a parsed query for the top k by score (ties by doc id) or by the
+     * The query phase: runs a parsed query for the top k by score (ties by id) or by the
      * request's sort, and the total hit count, with each hit's id read from doc values. The caller holds an
      * {@link #tryAcquire() acquired} reader.
      *
@@ -219,7 +220,7 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
-     * Top k by score (ties by doc id), or by the request's sort (ties by id) after its search_after,
+     * Top k by score (ties by id), or by the request's sort (ties by id) after its search_after,
      * counting hits exactly up to the request's threshold (default 1,000).
      */
     private CollectorManager<? extends Collector, ? extends TopDocs> collectorManager(SearchRequest request,
@@ -238,7 +239,15 @@ public final class PartitionSearcher implements Closeable {
         int threshold = request.getTotalHitsThreshold() > 0 ? request.getTotalHitsThreshold() : 1000;
         Sort sort = shape.sort(request);
         if (sort == null) {
-            return new TopScoreDocCollectorManager(Math.max(1, request.getK()), null, threshold);
+            // The classic order is score then id, not Lucene's score then doc: replicas that took live
+            // writes number documents differently, and a tie on the page's last score must pick the same
+            // documents on each. A post-pass over TopScoreDocCollector's page could reorder its ties but
+            // not choose which tied documents make the page. TopFieldCollector with the score first
+            // keeps TOP_SCORES (block-max skipping, with the page's last score as the floor, inclusive);
+            // it reads the id's doc value for each hit that enters the page, and where every match ties
+            // (a constant-score query) it visits them all instead of stopping at the count threshold:
+            // choosing the k least ids among equal scores needs every one of them.
+            return new TopFieldCollectorManager(SearchShape.SCORE_THEN_ID, Math.max(1, request.getK()), null, threshold);
         }
         return new TopFieldCollectorManager(sort, Math.max(1, request.getK()), shape.after(request, sort), threshold);
     }
@@ -250,7 +259,10 @@ public final class PartitionSearcher implements Closeable {
             aggregations = aggregated.results();
             top = aggregated.hits();
         }
-        String[] ids = ids(top.scoreDocs);
+        String[] ids = sortedIds(top);
+        if (ids == null) {
+            ids = ids(top.scoreDocs);
+        }
         SearchResponse.Builder response = SearchResponse.newBuilder()
                 .setRequestId(request.getRequestId())
                 .setPartition(partition)
@@ -259,11 +271,16 @@ public final class PartitionSearcher implements Closeable {
                 .setTotalHitsExact(top.totalHits.relation() == TotalHits.Relation.EQUAL_TO)
                 .setCutShort(cutShort);
         // A sorted search's answer carries the sort it ran with: no need to build it again from the request.
-        SortField[] sort = top instanceof TopFieldDocs sorted ? sorted.fields : null;
+        // The classic order (score then id, see hitsManager) sends no sort values: its score is the hit's.
+        boolean classic = request.getSortCount() == 0;
+        SortField[] sort = !classic && top instanceof TopFieldDocs sorted ? sorted.fields : null;
         for (int i = 0; i < top.scoreDocs.length; i++) {
-            Hit.Builder hit = Hit.newBuilder().setId(ids[i]).setScore(top.scoreDocs[i].score).setDoc(top.scoreDocs[i].doc);
+            ScoreDoc doc = top.scoreDocs[i];
+            // TopFieldCollector leaves a FieldDoc's own score unset (NaN): the score is its first sort value.
+            float score = classic && doc instanceof FieldDoc scored ? (Float) scored.fields[0] : doc.score;
+            Hit.Builder hit = Hit.newBuilder().setId(ids[i]).setScore(score).setDoc(doc.doc);
             if (sort != null) {
-                shape.addSortValues(hit, (FieldDoc) top.scoreDocs[i], sort);
+                shape.addSortValues(hit, (FieldDoc) doc, sort);
             }
             response.addHits(hit);
         }
@@ -280,6 +297,26 @@ public final class PartitionSearcher implements Closeable {
      */
     private IndexSearcher newSearcher(DirectoryReader reader) {
         return context.queryCache().configure(new IndexSearcher(reader));
+    }
+
+    /**
+     * The hits' ids as the collector already copied them (the id is every sort's last key, the
+     * classic order's included); null if a hit has none, for {@link #ids} to read them.
+     */
+    private static String[] sortedIds(TopDocs top) {
+        if (!(top instanceof TopFieldDocs sorted) || sorted.fields.length == 0
+                || !IndexConfig.ID_FIELD.equals(sorted.fields[sorted.fields.length - 1].getField())) {
+            return null;
+        }
+        String[] ids = new String[top.scoreDocs.length];
+        for (int i = 0; i < ids.length; i++) {
+            Object[] values = ((FieldDoc) top.scoreDocs[i]).fields;
+            if (!(values[values.length - 1] instanceof BytesRef id)) {
+                return null;
+            }
+            ids[i] = id.utf8ToString();
+        }
+        return ids;
     }
 
     /** Ids of the given hits, from the id field's doc values, visiting segments in doc order. */

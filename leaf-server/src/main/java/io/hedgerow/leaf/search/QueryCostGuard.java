@@ -46,7 +46,7 @@ final class QueryCostGuard {
         }
         if (visitor.clauses > limits.maxClauses()) {
             throw new BadQueryException("too many clauses: " + visitor.clauses + " (expected: <= "
-                    + limits.maxClauses() + ", the leaf's --max-clauses; each term counts once per default field)",
+                    + limits.maxClauses() + ", the leaf's --max-clauses; each term counts once per default field, and with lang once per language copy searched)",
                     null);
         }
         for (Query phrase : visitor.phrases) {

@@ -100,15 +100,22 @@ public final class QueryParsing {
      * Parses {@code queryText} as a query in {@code language} (an ISO 639-1 code such as {@code de};
      * null or empty: any language): a text field with per-language copies is searched in that
      * language's copy, with its analyzer; without a language, in the field itself
-     * ({@link IndexConfig#queryFields(List, String)}).
+     * ({@link IndexConfig#queryFields(List, List)}). Several languages, comma-separated
+     * ({@code de,fr}), or {@code *} for every language the index has seen, search each one's copy:
+     * every term becomes a disjunction over the copies, which the cost estimate and the expansion
+     * budget count whole (21 copies: 21 times the term lookups).
      */
     public Query parse(String queryText, String language) throws BadQueryException {
         if (language != null && language.isEmpty()) {
             language = null;
         }
-        if (language != null && !Analyzers.isLanguageCode(language)) {
-            throw new BadQueryException("lang: '" + language + "' (expected: a language code of 2 to 8 lower-case"
-                    + " letters, such as de)", null);
+        if (language != null && !"*".equals(language)) {
+            for (String code : language.split(",", -1)) {
+                if (!Analyzers.isLanguageCode(code)) {
+                    throw new BadQueryException("lang: '" + code + "' (expected: language codes of 2 to 8 lower-case"
+                            + " letters, such as de or de,fr, or * for every language)", null);
+                }
+            }
         }
         if (queryText == null) {
             throw new BadQueryException("empty query", null);
@@ -132,7 +139,10 @@ public final class QueryParsing {
         }
         String[] fields = defaultFields; // the index's fields for a query in any language
         if (manifest != null && language != null) {
-            List<String> forLanguage = manifest.config().queryFields(manifest.fieldsSeen(), language);
+            List<String> languages = "*".equals(language)
+                    ? manifest.config().languagesSeen(manifest.fieldsSeen())
+                    : List.of(language.split(","));
+            List<String> forLanguage = manifest.config().queryFields(manifest.fieldsSeen(), languages);
             if (!forLanguage.isEmpty()) {
                 fields = forLanguage.toArray(String[]::new);
             }

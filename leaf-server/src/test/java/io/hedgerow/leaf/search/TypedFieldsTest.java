@@ -3,6 +3,7 @@ package io.hedgerow.leaf.search;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.leaf.index.BadInputException;
@@ -143,6 +144,107 @@ class TypedFieldsTest {
                         return doc.value("date").startsWith("2000") && doc.value("body").length() >= 1000;
                     });
         }
+    }
+
+    /**
+     * {@code lang: "*"} (every language the index has) and a list ({@code de,fr}) search each
+     * language's copy, so a German and a French document are both found by the forms only their own
+     * language's stemmer matches; and the cost estimate (which the expansion budget and the
+     * expensive lane read) counts every copy's terms: over two languages, each language's share.
+     */
+    @Test
+    void everyLanguageOrAListFindsEachDocumentThroughItsOwnLanguagesCopyAndCostsEveryCopy() throws Exception {
+        List<SourceDocument> docs = new ArrayList<>();
+        try (EuroparlSource source = EuroparlSource.open()) {
+            for (SourceEntry entry = source.next(); entry != null; entry = source.next()) {
+                if (entry instanceof SourceDocument doc && Set.of("de", "fr").contains(doc.value("lang"))) {
+                    docs.add(doc);
+                }
+            }
+        }
+        try (PartitionSearcher searcher = build(IndexConfig.europarl(), docs)) {
+            assertThat(searcher.context().manifest().config().languagesSeen(searcher.context().manifest().fieldsSeen()))
+                    .containsExactly("de", "fr");
+            Set<String> german = onlyOtherForm(docs, "de", "Verhandlungen", "Verhandlung");
+            Set<String> french = onlyOtherForm(docs, "fr", "propositions", "proposition");
+            for (String languages : List.of("*", "de,fr")) {
+                Set<String> found = ids(searcher, "Verhandlungen propositions", languages);
+                assertThat(found).as(languages).containsAll(german).containsAll(french);
+            }
+            assertThat(ids(searcher, "Verhandlungen propositions", "fr")).as("French alone: not the German ones")
+                    .containsAll(french).doesNotContainAnyElementsOf(german);
+
+            QueryParsing parsing = searcher.context().parsing();
+            QueryCost all = searcher.estimateCost(parsing.parse("verhandl* propos*", "*"));
+            QueryCost de = searcher.estimateCost(parsing.parse("verhandl* propos*", "de"));
+            QueryCost fr = searcher.estimateCost(parsing.parse("verhandl* propos*", "fr"));
+            QueryCost title = searcher.estimateCost(parsing.parse("title:verhandl* title:propos*", null));
+            assertThat(de.expandedTerms()).isPositive();
+            assertThat(fr.expandedTerms()).isPositive();
+            // Each language's estimate holds the title once; every language's holds it once too.
+            assertThat(all.expandedTerms() + title.expandedTerms()).isEqualTo(de.expandedTerms() + fr.expandedTerms());
+            assertThat(all.postings() + title.postings()).isEqualTo(de.postings() + fr.postings());
+            assertThat(all).isEqualTo(searcher.estimateCost(parsing.parse("verhandl* propos*", "de,fr")));
+
+        }
+    }
+
+    /**
+     * In a search in several languages each hit's snippet and highlights are of its own language's
+     * copy, the forms it was found by: {@code Verhandlungen} marks a German document's
+     * {@code Verhandlung} only as German, {@code rapidement} a French one's {@code rapide} only as
+     * French (each analyzer leaves the other's word unstemmed).
+     */
+    @Test
+    void aSearchInSeveralLanguagesHighlightsEachHitAsItsOwnLanguage() throws Exception {
+        Map<String, FieldSpec> fields = new LinkedHashMap<>();
+        fields.put("title", FieldSpec.text(true, true));
+        fields.put("body", FieldSpec.text(true, false).withLanguageField("lang"));
+        fields.put("lang", FieldSpec.keyword(true));
+        IndexConfig config = new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title", "body"),
+                "body");
+        List<SourceDocument> docs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            boolean german = i % 2 == 0;
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("title", "debate " + i);
+            doc.put("body", german ? "Die Verhandlung beginnt heute." : "Une réponse rapide du Parlement.");
+            doc.put("lang", german ? "de" : "fr");
+            docs.add(new SourceDocument((german ? "de-" : "fr-") + i, doc, i + 1));
+        }
+        try (PartitionSearcher searcher = build(config, docs)) {
+            var highlight = io.hedgerow.common.wire.proto.HighlightSpec.newBuilder().setPreTag("[").setPostTag("]")
+                    .addFields(io.hedgerow.common.wire.proto.HighlightFieldSpec.newBuilder().setField("body")
+                            .setNumberOfFragments(1).setFragmentSize(200))
+                    .build();
+            for (String languages : List.of("*", "de,fr")) {
+                var query = searcher.context().parsing().parse("Verhandlungen rapidement", languages);
+                List<Hit> hits = searcher.search(query, SearchRequest.newBuilder().setK(10).build(), null).build()
+                        .getHitsList();
+                assertThat(hits).as(languages).hasSize(6);
+                var fetched = searcher.fetch(query, hits.stream().mapToInt(Hit::getDoc).toArray(), true, false, List.of(),
+                        highlight);
+                assertThat(fetched).hasSize(6).allSatisfy(doc -> {
+                    String form = doc.getId().startsWith("de-") ? "Verhandlung" : "rapide";
+                    assertThat(doc.getSnippet()).as("the snippet of %s", doc.getId()).contains("<b>" + form + "</b>");
+                    assertThat(doc.getHighlightList()).as("the highlight of %s", doc.getId()).singleElement()
+                            .satisfies(field -> assertThat(field.getFragmentsList()).singleElement().asString()
+                                    .contains("[" + form + "]"));
+                });
+            }
+        }
+    }
+
+    private static Set<String> onlyOtherForm(List<SourceDocument> docs, String lang, String queryForm, String otherForm) {
+        Pattern other = Pattern.compile("\\b" + otherForm + "\\b");
+        Pattern query = Pattern.compile("\\b" + queryForm + "\\b", Pattern.CASE_INSENSITIVE);
+        Set<String> ids = docs.stream()
+                .filter(doc -> lang.equals(doc.value("lang")))
+                .filter(doc -> other.matcher(doc.value("body")).find() && !query.matcher(doc.value("body")).find()
+                        && !query.matcher(doc.value("title")).find())
+                .map(SourceDocument::id).collect(Collectors.toSet());
+        assertThat(ids).as("documents with '%s' but not '%s'", otherForm, queryForm).isNotEmpty();
+        return ids;
     }
 
     /**

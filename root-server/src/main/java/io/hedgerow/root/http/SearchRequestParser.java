@@ -18,6 +18,7 @@ import io.hedgerow.api.QueryPriority;
 import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SortField;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
@@ -91,7 +92,7 @@ final class SearchRequestParser {
             @JsonProperty("size") Integer size,
             @JsonProperty("from") Integer from,
             @JsonProperty("track_total_hits") Boolean trackTotalHits,
-            @JsonProperty("lang") String lang,
+            @JsonProperty("lang") JsonNode lang,
             @JsonProperty("filter") JsonNode filter,
             @JsonProperty("sort") JsonNode sort,
             @JsonProperty("search_after") JsonNode searchAfter,
@@ -126,7 +127,7 @@ final class SearchRequestParser {
                 parameters.integer("size"),
                 parameters.integer("from"),
                 parameters.bool("track_total_hits"),
-                parameters.string("lang"),
+                parameters.string("lang") == null ? null : TextNode.valueOf(parameters.string("lang")),
                 null, null, null, null, null, null, null,
                 parameters.bool("allow_stale")), sort == null ? null : SearchBodyParts.sort(sort),
                 fields == null ? null : fieldsParameter(fields));
@@ -201,7 +202,7 @@ final class SearchRequestParser {
         if (body.searchAfter() != null && !body.searchAfter().isNull()) {
             builder.searchAfter(SearchBodyParts.searchAfter(body.searchAfter()));
         }
-        builder.lang(body.lang() == null || body.lang().isEmpty() ? null : body.lang());
+        builder.lang(lang(body.lang()));
         if (body.timeoutMs() != null) {
             builder.timeoutMillis(body.timeoutMs());
         }
@@ -258,11 +259,40 @@ final class SearchRequestParser {
         if (body.highlight() != null && !body.highlight().isNull()) {
             builder.highlight(highlight(body.highlight()));
         }
+        SearchRequest request;
         try {
-            return builder.build();
+            request = builder.build();
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
+        served.requireKnownLanguages(request.languages());
+        return request;
+    }
+
+    /**
+     * {@code lang} as the request holds it: a string ({@code "de"}, {@code "de,fr"} or {@code "*"})
+     * or an array of codes ({@code ["de", "fr"]}); null for none or an empty string.
+     */
+    private static String lang(JsonNode node) throws ApiException {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (node.isTextual()) {
+            return node.asText().isEmpty() ? null : node.asText();
+        }
+        if (node.isArray() && !node.isEmpty()) {
+            List<String> codes = new ArrayList<>(node.size());
+            for (JsonNode code : node) {
+                if (!code.isTextual()) {
+                    throw ApiException.badRequest("lang: " + code + " in " + node + " (expected: language codes as"
+                            + " strings, e.g. [\"de\", \"fr\"])");
+                }
+                codes.add(code.asText());
+            }
+            return String.join(",", codes);
+        }
+        throw ApiException.badRequest("lang: " + node + " (expected: a language code such as \"de\", a non-empty list"
+                + " such as [\"de\", \"fr\"], or \"*\" for every language)");
     }
 
     /** {@code fields=title,date}: names separated by commas; {@code fields=} for none. */
@@ -408,7 +438,7 @@ final class SearchRequestParser {
 
     private static String expectedType(String field) {
         return switch (field) {
-            case "query", "hedge", "priority", "routing", "lang" -> "a string";
+            case "query", "hedge", "priority", "routing" -> "a string";
             case "min_coverage" -> "a number";
             case "k", "size", "from", "timeout_ms", "total_hits_threshold", "hedge_after_ms" -> "an integer";
             case "snippets", "stored_fields", "explain", "cache", "track_total_hits", "allow_stale" -> "true or false";

@@ -1,5 +1,6 @@
 package io.hedgerow.root.http;
 
+import io.hedgerow.api.SearchRequest;
 import io.hedgerow.leaf.index.FieldSpec;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexManifest;
@@ -33,6 +34,28 @@ final class ServedFields {
         IndexManifest manifest = index.get();
         return manifest == null ? List.of() : manifest.fieldsSeen().stream()
                 .filter(field -> !manifest.config().isLanguageCopy(field) && isText(manifest, field)).toList();
+    }
+
+    /**
+     * Refuses a {@code lang} naming a language the served index has no copy of (a per-language field
+     * {@code body.de} in its {@code fields_seen}), naming it and the languages it has; {@code *}
+     * and no language always pass, as does anything before a leaf told the index, and on an index
+     * without per-language fields, where {@code lang} changes nothing.
+     */
+    void requireKnownLanguages(List<String> languages) throws ApiException {
+        IndexManifest manifest = index.get();
+        if (manifest == null || languages.isEmpty() || languages.equals(List.of(SearchRequest.ALL_LANGUAGES))
+                || manifest.config().fields().values().stream().noneMatch(spec -> spec.languageField() != null)) {
+            return;
+        }
+        List<String> known = manifest.config().languagesSeen(manifest.fieldsSeen());
+        List<String> unknown = languages.stream().filter(language -> !known.contains(language)).toList();
+        if (!unknown.isEmpty()) {
+            throw ApiException.badRequest("lang: unknown " + (unknown.size() == 1 ? "language " : "languages ")
+                    + String.join(", ", unknown) + " (expected: languages of the index: "
+                    + (known.isEmpty() ? "none, it has no per-language fields" : String.join(", ", known))
+                    + "; or * for all of them)");
+        }
     }
 
     /** Refuses the names documents of the served index cannot have, naming all of them at once. */

@@ -136,9 +136,12 @@ final class QuerySlots {
      * with aggregations: the book is keyed by the query alone, and an aggregation's reads would raise
      * the hint every plain search of the same query then gets, sending it to the expensive lane. A
      * faceted search gets the plain query's hint, and its leaves count its aggregations themselves.
+     * Nor for a search with {@code lang}: it searches per-language copies, not the fields the plain
+     * query searches, and in every language ({@code *}) a term lookup per copy, which would raise
+     * the plain query's hint as much as the language's own search costs.
      */
     void learnCost() {
-        if (costAnswers > 0 && ctx.request.aggs().isEmpty()) {
+        if (costAnswers > 0 && ctx.request.aggs().isEmpty() && ctx.request.lang() == null) {
             ctx.shared.costs().book().learn(ctx.run.fingerprint(), costEstimate, costCpuNanos / costAnswers);
             costAnswers = 0;
         }

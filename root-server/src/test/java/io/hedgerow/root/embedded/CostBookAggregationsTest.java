@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The root's cost book is keyed by the query alone, so a search with aggregations, whose leaves
  * count the aggregations' reads in their estimate, must not teach it: a plain search of the same
- * query would then get the faceted one's hint and go to the expensive lane.
+ * query would then get the faceted one's hint and go to the expensive lane. Nor a search in
+ * languages, which searches other fields (every copy, with {@code *}).
  */
 @Timeout(120)
 class CostBookAggregationsTest {
@@ -51,6 +52,30 @@ class CostBookAggregationsTest {
             Await.until("the cost of charlie learnt", Duration.ofSeconds(30), () -> learnt.value() >= 2);
             // The faceted search ended before both plain ones began: had it taught the book, it would hold 3.
             assertThat(learnt.value()).as("queries learnt: bravo and charlie, not the faceted alpha").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aSearchInOneOrEveryLanguageTeachesTheCostBookNothing(@TempDir Path data) throws Exception {
+        Map<String, FieldSpec> fields = new LinkedHashMap<>();
+        fields.put("title", FieldSpec.text(true, true).withLanguageField("lang"));
+        fields.put("lang", FieldSpec.keyword(true));
+        IndexConfig config = new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title"), null);
+        List<SourceDocument> docs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            docs.add(new SourceDocument("d" + i, Map.of("title", "alpha " + (i % 2 == 0 ? "bravo" : "charlie"),
+                    "lang", i % 2 == 0 ? "de" : "fr"), 1));
+        }
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder(data).documents("costs", config, docs)
+                .leaves(2).partitions(4).replicas(1).start()) {
+            Gauge learnt = cluster.root().metrics().registry().get("hedgerow.costs.queries").gauge();
+            assertThat(cluster.client().search(SearchRequest.builder("alpha").lang("*").build()).join().hits()).isNotEmpty();
+            assertThat(cluster.client().search(SearchRequest.builder("alpha").lang("de").build()).join().hits()).isNotEmpty();
+
+            cluster.client().search(SearchRequest.builder("bravo").build()).join();
+            Await.until("the cost of bravo learnt", Duration.ofSeconds(30), () -> learnt.value() >= 1);
+            // The searches in languages ended before the plain one began: had they taught the book, it would hold 2.
+            assertThat(learnt.value()).as("queries learnt: bravo, not alpha in its languages").isEqualTo(1);
         }
     }
 }

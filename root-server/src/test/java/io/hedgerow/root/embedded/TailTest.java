@@ -207,6 +207,46 @@ class TailTest {
         }
     }
 
+    /**
+     * A faceted search's tainted entry is treated as the hits': never served as complete, run again
+     * while the leaf is stalled, and refreshed with complete counts once it answers, which a faceted
+     * search of the same query is then served; a search of the same query without the facet has
+     * its own entry.
+     */
+    @Test
+    void aTaintedFacetedEntryIsRefreshedNotServedAndItsCountsComeBackComplete(@TempDir Path data) throws Exception {
+        try (EmbeddedCluster cluster = unreplicated(data, fixedCutoff())) {
+            Map<String, Aggregation> byId = Map.of("ids", Aggregation.Terms.of(IndexConfig.ID_FIELD, 600));
+            SearchRequest.Builder faceted = query().k(0).aggs(byId).minCoverage(0.5);
+            cluster.root().leafFaults().injectStall(0, STALLED).join();
+
+            SearchResult first = search(cluster, faceted);
+            assertThat(first.tainted()).isTrue();
+            assertThat(first.cache()).isEqualTo(CacheStatus.MISS);
+            long partialBuckets = ((AggregationResult.Terms) first.aggregations().get("ids")).buckets().size();
+            assertThat(partialBuckets).isEqualTo(first.totalHits().value());
+
+            SearchResult again = search(cluster, faceted);
+            assertThat(again.cache()).as("a tainted faceted entry is run again, not served").isEqualTo(CacheStatus.REFRESHED);
+            assertThat(again.tainted()).isTrue();
+
+            cluster.root().leafFaults().injectStall(0, InjectedStall.NONE).join();
+            awaitTrue(() -> search(cluster, query().cache(false)).coverage().complete());
+
+            SearchResult refreshed = search(cluster, query().k(0).aggs(byId).minCoverage(1.0));
+            assertThat(refreshed.cache()).isEqualTo(CacheStatus.REFRESHED);
+            assertThat(refreshed.tainted()).isFalse();
+            SearchResult hit = search(cluster, faceted);
+            assertThat(hit.cache()).isEqualTo(CacheStatus.HIT);
+            assertThat(hit.tainted()).isFalse();
+            AggregationResult.Terms complete = (AggregationResult.Terms) hit.aggregations().get("ids");
+            assertThat((long) complete.buckets().size()).as("every match counted, not the partial answer's")
+                    .isEqualTo(hit.totalHits().value()).isGreaterThan(partialBuckets);
+            assertThat(search(cluster, query().k(0).minCoverage(0.5)).cache()).as("without the facet: its own entry")
+                    .isEqualTo(CacheStatus.MISS);
+        }
+    }
+
     @Test
     void aCanaryOnAStalledLeafGetsABackupCanaryOnTheOtherLeafAndNothingIsBlocklisted(@TempDir Path data) throws Exception {
         TailSettings tail = fixedCutoff().withCanaries(1)

@@ -225,6 +225,16 @@ class OpenApiDocumentTest {
         exchangeWith(typed, "POST", "/search", "/search", "{\"query\": \"Verhandlungen\", \"lang\": \"de\", \"k\": 2}",
                 null, 200);
         exchangeWith(typed, "GET", "/search", "/search?q=debate&sort=date:desc,_score&from=2&size=3&lang=de", null, null, 200);
+        // Every language, a list of them, and one the index has not.
+        JsonNode everyLanguage = exchangeWith(typed, "POST", "/search", "/search",
+                "{\"query\": \"Verhandlungen propositions\", \"lang\": \"*\", \"k\": 4}", null, 200);
+        assertThat(everyLanguage.path("hits").size()).as("lang * finds hits: " + everyLanguage).isPositive();
+        exchangeWith(typed, "POST", "/search", "/search", "{\"query\": \"Verhandlungen\", \"lang\": [\"fr\", \"de\"],"
+                + " \"k\": 2}", null, 200);
+        exchangeWith(typed, "GET", "/search", "/search?q=propositions&lang=de,fr&k=2", null, null, 200);
+        exchangeWith(typed, "GET", "/search", "/search?q=propositions&lang=*&k=2", null, null, 200);
+        exchangeWith(typed, "POST", "/search", "/search", "{\"query\": \"debate\", \"lang\": [\"de\", \"xx\"]}",
+                null, 400);
         exchangeWith(typed, "GET", "/search", "/search?q=debate&k=0&track_total_hits=true", null, null, 200);
         exchangeWith(failing, "GET", "/search", "/search?q=alpha&cache=false", null, null, 200);
         exchangeWith(failing, "GET", "/cluster", "/cluster", null, null, 200);

@@ -163,6 +163,35 @@ class TypedSearchHttpTest {
     }
 
     @Test
+    void searchesEveryLanguageOrAListOfThemAndRefusesAnUnknownOneNamingTheKnown() throws Exception {
+        long german = documents.stream().filter(doc -> doc.value("body").contains("Verhandlung")).count();
+        long french = documents.stream().filter(doc -> doc.value("body").contains("proposition")).count();
+        String query = "Verhandlungen propositions";
+        for (String lang : List.of("\"*\"", "[\"de\", \"fr\"]", "\"fr,de\"", "[\"*\"]")) {
+            JsonNode body = post("{\"query\": \"" + query + "\", \"lang\": " + lang + ", \"k\": 0, \"track_total_hits\": true}", 200);
+            assertThat(body.get("total_hits").get("value").asLong()).as(lang).isEqualTo(german + french);
+        }
+        String q = URLEncoder.encode(query, UTF_8);
+        assertThat(get("/search?q=" + q + "&lang=*&k=0&track_total_hits=true").get("total_hits").get("value").asLong())
+                .isEqualTo(german + french);
+        assertThat(get("/search?q=" + q + "&lang=de,fr&k=0&track_total_hits=true").get("total_hits").get("value").asLong())
+                .isEqualTo(german + french);
+        assertThat(get("/search?q=" + q + "&lang=de&k=0&track_total_hits=true").get("total_hits").get("value").asLong())
+                .as("one language: its copy only").isEqualTo(german);
+        assertThat(get("/search?q=" + q + "&k=0&track_total_hits=true").get("total_hits").get("value").asLong())
+                .as("no language: the fields themselves, unstemmed").isZero();
+        JsonNode hits = post("{\"query\": \"" + query + "\", \"lang\": \"*\", \"k\": 100}", 200).get("hits");
+        assertThat(hits).hasSize((int) (german + french));
+
+        JsonNode unknown = post("{\"query\": \"debate\", \"lang\": [\"de\", \"en\"]}", 400);
+        assertThat(unknown.get("detail").asText()).contains("unknown language en").contains("languages of the index: de, fr");
+        JsonNode malformed = post("{\"query\": \"debate\", \"lang\": \"de,English\"}", 400);
+        assertThat(malformed.get("detail").asText()).contains("'English'");
+        assertThat(post("{\"query\": \"debate\", \"lang\": [\"de\", 3]}", 400).get("detail").asText()).contains("3");
+        assertThat(post("{\"query\": \"debate\", \"lang\": [\"*\", \"de\"]}", 400).get("detail").asText()).contains("'*'");
+    }
+
+    @Test
     void hitsCarryOnlyTheFieldsAskedAndAnUnknownOneIsRefused() throws Exception {
         JsonNode chosen = post("{\"query\": \"debate\", \"k\": 3, \"fields\": [\"title\", \"date\"]}", 200);
         assertThat(chosen.get("hits")).hasSize(3);
