@@ -7,7 +7,6 @@ import io.hedgerow.common.wire.proto.Hit;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.index.IndexConfig;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Collection;
@@ -29,7 +28,6 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.store.MMapDirectory;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * Searches one micro-partition in two phases: the query phase (here) finds the top k by score
@@ -259,10 +257,7 @@ public final class PartitionSearcher implements Closeable {
             aggregations = aggregated.results();
             top = aggregated.hits();
         }
-        String[] ids = sortedIds(top);
-        if (ids == null) {
-            ids = ids(top.scoreDocs);
-        }
+        String[] ids = ids(top.scoreDocs);
         SearchResponse.Builder response = SearchResponse.newBuilder()
                 .setRequestId(request.getRequestId())
                 .setPartition(partition)
@@ -297,26 +292,6 @@ public final class PartitionSearcher implements Closeable {
      */
     private IndexSearcher newSearcher(DirectoryReader reader) {
         return context.queryCache().configure(new IndexSearcher(reader));
-    }
-
-    /**
-     * The hits' ids as the collector already copied them (the id is every sort's last key, the
-     * classic order's included); null if a hit has none, for {@link #ids} to read them.
-     */
-    private static String[] sortedIds(TopDocs top) {
-        if (!(top instanceof TopFieldDocs sorted) || sorted.fields.length == 0
-                || !IndexConfig.ID_FIELD.equals(sorted.fields[sorted.fields.length - 1].getField())) {
-            return null;
-        }
-        String[] ids = new String[top.scoreDocs.length];
-        for (int i = 0; i < ids.length; i++) {
-            Object[] values = ((FieldDoc) top.scoreDocs[i]).fields;
-            if (!(values[values.length - 1] instanceof BytesRef id)) {
-                return null;
-            }
-            ids[i] = id.utf8ToString();
-        }
-        return ids;
     }
 
     /** Ids of the given hits, from the id field's doc values, visiting segments in doc order. */
