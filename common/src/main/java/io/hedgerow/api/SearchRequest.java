@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * @param routing            a value of the index's routing key: only the partitions that key's
  *                           documents live in are searched; null searches every partition
  * @param filter             a non-scoring filter, or null for none
- * @param sort               sort keys in order; empty for the classic order (score, then id)
+ * @param sort               sort keys in order; empty for the classic order (score, then partition
+ *                           and document)
  * @param from               hits to skip before the k returned; {@code from + k} is at most
  *                           {@value #MAX_WINDOW}
  * @param searchAfter        the last hit's {@link Hit#sort() sort values} (one per sort key, then the

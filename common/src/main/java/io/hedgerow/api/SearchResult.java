@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The merged answer to a {@link SearchRequest}.
  *
- * @param hits      top hits by score; ties broken by id (UTF-8 byte order)
+ * @param hits      top hits by score; ties broken by partition, then by document
  * @param totalHits matching documents over the answered partitions
  * @param tookNanos time from the root receiving the query to the result being ready
  * @param coverage  how much of the index answered, and how what answered is degraded

@@ -29,9 +29,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.TopFieldCollectorManager;
-import org.apache.lucene.search.FieldDoc;
-import io.hedgerow.leaf.search.SearchShape;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.AfterAll;
@@ -116,22 +114,20 @@ class MergeCorrectnessTest {
         assertThat(compared).as("hits compared over all queries").isGreaterThan(1000);
     }
 
-    /** Top k of every partition searched directly (score, then id), merged by score, then id. */
+    /** Top k of every partition searched directly, merged by score, then partition, then doc. */
     private static List<String> referenceTopK(Query query, int k) throws IOException {
         record Ref(float score, int partition, int doc, String id) {
         }
         List<Ref> all = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {
             IndexSearcher searcher = partitionSearchers.get(p);
-            TopDocs top = searcher.search(query, new TopFieldCollectorManager(SearchShape.SCORE_THEN_ID, k, null,
-                    Integer.MAX_VALUE));
+            TopDocs top = searcher.search(query, new TopScoreDocCollectorManager(k, null, Integer.MAX_VALUE));
             for (ScoreDoc hit : top.scoreDocs) {
-                float score = (Float) ((FieldDoc) hit).fields[0];
-                all.add(new Ref(score, p, hit.doc, searcher.storedFields().document(hit.doc).get(IndexConfig.ID_FIELD)));
+                all.add(new Ref(hit.score, p, hit.doc, searcher.storedFields().document(hit.doc).get(IndexConfig.ID_FIELD)));
             }
         }
-        // The ids are ASCII: their UTF-16 order is their UTF-8 order, Lucene's.
-        all.sort(Comparator.comparingDouble((Ref r) -> -r.score()).thenComparing(Ref::id));
+        all.sort(Comparator.comparingDouble((Ref r) -> -r.score()).thenComparingInt(Ref::partition)
+                .thenComparingInt(Ref::doc));
         return all.stream().limit(k).map(r -> r.partition() + "/" + r.id() + "/" + r.score()).toList();
     }
 

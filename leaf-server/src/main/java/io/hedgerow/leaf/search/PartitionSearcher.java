@@ -26,12 +26,13 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.store.MMapDirectory;
 
 /**
  * Searches one micro-partition in two phases: the query phase (here) finds the top k by score
- * (ties by id), or by the request's sort (ties by id), and counts hits up to a threshold; the
+ * (ties by doc id), or by the request's sort (ties by id), and counts hits up to a threshold; the
  * fetch phase ({@link DocumentFetcher}, behind {@link #fetch}) loads stored fields, a snippet and
  * highlights for the few hits that made the merged top k. Both find ids through {@link IdLookup}.
  *
@@ -119,7 +120,7 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
-     * The query phase: runs a parsed query for the top k by score (ties by id) or by the
+     * The query phase: runs a parsed query for the top k by score (ties by doc id) or by the
      * request's sort, and the total hit count, with each hit's id read from doc values. The caller holds an
      * {@link #tryAcquire() acquired} reader.
      *
@@ -218,7 +219,7 @@ public final class PartitionSearcher implements Closeable {
     }
 
     /**
-     * Top k by score (ties by id), or by the request's sort (ties by id) after its search_after,
+     * Top k by score (ties by doc id), or by the request's sort (ties by id) after its search_after,
      * counting hits exactly up to the request's threshold (default 1,000).
      */
     private CollectorManager<? extends Collector, ? extends TopDocs> collectorManager(SearchRequest request,
@@ -237,15 +238,7 @@ public final class PartitionSearcher implements Closeable {
         int threshold = request.getTotalHitsThreshold() > 0 ? request.getTotalHitsThreshold() : 1000;
         Sort sort = shape.sort(request);
         if (sort == null) {
-            // The classic order is score then id, not Lucene's score then doc: replicas that took live
-            // writes number documents differently, and a tie on the page's last score must pick the same
-            // documents on each. A post-pass over TopScoreDocCollector's page could reorder its ties but
-            // not choose which tied documents make the page. TopFieldCollector with the score first
-            // keeps TOP_SCORES (block-max skipping, with the page's last score as the floor, inclusive);
-            // it reads the id's doc value for each hit that enters the page, and where every match ties
-            // (a constant-score query) it visits them all instead of stopping at the count threshold:
-            // choosing the k least ids among equal scores needs every one of them.
-            return new TopFieldCollectorManager(SearchShape.SCORE_THEN_ID, Math.max(1, request.getK()), null, threshold);
+            return new TopScoreDocCollectorManager(Math.max(1, request.getK()), null, threshold);
         }
         return new TopFieldCollectorManager(sort, Math.max(1, request.getK()), shape.after(request, sort), threshold);
     }
@@ -266,16 +259,11 @@ public final class PartitionSearcher implements Closeable {
                 .setTotalHitsExact(top.totalHits.relation() == TotalHits.Relation.EQUAL_TO)
                 .setCutShort(cutShort);
         // A sorted search's answer carries the sort it ran with: no need to build it again from the request.
-        // The classic order (score then id, see hitsManager) sends no sort values: its score is the hit's.
-        boolean classic = request.getSortCount() == 0;
-        SortField[] sort = !classic && top instanceof TopFieldDocs sorted ? sorted.fields : null;
+        SortField[] sort = top instanceof TopFieldDocs sorted ? sorted.fields : null;
         for (int i = 0; i < top.scoreDocs.length; i++) {
-            ScoreDoc doc = top.scoreDocs[i];
-            // TopFieldCollector leaves a FieldDoc's own score unset (NaN): the score is its first sort value.
-            float score = classic && doc instanceof FieldDoc scored ? (Float) scored.fields[0] : doc.score;
-            Hit.Builder hit = Hit.newBuilder().setId(ids[i]).setScore(score).setDoc(doc.doc);
+            Hit.Builder hit = Hit.newBuilder().setId(ids[i]).setScore(top.scoreDocs[i].score).setDoc(top.scoreDocs[i].doc);
             if (sort != null) {
-                shape.addSortValues(hit, (FieldDoc) doc, sort);
+                shape.addSortValues(hit, (FieldDoc) top.scoreDocs[i], sort);
             }
             response.addHits(hit);
         }

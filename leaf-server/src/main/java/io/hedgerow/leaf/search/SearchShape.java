@@ -38,13 +38,6 @@ import org.apache.lucene.util.BytesRef;
  * {@code search_after} as a {@link FieldDoc}, and each hit's sort values for the wire. Pure.
  */
 public final class SearchShape {
-    /**
-     * The classic order, a request without a sort: score highest first, then the id ascending (as a
-     * sort's last key), so replicas that number documents differently agree on ties.
-     */
-    public static final Sort SCORE_THEN_ID = new Sort(SortField.FIELD_SCORE,
-            new SortField(IndexConfig.ID_FIELD, SortField.Type.STRING));
-
     private final IndexConfig config;
 
     public SearchShape(IndexConfig config) {

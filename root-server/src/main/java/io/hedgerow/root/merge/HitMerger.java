@@ -12,7 +12,7 @@ import org.apache.lucene.util.NumericUtils;
 
 /**
  * Merges per-partition top hits into one page. In the classic order: by score descending, ties by
- * id ascending (in UTF-8 byte order, as the leaves' Lucene sort compares it). With a sort: by the hits' sort values, key by key
+ * partition ascending, then by document ascending. With a sort: by the hits' sort values, key by key
  * in each key's direction, then by id ascending (the leaves' last sort value), so ties break the
  * same way on every replica and at every root, whatever the partition or doc id. Each partition's
  * list is already in that order (the leaf sorted it so), so this is a k-way merge over a small heap
@@ -20,15 +20,8 @@ import org.apache.lucene.util.NumericUtils;
  */
 public final class HitMerger {
     private static final Comparator<ByteString> BYTES = ByteString.unsignedLexicographicalComparator();
-    /**
-     * The classic order: by score, highest first, then by id, as the leaves order and choose their
-     * hits, so that a partition's replicas (which number documents differently once they take live
-     * writes) and every root order ties alike.
-     */
-    private static final Comparator<Hit> BY_SCORE = (a, b) -> {
-        int cmp = Float.compare(b.getScore(), a.getScore());
-        return cmp != 0 ? cmp : compareUtf8(a.getId(), b.getId());
-    };
+    /** The classic order: by score, highest first (ties: see {@link #before}). */
+    private static final Comparator<Hit> BY_SCORE = (a, b) -> Float.compare(b.getScore(), a.getScore());
 
     private HitMerger() {
     }
@@ -82,28 +75,9 @@ public final class HitMerger {
     }
 
     /**
-     * Strings in the order of their UTF-8 bytes, Lucene's order of ids, without encoding them: that
-     * is code point order, which differs from {@link String#compareTo} (UTF-16 units) only where a
-     * surrogate pair meets a character from U+E000 up.
-     */
-    static int compareUtf8(String a, String b) {
-        int n = Math.min(a.length(), b.length());
-        for (int i = 0; i < n; i++) {
-            char x = a.charAt(i);
-            char y = b.charAt(i);
-            if (x != y) {
-                boolean xs = Character.isSurrogate(x);
-                boolean ys = Character.isSurrogate(y);
-                return xs == ys ? Character.compare(x, y) : xs ? 1 : -1;
-            }
-        }
-        return Integer.compare(a.length(), b.length());
-    }
-
-    /**
      * True when partition a's current hit ranks before partition b's: by {@code order}, then by
-     * partition. Each partition contributes one current hit, so partitions never tie; hits tie on
-     * their values (or score) and id only for one document in two partitions.
+     * partition. Each partition contributes one current hit, so partitions never tie; sorted hits
+     * tie on their values only for one document in two partitions (the id is the last key).
      */
     private static boolean before(int a, int b, SearchResponse[] byPartition, int[] cursor, Comparator<Hit> order) {
         int cmp = order.compare(byPartition[a].getHits(cursor[a]), byPartition[b].getHits(cursor[b]));

@@ -12,9 +12,6 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class HitMergerTest {
-    /** The classic order; the ids here are ASCII, whose UTF-16 and UTF-8 orders agree. */
-    private static final Comparator<Hit> BY_SCORE_THEN_ID = Comparator.comparingDouble((Hit h) -> -h.getScore())
-            .thenComparing(Hit::getId);
 
     private static SearchResponse partition(Object... scoreDocPairs) {
         SearchResponse.Builder response = SearchResponse.newBuilder();
@@ -39,7 +36,7 @@ class HitMergerTest {
     }
 
     @Test
-    void breaksScoreTiesByIdWhateverThePartitionOrDocument() {
+    void breaksScoreTiesByPartitionThenByDocument() {
         SearchResponse[] answers = {
                 partition(1.0f, 5, 1.0f, 8),
                 partition(1.0f, 2),
@@ -47,18 +44,7 @@ class HitMergerTest {
         };
         List<MergedHit> merged = HitMerger.merge(answers, 10);
         assertThat(merged).extracting(h -> h.partition() + ":" + h.hit().getId())
-                .containsExactly("2:d1", "2:d0", "1:d2", "0:d5", "0:d8");
-    }
-
-    @Test
-    void comparesIdsInUtf8ByteOrderAsLuceneDoes() {
-        String[] ids = {"a", "ab", "b", "\uE000", "\uFFFF", "\uD83C\uDF33", "\u00E9", "z"};
-        for (String x : ids) {
-            for (String y : ids) {
-                int utf8 = Integer.signum(new org.apache.lucene.util.BytesRef(x).compareTo(new org.apache.lucene.util.BytesRef(y)));
-                assertThat(Integer.signum(HitMerger.compareUtf8(x, y))).as(x + " vs " + y).isEqualTo(utf8);
-            }
-        }
+                .containsExactly("2:d1", "0:d5", "0:d8", "1:d2", "2:d0");
     }
 
     @Test
@@ -74,25 +60,27 @@ class HitMergerTest {
         for (int round = 0; round < 200; round++) {
             int partitions = 1 + random.nextInt(20);
             SearchResponse[] answers = new SearchResponse[partitions];
-            List<Hit> all = new ArrayList<>();
+            List<long[]> all = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
                 if (random.nextInt(5) == 0) {
                     continue;
                 }
-                List<Hit> hits = new ArrayList<>();
+                List<float[]> hits = new ArrayList<>();
                 int count = random.nextInt(12);
                 for (int doc = 0; doc < count; doc++) {
-                    // Ids unique across partitions, in an order unrelated to the partition or doc number.
-                    String id = Integer.toString(random.nextInt(1000), 36) + "-" + p + "-" + doc;
-                    hits.add(Hit.newBuilder().setId(id).setScore(random.nextInt(4)).setDoc(random.nextInt(1000)).build());
+                    hits.add(new float[] {random.nextInt(4), random.nextInt(1000)});
                 }
-                hits.sort(BY_SCORE_THEN_ID);
-                answers[p] = SearchResponse.newBuilder().addAllHits(hits).build();
-                all.addAll(hits);
+                hits.sort(Comparator.<float[]>comparingDouble(h -> -h[0]).thenComparingDouble(h -> h[1]));
+                SearchResponse.Builder answer = SearchResponse.newBuilder();
+                for (float[] h : hits) {
+                    answer.addHits(Hit.newBuilder().setId(p + ":" + (int) h[1]).setScore(h[0]).setDoc((int) h[1]));
+                    all.add(new long[] {(long) h[0], p, (long) h[1]});
+                }
+                answers[p] = answer.build();
             }
-            all.sort(BY_SCORE_THEN_ID);
+            all.sort(Comparator.<long[]>comparingLong(h -> -h[0]).thenComparingLong(h -> h[1]).thenComparingLong(h -> h[2]));
             int k = 1 + random.nextInt(15);
-            List<String> expected = all.stream().limit(k).map(Hit::getId).toList();
+            List<String> expected = all.stream().limit(k).map(h -> h[1] + ":" + h[2]).toList();
             assertThat(HitMerger.merge(answers, k)).extracting(m -> m.hit().getId())
                     .as("seed %d round %d", seed, round)
                     .containsExactlyElementsOf(expected);
