@@ -579,7 +579,15 @@ public final class LiveWrites implements Closeable {
             // The copy as the RESTORE found it: the root decided on this view, or an older one. None: seq 0
             // (a copy made now starts from the build); one that cannot be opened takes no writes: -1.
             LivePartition atStart = openQuietly(partition);
-            long seqBefore = atStart != null ? atStart.lastSeq() : hasCopy(partition) ? -1 : 0;
+            long seqAtArrival = atStart != null ? atStart.lastSeq() : hasCopy(partition) ? -1 : 0;
+            // The view the root decided on: its probe of this copy's seq. Fed since (another root's
+            // catch-up, perhaps stored in sync by now), the copy may hold writes the snapshot lacks.
+            long seqBefore = request.hasExpectedLastSeq() ? request.getExpectedLastSeq() : seqAtArrival;
+            if (seqAtArrival != seqBefore) {
+                throw new RebuildRefused(FED_DURING_PULL + "partition " + partition + " here is at seq " + seqAtArrival
+                        + ", not at the seq " + seqBefore + " the RESTORE of snapshot " + name + " was decided on"
+                        + " (expected: equal): it was fed since, so the decision no longer holds; nothing was pulled");
+            }
             try (PeerFiles.Session session = peerFiles.open(source)) {
                 new PeerRecovery(session, WalFiles.SYSTEM).pull(partition, name, staging,
                         target.resolve(LivePartition.INDEX_DIR));

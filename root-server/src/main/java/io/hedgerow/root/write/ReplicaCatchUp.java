@@ -159,7 +159,7 @@ final class ReplicaCatchUp {
                 long seq = replicas.catchUpFrom(replica, lastSeq);
                 all = all.thenCompose(done -> {
                     CompletableFuture<Long> copied = replicas.needsRebuild(replica) || seq < from.trimmedSeq()
-                            ? fromSnapshot(source, replica)
+                            ? fromSnapshot(source, replica, lastSeq)
                             : copyLog(source, replica, seq, settings.timeout(), Integer.MAX_VALUE);
                     return copied.handle((at, failure) -> {
                         if (failure != null) {
@@ -274,7 +274,7 @@ final class ReplicaCatchUp {
      *
      * @return the seq up to which the replica holds the source's log, or -1 (not rebuilt, nothing failed)
      */
-    private CompletableFuture<Long> fromSnapshot(Replica source, Replica replica) {
+    private CompletableFuture<Long> fromSnapshot(Replica source, Replica replica, long probedSeq) {
         if (replicas.rebuildRefusedInThisTerm(replica)) {
             return CompletableFuture.completedFuture(-1L); // its leaf said no in this term: only a newer one may ask
         }
@@ -292,7 +292,8 @@ final class ReplicaCatchUp {
             }
             // The decision is seconds old by now (probe, snapshot): the store's word again, right before
             // the RESTORE, so that a replica another root caught up meanwhile is not rebuilt over.
-            return reread.get().handle((read, failure) -> failure == null ? restore(source, replica, made.getSnapshot())
+            return reread.get().handle((read, failure) -> failure == null
+                    ? restore(source, replica, made.getSnapshot(), probedSeq)
                     : CompletableFuture.<Long>failedFuture(new IOException("not rebuilt: the stored state could not be"
                             + " read again before the RESTORE: " + StoredReplicas.cause(failure).getMessage())))
                     .thenCompose(sent -> sent);
@@ -301,9 +302,11 @@ final class ReplicaCatchUp {
 
     /**
      * Sends the RESTORE of {@code snapshot} of the source's copy to the replica, unless the stored
-     * state last applied lists the replica in sync (it joined meanwhile) or no longer the source.
+     * state last applied lists the replica in sync (it joined meanwhile) or no longer the source. The
+     * RESTORE carries {@code probedSeq}, the replica's last seq this decision was made on: the leaf
+     * refuses when its copy holds any other (fed since, by another root's catch-up).
      */
-    private CompletableFuture<Long> restore(Replica source, Replica replica, String snapshot) {
+    private CompletableFuture<Long> restore(Replica source, Replica replica, String snapshot, long probedSeq) {
         io.hedgerow.coordination.PartitionState stored = replicas.stored();
         if (stored != null && stored.isInSync(replica.node)) {
             // Another root caught it up meanwhile; the reread made it in sync here too. Nothing failed.
@@ -319,6 +322,7 @@ final class ReplicaCatchUp {
         }
         WriteRequest.Builder restore = request().setSnapshot(snapshot)
                 .setSourceAddress(source.address().toString())
+                .setExpectedLastSeq(probedSeq)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE));
         long term = restore.getPrimaryTerm();
         return replica.link.send(restore, RESTORE_TIMEOUT).thenCompose(restored -> {

@@ -102,6 +102,35 @@ class StaleRestoreTest {
         }
     }
 
+    /**
+     * The other root catches the replica up by the log between this root's probe and its RESTORE, and
+     * its join reaches the store only after this root's reread: the reread sees the replica out of
+     * sync, the RESTORE goes, and nothing is written while it pulls. The RESTORE carries the seq the
+     * decision was made on (2), the copy is at 4: the leaf refuses at once. Before, the leaf compared
+     * with the seq it found on arrival (4), the swap went ahead and dropped seq 3..4 from a copy the
+     * store was about to list in sync (review of restore41, finding 1).
+     */
+    @Test
+    void aReplicaFedBeforeTheRestoreArrivesRefusesItEvenWhenNothingIsWrittenDuringThePull() throws Exception {
+        try (Leaves leaves = new Leaves(data, false)) {
+            AtomicInteger rereads = new AtomicInteger();
+            ReplicaCatchUp catchUps = leaves.catchUps(() -> {
+                if (rereads.incrementAndGet() == 1) {
+                    // Before the RESTORE: fed and acknowledged, but the join not stored yet.
+                    return CompletableFuture.runAsync(leaves::otherRootCatchesUp);
+                }
+                leaves.otherRootJoins(); // stored by the time this root reads again after the refusal
+                return CompletableFuture.completedFuture(null);
+            });
+
+            assertThat(catchUps.advance().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("nothing to join").isEmpty();
+            assertThat(leaves.restores()).as("the leaf refused the RESTORE").isZero();
+            assertThat(leaves.failedCatchUps()).as("not a failed catch-up").isZero();
+            assertThat(rereads).as("read again before the RESTORE and after the refusal").hasValue(2);
+            leaves.assertReplicaKeptTheAcknowledgedWrite();
+        }
+    }
+
     /** The two leaves, this root's view of partition 0, and the other root's moves. */
     private static final class Leaves implements AutoCloseable {
         final EventLoopGroup group = Transport.best().newGroup(1, "test-stale-restore");
@@ -155,11 +184,21 @@ class StaleRestoreTest {
          * in-sync set (this root sees it at its next reread).
          */
         void otherRootCatchesUpAndJoins() {
+            otherRootCatchesUp();
+            otherRootJoins();
+        }
+
+        /** The other root's catch-up of leaf 1 by the log, and the write the primary acknowledges. */
+        void otherRootCatchesUp() {
             copy(3, 3);
             WriteResponse numbered = first.send(request().setPrimary(true).addOps(upsert("kept-3")), PATIENCE).join();
             assertThat(numbered.getStatus()).as(numbered.getError()).isEqualTo(Status.OK);
             assertThat(numbered.getLastSeq()).isEqualTo(4);
             copy(4, 4);
+        }
+
+        /** The other root stores leaf 1 in the in-sync set. */
+        void otherRootJoins() {
             storedNow.set(new PartitionState(0, TERM, zero.node, Set.of(zero.node, one.node), 8));
         }
 
