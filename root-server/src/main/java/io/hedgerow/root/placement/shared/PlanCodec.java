@@ -154,6 +154,24 @@ final class PlanCodec {
         return new StoredPlan(root.get("leader").asText(), new PlacementPlan(copies, versions), version);
     }
 
+    /**
+     * Whether every leaf the plan names that this root knows sits in this root's slot of the number
+     * the writer gave it: only then may the rest (leaves dialled through a relay) be read by position.
+     * A root that numbers its leaves otherwise (another --leaves order, leaves joined in another order)
+     * would route every copy to the wrong leaf (review of join31, finding 3).
+     */
+    private static boolean knownAtTheWritersPositions(JsonNode root, LeafSlots slots) {
+        for (JsonNode partition : root.get("partitions")) {
+            for (JsonNode copy : partition) {
+                int here = slots.slotOf(copy.path("address").asText());
+                if (here >= 0 && here != copy.path("leaf").asInt(-1)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** A well-formed plan that names leaves this root has no slot for. */
     private static final class Misfit extends Exception {
         Misfit(String message) {
@@ -177,7 +195,7 @@ final class PlanCodec {
         }
         List<String> unknown = named.stream().filter(address -> slots.slotOf(address) < 0).toList();
         if (unknown.size() > slots.vacant()) {
-            if (root.path("leaves").asInt(-1) == slots.slots()) {
+            if (root.path("leaves").asInt(-1) == slots.slots() && knownAtTheWritersPositions(root, slots)) {
                 LOG.log(System.Logger.Level.WARNING, "placement: the stored plan names leaves " + unknown
                         + ", which this root does not dial at those addresses and has no vacant slot for: read by"
                         + " position, as its --leaves must then list the leaves in the leader's order");

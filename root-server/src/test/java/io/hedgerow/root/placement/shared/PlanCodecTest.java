@@ -125,6 +125,11 @@ class PlanCodecTest {
         // The writer's number of slots, none vacant, one leaf dialled at another address (a relay): by position.
         PlacementPlan read = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1", "relay:9", "d:1")).plan();
         assertThat(read).isEqualTo(BY_WRITER);
+        // As full, but numbering the leaves it knows otherwise: by position would route a:1's copies to
+        // b:1 and back. Not applied (before, read by position).
+        StoredPlan reordered = PlanCodec.decode(stored, 0, new Slots("b:1", "a:1", "relay:9", "d:1"));
+        assertThat(reordered.plan()).as("not read by position").isNull();
+        assertThat(reordered.misfit()).contains("[c:1], which have no slot here");
     }
 
     @Test
