@@ -355,10 +355,10 @@ public final class LiveWrites implements Closeable {
             } else if (kind == WriteKind.GET) {
                 response.addResults(live.get(first.getId()));
             } else if (kind == WriteKind.FINISH_CATCH_UP) {
-                recordPrimary(request);
+                recordPrimary(live, request);
                 return finishCatchUp(live, request, response);
             } else if (request.getPrimary()) {
-                recordPrimary(request);
+                recordPrimary(live, request);
                 CompletableFuture<List<ReplicaFailure>> copies;
                 synchronized (live) {
                     // Its tracked replicas known (read after a restart) before anything is numbered.
@@ -471,9 +471,18 @@ public final class LiveWrites implements Closeable {
      * Records, durably before the request is served, that this copy takes writes as the partition's
      * primary in the request's term (term 0, a root without terms: nothing recorded).
      */
-    private void recordPrimary(WriteRequest request) throws IOException {
+    private void recordPrimary(LivePartition live, WriteRequest request) throws IOException {
         if (request.getPrimaryTerm() > 0) {
-            primaryIn.accept(request.getPartition(), partitionDir(dir, request.getPartition()), request.getPrimaryTerm());
+            // Under the copy's lock, which a restore's swap holds: recorded for a copy being replaced, the
+            // role would land in the restored copy's directory and refuse its rebuilds for the whole term.
+            synchronized (live) {
+                if (partitions.get(request.getPartition()) != live) {
+                    throw new IOException("partition " + request.getPartition() + ": this copy was replaced by a"
+                            + " restore while the request waited (expected: the copy it was asked of); ask again");
+                }
+                primaryIn.accept(request.getPartition(), partitionDir(dir, request.getPartition()),
+                        request.getPrimaryTerm());
+            }
         }
     }
 
@@ -667,6 +676,7 @@ public final class LiveWrites implements Closeable {
             closeQuietly(old);
         }
         PartitionStore.deleteTree(target);
+        primaryIn.forget(partition); // its role file went with the old copy: the restored one was no primary
         LiveCopies.createDirectories(target);
         WalFiles.SYSTEM.move(staging, target.resolve(LivePartition.INDEX_DIR));
         WalFiles.SYSTEM.syncDirectory(target);

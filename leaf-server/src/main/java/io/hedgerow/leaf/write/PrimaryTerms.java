@@ -79,6 +79,11 @@ final class PrimaryTerms {
         return term;
     }
 
+    /** Forgets the copy's term read before: its file was replaced (a restore); read again at next use. */
+    synchronized void forget(int partition) {
+        accepted.remove(partition);
+    }
+
     /** The copy's recorded term (0: none), read from its file at first use; nothing is written. */
     synchronized long held(int partition, Path dir) throws IOException {
         return current(partition, dir);
