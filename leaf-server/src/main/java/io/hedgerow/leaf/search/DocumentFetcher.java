@@ -252,21 +252,39 @@ final class DocumentFetcher {
     private void snippets(Query query, int[] positions, int[] found, String[] sources, List<FetchedDoc.Builder> fetched)
             throws IOException {
         String[] as = highlightedAs(context.snippetField(), fieldsOf(query), found);
+        if (allSame(as)) {
+            // Every document as one field: always so unless the search names several languages.
+            snippetsAs(as.length == 0 ? context.snippetField() : as[0], query, positions, found, sources, fetched);
+            return;
+        }
         for (Map.Entry<String, int[]> group : groups(as).entrySet()) {
-            String field = group.getKey();
-            int[] groupPositions = pick(positions, group.getValue());
-            int[] groupFound = pick(found, group.getValue());
-            String[] snippetTexts = new SnippetHighlighter(highlighterSettings, query, groupFound,
-                    Map.of(field, at(groupPositions, sources)))
-                    .highlightFields(new String[] {field}, query, groupFound, new int[] {1})
-                    .get(field);
-            for (int j = 0; j < groupPositions.length; j++) {
-                if (snippetTexts[j] != null) {
-                    // Passages run from one sentence's start to the next's, so edges can be blank.
-                    fetched.get(groupPositions[j]).setSnippet(snippetTexts[j].strip());
-                }
+            snippetsAs(group.getKey(), query, pick(positions, group.getValue()), pick(found, group.getValue()),
+                    sources, fetched);
+        }
+    }
+
+    /** The snippets of documents all highlighted as {@code field}. */
+    private void snippetsAs(String field, Query query, int[] positions, int[] found, String[] sources,
+            List<FetchedDoc.Builder> fetched) throws IOException {
+        String[] snippetTexts = new SnippetHighlighter(highlighterSettings, query, found,
+                Map.of(field, at(positions, sources)))
+                .highlightFields(new String[] {field}, query, found, new int[] {1})
+                .get(field);
+        for (int j = 0; j < positions.length; j++) {
+            if (snippetTexts[j] != null) {
+                // Passages run from one sentence's start to the next's, so edges can be blank.
+                fetched.get(positions[j]).setSnippet(snippetTexts[j].strip());
             }
         }
+    }
+
+    private static boolean allSame(String[] values) {
+        for (String value : values) {
+            if (!value.equals(values[0])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Adds each found document's fragments, field by field in the order asked. */
