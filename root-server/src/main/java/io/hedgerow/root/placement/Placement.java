@@ -271,8 +271,8 @@ public final class Placement {
     }
 
     /**
-     * As {@link #tick(long, double[], InSync)}; {@code movable} says which copies may move to a leaf that
-     * joined empty ({@link #fillEmptyLeaves}): the write path's primaries may not.
+     * As {@link #tick(long, double[], InSync)}; {@code movable} says which copies may move, to a leaf that
+     * joined empty ({@link #fillEmptyLeaves}) or to balance load: the write path's primaries may not.
      */
     public void tick(long nowNanos, double[] partitionLoad, InSync inSync, InSync movable) {
         for (List<Copy> list : copies.all()) {
@@ -295,7 +295,8 @@ public final class Placement {
         addMissing(nowNanos, partitionLoad);
         retireSurplus(nowNanos, inSync);
         if (settings.rebalancing() && partitionLoad != null && copies.opening() == 0) {
-            Rebalancer.Choice move = rebalancer.choose(partitionLoad, copies.servingOn(alive.all()), alive.all(), nowNanos);
+            Rebalancer.Choice move = rebalancer.choose(partitionLoad, copies.servingOn(alive.all()), alive.all(), nowNanos,
+                    movable);
             if (move != null) {
                 Copy copy = open(move.partition(), move.toLeaf(), Reason.REBALANCE, move.why(), nowNanos);
                 copy.replaces = move.fromLeaf();

@@ -33,9 +33,11 @@ final class Rebalancer {
      * @param load     each partition's load over the window
      * @param serving  each partition's serving copies on live leaves
      * @param alive    which leaves are live
+     * @param movable  which copies may move: not a partition's stored primary, whose copy moved away
+     *                 and placed back before a write hands the primary over stalls the partition's writes
      * @return the move to make now, or null
      */
-    Choice choose(double[] load, int[][] serving, boolean[] alive, long nowNanos) {
+    Choice choose(double[] load, int[][] serving, boolean[] alive, long nowNanos, Placement.InSync movable) {
         if (moved && nowNanos - lastMoveNanos < settings.rebalanceCooldown().toNanos()) {
             return null;
         }
@@ -68,7 +70,7 @@ final class Rebalancer {
         int best = -1;
         double bestShare = 0;
         for (int p = 0; p < serving.length; p++) {
-            if (!contains(serving[p], hot) || contains(serving[p], cool)) {
+            if (!contains(serving[p], hot) || contains(serving[p], cool) || !movable.test(p, hot)) {
                 continue;
             }
             double share = load[p] / serving[p].length;

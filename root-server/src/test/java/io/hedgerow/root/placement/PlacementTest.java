@@ -242,6 +242,20 @@ class PlacementTest {
     }
 
     @Test
+    void rebalancingMovesNoCopyTheWritePathSaysMayNotMove() {
+        Placement balancing = new Placement(START, 2, SETTINGS.withRebalancing(true), 0);
+        double[] load = new double[16];
+        Arrays.fill(load, 1);
+        for (int p : START.partitionsOf(0)) {
+            load[p] = 6;
+        }
+        // Every copy on the hot leaf is its partition's stored primary: nothing there may move.
+        balancing.tick(S, load, (partition, leaf) -> true, (partition, leaf) -> leaf != 0);
+        assertThat(balancing.report(S).copies()).as("no move off the hot leaf").isEmpty();
+        assertThat(balancing.report(S).rebalanceMoves()).isZero();
+    }
+
+    @Test
     void withLiveWritesAnOpenedCopyServesOnlyOnceCaughtUp() {
         Placement writes = new Placement(START, 2, SETTINGS, 0, true);
         writes.leafLost(0, 0);
