@@ -22,6 +22,11 @@ public final class LinkRelay implements AutoCloseable {
     private final int serverPort;
     private volatile boolean stopped;
     private volatile boolean answersStopped;
+    /** Connections from this one on (by order of accept) have their server's first answer held. */
+    private volatile int holdFrom = Integer.MAX_VALUE;
+    /** Counted down when an answer is held ({@link #holdFirstAnswers}). */
+    public final java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+    private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
     private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
 
     public LinkRelay(int serverPort) throws IOException {
@@ -53,24 +58,42 @@ public final class LinkRelay implements AutoCloseable {
         answersStopped = true;
     }
 
+    /**
+     * Holds the server's first answer on every connection accepted from the {@code first}-th on
+     * (0-based), until {@link #release()}; {@link #held} counts down when one is held.
+     */
+    public void holdFirstAnswers(int first) {
+        holdFrom = first;
+    }
+
+    /** Lets held answers go on. */
+    public void release() {
+        released.countDown();
+    }
+
     private void accept() {
         try {
             while (true) {
                 Socket client = server.accept();
-                accepted.incrementAndGet();
+                boolean hold = accepted.getAndIncrement() >= holdFrom;
                 Socket far = new Socket(InetAddress.getLoopbackAddress(), serverPort);
-                Thread.ofVirtual().start(() -> pump(client, far, true));
-                Thread.ofVirtual().start(() -> pump(far, client, false));
+                Thread.ofVirtual().start(() -> pump(client, far, true, false));
+                Thread.ofVirtual().start(() -> pump(far, client, false, hold));
             }
         } catch (IOException e) {
             // closed
         }
     }
 
-    private void pump(Socket from, Socket to, boolean fromClient) {
+    private void pump(Socket from, Socket to, boolean fromClient, boolean holdFirst) {
         byte[] buffer = new byte[64 * 1024];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                if (holdFirst) {
+                    held.countDown();
+                    released.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    holdFirst = false;
+                }
                 if (stopped || (!fromClient && answersStopped)) {
                     if (fromClient) {
                         arrivals.release();
@@ -82,11 +105,14 @@ public final class LinkRelay implements AutoCloseable {
             }
         } catch (IOException e) {
             // either side closed
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
     @Override
     public void close() throws IOException {
+        released.countDown();
         server.close();
     }
 }

@@ -12,6 +12,7 @@ import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.coordination.PartitionState;
 import io.hedgerow.leaf.index.IndexConfig;
+import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
@@ -20,17 +21,10 @@ import io.hedgerow.root.embedded.EmbeddedCluster;
 import io.hedgerow.root.write.ReplicaSet.Replica;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.EventLoopGroup;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -138,7 +132,7 @@ class StaleRestoreTest {
         final WriteLink first;
         final WriteLink second;
         /** Between this root (and the pulling replica) and leaf 0; null when not asked for. */
-        final HoldingRelay relay;
+        final LinkRelay relay;
         final ReplicaSet replicas;
         final Replica zero;
         final Replica one;
@@ -151,7 +145,11 @@ class StaleRestoreTest {
                     .leaves(2).partitions(1).replicas(2).start();
             ClusterState state = cluster.root().cluster();
             int firstPort = cluster.leaves().get(0).port();
-            relay = relayed ? new HoldingRelay(firstPort) : null;
+            relay = relayed ? new LinkRelay(firstPort) : null;
+            if (relayed) {
+                // The first connection is this root's link; the next, the replica pulling the snapshot.
+                relay.holdFirstAnswers(1);
+            }
             first = link(state, relayed ? relay.port() : firstPort);
             second = link(state, cluster.leaves().get(1).port());
             WriteResponse numbered = first.send(request().setPrimary(true).addOps(upsert("kept-0"))
@@ -255,81 +253,5 @@ class StaleRestoreTest {
     private static WriteOp upsert(String id) {
         return WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId(id)
                 .addFields(StoredField.newBuilder().setName("title").setValue("dunnock " + id)).build();
-    }
-
-    /**
-     * Passes bytes between its clients and the server on {@code port}; on every connection after the
-     * first (the first is this root's link; the next, the replica pulling the snapshot), the server's
-     * first answer is held until {@link #release}, {@link #held} counted down meanwhile.
-     */
-    private static final class HoldingRelay implements AutoCloseable {
-        final CountDownLatch held = new CountDownLatch(1);
-        private final CountDownLatch released = new CountDownLatch(1);
-        private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        private final int serverPort;
-
-        HoldingRelay(int serverPort) throws IOException {
-            this.serverPort = serverPort;
-            Thread.ofVirtual().start(this::accept);
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        void release() {
-            released.countDown();
-        }
-
-        private void accept() {
-            try {
-                for (int accepted = 0; ; accepted++) {
-                    Socket client = server.accept();
-                    Socket far = new Socket(InetAddress.getLoopbackAddress(), serverPort);
-                    boolean hold = accepted > 0;
-                    Thread.ofVirtual().start(() -> pump(client, far, false));
-                    Thread.ofVirtual().start(() -> pump(far, client, hold));
-                }
-            } catch (IOException e) {
-                // closed
-            }
-        }
-
-        private void pump(Socket from, Socket to, boolean hold) {
-            byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    if (hold) {
-                        held.countDown();
-                        released.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-                        hold = false;
-                    }
-                    out.write(buffer, 0, read);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // either side closed
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }
-
-        private static void closeQuietly(Socket socket) {
-            try {
-                socket.close();
-            } catch (IOException e) {
-                // closing anyway
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            released.countDown();
-            server.close();
-        }
     }
 }
