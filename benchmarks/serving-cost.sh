@@ -4,7 +4,7 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ALL_CONFIGS=(defaults admission-off canaries-off lanes-off all-off batching-on access-log zk-none)
+ALL_CONFIGS=(defaults admission-off canaries-off lanes-off all-off batching-on inline-cheap access-log zk-none)
 # The others run only when named with --configs: one setting away from the defaults, to judge it alone.
 DEFAULT_CONFIGS=(defaults admission-off canaries-off lanes-off all-off)
 CONNECTIONS=64
@@ -34,6 +34,8 @@ the server's defaults) and the load generator's default query mix. Configuration
   lanes-off       --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 (no slicing, no expensive lane)
   all-off         all three
   batching-on     --leaf-batching on (one message per leaf per search; only with --configs)
+  inline-cheap    --leaf-arg=--inline-cheap (a search known cheap runs on the leaf's event loop when
+                  nothing waits, without a hop to a worker; only with --configs)
   access-log      the root's access log on (HEDGEROW_ACCESS_LOG=INFO: one line per answer, written
                   asynchronously to the cluster's log; only with --configs)
   zk-none         --zk none (no embedded ZooKeeper: the root keeps the partitions' state in its
@@ -131,6 +133,7 @@ config_args() { # config: the ./hedgerow local flags of a configuration
     defaults) ;;
     admission-off) echo --admission off ;;
     batching-on) echo --leaf-batching on ;;
+    inline-cheap) echo --leaf-arg=--inline-cheap ;;
     canaries-off) echo --canaries 0 ;;
     lanes-off) echo --leaf-arg=--slice=0s --leaf-arg=--expensive-cost=0 ;;
     zk-none) echo --zk none ;;
