@@ -141,6 +141,11 @@ public final class BatchAdmission {
         return limit;
     }
 
+    /** The lock guarding {@code leaf}'s places, for a test that holds it to show that other leaves never wait for it. */
+    Object lockOf(int leaf) {
+        return leaves[leaf];
+    }
+
     public int inFlight(int leaf) {
         LeafPlaces places = leaves[leaf];
         synchronized (places) {
