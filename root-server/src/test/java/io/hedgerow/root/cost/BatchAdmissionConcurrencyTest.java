@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.concurrent.Concurrently;
 import io.hedgerow.common.time.ManualTicker;
+import io.hedgerow.common.time.StallingTicker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +23,11 @@ class BatchAdmissionConcurrencyTest {
     private static final int LEAVES = 2;
     private static final int THREADS = 4;
 
+    private static final BatchAdmissionSettings SETTINGS = new BatchAdmissionSettings(8, 1, Duration.ofSeconds(1),
+            1.5, Duration.ofMillis(2), 10, 20);
+
     private final ManualTicker ticker = new ManualTicker();
-    private final BatchAdmission admission = new BatchAdmission(new BatchAdmissionSettings(8, 1, Duration.ofSeconds(1),
-            1.5, Duration.ofMillis(2), 10, 20), LEAVES, ticker);
+    private final BatchAdmission admission = new BatchAdmission(SETTINGS, LEAVES, ticker);
 
     @Test
     void admitsAndReleasesOneLeafWhileAnotherThreadHoldsAnotherLeafsLock() {
@@ -40,6 +43,22 @@ class BatchAdmissionConcurrencyTest {
         assertThat(handedBack).as("the waiter got the freed place").hasSize(1);
         assertThat(admission.inFlight(0)).isEqualTo(1);
         assertThat(admission.waiting(0)).isZero();
+    }
+
+    @Test
+    void aClockReadStalledInAdmitHoldsNoLeafsLock() throws Exception {
+        StallingTicker stalling = new StallingTicker();
+        BatchAdmission stalled = new BatchAdmission(SETTINGS, LEAVES, stalling);
+        // Reading the limit may close a window (a histogram read and a percentile): never under a leaf's lock.
+        try (StallingTicker.Stall admitting = stalling.stallDuring(() -> stalled.admit(1, () -> { }))) {
+            boolean finished = Concurrently.finishesBefore(admitting::resume, () -> {
+                assertThat(stalled.admit(1, () -> { })).as("leaf 1 has a place").isTrue();
+                assertThat(stalled.release(1)).isEmpty();
+            });
+            assertThat(finished).as("admitted and released leaf 1 while another admit of it read the clock").isTrue();
+        }
+        assertThat(stalled.inFlight(1)).as("the stalled admit took its place after").isEqualTo(1);
+        assertThat(stalled.waiting(1)).isZero();
     }
 
     @Test
