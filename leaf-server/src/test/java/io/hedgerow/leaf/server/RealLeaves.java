@@ -13,6 +13,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -149,6 +150,16 @@ final class RealLeaves implements BeforeAllCallback, BeforeEachCallback, AfterEa
     LeafServer started(LeafServer leaf) {
         leaves.add(leaf);
         return leaf;
+    }
+
+    /** The leaves started in this test and not forgotten, oldest first. */
+    List<LeafServer> started() {
+        return Collections.unmodifiableList(leaves);
+    }
+
+    /** A leaf the test closed itself: no longer among {@link #started()}. */
+    void forget(LeafServer leaf) {
+        leaves.remove(leaf);
     }
 
     /** A plain socket to {@code leaf}, nothing sent yet ({@link TestLeaves#open}). */
