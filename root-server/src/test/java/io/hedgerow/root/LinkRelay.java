@@ -24,7 +24,10 @@ public final class LinkRelay implements AutoCloseable {
     private volatile boolean answersStopped;
     /** Connections from this one on (by order of accept) have their server's first answer held. */
     private volatile int holdFrom = Integer.MAX_VALUE;
-    /** Counted down when an answer is held ({@link #holdFirstAnswers}). */
+    /**
+     * Counted down when the first answer is held ({@link #holdFirstAnswers}): one-shot, so it says
+     * nothing of the answers held on later connections.
+     */
     public final java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
     private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
     private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
@@ -60,7 +63,9 @@ public final class LinkRelay implements AutoCloseable {
 
     /**
      * Holds the server's first answer on every connection accepted from the {@code first}-th on
-     * (0-based), until {@link #release()}; {@link #held} counts down when one is held.
+     * (0-based), until {@link #release()}; {@link #held} counts down when the first is held. A test
+     * that never releases them has the held connections closed after {@link #HOLD_LIMIT_SECONDS}
+     * seconds, so it fails instead of getting its answers late.
      */
     public void holdFirstAnswers(int first) {
         holdFrom = first;
@@ -85,13 +90,21 @@ public final class LinkRelay implements AutoCloseable {
         }
     }
 
+    /** How long an answer is held at most before its connection is closed. */
+    public static final long HOLD_LIMIT_SECONDS = 60;
+
     private void pump(Socket from, Socket to, boolean fromClient, boolean holdFirst) {
         byte[] buffer = new byte[64 * 1024];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                 if (holdFirst) {
                     held.countDown();
-                    released.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    if (!released.await(HOLD_LIMIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+                        // Never released: fail the connection loudly rather than answer a minute late.
+                        from.close();
+                        to.close();
+                        return;
+                    }
                     holdFirst = false;
                 }
                 if (stopped || (!fromClient && answersStopped)) {

@@ -3,6 +3,7 @@ package io.hedgerow.common.stats;
 import io.hedgerow.common.time.Ticker;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -85,26 +86,12 @@ public final class SlidingLatencyWindow {
 
     /** The value at {@code percentile} (0..100) of the window, in nanoseconds; 0 when empty. */
     public long percentileNanos(double percentile) {
-        lock.lock();
-        try {
-            rotateIfDue();
-            refreshMerged();
-            return merged.getValueAtPercentile(percentile);
-        } finally {
-            lock.unlock();
-        }
+        return readMerged(window -> window.getValueAtPercentile(percentile));
     }
 
     /** Number of observations in the window. */
     public long count() {
-        lock.lock();
-        try {
-            rotateIfDue();
-            refreshMerged();
-            return merged.getTotalCount();
-        } finally {
-            lock.unlock();
-        }
+        return readMerged(Histogram::getTotalCount);
     }
 
     /** The window's count and its value at {@code percentile} (0..100), read together. */
@@ -113,14 +100,7 @@ public final class SlidingLatencyWindow {
 
     /** The count and the value at {@code percentile}, from one look at the window (one merge, not two). */
     public Reading read(double percentile) {
-        lock.lock();
-        try {
-            rotateIfDue();
-            refreshMerged();
-            return new Reading(merged.getTotalCount(), merged.getValueAtPercentile(percentile));
-        } finally {
-            lock.unlock();
-        }
+        return readMerged(window -> new Reading(window.getTotalCount(), window.getValueAtPercentile(percentile)));
     }
 
     /**
@@ -131,14 +111,10 @@ public final class SlidingLatencyWindow {
      * of their values would have been recorded into.
      */
     public void addTo(Histogram sum) {
-        lock.lock();
-        try {
-            rotateIfDue();
-            refreshMerged();
-            sum.add(merged);
-        } finally {
-            lock.unlock();
-        }
+        readMerged(window -> {
+            sum.add(window);
+            return null;
+        });
     }
 
     /** An empty histogram of this class's range and precision, for {@link #addTo}. */
@@ -148,11 +124,16 @@ public final class SlidingLatencyWindow {
 
     /** A copy of the whole window, for reports. */
     public Histogram snapshot() {
+        return readMerged(Histogram::copy);
+    }
+
+    /** Brings the window to the present and applies {@code read} to the whole of it, under the lock. */
+    private <T> T readMerged(Function<Histogram, T> read) {
         lock.lock();
         try {
             rotateIfDue();
             refreshMerged();
-            return merged.copy();
+            return read.apply(merged);
         } finally {
             lock.unlock();
         }

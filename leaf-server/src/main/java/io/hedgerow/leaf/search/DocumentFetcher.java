@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -215,15 +216,30 @@ final class DocumentFetcher {
             return as;
         }
         Collections.sort(copies);
+        // In doc id order, so each segment's doc values are opened once and only move forward.
+        int[] byDoc = java.util.stream.IntStream.range(0, found.length).boxed()
+                .sorted(Comparator.comparingInt(j -> found[j])).mapToInt(Integer::intValue).toArray();
         List<LeafReaderContext> leaves = reader.leaves();
-        for (int j = 0; j < found.length; j++) {
-            LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(found[j], leaves));
-            SortedSetDocValues languages = DocValues.getSortedSet(leaf.reader(), spec.languageField());
+        LeafReaderContext leaf = null;
+        SortedSetDocValues languages = null;
+        int previousDoc = -1;
+        String previousCopy = null;
+        for (int j : byDoc) {
+            if (found[j] == previousDoc) { // the same document twice: its values are already read
+                as[j] = previousCopy;
+                continue;
+            }
+            if (leaf == null || found[j] >= leaf.docBase + leaf.reader().maxDoc()) {
+                leaf = leaves.get(ReaderUtil.subIndex(found[j], leaves));
+                languages = DocValues.getSortedSet(leaf.reader(), spec.languageField());
+            }
             String copy = null;
             if (languages.advanceExact(found[j] - leaf.docBase)) {
                 copy = copyPrefix + languages.lookupOrd(languages.nextOrd()).utf8ToString();
             }
             as[j] = copy != null && copies.contains(copy) ? copy : copies.get(0);
+            previousDoc = found[j];
+            previousCopy = as[j];
         }
         return as;
     }
@@ -253,8 +269,9 @@ final class DocumentFetcher {
             throws IOException {
         String[] as = highlightedAs(context.snippetField(), fieldsOf(query), found);
         if (allSame(as)) {
-            // Every document as one field: always so unless the search names several languages.
-            snippetsAs(as.length == 0 ? context.snippetField() : as[0], query, positions, found, sources, fetched);
+            // Every document as one field: always so unless the search names several languages
+            // (found is never empty: fetch calls this only with documents found).
+            snippetsAs(as[0], query, positions, found, sources, fetched);
             return;
         }
         for (Map.Entry<String, int[]> group : groups(as).entrySet()) {

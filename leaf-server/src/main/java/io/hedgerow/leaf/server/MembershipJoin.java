@@ -2,6 +2,7 @@ package io.hedgerow.leaf.server;
 
 import io.hedgerow.coordination.CoordinationException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Assumptions and guarantees.</b> Thread-safe. The first attempt runs on the caller's thread;
  * later ones on a daemon thread of their own ("leaf-membership-join"), after a backoff doubling from
  * {@link #FIRST_RETRY} to {@link #LAST_RETRY}. {@link #close} stops the attempts and deregisters a
- * membership made.
+ * membership made. {@link #whenJoined} completes on the thread of the attempt that joined.
  */
 final class MembershipJoin implements AutoCloseable {
     /** Starts a membership: connects and registers, or throws. */
@@ -41,6 +42,7 @@ final class MembershipJoin implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final CompletableFuture<Void> whenJoined = new CompletableFuture<>();
     private LeafMembership membership;
     private boolean closed;
 
@@ -80,19 +82,29 @@ final class MembershipJoin implements AutoCloseable {
             thread.schedule(() -> attempt(next), backoff.toMillis(), TimeUnit.MILLISECONDS);
             return;
         }
+        boolean kept;
         synchronized (this) {
-            if (!closed) {
+            kept = !closed;
+            if (kept) {
                 membership = joined;
                 thread.shutdown();
-                return;
             }
         }
-        joined.close(); // closed while it joined
+        if (kept) {
+            whenJoined.complete(null); // outside the lock: it may run what waits on it
+        } else {
+            joined.close(); // closed while it joined
+        }
     }
 
     /** Whether the leaf has joined. */
     synchronized boolean joined() {
         return membership != null;
+    }
+
+    /** Completes when the leaf has joined; cancelled if the join is closed first. */
+    CompletableFuture<Void> whenJoined() {
+        return whenJoined;
     }
 
     @Override
@@ -106,6 +118,7 @@ final class MembershipJoin implements AutoCloseable {
             made = membership;
         }
         thread.shutdownNow();
+        whenJoined.cancel(false); // no effect once joined
         if (made != null) {
             made.close();
         }

@@ -204,6 +204,9 @@ class TypedFieldsTest {
         IndexConfig config = new IndexConfig("standard", fields, IndexConfig.UnknownFields.REJECT, List.of("title", "body"),
                 "body");
         List<SourceDocument> docs = new ArrayList<>();
+        for (int i = 6; i < 9; i++) { // without a language: the language doc values are sparse
+            docs.add(new SourceDocument("none-" + i, Map.of("title", "note " + i, "body", "A short note."), i + 1));
+        }
         for (int i = 0; i < 6; i++) {
             boolean german = i % 2 == 0;
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -222,15 +225,19 @@ class TypedFieldsTest {
                 List<Hit> hits = searcher.search(query, SearchRequest.newBuilder().setK(10).build(), null).build()
                         .getHitsList();
                 assertThat(hits).as(languages).hasSize(6);
-                var fetched = searcher.fetch(query, hits.stream().mapToInt(Hit::getDoc).toArray(), true, false, List.of(),
-                        highlight);
-                assertThat(fetched).hasSize(6).allSatisfy(doc -> {
-                    String form = doc.getId().startsWith("de-") ? "Verhandlung" : "rapide";
-                    assertThat(doc.getSnippet()).as("the snippet of %s", doc.getId()).contains("<b>" + form + "</b>");
-                    assertThat(doc.getHighlightList()).as("the highlight of %s", doc.getId()).singleElement()
-                            .satisfies(field -> assertThat(field.getFragmentsList()).singleElement().asString()
-                                    .contains("[" + form + "]"));
-                });
+                int[] byScore = hits.stream().mapToInt(Hit::getDoc).toArray();
+                int[] byDocDescending = hits.stream().mapToInt(Hit::getDoc).boxed()
+                        .sorted(java.util.Comparator.reverseOrder()).mapToInt(Integer::intValue).toArray();
+                for (int[] order : List.of(byScore, byDocDescending)) { // the fetch reads languages in doc order
+                    var fetched = searcher.fetch(query, order, true, false, List.of(), highlight);
+                    assertThat(fetched).hasSize(6).allSatisfy(doc -> {
+                        String form = doc.getId().startsWith("de-") ? "Verhandlung" : "rapide";
+                        assertThat(doc.getSnippet()).as("the snippet of %s", doc.getId()).contains("<b>" + form + "</b>");
+                        assertThat(doc.getHighlightList()).as("the highlight of %s", doc.getId()).singleElement()
+                                .satisfies(field -> assertThat(field.getFragmentsList()).singleElement().asString()
+                                        .contains("[" + form + "]"));
+                    });
+                }
             }
         }
     }

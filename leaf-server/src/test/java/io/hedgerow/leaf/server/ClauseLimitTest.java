@@ -6,12 +6,9 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
 import io.hedgerow.leaf.search.QueryLimits;
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,45 +16,31 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.lucene.search.IndexSearcher;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A query that passes the parse-time guards but expands past Lucene's clause limit when rewritten
  * (thirty fuzzy terms of fifty expansions each): the same on every replica, so a bad query, whether
  * the leaf slices its searches or not.
  */
+@Timeout(60)
 class ClauseLimitTest {
     private static final String INDEX = "clauses";
     /** Terms w0000..w0199: any w00xx is within two edits of every other. */
     private static final int TERMS = 200;
 
-    @TempDir
-    static Path indexParent;
+    @RegisterExtension
+    static final RealLeaves leaves = RealLeaves.of(INDEX, 1, documents());
 
-    private static PartitionStore store;
-
-    private final List<Socket> sockets = new ArrayList<>();
-    private final List<LeafServer> leaves = new ArrayList<>();
-
-    @BeforeAll
-    static void buildIndex() throws IOException {
+    private static List<SourceDocument> documents() {
         List<SourceDocument> docs = new ArrayList<>();
         for (int i = 0; i < TERMS; i++) {
             docs.add(new SourceDocument("doc-" + i, Map.of("body", String.format("w%04d w%04d", i, (i * 7) % TERMS)),
                     i + 1));
         }
-        store = TestLeaves.build(indexParent.resolve(INDEX), INDEX, 1, docs);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        leaves.forEach(LeafServer::close);
+        return docs;
     }
 
     @Test
@@ -65,9 +48,8 @@ class ClauseLimitTest {
         String fuzzy = IntStream.range(0, 30).mapToObj(i -> String.format("body:w00%02d~2", i * 3))
                 .collect(Collectors.joining(" "));
         for (Duration slice : List.of(Duration.ZERO, Duration.ofMillis(1))) {
-            LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withSlice(slice));
-            leaves.add(leaf);
-            FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, 1);
+            LeafServer leaf = leaves.start(leaves.config().withWorkers(1).withSlice(slice));
+            FrameSocket root = leaves.root(leaf);
             root.send(Frame.newBuilder().setSearch(SearchRequest.newBuilder().setRequestId(1).setPartition(0)
                     .setQuery(fuzzy).setK(5)).build());
 
@@ -94,10 +76,9 @@ class ClauseLimitTest {
                 .collect(Collectors.joining(" "));
         QueryLimits limits = QueryLimits.defaults().withMaxExpansionsTotal(500);
         for (Duration slice : List.of(Duration.ZERO, Duration.ofMillis(1))) {
-            LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withSlice(slice)
+            LeafServer leaf = leaves.start(leaves.config().withWorkers(1).withSlice(slice)
                     .withLimits(limits));
-            leaves.add(leaf);
-            FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, 1);
+            FrameSocket root = leaves.root(leaf);
             root.send(Frame.newBuilder().setSearch(SearchRequest.newBuilder().setRequestId(1).setPartition(0)
                     .setQuery(fuzzy).setK(5)).build());
 

@@ -2,8 +2,6 @@ package io.hedgerow.leaf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hedgerow.common.wire.proto.AssignAck;
-import io.hedgerow.common.wire.proto.AssignPartitions;
 import io.hedgerow.common.wire.proto.Cancel;
 import io.hedgerow.common.wire.proto.DelayDistribution;
 import io.hedgerow.common.wire.proto.FaultKind;
@@ -20,27 +18,17 @@ import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.Twin;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
-import io.hedgerow.leaf.index.IndexBuilder;
-import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.index.IndexOptions;
-import io.hedgerow.leaf.index.IndexProgress;
-import io.hedgerow.leaf.index.PartitionStore;
-import io.hedgerow.leaf.index.SourceDocument;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
-import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Cancels, tied requests, deadlines and stalls at the leaf, over real sockets: real {@link LeafServer}s
@@ -48,47 +36,18 @@ import org.junit.jupiter.api.io.TempDir;
  * (a running task) or an injected stall (a task not yet started), so which tasks are queued and which
  * run is known exactly; outcomes are checked by answers and counters, never by how long anything took.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class LeafCancelTest {
     private static final String INDEX = "cancels";
     private static final int PARTITIONS = 2;
-    /** Only a leaf that never answers reaches it. */
-    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
     /** Long enough that nothing in a test outlasts it: holds end by a cancel, a clear or a deadline. */
     private static final Duration HOLD = Duration.ofSeconds(50);
 
-    @TempDir
-    static Path indexParent;
+    @RegisterExtension
+    static final RealLeaves leaves = RealLeaves.hedgerowIndex(INDEX, PARTITIONS);
 
-    private static PartitionStore store;
-
-    private final List<LeafServer> leaves = new ArrayList<>();
-    private final List<Socket> sockets = new ArrayList<>();
     /** Twin addresses the assignment names as the cluster's leaves, besides the leaves started here. */
     private final List<String> extraPeers = new ArrayList<>();
-    private long nextRequestId = 1_000;
-
-    @BeforeAll
-    static void buildIndex() throws IOException {
-        List<SourceDocument> docs = new ArrayList<>();
-        String[] words = {"meadow", "hawthorn", "blackbird", "brook", "hazel"};
-        for (int i = 0; i < 40; i++) {
-            Map<String, String> fields = new LinkedHashMap<>();
-            fields.put("title", words[i % words.length] + " " + words[(i / 5) % words.length]);
-            fields.put("body", "the " + words[i % words.length] + " by the " + words[(i + 2) % words.length] + ".");
-            docs.add(new SourceDocument("doc-" + i, fields, i + 1));
-        }
-        store = new PartitionStore(indexParent.resolve(INDEX));
-        new IndexBuilder(IndexOptions.defaults().withPartitions(PARTITIONS), IndexProgress.none())
-                .build(store, INDEX, IndexConfig.defaults(), docs);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        leaves.forEach(LeafServer::close);
-    }
 
     // ------------------------------------------------------------------ a root's cancel
 
@@ -145,7 +104,7 @@ class LeafCancelTest {
         assertThat(injectDelay(root, HOLD).getError()).isEmpty();
         root.send(frame(request(0)));
         awaitCounter(leaf, LeafCounters.Snapshot::delaysInjected, 1);
-        long fetchId = nextRequestId++;
+        long fetchId = leaves.nextRequestId();
         root.send(Frame.newBuilder().setFetch(FetchRequest.newBuilder().setRequestId(fetchId).setQuery("body:meadow")
                 .setStoredFields(true).addItems(FetchItem.newBuilder().setPartition(0).setDoc(0))).build());
 
@@ -171,8 +130,8 @@ class LeafCancelTest {
         toSecond.send(frame(filler));
         awaitCounter(second, LeafCounters.Snapshot::stallHolds, 1);
 
-        long firstId = nextRequestId++;
-        long secondId = nextRequestId++;
+        long firstId = leaves.nextRequestId();
+        long secondId = leaves.nextRequestId();
         SearchRequest twinAtSecond = request(1).toBuilder().setRequestId(secondId)
                 .setTwin(Twin.newBuilder().setLeafAddress(first.address()).setRequestId(firstId)).build();
         SearchRequest twinAtFirst = request(1).toBuilder().setRequestId(firstId)
@@ -235,7 +194,7 @@ class LeafCancelTest {
         LeafServer leaf = start();
         FrameSocket root = connect(leaf);
         FrameSocket peer = connectPeer(leaf);
-        long id = nextRequestId++;
+        long id = leaves.nextRequestId();
 
         peer.send(twinCancel(id));
         awaitCounter(leaf, LeafCounters.Snapshot::twinCancelsRemembered, 1);
@@ -308,9 +267,9 @@ class LeafCancelTest {
         awaitCounter(second, LeafCounters.Snapshot::twinCancelsReceived, 1);
 
         second.close();
-        leaves.remove(second);
+        leaves.forget(second);
         Eventually.await(() -> first.twinPeersConnected() == 0, "the first leaf sees the connection close");
-        LeafServer again = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true).withPort(secondPort));
+        LeafServer again = start(leaves.config().withWorkers(1).withFaultInjection(true).withPort(secondPort));
 
         assertThat(search(root, tiedTo(again.address())).getStatus()).isEqualTo(Status.OK);
         awaitCounter(again, LeafCounters.Snapshot::twinCancelsReceived, 1);
@@ -409,7 +368,7 @@ class LeafCancelTest {
         assertThat(leaf.injectedDelay()).isEmpty();
         assertThat(leaf.injectedStall()).as("a delay's clear leaves the stall").isPresent();
 
-        LeafServer refusing = start(LeafConfig.defaults(store.dir()).withWorkers(1));
+        LeafServer refusing = start(leaves.config().withWorkers(1));
         FrameSocket toRefusing = connect(refusing);
         assertThat(injectStall(toRefusing, Duration.ofMillis(150), Duration.ofSeconds(1)).getError())
                 .isEqualTo(FaultControl.DISABLED);
@@ -420,11 +379,11 @@ class LeafCancelTest {
     void startsWithTheStallItsConfigurationNames() throws IOException {
         InjectedStall stall = new InjectedStall(Duration.ofMillis(150).toNanos(), Duration.ofSeconds(1).toNanos(),
                 InjectedDelay.UNTIL_EXIT);
-        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true).withInitialStall(stall));
+        LeafServer leaf = start(leaves.config().withWorkers(1).withFaultInjection(true).withInitialStall(stall));
 
         assertThat(leaf.injectedStall()).contains(stall);
         assertThat(org.assertj.core.api.Assertions.catchThrowable(
-                () -> LeafConfig.defaults(store.dir()).withInitialStall(stall)))
+                () -> leaves.config().withInitialStall(stall)))
                 .hasMessage("initialStall: 150ms every 1s until the leaf exits (expected: none unless fault injection is enabled)");
     }
 
@@ -453,50 +412,32 @@ class LeafCancelTest {
     // ------------------------------------------------------------------ helpers
 
     private LeafServer start() throws IOException {
-        return start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
+        return start(leaves.config().withWorkers(1).withFaultInjection(true));
     }
 
     private LeafServer start(LeafConfig config) throws IOException {
-        LeafServer leaf = LeafServer.start(config);
-        leaves.add(leaf);
-        return leaf;
+        return leaves.start(config);
     }
 
-    /** A root's connection with every partition assigned. */
+    /** A root's connection with every partition assigned, naming the leaves started and {@link #extraPeers}. */
     private FrameSocket connect(LeafServer leaf) throws IOException {
-        Socket socket = new Socket("127.0.0.1", leaf.port());
-        sockets.add(socket);
-        socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
-        socket.setTcpNoDelay(true);
-        FrameSocket root = FrameSocket.over(socket);
-        assertThat(root.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
-        root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(nextRequestId++)
-                .setIndexName(INDEX).addAllPartitions(IntStream.range(0, PARTITIONS).boxed().toList())
-                .addAllPeers(leaves.stream().map(LeafServer::address).toList()).addAllPeers(extraPeers)).build());
-        AssignAck ack = root.receive().getAssignAck();
-        assertThat(ack.getError()).isEmpty();
-        return root;
+        return TestLeaves.root(leaf, leaves.sockets(), FrameSocket.ROOT_ID, INDEX, PARTITIONS,
+                Stream.concat(leaves.started().stream().map(LeafServer::address), extraPeers.stream()).toList());
     }
 
     /** Another leaf's connection for twin cancels. */
     private FrameSocket connectPeer(LeafServer leaf) throws IOException {
-        Socket socket = new Socket("127.0.0.1", leaf.port());
-        sockets.add(socket);
-        socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
-        socket.setTcpNoDelay(true);
-        FrameSocket peer = FrameSocket.over(socket);
-        assertThat(peer.helloForTwinCancels().getError()).isEmpty();
-        return peer;
+        return leaves.peer(leaf);
     }
 
     private SearchRequest request(int partition) {
-        return SearchRequest.newBuilder().setRequestId(nextRequestId++).setPartition(partition).setQuery("body:meadow")
+        return SearchRequest.newBuilder().setRequestId(leaves.nextRequestId()).setPartition(partition).setQuery("body:meadow")
                 .setK(3).build();
     }
 
     /** A request whose (made-up) twin is on the leaf at {@code address}. */
     private SearchRequest tiedTo(String address) {
-        return request(0).toBuilder().setTwin(Twin.newBuilder().setLeafAddress(address).setRequestId(nextRequestId++)).build();
+        return request(0).toBuilder().setTwin(Twin.newBuilder().setLeafAddress(address).setRequestId(leaves.nextRequestId())).build();
     }
 
     private static Frame frame(SearchRequest request) {

@@ -13,65 +13,40 @@ import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.index.PartitionStore;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Socket;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A leaf's graceful close, over real sockets: it stops taking connections, tells its roots it is
  * draining, refuses new searches and fetches as draining (BUSY, so the root retries elsewhere),
  * answers what it holds, and only then closes the connection; a drain timeout bounds the wait.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class LeafDrainTest {
     private static final String INDEX = "drain";
     private static final int PARTITIONS = 2;
     private static final Duration HOLD = Duration.ofSeconds(50);
 
-    @TempDir
-    static Path indexParent;
-
-    private static PartitionStore store;
-
-    private final List<Socket> sockets = new ArrayList<>();
-    private final List<LeafServer> leaves = new ArrayList<>();
-    private long nextRequestId = 100;
-
-    @BeforeAll
-    static void buildIndex() throws IOException {
-        store = TestLeaves.hedgerowIndex(indexParent.resolve(INDEX), INDEX, PARTITIONS);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        leaves.forEach(LeafServer::close);
-    }
+    @RegisterExtension
+    static final RealLeaves leaves = RealLeaves.hedgerowIndex(INDEX, PARTITIONS).firstRequestId(100);
 
     private LeafServer start(Duration drainTimeout) throws IOException {
-        LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true)
+        return leaves.start(leaves.config().withWorkers(1).withFaultInjection(true)
                 .withDrainTimeout(drainTimeout));
-        leaves.add(leaf);
-        return leaf;
     }
 
     @Test
     void answersWhatItHoldsRefusesNewWorkAsDrainingAndClosesOnlyThen() throws Exception {
         LeafServer leaf = start(Duration.ofSeconds(30));
-        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        FrameSocket root = leaves.root(leaf);
         assertThat(inject(root, FaultKind.DELAY, HOLD).getInjectAck().getError()).isEmpty();
         SearchRequest held = request(0);
         root.send(Frame.newBuilder().setSearch(held).build());
@@ -93,7 +68,7 @@ class LeafDrainTest {
         assertThat(refused.getRequestId()).isEqualTo(late.getRequestId());
         assertThat(refused.getStatus()).as("retried on another replica, as any BUSY").isEqualTo(Status.BUSY);
         assertThat(refused.getError()).startsWith(Protocol.DRAINING);
-        long fetchId = nextRequestId++;
+        long fetchId = leaves.nextRequestId();
         root.send(Frame.newBuilder().setFetch(FetchRequest.newBuilder().setRequestId(fetchId).setQuery("body:meadow")
                 .setStoredFields(true).addItems(FetchItem.newBuilder().setPartition(0).setDoc(0))).build());
         FetchResponse refusedFetch = root.receive().getFetchResult();
@@ -115,7 +90,7 @@ class LeafDrainTest {
     @Test
     void closesUnderWorkStillHeldWhenTheDrainTimeoutPasses() throws Exception {
         LeafServer leaf = start(Duration.ofMillis(200));
-        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        FrameSocket root = leaves.root(leaf);
         assertThat(inject(root, FaultKind.STALL, HOLD).getInjectAck().getError()).isEmpty();
         root.send(Frame.newBuilder().setSearch(request(0)).build());
         Eventually.await(() -> leaf.counters().snapshot().stallHolds() >= 1, "the only worker to hold the search");
@@ -129,7 +104,7 @@ class LeafDrainTest {
     @Test
     void closesAtOnceWithoutADrainTimeout() throws Exception {
         LeafServer leaf = start(Duration.ZERO);
-        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        FrameSocket root = leaves.root(leaf);
 
         leaf.close();
 
@@ -138,13 +113,13 @@ class LeafDrainTest {
     }
 
     private SearchRequest request(int partition) {
-        return SearchRequest.newBuilder().setRequestId(nextRequestId++).setPartition(partition).setQuery("body:meadow")
+        return SearchRequest.newBuilder().setRequestId(leaves.nextRequestId()).setPartition(partition).setQuery("body:meadow")
                 .setK(3).build();
     }
 
     /** A delay on every sub-request, or a stall every HOLD + 1 s, of {@code length} (zero clears). */
     private Frame inject(FrameSocket root, FaultKind kind, Duration length) throws IOException {
-        InjectFault.Builder injection = InjectFault.newBuilder().setRequestId(nextRequestId++).setKind(kind)
+        InjectFault.Builder injection = InjectFault.newBuilder().setRequestId(leaves.nextRequestId()).setKind(kind)
                 .setDelayNanos(length.toNanos()).setProbability(1.0).setDurationNanos(Duration.ofMinutes(1).toNanos());
         if (kind == FaultKind.STALL) {
             injection.setPeriodNanos(length.plusSeconds(1).toNanos());

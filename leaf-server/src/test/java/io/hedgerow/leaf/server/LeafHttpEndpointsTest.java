@@ -14,17 +14,13 @@ import io.hedgerow.common.wire.proto.HelloAck;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.leaf.http.LeafHttpConfig;
-import io.hedgerow.leaf.index.PartitionStore;
 import java.io.IOException;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,10 +28,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The leaf's HTTP port over real sockets: {@code /health} answers 200 from the start (liveness, not
@@ -49,35 +44,21 @@ class LeafHttpEndpointsTest {
     private static final int PARTITIONS = 2;
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-    @TempDir
-    static Path indexParent;
+    @RegisterExtension
+    static final RealLeaves leaves = RealLeaves.hedgerowIndex(INDEX, PARTITIONS);
 
-    private static PartitionStore store;
-
-    private final List<Socket> sockets = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(PATIENCE).build();
     private LeafServer leaf;
 
-    @BeforeAll
-    static void buildIndex() throws IOException {
-        store = TestLeaves.hedgerowIndex(indexParent.resolve(INDEX), INDEX, PARTITIONS);
-    }
-
     @AfterEach
-    void stop() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        if (leaf != null) {
-            leaf.close();
-        }
-        http.close();
+    void stop() {
+        http.close(); // the leaf and the sockets: RealLeaves
     }
 
     @Test
     void isAliveButNotReadyUntilARootAssignsItPartitions() throws Exception {
-        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1));
+        leaf = leaves.start(leaves.config().withWorkers(1));
         assertThat(leaf.httpAddress()).startsWith("127.0.0.1:");
 
         HttpResponse<String> health = get("/health");
@@ -86,7 +67,7 @@ class LeafHttpEndpointsTest {
         assertThat(unassigned.statusCode()).isEqualTo(503);
         assertThat(unassigned.body()).contains("\"ready\":false", "\"status\":\"unassigned\"");
 
-        FrameSocket root = TestLeaves.open(leaf, sockets);
+        FrameSocket root = leaves.open(leaf);
         HelloAck ack = root.hello(FrameSocket.ROOT_ID);
         assertThat(ack.getError()).isEmpty();
         assertThat(ack.getHttpAddress()).as("the HelloAck names the HTTP port").isEqualTo(leaf.httpAddress());
@@ -103,9 +84,9 @@ class LeafHttpEndpointsTest {
 
     @Test
     void isAliveButNotReadyWhileItDrains() throws Exception {
-        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true)
+        leaf = leaves.start(leaves.config().withWorkers(1).withFaultInjection(true)
                 .withDrainTimeout(PATIENCE));
-        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        FrameSocket root = leaves.root(leaf);
         assertThat(get("/ready").statusCode()).isEqualTo(200);
         // A search held on the only worker keeps the drain going while the probes are asked.
         assertThat(inject(root, PATIENCE.multipliedBy(2)).getInjectAck().getError()).isEmpty();
@@ -135,7 +116,7 @@ class LeafHttpEndpointsTest {
 
     @Test
     void refusesOtherPathsAndMethods() throws Exception {
-        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1));
+        leaf = leaves.start(leaves.config().withWorkers(1));
         HttpResponse<String> missing = get("/search");
         assertThat(missing.statusCode()).isEqualTo(404);
         assertThat(missing.body()).contains("not_found", "/health, /ready or /metrics");
@@ -146,16 +127,16 @@ class LeafHttpEndpointsTest {
 
     @Test
     void opensNoHttpPortWhenDisabled() throws Exception {
-        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1), LeafHttpConfig.disabled());
+        leaf = leaves.start(leaves.config().withWorkers(1), LeafHttpConfig.disabled());
         assertThat(leaf.httpAddress()).isEmpty();
-        FrameSocket root = TestLeaves.open(leaf, sockets);
+        FrameSocket root = leaves.open(leaf);
         assertThat(root.hello(FrameSocket.ROOT_ID).getHttpAddress()).isEmpty();
     }
 
     @Test
     void exportsTheLeafsMetersAndTheJvmsInPrometheusText() throws Exception {
-        leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1));
-        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        leaf = leaves.start(leaves.config().withWorkers(1));
+        FrameSocket root = leaves.root(leaf);
         int searches = 5;
         for (int i = 0; i < searches; i++) {
             root.send(Frame.newBuilder().setSearch(SearchRequest.newBuilder().setRequestId(100 + i)

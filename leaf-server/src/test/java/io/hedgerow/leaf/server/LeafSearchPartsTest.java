@@ -12,11 +12,8 @@ import io.hedgerow.common.wire.proto.Priority;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,11 +21,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Several partitions' searches in one frame ({@code LeafSearchRequest}), over real sockets and a real
@@ -45,17 +40,10 @@ class LeafSearchPartsTest {
     /** Long enough that nothing in a test outlasts it: the hold ends when the test clears it. */
     private static final Duration HOLD = Duration.ofSeconds(50);
 
-    @TempDir
-    static Path indexParent;
+    @RegisterExtension
+    static final RealLeaves leaves = RealLeaves.of(INDEX, PARTITIONS, documents());
 
-    private static PartitionStore store;
-
-    private final List<LeafServer> leaves = new ArrayList<>();
-    private final List<Socket> sockets = new ArrayList<>();
-    private long nextRequestId = 1_000;
-
-    @BeforeAll
-    static void buildIndex() throws IOException {
+    private static List<SourceDocument> documents() {
         List<SourceDocument> docs = new ArrayList<>();
         String[] words = {"meadow", "hawthorn", "blackbird", "brook", "hazel", "sloe", "wren"};
         for (int i = 0; i < 120; i++) {
@@ -65,21 +53,13 @@ class LeafSearchPartsTest {
                     + " and the " + words[(i * 5 + 1) % words.length] + ".");
             docs.add(new SourceDocument("doc-" + i, fields, i + 1));
         }
-        store = TestLeaves.build(indexParent.resolve(INDEX), INDEX, PARTITIONS, docs);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        leaves.forEach(LeafServer::close);
+        return docs;
     }
 
     @Test
     void eachPartOfOneRequestIsAnsweredOnItsOwnWithWhatItWouldHaveAnsweredAlone() throws IOException {
-        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1));
-        FrameSocket root = connect(leaf);
+        LeafServer leaf = leaves.start(leaves.config().withWorkers(1));
+        FrameSocket root = leaves.root(leaf);
         Map<Integer, SearchResponse> alone = new HashMap<>();
         for (int p = 0; p < PARTITIONS; p++) {
             SearchRequest request = request(p);
@@ -110,8 +90,8 @@ class LeafSearchPartsTest {
 
     @Test
     void aCancelOfOnePartBeforeItStartsDropsItWhileTheOtherPartsAnswer() throws IOException {
-        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
-        FrameSocket root = connect(leaf);
+        LeafServer leaf = leaves.start(leaves.config().withWorkers(1).withFaultInjection(true));
+        FrameSocket root = leaves.root(leaf);
         injectDelay(root, HOLD);
         receiveInjectAck(root);
         SearchRequest filler = request(3);
@@ -150,9 +130,9 @@ class LeafSearchPartsTest {
     @Test
     void partsEstimatedExpensiveMoveToTheLaneAloneAndPartsHintedExpensiveAreQueuedThereOnArrival() throws IOException {
         // Every search here estimates at least 1: each part moves to the lane once its worker estimated it.
-        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1)
+        LeafServer leaf = leaves.start(leaves.config().withWorkers(1)
                 .withScheduling(SchedulingConfig.defaults().withExpensiveCost(1)));
-        FrameSocket root = connect(leaf);
+        FrameSocket root = leaves.root(leaf);
         List<SearchRequest> parts = new ArrayList<>();
         parts.add(request(0));
         parts.add(request(1).toBuilder().setCostHint(1_000_000).build()); // known expensive: alone, to the lane
@@ -174,8 +154,8 @@ class LeafSearchPartsTest {
 
     @Test
     void partsWhoseDeadlinePassedWhileTheyWaitedEachAnswerExpiredAndNoneRuns() throws IOException {
-        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true));
-        FrameSocket root = connect(leaf);
+        LeafServer leaf = leaves.start(leaves.config().withWorkers(1).withFaultInjection(true));
+        FrameSocket root = leaves.root(leaf);
         injectDelay(root, HOLD);
         receiveInjectAck(root);
         SearchRequest filler = request(3);
@@ -199,9 +179,9 @@ class LeafSearchPartsTest {
 
     @Test
     void partsRefusedByAFullQueueAreEachAnsweredBusy() throws IOException {
-        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true)
+        LeafServer leaf = leaves.start(leaves.config().withWorkers(1).withFaultInjection(true)
                 .withScheduling(SchedulingConfig.defaults().withDepth(Priority.INTERACTIVE, 1)));
-        FrameSocket root = connect(leaf);
+        FrameSocket root = leaves.root(leaf);
         injectDelay(root, HOLD);
         receiveInjectAck(root);
         SearchRequest running = request(3);
@@ -224,25 +204,14 @@ class LeafSearchPartsTest {
 
     @Test
     void theLeafSaysItTakesSeveralPartitionsInOneFrame() throws IOException {
-        LeafServer leaf = start(LeafConfig.defaults(store.dir()).withWorkers(1));
-        assertThat(TestLeaves.open(leaf, sockets).hello(FrameSocket.ROOT_ID).getTakesSearchParts()).isTrue();
+        LeafServer leaf = leaves.start(leaves.config().withWorkers(1));
+        assertThat(leaves.open(leaf).hello(FrameSocket.ROOT_ID).getTakesSearchParts()).isTrue();
     }
 
     // ------------------------------------------------------------------ helpers
 
-    private LeafServer start(LeafConfig config) throws IOException {
-        LeafServer leaf = LeafServer.start(config);
-        leaves.add(leaf);
-        return leaf;
-    }
-
-    /** A root's connection with every partition assigned. */
-    private FrameSocket connect(LeafServer leaf) throws IOException {
-        return TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
-    }
-
     private SearchRequest request(int partition) {
-        return SearchRequest.newBuilder().setRequestId(nextRequestId++).setPartition(partition)
+        return SearchRequest.newBuilder().setRequestId(leaves.nextRequestId()).setPartition(partition)
                 .setQuery("body:meadow OR body:wren").setK(5).build();
     }
 

@@ -2,8 +2,6 @@ package io.hedgerow.leaf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hedgerow.common.wire.proto.AssignAck;
-import io.hedgerow.common.wire.proto.AssignPartitions;
 import io.hedgerow.common.wire.proto.Cancel;
 import io.hedgerow.common.wire.proto.FaultKind;
 import io.hedgerow.common.wire.proto.Frame;
@@ -11,25 +9,18 @@ import io.hedgerow.common.wire.proto.InjectFault;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.index.IndexBuilder;
-import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.index.IndexOptions;
-import io.hedgerow.leaf.index.IndexProgress;
-import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Time-slicing at a real leaf with one worker, over real sockets: a long search submitted first
@@ -37,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * anything took. An injected delay holds the long search on the only worker until the cheap one
  * is queued behind it, so the order of arrivals is known exactly.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class LeafSlicingTest {
     private static final String INDEX = "slicing";
     /** Several windows of {@code SlicedSearch.Windows.DEFAULT}, so the long search has slices to yield between. */
@@ -47,21 +39,13 @@ class LeafSlicingTest {
     private static final String LONG_QUERY = "body:(" + String.join(" ", WORDS) + ")";
     /** In one document. */
     private static final String CHEAP_QUERY = "body:kingfisher";
-    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
     /** Longer than any test: the hold ends when the test clears the delay. */
     private static final Duration HOLD = Duration.ofSeconds(50);
 
-    @TempDir
-    static Path indexParent;
+    @RegisterExtension
+    static final RealLeaves leaves = RealLeaves.of(INDEX, 1, documents()).firstRequestId(1);
 
-    private static PartitionStore store;
-
-    private final List<LeafServer> leaves = new ArrayList<>();
-    private final List<Socket> sockets = new ArrayList<>();
-    private long nextRequestId = 1;
-
-    @BeforeAll
-    static void buildIndex() throws IOException {
+    private static List<SourceDocument> documents() {
         List<SourceDocument> docs = new ArrayList<>();
         for (int i = 0; i < DOCS; i++) {
             Map<String, String> fields = new LinkedHashMap<>();
@@ -70,17 +54,7 @@ class LeafSlicingTest {
             fields.put("body", i == DOCS / 2 ? body + " and a kingfisher." : body + ".");
             docs.add(new SourceDocument("doc-" + i, fields, i + 1));
         }
-        store = new PartitionStore(indexParent.resolve(INDEX));
-        new IndexBuilder(IndexOptions.defaults().withPartitions(1), IndexProgress.none())
-                .build(store, INDEX, IndexConfig.defaults(), docs);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        leaves.forEach(LeafServer::close);
+        return docs;
     }
 
     @Test
@@ -117,8 +91,8 @@ class LeafSlicingTest {
     void aSlicedSearchAnswersWhatTheUnslicedOneDoes() throws IOException {
         LeafServer unsliced = start(Duration.ZERO);
         LeafServer sliced = start(Duration.ofNanos(1));
-        FrameSocket plain = connect(unsliced);
-        FrameSocket slicing = connect(sliced);
+        FrameSocket plain = leaves.root(unsliced);
+        FrameSocket slicing = leaves.root(sliced);
         for (String query : List.of(LONG_QUERY, CHEAP_QUERY, "body:meadow", "body:(oak AND thrush)",
                 "body:\"the hazel\"", "body:haz*", "title:note")) {
             // Counting every hit: the whole answer is the same.
@@ -143,7 +117,7 @@ class LeafSlicingTest {
     @Test
     void aCancelWhileTheContinuationWaitsDropsItAndAnswersCancelledAtOnce() throws IOException {
         LeafServer leaf = start(Duration.ofNanos(1));
-        FrameSocket root = connect(leaf);
+        FrameSocket root = leaves.root(leaf);
         // Half the sub-requests are held; this seed's coins hold the first and the third to start.
         Frame held = inject(root, delay(HOLD).setProbability(0.5).setSeed(seedWithCoins(true, false, true)));
         assertThat(held.getInjectAck().getError()).isEmpty();
@@ -215,7 +189,7 @@ class LeafSlicingTest {
      * worker go; the two answers in the order they came.
      */
     private List<SearchResponse> longThenCheap(LeafServer leaf) throws IOException {
-        FrameSocket root = connect(leaf);
+        FrameSocket root = leaves.root(leaf);
         Frame held = inject(root, delay(HOLD));
         assertThat(held.getInjectAck().getError()).isEmpty();
         root.send(frame(request(LONG_QUERY).toBuilder().setTotalHitsThreshold(Integer.MAX_VALUE).build()));
@@ -223,7 +197,7 @@ class LeafSlicingTest {
         root.send(frame(request(CHEAP_QUERY)));
         Eventually.await(() -> leaf.queued() == 1, "the cheap search to queue behind it");
 
-        root.send(Frame.newBuilder().setInject(delay(Duration.ZERO).setRequestId(nextRequestId++)).build());
+        root.send(Frame.newBuilder().setInject(delay(Duration.ZERO).setRequestId(leaves.nextRequestId())).build());
         List<SearchResponse> answers = new ArrayList<>();
         while (answers.size() < 2) {
             Frame frame = root.receive();
@@ -237,29 +211,14 @@ class LeafSlicingTest {
     }
 
     private LeafServer start(Duration slice) throws IOException {
-        LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1).withFaultInjection(true)
+        return leaves.start(leaves.config().withWorkers(1).withFaultInjection(true)
                 .withSlice(slice));
-        leaves.add(leaf);
-        return leaf;
     }
 
-    private FrameSocket connect(LeafServer leaf) throws IOException {
-        Socket socket = new Socket("127.0.0.1", leaf.port());
-        sockets.add(socket);
-        socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
-        socket.setTcpNoDelay(true);
-        FrameSocket root = FrameSocket.over(socket);
-        assertThat(root.hello(FrameSocket.ROOT_ID).getError()).isEmpty();
-        root.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(1_000_000)
-                .setIndexName(INDEX).addPartitions(0)).build());
-        AssignAck ack = root.receive().getAssignAck();
-        assertThat(ack.getError()).isEmpty();
-        return root;
-    }
 
     /** Request ids 1, 2, 3... in the order the test makes them. */
     private SearchRequest request(String query) {
-        return SearchRequest.newBuilder().setRequestId(nextRequestId++).setPartition(0).setQuery(query).setK(10).build();
+        return SearchRequest.newBuilder().setRequestId(leaves.nextRequestId()).setPartition(0).setQuery(query).setK(10).build();
     }
 
     private static Frame frame(SearchRequest request) {

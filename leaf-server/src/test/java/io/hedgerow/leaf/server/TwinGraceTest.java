@@ -8,18 +8,13 @@ import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.Twin;
-import io.hedgerow.leaf.index.PartitionStore;
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToLongFunction;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A tied request's grace at the leaf (it may not start before its grace has passed, so its twin's
@@ -27,46 +22,28 @@ import org.junit.jupiter.api.io.TempDir;
  * into a measured delay. Real leaves over sockets; no outcome depends on how long anything took
  * except the lower bound a grace sets.
  */
+@Timeout(60)
 class TwinGraceTest {
     private static final String INDEX = "grace";
     private static final int PARTITIONS = 2;
     /** Longer than any test: a twin with it only leaves the queue by a cancel. */
     private static final Duration FOREVER = Duration.ofSeconds(60);
 
-    @TempDir
-    static Path indexParent;
-
-    private static PartitionStore store;
-
-    private final List<LeafServer> leaves = new ArrayList<>();
-    private final List<Socket> sockets = new ArrayList<>();
-    private long nextRequestId = 1;
-
-    @BeforeAll
-    static void buildIndex() throws IOException {
-        store = TestLeaves.hedgerowIndex(indexParent.resolve(INDEX), INDEX, PARTITIONS);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        leaves.forEach(LeafServer::close);
-    }
+    @RegisterExtension
+    static final RealLeaves leaves = RealLeaves.hedgerowIndex(INDEX, PARTITIONS).firstRequestId(1);
 
     @Test
     void aTwinWaitsOutItsGraceAndItsTwinsCancelDropsItMeanwhile() throws IOException {
         LeafServer leaf = start();
-        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        FrameSocket root = leaves.root(leaf);
         SearchRequest twin = request().toBuilder().setTwin(Twin.newBuilder().setLeafAddress("127.0.0.1:1")
-                .setRequestId(nextRequestId++).setGraceNanos(FOREVER.toNanos())).build();
+                .setRequestId(leaves.nextRequestId()).setGraceNanos(FOREVER.toNanos())).build();
         root.send(frame(twin));
         // An idle leaf answers a plain request at once; the twin, read before it, waits its grace.
         SearchRequest plain = request();
-        assertThat(search(root, plain).getStatus()).isEqualTo(Status.OK);
+        assertThat(RealLeaves.search(root, plain).getStatus()).isEqualTo(Status.OK);
 
-        FrameSocket peer = TestLeaves.peer(leaf, sockets);
+        FrameSocket peer = leaves.peer(leaf);
         peer.send(Frame.newBuilder().setCancel(Cancel.newBuilder().setRequestId(twin.getRequestId()).setIfQueued(true)
                 .setRootId(FrameSocket.ROOT_ID)).build());
 
@@ -82,10 +59,10 @@ class TwinGraceTest {
     @Test
     void aTwinStartsNoSoonerThanItsGrace() throws IOException {
         LeafServer leaf = start();
-        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS);
+        FrameSocket root = leaves.root(leaf);
         Duration grace = Duration.ofMillis(120);
-        SearchResponse answer = search(root, request().toBuilder().setTwin(Twin.newBuilder()
-                .setLeafAddress("127.0.0.1:1").setRequestId(nextRequestId++).setGraceNanos(grace.toNanos())).build());
+        SearchResponse answer = RealLeaves.search(root, request().toBuilder().setTwin(Twin.newBuilder()
+                .setLeafAddress("127.0.0.1:1").setRequestId(leaves.nextRequestId()).setGraceNanos(grace.toNanos())).build());
 
         assertThat(answer.getStatus()).isEqualTo(Status.OK);
         assertThat(answer.getQueueNanos()).as("from arrival to start, as the leaf measured it")
@@ -97,14 +74,14 @@ class TwinGraceTest {
         LeafServer first = start();
         LeafServer second = start();
         List<String> cluster = List.of(first.address(), second.address());
-        FrameSocket toFirst = TestLeaves.root(first, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS, cluster);
-        FrameSocket toSecond = TestLeaves.root(second, sockets, FrameSocket.ROOT_ID, INDEX, PARTITIONS, cluster);
-        long firstId = nextRequestId++;
-        long secondId = nextRequestId++;
+        FrameSocket toFirst = TestLeaves.root(first, leaves.sockets(), FrameSocket.ROOT_ID, INDEX, PARTITIONS, cluster);
+        FrameSocket toSecond = TestLeaves.root(second, leaves.sockets(), FrameSocket.ROOT_ID, INDEX, PARTITIONS, cluster);
+        long firstId = leaves.nextRequestId();
+        long secondId = leaves.nextRequestId();
         // The copy sent second waits a grace; the first copy starts at once on its idle leaf.
         toSecond.send(frame(request().toBuilder().setRequestId(secondId).setTwin(Twin.newBuilder()
                 .setLeafAddress(first.address()).setRequestId(firstId).setGraceNanos(FOREVER.toNanos())).build()));
-        assertThat(search(toSecond, request()).getStatus()).isEqualTo(Status.OK); // the twin is registered
+        assertThat(RealLeaves.search(toSecond, request()).getStatus()).isEqualTo(Status.OK); // the twin is registered
         toFirst.send(frame(request().toBuilder().setRequestId(firstId).setTwin(Twin.newBuilder()
                 .setLeafAddress(second.address()).setRequestId(secondId)).build()));
 
@@ -125,25 +102,16 @@ class TwinGraceTest {
     // ------------------------------------------------------------------ helpers
 
     private LeafServer start() throws IOException {
-        LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1));
-        leaves.add(leaf);
-        return leaf;
+        return leaves.start(leaves.config().withWorkers(1));
     }
 
     private SearchRequest request() {
-        return SearchRequest.newBuilder().setRequestId(nextRequestId++).setPartition(0).setQuery("body:meadow").setK(3)
+        return SearchRequest.newBuilder().setRequestId(leaves.nextRequestId()).setPartition(0).setQuery("body:meadow").setK(3)
                 .build();
     }
 
     private static Frame frame(SearchRequest request) {
         return Frame.newBuilder().setSearch(request).build();
-    }
-
-    private static SearchResponse search(FrameSocket root, SearchRequest request) throws IOException {
-        root.send(frame(request));
-        SearchResponse answer = root.receive().getResult();
-        assertThat(answer.getRequestId()).isEqualTo(request.getRequestId());
-        return answer;
     }
 
     private static void await(LeafServer leaf, ToLongFunction<LeafCounters.Snapshot> counter, long value) {

@@ -7,57 +7,39 @@ import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.SearchRequest;
 import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
-import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.index.SourceDocument;
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A leaf checks every search from the wire against {@link WireLimits}, whoever sent it: a frame
  * asking for two billion hits is refused as a bad query (not run, not allowed to allocate), and the
  * connection goes on serving well-formed searches.
  */
+@Timeout(60)
 class WireLimitsTest {
     private static final String INDEX = "limits";
 
-    @TempDir
-    static Path indexParent;
+    @RegisterExtension
+    static final RealLeaves leaves = RealLeaves.of(INDEX, 1, documents());
 
-    private static PartitionStore store;
-
-    private final List<Socket> sockets = new ArrayList<>();
-    private final List<LeafServer> leaves = new ArrayList<>();
-
-    @BeforeAll
-    static void buildIndex() throws IOException {
+    private static List<SourceDocument> documents() {
         List<SourceDocument> docs = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             docs.add(new SourceDocument("doc-" + i, Map.of("body", "hawthorn hedge " + i), i + 1));
         }
-        store = TestLeaves.build(indexParent.resolve(INDEX), INDEX, 1, docs);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        for (Socket socket : sockets) {
-            socket.close();
-        }
-        leaves.forEach(LeafServer::close);
+        return docs;
     }
 
     @Test
     void refusesKOverThePagingWindowAndOverlongQueriesAsBadQueries() throws IOException {
-        LeafServer leaf = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1));
-        leaves.add(leaf);
-        FrameSocket root = TestLeaves.root(leaf, sockets, FrameSocket.ROOT_ID, INDEX, 1);
+        LeafServer leaf = leaves.start(leaves.config().withWorkers(1));
+        FrameSocket root = leaves.root(leaf);
 
         assertRefused(root, 1, search(1).setK(WireLimits.MAX_K + 1), "k: 10001 (expected: 0..10000, 0 for 1)");
         assertRefused(root, 2, search(2).setK(Integer.MAX_VALUE), "k: 2147483647 (expected: 0..10000, 0 for 1)");

@@ -21,7 +21,9 @@ import java.util.List;
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: every event loop of the root admits and
  * releases. A leaf's count and queue change together under that leaf's own lock, held for a few
- * field updates (the limit is a volatile read, {@link BatchLimit}); no lock is shared between
+ * field updates; the limit is read before the lock is taken ({@link BatchLimit#limit()} may close
+ * a window, which must not run under a leaf's lock), so a call may act on a limit a few
+ * microseconds old, the same as one read just before a window closed. No lock is shared between
  * leaves, and no call runs a waiter itself. No
  * waiter is lost: a place is handed to the oldest waiter of its leaf whenever one frees and the
  * limit allows, and while anything waits for a leaf, that leaf has at least one sub-request in
@@ -65,9 +67,10 @@ public final class BatchAdmission {
         if (!settings.enabled()) {
             return true;
         }
+        int allowed = limit.limit(); // before the leaf's lock: it may close a window
         LeafPlaces places = leaves[leaf];
         synchronized (places) {
-            if (places.waiting.isEmpty() && places.inFlight < limit.limit()) {
+            if (places.waiting.isEmpty() && places.inFlight < allowed) {
                 places.inFlight++;
                 return true;
             }
@@ -98,6 +101,7 @@ public final class BatchAdmission {
         if (!settings.enabled()) {
             return List.of();
         }
+        int allowed = limit.limit(); // before the leaf's lock: it may close a window
         LeafPlaces places = leaves[leaf];
         synchronized (places) {
             if (places.inFlight <= 0) {
@@ -108,7 +112,6 @@ public final class BatchAdmission {
                 return List.of();
             }
             List<Runnable> admitted = new ArrayList<>(1);
-            int allowed = limit.limit();
             while (!places.waiting.isEmpty() && places.inFlight < allowed) {
                 places.inFlight++;
                 admitted.add(places.waiting.pollFirst());
@@ -139,6 +142,11 @@ public final class BatchAdmission {
     /** The controller, for reports. */
     public BatchLimit controller() {
         return limit;
+    }
+
+    /** The lock guarding {@code leaf}'s places, for a test that holds it to show that other leaves never wait for it. */
+    Object lockOf(int leaf) {
+        return leaves[leaf];
     }
 
     public int inFlight(int leaf) {

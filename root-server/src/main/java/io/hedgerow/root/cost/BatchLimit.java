@@ -116,6 +116,11 @@ public final class BatchLimit {
         }
     }
 
+    /** The closing flag, for a test that sets it (as a closer would) to show that no caller waits for it. */
+    AtomicBoolean closingFlag() {
+        return closing;
+    }
+
     private void closeWindow() {
         Histogram window = samples.getIntervalHistogram(lastWindow);
         lastWindow = window;

@@ -185,6 +185,11 @@ public final class HedgeBudget {
         }
     }
 
+    /** The rotation's lock, for a test that holds it to show that counting never waits for it. */
+    ReentrantLock rotationLock() {
+        return rotating;
+    }
+
     private void rotateHeld(long now) {
         long elapsedBuckets = (now - currentBucketStartNanos) / bucketNanos;
         if (elapsedBuckets <= 0) {

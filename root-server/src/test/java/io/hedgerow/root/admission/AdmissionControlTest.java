@@ -1,5 +1,6 @@
 package io.hedgerow.root.admission;
 
+import static io.hedgerow.common.concurrent.Concurrently.awaitQuietly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.api.QueryPriority;
@@ -9,7 +10,6 @@ import io.hedgerow.root.admission.AdmissionControl.Permit;
 import io.hedgerow.root.admission.AdmissionSettings.Algorithm;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -90,16 +90,6 @@ class AdmissionControlTest {
         assertThat(admission.tryAcquire(QueryPriority.INTERACTIVE, 0)).isNotNull();
         assertThat(admission.tryAcquire(QueryPriority.INTERACTIVE, 0)).isNotNull();
         assertThat(admission.tryAcquire(QueryPriority.INTERACTIVE, 0)).as("two places, never more").isNull();
-    }
-
-    private static void awaitQuietly(CyclicBarrier barrier) {
-        try {
-            barrier.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (BrokenBarrierException e) {
-            throw new IllegalStateException("barrier broken", e);
-        }
     }
 
     @Test

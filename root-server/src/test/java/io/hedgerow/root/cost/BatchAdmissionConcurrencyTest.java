@@ -2,64 +2,63 @@ package io.hedgerow.root.cost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.common.concurrent.Concurrently;
 import io.hedgerow.common.time.ManualTicker;
+import io.hedgerow.common.time.StallingTicker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Batch admission from several threads, as the root's event loops use it: no lock is shared by the
- * whole admission (a call goes on while another thread holds its monitor), and admits and releases
+ * Batch admission from several threads, as the root's event loops use it: no lock is shared between
+ * leaves (a call for one leaf goes on while another thread holds another leaf's lock), and admits and releases
  * racing on the same leaves lose no place and no waiter.
  */
-@Timeout(20)
+@Timeout(30)
 class BatchAdmissionConcurrencyTest {
     private static final int LEAVES = 2;
     private static final int THREADS = 4;
 
+    private static final BatchAdmissionSettings SETTINGS = new BatchAdmissionSettings(8, 1, Duration.ofSeconds(1),
+            1.5, Duration.ofMillis(2), 10, 20);
+
     private final ManualTicker ticker = new ManualTicker();
-    private final BatchAdmission admission = new BatchAdmission(new BatchAdmissionSettings(8, 1, Duration.ofSeconds(1),
-            1.5, Duration.ofMillis(2), 10, 20), LEAVES, ticker);
+    private final BatchAdmission admission = new BatchAdmission(SETTINGS, LEAVES, ticker);
 
     @Test
-    void admitsAndReleasesWhileAnotherThreadHoldsItsMonitor() throws Exception {
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread holder = new Thread(() -> {
-            synchronized (admission) {
-                held.countDown();
-                awaitQuietly(release);
-            }
-        });
-        holder.start();
-        held.await();
-        CountDownLatch done = new CountDownLatch(1);
+    void admitsAndReleasesOneLeafWhileAnotherThreadHoldsAnotherLeafsLock() {
         List<Runnable> handedBack = new ArrayList<>();
-        Thread loop = new Thread(() -> { // as an event loop sending and answering batch
+        // As an event loop sending and answering batch for leaf 0 while another loop is inside leaf 1's lock.
+        boolean finished = Concurrently.finishesWhileHolding(admission.lockOf(1), () -> {
             admission.admit(0, () -> { });
             admission.admit(0, () -> { });
             handedBack.addAll(admission.release(0));
             admission.recordInteractive(1_000_000);
-            done.countDown();
         });
-        loop.start();
-        try {
-            // A deadline, not a timing claim: a lock shared by the whole admission never gets there while held.
-            assertThat(done.await(10, TimeUnit.SECONDS)).as("admitted and released while the monitor was held").isTrue();
-        } finally {
-            release.countDown();
-            holder.join();
-            loop.join();
-        }
+        assertThat(finished).as("admitted and released leaf 0 while leaf 1's lock was held").isTrue();
         assertThat(handedBack).as("the waiter got the freed place").hasSize(1);
         assertThat(admission.inFlight(0)).isEqualTo(1);
         assertThat(admission.waiting(0)).isZero();
+    }
+
+    @Test
+    void aClockReadStalledInAdmitHoldsNoLeafsLock() throws Exception {
+        StallingTicker stalling = new StallingTicker();
+        BatchAdmission stalled = new BatchAdmission(SETTINGS, LEAVES, stalling);
+        // Reading the limit may close a window (a histogram read and a percentile): never under a leaf's lock.
+        try (StallingTicker.Stall admitting = stalling.stallDuring(() -> stalled.admit(1, () -> { }))) {
+            boolean finished = Concurrently.finishesBefore(admitting::resume, () -> {
+                assertThat(stalled.admit(1, () -> { })).as("leaf 1 has a place").isTrue();
+                assertThat(stalled.release(1)).isEmpty();
+            });
+            assertThat(finished).as("admitted and released leaf 1 while another admit of it read the clock").isTrue();
+        }
+        assertThat(stalled.inFlight(1)).as("the stalled admit took its place after").isEqualTo(1);
+        assertThat(stalled.waiting(1)).isZero();
     }
 
     @Test
@@ -100,14 +99,6 @@ class BatchAdmissionConcurrencyTest {
         for (int leaf = 0; leaf < LEAVES; leaf++) {
             assertThat(admission.inFlight(leaf)).as("leaf %d in flight", leaf).isZero();
             assertThat(admission.waiting(leaf)).as("leaf %d waiting", leaf).isZero();
-        }
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

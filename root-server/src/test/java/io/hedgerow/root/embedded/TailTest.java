@@ -25,8 +25,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * canary path (ok, error, busy, crash, silent, overtaken) and the cutoff are scripted on a manual
  * clock in {@code io.hedgerow.root.search.SearchRun*Test}.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TailTest {
     private static final int PARTITIONS = 6;
     /** Stalls outlast every test: a query that answers did not wait for the stalled leaf. */
