@@ -76,7 +76,8 @@ public final class LeafConnection {
     private final LeafCalls calls = new LeafCalls();
     private final Runnable flush = this::flush;
     /** What this connection books of its leaf per copy and answer (shared with the simulator). */
-    private final LeafLedger ledger;
+    /** Replaced when another leaf takes over the slot ({@link #slotReused}). */
+    private LeafLedger ledger;
     private final Ticker ticker;
     private Channel channel;
     /** Whether the leaf answered this channel's Hello (a leaf from before versions closes instead). */
@@ -162,6 +163,17 @@ public final class LeafConnection {
         }
         started = true;
         connect();
+    }
+
+    /**
+     * Another leaf took over this connection's slot (its old leaf left for good, no connection to it
+     * ready): what this connection booked of the old leaf (load, progress) is forgotten, and its
+     * backoff starts again. The reconnect already scheduled dials the slot's address as it is then,
+     * the new leaf's. On this connection's loop.
+     */
+    public void slotReused() {
+        ledger = new LeafLedger(leaf, cluster.probation(), cluster.slowStart(), cluster.partitionLoad());
+        failedAttempts = 0;
     }
 
     public void connect() {
