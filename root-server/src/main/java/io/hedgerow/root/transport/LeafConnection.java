@@ -20,6 +20,7 @@ import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.cluster.LeafIdentity;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.search.LeafLedger;
 import io.hedgerow.root.search.LeafProgress;
@@ -329,6 +330,15 @@ public final class LeafConnection {
         String problem = Protocol.helloAckProblem(ack, "leaf " + status.name());
         if (problem == null) {
             problem = cluster.index().admit(status.name(), ack.getIndex());
+        }
+        String stranger = problem == null
+                ? LeafIdentity.mismatch(status.name(), leaf, ack.getNodeId(), cluster.membership()) : null;
+        if (stranger != null) {
+            // Another process at the address: closed, so that the next Hello (after the backoff) is
+            // judged on membership as it then is (the new leaf may have registered meanwhile).
+            refuse(stranger);
+            from.close();
+            return;
         }
         if (problem != null) {
             // Kept open and idle: the leaf cannot change version or index without a restart, which
