@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A root's watch on the leaves' membership in ZooKeeper ({@code --zk}): a {@link Membership} cache of
@@ -29,11 +32,14 @@ import java.util.TreeMap;
  * once, as registered but not configured: this root has nowhere to put it, so it routes nothing to it.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. Its state changes on the membership cache's event
- * thread only (one event at a time, in ZooKeeper's order) and under this object's lock; readers read
- * the volatile view in {@link ClusterState} and never wait on ZooKeeper.
+ * thread (one event at a time, in ZooKeeper's order) and on its retry thread (leaves turned away asking
+ * again), always under this object's lock; readers read the volatile view in {@link ClusterState} and
+ * never wait on ZooKeeper.
  */
 public final class LeafMembers implements MembershipListener, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LeafMembers.class.getName());
+    /** How often leaves turned away ask again for a slot, besides at each membership event. */
+    static final long RETRY_MILLIS = 1000;
 
     private final ClusterState cluster;
     private final Clock clock;
@@ -51,6 +57,12 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     private final LeafLoadSums load;
     private final SlotReuse reuse;
     private boolean initialized;
+    /** Asks again for the leaves turned away, every {@link #RETRY_MILLIS} ms. */
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "leaf-slot-retries");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private LeafMembers(CoordinationClient client, ClusterState cluster, Clock clock, SlotReuse reuse) {
         this.client = client;
@@ -85,6 +97,8 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
             LeafMembers members = new LeafMembers(client, cluster, clock, reuse);
             cluster.publishMembership(MembershipView.empty(cluster.leaves().size(), cluster.config().partitions()));
             members.membership.start();
+            members.retries.scheduleWithFixedDelay(members::retryTurnedAway, RETRY_MILLIS, RETRY_MILLIS,
+                    TimeUnit.MILLISECONDS);
             return members;
         } catch (RuntimeException e) {
             client.close();
@@ -125,6 +139,17 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
                     LOG.log(System.Logger.Level.INFO, "membership: leaf {0} registered as {1}", leaf, node);
                 }
             }
+        }
+    }
+
+    private synchronized void retryTurnedAway() {
+        try {
+            if (initialized && !strangers.isEmpty()) {
+                retryStrangers();
+                publish();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "asking again for a leaf slot failed", e);
         }
     }
 
@@ -211,6 +236,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     /** Stops watching and ends the session. */
     @Override
     public void close() {
+        retries.shutdownNow();
         client.close();
     }
 }
