@@ -228,7 +228,14 @@ public final class ClusterState {
         }
         LeafStatus leaf = leaves.get(slot);
         LeafAddress before = leaf.address();
-        leaf.reuse(address);
+        try {
+            leaf.reuse(address);
+        } catch (IllegalStateException e) {
+            // A connection to the old address became ready since the decision: its leaf is not gone.
+            slotsFull = "leaf " + address + " found none of the " + leaves.size() + " leaf slots (--leaf-slots) vacant"
+                    + " and none to reuse: " + e.getMessage();
+            return -1;
+        }
         filledAtMillis[slot] = nowMillis;
         probation.forget(slot);
         slowStart.forget(slot);
