@@ -50,7 +50,7 @@ public final class ClusterState {
     private final List<SlotReused> slotReused = new CopyOnWriteArrayList<>();
     /** Whether the write path names a replica on a slot (its partition writers' replica sets). */
     private volatile IntPredicate writeReplicaOn = slot -> false;
-    /** By slot: when its present leaf took it through {@link #fillSlot(LeafAddress, long, SlotReuse)}. Guarded by this. */
+    /** By slot: when its present leaf took it ({@link #fillSlot(LeafAddress, long, SlotReuse)}). Guarded by this. */
     private final long[] filledAtMillis;
     /** Why the last leaf that asked for a slot found none, for {@code /cluster}; null when none was turned away. */
     private volatile String slotsFull;

@@ -98,8 +98,9 @@ public final class LeafStatus {
      */
     public synchronized void reuse(LeafAddress leaf) {
         if (address == null || readyConnections.get() != 0) {
-            throw new IllegalStateException("slot " + index + ": " + (address == null ? "vacant" : readyConnections.get()
-                    + " ready connections to " + address) + " (expected: a filled slot no connection is ready to)");
+            String now = address == null ? "vacant" : readyConnections.get() + " ready connections to " + address;
+            throw new IllegalStateException("slot " + index + ": " + now
+                    + " (expected: a filled slot no connection is ready to)");
         }
         subRequests.reset();
         failures.reset();

@@ -76,7 +76,7 @@ public final class RootMetrics implements AutoCloseable {
      * label never means two leaves. Guarded by this.
      */
     private final Map<Integer, List<Meter>> leafMeters = new HashMap<>();
-    /** The cost control whose per-leaf batch meters go with each leaf's ({@link #watch(CostControl, List)}); guarded by this. */
+    /** The cost control whose per-leaf batch meters go with each leaf's. Guarded by this. */
     private CostControl costs;
     private final Map<RequestError, Counter> requestErrors = new EnumMap<>(RequestError.class);
     private final Map<SubRequestError, Counter> subRequestErrors = new EnumMap<>(SubRequestError.class);

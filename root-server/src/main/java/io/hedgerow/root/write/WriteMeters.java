@@ -38,7 +38,7 @@ final class WriteMeters {
     enum RebuildRefusal {
         /** The copy took writes while it pulled (a primary feeds it): asked again after a backoff. */
         FED_DURING_PULL,
-        /** The leaf is the primary of this term or a newer one (this root's view is stale): not asked again in the term. */
+        /** The leaf is the primary of this term or a newer one (this root's view is stale): not asked again in it. */
         NEWER_TERM;
 
         String label() {
