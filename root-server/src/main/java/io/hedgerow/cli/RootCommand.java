@@ -67,7 +67,9 @@ final class RootCommand implements Callable<Integer> {
                     + "). --leaves fill the first slots; a leaf that registers in ZooKeeper at run time (leaf --zk)"
                     + " at another address takes the first free slot: the root connects to it and the placement"
                     + " moves copies onto it. A slot keeps its leaf's address after it leaves (a restart takes it"
-                    + " back); slots are not reused. Default: with --zk, max(16, the --leaves count); without,"
+                    + " back); a leaf that finds none free takes over one whose leaf left ZooKeeper longer ago than"
+                    + " --re-replicate-after and holds no copy (the placement gives up a gone leaf's copies for it)."
+                    + " Default: with --zk, max(16, the --leaves count); without,"
                     + " the --leaves count (no leaf can join).")
     private Integer leafSlots;
 

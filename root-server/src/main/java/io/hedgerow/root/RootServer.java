@@ -11,6 +11,7 @@ import io.hedgerow.root.admission.AdmissionSettings;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafMembers;
+import io.hedgerow.root.cluster.SlotReuse;
 import io.hedgerow.root.fanout.FanOut;
 import io.hedgerow.root.fault.LeafFaults;
 import io.hedgerow.root.http.DrainOutcome;
@@ -132,7 +133,9 @@ public final class RootServer implements AutoCloseable {
             if (writeSettings.coordination() != null) {
                 // The leaves registered in ZooKeeper: the placement's second source of liveness, and its load.
                 try {
-                    members = LeafMembers.start(writeSettings.coordination(), cluster, Clock.systemUTC());
+                    // A slot is kept for its leaf's return as long as the placement keeps its copies counting.
+                    members = LeafMembers.start(writeSettings.coordination(), cluster, Clock.systemUTC(),
+                            SlotReuse.of(config.placement().grace()));
                 } catch (CoordinationException e) {
                     throw new IOException("the leaves' membership is in ZooKeeper (--zk): " + e.getMessage(), e);
                 }

@@ -261,6 +261,23 @@ public final class Probation {
         return true;
     }
 
+    /**
+     * Another leaf takes over {@code leaf}'s slot: the old leaf's latency, answers and place in the
+     * rule are forgotten, and the slot is in rotation. An answer of the old leaf's still in flight may
+     * land after this; one sample, which the EWMA soon outweighs.
+     */
+    public synchronized void forget(int leaf) {
+        leaves[leaf] = new Leaf();
+        ewmaBits.set(leaf, Double.doubleToRawLongBits(Double.NaN));
+        samples.set(leaf, 0);
+        if (states[leaf].onProbation()) {
+            State[] next = states.clone();
+            next[leaf] = State.IN_ROTATION;
+            states = next;
+            count = count - 1;
+        }
+    }
+
     private void set(int leaf, State state) {
         if (state.onProbation()) {
             LOG.log(System.Logger.Level.WARNING, "leaf {0} goes on probation: {1}", leaf, state.reason());

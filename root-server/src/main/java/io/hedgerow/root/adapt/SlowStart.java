@@ -75,6 +75,13 @@ public final class SlowStart {
         }
     }
 
+    /** Another leaf takes over {@code leaf}'s slot: the old leaf's slow start, if any, ends. */
+    public void forget(int leaf) {
+        if (warming.getAndSet(leaf, null) != null) {
+            count.decrementAndGet();
+        }
+    }
+
     /** The leaf answered a search OK after {@code latencyNanos}. */
     public void record(int leaf, long latencyNanos) {
         if (count.get() == 0) {

@@ -8,10 +8,13 @@ import io.hedgerow.root.placement.PlacementLeadership;
 import io.hedgerow.root.placement.PlacementReport;
 import java.io.IOException;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntConsumer;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -24,8 +27,11 @@ import java.util.stream.IntStream;
  * <p><b>Leaf slots.</b> {@link ClusterConfig#leafSlots} of them, every per-leaf structure sized once:
  * the configured leaves fill the first, and a leaf that registers at run time fills a vacant one
  * ({@link #fillSlot}, called by {@link LeafMembers}, and by the shared placement for a leaf its stored
- * plan names). A slot, once filled, keeps its address for the root's life. A vacant slot has no
- * connection, holds no copy, and readiness and health skip it.
+ * plan names). A slot keeps its address after its leaf leaves, so that the same leaf restarted there
+ * takes it back with its copies; when none is vacant, a joining leaf may take over one whose leaf left
+ * for good and holds nothing this root still needs ({@link SlotReuse}): every per-slot structure it
+ * would inherit is reset first, and each {@link #onSlotReused} listener (connections, meters) told. A
+ * vacant slot has no connection, holds no copy, and readiness and health skip it.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; written by event loops as connections come
  * and go, read by queries and by the HTTP {@code /cluster} endpoint.
@@ -38,8 +44,16 @@ public final class ClusterState {
     private volatile Supplier<PlacementLeadership> placementLeadership = () -> null;
     private volatile MembershipView membership;
     private volatile AssignListener assignListener = (leaf, version, open, error) -> { };
-    /** Told of each slot a leaf fills at run time ({@link #fillSlot}); the fan-out's, to dial it. */
-    private volatile IntConsumer slotFilled = slot -> { };
+    /** Told of each slot a leaf fills at run time ({@link #fillSlot}): the fan-out, to dial it; the meters. */
+    private final List<IntConsumer> slotFilled = new CopyOnWriteArrayList<>();
+    /** Told of each slot another leaf takes over ({@link #fillSlot(LeafAddress, long, SlotReuse)}). */
+    private final List<SlotReused> slotReused = new CopyOnWriteArrayList<>();
+    /** Whether the write path names a replica on a slot (its partition writers' replica sets). */
+    private volatile IntPredicate writeReplicaOn = slot -> false;
+    /** By slot: when its present leaf took it ({@link #fillSlot(LeafAddress, long, SlotReuse)}). Guarded by this. */
+    private final long[] filledAtMillis;
+    /** Why the last leaf that asked for a slot found none, for {@code /cluster}; null when none was turned away. */
+    private volatile String slotsFull;
     private final List<LeafStatus> leaves;
     private final AtomicLongArray partitionDocs;
     private final int[] allPartitions;
@@ -86,6 +100,8 @@ public final class ClusterState {
         this.partitionDocs = new AtomicLongArray(config.partitions());
         this.allPartitions = IntStream.range(0, config.partitions()).toArray();
         this.staleReplicas = new StaleReplicas(config.partitions(), config.leafSlots());
+        this.filledAtMillis = new long[config.leafSlots()];
+        java.util.Arrays.fill(filledAtMillis, Long.MIN_VALUE);
         for (int p = 0; p < config.partitions(); p++) {
             partitionDocs.set(p, -1);
         }
@@ -178,16 +194,106 @@ public final class ClusterState {
         }
         for (LeafStatus leaf : leaves) {
             if (leaf.vacant() && leaf.fill(address)) {
-                slotFilled.accept(leaf.index());
+                slotFilled.forEach(listener -> listener.accept(leaf.index()));
                 return leaf.index();
             }
         }
         return -1;
     }
 
-    /** Where {@link #fillSlot} tells each slot filled at run time (the fan-out, which dials it); one listener. */
+    /**
+     * As {@link #fillSlot(LeafAddress)}, and when no slot is vacant, takes over the one {@code reuse}
+     * chooses (its leaf left membership long enough ago and holds nothing: {@link SlotReuse}): the
+     * slot's status, probation, slow start and stale marks are reset, each {@link #onSlotReused}
+     * listener is told, then each {@link #onSlotFilled} one, as for a vacant slot.
+     *
+     * @param nowMillis now on the membership's clock (epoch milliseconds)
+     * @return its slot, or -1 when every slot is taken and none may be reused ({@link #slotsFull} says why)
+     */
+    public synchronized int fillSlot(LeafAddress address, long nowMillis, SlotReuse reuse) {
+        boolean known = slotOf(address) >= 0;
+        int slot = fillSlot(address);
+        if (slot >= 0) {
+            if (!known) {
+                filledAtMillis[slot] = nowMillis;
+            }
+            return slot;
+        }
+        List<SlotReuse.Filled> filled = filledForReuse();
+        slot = reuse.choose(filled, nowMillis);
+        if (slot < 0) {
+            slotsFull = "leaf " + address + " found none of the " + leaves.size() + " leaf slots (--leaf-slots) vacant"
+                    + " and none to reuse: " + reuse.whyNone(filled, nowMillis);
+            return -1;
+        }
+        LeafStatus leaf = leaves.get(slot);
+        LeafAddress before = leaf.address();
+        try {
+            leaf.reuse(address);
+        } catch (IllegalStateException e) {
+            // A connection to the old address became ready since the decision: its leaf is not gone.
+            slotsFull = "leaf " + address + " found none of the " + leaves.size() + " leaf slots (--leaf-slots) vacant"
+                    + " and none to reuse: " + e.getMessage();
+            return -1;
+        }
+        filledAtMillis[slot] = nowMillis;
+        probation.forget(slot);
+        slowStart.forget(slot);
+        staleReplicas.clearLeaf(slot);
+        int reused = slot;
+        slotReused.forEach(listener -> listener.reused(reused, before, address));
+        slotFilled.forEach(listener -> listener.accept(reused));
+        return slot;
+    }
+
+    private List<SlotReuse.Filled> filledForReuse() {
+        MembershipView view = membership;
+        PlacementSnapshot now = placement;
+        List<SlotReuse.Filled> filled = new ArrayList<>();
+        for (LeafStatus leaf : leaves) {
+            int slot = leaf.index();
+            if (leaf.vacant() || view == null) {
+                continue;
+            }
+            boolean holdsCopies = now.targetOfLeaf()[slot].length > 0 || now.serving().partitionsOf(slot).length > 0
+                    || writeReplicaOn.test(slot);
+            filled.add(new SlotReuse.Filled(slot, view.leaves().get(slot), leaf.readyConnections() > 0, holdsCopies,
+                    filledAtMillis[slot]));
+        }
+        return filled;
+    }
+
+    /**
+     * Why the last leaf turned away found no slot (every slot taken, none reusable), for {@code /cluster};
+     * null when none ever was.
+     */
+    public String slotsFull() {
+        return slotsFull;
+    }
+
+    /** Where {@link #fillSlot} tells each slot filled at run time (the fan-out dials it; the meters name it). */
     public void onSlotFilled(IntConsumer listener) {
-        this.slotFilled = listener;
+        slotFilled.add(listener);
+    }
+
+    /** Told when another leaf takes over a slot whose leaf left for good. */
+    @FunctionalInterface
+    public interface SlotReused {
+        /** {@code slot}'s leaf was at {@code before}; the one at {@code now} takes it (its status is reset already). */
+        void reused(int slot, LeafAddress before, LeafAddress now);
+    }
+
+    /** Where {@link #fillSlot(LeafAddress, long, SlotReuse)} tells each slot another leaf takes over. */
+    public void onSlotReused(SlotReused listener) {
+        slotReused.add(listener);
+    }
+
+    /**
+     * Whether the write path names a replica on a slot (it holds writes a slot's next leaf must not
+     * inherit): a slot it names is never reused. The write path's, set once.
+     */
+    public void writeReplicas(IntPredicate namesSlot) {
+        this.writeReplicaOn = namesSlot;
     }
 
     /** Slots a leaf has filled (the listed leaves and those that joined since). */

@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A root's watch on the leaves' membership in ZooKeeper ({@code --zk}): a {@link Membership} cache of
@@ -29,11 +32,14 @@ import java.util.TreeMap;
  * once, as registered but not configured: this root has nowhere to put it, so it routes nothing to it.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. Its state changes on the membership cache's event
- * thread only (one event at a time, in ZooKeeper's order) and under this object's lock; readers read
- * the volatile view in {@link ClusterState} and never wait on ZooKeeper.
+ * thread (one event at a time, in ZooKeeper's order) and on its retry thread (leaves turned away asking
+ * again), always under this object's lock; readers read the volatile view in {@link ClusterState} and
+ * never wait on ZooKeeper.
  */
 public final class LeafMembers implements MembershipListener, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LeafMembers.class.getName());
+    /** How often leaves turned away ask again for a slot, besides at each membership event. */
+    static final long RETRY_MILLIS = 1000;
 
     private final ClusterState cluster;
     private final Clock clock;
@@ -49,12 +55,20 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     private final Map<NodeId, Integer> placeOf = new HashMap<>();
     private final Set<NodeId> warned = new HashSet<>();
     private final LeafLoadSums load;
+    private final SlotReuse reuse;
     private boolean initialized;
+    /** Asks again for the leaves turned away, every {@link #RETRY_MILLIS} ms. */
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "leaf-slot-retries");
+        thread.setDaemon(true);
+        return thread;
+    });
 
-    private LeafMembers(CoordinationClient client, ClusterState cluster, Clock clock) {
+    private LeafMembers(CoordinationClient client, ClusterState cluster, Clock clock, SlotReuse reuse) {
         this.client = client;
         this.cluster = cluster;
         this.clock = clock;
+        this.reuse = reuse;
         List<LeafStatus> leaves = cluster.leaves();
         this.members = new MembershipView.Member[leaves.size()];
         for (LeafStatus leaf : leaves) {
@@ -72,11 +86,19 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
      */
     public static LeafMembers start(CoordinationSettings settings, ClusterState cluster, Clock clock)
             throws CoordinationException {
+        return start(settings, cluster, clock, SlotReuse.DEFAULT);
+    }
+
+    /** As above, reusing the slots of leaves gone for good as {@code reuse} says. */
+    public static LeafMembers start(CoordinationSettings settings, ClusterState cluster, Clock clock, SlotReuse reuse)
+            throws CoordinationException {
         CoordinationClient client = CoordinationClient.connect(settings);
         try {
-            LeafMembers members = new LeafMembers(client, cluster, clock);
+            LeafMembers members = new LeafMembers(client, cluster, clock, reuse);
             cluster.publishMembership(MembershipView.empty(cluster.leaves().size(), cluster.config().partitions()));
             members.membership.start();
+            members.retries.scheduleWithFixedDelay(members::retryTurnedAway, RETRY_MILLIS, RETRY_MILLIS,
+                    TimeUnit.MILLISECONDS);
             return members;
         } catch (RuntimeException e) {
             client.close();
@@ -86,20 +108,27 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
 
     @Override
     public synchronized void joined(NodeId node, String address) {
+        place(node, address);
+        retryStrangers();
+        publish();
+    }
+
+    private void place(NodeId node, String address) {
         Integer leaf = leafAt(address);
         Integer before = placeOf.put(node, leaf == null ? -1 : leaf);
         if (before != null && before >= 0 && !before.equals(leaf)) {
             unregister(node, before); // the node moved to another address
         }
-        strangers.remove(node);
+        MembershipView.Stranger was = strangers.remove(node);
         long now = clock.millis();
         if (leaf == null) {
-            strangers.put(node, new MembershipView.Stranger(node, address, now));
+            strangers.put(node, new MembershipView.Stranger(node, address, was == null ? now : was.sinceMillis()));
             if (warned.add(node)) {
                 LOG.log(System.Logger.Level.WARNING, "leaf {0} registered at {1}, which is none of this root''s"
-                        + " --leaves, and every one of its {2} leaf slots is taken (--leaf-slots): shown in /cluster as"
-                        + " registered, not configured; nothing is routed to it", node, address,
-                        cluster.leaves().size());
+                        + " --leaves, and every one of its {2} leaf slots is taken (--leaf-slots), none reusable ({3}):"
+                        + " shown in /cluster as registered, not configured; nothing is routed to it until a slot"
+                        + " frees (raise --leaf-slots to hold more leaves)", node, address, cluster.leaves().size(),
+                        cluster.slotsFull());
             }
         } else {
             boolean wasRegistered = !registeredAt.get(leaf).isEmpty();
@@ -111,12 +140,30 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
                 }
             }
         }
-        publish();
+    }
+
+    private synchronized void retryTurnedAway() {
+        try {
+            if (initialized && !strangers.isEmpty()) {
+                retryStrangers();
+                publish();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "asking again for a leaf slot failed", e);
+        }
+    }
+
+    /** Leaves turned away ask again: a slot may have become reusable since (its leaf's grace ran out). */
+    private void retryStrangers() {
+        for (MembershipView.Stranger stranger : List.copyOf(strangers.values())) {
+            place(stranger.node(), stranger.address());
+        }
     }
 
     @Override
     public synchronized void published(NodeId node, LeafEntry entry) {
         load.published(node, entry);
+        retryStrangers();
         publish();
     }
 
@@ -127,6 +174,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
         if (leaf != null && leaf >= 0) {
             unregister(node, leaf);
         }
+        retryStrangers();
         publish();
     }
 
@@ -147,9 +195,10 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
 
     /**
      * The slot of the leaf at {@code address}: the one that holds it, else the first vacant one, which it
-     * fills (the fan-out dials it); null when every slot is taken (also for an address that does not parse).
-     * A slot keeps its address after its leaf leaves: the same leaf restarted (its copies on disk) takes
-     * it back, and the placement holds it down meanwhile, then gone after its grace.
+     * fills (the fan-out dials it), else one whose leaf left for good ({@link SlotReuse}); null when every
+     * slot is taken and none may be reused (also for an address that does not parse). A slot keeps its
+     * address after its leaf leaves: the same leaf restarted (its copies on disk) takes it back, and the
+     * placement holds it down meanwhile, then gone after its grace.
      */
     private Integer leafAt(String address) {
         LeafAddress parsed;
@@ -159,8 +208,20 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
             return null;
         }
         boolean known = cluster.slotOf(parsed) >= 0;
+        String before = null;
         int slot = cluster.fillSlot(parsed);
-        if (slot >= 0 && !known) {
+        if (slot < 0) {
+            slot = cluster.fillSlot(parsed, clock.millis(), reuse);
+            if (slot >= 0) {
+                before = "reused";
+                // The slot's old leaf left for good: this one is new there, whatever registered before.
+                registeredAt.get(slot).clear();
+                members[slot] = MembershipView.Member.UNSEEN;
+                LOG.log(System.Logger.Level.WARNING, "membership: leaf slot {0} is reused: its leaf left long enough"
+                        + " ago and holds nothing here; a leaf registered at {1} takes it", slot, parsed);
+            }
+        }
+        if (slot >= 0 && !known && before == null) {
             LOG.log(System.Logger.Level.INFO, "membership: a leaf registered at {0}, none of this root''s leaves yet:"
                     + " it takes leaf slot {1}", parsed, slot);
         }
@@ -175,6 +236,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     /** Stops watching and ends the session. */
     @Override
     public void close() {
+        retries.shutdownNow();
         client.close();
     }
 }

@@ -17,15 +17,17 @@ public final class LeafStatus {
     public enum State { UP, DEGRADED, DOWN, DRAINING }
 
     private final int index;
-    /** Null while the slot is vacant; set once, when a leaf fills it ({@link #fill}). */
+    /** Null while the slot is vacant; set when a leaf fills it ({@link #fill}) or takes it over ({@link #reuse}). */
     private volatile LeafAddress address;
     /** {@code host:port}, made once: twins and errors name the leaf on the request path. */
     private volatile String name;
     private final int connections;
     private final AtomicInteger readyConnections = new AtomicInteger();
     private final Ticker ticker;
-    private final SlidingLatencyWindow latency;
-    private final SlidingLatencyWindow leafTime;
+    private final boolean latencyWindows;
+    /** Replaced, not cleared, when another leaf takes the slot over ({@link #reuse}). */
+    private volatile SlidingLatencyWindow latency;
+    private volatile SlidingLatencyWindow leafTime;
     private final LongAdder subRequests = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private volatile String lastError;
@@ -50,6 +52,7 @@ public final class LeafStatus {
         this.name = address == null ? vacantName(index) : address.toString();
         this.connections = connections;
         this.ticker = ticker;
+        this.latencyWindows = latencyWindows;
         this.latency = latencyWindows ? SlidingLatencyWindow.tenSeconds(ticker) : null;
         this.leafTime = latencyWindows ? SlidingLatencyWindow.tenSeconds(ticker) : null;
     }
@@ -83,6 +86,36 @@ public final class LeafStatus {
         this.name = leaf.toString();
         this.address = leaf; // last: a reader that sees the address sees its name
         return true;
+    }
+
+    /**
+     * Another leaf, at {@code leaf}, takes over this slot, whose leaf left for good
+     * ({@link ClusterState#fillSlot(LeafAddress, long, SlotReuse)}): it starts afresh, with none of the
+     * old leaf's latencies, counts, errors, refusal, draining or supervision, and is not "back" when it
+     * connects (it never was here).
+     *
+     * @throws IllegalStateException when the slot is vacant or a connection to it is ready
+     */
+    public synchronized void reuse(LeafAddress leaf) {
+        if (address == null || readyConnections.get() != 0) {
+            String now = address == null ? "vacant" : readyConnections.get() + " ready connections to " + address;
+            throw new IllegalStateException("slot " + index + ": " + now
+                    + " (expected: a filled slot no connection is ready to)");
+        }
+        subRequests.reset();
+        failures.reset();
+        lastError = null;
+        refusal = null;
+        draining = false;
+        everReady = false;
+        supervision = null;
+        httpAddress = "";
+        if (latencyWindows) {
+            latency = SlidingLatencyWindow.tenSeconds(ticker);
+            leafTime = SlidingLatencyWindow.tenSeconds(ticker);
+        }
+        this.name = leaf.toString();
+        this.address = leaf;
     }
 
     /** host:port of the leaf's HTTP port (probes, /metrics), as it last said; "" when it named none. */
@@ -242,6 +275,8 @@ public final class LeafStatus {
 
     public void answered(long roundTripNanos, long leafNanos) {
         subRequests.increment();
+        SlidingLatencyWindow latency = this.latency;
+        SlidingLatencyWindow leafTime = this.leafTime;
         if (latency != null) {
             long now = ticker.nanoTime(); // one clock read for both windows (they share the ticker)
             latency.record(roundTripNanos, now);

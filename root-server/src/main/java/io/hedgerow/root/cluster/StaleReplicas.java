@@ -39,6 +39,13 @@ public final class StaleReplicas {
         }
     }
 
+    /** Clears every mark of {@code leaf}'s replicas: another leaf takes over its slot. */
+    public void clearLeaf(int leaf) {
+        for (int p = 0; p < stale.length() / leaves; p++) {
+            mark(p, leaf, false);
+        }
+    }
+
     /** Replicas marked now. */
     public int count() {
         return count.get();

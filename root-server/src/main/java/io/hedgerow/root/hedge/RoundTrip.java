@@ -36,6 +36,11 @@ public final class RoundTrip {
         }
     }
 
+    /** Another leaf takes over {@code leaf}'s slot: its estimate is unknown again. */
+    public void forget(int leaf) {
+        networkNanos.set(leaf, UNKNOWN);
+    }
+
     /** Number of leaves tracked. */
     public int leaves() {
         return networkNanos.length();

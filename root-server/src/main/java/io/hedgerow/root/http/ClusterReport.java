@@ -140,7 +140,7 @@ final class ClusterReport {
         }
         json.writeEndArray();
         if (members != null) {
-            writeMembership(json, members);
+            writeMembership(json, members, cluster);
         }
         json.writeArrayFieldStart("partition_replicas");
         for (int p = 0; p < cluster.config().partitions(); p++) {
@@ -182,9 +182,11 @@ final class ClusterReport {
     /**
      * The {@code membership} section of a root with {@code --zk}: whether its view of ZooKeeper is
      * initialized, where the placement's load comes from, and the registered leaves none of
-     * {@code --leaves} names ("registered, not configured": nothing is routed to them).
+     * {@code --leaves} names ("registered, not configured": nothing is routed to them), and the leaf
+     * slots: how many, how many filled, and why the last leaf turned away found none ({@code full}).
      */
-    private static void writeMembership(JsonGenerator json, MembershipView members) throws IOException {
+    private static void writeMembership(JsonGenerator json, MembershipView members, ClusterState cluster)
+            throws IOException {
         json.writeObjectFieldStart("membership");
         json.writeBooleanField("initialized", members.initialized());
         json.writeStringField("placement_load", members.loadPublished() ? "published by the leaves"
@@ -199,6 +201,14 @@ final class ClusterReport {
             json.writeEndObject();
         }
         json.writeEndArray();
+        json.writeObjectFieldStart("leaf_slots");
+        json.writeNumberField("slots", cluster.leaves().size());
+        json.writeNumberField("filled", cluster.filledSlots());
+        String full = cluster.slotsFull();
+        if (full != null && !members.unconfigured().isEmpty()) {
+            json.writeStringField("full", full);
+        }
+        json.writeEndObject();
         json.writeEndObject();
     }
 

@@ -100,6 +100,20 @@ public final class LeafLatency {
         return Math.max(1, Math.min(HIGHEST_MICROS, nanos / 1000));
     }
 
+    /** Another leaf takes over {@code leaf}'s slot: the old leaf's histograms are emptied. */
+    public synchronized void forget(int leaf) {
+        if (leaf < 0 || leaf >= leaves) {
+            return;
+        }
+        for (RootMetrics.Phase phase : RootMetrics.Phase.values()) {
+            for (Part part : Part.values()) {
+                int i = slot(leaf, phase, part);
+                recorders[i].reset();
+                totals[i].reset();
+            }
+        }
+    }
+
     /** Every histogram, cumulative since the root started, leaf by leaf, then phase, then part (copies). */
     public synchronized List<Reading> snapshot() {
         List<Reading> readings = new ArrayList<>(recorders.length);

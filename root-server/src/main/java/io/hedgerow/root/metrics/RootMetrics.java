@@ -10,16 +10,20 @@ import io.hedgerow.root.tail.Blocklist;
 import io.hedgerow.root.tail.TailGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
@@ -63,7 +67,17 @@ public final class RootMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final WatchedMeters watched = new WatchedMeters(registry);
     private final Timer searchLatency;
-    private final List<Timer> leafLatency;
+    /** By leaf slot: its leaf's round-trip timer (null while vacant); null when no timers are kept. */
+    private final AtomicReferenceArray<Timer> leafLatency;
+    private final ClusterState cluster;
+    /**
+     * By leaf slot: the meters labelled by its leaf's address ({@code leaf=host:port}); none while vacant,
+     * removed when another leaf takes the slot over, so the labels are never more than the slots and a
+     * label never means two leaves. Guarded by this.
+     */
+    private final Map<Integer, List<Meter>> leafMeters = new HashMap<>();
+    /** The cost control whose per-leaf batch meters go with each leaf's. Guarded by this. */
+    private CostControl costs;
     private final Map<RequestError, Counter> requestErrors = new EnumMap<>(RequestError.class);
     private final Map<SubRequestError, Counter> subRequestErrors = new EnumMap<>(SubRequestError.class);
     private final Map<SubRequestTrace.Kind, Counter> subRequestsSent = new EnumMap<>(SubRequestTrace.Kind.class);
@@ -117,13 +131,8 @@ public final class RootMetrics implements AutoCloseable {
         // Recorded for every sub-request, so a dozen fixed buckets rather than the ~270 of a
         // percentile histogram: recording binary-searches the buckets of each time window, and with
         // the full set that was a tenth of the root's CPU. Percentiles per leaf are on /cluster.
-        leafLatency = !leafLatencyTimers ? List.of() : cluster.leaves().stream()
-                .map(leaf -> Timer.builder("hedgerow.subrequest.latency")
-                        .description("Round trip of sub-requests to one leaf, as the root sees it")
-                        .tag("leaf", leaf.name())
-                        .serviceLevelObjectives(SUB_REQUEST_BUCKETS)
-                        .register(registry))
-                .toList();
+        this.cluster = cluster;
+        leafLatency = leafLatencyTimers ? new AtomicReferenceArray<>(cluster.leaves().size()) : null;
         leafHistograms = new LeafLatency(leafLatencyTimers ? cluster.leaves().size() : 0);
         for (RequestError kind : RequestError.values()) {
             requestErrors.put(kind, Counter.builder("hedgerow.request.errors")
@@ -191,15 +200,11 @@ public final class RootMetrics implements AutoCloseable {
                 .description("Searches being served right now")
                 .register(registry);
         for (LeafStatus leaf : cluster.leaves()) {
-            Gauge.builder("hedgerow.leaf.up", leaf, l -> l.state() == LeafStatus.State.DOWN ? 0 : 1)
-                    .description("1 when the root has a ready connection to the leaf")
-                    .tag("leaf", leaf.name())
-                    .register(registry);
-            Gauge.builder("hedgerow.leaf.probation", cluster.probation(), p -> p.onProbation(leaf.index()) ? 1 : 0)
-                    .description("1 while the leaf is on latency-induced probation (out of primary rotation)")
-                    .tag("leaf", leaf.name())
-                    .register(registry);
+            registerLeaf(leaf.index());
         }
+        // A slot filled at run time gets its leaf's meters; one another leaf takes over loses the old leaf's first.
+        cluster.onSlotReused((slot, before, now) -> forgetLeaf(slot));
+        cluster.onSlotFilled(this::registerLeaf);
         Gauge.builder("hedgerow.leaves.probation", cluster.probation(), p -> p.count())
                 .description("Leaves on latency-induced probation: out of primary rotation, measured by shadow requests"
                         + " (counted in hedgerow_subrequests_total{kind=\"shadow\"})")
@@ -217,9 +222,65 @@ public final class RootMetrics implements AutoCloseable {
         watched.tail(tail);
     }
 
-    /** Meters of the root's cost control, read at each scrape ({@link WatchedMeters#costs}). */
-    public void watch(CostControl costs, List<LeafStatus> leaves) {
-        watched.costs(costs, leaves);
+    /**
+     * Meters of the root's cost control, read at each scrape ({@link WatchedMeters#costs}), and each
+     * filled slot's batch meters, labelled by its leaf's address.
+     */
+    public synchronized void watch(CostControl costs, List<LeafStatus> leaves) {
+        watched.costs(costs);
+        this.costs = costs;
+        for (LeafStatus leaf : leaves) {
+            List<Meter> meters = leafMeters.get(leaf.index());
+            if (meters != null) {
+                meters.addAll(watched.batchOfLeaf(costs, leaf.index(), leaf.name()));
+            }
+        }
+    }
+
+    /**
+     * Registers the meters of the leaf in {@code slot}, labelled by its address: its round-trip timer,
+     * whether it is up, whether on probation, and its batch sub-requests. Nothing for a vacant slot.
+     */
+    private synchronized void registerLeaf(int slot) {
+        LeafStatus leaf = cluster.leaf(slot);
+        if (leaf.vacant() || leafMeters.containsKey(slot)) {
+            return;
+        }
+        String name = leaf.name();
+        List<Meter> meters = new ArrayList<>();
+        if (leafLatency != null) {
+            Timer timer = Timer.builder("hedgerow.subrequest.latency")
+                    .description("Round trip of sub-requests to one leaf, as the root sees it")
+                    .tag("leaf", name)
+                    .serviceLevelObjectives(SUB_REQUEST_BUCKETS)
+                    .register(registry);
+            meters.add(timer);
+            leafLatency.set(slot, timer);
+        }
+        meters.add(Gauge.builder("hedgerow.leaf.up", leaf, l -> l.state() == LeafStatus.State.DOWN ? 0 : 1)
+                .description("1 when the root has a ready connection to the leaf")
+                .tag("leaf", name)
+                .register(registry));
+        meters.add(Gauge.builder("hedgerow.leaf.probation", cluster.probation(), p -> p.onProbation(slot) ? 1 : 0)
+                .description("1 while the leaf is on latency-induced probation (out of primary rotation)")
+                .tag("leaf", name)
+                .register(registry));
+        if (costs != null) {
+            meters.addAll(watched.batchOfLeaf(costs, slot, name));
+        }
+        leafMeters.put(slot, meters);
+    }
+
+    /** Another leaf takes over {@code slot}: the old leaf's meters and histograms go. */
+    private synchronized void forgetLeaf(int slot) {
+        if (leafLatency != null) {
+            leafLatency.set(slot, null);
+        }
+        List<Meter> meters = leafMeters.remove(slot);
+        if (meters != null) {
+            meters.forEach(registry::remove);
+        }
+        leafHistograms.forget(slot);
     }
 
     /** Meters of admission control, read at each scrape: its limit, what is in flight, its queue, what it refused. */
@@ -304,8 +365,9 @@ public final class RootMetrics implements AutoCloseable {
     }
 
     public void subRequestAnswered(int leaf, long roundTripNanos) {
-        if (!leafLatency.isEmpty()) {
-            leafLatency.get(leaf).record(roundTripNanos, TimeUnit.NANOSECONDS);
+        Timer timer = leafLatency == null ? null : leafLatency.get(leaf);
+        if (timer != null) {
+            timer.record(roundTripNanos, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -3,7 +3,6 @@ package io.hedgerow.root.metrics;
 import io.hedgerow.api.QueryPriority;
 import io.hedgerow.root.admission.AdmissionControl;
 import io.hedgerow.root.admission.Refusal;
-import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.cost.BatchAdmission;
 import io.hedgerow.root.cost.CostControl;
 import io.hedgerow.root.cost.QueryCostBook;
@@ -14,6 +13,7 @@ import io.hedgerow.root.tail.TailGuard;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Locale;
@@ -70,10 +70,10 @@ final class WatchedMeters {
 
     /**
      * Meters of the root's cost control, read at each scrape: the batch admission's limit per leaf,
-     * the interactive p99 it watches and its baseline, each leaf's batch sub-requests in flight and
-     * waiting, and the queries whose cost the root has learnt.
+     * the interactive p99 it watches and its baseline, and the queries whose cost the root has learnt
+     * (each leaf's batch sub-requests: {@link #batchOfLeaf}).
      */
-    void costs(CostControl costs, List<LeafStatus> leaves) {
+    void costs(CostControl costs) {
         BatchAdmission batch = costs.batch();
         Gauge.builder("hedgerow.batch.limit", batch, BatchAdmission::limit)
                 .description("Batch sub-requests each leaf may hold at once, now").register(registry);
@@ -83,17 +83,22 @@ final class WatchedMeters {
         Gauge.builder("hedgerow.batch.interactive.baseline", batch, b -> b.controller().baselineNanos() / 1e9)
                 .description("The lowest recent window p99 the batch limit compares with").baseUnit("seconds")
                 .register(registry);
-        for (int i = 0; i < leaves.size(); i++) {
-            int leaf = i;
-            String address = leaves.get(i).name();
-            Gauge.builder("hedgerow.batch.inflight", batch, b -> b.inFlight(leaf))
-                    .description("Batch sub-requests the leaf holds").tag("leaf", address).register(registry);
-            Gauge.builder("hedgerow.batch.waiting", batch, b -> b.waiting(leaf))
-                    .description("Batch sub-requests waiting at the root for a place at the leaf").tag("leaf", address)
-                    .register(registry);
-        }
         Gauge.builder("hedgerow.costs.queries", costs.book(), QueryCostBook::size)
                 .description("Queries whose cost the root has learnt from the leaves").register(registry);
+    }
+
+    /**
+     * The batch meters of the leaf in {@code slot}, labelled {@code leaf=address}: its batch
+     * sub-requests in flight and waiting. The caller removes them when another leaf takes the slot.
+     */
+    List<Meter> batchOfLeaf(CostControl costs, int slot, String address) {
+        BatchAdmission batch = costs.batch();
+        return List.of(
+                Gauge.builder("hedgerow.batch.inflight", batch, b -> b.inFlight(slot))
+                        .description("Batch sub-requests the leaf holds").tag("leaf", address).register(registry),
+                Gauge.builder("hedgerow.batch.waiting", batch, b -> b.waiting(slot))
+                        .description("Batch sub-requests waiting at the root for a place at the leaf").tag("leaf", address)
+                        .register(registry));
     }
 
     /** The HTTP intake's connections: open now, and closed at once because the cap was reached. */

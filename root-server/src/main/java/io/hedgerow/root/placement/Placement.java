@@ -122,6 +122,44 @@ public final class Placement {
         this.rebalancer = new Rebalancer(settings);
     }
 
+    /**
+     * Gives up for good the copies of {@code leaf}, gone past its grace, so that its leaf slot holds
+     * nothing and another leaf may take it over ({@link io.hedgerow.root.cluster.SlotReuse}): a leaf
+     * waits for a slot and none is free. A gone leaf's copies otherwise stay in its target for its
+     * return. Only when each partition it holds a copy of has, without it, at least its replicas serving
+     * on live leaves, each of them in sync with the writes, and none of its copies may not move (the
+     * write path's primary); otherwise nothing changes. Its copies are dropped, not retired: no search
+     * goes to a gone leaf.
+     *
+     * @param inSync  whether the write path holds a leaf's copy in sync
+     * @param movable whether a leaf's copy may move away (not the write path's primary)
+     * @return whether the leaf's copies were given up (false also for a leaf holding none)
+     */
+    public boolean forgetGoneLeaf(int leaf, long nowNanos, InSync inSync, InSync movable) {
+        List<Copy> held = List.copyOf(copies.on(leaf));
+        if (held.isEmpty() || !gone(leaf, nowNanos)) {
+            return false;
+        }
+        for (Copy copy : held) {
+            int partition = copy.partition;
+            List<Copy> others = copies.of(partition).stream()
+                    .filter(c -> c.leaf != leaf && c.state == CopyState.SERVING && alive.alive(c.leaf)).toList();
+            if (others.size() < replicas || others.stream().anyMatch(c -> !inSync.test(partition, c.leaf))
+                    || !movable.test(partition, leaf)) {
+                return false;
+            }
+        }
+        for (Copy copy : held) {
+            copies.of(copy.partition).remove(copy);
+            if (copy.state != CopyState.RETIRING) {
+                servingChanged = true;
+            }
+            history.retired(copy.move("given up: leaf " + leaf + " gone, its slot wanted by a joining leaf", nowNanos));
+        }
+        changed(leaf);
+        return true;
+    }
+
     /** Every connection to {@code leaf} is gone (or it said it is draining). */
     public void leafLost(int leaf, long nowNanos) {
         if (!alive.lost(leaf, nowNanos)) {

@@ -9,7 +9,9 @@ import io.hedgerow.root.cluster.PlacementSnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -204,6 +206,9 @@ public final class PlacementService implements AutoCloseable {
                         !up && members != null && members.down(leaf) ? " (its membership znode is gone)" : "");
             }
         }
+        if (members != null && !members.unconfigured().isEmpty()) {
+            giveUpAGoneLeaf(members, now);
+        }
         double[] load = measureLoad ? window.add(loadTotals(members), now) : null;
         lastLoad = load;
         placement.tick(now, load, writes::caughtUp, (partition, leaf) -> !writes.primaryAt(partition, leaf));
@@ -222,6 +227,30 @@ public final class PlacementService implements AutoCloseable {
     }
 
     /** Slots no leaf holds yet are neither alive nor lost to the placement. */
+    /**
+     * A leaf waits for a leaf slot (registered, none free): the copies of the leaf gone from membership
+     * longest are given up, when the partitions they hold are fully replicated and in sync without it
+     * ({@link Placement#forgetGoneLeaf}), so that its slot holds nothing and the waiting leaf may take
+     * it over once that leaf has been gone for the slot's grace ({@link io.hedgerow.root.cluster.SlotReuse}).
+     */
+    private void giveUpAGoneLeaf(MembershipView members, long now) {
+        List<Integer> gone = new ArrayList<>();
+        for (int leaf = 0; leaf < ackedVersion.length; leaf++) {
+            if (!cluster.leaf(leaf).vacant() && members.down(leaf)) {
+                gone.add(leaf);
+            }
+        }
+        gone.sort(Comparator.comparingLong(leaf -> members.leaves().get(leaf).sinceMillis()));
+        for (int leaf : gone) {
+            if (placement.forgetGoneLeaf(leaf, now, writes::caughtUp, (p, l) -> !writes.primaryAt(p, l))) {
+                LOG.log(System.Logger.Level.WARNING, "placement: the copies of leaf {0} ({1}), gone from membership,"
+                        + " are given up: a registered leaf waits for a leaf slot, and its partitions are fully"
+                        + " replicated and in sync without it", leaf, cluster.leaf(leaf).name());
+                return;
+            }
+        }
+    }
+
     private void markVacant() {
         for (int leaf = 0; leaf < ackedVersion.length; leaf++) {
             if (cluster.leaf(leaf).vacant()) {

@@ -20,6 +20,7 @@ import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.root.adapt.LeafLoad;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.cluster.LeafIdentity;
 import io.hedgerow.root.cluster.LeafStatus;
 import io.hedgerow.root.search.LeafLedger;
 import io.hedgerow.root.search.LeafProgress;
@@ -76,7 +77,8 @@ public final class LeafConnection {
     private final LeafCalls calls = new LeafCalls();
     private final Runnable flush = this::flush;
     /** What this connection books of its leaf per copy and answer (shared with the simulator). */
-    private final LeafLedger ledger;
+    /** Replaced when another leaf takes over the slot ({@link #slotReused}). */
+    private LeafLedger ledger;
     private final Ticker ticker;
     private Channel channel;
     /** Whether the leaf answered this channel's Hello (a leaf from before versions closes instead). */
@@ -162,6 +164,17 @@ public final class LeafConnection {
         }
         started = true;
         connect();
+    }
+
+    /**
+     * Another leaf took over this connection's slot (its old leaf left for good, no connection to it
+     * ready): what this connection booked of the old leaf (load, progress) is forgotten, and its
+     * backoff starts again. The reconnect already scheduled dials the slot's address as it is then,
+     * the new leaf's. On this connection's loop.
+     */
+    public void slotReused() {
+        ledger = new LeafLedger(leaf, cluster.probation(), cluster.slowStart(), cluster.partitionLoad());
+        failedAttempts = 0;
     }
 
     public void connect() {
@@ -317,6 +330,15 @@ public final class LeafConnection {
         String problem = Protocol.helloAckProblem(ack, "leaf " + status.name());
         if (problem == null) {
             problem = cluster.index().admit(status.name(), ack.getIndex());
+        }
+        String stranger = problem == null
+                ? LeafIdentity.mismatch(status.name(), leaf, ack.getNodeId(), cluster.membership()) : null;
+        if (stranger != null) {
+            // Another process at the address: closed, so that the next Hello (after the backoff) is
+            // judged on membership as it then is (the new leaf may have registered meanwhile).
+            refuse(stranger);
+            from.close();
+            return;
         }
         if (problem != null) {
             // Kept open and idle: the leaf cannot change version or index without a restart, which

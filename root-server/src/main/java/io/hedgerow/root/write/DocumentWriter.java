@@ -111,6 +111,8 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
             partitions[p] = new PartitionWriter(p, replicas, replicaLeaves, cluster.staleReplicas(), settings, ticker,
                     meters, store == null ? null : new StoredState(p, store, coordinationThread));
         }
+        // A slot the write path names a replica on holds writes: another leaf must never take it over.
+        cluster.writeReplicas(this::namesReplicaOn);
         // The first tick at once: each partition compares its replicas' last seqs before anything else.
         this.ticks = group.next().scheduleWithFixedDelay(() -> {
             for (PartitionWriter partition : partitions) {
@@ -424,14 +426,29 @@ public final class DocumentWriter implements ReplicaSync, CopyCatchUp, AutoClose
         partitions[partition].copies(leaves, this::link);
     }
 
+    /** Whether a replica of some partition is on the leaf in {@code slot}. */
+    private boolean namesReplicaOn(int slot) {
+        for (PartitionWriter partition : partitions) {
+            if (partition != null && partition.replicas().members().stream().anyMatch(r -> r.leaf == slot)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * The write link to the leaf in {@code slot}, made on first use: a slot filled at run time has
-     * none before the placement gives its leaf a copy.
+     * none before the placement gives its leaf a copy. A slot another leaf took over (its old leaf left
+     * for good, holding no replica) gets a new link to the new leaf; the old one is closed.
      */
     private WriteLink link(int slot) {
         synchronized (links) {
+            LeafAddress address = cluster.leaf(slot).address();
+            if (links[slot] != null && !links[slot].address().equals(address)) {
+                links[slot].close();
+                links[slot] = null;
+            }
             if (links[slot] == null) {
-                LeafAddress address = cluster.leaf(slot).address();
                 if (address == null) {
                     throw new IllegalStateException("leaf slot " + slot + ": vacant (expected: a slot a leaf"
                             + " filled, for a copy of a partition)");

@@ -1,10 +1,12 @@
 package io.hedgerow.root.write;
 
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.ReplicaTarget;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.coordination.NodeId;
 import io.hedgerow.root.write.ReplicaSet.Replica;
 import java.io.IOException;
 import java.time.Duration;
@@ -57,6 +59,9 @@ final class ReplicaCatchUp {
     private final WriteMeters meters;
     /** Reads the partition's stored state again and applies it to {@link #replicas} (nothing without a store). */
     private final Supplier<CompletableFuture<?>> reread;
+    /** Replicas whose leaf refused a rebuild, fed during the pull, and how long each waits before the next. */
+    private final RefusedRebuildBackoff<NodeId> fedBackoff = new RefusedRebuildBackoff<>(RefusedRebuildBackoff.DEFAULT);
+    private final Ticker ticker;
 
     /** Without a coordination store. */
     ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters) {
@@ -66,10 +71,21 @@ final class ReplicaCatchUp {
     /** @param reread reads the stored state again and applies it (after a leaf refused a rebuild) */
     ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters,
             Supplier<CompletableFuture<?>> reread) {
+        // The real clock: the writer that makes it (PartitionWriter) does not pass its ticker yet.
+        this(replicas, settings, meters, reread, Ticker.system());
+    }
+
+    /**
+     * @param reread reads the stored state again and applies it (after a leaf refused a rebuild)
+     * @param ticker the clock of the backoff after a rebuild refused because the copy was fed during the pull
+     */
+    ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters,
+            Supplier<CompletableFuture<?>> reread, Ticker ticker) {
         this.replicas = replicas;
         this.settings = settings;
         this.meters = meters;
         this.reread = reread;
+        this.ticker = ticker;
     }
 
     /** A replica's answer to "what is your last seq" (-1: none, it did not answer). */
@@ -268,7 +284,7 @@ final class ReplicaCatchUp {
      * newer one, so this root's view is stale) is neither failed nor marked: the refusal is logged, the
      * stored state read again, and no rebuild of it is asked again until a newer term
      * ({@link ReplicaSet#rebuildRefused}); one refused because the copy took writes while it pulled
-     * ({@link #FED_DURING_PULL}) may be asked again in the term. Right before the RESTORE, the stored
+     * ({@link #FED_DURING_PULL}) may be asked again in the term, after a backoff. Right before the RESTORE, the stored
      * state is read again ({@link #restore}): the decision is seconds old, and another root may have
      * caught the replica up and stored it in sync since.
      *
@@ -277,6 +293,9 @@ final class ReplicaCatchUp {
     private CompletableFuture<Long> fromSnapshot(Replica source, Replica replica, long probedSeq) {
         if (replicas.rebuildRefusedInThisTerm(replica)) {
             return CompletableFuture.completedFuture(-1L); // its leaf said no in this term: only a newer one may ask
+        }
+        if (fedBackoff.holdsBack(replica.node, ticker.nanoTime())) {
+            return CompletableFuture.completedFuture(-1L); // fed during its last pull: asked again after the backoff
         }
         if (replicas.storedInSync(replica)) {
             // A restore replaces the copy: never one the store says holds every acknowledged write.
@@ -335,6 +354,7 @@ final class ReplicaCatchUp {
                         + restored.getError()));
             }
             replicas.rebuilt(replica);
+            fedBackoff.cleared(replica.node);
             meters.snapshotRestored();
             return copyLog(source, replica, restored.getLastSeq(), settings.timeout(), Integer.MAX_VALUE);
         });
@@ -389,13 +409,21 @@ final class ReplicaCatchUp {
     /**
      * The replica's leaf refused a rebuild in {@code term}: logged, and the stored state read again.
      * One refused because the copy took writes while it pulled ({@link #FED_DURING_PULL}: a primary is
-     * feeding it) holds for that attempt only; any other, for the term.
+     * feeding it) holds for that attempt only, and the next is asked after a backoff that doubles with
+     * each such refusal in a row ({@link RefusedRebuildBackoff}); any other, for the term. Both are
+     * counted by reason ({@code hedgerow.write.rebuilds.refused}).
      */
     private CompletableFuture<Long> refused(Replica replica, long term, String why) {
         if (why.startsWith(FED_DURING_PULL)) {
+            long now = ticker.nanoTime();
+            fedBackoff.refused(replica.node, now);
+            meters.rebuildRefused(WriteMeters.RebuildRefusal.FED_DURING_PULL);
             replicas.rebuildRefused(replica, -1, "its leaf refused a rebuild in term " + term + " (" + why
-                    + "); the stored state is read again, and the replica is caught up as it then is");
+                    + "); the stored state is read again, the replica is caught up as it then is, and no rebuild"
+                    + " is asked for " + Duration.ofNanos(fedBackoff.remainingNanos(replica.node, now)).toMillis()
+                    + " ms");
         } else {
+            meters.rebuildRefused(WriteMeters.RebuildRefusal.NEWER_TERM);
             replicas.rebuildRefused(replica, term, "its leaf refused a rebuild in term " + term + " (" + why
                     + "); the stored state is read again, and no rebuild is asked before a newer term");
         }

@@ -5,12 +5,16 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The write path's meters on {@code /metrics}: writes by outcome, catch-ups, the time of a batch
  * (from its send to the primary to the last in-sync replica's answer: what a write waits for besides
- * its queue), snapshot restores, and each partition's in-sync replicas.
+ * its queue), snapshot restores and the rebuilds leaves refused (by reason), and each partition's
+ * in-sync replicas.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe (Micrometer's meters are).
  */
@@ -28,6 +32,19 @@ final class WriteMeters {
     private final Counter catchUpsFailed;
     private final Counter restored;
     private final Timer batches;
+    private final Map<RebuildRefusal, Counter> rebuildRefusals = new EnumMap<>(RebuildRefusal.class);
+
+    /** Why a replica's leaf refused to replace its copy with a snapshot ({@code REBUILD_REFUSED}). */
+    enum RebuildRefusal {
+        /** The copy took writes while it pulled (a primary feeds it): asked again after a backoff. */
+        FED_DURING_PULL,
+        /** The leaf is the primary of this term or a newer one (this root's view is stale): not asked again in it. */
+        NEWER_TERM;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     WriteMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -44,6 +61,12 @@ final class WriteMeters {
                 .description("Replicas too far behind the primary's log (a new copy, among others) restarted from a"
                         + " snapshot of the primary's copy, before its log above the snapshot")
                 .register(registry);
+        for (RebuildRefusal reason : RebuildRefusal.values()) {
+            rebuildRefusals.put(reason, Counter.builder("hedgerow.write.rebuilds.refused").tag("reason", reason.label())
+                    .description("Rebuilds of a replica from a snapshot its leaf refused, by reason: fed_during_pull"
+                            + " (asked again after a backoff, 1 s doubling to 1 min), newer_term (not in that term)")
+                    .register(registry));
+        }
         batches = Timer.builder("hedgerow.write.batch.latency")
                 .description("From sending a batch of writes to the primary to every in-sync replica having it on disk")
                 .serviceLevelObjectives(BATCH_BUCKETS).register(registry);
@@ -52,6 +75,10 @@ final class WriteMeters {
     private Counter outcome(String outcome, String what) {
         return Counter.builder("hedgerow.writes").tag("outcome", outcome)
                 .description("Document writes answered, by outcome; " + outcome + ": " + what).register(registry);
+    }
+
+    void rebuildRefused(RebuildRefusal reason) {
+        rebuildRefusals.get(reason).increment();
     }
 
     void snapshotRestored() {

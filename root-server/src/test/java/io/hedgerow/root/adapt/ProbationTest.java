@@ -71,6 +71,23 @@ class ProbationTest {
         }
     }
 
+    /** Another leaf takes over slot 3 (its slow leaf left for good): it starts in rotation, with no latency. */
+    @Test
+    void aSlotTakenOverByAnotherLeafForgetsTheOldLeafsProbation() {
+        Probation probation = new Probation(SETTINGS, ASSIGNMENT, ALL_SERVING);
+        answer(probation, 1_000, 2, 2, 2, 2);
+        answer(probation, 2_400, 2, 2, 2, 20);
+        assertThat(probation.onProbation(3)).isTrue();
+
+        probation.forget(3);
+        assertThat(probation.onProbation(3)).isFalse();
+        assertThat(probation.count()).isZero();
+        assertThat(probation.latencyNanos(3)).isZero();
+        assertThat(probation.entered()).as("what happened stays counted").isEqualTo(1);
+        answer(probation, 1_000, 2, 2, 2, 2);
+        assertThat(probation.onProbation(3)).as("the new leaf, as fast as its peers").isFalse();
+    }
+
     @Test
     void answersCutShortByACancelNeverMakeASlowLeafLookFast() {
         Probation probation = new Probation(SETTINGS, ASSIGNMENT, ALL_SERVING);

@@ -319,6 +319,42 @@ class PlacementTest {
                 .doesNotContain(0).contains(target.leaf());
     }
 
+    /**
+     * A leaf waits for leaf 0's slot: leaf 0's copies, kept in its target for its return, are given up
+     * once it is gone and its partitions are served, in sync, by enough live copies without it; not
+     * before, not while a survivor is out of sync, not while one of its copies is the write path's
+     * primary. Before, nothing ever took a gone leaf's copies out of its target, so its slot never held
+     * nothing and could not be reused.
+     */
+    @Test
+    void aGoneLeafsCopiesAreGivenUpOnlyOnceItsPartitionsAreFullyReplicatedAndInSyncWithoutIt() {
+        Placement.InSync all = (partition, leaf) -> true;
+        placement.leafLost(0, 0);
+        placement.tick(S, null);
+        assertThat(placement.forgetGoneLeaf(0, S, all, all)).as("within the grace").isFalse();
+        placement.tick(30 * S, null);
+        assertThat(placement.forgetGoneLeaf(0, 30 * S, all, all)).as("re-replication still under way").isFalse();
+
+        long now = reReplicateLeafZero();
+        assertThat(placement.snapshot().targetOfLeaf()[0]).as("kept for its return").isNotEmpty();
+        assertThat(placement.forgetGoneLeaf(0, now, (partition, leaf) -> leaf != 1, all))
+                .as("a survivor out of sync").isFalse();
+        int primaryHere = placement.snapshot().targetOfLeaf()[0][0];
+        assertThat(placement.forgetGoneLeaf(0, now, all, (partition, leaf) -> partition != primaryHere))
+                .as("its copy of partition %d is the write path's primary", primaryHere).isFalse();
+        assertThat(placement.snapshot().targetOfLeaf()[0]).isNotEmpty();
+
+        assertThat(placement.forgetGoneLeaf(0, now, all, all)).isTrue();
+        PlacementSnapshot snapshot = placement.snapshot();
+        assertThat(snapshot.targetOfLeaf()[0]).as("its slot holds nothing").isEmpty();
+        assertThat(snapshot.serving().partitionsOf(0)).isEmpty();
+        for (int p = 0; p < 16; p++) {
+            assertThat(placement.keptCopies(p)).as("partition %d", p).doesNotContain(0).hasSize(2);
+        }
+        assertThat(placement.forgetGoneLeaf(0, now, all, all)).as("nothing left to give up").isFalse();
+        assertThat(placement.forgetGoneLeaf(1, now, all, all)).as("a live leaf").isFalse();
+    }
+
     /** Leaf 0 lost past its grace and its copies re-replicated and serving elsewhere; the time then. */
     private long reReplicateLeafZero() {
         placement.leafLost(0, 0);

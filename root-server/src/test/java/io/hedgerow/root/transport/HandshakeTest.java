@@ -198,6 +198,56 @@ class HandshakeTest {
         assertThat(multiPartitionFrames.get()).as("frames it does not know (it would close the connection)").isZero();
     }
 
+    /**
+     * The leaf at the address membership knows as node leaf-a died and another process, node leaf-b, took
+     * its port: its Hello answer names leaf-b. The root refuses it, says so in /cluster, closes the
+     * connection, and accepts it once membership names leaf-b there (it registered). Before, the root
+     * did not ask: any leaf at the address was taken for the one it knew.
+     */
+    @Test
+    void aLeafThatNamesAnotherNodeThanMembershipKnowsAtItsAddressIsRefusedUntilMembershipNamesIt() throws Exception {
+        java.util.concurrent.CountDownLatch membershipPublished = new java.util.concurrent.CountDownLatch(1);
+        FakeLeaf other = fake(frame -> switch (frame.getBodyCase()) {
+            case HELLO -> {
+                try {
+                    membershipPublished.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                yield Frame.newBuilder().setHelloAck(HelloAck.newBuilder().setProtocolVersion(Protocol.VERSION)
+                        .setIndex(identityA()).setNodeId("leaf-b")).build();
+            }
+            case ASSIGN -> Frame.newBuilder().setAssignAck(AssignAck.newBuilder()
+                    .setRequestId(frame.getAssign().getRequestId())
+                    .addAllPartitions(frame.getAssign().getPartitionsList().stream().map(p ->
+                            io.hedgerow.common.wire.proto.PartitionInfo.newBuilder().setPartition(p).setDocCount(30)
+                                    .build()).toList())).build();
+            default -> null;
+        });
+        RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(other.address()), 1));
+        root.cluster().publishMembership(registeredAs("leaf-a"));
+        membershipPublished.countDown();
+
+        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        assertThat(root.cluster().leaf(0).refusal()).isEqualTo("leaf " + other.address() + " says it is node leaf-b,"
+                + " but membership knows node leaf-a at that address (registered): another leaf process took the port;"
+                + " refused until membership names it there (it registers, or the old node's slot is given up)");
+        assertThat(root.cluster().leaf(0).readyConnections()).isZero();
+        assertThat(getCluster(root).toString()).as("/cluster says why").contains("says it is node leaf-b");
+        awaitTrue(() -> other.connectionsAccepted() >= 2); // closed, and said Hello again after a backoff
+        assertThat(root.cluster().leaf(0).readyConnections()).isZero();
+
+        root.cluster().publishMembership(registeredAs("leaf-b"));
+        awaitTrue(() -> root.cluster().leaf(0).readyConnections() > 0);
+        assertThat(root.cluster().leaf(0).refusal()).isNull();
+    }
+
+    private static io.hedgerow.root.cluster.MembershipView registeredAs(String node) {
+        return new io.hedgerow.root.cluster.MembershipView(true, List.of(new io.hedgerow.root.cluster.MembershipView.Member(
+                io.hedgerow.root.cluster.MembershipView.State.REGISTERED, io.hedgerow.coordination.NodeId.of(node), 0)),
+                List.of(), new long[2], false);
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static io.hedgerow.common.wire.proto.IndexIdentity identityA() {

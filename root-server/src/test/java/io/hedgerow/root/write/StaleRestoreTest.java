@@ -3,6 +3,8 @@ package io.hedgerow.root.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.ManualTicker;
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.StoredField;
 import io.hedgerow.common.wire.proto.WriteKind;
@@ -125,6 +127,43 @@ class StaleRestoreTest {
         }
     }
 
+    /**
+     * As above, and no other root ever stores the join: the replica stays out of sync and diverged in
+     * this root's view. The refusal (fed during the pull) is counted by reason, and the next catch-up
+     * round, a moment later, asks no rebuild (no snapshot of the source, no reread): it waits for the
+     * backoff, a second after a first refusal. Then the rebuild runs. Before, every round (each second)
+     * asked the rebuild again at once, and nothing counted the refusals.
+     */
+    @Test
+    void aRebuildRefusedBecauseTheCopyWasFedIsAskedAgainOnlyAfterABackoffAndCountedByReason() throws Exception {
+        try (Leaves leaves = new Leaves(data, false)) {
+            AtomicInteger rereads = new AtomicInteger();
+            ManualTicker ticker = new ManualTicker().advance(Duration.ofHours(1));
+            ReplicaCatchUp catchUps = leaves.catchUps(() -> rereads.incrementAndGet() == 1
+                    ? CompletableFuture.runAsync(leaves::otherRootCatchesUp)
+                    : CompletableFuture.completedFuture(null), ticker);
+
+            assertThat(catchUps.advance().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("nothing to join").isEmpty();
+            assertThat(leaves.restores()).as("the leaf refused the RESTORE").isZero();
+            assertThat(leaves.refusedRebuilds("fed_during_pull")).as("counted by reason").isEqualTo(1);
+            assertThat(leaves.refusedRebuilds("newer_term")).isZero();
+            assertThat(rereads).as("read again before the RESTORE and after the refusal").hasValue(2);
+
+            ticker.advance(Duration.ofMillis(999));
+            assertThat(catchUps.advance().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("backing off").isEmpty();
+            assertThat(rereads).as("no rebuild asked within the backoff").hasValue(2);
+            assertThat(leaves.restores()).isZero();
+
+            ticker.advance(Duration.ofMillis(1));
+            assertThat(catchUps.advance().get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .extracting(ReplicaCatchUp.Ready::replica).as("rebuilt after the backoff").containsExactly(leaves.one);
+            assertThat(rereads).as("read again before that RESTORE").hasValue(3);
+            assertThat(leaves.restores()).isEqualTo(1);
+            assertThat(leaves.refusedRebuilds("fed_during_pull")).isEqualTo(1);
+            assertThat(leaves.failedCatchUps()).as("not a failed catch-up").isZero();
+        }
+    }
+
     /** The two leaves, this root's view of partition 0, and the other root's moves. */
     private static final class Leaves implements AutoCloseable {
         final EventLoopGroup group = Transport.best().newGroup(1, "test-stale-restore");
@@ -166,6 +205,10 @@ class StaleRestoreTest {
         }
 
         ReplicaCatchUp catchUps(java.util.function.Supplier<CompletableFuture<?>> reread) {
+            return catchUps(reread, Ticker.system());
+        }
+
+        ReplicaCatchUp catchUps(java.util.function.Supplier<CompletableFuture<?>> reread, Ticker ticker) {
             // As StoredReplicas.reread: the state stored now (the other root's join, once made) is applied.
             return new ReplicaCatchUp(replicas, WriteSettings.defaults(), new WriteMeters(registry),
                     () -> reread.get().thenRun(() -> {
@@ -173,7 +216,7 @@ class StaleRestoreTest {
                         if (stored != null) {
                             replicas.apply(stored);
                         }
-                    }));
+                    }), ticker);
         }
 
         /**
@@ -223,6 +266,10 @@ class StaleRestoreTest {
 
         double restores() {
             return registry.get("hedgerow.write.snapshot.restores").counter().count();
+        }
+
+        double refusedRebuilds(String reason) {
+            return registry.get("hedgerow.write.rebuilds.refused").tag("reason", reason).counter().count();
         }
 
         double failedCatchUps() {
