@@ -226,6 +226,11 @@ public final class LiveWrites implements Closeable {
         partition(partition);
     }
 
+    /** The partition's open copy, opened if need be (tests: to hold the copy's lock as a write does). */
+    LivePartition openCopy(int partition) throws IOException {
+        return partition(partition);
+    }
+
     private LivePartition partition(int partition) throws IOException {
         LivePartition live = partitions.get(partition);
         if (live != null) {
