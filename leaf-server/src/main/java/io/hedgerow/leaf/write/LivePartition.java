@@ -223,6 +223,33 @@ final class LivePartition implements Closeable {
      *                     diverges from what this copy holds (nothing of the batch is logged)
      */
     synchronized List<WriteResult> write(List<WriteOp> ops, boolean primary) throws IOException {
+        return write(ops, primary, Numbered.NONE);
+    }
+
+    /**
+     * What a primary does with a batch's numbered ops before its own log takes them: queue them to
+     * its replicas ({@link ReplicationGroup}), so their fsyncs run while this copy syncs its own
+     * (Elasticsearch's model), rather than after it.
+     */
+    @FunctionalInterface
+    interface Numbered {
+        Numbered NONE = numbered -> { };
+
+        /**
+         * Called under the partition's lock with the ops just numbered (in seq order, none logged
+         * yet); an exception fails the batch before anything is logged.
+         */
+        void accept(List<WriteOp> numbered) throws IOException;
+    }
+
+    /**
+     * As {@link #write(List, boolean)}, handing the numbered ops to {@code numbered} before they are
+     * logged. The batch is still answered only after this copy's log is synced, so handing them on
+     * early promises nothing: an op a replica took but this copy then failed to sync was never
+     * acknowledged, and if this copy numbers another op under that seq later (after it is opened
+     * again), the replica refuses it as {@link #DIVERGED} and is rebuilt, never skips it.
+     */
+    synchronized List<WriteResult> write(List<WriteOp> ops, boolean primary, Numbered numbered) throws IOException {
         requireUsable();
         List<WriteResult> results = new ArrayList<>(ops.size());
         List<WriteOp> accepted = new ArrayList<>(ops.size());
@@ -270,6 +297,9 @@ final class LivePartition implements Closeable {
             results.add(WriteResult.newBuilder().setOutcome(outcome).setSeq(seq).setVersion(seq).build());
         }
         if (!accepted.isEmpty()) {
+            if (primary) {
+                numbered.accept(accepted);
+            }
             try {
                 log.appendAndSync(accepted);
             } catch (IOException | RuntimeException e) {

@@ -16,6 +16,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -67,9 +68,11 @@ import java.util.regex.Pattern;
  * swap is refused ({@code REBUILD_REFUSED}), checked under the copy's lock, and the pulled files deleted.
  *
  * <p><b>Primary-led replication.</b> A batch sent to this leaf as a partition's primary is numbered,
- * logged and queued to its replicas ({@code copy_to}, and those it tracks) under the partition's lock,
- * so the copies go in seq order ({@link ReplicationGroup}); the request is answered once every copy
- * answered or timed out, with the failures, without a write thread waiting for them.
+ * queued to its replicas ({@code copy_to}, and those it tracks), then logged, synced and applied here,
+ * all under the partition's lock, so the copies go in seq order ({@link ReplicationGroup}) and the
+ * replicas' fsyncs overlap this copy's ({@link LivePartition.Numbered}); the request is answered once
+ * this copy's log is synced and every copy answered or timed out, with the failures, without a write
+ * thread waiting for the copies.
  * {@code FINISH_CATCH_UP} ends a replica's catch-up here, with no batch numbered in between.
  *
  * <p>With {@link LiveSettings#termLog}, each (term, primary) a copy accepts that it was not told
@@ -364,21 +367,24 @@ public final class LiveWrites implements Closeable {
                 return finishCatchUp(live, request, response);
             } else if (request.getPrimary()) {
                 recordPrimary(live, request);
-                CompletableFuture<List<ReplicaFailure>> copies;
+                List<CompletableFuture<List<ReplicaFailure>>> copies = new ArrayList<>(1);
                 synchronized (live) {
                     // Its tracked replicas known (read after a restart) before anything is numbered.
                     replication.open(request.getPartition(), request.getPrimaryTerm());
-                    // Numbered, logged and queued to the replicas under one lock: the copies go in seq order.
-                    List<WriteResult> results = live.write(request.getOpsList(), true);
-                    response.addAllResults(results);
-                    copies = copy(request, results);
+                    // Numbered and queued to the replicas under one lock (the copies go in seq order), before
+                    // this copy's own log sync: the replicas' syncs overlap it. Answered after both.
+                    response.addAllResults(live.write(request.getOpsList(), true,
+                            numbered -> copies.add(copy(request, numbered))));
                 }
                 if (request.getWaitForRefresh()) {
                     live.refresh();
                 }
                 WriteResponse numbered = response.setStatus(Status.OK).setLastSeq(live.lastSeq())
                         .setVisibleSeq(live.visibleSeq()).setTrimmedSeq(live.trimmedSeq()).setCopied(true).build();
-                return copies.thenApply(failures -> numbered.toBuilder().addAllReplicaFailures(failures).build());
+                if (copies.isEmpty()) {
+                    return done(numbered); // nothing numbered: nothing to copy
+                }
+                return copies.get(0).thenApply(failures -> numbered.toBuilder().addAllReplicaFailures(failures).build());
             } else {
                 response.addAllResults(live.write(request.getOpsList(), false));
                 replication.replicaOf(request.getPartition());
@@ -398,23 +404,18 @@ public final class LiveWrites implements Closeable {
         return CompletableFuture.completedFuture(response);
     }
 
-    /** Queues the numbered copy of a primary's batch to its replicas; the caller holds the partition's lock. */
-    private CompletableFuture<List<ReplicaFailure>> copy(WriteRequest request, List<WriteResult> results)
+    /**
+     * Queues the numbered ops of a primary's batch (the very ops its log takes, not copied again) to
+     * its replicas; the caller holds the partition's lock.
+     */
+    private CompletableFuture<List<ReplicaFailure>> copy(WriteRequest request, List<WriteOp> numbered)
             throws IOException {
-        WriteRequest.Builder copy = WriteRequest.newBuilder().setPartition(request.getPartition()).setPrimary(false)
+        WriteRequest copy = WriteRequest.newBuilder().setPartition(request.getPartition()).setPrimary(false)
                 .setPrimaryTerm(request.getPrimaryTerm()).setPrimaryNode(request.getPrimaryNode())
-                .setTrimmableSeq(request.getTrimmableSeq()).setWaitForRefresh(request.getWaitForRefresh());
-        for (int i = 0; i < results.size(); i++) {
-            long seq = results.get(i).getSeq();
-            if (seq > 0) {
-                copy.addOps(request.getOps(i).toBuilder().setSeq(seq));
-            }
-        }
-        if (copy.getOpsCount() == 0) {
-            return CompletableFuture.completedFuture(List.of()); // nothing numbered: nothing to copy
-        }
-        return replication.copy(request.getPartition(), request.getPrimaryTerm(), request.getCopyToList(),
-                copy.build(), copyTimeoutNanos(request));
+                .setTrimmableSeq(request.getTrimmableSeq()).setWaitForRefresh(request.getWaitForRefresh())
+                .addAllOps(numbered).build();
+        return replication.copy(request.getPartition(), request.getPrimaryTerm(), request.getCopyToList(), copy,
+                copyTimeoutNanos(request));
     }
 
     private static long copyTimeoutNanos(WriteRequest request) {
