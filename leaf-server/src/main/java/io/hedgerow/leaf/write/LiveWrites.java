@@ -28,7 +28,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
-import java.util.regex.Pattern;
 
 /**
  * The writes of one leaf: its {@link LivePartition}s, made on a partition's first write (or found
@@ -45,9 +44,9 @@ import java.util.regex.Pattern;
  * fresh {@code local} gives them new ports. A leaf without a name claims a stable directory of its
  * own ({@link LeafDirClaim}: the first {@code node-auto-<n>} no running leaf holds), so started again
  * on another port it finds its copies. Two leaves started with one name on one index cannot both
- * write: Lucene's write lock refuses the second one's writes. Snapshots of a leaf's copies, for copies on other leaves to start from
- * (file-based recovery, {@link LivePartition#snapshot}), go to the leaf's own
- * {@code <leaf dir>/snapshots/partition-NNNN/}; another leaf copies one over the wire (peer recovery:
+ * write: Lucene's write lock refuses the second one's writes. Snapshots of a leaf's copies, for
+ * copies on other leaves to start from (file-based recovery, {@link LeafSnapshots}), go to the leaf's
+ * own {@code <leaf dir>/snapshots/partition-NNNN/}; another leaf copies one over the wire (peer recovery:
  * {@link SnapshotFiles} serves it, {@link PeerRecovery} pulls it into
  * {@code <leaf dir>/recovery/partition-NNNN/}, which outlives a failed attempt so the next one
  * resumes). No directory is shared between leaves: each opens its own copy of the build.
@@ -84,8 +83,6 @@ import java.util.regex.Pattern;
  */
 public final class LiveWrites implements Closeable {
     private static final System.Logger LOG = System.getLogger(LiveWrites.class.getName());
-    /** In a leaf's directory: snapshots of its copies, for other leaves' copies to start from. */
-    static final String SNAPSHOTS_DIR = "snapshots";
     /** In a leaf's directory: the snapshots it is pulling from other leaves, kept to resume a failed pull. */
     static final String RECOVERY_DIR = "recovery";
     /** How long a primary waits for each copy of a batch when the request says nothing ({@code copy_timeout_millis} 0). */
@@ -95,7 +92,6 @@ public final class LiveWrites implements Closeable {
      * begins: unlike a refusal over a primary, it holds for this attempt only, not for the term.
      */
     static final String FED_DURING_PULL = "rebuild refused, fed during the pull: ";
-    private static final Pattern SNAPSHOT_NAME = Pattern.compile("partition-\\d{4}/[A-Za-z0-9_.-]+-seq-\\d+");
     private final IndexContext index;
     private final LiveSettings settings;
     private final BiConsumer<Integer, PartitionSearcher> publish;
@@ -117,8 +113,8 @@ public final class LiveWrites implements Closeable {
      */
     private final ExecutorService restores;
     private final ExecutorService snapshotReads;
-    private final SnapshotPins pins = new SnapshotPins();
-    private final SnapshotFiles snapshotFiles;
+    /** This leaf's snapshots of its copies, for other leaves' copies to start from. */
+    private final LeafSnapshots snapshots;
     /** Partitions a restore is pulling now: a second RESTORE of one is refused, not run beside it. */
     private final java.util.Set<Integer> restoring = ConcurrentHashMap.newKeySet();
     private volatile PeerFiles peerFiles = PeerFiles.NONE;
@@ -148,7 +144,7 @@ public final class LiveWrites implements Closeable {
         this.writers = Executors.newFixedThreadPool(2, daemon("leaf-writes"));
         this.restores = Executors.newSingleThreadExecutor(daemon("leaf-restores"));
         this.snapshotReads = Executors.newSingleThreadExecutor(daemon("leaf-snapshot-reads"));
-        this.snapshotFiles = new SnapshotFiles(this::snapshotPath, pins, snapshotReads);
+        this.snapshots = new LeafSnapshots(this::startedDir, snapshotReads);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("leaf-refresh"));
         this.replication = new ReplicationGroup(Ticker.system(), new TrackedFiles(partition -> {
             Path leafDir = dir;
@@ -295,7 +291,7 @@ public final class LiveWrites implements Closeable {
 
     /** A session serving this leaf's snapshots to one peer-recovery connection; closed with it. */
     public SnapshotFiles.Session snapshotSession() {
-        return snapshotFiles.open();
+        return snapshots.session();
     }
 
     /** Answers a write request, waiting on the calling thread for a primary's copies (tests only). */
@@ -358,8 +354,8 @@ public final class LiveWrites implements Closeable {
             LivePartition live = partition(request.getPartition());
             live.allowTrimming(request.getTrimmableSeq());
             if (kind == WriteKind.SNAPSHOT) {
-                long seq = snapshot(live, request.getPartition());
-                return done(response.setStatus(Status.OK).setSnapshot(snapshotName(request.getPartition(), seq))
+                long seq = snapshots.snapshot(live, request.getPartition());
+                return done(response.setStatus(Status.OK).setSnapshot(snapshots.name(request.getPartition(), seq))
                         .setLastSeq(seq).build());
             }
             if (kind == WriteKind.READ_LOG) {
@@ -529,39 +525,13 @@ public final class LiveWrites implements Closeable {
                 : new IOException("this leaf takes no writes: " + failure.getMessage(), failure);
     }
 
-    /** Where this leaf's snapshots for other leaves' copies go: in its own directory. */
-    private Path snapshotsDir() throws IOException {
+    /** This leaf's directory; before {@link #start} claimed one, the reason it takes no writes. */
+    private Path startedDir() throws IOException {
         Path leafDir = dir;
         if (leafDir == null) {
             throw notStarted();
         }
-        return leafDir.resolve(SNAPSHOTS_DIR);
-    }
-
-    /** The directory of this leaf's snapshot {@code name} of {@code partition}, the name checked. */
-    private Path snapshotPath(int partition, String name) throws IOException {
-        if (!SNAPSHOT_NAME.matcher(name).matches() || !name.startsWith(String.format("partition-%04d/", partition))) {
-            throw new IOException("snapshot '" + name + "' (expected: partition-" + String.format("%04d", partition)
-                    + "/<leaf>-seq-<n>, as a SNAPSHOT answer names it)");
-        }
-        return snapshotsDir().resolve(name);
-    }
-
-    /** {@code partition-NNNN/<this leaf's directory>-seq-<seq>}: one snapshot per partition, leaf and seq. */
-    private String snapshotName(int partition, long seq) {
-        return String.format("partition-%04d/%s-seq-%d", partition, dir.getFileName(), seq);
-    }
-
-    /** Makes the snapshot, then drops this leaf's older snapshots of the partition (their copies were made). */
-    private long snapshot(LivePartition live, int partition) throws IOException {
-        Path snapshots = snapshotsDir();
-        long seq = live.snapshot(at -> snapshots.resolve(snapshotName(partition, at)));
-        Path target = snapshots.resolve(snapshotName(partition, seq));
-        // Those another leaf is copying stay until it is done (SnapshotPins).
-        pins.dropOlder(target);
-        LOG.log(System.Logger.Level.INFO, "partition {0}: snapshot at seq {1} for a copy to start from ({2})", partition,
-                seq, target);
-        return seq;
+        return leafDir;
     }
 
     /**
@@ -584,7 +554,7 @@ public final class LiveWrites implements Closeable {
             throw notStarted();
         }
         checkRebuildable(leafDir, request);
-        snapshotPath(partition, name); // checks the name
+        LeafSnapshots.checkName(partition, name);
         if (source.isEmpty()) {
             throw new IOException("a RESTORE of snapshot " + name + " names no source leaf (expected: source_address,"
                     + " host:port of the leaf that made the snapshot)");

@@ -130,7 +130,7 @@ class SnapshotRestoreTest {
     void aSnapshotAnotherLeafIsCopyingStaysUntilItsConnectionClosesThoughANewerOneIsMade() throws IOException {
         answer(primary, writes(0, 5, true));
         String older = answer(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot();
-        Path olderDir = primary.dir().resolve(LiveWrites.SNAPSHOTS_DIR).resolve(older);
+        Path olderDir = primary.dir().resolve(LeafSnapshots.DIR).resolve(older);
         SnapshotFiles.Session copying = primary.snapshotSession();
         WriteResponse listed = copying.answer(request().setSnapshot(older)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.LIST_SNAPSHOT)).build());
@@ -149,7 +149,7 @@ class SnapshotRestoreTest {
 
         copying.close();
         assertThat(olderDir).as("dropped once the copy is done").doesNotExist();
-        assertThat(primary.dir().resolve(LiveWrites.SNAPSHOTS_DIR).resolve(newer)).isDirectory();
+        assertThat(primary.dir().resolve(LeafSnapshots.DIR).resolve(newer)).isDirectory();
         WriteResponse unlisted = primary.snapshotSession().answer(request().setSnapshot(newer).setFileName(file)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_SNAPSHOT_FILE)).build());
         assertThat(unlisted.getError()).as("a read needs the snapshot listed (pinned) first")
