@@ -188,7 +188,7 @@ final class LivePartition implements Closeable {
         lastSeq = committedSeq;
         for (WriteOp op : logged) {
             if (op.getSeq() > committedSeq) {
-                apply(op);
+                apply(op, null);
             }
             lastSeq = Math.max(lastSeq, op.getSeq());
         }
@@ -223,9 +223,38 @@ final class LivePartition implements Closeable {
      *                     diverges from what this copy holds (nothing of the batch is logged)
      */
     synchronized List<WriteResult> write(List<WriteOp> ops, boolean primary) throws IOException {
+        return write(ops, primary, Numbered.NONE);
+    }
+
+    /**
+     * What a primary does with a batch's numbered ops before its own log takes them: queue them to
+     * its replicas ({@link ReplicationGroup}), so their fsyncs run while this copy syncs its own
+     * (Elasticsearch's model), rather than after it.
+     */
+    @FunctionalInterface
+    interface Numbered {
+        Numbered NONE = numbered -> { };
+
+        /**
+         * Called under the partition's lock with the ops just numbered (in seq order, none logged
+         * yet); an exception fails the batch before anything is logged.
+         */
+        void accept(List<WriteOp> numbered) throws IOException;
+    }
+
+    /**
+     * As {@link #write(List, boolean)}, handing the numbered ops to {@code numbered} before they are
+     * logged. The batch is still answered only after this copy's log is synced, so handing them on
+     * early promises nothing: an op a replica took but this copy then failed to sync was never
+     * acknowledged, and if this copy numbers another op under that seq later (after it is opened
+     * again), the replica refuses it as {@link #DIVERGED} and is rebuilt, never skips it.
+     */
+    synchronized List<WriteResult> write(List<WriteOp> ops, boolean primary, Numbered numbered) throws IOException {
         requireUsable();
         List<WriteResult> results = new ArrayList<>(ops.size());
         List<WriteOp> accepted = new ArrayList<>(ops.size());
+        // The document each accepted op writes (null for a delete), as its check mapped it: mapped once.
+        List<Document> documents = new ArrayList<>(ops.size());
         long seqBefore = lastSeq;
         long next = lastSeq;
         // Versions as this batch changes them, so two ops on one id in a batch see each other.
@@ -243,13 +272,14 @@ final class LivePartition implements Closeable {
                             + " (expected: at most " + (next + 1) + "); it must catch up from the log first");
                 }
                 if (seq > next) {
-                    WriteResult invalid = checks.checkContent(op);
-                    if (invalid != null) {
+                    OpChecks.Verdict verdict = checks.checkContent(op);
+                    if (!verdict.passed()) {
                         throw new IOException("partition " + partition + ": seq " + seq + " from the primary is refused"
-                                + " here (" + invalid.getError() + "); nothing of the batch was logged");
+                                + " here (" + verdict.refused().getError() + "); nothing of the batch was logged");
                     }
                     next = seq;
                     accepted.add(op);
+                    documents.add(verdict.document());
                 } else {
                     log.requireSameOp(op, seqBefore, accepted);
                 }
@@ -257,19 +287,23 @@ final class LivePartition implements Closeable {
                 continue;
             }
             long current = batchVersions.containsKey(op.getId()) ? batchVersions.get(op.getId()) : version(op.getId());
-            WriteResult refused = checks.check(op, current);
-            if (refused != null) {
-                results.add(refused);
+            OpChecks.Verdict verdict = checks.check(op, current);
+            if (!verdict.passed()) {
+                results.add(verdict.refused());
                 continue;
             }
             long seq = ++next;
             accepted.add(op.toBuilder().setSeq(seq).build());
+            documents.add(verdict.document());
             batchVersions.put(op.getId(), op.getKind() == WriteKind.DELETE ? -1L : seq);
             WriteOutcome outcome = op.getKind() == WriteKind.DELETE ? WriteOutcome.DELETED
                     : current < 0 ? WriteOutcome.CREATED : WriteOutcome.UPDATED;
             results.add(WriteResult.newBuilder().setOutcome(outcome).setSeq(seq).setVersion(seq).build());
         }
         if (!accepted.isEmpty()) {
+            if (primary) {
+                numbered.accept(accepted);
+            }
             try {
                 log.appendAndSync(accepted);
             } catch (IOException | RuntimeException e) {
@@ -280,8 +314,8 @@ final class LivePartition implements Closeable {
             }
             lastSeq = next;
             try {
-                for (WriteOp op : accepted) {
-                    apply(op);
+                for (int i = 0; i < accepted.size(); i++) {
+                    apply(accepted.get(i), documents.get(i));
                 }
             } catch (IOException | RuntimeException e) {
                 // Logged but not (all) applied: the copy's index and log disagree until it is opened again.
@@ -299,13 +333,14 @@ final class LivePartition implements Closeable {
         }
     }
 
-    private void apply(WriteOp op) throws IOException {
+    /** @param mapped the upsert's document as its check mapped it (not yet indexed); null: map it here */
+    private void apply(WriteOp op, Document mapped) throws IOException {
         Term id = new Term(IndexConfig.ID_FIELD, op.getId());
         if (op.getKind() == WriteKind.DELETE) {
             writer.deleteDocuments(id);
             recent.put(op.getId(), -op.getSeq());
         } else {
-            Document doc = mapper.toDocument(op.getId(), OpChecks.fieldsOf(op));
+            Document doc = mapped != null ? mapped : mapper.toDocument(op.getId(), OpChecks.fieldsOf(op));
             doc.add(new NumericDocValuesField(SEQ_FIELD, op.getSeq()));
             writer.updateDocument(id, doc);
             recent.put(op.getId(), op.getSeq());

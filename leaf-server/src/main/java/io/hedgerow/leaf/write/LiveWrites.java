@@ -8,7 +8,6 @@ import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.common.wire.proto.WriteResponse;
-import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
@@ -16,6 +15,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
-import java.util.regex.Pattern;
 
 /**
  * The writes of one leaf: its {@link LivePartition}s, made on a partition's first write (or found
@@ -44,9 +43,9 @@ import java.util.regex.Pattern;
  * fresh {@code local} gives them new ports. A leaf without a name claims a stable directory of its
  * own ({@link LeafDirClaim}: the first {@code node-auto-<n>} no running leaf holds), so started again
  * on another port it finds its copies. Two leaves started with one name on one index cannot both
- * write: Lucene's write lock refuses the second one's writes. Snapshots of a leaf's copies, for copies on other leaves to start from
- * (file-based recovery, {@link LivePartition#snapshot}), go to the leaf's own
- * {@code <leaf dir>/snapshots/partition-NNNN/}; another leaf copies one over the wire (peer recovery:
+ * write: Lucene's write lock refuses the second one's writes. Snapshots of a leaf's copies, for
+ * copies on other leaves to start from (file-based recovery, {@link LeafSnapshots}), go to the leaf's
+ * own {@code <leaf dir>/snapshots/partition-NNNN/}; another leaf copies one over the wire (peer recovery:
  * {@link SnapshotFiles} serves it, {@link PeerRecovery} pulls it into
  * {@code <leaf dir>/recovery/partition-NNNN/}, which outlives a failed attempt so the next one
  * resumes). No directory is shared between leaves: each opens its own copy of the build.
@@ -62,14 +61,15 @@ import java.util.regex.Pattern;
  * the term is newer: the primary of a term holds every write acknowledged in it and never leaves the in-sync set
  * in that term, so only a root with a stale view (a zombie root, a paused one resuming) asks that.
  * This leaf's own check, behind the root's (which restores only copies the store lists out of sync).
- * Nor over a copy fed while the snapshot was pulled: when its last seq moved since the RESTORE began
- * (a primary caught it up by the log or kept it in sync meanwhile, perhaps for another root), the
- * swap is refused ({@code REBUILD_REFUSED}), checked under the copy's lock, and the pulled files deleted.
+ * Nor over a copy fed while the snapshot was pulled. The RESTORE itself (pull, checks, swap) is
+ * {@link CopyRestores}'s; this class swaps the copy under its locks when asked.
  *
  * <p><b>Primary-led replication.</b> A batch sent to this leaf as a partition's primary is numbered,
- * logged and queued to its replicas ({@code copy_to}, and those it tracks) under the partition's lock,
- * so the copies go in seq order ({@link ReplicationGroup}); the request is answered once every copy
- * answered or timed out, with the failures, without a write thread waiting for them.
+ * queued to its replicas ({@code copy_to}, and those it tracks), then logged, synced and applied here,
+ * all under the partition's lock, so the copies go in seq order ({@link ReplicationGroup}) and the
+ * replicas' fsyncs overlap this copy's ({@link LivePartition.Numbered}); the request is answered once
+ * this copy's log is synced and every copy answered or timed out, with the failures, without a write
+ * thread waiting for the copies.
  * {@code FINISH_CATCH_UP} ends a replica's catch-up here, with no batch numbered in between.
  *
  * <p>With {@link LiveSettings#termLog}, each (term, primary) a copy accepts that it was not told
@@ -81,18 +81,8 @@ import java.util.regex.Pattern;
  */
 public final class LiveWrites implements Closeable {
     private static final System.Logger LOG = System.getLogger(LiveWrites.class.getName());
-    /** In a leaf's directory: snapshots of its copies, for other leaves' copies to start from. */
-    static final String SNAPSHOTS_DIR = "snapshots";
-    /** In a leaf's directory: the snapshots it is pulling from other leaves, kept to resume a failed pull. */
-    static final String RECOVERY_DIR = "recovery";
     /** How long a primary waits for each copy of a batch when the request says nothing ({@code copy_timeout_millis} 0). */
     static final long DEFAULT_COPY_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
-    /**
-     * How the error of a RESTORE refused because the copy took writes while the snapshot was pulled
-     * begins: unlike a refusal over a primary, it holds for this attempt only, not for the term.
-     */
-    static final String FED_DURING_PULL = "rebuild refused, fed during the pull: ";
-    private static final Pattern SNAPSHOT_NAME = Pattern.compile("partition-\\d{4}/[A-Za-z0-9_.-]+-seq-\\d+");
     private final IndexContext index;
     private final LiveSettings settings;
     private final BiConsumer<Integer, PartitionSearcher> publish;
@@ -114,11 +104,10 @@ public final class LiveWrites implements Closeable {
      */
     private final ExecutorService restores;
     private final ExecutorService snapshotReads;
-    private final SnapshotPins pins = new SnapshotPins();
-    private final SnapshotFiles snapshotFiles;
-    /** Partitions a restore is pulling now: a second RESTORE of one is refused, not run beside it. */
-    private final java.util.Set<Integer> restoring = ConcurrentHashMap.newKeySet();
-    private volatile PeerFiles peerFiles = PeerFiles.NONE;
+    /** This leaf's snapshots of its copies, for other leaves' copies to start from. */
+    private final LeafSnapshots snapshots;
+    /** RESTOREs of this leaf's copies from other leaves' snapshots. */
+    private final CopyRestores copyRestores;
     private final ScheduledExecutorService timer;
     private volatile Path dir;
     private volatile LeafDirClaim claim;
@@ -145,7 +134,8 @@ public final class LiveWrites implements Closeable {
         this.writers = Executors.newFixedThreadPool(2, daemon("leaf-writes"));
         this.restores = Executors.newSingleThreadExecutor(daemon("leaf-restores"));
         this.snapshotReads = Executors.newSingleThreadExecutor(daemon("leaf-snapshot-reads"));
-        this.snapshotFiles = new SnapshotFiles(this::snapshotPath, pins, snapshotReads);
+        this.snapshots = new LeafSnapshots(this::startedDir, snapshotReads);
+        this.copyRestores = new CopyRestores(new RestorableCopies(), primaryIn);
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("leaf-refresh"));
         this.replication = new ReplicationGroup(Ticker.system(), new TrackedFiles(partition -> {
             Path leafDir = dir;
@@ -180,7 +170,7 @@ public final class LiveWrites implements Closeable {
      * through {@code copies} ({@link ReplicationGroup}).
      */
     public void start(Path buildLiveDir, int port, PeerFiles peers, PeerWrites copies) {
-        this.peerFiles = peers;
+        copyRestores.peers(peers);
         replication.links(copies);
         try {
             termLog = TermChangeLog.open(settings.termLog(), java.time.Clock.systemUTC());
@@ -226,6 +216,11 @@ public final class LiveWrites implements Closeable {
         partition(partition);
     }
 
+    /** The partition's open copy, opened if need be (tests: to hold the copy's lock as a write does). */
+    LivePartition openCopy(int partition) throws IOException {
+        return partition(partition);
+    }
+
     private LivePartition partition(int partition) throws IOException {
         LivePartition live = partitions.get(partition);
         if (live != null) {
@@ -249,8 +244,13 @@ public final class LiveWrites implements Closeable {
         }
     }
 
-    private static Path partitionDir(Path leafDir, int partition) {
-        return leafDir.resolve(String.format("partition-%04d", partition));
+    /**
+     * {@code <leaf dir>/partition-NNNN}. Named without {@code String.format}: every write request
+     * asks for it (its term and role files), and the format showed in a JFR profile of a leaf's writes.
+     */
+    static Path partitionDir(Path leafDir, int partition) {
+        String number = Integer.toString(partition);
+        return leafDir.resolve("partition-" + "0".repeat(Math.max(0, 4 - number.length())) + number);
     }
 
     /** Closes a partition this leaf no longer serves (committing it first). */
@@ -282,7 +282,7 @@ public final class LiveWrites implements Closeable {
 
     /** A session serving this leaf's snapshots to one peer-recovery connection; closed with it. */
     public SnapshotFiles.Session snapshotSession() {
-        return snapshotFiles.open();
+        return snapshots.session();
     }
 
     /** Answers a write request, waiting on the calling thread for a primary's copies (tests only). */
@@ -333,8 +333,8 @@ public final class LiveWrites implements Closeable {
             if (kind == WriteKind.RESTORE) {
                 LivePartition restored;
                 try {
-                    restored = restore(request);
-                } catch (RebuildRefused refused) {
+                    restored = copyRestores.restore(request);
+                } catch (CopyRestores.RebuildRefused refused) {
                     LOG.log(System.Logger.Level.WARNING, refused.getMessage());
                     return done(response.setStatus(Status.REBUILD_REFUSED).setError(refused.getMessage()).build());
                 }
@@ -345,8 +345,8 @@ public final class LiveWrites implements Closeable {
             LivePartition live = partition(request.getPartition());
             live.allowTrimming(request.getTrimmableSeq());
             if (kind == WriteKind.SNAPSHOT) {
-                long seq = snapshot(live, request.getPartition());
-                return done(response.setStatus(Status.OK).setSnapshot(snapshotName(request.getPartition(), seq))
+                long seq = snapshots.snapshot(live, request.getPartition());
+                return done(response.setStatus(Status.OK).setSnapshot(snapshots.name(request.getPartition(), seq))
                         .setLastSeq(seq).build());
             }
             if (kind == WriteKind.READ_LOG) {
@@ -359,21 +359,24 @@ public final class LiveWrites implements Closeable {
                 return finishCatchUp(live, request, response);
             } else if (request.getPrimary()) {
                 recordPrimary(live, request);
-                CompletableFuture<List<ReplicaFailure>> copies;
+                List<CompletableFuture<List<ReplicaFailure>>> copies = new ArrayList<>(1);
                 synchronized (live) {
                     // Its tracked replicas known (read after a restart) before anything is numbered.
                     replication.open(request.getPartition(), request.getPrimaryTerm());
-                    // Numbered, logged and queued to the replicas under one lock: the copies go in seq order.
-                    List<WriteResult> results = live.write(request.getOpsList(), true);
-                    response.addAllResults(results);
-                    copies = copy(request, results);
+                    // Numbered and queued to the replicas under one lock (the copies go in seq order), before
+                    // this copy's own log sync: the replicas' syncs overlap it. Answered after both.
+                    response.addAllResults(live.write(request.getOpsList(), true,
+                            numbered -> copies.add(copy(request, numbered))));
                 }
                 if (request.getWaitForRefresh()) {
                     live.refresh();
                 }
                 WriteResponse numbered = response.setStatus(Status.OK).setLastSeq(live.lastSeq())
                         .setVisibleSeq(live.visibleSeq()).setTrimmedSeq(live.trimmedSeq()).setCopied(true).build();
-                return copies.thenApply(failures -> numbered.toBuilder().addAllReplicaFailures(failures).build());
+                if (copies.isEmpty()) {
+                    return done(numbered); // nothing numbered: nothing to copy
+                }
+                return copies.get(0).thenApply(failures -> numbered.toBuilder().addAllReplicaFailures(failures).build());
             } else {
                 response.addAllResults(live.write(request.getOpsList(), false));
                 replication.replicaOf(request.getPartition());
@@ -393,23 +396,18 @@ public final class LiveWrites implements Closeable {
         return CompletableFuture.completedFuture(response);
     }
 
-    /** Queues the numbered copy of a primary's batch to its replicas; the caller holds the partition's lock. */
-    private CompletableFuture<List<ReplicaFailure>> copy(WriteRequest request, List<WriteResult> results)
+    /**
+     * Queues the numbered ops of a primary's batch (the very ops its log takes, not copied again) to
+     * its replicas; the caller holds the partition's lock.
+     */
+    private CompletableFuture<List<ReplicaFailure>> copy(WriteRequest request, List<WriteOp> numbered)
             throws IOException {
-        WriteRequest.Builder copy = WriteRequest.newBuilder().setPartition(request.getPartition()).setPrimary(false)
+        WriteRequest copy = WriteRequest.newBuilder().setPartition(request.getPartition()).setPrimary(false)
                 .setPrimaryTerm(request.getPrimaryTerm()).setPrimaryNode(request.getPrimaryNode())
-                .setTrimmableSeq(request.getTrimmableSeq()).setWaitForRefresh(request.getWaitForRefresh());
-        for (int i = 0; i < results.size(); i++) {
-            long seq = results.get(i).getSeq();
-            if (seq > 0) {
-                copy.addOps(request.getOps(i).toBuilder().setSeq(seq));
-            }
-        }
-        if (copy.getOpsCount() == 0) {
-            return CompletableFuture.completedFuture(List.of()); // nothing numbered: nothing to copy
-        }
-        return replication.copy(request.getPartition(), request.getPrimaryTerm(), request.getCopyToList(),
-                copy.build(), copyTimeoutNanos(request));
+                .setTrimmableSeq(request.getTrimmableSeq()).setWaitForRefresh(request.getWaitForRefresh())
+                .addAllOps(numbered).build();
+        return replication.copy(request.getPartition(), request.getPrimaryTerm(), request.getCopyToList(), copy,
+                copyTimeoutNanos(request));
     }
 
     private static long copyTimeoutNanos(WriteRequest request) {
@@ -486,191 +484,53 @@ public final class LiveWrites implements Closeable {
         }
     }
 
-    /** A RESTORE this leaf will not run ({@code REBUILD_REFUSED}); nothing was done. */
-    private static final class RebuildRefused extends IOException {
-        RebuildRefused(String message) {
-            super(message);
-        }
-    }
-
-    /**
-     * Refuses a RESTORE of this leaf's copy when the copy took writes as the partition's primary in
-     * the request's term or a newer one ({@link #recordPrimary}): it holds every write acknowledged in
-     * that term, and only a newer term (a promotion deposed it) may rebuild it. A request without a
-     * term (0) is not checked.
-     */
-    private void checkRebuildable(Path leafDir, WriteRequest request) throws IOException {
-        int partition = request.getPartition();
-        long primaryTerm = primaryIn.held(partition, partitionDir(leafDir, partition));
-        // Term 0 (a root without a coordination store) is not checked, as the term fence does not check it.
-        if (request.getPrimaryTerm() > 0 && primaryTerm > 0 && request.getPrimaryTerm() <= primaryTerm) {
-            throw new RebuildRefused("rebuild refused: partition " + partition + " here is the primary of term "
-                    + primaryTerm + " (it took writes as primary in that term), and the RESTORE of snapshot "
-                    + request.getSnapshot() + " from " + request.getSourceAddress() + " carries term "
-                    + request.getPrimaryTerm() + " (expected: > " + primaryTerm + ", the term of a promotion that"
-                    + " deposed this copy); the requesting root's view of the partition is stale");
-        }
-    }
-
     private IOException notStarted() {
         IOException failure = startFailure;
         return failure == null ? new IOException("this leaf does not take writes yet (it has not finished starting)")
                 : new IOException("this leaf takes no writes: " + failure.getMessage(), failure);
     }
 
-    /** Where this leaf's snapshots for other leaves' copies go: in its own directory. */
-    private Path snapshotsDir() throws IOException {
-        Path leafDir = dir;
-        if (leafDir == null) {
-            throw notStarted();
+    /** This leaf's copies as a RESTORE finds and replaces one ({@link CopyRestores}). */
+    private final class RestorableCopies implements CopyRestores.Copies {
+        @Override
+        public Path leafDir() throws IOException {
+            return startedDir();
         }
-        return leafDir.resolve(SNAPSHOTS_DIR);
-    }
 
-    /** The directory of this leaf's snapshot {@code name} of {@code partition}, the name checked. */
-    private Path snapshotPath(int partition, String name) throws IOException {
-        if (!SNAPSHOT_NAME.matcher(name).matches() || !name.startsWith(String.format("partition-%04d/", partition))) {
-            throw new IOException("snapshot '" + name + "' (expected: partition-" + String.format("%04d", partition)
-                    + "/<leaf>-seq-<n>, as a SNAPSHOT answer names it)");
+        @Override
+        public boolean onDisk(int partition) {
+            return hasCopy(partition);
         }
-        return snapshotsDir().resolve(name);
-    }
 
-    /** {@code partition-NNNN/<this leaf's directory>-seq-<seq>}: one snapshot per partition, leaf and seq. */
-    private String snapshotName(int partition, long seq) {
-        return String.format("partition-%04d/%s-seq-%d", partition, dir.getFileName(), seq);
-    }
-
-    /** Makes the snapshot, then drops this leaf's older snapshots of the partition (their copies were made). */
-    private long snapshot(LivePartition live, int partition) throws IOException {
-        Path snapshots = snapshotsDir();
-        long seq = live.snapshot(at -> snapshots.resolve(snapshotName(partition, at)));
-        Path target = snapshots.resolve(snapshotName(partition, seq));
-        // Those another leaf is copying stay until it is done (SnapshotPins).
-        pins.dropOlder(target);
-        LOG.log(System.Logger.Level.INFO, "partition {0}: snapshot at seq {1} for a copy to start from ({2})", partition,
-                seq, target);
-        return seq;
-    }
-
-    /**
-     * Replaces this leaf's copy of the request's partition with the snapshot it names of the leaf at
-     * its {@code source_address} (the primary), pulled over the wire ({@link PeerRecovery}), and serves it: the
-     * root does this to a copy too far behind the primary's log, then replays the log above the
-     * snapshot. What this copy held and the snapshot lacks was never acknowledged (the root restores
-     * only copies out of its in-sync set, from the primary, which holds every acknowledged write), so
-     * it is dropped. The copy being replaced serves (and takes writes) until the pull is done. Refused
-     * ({@link RebuildRefused}) when the copy is the primary of the request's term or a newer one, checked
-     * before the pull and again before the copy is replaced, and when the copy took writes while the
-     * pull ran ({@link #checkUnchanged}).
-     */
-    private LivePartition restore(WriteRequest request) throws IOException {
-        int partition = request.getPartition();
-        String name = request.getSnapshot();
-        String source = request.getSourceAddress();
-        Path leafDir = dir;
-        if (leafDir == null) {
-            throw notStarted();
-        }
-        checkRebuildable(leafDir, request);
-        snapshotPath(partition, name); // checks the name
-        if (source.isEmpty()) {
-            throw new IOException("a RESTORE of snapshot " + name + " names no source leaf (expected: source_address,"
-                    + " host:port of the leaf that made the snapshot)");
-        }
-        if (!restoring.add(partition)) {
-            throw new IOException("partition " + partition + " is being restored already (expected: one RESTORE at a"
-                    + " time; ask again when it is done)");
-        }
-        try {
-            Path staging = leafDir.resolve(RECOVERY_DIR).resolve(String.format("partition-%04d", partition));
-            Path target = partitionDir(leafDir, partition);
-            // The copy as the RESTORE found it: the root decided on this view, or an older one. None: seq 0
-            // (a copy made now starts from the build); one that cannot be opened takes no writes: -1.
-            LivePartition atStart = openQuietly(partition);
-            long seqAtArrival = atStart != null ? atStart.lastSeq() : hasCopy(partition) ? -1 : 0;
-            // The view the root decided on: its probe of this copy's seq. Fed since (another root's
-            // catch-up, perhaps stored in sync by now), the copy may hold writes the snapshot lacks.
-            long seqBefore = request.hasExpectedLastSeq() ? request.getExpectedLastSeq() : seqAtArrival;
-            if (seqAtArrival != seqBefore) {
-                throw new RebuildRefused(FED_DURING_PULL + "partition " + partition + " here is at seq " + seqAtArrival
-                        + ", not at the seq " + seqBefore + " the RESTORE of snapshot " + name + " was decided on"
-                        + " (expected: equal): it was fed since, so the decision no longer holds; nothing was pulled");
+        @Override
+        public LivePartition openQuietly(int partition) {
+            if (!partitions.containsKey(partition) && !hasCopy(partition)) {
+                return null;
             }
-            try (PeerFiles.Session session = peerFiles.open(source)) {
-                new PeerRecovery(session, WalFiles.SYSTEM).pull(partition, name, staging,
-                        target.resolve(LivePartition.INDEX_DIR));
+            try {
+                return partition(partition);
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": its copy cannot be opened before a"
+                        + " restore replaces it", e);
+                return null;
             }
-            synchronized (this) {
+        }
+
+        @Override
+        public LivePartition replace(int partition, Path staging, CopyRestores.SwapCheck check) throws IOException {
+            Path target = partitionDir(startedDir(), partition);
+            synchronized (LiveWrites.this) {
                 LivePartition old = partitions.get(partition);
-                // Under the copy's own lock, which every write to it takes: none lands between the checks
-                // and the swap (one still waiting for that lock then finds the old copy closed and fails).
-                synchronized (old != null ? old : this) {
-                    try {
-                        // Again: the copy may have become a primary while the pull ran (minutes).
-                        checkRebuildable(leafDir, request);
-                        checkUnchanged(request, seqBefore, atStart, old);
-                    } catch (RebuildRefused refused) {
-                        // Pulled for a decision that no longer holds: not kept for a resume either.
-                        PartitionStore.deleteTree(staging);
-                        throw refused;
-                    }
-                    return swap(partition, name, source, staging, target, old);
+                synchronized (old != null ? old : LiveWrites.this) {
+                    check.check(old);
+                    return swap(partition, staging, target, old);
                 }
             }
-        } finally {
-            restoring.remove(partition);
-        }
-    }
-
-    /**
-     * Refuses the swap when the copy took any write while the snapshot was pulled: its last seq moved
-     * from {@code seqBefore}. Only a copy a primary feeds takes writes (one behind refuses them, with
-     * a gap): it is being caught up by the log or kept in sync, perhaps by another root, and may
-     * already be in the stored in-sync set, holding acknowledged writes the snapshot lacks. The
-     * RESTORE was decided on an older view. Writes that leave the last seq as it was (ops it holds
-     * already, refused ones) change nothing the snapshot would drop.
-     */
-    private static void checkUnchanged(WriteRequest request, long seqBefore, LivePartition atStart, LivePartition now)
-            throws RebuildRefused {
-        long seqNow = seqBefore;
-        // The copy open at the start (closed meanwhile if the partition was unassigned) and the one open now.
-        if (atStart != null && atStart.lastSeq() != seqBefore) {
-            seqNow = atStart.lastSeq();
-        }
-        if (now != null && now.lastSeq() != seqBefore) {
-            seqNow = now.lastSeq();
-        }
-        if (seqNow != seqBefore) {
-            throw new RebuildRefused(FED_DURING_PULL + "partition " + request.getPartition() + " here took writes while"
-                    + " snapshot " + request.getSnapshot() + " was pulled from " + request.getSourceAddress()
-                    + ": its last seq went from " + seqBefore + " to " + seqNow + " (expected: " + seqBefore
-                    + ", unchanged until the swap); a primary is catching it up or keeping it in sync, so the RESTORE"
-                    + " (term " + request.getPrimaryTerm() + ") was decided on an older view; the pulled files are"
-                    + " deleted");
-        }
-    }
-
-    /**
-     * The partition's copy, opened if it is on disk and not open yet; null when there is none or it
-     * cannot be opened (then it takes no writes either, and a RESTORE is what may mend it).
-     */
-    private LivePartition openQuietly(int partition) {
-        if (!partitions.containsKey(partition) && !hasCopy(partition)) {
-            return null;
-        }
-        try {
-            return partition(partition);
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "partition " + partition + ": its copy cannot be opened before a"
-                    + " restore replaces it", e);
-            return null;
         }
     }
 
     /** Replaces {@code old} (may be null) by the pulled snapshot in {@code staging}; the caller holds the locks. */
-    private LivePartition swap(int partition, String name, String source, Path staging, Path target,
-            LivePartition old) throws IOException {
+    private LivePartition swap(int partition, Path staging, Path target, LivePartition old) throws IOException {
         if (old != null) {
             partitions.remove(partition);
             closeQuietly(old);
@@ -685,9 +545,16 @@ public final class LiveWrites implements Closeable {
                 index.store().partitionDir(index.manifest(), partition),
                 searcher -> publish.accept(partition, searcher), WalFiles.SYSTEM, walMeters);
         partitions.put(partition, live);
-        LOG.log(System.Logger.Level.INFO, "partition {0} restored from snapshot {1} of leaf {2} (last seq {3})",
-                partition, name, source, live.lastSeq());
         return live;
+    }
+
+    /** This leaf's directory; before {@link #start} claimed one, the reason it takes no writes. */
+    private Path startedDir() throws IOException {
+        Path leafDir = dir;
+        if (leafDir == null) {
+            throw notStarted();
+        }
+        return leafDir;
     }
 
     private void refreshAll() {

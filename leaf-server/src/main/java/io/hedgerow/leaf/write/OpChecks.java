@@ -6,14 +6,28 @@ import io.hedgerow.common.wire.proto.WriteOutcome;
 import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.leaf.index.DocumentMapper;
 import java.util.Map;
+import org.apache.lucene.document.Document;
 
 /**
  * What a copy checks before it logs a write: as primary, an id, the expected version, a document
  * to delete, and a document the index config accepts; as replica, the op's content only (the
  * primary checked its version). Every check runs before the op is logged: an op logged and then
- * refused by Lucene would be replayed, and refused again, at every open of the copy.
+ * refused by Lucene would be replayed, and refused again, at every open of the copy. An upsert's
+ * document is mapped once, by the check, and applied as it is ({@link Verdict#document}).
  */
 final class OpChecks {
+    /**
+     * What the checks found: the result that refuses the op, or, when it may be written, the
+     * document it writes (null for a delete), for the copy to apply rather than map it again.
+     */
+    record Verdict(WriteResult refused, Document document) {
+        private static final Verdict DELETE = new Verdict(null, null);
+
+        boolean passed() {
+            return refused == null;
+        }
+    }
+
     /**
      * The largest op a copy takes (its encoded bytes): more than a catch-up read's byte cap
      * ({@link LivePartition#LOG_READ_BYTES}), so such an op goes alone in a read, and well within
@@ -31,12 +45,11 @@ final class OpChecks {
      * The primary's checks.
      *
      * @param current the document's version now: -1 when there is none, 0 for one from the build
-     * @return null when the op may be written, else the result that refuses it
      */
-    WriteResult check(WriteOp op, long current) {
-        WriteResult invalid = checkContent(op);
-        if (invalid != null) {
-            return invalid;
+    Verdict check(WriteOp op, long current) {
+        Verdict content = checkContent(op);
+        if (!content.passed()) {
+            return content;
         }
         if (op.getExpectedVersion() > 0 && current != op.getExpectedVersion()) {
             return refused(WriteOutcome.CONFLICT, "document '" + op.getId() + "' is at version "
@@ -50,16 +63,14 @@ final class OpChecks {
         if (op.getKind() == WriteKind.DELETE && current < 0) {
             return refused(WriteOutcome.NOT_FOUND, "no document '" + op.getId() + "'");
         }
-        return null;
+        return content;
     }
 
     /**
      * What the op writes, whoever numbered it: an id, a kind that writes, a size a frame holds,
      * and a document the index config accepts.
-     *
-     * @return null when the op may be written, else the result that refuses it
      */
-    WriteResult checkContent(WriteOp op) {
+    Verdict checkContent(WriteOp op) {
         if (op.getId().isEmpty()) {
             return refused(WriteOutcome.REJECTED, "missing 'id' (expected: a non-empty string)");
         }
@@ -70,12 +81,11 @@ final class OpChecks {
         }
         switch (op.getKind()) {
             case DELETE -> {
-                return null;
+                return Verdict.DELETE;
             }
             case UPSERT -> {
                 try {
-                    mapper.toDocument(op.getId(), fieldsOf(op));
-                    return null;
+                    return new Verdict(null, mapper.toDocument(op.getId(), fieldsOf(op)));
                 } catch (IllegalArgumentException e) {
                     return refused(WriteOutcome.REJECTED, e.getMessage());
                 }
@@ -86,8 +96,8 @@ final class OpChecks {
         }
     }
 
-    private static WriteResult refused(WriteOutcome outcome, String error) {
-        return WriteResult.newBuilder().setOutcome(outcome).setError(error).build();
+    private static Verdict refused(WriteOutcome outcome, String error) {
+        return new Verdict(WriteResult.newBuilder().setOutcome(outcome).setError(error).build(), null);
     }
 
     /**

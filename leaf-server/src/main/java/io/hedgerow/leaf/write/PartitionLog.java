@@ -57,7 +57,7 @@ final class PartitionLog implements Closeable {
         long seq = op.getSeq();
         boolean same;
         if (seq > seqBefore) {
-            same = SeqDigests.of(batch.get((int) (seq - seqBefore - 1))) == SeqDigests.of(op);
+            same = digests.digest(batch.get((int) (seq - seqBefore - 1))) == digests.digest(op);
         } else if (digests.holds(seq)) {
             same = digests.matches(op);
         } else {

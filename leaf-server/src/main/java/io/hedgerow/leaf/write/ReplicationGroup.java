@@ -28,10 +28,10 @@ import java.util.concurrent.TimeoutException;
  * keeps copying to a replica a root joined through it.
  *
  * <p><b>Order.</b> The caller queues a batch's copies while it holds the partition's write lock, right
- * after numbering and logging it ({@link LivePartition#write}), so the copies to each replica are queued
- * in seq order; each replica's copies then go out one at a time, the next once the previous one is
- * answered (a replica runs writes on a pool, so two in flight could apply out of order and leave a
- * gap). Each copy's timeout counts from when it was queued, so a paused replica makes every copy queued
+ * after numbering it and before logging it ({@link LivePartition.Numbered}), so the copies to each
+ * replica are queued in seq order; each replica's copies then go out one at a time, the next once the
+ * previous one is answered (a replica runs writes on a pool, so two in flight could apply out of
+ * order and leave a gap). Each copy's timeout counts from when it was queued, so a paused replica makes every copy queued
  * to it fail within one timeout of its queueing, never one timeout per copy ahead of it.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: each partition's state is guarded by its own
@@ -131,7 +131,8 @@ public final class ReplicationGroup {
 
     /**
      * Queues the numbered batch {@code copy} (primary=false) to {@code targets} and to every tracked
-     * replica; called under the partition's write lock, right after the batch was logged.
+     * replica; called under the partition's write lock, right after the batch was numbered (the
+     * primary logs and syncs it meanwhile, and answers only once both are done).
      *
      * @return completes with the replicas that did not take it, once each answered or timed out
      */

@@ -14,6 +14,8 @@ import java.security.NoSuchAlgorithmException;
  */
 final class SeqDigests {
     private final SeqRing ring = new SeqRing();
+    /** Reused for every digest of this copy's ops (all taken under its lock): no provider lookup per op. */
+    private final MessageDigest sha256 = sha256();
 
     /** Forgets everything: the next seq added is {@code afterSeq + 1}. */
     void reset(long afterSeq) {
@@ -22,7 +24,7 @@ final class SeqDigests {
 
     /** Adds the next seq's op; a seq that does not follow the last starts over from it. */
     void add(WriteOp op) {
-        ring.add(op.getSeq(), of(op));
+        ring.add(op.getSeq(), digest(op));
     }
 
     /** Whether the digest of {@code seq} is held (false for a seq trimmed from the log, or never taken). */
@@ -32,7 +34,12 @@ final class SeqDigests {
 
     /** Whether {@code op} is the op held under its seq; the seq must be {@link #holds held}. */
     boolean matches(WriteOp op) {
-        return ring.get(op.getSeq()) == of(op);
+        return ring.get(op.getSeq()) == digest(op);
+    }
+
+    /** {@link #of}, with this object's own {@link MessageDigest}. */
+    long digest(WriteOp op) {
+        return of(op, sha256);
     }
 
     /** Forgets the seqs at or below {@code seq} (trimmed from the log). */
@@ -46,14 +53,25 @@ final class SeqDigests {
      * the op may carry or not.
      */
     static long of(WriteOp op) {
-        byte[] bytes = op.toBuilder().clearExpectedVersion().clearCreateOnly().build().toByteArray();
+        return of(op, sha256());
+    }
+
+    private static long of(WriteOp op, MessageDigest sha256) {
+        // proto3: a field at its default is not encoded, so an op with neither set encodes as its
+        // cleared copy would, and is not copied.
+        WriteOp content = op.getExpectedVersion() == 0 && !op.getCreateOnly() ? op
+                : op.toBuilder().clearExpectedVersion().clearCreateOnly().build();
+        byte[] hash = sha256.digest(content.toByteArray());
+        long digest = 0;
+        for (int i = 0; i < 8; i++) {
+            digest = digest << 8 | (hash[i] & 0xff);
+        }
+        return digest;
+    }
+
+    private static MessageDigest sha256() {
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(bytes);
-            long digest = 0;
-            for (int i = 0; i < 8; i++) {
-                digest = digest << 8 | (hash[i] & 0xff);
-            }
-            return digest;
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 (every JDK has it)", e);
         }

@@ -64,17 +64,40 @@ record WalCheckpoint(long generation, long syncedOffset) {
      * or, when there is none yet, created whole (see the class comment).
      */
     void write(WalFiles files, Path file) throws IOException {
+        FileChannel channel = writeKeepingOpen(files, file);
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    /**
+     * As {@link #write}, returning the file's channel, open for writing, for the next rewrites in
+     * place ({@link #writeTo}); null when the file was created whole (it had none to keep).
+     */
+    FileChannel writeKeepingOpen(WalFiles files, Path file) throws IOException {
         FileChannel channel;
         try {
             channel = files.open(file, StandardOpenOption.WRITE);
         } catch (NoSuchFileException e) {
             files.replaceDurably(file, encode());
-            return;
+            return null;
         }
-        try (channel) {
-            WalRecords.writeFully(channel, encode(), 0);
-            channel.force(false);
+        try {
+            writeTo(channel);
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
+    }
+
+    /**
+     * As {@link #write}, through {@code channel}, open for writing on the existing checkpoint file: a
+     * log keeps it open, as it rewrites its checkpoint after every sync.
+     */
+    void writeTo(FileChannel channel) throws IOException {
+        WalRecords.writeFully(channel, encode(), 0);
+        channel.force(false);
     }
 
     private ByteBuffer encode() {

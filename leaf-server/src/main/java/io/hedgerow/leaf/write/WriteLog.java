@@ -66,6 +66,8 @@ final class WriteLog implements Closeable {
     private long records;
     private long pending;
     private boolean closed;
+    /** The checkpoint file, open for writing once it exists: rewritten in place after every sync. */
+    private FileChannel checkpointChannel;
 
     private WriteLog(WalFiles files, Path file, FileChannel channel, long generation, long end, SeqRing offsets) {
         this.files = files;
@@ -317,7 +319,13 @@ final class WriteLog implements Closeable {
     }
 
     private void checkpoint() throws IOException {
-        new WalCheckpoint(generation, end).write(files, checkpointFile);
+        WalCheckpoint checkpoint = new WalCheckpoint(generation, end);
+        if (checkpointChannel == null) {
+            // Opened once (or, the first time, created whole and opened at the next one), not per sync.
+            checkpointChannel = checkpoint.writeKeepingOpen(files, checkpointFile);
+        } else {
+            checkpoint.writeTo(checkpointChannel);
+        }
     }
 
     /** The synced operations with a seq above {@code fromSeq}, in order. */
@@ -392,6 +400,12 @@ final class WriteLog implements Closeable {
             closed = true;
             meters.held(-records, -(end - FILE_HEADER_BYTES));
         }
-        channel.close();
+        try {
+            channel.close();
+        } finally {
+            if (checkpointChannel != null) {
+                checkpointChannel.close();
+            }
+        }
     }
 }

@@ -80,6 +80,16 @@ class DirectorySyncTest {
             log.sync();
             assertThat(files.events).as("its name is durable already: no rename, no directory sync")
                     .containsExactly("open wal.log.checkpoint");
+
+            files.events.clear();
+            log.append(List.of(WriteOp.newBuilder().setKind(WriteKind.UPSERT).setId("b").setSeq(2).build()));
+            log.sync();
+            assertThat(files.events).as("rewritten through the channel kept open: no file opened per sync").isEmpty();
+        }
+        List<WriteOp> replayed = new ArrayList<>();
+        try (WriteLog reopened = WriteLog.open(dir.resolve("wal.log"), replayed)) {
+            assertThat(replayed).as("the checkpoint written in place covers both").extracting(WriteOp::getId)
+                    .containsExactly("a", "b");
         }
     }
 }

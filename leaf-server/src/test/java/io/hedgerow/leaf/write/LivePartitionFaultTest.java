@@ -11,6 +11,7 @@ import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.leaf.search.IndexContext;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -61,6 +62,53 @@ class LivePartitionFaultTest {
             }
         } finally {
             recovered.close();
+        }
+    }
+
+    /**
+     * The primary hands a batch's numbered ops to its replicas before its own log syncs them (so the
+     * fsyncs overlap): when that sync then fails, the batch is still not acknowledged, the copy takes
+     * no more writes, and the replica that took the op is told apart by content once the reopened
+     * primary numbers another op under the same seq (diverged: rebuilt, never skipped).
+     */
+    @Test
+    void anOpCopiedBeforeThePrimarysSyncFailsIsNeverAcknowledgedAndTheReplicaHoldingItIsSeenToDiverge()
+            throws IOException {
+        LivePartition primary = open();
+        LivePartition replica = LivePartition.open(index, 0, dir.resolve("replica/partition-0000"),
+                index.store().partitionDir(index.manifest(), 0), searcher -> { });
+        try {
+            List<WriteOp> sent = new ArrayList<>();
+            LivePartition.Numbered copyToReplica = numbered -> {
+                sent.addAll(numbered);
+                replica.write(numbered, false);
+            };
+            assertThat(primary.write(List.of(upsert("a")), true, copyToReplica)).extracting(WriteResult::getSeq)
+                    .containsExactly(1L);
+            disk.failNextForce();
+            assertThatThrownBy(() -> primary.write(List.of(upsert("lost")), true, copyToReplica))
+                    .isInstanceOf(IOException.class).hasMessageContaining("none was applied");
+            assertThat(sent).as("handed on before the sync").extracting(WriteOp::getId).containsExactly("a", "lost");
+            assertThat(replica.lastSeq()).as("the replica took it").isEqualTo(2);
+            assertThatThrownBy(() -> primary.write(List.of(upsert("next")), true, copyToReplica))
+                    .hasMessageContaining("failed earlier");
+            assertThat(sent).as("a failed copy hands nothing on").hasSize(2);
+            disk.crash();
+            primary.closeWithoutCommit();
+
+            LivePartition reopened = open();
+            try {
+                assertThat(reopened.lastSeq()).as("the unsynced op is gone").isEqualTo(1);
+                assertThat(reopened.get("lost").getOutcome()).isEqualTo(WriteOutcome.NOT_FOUND);
+                assertThatThrownBy(() -> reopened.write(List.of(upsert("other")), true, copyToReplica))
+                        .as("seq 2 is another op on the replica").hasMessageContaining(LivePartition.DIVERGED);
+                assertThat(reopened.write(List.of(upsert("other")), true)).as("a failed hand-on logged nothing")
+                        .extracting(WriteResult::getSeq).containsExactly(2L);
+            } finally {
+                reopened.close();
+            }
+        } finally {
+            replica.close();
         }
     }
 

@@ -12,9 +12,13 @@ import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.leaf.search.IndexContext;
 import io.hedgerow.leaf.search.PartitionSearcher;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -126,7 +130,7 @@ class SnapshotRestoreTest {
     void aSnapshotAnotherLeafIsCopyingStaysUntilItsConnectionClosesThoughANewerOneIsMade() throws IOException {
         answer(primary, writes(0, 5, true));
         String older = answer(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot();
-        Path olderDir = primary.dir().resolve(LiveWrites.SNAPSHOTS_DIR).resolve(older);
+        Path olderDir = primary.dir().resolve(LeafSnapshots.DIR).resolve(older);
         SnapshotFiles.Session copying = primary.snapshotSession();
         WriteResponse listed = copying.answer(request().setSnapshot(older)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.LIST_SNAPSHOT)).build());
@@ -145,11 +149,55 @@ class SnapshotRestoreTest {
 
         copying.close();
         assertThat(olderDir).as("dropped once the copy is done").doesNotExist();
-        assertThat(primary.dir().resolve(LiveWrites.SNAPSHOTS_DIR).resolve(newer)).isDirectory();
+        assertThat(primary.dir().resolve(LeafSnapshots.DIR).resolve(newer)).isDirectory();
         WriteResponse unlisted = primary.snapshotSession().answer(request().setSnapshot(newer).setFileName(file)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_SNAPSHOT_FILE)).build());
         assertThat(unlisted.getError()).as("a read needs the snapshot listed (pinned) first")
                 .contains("was not listed on this connection");
+    }
+
+    /**
+     * The race of ebcc8c6: a primary batch of term 2 waits on the copy's lock while a RESTORE (also
+     * term 2, decided while this copy was out of sync) swaps the copy. The batch must not record the
+     * primary role in the restored copy's directory: that would refuse every later rebuild of it in
+     * term 2. The test thread holds the copy's lock (as a long write would), sees the batch blocked on
+     * it, and runs the RESTORE, which takes the same lock again (it is reentrant).
+     */
+    @Test
+    void aPrimaryBatchWaitingOnTheCopyAcrossARestoreRecordsNoPrimaryRoleInTheRestoredCopy() throws Exception {
+        assertThat(answer(primary, writes(0, 5, true).setPrimaryTerm(1)).getStatus()).isEqualTo(Status.OK);
+        String snapshot = answer(primary, request().setPrimaryTerm(1)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot();
+        LivePartition old = replica.openCopy(0);
+        CompletableFuture<WriteResponse> batch = new CompletableFuture<>();
+        Thread writer = new Thread(() -> batch.complete(answer(replica, writes(0, 1, true).setPrimaryTerm(2))));
+        WriteResponse restored;
+        synchronized (old) {
+            writer.start();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            while (!waitsOn(threads.getThreadInfo(writer.getId()), old)) {
+                Thread.onSpinWait();
+            }
+            restored = answer(replica, restore(snapshot, 2));
+        }
+        assertThat(restored.getStatus()).as(restored.getError()).isEqualTo(Status.OK);
+        assertThat(batch.get(30, TimeUnit.SECONDS).getStatus()).as("asked of the replaced copy: not acknowledged")
+                .isEqualTo(Status.ERROR);
+        assertThat(dir.resolve("index/live/build-0001/node-b/partition-0000/" + PrimaryTerms.ROLE_FILE))
+                .as("no primary role recorded in the restored copy's directory").doesNotExist();
+        WriteResponse again = answer(replica, restore(snapshot, 2));
+        assertThat(again.getStatus()).as("a rebuild in term 2 is still allowed: " + again.getError())
+                .isEqualTo(Status.OK);
+    }
+
+    private static boolean waitsOn(ThreadInfo info, Object monitor) {
+        return info != null && info.getThreadState() == Thread.State.BLOCKED && info.getLockInfo() != null
+                && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(monitor);
+    }
+
+    private static WriteRequest.Builder restore(String snapshot, long term) {
+        return request().setPrimaryTerm(term).setSnapshot(snapshot).setSourceAddress("leaf-a:1")
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE));
     }
 
     private static WriteRequest.Builder request() {
