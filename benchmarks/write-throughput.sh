@@ -40,6 +40,8 @@ for round in $(seq 1 "$ROUNDS"); do
       --port $PORT --ingest-seconds "$SECONDS_" 2>&1 | tee "$OUT/run-$round-$commit.log" | grep '^ingest:' || true)
     echo "  ${line:-no ingest line: see $OUT/run-$round-$commit.log}"
     printf '%s\t%s\t%s\t%s\n' "$build" "$round" "$commit" "$line" >> "$OUT/runs.tsv"
+    # The cluster's log (catch-ups, replicas out of sync, refusals) explains a run that stands out.
+    cp "$data/ingestion-bench-cluster.log" "$OUT/cluster-$round-$commit.log" 2>/dev/null || true
     rm -rf "$data"
   done
 done
