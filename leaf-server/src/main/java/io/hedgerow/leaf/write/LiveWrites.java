@@ -62,7 +62,8 @@ import java.util.function.IntPredicate;
  * in that term, so only a root with a stale view (a zombie root, a paused one resuming) asks that.
  * This leaf's own check, behind the root's (which restores only copies the store lists out of sync).
  * Nor over a copy fed while the snapshot was pulled. The RESTORE itself (pull, checks, swap) is
- * {@link CopyRestores}'s; this class swaps the copy under its locks when asked.
+ * {@link CopyRestores}'s; this class swaps the copy under its locks when asked, writing the copy's
+ * accepted term into the restored directory before it opens it.
  *
  * <p><b>Primary-led replication.</b> A batch sent to this leaf as a partition's primary is numbered,
  * queued to its replicas ({@code copy_to}, and those it tracks), then logged, synced and applied here,
@@ -338,7 +339,6 @@ public final class LiveWrites implements Closeable {
                     LOG.log(System.Logger.Level.WARNING, refused.getMessage());
                     return done(response.setStatus(Status.REBUILD_REFUSED).setError(refused.getMessage()).build());
                 }
-                terms.rewrite(request.getPartition(), partitionDir(dir, request.getPartition()));
                 return done(response.setStatus(Status.OK).setLastSeq(restored.lastSeq()).setVisibleSeq(restored.visibleSeq())
                         .setTrimmedSeq(restored.trimmedSeq()).build());
             }
@@ -538,6 +538,9 @@ public final class LiveWrites implements Closeable {
         PartitionStore.deleteTree(target);
         primaryIn.forget(partition); // its role file went with the old copy: the restored one was no primary
         LiveCopies.createDirectories(target);
+        // The term fence went with the old copy too: on disk again before the restored copy opens, so a
+        // leaf that dies from here on still refuses the older terms this copy accepted.
+        terms.rewrite(partition, target);
         WalFiles.SYSTEM.move(staging, target.resolve(LivePartition.INDEX_DIR));
         WalFiles.SYSTEM.syncDirectory(target);
         WalFiles.SYSTEM.syncDirectory(staging.getParent());

@@ -99,7 +99,10 @@ final class PrimaryTerms {
         return known;
     }
 
-    /** Writes the accepted term again after the copy's directory was replaced (a restore from a snapshot). */
+    /**
+     * Writes the accepted term into {@code dir} again, its copy's directory made anew by a restore from a
+     * snapshot (the old one deleted with its file), before the restored copy is opened.
+     */
     synchronized void rewrite(int partition, Path dir) throws IOException {
         Long known = accepted.get(partition);
         if (known != null && known > 0) {
