@@ -23,7 +23,7 @@ import java.util.zip.CRC32C;
  *
  * <p><b>Also the terms a copy was primary in.</b> The same record in file {@link #ROLE_FILE} keeps the
  * highest term in which the copy took writes as the partition's primary, written before its first
- * write as primary of that term is numbered: {@link LiveWrites} refuses to rebuild the copy (RESTORE)
+ * write as primary of that term is numbered: {@link CopyRestores} refuses to rebuild the copy (RESTORE)
  * on a request of that term or an older one, since a primary is rebuilt only after a newer term
  * deposed it.
  *

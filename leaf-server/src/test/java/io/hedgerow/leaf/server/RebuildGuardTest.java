@@ -2,6 +2,7 @@ package io.hedgerow.leaf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hedgerow.common.wire.proto.RebuildRefusal;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
@@ -57,6 +58,7 @@ class RebuildGuardTest {
 
         WriteResponse refused = restore(primaryLeaf, primary, TERM, behind, replicaLeaf);
         assertThat(refused.getStatus()).as(refused.getError()).isEqualTo(Status.REBUILD_REFUSED);
+        assertThat(refused.getRebuildRefusal()).as("said for the root").isEqualTo(RebuildRefusal.PRIMARY_IN_TERM);
         assertThat(refused.getError()).contains("partition 0").contains("primary of term 4").contains("carries term 4");
         assertThat(restore(primaryLeaf, primary, TERM - 1, behind, replicaLeaf).getStatus()).as("an older term")
                 .isEqualTo(Status.STALE_TERM);

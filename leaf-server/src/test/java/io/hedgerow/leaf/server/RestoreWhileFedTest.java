@@ -3,6 +3,7 @@ package io.hedgerow.leaf.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.RebuildRefusal;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
@@ -72,6 +73,7 @@ class RestoreWhileFedTest {
 
             WriteResponse refused = WritingLeaf.answer(replica, restoreId);
             assertThat(refused.getStatus()).as(refused.getError()).isEqualTo(Status.REBUILD_REFUSED);
+            assertThat(refused.getRebuildRefusal()).as("said for the root").isEqualTo(RebuildRefusal.FED_DURING_PULL);
             assertThat(refused.getError()).contains("partition 0").contains("took writes while snapshot " + snapshot)
                     .contains("from 2 to 6");
         }
@@ -81,6 +83,25 @@ class RestoreWhileFedTest {
         }
         assertThat(staged()).as("the pulled files are deleted, not kept to resume").isEmpty();
         assertThat(replicaLeaf.call(replica, copies(7, 7)).getLastSeq()).as("it goes on as a replica").isEqualTo(7);
+    }
+
+    /**
+     * A RESTORE decided when the replica was at seq 1 arrives at a copy at seq 2: fed since the
+     * decision, it is refused before anything is pulled, and the answer says so for the root
+     * ({@code FED_SINCE_DECISION}, held for that attempt only).
+     */
+    @Test
+    void aCopyFedSinceTheDecisionRefusesTheRestoreOnArrivalAndSaysWhy() throws Exception {
+        String snapshot = snapshotOfPrimary();
+        WriteResponse refused = replicaLeaf.call(replica, request().setSnapshot(snapshot)
+                .setSourceAddress(primaryLeaf.server().address()).setExpectedLastSeq(1)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
+
+        assertThat(refused.getStatus()).as(refused.getError()).isEqualTo(Status.REBUILD_REFUSED);
+        assertThat(refused.getRebuildRefusal()).isEqualTo(RebuildRefusal.FED_SINCE_DECISION);
+        assertThat(refused.getError()).contains("here is at seq 2, not at the seq 1").contains("nothing was pulled");
+        assertThat(staged()).as("nothing pulled").isEmpty();
+        assertThat(probe().getLastSeq()).isEqualTo(2);
     }
 
     @Test
