@@ -8,6 +8,7 @@ import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.coordination.NodeId;
+import io.hedgerow.coordination.PartitionState;
 import io.hedgerow.root.write.ReplicaSet.Replica;
 import java.io.IOException;
 import java.time.Duration;
@@ -296,11 +297,10 @@ final class ReplicaCatchUp {
         if (fedBackoff.holdsBack(replica.node, ticker.nanoTime())) {
             return CompletableFuture.completedFuture(-1L); // fed during its last pull: asked again after the backoff
         }
-        if (replicas.storedInSync(replica)) {
+        PartitionState stored = replicas.stored();
+        if (stored != null && stored.isInSync(replica.node)) {
             // A restore replaces the copy: never one the store says holds every acknowledged write.
-            return CompletableFuture.failedFuture(new IOException("not rebuilt: the coordination store lists it in"
-                    + " the partition's in-sync set " + replicas.stored().inSync() + " (term " + replicas.stored().primaryTerm()
-                    + "); it leaves that set first"));
+            return CompletableFuture.completedFuture(listedInSync(stored, replica, "before a snapshot is made"));
         }
         WriteRequest.Builder snapshot = request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT));
         return source.link.send(snapshot, settings.timeout()).thenCompose(made -> {
@@ -325,14 +325,11 @@ final class ReplicaCatchUp {
      * refuses when its copy holds any other (fed since, by another root's catch-up).
      */
     private CompletableFuture<Long> restore(Replica source, Replica replica, String snapshot, long probedSeq) {
-        io.hedgerow.coordination.PartitionState stored = replicas.stored();
+        PartitionState stored = replicas.stored();
         if (stored != null && stored.isInSync(replica.node)) {
-            // Another root caught it up meanwhile; the reread made it in sync here too. Nothing failed.
-            LOG.log(System.Logger.Level.INFO, "partition {0}: replica on leaf {1} is not rebuilt from snapshot {2}:"
-                    + " read again right before the RESTORE, the coordination store lists it in the in-sync set {3}"
-                    + " of term {4} (stored version {5})", stored.partition(), replica.address(), snapshot,
-                    stored.inSync(), stored.primaryTerm(), stored.version());
-            return CompletableFuture.completedFuture(-1L);
+            // Another root caught it up meanwhile; the reread made it in sync here too.
+            return CompletableFuture.completedFuture(listedInSync(stored, replica, "from snapshot " + snapshot
+                    + " (the store read again right before the RESTORE)"));
         }
         if (!replicas.inSync(source)) {
             return CompletableFuture.failedFuture(new IOException("not rebuilt: the source of snapshot " + snapshot
@@ -357,6 +354,18 @@ final class ReplicaCatchUp {
             meters.snapshotRestored();
             return copyLog(source, replica, restored.getLastSeq(), settings.timeout(), Integer.MAX_VALUE);
         });
+    }
+
+    /**
+     * The answer when the stored state lists the replica in sync, whether found before the snapshot
+     * or at the reread right before the RESTORE: another root caught it up. It is not rebuilt, and
+     * nothing failed: -1, logged at INFO, not counted as a failed catch-up.
+     */
+    private static long listedInSync(PartitionState stored, Replica replica, String when) {
+        LOG.log(System.Logger.Level.INFO, "partition {0}: replica on leaf {1} is not rebuilt {2}: the coordination"
+                + " store lists it in the in-sync set {3} of term {4} (stored version {5})", stored.partition(),
+                replica.address(), when, stored.inSync(), stored.primaryTerm(), stored.version());
+        return -1;
     }
 
     /**
