@@ -63,21 +63,13 @@ final class ReplicaCatchUp {
     private final RefusedRebuildBackoff<NodeId> fedBackoff = new RefusedRebuildBackoff<>(RefusedRebuildBackoff.DEFAULT);
     private final Ticker ticker;
 
-    /** Without a coordination store. */
-    ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters) {
-        this(replicas, settings, meters, () -> CompletableFuture.completedFuture(null));
-    }
-
-    /** @param reread reads the stored state again and applies it (after a leaf refused a rebuild) */
-    ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters,
-            Supplier<CompletableFuture<?>> reread) {
-        // The real clock: the writer that makes it (PartitionWriter) does not pass its ticker yet.
-        this(replicas, settings, meters, reread, Ticker.system());
-    }
+    /** Reads no stored state again: without a coordination store. */
+    static final Supplier<CompletableFuture<?>> NO_STORE = () -> CompletableFuture.completedFuture(null);
 
     /**
-     * @param reread reads the stored state again and applies it (after a leaf refused a rebuild)
-     * @param ticker the clock of the backoff after a rebuild refused over a fed copy
+     * @param reread reads the stored state again and applies it (after a leaf refused a rebuild);
+     *               {@link #NO_STORE} without a coordination store
+     * @param ticker the writer's clock, which times the backoff after a rebuild refused over a fed copy
      */
     ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters,
             Supplier<CompletableFuture<?>> reread, Ticker ticker) {

@@ -10,7 +10,6 @@ import io.hedgerow.root.write.ReplicaSet.Replica;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
@@ -56,7 +55,7 @@ class RebuildRefusalReasonTest {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             ManualTicker ticker = new ManualTicker().advance(Duration.ofHours(1));
             ReplicaCatchUp catchUps = new ReplicaCatchUp(replicas, WriteSettings.defaults(), new WriteMeters(registry),
-                    () -> CompletableFuture.completedFuture(null), ticker);
+                    ReplicaCatchUp.NO_STORE, ticker);
 
             assertThat(catchUps.advance().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("nothing to join").isEmpty();
             assertThat(leaves.restores).as("the RESTORE sent, and refused").hasValue(1);

@@ -3,6 +3,7 @@ package io.hedgerow.root.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.StoredField;
 import io.hedgerow.common.wire.proto.WriteKind;
@@ -73,7 +74,7 @@ class RebuildRefusedTest {
                     () -> {
                         rereads.incrementAndGet();
                         return CompletableFuture.completedFuture(null);
-                    });
+                    }, Ticker.system());
 
             assertThat(catchUps.advance().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("nothing ready").isEmpty();
             // Once right before the RESTORE (StaleRestoreTest), once after the refusal.
