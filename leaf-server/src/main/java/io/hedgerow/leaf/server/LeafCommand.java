@@ -259,7 +259,7 @@ public final class LeafCommand implements Callable<Integer> {
                 membership = null;
             } else {
                 CoordinationSettings coordination = CoordinationSettings.of(zk, zkCluster);
-                NodeId node = nodeId == null ? LeafMembership.defaultNodeId(host, server.port()) : NodeId.of(nodeId);
+                NodeId node = server.announceNodeId(); // named in its HelloAck from now on
                 String address = LeafMembership.advertisedAddress(host, server.port());
                 PrintWriter err = spec.commandLine().getErr();
                 membership = MembershipJoin.start(

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Serves one connection from a root, or from another leaf (which sends only twin cancels):
@@ -34,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * <p><b>The handshake.</b> The first frame must be a {@link Hello} of this leaf's protocol version
  * ({@link Protocol#VERSION}). A root's Hello names its id, and the connection's requests are known
  * by it ({@link TaskKey}); a leaf's Hello opens a connection for twin cancels, which name their
- * root. The answer, a {@link HelloAck}, carries this leaf's index identity. A Hello of another
+ * root. The answer, a {@link HelloAck}, carries this leaf's index identity and, to a Hello it accepts,
+ * the node id it registers under in membership ({@link LeafServer#announceNodeId}). A Hello of another
  * version, or a root that opens with an assignment (protocol 0, from before the Hello), is refused:
  * logged here, told why in the answer, and from then on every search and fetch on the connection
  * is answered NOT_ASSIGNED and every cancel ignored, so a root of another version never gets
@@ -79,6 +81,8 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     private final Executor admin;
     /** The leaf's HTTP address, told to roots in the HelloAck; "" when it has none. */
     private final String httpAddress;
+    /** The node id the leaf registers under in membership, told to roots in the HelloAck; "" when none. */
+    private final Supplier<String> nodeId;
     /** Whether searches may run inline ({@code --inline-cheap}, experimental): fixed for the leaf's life. */
     private final boolean inlineCheap;
     private Role role = Role.AWAITING_HELLO;
@@ -92,10 +96,11 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     /** Close the connection once this read's answers are flushed (a refused secret). */
     private boolean closeAfterAnswers;
 
-    LeafConnectionHandler(LeafContext leaf, Executor admin, String httpAddress) {
+    LeafConnectionHandler(LeafContext leaf, Executor admin, String httpAddress, Supplier<String> nodeId) {
         this.leaf = leaf;
         this.admin = admin;
         this.httpAddress = httpAddress;
+        this.nodeId = nodeId;
         this.inlineCheap = leaf.scheduler().config().inlineCheap();
     }
 
@@ -326,6 +331,10 @@ final class LeafConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                 .setHttpAddress(httpAddress)
                 .setTakesSearchParts(true)
                 .setAnswersPings(true);
+        if (problem == null) {
+            // Told only to a peer it serves: a root compares it with the node membership knows at this address.
+            ack.setNodeId(nodeId.get());
+        }
         if (problem != null) {
             refuse(ctx, problem);
             ack.setError(problem);

@@ -5,6 +5,7 @@ import io.hedgerow.common.net.Transport;
 import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.WireCodec;
+import io.hedgerow.coordination.NodeId;
 import io.hedgerow.leaf.fault.FaultInjector;
 import io.hedgerow.leaf.fault.InjectedDelay;
 import io.hedgerow.leaf.fault.InjectedStall;
@@ -34,6 +35,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -61,11 +63,14 @@ public final class LeafServer implements AutoCloseable {
     private final InflightTasks inflight;
     private final LeafObservability observability;
     private volatile String drained = "closed at once, without a drain";
+    /** The node id every HelloAck names; "" until {@link #announceNodeId}. */
+    private final AtomicReference<String> announcedNodeId;
 
     private LeafServer(LeafConfig config, LeafContext leaf, ExecutorService admin, EventLoopGroup group,
             Channel serverChannel, ChannelGroup connections, PartitionStore.ServedBuild build,
-            LeafObservability observability) {
+            LeafObservability observability, AtomicReference<String> announcedNodeId) {
         this.config = config;
+        this.announcedNodeId = announcedNodeId;
         this.observability = observability;
         this.build = build;
         this.partitions = leaf.partitions();
@@ -142,6 +147,7 @@ public final class LeafServer implements AutoCloseable {
             observability = LeafObservability.start(http, config.host(), transport, group, leaf, refreshes, wal,
                     queryCache);
             String httpAddress = observability.httpAddress();
+            AtomicReference<String> announcedNodeId = new AtomicReference<>("");
             Channel channel = new ServerBootstrap()
                     .group(group)
                     .channel(transport.serverChannelClass())
@@ -152,13 +158,15 @@ public final class LeafServer implements AutoCloseable {
                             connections.add(ch);
                             WireCodec.install(ch.pipeline(), config.maxFrameBytes());
                             tls.accepted(ch);
-                            ch.pipeline().addLast("leaf", new LeafConnectionHandler(leaf, admin, httpAddress));
+                            ch.pipeline().addLast("leaf", new LeafConnectionHandler(leaf, admin, httpAddress,
+                                    announcedNodeId::get));
                         }
                     })
                     .bind(config.host(), config.port())
                     .syncUninterruptibly()
                     .channel();
-            LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build, observability);
+            LeafServer server = new LeafServer(config, leaf, admin, group, channel, connections, build, observability,
+                    announcedNodeId);
             // Named after the build and the leaf's name (or bound port): a leaf started again under
             // its name finds its writes, and one on a rebuilt index does not serve the old build's.
             // Restores pull other leaves' snapshots over the same protocol, on this leaf's event loops.
@@ -205,6 +213,30 @@ public final class LeafServer implements AutoCloseable {
 
     public String address() {
         return config.host() + ":" + port();
+    }
+
+    /**
+     * The node id this leaf registers under in membership ({@code --zk}): its {@code --node-id}, or
+     * {@code host_port} ({@link LeafMembership#defaultNodeId}).
+     */
+    public NodeId nodeId() {
+        String named = config.live().nodeId();
+        return named != null ? NodeId.of(named) : LeafMembership.defaultNodeId(config.host(), port());
+    }
+
+    /**
+     * Names {@link #nodeId} in every HelloAck from now on, so that a root compares it with the node
+     * membership knows at this leaf's address and refuses another process that took the port. Called
+     * by a leaf that registers in membership, before it registers. A leaf that does not register
+     * names none (a root accepts it, having nothing to compare), nor does one that a test registers
+     * under a name of the test's own.
+     *
+     * @return the node id, to register under
+     */
+    public NodeId announceNodeId() {
+        NodeId node = nodeId();
+        announcedNodeId.set(node.value());
+        return node;
     }
 
     /** host:port of the leaf's HTTP port (probes, {@code /metrics}); "" when it was disabled. */

@@ -1,5 +1,6 @@
 package io.hedgerow.leaf.write;
 
+import io.hedgerow.common.wire.proto.RebuildRefusal;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.leaf.index.PartitionStore;
 import java.io.IOException;
@@ -19,9 +20,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link PrimaryTerms#ROLE_FILE}, recorded by the write path): the primary of a term holds every
  * write acknowledged in it and never leaves the in-sync set in that term, so only a root with a stale
  * view asks that. Checked before the pull and again, under the locks, before the swap. Nor over a
- * copy fed while the snapshot was pulled ({@link #FED_DURING_PULL}): its last seq moved since the view
- * the root decided on, so it may hold acknowledged writes the snapshot lacks; the pulled files are then
- * deleted.
+ * copy fed since the root decided: refused when the copy's last seq differs from the seq the root
+ * decided on ({@code expected_last_seq}, or the seq on arrival from an older root), checked on
+ * arrival and again under the copy's lock before the swap, since it may then hold acknowledged writes
+ * the snapshot lacks; pulled files are deleted. Each refusal names its reason
+ * ({@link RebuildRefusal}): the root asks no rebuild over a primary again in the term, and asks again
+ * after a backoff over a fed copy.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; one RESTORE of a partition at a time (a second
  * one is refused, not run beside it). Restores run on their own thread, never a write thread.
@@ -30,12 +34,6 @@ final class CopyRestores {
     private static final System.Logger LOG = System.getLogger(CopyRestores.class.getName());
     /** In a leaf's directory: the snapshots it is pulling from other leaves, kept to resume a failed pull. */
     static final String RECOVERY_DIR = "recovery";
-    /**
-     * How the error of a RESTORE refused because the copy took writes while the snapshot was pulled
-     * begins: unlike a refusal over a primary, it holds for this attempt only, not for the term.
-     */
-    static final String FED_DURING_PULL = "rebuild refused, fed during the pull: ";
-
     /** The leaf's copies, as a restore finds and replaces one ({@link LiveWrites} keeps them). */
     interface Copies {
         /** The leaf's directory; before it claimed one, the reason it takes no writes. */
@@ -63,10 +61,26 @@ final class CopyRestores {
         void check(LivePartition open) throws IOException;
     }
 
-    /** A RESTORE this leaf will not run ({@code REBUILD_REFUSED}); nothing was done. */
+    /** A RESTORE this leaf will not run ({@code REBUILD_REFUSED}), and why; nothing was done. */
     static final class RebuildRefused extends IOException {
-        RebuildRefused(String message) {
+        private final RebuildRefusal reason;
+
+        RebuildRefused(RebuildRefusal reason, String message) {
             super(message);
+            this.reason = reason;
+        }
+
+        /** Why, for the root ({@code WriteResponse.rebuild_refusal}). */
+        RebuildRefusal reason() {
+            return reason;
+        }
+
+        /**
+         * A refusal over a copy fed since the root's decision. Its error still begins with the words that
+         * roots from before {@code rebuild_refusal} look for, so that they too ask again in the term.
+         */
+        static RebuildRefused fed(RebuildRefusal reason, String detail) {
+            return new RebuildRefused(reason, "rebuild refused, fed during the pull: " + detail);
         }
     }
 
@@ -94,9 +108,10 @@ final class CopyRestores {
      * snapshot. What this copy held and the snapshot lacks was never acknowledged (the root restores
      * only copies out of its in-sync set, from the primary, which holds every acknowledged write), so
      * it is dropped. The copy being replaced serves (and takes writes) until the pull is done. Refused
-     * ({@link RebuildRefused}) when the copy is the primary of the request's term or a newer one, checked
-     * before the pull and again before the copy is replaced, and when the copy took writes while the
-     * pull ran ({@link #checkUnchanged}).
+     * ({@link RebuildRefused}) when the copy is the primary of the request's term or a newer one, and
+     * when its last seq differs from the seq the root decided on ({@code expected_last_seq}, or the seq
+     * on arrival from an older root); both checked on arrival and again under the copy's lock before
+     * the swap ({@link #checkUnchanged}).
      */
     LivePartition restore(WriteRequest request) throws IOException {
         int partition = request.getPartition();
@@ -124,8 +139,9 @@ final class CopyRestores {
             // catch-up, perhaps stored in sync by now), the copy may hold writes the snapshot lacks.
             long seqBefore = request.hasExpectedLastSeq() ? request.getExpectedLastSeq() : seqAtArrival;
             if (seqAtArrival != seqBefore) {
-                throw new RebuildRefused(FED_DURING_PULL + "partition " + partition + " here is at seq " + seqAtArrival
-                        + ", not at the seq " + seqBefore + " the RESTORE of snapshot " + name + " was decided on"
+                throw RebuildRefused.fed(RebuildRefusal.FED_SINCE_DECISION, "partition " + partition
+                        + " here is at seq " + seqAtArrival + ", not at the seq " + seqBefore
+                        + " the RESTORE of snapshot " + name + " was decided on"
                         + " (expected: equal): it was fed since, so the decision no longer holds; nothing was pulled");
             }
             try (PeerFiles.Session session = peerFiles.open(source)) {
@@ -154,12 +170,13 @@ final class CopyRestores {
     }
 
     /**
-     * Refuses the swap when the copy took any write while the snapshot was pulled: its last seq moved
-     * from {@code seqBefore}. Only a copy a primary feeds takes writes (one behind refuses them, with
-     * a gap): it is being caught up by the log or kept in sync, perhaps by another root, and may
-     * already be in the stored in-sync set, holding acknowledged writes the snapshot lacks. The
-     * RESTORE was decided on an older view. Writes that leave the last seq as it was (ops it holds
-     * already, refused ones) change nothing the snapshot would drop.
+     * Refuses the swap when the copy's last seq, under the swap's locks, differs from {@code seqBefore},
+     * the seq the root decided on (which the copy held on arrival): it took writes while the snapshot
+     * was pulled. Only a copy a primary feeds takes writes (one behind refuses them, with a gap): it is
+     * being caught up by the log or kept in sync, perhaps by another root, and may already be in the
+     * stored in-sync set, holding acknowledged writes the snapshot lacks. The RESTORE was decided on an
+     * older view. Writes that leave the last seq as it was (ops it holds already, refused ones) change
+     * nothing the snapshot would drop.
      */
     private static void checkUnchanged(WriteRequest request, long seqBefore, LivePartition atStart, LivePartition now)
             throws RebuildRefused {
@@ -172,8 +189,9 @@ final class CopyRestores {
             seqNow = now.lastSeq();
         }
         if (seqNow != seqBefore) {
-            throw new RebuildRefused(FED_DURING_PULL + "partition " + request.getPartition() + " here took writes while"
-                    + " snapshot " + request.getSnapshot() + " was pulled from " + request.getSourceAddress()
+            throw RebuildRefused.fed(RebuildRefusal.FED_DURING_PULL, "partition " + request.getPartition()
+                    + " here took writes while snapshot " + request.getSnapshot() + " was pulled from "
+                    + request.getSourceAddress()
                     + ": its last seq went from " + seqBefore + " to " + seqNow + " (expected: " + seqBefore
                     + ", unchanged until the swap); a primary is catching it up or keeping it in sync, so the RESTORE"
                     + " (term " + request.getPrimaryTerm() + ") was decided on an older view; the pulled files are"
@@ -192,8 +210,9 @@ final class CopyRestores {
         long primaryTerm = primaryIn.held(partition, LiveWrites.partitionDir(leafDir, partition));
         // Term 0 (a root without a coordination store) is not checked, as the term fence does not check it.
         if (request.getPrimaryTerm() > 0 && primaryTerm > 0 && request.getPrimaryTerm() <= primaryTerm) {
-            throw new RebuildRefused("rebuild refused: partition " + partition + " here is the primary of term "
-                    + primaryTerm + " (it took writes as primary in that term), and the RESTORE of snapshot "
+            throw new RebuildRefused(RebuildRefusal.PRIMARY_IN_TERM, "rebuild refused: partition " + partition
+                    + " here is the primary of term " + primaryTerm + " (it took writes as primary in that term),"
+                    + " and the RESTORE of snapshot "
                     + request.getSnapshot() + " from " + request.getSourceAddress() + " carries term "
                     + request.getPrimaryTerm() + " (expected: > " + primaryTerm + ", the term of a promotion that"
                     + " deposed this copy); the requesting root's view of the partition is stale");

@@ -29,9 +29,11 @@ public record LiveSettings(String nodeId, Duration refreshInterval, Duration com
     private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     public LiveSettings {
-        if (nodeId != null && !NODE_ID.matcher(nodeId).matches()) {
+        // The alphabet of a membership NodeId too: the leaf registers and names itself in its HelloAck by it.
+        if (nodeId != null && (!NODE_ID.matcher(nodeId).matches() || nodeId.equals(".") || nodeId.equals(".."))) {
             throw new IllegalArgumentException("nodeId: '" + nodeId
-                    + "' (expected: 1-64 letters, digits, '.', '_' or '-', as it names a directory)");
+                    + "' (expected: 1-64 letters, digits, '.', '_' or '-', not '.' or '..', as it names a directory"
+                    + " and the leaf's membership node)");
         }
         requirePositive("refreshInterval", refreshInterval);
         requirePositive("commitInterval", commitInterval);

@@ -61,8 +61,11 @@ import java.util.function.IntPredicate;
  * the term is newer: the primary of a term holds every write acknowledged in it and never leaves the in-sync set
  * in that term, so only a root with a stale view (a zombie root, a paused one resuming) asks that.
  * This leaf's own check, behind the root's (which restores only copies the store lists out of sync).
- * Nor over a copy fed while the snapshot was pulled. The RESTORE itself (pull, checks, swap) is
- * {@link CopyRestores}'s; this class swaps the copy under its locks when asked.
+ * Nor over a copy fed since the root decided: refused when the copy's last seq differs from the seq
+ * the root decided on ({@code expected_last_seq}, or the seq on arrival from an older root), checked
+ * on arrival and again under the copy's lock before the swap. The RESTORE itself (pull, checks, swap)
+ * is {@link CopyRestores}'s; this class swaps the copy under its locks when asked, writing the copy's
+ * accepted term into the restored directory before it opens it.
  *
  * <p><b>Primary-led replication.</b> A batch sent to this leaf as a partition's primary is numbered,
  * queued to its replicas ({@code copy_to}, and those it tracks), then logged, synced and applied here,
@@ -336,9 +339,9 @@ public final class LiveWrites implements Closeable {
                     restored = copyRestores.restore(request);
                 } catch (CopyRestores.RebuildRefused refused) {
                     LOG.log(System.Logger.Level.WARNING, refused.getMessage());
-                    return done(response.setStatus(Status.REBUILD_REFUSED).setError(refused.getMessage()).build());
+                    return done(response.setStatus(Status.REBUILD_REFUSED).setRebuildRefusal(refused.reason())
+                            .setError(refused.getMessage()).build());
                 }
-                terms.rewrite(request.getPartition(), partitionDir(dir, request.getPartition()));
                 return done(response.setStatus(Status.OK).setLastSeq(restored.lastSeq()).setVisibleSeq(restored.visibleSeq())
                         .setTrimmedSeq(restored.trimmedSeq()).build());
             }
@@ -538,6 +541,9 @@ public final class LiveWrites implements Closeable {
         PartitionStore.deleteTree(target);
         primaryIn.forget(partition); // its role file went with the old copy: the restored one was no primary
         LiveCopies.createDirectories(target);
+        // The term fence went with the old copy too: on disk again before the restored copy opens, so a
+        // leaf that dies from here on still refuses the older terms this copy accepted.
+        terms.rewrite(partition, target);
         WalFiles.SYSTEM.move(staging, target.resolve(LivePartition.INDEX_DIR));
         WalFiles.SYSTEM.syncDirectory(target);
         WalFiles.SYSTEM.syncDirectory(staging.getParent());

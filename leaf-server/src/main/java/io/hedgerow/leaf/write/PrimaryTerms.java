@@ -23,7 +23,7 @@ import java.util.zip.CRC32C;
  *
  * <p><b>Also the terms a copy was primary in.</b> The same record in file {@link #ROLE_FILE} keeps the
  * highest term in which the copy took writes as the partition's primary, written before its first
- * write as primary of that term is numbered: {@link LiveWrites} refuses to rebuild the copy (RESTORE)
+ * write as primary of that term is numbered: {@link CopyRestores} refuses to rebuild the copy (RESTORE)
  * on a request of that term or an older one, since a primary is rebuilt only after a newer term
  * deposed it.
  *
@@ -99,7 +99,10 @@ final class PrimaryTerms {
         return known;
     }
 
-    /** Writes the accepted term again after the copy's directory was replaced (a restore from a snapshot). */
+    /**
+     * Writes the accepted term into {@code dir} again, its copy's directory made anew by a restore from a
+     * snapshot (the old one deleted with its file), before the restored copy is opened.
+     */
     synchronized void rewrite(int partition, Path dir) throws IOException {
         Long known = accepted.get(partition);
         if (known != null && known > 0) {

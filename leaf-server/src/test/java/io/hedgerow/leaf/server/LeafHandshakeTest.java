@@ -19,16 +19,19 @@ import io.hedgerow.common.wire.proto.SearchResponse;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.leaf.index.IndexIdentities;
 import io.hedgerow.leaf.index.PartitionStore;
+import io.hedgerow.leaf.write.LiveSettings;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * index identity in the answer, and what a refused connection gets (nothing served, a reason in
  * every answer and one line in the leaf's log).
  */
+@Timeout(value = 1, unit = TimeUnit.MINUTES)
 class LeafHandshakeTest {
     private static final String INDEX = "handshake";
     private static final int PARTITIONS = 2;
@@ -83,8 +87,30 @@ class LeafHandshakeTest {
         assertThat(handlerLog.messages()).isEmpty();
     }
 
+    /**
+     * A leaf that registers in membership names the node id it registers under in its HelloAck (its
+     * {@code --node-id}, or host_port), which a root compares with the node membership knows at the
+     * address; one that does not register names none. Before, no leaf named one, so a root took any
+     * process at the address for the leaf it knew.
+     */
+    @Test
+    void namesTheNodeItRegistersUnderInItsHelloAck() throws IOException {
+        assertThat(TestLeaves.open(leaf, sockets).hello(FrameSocket.ROOT_ID).getNodeId()).as("not registering: none")
+                .isEmpty();
+        assertThat(leaf.announceNodeId().value()).isEqualTo("127.0.0.1_" + leaf.port());
+        assertThat(TestLeaves.open(leaf, sockets).hello(FrameSocket.ROOT_ID).getNodeId())
+                .as("unnamed: host_port, as LeafMembership registers it").isEqualTo("127.0.0.1_" + leaf.port());
+        try (LeafServer named = LeafServer.start(LeafConfig.defaults(store.dir()).withWorkers(1)
+                .withLive(LiveSettings.defaults().withNodeId("leaf-7")))) {
+            named.announceNodeId();
+            assertThat(TestLeaves.open(named, sockets).hello(FrameSocket.ROOT_ID).getNodeId()).as("its --node-id")
+                    .isEqualTo("leaf-7");
+        }
+    }
+
     @Test
     void refusesAHelloOfAnotherVersionNamingBothAndServesNothingOnThatConnection() throws IOException {
+        leaf.announceNodeId();
         FrameSocket newer = TestLeaves.open(leaf, sockets);
         newer.send(Frame.newBuilder().setHello(Hello.newBuilder().setProtocolVersion(Protocol.VERSION + 1)
                 .setRole(ConnectionRole.ROOT).setRootId(FrameSocket.ROOT_ID)).build());
@@ -93,6 +119,7 @@ class LeafHandshakeTest {
         String expected = "speaks hedgerow protocol " + (Protocol.VERSION + 1) + ", this leaf speaks " + Protocol.VERSION;
         assertThat(ack.getError()).contains(expected);
         assertThat(ack.getProtocolVersion()).as("so the root can say which versions met").isEqualTo(Protocol.VERSION);
+        assertThat(ack.getNodeId()).as("named only to a peer it serves").isEmpty();
         assertThat(handlerLog.messages()).singleElement().asString().contains("refusing the connection from", expected);
 
         newer.send(Frame.newBuilder().setAssign(AssignPartitions.newBuilder().setRequestId(3).setIndexName(INDEX)

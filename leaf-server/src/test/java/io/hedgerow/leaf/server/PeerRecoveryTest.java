@@ -3,7 +3,6 @@ package io.hedgerow.leaf.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.SnapshotFile;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.StoredField;
@@ -73,7 +72,7 @@ class PeerRecoveryTest {
         primary = primaryLeaf.start(primaryStore, 0);
         replica = replicaLeaf.start(replicaStore, 0);
         // The replica's own copy: a write the primary never had, which the restore must drop.
-        assertThat(call(replicaLeaf, replica, write(true, upsert("stray", "a stray vole"))).getStatus()).isEqualTo(Status.OK);
+        assertThat(replicaLeaf.call(replica, write(true, upsert("stray", "a stray vole"))).getStatus()).isEqualTo(Status.OK);
         // Enough text that the primary's new segment has a file of several chunks (1 MiB each).
         Random random = new Random(SEED);
         for (int batch = 0; batch < BATCHES; batch++) {
@@ -81,10 +80,10 @@ class PeerRecoveryTest {
             for (int i = 0; i < BATCH_DOCS; i++) {
                 ops.add(upsert("w-" + batch + "-" + i, words(random, 800)));
             }
-            WriteResponse written = call(primaryLeaf, primary, write(true, ops.toArray(WriteOp[]::new)));
+            WriteResponse written = primaryLeaf.call(primary, write(true, ops.toArray(WriteOp[]::new)));
             assertThat(written.getStatus()).as(written.getError()).isEqualTo(Status.OK);
         }
-        WriteResponse made = call(primaryLeaf, primary, WriteRequest.newBuilder().setPartition(0)
+        WriteResponse made = primaryLeaf.call(primary, WriteRequest.newBuilder().setPartition(0)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT)));
         assertThat(made.getStatus()).as(made.getError()).isEqualTo(Status.OK);
         assertThat(made.getLastSeq()).isEqualTo(WRITES);
@@ -103,7 +102,7 @@ class PeerRecoveryTest {
                 .isEqualTo(primaryDocs);
         assertThat(get(replicaLeaf, replica, "stray").getOutcome()).isEqualTo(WriteOutcome.NOT_FOUND);
         assertThat(get(replicaLeaf, replica, "w-3-" + (BATCH_DOCS - 1)).getVersion()).isEqualTo(WRITES);
-        assertThat(call(replicaLeaf, replica, write(false, upsert("w-next", "a heron").toBuilder().setSeq(WRITES + 1).build()))
+        assertThat(replicaLeaf.call(replica, write(false, upsert("w-next", "a heron").toBuilder().setSeq(WRITES + 1).build()))
                 .getLastSeq()).as("it takes the primary's next write as a replica").isEqualTo(WRITES + 1);
     }
 
@@ -206,7 +205,7 @@ class PeerRecoveryTest {
     }
 
     private WriteResponse restore(String source) throws IOException {
-        return call(replicaLeaf, replica, WriteRequest.newBuilder().setPartition(0).setSnapshot(snapshot)
+        return replicaLeaf.call(replica, WriteRequest.newBuilder().setPartition(0).setSnapshot(snapshot)
                 .setSourceAddress(source).addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
     }
 
@@ -273,17 +272,7 @@ class PeerRecoveryTest {
 
     private static io.hedgerow.common.wire.proto.WriteResult get(WritingLeaf leaf, FrameSocket root, String id)
             throws IOException {
-        return call(leaf, root, WriteRequest.newBuilder().setPartition(0)
+        return leaf.call(root, WriteRequest.newBuilder().setPartition(0)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.GET).setId(id))).getResults(0);
-    }
-
-    private static WriteResponse call(WritingLeaf leaf, FrameSocket root, WriteRequest.Builder request)
-            throws IOException {
-        long id = leaf.nextRequestId();
-        root.send(Frame.newBuilder().setWrite(request.setRequestId(id)).build());
-        Frame answer = root.receive();
-        assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.WRITE_RESULT);
-        assertThat(answer.getWriteResult().getRequestId()).isEqualTo(id);
-        return answer.getWriteResult();
     }
 }

@@ -2,7 +2,7 @@ package io.hedgerow.leaf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.RebuildRefusal;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
@@ -45,24 +45,10 @@ class RebuildGuardTest {
     /** The primary of {@link #TERM} took w-0..w-4 (seq 1..5); the replica got only the first two copies. */
     @BeforeEach
     void start() throws IOException {
-        primaryStore = TestLeaves.hedgerowIndex(dir.resolve("a"), INDEX, 1);
-        PartitionStore replicaStore = new PartitionStore(TestLeaves.copyTree(dir.resolve("a"), dir.resolve("b")));
-        primary = primaryLeaf.start(primaryStore, 0);
-        replica = replicaLeaf.start(replicaStore, 0);
-        WriteRequest.Builder batch = request(TERM).setPrimary(true);
-        for (int i = 0; i < 5; i++) {
-            batch.addOps(LeafWritesTest.upsert("w-" + i, "a hedge sparrow " + i));
-        }
-        WriteResponse numbered = call(primaryLeaf, primary, batch);
-        assertThat(numbered.getStatus()).as(numbered.getError()).isEqualTo(Status.OK);
-        assertThat(numbered.getLastSeq()).isEqualTo(5);
-        WriteRequest.Builder copies = request(TERM).setPrimary(false);
-        for (int i = 0; i < 2; i++) {
-            copies.addOps(LeafWritesTest.upsert("w-" + i, "a hedge sparrow " + i).toBuilder().setSeq(i + 1));
-        }
-        WriteResponse copied = call(replicaLeaf, replica, copies);
-        assertThat(copied.getStatus()).as(copied.getError()).isEqualTo(Status.OK);
-        assertThat(copied.getLastSeq()).isEqualTo(2);
+        PrimaryAheadOfReplica copies = PrimaryAheadOfReplica.start(dir, INDEX, TERM, primaryLeaf, replicaLeaf);
+        primaryStore = copies.primaryStore();
+        primary = copies.primary();
+        replica = copies.replica();
     }
 
     @Test
@@ -72,6 +58,7 @@ class RebuildGuardTest {
 
         WriteResponse refused = restore(primaryLeaf, primary, TERM, behind, replicaLeaf);
         assertThat(refused.getStatus()).as(refused.getError()).isEqualTo(Status.REBUILD_REFUSED);
+        assertThat(refused.getRebuildRefusal()).as("said for the root").isEqualTo(RebuildRefusal.PRIMARY_IN_TERM);
         assertThat(refused.getError()).contains("partition 0").contains("primary of term 4").contains("carries term 4");
         assertThat(restore(primaryLeaf, primary, TERM - 1, behind, replicaLeaf).getStatus()).as("an older term")
                 .isEqualTo(Status.STALE_TERM);
@@ -81,7 +68,7 @@ class RebuildGuardTest {
         assertThat(restore(primaryLeaf, primary, TERM, behind, replicaLeaf).getStatus())
                 .as("the term it was primary in is on disk: refused after a restart too").isEqualTo(Status.REBUILD_REFUSED);
         assertSurvived(primaryLeaf, primary, 5);
-        WriteResponse next = call(primaryLeaf, primary, request(TERM).setPrimary(true)
+        WriteResponse next = primaryLeaf.call(primary, request(TERM).setPrimary(true)
                 .addOps(LeafWritesTest.upsert("w-5", "still the primary")));
         assertThat(next.getLastSeq()).as("it goes on numbering as the primary").isEqualTo(6);
     }
@@ -95,7 +82,7 @@ class RebuildGuardTest {
         assertThat(get(replicaLeaf, replica, TERM, "w-4").getOutcome()).isEqualTo(WriteOutcome.FOUND);
 
         // A promotion in term 5 makes the rebuilt replica primary; the old primary, deposed, may be rebuilt.
-        WriteResponse promoted = call(replicaLeaf, replica, request(TERM + 1).setPrimary(true)
+        WriteResponse promoted = replicaLeaf.call(replica, request(TERM + 1).setPrimary(true)
                 .addOps(LeafWritesTest.upsert("w-5", "the new primary's first")));
         assertThat(promoted.getLastSeq()).isEqualTo(6);
         String fromNewPrimary = snapshot(replicaLeaf, replica, TERM + 1);
@@ -111,39 +98,29 @@ class RebuildGuardTest {
         for (int i = 0; i < 5; i++) {
             assertThat(get(leaf, root, TERM, "w-" + i).getOutcome()).as("w-" + i).isEqualTo(WriteOutcome.FOUND);
         }
-        WriteResponse probe = call(leaf, root, request(TERM).setFromSeq(Long.MAX_VALUE)
+        WriteResponse probe = leaf.call(root, request(TERM).setFromSeq(Long.MAX_VALUE)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_LOG)));
         assertThat(probe.getLastSeq()).isEqualTo(lastSeq);
     }
 
     private static String snapshot(WritingLeaf leaf, FrameSocket root, long term) throws IOException {
-        WriteResponse made = call(leaf, root, request(term).addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT)));
+        WriteResponse made = leaf.call(root, request(term).addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT)));
         assertThat(made.getStatus()).as(made.getError()).isEqualTo(Status.OK);
         return made.getSnapshot();
     }
 
     private static WriteResponse restore(WritingLeaf leaf, FrameSocket root, long term, String snapshot,
             WritingLeaf source) throws IOException {
-        return call(leaf, root, request(term).setSnapshot(snapshot).setSourceAddress(source.server().address())
+        return leaf.call(root, request(term).setSnapshot(snapshot).setSourceAddress(source.server().address())
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
     }
 
     private static io.hedgerow.common.wire.proto.WriteResult get(WritingLeaf leaf, FrameSocket root, long term,
             String id) throws IOException {
-        return call(leaf, root, request(term).addOps(WriteOp.newBuilder().setKind(WriteKind.GET).setId(id))).getResults(0);
+        return leaf.call(root, request(term).addOps(WriteOp.newBuilder().setKind(WriteKind.GET).setId(id))).getResults(0);
     }
 
     private static WriteRequest.Builder request(long term) {
         return WriteRequest.newBuilder().setPartition(0).setPrimaryTerm(term);
-    }
-
-    private static WriteResponse call(WritingLeaf leaf, FrameSocket root, WriteRequest.Builder request)
-            throws IOException {
-        long id = leaf.nextRequestId();
-        root.send(Frame.newBuilder().setWrite(request.setRequestId(id)).build());
-        Frame answer = root.receive();
-        assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.WRITE_RESULT);
-        assertThat(answer.getWriteResult().getRequestId()).isEqualTo(id);
-        return answer.getWriteResult();
     }
 }

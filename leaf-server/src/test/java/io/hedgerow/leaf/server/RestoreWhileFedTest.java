@@ -3,6 +3,7 @@ package io.hedgerow.leaf.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.RebuildRefusal;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
@@ -49,16 +50,10 @@ class RestoreWhileFedTest {
     /** The primary of {@link #TERM} took w-0..w-4 (seq 1..5); the replica got only the first two copies. */
     @BeforeEach
     void start() throws IOException {
-        PartitionStore primaryStore = TestLeaves.hedgerowIndex(dir.resolve("a"), INDEX, 1);
-        replicaStore = new PartitionStore(TestLeaves.copyTree(dir.resolve("a"), dir.resolve("b")));
-        primary = primaryLeaf.start(primaryStore, 0);
-        replica = replicaLeaf.start(replicaStore, 0);
-        WriteRequest.Builder batch = request().setPrimary(true);
-        for (int i = 0; i < 5; i++) {
-            batch.addOps(upsert(i));
-        }
-        assertThat(call(primaryLeaf, primary, batch).getLastSeq()).isEqualTo(5);
-        assertThat(call(replicaLeaf, replica, copies(1, 2)).getLastSeq()).isEqualTo(2);
+        PrimaryAheadOfReplica copies = PrimaryAheadOfReplica.start(dir, INDEX, TERM, primaryLeaf, replicaLeaf);
+        replicaStore = copies.replicaStore();
+        primary = copies.primary();
+        replica = copies.replica();
     }
 
     @Test
@@ -69,14 +64,16 @@ class RestoreWhileFedTest {
             pull.awaitHeld();
             // Meanwhile the other root catches the replica up by the log, and the primary's next
             // write (seq 6, acknowledged once the replica has it) reaches it: the snapshot lacks it.
-            assertThat(call(replicaLeaf, replica, copies(3, 5)).getLastSeq()).isEqualTo(5);
-            WriteResponse next = call(primaryLeaf, primary, request().setPrimary(true).addOps(upsert(5)));
+            assertThat(replicaLeaf.call(replica, copies(3, 5)).getLastSeq()).isEqualTo(5);
+            WriteResponse next = primaryLeaf.call(primary, request().setPrimary(true)
+                    .addOps(PrimaryAheadOfReplica.upsert(5)));
             assertThat(next.getLastSeq()).isEqualTo(6);
-            assertThat(call(replicaLeaf, replica, copies(6, 6)).getLastSeq()).isEqualTo(6);
+            assertThat(replicaLeaf.call(replica, copies(6, 6)).getLastSeq()).isEqualTo(6);
             pull.release();
 
-            WriteResponse refused = receive(replica, restoreId);
+            WriteResponse refused = WritingLeaf.answer(replica, restoreId);
             assertThat(refused.getStatus()).as(refused.getError()).isEqualTo(Status.REBUILD_REFUSED);
+            assertThat(refused.getRebuildRefusal()).as("said for the root").isEqualTo(RebuildRefusal.FED_DURING_PULL);
             assertThat(refused.getError()).contains("partition 0").contains("took writes while snapshot " + snapshot)
                     .contains("from 2 to 6");
         }
@@ -85,7 +82,26 @@ class RestoreWhileFedTest {
             assertThat(get("w-" + i).getOutcome()).as("w-" + i).isEqualTo(WriteOutcome.FOUND);
         }
         assertThat(staged()).as("the pulled files are deleted, not kept to resume").isEmpty();
-        assertThat(call(replicaLeaf, replica, copies(7, 7)).getLastSeq()).as("it goes on as a replica").isEqualTo(7);
+        assertThat(replicaLeaf.call(replica, copies(7, 7)).getLastSeq()).as("it goes on as a replica").isEqualTo(7);
+    }
+
+    /**
+     * A RESTORE decided when the replica was at seq 1 arrives at a copy at seq 2: fed since the
+     * decision, it is refused before anything is pulled, and the answer says so for the root
+     * ({@code FED_SINCE_DECISION}, held for that attempt only).
+     */
+    @Test
+    void aCopyFedSinceTheDecisionRefusesTheRestoreOnArrivalAndSaysWhy() throws Exception {
+        String snapshot = snapshotOfPrimary();
+        WriteResponse refused = replicaLeaf.call(replica, request().setSnapshot(snapshot)
+                .setSourceAddress(primaryLeaf.server().address()).setExpectedLastSeq(1)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.RESTORE)));
+
+        assertThat(refused.getStatus()).as(refused.getError()).isEqualTo(Status.REBUILD_REFUSED);
+        assertThat(refused.getRebuildRefusal()).isEqualTo(RebuildRefusal.FED_SINCE_DECISION);
+        assertThat(refused.getError()).contains("here is at seq 2, not at the seq 1").contains("nothing was pulled");
+        assertThat(staged()).as("nothing pulled").isEmpty();
+        assertThat(probe().getLastSeq()).isEqualTo(2);
     }
 
     @Test
@@ -95,12 +111,12 @@ class RestoreWhileFedTest {
             long restoreId = sendRestore(snapshot, pull.relay.address());
             pull.awaitHeld();
             // A copy behind refuses a write past a gap: its last seq stays, so nothing it holds is lost.
-            WriteResponse gap = call(replicaLeaf, replica, copies(4, 4));
+            WriteResponse gap = replicaLeaf.call(replica, copies(4, 4));
             assertThat(gap.getStatus()).isEqualTo(Status.ERROR);
             assertThat(gap.getError()).startsWith("replica behind");
             pull.release();
 
-            WriteResponse rebuilt = receive(replica, restoreId);
+            WriteResponse rebuilt = WritingLeaf.answer(replica, restoreId);
             assertThat(rebuilt.getStatus()).as(rebuilt.getError()).isEqualTo(Status.OK);
             assertThat(rebuilt.getLastSeq()).isEqualTo(5);
         }
@@ -147,7 +163,7 @@ class RestoreWhileFedTest {
     }
 
     private String snapshotOfPrimary() throws IOException {
-        WriteResponse made = call(primaryLeaf, primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT)));
+        WriteResponse made = primaryLeaf.call(primary, request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT)));
         assertThat(made.getStatus()).as(made.getError()).isEqualTo(Status.OK);
         assertThat(made.getLastSeq()).isEqualTo(5);
         return made.getSnapshot();
@@ -163,24 +179,16 @@ class RestoreWhileFedTest {
 
     /** The primary's copies of seqs {@code from..to} (w-(seq-1)), as the replica gets them. */
     private static WriteRequest.Builder copies(int from, int to) {
-        WriteRequest.Builder copies = request().setPrimary(false);
-        for (int seq = from; seq <= to; seq++) {
-            copies.addOps(upsert(seq - 1).toBuilder().setSeq(seq));
-        }
-        return copies;
-    }
-
-    private static WriteOp upsert(int i) {
-        return LeafWritesTest.upsert("w-" + i, "a hedge sparrow " + i);
+        return PrimaryAheadOfReplica.copies(TERM, from, to);
     }
 
     private WriteResponse probe() throws IOException {
-        return call(replicaLeaf, replica, request().setFromSeq(Long.MAX_VALUE)
+        return replicaLeaf.call(replica, request().setFromSeq(Long.MAX_VALUE)
                 .addOps(WriteOp.newBuilder().setKind(WriteKind.READ_LOG)));
     }
 
     private io.hedgerow.common.wire.proto.WriteResult get(String id) throws IOException {
-        return call(replicaLeaf, replica, request().addOps(WriteOp.newBuilder().setKind(WriteKind.GET).setId(id)))
+        return replicaLeaf.call(replica, request().addOps(WriteOp.newBuilder().setKind(WriteKind.GET).setId(id)))
                 .getResults(0);
     }
 
@@ -194,19 +202,5 @@ class RestoreWhileFedTest {
 
     private static WriteRequest.Builder request() {
         return WriteRequest.newBuilder().setPartition(0).setPrimaryTerm(TERM);
-    }
-
-    private static WriteResponse call(WritingLeaf leaf, FrameSocket root, WriteRequest.Builder request)
-            throws IOException {
-        long id = leaf.nextRequestId();
-        root.send(Frame.newBuilder().setWrite(request.setRequestId(id)).build());
-        return receive(root, id);
-    }
-
-    private static WriteResponse receive(FrameSocket root, long id) throws IOException {
-        Frame answer = root.receive();
-        assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.WRITE_RESULT);
-        assertThat(answer.getWriteResult().getRequestId()).isEqualTo(id);
-        return answer.getWriteResult();
     }
 }

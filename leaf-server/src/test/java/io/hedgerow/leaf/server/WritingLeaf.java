@@ -1,5 +1,10 @@
 package io.hedgerow.leaf.server;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hedgerow.common.wire.proto.Frame;
+import io.hedgerow.common.wire.proto.WriteRequest;
+import io.hedgerow.common.wire.proto.WriteResponse;
 import io.hedgerow.leaf.index.PartitionStore;
 import java.io.IOException;
 import java.net.Socket;
@@ -47,6 +52,21 @@ final class WritingLeaf implements AfterEachCallback {
     /** A request id not used before in this test. */
     long nextRequestId() {
         return nextRequestId++;
+    }
+
+    /** Sends {@code request} under a new id on {@code root}, a connection to this leaf, and returns its answer. */
+    WriteResponse call(FrameSocket root, WriteRequest.Builder request) throws IOException {
+        long id = nextRequestId();
+        root.send(Frame.newBuilder().setWrite(request.setRequestId(id)).build());
+        return answer(root, id);
+    }
+
+    /** The next frame on {@code root}, checked to be the answer to write request {@code id}. */
+    static WriteResponse answer(FrameSocket root, long id) throws IOException {
+        Frame answer = root.receive();
+        assertThat(answer.getBodyCase()).isEqualTo(Frame.BodyCase.WRITE_RESULT);
+        assertThat(answer.getWriteResult().getRequestId()).isEqualTo(id);
+        return answer.getWriteResult();
     }
 
     @Override

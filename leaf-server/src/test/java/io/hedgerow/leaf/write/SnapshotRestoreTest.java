@@ -17,9 +17,11 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,6 +42,8 @@ class SnapshotRestoreTest {
     @TempDir
     Path dir;
     private final Map<String, PartitionSearcher> served = new ConcurrentHashMap<>();
+    /** For each searcher leaf b served: whether its copy's term fence was on disk then. */
+    private final List<Boolean> fencedWhenServed = new CopyOnWriteArrayList<>();
     private LiveWrites primary;
     private LiveWrites replica;
 
@@ -67,7 +71,12 @@ class SnapshotRestoreTest {
 
     private LiveWrites start(IndexContext index, String node, Path buildLive, PeerFiles peers) {
         LiveWrites writes = new LiveWrites(index, LiveSettings.defaults().withNodeId(node),
-                (partition, searcher) -> served.put(node, searcher), partition -> partition == 0);
+                (partition, searcher) -> {
+                    if (node.equals("b")) {
+                        fencedWhenServed.add(Files.exists(copyDir("b").resolve(PrimaryTerms.FILE)));
+                    }
+                    served.put(node, searcher);
+                }, partition -> partition == 0);
         writes.start(buildLive, 0, peers);
         return writes;
     }
@@ -188,6 +197,32 @@ class SnapshotRestoreTest {
         WriteResponse again = answer(replica, restore(snapshot, 2));
         assertThat(again.getStatus()).as("a rebuild in term 2 is still allowed: " + again.getError())
                 .isEqualTo(Status.OK);
+    }
+
+    /**
+     * The RESTORE (term 3, which the replica's copy accepts on arrival) deletes the copy's directory, its
+     * term fence ({@code primary-term}) with it, and makes it anew: the term the copy accepted is written
+     * there again before the restored copy is opened and served, so a leaf that dies at any point after
+     * the swap still refuses older terms. Before, it was written after the restore returned, outside the
+     * swap: a leaf that died in between came back with no fence (term 0) and took a deposed primary's
+     * writes.
+     */
+    @Test
+    void theRestoredCopysTermFenceIsOnDiskBeforeTheCopyIsServed() {
+        assertThat(answer(primary, writes(0, 5, true).setPrimaryTerm(3)).getStatus()).isEqualTo(Status.OK);
+        String snapshot = answer(primary, request().setPrimaryTerm(3)
+                .addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT))).getSnapshot();
+        WriteResponse restored = answer(replica, restore(snapshot, 3));
+
+        assertThat(restored.getStatus()).as(restored.getError()).isEqualTo(Status.OK);
+        assertThat(fencedWhenServed).as("the term fence on disk when the restored copy was served").containsOnly(true)
+                .isNotEmpty();
+        assertThat(answer(replica, request().setPrimaryTerm(2).addOps(WriteOp.newBuilder().setKind(WriteKind.GET)
+                .setId("w-1"))).getStatus()).as("an older term refused").isEqualTo(Status.STALE_TERM);
+    }
+
+    private Path copyDir(String node) {
+        return dir.resolve("index/live/build-0001/node-" + node + "/partition-0000");
     }
 
     private static boolean waitsOn(ThreadInfo info, Object monitor) {

@@ -154,8 +154,8 @@ final class PartitionWriter {
         this.partition = partition;
         this.replicas = new ReplicaSet(partition, links, leaves, stale);
         this.stored = stored == null ? null : new StoredReplicas(partition, stored, replicas);
-        this.catchUps = this.stored == null ? new ReplicaCatchUp(replicas, settings, meters)
-                : new ReplicaCatchUp(replicas, settings, meters, this.stored::reread);
+        this.catchUps = new ReplicaCatchUp(replicas, settings, meters,
+                this.stored == null ? ReplicaCatchUp.NO_STORE : this.stored::reread, ticker);
         this.visibility = new VisibilityWatch(replicas, settings);
         this.settings = settings;
         this.ticker = ticker;

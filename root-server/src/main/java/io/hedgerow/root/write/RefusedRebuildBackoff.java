@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * How long {@link ReplicaCatchUp} waits before asking a replica's leaf again for a rebuild it refused
- * because the copy took writes while it pulled ({@link ReplicaCatchUp#FED_DURING_PULL}). Such a refusal
+ * because the copy was fed since the decision (or for no reason it says, from an older leaf). Such a refusal
  * holds for that attempt only, but the next catch-up round comes within a second, and a copy another
  * root (or a primary) keeps feeding refuses again: each attempt costs a snapshot of the source's copy and
  * a pull of its files. So the n-th refusal in a row holds the replica back for
@@ -34,7 +34,7 @@ final class RefusedRebuildBackoff<K> {
         this.backoff = backoff;
     }
 
-    /** The replica's leaf refused a rebuild, fed during the pull, at {@code nowNanos}. */
+    /** The replica's leaf refused a rebuild over a fed copy at {@code nowNanos}. */
     synchronized void refused(K replica, long nowNanos) {
         Hold before = holds.get(replica);
         int refusals = before == null ? 1 : before.refusals() + 1;

@@ -1,12 +1,14 @@
 package io.hedgerow.root.write;
 
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.common.wire.proto.RebuildRefusal;
 import io.hedgerow.common.wire.proto.ReplicaTarget;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.WriteKind;
 import io.hedgerow.common.wire.proto.WriteOp;
 import io.hedgerow.common.wire.proto.WriteRequest;
 import io.hedgerow.coordination.NodeId;
+import io.hedgerow.coordination.PartitionState;
 import io.hedgerow.root.write.ReplicaSet.Replica;
 import java.io.IOException;
 import java.time.Duration;
@@ -50,8 +52,6 @@ final class ReplicaCatchUp {
      */
     static final Duration RESTORE_TIMEOUT = Duration.ofMinutes(30);
     private static final String DIVERGED = "diverged: ";
-    /** How a leaf's refusal of a RESTORE over a copy that took writes while it pulled begins (LiveWrites). */
-    static final String FED_DURING_PULL = "rebuild refused, fed during the pull: ";
     private static final System.Logger LOG = System.getLogger(ReplicaCatchUp.class.getName());
 
     private final ReplicaSet replicas;
@@ -59,25 +59,17 @@ final class ReplicaCatchUp {
     private final WriteMeters meters;
     /** Reads the partition's stored state again and applies it to {@link #replicas} (nothing without a store). */
     private final Supplier<CompletableFuture<?>> reread;
-    /** Replicas whose leaf refused a rebuild, fed during the pull, and how long each waits before the next. */
+    /** Replicas whose leaf refused a rebuild over a fed copy, and how long each waits before the next. */
     private final RefusedRebuildBackoff<NodeId> fedBackoff = new RefusedRebuildBackoff<>(RefusedRebuildBackoff.DEFAULT);
     private final Ticker ticker;
 
-    /** Without a coordination store. */
-    ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters) {
-        this(replicas, settings, meters, () -> CompletableFuture.completedFuture(null));
-    }
-
-    /** @param reread reads the stored state again and applies it (after a leaf refused a rebuild) */
-    ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters,
-            Supplier<CompletableFuture<?>> reread) {
-        // The real clock: the writer that makes it (PartitionWriter) does not pass its ticker yet.
-        this(replicas, settings, meters, reread, Ticker.system());
-    }
+    /** Reads no stored state again: without a coordination store. */
+    static final Supplier<CompletableFuture<?>> NO_STORE = () -> CompletableFuture.completedFuture(null);
 
     /**
-     * @param reread reads the stored state again and applies it (after a leaf refused a rebuild)
-     * @param ticker the clock of the backoff after a rebuild refused because the copy was fed during the pull
+     * @param reread reads the stored state again and applies it (after a leaf refused a rebuild);
+     *               {@link #NO_STORE} without a coordination store
+     * @param ticker the writer's clock, which times the backoff after a rebuild refused over a fed copy
      */
     ReplicaCatchUp(ReplicaSet replicas, WriteSettings settings, WriteMeters meters,
             Supplier<CompletableFuture<?>> reread, Ticker ticker) {
@@ -283,8 +275,8 @@ final class ReplicaCatchUp {
      * <p>A leaf that refuses the rebuild ({@code REBUILD_REFUSED}: it is the primary of this term or a
      * newer one, so this root's view is stale) is neither failed nor marked: the refusal is logged, the
      * stored state read again, and no rebuild of it is asked again until a newer term
-     * ({@link ReplicaSet#rebuildRefused}); one refused because the copy took writes while it pulled
-     * ({@link #FED_DURING_PULL}) may be asked again in the term, after a backoff. Right before the RESTORE, the stored
+     * ({@link ReplicaSet#rebuildRefused}); one refused because the copy was fed since the decision
+     * may be asked again in the term, after a backoff ({@link #refused}). Right before the RESTORE, the stored
      * state is read again ({@link #restore}): the decision is seconds old, and another root may have
      * caught the replica up and stored it in sync since.
      *
@@ -297,11 +289,10 @@ final class ReplicaCatchUp {
         if (fedBackoff.holdsBack(replica.node, ticker.nanoTime())) {
             return CompletableFuture.completedFuture(-1L); // fed during its last pull: asked again after the backoff
         }
-        if (replicas.storedInSync(replica)) {
+        PartitionState stored = replicas.stored();
+        if (stored != null && stored.isInSync(replica.node)) {
             // A restore replaces the copy: never one the store says holds every acknowledged write.
-            return CompletableFuture.failedFuture(new IOException("not rebuilt: the coordination store lists it in"
-                    + " the partition's in-sync set " + replicas.stored().inSync() + " (term " + replicas.stored().primaryTerm()
-                    + "); it leaves that set first"));
+            return CompletableFuture.completedFuture(listedInSync(stored, replica, "before a snapshot is made"));
         }
         WriteRequest.Builder snapshot = request().addOps(WriteOp.newBuilder().setKind(WriteKind.SNAPSHOT));
         return source.link.send(snapshot, settings.timeout()).thenCompose(made -> {
@@ -326,14 +317,11 @@ final class ReplicaCatchUp {
      * refuses when its copy holds any other (fed since, by another root's catch-up).
      */
     private CompletableFuture<Long> restore(Replica source, Replica replica, String snapshot, long probedSeq) {
-        io.hedgerow.coordination.PartitionState stored = replicas.stored();
+        PartitionState stored = replicas.stored();
         if (stored != null && stored.isInSync(replica.node)) {
-            // Another root caught it up meanwhile; the reread made it in sync here too. Nothing failed.
-            LOG.log(System.Logger.Level.INFO, "partition {0}: replica on leaf {1} is not rebuilt from snapshot {2}:"
-                    + " read again right before the RESTORE, the coordination store lists it in the in-sync set {3}"
-                    + " of term {4} (stored version {5})", stored.partition(), replica.address(), snapshot,
-                    stored.inSync(), stored.primaryTerm(), stored.version());
-            return CompletableFuture.completedFuture(-1L);
+            // Another root caught it up meanwhile; the reread made it in sync here too.
+            return CompletableFuture.completedFuture(listedInSync(stored, replica, "from snapshot " + snapshot
+                    + " (the store read again right before the RESTORE)"));
         }
         if (!replicas.inSync(source)) {
             return CompletableFuture.failedFuture(new IOException("not rebuilt: the source of snapshot " + snapshot
@@ -346,7 +334,7 @@ final class ReplicaCatchUp {
         long term = restore.getPrimaryTerm();
         return replica.link.send(restore, RESTORE_TIMEOUT).thenCompose(restored -> {
             if (restored.getStatus() == Status.REBUILD_REFUSED) {
-                return refused(replica, term, restored.getError());
+                return refused(replica, term, restored.getRebuildRefusal(), restored.getError());
             }
             if (restored.getStatus() != Status.OK) {
                 return CompletableFuture.<Long>failedFuture(new IOException("restoring snapshot "
@@ -358,6 +346,18 @@ final class ReplicaCatchUp {
             meters.snapshotRestored();
             return copyLog(source, replica, restored.getLastSeq(), settings.timeout(), Integer.MAX_VALUE);
         });
+    }
+
+    /**
+     * The answer when the stored state lists the replica in sync, whether found before the snapshot
+     * or at the reread right before the RESTORE: another root caught it up. It is not rebuilt, and
+     * nothing failed: -1, logged at INFO, not counted as a failed catch-up.
+     */
+    private static long listedInSync(PartitionState stored, Replica replica, String when) {
+        LOG.log(System.Logger.Level.INFO, "partition {0}: replica on leaf {1} is not rebuilt {2}: the coordination"
+                + " store lists it in the in-sync set {3} of term {4} (stored version {5})", stored.partition(),
+                replica.address(), when, stored.inSync(), stored.primaryTerm(), stored.version());
+        return -1;
     }
 
     /**
@@ -407,25 +407,32 @@ final class ReplicaCatchUp {
     }
 
     /**
-     * The replica's leaf refused a rebuild in {@code term}: logged, and the stored state read again.
-     * One refused because the copy took writes while it pulled ({@link #FED_DURING_PULL}: a primary is
-     * feeding it) holds for that attempt only, and the next is asked after a backoff that doubles with
-     * each such refusal in a row ({@link RefusedRebuildBackoff}); any other, for the term. Both are
-     * counted by reason ({@code hedgerow.write.rebuilds.refused}).
+     * The replica's leaf refused a rebuild in {@code term}, for {@code reason}: logged, and the stored
+     * state read again. A refusal over a primary ({@code PRIMARY_IN_TERM}: this root's view is stale)
+     * holds for the term. One over a copy fed since the decision ({@code FED_SINCE_DECISION},
+     * {@code FED_DURING_PULL}: a primary is feeding it) holds for that attempt only, and the next is
+     * asked after a backoff that doubles with each such refusal in a row ({@link RefusedRebuildBackoff});
+     * so does one that gives no reason (an older leaf): asked again too soon costs a pull, whereas held
+     * for the term it would leave the copy out of the in-sync set until a promotion. Each is counted by
+     * reason ({@code hedgerow.write.rebuilds.refused}).
      */
-    private CompletableFuture<Long> refused(Replica replica, long term, String why) {
-        if (why.startsWith(FED_DURING_PULL)) {
+    private CompletableFuture<Long> refused(Replica replica, long term, RebuildRefusal reason, String why) {
+        if (reason == RebuildRefusal.PRIMARY_IN_TERM) {
+            meters.rebuildRefused(WriteMeters.RebuildRefusal.NEWER_TERM);
+            replicas.rebuildRefused(replica, term, "its leaf refused a rebuild in term " + term + " (" + why
+                    + "); the stored state is read again, and no rebuild is asked before a newer term");
+        } else {
             long now = ticker.nanoTime();
             fedBackoff.refused(replica.node, now);
-            meters.rebuildRefused(WriteMeters.RebuildRefusal.FED_DURING_PULL);
+            meters.rebuildRefused(switch (reason) {
+                case FED_SINCE_DECISION -> WriteMeters.RebuildRefusal.FED_SINCE_DECISION;
+                case FED_DURING_PULL -> WriteMeters.RebuildRefusal.FED_DURING_PULL;
+                default -> WriteMeters.RebuildRefusal.UNSPECIFIED;
+            });
             replicas.rebuildRefused(replica, -1, "its leaf refused a rebuild in term " + term + " (" + why
                     + "); the stored state is read again, the replica is caught up as it then is, and no rebuild"
                     + " is asked for " + Duration.ofNanos(fedBackoff.remainingNanos(replica.node, now)).toMillis()
                     + " ms");
-        } else {
-            meters.rebuildRefused(WriteMeters.RebuildRefusal.NEWER_TERM);
-            replicas.rebuildRefused(replica, term, "its leaf refused a rebuild in term " + term + " (" + why
-                    + "); the stored state is read again, and no rebuild is asked before a newer term");
         }
         return reread.get().handle((read, failure) -> {
             if (failure != null) {

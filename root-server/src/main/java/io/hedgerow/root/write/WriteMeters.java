@@ -36,10 +36,14 @@ final class WriteMeters {
 
     /** Why a replica's leaf refused to replace its copy with a snapshot ({@code REBUILD_REFUSED}). */
     enum RebuildRefusal {
+        /** The copy was fed between this root's decision and the RESTORE's arrival: asked again after a backoff. */
+        FED_SINCE_DECISION,
         /** The copy took writes while it pulled (a primary feeds it): asked again after a backoff. */
         FED_DURING_PULL,
         /** The leaf is the primary of this term or a newer one (this root's view is stale): not asked again in it. */
-        NEWER_TERM;
+        NEWER_TERM,
+        /** An older leaf, which gives no reason: asked again after a backoff. */
+        UNSPECIFIED;
 
         String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -63,8 +67,9 @@ final class WriteMeters {
                 .register(registry);
         for (RebuildRefusal reason : RebuildRefusal.values()) {
             rebuildRefusals.put(reason, Counter.builder("hedgerow.write.rebuilds.refused").tag("reason", reason.label())
-                    .description("Rebuilds of a replica from a snapshot its leaf refused, by reason: fed_during_pull"
-                            + " (asked again after a backoff, 1 s doubling to 1 min), newer_term (not in that term)")
+                    .description("Rebuilds of a replica from a snapshot its leaf refused, by reason:"
+                            + " fed_since_decision, fed_during_pull and unspecified (an older leaf) are asked"
+                            + " again after a backoff (1 s doubling to 1 min), newer_term not in that term")
                     .register(registry));
         }
         batches = Timer.builder("hedgerow.write.batch.latency")

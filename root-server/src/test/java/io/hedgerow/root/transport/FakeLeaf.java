@@ -11,13 +11,13 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A leaf written by hand for the root's handshake tests: it accepts any number of connections and
- * answers each frame a root sends as the test's script says (or closes the connection when the
- * script answers null), counting the frames of each kind it saw.
+ * A leaf written by hand for the root's handshake and write tests: it accepts any number of
+ * connections and answers each frame a root sends as the test's script says (or closes the
+ * connection when the script answers null), counting the frames of each kind it saw.
  */
-final class FakeLeaf implements AutoCloseable {
+public final class FakeLeaf implements AutoCloseable {
     /** What to answer to one frame: a frame, or null to close the connection. */
-    interface Script {
+    public interface Script {
         Frame answer(Frame received);
     }
 
@@ -28,7 +28,7 @@ final class FakeLeaf implements AutoCloseable {
     private final AtomicInteger searches = new AtomicInteger();
     private final Thread acceptor;
 
-    FakeLeaf(Script script) throws IOException {
+    public FakeLeaf(Script script) throws IOException {
         this.server = new ServerSocket(0);
         this.script = script;
         this.acceptor = new Thread(this::accept, "fake-leaf-" + server.getLocalPort());
@@ -36,16 +36,16 @@ final class FakeLeaf implements AutoCloseable {
         acceptor.start();
     }
 
-    String address() {
+    public String address() {
         return "127.0.0.1:" + server.getLocalPort();
     }
 
-    int connectionsAccepted() {
+    public int connectionsAccepted() {
         return connectionsAccepted.get();
     }
 
     /** Searches and fetches that reached this leaf. */
-    int searches() {
+    public int searches() {
         return searches.get();
     }
 

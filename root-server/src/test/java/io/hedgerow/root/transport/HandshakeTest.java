@@ -19,6 +19,8 @@ import io.hedgerow.leaf.index.IndexProgress;
 import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
+import io.hedgerow.leaf.write.LiveSettings;
+import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
@@ -32,10 +34,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * never ready, gets no traffic, and {@code /cluster} says why; the coverage of what the others
  * answer is honest about what is missing.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class HandshakeTest {
     private static final String INDEX = "handshake";
     private static final Duration SHORT_WAIT = Duration.ofMillis(200);
@@ -240,6 +245,30 @@ class HandshakeTest {
         root.cluster().publishMembership(registeredAs("leaf-b"));
         awaitTrue(() -> root.cluster().leaf(0).readyConnections() > 0);
         assertThat(root.cluster().leaf(0).refusal()).isNull();
+    }
+
+    /**
+     * As above, with a real leaf: started as node leaf-b, at the address membership knows as node
+     * leaf-a, it names leaf-b in its Hello answer (held by a relay until the root has that view) and is
+     * refused. Before, a real leaf named no node, and the root took it for leaf-a.
+     */
+    @Test
+    void aRealLeafStartedAsAnotherNodeThanMembershipKnowsAtItsAddressIsRefused() throws Exception {
+        LeafServer leaf = LeafServer.start(LeafConfig.defaults(buildA.dir()).withWorkers(1)
+                .withLive(LiveSettings.defaults().withNodeId("leaf-b")));
+        started.add(leaf);
+        leaf.announceNodeId(); // as a leaf started with --zk does
+        LinkRelay relay = new LinkRelay(leaf.port());
+        started.add(relay);
+        relay.holdFirstAnswers(0);
+        RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(relay.address()), 1));
+        root.cluster().publishMembership(registeredAs("leaf-a"));
+        relay.release();
+
+        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        assertThat(root.cluster().leaf(0).refusal()).startsWith("leaf " + relay.address() + " says it is node leaf-b,"
+                + " but membership knows node leaf-a at that address");
+        assertThat(root.cluster().leaf(0).readyConnections()).isZero();
     }
 
     private static io.hedgerow.root.cluster.MembershipView registeredAs(String node) {

@@ -3,6 +3,7 @@ package io.hedgerow.root.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.common.net.Transport;
+import io.hedgerow.common.time.Ticker;
 import io.hedgerow.common.wire.proto.Status;
 import io.hedgerow.common.wire.proto.StoredField;
 import io.hedgerow.common.wire.proto.WriteKind;
@@ -73,12 +74,14 @@ class RebuildRefusedTest {
                     () -> {
                         rereads.incrementAndGet();
                         return CompletableFuture.completedFuture(null);
-                    });
+                    }, Ticker.system());
 
             assertThat(catchUps.advance().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("nothing ready").isEmpty();
             // Once right before the RESTORE (StaleRestoreTest), once after the refusal.
             assertThat(rereads).as("the stored state read again").hasValue(2);
             assertThat(failedCatchUps(registry)).as("not a failed catch-up").isZero();
+            assertThat(registry.get("hedgerow.write.rebuilds.refused").tag("reason", "newer_term").counter().count())
+                    .as("the leaf's reason: primary in the term").isEqualTo(1);
             assertThat(problemOf(replicas, zero)).contains("refused a rebuild in term 4").contains("primary of term 4");
             assertThat(get(first, "kept-2").getOutcome()).as("the primary's documents survive").isEqualTo(WriteOutcome.FOUND);
             assertThat(lastSeq(first)).isEqualTo(lastSeq);
