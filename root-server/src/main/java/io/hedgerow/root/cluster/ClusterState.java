@@ -271,7 +271,11 @@ public final class ClusterState {
         return slotsFull;
     }
 
-    /** Where {@link #fillSlot} tells each slot filled at run time (the fan-out dials it; the meters name it). */
+    /**
+     * Where {@link #fillSlot} tells each slot filled at run time (the fan-out dials it; the meters name it).
+     * Listeners are called under this cluster's lock, on the thread that filled the slot: they must not
+     * block (hand work to an event loop, as the fan-out does) nor wait on a thread that may fill a slot.
+     */
     public void onSlotFilled(IntConsumer listener) {
         slotFilled.add(listener);
     }
