@@ -195,7 +195,10 @@ final class PlanCodec {
         }
         List<String> unknown = named.stream().filter(address -> slots.slotOf(address) < 0).toList();
         if (unknown.size() > slots.vacant()) {
-            if (root.path("leaves").asInt(-1) == slots.slots() && knownAtTheWritersPositions(root, slots)) {
+            // By position only with no slot vacant (review42 finding 2): a copy read onto a vacant slot
+            // would sit where no connection goes and no write can reach.
+            if (slots.vacant() == 0 && root.path("leaves").asInt(-1) == slots.slots()
+                    && knownAtTheWritersPositions(root, slots)) {
                 LOG.log(System.Logger.Level.WARNING, "placement: the stored plan names leaves " + unknown
                         + ", which this root does not dial at those addresses and has no vacant slot for: read by"
                         + " position, as its --leaves must then list the leaves in the leader's order");

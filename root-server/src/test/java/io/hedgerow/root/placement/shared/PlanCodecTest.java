@@ -146,4 +146,26 @@ class PlanCodecTest {
         assertThat(PlanCodec.decode(stored, 0, new Slots("b:1", null)).plan().keptCopies(0))
                 .as("a reader started with b:1 alone routes by it").containsExactly(0);
     }
+
+    /** Copies on all four of the writer's slots, the fourth (d:1) included. */
+    private static final PlacementPlan ON_FOUR = new PlacementPlan(List.of(
+            List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
+                    new PlannedCopy(2, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING)),
+            List.of(new PlannedCopy(1, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
+                    new PlannedCopy(3, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))),
+            List.of(1L, 1L, 1L, 1L));
+
+    @Test
+    void aReaderWithAVacantSlotNeverReadsThePlanByPosition() {
+        byte[] stored = PlanCodec.encode("root-a", ON_FOUR, new Slots("a:1", "b:1", "c:1", "d:1"));
+        // c:1 and d:1 are new here, one slot is vacant: by position, d:1's copies would land on the vacant
+        // slot 3, which no connection dials and no write reaches (review42 finding 2).
+        Slots reader = new Slots("a:1", "b:1", "relay:9", null);
+
+        StoredPlan read = PlanCodec.decode(stored, 0, reader);
+
+        assertThat(read.plan()).as("not read by position").isNull();
+        assertThat(read.misfit()).contains("[c:1, d:1], which have no slot here");
+        assertThat(reader.bySlot).as("nothing filled").containsExactly("a:1", "b:1", "relay:9", null);
+    }
 }
