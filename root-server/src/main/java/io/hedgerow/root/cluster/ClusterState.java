@@ -273,6 +273,33 @@ public final class ClusterState {
         return slot >= 0 ? slot : fillVacant(address);
     }
 
+    /**
+     * The slots of the leaves at {@code addresses} (a stored plan's), filling a vacant slot for each that
+     * none holds yet, by its spelling or another: all of them, or, when there are not enough vacant slots
+     * for those new here, none.
+     *
+     * @return by address, in order; null when nothing was filled for lack of vacant slots
+     */
+    public synchronized int[] fillSlots(List<LeafAddress> addresses) {
+        int[] slots = new int[addresses.size()];
+        List<LeafAddress> fresh = new ArrayList<>();
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = heldSlot(addresses.get(i), null);
+            if (slots[i] < 0 && !fresh.contains(addresses.get(i))) {
+                fresh.add(addresses.get(i));
+            }
+        }
+        if (fresh.size() > leaves.size() - filledSlots()) {
+            return null;
+        }
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] < 0) {
+                slots[i] = fillSlot(addresses.get(i));
+            }
+        }
+        return slots;
+    }
+
     /** As {@link #fillSlot(LeafAddress, String, long, SlotReuse)} for a leaf whose node id is unknown. */
     public synchronized int fillSlot(LeafAddress address, long nowMillis, SlotReuse reuse) {
         return fillSlot(address, null, nowMillis, reuse);

@@ -58,4 +58,17 @@ class LeafSpellingsTest {
                 .isEqualTo(3);
         assertThat(filled).containsExactly(2, 3);
     }
+
+    @Test
+    void aStoredPlansLeavesFillSlotsAllOrNoneAndAnotherSpellingTakesTheSlotThatHoldsIt() {
+        assertThat(cluster.fillSlots(List.of(LeafAddress.parse("127.0.0.1:9003"), LeafAddress.parse("127.0.0.1:9004"),
+                LeafAddress.parse("127.0.0.1:9005")))).as("three new leaves, two vacant slots: none filled").isNull();
+        assertThat(cluster.filledSlots()).isEqualTo(2);
+        assertThat(filled).isEmpty();
+
+        assertThat(cluster.fillSlots(List.of(LeafAddress.parse("127.0.0.1:9003"), LeafAddress.parse("localhost:9001"),
+                LeafAddress.parse("127.0.0.1:9002")))).containsExactly(2, 0, 1);
+        assertThat(filled).containsExactly(2);
+        assertThat(cluster.leaf(0).address()).hasToString("127.0.0.1:9001");
+    }
 }
