@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Settings of a root server.
@@ -137,63 +138,67 @@ public record ClusterConfig(
 
     /** For exactly this index; its name and partition count must be this config's. */
     public ClusterConfig withIndex(IndexManifest manifest) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, manifest, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
+        return with(c -> c.index = manifest);
     }
 
+    /** Raises the maximum timeout to {@code timeout} when it was lower. */
     public ClusterConfig withDefaultTimeout(Duration timeout) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, timeout, maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout,
-                ioThreads, maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
+        return with(c -> {
+            c.defaultTimeout = timeout;
+            c.maxTimeout = maxTimeout.compareTo(timeout) < 0 ? timeout : maxTimeout;
+        });
     }
 
     public ClusterConfig withIoThreads(int threads) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, threads, maxFrameBytes,
-                hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
+        return with(c -> c.ioThreads = threads);
     }
 
     public ClusterConfig withHedge(HedgeSettings settings) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, settings, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
+        return with(c -> c.hedge = settings);
     }
 
     public ClusterConfig withTail(TailSettings settings) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, settings, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
+        return with(c -> c.tail = settings);
     }
 
     public ClusterConfig withBatchAdmission(BatchAdmissionSettings settings) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, settings, clusterSecret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
+        return with(c -> c.batchAdmission = settings);
     }
 
     /** The shared secret every Hello to a leaf carries (null: none). */
     public ClusterConfig withClusterSecret(String secret) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, secret, adaptation, placement, tlsTrust, leafBatching, leafSlots);
+        return with(c -> c.clusterSecret = secret);
     }
 
     /** Across-request adaptation: replica choice, stall detection, probation. */
     public ClusterConfig withAdaptation(AdaptationSettings settings) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, settings, placement, tlsTrust, leafBatching, leafSlots);
+        return with(c -> c.adaptation = settings);
     }
 
     /** Re-replication, selective replication and rebalancing of partition copies. */
     public ClusterConfig withPlacement(PlacementSettings settings) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, settings, tlsTrust, leafBatching, leafSlots);
+        return with(c -> c.placement = settings);
     }
 
     /** Dial the leaves over TLS trusting the PEM certificates in {@code trusted} (null: plaintext). */
     public ClusterConfig withTlsTrust(Path trusted) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, trusted, leafBatching, leafSlots);
+        return with(c -> c.tlsTrust = trusted);
     }
 
     /** Whether a search's primaries for one leaf go to it in one message ({@link #leafBatching()}). */
     public ClusterConfig withLeafBatching(boolean on) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust, on, leafSlots);
+        return with(c -> c.leafBatching = on);
+    }
+
+    /**
+     * With {@code list} as the listed leaves, in the first slots; the leaf slots are raised to their
+     * number when fewer.
+     */
+    public ClusterConfig withLeaves(List<String> list) {
+        return with(c -> {
+            c.leaves = list;
+            c.leafSlots = Math.max(leafSlots, list.size());
+        });
     }
 
     /** The most leaf slots a root may have (each costs a connection per event loop and per-leaf arrays). */
@@ -204,9 +209,63 @@ public record ClusterConfig(
      * ZooKeeper at other addresses take the free ones at run time ({@code LeafMembers}).
      */
     public ClusterConfig withLeafSlots(int slots) {
-        return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
-                maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust,
-                leafBatching, slots);
+        return with(c -> c.leafSlots = slots);
+    }
+
+    /** This config with {@code change} applied to a copy of its settings, validated as any config is. */
+    private ClusterConfig with(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** A config's settings, one field each, for the withers to change before building a new record. */
+    private static final class Copy {
+        String indexName;
+        List<String> leaves;
+        int partitions;
+        int replicas;
+        Duration defaultTimeout;
+        Duration maxTimeout;
+        int ioThreads;
+        int maxFrameBytes;
+        HedgeSettings hedge;
+        TailSettings tail;
+        IndexManifest index;
+        BatchAdmissionSettings batchAdmission;
+        String clusterSecret;
+        AdaptationSettings adaptation;
+        PlacementSettings placement;
+        Path tlsTrust;
+        boolean leafBatching;
+        int leafSlots;
+
+        Copy(ClusterConfig c) {
+            indexName = c.indexName;
+            leaves = c.leaves;
+            partitions = c.partitions;
+            replicas = c.replicas;
+            defaultTimeout = c.defaultTimeout;
+            maxTimeout = c.maxTimeout;
+            ioThreads = c.ioThreads;
+            maxFrameBytes = c.maxFrameBytes;
+            hedge = c.hedge;
+            tail = c.tail;
+            index = c.index;
+            batchAdmission = c.batchAdmission;
+            clusterSecret = c.clusterSecret;
+            adaptation = c.adaptation;
+            placement = c.placement;
+            tlsTrust = c.tlsTrust;
+            leafBatching = c.leafBatching;
+            leafSlots = c.leafSlots;
+        }
+
+        ClusterConfig build() {
+            return new ClusterConfig(indexName, leaves, partitions, replicas, defaultTimeout, maxTimeout, ioThreads,
+                    maxFrameBytes, hedge, tail, index, batchAdmission, clusterSecret, adaptation, placement, tlsTrust,
+                    leafBatching, leafSlots);
+        }
     }
 
     @Override

@@ -7,8 +7,11 @@ import io.hedgerow.root.adapt.SlowStart;
 import io.hedgerow.root.placement.PlacementLeadership;
 import io.hedgerow.root.placement.PlacementReport;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,14 +30,18 @@ import java.util.stream.IntStream;
  * <p><b>Leaf slots.</b> {@link ClusterConfig#leafSlots} of them, every per-leaf structure sized once:
  * the configured leaves fill the first, and a leaf that registers at run time fills a vacant one
  * ({@link #fillSlot}, called by {@link LeafMembers}, and by the shared placement for a leaf its stored
- * plan names). A slot keeps its address after its leaf leaves, so that the same leaf restarted there
+ * plan names). A leaf is one slot however its address is spelled: one that registers as
+ * {@code localhost:9001} while a slot holds {@code 127.0.0.1:9001} is that slot's ({@link #slotHolding}).
+ * A slot keeps its address after its leaf leaves, so that the same leaf restarted there
  * takes it back with its copies; when none is vacant, a joining leaf may take over one whose leaf left
  * for good and holds nothing this root still needs ({@link SlotReuse}): every per-slot structure it
  * would inherit is reset first, and each {@link #onSlotReused} listener (connections, meters) told. A
  * vacant slot has no connection, holds no copy, and readiness and health skip it.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe; written by event loops as connections come
- * and go, read by queries and by the HTTP {@code /cluster} endpoint.
+ * and go, read by queries and by the HTTP {@code /cluster} endpoint. Slots are filled under this
+ * object's lock, by the membership's and the placement's threads only (never an event loop): filling
+ * may resolve host names.
  */
 public final class ClusterState {
     private final ClusterConfig config;
@@ -181,17 +188,63 @@ public final class ClusterState {
     }
 
     /**
-     * The slot of the leaf at {@code address}, filling the first vacant slot with it when none holds it
-     * yet (and telling {@link #onSlotFilled}). Slots are this root's own numbering: another root may give
-     * the same leaf another slot, so nothing shared between roots names a slot.
+     * The slot that holds the leaf at {@code address} under another spelling of it, or -1: a leaf
+     * {@code --leaves} names {@code 127.0.0.1:9001} may register as {@code localhost:9001}, or by its host
+     * name, and a second slot for it would dial the same process, whose handshake then sends that slot's
+     * (empty) assignment and closes every partition the first slot opened there. The same leaf is the
+     * one whose ready connection announced {@code node} ({@link LeafStatus#announcedNode}), else one at the same
+     * port whose host resolves ({@link InetAddress#getAllByName}) to an address {@code address}'s host
+     * resolves to: one port of one host is one process, whatever the node ids say. A host that does not
+     * resolve matches nothing.
      *
-     * @return its slot, or -1 when it has none and every slot is taken
+     * <p>May block on name resolution (the JVM caches answers): called by the membership's and the
+     * placement's threads, never by an event loop.
+     *
+     * @param node the node id the leaf registered under; null or "" when unknown (a stored plan's address)
      */
-    public synchronized int fillSlot(LeafAddress address) {
-        int slot = slotOf(address);
-        if (slot >= 0) {
-            return slot;
+    public int slotHolding(LeafAddress address, String node) {
+        if (node != null && !node.isEmpty()) {
+            for (LeafStatus leaf : leaves) {
+                // A connection ready now: an id announced before the leaf went away may be of a process since
+                // restarted at another address, which its old slot would no longer reach.
+                if (!leaf.vacant() && !address.equals(leaf.address()) && node.equals(leaf.announcedNode())
+                        && leaf.readyConnections() > 0) {
+                    return leaf.index();
+                }
+            }
         }
+        Set<InetAddress> resolved = null;
+        for (LeafStatus leaf : leaves) {
+            LeafAddress held = leaf.address();
+            if (held == null || held.equals(address) || held.port() != address.port()) {
+                continue;
+            }
+            if (resolved == null) {
+                resolved = resolve(address.host());
+            }
+            if (!resolved.isEmpty() && !Collections.disjoint(resolved, resolve(held.host()))) {
+                return leaf.index();
+            }
+        }
+        return -1;
+    }
+
+    private static Set<InetAddress> resolve(String host) {
+        try {
+            return Set.copyOf(java.util.Arrays.asList(InetAddress.getAllByName(host))); // may repeat one
+        } catch (UnknownHostException | SecurityException e) {
+            return Set.of();
+        }
+    }
+
+    /** The slot that holds the leaf at {@code address} by that spelling or another ({@link #slotHolding}), or -1. */
+    private int heldSlot(LeafAddress address, String node) {
+        int slot = slotOf(address);
+        return slot >= 0 ? slot : slotHolding(address, node);
+    }
+
+    /** Fills the first vacant slot with the leaf at {@code address}, telling {@link #onSlotFilled}; -1 when none is. */
+    private int fillVacant(LeafAddress address) {
         for (LeafStatus leaf : leaves) {
             if (leaf.vacant() && leaf.fill(address)) {
                 slotFilled.forEach(listener -> listener.accept(leaf.index()));
@@ -201,22 +254,75 @@ public final class ClusterState {
         return -1;
     }
 
+    /** As {@link #fillSlot(LeafAddress, String)} for a leaf whose node id is unknown. */
+    public synchronized int fillSlot(LeafAddress address) {
+        return fillSlot(address, null);
+    }
+
     /**
-     * As {@link #fillSlot(LeafAddress)}, and when no slot is vacant, takes over the one {@code reuse}
+     * The slot of the leaf at {@code address}, filling the first vacant slot with it when none holds it
+     * yet, by this spelling or another ({@link #slotHolding}), and telling {@link #onSlotFilled}. Slots are
+     * this root's own numbering: another root may give the same leaf another slot, so nothing shared
+     * between roots names a slot.
+     *
+     * @param node the node id the leaf registered under; null or "" when unknown
+     * @return its slot, or -1 when it has none and every slot is taken
+     */
+    public synchronized int fillSlot(LeafAddress address, String node) {
+        int slot = heldSlot(address, node);
+        return slot >= 0 ? slot : fillVacant(address);
+    }
+
+    /**
+     * The slots of the leaves at {@code addresses} (a stored plan's), filling a vacant slot for each that
+     * none holds yet, by its spelling or another: all of them, or, when there are not enough vacant slots
+     * for those new here, none.
+     *
+     * @return by address, in order; null when nothing was filled for lack of vacant slots
+     */
+    public synchronized int[] fillSlots(List<LeafAddress> addresses) {
+        int[] slots = new int[addresses.size()];
+        List<LeafAddress> fresh = new ArrayList<>();
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = heldSlot(addresses.get(i), null);
+            if (slots[i] < 0 && !fresh.contains(addresses.get(i))) {
+                fresh.add(addresses.get(i));
+            }
+        }
+        if (fresh.size() > leaves.size() - filledSlots()) {
+            return null;
+        }
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] < 0) {
+                slots[i] = fillSlot(addresses.get(i));
+            }
+        }
+        return slots;
+    }
+
+    /** As {@link #fillSlot(LeafAddress, String, long, SlotReuse)} for a leaf whose node id is unknown. */
+    public synchronized int fillSlot(LeafAddress address, long nowMillis, SlotReuse reuse) {
+        return fillSlot(address, null, nowMillis, reuse);
+    }
+
+    /**
+     * As {@link #fillSlot(LeafAddress, String)}, and when no slot is vacant, takes over the one {@code reuse}
      * chooses (its leaf left membership long enough ago and holds nothing: {@link SlotReuse}): the
      * slot's status, probation, slow start and stale marks are reset, each {@link #onSlotReused}
      * listener is told, then each {@link #onSlotFilled} one, as for a vacant slot.
      *
+     * @param node      the node id the leaf registered under; null or "" when unknown
      * @param nowMillis now on the membership's clock (epoch milliseconds)
      * @return its slot, or -1 when every slot is taken and none may be reused ({@link #slotsFull} says why)
      */
-    public synchronized int fillSlot(LeafAddress address, long nowMillis, SlotReuse reuse) {
-        boolean known = slotOf(address) >= 0;
-        int slot = fillSlot(address);
+    public synchronized int fillSlot(LeafAddress address, String node, long nowMillis, SlotReuse reuse) {
+        int slot = heldSlot(address, node);
         if (slot >= 0) {
-            if (!known) {
-                filledAtMillis[slot] = nowMillis;
-            }
+            return slot;
+        }
+        slot = fillVacant(address);
+        if (slot >= 0) {
+            filledAtMillis[slot] = nowMillis;
             return slot;
         }
         List<SlotReuse.Filled> filled = filledForReuse();
@@ -271,7 +377,11 @@ public final class ClusterState {
         return slotsFull;
     }
 
-    /** Where {@link #fillSlot} tells each slot filled at run time (the fan-out dials it; the meters name it). */
+    /**
+     * Where {@link #fillSlot} tells each slot filled at run time (the fan-out dials it; the meters name it).
+     * Listeners are called under this cluster's lock, on the thread that filled the slot: they must not
+     * block (hand work to an event loop, as the fan-out does) nor wait on a thread that may fill a slot.
+     */
     public void onSlotFilled(IntConsumer listener) {
         slotFilled.add(listener);
     }

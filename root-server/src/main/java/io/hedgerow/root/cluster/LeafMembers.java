@@ -27,7 +27,9 @@ import java.util.concurrent.TimeUnit;
  * whatever its connections say) and sums the load the leaves published ({@link LeafLoadSums}).
  *
  * <p>A registered leaf whose address is none of this root's leaves takes the first vacant leaf slot
- * ({@link ClusterState#fillSlot}, {@code --leaf-slots}): the fan-out dials it, and once connected the
+ * ({@link ClusterState#fillSlot}, {@code --leaf-slots}), unless a slot holds it under another spelling
+ * of its address ({@link ClusterState#slotHolding}: then it is that slot's, and a WARN names both
+ * spellings): the fan-out dials it, and once connected the
  * placement holds it up and may place copies on it. When every slot is taken it is shown, and logged
  * once, as registered but not configured: this root has nowhere to put it, so it routes nothing to it.
  *
@@ -114,7 +116,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     }
 
     private void place(NodeId node, String address) {
-        Integer leaf = leafAt(address);
+        Integer leaf = leafAt(node, address);
         Integer before = placeOf.put(node, leaf == null ? -1 : leaf);
         if (before != null && before >= 0 && !before.equals(leaf)) {
             unregister(node, before); // the node moved to another address
@@ -194,13 +196,14 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     }
 
     /**
-     * The slot of the leaf at {@code address}: the one that holds it, else the first vacant one, which it
-     * fills (the fan-out dials it), else one whose leaf left for good ({@link SlotReuse}); null when every
-     * slot is taken and none may be reused (also for an address that does not parse). A slot keeps its
-     * address after its leaf leaves: the same leaf restarted (its copies on disk) takes it back, and the
-     * placement holds it down meanwhile, then gone after its grace.
+     * The slot of the leaf at {@code address}: the one that holds it, by this spelling or another (the node
+     * id its connection announced, or the address its host resolves to: {@link ClusterState#slotHolding}),
+     * else the first vacant one, which it fills (the fan-out dials it), else one whose leaf left for good
+     * ({@link SlotReuse}); null when every slot is taken and none may be reused (also for an address that
+     * does not parse). A slot keeps its address after its leaf leaves: the same leaf restarted (its copies
+     * on disk) takes it back, and the placement holds it down meanwhile, then gone after its grace.
      */
-    private Integer leafAt(String address) {
+    private Integer leafAt(NodeId node, String address) {
         LeafAddress parsed;
         try {
             parsed = LeafAddress.parse(address);
@@ -208,10 +211,22 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
             return null;
         }
         boolean known = cluster.slotOf(parsed) >= 0;
+        if (!known) {
+            int held = cluster.slotHolding(parsed, node.value());
+            if (held >= 0) {
+                // One leaf under two spellings: a second slot would dial it again, and that slot's empty
+                // assignment would close every partition the first opened there.
+                LOG.log(System.Logger.Level.WARNING, "membership: leaf {0} registered at {1}, which leaf slot {2}"
+                        + " holds as {3} (the same node id, or the same address and port): one leaf, kept in slot"
+                        + " {2}, no slot filled for {1}; spell it the same way in --leaves and the leaf''s --host",
+                        node, parsed, held, cluster.leaf(held).address());
+                return held;
+            }
+        }
         String before = null;
-        int slot = cluster.fillSlot(parsed);
+        int slot = cluster.fillSlot(parsed, node.value());
         if (slot < 0) {
-            slot = cluster.fillSlot(parsed, clock.millis(), reuse);
+            slot = cluster.fillSlot(parsed, node.value(), clock.millis(), reuse);
             if (slot >= 0) {
                 before = "reused";
                 // The slot's old leaf left for good: this one is new there, whatever registered before.

@@ -37,6 +37,8 @@ public final class LeafStatus {
     private volatile Supervision supervision;
     /** The leaf's HTTP port as its HelloAck named it ("": none, or not heard yet). */
     private volatile String httpAddress = "";
+    /** The node id the leaf's last accepted HelloAck announced ("": none, an older leaf, or not heard yet). */
+    private volatile String announcedNode = "";
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
         this(index, address, connections, ticker, true);
@@ -110,6 +112,7 @@ public final class LeafStatus {
         everReady = false;
         supervision = null;
         httpAddress = "";
+        announcedNode = "";
         if (latencyWindows) {
             latency = SlidingLatencyWindow.tenSeconds(ticker);
             leafTime = SlidingLatencyWindow.tenSeconds(ticker);
@@ -137,6 +140,20 @@ public final class LeafStatus {
             }
         }
         httpAddress = reported;
+    }
+
+    /**
+     * The node id the leaf announced in its last accepted HelloAck ({@code node_id}); "" when it named
+     * none (an older leaf) or no handshake was accepted yet. Tells one leaf registered under two spellings
+     * of its address from two leaves ({@link ClusterState#slotHolding}).
+     */
+    public String announcedNode() {
+        return announcedNode;
+    }
+
+    /** Remembers the node id an accepted HelloAck announced ("" for none). */
+    public void announcedNode(String node) {
+        announcedNode = node == null ? "" : node;
     }
 
     /** The leaf's address; null while the slot is {@link #vacant()}. */

@@ -11,7 +11,7 @@ import java.util.List;
  * coordination store; the other roots route by it ({@link #snapshot}, {@link #keptCopies}); a root
  * that takes over the lead continues from it ({@link Placement#Placement(PlacementPlan, int,
  * PlacementSettings, long, boolean)}). Leaves are this root's leaf slots; the stored form names each
- * by address, which every root maps to its own slots ({@code PlanCodec}). Immutable; equal plans are
+ * by address, which every root maps to its own slots ({@code PlanSlotMapper}). Immutable; equal plans are
  * equal records.
  *
  * @param copies        each partition's copies, preferred first

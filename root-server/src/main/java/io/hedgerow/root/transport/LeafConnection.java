@@ -347,6 +347,7 @@ public final class LeafConnection {
             return;
         }
         status.httpAddress(ack.getHttpAddress());
+        status.announcedNode(ack.getNodeId());
         takesSearchParts = ack.getTakesSearchParts();
         if (ack.getAnswersPings()) {
             watchLiveness(from);

@@ -2,13 +2,14 @@ package io.hedgerow.root.placement.shared;
 
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * How one root numbers the leaves the stored plan names: its leaf slots are its own (another root may
  * give the same leaf another slot), so the stored plan names each copy's leaf by address, and each
- * root maps addresses to its slots when it reads the plan, filling a vacant slot for a leaf it has not
- * met yet.
+ * root maps addresses to its slots when it reads the plan ({@link PlanSlotMapper}), filling vacant
+ * slots for leaves it has not met yet.
  */
 interface LeafSlots {
     /** This root's leaf slots. */
@@ -23,8 +24,14 @@ interface LeafSlots {
     /** Slots no leaf holds yet. */
     int vacant();
 
-    /** The slot of the leaf at {@code address}, filling a vacant one if need be; -1 when none is left. */
-    int fill(String address);
+    /**
+     * The slots of the leaves at {@code addresses}, filling vacant ones for those no slot holds: all of
+     * them, or none when there are too few vacant slots. A slot may hold a leaf under another spelling of
+     * its address ({@link ClusterState#slotHolding}): that slot is its.
+     *
+     * @return by address, in order; null when none was filled
+     */
+    int[] fillAll(List<String> addresses);
 
     /** The addresses this root was started with ({@code --leaves}), {@code host:port}. */
     List<String> configured();
@@ -32,6 +39,8 @@ interface LeafSlots {
     /** A root's slots, as {@code cluster} holds them. */
     static LeafSlots of(ClusterState cluster) {
         return new LeafSlots() {
+            private static final System.Logger LOG = System.getLogger(LeafSlots.class.getName());
+
             @Override
             public int slots() {
                 return cluster.leaves().size();
@@ -63,12 +72,25 @@ interface LeafSlots {
             }
 
             @Override
-            public int fill(String address) {
-                try {
-                    return cluster.fillSlot(LeafAddress.parse(address));
-                } catch (IllegalArgumentException e) {
-                    return -1;
+            public int[] fillAll(List<String> addresses) {
+                List<LeafAddress> parsed = new ArrayList<>();
+                for (String address : addresses) {
+                    try {
+                        parsed.add(LeafAddress.parse(address));
+                    } catch (IllegalArgumentException e) {
+                        return null;
+                    }
                 }
+                int[] slots = cluster.fillSlots(parsed);
+                for (int i = 0; slots != null && i < slots.length; i++) {
+                    LeafAddress held = cluster.leaf(slots[i]).address();
+                    if (!parsed.get(i).equals(held)) {
+                        LOG.log(System.Logger.Level.WARNING, "placement: the stored plan names leaf {0}, which leaf"
+                                + " slot {1} holds as {2} (the same address and port): one leaf, no slot filled for"
+                                + " {0}", parsed.get(i), slots[i], held);
+                    }
+                }
+                return slots;
             }
         };
     }

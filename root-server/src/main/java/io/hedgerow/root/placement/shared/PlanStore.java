@@ -19,15 +19,15 @@ import org.apache.zookeeper.data.Stat;
 final class PlanStore {
     private final CuratorFramework curator;
     private final String path;
-    /** This root's leaf slots, which the stored plan's addresses map to; null: by position (tests). */
-    private final LeafSlots slots;
+    /** Maps the stored plan's addresses to this root's leaf slots; null: by position (tests). */
+    private final PlanSlotMapper slots;
 
     /** Reads plans by position, as written (a test's, or a tool's that only looks). */
     PlanStore(CoordinationClient client) {
         this(client, null);
     }
 
-    PlanStore(CoordinationClient client, LeafSlots slots) {
+    PlanStore(CoordinationClient client, PlanSlotMapper slots) {
         this.curator = client.curator();
         this.path = client.paths().placement();
         this.slots = slots;
@@ -37,7 +37,10 @@ final class PlanStore {
         return path;
     }
 
-    /** The stored plan, or empty when none was ever written. */
+    /**
+     * The stored plan, in this root's slots (leaves it names that this root has not met fill vacant slots,
+     * all or none, once it is known to fit: {@link PlanSlotMapper}), or empty when none was ever written.
+     */
     Optional<StoredPlan> read() throws CoordinationException {
         Stat stat = new Stat();
         byte[] bytes;
@@ -49,7 +52,8 @@ final class PlanStore {
             throw CoordinationException.failed("reading the placement plan at " + path, e);
         }
         try {
-            return Optional.of(PlanCodec.decode(bytes, stat.getVersion(), slots));
+            return Optional.of(slots == null ? PlanCodec.decode(bytes, stat.getVersion())
+                    : slots.toSlots(PlanCodec.read(bytes), stat.getVersion()));
         } catch (IllegalArgumentException e) {
             throw new CoordinationException("the placement plan at " + path + " cannot be read: " + e.getMessage(), e);
         }
@@ -61,7 +65,7 @@ final class PlanStore {
      * @return the plan as written, with its new version; empty when the znode was not at {@code version}
      */
     Optional<StoredPlan> write(String leader, PlacementPlan plan, int version) throws CoordinationException {
-        byte[] bytes = PlanCodec.encode(leader, plan, slots);
+        byte[] bytes = PlanCodec.encode(leader, plan, slots == null ? null : slots.slots());
         try {
             if (version < 0) {
                 curator.create().creatingParentsIfNeeded().forPath(path, bytes);

@@ -99,7 +99,7 @@ public final class SharedPlacement implements AutoCloseable {
         this.ticker = ticker;
         this.reassign = reassign;
         this.writes = writes;
-        this.store = new PlanStore(client, LeafSlots.of(cluster));
+        this.store = new PlanStore(client, slotMapper(cluster));
         this.toldCopies = new int[cluster.config().partitions()][];
         for (int p = 0; p < toldCopies.length; p++) {
             toldCopies[p] = cluster.assignment().replicasOf(p);
@@ -159,7 +159,7 @@ public final class SharedPlacement implements AutoCloseable {
     public static String routeByStoredPlan(CoordinationSettings coordination, ClusterState cluster)
             throws CoordinationException {
         try (CoordinationClient client = CoordinationClient.connect(coordination)) {
-            Optional<StoredPlan> stored = new PlanStore(client, LeafSlots.of(cluster)).read();
+            Optional<StoredPlan> stored = new PlanStore(client, slotMapper(cluster)).read();
             if (stored.isEmpty()) {
                 return "no placement plan stored yet: the configured assignment";
             }
@@ -312,18 +312,28 @@ public final class SharedPlacement implements AutoCloseable {
 
     /** The stored plan changed (an event of the cache). */
     private void stored(ChildData data) {
-        StoredPlan plan;
+        int version = data.getStat().getVersion();
+        WrittenPlan written;
         try {
-            plan = PlanCodec.decode(data.getData(), data.getStat().getVersion(), LeafSlots.of(cluster));
+            written = PlanCodec.read(data.getData());
         } catch (IllegalArgumentException e) {
             LOG.log(System.Logger.Level.WARNING, "placement: ignoring the stored plan: " + e.getMessage());
             return;
         }
         if (service != null) {
-            if (plan.version() > storedVersion && !plan.leader().equals(self)) {
-                follow(plan.leader() + " wrote the stored plan (znode version " + plan.version() + ")");
+            // The leader only asks who wrote it: no slot is filled for a plan it does not route by.
+            if (version > storedVersion && !written.leader().equals(self)) {
+                follow(written.leader() + " wrote the stored plan (znode version " + version + ")");
                 run(this::lead);
             }
+            return;
+        }
+        StoredPlan plan;
+        try {
+            // Reading was pure; the mapper fills slots for the plan's new leaves only once it fits, all or none.
+            plan = slotMapper(cluster).toSlots(written, version);
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "placement: ignoring the stored plan: " + e.getMessage());
             return;
         }
         if (plan.plan() == null) {
@@ -337,6 +347,10 @@ public final class SharedPlacement implements AutoCloseable {
         route(plan.plan());
         leadership = new PlacementLeadership(self, false, plan.leader(), "the plan " + plan.leader()
                 + " stored (znode version " + plan.version() + ")", plan.version());
+    }
+
+    private static PlanSlotMapper slotMapper(ClusterState cluster) {
+        return new PlanSlotMapper(LeafSlots.of(cluster), cluster.config().partitions());
     }
 
     /** Searches and writes go by {@code plan} from now on. */

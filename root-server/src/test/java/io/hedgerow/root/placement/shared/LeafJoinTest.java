@@ -1,5 +1,7 @@
 package io.hedgerow.root.placement.shared;
 
+import static io.hedgerow.root.placement.shared.ZkRoots.register;
+import static io.hedgerow.root.placement.shared.ZkRoots.servingAddresses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.api.HedgeMode;
@@ -9,34 +11,25 @@ import io.hedgerow.coordination.CoordinationClient;
 import io.hedgerow.coordination.CoordinationException;
 import io.hedgerow.coordination.CoordinationSettings;
 import io.hedgerow.coordination.EmbeddedZooKeeper;
-import io.hedgerow.coordination.NodeId;
 import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.server.LeafMembership;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
-import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.LeafAddress;
 import io.hedgerow.root.cluster.PartitionAssignment;
 import io.hedgerow.root.cluster.RegisteredLeaves;
 import io.hedgerow.root.embedded.EmbeddedCluster;
-import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.placement.PlacementSettings;
-import io.hedgerow.root.write.WriteSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class LeafJoinTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final Duration READY = Duration.ofSeconds(10);
     private static final String CLUSTER = "join";
     private static final int SLOTS = 8;
     private static final PlacementSettings PLACEMENT = PlacementSettings.defaults().withGrace(Duration.ofMillis(500))
@@ -69,51 +61,22 @@ class LeafJoinTest {
         return cluster;
     }
 
-    private static RootServer root(ClusterConfig config, EmbeddedZooKeeper zk) throws Exception {
-        return RootServer.start(config.withPlacement(PLACEMENT), HttpSettings.defaults("127.0.0.1", 0), READY, null,
-                ClusterState.randomRootId(), WriteSettings.defaults()
-                        .withCoordination(CoordinationSettings.of(zk.connectString(), CLUSTER)));
-    }
-
-    /** The embedded root's settings (index, secret) with {@code leaves} in the first of {@link #SLOTS} slots. */
-    private static ClusterConfig withLeaves(ClusterConfig c, List<String> leaves) {
-        return new ClusterConfig(c.indexName(), leaves, c.partitions(), c.replicas(), c.defaultTimeout(),
-                c.maxTimeout(), c.ioThreads(), c.maxFrameBytes(), c.hedge(), c.tail(), c.index(), c.batchAdmission(),
-                c.clusterSecret(), c.adaptation(), c.placement(), c.tlsTrust(), c.leafBatching(), SLOTS);
-    }
-
-    private static LeafMembership register(CoordinationSettings settings, LeafServer leaf, int index)
-            throws Exception {
-        return LeafMembership.start(settings, NodeId.of("leaf-" + index), leaf.address(),
-                leaf.servedLoad()::totals, Duration.ofMillis(200));
-    }
-
-    /** The leaves' memberships, closed before ZooKeeper is (a session closing against no server waits). */
-    private static final class Registrations extends ArrayList<LeafMembership> implements AutoCloseable {
-        @Override
-        public void close() {
-            forEach(LeafMembership::close);
-        }
-    }
-
     private static SearchResult search(RootServer root) {
         return root.client().search(SearchRequest.builder("alpha OR bravo OR charlie").k(10).hedge(HedgeMode.OFF)
                 .cache(false).build()).join();
     }
 
-    private static long served(LeafServer leaf) {
-        return leaf.servedLoad().totals().values().stream().mapToLong(Long::longValue).sum();
+    private static RootServer root(ClusterConfig config, EmbeddedZooKeeper zk) throws Exception {
+        return ZkRoots.root(config.withPlacement(PLACEMENT), zk, CLUSTER);
     }
 
-    /** Each partition's serving copies, by the address of their leaf: what roots must agree on. */
-    private static List<Set<String>> servingAddresses(RootServer root) {
-        PartitionAssignment serving = root.cluster().assignment();
-        List<Set<String>> out = new ArrayList<>();
-        for (int p = 0; p < serving.partitions(); p++) {
-            out.add(Arrays.stream(serving.replicasOf(p)).mapToObj(leaf -> root.cluster().leaf(leaf).name())
-                    .collect(Collectors.toCollection(TreeSet::new)));
-        }
-        return out;
+    /** The embedded root's settings (index, secret) with {@code leaves} in the first of {@link #SLOTS} slots. */
+    private static ClusterConfig withLeaves(ClusterConfig c, List<String> leaves) {
+        return c.withLeaves(leaves).withLeafSlots(SLOTS);
+    }
+
+    private static long served(LeafServer leaf) {
+        return leaf.servedLoad().totals().values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static String storedJson(EmbeddedZooKeeper zk) throws Exception {
@@ -128,7 +91,7 @@ class LeafJoinTest {
             throws Exception {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
                 EmbeddedCluster cluster = leaves(data);
-                Registrations registered = new Registrations()) {
+                ZkRoots.Registrations registered = new ZkRoots.Registrations()) {
             CoordinationSettings direct = CoordinationSettings.of(zk.connectString(), CLUSTER);
             LeafServer third = cluster.leaves().get(2);
             ClusterConfig embedded = cluster.root().cluster().config();

@@ -1,5 +1,6 @@
 package io.hedgerow.root.placement.shared;
 
+import static io.hedgerow.root.placement.shared.ZkRoots.register;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.api.HedgeMode;
@@ -10,29 +11,22 @@ import io.hedgerow.coordination.EmbeddedZooKeeper;
 import io.hedgerow.coordination.LeafRegistration;
 import io.hedgerow.coordination.NodeId;
 import io.hedgerow.leaf.index.IndexConfig;
-import io.hedgerow.leaf.server.LeafMembership;
-import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
-import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.MembershipView;
 import io.hedgerow.root.cluster.PartitionAssignment;
 import io.hedgerow.root.embedded.EmbeddedCluster;
-import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.placement.PlacementSettings;
-import io.hedgerow.root.write.WriteSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,7 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class LeafMembershipPlacementTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final Duration READY = Duration.ofSeconds(10);
     private static final String CLUSTER = "members";
     /** The lost leaf's session: short, so the test does not wait the default 4 s for it to expire. */
     private static final Duration SHORT_SESSION = Duration.ofSeconds(2);
@@ -68,23 +61,7 @@ class LeafMembershipPlacementTest {
 
     private static RootServer root(ClusterConfig config, EmbeddedZooKeeper zk, PlacementSettings placement)
             throws Exception {
-        return RootServer.start(config.withPlacement(placement), HttpSettings.defaults("127.0.0.1", 0), READY, null,
-                ClusterState.randomRootId(), WriteSettings.defaults()
-                        .withCoordination(CoordinationSettings.of(zk.connectString(), CLUSTER)));
-    }
-
-    private static LeafMembership register(CoordinationSettings settings, LeafServer leaf, int index)
-            throws Exception {
-        return LeafMembership.start(settings, NodeId.of("leaf-" + index), leaf.address(),
-                leaf.servedLoad()::totals, Duration.ofMillis(200));
-    }
-
-    /** The leaves' memberships, closed before ZooKeeper is (a session closing against no server waits). */
-    private static final class Registrations extends ArrayList<LeafMembership> implements AutoCloseable {
-        @Override
-        public void close() {
-            forEach(LeafMembership::close);
-        }
+        return ZkRoots.root(config.withPlacement(placement), zk, CLUSTER);
     }
 
     private static int port(String connectString) {
@@ -117,7 +94,7 @@ class LeafMembershipPlacementTest {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
                 EmbeddedCluster cluster = leaves(data, false);
                 LinkRelay zkLink = new LinkRelay(port(zk.connectString()));
-                Registrations registered = new Registrations()) {
+                ZkRoots.Registrations registered = new ZkRoots.Registrations()) {
             CoordinationSettings direct = CoordinationSettings.of(zk.connectString(), CLUSTER);
             // Leaves 0 and 1 register directly; leaf 2 runs without --zk; leaf 3's session goes through
             // a link the test cuts, as a SIGKILL or a long pause would end it (no goodbye to ZooKeeper).
@@ -166,7 +143,7 @@ class LeafMembershipPlacementTest {
             throws Exception {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
                 EmbeddedCluster cluster = leaves(data, true);
-                Registrations registered = new Registrations()) {
+                ZkRoots.Registrations registered = new ZkRoots.Registrations()) {
             CoordinationSettings direct = CoordinationSettings.of(zk.connectString(), CLUSTER);
             for (int leaf = 0; leaf < 4; leaf++) {
                 registered.add(register(direct, cluster.leaves().get(leaf), leaf));

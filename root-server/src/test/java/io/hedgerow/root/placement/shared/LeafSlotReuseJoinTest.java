@@ -1,5 +1,6 @@
 package io.hedgerow.root.placement.shared;
 
+import static io.hedgerow.root.placement.shared.ZkRoots.register;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.api.HedgeMode;
@@ -7,7 +8,6 @@ import io.hedgerow.api.SearchRequest;
 import io.hedgerow.api.SearchResult;
 import io.hedgerow.coordination.CoordinationSettings;
 import io.hedgerow.coordination.EmbeddedZooKeeper;
-import io.hedgerow.coordination.NodeId;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafMembership;
 import io.hedgerow.leaf.server.LeafServer;
@@ -47,11 +47,6 @@ class LeafSlotReuseJoinTest {
     private static final PlacementSettings PLACEMENT = PlacementSettings.defaults().withGrace(Duration.ofMillis(500))
             .withMaxOpening(4);
 
-    private static LeafMembership register(CoordinationSettings settings, LeafServer leaf, int index) throws Exception {
-        return LeafMembership.start(settings, NodeId.of("leaf-" + index), leaf.address(), leaf.servedLoad()::totals,
-                Duration.ofMillis(200));
-    }
-
     private static SearchResult search(RootServer root) {
         return root.client().search(SearchRequest.builder("alpha OR bravo OR charlie").k(10).hedge(HedgeMode.OFF)
                 .cache(false).build()).join();
@@ -76,10 +71,8 @@ class LeafSlotReuseJoinTest {
             LeafServer third = cluster.leaves().get(2);
             LeafServer fourth = cluster.leaves().get(3);
             ClusterConfig c = cluster.root().cluster().config();
-            ClusterConfig config = new ClusterConfig(c.indexName(), List.of(cluster.leaves().get(0).address(),
-                    cluster.leaves().get(1).address()), c.partitions(), c.replicas(), c.defaultTimeout(), c.maxTimeout(),
-                    c.ioThreads(), c.maxFrameBytes(), c.hedge(), c.tail(), c.index(), c.batchAdmission(),
-                    c.clusterSecret(), c.adaptation(), PLACEMENT, c.tlsTrust(), c.leafBatching(), 3);
+            ClusterConfig config = c.withLeaves(List.of(cluster.leaves().get(0).address(),
+                    cluster.leaves().get(1).address())).withLeafSlots(3).withPlacement(PLACEMENT);
             for (int i = 0; i < 3; i++) {
                 registered.add(register(direct, cluster.leaves().get(i), i));
             }

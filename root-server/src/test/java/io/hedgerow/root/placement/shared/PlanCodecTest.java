@@ -45,7 +45,7 @@ class PlanCodecTest {
     }
 
     /** A root's slots: addresses by slot, null for vacant. */
-    private static final class Slots implements LeafSlots {
+    private static class Slots implements LeafSlots {
         final List<String> bySlot;
 
         Slots(String... addresses) {
@@ -77,17 +77,22 @@ class PlanCodecTest {
             return bySlot.stream().filter(a -> a != null).toList();
         }
 
+        /** All or none, as {@code ClusterState.fillSlots}. */
         @Override
-        public int fill(String address) {
-            int slot = slotOf(address);
-            if (slot < 0) {
-                slot = bySlot.indexOf(null);
-                if (slot >= 0) {
-                    bySlot.set(slot, address);
-                }
+        public int[] fillAll(List<String> addresses) {
+            List<String> fresh = addresses.stream().filter(a -> slotOf(a) < 0).distinct().toList();
+            if (fresh.size() > vacant()) {
+                return null;
             }
-            return slot;
+            fresh.forEach(a -> bySlot.set(bySlot.indexOf(null), a));
+            return addresses.stream().mapToInt(this::slotOf).toArray();
         }
+    }
+
+    /** As a root reads the stored plan: decoded (pure), then mapped to {@code slots} (an index of its partitions). */
+    private static StoredPlan decode(byte[] stored, int version, LeafSlots slots) {
+        WrittenPlan written = PlanCodec.read(stored);
+        return new PlanSlotMapper(slots, written.partitions().size()).toSlots(written, version);
     }
 
     private static final PlacementPlan BY_WRITER = new PlacementPlan(List.of(
@@ -102,7 +107,7 @@ class PlanCodecTest {
         byte[] stored = PlanCodec.encode("root-a", BY_WRITER, new Slots("a:1", "b:1", "c:1", null));
         Slots reader = new Slots("b:1", "a:1", null, null, null);
 
-        PlacementPlan read = PlanCodec.decode(stored, 3, reader).plan();
+        PlacementPlan read = decode(stored, 3, reader).plan();
 
         assertThat(reader.bySlot).as("c:1 took the reader's first vacant slot").containsExactly("b:1", "a:1", "c:1",
                 null, null);
@@ -119,15 +124,15 @@ class PlanCodecTest {
     void aPlanNamingMoreNewLeavesThanTheReaderHasVacantSlotsDoesNotFitUnlessItCanBeReadByPosition() {
         byte[] stored = PlanCodec.encode("root-a", BY_WRITER, new Slots("a:1", "b:1", "c:1", null));
 
-        StoredPlan misfit = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1", "x:1"));
+        StoredPlan misfit = decode(stored, 0, new Slots("a:1", "b:1", "x:1"));
         assertThat(misfit.plan()).as("not applied: the root routes by what it has").isNull();
         assertThat(misfit.misfit()).contains("[c:1], which have no slot here").contains("raise --leaf-slots");
         // The writer's number of slots, none vacant, one leaf dialled at another address (a relay): by position.
-        PlacementPlan read = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1", "relay:9", "d:1")).plan();
+        PlacementPlan read = decode(stored, 0, new Slots("a:1", "b:1", "relay:9", "d:1")).plan();
         assertThat(read).isEqualTo(BY_WRITER);
         // As full, but numbering the leaves it knows otherwise: by position would route a:1's copies to
         // b:1 and back. Not applied (before, read by position).
-        StoredPlan reordered = PlanCodec.decode(stored, 0, new Slots("b:1", "a:1", "relay:9", "d:1"));
+        StoredPlan reordered = decode(stored, 0, new Slots("b:1", "a:1", "relay:9", "d:1"));
         assertThat(reordered.plan()).as("not read by position").isNull();
         assertThat(reordered.misfit()).contains("[c:1], which have no slot here");
     }
@@ -139,11 +144,75 @@ class PlanCodecTest {
                 List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))), List.of(3L));
         byte[] stored = PlanCodec.encode("root-b", onB, new Slots("b:1"));
 
-        StoredPlan read = PlanCodec.decode(stored, 0, new Slots("a:1", "b:1"));
+        StoredPlan read = decode(stored, 0, new Slots("a:1", "b:1"));
 
         assertThat(read.plan()).isNull();
         assertThat(read.misfit()).contains("did not know leaves [a:1]");
-        assertThat(PlanCodec.decode(stored, 0, new Slots("b:1", null)).plan().keptCopies(0))
+        assertThat(decode(stored, 0, new Slots("b:1", null)).plan().keptCopies(0))
                 .as("a reader started with b:1 alone routes by it").containsExactly(0);
+    }
+
+    /** Copies on all four of the writer's slots, the fourth (d:1) included. */
+    private static final PlacementPlan ON_FOUR = new PlacementPlan(List.of(
+            List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
+                    new PlannedCopy(2, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING)),
+            List.of(new PlannedCopy(1, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
+                    new PlannedCopy(3, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))),
+            List.of(1L, 1L, 1L, 1L));
+
+    @Test
+    void aReaderWithAVacantSlotNeverReadsThePlanByPosition() {
+        byte[] stored = PlanCodec.encode("root-a", ON_FOUR, new Slots("a:1", "b:1", "c:1", "d:1"));
+        // c:1 and d:1 are new here, one slot is vacant: by position, d:1's copies would land on the vacant
+        // slot 3, which no connection dials and no write reaches (review42 finding 2).
+        Slots reader = new Slots("a:1", "b:1", "relay:9", null);
+
+        StoredPlan read = decode(stored, 0, reader);
+
+        assertThat(read.plan()).as("not read by position").isNull();
+        assertThat(read.misfit()).contains("[c:1, d:1], which have no slot here");
+        assertThat(reader.bySlot).as("nothing filled").containsExactly("a:1", "b:1", "relay:9", null);
+    }
+
+    @Test
+    void aPlanThatDoesNotFitFillsNoSlot() {
+        byte[] stored = PlanCodec.encode("root-a", BY_WRITER, new Slots("a:1", "b:1", "c:1", null));
+        Slots reader = new Slots("a:1", "b:1", null, null);
+
+        StoredPlan otherIndex = new PlanSlotMapper(reader, 3).toSlots(PlanCodec.read(stored), 0);
+
+        assertThat(otherIndex.plan()).isNull();
+        assertThat(otherIndex.misfit()).contains("for 2 partitions (expected: 3");
+        assertThat(reader.bySlot).as("c:1 took no slot for a plan not applied").containsExactly("a:1", "b:1", null,
+                null);
+    }
+
+    @Test
+    void readingAPlanFillsNothingAndItsNewLeavesTakeSlotsAllOrNone() {
+        byte[] stored = PlanCodec.encode("root-a", ON_FOUR, new Slots("a:1", "b:1", "c:1", "d:1"));
+        Slots reader = new Slots("a:1", "b:1", null, null);
+        WrittenPlan written = PlanCodec.read(stored);
+
+        assertThat(PlanSlotMapper.reading(written, reader))
+                .isEqualTo(new PlanSlotMapper.Reading.ByAddress(List.of("c:1", "d:1")));
+        assertThat(reader.bySlot).as("deciding fills nothing").containsExactly("a:1", "b:1", null, null);
+
+        // A leaf registering at run time takes a vacant slot between the decision and the fill: c:1 and
+        // d:1 no longer both fit, and neither takes the one left.
+        Slots raced = new Slots("a:1", "b:1", null, null) {
+            @Override
+            public int[] fillAll(List<String> addresses) {
+                bySlot.set(3, "joined:1");
+                return super.fillAll(addresses);
+            }
+        };
+        StoredPlan read = new PlanSlotMapper(raced, 2).toSlots(written, 0);
+        assertThat(read.plan()).isNull();
+        assertThat(read.misfit()).contains("[c:1, d:1], which have no slot here");
+        assertThat(raced.bySlot).containsExactly("a:1", "b:1", null, "joined:1");
+
+        PlacementPlan plan = new PlanSlotMapper(reader, 2).toSlots(written, 0).plan();
+        assertThat(reader.bySlot).containsExactly("a:1", "b:1", "c:1", "d:1");
+        assertThat(plan).isEqualTo(ON_FOUR);
     }
 }

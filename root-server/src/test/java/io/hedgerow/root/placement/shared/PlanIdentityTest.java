@@ -1,29 +1,20 @@
 package io.hedgerow.root.placement.shared;
 
+import static io.hedgerow.root.placement.shared.ZkRoots.servingAddresses;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hedgerow.coordination.CoordinationSettings;
 import io.hedgerow.coordination.EmbeddedZooKeeper;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
-import io.hedgerow.root.cluster.ClusterState;
-import io.hedgerow.root.cluster.PartitionAssignment;
 import io.hedgerow.root.embedded.EmbeddedCluster;
-import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.placement.PlacementSettings;
-import io.hedgerow.root.write.WriteSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,30 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class PlanIdentityTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final Duration READY = Duration.ofSeconds(10);
 
     private static RootServer root(ClusterConfig config, EmbeddedZooKeeper zk) throws Exception {
-        return RootServer.start(config.withPlacement(PlacementSettings.defaults()), HttpSettings.defaults("127.0.0.1", 0),
-                READY, null, ClusterState.randomRootId(), WriteSettings.defaults()
-                        .withCoordination(CoordinationSettings.of(zk.connectString(), "identity")));
+        return ZkRoots.root(config.withPlacement(PlacementSettings.defaults()), zk, "identity");
     }
 
-    private static ClusterConfig withLeaves(ClusterConfig c, List<String> leaves) {
-        return new ClusterConfig(c.indexName(), leaves, c.partitions(), c.replicas(), c.defaultTimeout(),
-                c.maxTimeout(), c.ioThreads(), c.maxFrameBytes(), c.hedge(), c.tail(), c.index(), c.batchAdmission(),
-                c.clusterSecret(), c.adaptation(), c.placement(), c.tlsTrust(), c.leafBatching());
-    }
-
-    /** Each partition's serving copies, by the address of their leaf. */
-    private static List<Set<String>> servingAddresses(RootServer root) {
-        PartitionAssignment serving = root.cluster().assignment();
-        List<Set<String>> out = new ArrayList<>();
-        for (int p = 0; p < serving.partitions(); p++) {
-            out.add(Arrays.stream(serving.replicasOf(p)).mapToObj(leaf -> root.cluster().leaf(leaf).name())
-                    .collect(Collectors.toCollection(TreeSet::new)));
-        }
-        return out;
-    }
 
     @Test
     void aRootListingTheLeavesInAnotherOrderRoutesEveryPartitionToTheLeadersLeaves(@TempDir Path data)
@@ -78,7 +50,7 @@ class PlanIdentityTest {
                 Await.until("the first root leads and stored its plan", PATIENCE,
                         () -> leader.sharedPlacement().leadership().leads()
                                 && leader.sharedPlacement().leadership().storedVersion() >= 0);
-                try (RootServer follower = root(withLeaves(config, rotated), zk)) {
+                try (RootServer follower = root(config.withLeaves(rotated), zk)) {
                     Await.until(() -> "the second root follows the stored plan: "
                             + follower.sharedPlacement().leadership(), PATIENCE,
                             () -> !follower.sharedPlacement().leadership().leads()

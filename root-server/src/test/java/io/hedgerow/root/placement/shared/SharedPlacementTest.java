@@ -11,16 +11,13 @@ import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
-import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.PartitionAssignment;
 import io.hedgerow.root.cluster.PlacementSnapshot;
 import io.hedgerow.root.embedded.EmbeddedCluster;
-import io.hedgerow.root.http.HttpSettings;
 import io.hedgerow.root.placement.Placement;
 import io.hedgerow.root.placement.PlacementLeadership;
 import io.hedgerow.root.placement.PlacementPlan;
 import io.hedgerow.root.placement.PlacementSettings;
-import io.hedgerow.root.write.WriteSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,7 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SharedPlacementTest {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
-    private static final Duration READY = Duration.ofSeconds(10);
     /** Short, so a leaf lost for good is re-replicated within the test. */
     private static final PlacementSettings PLACEMENT = PlacementSettings.defaults().withGrace(Duration.ofMillis(500))
             .withMaxOpening(4);
@@ -62,16 +58,7 @@ class SharedPlacementTest {
     }
 
     private static RootServer root(ClusterConfig config, EmbeddedZooKeeper zk) throws Exception {
-        return RootServer.start(config.withPlacement(PLACEMENT), HttpSettings.defaults("127.0.0.1", 0), READY, null,
-                ClusterState.randomRootId(), WriteSettings.defaults()
-                        .withCoordination(CoordinationSettings.of(zk.connectString(), "shared")));
-    }
-
-    /** {@code config} with the leaves at {@code leaves} (the same leaves, dialled another way). */
-    private static ClusterConfig withLeaves(ClusterConfig c, List<String> leaves) {
-        return new ClusterConfig(c.indexName(), leaves, c.partitions(), c.replicas(), c.defaultTimeout(),
-                c.maxTimeout(), c.ioThreads(), c.maxFrameBytes(), c.hedge(), c.tail(), c.index(), c.batchAdmission(),
-                c.clusterSecret(), c.adaptation(), c.placement(), c.tlsTrust(), c.leafBatching());
+        return ZkRoots.root(config.withPlacement(PLACEMENT), zk, "shared");
     }
 
     private static PlacementLeadership leadership(RootServer root) {
@@ -178,7 +165,7 @@ class SharedPlacementTest {
             PartitionAssignment start = config.assignment();
             List<String> viaRelay = new ArrayList<>(config.leaves());
             viaRelay.set(2, relay.address());
-            ClusterConfig followerConfig = withLeaves(config, viaRelay);
+            ClusterConfig followerConfig = config.withLeaves(viaRelay);
             try (RootServer leader = root(config, zk)) {
                 Await.until("the first root leads", PATIENCE, () -> leadership(leader).leads());
                 try (RootServer follower = root(followerConfig, zk)) {
