@@ -133,9 +133,12 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
                         cluster.slotsFull());
             }
         } else {
-            boolean wasRegistered = !registeredAt.get(leaf).isEmpty();
             registeredAt.get(leaf).add(node);
-            if (!wasRegistered) {
+            MembershipView.Member member = members[leaf];
+            if (member.state() != MembershipView.State.REGISTERED || !node.equals(member.node())) {
+                // The newest registration at an address is the process that listens there now: a leaf
+                // restarted under another id registers while its old znode lingers until that session
+                // expires, and the root must know it by its new id (HelloAck's node id is checked against it).
                 members[leaf] = new MembershipView.Member(MembershipView.State.REGISTERED, node, now);
                 if (initialized) {
                     LOG.log(System.Logger.Level.INFO, "membership: leaf {0} registered as {1}", leaf, node);
@@ -188,10 +191,19 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
 
     private void unregister(NodeId node, int leaf) {
         Set<NodeId> nodes = registeredAt.get(leaf);
-        if (nodes.remove(node) && nodes.isEmpty()) {
+        if (!nodes.remove(node)) {
+            return;
+        }
+        if (nodes.isEmpty()) {
             members[leaf] = new MembershipView.Member(MembershipView.State.GONE, node, clock.millis());
             LOG.log(System.Logger.Level.WARNING, "membership: leaf {0} ({1}) left: its znode is gone (its session"
                     + " ended or expired); down for placement until it registers again", leaf, node);
+        } else if (node.equals(members[leaf].node())) {
+            // Another node is still registered at the address: the leaf there now is that one.
+            NodeId remaining = nodes.iterator().next();
+            members[leaf] = new MembershipView.Member(MembershipView.State.REGISTERED, remaining, clock.millis());
+            LOG.log(System.Logger.Level.INFO, "membership: leaf {0}: node {1} left, {2} is still registered there",
+                    leaf, node, remaining);
         }
     }
 
