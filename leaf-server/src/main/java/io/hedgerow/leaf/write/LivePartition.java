@@ -309,7 +309,8 @@ final class LivePartition implements Closeable {
             } catch (IOException | RuntimeException e) {
                 failure = e;
                 throw new IOException("partition " + partition + ": cannot log " + accepted.size()
-                        + " writes durably (" + e.getMessage() + "); none was applied, and this copy takes no more"
+                        + " writes durably (" + e.getMessage() + "); none was applied here (a replica sent them already"
+                        + " may hold them: they were never acknowledged), and this copy takes no more"
                         + " writes until it is opened again or rebuilt", e);
             }
             lastSeq = next;
