@@ -217,8 +217,8 @@ final class LivePartition implements Closeable {
      * takes the ones above {@code lastSeq}, acknowledging one it already holds only when it is the
      * same op. Then logs and syncs them, applies them, and answers one result per op.
      *
-     * @throws IOException when the log cannot be written or synced (nothing of the batch is applied,
-     *                     and the copy takes no more writes), when this copy failed earlier, or, as
+     * @throws IOException when the log cannot be written or synced (nothing of the batch is applied
+     *                     here, though a primary's replicas may hold it, and the copy takes no more writes), when this copy failed earlier, or, as
      *                     replica, when the batch leaves a gap, holds an op this copy refuses, or
      *                     diverges from what this copy holds (nothing of the batch is logged)
      */

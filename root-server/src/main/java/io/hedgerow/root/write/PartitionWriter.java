@@ -100,7 +100,8 @@ import java.util.function.IntFunction;
  * the store, or in this root's memory without one), and the primary reports failed copies to the
  * root that sent the batch rather than failing the replica itself; the primary's tracked set starts
  * empty in a new term (the roots' requests name the stored in-sync set);
- * a write a failed primary logged but never acknowledged is not rolled back on it (terms fence a
+ * a write a failed primary sent to it but never acknowledged (the primary queues a batch to its
+ * replicas before its own log sync, so this includes one the primary never logged) is not rolled back on it (terms fence a
  * deposed primary's root, they roll nothing back), so such a replica may hold a write the others
  * lack until the document is written again (or, when another op reaches it under that seq, it
  * answers {@code diverged:} and is rebuilt).

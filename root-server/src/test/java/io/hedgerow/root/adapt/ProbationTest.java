@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.root.cluster.PartitionAssignment;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The probation rule on a scripted clock. 4 leaves, 8 partitions, 2 replicas: p0: 0,2  p1: 1,3
  * p2: 2,1  p3: 3,0  p4: 0,2  p5: 1,3  p6: 2,1  p7: 3,1 (leaf 3 shares partitions with leaves 0 and 1).
  * Every leaf answers every 10 ms; the rule runs as the answers come (every 100 ms at most).
  */
+@Timeout(value = 1, unit = TimeUnit.MINUTES)
 class ProbationTest {
     private static final long MS = 1_000_000L;
     private static final AdaptationSettings SETTINGS = AdaptationSettings.defaults()

@@ -8,11 +8,14 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The placement plan, scripted on a manual clock: every event carries its time. */
+@Timeout(value = 1, unit = TimeUnit.MINUTES)
 class PlacementTest {
     private static final long S = 1_000_000_000L;
     private static final PartitionAssignment START = PartitionAssignment.spread(16, 4, 2);
