@@ -206,7 +206,10 @@ for build in "${BUILDS[@]}"; do
     missing=""
     for flag in $(config_args "$config"); do
       case "$flag" in
-        --leaf-arg=*) flag="${flag#--leaf-arg=}"; [[ "$local_help" == *"--leaf-arg="* && "$leaf_help" == *"${flag%%=*}="* ]] || missing+=" $flag" ;;
+        --leaf-arg=*) flag="${flag#--leaf-arg=}"; name="${flag%%=*}"
+          # A flag with a value shows as NAME=, a boolean one as NAME followed by a space or comma.
+          [[ "$local_help" == *"--leaf-arg="* && ( "$leaf_help" == *"$name="* || "$leaf_help" == *"$name "* \
+            || "$leaf_help" == *"$name,"* ) ]] || missing+=" $flag" ;;
         --*) [[ "$local_help" == *"$flag="* ]] || missing+=" $flag" ;;
       esac
     done
