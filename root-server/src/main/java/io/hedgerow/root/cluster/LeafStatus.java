@@ -24,7 +24,6 @@ public final class LeafStatus {
     private final int connections;
     private final AtomicInteger readyConnections = new AtomicInteger();
     private final Ticker ticker;
-    private final boolean latencyWindows;
     /** Replaced, not cleared, when another leaf takes the slot over ({@link #reuse}). */
     private volatile SlidingLatencyWindow latency;
     private volatile SlidingLatencyWindow leafTime;
@@ -54,7 +53,6 @@ public final class LeafStatus {
         this.name = address == null ? vacantName(index) : address.toString();
         this.connections = connections;
         this.ticker = ticker;
-        this.latencyWindows = latencyWindows;
         this.latency = latencyWindows ? SlidingLatencyWindow.tenSeconds(ticker) : null;
         this.leafTime = latencyWindows ? SlidingLatencyWindow.tenSeconds(ticker) : null;
     }
@@ -113,7 +111,7 @@ public final class LeafStatus {
         supervision = null;
         httpAddress = "";
         announcedNode = "";
-        if (latencyWindows) {
+        if (latency != null) { // kept windows are replaced, none are started
             latency = SlidingLatencyWindow.tenSeconds(ticker);
             leafTime = SlidingLatencyWindow.tenSeconds(ticker);
         }
