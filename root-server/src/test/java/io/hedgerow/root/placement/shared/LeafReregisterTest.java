@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.coordination.CoordinationSettings;
 import io.hedgerow.coordination.EmbeddedZooKeeper;
-import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafMembership;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
-import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.MembershipView;
 import io.hedgerow.root.embedded.EmbeddedCluster;
-import io.hedgerow.root.placement.PlacementSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -46,10 +43,8 @@ class LeafReregisterTest {
     @Test
     void theNewestRegistrationAtAnAddressIsTheLeafThereAndTheOtherStaysWhenOneLeaves(@TempDir Path data)
             throws Exception {
-        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
-                EmbeddedCluster cluster = EmbeddedCluster.builder(data)
-                        .documents("reregister", IndexConfig.defaults(), TestData.documents(2, 50))
-                        .leaves(2).partitions(2).replicas(2).placement(PlacementSettings.off()).start()) {
+        try (EmbeddedZooKeeper zk = ZkRoots.zooKeeper(data);
+                EmbeddedCluster cluster = ZkRoots.leaves(data, "reregister", 2, 2)) {
             CoordinationSettings settings = CoordinationSettings.of(zk.connectString(), CLUSTER);
             cluster.root().close(); // only the root under test talks to the leaves
             try (RootServer root = ZkRoots.root(cluster.root().cluster().config(), zk, CLUSTER);

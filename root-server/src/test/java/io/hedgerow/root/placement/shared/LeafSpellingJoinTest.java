@@ -8,11 +8,9 @@ import io.hedgerow.api.SearchRequest;
 import io.hedgerow.coordination.CoordinationSettings;
 import io.hedgerow.coordination.EmbeddedZooKeeper;
 import io.hedgerow.coordination.NodeId;
-import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
-import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.MembershipView;
 import io.hedgerow.root.embedded.EmbeddedCluster;
@@ -47,10 +45,8 @@ class LeafSpellingJoinTest {
     @Test
     void aLeafRegisteredAsLocalhostKeepsTheSlotItsLoopbackAddressHoldsAndItsPartitions(@TempDir Path data)
             throws Exception {
-        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
-                EmbeddedCluster cluster = EmbeddedCluster.builder(data)
-                        .documents("spelling", IndexConfig.defaults(), TestData.documents(5, 200))
-                        .leaves(2).partitions(4).replicas(2).placement(PlacementSettings.off()).start();
+        try (EmbeddedZooKeeper zk = ZkRoots.zooKeeper(data);
+                EmbeddedCluster cluster = ZkRoots.leaves(data, "spelling", 2, 4);
                 ZkRoots.Registrations registrations = new ZkRoots.Registrations()) {
             cluster.root().close(); // only the root under test tells the leaves their targets
             CoordinationSettings direct = CoordinationSettings.of(zk.connectString(), CLUSTER);

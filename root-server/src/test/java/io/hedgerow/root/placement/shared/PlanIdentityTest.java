@@ -4,10 +4,8 @@ import static io.hedgerow.root.placement.shared.ZkRoots.servingAddresses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hedgerow.coordination.EmbeddedZooKeeper;
-import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.root.Await;
 import io.hedgerow.root.RootServer;
-import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.embedded.EmbeddedCluster;
 import io.hedgerow.root.placement.PlacementSettings;
@@ -38,11 +36,8 @@ class PlanIdentityTest {
     @Test
     void aRootListingTheLeavesInAnotherOrderRoutesEveryPartitionToTheLeadersLeaves(@TempDir Path data)
             throws Exception {
-        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
-                EmbeddedCluster cluster = EmbeddedCluster.builder(data)
-                        .documents("identity", IndexConfig.defaults(), TestData.documents(5, 200))
-                        .leaves(3).partitions(6).replicas(2).placement(PlacementSettings.off())
-                        .start()) {
+        try (EmbeddedZooKeeper zk = ZkRoots.zooKeeper(data);
+                EmbeddedCluster cluster = ZkRoots.leaves(data, "identity", 3, 6)) {
             cluster.root().close(); // only the roots under test tell the leaves their targets
             ClusterConfig config = cluster.root().cluster().config();
             List<String> rotated = List.of(config.leaves().get(2), config.leaves().get(0), config.leaves().get(1));

@@ -3,14 +3,19 @@ package io.hedgerow.root.placement.shared;
 import io.hedgerow.coordination.CoordinationSettings;
 import io.hedgerow.coordination.EmbeddedZooKeeper;
 import io.hedgerow.coordination.NodeId;
+import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.server.LeafMembership;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.RootServer;
+import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.ClusterState;
 import io.hedgerow.root.cluster.PartitionAssignment;
+import io.hedgerow.root.embedded.EmbeddedCluster;
 import io.hedgerow.root.http.HttpSettings;
+import io.hedgerow.root.placement.PlacementSettings;
 import io.hedgerow.root.write.WriteSettings;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,6 +34,20 @@ final class ZkRoots {
     static final Duration READY = Duration.ofSeconds(10);
 
     private ZkRoots() {
+    }
+
+    /** A ZooKeeper of the test's own, its data in {@code data}/zk. */
+    static EmbeddedZooKeeper zooKeeper(Path data) throws Exception {
+        return EmbeddedZooKeeper.start(EmbeddedZooKeeper.Config.local(0, data.resolve("zk")));
+    }
+
+    /**
+     * Real leaves on loopback serving a small index named {@code index} (2 replicas), with the
+     * embedded root's placement off: the roots under test place and route.
+     */
+    static EmbeddedCluster leaves(Path data, String index, int leaves, int partitions) throws Exception {
+        return EmbeddedCluster.builder(data).documents(index, IndexConfig.defaults(), TestData.documents(5, 200))
+                .leaves(leaves).partitions(partitions).replicas(2).placement(PlacementSettings.off()).start();
     }
 
     /** A root of {@code config} (its placement as set there) on {@code zk}, in cluster {@code cluster}. */
