@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
+import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
@@ -28,6 +29,7 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.store.FSDirectory;
 
 /**
@@ -81,6 +83,17 @@ final class LivePartition implements Closeable {
      * catches up in several reads.
      */
     static final long LOG_READ_BYTES = 4 * 1024 * 1024;
+    /**
+     * The size under which the merge policy weighs a segment as if it were this large. Under
+     * steady writes each refresh makes a small segment per copy (tens of documents), and a segment
+     * under the floor weighs the same as those, so every merge took the one growing merged segment
+     * along again until it passed the floor: at Lucene's default (16 MB, more than a whole
+     * micro-partition) and even at 1 MB, each written document was merged about 5 times
+     * ({@code LiveMergeFloorTest}), and merging was about half of a leaf's CPU while ingesting.
+     * At a quarter of a megabyte (a few hundred documents) small segments merge with their likes,
+     * 2.7 times per document, for a few more segments per partition.
+     */
+    static final double MERGE_FLOOR_MB = 0.25;
 
     private final int partition;
     private final IndexContext context;
@@ -142,10 +155,7 @@ final class LivePartition implements Closeable {
         IndexWriter writer = null;
         WriteLog log = null;
         try {
-            writer = new IndexWriter(directory, new IndexWriterConfig(context.analyzer())
-                    .setOpenMode(IndexWriterConfig.OpenMode.APPEND)
-                    .setCodec(new HedgerowCodec())
-                    .setCommitOnClose(false));
+            writer = new IndexWriter(directory, writerConfig(context.analyzer()));
             long committedSeq = committedSeq(writer);
             List<WriteOp> logged = new ArrayList<>();
             log = WriteLog.open(files, dir.resolve(LOG_FILE), logged, walMeters);
@@ -157,6 +167,15 @@ final class LivePartition implements Closeable {
             closeAll(log, writer, directory, e);
             throw e;
         }
+    }
+
+    /** How a live copy's writer indexes, merges and closes (a fresh config each time: a writer owns its config). */
+    static IndexWriterConfig writerConfig(Analyzer analyzer) {
+        return new IndexWriterConfig(analyzer)
+                .setOpenMode(IndexWriterConfig.OpenMode.APPEND)
+                .setCodec(new HedgerowCodec())
+                .setMergePolicy(new TieredMergePolicy().setFloorSegmentMB(MERGE_FLOOR_MB))
+                .setCommitOnClose(false);
     }
 
     /** The seq the index's last commit covers (0 for the build's own commit). */
