@@ -8,8 +8,6 @@ import io.hedgerow.common.wire.proto.WriteResult;
 import io.hedgerow.coordination.PartitionState;
 import io.hedgerow.root.cluster.StaleReplicas;
 import io.hedgerow.root.write.ReplicaSet.Replica;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
@@ -84,9 +82,9 @@ import java.util.function.IntFunction;
  * may be stale. This writer decides when the stored state must change and what becomes of the batch;
  * {@link StoredReplicas} makes the change in the store and applies the answer to the replicas.
  *
- * <p>This class keeps the partition's queue and runs its steps one at a time (the check at start,
- * catch-ups and their joins, batches); {@link BatchSender} sends each batch to the primary and reads
- * its answer into the writes' results.
+ * <p>This class keeps the partition's queue ({@link WriteBatches}, which cuts it into batches) and
+ * runs its steps one at a time (the check at start, catch-ups and their joins, batches);
+ * {@link BatchSender} sends each batch to the primary and reads its answer into the writes' results.
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe: the queue is guarded by this object's
  * monitor, the in-sync set by its {@link ReplicaSet}'s and the acknowledged seq by its
@@ -119,9 +117,9 @@ final class PartitionWriter {
     private final ReplicaCatchUp catchUps;
     /** The replicas' state kept in the coordination store; null without one. */
     private final StoredReplicas stored;
-    private final WriteSettings settings;
     private final Ticker ticker;
-    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    /** The writes waiting for a batch. */
+    private final WriteBatches queue;
     private boolean busy;
     private boolean closed;
     private final VisibilityWatch visibility;
@@ -148,8 +146,8 @@ final class PartitionWriter {
         this.catchUps = new ReplicaCatchUp(replicas, settings, meters,
                 this.stored == null ? ReplicaCatchUp.NO_STORE : this.stored::reread, ticker);
         this.visibility = new VisibilityWatch(replicas, settings);
+        this.queue = new WriteBatches(settings);
         this.sender = new BatchSender(partition, replicas, this.stored, settings, ticker, meters);
-        this.settings = settings;
         this.ticker = ticker;
         this.lastCatchUpNanos = ticker.nanoTime() - CATCH_UP_EVERY_NANOS;
         meters.watch(partition, replicas);
@@ -161,10 +159,9 @@ final class PartitionWriter {
             pending.result().complete(shuttingDown());
             return true;
         }
-        if (queue.size() >= settings.maxQueuedOps()) {
+        if (!queue.add(pending)) {
             return false;
         }
-        queue.add(pending);
         if (!busy) {
             startNext();
         }
@@ -178,9 +175,7 @@ final class PartitionWriter {
     synchronized void close() {
         closed = true;
         sender.close();
-        while (!queue.isEmpty()) {
-            queue.poll().result().complete(shuttingDown());
-        }
+        queue.drain().forEach(pending -> pending.result().complete(shuttingDown()));
     }
 
     static WriteResult shuttingDown() {
@@ -269,7 +264,7 @@ final class PartitionWriter {
                 step = stored != null ? stored.reconcile(catchUps, sender::acknowledged)
                         : catchUps.reconcile(sender::acknowledged);
             } else {
-                step = sender.send(nextBatch(), now);
+                step = sender.send(queue.next(), now);
             }
         } else {
             if (due && !advancing && ready.isEmpty() && replicas.inSyncCount() < replicas.size()) {
@@ -301,7 +296,7 @@ final class PartitionWriter {
                                 ? primaryUnanswered(finished.primary(), term, finished.primaryFailure())
                                 : join(finished.joined(), term, version));
             } else if (!queue.isEmpty()) {
-                step = sender.send(nextBatch(), now);
+                step = sender.send(queue.next(), now);
             } else {
                 busy = false;
                 return;
@@ -368,53 +363,6 @@ final class PartitionWriter {
             }));
         }
         return all.thenAccept(last -> { });
-    }
-
-    /**
-     * The next batch: up to {@link WriteSettings#maxBatchOps} writes and
-     * {@link WriteSettings#maxBatchBytes}, at least one.
-     */
-    private List<Pending> nextBatch() {
-        List<Pending> batch = new ArrayList<>();
-        long bytes = 0;
-        while (!queue.isEmpty() && batch.size() < settings.maxBatchOps()) {
-            long size = encodedSize(queue.peek().op());
-            if (!batch.isEmpty() && bytes + size > settings.maxBatchBytes()) {
-                break;
-            }
-            bytes += size;
-            batch.add(queue.poll());
-        }
-        return batch;
-    }
-
-    /**
-     * {@code ops} in consecutive chunks of at most {@code maxOps} ops and {@code maxBytes} of encoded
-     * ops each (an op larger than that alone in its chunk), so that no request outgrows a frame.
-     */
-    static List<List<WriteOp>> chunks(List<WriteOp> ops, int maxOps, long maxBytes) {
-        List<List<WriteOp>> chunks = new ArrayList<>();
-        int from = 0;
-        while (from < ops.size()) {
-            int to = from;
-            long bytes = 0;
-            while (to < ops.size() && to - from < maxOps) {
-                long size = encodedSize(ops.get(to));
-                if (to > from && bytes + size > maxBytes) {
-                    break;
-                }
-                bytes += size;
-                to++;
-            }
-            chunks.add(ops.subList(from, to));
-            from = to;
-        }
-        return chunks;
-    }
-
-    /** The bytes {@code op} takes in a request: its own, and its field tag and length, roughly. */
-    private static long encodedSize(WriteOp op) {
-        return op.getSerializedSize() + 8L;
     }
 
     /** How long the root waits for a primary beyond its copies' timeout: its own fsync and the way back. */
