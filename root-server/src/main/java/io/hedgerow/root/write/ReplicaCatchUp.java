@@ -380,7 +380,7 @@ final class ReplicaCatchUp {
                 return CompletableFuture.<Long>failedFuture(failure);
             }
             CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
-            for (List<WriteOp> chunk : PartitionWriter.chunks(log.getLogList(), settings.maxBatchOps(),
+            for (List<WriteOp> chunk : WriteBatches.chunks(log.getLogList(), settings.maxBatchOps(),
                     settings.maxBatchBytes())) {
                 sent = sent.thenCompose(done -> replica.link.send(request().setPrimary(false)
                         .setWaitForRefresh(true).addAllOps(chunk), timeout)
