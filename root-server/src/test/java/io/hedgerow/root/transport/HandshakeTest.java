@@ -20,6 +20,7 @@ import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.leaf.write.LiveSettings;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
@@ -35,7 +36,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,6 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class HandshakeTest {
+    /** How long a test waits for the root to refuse, reconnect or become ready: a deadline, not a timing claim. */
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final String INDEX = "handshake";
     private static final Duration SHORT_WAIT = Duration.ofMillis(200);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -90,7 +92,7 @@ class HandshakeTest {
         LeafServer leaf = leaf(fourPartitions);
         RootServer root = root(ClusterConfig.of(INDEX, List.of(leaf.address()), 2, 1));
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         String expected = "leaf " + leaf.address() + " serves index '" + INDEX + "' with 4 partitions, this root is"
                 + " configured for 2";
         assertThat(root.cluster().leaf(0).refusal()).contains(expected);
@@ -113,7 +115,8 @@ class HandshakeTest {
         LeafServer wrong = leaf(buildB);
         RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(right.address(), wrong.address()), 1));
 
-        awaitTrue(() -> root.cluster().leaf(1).refusal() != null && root.cluster().leaf(0).readyConnections() > 0);
+        Await.until("leaf 1 refused and leaf 0 ready", PATIENCE,
+                () -> root.cluster().leaf(1).refusal() != null && root.cluster().leaf(0).readyConnections() > 0);
         assertThat(root.cluster().leaf(1).refusal()).contains("leaf " + wrong.address() + " serves another build of"
                 + " index '" + INDEX + "'", "the index files this root was started with");
         assertThat(root.cluster().leaf(0).refusal()).isNull();
@@ -130,7 +133,7 @@ class HandshakeTest {
                 .setProtocolVersion(Protocol.VERSION + 1).setIndex(identityA())).build() : null);
         RootServer root = root(ClusterConfig.of(INDEX, List.of(newer.address()), 2, 1));
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).isEqualTo("leaf " + newer.address() + " speaks hedgerow protocol "
                 + (Protocol.VERSION + 1) + ", this root speaks " + Protocol.VERSION + " (expected: equal versions; mixed"
                 + " versions refuse each other until the rolling restart is done)");
@@ -142,7 +145,7 @@ class HandshakeTest {
         FakeLeaf old = fake(frame -> null); // protocol 0 closes a connection on a frame it does not know
         RootServer root = root(ClusterConfig.of(INDEX, List.of(old.address()), 2, 1));
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).contains("closed the connection without answering this root's"
                 + " Hello", "a leaf from before protocol versions, 0, does that");
     }
@@ -159,14 +162,15 @@ class HandshakeTest {
         });
         RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(failing.address()), 1));
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).isEqualTo("leaf " + failing.address()
                 + " failed its assignment: could not open partition 1: disk on fire");
         assertThat(root.cluster().leaf(0).readyConnections()).isZero();
         assertThat(failure(root.client().search(SearchRequest.of("alpha"))).kind())
                 .isEqualTo(SearchException.Kind.UNAVAILABLE);
         assertThat(failing.searches()).as("no traffic to a leaf whose assignment failed").isZero();
-        awaitTrue(() -> failing.connectionsAccepted() >= 2); // closed, and reconnected after a backoff
+        // closed, and reconnected after a backoff
+        Await.until("a second connection after the close", PATIENCE, () -> failing.connectionsAccepted() >= 2);
     }
 
     @Test
@@ -192,7 +196,7 @@ class HandshakeTest {
         });
         RootServer root = root(ClusterConfig.of(fourPartitions.readManifest(), List.of(older.address()), 1)
                 .withTail(io.hedgerow.root.tail.TailSettings.defaults().withCanaries(0)));
-        awaitTrue(() -> root.cluster().leaf(0).readyConnections() > 0);
+        Await.until("leaf 0 ready", PATIENCE, () -> root.cluster().leaf(0).readyConnections() > 0);
 
         SearchResult result = root.client().search(SearchRequest.builder("alpha").snippets(false).storedFields(false)
                 .cache(false).build()).join();
@@ -233,17 +237,18 @@ class HandshakeTest {
         root.cluster().publishMembership(registeredAs("leaf-a"));
         membershipPublished.countDown();
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).isEqualTo("leaf " + other.address() + " says it is node leaf-b,"
                 + " but membership knows node leaf-a at that address (registered): another leaf process took the port;"
                 + " refused until membership names it there (it registers, or the old node's slot is given up)");
         assertThat(root.cluster().leaf(0).readyConnections()).isZero();
         assertThat(getCluster(root).toString()).as("/cluster says why").contains("says it is node leaf-b");
-        awaitTrue(() -> other.connectionsAccepted() >= 2); // closed, and said Hello again after a backoff
+        // closed, and said Hello again after a backoff
+        Await.until("a second connection after the close", PATIENCE, () -> other.connectionsAccepted() >= 2);
         assertThat(root.cluster().leaf(0).readyConnections()).isZero();
 
         root.cluster().publishMembership(registeredAs("leaf-b"));
-        awaitTrue(() -> root.cluster().leaf(0).readyConnections() > 0);
+        Await.until("leaf 0 ready", PATIENCE, () -> root.cluster().leaf(0).readyConnections() > 0);
         assertThat(root.cluster().leaf(0).refusal()).isNull();
     }
 
@@ -265,7 +270,7 @@ class HandshakeTest {
         root.cluster().publishMembership(registeredAs("leaf-a"));
         relay.release();
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).startsWith("leaf " + relay.address() + " says it is node leaf-b,"
                 + " but membership knows node leaf-a at that address");
         assertThat(root.cluster().leaf(0).readyConnections()).isZero();
@@ -329,13 +334,5 @@ class HandshakeTest {
             throw e;
         }
         throw new AssertionError("the search succeeded");
-    }
-
-    private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waited 30 s").isNegative();
-            Thread.sleep(5);
-        }
     }
 }
