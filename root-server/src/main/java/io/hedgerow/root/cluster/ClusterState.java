@@ -237,6 +237,14 @@ public final class ClusterState {
         }
     }
 
+    /**
+     * The slot that holds the leaf at {@code address} by that spelling or another ({@link #slotHolding}), or -1
+     * (a stored plan's address: no node id). Fills nothing.
+     */
+    public int heldSlot(LeafAddress address) {
+        return heldSlot(address, null);
+    }
+
     /** The slot that holds the leaf at {@code address} by that spelling or another ({@link #slotHolding}), or -1. */
     private int heldSlot(LeafAddress address, String node) {
         int slot = slotOf(address);
