@@ -32,6 +32,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.AttributeKey;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -65,6 +66,11 @@ import java.util.function.Supplier;
  */
 public final class LeafConnection {
     private static final System.Logger LOG = System.getLogger(LeafConnection.class.getName());
+    /**
+     * The address a channel was dialled to: a slot's address changes when another leaf takes it over
+     * ({@link #slotReused}), and a connect begun before that reaches the old leaf.
+     */
+    private static final AttributeKey<LeafAddress> DIALLED = AttributeKey.valueOf("hedgerow.leaf.dialled");
 
     private final int leaf;
     private final LeafStatus status;
@@ -115,7 +121,7 @@ public final class LeafConnection {
                     @Override
                     protected void initChannel(Channel ch) {
                         WireCodec.install(ch.pipeline(), maxFrameBytes);
-                        LeafAddress address = status.address();
+                        LeafAddress address = ch.attr(DIALLED).get();
                         cluster.linkTls().dialled(ch, address.host(), address.port());
                         ch.pipeline().addLast("answers", new AnswerHandler());
                     }
@@ -170,7 +176,8 @@ public final class LeafConnection {
      * Another leaf took over this connection's slot (its old leaf left for good, no connection to it
      * ready): what this connection booked of the old leaf (load, progress) is forgotten, and its
      * backoff starts again. The reconnect already scheduled dials the slot's address as it is then,
-     * the new leaf's. On this connection's loop.
+     * the new leaf's; a connection dialled to the old address and not answered yet is closed when its
+     * answer comes. On this connection's loop.
      */
     public void slotReused() {
         ledger = new LeafLedger(leaf, cluster.probation(), cluster.slowStart(), cluster.partitionLoad());
@@ -182,7 +189,7 @@ public final class LeafConnection {
             return;
         }
         LeafAddress address = status.address();
-        ChannelFuture connecting = bootstrap.connect(address.host(), address.port());
+        ChannelFuture connecting = bootstrap.clone().attr(DIALLED, address).connect(address.host(), address.port());
         connecting.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
                 failedAttempts++;
@@ -327,6 +334,9 @@ public final class LeafConnection {
             return;
         }
         helloAnswered = true;
+        if (closedAsDialledBeforeReuse(from)) {
+            return;
+        }
         String problem = Protocol.helloAckProblem(ack, "leaf " + status.name());
         if (problem == null) {
             problem = cluster.index().admit(status.name(), ack.getIndex());
@@ -356,6 +366,24 @@ public final class LeafConnection {
     }
 
     /**
+     * Closes {@code from} when it was dialled to the address the slot had before another leaf took it over
+     * ({@link #slotReused}): its answers are the old leaf's, and the reconnection dials the slot's address
+     * as it is now.
+     *
+     * @return whether it was closed
+     */
+    private boolean closedAsDialledBeforeReuse(Channel from) {
+        LeafAddress dialled = from.attr(DIALLED).get();
+        if (dialled.equals(status.address())) {
+            return false;
+        }
+        LOG.log(System.Logger.Level.INFO, "leaf slot {0}: closing a connection to {1}, its leaf before another took"
+                + " the slot over (now {2})", leaf, dialled, status.address());
+        from.close();
+        return true;
+    }
+
+    /**
      * Sends the leaf its current assignment again (the placement changed it): on a connection past
      * its handshake only; one still in it sends the current assignment when its Hello is answered.
      */
@@ -372,7 +400,7 @@ public final class LeafConnection {
     }
 
     private void onAssigned(Channel from, AssignAck ack) {
-        if (from != channel) {
+        if (from != channel || !ready && closedAsDialledBeforeReuse(from)) {
             return;
         }
         Set<Integer> open = new HashSet<>();

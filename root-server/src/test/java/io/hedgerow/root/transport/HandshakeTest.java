@@ -11,6 +11,7 @@ import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.HelloAck;
+import io.hedgerow.coordination.NodeId;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexIdentities;
@@ -25,6 +26,10 @@ import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.cluster.MembershipView;
+import io.hedgerow.root.cluster.SlotReuse;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -274,6 +279,71 @@ class HandshakeTest {
         assertThat(root.cluster().leaf(0).refusal()).startsWith("leaf " + relay.address() + " says it is node leaf-b,"
                 + " but membership knows node leaf-a at that address");
         assertThat(root.cluster().leaf(0).readyConnections()).isZero();
+    }
+
+    /**
+     * A connect to a slot's old leaf is still unanswered when another leaf takes the slot over (review42b
+     * finding 3): the old process answers after the reuse. The root closes that connection (it was dialled
+     * to the old address) and dials the slot's new address; the old leaf gets no assignment. Before, the
+     * old process's answer made the slot ready, and the new leaf's assignment and searches went to it.
+     */
+    @Test
+    void aConnectInFlightWhenItsSlotIsReusedIsClosedAndTheNewAddressDialled() throws Exception {
+        java.util.concurrent.CountDownLatch reused = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger oldAssigns = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger newAssigns = new java.util.concurrent.atomic.AtomicInteger();
+        FakeLeaf old = fake(frame -> answerAs("leaf-old", frame, oldAssigns, reused));
+        FakeLeaf replacement = fake(frame -> answerAs("leaf-new", frame, newAssigns, null));
+        LeafServer listed = leaf(buildA);
+        RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(listed.address()), 1).withLeafSlots(2));
+        ClusterState cluster = root.cluster();
+        LeafAddress oldAddress = LeafAddress.parse(old.address());
+        assertThat(cluster.fillSlot(oldAddress)).isEqualTo(1);
+        Await.until("the old leaf dialled", PATIENCE, () -> old.connectionsAccepted() > 0);
+
+        // Its leaf left membership for good; the slot holds nothing and no connection to it is ready.
+        cluster.publishMembership(membership(
+                new MembershipView.Member(MembershipView.State.GONE, NodeId.of("leaf-old"), 0)));
+        assertThat(cluster.fillSlot(LeafAddress.parse(replacement.address()), 1_000, SlotReuse.of(Duration.ZERO)))
+                .as("the slot is reused").isEqualTo(1);
+        cluster.publishMembership(membership(new MembershipView.Member(MembershipView.State.NOT_REGISTERED, null, -1)));
+        reused.countDown(); // the old process answers the Hello it was sent before the reuse
+
+        Await.until(() -> "slot 1 ready: " + cluster.leaf(1).lastError(), PATIENCE,
+                () -> cluster.leaf(1).readyConnections() > 0);
+        assertThat(oldAssigns.get()).as("the old leaf got no assignment").isZero();
+        assertThat(newAssigns.get()).as("the slot's new leaf got its assignment").isPositive();
+        assertThat(cluster.leaf(1).announcedNode()).isEqualTo("leaf-new");
+    }
+
+    /** A fake leaf's answers as node {@code node}: its Hello answer waits for {@code answerHello} (when given). */
+    private static Frame answerAs(String node, Frame frame, java.util.concurrent.atomic.AtomicInteger assigns,
+            java.util.concurrent.CountDownLatch answerHello) {
+        return switch (frame.getBodyCase()) {
+            case HELLO -> {
+                try {
+                    if (answerHello != null) {
+                        answerHello.await();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                yield Frame.newBuilder().setHelloAck(HelloAck.newBuilder().setProtocolVersion(Protocol.VERSION)
+                        .setIndex(identityA()).setNodeId(node)).build();
+            }
+            case ASSIGN -> {
+                assigns.incrementAndGet();
+                yield Frame.newBuilder().setAssignAck(AssignAck.newBuilder().setRequestId(frame.getAssign().getRequestId()))
+                        .build();
+            }
+            default -> null;
+        };
+    }
+
+    /** Slot 0 registered as leaf-0, slot 1 as {@code second} says. */
+    private static MembershipView membership(MembershipView.Member second) {
+        return new MembershipView(true, List.of(new MembershipView.Member(MembershipView.State.REGISTERED,
+                NodeId.of("leaf-0"), 0), second), List.of(), new long[2], false);
     }
 
     private static io.hedgerow.root.cluster.MembershipView registeredAs(String node) {
