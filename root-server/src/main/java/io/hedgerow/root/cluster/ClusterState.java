@@ -55,6 +55,12 @@ public final class ClusterState {
     private final List<IntConsumer> slotFilled = new CopyOnWriteArrayList<>();
     /** Told of each slot another leaf takes over ({@link #fillSlot(LeafAddress, long, SlotReuse)}). */
     private final List<SlotReused> slotReused = new CopyOnWriteArrayList<>();
+    /** Told of each slot left vacant again ({@link #vacate}): the fan-out, to stop dialling it; the meters. */
+    private final List<IntConsumer> slotVacated = new CopyOnWriteArrayList<>();
+    /** Where a node's registration moves when another slot's connection announced it ({@link #relocate}). */
+    private volatile Relocation relocation = (node, from, to) -> { };
+    /** The node ids the slots' open connections announced: one leaf never serves as two slots. */
+    private final NodeClaims nodeClaims;
     /** Whether the write path names a replica on a slot (its partition writers' replica sets). */
     private volatile IntPredicate writeReplicaOn = slot -> false;
     /** By slot: when its present leaf took it ({@link #fillSlot(LeafAddress, long, SlotReuse)}). Guarded by this. */
@@ -107,6 +113,7 @@ public final class ClusterState {
         this.partitionDocs = new AtomicLongArray(config.partitions());
         this.allPartitions = IntStream.range(0, config.partitions()).toArray();
         this.staleReplicas = new StaleReplicas(config.partitions(), config.leafSlots());
+        this.nodeClaims = new NodeClaims(leaves, Math.min(config.leaves().size(), config.leafSlots()));
         this.filledAtMillis = new long[config.leafSlots()];
         java.util.Arrays.fill(filledAtMillis, Long.MIN_VALUE);
         for (int p = 0; p < config.partitions(); p++) {
@@ -192,6 +199,7 @@ public final class ClusterState {
      * {@code --leaves} names {@code 127.0.0.1:9001} may register as {@code localhost:9001}, or by its host
      * name, and a second slot for it would dial the same process, whose handshake then sends that slot's
      * (empty) assignment and closes every partition the first slot opened there. The same leaf is the
+     * one that learnt {@code address} as another spelling of its own ({@link LeafStatus#spellings}), else the
      * one whose ready connection announced {@code node} ({@link LeafStatus#announcedNode}), else one at the same
      * port whose host resolves ({@link InetAddress#getAllByName}) to an address {@code address}'s host
      * resolves to: one port of one host is one process, whatever the node ids say. A host that does not
@@ -203,6 +211,11 @@ public final class ClusterState {
      * @param node the node id the leaf registered under; null or "" when unknown (a stored plan's address)
      */
     public int slotHolding(LeafAddress address, String node) {
+        for (LeafStatus leaf : leaves) {
+            if (leaf.spellings().contains(address)) {
+                return leaf.index(); // learnt: a registration there was this slot's leaf
+            }
+        }
         if (node != null && !node.isEmpty()) {
             for (LeafStatus leaf : leaves) {
                 // A connection ready now: an id announced before the leaf went away may be of a process since
@@ -404,6 +417,64 @@ public final class ClusterState {
     /** Where {@link #fillSlot(LeafAddress, long, SlotReuse)} tells each slot another leaf takes over. */
     public void onSlotReused(SlotReused listener) {
         slotReused.add(listener);
+    }
+
+    /**
+     * Leaves {@code slot} vacant again, when that is clean: it was filled for a leaf that turned out to be
+     * another slot's (another spelling of its address, {@link #relocate}), no connection to it was ever
+     * ready, none is open past its handshake, and it holds no copy (placement or write path). Each
+     * {@link #onSlotVacated} listener is told; its address no longer names a slot.
+     *
+     * @return whether it was left vacant (false: it stays filled, and its handshakes are refused as another
+     *         slot's leaf's)
+     */
+    public synchronized boolean vacate(int slot) {
+        LeafStatus leaf = leaves.get(slot);
+        PlacementSnapshot now = placement;
+        if (leaf.vacant() || leaf.everReady() || leaf.readyConnections() > 0 || nodeClaims.claimed(slot)
+                || now.targetOfLeaf()[slot].length > 0 || now.serving().partitionsOf(slot).length > 0
+                || writeReplicaOn.test(slot)) {
+            return false;
+        }
+        leaf.vacate();
+        filledAtMillis[slot] = Long.MIN_VALUE;
+        probation.forget(slot);
+        slowStart.forget(slot);
+        staleReplicas.clearLeaf(slot);
+        slotVacated.forEach(listener -> listener.accept(slot));
+        return true;
+    }
+
+    /** Where {@link #vacate} tells each slot left vacant again (the fan-out stops dialling it; the meters go). */
+    public void onSlotVacated(IntConsumer listener) {
+        slotVacated.add(listener);
+    }
+
+    /** The node ids the slots' connections announced, which judges every handshake ({@link NodeClaims}). */
+    public NodeClaims nodeClaims() {
+        return nodeClaims;
+    }
+
+    /** Moves a node's registration from one slot to another ({@link LeafMembers}). */
+    @FunctionalInterface
+    public interface Relocation {
+        /** {@code to}'s connection announced {@code node}, which membership placed in {@code from}. */
+        void relocate(io.hedgerow.coordination.NodeId node, int from, int to);
+    }
+
+    /** Where {@link #relocate} goes: the membership's, set once. */
+    public void onRelocation(Relocation relocation) {
+        this.relocation = relocation;
+    }
+
+    /**
+     * Slot {@code to}'s connection announced {@code node}, which membership placed in slot {@code from}, a
+     * slot filled for another spelling of the leaf's address that never had a ready connection
+     * ({@link LeafIdentity.Verdict.Relocate}): membership moves the registration to {@code to} and leaves
+     * {@code from} vacant when that is clean. From an event loop: the membership does it on its own thread.
+     */
+    public void relocate(io.hedgerow.coordination.NodeId node, int from, int to) {
+        relocation.relocate(node, from, to);
     }
 
     /**

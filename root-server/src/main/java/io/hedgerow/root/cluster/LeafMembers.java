@@ -55,6 +55,8 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     private final Map<NodeId, MembershipView.Stranger> strangers = new TreeMap<>();
     /** Where each registered node is: its leaf slot, or -1. */
     private final Map<NodeId, Integer> placeOf = new HashMap<>();
+    /** The address each registered node's znode holds. */
+    private final Map<NodeId, String> registeredAddress = new HashMap<>();
     private final Set<NodeId> warned = new HashSet<>();
     private final LeafLoadSums load;
     private final SlotReuse reuse;
@@ -80,6 +82,13 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
         this.load = new LeafLoadSums(cluster.config().partitions());
         this.membership = new Membership(client);
         membership.addListener(this);
+        cluster.onRelocation((node, from, to) -> {
+            try {
+                retries.execute(() -> relocate(node, from, to));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // closed: the root is stopping
+            }
+        });
     }
 
     /**
@@ -116,6 +125,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     }
 
     private void place(NodeId node, String address) {
+        registeredAddress.put(node, address);
         Integer leaf = leafAt(node, address);
         Integer before = placeOf.put(node, leaf == null ? -1 : leaf);
         if (before != null && before >= 0 && !before.equals(leaf)) {
@@ -175,6 +185,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     @Override
     public synchronized void left(NodeId node) {
         Integer leaf = placeOf.remove(node);
+        registeredAddress.remove(node);
         strangers.remove(node);
         if (leaf != null && leaf >= 0) {
             unregister(node, leaf);
@@ -232,6 +243,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
                         + " holds as {3} (the same node id, or the same address and port): one leaf, kept in slot"
                         + " {2}, no slot filled for {1}; spell it the same way in --leaves and the leaf''s --host",
                         node, parsed, held, cluster.leaf(held).address());
+                cluster.leaf(held).spelledAlso(parsed);
                 return held;
             }
         }
@@ -253,6 +265,41 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
                     + " it takes leaf slot {1}", parsed, slot);
         }
         return slot < 0 ? null : slot;
+    }
+
+    /**
+     * Slot {@code to}'s connection announced {@code node}, which this membership placed in slot {@code from}
+     * (filled for another spelling of the leaf's address, never ready: {@link LeafIdentity.Verdict.Relocate}):
+     * the registration moves to {@code to}, which learns the registered address as another spelling of its
+     * own, and {@code from} is left vacant when that is clean ({@link ClusterState#vacate}; else it stays
+     * filled, and its handshakes are refused as slot {@code to}'s leaf's). On the retry thread.
+     */
+    private synchronized void relocate(NodeId node, int from, int to) {
+        Integer at = placeOf.get(node);
+        if (at == null || at != from || cluster.leaf(from).everReady()) {
+            return; // moved, left, or served meanwhile: judged again at its next handshake
+        }
+        String address = registeredAddress.get(node);
+        registeredAt.get(from).remove(node);
+        registeredAt.get(to).add(node);
+        placeOf.put(node, to);
+        long now = clock.millis();
+        members[to] = new MembershipView.Member(MembershipView.State.REGISTERED, node, now);
+        Set<NodeId> left = registeredAt.get(from);
+        members[from] = left.isEmpty() ? MembershipView.Member.UNSEEN
+                : new MembershipView.Member(MembershipView.State.REGISTERED, left.iterator().next(), now);
+        try {
+            cluster.leaf(to).spelledAlso(LeafAddress.parse(address));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            // placed at an address that parsed: cannot happen
+        }
+        boolean vacated = left.isEmpty() && cluster.vacate(from);
+        LOG.log(System.Logger.Level.WARNING, "membership: leaf {0} registered at {1}, which leaf slot {2}''s connection"
+                + " to {3} answered as that node: one leaf, moved to slot {2}; slot {4}, filled for {1}, {5} (spell it"
+                + " the same way in --leaves and the leaf''s --host)", node, address, to, cluster.leaf(to).address(),
+                from, vacated ? "is vacant again" : "stays filled, its connections refused as slot " + to + "''s leaf");
+        retryStrangers();
+        publish();
     }
 
     private void publish() {

@@ -89,6 +89,8 @@ public final class LeafConnection {
     private Channel channel;
     /** Whether the leaf answered this channel's Hello (a leaf from before versions closes instead). */
     private boolean helloAnswered;
+    /** Whether this channel's handshake was accepted, its node id claimed ({@code NodeClaims}). */
+    private boolean claimed;
     /** The leaf's HelloAck said it takes {@code LeafSearchRequest} frames. */
     private boolean takesSearchParts;
     private boolean ready;
@@ -184,14 +186,30 @@ public final class LeafConnection {
         failedAttempts = 0;
     }
 
+    /**
+     * The slot was left vacant again (its leaf turned out to be another slot's, {@code ClusterState.vacate}):
+     * a channel open to it is closed, and no reconnection dials it until a leaf fills it again
+     * ({@link #start}). On this connection's loop.
+     */
+    public void slotVacated() {
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
     public void connect() {
         if (closed) {
             return;
         }
         LeafAddress address = status.address();
+        if (address == null) {
+            started = false; // left vacant (slotVacated): dialled again when a leaf fills it
+            return;
+        }
         ChannelFuture connecting = bootstrap.clone().attr(DIALLED, address).connect(address.host(), address.port());
         connecting.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
+                status.dialEnded();
                 failedAttempts++;
                 status.connectFailed("cannot connect to " + address + ": " + f.cause().getMessage());
                 scheduleReconnect();
@@ -334,6 +352,7 @@ public final class LeafConnection {
             return;
         }
         helloAnswered = true;
+        status.dialEnded();
         if (closedAsDialledBeforeReuse(from)) {
             return;
         }
@@ -341,21 +360,26 @@ public final class LeafConnection {
         if (problem == null) {
             problem = cluster.index().admit(status.name(), ack.getIndex());
         }
-        String stranger = problem == null
-                ? LeafIdentity.mismatch(status.name(), leaf, ack.getNodeId(), cluster.membership()) : null;
-        if (stranger != null) {
-            // Another process at the address: closed, so that the next Hello (after the backoff) is
-            // judged on membership as it then is (the new leaf may have registered meanwhile).
-            refuse(stranger);
-            from.close();
-            return;
-        }
         if (problem != null) {
             // Kept open and idle: the leaf cannot change version or index without a restart, which
             // closes this connection, and the reconnection says Hello again.
             refuse(problem);
             return;
         }
+        switch (cluster.nodeClaims().claim(leaf, ack.getNodeId(), cluster.membership())) {
+            case LeafIdentity.Verdict.Refuse refusal -> {
+                // Another process at the address, or another slot's leaf: closed, so that the next Hello
+                // (after the backoff) is judged as things then are (the new leaf may have registered, the
+                // other slot's connection closed).
+                refuse(refusal.why());
+                from.close();
+                return;
+            }
+            case LeafIdentity.Verdict.Relocate relocate -> cluster.relocate(relocate.node(), relocate.from(), leaf);
+            case LeafIdentity.Verdict.Accept accept -> {
+            }
+        }
+        claimed = true;
         status.httpAddress(ack.getHttpAddress());
         status.announcedNode(ack.getNodeId());
         takesSearchParts = ack.getTakesSearchParts();
@@ -466,6 +490,11 @@ public final class LeafConnection {
         }
         channel = null;
         liveness = null;
+        status.dialEnded();
+        if (claimed) {
+            claimed = false;
+            cluster.nodeClaims().release(leaf);
+        }
         if (livenessChecks != null) {
             livenessChecks.cancel(false);
             livenessChecks = null;
