@@ -7,8 +7,6 @@ import io.hedgerow.root.adapt.SlowStart;
 import io.hedgerow.root.placement.PlacementLeadership;
 import io.hedgerow.root.placement.PlacementReport;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -77,6 +75,7 @@ public final class ClusterState {
     private final LinkTls linkTls;
     private final StaleReplicas staleReplicas;
     private final Ticker ticker;
+    private final HostResolver resolver;
 
     /** With a random root id. */
     public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker) {
@@ -96,6 +95,16 @@ public final class ClusterState {
      */
     public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker, long rootId,
             boolean leafLatencyWindows) {
+        this(config, connectionsPerLeaf, ticker, rootId, leafLatencyWindows, HostResolver.SYSTEM);
+    }
+
+    /**
+     * As above, resolving the leaves' host names with {@code resolver} (to tell two spellings of one leaf's
+     * address: {@link #slotHolding}).
+     */
+    public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker, long rootId,
+            boolean leafLatencyWindows, HostResolver resolver) {
+        this.resolver = resolver;
         if (rootId == 0) {
             throw new IllegalArgumentException("rootId: 0 (expected: non-zero)");
         }
@@ -200,10 +209,10 @@ public final class ClusterState {
      * name, and a second slot for it would dial the same process, whose handshake then sends that slot's
      * (empty) assignment and closes every partition the first slot opened there. The same leaf is the
      * one that learnt {@code address} as another spelling of its own ({@link LeafStatus#spellings}), else the
-     * one whose ready connection announced {@code node} ({@link LeafStatus#announcedNode}), else one at the same
-     * port whose host resolves ({@link InetAddress#getAllByName}) to an address {@code address}'s host
-     * resolves to: one port of one host is one process, whatever the node ids say. A host that does not
-     * resolve matches nothing.
+     * one whose ready connection announced {@code node} ({@link LeafStatus#announcedNode}), else one at the
+     * same port whose host resolves ({@link HostResolver}: once for each slot's address) to an address
+     * {@code address}'s host resolves to: one port of one host is one process, whatever the node ids say. A
+     * host that does not resolve matches nothing.
      *
      * <p>May block on name resolution (the JVM caches answers): called by the membership's and the
      * placement's threads, never by an event loop.
@@ -211,6 +220,17 @@ public final class ClusterState {
      * @param node the node id the leaf registered under; null or "" when unknown (a stored plan's address)
      */
     public int slotHolding(LeafAddress address, String node) {
+        return slotHolding(spelling(address), node);
+    }
+
+    /** {@code address}, to be matched against the slots with its host resolved at most once ({@link #slotHolding}). */
+    LeafSpelling spelling(LeafAddress address) {
+        return new LeafSpelling(address, resolver);
+    }
+
+    /** As {@link #slotHolding(LeafAddress, String)}, the host resolved at most once for all the calls given it. */
+    int slotHolding(LeafSpelling spelling, String node) {
+        LeafAddress address = spelling.address();
         for (LeafStatus leaf : leaves) {
             if (leaf.spellings().contains(address)) {
                 return leaf.index(); // learnt: a registration there was this slot's leaf
@@ -226,28 +246,17 @@ public final class ClusterState {
                 }
             }
         }
-        Set<InetAddress> resolved = null;
         for (LeafStatus leaf : leaves) {
             LeafAddress held = leaf.address();
             if (held == null || held.equals(address) || held.port() != address.port()) {
                 continue;
             }
-            if (resolved == null) {
-                resolved = resolve(address.host());
-            }
-            if (!resolved.isEmpty() && !Collections.disjoint(resolved, resolve(held.host()))) {
+            // Each slot's host resolved once for its address; the spelling's once for this match.
+            if (!spelling.resolved().isEmpty() && !Collections.disjoint(spelling.resolved(), leaf.resolved(resolver))) {
                 return leaf.index();
             }
         }
         return -1;
-    }
-
-    private static Set<InetAddress> resolve(String host) {
-        try {
-            return Set.copyOf(java.util.Arrays.asList(InetAddress.getAllByName(host))); // may repeat one
-        } catch (UnknownHostException | SecurityException e) {
-            return Set.of();
-        }
     }
 
     /**
@@ -255,13 +264,13 @@ public final class ClusterState {
      * (a stored plan's address: no node id). Fills nothing.
      */
     public int heldSlot(LeafAddress address) {
-        return heldSlot(address, null);
+        return heldSlot(spelling(address), null);
     }
 
     /** The slot that holds the leaf at {@code address} by that spelling or another ({@link #slotHolding}), or -1. */
-    private int heldSlot(LeafAddress address, String node) {
-        int slot = slotOf(address);
-        return slot >= 0 ? slot : slotHolding(address, node);
+    private int heldSlot(LeafSpelling spelling, String node) {
+        int slot = slotOf(spelling.address());
+        return slot >= 0 ? slot : slotHolding(spelling, node);
     }
 
     /** Fills the first vacant slot with the leaf at {@code address}, telling {@link #onSlotFilled}; -1 when none is. */
@@ -290,8 +299,13 @@ public final class ClusterState {
      * @return its slot, or -1 when it has none and every slot is taken
      */
     public synchronized int fillSlot(LeafAddress address, String node) {
-        int slot = heldSlot(address, node);
-        return slot >= 0 ? slot : fillVacant(address);
+        return fillSlot(spelling(address), node);
+    }
+
+    /** As {@link #fillSlot(LeafAddress, String)}, the host resolved at most once for all the calls given it. */
+    synchronized int fillSlot(LeafSpelling spelling, String node) {
+        int slot = heldSlot(spelling, node);
+        return slot >= 0 ? slot : fillVacant(spelling.address());
     }
 
     /**
@@ -305,7 +319,7 @@ public final class ClusterState {
         int[] slots = new int[addresses.size()];
         List<LeafAddress> fresh = new ArrayList<>();
         for (int i = 0; i < slots.length; i++) {
-            slots[i] = heldSlot(addresses.get(i), null);
+            slots[i] = heldSlot(spelling(addresses.get(i)), null);
             if (slots[i] < 0 && !fresh.contains(addresses.get(i))) {
                 fresh.add(addresses.get(i));
             }
@@ -337,7 +351,16 @@ public final class ClusterState {
      * @return its slot, or -1 when every slot is taken and none may be reused ({@link #slotsFull} says why)
      */
     public synchronized int fillSlot(LeafAddress address, String node, long nowMillis, SlotReuse reuse) {
-        int slot = heldSlot(address, node);
+        return fillSlot(spelling(address), node, nowMillis, reuse);
+    }
+
+    /**
+     * As {@link #fillSlot(LeafAddress, String, long, SlotReuse)}, the address's host resolved at most once for
+     * all the calls given it.
+     */
+    synchronized int fillSlot(LeafSpelling spelling, String node, long nowMillis, SlotReuse reuse) {
+        LeafAddress address = spelling.address();
+        int slot = heldSlot(spelling, node);
         if (slot >= 0) {
             return slot;
         }

@@ -35,12 +35,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. Its state changes on the membership cache's event
  * thread (one event at a time, in ZooKeeper's order) and on its retry thread (leaves turned away asking
- * again), always under this object's lock; readers read the volatile view in {@link ClusterState} and
- * never wait on ZooKeeper.
+ * again, every {@link #RETRY_MILLIS} ms and when a leaf leaves, never at a load publication: matching
+ * them may resolve host names), always under this object's lock; readers read the volatile view in
+ * {@link ClusterState} and never wait on ZooKeeper.
  */
 public final class LeafMembers implements MembershipListener, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LeafMembers.class.getName());
-    /** How often leaves turned away ask again for a slot, besides at each membership event. */
+    /** How often leaves turned away ask again for a slot, besides when a leaf leaves. */
     static final long RETRY_MILLIS = 1000;
 
     private final ClusterState cluster;
@@ -120,7 +121,6 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     @Override
     public synchronized void joined(NodeId node, String address) {
         place(node, address);
-        retryStrangers();
         publish();
     }
 
@@ -178,8 +178,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     @Override
     public synchronized void published(NodeId node, LeafEntry entry) {
         load.published(node, entry);
-        retryStrangers();
-        publish();
+        publish(); // a leaf's load frees no slot: the leaves turned away ask again on a leave or the timer
     }
 
     @Override
@@ -234,8 +233,10 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
             return null;
         }
         boolean known = cluster.slotOf(parsed) >= 0;
+        // Its host resolved at most once for the three matches below (each compares it with every slot at its port).
+        LeafSpelling spelling = cluster.spelling(parsed);
         if (!known) {
-            int held = cluster.slotHolding(parsed, node.value());
+            int held = cluster.slotHolding(spelling, node.value());
             if (held >= 0) {
                 // One leaf under two spellings: a second slot would dial it again, and that slot's empty
                 // assignment would close every partition the first opened there.
@@ -248,9 +249,9 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
             }
         }
         String before = null;
-        int slot = cluster.fillSlot(parsed, node.value());
+        int slot = cluster.fillSlot(spelling, node.value());
         if (slot < 0) {
-            slot = cluster.fillSlot(parsed, node.value(), clock.millis(), reuse);
+            slot = cluster.fillSlot(spelling, node.value(), clock.millis(), reuse);
             if (slot >= 0) {
                 before = "reused";
                 // The slot's old leaf left for good: this one is new there, whatever registered before.

@@ -44,6 +44,8 @@ public final class LeafStatus {
      * be this slot's leaf: {@link #spelledAlso}); replaced, never changed in place.
      */
     private volatile Set<LeafAddress> spellings = Set.of();
+    /** What the slot's address resolves to, and for which address (resolved once per address: {@link #resolved}). */
+    private volatile Resolution resolution;
     /** Whether a dial of this slot's present leaf has ended: answered, refused, failed or closed. */
     private volatile boolean dialSettled;
 
@@ -149,6 +151,28 @@ public final class LeafStatus {
             latency = SlidingLatencyWindow.tenSeconds(ticker);
             leafTime = SlidingLatencyWindow.tenSeconds(ticker);
         }
+    }
+
+    private record Resolution(LeafAddress of, Set<java.net.InetAddress> addresses) {
+    }
+
+    /**
+     * What the slot's host resolves to (empty when it does not, or the slot is vacant): resolved once for
+     * each address the slot holds, so that matching registrations against the slots does not ask the
+     * resolver for every slot at every membership event. A host that did not resolve then stays
+     * unresolved for the slot's leaf (the node ids its connections announce still tell).
+     */
+    Set<java.net.InetAddress> resolved(HostResolver resolver) {
+        LeafAddress now = address;
+        Resolution known = resolution;
+        if (now == null) {
+            return Set.of();
+        }
+        if (known == null || !known.of().equals(now)) {
+            known = new Resolution(now, resolver.addressesOf(now.host()));
+            resolution = known;
+        }
+        return known.addresses();
     }
 
     /** Whether a connection to the slot's present leaf was ever ready. */
