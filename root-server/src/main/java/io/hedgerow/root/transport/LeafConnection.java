@@ -50,7 +50,10 @@ import java.util.function.Supplier;
  * leaf's answer names its protocol version and its index; a leaf of another version, or whose
  * index is not the one this root serves ({@link io.hedgerow.root.cluster.ServedIndex}), is
  * refused: the connection stays open but never becomes ready, and the reason is the leaf's
- * {@link LeafStatus#refusal()} (in {@code /cluster}) and one warning in the log. Otherwise it sends
+ * {@link LeafStatus#refusal()} (in {@code /cluster}) and one warning in the log. A leaf that names a
+ * node id is judged by {@link io.hedgerow.root.cluster.NodeClaims}: another node than membership knows at
+ * the address, or the node another slot's connection already is, is refused and the connection closed
+ * (retried after the backoff). Otherwise it sends
  * the leaf its partition assignment (the placement's current target for it, again whenever that
  * changes) and becomes ready when the leaf acknowledges it without an error; before that, an
  * acknowledgement with an error (a partition that would not open) closes the connection, so the
