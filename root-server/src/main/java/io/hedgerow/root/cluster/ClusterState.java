@@ -7,8 +7,6 @@ import io.hedgerow.root.adapt.SlowStart;
 import io.hedgerow.root.placement.PlacementLeadership;
 import io.hedgerow.root.placement.PlacementReport;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -55,6 +53,12 @@ public final class ClusterState {
     private final List<IntConsumer> slotFilled = new CopyOnWriteArrayList<>();
     /** Told of each slot another leaf takes over ({@link #fillSlot(LeafAddress, long, SlotReuse)}). */
     private final List<SlotReused> slotReused = new CopyOnWriteArrayList<>();
+    /** Told of each slot left vacant again ({@link #vacate}): the fan-out, to stop dialling it; the meters. */
+    private final List<IntConsumer> slotVacated = new CopyOnWriteArrayList<>();
+    /** Where a node's registration moves when another slot's connection announced it ({@link #relocate}). */
+    private volatile Relocation relocation = (node, from, to) -> { };
+    /** The node ids the slots' open connections announced: one leaf never serves as two slots. */
+    private final NodeClaims nodeClaims;
     /** Whether the write path names a replica on a slot (its partition writers' replica sets). */
     private volatile IntPredicate writeReplicaOn = slot -> false;
     /** By slot: when its present leaf took it ({@link #fillSlot(LeafAddress, long, SlotReuse)}). Guarded by this. */
@@ -71,6 +75,7 @@ public final class ClusterState {
     private final LinkTls linkTls;
     private final StaleReplicas staleReplicas;
     private final Ticker ticker;
+    private final HostResolver resolver;
 
     /** With a random root id. */
     public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker) {
@@ -90,6 +95,16 @@ public final class ClusterState {
      */
     public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker, long rootId,
             boolean leafLatencyWindows) {
+        this(config, connectionsPerLeaf, ticker, rootId, leafLatencyWindows, HostResolver.SYSTEM);
+    }
+
+    /**
+     * As above, resolving the leaves' host names with {@code resolver} (to tell two spellings of one leaf's
+     * address: {@link #slotHolding}).
+     */
+    public ClusterState(ClusterConfig config, int connectionsPerLeaf, Ticker ticker, long rootId,
+            boolean leafLatencyWindows, HostResolver resolver) {
+        this.resolver = resolver;
         if (rootId == 0) {
             throw new IllegalArgumentException("rootId: 0 (expected: non-zero)");
         }
@@ -107,6 +122,7 @@ public final class ClusterState {
         this.partitionDocs = new AtomicLongArray(config.partitions());
         this.allPartitions = IntStream.range(0, config.partitions()).toArray();
         this.staleReplicas = new StaleReplicas(config.partitions(), config.leafSlots());
+        this.nodeClaims = new NodeClaims(leaves, Math.min(config.leaves().size(), config.leafSlots()));
         this.filledAtMillis = new long[config.leafSlots()];
         java.util.Arrays.fill(filledAtMillis, Long.MIN_VALUE);
         for (int p = 0; p < config.partitions(); p++) {
@@ -192,10 +208,11 @@ public final class ClusterState {
      * {@code --leaves} names {@code 127.0.0.1:9001} may register as {@code localhost:9001}, or by its host
      * name, and a second slot for it would dial the same process, whose handshake then sends that slot's
      * (empty) assignment and closes every partition the first slot opened there. The same leaf is the
-     * one whose ready connection announced {@code node} ({@link LeafStatus#announcedNode}), else one at the same
-     * port whose host resolves ({@link InetAddress#getAllByName}) to an address {@code address}'s host
-     * resolves to: one port of one host is one process, whatever the node ids say. A host that does not
-     * resolve matches nothing.
+     * one that learnt {@code address} as another spelling of its own ({@link LeafStatus#spellings}), else the
+     * one whose ready connection announced {@code node} ({@link LeafStatus#announcedNode}), else one at the
+     * same port whose host resolves ({@link HostResolver}: once for each slot's address) to an address
+     * {@code address}'s host resolves to: one port of one host is one process, whatever the node ids say. A
+     * host that does not resolve matches nothing.
      *
      * <p>May block on name resolution (the JVM caches answers): called by the membership's and the
      * placement's threads, never by an event loop.
@@ -203,6 +220,22 @@ public final class ClusterState {
      * @param node the node id the leaf registered under; null or "" when unknown (a stored plan's address)
      */
     public int slotHolding(LeafAddress address, String node) {
+        return slotHolding(spelling(address), node);
+    }
+
+    /** {@code address}, to be matched against the slots with its host resolved at most once ({@link #slotHolding}). */
+    LeafSpelling spelling(LeafAddress address) {
+        return new LeafSpelling(address, resolver);
+    }
+
+    /** As {@link #slotHolding(LeafAddress, String)}, the host resolved at most once for all the calls given it. */
+    int slotHolding(LeafSpelling spelling, String node) {
+        LeafAddress address = spelling.address();
+        for (LeafStatus leaf : leaves) {
+            if (leaf.spellings().contains(address)) {
+                return leaf.index(); // learnt: a registration there was this slot's leaf
+            }
+        }
         if (node != null && !node.isEmpty()) {
             for (LeafStatus leaf : leaves) {
                 // A connection ready now: an id announced before the leaf went away may be of a process since
@@ -213,34 +246,31 @@ public final class ClusterState {
                 }
             }
         }
-        Set<InetAddress> resolved = null;
         for (LeafStatus leaf : leaves) {
             LeafAddress held = leaf.address();
             if (held == null || held.equals(address) || held.port() != address.port()) {
                 continue;
             }
-            if (resolved == null) {
-                resolved = resolve(address.host());
-            }
-            if (!resolved.isEmpty() && !Collections.disjoint(resolved, resolve(held.host()))) {
+            // Each slot's host resolved once for its address; the spelling's once for this match.
+            if (!spelling.resolved().isEmpty() && !Collections.disjoint(spelling.resolved(), leaf.resolved(resolver))) {
                 return leaf.index();
             }
         }
         return -1;
     }
 
-    private static Set<InetAddress> resolve(String host) {
-        try {
-            return Set.copyOf(java.util.Arrays.asList(InetAddress.getAllByName(host))); // may repeat one
-        } catch (UnknownHostException | SecurityException e) {
-            return Set.of();
-        }
+    /**
+     * The slot that holds the leaf at {@code address} by that spelling or another ({@link #slotHolding}), or -1
+     * (a stored plan's address: no node id). Fills nothing.
+     */
+    public int heldSlot(LeafAddress address) {
+        return heldSlot(spelling(address), null);
     }
 
     /** The slot that holds the leaf at {@code address} by that spelling or another ({@link #slotHolding}), or -1. */
-    private int heldSlot(LeafAddress address, String node) {
-        int slot = slotOf(address);
-        return slot >= 0 ? slot : slotHolding(address, node);
+    private int heldSlot(LeafSpelling spelling, String node) {
+        int slot = slotOf(spelling.address());
+        return slot >= 0 ? slot : slotHolding(spelling, node);
     }
 
     /** Fills the first vacant slot with the leaf at {@code address}, telling {@link #onSlotFilled}; -1 when none is. */
@@ -269,8 +299,13 @@ public final class ClusterState {
      * @return its slot, or -1 when it has none and every slot is taken
      */
     public synchronized int fillSlot(LeafAddress address, String node) {
-        int slot = heldSlot(address, node);
-        return slot >= 0 ? slot : fillVacant(address);
+        return fillSlot(spelling(address), node);
+    }
+
+    /** As {@link #fillSlot(LeafAddress, String)}, the host resolved at most once for all the calls given it. */
+    synchronized int fillSlot(LeafSpelling spelling, String node) {
+        int slot = heldSlot(spelling, node);
+        return slot >= 0 ? slot : fillVacant(spelling.address());
     }
 
     /**
@@ -284,7 +319,7 @@ public final class ClusterState {
         int[] slots = new int[addresses.size()];
         List<LeafAddress> fresh = new ArrayList<>();
         for (int i = 0; i < slots.length; i++) {
-            slots[i] = heldSlot(addresses.get(i), null);
+            slots[i] = heldSlot(spelling(addresses.get(i)), null);
             if (slots[i] < 0 && !fresh.contains(addresses.get(i))) {
                 fresh.add(addresses.get(i));
             }
@@ -316,7 +351,16 @@ public final class ClusterState {
      * @return its slot, or -1 when every slot is taken and none may be reused ({@link #slotsFull} says why)
      */
     public synchronized int fillSlot(LeafAddress address, String node, long nowMillis, SlotReuse reuse) {
-        int slot = heldSlot(address, node);
+        return fillSlot(spelling(address), node, nowMillis, reuse);
+    }
+
+    /**
+     * As {@link #fillSlot(LeafAddress, String, long, SlotReuse)}, the address's host resolved at most once for
+     * all the calls given it.
+     */
+    synchronized int fillSlot(LeafSpelling spelling, String node, long nowMillis, SlotReuse reuse) {
+        LeafAddress address = spelling.address();
+        int slot = heldSlot(spelling, node);
         if (slot >= 0) {
             return slot;
         }
@@ -396,6 +440,64 @@ public final class ClusterState {
     /** Where {@link #fillSlot(LeafAddress, long, SlotReuse)} tells each slot another leaf takes over. */
     public void onSlotReused(SlotReused listener) {
         slotReused.add(listener);
+    }
+
+    /**
+     * Leaves {@code slot} vacant again, when that is clean: it was filled for a leaf that turned out to be
+     * another slot's (another spelling of its address, {@link #relocate}), no connection to it was ever
+     * ready, none is open past its handshake, and it holds no copy (placement or write path). Each
+     * {@link #onSlotVacated} listener is told; its address no longer names a slot.
+     *
+     * @return whether it was left vacant (false: it stays filled, and its handshakes are refused as another
+     *         slot's leaf's)
+     */
+    public synchronized boolean vacate(int slot) {
+        LeafStatus leaf = leaves.get(slot);
+        PlacementSnapshot now = placement;
+        if (leaf.vacant() || leaf.everReady() || leaf.readyConnections() > 0 || nodeClaims.claimed(slot)
+                || now.targetOfLeaf()[slot].length > 0 || now.serving().partitionsOf(slot).length > 0
+                || writeReplicaOn.test(slot)) {
+            return false;
+        }
+        leaf.vacate();
+        filledAtMillis[slot] = Long.MIN_VALUE;
+        probation.forget(slot);
+        slowStart.forget(slot);
+        staleReplicas.clearLeaf(slot);
+        slotVacated.forEach(listener -> listener.accept(slot));
+        return true;
+    }
+
+    /** Where {@link #vacate} tells each slot left vacant again (the fan-out stops dialling it; the meters go). */
+    public void onSlotVacated(IntConsumer listener) {
+        slotVacated.add(listener);
+    }
+
+    /** The node ids the slots' connections announced, which judges every handshake ({@link NodeClaims}). */
+    public NodeClaims nodeClaims() {
+        return nodeClaims;
+    }
+
+    /** Moves a node's registration from one slot to another ({@link LeafMembers}). */
+    @FunctionalInterface
+    public interface Relocation {
+        /** {@code to}'s connection announced {@code node}, which membership placed in {@code from}. */
+        void relocate(io.hedgerow.coordination.NodeId node, int from, int to);
+    }
+
+    /** Where {@link #relocate} goes: the membership's, set once. */
+    public void onRelocation(Relocation relocation) {
+        this.relocation = relocation;
+    }
+
+    /**
+     * Slot {@code to}'s connection announced {@code node}, which membership placed in slot {@code from}, a
+     * slot filled for another spelling of the leaf's address that never had a ready connection
+     * ({@link LeafIdentity.Verdict.Relocate}): membership moves the registration to {@code to} and leaves
+     * {@code from} vacant when that is clean. From an event loop: the membership does it on its own thread.
+     */
+    public void relocate(io.hedgerow.coordination.NodeId node, int from, int to) {
+        relocation.relocate(node, from, to);
     }
 
     /**

@@ -35,12 +35,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Assumptions and guarantees.</b> Thread-safe. Its state changes on the membership cache's event
  * thread (one event at a time, in ZooKeeper's order) and on its retry thread (leaves turned away asking
- * again), always under this object's lock; readers read the volatile view in {@link ClusterState} and
- * never wait on ZooKeeper.
+ * again, every {@link #RETRY_MILLIS} ms and when a leaf leaves, never at a load publication: matching
+ * them may resolve host names), always under this object's lock; readers read the volatile view in
+ * {@link ClusterState} and never wait on ZooKeeper.
  */
 public final class LeafMembers implements MembershipListener, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LeafMembers.class.getName());
-    /** How often leaves turned away ask again for a slot, besides at each membership event. */
+    /** How often leaves turned away ask again for a slot, besides when a leaf leaves. */
     static final long RETRY_MILLIS = 1000;
 
     private final ClusterState cluster;
@@ -55,6 +56,8 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     private final Map<NodeId, MembershipView.Stranger> strangers = new TreeMap<>();
     /** Where each registered node is: its leaf slot, or -1. */
     private final Map<NodeId, Integer> placeOf = new HashMap<>();
+    /** The address each registered node's znode holds. */
+    private final Map<NodeId, String> registeredAddress = new HashMap<>();
     private final Set<NodeId> warned = new HashSet<>();
     private final LeafLoadSums load;
     private final SlotReuse reuse;
@@ -80,6 +83,13 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
         this.load = new LeafLoadSums(cluster.config().partitions());
         this.membership = new Membership(client);
         membership.addListener(this);
+        cluster.onRelocation((node, from, to) -> {
+            try {
+                retries.execute(() -> relocate(node, from, to));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // closed: the root is stopping
+            }
+        });
     }
 
     /**
@@ -111,11 +121,11 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     @Override
     public synchronized void joined(NodeId node, String address) {
         place(node, address);
-        retryStrangers();
         publish();
     }
 
     private void place(NodeId node, String address) {
+        registeredAddress.put(node, address);
         Integer leaf = leafAt(node, address);
         Integer before = placeOf.put(node, leaf == null ? -1 : leaf);
         if (before != null && before >= 0 && !before.equals(leaf)) {
@@ -168,13 +178,13 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     @Override
     public synchronized void published(NodeId node, LeafEntry entry) {
         load.published(node, entry);
-        retryStrangers();
-        publish();
+        publish(); // a leaf's load frees no slot: the leaves turned away ask again on a leave or the timer
     }
 
     @Override
     public synchronized void left(NodeId node) {
         Integer leaf = placeOf.remove(node);
+        registeredAddress.remove(node);
         strangers.remove(node);
         if (leaf != null && leaf >= 0) {
             unregister(node, leaf);
@@ -223,8 +233,10 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
             return null;
         }
         boolean known = cluster.slotOf(parsed) >= 0;
+        // Its host resolved at most once for the three matches below (each compares it with every slot at its port).
+        LeafSpelling spelling = cluster.spelling(parsed);
         if (!known) {
-            int held = cluster.slotHolding(parsed, node.value());
+            int held = cluster.slotHolding(spelling, node.value());
             if (held >= 0) {
                 // One leaf under two spellings: a second slot would dial it again, and that slot's empty
                 // assignment would close every partition the first opened there.
@@ -232,13 +244,14 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
                         + " holds as {3} (the same node id, or the same address and port): one leaf, kept in slot"
                         + " {2}, no slot filled for {1}; spell it the same way in --leaves and the leaf''s --host",
                         node, parsed, held, cluster.leaf(held).address());
+                cluster.leaf(held).spelledAlso(parsed);
                 return held;
             }
         }
         String before = null;
-        int slot = cluster.fillSlot(parsed, node.value());
+        int slot = cluster.fillSlot(spelling, node.value());
         if (slot < 0) {
-            slot = cluster.fillSlot(parsed, node.value(), clock.millis(), reuse);
+            slot = cluster.fillSlot(spelling, node.value(), clock.millis(), reuse);
             if (slot >= 0) {
                 before = "reused";
                 // The slot's old leaf left for good: this one is new there, whatever registered before.
@@ -253,6 +266,41 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
                     + " it takes leaf slot {1}", parsed, slot);
         }
         return slot < 0 ? null : slot;
+    }
+
+    /**
+     * Slot {@code to}'s connection announced {@code node}, which this membership placed in slot {@code from}
+     * (filled for another spelling of the leaf's address, never ready: {@link LeafIdentity.Verdict.Relocate}):
+     * the registration moves to {@code to}, which learns the registered address as another spelling of its
+     * own, and {@code from} is left vacant when that is clean ({@link ClusterState#vacate}; else it stays
+     * filled, and its handshakes are refused as slot {@code to}'s leaf's). On the retry thread.
+     */
+    private synchronized void relocate(NodeId node, int from, int to) {
+        Integer at = placeOf.get(node);
+        if (at == null || at != from || cluster.leaf(from).everReady()) {
+            return; // moved, left, or served meanwhile: judged again at its next handshake
+        }
+        String address = registeredAddress.get(node);
+        registeredAt.get(from).remove(node);
+        registeredAt.get(to).add(node);
+        placeOf.put(node, to);
+        long now = clock.millis();
+        members[to] = new MembershipView.Member(MembershipView.State.REGISTERED, node, now);
+        Set<NodeId> left = registeredAt.get(from);
+        members[from] = left.isEmpty() ? MembershipView.Member.UNSEEN
+                : new MembershipView.Member(MembershipView.State.REGISTERED, left.iterator().next(), now);
+        try {
+            cluster.leaf(to).spelledAlso(LeafAddress.parse(address));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            // placed at an address that parsed: cannot happen
+        }
+        boolean vacated = left.isEmpty() && cluster.vacate(from);
+        LOG.log(System.Logger.Level.WARNING, "membership: leaf {0} registered at {1}, which leaf slot {2}''s connection"
+                + " to {3} answered as that node: one leaf, moved to slot {2}; slot {4}, filled for {1}, {5} (spell it"
+                + " the same way in --leaves and the leaf''s --host)", node, address, to, cluster.leaf(to).address(),
+                from, vacated ? "is vacant again" : "stays filled, its connections refused as slot " + to + "''s leaf");
+        retryStrangers();
+        publish();
     }
 
     private void publish() {

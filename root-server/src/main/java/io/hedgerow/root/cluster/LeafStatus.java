@@ -2,6 +2,7 @@ package io.hedgerow.root.cluster;
 
 import io.hedgerow.common.stats.SlidingLatencyWindow;
 import io.hedgerow.common.time.Ticker;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -38,6 +39,15 @@ public final class LeafStatus {
     private volatile String httpAddress = "";
     /** The node id the leaf's last accepted HelloAck announced ("": none, an older leaf, or not heard yet). */
     private volatile String announcedNode = "";
+    /**
+     * Other spellings of the address that reach this slot's leaf (a registration at one of them was found to
+     * be this slot's leaf: {@link #spelledAlso}); replaced, never changed in place.
+     */
+    private volatile Set<LeafAddress> spellings = Set.of();
+    /** What the slot's address resolves to, and for which address (resolved once per address: {@link #resolved}). */
+    private volatile Resolution resolution;
+    /** Whether a dial of this slot's present leaf has ended: answered, refused, failed or closed. */
+    private volatile boolean dialSettled;
 
     LeafStatus(int index, LeafAddress address, int connections, Ticker ticker) {
         this(index, address, connections, ticker, true);
@@ -102,6 +112,30 @@ public final class LeafStatus {
             throw new IllegalStateException("slot " + index + ": " + now
                     + " (expected: a filled slot no connection is ready to)");
         }
+        forgetLeaf();
+        this.name = leaf.toString();
+        this.address = leaf;
+    }
+
+    /**
+     * The slot is vacant again ({@link ClusterState#vacate}): a leaf filled it for an address that turned out to
+     * be another spelling of another slot's leaf, before any connection to it was ready. It starts afresh, as
+     * a reused slot does.
+     *
+     * @throws IllegalStateException when the slot is vacant already, or was ever ready with its present leaf
+     */
+    synchronized void vacate() {
+        if (address == null || everReady) {
+            throw new IllegalStateException("slot " + index + ": " + (address == null ? "vacant" : "was ready with "
+                    + address) + " (expected: a filled slot never ready)");
+        }
+        forgetLeaf();
+        this.address = null; // first: a reader that sees a name of a leaf may still see its address
+        this.name = vacantName(index);
+    }
+
+    /** Forgets all the root learnt of the slot's leaf (another leaf takes the slot, or none). */
+    private void forgetLeaf() {
         subRequests.reset();
         failures.reset();
         lastError = null;
@@ -111,12 +145,72 @@ public final class LeafStatus {
         supervision = null;
         httpAddress = "";
         announcedNode = "";
+        spellings = Set.of();
+        dialSettled = false;
         if (latency != null) { // kept windows are replaced, none are started
             latency = SlidingLatencyWindow.tenSeconds(ticker);
             leafTime = SlidingLatencyWindow.tenSeconds(ticker);
         }
-        this.name = leaf.toString();
-        this.address = leaf;
+    }
+
+    private record Resolution(LeafAddress of, Set<java.net.InetAddress> addresses) {
+    }
+
+    /**
+     * What the slot's host resolves to (empty when it does not, or the slot is vacant): resolved once for
+     * each address the slot holds, so that matching registrations against the slots does not ask the
+     * resolver for every slot at every membership event. A host that did not resolve then stays
+     * unresolved for the slot's leaf (the node ids its connections announce still tell).
+     */
+    Set<java.net.InetAddress> resolved(HostResolver resolver) {
+        LeafAddress now = address;
+        Resolution known = resolution;
+        if (now == null) {
+            return Set.of();
+        }
+        if (known == null || !known.of().equals(now)) {
+            known = new Resolution(now, resolver.addressesOf(now.host()));
+            resolution = known;
+        }
+        return known.addresses();
+    }
+
+    /** Whether a connection to the slot's present leaf was ever ready. */
+    public boolean everReady() {
+        return everReady;
+    }
+
+    /** Other spellings of the slot's address known to reach its leaf ({@link #spelledAlso}). */
+    public Set<LeafAddress> spellings() {
+        return spellings;
+    }
+
+    /**
+     * Remembers that the leaf at {@code other} is this slot's leaf (it registered there, and this slot's
+     * connection announced its node id, or its host resolved to this slot's): a later registration there,
+     * after a restart say, is this slot's at once, before any connection of it is ready again.
+     */
+    public synchronized void spelledAlso(LeafAddress other) {
+        if (address != null && !other.equals(address) && !spellings.contains(other)) {
+            Set<LeafAddress> more = new java.util.HashSet<>(spellings);
+            more.add(other);
+            spellings = Set.copyOf(more);
+        }
+    }
+
+    /**
+     * Whether a dial of the slot's present leaf has ended: its Hello answered (accepted or refused), the
+     * connect failed, or the connection closed. A slot filled at run time is not used while a listed slot's
+     * first dial has not ended: that listed leaf may be the same leaf under another spelling
+     * ({@link LeafIdentity#judge}).
+     */
+    public boolean dialSettled() {
+        return dialSettled;
+    }
+
+    /** A dial of the slot's leaf ended ({@link #dialSettled}). */
+    public void dialEnded() {
+        dialSettled = true;
     }
 
     /** host:port of the leaf's HTTP port (probes, /metrics), as it last said; "" when it named none. */

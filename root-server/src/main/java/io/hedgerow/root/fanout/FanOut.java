@@ -85,6 +85,12 @@ public final class FanOut implements HedgerowClient, AutoCloseable {
         }
         this.leafFaults = new LeafFaultSender(loops);
         cluster.onSlotFilled(this::dial);
+        cluster.onSlotVacated(slot -> {
+            context.roundTrip().forget(slot);
+            for (LoopConnections loop : loops) {
+                loop.loop().execute(() -> loop.all()[slot].slotVacated());
+            }
+        });
         cluster.onSlotReused((slot, before, now) -> {
             context.roundTrip().forget(slot);
             for (LoopConnections loop : loops) {

@@ -202,8 +202,10 @@ public final class RootMetrics implements AutoCloseable {
         for (LeafStatus leaf : cluster.leaves()) {
             registerLeaf(leaf.index());
         }
-        // A slot filled at run time gets its leaf's meters; one another leaf takes over loses the old leaf's first.
+        // A slot filled at run time gets its leaf's meters; one another leaf takes over, or left vacant again,
+        // loses the old leaf's first.
         cluster.onSlotReused((slot, before, now) -> forgetLeaf(slot));
+        cluster.onSlotVacated(this::forgetLeaf);
         cluster.onSlotFilled(this::registerLeaf);
         Gauge.builder("hedgerow.leaves.probation", cluster.probation(), p -> p.count())
                 .description("Leaves on latency-induced probation: out of primary rotation, measured by shadow requests"

@@ -32,6 +32,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.AttributeKey;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -49,7 +50,10 @@ import java.util.function.Supplier;
  * leaf's answer names its protocol version and its index; a leaf of another version, or whose
  * index is not the one this root serves ({@link io.hedgerow.root.cluster.ServedIndex}), is
  * refused: the connection stays open but never becomes ready, and the reason is the leaf's
- * {@link LeafStatus#refusal()} (in {@code /cluster}) and one warning in the log. Otherwise it sends
+ * {@link LeafStatus#refusal()} (in {@code /cluster}) and one warning in the log. A leaf that names a
+ * node id is judged by {@link io.hedgerow.root.cluster.NodeClaims}: another node than membership knows at
+ * the address, or the node another slot's connection already is, is refused and the connection closed
+ * (retried after the backoff). Otherwise it sends
  * the leaf its partition assignment (the placement's current target for it, again whenever that
  * changes) and becomes ready when the leaf acknowledges it without an error; before that, an
  * acknowledgement with an error (a partition that would not open) closes the connection, so the
@@ -65,6 +69,11 @@ import java.util.function.Supplier;
  */
 public final class LeafConnection {
     private static final System.Logger LOG = System.getLogger(LeafConnection.class.getName());
+    /**
+     * The address a channel was dialled to: a slot's address changes when another leaf takes it over
+     * ({@link #slotReused}), and a connect begun before that reaches the old leaf.
+     */
+    private static final AttributeKey<LeafAddress> DIALLED = AttributeKey.valueOf("hedgerow.leaf.dialled");
 
     private final int leaf;
     private final LeafStatus status;
@@ -83,6 +92,8 @@ public final class LeafConnection {
     private Channel channel;
     /** Whether the leaf answered this channel's Hello (a leaf from before versions closes instead). */
     private boolean helloAnswered;
+    /** Whether this channel's handshake was accepted, its node id claimed ({@code NodeClaims}). */
+    private boolean claimed;
     /** The leaf's HelloAck said it takes {@code LeafSearchRequest} frames. */
     private boolean takesSearchParts;
     private boolean ready;
@@ -115,7 +126,7 @@ public final class LeafConnection {
                     @Override
                     protected void initChannel(Channel ch) {
                         WireCodec.install(ch.pipeline(), maxFrameBytes);
-                        LeafAddress address = status.address();
+                        LeafAddress address = ch.attr(DIALLED).get();
                         cluster.linkTls().dialled(ch, address.host(), address.port());
                         ch.pipeline().addLast("answers", new AnswerHandler());
                     }
@@ -170,11 +181,23 @@ public final class LeafConnection {
      * Another leaf took over this connection's slot (its old leaf left for good, no connection to it
      * ready): what this connection booked of the old leaf (load, progress) is forgotten, and its
      * backoff starts again. The reconnect already scheduled dials the slot's address as it is then,
-     * the new leaf's. On this connection's loop.
+     * the new leaf's; a connection dialled to the old address and not answered yet is closed when its
+     * answer comes. On this connection's loop.
      */
     public void slotReused() {
         ledger = new LeafLedger(leaf, cluster.probation(), cluster.slowStart(), cluster.partitionLoad());
         failedAttempts = 0;
+    }
+
+    /**
+     * The slot was left vacant again (its leaf turned out to be another slot's, {@code ClusterState.vacate}):
+     * a channel open to it is closed, and no reconnection dials it until a leaf fills it again
+     * ({@link #start}). On this connection's loop.
+     */
+    public void slotVacated() {
+        if (channel != null) {
+            channel.close();
+        }
     }
 
     public void connect() {
@@ -182,9 +205,14 @@ public final class LeafConnection {
             return;
         }
         LeafAddress address = status.address();
-        ChannelFuture connecting = bootstrap.connect(address.host(), address.port());
+        if (address == null) {
+            started = false; // left vacant (slotVacated): dialled again when a leaf fills it
+            return;
+        }
+        ChannelFuture connecting = bootstrap.clone().attr(DIALLED, address).connect(address.host(), address.port());
         connecting.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
+                status.dialEnded();
                 failedAttempts++;
                 status.connectFailed("cannot connect to " + address + ": " + f.cause().getMessage());
                 scheduleReconnect();
@@ -327,18 +355,13 @@ public final class LeafConnection {
             return;
         }
         helloAnswered = true;
+        status.dialEnded();
+        if (closedAsDialledBeforeReuse(from)) {
+            return;
+        }
         String problem = Protocol.helloAckProblem(ack, "leaf " + status.name());
         if (problem == null) {
             problem = cluster.index().admit(status.name(), ack.getIndex());
-        }
-        String stranger = problem == null
-                ? LeafIdentity.mismatch(status.name(), leaf, ack.getNodeId(), cluster.membership()) : null;
-        if (stranger != null) {
-            // Another process at the address: closed, so that the next Hello (after the backoff) is
-            // judged on membership as it then is (the new leaf may have registered meanwhile).
-            refuse(stranger);
-            from.close();
-            return;
         }
         if (problem != null) {
             // Kept open and idle: the leaf cannot change version or index without a restart, which
@@ -346,6 +369,20 @@ public final class LeafConnection {
             refuse(problem);
             return;
         }
+        switch (cluster.nodeClaims().claim(leaf, ack.getNodeId(), cluster.membership())) {
+            case LeafIdentity.Verdict.Refuse refusal -> {
+                // Another process at the address, or another slot's leaf: closed, so that the next Hello
+                // (after the backoff) is judged as things then are (the new leaf may have registered, the
+                // other slot's connection closed).
+                refuse(refusal.why());
+                from.close();
+                return;
+            }
+            case LeafIdentity.Verdict.Relocate relocate -> cluster.relocate(relocate.node(), relocate.from(), leaf);
+            case LeafIdentity.Verdict.Accept accept -> {
+            }
+        }
+        claimed = true;
         status.httpAddress(ack.getHttpAddress());
         status.announcedNode(ack.getNodeId());
         takesSearchParts = ack.getTakesSearchParts();
@@ -353,6 +390,24 @@ public final class LeafConnection {
             watchLiveness(from);
         }
         channel.writeAndFlush(assignment.get(), channel.voidPromise());
+    }
+
+    /**
+     * Closes {@code from} when it was dialled to the address the slot had before another leaf took it over
+     * ({@link #slotReused}): its answers are the old leaf's, and the reconnection dials the slot's address
+     * as it is now.
+     *
+     * @return whether it was closed
+     */
+    private boolean closedAsDialledBeforeReuse(Channel from) {
+        LeafAddress dialled = from.attr(DIALLED).get();
+        if (dialled.equals(status.address())) {
+            return false;
+        }
+        LOG.log(System.Logger.Level.INFO, "leaf slot {0}: closing a connection to {1}, its leaf before another took"
+                + " the slot over (now {2})", leaf, dialled, status.address());
+        from.close();
+        return true;
     }
 
     /**
@@ -372,7 +427,7 @@ public final class LeafConnection {
     }
 
     private void onAssigned(Channel from, AssignAck ack) {
-        if (from != channel) {
+        if (from != channel || !ready && closedAsDialledBeforeReuse(from)) {
             return;
         }
         Set<Integer> open = new HashSet<>();
@@ -438,6 +493,11 @@ public final class LeafConnection {
         }
         channel = null;
         liveness = null;
+        status.dialEnded();
+        if (claimed) {
+            claimed = false;
+            cluster.nodeClaims().release(leaf);
+        }
         if (livenessChecks != null) {
             livenessChecks.cancel(false);
             livenessChecks = null;

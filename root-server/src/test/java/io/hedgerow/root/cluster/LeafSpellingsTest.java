@@ -71,4 +71,44 @@ class LeafSpellingsTest {
         assertThat(filled).containsExactly(2);
         assertThat(cluster.leaf(0).address()).hasToString("127.0.0.1:9001");
     }
+
+    /**
+     * A registration found to be a slot's leaf under another spelling is that slot's from then on (a leaf
+     * restarted registers there again before any connection of the slot is ready), until another leaf
+     * takes the slot over.
+     */
+    @Test
+    void aSpellingLearntForASlotIsThatSlotsWithoutAReadyConnectionUntilTheSlotIsReused() {
+        LeafAddress byName = LeafAddress.parse("leaf-0.example.invalid:7001");
+        assertThat(cluster.slotHolding(byName, "leaf-0")).isEqualTo(-1);
+
+        cluster.leaf(0).spelledAlso(byName);
+        assertThat(cluster.slotHolding(byName, "leaf-0")).isEqualTo(0);
+        assertThat(cluster.fillSlot(byName, "leaf-0")).isEqualTo(0);
+        assertThat(filled).isEmpty();
+
+        cluster.leaf(0).reuse(LeafAddress.parse("127.0.0.1:9009"));
+        assertThat(cluster.slotHolding(byName, "leaf-0")).as("another leaf's slot now").isEqualTo(-1);
+    }
+
+    /** A slot filled for a leaf that turned out to be another slot's is vacant again, when nothing holds it there. */
+    @Test
+    void aSlotNeverReadyThatHoldsNothingIsLeftVacantAgain() {
+        List<Integer> vacated = new ArrayList<>();
+        cluster.onSlotVacated(vacated::add);
+        assertThat(cluster.fillSlot(LeafAddress.parse("leaf-0.example.invalid:7001"), "leaf-0")).isEqualTo(2);
+
+        assertThat(cluster.vacate(2)).isTrue();
+        assertThat(cluster.leaf(2).vacant()).isTrue();
+        assertThat(cluster.filledSlots()).isEqualTo(2);
+        assertThat(vacated).containsExactly(2);
+        assertThat(cluster.vacate(2)).as("vacant already").isFalse();
+
+        assertThat(cluster.vacate(1)).as("a listed slot holding copies").isFalse();
+        assertThat(cluster.fillSlot(LeafAddress.parse("leaf-3.example.invalid:7003"), "leaf-3")).isEqualTo(2);
+        cluster.leaf(2).connectionReady();
+        cluster.leaf(2).connectionLost("gone");
+        assertThat(cluster.vacate(2)).as("it was ready once: its leaf may hold writes").isFalse();
+        assertThat(vacated).containsExactly(2);
+    }
 }

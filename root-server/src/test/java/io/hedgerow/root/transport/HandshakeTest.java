@@ -11,6 +11,7 @@ import io.hedgerow.common.wire.Protocol;
 import io.hedgerow.common.wire.proto.AssignAck;
 import io.hedgerow.common.wire.proto.Frame;
 import io.hedgerow.common.wire.proto.HelloAck;
+import io.hedgerow.coordination.NodeId;
 import io.hedgerow.leaf.index.IndexBuilder;
 import io.hedgerow.leaf.index.IndexConfig;
 import io.hedgerow.leaf.index.IndexIdentities;
@@ -20,10 +21,15 @@ import io.hedgerow.leaf.index.PartitionStore;
 import io.hedgerow.leaf.server.LeafConfig;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.leaf.write.LiveSettings;
+import io.hedgerow.root.Await;
 import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.TestData;
 import io.hedgerow.root.cluster.ClusterConfig;
+import io.hedgerow.root.cluster.ClusterState;
+import io.hedgerow.root.cluster.LeafAddress;
+import io.hedgerow.root.cluster.MembershipView;
+import io.hedgerow.root.cluster.SlotReuse;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,7 +41,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,6 +55,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class HandshakeTest {
+    /** How long a test waits for the root to refuse, reconnect or become ready: a deadline, not a timing claim. */
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final String INDEX = "handshake";
     private static final Duration SHORT_WAIT = Duration.ofMillis(200);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -90,7 +97,7 @@ class HandshakeTest {
         LeafServer leaf = leaf(fourPartitions);
         RootServer root = root(ClusterConfig.of(INDEX, List.of(leaf.address()), 2, 1));
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         String expected = "leaf " + leaf.address() + " serves index '" + INDEX + "' with 4 partitions, this root is"
                 + " configured for 2";
         assertThat(root.cluster().leaf(0).refusal()).contains(expected);
@@ -113,7 +120,8 @@ class HandshakeTest {
         LeafServer wrong = leaf(buildB);
         RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(right.address(), wrong.address()), 1));
 
-        awaitTrue(() -> root.cluster().leaf(1).refusal() != null && root.cluster().leaf(0).readyConnections() > 0);
+        Await.until("leaf 1 refused and leaf 0 ready", PATIENCE,
+                () -> root.cluster().leaf(1).refusal() != null && root.cluster().leaf(0).readyConnections() > 0);
         assertThat(root.cluster().leaf(1).refusal()).contains("leaf " + wrong.address() + " serves another build of"
                 + " index '" + INDEX + "'", "the index files this root was started with");
         assertThat(root.cluster().leaf(0).refusal()).isNull();
@@ -130,7 +138,7 @@ class HandshakeTest {
                 .setProtocolVersion(Protocol.VERSION + 1).setIndex(identityA())).build() : null);
         RootServer root = root(ClusterConfig.of(INDEX, List.of(newer.address()), 2, 1));
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).isEqualTo("leaf " + newer.address() + " speaks hedgerow protocol "
                 + (Protocol.VERSION + 1) + ", this root speaks " + Protocol.VERSION + " (expected: equal versions; mixed"
                 + " versions refuse each other until the rolling restart is done)");
@@ -142,7 +150,7 @@ class HandshakeTest {
         FakeLeaf old = fake(frame -> null); // protocol 0 closes a connection on a frame it does not know
         RootServer root = root(ClusterConfig.of(INDEX, List.of(old.address()), 2, 1));
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).contains("closed the connection without answering this root's"
                 + " Hello", "a leaf from before protocol versions, 0, does that");
     }
@@ -159,14 +167,15 @@ class HandshakeTest {
         });
         RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(failing.address()), 1));
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).isEqualTo("leaf " + failing.address()
                 + " failed its assignment: could not open partition 1: disk on fire");
         assertThat(root.cluster().leaf(0).readyConnections()).isZero();
         assertThat(failure(root.client().search(SearchRequest.of("alpha"))).kind())
                 .isEqualTo(SearchException.Kind.UNAVAILABLE);
         assertThat(failing.searches()).as("no traffic to a leaf whose assignment failed").isZero();
-        awaitTrue(() -> failing.connectionsAccepted() >= 2); // closed, and reconnected after a backoff
+        // closed, and reconnected after a backoff
+        Await.until("a second connection after the close", PATIENCE, () -> failing.connectionsAccepted() >= 2);
     }
 
     @Test
@@ -192,7 +201,7 @@ class HandshakeTest {
         });
         RootServer root = root(ClusterConfig.of(fourPartitions.readManifest(), List.of(older.address()), 1)
                 .withTail(io.hedgerow.root.tail.TailSettings.defaults().withCanaries(0)));
-        awaitTrue(() -> root.cluster().leaf(0).readyConnections() > 0);
+        Await.until("leaf 0 ready", PATIENCE, () -> root.cluster().leaf(0).readyConnections() > 0);
 
         SearchResult result = root.client().search(SearchRequest.builder("alpha").snippets(false).storedFields(false)
                 .cache(false).build()).join();
@@ -233,17 +242,18 @@ class HandshakeTest {
         root.cluster().publishMembership(registeredAs("leaf-a"));
         membershipPublished.countDown();
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).isEqualTo("leaf " + other.address() + " says it is node leaf-b,"
                 + " but membership knows node leaf-a at that address (registered): another leaf process took the port;"
                 + " refused until membership names it there (it registers, or the old node's slot is given up)");
         assertThat(root.cluster().leaf(0).readyConnections()).isZero();
         assertThat(getCluster(root).toString()).as("/cluster says why").contains("says it is node leaf-b");
-        awaitTrue(() -> other.connectionsAccepted() >= 2); // closed, and said Hello again after a backoff
+        // closed, and said Hello again after a backoff
+        Await.until("a second connection after the close", PATIENCE, () -> other.connectionsAccepted() >= 2);
         assertThat(root.cluster().leaf(0).readyConnections()).isZero();
 
         root.cluster().publishMembership(registeredAs("leaf-b"));
-        awaitTrue(() -> root.cluster().leaf(0).readyConnections() > 0);
+        Await.until("leaf 0 ready", PATIENCE, () -> root.cluster().leaf(0).readyConnections() > 0);
         assertThat(root.cluster().leaf(0).refusal()).isNull();
     }
 
@@ -265,10 +275,75 @@ class HandshakeTest {
         root.cluster().publishMembership(registeredAs("leaf-a"));
         relay.release();
 
-        awaitTrue(() -> root.cluster().leaf(0).refusal() != null);
+        Await.until("leaf 0 refused", PATIENCE, () -> root.cluster().leaf(0).refusal() != null);
         assertThat(root.cluster().leaf(0).refusal()).startsWith("leaf " + relay.address() + " says it is node leaf-b,"
                 + " but membership knows node leaf-a at that address");
         assertThat(root.cluster().leaf(0).readyConnections()).isZero();
+    }
+
+    /**
+     * A connect to a slot's old leaf is still unanswered when another leaf takes the slot over (review42b
+     * finding 3): the old process answers after the reuse. The root closes that connection (it was dialled
+     * to the old address) and dials the slot's new address; the old leaf gets no assignment. Before, the
+     * old process's answer made the slot ready, and the new leaf's assignment and searches went to it.
+     */
+    @Test
+    void aConnectInFlightWhenItsSlotIsReusedIsClosedAndTheNewAddressDialled() throws Exception {
+        java.util.concurrent.CountDownLatch reused = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger oldAssigns = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger newAssigns = new java.util.concurrent.atomic.AtomicInteger();
+        FakeLeaf old = fake(frame -> answerAs("leaf-old", frame, oldAssigns, reused));
+        FakeLeaf replacement = fake(frame -> answerAs("leaf-new", frame, newAssigns, null));
+        LeafServer listed = leaf(buildA);
+        RootServer root = root(ClusterConfig.of(buildA.readManifest(), List.of(listed.address()), 1).withLeafSlots(2));
+        ClusterState cluster = root.cluster();
+        LeafAddress oldAddress = LeafAddress.parse(old.address());
+        assertThat(cluster.fillSlot(oldAddress)).isEqualTo(1);
+        Await.until("the old leaf dialled", PATIENCE, () -> old.connectionsAccepted() > 0);
+
+        // Its leaf left membership for good; the slot holds nothing and no connection to it is ready.
+        cluster.publishMembership(membership(
+                new MembershipView.Member(MembershipView.State.GONE, NodeId.of("leaf-old"), 0)));
+        assertThat(cluster.fillSlot(LeafAddress.parse(replacement.address()), 1_000, SlotReuse.of(Duration.ZERO)))
+                .as("the slot is reused").isEqualTo(1);
+        cluster.publishMembership(membership(new MembershipView.Member(MembershipView.State.NOT_REGISTERED, null, -1)));
+        reused.countDown(); // the old process answers the Hello it was sent before the reuse
+
+        Await.until(() -> "slot 1 ready: " + cluster.leaf(1).lastError(), PATIENCE,
+                () -> cluster.leaf(1).readyConnections() > 0);
+        assertThat(oldAssigns.get()).as("the old leaf got no assignment").isZero();
+        assertThat(newAssigns.get()).as("the slot's new leaf got its assignment").isPositive();
+        assertThat(cluster.leaf(1).announcedNode()).isEqualTo("leaf-new");
+    }
+
+    /** A fake leaf's answers as node {@code node}: its Hello answer waits for {@code answerHello} (when given). */
+    private static Frame answerAs(String node, Frame frame, java.util.concurrent.atomic.AtomicInteger assigns,
+            java.util.concurrent.CountDownLatch answerHello) {
+        return switch (frame.getBodyCase()) {
+            case HELLO -> {
+                try {
+                    if (answerHello != null) {
+                        answerHello.await();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                yield Frame.newBuilder().setHelloAck(HelloAck.newBuilder().setProtocolVersion(Protocol.VERSION)
+                        .setIndex(identityA()).setNodeId(node)).build();
+            }
+            case ASSIGN -> {
+                assigns.incrementAndGet();
+                yield Frame.newBuilder().setAssignAck(AssignAck.newBuilder().setRequestId(frame.getAssign().getRequestId()))
+                        .build();
+            }
+            default -> null;
+        };
+    }
+
+    /** Slot 0 registered as leaf-0, slot 1 as {@code second} says. */
+    private static MembershipView membership(MembershipView.Member second) {
+        return new MembershipView(true, List.of(new MembershipView.Member(MembershipView.State.REGISTERED,
+                NodeId.of("leaf-0"), 0), second), List.of(), new long[2], false);
     }
 
     private static io.hedgerow.root.cluster.MembershipView registeredAs(String node) {
@@ -329,13 +404,5 @@ class HandshakeTest {
             throw e;
         }
         throw new AssertionError("the search succeeded");
-    }
-
-    private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waited 30 s").isNegative();
-            Thread.sleep(5);
-        }
     }
 }

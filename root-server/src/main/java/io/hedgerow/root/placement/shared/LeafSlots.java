@@ -21,6 +21,12 @@ interface LeafSlots {
     /** The slot of the leaf at {@code address}, or -1 when no slot holds it. */
     int slotOf(String address);
 
+    /**
+     * The slot that holds the leaf at {@code address} by this spelling or another ({@link ClusterState#slotHolding}),
+     * or -1: what {@link #fillAll} would give it without filling a vacant one. Fills nothing.
+     */
+    int holding(String address);
+
     /** Slots no leaf holds yet. */
     int vacant();
 
@@ -56,6 +62,15 @@ interface LeafSlots {
             public int slotOf(String address) {
                 try {
                     return cluster.slotOf(LeafAddress.parse(address));
+                } catch (IllegalArgumentException e) {
+                    return -1;
+                }
+            }
+
+            @Override
+            public int holding(String address) {
+                try {
+                    return cluster.heldSlot(LeafAddress.parse(address));
                 } catch (IllegalArgumentException e) {
                     return -1;
                 }

@@ -19,8 +19,10 @@ import java.util.Set;
  * ({@code known_leaves}) does not fit, nor one for another number of partitions.
  *
  * <p>In three steps, so that a plan that does not fit changes nothing: {@link #reading} decides from the
- * plan and the slots as they are (pure); {@link #toSlots} then fills the slots the new leaves need, all of
- * them or none ({@link LeafSlots#fillAll}), and only then builds the slot-numbered plan ({@link #inSlots}).
+ * plan and the slots as they are (pure); {@link #toSlots} then maps the new leaves to the slots they would
+ * take without filling any, and turns down a plan with two copies of a partition on one slot (two spellings
+ * of one leaf); only then does it fill the slots the new leaves need, all of them or none
+ * ({@link LeafSlots#fillAll}), and build the slot-numbered plan ({@link #inSlots}).
  *
  * <p><b>Assumptions and guarantees.</b> Stateless apart from the slots it is given; called on the
  * placement's coordination thread. A slot filled by membership between the decision and the fill is
@@ -72,6 +74,12 @@ final class PlanSlotMapper {
                             + written.partitions().size() + " partitions (expected: " + partitions
                             + ", this root's index)");
                 }
+                String sharedSlot = sharedSlot(written, provisionalSlots(byAddress.newLeaves(), slots), slots);
+                if (sharedSlot != null) {
+                    // Checked before any slot is filled: a plan that does not fit changes nothing.
+                    yield new StoredPlan(written.leader(), null, version, "the stored placement plan does not map"
+                            + " to this root's slots: " + sharedSlot);
+                }
                 int[] filled = byAddress.newLeaves().isEmpty() ? new int[0] : slots.fillAll(byAddress.newLeaves());
                 if (filled == null) {
                     yield new StoredPlan(written.leader(), null, version, "the stored placement plan names leaves "
@@ -85,7 +93,8 @@ final class PlanSlotMapper {
                 try {
                     yield new StoredPlan(written.leader(), inSlots(written, slots, slotOf), version);
                 } catch (IllegalArgumentException e) {
-                    // Two spellings of one leaf, both holding a copy of one partition.
+                    // Two spellings of one leaf, both holding a copy of one partition, that only the fill told
+                    // apart (a slot filled by membership since the check): the filled slots are dialled anyway.
                     yield new StoredPlan(written.leader(), null, version, "the stored placement plan does not map"
                             + " to this root's slots: " + e.getMessage());
                 }
@@ -161,6 +170,39 @@ final class PlanSlotMapper {
             });
         }
         return new PlacementPlan(copies, versions);
+    }
+
+    /**
+     * Where the fill would put each of {@code newLeaves} without filling anything: the slot that holds it
+     * under another spelling ({@link LeafSlots#holding}), else a placeholder of its own, below -1, that
+     * stands for the vacant slot it would take.
+     */
+    private static Map<String, Integer> provisionalSlots(List<String> newLeaves, LeafSlots slots) {
+        Map<String, Integer> provisional = new HashMap<>();
+        for (String address : newLeaves) {
+            int held = slots.holding(address);
+            provisional.put(address, held >= 0 ? held : -2 - provisional.size());
+        }
+        return provisional;
+    }
+
+    /**
+     * Why the plan puts two copies of one partition on one slot of this root, with the new leaves in
+     * {@code provisional} slots; null when it does not (only two spellings of one leaf do that).
+     */
+    private static String sharedSlot(WrittenPlan written, Map<String, Integer> provisional, LeafSlots slots) {
+        for (int p = 0; p < written.partitions().size(); p++) {
+            Set<Integer> taken = new java.util.HashSet<>();
+            for (WrittenPlan.Copy copy : written.partitions().get(p)) {
+                Integer slot = provisional.get(copy.address());
+                int here = slot != null ? slot : slots.slotOf(copy.address());
+                if (!taken.add(here)) {
+                    return "partition " + p + ": two copies on leaf slot " + here + " (" + copy.address()
+                            + " and another spelling of it; expected: copies on distinct leaves)";
+                }
+            }
+        }
+        return null;
     }
 
     private static int slotOf(String address, LeafSlots slots, Map<String, Integer> filled) {

@@ -10,6 +10,7 @@ import io.hedgerow.coordination.EmbeddedZooKeeper;
 import io.hedgerow.coordination.NodeId;
 import io.hedgerow.leaf.server.LeafServer;
 import io.hedgerow.root.Await;
+import io.hedgerow.root.LinkRelay;
 import io.hedgerow.root.RootServer;
 import io.hedgerow.root.cluster.ClusterConfig;
 import io.hedgerow.root.cluster.MembershipView;
@@ -18,6 +19,7 @@ import io.hedgerow.root.placement.PlacementSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -74,6 +76,54 @@ class LeafSpellingJoinTest {
                         .containsAll(Arrays.stream(held).boxed().toList());
                 assertThat(root.client().search(SearchRequest.builder("alpha OR bravo").k(10).hedge(HedgeMode.OFF)
                         .cache(false).build()).join().coverage().complete()).isTrue();
+            }
+        }
+    }
+
+    /**
+     * Review42b finding 1: the root starts with the leaf's registration already in ZooKeeper (the membership
+     * cache's first snapshot, delivered before the fan-out dials anything), and {@code --leaves} names the
+     * leaf by an address its registered one does not resolve to (a relay's port). Membership fills a
+     * second slot for the registration; the listed slot's handshake names the same node, so the
+     * registration moves to the listed slot and the second slot is vacant again, never used. Before, both
+     * slots were dialled and served, and the second one's empty assignment closed the leaf's partitions.
+     */
+    @Test
+    void aLeafListedByAnotherAddressThanItRegisteredAtBeforeTheRootStartedFillsOneSlot(@TempDir Path data)
+            throws Exception {
+        try (EmbeddedZooKeeper zk = ZkRoots.zooKeeper(data);
+                EmbeddedCluster cluster = ZkRoots.leaves(data, "spelling", 2, 4);
+                LinkRelay relay = new LinkRelay(cluster.leaves().get(0).port());
+                ZkRoots.Registrations registrations = new ZkRoots.Registrations()) {
+            cluster.root().close(); // only the root under test tells the leaves their targets
+            CoordinationSettings direct = CoordinationSettings.of(zk.connectString(), CLUSTER);
+            LeafServer first = cluster.leaves().get(0);
+            LeafServer second = cluster.leaves().get(1);
+            NodeId firstNode = first.announceNodeId(); // as a leaf started with --zk does
+            registrations.add(register(direct, first, firstNode.value(), first.address()));
+            registrations.add(register(direct, second, second.announceNodeId().value(), second.address()));
+            ClusterConfig config = cluster.root().cluster().config()
+                    .withLeaves(List.of(relay.address(), second.address())).withLeafSlots(4)
+                    .withPlacement(PlacementSettings.defaults());
+
+            try (RootServer root = ZkRoots.root(config, zk, CLUSTER)) {
+                Await.until(() -> "both leaves registered, one slot each, every filled slot up: filled "
+                        + root.cluster().filledSlots() + ", " + root.cluster().membership(), PATIENCE,
+                        () -> registered(root) == 2 && root.cluster().filledSlots() == 2
+                                && root.cluster().allLeavesUp());
+
+                MembershipView.Member slot0 = root.cluster().membership().leaves().get(0);
+                assertThat(slot0.state()).isEqualTo(MembershipView.State.REGISTERED);
+                assertThat(slot0.node()).as("the registration moved to the listed slot").isEqualTo(firstNode);
+                assertThat(root.cluster().leaf(0).address()).hasToString(relay.address());
+                int[] held = root.cluster().assignment().partitionsOf(0);
+                assertThat(held).isNotEmpty();
+                assertThat(first.openPartitions()).as("the leaf keeps its partitions")
+                        .containsAll(Arrays.stream(held).boxed().toList());
+                assertThat(root.client().search(SearchRequest.builder("alpha OR bravo").k(10).hedge(HedgeMode.OFF)
+                        .cache(false).build()).join().coverage().complete()).isTrue();
+                assertThat(root.cluster().filledSlots()).as("still one slot per leaf").isEqualTo(2);
+                assertThat(first.openPartitions()).containsAll(Arrays.stream(held).boxed().toList());
             }
         }
     }

@@ -62,9 +62,18 @@ class PlanCodecTest {
             return bySlot.get(slot);
         }
 
+        /** Other spellings of a held address (as {@code ClusterState.slotHolding} finds them): spelling to held. */
+        final java.util.Map<String, String> spellings = new java.util.HashMap<>();
+
         @Override
         public int slotOf(String address) {
             return bySlot.indexOf(address);
+        }
+
+        @Override
+        public int holding(String address) {
+            int slot = slotOf(address);
+            return slot >= 0 ? slot : spellings.containsKey(address) ? slotOf(spellings.get(address)) : -1;
         }
 
         @Override
@@ -80,12 +89,12 @@ class PlanCodecTest {
         /** All or none, as {@code ClusterState.fillSlots}. */
         @Override
         public int[] fillAll(List<String> addresses) {
-            List<String> fresh = addresses.stream().filter(a -> slotOf(a) < 0).distinct().toList();
+            List<String> fresh = addresses.stream().filter(a -> holding(a) < 0).distinct().toList();
             if (fresh.size() > vacant()) {
                 return null;
             }
             fresh.forEach(a -> bySlot.set(bySlot.indexOf(null), a));
-            return addresses.stream().mapToInt(this::slotOf).toArray();
+            return addresses.stream().mapToInt(this::holding).toArray();
         }
     }
 
@@ -214,5 +223,28 @@ class PlanCodecTest {
         PlacementPlan plan = new PlanSlotMapper(reader, 2).toSlots(written, 0).plan();
         assertThat(reader.bySlot).containsExactly("a:1", "b:1", "c:1", "d:1");
         assertThat(plan).isEqualTo(ON_FOUR);
+    }
+
+    @Test
+    void aPlanPuttingTwoCopiesOfAPartitionOnTwoSpellingsOfOneLeafFillsNoSlotForItsNewLeaves() {
+        // The writer gave one leaf two slots (localhost:7 and 127.0.0.1:7, review42b finding 1), each with a
+        // copy of partition 0, and one leaf, c:1, that the reader has not met.
+        PlacementPlan twoSpellings = new PlacementPlan(List.of(
+                List.of(new PlannedCopy(2, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
+                        new PlannedCopy(3, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING)),
+                List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
+                        new PlannedCopy(4, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))),
+                List.of(1L, 1L, 1L, 1L, 1L));
+        byte[] stored = PlanCodec.encode("root-a", twoSpellings,
+                new Slots("a:1", "b:1", "localhost:7", "127.0.0.1:7", "c:1"));
+        Slots reader = new Slots("a:1", "b:1", "127.0.0.1:7", null, null);
+        reader.spellings.put("localhost:7", "127.0.0.1:7");
+
+        StoredPlan read = decode(stored, 0, reader);
+
+        assertThat(read.plan()).as("two copies of partition 0 on the reader's slot 2").isNull();
+        assertThat(read.misfit()).contains("does not map to this root's slots").contains("partition 0");
+        assertThat(reader.vacant()).as("c:1 took no slot for a plan not applied").isEqualTo(2);
+        assertThat(reader.bySlot).containsExactly("a:1", "b:1", "127.0.0.1:7", null, null);
     }
 }
