@@ -4,13 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.search.IndexSearcher;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class QueryParsingTest {
+    @Test
+    void theCachesUpkeepRunsOnTheParsingThreadNotInThePool() throws BadQueryException {
+        QueryParsing parsing = new QueryParsing(new StandardAnalyzer(), List.of("body"));
+        long before = ForkJoinPool.commonPool().getStealCount() + ForkJoinPool.commonPool().getQueuedSubmissionCount();
+        for (int i = 0; i < 3 * QueryParsing.CACHED_QUERIES; i++) {
+            parsing.parse("word" + i); // past the bound: evictions, the upkeep's heaviest work
+        }
+        long after = ForkJoinPool.commonPool().getStealCount() + ForkJoinPool.commonPool().getQueuedSubmissionCount();
+        assertThat(after - before).as("tasks the common pool ran or holds").isZero();
+    }
+
     private final QueryParsing oneField = new QueryParsing(new StandardAnalyzer(), List.of("body"));
     private final QueryParsing twoFields = new QueryParsing(new StandardAnalyzer(), List.of("title", "body"));
 
