@@ -2,6 +2,7 @@ package io.hedgerow.root.cluster;
 
 import io.hedgerow.common.net.LinkTls;
 import io.hedgerow.common.time.Ticker;
+import io.hedgerow.coordination.NodeId;
 import io.hedgerow.root.adapt.Probation;
 import io.hedgerow.root.adapt.SlowStart;
 import io.hedgerow.root.placement.PlacementLeadership;
@@ -317,9 +318,11 @@ public final class ClusterState {
      */
     public synchronized int[] fillSlots(List<LeafAddress> addresses) {
         int[] slots = new int[addresses.size()];
+        LeafSpelling[] spellings = new LeafSpelling[slots.length]; // each host resolved once for both passes
         List<LeafAddress> fresh = new ArrayList<>();
         for (int i = 0; i < slots.length; i++) {
-            slots[i] = heldSlot(spelling(addresses.get(i)), null);
+            spellings[i] = spelling(addresses.get(i));
+            slots[i] = heldSlot(spellings[i], null);
             if (slots[i] < 0 && !fresh.contains(addresses.get(i))) {
                 fresh.add(addresses.get(i));
             }
@@ -329,7 +332,7 @@ public final class ClusterState {
         }
         for (int i = 0; i < slots.length; i++) {
             if (slots[i] < 0) {
-                slots[i] = fillSlot(addresses.get(i));
+                slots[i] = fillSlot(spellings[i], null);
             }
         }
         return slots;
@@ -482,7 +485,7 @@ public final class ClusterState {
     @FunctionalInterface
     public interface Relocation {
         /** {@code to}'s connection announced {@code node}, which membership placed in {@code from}. */
-        void relocate(io.hedgerow.coordination.NodeId node, int from, int to);
+        void relocate(NodeId node, int from, int to);
     }
 
     /** Where {@link #relocate} goes: the membership's, set once. */
@@ -496,7 +499,7 @@ public final class ClusterState {
      * ({@link LeafIdentity.Verdict.Relocate}): membership moves the registration to {@code to} and leaves
      * {@code from} vacant when that is clean. From an event loop: the membership does it on its own thread.
      */
-    public void relocate(io.hedgerow.coordination.NodeId node, int from, int to) {
+    public void relocate(NodeId node, int from, int to) {
         relocation.relocate(node, from, to);
     }
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -56,8 +57,8 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     private final Map<NodeId, MembershipView.Stranger> strangers = new TreeMap<>();
     /** Where each registered node is: its leaf slot, or -1. */
     private final Map<NodeId, Integer> placeOf = new HashMap<>();
-    /** The address each registered node's znode holds. */
-    private final Map<NodeId, String> registeredAddress = new HashMap<>();
+    /** The address each registered node's znode holds, when it parses. */
+    private final Map<NodeId, LeafAddress> registeredAddress = new HashMap<>();
     private final Set<NodeId> warned = new HashSet<>();
     private final LeafLoadSums load;
     private final SlotReuse reuse;
@@ -86,7 +87,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
         cluster.onRelocation((node, from, to) -> {
             try {
                 retries.execute(() -> relocate(node, from, to));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 // closed: the root is stopping
             }
         });
@@ -125,8 +126,11 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     }
 
     private void place(NodeId node, String address) {
-        registeredAddress.put(node, address);
-        Integer leaf = leafAt(node, address);
+        LeafAddress parsed = parsed(address);
+        if (parsed != null) {
+            registeredAddress.put(node, parsed);
+        }
+        Integer leaf = parsed == null ? null : leafAt(node, parsed);
         Integer before = placeOf.put(node, leaf == null ? -1 : leaf);
         if (before != null && before >= 0 && !before.equals(leaf)) {
             unregister(node, before); // the node moved to another address
@@ -218,20 +222,14 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
     }
 
     /**
-     * The slot of the leaf at {@code address}: the one that holds it, by this spelling or another (the node
+     * The slot of the leaf at {@code parsed}: the one that holds it, by this spelling or another (the node
      * id its connection announced, or the address its host resolves to: {@link ClusterState#slotHolding}),
      * else the first vacant one, which it fills (the fan-out dials it), else one whose leaf left for good
-     * ({@link SlotReuse}); null when every slot is taken and none may be reused (also for an address that
-     * does not parse). A slot keeps its address after its leaf leaves: the same leaf restarted (its copies
-     * on disk) takes it back, and the placement holds it down meanwhile, then gone after its grace.
+     * ({@link SlotReuse}); null when every slot is taken and none may be reused. A slot keeps its address
+     * after its leaf leaves: the same leaf restarted (its copies on disk) takes it back, and the placement
+     * holds it down meanwhile, then gone after its grace.
      */
-    private Integer leafAt(NodeId node, String address) {
-        LeafAddress parsed;
-        try {
-            parsed = LeafAddress.parse(address);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+    private Integer leafAt(NodeId node, LeafAddress parsed) {
         boolean known = cluster.slotOf(parsed) >= 0;
         // Its host resolved at most once for the three matches below (each compares it with every slot at its port).
         LeafSpelling spelling = cluster.spelling(parsed);
@@ -280,7 +278,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
         if (at == null || at != from || cluster.leaf(from).everReady()) {
             return; // moved, left, or served meanwhile: judged again at its next handshake
         }
-        String address = registeredAddress.get(node);
+        LeafAddress address = registeredAddress.get(node); // placed in a slot: its address parsed
         registeredAt.get(from).remove(node);
         registeredAt.get(to).add(node);
         placeOf.put(node, to);
@@ -289,11 +287,7 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
         Set<NodeId> left = registeredAt.get(from);
         members[from] = left.isEmpty() ? MembershipView.Member.UNSEEN
                 : new MembershipView.Member(MembershipView.State.REGISTERED, left.iterator().next(), now);
-        try {
-            cluster.leaf(to).spelledAlso(LeafAddress.parse(address));
-        } catch (IllegalArgumentException | NullPointerException e) {
-            // placed at an address that parsed: cannot happen
-        }
+        cluster.leaf(to).spelledAlso(address);
         boolean vacated = left.isEmpty() && cluster.vacate(from);
         LOG.log(System.Logger.Level.WARNING, "membership: leaf {0} registered at {1}, which leaf slot {2}''s connection"
                 + " to {3} answered as that node: one leaf, moved to slot {2}; slot {4}, filled for {1}, {5} (spell it"
@@ -301,6 +295,15 @@ public final class LeafMembers implements MembershipListener, AutoCloseable {
                 from, vacated ? "is vacant again" : "stays filled, its connections refused as slot " + to + "''s leaf");
         retryStrangers();
         publish();
+    }
+
+    /** {@code address} parsed; null when it does not parse (such a registration gets no slot). */
+    private static LeafAddress parsed(String address) {
+        try {
+            return LeafAddress.parse(address);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private void publish() {

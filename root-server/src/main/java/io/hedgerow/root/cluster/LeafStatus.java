@@ -2,6 +2,8 @@ package io.hedgerow.root.cluster;
 
 import io.hedgerow.common.stats.SlidingLatencyWindow;
 import io.hedgerow.common.time.Ticker;
+import java.net.InetAddress;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -153,7 +155,7 @@ public final class LeafStatus {
         }
     }
 
-    private record Resolution(LeafAddress of, Set<java.net.InetAddress> addresses) {
+    private record Resolution(LeafAddress of, Set<InetAddress> addresses) {
     }
 
     /**
@@ -162,7 +164,7 @@ public final class LeafStatus {
      * resolver for every slot at every membership event. A host that did not resolve then stays
      * unresolved for the slot's leaf (the node ids its connections announce still tell).
      */
-    Set<java.net.InetAddress> resolved(HostResolver resolver) {
+    Set<InetAddress> resolved(HostResolver resolver) {
         LeafAddress now = address;
         Resolution known = resolution;
         if (now == null) {
@@ -192,7 +194,7 @@ public final class LeafStatus {
      */
     public synchronized void spelledAlso(LeafAddress other) {
         if (address != null && !other.equals(address) && !spellings.contains(other)) {
-            Set<LeafAddress> more = new java.util.HashSet<>(spellings);
+            Set<LeafAddress> more = new HashSet<>(spellings);
             more.add(other);
             spellings = Set.copyOf(more);
         }

@@ -3,6 +3,7 @@ package io.hedgerow.root.placement.shared;
 import io.hedgerow.root.placement.PlacementPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -192,7 +193,7 @@ final class PlanSlotMapper {
      */
     private static String sharedSlot(WrittenPlan written, Map<String, Integer> provisional, LeafSlots slots) {
         for (int p = 0; p < written.partitions().size(); p++) {
-            Set<Integer> taken = new java.util.HashSet<>();
+            Set<Integer> taken = new HashSet<>();
             for (WrittenPlan.Copy copy : written.partitions().get(p)) {
                 Integer slot = provisional.get(copy.address());
                 int here = slot != null ? slot : slots.slotOf(copy.address());
