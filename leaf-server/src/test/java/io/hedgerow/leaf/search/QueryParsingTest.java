@@ -23,7 +23,8 @@ class QueryParsingTest {
             parsing.parse("word" + i); // past the bound: evictions, the upkeep's heaviest work
         }
         long after = ForkJoinPool.commonPool().getStealCount() + ForkJoinPool.commonPool().getQueuedSubmissionCount();
-        assertThat(after - before).as("tasks the common pool ran or holds").isZero();
+        // Before: 8,844 tasks for these 30,000 parses. A few may come from other code in this JVM meanwhile.
+        assertThat(after - before).as("tasks the common pool ran or holds").isLessThan(100);
     }
 
     private final QueryParsing oneField = new QueryParsing(new StandardAnalyzer(), List.of("body"));

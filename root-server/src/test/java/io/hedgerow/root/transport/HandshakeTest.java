@@ -40,7 +40,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -181,7 +183,7 @@ class HandshakeTest {
     @Test
     void aLeafThatDoesNotSayItTakesSeveralPartitionsInOneFrameGetsOneFramePerPartition() throws Exception {
         // As a leaf from before LeafSearchRequest: it closes the connection on a frame it does not know.
-        java.util.concurrent.atomic.AtomicInteger multiPartitionFrames = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger multiPartitionFrames = new AtomicInteger();
         FakeLeaf older = fake(frame -> switch (frame.getBodyCase()) {
             case HELLO -> Frame.newBuilder().setHelloAck(HelloAck.newBuilder().setProtocolVersion(Protocol.VERSION)
                     .setIndex(identityOf(fourPartitions))).build();
@@ -220,7 +222,7 @@ class HandshakeTest {
      */
     @Test
     void aLeafThatNamesAnotherNodeThanMembershipKnowsAtItsAddressIsRefusedUntilMembershipNamesIt() throws Exception {
-        java.util.concurrent.CountDownLatch membershipPublished = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch membershipPublished = new CountDownLatch(1);
         FakeLeaf other = fake(frame -> switch (frame.getBodyCase()) {
             case HELLO -> {
                 try {
@@ -289,9 +291,9 @@ class HandshakeTest {
      */
     @Test
     void aConnectInFlightWhenItsSlotIsReusedIsClosedAndTheNewAddressDialled() throws Exception {
-        java.util.concurrent.CountDownLatch reused = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicInteger oldAssigns = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger newAssigns = new java.util.concurrent.atomic.AtomicInteger();
+        CountDownLatch reused = new CountDownLatch(1);
+        AtomicInteger oldAssigns = new AtomicInteger();
+        AtomicInteger newAssigns = new AtomicInteger();
         FakeLeaf old = fake(frame -> answerAs("leaf-old", frame, oldAssigns, reused));
         FakeLeaf replacement = fake(frame -> answerAs("leaf-new", frame, newAssigns, null));
         LeafServer listed = leaf(buildA);
@@ -317,8 +319,8 @@ class HandshakeTest {
     }
 
     /** A fake leaf's answers as node {@code node}: its Hello answer waits for {@code answerHello} (when given). */
-    private static Frame answerAs(String node, Frame frame, java.util.concurrent.atomic.AtomicInteger assigns,
-            java.util.concurrent.CountDownLatch answerHello) {
+    private static Frame answerAs(String node, Frame frame, AtomicInteger assigns,
+            CountDownLatch answerHello) {
         return switch (frame.getBodyCase()) {
             case HELLO -> {
                 try {

@@ -9,7 +9,9 @@ import io.hedgerow.root.placement.PlacementPlan.PlannedCopy;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -63,7 +65,7 @@ class PlanCodecTest {
         }
 
         /** Other spellings of a held address (as {@code ClusterState.slotHolding} finds them): spelling to held. */
-        final java.util.Map<String, String> spellings = new java.util.HashMap<>();
+        final Map<String, String> spellings = new HashMap<>();
 
         @Override
         public int slotOf(String address) {
@@ -149,8 +151,7 @@ class PlanCodecTest {
     @Test
     void aPlanWrittenByARootThatDidNotKnowALeafOfTheReadersLeavesDoesNotFit() {
         // The writer knew only b:1: its plan gives a:1 nothing because it never heard of it, not by decision.
-        PlacementPlan onB = new PlacementPlan(List.of(
-                List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))), List.of(3L));
+        PlacementPlan onB = serving(List.of(3L), new int[] {0});
         byte[] stored = PlanCodec.encode("root-b", onB, new Slots("b:1"));
 
         StoredPlan read = decode(stored, 0, new Slots("a:1", "b:1"));
@@ -162,12 +163,16 @@ class PlanCodecTest {
     }
 
     /** Copies on all four of the writer's slots, the fourth (d:1) included. */
-    private static final PlacementPlan ON_FOUR = new PlacementPlan(List.of(
-            List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
-                    new PlannedCopy(2, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING)),
-            List.of(new PlannedCopy(1, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
-                    new PlannedCopy(3, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))),
-            List.of(1L, 1L, 1L, 1L));
+    private static final PlacementPlan ON_FOUR = serving(List.of(1L, 1L, 1L, 1L), new int[] {0, 2}, new int[] {1, 3});
+
+    /** A plan of original, serving copies: partition p on the slots {@code slotsByPartition[p]}. */
+    private static PlacementPlan serving(List<Long> versions, int[]... slotsByPartition) {
+        return new PlacementPlan(Arrays.stream(slotsByPartition)
+                .map(slots -> Arrays.stream(slots)
+                        .mapToObj(slot -> new PlannedCopy(slot, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))
+                        .toList())
+                .toList(), versions);
+    }
 
     @Test
     void aReaderWithAVacantSlotNeverReadsThePlanByPosition() {
@@ -229,12 +234,7 @@ class PlanCodecTest {
     void aPlanPuttingTwoCopiesOfAPartitionOnTwoSpellingsOfOneLeafFillsNoSlotForItsNewLeaves() {
         // The writer gave one leaf two slots (localhost:7 and 127.0.0.1:7, review42b finding 1), each with a
         // copy of partition 0, and one leaf, c:1, that the reader has not met.
-        PlacementPlan twoSpellings = new PlacementPlan(List.of(
-                List.of(new PlannedCopy(2, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
-                        new PlannedCopy(3, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING)),
-                List.of(new PlannedCopy(0, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING),
-                        new PlannedCopy(4, Placement.Reason.ORIGINAL, Placement.CopyState.SERVING))),
-                List.of(1L, 1L, 1L, 1L, 1L));
+        PlacementPlan twoSpellings = serving(List.of(1L, 1L, 1L, 1L, 1L), new int[] {2, 3}, new int[] {0, 4});
         byte[] stored = PlanCodec.encode("root-a", twoSpellings,
                 new Slots("a:1", "b:1", "localhost:7", "127.0.0.1:7", "c:1"));
         Slots reader = new Slots("a:1", "b:1", "127.0.0.1:7", null, null);
